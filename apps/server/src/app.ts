@@ -1,0 +1,69 @@
+import Fastify, { type FastifyInstance, type FastifyError } from "fastify";
+import cookie from "@fastify/cookie";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { APP_VERSION, ErrorCode, M, type Msg } from "@mutua/domain";
+import type { Db } from "./db/pool";
+import type { Settings } from "./settings";
+import type { Mailer } from "./services/mail";
+import { ApiError } from "./http/errors";
+import { operation } from "./http/contract";
+import { authRoutes } from "./routes/auth";
+import { meRoutes } from "./routes/me";
+import { webRoutes } from "./web";
+
+export interface Deps {
+  db: Db;
+  settings: Settings;
+  mailer: Mailer;
+}
+
+export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: process.env.LOG_LEVEL ?? "info" } : false,
+    trustProxy: deps.settings.trustProxy,
+    bodyLimit: 64 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: "Mutua API", version: APP_VERSION, description: "The API of a Mutua association server." },
+      components: { securitySchemes: { session: { type: "http", scheme: "bearer", description: "Session token (or the mutua_session cookie)" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof ApiError) {
+      if (err.extra.retryAfter) reply.header("Retry-After", String(err.extra.retryAfter));
+      return reply.status(err.status).send(err.body());
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, Msg> = {};
+      for (const v of err.validation) {
+        const key = v.instancePath.replace(/^\//, "").replace(/\//g, ".") || "body";
+        fields[key] ??= { id: M.invalidRequest };
+      }
+      return reply.status(400).send(new ApiError(ErrorCode.validation, { id: M.invalidRequest }, { fields }).body());
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
+      return reply.status(err.statusCode).send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
+    }
+    req.log.error({ err }, "unhandled error");
+    return reply.status(500).send(new ApiError(ErrorCode.internal, { id: M.internalError }).body());
+  });
+
+  operation(app, deps, "health", async () => {
+    await deps.db.query("SELECT 1");
+    return { status: "ok" as const, version: APP_VERSION };
+  });
+  authRoutes(app, deps);
+  meRoutes(app, deps);
+  await webRoutes(app, deps.settings);
+  return app;
+}

@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import { runner } from "node-pg-migrate";
+
+const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations", import.meta.url));
+
+/**
+ * Applies pending migrations. node-pg-migrate holds an advisory lock meanwhile, so several
+ * instances starting together on one database apply each migration once.
+ */
+export async function migrate(databaseUrl: string, log: (m: string) => void = () => {}): Promise<void> {
+  await runner({
+    databaseUrl,
+    dir: MIGRATIONS_DIR,
+    direction: "up",
+    migrationsTable: "schema_migrations",
+    singleTransaction: true,
+    log,
+    verbose: false,
+  });
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { z } from "zod";
+import { routes, PUBLIC_ROUTES, type RouteName } from "@mutua/domain";
+import { schemas } from "@mutua/domain/api/schemas";
+import type { Db } from "../db/pool";
+import type { Settings } from "../settings";
+import { requireMember } from "./auth";
+
+type S = typeof schemas;
+type Body<K extends RouteName> = S[K] extends { body: z.ZodType } ? z.output<S[K]["body"]> : undefined;
+type Query<K extends RouteName> = S[K] extends { query: z.ZodType } ? z.output<S[K]["query"]> : undefined;
+
+export interface Ctx<K extends RouteName> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  body: Body<K>;
+  query: Query<K>;
+  params: Record<string, string>;
+  /** The signed-in member; 0n never occurs on private routes (they answer 401 first). */
+  memberId: bigint;
+}
+
+export type Handler<K extends RouteName> = (ctx: Ctx<K>) => Promise<z.input<S[K]["response"]>>;
+
+/**
+ * Registers one operation of the shared contract: its method, path and schemas come from
+ * @mutua/domain, so the server cannot drift from the client. Private operations resolve the
+ * session before the handler runs.
+ */
+export function operation<K extends RouteName>(app: FastifyInstance, deps: { db: Db; settings: Settings }, name: K, handler: Handler<K>): void {
+  const route = routes[name];
+  const schema = schemas[name] as { body?: z.ZodType; query?: z.ZodType; response: z.ZodType };
+  const isPublic = PUBLIC_ROUTES.has(name);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: route.method,
+    url: route.path,
+    schema: {
+      operationId: name,
+      tags: [isPublic ? "public" : "member"],
+      ...(schema.body ? { body: schema.body } : {}),
+      ...(schema.query ? { querystring: schema.query } : {}),
+      response: { 200: schema.response },
+      ...(isPublic ? {} : { security: [{ session: [] }] }),
+    },
+    handler: async (req, reply) => {
+      const memberId = isPublic ? 0n : await requireMember(deps.db, deps.settings, req);
+      return handler({
+        req,
+        reply,
+        body: req.body as Body<K>,
+        query: req.query as Query<K>,
+        params: req.params as Record<string, string>,
+        memberId,
+      });
+    },
+  });
+}

@@ -1,0 +1,52 @@
+import { ErrorCode, M, renderMsg, type ErrorBody, type Msg } from "@mutua/domain";
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_credentials: 401,
+  login_required: 401,
+  forbidden: 403,
+  validation_failed: 400,
+  rate_limited: 429,
+  email_taken: 409,
+  unknown_user: 404,
+  invalid_reset_token: 400,
+  signup_disabled: 403,
+  reset_disabled: 403,
+  not_found: 404,
+  internal_error: 500,
+};
+
+/** An error that answers with the API's error body; services throw it, the error handler sends it. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly msg: Msg,
+    readonly extra: { fields?: Record<string, Msg>; retryAfter?: number } = {},
+  ) {
+    super(renderMsg(msg));
+    this.status = STATUS[code];
+  }
+
+  body(): ErrorBody {
+    const fields = this.extra.fields
+      ? Object.fromEntries(Object.entries(this.extra.fields).map(([k, m]) => [k, { msgid: m.id, ...(m.values ? { values: m.values } : {}) }]))
+      : undefined;
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        msgid: this.msg.id,
+        ...(this.msg.values ? { values: this.msg.values } : {}),
+        ...(fields ? { fields } : {}),
+        ...(this.extra.retryAfter !== undefined ? { retryAfter: this.extra.retryAfter } : {}),
+      },
+    };
+  }
+}
+
+export const loginRequired = () => new ApiError(ErrorCode.loginRequired, { id: M.loginRequired });
+export const forbidden = () => new ApiError(ErrorCode.forbidden, { id: M.forbidden });
+export const invalid = (fields: Record<string, Msg>) => {
+  const first = Object.values(fields)[0] ?? { id: M.invalidRequest };
+  return new ApiError(ErrorCode.validation, first, { fields });
+};

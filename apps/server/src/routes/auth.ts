@@ -1,0 +1,42 @@
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../app";
+import { operation } from "../http/contract";
+import { clearSessionCookie, sessionToken, setSessionCookie } from "../http/auth";
+import { login, signup } from "../services/members";
+import { requestPasswordReset, setNewPassword } from "../services/password-reset";
+import { revokeSession } from "../services/sessions";
+
+export function authRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db, settings } = deps;
+
+  operation(app, deps, "login", async ({ req, reply, body }) => {
+    const session = await login(db, settings, req.ip, body.login, body.password);
+    setSessionCookie(reply, settings, session.token, session.expiresAt);
+    return { token: session.token, expiresAt: session.expiresAt.toISOString(), profile: session.profile };
+  });
+
+  operation(app, deps, "logout", async ({ req, reply }) => {
+    const token = sessionToken(req);
+    if (token) await revokeSession(db, token);
+    clearSessionCookie(reply, settings);
+    return { ok: true as const };
+  });
+
+  operation(app, deps, "canSignup", async () => ({ allowed: settings.allowSignup }));
+  operation(app, deps, "canResetPassword", async () => ({ allowed: settings.allowResetPassword }));
+
+  operation(app, deps, "signup", async ({ req, body }) => {
+    await signup(db, settings, req.ip, body);
+    return { ok: true as const };
+  });
+
+  operation(app, deps, "resetPassword", async ({ req, body }) => {
+    await requestPasswordReset(db, settings, deps.mailer, req.ip, body.email);
+    return { ok: true as const };
+  });
+
+  operation(app, deps, "setNewPassword", async ({ body }) => {
+    await setNewPassword(db, body.token, body.password);
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../app";
+import { operation } from "../http/contract";
+import { loginRequired } from "../http/errors";
+import { findMemberById, toProfile } from "../services/members";
+import { listBackends } from "../services/backends";
+
+export function meRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db } = deps;
+  const me = async (id: bigint) => {
+    const m = await findMemberById(db, id);
+    if (!m) throw loginRequired();
+    return m;
+  };
+
+  operation(app, deps, "getMyContact", async ({ memberId }) => toProfile(await me(memberId)));
+  operation(app, deps, "hasUserAccountValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_accounts }));
+  operation(app, deps, "hasCreditRequestValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_credits }));
+  operation(app, deps, "getBackends", async ({ memberId }) => listBackends(db, memberId));
+}

@@ -1,0 +1,29 @@
+import type { Queryable } from "../db/pool";
+
+export interface BackendView {
+  id: string;
+  kind: "ledger" | "custodial";
+  name: string;
+  currency: { id: string; name: string; symbol: string };
+  userAccounts: { id: string; active: boolean }[];
+  canCreateUserAccount: boolean;
+}
+
+/**
+ * The backends of this server as one member sees them. Wallets (user accounts) arrive with the
+ * ledger; until a member has one, each backend is "unconfigured" for them (spec 3 "Backend").
+ */
+export async function listBackends(db: Queryable, _memberId: bigint): Promise<BackendView[]> {
+  const { rows } = await db.query<{ id: string; kind: "ledger" | "custodial"; name: string; currency_id: string; currency_name: string; symbol: string }>(
+    `SELECT b.id, b.kind, b.name, c.id AS currency_id, c.name AS currency_name, c.symbol
+     FROM backends b JOIN currencies c ON c.id = b.currency_id ORDER BY b.id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    currency: { id: r.currency_id, name: r.currency_name, symbol: r.symbol },
+    userAccounts: [],
+    canCreateUserAccount: true,
+  }));
+}

@@ -1,0 +1,72 @@
+import path from "node:path";
+import type { Limit } from "./services/rate-limit";
+
+/** Server settings, all from environment variables (documented in the README). */
+export interface Settings {
+  port: number;
+  host: string;
+  /** Where the server is reached by members; used in e-mailed links, never taken from request headers. */
+  publicUrl: string;
+  /** Whether PUBLIC_URL was set (else publicUrl is a guess from PORT). */
+  publicUrlConfigured: boolean;
+  databaseUrl?: string;
+  dataDir: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Folder of the built web app. */
+  webDir: string;
+  /** config.json served to the app (spec section 3); missing keys take their defaults. */
+  appConfigFile?: string;
+  allowSignup: boolean;
+  allowResetPassword: boolean;
+  sessionTtlSeconds: number;
+  sessionIdleSeconds: number;
+  resetTokenTtlSeconds: number;
+  trustProxy: boolean;
+  limits: {
+    loginPerIp: Limit;
+    loginPerAccount: Limit;
+    signupPerIp: Limit;
+    signupPerAccount: Limit;
+    resetPerIp: Limit;
+    resetPerAccount: Limit;
+  };
+}
+
+const int = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
+const flag = (v: string | undefined, d: boolean) => (v === undefined || v === "" ? d : /^(1|true|yes|on)$/i.test(v));
+
+function limit(env: NodeJS.ProcessEnv, name: string, max: number, windowSeconds: number): Limit {
+  return { max: int(env[`RATE_LIMIT_${name}_MAX`], max), windowSeconds: int(env[`RATE_LIMIT_${name}_WINDOW`], windowSeconds) };
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const port = int(env.PORT, 8080);
+  const root = path.resolve(import.meta.dirname, "../../..");
+  return {
+    port,
+    host: env.HOST ?? "0.0.0.0",
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    publicUrlConfigured: Boolean(env.PUBLIC_URL),
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    dataDir: path.resolve(env.DATA_DIR ?? "./data"),
+    ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
+    mailFrom: env.MAIL_FROM ?? "Mutua <no-reply@localhost>",
+    webDir: path.resolve(env.WEB_DIR ?? path.join(root, "apps/web/dist")),
+    ...(env.APP_CONFIG ? { appConfigFile: path.resolve(env.APP_CONFIG) } : {}),
+    allowSignup: flag(env.ALLOW_SIGNUP, true),
+    allowResetPassword: flag(env.ALLOW_RESET_PASSWORD, true),
+    sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 30 * 86_400),
+    sessionIdleSeconds: int(env.SESSION_IDLE_SECONDS, 7 * 86_400),
+    resetTokenTtlSeconds: int(env.RESET_TOKEN_TTL_SECONDS, 3_600),
+    trustProxy: flag(env.TRUST_PROXY, false),
+    limits: {
+      loginPerIp: limit(env, "LOGIN_IP", 50, 900),
+      loginPerAccount: limit(env, "LOGIN_ACCOUNT", 10, 900),
+      signupPerIp: limit(env, "SIGNUP_IP", 20, 3_600),
+      signupPerAccount: limit(env, "SIGNUP_ACCOUNT", 5, 3_600),
+      resetPerIp: limit(env, "RESET_IP", 20, 3_600),
+      resetPerAccount: limit(env, "RESET_ACCOUNT", 5, 3_600),
+    },
+  };
+}

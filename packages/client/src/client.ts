@@ -1,0 +1,141 @@
+import { routes, normalizeEmail, type RouteName, type BodyOf, type QueryOf, type ResponseOf, type ErrorBody } from "@mutua/domain";
+import {
+  InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError,
+} from "./errors";
+
+/** Spec 7: every request gives up after 20 seconds. */
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+export interface ClientOptions {
+  /** Origin (and optional path prefix) of the Mutua server. */
+  baseUrl: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  /**
+   * Session token for clients without a cookie jar (CLI, tests, native shells). Browsers on the
+   * server's own origin need none: the HttpOnly cookie set at login carries the session.
+   */
+  getToken?: () => string | null | undefined;
+  /** Called when a private call answers 401: the session is gone. */
+  onLoginRequired?: () => void;
+}
+
+type Args<K extends RouteName> = {
+  body?: BodyOf<K>;
+  query?: QueryOf<K>;
+  params?: Record<string, string | number>;
+  idempotencyKey?: string;
+};
+
+const GATEWAY_DOWN = new Set([502, 503, 504]);
+
+/** The typed client of the Mutua API: one method per operation of the shared contract. */
+export class MutuaClient {
+  readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** Calls one operation of the contract by name. */
+  async call<K extends RouteName>(name: K, args: Args<K> = {}): Promise<ResponseOf<K>> {
+    const route = routes[name];
+    let path: string = route.path;
+    for (const [k, v] of Object.entries(args.params ?? {})) path = path.replace(`:${k}`, encodeURIComponent(String(v)));
+    const url = new URL(this.baseUrl + path);
+    if (args.query) {
+      for (const [k, v] of Object.entries(args.query as Record<string, unknown>)) {
+        if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+      }
+    }
+    const headers: Record<string, string> = { Accept: "application/json" };
+    const token = this.options.getToken?.();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (args.idempotencyKey) headers["Idempotency-Key"] = args.idempotencyKey;
+    let body: string | undefined;
+    if (args.body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(args.body);
+    }
+
+    let res: Response;
+    try {
+      res = await this.fetchImpl(url, {
+        method: route.method,
+        headers,
+        body,
+        credentials: "include",
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (e) {
+      throw new RequestFailedError(`${route.method} ${path}: ${(e as Error).message}`, { cause: e });
+    }
+
+    if (res.ok) {
+      try {
+        return (await res.json()) as ResponseOf<K>;
+      } catch (e) {
+        throw new UnexpectedError(`${route.method} ${path}: answer is not JSON`, res.status);
+      }
+    }
+    if (GATEWAY_DOWN.has(res.status)) throw new RequestFailedError(`${route.method} ${path}: HTTP ${res.status}`);
+
+    const error = await readErrorBody(res);
+    if (res.status === 401) {
+      if (name === "login") throw new InvalidCredentialsError(error?.message ?? "Invalid credentials");
+      this.options.onLoginRequired?.();
+      throw new LoginRequiredError(error?.message ?? "Login required");
+    }
+    if (res.status >= 400 && res.status < 500 && error) throw new RefusedError(res.status, error);
+    throw new UnexpectedError(`${route.method} ${path}: HTTP ${res.status}${error ? `: ${error.message}` : ""}`, res.status);
+  }
+
+  login(login: string, password: string) {
+    return this.call("login", { body: { login: normalizeEmail(login), password } });
+  }
+  logout() {
+    return this.call("logout");
+  }
+  async canSignup(): Promise<boolean> {
+    return (await this.call("canSignup")).allowed;
+  }
+  async canResetPassword(): Promise<boolean> {
+    return (await this.call("canResetPassword")).allowed;
+  }
+  signup(v: { email: string; firstName: string; lastName: string; password: string }) {
+    return this.call("signup", {
+      body: { email: normalizeEmail(v.email), firstName: v.firstName.trim(), lastName: v.lastName.trim(), password: v.password },
+    });
+  }
+  resetPassword(email: string) {
+    return this.call("resetPassword", { body: { email: normalizeEmail(email) } });
+  }
+  setNewPassword(token: string, password: string) {
+    return this.call("setNewPassword", { body: { token, password } });
+  }
+  getMyContact() {
+    return this.call("getMyContact");
+  }
+  async hasUserAccountValidationRights(): Promise<boolean> {
+    return (await this.call("hasUserAccountValidationRights")).allowed;
+  }
+  async hasCreditRequestValidationRights(): Promise<boolean> {
+    return (await this.call("hasCreditRequestValidationRights")).allowed;
+  }
+  getBackends() {
+    return this.call("getBackends");
+  }
+}
+
+async function readErrorBody(res: Response): Promise<ErrorBody["error"] | null> {
+  try {
+    const json = (await res.json()) as Partial<ErrorBody>;
+    return json && typeof json.error === "object" && typeof json.error.message === "string" ? json.error : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Method and path of every API operation. Plain data (no zod) so the web bundle can import
+ * it; `schemas.ts` holds the matching request/response schemas, keyed the same way.
+ */
+export const routes = {
+  health: { method: "GET", path: "/api/health" },
+  login: { method: "POST", path: "/api/auth/login" },
+  logout: { method: "POST", path: "/api/auth/logout" },
+  canSignup: { method: "GET", path: "/api/auth/can-signup" },
+  canResetPassword: { method: "GET", path: "/api/auth/can-reset-password" },
+  signup: { method: "POST", path: "/api/auth/signup" },
+  resetPassword: { method: "POST", path: "/api/auth/reset-password" },
+  setNewPassword: { method: "POST", path: "/api/auth/new-password" },
+  getMyContact: { method: "GET", path: "/api/me" },
+  hasUserAccountValidationRights: { method: "GET", path: "/api/me/rights/account-validation" },
+  hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation" },
+  getBackends: { method: "GET", path: "/api/backends" },
+} as const;
+
+export type RouteName = keyof typeof routes;
+export type HttpMethod = (typeof routes)[RouteName]["method"];
+
+/** Routes that answer without a session. Everything else needs one. */
+export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
+  "health",
+  "login",
+  "canSignup",
+  "canResetPassword",
+  "signup",
+  "resetPassword",
+  "setNewPassword",
+]);

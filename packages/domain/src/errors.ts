@@ -1,0 +1,32 @@
+/** Machine-readable error codes of the API; the client maps them to typed errors. */
+export const ErrorCode = {
+  invalidCredentials: "invalid_credentials",
+  loginRequired: "login_required",
+  forbidden: "forbidden",
+  validation: "validation_failed",
+  rateLimited: "rate_limited",
+  emailTaken: "email_taken",
+  unknownUser: "unknown_user",
+  invalidResetToken: "invalid_reset_token",
+  signupDisabled: "signup_disabled",
+  resetDisabled: "reset_disabled",
+  notFound: "not_found",
+  internal: "internal_error",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Body of every non-2xx answer of the API. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    /** English text, for logs and non-translating clients. */
+    message: string;
+    /** Translation key and values of `message`. */
+    msgid?: string;
+    values?: Record<string, string | number>;
+    /** Per-field messages for validation errors, as msgids. */
+    fields?: Record<string, { msgid: string; values?: Record<string, string | number> }>;
+    /** Seconds to wait, for rate_limited. */
+    retryAfter?: number;
+  };
+}

@@ -1,0 +1,12 @@
+export * from "./message";
+export * from "./messages";
+export * from "./errors";
+export * from "./email";
+export * from "./names";
+export * from "./password";
+export * from "./signup";
+export * from "./money";
+export * from "./config";
+export * from "./language";
+export * from "./api/routes";
+export type * from "./api/types";

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import {
+  MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiAmount,
+  normalizeEmail, emailProblem, passwordProblems, signupProblems, newPasswordProblems,
+  resolveConfig, apiBaseUrl, chooseLanguage, DEFAULT_LOCALES, renderMsg, M,
+} from "../src";
+
+describe("money", () => {
+  it("keeps the spec's maximum: (2^53-1)/128 with two decimals", () => {
+    expect(MAX_AMOUNT_TEXT).toBe("70368744177663.99");
+    expect(MAX_AMOUNT_CENTS).toBe(7036874417766399n);
+  });
+  it("round-trips API amounts", () => {
+    for (const s of ["0.00", "0.05", "12.50", "-3.00", "70368744177663.99"]) {
+      expect(formatCents(parseApiAmount(s)!)).toBe(s);
+    }
+  });
+  it("refuses anything but exactly two decimals", () => {
+    for (const s of ["1", "1.5", "1.505", "1e3", " 1.00", "1.00 ", "+1.00", "0x10.00", "", "NaN", "1,00"]) {
+      expect(parseApiAmount(s)).toBeNull();
+    }
+  });
+});
+
+describe("email", () => {
+  it("trims and lower-cases", () => expect(normalizeEmail("  Alice@Example.COM ")).toBe("alice@example.com"));
+  it("gives the spec's messages", () => {
+    expect(emailProblem("  ")?.id).toBe("This fiels can not be empty.");
+    expect(emailProblem("alice@")?.id).toBe("Invalid email.");
+    expect(emailProblem("alice@example")?.id).toBe("Invalid email.");
+    expect(emailProblem("a b@example.com")?.id).toBe("Invalid email.");
+  });
+  it("accepts addresses Monujo wrongly refused", () => {
+    for (const e of ["o'brien@example.ie", "alice+wallet@example.com", "zoé@exemple.fr", "a@café.fr"]) {
+      expect(emailProblem(e)).toBeNull();
+    }
+  });
+});
+
+describe("passwords", () => {
+  it("reports length with its number and the class message", () => {
+    const p = passwordProblems("abc");
+    expect(p.map(renderMsg)).toEqual([
+      "Password must be at least 8 characters long",
+      "Password should use at least one lowercase character, uppercase character, digit, symbol",
+    ]);
+  });
+  it("accepts the demo password and needs every class", () => {
+    expect(passwordProblems("Demo1234!")).toEqual([]);
+    expect(passwordProblems("Demo12345")).toHaveLength(1);
+    expect(passwordProblems("demo1234!")).toHaveLength(1);
+    expect(passwordProblems("DEMO1234!")).toHaveLength(1);
+    expect(passwordProblems("Demoabcd!")).toHaveLength(1);
+  });
+  it("checks the confirmation", () => {
+    expect(newPasswordProblems("Demo1234!", "Demo1234?").confirmPassword?.id).toBe(M.passwordsNotEqual);
+    expect(newPasswordProblems("Demo1234!", "Demo1234!")).toEqual({});
+  });
+});
+
+describe("signup", () => {
+  it("flags every invalid field with its message", () => {
+    const p = signupProblems({ email: "", firstName: " ", lastName: "", password: "x", confirmPassword: "y" });
+    expect(Object.keys(p).sort()).toEqual(["confirmPassword", "email", "firstName", "lastName", "password"]);
+    expect(p.firstName?.id).toBe(M.fieldEmpty);
+  });
+  it("accepts a valid form", () => {
+    expect(signupProblems({ email: "Dan@Example.com ", firstName: "Dan", lastName: "Doe", password: "Demo1234!", confirmPassword: "Demo1234!" })).toEqual({});
+  });
+});
+
+describe("config", () => {
+  it("fills every key with its default", () => {
+    const c = resolveConfig({});
+    expect(c.appName).toBe("Mutua");
+    expect(c.accountsRefreshInterval).toBe(90);
+    expect(c.localAuthPolicy).toEqual(["Retention", { time: 900, subConfig: ["Pin", {}] }]);
+    expect(c.locales.availableLanguages["fr-FR"]?.url).toBe("/i18n/fr-FR.json");
+  });
+  it("reads refresh intervals as the spec says", () => {
+    expect(resolveConfig({ accountsRefreshInterval: 3 }).accountsRefreshInterval).toBe(10);
+    expect(resolveConfig({ accountsRefreshInterval: 0 }).accountsRefreshInterval).toBe(90);
+    expect(resolveConfig({ accountsRefreshInterval: -1 }).accountsRefreshInterval).toBe(-1);
+    expect(resolveConfig({ transactionsRefreshInterval: 47 }).transactionsRefreshInterval).toBe(47);
+  });
+  it("drops malformed values", () => {
+    const c = resolveConfig({ appName: 3, mapUrl: "", theme: "red", hideProfile: "yes" });
+    expect(c.appName).toBe("Mutua");
+    expect(c.mapUrl).toBeUndefined();
+    expect(c.theme).toEqual({});
+    expect(c.hideProfile).toBe(false);
+  });
+  it("resolves lokapiHost like Monujo", () => {
+    expect(apiBaseUrl("", "http://localhost:8080")).toBe("http://localhost:8080");
+    expect(apiBaseUrl("example.org", "x")).toBe("https://example.org");
+    expect(apiBaseUrl("http://127.0.0.1:9/", "x")).toBe("http://127.0.0.1:9");
+  });
+});
+
+describe("language choice", () => {
+  it("prefers saved, then navigator (also by primary tag), then default", () => {
+    expect(chooseLanguage(DEFAULT_LOCALES, "fr-FR", ["en-US"])).toBe("fr-FR");
+    expect(chooseLanguage(DEFAULT_LOCALES, null, ["fr-BE", "en"])).toBe("fr-FR");
+    expect(chooseLanguage(DEFAULT_LOCALES, "de-DE", ["de-DE"])).toBe("en-US");
+    expect(chooseLanguage({ ...DEFAULT_LOCALES, preferNavigatorLanguage: false }, null, ["fr"])).toBe("en-US");
+  });
+});
