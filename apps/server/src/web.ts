@@ -23,8 +23,7 @@ export async function webRoutes(app: FastifyInstance, s: Settings): Promise<void
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: s.webDir,
-      wildcard: false,
-      index: false,
+      index: "index.html",
       setHeaders(res, file) {
         // Hashed assets never change; everything else is revalidated.
         res.header("Cache-Control", file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");

@@ -76,9 +76,17 @@ export class MutuaClient {
     }
 
     if (res.ok) {
+      // Reading the body is still part of the request: a timeout or a cut connection there is a
+      // failed request, not a malformed answer.
+      let text: string;
       try {
-        return (await res.json()) as ResponseOf<K>;
+        text = await res.text();
       } catch (e) {
+        throw new RequestFailedError(`${route.method} ${path}: ${(e as Error).message}`, { cause: e });
+      }
+      try {
+        return JSON.parse(text) as ResponseOf<K>;
+      } catch {
         throw new UnexpectedError(`${route.method} ${path}: answer is not JSON`, res.status);
       }
     }

@@ -21,7 +21,7 @@ export const M = {
   fieldTooLong: "This field is too long (at most {max} characters).",
   rateLimited: "Too many attempts. Please wait {minutes} minutes and try again.",
   resetTokenInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
-  resetEmailSent: "If this address belongs to a member, an e-mail with a link to choose a new password has been sent.",
+  resetEmailSent: "An e-mail with a link to choose a new password has been sent to {email}.",
   passwordChanged: "Your password has been changed. You can now sign in with it.",
   signupDisabled: "Sign-up is not available on this server.",
   resetDisabled: "Password reset is not available on this server.",

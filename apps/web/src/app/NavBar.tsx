@@ -1,0 +1,146 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { useLingui } from "@lingui/react";
+import { useConfig } from "./context";
+import { useModals } from "./modals";
+import { AboutDialog } from "../features/about/AboutDialog";
+import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
+import { useHasPreferences } from "../features/preferences/PreferencesScreen";
+
+/** Spec 2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
+export function NavBar() {
+  const { i18n } = useLingui();
+  const config = useConfig();
+  const session = useSession();
+  const rights = useRights();
+  const unconfigured = useUnconfiguredBackends();
+  const hasPrefs = useHasPreferences();
+  const logout = useLogout();
+  const modals = useModals();
+  const location = useLocation();
+  const [burgerOpen, setBurgerOpen] = useState(false);
+  const [userOpen, setUserOpen] = useState(false);
+  const userMenu = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    setBurgerOpen(false);
+    setUserOpen(false);
+  }, [location.pathname]);
+  useEffect(() => {
+    if (!userOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setUserOpen(false);
+    const onClick = (e: MouseEvent) => !userMenu.current?.contains(e.target as Node) && setUserOpen(false);
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("click", onClick);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick);
+    };
+  }, [userOpen]);
+
+  const member = session.status === "member" ? session.profile : null;
+  const closeMenus = () => {
+    setBurgerOpen(false);
+    setUserOpen(false);
+  };
+  const external = (href: string, label: string) => (
+    <a className="nav-item" href={href} target="_blank" rel="noopener noreferrer" onClick={closeMenus}>
+      {label}
+    </a>
+  );
+
+  return (
+    <header className="navbar">
+      <nav aria-label={i18n._("Main")}>
+        <div className="navbar-brand">
+          <Link to="/dashboard" className="navbar-logo">
+            {config.logoUrl ? <img src={config.logoUrl} alt={config.appName} height={36} /> : config.appName}
+          </Link>
+          <button
+            type="button"
+            className="burger icon-button"
+            aria-expanded={burgerOpen}
+            aria-controls="navbar-menu"
+            aria-label={i18n._("Menu")}
+            onClick={() => setBurgerOpen((o) => !o)}
+          >
+            <span aria-hidden="true">☰</span>
+          </button>
+        </div>
+        <div id="navbar-menu" className={burgerOpen ? "navbar-menu open" : "navbar-menu"}>
+          {config.mapUrl && (
+            <NavLink className="nav-item" to="/carto">
+              {i18n._("Map")}
+            </NavLink>
+          )}
+          {!member && config.helpUrl && external(config.helpUrl, i18n._("Help"))}
+          {!member && config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"))}
+          {!member && (
+            <NavLink className="nav-item" to="/" end>
+              {i18n._("Sign in")}
+            </NavLink>
+          )}
+          {member && (
+            <NavLink className="nav-item" to="/dashboard">
+              {i18n._("Dashboard")}
+            </NavLink>
+          )}
+          {member && (
+            <div className="dropdown" ref={userMenu}>
+              <button type="button" className="nav-item dropdown-trigger" aria-haspopup="true" aria-expanded={userOpen} aria-controls="user-menu" onClick={() => setUserOpen((o) => !o)}>
+                {member.name || i18n._("User")}
+              </button>
+              <div id="user-menu" className="dropdown-menu" hidden={!userOpen}>
+                {!config.hideProfile && config.profileUrl && external(config.profileUrl, i18n._("Profile"))}
+                {hasPrefs && (
+                  <Link className="nav-item" to="/preferences">
+                    {i18n._("Settings")}
+                  </Link>
+                )}
+                {unconfigured.length > 0 && (
+                  <Link className="nav-item" to="/create-account">
+                    {i18n._("Create my wallet")}
+                  </Link>
+                )}
+                {rights.accountValidation && (
+                  <Link className="nav-item" to="/admin/pending-accounts">
+                    {i18n._("Account requests")}
+                  </Link>
+                )}
+                {rights.creditValidation && (
+                  <Link className="nav-item" to="/admin/pending-credits">
+                    {i18n._("Credit requests")}
+                  </Link>
+                )}
+                {rights.accountValidation && rights.creditValidation && config.adminUrl && external(config.adminUrl, i18n._("Administration"))}
+                <hr />
+                {config.helpUrl && external(config.helpUrl, i18n._("Help"))}
+                {config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"))}
+                <button
+                  type="button"
+                  className="nav-item"
+                  onClick={() => {
+                    closeMenus();
+                    modals.open((close) => <AboutDialog onClose={close} />);
+                  }}
+                >
+                  {i18n._("About {appName}", { appName: config.appName })}
+                </button>
+                <button
+                  type="button"
+                  className="nav-item"
+                  onClick={() => {
+                    closeMenus();
+                    void logout();
+                  }}
+                >
+                  {i18n._("Sign out")}
+                </button>
+              </div>
+            </div>
+          )}
+        </div>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { useMutation } from "@tanstack/react-query";
+import { useLingui } from "@lingui/react";
+import { M, newPasswordProblems, normalizeEmail } from "@mutua/domain";
+import { useClient, useConfig } from "../../app/context";
+import { Field, PasswordField } from "../../ui/Field";
+import { toast } from "../../lib/toast";
+import { tr } from "../../lib/i18n";
+import { accountErrorMessage } from "./errors";
+
+/** Spec 2 "Reset password screen"; with ?token= from the e-mailed link, the new-password form. */
+export function ResetPasswordScreen() {
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  return <main className="auth-page">{token ? <NewPasswordForm token={token} /> : <RequestResetForm />}</main>;
+}
+
+function RequestResetForm() {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const config = useConfig();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const reset = useMutation({
+    mutationFn: (e: string) => client.resetPassword(e),
+    onSuccess: (_r, e) => {
+      toast.success({ id: M.resetEmailSent, values: { email: normalizeEmail(e) } });
+      void navigate("/");
+    },
+    onError: (e) => toast.error(accountErrorMessage(e)),
+  });
+  return (
+    <form
+      className="card auth-card"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!reset.isPending) reset.mutate(email);
+      }}
+    >
+      {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt={config.appName} />}
+      <h1>{i18n._("Reset my password")}</h1>
+      <p>
+        {i18n._(
+          "Please enter the email address associated with your account below. We'll send you an email with instructions on how to reset your password",
+        )}
+      </p>
+      <Field label={i18n._("Email")} type="text" inputMode="email" autoComplete="email" autoCapitalize="none" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+      <button className="button primary wide" type="submit" disabled={reset.isPending || email.trim() === ""} aria-busy={reset.isPending}>
+        {i18n._("Reset password")}
+      </button>
+      <div className="auth-links">
+        <Link to="/">{i18n._("Sign in")}</Link>
+      </div>
+    </form>
+  );
+}
+
+function NewPasswordForm({ token }: { token: string }) {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [touched, setTouched] = useState({ password: false, confirm: false });
+  const problems = newPasswordProblems(password, confirm);
+  const save = useMutation({
+    mutationFn: () => client.setNewPassword(token, password),
+    onSuccess: () => {
+      toast.success({ id: M.passwordChanged });
+      void navigate("/", { replace: true });
+    },
+    onError: (e) => toast.error(accountErrorMessage(e)),
+  });
+  const valid = !problems.password && !problems.confirmPassword;
+  return (
+    <form
+      className="card auth-card"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (valid && !save.isPending) save.mutate();
+      }}
+    >
+      <h1>{i18n._("Choose a new password")}</h1>
+      <PasswordField
+        label={i18n._("New password")}
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => {
+          setPassword(e.target.value);
+          setTouched((t) => ({ ...t, password: true }));
+        }}
+        error={touched.password && problems.password ? tr(problems.password) : undefined}
+        autoFocus
+      />
+      <PasswordField
+        label={i18n._("Confirm password")}
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => {
+          setConfirm(e.target.value);
+          setTouched((t) => ({ ...t, confirm: true }));
+        }}
+        error={touched.confirm && problems.confirmPassword ? tr(problems.confirmPassword) : undefined}
+      />
+      <button className="button primary wide" type="submit" disabled={!valid || save.isPending} aria-busy={save.isPending}>
+        {i18n._("Save the new password")}
+      </button>
+    </form>
+  );
+}

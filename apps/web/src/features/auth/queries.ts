@@ -1,0 +1,120 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router";
+import { LoginRequiredError } from "@mutua/client";
+import { normalizeEmail, type Profile } from "@mutua/domain";
+import { useClient } from "../../app/context";
+import { setLoginEmail } from "../../lib/storage";
+
+/** Query keys of the session domain (one factory, so invalidation never misses a key). */
+export const authKeys = {
+  me: ["me"] as const,
+  rights: ["me", "rights"] as const,
+  backends: ["me", "backends"] as const,
+  capabilities: ["auth-capabilities"] as const,
+};
+
+/**
+ * The signed-in member, or null. The session itself is an HttpOnly cookie, so the app learns
+ * whether it is signed in by asking; a 401 here just means "anonymous".
+ */
+export function useMe() {
+  const client = useClient();
+  return useQuery({
+    queryKey: authKeys.me,
+    queryFn: async (): Promise<Profile | null> => {
+      try {
+        return await client.getMyContact();
+      } catch (e) {
+        if (e instanceof LoginRequiredError) return null;
+        throw e;
+      }
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+export type SessionState = { status: "loading" } | { status: "anonymous" } | { status: "member"; profile: Profile } | { status: "error"; error: Error };
+
+export function useSession(): SessionState {
+  const me = useMe();
+  if (me.isPending) return { status: "loading" };
+  if (me.isError) return { status: "error", error: me.error };
+  return me.data ? { status: "member", profile: me.data } : { status: "anonymous" };
+}
+
+/** Spec 6: two checks after login; a failing check counts as "no right". */
+export function useRights() {
+  const client = useClient();
+  const me = useMe();
+  const q = useQuery({
+    queryKey: authKeys.rights,
+    enabled: Boolean(me.data),
+    staleTime: 5 * 60_000,
+    queryFn: async () => {
+      const [accounts, credits] = await Promise.allSettled([client.hasUserAccountValidationRights(), client.hasCreditRequestValidationRights()]);
+      return {
+        accountValidation: accounts.status === "fulfilled" && accounts.value,
+        creditValidation: credits.status === "fulfilled" && credits.value,
+      };
+    },
+  });
+  return q.data ?? { accountValidation: false, creditValidation: false };
+}
+
+export function useBackends(opts: { refetchOnMount?: "always" } = {}) {
+  const client = useClient();
+  const me = useMe();
+  return useQuery({ queryKey: authKeys.backends, enabled: Boolean(me.data), queryFn: () => client.getBackends(), staleTime: 60_000, ...opts });
+}
+
+/** Backends where the member has no wallet yet and may create one (spec 3 "unconfigured"). */
+export function useUnconfiguredBackends(opts: { refetchOnMount?: "always" } = {}) {
+  const backends = useBackends(opts);
+  return (backends.data ?? []).filter((b) => b.userAccounts.length === 0 && b.canCreateUserAccount);
+}
+
+export function useAuthCapabilities() {
+  const client = useClient();
+  return useQuery({
+    queryKey: authKeys.capabilities,
+    staleTime: 5 * 60_000,
+    queryFn: async () => {
+      const [signup, reset] = await Promise.allSettled([client.canSignup(), client.canResetPassword()]);
+      return { canSignup: signup.status === "fulfilled" && signup.value, canResetPassword: reset.status === "fulfilled" && reset.value };
+    },
+  });
+}
+
+export function useLogin() {
+  const client = useClient();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: ({ email, password }: { email: string; password: string }) => client.login(email, password),
+    onSuccess: (result, { email }) => {
+      setLoginEmail(normalizeEmail(email));
+      qc.removeQueries({ queryKey: ["me"], exact: false });
+      qc.setQueryData(authKeys.me, result.profile);
+      void navigate("/dashboard");
+    },
+  });
+}
+
+/** Spec 2: sign out clears the session everywhere and goes to the login page. */
+export function useLogout() {
+  const client = useClient();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  return async () => {
+    await client.logout().catch(() => undefined);
+    forgetSession(qc);
+    void navigate("/");
+  };
+}
+
+export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {
+  qc.cancelQueries();
+  qc.clear();
+  qc.setQueryData(authKeys.me, null);
+}

@@ -1,0 +1,47 @@
+import { useLingui } from "@lingui/react";
+import { useConfig } from "../../app/context";
+import { useLanguage } from "../../app/language";
+
+/** Spec 2 "Preferences": groups appear only when they have something to set. */
+export function PreferencesScreen() {
+  const { i18n } = useLingui();
+  return (
+    <main className="page">
+      <h1>{i18n._("Preferences")}</h1>
+      <LanguageSettings />
+    </main>
+  );
+}
+
+export function useHasPreferences(): boolean {
+  const config = useConfig();
+  return Object.keys(config.locales.availableLanguages).length > 1;
+}
+
+function LanguageSettings() {
+  const { i18n } = useLingui();
+  const config = useConfig();
+  const { saved, current, choose } = useLanguage();
+  const langs = Object.entries(config.locales.availableLanguages);
+  if (langs.length < 2) return null;
+  const custom = Boolean(saved);
+  return (
+    <section className="card prefs-group" aria-labelledby="lang-title">
+      <h2 id="lang-title">{i18n._("Language settings")}</h2>
+      <label className="switch">
+        <input type="checkbox" role="switch" checked={custom} onChange={(e) => void choose(e.target.checked ? current : null)} />
+        <span>{i18n._("Use custom language")}</span>
+      </label>
+      <div className="field">
+        <label htmlFor="language-select">{i18n._("Language")}</label>
+        <select id="language-select" value={current} disabled={!custom} onChange={(e) => void choose(e.target.value)}>
+          {langs.map(([tag, l]) => (
+            <option key={tag} value={tag} lang={tag}>
+              {l.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { i18n, type Messages } from "@lingui/core";
+import { renderMsg, type AppConfig, type Msg } from "@mutua/domain";
+// The strings' own language is compiled too, so its placeholders are filled without a runtime parser.
+import sourceCatalog from "../locales/en-US.json";
+
+export { i18n };
+
+/** Translates a message that came as data (from the domain package or the server). */
+export const tr = (m: Msg): string => i18n._(m.id, m.values);
+
+/**
+ * Activates a language: the language the strings are written in needs no file; any other is
+ * fetched from its configured url (spec 3). Throws when the file cannot be loaded.
+ */
+export async function activateLanguage(config: AppConfig, tag: string): Promise<void> {
+  const lang = config.locales.availableLanguages[tag];
+  if (tag !== config.locales.appStringsLanguage && lang?.url) {
+    const res = await fetch(lang.url, { headers: { Accept: "application/json" } });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    const json = (await res.json()) as { messages?: Messages } | Messages;
+    i18n.load(tag, ("messages" in json && typeof json.messages === "object" ? json.messages : json) as Messages);
+  } else {
+    i18n.load(tag, (sourceCatalog as { messages: Messages }).messages);
+  }
+  i18n.activate(tag);
+  document.documentElement.lang = tag;
+}
+
+/** English rendering for places without a catalog yet (before the first language is active). */
+export const english = (m: Msg) => renderMsg(m);

@@ -1,0 +1,50 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { I18nProvider } from "@lingui/react";
+import { Toaster } from "sonner";
+import { apiBaseUrl, resolveConfig, type AppConfig } from "@mutua/domain";
+import { MutuaClient } from "@mutua/client";
+import { AppEnvContext } from "./app/context";
+import { initialLanguage, StartupNotice, switchLanguage } from "./app/language";
+import { loginRequired } from "./app/login-required";
+import { router } from "./app/routes";
+import { i18n } from "./lib/i18n";
+import { applyTheme } from "./lib/theme";
+import "./styles.css";
+
+async function loadConfig(): Promise<AppConfig> {
+  try {
+    const res = await fetch("/config.json", { cache: "no-cache" });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return resolveConfig(await res.json());
+  } catch (e) {
+    // Monujo showed a blank page here; the defaults still let a member reach this server.
+    console.error("config.json could not be loaded, using defaults:", e);
+    return resolveConfig({});
+  }
+}
+
+async function start() {
+  const config = await loadConfig();
+  applyTheme(config);
+  const languageFailure = await switchLanguage(config, initialLanguage(config));
+  const client = new MutuaClient({ baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin), onLoginRequired: loginRequired.emit });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <AppEnvContext.Provider value={{ config, client }}>
+        <QueryClientProvider client={queryClient}>
+          <I18nProvider i18n={i18n}>
+            <Toaster position="top-center" duration={5000} richColors closeButton />
+            <StartupNotice failure={languageFailure} />
+            <RouterProvider router={router()} />
+          </I18nProvider>
+        </QueryClientProvider>
+      </AppEnvContext.Provider>
+    </StrictMode>,
+  );
+}
+
+void start();
