@@ -35,7 +35,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-e2e-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "--demo"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

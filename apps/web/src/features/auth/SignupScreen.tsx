@@ -27,7 +27,7 @@ export function SignupScreen() {
     mode: "onChange",
     defaultValues: { email: "", firstName: "", lastName: "", password: "", confirmPassword: "" },
   });
-  const { errors, isValid, dirtyFields } = form.formState;
+  const { errors, isValid, dirtyFields, touchedFields } = form.formState;
   const signup = useMutation({
     mutationFn: (v: SignupValues) => client.signup(v),
     onSuccess: () => {
@@ -45,7 +45,7 @@ export function SignupScreen() {
 
   const errorOf = (name: keyof SignupValues) => {
     const e = errors[name] as { message?: string; values?: Record<string, string | number> } | undefined;
-    return e?.message && (dirtyFields[name] || form.formState.isSubmitted) ? tr({ id: e.message, ...(e.values ? { values: e.values } : {}) }) : undefined;
+    return e?.message && (dirtyFields[name] || touchedFields[name] || form.formState.isSubmitted) ? tr({ id: e.message, ...(e.values ? { values: e.values } : {}) }) : undefined;
   };
 
   return (

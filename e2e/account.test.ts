@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, newPage, signIn, toastText, expectTitle } from "./support/browser";
+import { startMailbox, type Mailbox } from "./support/mailbox";
+import { startServer, type RunningServer } from "./support/server";
+
+let server: RunningServer;
+let browser: Browser;
+let mailbox: Mailbox;
+
+beforeAll(async () => {
+  mailbox = await startMailbox();
+  [server, browser] = await Promise.all([startServer({ SMTP_URL: mailbox.url }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+  await mailbox?.close();
+});
+
+
+describe("signup", () => {
+  it("shows every validation message, keeps Sign up disabled until the form is right, then creates the account", async () => {
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.getByRole("link", { name: "Not a member yet ?" }).click();
+    await page.waitForURL(`${server.url}/signup`);
+    await expectTitle(page, "Mutua - Sign-Up");
+    const submit = page.getByRole("button", { name: "Sign up" });
+    const email = page.getByLabel("Email");
+    const first = page.getByLabel("Firstname");
+    const last = page.getByLabel("Lastname");
+    const password = page.getByLabel("Password", { exact: true });
+    const confirm = page.getByLabel("Confirm password");
+    const expectError = async (field: import("playwright-core").Locator, text: string) => {
+      const id = await field.getAttribute("aria-describedby");
+      expect(id, `an error is attached to the field for "${text}"`).toBeTruthy();
+      await page.locator(`#${id}`).filter({ hasText: text }).waitFor();
+    };
+
+    expect(await submit.isDisabled()).toBe(true);
+    await email.fill("x");
+    await email.fill("");
+    await email.blur();
+    await expectError(email, "This fiels can not be empty.");
+    await email.fill("dan@example");
+    await expectError(email, "Invalid email.");
+    await first.fill("D");
+    await first.fill("");
+    await first.blur();
+    await expectError(first, "This fiels can not be empty.");
+    await last.fill("D");
+    await last.fill("");
+    await last.blur();
+    await expectError(last, "This fiels can not be empty.");
+    await password.fill("Ab1!");
+    await expectError(password, "Password must be at least 8 characters long");
+    await password.fill("abcdefgh");
+    await expectError(password, "Password should use at least one lowercase character, uppercase character, digit, symbol");
+    await confirm.fill("something else");
+    await expectError(confirm, "The password and the password confirmation must be equal");
+    expect(await submit.isDisabled()).toBe(true);
+
+    await email.fill("  Dan.O'Brien+wallet@Example.org ");
+    await first.fill("Dan");
+    await last.fill("O'Brien");
+    await password.fill("Sunny-Day-42");
+    await confirm.fill("Sunny-Day-42");
+    await submit.waitFor();
+    await page.waitForFunction(() => !(document.querySelector("button[type=submit]") as HTMLButtonElement).disabled);
+    await submit.click();
+    await toastText(page, "Your account has been created successfully.");
+    await page.waitForURL(`${server.url}/`);
+
+    await signIn(page, server.url, "dan.o'brien+wallet@example.org", "Sunny-Day-42");
+    await page.waitForURL(`${server.url}/dashboard`);
+    await page.getByRole("button", { name: "Dan O'Brien" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("says 'User or email already exist.' and lets the member correct and retry", async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.url}/signup`);
+    await page.getByLabel("Email").fill("Alice@example.com");
+    await page.getByLabel("Firstname").fill("Alice");
+    await page.getByLabel("Lastname").fill("Again");
+    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+    await page.getByLabel("Confirm password").fill("Demo1234!");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await toastText(page, "User or email already exist.");
+    // Unlike Monujo, a refused sign-up does not leave the button dead.
+    expect(await page.getByRole("button", { name: "Sign up" }).isDisabled()).toBe(false);
+    expect(page.url()).toBe(`${server.url}/signup`);
+    await context.close();
+  });
+});
+
+describe("password reset", () => {
+  it("e-mails a link over SMTP that sets a new password; the old one stops working", async () => {
+    const { page, context, errors } = await newPage(browser);
+    await page.goto(`${server.url}/`);
+    await page.getByRole("link", { name: "Forgot password ?" }).click();
+    await page.waitForURL(`${server.url}/reset-password`);
+    await page.getByLabel("Email").fill("  Carol@Example.com");
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await toastText(page, "An e-mail with a link to choose a new password has been sent to carol@example.com.");
+
+    const mail = await mailbox.next("carol@example.com");
+    const link = /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text ?? "")?.[0];
+    expect(link, "the mail carries the reset link").toBeTruthy();
+    expect(link!.startsWith(server.url)).toBe(true);
+
+    await page.goto(link!);
+    await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
+    await page.getByLabel("New password").fill("short");
+    await page.getByText("Password must be at least 8 characters long").waitFor();
+    await page.getByLabel("New password").fill("Brand-New-Pass-7");
+    await page.getByLabel("Confirm password").fill("Brand-New-Pass-7");
+    await page.getByRole("button", { name: "Save the new password" }).click();
+    await toastText(page, "Your password has been changed. You can now sign in with it.");
+    await page.waitForURL(`${server.url}/`);
+
+    await signIn(page, server.url, "carol@example.com", "Demo1234!");
+    await toastText(page, "Invalid credentials");
+    await signIn(page, server.url, "carol@example.com", "Brand-New-Pass-7");
+    await page.waitForURL(`${server.url}/dashboard`);
+
+    // The link is single-use.
+    const again = await newPage(browser);
+    await again.page.goto(link!);
+    await again.page.getByLabel("New password").fill("Another-Pass-8");
+    await again.page.getByLabel("Confirm password").fill("Another-Pass-8");
+    await again.page.getByRole("button", { name: "Save the new password" }).click();
+    await toastText(again.page, "This password reset link is invalid or has expired. Please ask for a new one.");
+    await again.context.close();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("says so for an unknown address", async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.url}/reset-password`);
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await toastText(page, "Unknown user or email. Please make sure to provide a valid username or email.");
+    await context.close();
+  });
+});

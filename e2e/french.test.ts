@@ -1,0 +1,117 @@
+import fs from "node:fs";
+import path from "node:path";
+import PO from "pofile";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, newPage, toastText } from "./support/browser";
+import { startServer, type RunningServer } from "./support/server";
+
+let server: RunningServer;
+let browser: Browser;
+
+/** English texts whose French differs, as whole-word patterns (placeholders left out). */
+const po = PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../apps/web/src/locales/fr-FR.po"), "utf8"));
+const englishOnly = po.items
+  .filter((i) => i.msgid && !i.msgid.includes("{") && i.msgstr[0] && i.msgstr[0] !== i.msgid)
+  .map((i) => ({ en: i.msgid, re: new RegExp(`(^|[^\\p{L}])${i.msgid.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u") }));
+
+async function expectNoEnglish(page: Page, where: string) {
+  const text = await page.evaluate(() => document.body.innerText + "\n" + document.title);
+  const left = englishOnly.filter((e) => e.re.test(text)).map((e) => e.en);
+  expect(left, `English left on ${where}`).toEqual([]);
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+describe("French", () => {
+  it("switches every visible string of these screens when the browser prefers French", async () => {
+    const { page, context, errors } = await newPage(browser, { locale: "fr-FR" });
+    await page.goto(`${server.url}/`);
+    await page.getByRole("button", { name: "Se connecter" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr-FR");
+    await expectNoEnglish(page, "login");
+    await page.getByRole("button", { name: "Afficher" }).waitFor();
+
+    await page.getByRole("link", { name: "Pas encore membre ?" }).click();
+    await page.getByRole("heading", { name: "S'inscrire" }).waitFor();
+    await page.getByLabel("E-mail").fill("x");
+    await page.getByLabel("E-mail").fill("");
+    await page.getByLabel("E-mail").blur();
+    await page.getByText("Ce champ ne peut pas être vide.").waitFor();
+    await page.getByLabel("Mot de passe", { exact: true }).fill("abc");
+    await page.getByText("Le mot de passe doit contenir au moins 8 caractères").waitFor();
+    await expectNoEnglish(page, "signup");
+
+    await page.goto(`${server.url}/reset-password`);
+    await page.getByRole("heading", { name: "Réinitialiser mon mot de passe" }).waitFor();
+    await expectNoEnglish(page, "reset password");
+
+    await page.goto(`${server.url}/carto`);
+    await page.getByText("Aucune carte n'est disponible pour cette association.").waitFor();
+    await expectNoEnglish(page, "map");
+
+    await page.goto(`${server.url}/`);
+    await page.getByLabel("E-mail").fill("alice@example.com");
+    await page.getByLabel("Mot de passe", { exact: true }).fill("wrong");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await toastText(page, "Identifiants invalides");
+    await page.getByLabel("Mot de passe", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await page.waitForURL(`${server.url}/dashboard`);
+    await page.getByRole("heading", { name: "vos comptes" }).waitFor();
+    await page.waitForFunction(() => document.title === "Mutua - Tableau de bord");
+    await page.getByRole("button", { name: "Alice Martin" }).click();
+    await page.getByRole("button", { name: "Se déconnecter" }).waitFor();
+    await expectNoEnglish(page, "dashboard with the user menu open");
+
+    await page.getByRole("button", { name: "À propos de Mutua" }).click();
+    await page.getByText("Mutua version 1.1.1").waitFor();
+    await expectNoEnglish(page, "about dialog");
+    await page.getByRole("button", { name: "Ok" }).click();
+
+    await page.getByRole("button", { name: "Alice Martin" }).click();
+    await page.getByRole("link", { name: "Paramètres" }).click();
+    await page.getByRole("heading", { name: "Paramètres de langue" }).waitFor();
+    await expectNoEnglish(page, "preferences");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("switches language from the preferences and keeps the choice", async () => {
+    const { page, context } = await newPage(browser, { locale: "en-US" });
+    await page.goto(`${server.url}/`);
+    await page.getByLabel("Email").fill("bob@example.com");
+    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${server.url}/dashboard`);
+    await page.getByRole("button", { name: "Bob Durand" }).click();
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("switch", { name: "Use custom language" }).check();
+    await page.getByLabel("Language", { exact: true }).selectOption("fr-FR");
+    await page.getByRole("heading", { name: "Préférences" }).waitFor();
+    await page.getByRole("link", { name: "Tableau de bord" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr-FR");
+    await page.reload();
+    await page.getByRole("heading", { name: "Préférences" }).waitFor();
+    // Turning the custom language off goes back to the browser's language.
+    await page.getByRole("switch", { name: "Choisir la langue" }).uncheck();
+    await page.getByRole("heading", { name: "Preferences" }).waitFor();
+    await context.close();
+  });
+
+  it("says 'Failed to load language Français' and stays usable when the catalog cannot be fetched", async () => {
+    const { page, context } = await newPage(browser, { locale: "fr-FR" });
+    await page.route("**/i18n/fr-FR.json", (route) => route.fulfill({ status: 500, body: "" }));
+    await page.goto(`${server.url}/`);
+    await toastText(page, "Failed to load language Français");
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await context.close();
+  });
+});
