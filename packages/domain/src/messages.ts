@@ -19,7 +19,7 @@ export const M = {
   accountCreated: "Your account has been created successfully.",
   // Ours, where the spec is silent
   fieldTooLong: "This field is too long (at most {max} characters).",
-  rateLimited: "Too many attempts. Please wait {minutes} minutes and try again.",
+  rateLimited: "Too many attempts. Please wait {minutes, plural, one {# minute} other {# minutes}} and try again.",
   resetTokenInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
   resetEmailSent: "An e-mail with a link to choose a new password has been sent to {email}.",
   passwordChanged: "Your password has been changed. You can now sign in with it.",

@@ -105,3 +105,11 @@ describe("language choice", () => {
     expect(chooseLanguage({ ...DEFAULT_LOCALES, preferNavigatorLanguage: false }, null, ["fr"])).toBe("en-US");
   });
 });
+
+describe("messages", () => {
+  it("renders ICU one/other plurals and placeholders in English", () => {
+    expect(renderMsg({ id: M.rateLimited, values: { minutes: 1 } })).toBe("Too many attempts. Please wait 1 minute and try again.");
+    expect(renderMsg({ id: M.rateLimited, values: { minutes: 15 } })).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    expect(renderMsg({ id: M.languageLoadFailed, values: { lang: "Français" } })).toBe("Failed to load language Français");
+  });
+});

@@ -5,7 +5,8 @@ const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /**
  * Applies pending migrations. node-pg-migrate holds an advisory lock meanwhile, so several
- * instances starting together on one database apply each migration once.
+ * instances starting together on one database apply each migration once; the others wait for
+ * the lock (its default is to fail) and then find nothing left to do.
  */
 export async function migrate(databaseUrl: string, log: (m: string) => void = () => {}): Promise<void> {
   await runner({
@@ -14,6 +15,7 @@ export async function migrate(databaseUrl: string, log: (m: string) => void = ()
     direction: "up",
     migrationsTable: "schema_migrations",
     singleTransaction: true,
+    advisoryLockMode: "wait",
     log,
     verbose: false,
   });

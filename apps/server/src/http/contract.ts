@@ -30,6 +30,8 @@ export type Handler<K extends RouteName> = (ctx: Ctx<K>) => Promise<z.input<S[K]
  */
 export function operation<K extends RouteName>(app: FastifyInstance, deps: { db: Db; settings: Settings }, name: K, handler: Handler<K>): void {
   const route = routes[name];
+  // Members of requests whose session was resolved in onRequest, before the body is even parsed.
+  const members = new WeakMap<FastifyRequest, bigint>();
   const schema = schemas[name] as { body?: z.ZodType; query?: z.ZodType; response: z.ZodType };
   const isPublic = PUBLIC_ROUTES.has(name);
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -43,8 +45,17 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
       response: { 200: schema.response },
       ...(isPublic ? {} : { security: [{ session: [] }] }),
     },
+    // The session is checked first: an anonymous caller gets 401, never a parse or validation
+    // error that would tell them what the route expects.
+    ...(isPublic
+      ? {}
+      : {
+          onRequest: async (req: FastifyRequest) => {
+            members.set(req, await requireMember(deps.db, deps.settings, req));
+          },
+        }),
     handler: async (req, reply) => {
-      const memberId = isPublic ? 0n : await requireMember(deps.db, deps.settings, req);
+      const memberId = isPublic ? 0n : members.get(req)!;
       return handler({
         req,
         reply,

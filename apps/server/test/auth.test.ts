@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidCredentialsError, LoginRequiredError, MutuaClient } from "@mutua/client";
+import { ErrorCode, M, PUBLIC_ROUTES, routes, type RouteName } from "@mutua/domain";
+import {
+  createTestDatabase, http, seedMember, Session, sleep, startServer,
+  type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
+} from "./helpers";
+
+let tdb: TestDatabase;
+let server: TestServer;
+let member: SeededMember;
+let accountAdmin: SeededMember;
+let creditAdmin: SeededMember;
+const closeLater: TestServer[] = [];
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+  member = await seedMember(tdb.db, { email: "alice.martin@example.org", firstName: " Alice ", lastName: "Martin" });
+  accountAdmin = await seedMember(tdb.db, { canValidateAccounts: true });
+  creditAdmin = await seedMember(tdb.db, { canValidateCredits: true });
+});
+
+afterAll(async () => {
+  for (const s of [server, ...closeLater]) await s?.close();
+  await tdb?.drop();
+});
+
+async function extraServer(env: Record<string, string>): Promise<TestServer> {
+  const s = await startServer(tdb.db, { env });
+  closeLater.push(s);
+  return s;
+}
+
+describe("login", () => {
+  it("accepts the e-mail typed with spaces and capitals, and returns a session and the profile", async () => {
+    const s = new Session(server.baseUrl);
+    const before = Date.now();
+    const r = await s.login("  ALICE.Martin@Example.ORG  ", member.password);
+    expect(r.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(r.profile).toEqual({ id: Number(member.id), name: "Alice Martin", firstName: "Alice", lastName: "Martin", email: member.email });
+    // Default session lifetime is 30 days.
+    const ttl = Date.parse(r.expiresAt) - before;
+    expect(ttl).toBeGreaterThan(30 * 86_400_000 - 60_000);
+    expect(ttl).toBeLessThan(30 * 86_400_000 + 60_000);
+  });
+
+  it("normalises the e-mail on the server too, not only in the client", async () => {
+    const r = await http<{ token: string }>(server.baseUrl, "POST", routes.login.path, {
+      body: { login: " Alice.MARTIN@example.org ", password: member.password },
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.token).toBeTruthy();
+  });
+
+  it("refuses a wrong password with InvalidCredentialsError (401 invalid_credentials)", async () => {
+    const s = new Session(server.baseUrl);
+    const err = await s.login(member.email, "Wrong1234!").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidCredentialsError);
+    expect((err as Error).message).toBe("Invalid credentials");
+    expect(s.loginRequiredCalls).toBe(0);
+
+    const r = await http<ErrorJson>(server.baseUrl, "POST", routes.login.path, { body: { login: member.email, password: "Wrong1234!" } });
+    expect(r.status).toBe(401);
+    expect(r.json.error).toMatchObject({ code: "invalid_credentials", message: "Invalid credentials", msgid: "Invalid credentials" });
+    expect(r.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("answers an unknown e-mail exactly like a wrong password", async () => {
+    const s = new Session(server.baseUrl);
+    await expect(s.login("nobody@example.org", member.password)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    const unknown = await http<ErrorJson>(server.baseUrl, "POST", routes.login.path, { body: { login: "nobody@example.org", password: "x" } });
+    const wrong = await http<ErrorJson>(server.baseUrl, "POST", routes.login.path, { body: { login: member.email, password: "x" } });
+    expect(unknown.status).toBe(401);
+    expect(unknown.json).toEqual(wrong.json);
+  });
+});
+
+describe("sessions", () => {
+  it("works with the Bearer token", async () => {
+    const s = new Session(server.baseUrl);
+    await s.login(member.email, member.password);
+    const me = await s.client.getMyContact();
+    expect(me).toEqual({ id: Number(member.id), name: "Alice Martin", firstName: "Alice", lastName: "Martin", email: member.email });
+  });
+
+  it("sets an HttpOnly, SameSite=Strict mutua_session cookie that alone opens the session", async () => {
+    const r = await http<{ token: string; expiresAt: string }>(server.baseUrl, "POST", routes.login.path, {
+      body: { login: member.email, password: member.password },
+    });
+    expect(r.status).toBe(200);
+    const cookie = r.headers.getSetCookie().find((c) => c.startsWith("mutua_session="));
+    expect(cookie).toBeDefined();
+    const [pair, ...attrs] = cookie!.split(/;\s*/);
+    expect(pair).toBe(`mutua_session=${r.json.token}`);
+    const lower = attrs.map((a) => a.toLowerCase());
+    expect(lower).toContain("httponly");
+    expect(lower).toContain("samesite=strict");
+    expect(lower).toContain("path=/");
+    // Served over plain http here, so not Secure (else browsers would drop it).
+    expect(lower).not.toContain("secure");
+    const expires = attrs.find((a) => /^expires=/i.test(a));
+    expect(Math.abs(Date.parse(expires!.slice(8)) - Date.parse(r.json.expiresAt))).toBeLessThan(2_000);
+
+    const me = await http<{ email: string }>(server.baseUrl, "GET", routes.getMyContact.path, { headers: { cookie: `mutua_session=${r.json.token}` } });
+    expect(me.status).toBe(200);
+    expect(me.json.email).toBe(member.email);
+  });
+
+  it("marks the cookie Secure when the public URL is https", async () => {
+    const s = await extraServer({ PUBLIC_URL: "https://wallet.example.org" });
+    const r = await http(s.baseUrl, "POST", routes.login.path, { body: { login: member.email, password: member.password } });
+    expect(r.status).toBe(200);
+    const cookie = r.headers.getSetCookie().find((c) => c.startsWith("mutua_session="))!;
+    expect(cookie.toLowerCase().split(/;\s*/)).toContain("secure");
+  });
+
+  it("refuses a made-up token, and a made-up cookie", async () => {
+    const bogus = "A".repeat(43);
+    const a = await http<ErrorJson>(server.baseUrl, "GET", routes.getMyContact.path, { token: bogus });
+    const b = await http<ErrorJson>(server.baseUrl, "GET", routes.getMyContact.path, { headers: { cookie: `mutua_session=${bogus}` } });
+    for (const r of [a, b]) {
+      expect(r.status).toBe(401);
+      expect(r.json.error.code).toBe(ErrorCode.loginRequired);
+    }
+  });
+
+  it("logout revokes the session on the server and clears the cookie", async () => {
+    const s = new Session(server.baseUrl);
+    await s.login(member.email, member.password);
+    const token = s.token!;
+    await s.client.getMyContact();
+
+    const out = await http<{ ok: boolean }>(server.baseUrl, "POST", routes.logout.path, { token });
+    expect(out.status).toBe(200);
+    expect(out.json).toEqual({ ok: true });
+    const cleared = out.headers.getSetCookie().find((c) => c.startsWith("mutua_session="));
+    expect(cleared).toBeDefined();
+    expect(cleared).toMatch(/^mutua_session=;/);
+    expect(cleared!.toLowerCase()).toMatch(/expires=thu, 01 jan 1970|max-age=0/);
+
+    // The same token, replayed (as a stolen copy would be), is dead on the server side.
+    await expect(s.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    expect(s.loginRequiredCalls).toBe(1);
+    const r = await http<ErrorJson>(server.baseUrl, "GET", routes.getMyContact.path, { token });
+    expect(r.status).toBe(401);
+    expect(r.json.error).toMatchObject({ code: "login_required", message: M.loginRequired });
+    const { rows } = await tdb.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NOT NULL", [member.id]);
+    expect(rows[0]!.n).toBeGreaterThanOrEqual(1);
+  });
+
+  it("logging out one session leaves the member's other sessions open", async () => {
+    const a = new Session(server.baseUrl);
+    const b = new Session(server.baseUrl);
+    await a.login(member.email, member.password);
+    await b.login(member.email, member.password);
+    await a.client.logout();
+    await expect(a.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(b.client.getMyContact()).resolves.toMatchObject({ email: member.email });
+  });
+
+  it("refuses a session past its absolute lifetime", async () => {
+    const s = await extraServer({ SESSION_TTL_SECONDS: "1" });
+    const sess = new Session(s.baseUrl);
+    const r = await sess.login(member.email, member.password);
+    expect(Date.parse(r.expiresAt) - Date.now()).toBeLessThan(1_500);
+    await expect(sess.client.getMyContact()).resolves.toMatchObject({ email: member.email });
+    await sleep(1_300);
+    await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    expect(sess.loginRequiredCalls).toBe(1);
+  });
+
+  it("refuses a session left idle longer than the idle limit", async () => {
+    const s = await extraServer({ SESSION_IDLE_SECONDS: "1" });
+    const sess = new Session(s.baseUrl);
+    await sess.login(member.email, member.password);
+    await sleep(1_300);
+    await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    // Idle expiry is a server rule: the main server (default idle limit) would still have taken a fresh session.
+    const fresh = new Session(server.baseUrl);
+    await fresh.login(member.email, member.password);
+    await expect(fresh.client.getMyContact()).resolves.toBeTruthy();
+  });
+});
+
+describe("rights", () => {
+  async function rights(m: SeededMember) {
+    const s = new Session(server.baseUrl);
+    await s.login(m.email, m.password);
+    return [await s.client.hasUserAccountValidationRights(), await s.client.hasCreditRequestValidationRights()];
+  }
+
+  it("a plain member has neither validation right", async () => expect(await rights(member)).toEqual([false, false]));
+  it("an account-validation admin has that right only", async () => expect(await rights(accountAdmin)).toEqual([true, false]));
+  it("a credit-validation admin has that right only", async () => expect(await rights(creditAdmin)).toEqual([false, true]));
+});
+
+describe("route protection", () => {
+  const privateRoutes = (Object.keys(routes) as RouteName[]).filter((n) => !PUBLIC_ROUTES.has(n));
+  const concrete = (p: string) => p.replace(/:(\w+)/g, "1");
+
+  it("the contract has private routes at all (guards the loop below against an empty table)", () => {
+    expect(privateRoutes).toContain("getMyContact");
+    expect(privateRoutes).toContain("logout");
+  });
+
+  it.each(privateRoutes)("%s answers 401 login_required without a session", async (name) => {
+    const route = routes[name];
+    const variants: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }[] = [
+      {},
+      { token: "not-a-session" },
+    ];
+    // Authentication must come before body validation, so an anonymous caller learns nothing
+    // about what the route expects.
+    if (route.method !== "GET") variants.push({ body: {} }, { rawBody: "{not json", headers: { "content-type": "application/json" } });
+    for (const v of variants) {
+      const r = await http<ErrorJson>(server.baseUrl, route.method, concrete(route.path), v);
+      expect(r.status, `${route.method} ${route.path} ${JSON.stringify(v)}`).toBe(401);
+      expect(r.json.error.code).toBe(ErrorCode.loginRequired);
+    }
+  });
+
+  it.each(privateRoutes)("%s through the typed client without a session is LoginRequiredError", async (name) => {
+    const s = new Session(server.baseUrl);
+    await expect(s.client.call(name)).rejects.toBeInstanceOf(LoginRequiredError);
+    expect(s.loginRequiredCalls).toBe(1);
+  });
+
+  it.each([...PUBLIC_ROUTES])("public route %s never asks for a session", async (name) => {
+    const route = routes[name];
+    const r = await http(server.baseUrl, route.method, concrete(route.path), route.method === "GET" ? {} : { body: {} });
+    expect(r.status).not.toBe(401);
+    expect(r.status).toBeLessThan(500);
+  });
+});
+
+describe("capabilities", () => {
+  it("signup and reset are allowed by default", async () => {
+    const c = new MutuaClient({ baseUrl: server.baseUrl });
+    expect(await c.canSignup()).toBe(true);
+    expect(await c.canResetPassword()).toBe(true);
+  });
+
+  it("follow ALLOW_SIGNUP and ALLOW_RESET_PASSWORD", async () => {
+    const noSignup = new MutuaClient({ baseUrl: (await extraServer({ ALLOW_SIGNUP: "false" })).baseUrl });
+    expect(await noSignup.canSignup()).toBe(false);
+    expect(await noSignup.canResetPassword()).toBe(true);
+    const noReset = new MutuaClient({ baseUrl: (await extraServer({ ALLOW_RESET_PASSWORD: "0" })).baseUrl });
+    expect(await noReset.canSignup()).toBe(true);
+    expect(await noReset.canResetPassword()).toBe(false);
+  });
+});

@@ -1,0 +1,272 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { routes } from "@mutua/domain";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/db/embedded";
+import { NO_WEB_DIR, sleep } from "./helpers";
+
+/**
+ * What happens to the embedded PostgreSQL when the node process around it dies. Runs only
+ * with the embedded database: CI's pass on the system PostgreSQL has nothing of this to test.
+ */
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+const clusters: EmbeddedPostgres[] = [];
+
+function tempDir(tag: string): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), `mutua-test-${tag}-`));
+  dirs.push(d);
+  return d;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Processes working inside `dir`. PostgreSQL's server and every backend chdir into the cluster,
+ * and backends make themselves session leaders, so a process-group kill can miss them: this
+ * finds them all.
+ */
+function processesIn(dir: string): number[] {
+  const out: number[] = [];
+  for (const e of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const cwd = fs.readlinkSync(`/proc/${e}/cwd`);
+      if (cwd === dir || cwd.startsWith(dir + path.sep)) out.push(Number(e));
+    } catch {
+      /* gone, or not ours to look at */
+    }
+  }
+  return out;
+}
+
+async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+afterAll(async () => {
+  for (const c of clusters) await c.stop().catch(() => undefined);
+  for (const c of children) {
+    if (c.exitCode === null && c.signalCode === null) {
+      try {
+        process.kill(-c.pid!, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+  for (const d of dirs) {
+    // Orphaned backends of a killed cluster go away by themselves once they notice; make sure.
+    for (const pid of processesIn(d)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }
+    fs.rmSync(d, { recursive: true, force: true });
+  }
+});
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(sql)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+const quiet = { log: () => {} };
+
+describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
+  it("takes over from a server left running by a crashed process, keeping its data", async () => {
+    const dir = tempDir("leftover");
+    const first = await startEmbeddedPostgres(dir, quiet);
+    clusters.push(first);
+    await query(first.url, "CREATE TABLE notes (t text); INSERT INTO notes VALUES ('before the crash')");
+
+    // The first server is never stopped: as if the node process that started it had died.
+    const second = await startEmbeddedPostgres(dir, quiet);
+    clusters.push(second);
+    expect(second.pid).not.toBe(first.pid);
+    expect(alive(first.pid)).toBe(false);
+    expect(await query(second.url, "SELECT t FROM notes")).toEqual([{ t: "before the crash" }]);
+    await second.stop();
+    expect(alive(second.pid)).toBe(false);
+  });
+
+  it("starts over a stale postmaster.pid, whether its pid is dead or now someone else's", async () => {
+    const dir = tempDir("stale");
+    const pgDir = path.join(dir, "pg");
+    const a = await startEmbeddedPostgres(dir, quiet);
+    clusters.push(a);
+    await query(a.url, "CREATE TABLE notes (t text); INSERT INTO notes VALUES ('kept')");
+    await a.stop();
+
+    // A pid that certainly belonged to a process that has exited.
+    const gone = spawn("true");
+    await new Promise((r) => gone.once("exit", r));
+    fs.writeFileSync(path.join(pgDir, "postmaster.pid"), `${gone.pid}\n${pgDir}\n1700000000\n5432\n\n127.0.0.1\n`);
+    const b = await startEmbeddedPostgres(dir, quiet);
+    clusters.push(b);
+    expect(await query(b.url, "SELECT t FROM notes")).toEqual([{ t: "kept" }]);
+    await b.stop();
+
+    // After a reboot the old pid may belong to an unrelated live process, which must be left alone.
+    const bystander = spawn("sleep", ["60"]);
+    children.push(bystander);
+    fs.writeFileSync(path.join(pgDir, "postmaster.pid"), `${bystander.pid}\n${pgDir}\n1700000000\n5432\n\n127.0.0.1\n`);
+    const c = await startEmbeddedPostgres(dir, quiet);
+    clusters.push(c);
+    expect(await query(c.url, "SELECT t FROM notes")).toEqual([{ t: "kept" }]);
+    expect(alive(bystander.pid!)).toBe(true);
+    await c.stop();
+    bystander.kill("SIGKILL");
+  });
+
+  it("keeps every acknowledged sign-up when the whole server is killed mid-stream", async () => {
+    const dataDir = tempDir("crash");
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "APP_CONFIG", "TEST_PG_URL"]) delete env[k];
+    Object.assign(env, {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      WEB_DIR: NO_WEB_DIR,
+      // Durability is the database's business, not scrypt's: a cheaper hash means many more
+      // acknowledged writes in flight when the kill lands.
+      PASSWORD_HASH_COST: "12",
+      RATE_LIMIT_SIGNUP_IP_MAX: "100000",
+      RATE_LIMIT_SIGNUP_ACCOUNT_MAX: "100000",
+      RATE_LIMIT_LOGIN_IP_MAX: "100000",
+    });
+
+    const start = () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+        cwd: ROOT,
+        env,
+        // Its own process group, so one kill takes node and the PostgreSQL it started together.
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let output = "";
+      child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+      child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<number | string | null>((r) => child.once("exit", (code, signal) => r(code ?? signal)));
+      return { child, exited, output: () => output };
+    };
+    const healthy = async (proc: ReturnType<typeof start>) => {
+      await until("the server's health check", 90_000, async () => {
+        if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output()}`);
+        try {
+          return (await fetch(base + routes.health.path)).ok;
+        } catch {
+          return false;
+        }
+      });
+    };
+
+    const run1 = start();
+    await healthy(run1);
+
+    const acknowledged: string[] = [];
+    const refusals: string[] = [];
+    let next = 0;
+    let stop = false;
+    const worker = async () => {
+      while (!stop) {
+        const email = `crash-${++next}@example.org`;
+        let res: Response;
+        try {
+          res = await fetch(base + routes.signup.path, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ email, firstName: "Crash", lastName: "Test", password: "Crash123!" }),
+          });
+        } catch {
+          return; // the server is gone: this one was never acknowledged
+        }
+        if (res.status === 200) acknowledged.push(email);
+        else if (!stop) refusals.push(`${email}: ${res.status} ${await res.text()}`);
+      }
+    };
+    const workers = [worker(), worker(), worker()];
+    await sleep(2_500);
+    const pid = run1.child.pid!;
+    process.kill(-pid, "SIGKILL");
+    stop = true;
+    expect(await run1.exited).toBe("SIGKILL");
+    await Promise.all(workers);
+    expect(refusals).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(10);
+
+    const run2 = start();
+    await healthy(run2);
+    expect(run2.output()).toMatch(/stale postmaster\.pid|left running/);
+
+    const lost: string[] = [];
+    const queue = [...acknowledged];
+    await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        for (let email = queue.shift(); email; email = queue.shift()) {
+          const r = await fetch(base + routes.login.path, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ login: email, password: "Crash123!" }),
+          });
+          if (r.status !== 200) lost.push(`${email}: ${r.status}`);
+        }
+      }),
+    );
+    console.log(`crash test: ${acknowledged.length} acknowledged sign-ups checked after SIGKILL and restart, ${lost.length} lost`);
+    expect(lost).toEqual([]);
+
+    // A clean stop takes PostgreSQL down with it and leaves nothing behind.
+    process.kill(run2.child.pid!, "SIGTERM");
+    expect(await run2.exited).toBe(0);
+    await until("no process left in the data folder", 15_000, () => processesIn(dataDir).length === 0);
+    expect(fs.existsSync(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false);
+  });
+});
+
+/**
+ * A free port the server will bind seconds from now. Taken below the kernel's ephemeral range:
+ * a port found free inside it could meanwhile be handed to any port-0 listener (another test
+ * file's app), and the health check would then be answered by the wrong server.
+ */
+async function freePort(): Promise<number> {
+  const [ephemeralLow] = fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+  const high = Math.min(ephemeralLow ?? 32768, 32768) - 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * (high - 20000));
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error("no free port found below the ephemeral range");
+}

@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidCredentialsError, RefusedError } from "@mutua/client";
+import { M, renderMsg, routes } from "@mutua/domain";
+import {
+  countMembers, createTestDatabase, fetchFrom, http, seedMember, Session, sleep, startServer, uniqueEmail,
+  type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
+} from "./helpers";
+
+/**
+ * Small budgets so a test can exhaust them. Login windows are 2 s so a test can also wait one
+ * out; sign-up and reset windows are longer because each sign-up costs a full password hash,
+ * and a slow run must not see its window roll over mid-test. TRUST_PROXY lets each test speak
+ * from its own X-Forwarded-For address, so per-IP and per-account budgets stay apart.
+ */
+const ENV = {
+  TRUST_PROXY: "1",
+  RATE_LIMIT_LOGIN_ACCOUNT_MAX: "3",
+  RATE_LIMIT_LOGIN_ACCOUNT_WINDOW: "2",
+  RATE_LIMIT_LOGIN_IP_MAX: "4",
+  RATE_LIMIT_LOGIN_IP_WINDOW: "2",
+  RATE_LIMIT_SIGNUP_ACCOUNT_MAX: "2",
+  RATE_LIMIT_SIGNUP_ACCOUNT_WINDOW: "60",
+  RATE_LIMIT_SIGNUP_IP_MAX: "3",
+  RATE_LIMIT_SIGNUP_IP_WINDOW: "60",
+  RATE_LIMIT_RESET_ACCOUNT_MAX: "2",
+  RATE_LIMIT_RESET_ACCOUNT_WINDOW: "60",
+  RATE_LIMIT_RESET_IP_MAX: "3",
+  RATE_LIMIT_RESET_IP_WINDOW: "60",
+};
+
+const WRONG = "Wrong1234!";
+const SIGNUP = { firstName: "Rate", lastName: "Limit", password: "Signup123!" };
+
+let tdb: TestDatabase;
+let server: TestServer;
+let twin: TestServer;
+let ipSeq = 0;
+/** A client address of its own per call (TEST-NET-3, never routed). */
+const newIp = () => `203.0.113.${++ipSeq}`;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  [server, twin] = await Promise.all([startServer(tdb.db, { env: ENV }), startServer(tdb.db, { env: ENV })]);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await twin?.close();
+  await tdb?.drop();
+});
+
+/** A member whose hash is cheap to check, so attempts are fast enough to fit in a 2 s window. */
+const fastMember = () => seedMember(tdb.db, { hashCost: 10 });
+
+function login(s: TestServer, ip: string, email: string, password: string) {
+  return http<ErrorJson>(s.baseUrl, "POST", routes.login.path, { body: { login: email, password }, headers: { "x-forwarded-for": ip } });
+}
+
+/** Checks a 429 answer: code, message, and a Retry-After header that agrees with the body. */
+function expectRateLimited(r: Awaited<ReturnType<typeof login>>, maxWindow: number): number {
+  expect(r.status).toBe(429);
+  expect(r.json.error.code).toBe("rate_limited");
+  expect(r.json.error.msgid).toBe(M.rateLimited);
+  expect(r.json.error.message).toBe(renderMsg({ id: M.rateLimited, values: { minutes: Math.max(1, Math.ceil(maxWindow / 60)) } }));
+  expect(r.json.error.message).toMatch(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/);
+  const header = r.headers.get("retry-after");
+  expect(header).toMatch(/^\d+$/);
+  const retry = Number(header);
+  expect(retry).toBeGreaterThanOrEqual(1);
+  expect(retry).toBeLessThanOrEqual(maxWindow);
+  expect(r.json.error.retryAfter).toBe(retry);
+  return retry;
+}
+
+describe("login, per account", () => {
+  it("blocks after the budget of wrong passwords, even the right one, then lets in after the window", async () => {
+    const m = await fastMember();
+    // A fresh address per attempt: only the account's budget is at play.
+    for (let i = 0; i < 3; i++) expect((await login(server, newIp(), m.email, WRONG)).status).toBe(401);
+    expectRateLimited(await login(server, newIp(), m.email, WRONG), 2);
+    const blocked = await login(server, newIp(), m.email, m.password);
+    const retry = expectRateLimited(blocked, 2);
+
+    // Through the typed client, the refusal is a RefusedError carrying the code, not "invalid credentials".
+    const s = new Session(server.baseUrl, { fetch: fetchFrom(newIp()) });
+    const err = await s.login(m.email, m.password).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RefusedError);
+    expect((err as RefusedError).status).toBe(429);
+    expect((err as RefusedError).code).toBe("rate_limited");
+
+    await sleep(retry * 1000 + 150);
+    const ok = await login(server, newIp(), m.email, m.password);
+    expect(ok.status).toBe(200);
+  });
+
+  it("counts differently typed forms of one address against the same budget", async () => {
+    const m = await fastMember();
+    for (const typed of [m.email, m.email.toUpperCase(), `  ${m.email} `]) expect((await login(server, newIp(), typed, WRONG)).status).toBe(401);
+    expectRateLimited(await login(server, newIp(), ` ${m.email.toUpperCase()}`, m.password), 2);
+  });
+
+  it("a successful login clears the account's count of failures", async () => {
+    const m = await fastMember();
+    for (let i = 0; i < 2; i++) expect((await login(server, newIp(), m.email, WRONG)).status).toBe(401);
+    expect((await login(server, newIp(), m.email, m.password)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await login(server, newIp(), m.email, WRONG)).status).toBe(401);
+    expectRateLimited(await login(server, newIp(), m.email, WRONG), 2);
+  });
+
+  it("does not block other accounts", async () => {
+    const [a, b] = [await fastMember(), await fastMember()];
+    for (let i = 0; i < 3; i++) await login(server, newIp(), a.email, WRONG);
+    expectRateLimited(await login(server, newIp(), a.email, a.password), 2);
+    expect((await login(server, newIp(), b.email, b.password)).status).toBe(200);
+  });
+});
+
+describe("login, per IP", () => {
+  it("blocks an address guessing across many accounts, not the others, until the window ends", async () => {
+    const members: SeededMember[] = [];
+    for (let i = 0; i < 5; i++) members.push(await fastMember());
+    const ip = newIp();
+    for (let i = 0; i < 4; i++) expect((await login(server, ip, members[i]!.email, WRONG)).status).toBe(401);
+    const retry = expectRateLimited(await login(server, ip, members[4]!.email, members[4]!.password), 2);
+    // The account itself is fine: from elsewhere it logs in.
+    expect((await login(server, newIp(), members[4]!.email, members[4]!.password)).status).toBe(200);
+
+    await sleep(retry * 1000 + 150);
+    expect((await login(server, ip, members[4]!.email, members[4]!.password)).status).toBe(200);
+  });
+
+  it("through the typed client: InvalidCredentialsError until blocked, then RefusedError", async () => {
+    const members: SeededMember[] = [];
+    for (let i = 0; i < 6; i++) members.push(await fastMember());
+    const m = members.pop()!;
+    const s = new Session(server.baseUrl, { fetch: fetchFrom(newIp()) });
+    const errors: unknown[] = [];
+    // Known members with cheap hashes, not unknown addresses: those cost a full dummy hash each,
+    // and five of them on a loaded machine could outlast the 2 s window.
+    for (const other of members) errors.push(await s.login(other.email, WRONG).catch((e: unknown) => e));
+    expect(errors.slice(0, 4).every((e) => e instanceof InvalidCredentialsError)).toBe(true);
+    expect(errors[4]).toBeInstanceOf(RefusedError);
+    await expect(s.login(m.email, m.password)).rejects.toBeInstanceOf(RefusedError);
+  });
+});
+
+describe("signup limits", () => {
+  it("per account: attempts on one address are counted whether they succeed or not", async () => {
+    const email = uniqueEmail("signup");
+    const signup = (ip: string) => http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email }, headers: { "x-forwarded-for": ip } });
+    expect((await signup(newIp())).status).toBe(200);
+    expect((await signup(newIp())).status).toBe(409);
+    expectRateLimited(await signup(newIp()), 60);
+  });
+
+  it("per IP: of simultaneous sign-ups beyond the budget, exactly the excess is refused and not written", async () => {
+    const ip = newIp();
+    const before = await countMembers(tdb.db);
+    // Sent together: the counter is updated atomically, so concurrency cannot buy extra attempts.
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4].map(() =>
+        http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email: uniqueEmail("burst") }, headers: { "x-forwarded-for": ip } }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    for (const r of results.filter((x) => x.status === 429)) expectRateLimited(r, 60);
+    expect(await countMembers(tdb.db)).toBe(before + 3);
+  });
+
+  it("validation failures do not spend the budget", async () => {
+    const ip = newIp();
+    for (let i = 0; i < 5; i++) {
+      const r = await http(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email: "not-an-email" }, headers: { "x-forwarded-for": ip } });
+      expect(r.status).toBe(400);
+    }
+    const r = await http(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email: uniqueEmail("after") }, headers: { "x-forwarded-for": ip } });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe("reset limits", () => {
+  const reset = (email: string, ip: string) =>
+    http<ErrorJson>(server.baseUrl, "POST", routes.resetPassword.path, { body: { email }, headers: { "x-forwarded-for": ip } });
+
+  it("per account: a member cannot be flooded with reset mails", async () => {
+    const m = await seedMember(tdb.db);
+    expect((await reset(m.email, newIp())).status).toBe(200);
+    expect((await reset(m.email.toUpperCase(), newIp())).status).toBe(200);
+    expectRateLimited(await reset(m.email, newIp()), 60);
+  });
+
+  it("per IP: probing addresses spends the budget, then even a member's reset is refused", async () => {
+    const m = await seedMember(tdb.db);
+    const ip = newIp();
+    for (let i = 0; i < 3; i++) expect((await reset(uniqueEmail("probe"), ip)).status).toBe(404);
+    expectRateLimited(await reset(m.email, ip), 60);
+    expect((await reset(m.email, newIp())).status).toBe(200);
+  });
+});
+
+describe("shared counters", () => {
+  it("two server instances on one database spend one budget", async () => {
+    const m = await fastMember();
+    expect((await login(server, newIp(), m.email, WRONG)).status).toBe(401);
+    expect((await login(twin, newIp(), m.email, WRONG)).status).toBe(401);
+    expect((await login(server, newIp(), m.email, WRONG)).status).toBe(401);
+    // Either instance alone has seen at most two attempts; only a shared counter refuses now.
+    expectRateLimited(await login(twin, newIp(), m.email, m.password), 2);
+    expectRateLimited(await login(server, newIp(), m.email, m.password), 2);
+
+    const { rows } = await tdb.db.query<{ hits: number }>("SELECT hits FROM rate_limits WHERE bucket = $1", [`login:account:${m.email}`]);
+    expect(rows).toEqual([{ hits: 5 }]);
+  });
+
+  it("simultaneous wrong guesses on two instances cannot exceed the budget", async () => {
+    const m = await fastMember();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => login(i % 2 ? twin : server, newIp(), m.email, WRONG)),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+});

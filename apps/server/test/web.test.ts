@@ -1,0 +1,157 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_VERSION, DEFAULT_CONFIG, ErrorCode, M, resolveConfig, routes, type AppConfig } from "@mutua/domain";
+import { createTestDatabase, http, startServer, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
+
+let tdb: TestDatabase;
+let server: TestServer;
+const others: TestServer[] = [];
+let tmp: string;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-test-web-"));
+});
+
+afterAll(async () => {
+  for (const s of [server, ...others]) await s?.close();
+  await tdb?.drop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function extra(env: Record<string, string>): Promise<TestServer> {
+  const s = await startServer(tdb.db, { env });
+  others.push(s);
+  return s;
+}
+
+describe("config.json", () => {
+  it("serves every key of the app config with its default, and an empty lokapiHost", async () => {
+    const r = await http<AppConfig>(server.baseUrl, "GET", "/config.json");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(r.headers.get("cache-control")).toBe("no-cache");
+    expect(r.json).toEqual(resolveConfig({}));
+    for (const key of Object.keys(DEFAULT_CONFIG)) expect(r.json, key).toHaveProperty(key);
+    expect(r.json.lokapiHost).toBe("");
+  });
+
+  it("points lokapiHost at PUBLIC_URL when it is set", async () => {
+    const s = await extra({ PUBLIC_URL: "https://wallet.example.org/" });
+    const r = await http<AppConfig>(s.baseUrl, "GET", "/config.json");
+    expect(r.json).toEqual({ ...resolveConfig({}), lokapiHost: "https://wallet.example.org" });
+  });
+
+  it("fills the keys an association's file leaves out, and never lets it redirect the app elsewhere", async () => {
+    const file = path.join(tmp, "config.json");
+    fs.writeFileSync(file, JSON.stringify({ appName: "Lokal", lokapiHost: "odoo.example.com", accountsRefreshInterval: 3, hideProfile: true }));
+    const s = await extra({ APP_CONFIG: file });
+    const r = await http<AppConfig>(s.baseUrl, "GET", "/config.json");
+    expect(r.json).toEqual({ ...resolveConfig({}), appName: "Lokal", accountsRefreshInterval: 10, hideProfile: true, lokapiHost: "" });
+  });
+});
+
+describe("API errors", () => {
+  it("answers health with the version", async () => {
+    const r = await http(server.baseUrl, "GET", routes.health.path);
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ status: "ok", version: APP_VERSION });
+  });
+
+  it.each([["GET", "/api/nope"], ["POST", "/api/auth/nope"], ["GET", "/api/me/rights/nope"], ["DELETE", "/api/me"], ["GET", "/api/docs.js"]])(
+    "%s %s is a 404 with a JSON error body",
+    async (method, p) => {
+      const r = await http<ErrorJson>(server.baseUrl, method, p);
+      expect(r.status).toBe(404);
+      expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(r.json).toEqual({ error: { code: ErrorCode.notFound, message: M.notFound, msgid: M.notFound } });
+    },
+  );
+
+  const login = routes.login.path;
+  const badBodies: [string, { rawBody?: string; body?: unknown; headers?: Record<string, string> }, number][] = [
+    ["malformed JSON", { rawBody: '{"login": "a@b.c", "password": ', headers: { "content-type": "application/json" } }, 400],
+    ["an empty JSON body", { rawBody: "", headers: { "content-type": "application/json" } }, 400],
+    ["no body at all", {}, 400],
+    ["a JSON array", { body: [1, 2] }, 400],
+    ["a JSON string", { body: "hello" }, 400],
+    ["null", { rawBody: "null", headers: { "content-type": "application/json" } }, 400],
+    ["wrong field types", { body: { login: 1, password: true } }, 400],
+    ["a form body", { rawBody: "login=a&password=b", headers: { "content-type": "application/x-www-form-urlencoded" } }, 415],
+    ["an oversized body", { body: { login: "a@b.c", password: "x".repeat(100_000) } }, 413],
+  ];
+
+  it.each(badBodies)("login with %s is a client error with an error body, never a 500", async (_what, opts, status) => {
+    const r = await http<ErrorJson>(server.baseUrl, "POST", login, opts);
+    expect(r.status).toBe(status);
+    expect(r.json.error.code).toBe(ErrorCode.validation);
+    expect(typeof r.json.error.message).toBe("string");
+    expect(r.json.error.msgid).toBe(M.invalidRequest);
+  });
+
+  it("names the offending fields of a body that breaks the schema", async () => {
+    const r = await http<ErrorJson>(server.baseUrl, "POST", login, { body: { login: "a@b.c" } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.fields).toEqual({ password: { msgid: M.invalidRequest } });
+  });
+});
+
+describe("OpenAPI document", () => {
+  it("lists every operation of the contract", async () => {
+    const r = await http<{ openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId?: string; security?: unknown }>> }>(
+      server.baseUrl, "GET", "/api/docs/json");
+    expect(r.status).toBe(200);
+    expect(r.json.openapi).toMatch(/^3\./);
+    expect(r.json.info.version).toBe(APP_VERSION);
+    for (const [name, route] of Object.entries(routes)) {
+      const p = route.path.replace(/:(\w+)/g, "{$1}");
+      const op = r.json.paths[p]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${p}`).toBeDefined();
+      expect(op!.operationId).toBe(name);
+    }
+    expect(r.json.paths[routes.getMyContact.path]!.get!.security).toEqual([{ session: [] }]);
+    expect(r.json.paths[routes.login.path]!.post!.security).toBeUndefined();
+    // config.json is for the app, not an API operation.
+    expect(r.json.paths["/config.json"]).toBeUndefined();
+  });
+
+  it("serves the documentation page", async () => {
+    const r = await http(server.baseUrl, "GET", "/api/docs/");
+    expect(r.status).toBe(200);
+    expect(r.text).toMatch(/swagger/i);
+  });
+});
+
+describe("web app", () => {
+  it("says plainly that the app is not built when it is not", async () => {
+    const r = await http(server.baseUrl, "GET", "/wallet");
+    expect(r.status).toBe(503);
+    expect(r.text).toContain("npm run build");
+  });
+
+  it("serves the built app, with client-side routes falling back to index.html", async () => {
+    const web = path.join(tmp, "dist");
+    fs.mkdirSync(path.join(web, "assets"), { recursive: true });
+    fs.writeFileSync(path.join(web, "index.html"), "<!doctype html><title>Mutua</title>");
+    fs.writeFileSync(path.join(web, "assets", "app-abc123.js"), "console.log(1)");
+    const s = await extra({ WEB_DIR: web });
+
+    for (const p of ["/", "/wallet", "/reset-password?token=abc"]) {
+      const r = await http(s.baseUrl, "GET", p);
+      expect(r.status, `${p}: ${r.text.slice(0, 200)}`).toBe(200);
+      expect(r.text).toContain("<title>Mutua</title>");
+      expect(r.headers.get("cache-control")).toBe("no-cache");
+    }
+    const asset = await http(s.baseUrl, "GET", "/assets/app-abc123.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toContain("immutable");
+    // A missing file or API path must not be answered with the app's HTML.
+    expect((await http(s.baseUrl, "GET", "/assets/missing.js")).status).toBe(404);
+    const api = await http<ErrorJson>(s.baseUrl, "GET", "/api/nope");
+    expect(api.status).toBe(404);
+    expect(api.json.error.code).toBe(ErrorCode.notFound);
+  });
+});

@@ -1,0 +1,51 @@
+// `npm test`: installs what the tests need (Chromium from Debian's packages when missing), builds,
+// type-checks and runs every test: unit, server (on an embedded PostgreSQL) and Playwright e2e.
+// `npm run test:pg` (or --pg): the server suite against the PostgreSQL at TEST_PG_URL
+// (default postgres://postgres@127.0.0.1:5432/postgres), each test file in a database of its own.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, buildWeb, checkNode, ensureDependencies, run } from "./lib.mjs";
+
+const pgOnly = process.argv.includes("--pg");
+checkNode();
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!pgOnly && !fs.existsSync(chromium)) {
+  if (process.getuid?.() !== 0) {
+    console.error(`Chromium is missing at ${chromium}: install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    process.exit(1);
+  }
+  console.log("› installing Chromium from Debian's packages");
+  run("apt-get", ["update"]);
+  run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+}
+
+ensureDependencies();
+const env = { ...process.env };
+if (pgOnly) {
+  env.TEST_PG_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
+  console.log(`› server suite on ${env.TEST_PG_URL.replace(/:[^:@/]*@/, ":***@")}`);
+} else {
+  buildWeb();
+  console.log("› type-checking");
+  for (const p of ["packages/domain", "packages/client", "apps/server", "apps/web", "e2e"]) run("npx", ["tsc", "-p", p]);
+}
+
+const outFile = path.join(ROOT, "test-results", pgOnly ? "vitest-pg.json" : "vitest.json");
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+const projects = pgOnly ? ["--project", "server"] : [];
+const r = spawnSync("npx", ["vitest", "run", ...projects, "--reporter=default", "--reporter=json", `--outputFile=${outFile}`], { cwd: ROOT, stdio: "inherit", env });
+
+let passed = 0;
+let failed = 0;
+try {
+  const json = JSON.parse(fs.readFileSync(outFile, "utf8"));
+  passed = json.numPassedTests;
+  failed = json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
+} catch {
+  failed = 1;
+}
+if (passed === 0 && failed === 0) failed = 1; // a run that executed nothing proves nothing
+console.log(`\n${pgOnly ? "postgresql" : "tests"}: ${passed} passed, ${failed} failed`);
+process.exit(r.status !== 0 || failed > 0 ? 1 : 0);
