@@ -6,6 +6,7 @@ export * from "./names";
 export * from "./password";
 export * from "./signup";
 export * from "./money";
+export * from "./format";
 export * from "./config";
 export * from "./language";
 export * from "./api/routes";

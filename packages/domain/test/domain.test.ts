@@ -113,3 +113,23 @@ describe("messages", () => {
     expect(renderMsg({ id: M.languageLoadFailed, values: { lang: "Français" } })).toBe("Failed to load language Français");
   });
 });
+
+describe("display formats", () => {
+  it("shows amounts with exactly two decimals, grouped per language, without floats", async () => {
+    const { formatAmount } = await import("../src/format");
+    expect(formatAmount(123450n, "en-US")).toBe("1,234.50");
+    expect(formatAmount(-5n, "en-US")).toBe("-0.05");
+    expect(formatAmount(123450n, "fr-FR").replace(/\s/g, " ")).toBe("1 234,50");
+    // Past 2^53 a float would round; the string path stays exact.
+    expect(formatAmount(7036874417766399n, "en-US")).toBe("70,368,744,177,663.99");
+  });
+  it("dates carry the year and relative dates read naturally", async () => {
+    const { formatDate, formatRelative } = await import("../src/format");
+    const d = new Date("2026-03-11T10:00:00Z");
+    expect(formatDate(d, "en-US", "UTC")).toBe("Mar 11, 2026");
+    expect(formatDate(d, "fr-FR", "UTC")).toMatch(/^11 mars 2026$/);
+    expect(formatRelative(new Date("2026-03-10T10:00:00Z"), d, "en-US")).toBe("yesterday");
+    expect(formatRelative(new Date("2026-02-18T10:00:00Z"), d, "en-US")).toBe("3 weeks ago");
+    expect(formatRelative(new Date("2026-03-11T08:00:00Z"), d, "fr-FR")).toBe("il y a 2 heures");
+  });
+});

@@ -1,0 +1,44 @@
+import { formatCents } from "./money";
+
+/**
+ * Display formats per language (config `numericFormat` / `dateFormat` locale tags). Amounts go
+ * to Intl as decimal strings, so no digit ever passes through a float.
+ */
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** Spec 9: always exactly 2 decimals, grouped the language's way ("1,234.50", "1 234,50"). */
+export function formatAmount(cents: bigint, locale: string): string {
+  let nf = numberFormats.get(locale);
+  if (!nf) {
+    nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    numberFormats.set(locale, nf);
+  }
+  // Intl.NumberFormat formats a numeric string exactly (ES2023); the cast is for older typings.
+  return nf.format(formatCents(cents) as unknown as number);
+}
+
+/** A list date; unlike Monujo's it carries the year. */
+export function formatDate(date: Date, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", ...(timeZone ? { timeZone } : {}) }).format(date);
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 31_536_000],
+  ["month", 2_592_000],
+  ["week", 604_800],
+  ["day", 86_400],
+  ["hour", 3_600],
+  ["minute", 60],
+  ["second", 1],
+];
+
+/** "yesterday", "3 weeks ago", "il y a 2 heures": the largest unit that fits (as Monujo). */
+export function formatRelative(date: Date, now: Date, locale: string): string {
+  const seconds = Math.round((date.getTime() - now.getTime()) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size || unit === "second") return rtf.format(Math.round(seconds / size), unit);
+  }
+  return rtf.format(0, "second");
+}
