@@ -1,31 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, signIn, toastText, expectTitle } from "./support/browser";
+import type { Page } from "playwright-core";
+import { newPage, signIn, toastText, expectTitle } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
-import { startServer, type RunningServer } from "./support/server";
+import { useSuite } from "./support/suite";
 
-let server: RunningServer;
-let browser: Browser;
 let mailbox: Mailbox;
 
 beforeAll(async () => {
   mailbox = await startMailbox();
-  [server, browser] = await Promise.all([startServer({ SMTP_URL: mailbox.url }), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  server?.cleanup();
   await mailbox?.close();
 });
+const suite = useSuite(() => ({ SMTP_URL: mailbox.url }));
 
 
 describe("signup", () => {
   it("shows every validation message, keeps Sign up disabled until the form is right, then creates the account", async () => {
-    const { page, context, errors } = await newPage(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context, errors } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     await page.getByRole("link", { name: "Not a member yet ?" }).click();
-    await page.waitForURL(`${server.url}/signup`);
+    await page.waitForURL(`${suite.server.url}/signup`);
     await expectTitle(page, "Mutua - Sign-Up");
     const submit = page.getByRole("button", { name: "Sign up" });
     const email = page.getByLabel("Email");
@@ -71,18 +66,18 @@ describe("signup", () => {
     await page.waitForFunction(() => !(document.querySelector("button[type=submit]") as HTMLButtonElement).disabled);
     await submit.click();
     await toastText(page, "Your account has been created successfully.");
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
 
-    await signIn(page, server.url, "dan.o'brien+wallet@example.org", "Sunny-Day-42");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await signIn(page, suite.server.url, "dan.o'brien+wallet@example.org", "Sunny-Day-42");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Dan O'Brien" }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("says 'User or email already exist.' and lets the member correct and retry", async () => {
-    const { page, context } = await newPage(browser);
-    await page.goto(`${server.url}/signup`);
+    const { page, context } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/signup`);
     await page.getByLabel("Email").fill("Alice@example.com");
     await page.getByLabel("Firstname").fill("Alice");
     await page.getByLabel("Lastname").fill("Again");
@@ -92,17 +87,17 @@ describe("signup", () => {
     await toastText(page, "User or email already exist.");
     // Unlike Monujo, a refused sign-up does not leave the button dead.
     expect(await page.getByRole("button", { name: "Sign up" }).isDisabled()).toBe(false);
-    expect(page.url()).toBe(`${server.url}/signup`);
+    expect(page.url()).toBe(`${suite.server.url}/signup`);
     await context.close();
   });
 });
 
 describe("password reset", () => {
   it("e-mails a link over SMTP that sets a new password; the old one stops working", async () => {
-    const { page, context, errors } = await newPage(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context, errors } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     await page.getByRole("link", { name: "Forgot password ?" }).click();
-    await page.waitForURL(`${server.url}/reset-password`);
+    await page.waitForURL(`${suite.server.url}/reset-password`);
     await page.getByLabel("Email").fill("  Carol@Example.com");
     await page.getByRole("button", { name: "Reset password" }).click();
     await toastText(page, "An e-mail with a link to choose a new password has been sent to carol@example.com.");
@@ -110,7 +105,7 @@ describe("password reset", () => {
     const mail = await mailbox.next("carol@example.com");
     const link = /https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text ?? "")?.[0];
     expect(link, "the mail carries the reset link").toBeTruthy();
-    expect(link!.startsWith(server.url)).toBe(true);
+    expect(link!.startsWith(suite.server.url)).toBe(true);
 
     await page.goto(link!);
     await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
@@ -120,15 +115,15 @@ describe("password reset", () => {
     await page.getByLabel("Confirm password").fill("Brand-New-Pass-7");
     await page.getByRole("button", { name: "Save the new password" }).click();
     await toastText(page, "Your password has been changed. You can now sign in with it.");
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
 
-    await signIn(page, server.url, "carol@example.com", "Demo1234!");
+    await signIn(page, suite.server.url, "carol@example.com", "Demo1234!");
     await toastText(page, "Invalid credentials");
-    await signIn(page, server.url, "carol@example.com", "Brand-New-Pass-7");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await signIn(page, suite.server.url, "carol@example.com", "Brand-New-Pass-7");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
 
     // The link is single-use.
-    const again = await newPage(browser);
+    const again = await newPage(suite.browser);
     await again.page.goto(link!);
     await again.page.getByLabel("New password").fill("Another-Pass-8");
     await again.page.getByLabel("Confirm password").fill("Another-Pass-8");
@@ -140,8 +135,8 @@ describe("password reset", () => {
   });
 
   it("says so for an unknown address", async () => {
-    const { page, context } = await newPage(browser);
-    await page.goto(`${server.url}/reset-password`);
+    const { page, context } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/reset-password`);
     await page.getByLabel("Email").fill("nobody@example.com");
     await page.getByRole("button", { name: "Reset password" }).click();
     await toastText(page, "Unknown user or email. Please make sure to provide a valid username or email.");

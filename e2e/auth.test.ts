@@ -1,74 +1,64 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { expectTitle, launchBrowser, newPage, signIn, toastText } from "./support/browser";
-import { startServer, type RunningServer } from "./support/server";
+import { expectTitle, newPage, signIn, toastText } from "./support/browser";
+import { useSuite } from "./support/suite";
 
-let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  server?.cleanup();
-});
+const suite = useSuite();
 
 describe("signing in and out", () => {
   it("sends an anonymous visitor of /dashboard to the map screen", async () => {
-    const { page, context, errors } = await newPage(browser);
-    await page.goto(`${server.url}/dashboard`);
-    await page.waitForURL(`${server.url}/carto`);
+    const { page, context, errors } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/dashboard`);
+    await page.waitForURL(`${suite.server.url}/carto`);
     await expectTitle(page, "Mutua - Map");
     await page.getByText("No map is available for this association.").waitFor();
     // Unknown paths fall to the map too.
-    await page.goto(`${server.url}/no/such/page`);
-    await page.waitForURL(`${server.url}/carto`);
+    await page.goto(`${suite.server.url}/no/such/page`);
+    await page.waitForURL(`${suite.server.url}/carto`);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("signs alice in with a sloppily typed e-mail, keeps her signed in over a reload, and signs her out", async () => {
-    const { page, context, errors } = await newPage(browser);
-    await signIn(page, server.url, "  Alice@Example.COM ", "Demo1234!");
-    await page.waitForURL(`${server.url}/dashboard`);
+    const { page, context, errors } = await newPage(suite.browser);
+    await signIn(page, suite.server.url, "  Alice@Example.COM ", "Demo1234!");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await expectTitle(page, "Mutua - Dashboard");
     const userMenu = page.getByRole("button", { name: "Alice Martin" });
     await userMenu.waitFor();
 
     await page.reload();
     await userMenu.waitFor();
-    expect(page.url()).toBe(`${server.url}/dashboard`);
+    expect(page.url()).toBe(`${suite.server.url}/dashboard`);
 
     // A signed-in member opening the login page goes to the dashboard.
-    await page.goto(`${server.url}/`);
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.goto(`${suite.server.url}/`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
 
     await userMenu.click();
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     // The e-mail is remembered, normalised.
     await expect(page.getByLabel("Email").inputValue()).resolves.toBe("alice@example.com");
     // The session is gone on the server too: the dashboard is closed again.
-    await page.goto(`${server.url}/dashboard`);
-    await page.waitForURL(`${server.url}/carto`);
+    await page.goto(`${suite.server.url}/dashboard`);
+    await page.waitForURL(`${suite.server.url}/carto`);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it("says 'Invalid credentials' for a wrong password", async () => {
-    const { page, context } = await newPage(browser);
-    await signIn(page, server.url, "alice@example.com", "not-her-password");
+    const { page, context } = await newPage(suite.browser);
+    await signIn(page, suite.server.url, "alice@example.com", "not-her-password");
     await toastText(page, "Invalid credentials");
-    expect(page.url()).toBe(`${server.url}/`);
+    expect(page.url()).toBe(`${suite.server.url}/`);
     await context.close();
   });
 
   it("shows the password on demand and submits with Enter", async () => {
-    const { page, context } = await newPage(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     const pw = page.getByLabel("Password", { exact: true });
     await pw.fill("Demo1234!");
     await expect(pw.getAttribute("type")).resolves.toBe("password");
@@ -76,21 +66,21 @@ describe("signing in and out", () => {
     await expect(pw.getAttribute("type")).resolves.toBe("text");
     await page.getByLabel("Email").fill("bob@example.com");
     await pw.press("Enter");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await context.close();
   });
 
   it("shows the navigation each role is entitled to, and the About dialog", async () => {
-    const { page, context } = await newPage(browser);
-    await signIn(page, server.url, "accounts@example.com", "Demo1234!");
-    await page.waitForURL(`${server.url}/dashboard`);
+    const { page, context } = await newPage(suite.browser);
+    await signIn(page, suite.server.url, "accounts@example.com", "Demo1234!");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Axel Accounts" }).click();
     await page.getByRole("link", { name: "Account requests" }).waitFor();
     const menu = page.locator("#user-menu");
     await expect(menu.getByRole("link", { name: "Credit requests" }).count()).resolves.toBe(0);
     await expect(menu.getByRole("link", { name: "Create my wallet" }).count()).resolves.toBe(1);
     await page.getByRole("link", { name: "Account requests" }).click();
-    await page.waitForURL(`${server.url}/admin/pending-accounts`);
+    await page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
     await expectTitle(page, "Mutua - Approval of account creation");
 
     await page.getByRole("button", { name: "Axel Accounts" }).click();
@@ -99,19 +89,19 @@ describe("signing in and out", () => {
     await dialog.getByText("Mutua version 1.1.1").waitFor();
     // Any open modal closes on a route change.
     await page.goBack();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await dialog.waitFor({ state: "hidden" });
     await context.close();
 
-    const admin = await newPage(browser);
-    await signIn(admin.page, server.url, "admin@example.com", "Demo1234!");
+    const admin = await newPage(suite.browser);
+    await signIn(admin.page, suite.server.url, "admin@example.com", "Demo1234!");
     await admin.page.getByRole("button", { name: "Ada Admin" }).click();
     await admin.page.getByRole("link", { name: "Credit requests" }).waitFor();
     await admin.page.getByRole("link", { name: "Account requests" }).waitFor();
     await admin.context.close();
 
-    const member = await newPage(browser);
-    await signIn(member.page, server.url, "carol@example.com", "Demo1234!");
+    const member = await newPage(suite.browser);
+    await signIn(member.page, suite.server.url, "carol@example.com", "Demo1234!");
     await member.page.getByRole("button", { name: "Carol Petit" }).click();
     await member.page.getByRole("button", { name: "Sign out" }).waitFor();
     await expect(member.page.getByRole("link", { name: "Account requests" }).count()).resolves.toBe(0);
@@ -120,29 +110,29 @@ describe("signing in and out", () => {
   });
 
   it("logs a member out when the server ends the session", async () => {
-    const { page, context } = await newPage(browser);
-    await signIn(page, server.url, "bob@example.com", "Demo1234!");
-    await page.waitForURL(`${server.url}/dashboard`);
+    const { page, context } = await newPage(suite.browser);
+    await signIn(page, suite.server.url, "bob@example.com", "Demo1234!");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.waitForLoadState("networkidle");
     await page.getByRole("button", { name: "Bob Durand" }).click();
     await page.getByRole("link", { name: "Settings" }).click();
-    await page.waitForURL(`${server.url}/preferences`);
+    await page.waitForURL(`${suite.server.url}/preferences`);
     // The session ends behind the app's back (as a sign-out on another device would).
     await context.clearCookies();
     await page.getByRole("link", { name: "Dashboard" }).click();
     // The dashboard's next private call answers 401: the app signs out and goes to the login page.
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     await expect(page.getByRole("button", { name: "Bob Durand" }).count()).resolves.toBe(0);
     await context.close();
   });
 
   it("says 'Request failed to remote server.' when the server is down", async () => {
-    const { page, context } = await newPage(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     await page.getByLabel("Email").fill("alice@example.com");
     await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
-    await server.stop();
+    await suite.server.stop();
     await page.getByRole("button", { name: "Sign in" }).click();
     await toastText(page, "Request failed to remote server.");
     await context.close();

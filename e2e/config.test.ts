@@ -2,53 +2,45 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { expectTitle, launchBrowser, newPage, signIn } from "./support/browser";
-import { startServer, type RunningServer } from "./support/server";
+import { expectTitle, newPage, signIn } from "./support/browser";
+import { useSuite } from "./support/suite";
 
 /** An association's own config.json (spec 3) drives the app: names, links, map, theme, hidden entries. */
-let server: RunningServer;
-let browser: Browser;
 const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mutua-config-")), "config.json");
+const ASSOCIATION_CONFIG = {
+  appName: "Lokal",
+  lokapiHost: "odoo.example.org",
+  mapUrl: "/logo.svg?map",
+  helpUrl: "https://help.example.org/",
+  cguUrl: "https://example.org/terms",
+  signUpUrl: "/logo.svg?join",
+  hideResetPassword: true,
+  theme: { "color-2": "#aa0000", "default-color": "$color-2" },
+  css: "body { letter-spacing: 0.01em; }",
+  locales: { availableLanguages: { "en-US": { label: "English" } }, defaultLanguage: "en-US" },
+};
 
-beforeAll(async () => {
-  fs.writeFileSync(
-    configFile,
-    JSON.stringify({
-      appName: "Lokal",
-      lokapiHost: "odoo.example.org",
-      mapUrl: "/logo.svg?map",
-      helpUrl: "https://help.example.org/",
-      cguUrl: "https://example.org/terms",
-      signUpUrl: "/logo.svg?join",
-      hideResetPassword: true,
-      theme: { "color-2": "#aa0000", "default-color": "$color-2" },
-      css: "body { letter-spacing: 0.01em; }",
-      locales: { availableLanguages: { "en-US": { label: "English" } }, defaultLanguage: "en-US" },
-    }),
-  );
-  [server, browser] = await Promise.all([startServer({ APP_CONFIG: configFile }), launchBrowser()]);
+beforeAll(() => {
+  fs.writeFileSync(configFile, JSON.stringify(ASSOCIATION_CONFIG));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  server?.cleanup();
+afterAll(() => {
   fs.rmSync(path.dirname(configFile), { recursive: true, force: true });
 });
+const suite = useSuite(() => ({ APP_CONFIG: configFile }));
 
 describe("association config", () => {
   it("serves every key, pointing lokapiHost at this server", async () => {
-    const config = await (await fetch(`${server.url}/config.json`)).json();
-    expect(config.lokapiHost).toBe(server.url);
+    const config = await (await fetch(`${suite.server.url}/config.json`)).json();
+    expect(config.lokapiHost).toBe(suite.server.url);
     expect(config.appName).toBe("Lokal");
     expect(config.accountsRefreshInterval).toBe(90);
     expect(config.localAuthPolicy).toEqual(["Retention", { time: 900, subConfig: ["Pin", {}] }]);
   });
 
   it("shows the map, the links and the theme it configures, and hides what it hides", async () => {
-    const { page, context, errors } = await newPage(browser);
-    await page.goto(`${server.url}/dashboard`);
-    await page.waitForURL(`${server.url}/carto`);
+    const { page, context, errors } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/dashboard`);
+    await page.waitForURL(`${suite.server.url}/carto`);
     await expectTitle(page, "Lokal - Map");
     await expect(page.locator("iframe[title=Map]").getAttribute("src")).resolves.toBe("/logo.svg?map");
     await expect(page.getByRole("link", { name: "Help" }).getAttribute("href")).resolves.toBe("https://help.example.org/");
@@ -64,8 +56,8 @@ describe("association config", () => {
     await expect(page.getByRole("link", { name: "Not a member yet ?" }).getAttribute("href")).resolves.toBe("/logo.svg?join");
 
     // With a single language there is nothing to set: no Settings entry.
-    await signIn(page, server.url, "alice@example.com", "Demo1234!");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Alice Martin" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
     await expect(page.locator("#user-menu").getByRole("link", { name: "Settings" }).count()).resolves.toBe(0);
@@ -75,9 +67,9 @@ describe("association config", () => {
   });
 
   it("opens the association's own sign-up page instead of /signup", async () => {
-    const { page, context } = await newPage(browser);
-    await page.goto(`${server.url}/signup`);
-    await page.waitForURL(`${server.url}/logo.svg?join`);
+    const { page, context } = await newPage(suite.browser);
+    await page.goto(`${suite.server.url}/signup`);
+    await page.waitForURL(`${suite.server.url}/logo.svg?join`);
     await context.close();
   });
 });

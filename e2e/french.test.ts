@@ -2,12 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import PO from "pofile";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, toastText } from "./support/browser";
-import { startServer, type RunningServer } from "./support/server";
+import type { Page } from "playwright-core";
+import { newPage, toastText } from "./support/browser";
+import { useSuite } from "./support/suite";
 
-let server: RunningServer;
-let browser: Browser;
 
 /** English texts whose French differs, as whole-word patterns (placeholders left out). */
 const po = PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../apps/web/src/locales/fr-FR.po"), "utf8"));
@@ -21,19 +19,12 @@ async function expectNoEnglish(page: Page, where: string) {
   expect(left, `English left on ${where}`).toEqual([]);
 }
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  server?.cleanup();
-});
+const suite = useSuite();
 
 describe("French", () => {
   it("switches every visible string of these screens when the browser prefers French", async () => {
-    const { page, context, errors } = await newPage(browser, { locale: "fr-FR" });
-    await page.goto(`${server.url}/`);
+    const { page, context, errors } = await newPage(suite.browser, { locale: "fr-FR" });
+    await page.goto(`${suite.server.url}/`);
     await page.getByRole("button", { name: "Se connecter" }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr-FR");
     await expectNoEnglish(page, "login");
@@ -49,22 +40,22 @@ describe("French", () => {
     await page.getByText("Le mot de passe doit contenir au moins 8 caractères").waitFor();
     await expectNoEnglish(page, "signup");
 
-    await page.goto(`${server.url}/reset-password`);
+    await page.goto(`${suite.server.url}/reset-password`);
     await page.getByRole("heading", { name: "Réinitialiser mon mot de passe" }).waitFor();
     await expectNoEnglish(page, "reset password");
 
-    await page.goto(`${server.url}/carto`);
+    await page.goto(`${suite.server.url}/carto`);
     await page.getByText("Aucune carte n'est disponible pour cette association.").waitFor();
     await expectNoEnglish(page, "map");
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server.url}/`);
     await page.getByLabel("E-mail").fill("alice@example.com");
     await page.getByLabel("Mot de passe", { exact: true }).fill("wrong");
     await page.getByRole("button", { name: "Se connecter" }).click();
     await toastText(page, "Identifiants invalides");
     await page.getByLabel("Mot de passe", { exact: true }).fill("Demo1234!");
     await page.getByRole("button", { name: "Se connecter" }).click();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("heading", { name: "vos comptes" }).waitFor();
     await page.waitForFunction(() => document.title === "Mutua - Tableau de bord");
     await page.getByRole("button", { name: "Alice Martin" }).click();
@@ -85,12 +76,12 @@ describe("French", () => {
   });
 
   it("switches language from the preferences and keeps the choice", async () => {
-    const { page, context } = await newPage(browser, { locale: "en-US" });
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPage(suite.browser, { locale: "en-US" });
+    await page.goto(`${suite.server.url}/`);
     await page.getByLabel("Email").fill("bob@example.com");
     await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Bob Durand" }).click();
     await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("switch", { name: "Use custom language" }).check();
@@ -107,9 +98,9 @@ describe("French", () => {
   });
 
   it("says 'Failed to load language Français' and stays usable when the catalog cannot be fetched", async () => {
-    const { page, context } = await newPage(browser, { locale: "fr-FR" });
+    const { page, context } = await newPage(suite.browser, { locale: "fr-FR" });
     await page.route("**/i18n/fr-FR.json", (route) => route.fulfill({ status: 500, body: "" }));
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server.url}/`);
     await toastText(page, "Failed to load language Français");
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     await context.close();

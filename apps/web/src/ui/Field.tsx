@@ -5,17 +5,27 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   error?: string | undefined;
   hint?: ReactNode;
+  /** A control beside the input (the password toggle). */
+  trailing?: (inputId: string) => ReactNode;
 }
 
 /** A labelled input with its error under it, tied by aria-describedby so screen readers read both. */
-export function Field({ label, error, hint, id, ...input }: FieldProps) {
+export function Field({ label, error, hint, trailing, id, ...input }: FieldProps) {
   const auto = useId();
   const inputId = id ?? auto;
   const errId = `${inputId}-error`;
+  const control = <input id={inputId} aria-invalid={error ? true : undefined} aria-describedby={error ? errId : undefined} {...input} />;
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      <input id={inputId} aria-invalid={error ? true : undefined} aria-describedby={error ? errId : undefined} {...input} />
+      {trailing ? (
+        <div className="password-input">
+          {control}
+          {trailing(inputId)}
+        </div>
+      ) : (
+        control
+      )}
       {hint}
       {error && (
         <p className="field-error" id={errId}>
@@ -27,28 +37,18 @@ export function Field({ label, error, hint, id, ...input }: FieldProps) {
 }
 
 /** Password input with the show/hide toggle of the login screen (spec 2). */
-export function PasswordField(props: Omit<FieldProps, "type">) {
+export function PasswordField(props: Omit<FieldProps, "type" | "trailing">) {
   const { i18n } = useLingui();
   const [shown, setShown] = useState(false);
-  const auto = useId();
-  const inputId = props.id ?? auto;
-  const errId = `${inputId}-error`;
-  const { label, error, hint, id: _id, ...input } = props;
   return (
-    <div className="field">
-      <label htmlFor={inputId}>{label}</label>
-      <div className="password-input">
-        <input id={inputId} type={shown ? "text" : "password"} aria-invalid={error ? true : undefined} aria-describedby={error ? errId : undefined} {...input} />
+    <Field
+      {...props}
+      type={shown ? "text" : "password"}
+      trailing={(inputId) => (
         <button type="button" className="icon-button" aria-pressed={shown} aria-controls={inputId} onClick={() => setShown((s) => !s)}>
           {shown ? i18n._("Hide password") : i18n._("Show password")}
         </button>
-      </div>
-      {hint}
-      {error && (
-        <p className="field-error" id={errId}>
-          {error}
-        </p>
       )}
-    </div>
+    />
   );
 }

@@ -61,12 +61,16 @@ function NewPasswordForm({ token }: { token: string }) {
   const { i18n } = useLingui();
   const client = useClient();
   const navigate = useNavigate();
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [touched, setTouched] = useState({ password: false, confirm: false });
-  const problems = newPasswordProblems(password, confirm);
+  // A field's error shows once the member has typed in it.
+  const [values, setValues] = useState<{ password?: string; confirmPassword?: string }>({});
+  const problems = newPasswordProblems(values.password ?? "", values.confirmPassword ?? "");
+  const field = (name: "password" | "confirmPassword") => ({
+    value: values[name] ?? "",
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    error: values[name] !== undefined && problems[name] ? tr(problems[name]) : undefined,
+  });
   const save = useMutation({
-    mutationFn: () => client.setNewPassword(token, password),
+    mutationFn: () => client.setNewPassword(token, values.password ?? ""),
     onSuccess: () => {
       toast.success({ id: M.passwordChanged });
       void navigate("/", { replace: true });
@@ -84,27 +88,8 @@ function NewPasswordForm({ token }: { token: string }) {
       }}
     >
       <h1>{i18n._("Choose a new password")}</h1>
-      <PasswordField
-        label={i18n._("New password")}
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => {
-          setPassword(e.target.value);
-          setTouched((t) => ({ ...t, password: true }));
-        }}
-        error={touched.password && problems.password ? tr(problems.password) : undefined}
-        autoFocus
-      />
-      <PasswordField
-        label={i18n._("Confirm password")}
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => {
-          setConfirm(e.target.value);
-          setTouched((t) => ({ ...t, confirm: true }));
-        }}
-        error={touched.confirm && problems.confirmPassword ? tr(problems.confirmPassword) : undefined}
-      />
+      <PasswordField label={i18n._("New password")} autoComplete="new-password" autoFocus {...field("password")} />
+      <PasswordField label={i18n._("Confirm password")} autoComplete="new-password" {...field("confirmPassword")} />
       <button className="button primary wide" type="submit" disabled={!valid || save.isPending} aria-busy={save.isPending}>
         {i18n._("Save the new password")}
       </button>
