@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: "domain", include: ["packages/domain/test/**/*.test.ts"], environment: "node" } },
+      { test: { name: "wallet", include: ["packages/wallet/test/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
       { test: { name: "client", include: ["packages/client/test/**/*.test.ts"], environment: "node" } },
       {
         test: {

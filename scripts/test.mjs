@@ -29,7 +29,7 @@ if (pgOnly) {
 } else {
   buildWeb();
   console.log("› type-checking");
-  for (const p of ["packages/domain", "packages/client", "apps/server", "apps/web", "e2e"]) run("npx", ["tsc", "-p", p]);
+  for (const p of ["packages/domain", "packages/wallet", "packages/client", "apps/server", "apps/web", "e2e"]) run("npx", ["tsc", "-p", p]);
 }
 
 const outFile = path.join(ROOT, "test-results", pgOnly ? "vitest-pg.json" : "vitest.json");

@@ -1,0 +1,3 @@
+export * from "./keys";
+export * from "./keystore";
+export { toHex, fromHex } from "./hex";
