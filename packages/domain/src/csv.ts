@@ -1,0 +1,47 @@
+import { stringify } from "csv-stringify/browser/esm/sync";
+
+/**
+ * The transaction export of spec 9: a header row, every field quoted, CRLF after every line,
+ * columns Source, Target, Amount, Date (YYYY-MM-DD HH:mm:ss), Description. The sender is the
+ * member when the amount is negative, else the counterparty.
+ */
+export interface CsvTransaction {
+  amount: string;
+  related: string;
+  date: Date;
+  description: string;
+}
+
+export interface CsvHeaders {
+  source: string;
+  target: string;
+  amount: string;
+  date: string;
+  description: string;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Local wall-clock time, as the member saw it in the list. */
+export function csvDate(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+export function transactionsCsv(me: string, txs: CsvTransaction[], headers: CsvHeaders): string {
+  const rows = txs.map((t) => {
+    const sent = t.amount.startsWith("-");
+    return [sent ? me : t.related, sent ? t.related : me, t.amount, csvDate(t.date), t.description ?? ""];
+  });
+  return stringify([[headers.source, headers.target, headers.amount, headers.date, headers.description], ...rows], {
+    quoted: true,
+    quoted_empty: true,
+    record_delimiter: "windows",
+  });
+}
+
+/** transactions.csv, or transactions_{start}_{end}.csv with YYYY-MM-DD dates (spec 9). */
+export function csvFileName(range?: { start: Date; end: Date } | null): string {
+  return range ? `transactions_${isoDay(range.start)}_${isoDay(range.end)}.csv` : "transactions.csv";
+}
