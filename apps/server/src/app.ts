@@ -11,6 +11,8 @@ import { ApiError } from "./http/errors";
 import { operation } from "./http/contract";
 import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
+import { accountRoutes } from "./routes/accounts";
+import { paymentRoutes } from "./routes/payments";
 import { webRoutes } from "./web";
 
 export interface Deps {
@@ -64,6 +66,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   });
   authRoutes(app, deps);
   meRoutes(app, deps);
+  accountRoutes(app, deps);
+  paymentRoutes(app, deps);
   await webRoutes(app, deps.settings);
   return app;
 }

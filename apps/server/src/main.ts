@@ -5,7 +5,7 @@ import { createPool } from "./db/pool";
 import { readSettings } from "./settings";
 import { buildApp } from "./app";
 import { outboxMailer, smtpMailer } from "./services/mail";
-import { DEMO_MEMBERS, DEMO_PASSWORD, seedDemo } from "./demo/seed";
+import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./demo/seed";
 
 /**
  * Starts the association's server: PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR),
@@ -57,6 +57,7 @@ async function main() {
   if (demo) {
     log(`Demo logins (password ${DEMO_PASSWORD}):`);
     for (const m of DEMO_MEMBERS) log(`  ${m.email.padEnd(22)} ${m.role}`);
+    log(`Ledger wallets are unlocked with the wallet password ${DEMO_WALLET_PASSWORD}`);
   }
   log(`API documentation: ${shown}/api/docs\n`);
 }

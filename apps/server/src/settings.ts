@@ -13,6 +13,8 @@ export interface Settings {
   dataDir: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** Shown as the counterparty of top-ups and reconversions, and as the safe wallet's owner. */
+  associationName: string;
   /** Folder of the built web app. */
   webDir: string;
   /** config.json served to the app (spec section 3); missing keys take their defaults. */
@@ -52,6 +54,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: path.resolve(env.DATA_DIR ?? "./data"),
     ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
     mailFrom: env.MAIL_FROM ?? "Mutua <no-reply@localhost>",
+    associationName: env.ASSOCIATION_NAME ?? "Association",
     webDir: path.resolve(env.WEB_DIR ?? path.join(root, "apps/web/dist")),
     ...(env.APP_CONFIG ? { appConfigFile: path.resolve(env.APP_CONFIG) } : {}),
     allowSignup: flag(env.ALLOW_SIGNUP, true),

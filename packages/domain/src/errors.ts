@@ -11,6 +11,13 @@ export const ErrorCode = {
   signupDisabled: "signup_disabled",
   resetDisabled: "reset_disabled",
   notFound: "not_found",
+  insufficientBalance: "insufficient_balance",
+  recipientLimit: "recipient_limit",
+  inactiveAccount: "inactive_account",
+  idempotencyConflict: "idempotency_conflict",
+  invalidSignature: "invalid_signature",
+  signatureExpired: "signature_expired",
+  backendUnavailable: "backend_unavailable",
   internal: "internal_error",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -11,6 +11,7 @@ export * from "./amount";
 export * from "./split";
 export * from "./transfer";
 export * from "./csv";
+export * from "./search";
 export * from "./config";
 export * from "./language";
 export * from "./api/routes";

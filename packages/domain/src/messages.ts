@@ -48,6 +48,8 @@ export const M = {
   balanceCheckFailed: "An unexpected issue occurred while checking available funds. The transaction was not sent...",
   idempotencyConflict: "This payment was already sent with different details. Please start it again.",
   invalidSignature: "The payment was not signed by this wallet's key.",
+  recipientLimit: "The recipient cannot receive this much mutual credit. Please lower the amount.",
+  backendUnavailable: "Temporarily unavailable - please refresh",
   signatureExpired: "This signed payment is too old. Please start it again.",
   // Lookups, transactions, accounts, favourites (spec 8)
   recipientLookupFailed: "An unexpected issue occurred while performing recipient lookup...",

@@ -10,13 +10,14 @@ import { requireMember } from "./auth";
 type S = typeof schemas;
 type Body<K extends RouteName> = S[K] extends { body: z.ZodType } ? z.output<S[K]["body"]> : undefined;
 type Query<K extends RouteName> = S[K] extends { query: z.ZodType } ? z.output<S[K]["query"]> : undefined;
+type Params<K extends RouteName> = S[K] extends { params: z.ZodType } ? z.output<S[K]["params"]> : Record<string, string>;
 
 export interface Ctx<K extends RouteName> {
   req: FastifyRequest;
   reply: FastifyReply;
   body: Body<K>;
   query: Query<K>;
-  params: Record<string, string>;
+  params: Params<K>;
   /** The signed-in member; 0n never occurs on private routes (they answer 401 first). */
   memberId: bigint;
 }
@@ -32,7 +33,7 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
   const route = routes[name];
   // Members of requests whose session was resolved in onRequest, before the body is even parsed.
   const members = new WeakMap<FastifyRequest, bigint>();
-  const schema = schemas[name] as { body?: z.ZodType; query?: z.ZodType; response: z.ZodType };
+  const schema = schemas[name] as { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType };
   const isPublic = PUBLIC_ROUTES.has(name);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,
@@ -42,6 +43,7 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
       tags: [isPublic ? "public" : "member"],
       ...(schema.body ? { body: schema.body } : {}),
       ...(schema.query ? { querystring: schema.query } : {}),
+      ...(schema.params ? { params: schema.params } : {}),
       response: { 200: schema.response },
       ...(isPublic ? {} : { security: [{ session: [] }] }),
     },
@@ -61,7 +63,7 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
         reply,
         body: req.body as Body<K>,
         query: req.query as Query<K>,
-        params: req.params as Record<string, string>,
+        params: req.params as Params<K>,
         memberId,
       });
     },

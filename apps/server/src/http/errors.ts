@@ -12,6 +12,13 @@ const STATUS: Record<ErrorCode, number> = {
   signup_disabled: 403,
   reset_disabled: 403,
   not_found: 404,
+  insufficient_balance: 409,
+  recipient_limit: 409,
+  inactive_account: 409,
+  idempotency_conflict: 409,
+  invalid_signature: 403,
+  signature_expired: 403,
+  backend_unavailable: 409,
   internal_error: 500,
 };
 
@@ -50,3 +57,5 @@ export const invalid = (fields: Record<string, Msg>) => {
   const first = Object.values(fields)[0] ?? { id: M.invalidRequest };
   return new ApiError(ErrorCode.validation, first, { fields });
 };
+
+export const notFound = () => new ApiError(ErrorCode.notFound, { id: M.notFound });

@@ -10,20 +10,24 @@ export interface BackendView {
 }
 
 /**
- * The backends of this server as one member sees them. Wallets (user accounts) arrive with the
- * ledger; until a member has one, each backend is "unconfigured" for them (spec 3 "Backend").
+ * The backends of this server as one member sees them, with the member's wallets (the spec's
+ * user accounts); a backend where they have none is "unconfigured" for them (spec 3 "Backend").
  */
-export async function listBackends(db: Queryable, _memberId: bigint): Promise<BackendView[]> {
+export async function listBackends(db: Queryable, memberId: bigint): Promise<BackendView[]> {
   const { rows } = await db.query<{ id: string; kind: "ledger" | "custodial"; name: string; currency_id: string; currency_name: string; symbol: string }>(
     `SELECT b.id, b.kind, b.name, c.id AS currency_id, c.name AS currency_name, c.symbol
      FROM backends b JOIN currencies c ON c.id = b.currency_id ORDER BY b.id`,
+  );
+  const { rows: wallets } = await db.query<{ id: string; backend_id: string; status: string }>(
+    "SELECT id, backend_id, status FROM wallets WHERE member_id = $1 AND status <> 'discarded'",
+    [memberId],
   );
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,
     name: r.name,
     currency: { id: r.currency_id, name: r.currency_name, symbol: r.symbol },
-    userAccounts: [],
+    userAccounts: wallets.filter((w) => w.backend_id === r.id).map((w) => ({ id: w.id, active: w.status === "active" })),
     canCreateUserAccount: true,
   }));
 }

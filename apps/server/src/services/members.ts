@@ -1,4 +1,4 @@
-import { ErrorCode, M, normalizeEmail, signupProblems, type Msg } from "@mutua/domain";
+import { ErrorCode, M, normalizeEmail, searchKey, signupProblems, type Msg } from "@mutua/domain";
 import type { Db, Queryable } from "../db/pool";
 import { ApiError, invalid } from "../http/errors";
 import type { Settings } from "../settings";
@@ -81,13 +81,24 @@ export async function signup(db: Db, s: Settings, ip: string, input: SignupInput
 
 export async function createMember(
   db: Queryable,
-  m: { email: string; firstName: string; lastName: string; passwordHash: string; canValidateAccounts?: boolean; canValidateCredits?: boolean },
+  m: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    passwordHash: string;
+    phone?: string;
+    canValidateAccounts?: boolean;
+    canValidateCredits?: boolean;
+  },
 ): Promise<bigint> {
+  const email = normalizeEmail(m.email);
+  const phone = m.phone?.trim() || null;
+  const search = searchKey(`${m.firstName} ${m.lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
   try {
     const { rows } = await db.query<{ id: bigint }>(
-      `INSERT INTO members (email, first_name, last_name, password_hash, can_validate_accounts, can_validate_credits)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [normalizeEmail(m.email), m.firstName.trim(), m.lastName.trim(), m.passwordHash, m.canValidateAccounts ?? false, m.canValidateCredits ?? false],
+      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, can_validate_accounts, can_validate_credits)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [email, m.firstName.trim(), m.lastName.trim(), m.passwordHash, phone, search, m.canValidateAccounts ?? false, m.canValidateCredits ?? false],
     );
     return rows[0]!.id;
   } catch (e) {

@@ -15,6 +15,15 @@ export const routes = {
   hasUserAccountValidationRights: { method: "GET", path: "/api/me/rights/account-validation" },
   hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation" },
   getBackends: { method: "GET", path: "/api/backends" },
+  getAccounts: { method: "GET", path: "/api/accounts" },
+  getBalance: { method: "GET", path: "/api/accounts/:walletId/balance" },
+  getKeystore: { method: "GET", path: "/api/accounts/:walletId/keystore" },
+  getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions" },
+  searchRecipients: { method: "GET", path: "/api/recipients" },
+  setFavorite: { method: "PUT", path: "/api/favorites/:memberId" },
+  unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId" },
+  prepareTransfer: { method: "POST", path: "/api/transfers/prepare" },
+  transfer: { method: "POST", path: "/api/transfers" },
 } as const;
 
 export type RouteName = keyof typeof routes;

@@ -60,6 +60,120 @@ export const Backend = z.object({
   canCreateUserAccount: z.boolean(),
 });
 
+/** A 2-decimal amount string ("12.50"), the only form money takes at the API. */
+export const AmountString = z.string().regex(/^\d{1,16}\.\d{2}$/, "an amount with exactly 2 decimals");
+export const SignedAmountString = z.string().regex(/^-?\d{1,16}\.\d{2}$/);
+const WalletId = z.string().min(3).max(120);
+const WalletParams = z.object({ walletId: WalletId });
+const Memo = z.string().max(200);
+
+export const SubAccountKind = z.enum(["main", "nant", "cm"]);
+
+export const SubAccountView = z.object({
+  id: z.string(),
+  kind: SubAccountKind,
+  bal: SignedAmountString,
+  floor: SignedAmountString.nullable(),
+  ceiling: SignedAmountString.nullable(),
+  creditable: z.boolean(),
+});
+
+export const AccountEntry = z.object({
+  /** Wallet id ("ledger:<address>", "custodial:<id>"); "backend" is the part before the colon. */
+  id: z.string(),
+  backend: BackendKind,
+  backendId: z.string(),
+  currencyId: z.string(),
+  currencyName: z.string(),
+  curr: z.string(),
+  status: z.enum(["pending", "active", "locked"]),
+  active: z.boolean(),
+  /** The backend did not answer (maintenance): "Temporarily unavailable - please refresh". */
+  unavailable: z.boolean(),
+  bal: SignedAmountString.nullable(),
+  subAccounts: z.array(SubAccountView),
+  isTopUpAllowed: z.boolean(),
+  minCreditAmount: AmountString.nullable(),
+  maxCreditAmount: AmountString.nullable(),
+  safeWalletRecipient: z.object({ walletId: z.string(), name: z.string() }).nullable(),
+  requiresUnlock: z.boolean(),
+  hasWalletData: z.boolean(),
+  splitMemoSupport: z.boolean(),
+});
+
+export const Balance = z.object({ bal: SignedAmountString, subAccounts: z.array(SubAccountView) });
+
+export const TransactionKind = z.enum(["payment", "topup", "reconversion", "retirement"]);
+
+export const TransactionView = z.object({
+  id: z.string(),
+  kind: TransactionKind,
+  /** Signed, from the wallet's side: negative when sent. */
+  amount: SignedAmountString,
+  currency: z.string(),
+  /** Counterparty's name. */
+  related: z.string(),
+  relatedWalletId: z.string(),
+  relatedMemberId: z.number().int().nullable(),
+  description: z.string(),
+  date: z.string(),
+  pending: z.boolean(),
+  isTopUp: z.boolean(),
+  isReconversion: z.boolean(),
+  parts: z.array(z.object({ account: SubAccountKind, amount: SignedAmountString })),
+});
+
+export const TransactionsQuery = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+  /** ISO date-times bounding the list (inclusive). */
+  from: z.string().datetime({ offset: true }).optional(),
+  to: z.string().datetime({ offset: true }).optional(),
+  /** Only movements with this counterparty wallet. */
+  counterparty: z.string().max(120).optional(),
+});
+
+export const TransactionPage = z.object({ items: z.array(TransactionView), next: z.string().nullable() });
+
+export const Recipient = z.object({
+  memberId: z.number().int(),
+  name: z.string(),
+  walletId: z.string(),
+  backendId: z.string(),
+  currencySymbol: z.string(),
+  isFavorite: z.boolean(),
+});
+
+export const RecipientsQuery = z.object({
+  q: z.string().max(100).default(""),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+  /** Only recipients with a wallet in this backend. */
+  backendId: z.string().max(120).optional(),
+  /** A recipient's wallet, exactly (QR codes, filters). */
+  walletId: z.string().max(120).optional(),
+});
+
+export const RecipientPage = z.object({ rows: z.array(Recipient), hasMore: z.boolean() });
+
+export const TransferPart = z.object({ account: SubAccountKind, amount: AmountString });
+
+export const PrepareTransferBody = z.object({ from: WalletId, to: WalletId, amount: AmountString });
+export const PreparedTransfer = z.object({ parts: z.array(TransferPart), spendable: AmountString });
+
+export const TransferBody = z.object({
+  from: WalletId,
+  to: WalletId,
+  parts: z.array(TransferPart).min(1).max(2),
+  senderMemo: Memo.default(""),
+  recipientMemo: Memo.default(""),
+  /** Client-generated idempotency key, the same on every retry of one payment. */
+  key: z.string().min(8).max(100).regex(/^[\w-]+$/),
+  /** Ledger wallets: signing time and EIP-191 signature of the canonical transfer message. */
+  at: z.string().max(40).optional(),
+  signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/).optional(),
+});
+
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const schemas = {
@@ -75,6 +189,15 @@ export const schemas = {
   hasUserAccountValidationRights: { response: Allowed },
   hasCreditRequestValidationRights: { response: Allowed },
   getBackends: { response: z.array(Backend) },
-} satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; response: z.ZodType }>;
+  getAccounts: { response: z.array(AccountEntry) },
+  getBalance: { params: WalletParams, response: Balance },
+  getKeystore: { params: WalletParams, response: z.record(z.string(), z.unknown()) },
+  getTransactions: { params: WalletParams, query: TransactionsQuery, response: TransactionPage },
+  searchRecipients: { query: RecipientsQuery, response: RecipientPage },
+  setFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
+  unsetFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
+  prepareTransfer: { body: PrepareTransferBody, response: PreparedTransfer },
+  transfer: { body: TransferBody, response: TransactionView },
+} satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;
 
 export { Empty };

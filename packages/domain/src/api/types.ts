@@ -8,9 +8,16 @@ type S = typeof schemas;
 export type BodyOf<K extends RouteName> = S[K] extends { body: z.ZodType } ? z.input<S[K]["body"]> : undefined;
 /** Query string of an operation. */
 export type QueryOf<K extends RouteName> = S[K] extends { query: z.ZodType } ? z.input<S[K]["query"]> : undefined;
+/** Path parameters of an operation. */
+export type ParamsOf<K extends RouteName> = S[K] extends { params: z.ZodType } ? z.input<S[K]["params"]> : undefined;
 /** Answer of an operation. */
 export type ResponseOf<K extends RouteName> = z.output<S[K]["response"]>;
 
 export type Profile = ResponseOf<"getMyContact">;
 export type Backend = ResponseOf<"getBackends">[number];
 export type LoginResult = ResponseOf<"login">;
+export type AccountEntry = ResponseOf<"getAccounts">[number];
+export type SubAccountView = AccountEntry["subAccounts"][number];
+export type TransactionView = ResponseOf<"transfer">;
+export type Recipient = ResponseOf<"searchRecipients">["rows"][number];
+export type TransactionsQuery = QueryOf<"getTransactions">;

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../app";
+import { operation } from "../http/contract";
+import { notFound } from "../http/errors";
+import { listAccounts, walletBalance } from "../services/accounts";
+import { listTransactions } from "../services/transactions";
+import { getOwnWallet } from "../services/wallets";
+
+export function accountRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db, settings } = deps;
+  const own = async (memberId: bigint, walletId: string) => {
+    const w = await getOwnWallet(db, memberId, walletId);
+    if (!w) throw notFound();
+    return w;
+  };
+
+  operation(app, deps, "getAccounts", async ({ memberId }) => listAccounts(db, memberId, settings.associationName));
+  operation(app, deps, "getBalance", async ({ memberId, params }) => walletBalance(db, (await own(memberId, params.walletId)).id));
+  operation(app, deps, "getKeystore", async ({ memberId, params }) => {
+    const w = await own(memberId, params.walletId);
+    if (!w.keystore) throw notFound();
+    return w.keystore;
+  });
+  operation(app, deps, "getTransactions", async ({ memberId, params, query }) =>
+    listTransactions(db, (await own(memberId, params.walletId)).id, query, settings.associationName),
+  );
+}

@@ -1,0 +1,194 @@
+import { createHash, randomBytes } from "node:crypto";
+import { ErrorCode, M, formatCents, type SubAccount } from "@mutua/domain";
+import { inTransaction, type Db, type Tx } from "../db/pool";
+import { ApiError } from "../http/errors";
+
+/**
+ * The double-entry ledger. A movement is one database transaction of postings that sum to
+ * zero; the accounts it touches are locked in id order first, so concurrent movements on
+ * any number of server instances serialise per account and never deadlock, and no balance
+ * can pass its floor or ceiling. The database re-checks both (CHECK constraints, a deferred
+ * balance trigger) and refuses updates and deletes of history.
+ */
+
+export type MovementKind = "payment" | "topup" | "reconversion" | "retirement";
+
+export interface MovementRequest {
+  kind: MovementKind;
+  payerWalletId: string;
+  payeeWalletId: string;
+  /** Money taken from the payer's sub-account and given to the payee's sub-account of the same kind. */
+  parts: { account: SubAccount; amount: bigint }[];
+  senderMemo: string;
+  recipientMemo: string;
+  idempotencyKey: string;
+  initiatedBy: bigint | null;
+  signedMessage?: string | null;
+  signature?: string | null;
+  /** Only for seeding history. */
+  at?: Date;
+}
+
+export interface MovementRow {
+  id: bigint;
+  public_id: string;
+  backend_id: string;
+  currency_id: string;
+  kind: MovementKind;
+  payer_wallet_id: string;
+  payee_wallet_id: string;
+  amount: bigint;
+  sender_memo: string;
+  recipient_memo: string;
+  idempotency_key: string;
+  request_hash: string;
+  created_at: Date;
+}
+
+interface LockedAccount {
+  id: bigint;
+  wallet_id: string;
+  kind: SubAccount;
+  currency_id: string;
+  floor: bigint | null;
+  ceiling: bigint | null;
+  balance: bigint;
+}
+
+/** What makes two requests "the same payment" for idempotency (not the signature or its time). */
+function requestHash(r: MovementRequest): string {
+  const content = JSON.stringify([r.kind, r.payerWalletId, r.payeeWalletId, r.parts.map((p) => [p.account, p.amount.toString()]), r.senderMemo, r.recipientMemo]);
+  return createHash("sha256").update(content).digest("hex");
+}
+
+const refused = (code: ErrorCode, id: string) => new ApiError(code, { id });
+
+/** Posts a movement, or returns the one already posted under the same idempotency key. */
+export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
+  const parts = req.parts.filter((p) => p.amount !== 0n);
+  if (parts.length === 0 || parts.some((p) => p.amount < 0n)) throw new Error("postMovement: parts must be positive");
+  if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new Error("postMovement: one part per sub-account");
+  const hash = requestHash({ ...req, parts });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await inTransaction(db, (tx) => post(tx, { ...req, parts }, hash));
+    } catch (e) {
+      // A deadlock or serialisation failure is PostgreSQL asking to try again.
+      const code = (e as { code?: string }).code;
+      if ((code === "40P01" || code === "40001") && attempt < 5) continue;
+      throw e;
+    }
+  }
+}
+
+async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movement: MovementRow; replayed: boolean }> {
+  const kinds = req.parts.map((p) => p.account);
+  const { rows: locked } = await tx.query<LockedAccount>(
+    `SELECT id, wallet_id, kind, currency_id, floor, ceiling, balance FROM accounts
+     WHERE wallet_id = ANY($1::text[]) AND kind = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+    [[req.payerWalletId, req.payeeWalletId], kinds],
+  );
+
+  // Under the payer's locks, an earlier request with this key has either committed or not.
+  const { rows: existing } = await tx.query<MovementRow>("SELECT * FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [
+    req.payerWalletId,
+    req.idempotencyKey,
+  ]);
+  if (existing[0]) {
+    if (existing[0].request_hash !== hash) throw refused(ErrorCode.idempotencyConflict, M.idempotencyConflict);
+    return { movement: existing[0], replayed: true };
+  }
+
+  const { rows: wallets } = await tx.query<{ id: string; status: string; backend_id: string; backend_status: string }>(
+    `SELECT w.id, w.status, w.backend_id, b.status AS backend_status FROM wallets w JOIN backends b ON b.id = w.backend_id WHERE w.id = ANY($1::text[])`,
+    [[req.payerWalletId, req.payeeWalletId]],
+  );
+  const payer = wallets.find((w) => w.id === req.payerWalletId);
+  const payee = wallets.find((w) => w.id === req.payeeWalletId);
+  if (!payer || !payee) throw new ApiError(ErrorCode.notFound, { id: M.notFound });
+  if (payer.backend_id !== payee.backend_id) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
+  if (payer.backend_status !== "active") throw refused(ErrorCode.backendUnavailable, M.backendUnavailable);
+  if (payee.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
+  if (payer.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
+
+  const postings: { account: LockedAccount; amount: bigint }[] = [];
+  for (const part of req.parts) {
+    const from = locked.find((a) => a.wallet_id === req.payerWalletId && a.kind === part.account);
+    const to = locked.find((a) => a.wallet_id === req.payeeWalletId && a.kind === part.account);
+    if (!from || !to) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
+    if (from.floor !== null && from.balance - part.amount < from.floor) throw refused(ErrorCode.insufficientBalance, M.insufficientBalance);
+    if (to.ceiling !== null && to.balance + part.amount > to.ceiling) throw refused(ErrorCode.recipientLimit, M.recipientLimit);
+    postings.push({ account: from, amount: -part.amount }, { account: to, amount: part.amount });
+  }
+  const currency = postings[0]!.account.currency_id;
+  if (postings.some((p) => p.account.currency_id !== currency)) throw new Error("postMovement: one currency per movement");
+
+  const total = req.parts.reduce((s, p) => s + p.amount, 0n);
+  const { rows } = await tx.query<MovementRow>(
+    `INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, sender_memo,
+       recipient_memo, initiated_by, idempotency_key, request_hash, signed_message, signature, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, coalesce($15, now())) RETURNING *`,
+    [
+      `tx_${randomBytes(12).toString("hex")}`,
+      payer.backend_id,
+      currency,
+      req.kind,
+      req.payerWalletId,
+      req.payeeWalletId,
+      total,
+      req.senderMemo,
+      req.recipientMemo,
+      req.initiatedBy,
+      req.idempotencyKey,
+      hash,
+      req.signedMessage ?? null,
+      req.signature ?? null,
+      req.at ?? null,
+    ],
+  );
+  const movement = rows[0]!;
+  for (const p of postings) {
+    p.account.balance += p.amount;
+    await tx.query("INSERT INTO postings (movement_id, account_id, amount, balance_after) VALUES ($1, $2, $3, $4)", [
+      movement.id,
+      p.account.id,
+      p.amount,
+      p.account.balance,
+    ]);
+    await tx.query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.account.id, p.account.balance]);
+  }
+  return { movement, replayed: false };
+}
+
+/**
+ * The ledger's invariants, checked by tests after every scenario and cheap enough for a
+ * periodic job: returns the violations found (none when all is well).
+ */
+export async function ledgerViolations(db: Db): Promise<string[]> {
+  const out: string[] = [];
+  const unbalanced = await db.query<{ currency_id: string; total: bigint }>(
+    "SELECT a.currency_id, sum(p.amount) AS total FROM postings p JOIN accounts a ON a.id = p.account_id GROUP BY a.currency_id HAVING sum(p.amount) <> 0",
+  );
+  for (const r of unbalanced.rows) out.push(`postings of ${r.currency_id} sum to ${formatCents(r.total)}`);
+  const movements = await db.query<{ movement_id: bigint }>("SELECT movement_id FROM postings GROUP BY movement_id HAVING sum(amount) <> 0");
+  for (const r of movements.rows) out.push(`movement ${r.movement_id} is not balanced`);
+  const empty = await db.query<{ id: bigint }>("SELECT m.id FROM movements m WHERE NOT EXISTS (SELECT 1 FROM postings p WHERE p.movement_id = m.id)");
+  for (const r of empty.rows) out.push(`movement ${r.id} has no postings`);
+  const cache = await db.query<{ id: bigint; balance: bigint; total: bigint }>(
+    `SELECT a.id, a.balance, coalesce(sum(p.amount), 0) AS total FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
+     GROUP BY a.id HAVING a.balance <> coalesce(sum(p.amount), 0)`,
+  );
+  for (const r of cache.rows) out.push(`account ${r.id}: balance ${r.balance} but postings sum to ${r.total}`);
+  const bounds = await db.query<{ id: bigint }>(
+    "SELECT id FROM accounts WHERE (floor IS NOT NULL AND balance < floor) OR (ceiling IS NOT NULL AND balance > ceiling)",
+  );
+  for (const r of bounds.rows) out.push(`account ${r.id} is past its floor or ceiling`);
+  // Running balances: each posting's balance_after follows from the previous one.
+  const running = await db.query<{ id: bigint }>(
+    `SELECT id FROM (
+       SELECT id, balance_after, sum(amount) OVER (PARTITION BY account_id ORDER BY id) AS running FROM postings
+     ) x WHERE balance_after <> running`,
+  );
+  for (const r of running.rows) out.push(`posting ${r.id}: balance_after does not follow`);
+  return out;
+}

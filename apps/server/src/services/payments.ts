@@ -1,0 +1,120 @@
+import {
+  ErrorCode, M, SIGNATURE_MAX_AGE_SECONDS, canonicalTransferMessage, formatCents, parseApiAmount, splitPayment, spendable, type SubAccount,
+} from "@mutua/domain";
+import { recoverSigner } from "@mutua/wallet";
+import type { Db } from "../db/pool";
+import { ApiError, notFound } from "../http/errors";
+import { postMovement } from "./ledger";
+import { transactionByMovement } from "./transactions";
+import { getOwnWallet, getWallet, type WalletRow } from "./wallets";
+
+const cents = (s: string): bigint => {
+  const c = parseApiAmount(s);
+  if (c === null || c <= 0n) throw new ApiError(ErrorCode.validation, { id: M.amountSendNotPositive });
+  return c;
+};
+
+async function balances(db: Db, walletId: string) {
+  const { rows } = await db.query<{ kind: SubAccount; balance: bigint; floor: bigint | null; ceiling: bigint | null }>(
+    "SELECT kind, balance, floor, ceiling FROM accounts WHERE wallet_id = $1",
+    [walletId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.kind, r])) as Partial<Record<SubAccount, (typeof rows)[number]>>;
+}
+
+async function counterpart(db: Db, me: bigint, from: string, to: string): Promise<{ payer: WalletRow; payee: WalletRow }> {
+  const payer = await getOwnWallet(db, me, from);
+  const payee = await getWallet(db, to);
+  if (!payer || !payee || payee.role !== "member" && payee.role !== "safe") throw notFound();
+  if (payer.backend_id !== payee.backend_id) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
+  return { payer, payee };
+}
+
+/**
+ * How a payment would be made: one part for a custodial account; for a ledger wallet the
+ * Comchain split between mutual credit and pledged money (and pledged money only toward the
+ * safe wallet, which takes reconversions).
+ */
+export async function prepareTransfer(db: Db, me: bigint, from: string, to: string, amountText: string) {
+  const amount = cents(amountText);
+  const { payer, payee } = await counterpart(db, me, from, to);
+  const a = await balances(db, payer.id);
+  const b = await balances(db, payee.id);
+  const insufficient = () => new ApiError(ErrorCode.insufficientBalance, { id: M.insufficientBalance });
+  if (a.main) {
+    const room = a.main.floor === null ? amount : a.main.balance - a.main.floor;
+    if (amount > room) throw insufficient();
+    return { parts: [{ account: "main" as const, amount: formatCents(amount) }], spendable: formatCents(room > 0n ? room : 0n) };
+  }
+  const nant = a.nant?.balance ?? 0n;
+  if (payee.role === "safe" || !a.cm || !b.cm) {
+    if (amount > nant) throw insufficient();
+    return { parts: [{ account: "nant" as const, amount: formatCents(amount) }], spendable: formatCents(nant) };
+  }
+  const payerB = { nant, cm: a.cm.balance, cmFloor: a.cm.floor ?? 0n };
+  const payeeB = { cm: b.cm.balance, cmCeiling: b.cm.ceiling };
+  const r = splitPayment(amount, payerB, payeeB);
+  if (!r.ok) throw insufficient();
+  const parts = [
+    { account: "cm" as const, amount: r.split.cm },
+    { account: "nant" as const, amount: r.split.nant },
+  ].filter((p) => p.amount > 0n);
+  return { parts: parts.map((p) => ({ account: p.account, amount: formatCents(p.amount) })), spendable: formatCents(spendable(payerB, payeeB)) };
+}
+
+export interface TransferInput {
+  from: string;
+  to: string;
+  parts: { account: SubAccount; amount: string }[];
+  senderMemo: string;
+  recipientMemo: string;
+  key: string;
+  at?: string | undefined;
+  signature?: string | undefined;
+}
+
+/**
+ * Moves money from one of the member's wallets. A ledger wallet's transfer must carry the
+ * signature of the wallet's key over the canonical message, made within the last ten minutes:
+ * the server, which never holds the key, cannot forge one.
+ */
+export async function transfer(db: Db, me: bigint, input: TransferInput, associationName: string, now = new Date()) {
+  const { payer, payee } = await counterpart(db, me, input.from, input.to);
+  const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
+  for (const m of [input.senderMemo, input.recipientMemo]) {
+    if ([...m].length > 50) throw new ApiError(ErrorCode.validation, { id: M.memoTooLong });
+  }
+  let signedMessage: string | null = null;
+  if (payer.address) {
+    if (!input.signature || !input.at) throw new ApiError(ErrorCode.invalidSignature, { id: M.invalidSignature });
+    const at = Date.parse(input.at);
+    if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000) {
+      // An old message is refused unless it is the retry of a payment already made (idempotency answers it).
+      const known = await db.query("SELECT 1 FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [payer.id, input.key]);
+      if (!known.rowCount) throw new ApiError(ErrorCode.signatureExpired, { id: M.signatureExpired });
+    }
+    signedMessage = canonicalTransferMessage({
+      from: input.from,
+      to: input.to,
+      parts: input.parts,
+      senderMemo: input.senderMemo,
+      recipientMemo: input.recipientMemo,
+      key: input.key,
+      at: input.at,
+    });
+    if (recoverSigner(signedMessage, input.signature) !== payer.address) throw new ApiError(ErrorCode.invalidSignature, { id: M.invalidSignature });
+  }
+  const { movement } = await postMovement(db, {
+    kind: payee.role === "safe" ? "reconversion" : "payment",
+    payerWalletId: payer.id,
+    payeeWalletId: payee.id,
+    parts,
+    senderMemo: input.senderMemo,
+    recipientMemo: input.recipientMemo,
+    idempotencyKey: input.key,
+    initiatedBy: me,
+    signedMessage,
+    signature: input.signature ?? null,
+  });
+  return transactionByMovement(db, payer.id, movement.id, associationName);
+}

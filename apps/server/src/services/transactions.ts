@@ -1,0 +1,92 @@
+import { formatCents, type SubAccount, type TransactionView } from "@mutua/domain";
+import type { Queryable } from "../db/pool";
+import type { MovementKind } from "./ledger";
+
+interface Row {
+  id: bigint;
+  public_id: string;
+  kind: MovementKind;
+  created_at: Date;
+  payer_wallet_id: string;
+  sender_memo: string;
+  recipient_memo: string;
+  symbol: string;
+  parts: { kind: SubAccount; amount: string }[] | null;
+  cp_wallet: string;
+  cp_member: bigint | null;
+  cp_name: string | null;
+}
+
+const SELECT = `
+  SELECT m.id, m.public_id, m.kind, m.created_at, m.payer_wallet_id, m.sender_memo, m.recipient_memo, c.symbol,
+    (SELECT json_agg(json_build_object('kind', a.kind, 'amount', p.amount::text) ORDER BY a.kind)
+       FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = m.id AND a.wallet_id = $1) AS parts,
+    cw.id AS cp_wallet, cw.member_id AS cp_member, cm.first_name || ' ' || cm.last_name AS cp_name
+  FROM (SELECT * FROM movements WHERE payer_wallet_id = $1 UNION ALL SELECT * FROM movements WHERE payee_wallet_id = $1) m
+  JOIN currencies c ON c.id = m.currency_id
+  JOIN wallets cw ON cw.id = CASE WHEN m.payer_wallet_id = $1 THEN m.payee_wallet_id ELSE m.payer_wallet_id END
+  LEFT JOIN members cm ON cm.id = cw.member_id`;
+
+function view(r: Row, walletId: string, associationName: string): TransactionView {
+  const parts = (r.parts ?? []).map((p) => ({ account: p.kind, amount: formatCents(BigInt(p.amount)) }));
+  const total = (r.parts ?? []).reduce((s, p) => s + BigInt(p.amount), 0n);
+  const sent = r.payer_wallet_id === walletId;
+  return {
+    id: r.public_id,
+    kind: r.kind,
+    amount: formatCents(total),
+    currency: r.symbol,
+    related: r.cp_name ?? associationName,
+    relatedWalletId: r.cp_wallet,
+    relatedMemberId: r.cp_member === null ? null : Number(r.cp_member),
+    description: sent ? r.sender_memo : r.recipient_memo,
+    date: r.created_at.toISOString(),
+    pending: false,
+    isTopUp: r.kind === "topup",
+    isReconversion: r.kind === "reconversion",
+    parts,
+  };
+}
+
+export interface TransactionFilter {
+  cursor?: string | undefined;
+  limit: number;
+  from?: string | undefined;
+  to?: string | undefined;
+  counterparty?: string | undefined;
+}
+
+/** Newest first; filtered in the database by date and counterparty, paged by a keyset cursor. */
+export async function listTransactions(db: Queryable, walletId: string, f: TransactionFilter, associationName: string) {
+  const params: unknown[] = [walletId];
+  const where: string[] = [];
+  if (f.from) where.push(`m.created_at >= $${params.push(f.from)}`);
+  if (f.to) where.push(`m.created_at <= $${params.push(f.to)}`);
+  if (f.counterparty) where.push(`cw.id = $${params.push(f.counterparty)}`);
+  const cursor = decodeCursor(f.cursor);
+  if (cursor) where.push(`(m.created_at, m.id) < ($${params.push(cursor.at)}::timestamptz, $${params.push(cursor.id)}::bigint)`);
+  const sql = `${SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY m.created_at DESC, m.id DESC LIMIT $${params.push(f.limit + 1)}`;
+  const { rows } = await db.query<Row>(sql, params);
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => view(r, walletId, associationName)),
+    next: rows.length > f.limit && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}
+
+export async function transactionByMovement(db: Queryable, walletId: string, movementId: bigint, associationName: string): Promise<TransactionView> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE m.id = $2`, [walletId, movementId]);
+  return view(rows[0]!, walletId, associationName);
+}
+
+function encodeCursor(at: Date, id: bigint): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+}
+
+function decodeCursor(c: string | undefined): { at: string; id: string } | null {
+  if (!c) return null;
+  const [at, id] = Buffer.from(c, "base64url").toString().split("|");
+  if (!at || !id || !/^\d{1,19}$/.test(id) || Number.isNaN(Date.parse(at))) return null;
+  return { at, id };
+}
