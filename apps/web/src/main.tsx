@@ -10,6 +10,7 @@ import { AppEnvContext } from "./app/context";
 import { initialLanguage, StartupNotice, switchLanguage } from "./app/language";
 import { loginRequired } from "./app/login-required";
 import { router } from "./app/routes";
+import { UnlockProvider } from "./features/unlock/UnlockProvider";
 import { i18n } from "./lib/i18n";
 import { applyTheme } from "./lib/theme";
 import "./styles.css";
@@ -39,7 +40,9 @@ async function start() {
           <I18nProvider i18n={i18n}>
             <Toaster position="top-center" duration={5000} richColors closeButton />
             <StartupNotice failure={languageFailure} />
-            <RouterProvider router={router()} />
+            <UnlockProvider>
+              <RouterProvider router={router()} />
+            </UnlockProvider>
           </I18nProvider>
         </QueryClientProvider>
       </AppEnvContext.Provider>

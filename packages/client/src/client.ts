@@ -1,4 +1,6 @@
-import { routes, normalizeEmail, type RouteName, type BodyOf, type QueryOf, type ResponseOf, type ErrorBody } from "@mutua/domain";
+import {
+  routes, normalizeEmail, type RouteName, type BodyOf, type QueryOf, type ResponseOf, type ErrorBody, type TransactionsQuery,
+} from "@mutua/domain";
 import {
   InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError,
 } from "./errors";
@@ -136,6 +138,35 @@ export class MutuaClient {
   }
   getBackends() {
     return this.call("getBackends");
+  }
+  /** The member's wallets, their balances and sub-accounts (spec "buildVirtualAccountTree"). */
+  getAccounts() {
+    return this.call("getAccounts");
+  }
+  /** The latest balance of one wallet, read now (spec "getBalance('latest')"). */
+  getBalance(walletId: string) {
+    return this.call("getBalance", { params: { walletId } });
+  }
+  /** The encrypted wallet file of one of the member's ledger wallets. */
+  getKeystore(walletId: string) {
+    return this.call("getKeystore", { params: { walletId } });
+  }
+  getTransactions(walletId: string, query: TransactionsQuery = {}) {
+    return this.call("getTransactions", { params: { walletId }, query });
+  }
+  searchRecipients(query: QueryOf<"searchRecipients">) {
+    return this.call("searchRecipients", { query });
+  }
+  async setFavorite(memberId: number, favorite: boolean): Promise<boolean> {
+    const r = await this.call(favorite ? "setFavorite" : "unsetFavorite", { params: { memberId } });
+    return r.isFavorite;
+  }
+  prepareTransfer(body: BodyOf<"prepareTransfer">) {
+    return this.call("prepareTransfer", { body });
+  }
+  /** Sends a payment; retrying with the same `key` never pays twice and answers the original result. */
+  transfer(body: BodyOf<"transfer">) {
+    return this.call("transfer", { body });
   }
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 
 interface DialogProps {
@@ -6,15 +6,19 @@ interface DialogProps {
   onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
+  /** Shows the back arrow of multi-step modals. */
+  onBack?: (() => void) | undefined;
+  className?: string;
 }
 
 /**
  * A modal on the native <dialog>: the browser traps focus, restores it on close and closes
  * on Escape, which hand-made overlays keep getting wrong.
  */
-export function Dialog({ title, onClose, children, footer }: DialogProps) {
+export function Dialog({ title, onClose, children, footer, onBack, className }: DialogProps) {
   const { i18n } = useLingui();
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
@@ -23,8 +27,8 @@ export function Dialog({ title, onClose, children, footer }: DialogProps) {
   return (
     <dialog
       ref={ref}
-      className="dialog"
-      aria-labelledby="dialog-title"
+      className={className ? `dialog ${className}` : "dialog"}
+      aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
         onClose();
@@ -34,7 +38,12 @@ export function Dialog({ title, onClose, children, footer }: DialogProps) {
       }}
     >
       <header className="dialog-header">
-        <h2 id="dialog-title">{title}</h2>
+        {onBack && (
+          <button type="button" className="icon-button back" aria-label={i18n._("Back")} onClick={onBack}>
+            ←
+          </button>
+        )}
+        <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button close" aria-label={i18n._("Close")} onClick={onClose}>
           ×
         </button>

@@ -1,0 +1,128 @@
+import { Link } from "react-router";
+import { useLingui } from "@lingui/react";
+import { M, parseApiAmount, type AccountEntry } from "@mutua/domain";
+import { useFormat } from "../../lib/format";
+import { useUnconfiguredBackends } from "../auth/queries";
+import { accountLabel, subAccountLabel } from "./labels";
+
+export interface Selection {
+  walletId: string;
+  sub?: string;
+}
+
+interface Props {
+  accounts: AccountEntry[] | undefined;
+  loading: boolean;
+  error: boolean;
+  refreshing: boolean;
+  selected: Selection | null;
+  onSelect: (s: Selection) => void;
+  onRefresh: () => void;
+}
+
+/** Spec 2 "Accounts list". */
+export function AccountsList({ accounts, loading, error, refreshing, selected, onSelect, onRefresh }: Props) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const unconfigured = useUnconfiguredBackends();
+  const usable = (accounts ?? []).filter((a) => a.status !== "pending");
+  const pending = (accounts ?? []).filter((a) => a.status === "pending");
+  const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.amount(parseApiAmount(bal) ?? 0n));
+
+  return (
+    <section className="card accounts" aria-labelledby="accounts-title" aria-busy={loading || refreshing}>
+      <header className="card-header">
+        <h2 id="accounts-title">{i18n._("your accounts")}</h2>
+        <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} title={i18n._("Refresh balance and transaction list")}>
+          <span className={refreshing ? "spin" : undefined} aria-hidden="true">
+            ↻
+          </span>{" "}
+          {i18n._("Refresh")}
+        </button>
+      </header>
+      {error && (
+        <div className="notice error" role="alert">
+          <p>{i18n._(M.walletLoadFailed)}</p>
+          <p>{i18n._(M.refreshHint)}</p>
+        </div>
+      )}
+      {!loading && !error && usable.length === 0 && pending.length === 0 && (
+        <div className="empty">
+          <p>{i18n._("You don't have any wallet yet.")}</p>
+          {unconfigured.length > 0 && (
+            <Link className="button primary" to="/create-account">
+              {i18n._("Create my wallet")}
+            </Link>
+          )}
+        </div>
+      )}
+      <ul className="account-list">
+        {usable.map((a) => {
+          const isSelected = selected?.walletId === a.id;
+          const single = a.subAccounts.length <= 1;
+          return (
+            <li key={a.id}>
+              {a.unavailable ? (
+                <div className="account unavailable">
+                  <span className="account-name">{accountLabel(i18n, a)}</span>
+                  <span className="account-note">{i18n._(M.backendUnavailable)}</span>
+                </div>
+              ) : (
+                <button
+                  type="button"
+                  className={`account${isSelected && (single || !selected?.sub) ? " selected" : ""}`}
+                  aria-pressed={isSelected && (single || !selected?.sub)}
+                  onClick={() => onSelect({ walletId: a.id })}
+                >
+                  <span className="account-name">{single && a.subAccounts[0] ? subAccountLabel(i18n, a.subAccounts[0].kind) : accountLabel(i18n, a)}</span>
+                  <span className="account-balance">
+                    <span className="amount" aria-label={a.bal === null ? i18n._("Balance hidden: the account is inactive") : undefined}>
+                      {money(a.bal)}
+                    </span>{" "}
+                    <span className="currency">{a.curr || "--"}</span>
+                  </span>
+                </button>
+              )}
+              {!single && !a.unavailable && (
+                <ul className="sub-accounts">
+                  {a.subAccounts.map((s) => (
+                    <li key={s.id}>
+                      <button
+                        type="button"
+                        className={`account sub${isSelected && selected?.sub === s.kind ? " selected" : ""}`}
+                        aria-pressed={isSelected && selected?.sub === s.kind}
+                        onClick={() => onSelect({ walletId: a.id, sub: s.kind })}
+                      >
+                        <span className="account-name">{subAccountLabel(i18n, s.kind)}</span>
+                        <span className="account-balance">
+                          <span className="amount">{money(s.bal)}</span> <span className="currency">{a.curr}</span>
+                        </span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {pending.length > 0 && (
+        <div className="pending-accounts">
+          <h3>{i18n._("your pending accounts")}</h3>
+          <p>
+            {i18n._(
+              "The accounts listed below have been subjected to a creation request. Once the creation request is approved, these accounts will become usable.",
+            )}
+          </p>
+          <ul className="account-list">
+            {pending.map((a) => (
+              <li key={a.id} className="account inactive">
+                <span className="account-name">{accountLabel(i18n, a)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

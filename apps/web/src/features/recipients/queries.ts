@@ -1,0 +1,32 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { shouldSearchRecipients, type Recipient } from "@mutua/domain";
+import { useClient } from "../../app/context";
+
+export const recipientKeys = {
+  all: ["me", "recipients"] as const,
+  search: (q: string, backendId?: string) => [...recipientKeys.all, q.trim(), backendId ?? ""] as const,
+};
+
+const PAGE = 20;
+
+/** Spec 5: search at an empty text (favourites) or from 3 characters, page by page. */
+export function useRecipientSearch(q: string, backendId?: string) {
+  const client = useClient();
+  return useInfiniteQuery({
+    queryKey: recipientKeys.search(q, backendId),
+    enabled: shouldSearchRecipients(q),
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) => client.searchRecipients({ q: q.trim(), offset: pageParam, limit: PAGE, ...(backendId ? { backendId } : {}) }),
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length * PAGE : undefined),
+    staleTime: 30_000,
+  });
+}
+
+export function useSetFavorite() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ recipient, favorite }: { recipient: Recipient; favorite: boolean }) => client.setFavorite(recipient.memberId, favorite),
+    onSettled: () => qc.invalidateQueries({ queryKey: recipientKeys.all }),
+  });
+}

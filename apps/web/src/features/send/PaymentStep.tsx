@@ -1,0 +1,179 @@
+import { useId, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useLingui } from "@lingui/react";
+import { M, memoProblem, parseAmountInput, parseApiAmount, type AccountEntry, type Recipient } from "@mutua/domain";
+import { useClient, useConfig } from "../../app/context";
+import { useFormat } from "../../lib/format";
+import { tr } from "../../lib/i18n";
+import { accountLabel, subAccountLabel } from "../accounts/labels";
+import { RecipientRow } from "./RecipientStep";
+import { spendableCents } from "./spendable";
+import type { PaymentDraft } from "./useSendPayment";
+
+interface Props {
+  from: AccountEntry;
+  recipient: Recipient;
+  onReview: (d: PaymentDraft) => void;
+}
+
+function newKey(): string {
+  return typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** Spec 2 "Send money" step 2 of 2: amount and memos, every rule of spec 5, then a review. */
+export function PaymentStep({ from, recipient, onReview }: Props) {
+  const { i18n } = useLingui();
+  const config = useConfig();
+  const client = useClient();
+  const fmt = useFormat();
+  const ids = useId();
+  const [amountText, setAmountText] = useState("");
+  const [senderMemo, setSenderMemo] = useState("");
+  const [sameMemo, setSameMemo] = useState(true);
+  const [recipientMemo, setRecipientMemo] = useState("");
+  const splitMemo = from.splitMemoSupport && !config.disableSplitMemo;
+
+  const parsed = amountText === "" ? null : parseAmountInput(amountText, "send");
+  const available = spendableCents(from.subAccounts);
+  let amountError = parsed && !parsed.ok ? tr(parsed.error) : undefined;
+  if (parsed?.ok && parsed.cents > available) amountError = i18n._(M.insufficientBalanceShort);
+
+  // The split between mutual credit and pledged money, as the server would make it.
+  const valid = parsed?.ok && !amountError ? parsed : null;
+  const plan = useQuery({
+    queryKey: ["me", "prepare", from.id, recipient.walletId, valid?.text],
+    enabled: Boolean(valid),
+    retry: false,
+    queryFn: () => client.prepareTransfer({ from: from.id, to: recipient.walletId, amount: valid!.text }),
+  });
+  if (valid && plan.isError) amountError = i18n._(M.insufficientBalanceShort);
+
+  const senderMemoError = memoProblem(senderMemo);
+  const recipientMemoError = splitMemo && !sameMemo ? memoProblem(recipientMemo) : null;
+  const ready = Boolean(valid && plan.data && !amountError && !senderMemoError && !recipientMemoError);
+  const parts = plan.data?.parts ?? [];
+
+
+  return (
+    <form
+      className="payment-step"
+      noValidate
+      onSubmit={(e) => {
+        // Enter in a field never sends money: it goes to the review at most.
+        e.preventDefault();
+        if (!ready || !valid) return;
+        onReview({
+          from,
+          recipient,
+          cents: valid.cents,
+          amount: valid.text,
+          parts,
+          senderMemo: senderMemo.trim(),
+          recipientMemo: (splitMemo && !sameMemo ? recipientMemo : senderMemo).trim(),
+          // Made when the member presses Send; the retries of this payment reuse it.
+          key: newKey(),
+        });
+      }}
+    >
+      <div className="from-to">
+        <div>
+          <span className="label">{i18n._("From")}</span>
+          <div className="from-account">
+            <span>{accountLabel(i18n, from)}</span>{" "}
+            <span className="amount">
+              {fmt.amount(parseApiAmount(from.bal ?? "0.00") ?? 0n)} {from.curr}
+            </span>
+          </div>
+        </div>
+        <div>
+          <span className="label">{i18n._("To")}</span>
+          <ul className="recipient-list single">
+            <RecipientRow recipient={recipient} />
+          </ul>
+        </div>
+      </div>
+      <div className="field amount-field">
+        <label htmlFor={`${ids}-amount`}>{i18n._("Amount")}</label>
+        <div className="input-with-unit">
+          <input
+            id={`${ids}-amount`}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={i18n._("e.g. 50")}
+            value={amountText}
+            onChange={(e) => setAmountText(e.target.value)}
+            aria-invalid={amountError ? true : undefined}
+            aria-describedby={amountError ? `${ids}-amount-error` : `${ids}-available`}
+            autoFocus
+          />
+          <span className="unit">{from.curr}</span>
+        </div>
+        <p className="hint" id={`${ids}-available`}>
+          {i18n._("Available: {amount} {currency}", { amount: fmt.amount(available), currency: from.curr })}
+        </p>
+        {amountError && (
+          <p className="field-error" id={`${ids}-amount-error`}>
+            {amountError}
+          </p>
+        )}
+      </div>
+      <MemoField id={`${ids}-memo`} label={i18n._("Memo")} placeholder={i18n._("Add a payment memo (optional)")} value={senderMemo} onChange={setSenderMemo} error={senderMemoError ? tr(senderMemoError) : undefined} />
+      {splitMemo && (
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={sameMemo} onChange={(e) => setSameMemo(e.target.checked)} />
+          <span>{i18n._("Use the same memo for the recipient")}</span>
+        </label>
+      )}
+      {splitMemo && !sameMemo && (
+        <MemoField
+          id={`${ids}-rmemo`}
+          label={i18n._("Memo for the recipient")}
+          placeholder={i18n._("Add a reference for the recipient (optional)")}
+          value={recipientMemo}
+          onChange={setRecipientMemo}
+          error={recipientMemoError ? tr(recipientMemoError) : undefined}
+        />
+      )}
+      {parts.length > 1 && valid && (
+        <div className="notice info" aria-live="polite">
+          <p>{i18n._("Payment will be done in {nbTransactions} transactions:", { nbTransactions: parts.length })}</p>
+          <ul>
+            {parts.map((p) => (
+              <li key={p.account}>
+                {subAccountLabel(i18n, p.account)}: {fmt.amount(parseApiAmount(p.amount) ?? 0n)} {from.curr}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <button type="submit" className="button primary wide" disabled={!ready}>
+        {i18n._("Send")}
+      </button>
+    </form>
+  );
+}
+
+function MemoField(p: { id: string; label: string; placeholder: string; value: string; onChange: (v: string) => void; error?: string | undefined }) {
+  return (
+    <div className="field">
+      <label htmlFor={p.id}>{p.label}</label>
+      <input
+        id={p.id}
+        autoComplete="off"
+        placeholder={p.placeholder}
+        value={p.value}
+        onChange={(e) => p.onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") e.preventDefault();
+        }}
+        aria-invalid={p.error ? true : undefined}
+        aria-describedby={p.error ? `${p.id}-error` : undefined}
+      />
+      {p.error && (
+        <p className="field-error" id={`${p.id}-error`}>
+          {p.error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,233 @@
+import { useEffect, useState } from "react";
+import { DayPicker, type DateRange } from "react-day-picker";
+import { enUS, fr } from "react-day-picker/locale";
+import "react-day-picker/style.css";
+import { useLingui } from "@lingui/react";
+import { M, ownerName, shouldFilterTransactions, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
+import { useClient } from "../../app/context";
+import { Dialog } from "../../ui/Dialog";
+import { toast } from "../../lib/toast";
+import { useFormat } from "../../lib/format";
+import { useMe } from "../auth/queries";
+import { useRecipientSearch } from "../recipients/queries";
+import { TransactionItem } from "./TransactionItem";
+import { useTransactionPages, type TransactionFilter } from "./queries";
+import { periodOf, shiftPeriod, wholeDays, type PeriodUnit, type Range } from "./period";
+import { buildCsv, deliverCsv, fetchAll } from "./export";
+
+interface Props {
+  account: AccountEntry;
+  onClose: () => void;
+  onOpen: (tx: TransactionView) => void;
+}
+
+/** Spec 2 "All transactions": time span and recipient filters (applied by the server), paging on scroll, CSV export. */
+export default function AllTransactionsModal({ account, onClose, onOpen }: Props) {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const me = useMe();
+  const [range, setRange] = useState<Range | null>(null);
+  const [counterparty, setCounterparty] = useState<Recipient | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const filter: TransactionFilter = {
+    ...(range ? { from: range.start.toISOString(), to: range.end.toISOString() } : {}),
+    ...(counterparty ? { counterparty: counterparty.walletId } : {}),
+  };
+  const pages = useTransactionPages(account.id, filter);
+  const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
+  useEffect(() => {
+    if (pages.isError) toast.error({ id: M.transactionListFailed });
+  }, [pages.isError]);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      let txs: TransactionView[];
+      try {
+        txs = await fetchAll(client, account.id, filter);
+      } catch {
+        toast.error({ id: M.transactionListFailed });
+        return;
+      }
+      let csv;
+      try {
+        csv = buildCsv(me.data?.name ?? "", txs, { source: i18n._("Source"), target: i18n._("Target"), amount: i18n._("Amount"), date: i18n._("Date"), description: i18n._("Description") }, range);
+      } catch {
+        toast.error({ id: M.csvFailed });
+        return;
+      }
+      try {
+        const how = await deliverCsv(csv.text, csv.fileName);
+        toast.success({ id: how === "shared" ? M.csvShared : M.csvDownloaded });
+      } catch (e) {
+        if ((e as Error).name !== "AbortError") toast.error({ id: M.csvDownloadFailed });
+      }
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={i18n._("All transactions")}
+      onClose={onClose}
+      className="wide"
+      footer={
+        <button type="button" className="button primary" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting}>
+          {i18n._("Download")}
+        </button>
+      }
+    >
+      <div className="tx-filters">
+        <PeriodFilter range={range} onChange={setRange} />
+        <RecipientFilter backendId={account.backendId} value={counterparty} onChange={setCounterparty} />
+      </div>
+      <ul
+        className="tx-list scroll"
+        aria-busy={pages.isFetching}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          if (el.scrollHeight - el.scrollTop - el.clientHeight <= 500 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
+        }}
+      >
+        {items.map((tx) => (
+          <TransactionItem key={tx.id} tx={tx} onOpen={onOpen} />
+        ))}
+        {pages.isSuccess && items.length === 0 && <li className="empty">{i18n._("No transactions found")}</li>}
+      </ul>
+      {pages.hasNextPage && (
+        <button type="button" className="button small" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+          {i18n._("More")}
+        </button>
+      )}
+    </Dialog>
+  );
+}
+
+function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: Range | null) => void }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const locale = i18n.locale.startsWith("fr") ? fr : enUS;
+  const [unit, setUnit] = useState<PeriodUnit | null>(null);
+  const [picking, setPicking] = useState(false);
+  const [picked, setPicked] = useState<DateRange | undefined>();
+  const units: [PeriodUnit, string][] = [
+    ["day", i18n._("Day")],
+    ["week", i18n._("Week")],
+    ["month", i18n._("Month")],
+    ["year", i18n._("Year")],
+  ];
+  const label = range ? `${fmt.date(range.start)} – ${fmt.date(range.end)}` : i18n._("All dates");
+  const atNow = range && unit ? shiftPeriod(unit, range, 1, locale).start > new Date() : true;
+  return (
+    <fieldset className="period">
+      <legend>{i18n._("Period")}</legend>
+      <div className="segmented">
+        <button type="button" className={range ? "button small" : "button small primary"} aria-pressed={!range} onClick={() => (setUnit(null), onChange(null))}>
+          {i18n._("All dates")}
+        </button>
+        {units.map(([u, text]) => (
+          <button
+            key={u}
+            type="button"
+            className={unit === u ? "button small primary" : "button small"}
+            aria-pressed={unit === u}
+            onClick={() => {
+              setUnit(u);
+              setPicking(false);
+              onChange(periodOf(u, new Date(), locale));
+            }}
+          >
+            {text}
+          </button>
+        ))}
+        <button type="button" className={picking ? "button small primary" : "button small"} aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
+          {i18n._("Choose dates")}
+        </button>
+      </div>
+      <div className="period-nav">
+        {unit && range && (
+          <button type="button" className="icon-button" aria-label={i18n._("Previous period")} onClick={() => onChange(shiftPeriod(unit, range, -1, locale))}>
+            ◀
+          </button>
+        )}
+        <span className="period-label" aria-live="polite">
+          {label}
+        </span>
+        {unit && range && !atNow && (
+          <button type="button" className="icon-button" aria-label={i18n._("Next period")} onClick={() => onChange(shiftPeriod(unit, range, 1, locale))}>
+            ▶
+          </button>
+        )}
+      </div>
+      {picking && (
+        <div className="picker">
+          <DayPicker
+            mode="range"
+            locale={locale}
+            selected={picked}
+            onSelect={setPicked}
+            disabled={{ after: new Date() }}
+            endMonth={new Date()}
+            defaultMonth={new Date()}
+          />
+          <button
+            type="button"
+            className="button small primary"
+            disabled={!picked?.from}
+            onClick={() => {
+              if (!picked?.from) return;
+              setUnit(null);
+              setPicking(false);
+              onChange(wholeDays(picked.from, picked.to ?? picked.from));
+            }}
+          >
+            {i18n._("Confirm")}
+          </button>
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+function RecipientFilter({ backendId, value, onChange }: { backendId: string; value: Recipient | null; onChange: (r: Recipient | null) => void }) {
+  const { i18n } = useLingui();
+  const [q, setQ] = useState("");
+  const active = shouldFilterTransactions(q) && q.trim() !== "";
+  const search = useRecipientSearch(active ? q : "", backendId);
+  const rows = active ? (search.data?.pages.flatMap((p) => p.rows) ?? []) : [];
+  return (
+    <div className="field recipient-filter">
+      <label htmlFor="tx-recipient">{i18n._("Recipient")}</label>
+      {value ? (
+        <div className="chip">
+          <span title={value.name}>{ownerName(value.name)}</span>
+          <button type="button" className="icon-button" aria-label={i18n._("All recipient")} onClick={() => onChange(null)}>
+            ×
+          </button>
+        </div>
+      ) : (
+        <>
+          <input id="tx-recipient" type="search" autoComplete="off" placeholder={i18n._("All recipient")} value={q} onChange={(e) => setQ(e.target.value)} />
+          {rows.length > 0 && (
+            <ul className="suggestions">
+              {rows.map((r) => (
+                <li key={r.walletId}>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      onChange(r);
+                      setQ("");
+                    }}
+                  >
+                    {r.name}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

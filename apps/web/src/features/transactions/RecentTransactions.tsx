@@ -1,0 +1,59 @@
+import { lazy, Suspense } from "react";
+import { useLingui } from "@lingui/react";
+import { M, type AccountEntry } from "@mutua/domain";
+import { useModals } from "../../app/modals";
+import { TransactionItem } from "./TransactionItem";
+import { TransactionDetailDialog } from "./TransactionDetailDialog";
+import { useRecentTransactions } from "./queries";
+
+const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
+
+/** Spec 2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
+export function RecentTransactions({ account }: { account: AccountEntry | undefined }) {
+  const { i18n } = useLingui();
+  const modals = useModals();
+  const recent = useRecentTransactions(account?.id);
+  const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) => modals.open((close) => <TransactionDetailDialog tx={tx} onClose={close} />);
+  return (
+    <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching}>
+      {/* Pending top-ups take this place, above the transactions, once top-ups exist. */}
+      <header className="card-header">
+        <h2 id="transactions-title">{i18n._("Transactions")}</h2>
+        {recent.isFetching && !recent.isPending && (
+          <span className="spin small" aria-hidden="true">
+            ↻
+          </span>
+        )}
+      </header>
+      {recent.isError && (
+        <div className="notice error" role="alert">
+          <p>{i18n._(M.lastTransactionsFailed)}</p>
+        </div>
+      )}
+      {recent.isSuccess && recent.data.length === 0 && <p className="empty">{i18n._("No previous transactions in your history.")}</p>}
+      {recent.isSuccess && recent.data.length > 0 && (
+        <>
+          <ul className="tx-list">
+            {recent.data.map((tx) => (
+              <TransactionItem key={tx.id} tx={tx} onOpen={open} />
+            ))}
+          </ul>
+          <button
+            type="button"
+            className="button"
+            onClick={() =>
+              account &&
+              modals.open((close) => (
+                <Suspense fallback={null}>
+                  <AllTransactionsModal account={account} onClose={close} onOpen={open} />
+                </Suspense>
+              ))
+            }
+          >
+            {i18n._("See more")}
+          </button>
+        </>
+      )}
+    </section>
+  );
+}

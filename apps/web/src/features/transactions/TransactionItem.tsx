@@ -1,0 +1,39 @@
+import { useLingui } from "@lingui/react";
+import { ownerName, parseApiAmount, type TransactionView } from "@mutua/domain";
+import { useFormat } from "../../lib/format";
+
+/** One row of a transaction list: signed amount, counterparty, memo, date with its relative date. */
+export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (tx: TransactionView) => void }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const negative = tx.amount.startsWith("-");
+  const date = new Date(tx.date);
+  const who = tx.isTopUp ? i18n._("Top-up") : tx.isReconversion ? i18n._("Reconversion") : ownerName(tx.related);
+  return (
+    <li>
+      <button type="button" className="tx" onClick={() => onOpen(tx)}>
+        <span className="tx-main">
+          <span className="tx-related" title={tx.related}>
+            {who}
+          </span>
+          {!tx.isTopUp && !tx.isReconversion && tx.description && <span className="tx-memo">{tx.description}</span>}
+        </span>
+        <span className="tx-side">
+          <span className={negative ? "tx-amount negative" : "tx-amount positive"}>
+            {negative ? "" : "+"}
+            {fmt.amount(parseApiAmount(tx.amount) ?? 0n)} {tx.currency}
+          </span>
+          <span className="tx-date">
+            <time dateTime={tx.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
+            {!tx.pending && (
+              <span className="tx-done" aria-label={i18n._("Processed")}>
+                {" "}
+                ✓
+              </span>
+            )}
+          </span>
+        </span>
+      </button>
+    </li>
+  );
+}

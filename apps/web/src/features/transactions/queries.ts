@@ -1,0 +1,42 @@
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import type { TransactionsQuery } from "@mutua/domain";
+import { useClient, useConfig } from "../../app/context";
+import { pollEvery } from "../../lib/polling";
+
+export interface TransactionFilter {
+  from?: string;
+  to?: string;
+  counterparty?: string;
+}
+
+export const transactionKeys = {
+  all: ["me", "transactions"] as const,
+  recent: (walletId: string) => [...transactionKeys.all, walletId, "recent"] as const,
+  list: (walletId: string, f: TransactionFilter) => [...transactionKeys.all, walletId, "list", f] as const,
+};
+
+export const RECENT_COUNT = 5;
+
+/** Spec 2: the dashboard's last 5 transactions, refreshed every transactionsRefreshInterval seconds. */
+export function useRecentTransactions(walletId: string | undefined) {
+  const client = useClient();
+  const config = useConfig();
+  return useQuery({
+    queryKey: transactionKeys.recent(walletId ?? ""),
+    enabled: Boolean(walletId),
+    queryFn: async () => (await client.getTransactions(walletId!, { limit: RECENT_COUNT })).items,
+    refetchInterval: pollEvery(config.transactionsRefreshInterval),
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** The full list, filtered by the server, loaded page by page as the member scrolls. */
+export function useTransactionPages(walletId: string, filter: TransactionFilter) {
+  const client = useClient();
+  return useInfiniteQuery({
+    queryKey: transactionKeys.list(walletId, filter),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => client.getTransactions(walletId, { ...filter, limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } satisfies TransactionsQuery),
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+}
