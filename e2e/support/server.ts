@@ -76,3 +76,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
   };
 }
+
+/**
+ * Runs SQL on a started server's embedded PostgreSQL, for what no screen does yet (an
+ * administrator locking a wallet, a backend going into maintenance).
+ */
+export async function sql(server: RunningServer, text: string, params: unknown[] = []): Promise<unknown[]> {
+  const { default: pg } = await import("pg");
+  const port = fs.readFileSync(path.join(server.dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[3]!.trim();
+  const password = fs.readFileSync(path.join(server.dataDir, "pg-password"), "utf8").trim();
+  const client = new pg.Client({ host: "127.0.0.1", port: Number(port), user: "mutua", password, database: "mutua" });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}

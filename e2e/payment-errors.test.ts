@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { newPage, signIn, toastText } from "./support/browser";
+import { sql } from "./support/server";
+import { useSuite } from "./support/suite";
+
+const suite = useSuite();
+
+async function signInAs(email: string) {
+  const s = await newPage(suite.browser);
+  await signIn(s.page, suite.server.url, email, "Demo1234!");
+  await s.page.waitForURL(`${suite.server.url}/dashboard`);
+  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
+  return s;
+}
+
+async function prepare(page: Page, search: string, name: string, amount: string) {
+  await page.getByRole("button", { name: "Pay" }).click();
+  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+  await step1.getByPlaceholder("Name, email address or phone number").fill(search);
+  await step1.getByRole("button", { name: new RegExp(`^${name}`) }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Send money - 2/2" });
+  await dialog.getByLabel("Amount").fill(amount);
+  await dialog.getByRole("button", { name: "Send", exact: true }).click();
+  return dialog;
+}
+
+const movementsCount = async () => Number(((await sql(suite.server, "SELECT count(*)::int AS n FROM movements")) as { n: number }[])[0]!.n);
+
+describe("payment errors", () => {
+  it("retries a lost answer with the same key: the member sees the real outcome and pays once", async () => {
+    const { page, context } = await signInAs("alice@example.com");
+    const before = await movementsCount();
+    let dropped = 0;
+    await page.route("**/api/transfers", async (route) => {
+      if (route.request().method() === "POST" && dropped === 0) {
+        dropped++;
+        await route.fetch(); // the server gets it and pays...
+        await route.abort("connectionreset"); // ...but the answer is lost on the way back
+        return;
+      }
+      await route.continue();
+    });
+    const dialog = await prepare(page, "bob", "Bob Durand", "2.00");
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 2.00 DL").waitFor({ timeout: 20_000 });
+    expect(dropped).toBe(1);
+    expect(await movementsCount()).toBe(before + 1);
+    await context.close();
+  });
+
+  it("warns 'The transaction was sent but no confirmation was received.' when no answer ever comes", async () => {
+    const { page, context } = await signInAs("alice@example.com");
+    const before = await movementsCount();
+    await page.route("**/api/transfers", async (route) => {
+      if (route.request().method() === "POST") {
+        await route.fetch();
+        await route.abort("connectionreset");
+        return;
+      }
+      await route.continue();
+    });
+    const dialog = await prepare(page, "bob", "Bob Durand", "3.00");
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await toastText(page, "The transaction was sent but no confirmation was received.");
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
+    // Every retry carried the same key: one payment, whatever the member saw.
+    expect(await movementsCount()).toBe(before + 1);
+    await context.close();
+  });
+
+  it("says 'Target account is inactive.' when the recipient's wallet was locked meanwhile", async () => {
+    const { page, context } = await signInAs("alice@example.com");
+    const dialog = await prepare(page, "bob", "Bob Durand", "1.00");
+    await sql(suite.server, "UPDATE wallets SET status = 'locked' WHERE member_id = (SELECT id FROM members WHERE email = 'bob@example.com')");
+    try {
+      await dialog.getByRole("button", { name: "Confirm and send" }).click();
+      await toastText(page, "Target account is inactive. You can't send money to this account.");
+    } finally {
+      await sql(suite.server, "UPDATE wallets SET status = 'active' WHERE member_id = (SELECT id FROM members WHERE email = 'bob@example.com')");
+    }
+    await context.close();
+  });
+
+  it("says the last transactions are not yet processed when the real balance is below the displayed one", async () => {
+    const { page, context } = await signInAs("bob@example.com");
+    const dialog = await prepare(page, "alice", "Alice Martin", "250.00");
+    // Bob spends from another device meanwhile: the displayed balance is now stale.
+    const bob = (await sql(suite.server, "SELECT w.id FROM wallets w JOIN members m ON m.id = w.member_id WHERE m.email = 'bob@example.com'")) as { id: string }[];
+    const alice = (await sql(suite.server, "SELECT w.id FROM wallets w JOIN members m ON m.id = w.member_id WHERE m.email = 'alice@example.com' AND w.id LIKE 'custodial:%'")) as { id: string }[];
+    const login = await fetch(`${suite.server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login: "bob@example.com", password: "Demo1234!" }) });
+    const { token } = (await login.json()) as { token: string };
+    const spent = await fetch(`${suite.server.url}/api/transfers`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ from: bob[0]!.id, to: alice[0]!.id, parts: [{ account: "main", amount: "100.00" }], key: "other-device-1" }),
+    });
+    expect(spent.status).toBe(200);
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await toastText(page, /Your last transactions are not yet all processed\. Please wait a few minutes, or lower the amount beneath your real balance of \d+\.\d{2} DL/);
+    await context.close();
+  });
+
+  it("shows a backend in maintenance as 'Temporarily unavailable - please refresh' and an inactive account's balance masked", async () => {
+    await sql(suite.server, "UPDATE backends SET status = 'maintenance' WHERE id = 'ledger:demo-lokal'");
+    await sql(suite.server, "UPDATE wallets SET status = 'locked' WHERE member_id = (SELECT id FROM members WHERE email = 'alice@example.com') AND id LIKE 'custodial:%'");
+    try {
+      const { page, context } = await signInAs("alice@example.com");
+      await page.getByText("Temporarily unavailable - please refresh").waitFor();
+      await page.locator(".accounts .amount").filter({ hasText: "-.---,--" }).waitFor();
+      await context.close();
+    } finally {
+      await sql(suite.server, "UPDATE backends SET status = 'active' WHERE id = 'ledger:demo-lokal'");
+      await sql(suite.server, "UPDATE wallets SET status = 'active' WHERE member_id = (SELECT id FROM members WHERE email = 'alice@example.com')");
+    }
+  });
+});
