@@ -27,6 +27,8 @@ export function AccountsList({ accounts, loading, error, refreshing, selected, o
   const unconfigured = useUnconfiguredBackends();
   const usable = (accounts ?? []).filter((a) => a.status !== "pending");
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
+  // With several currencies, each account says which one it holds (Monujo's isMultiCurrency).
+  const multiCurrency = new Set(usable.map((a) => a.currencyId)).size > 1;
   const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.amount(parseApiAmount(bal) ?? 0n));
 
   return (
@@ -74,7 +76,10 @@ export function AccountsList({ accounts, loading, error, refreshing, selected, o
                   aria-pressed={isSelected && (single || !selected?.sub)}
                   onClick={() => onSelect({ walletId: a.id })}
                 >
-                  <span className="account-name">{single && a.subAccounts[0] ? subAccountLabel(i18n, a.subAccounts[0].kind) : accountLabel(i18n, a)}</span>
+                  <span className="account-name">
+                    {single && a.subAccounts[0] ? subAccountLabel(i18n, a.subAccounts[0].kind) : accountLabel(i18n, a)}
+                    {multiCurrency && <span className="account-currency">{a.currencyName}</span>}
+                  </span>
                   <span className="account-balance">
                     <span className="amount" aria-label={a.bal === null ? i18n._("Balance hidden: the account is inactive") : undefined}>
                       {money(a.bal)}
