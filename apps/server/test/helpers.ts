@@ -7,7 +7,10 @@ import pg from "pg";
 import { inject } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { MutuaClient, type ClientOptions } from "@mutua/client";
-import type { ErrorBody } from "@mutua/domain";
+import {
+  canonicalTransferMessage, formatCents, parseApiAmount, routes, type ErrorBody, type ResponseOf, type RouteName, type SubAccount,
+} from "@mutua/domain";
+import { encryptKeystore, newPrivateKey, signMessage, type Keystore } from "@mutua/wallet";
 import { buildApp } from "../src/app";
 import { migrate } from "../src/db/migrate";
 import { createPool, type Db } from "../src/db/pool";
@@ -15,6 +18,12 @@ import { readSettings, type Settings } from "../src/settings";
 import { outboxMailer, type Mailer } from "../src/services/mail";
 import { createMember } from "../src/services/members";
 import { hashPassword } from "../src/services/passwords";
+import { postMovement, type MovementRow } from "../src/services/ledger";
+import { createSession } from "../src/services/sessions";
+import {
+  ensureSystemWallets, getBackend, getWallet, openLedgerWallet, systemWallet,
+  type BackendKind, type BackendRow, type WalletStatus,
+} from "../src/services/wallets";
 
 export interface TestDatabase {
   name: string;
@@ -78,7 +87,16 @@ export const uniqueEmail = (tag = "member") => `${tag}-${process.pid}-${++seq}-$
  */
 export async function seedMember(
   db: Db,
-  m: { email?: string; firstName?: string; lastName?: string; password?: string; hashCost?: number; canValidateAccounts?: boolean; canValidateCredits?: boolean } = {},
+  m: {
+    email?: string;
+    firstName?: string;
+    lastName?: string;
+    phone?: string;
+    password?: string;
+    hashCost?: number;
+    canValidateAccounts?: boolean;
+    canValidateCredits?: boolean;
+  } = {},
 ): Promise<SeededMember> {
   const password = m.password ?? TEST_PASSWORD;
   const passwordHash = password === TEST_PASSWORD && m.hashCost === undefined ? await defaultHash() : await hashPassword(password, m.hashCost);
@@ -87,6 +105,7 @@ export async function seedMember(
     email,
     firstName: m.firstName ?? "Test",
     lastName: m.lastName ?? "Member",
+    ...(m.phone !== undefined ? { phone: m.phone } : {}),
     passwordHash,
     canValidateAccounts: m.canValidateAccounts ?? false,
     canValidateCredits: m.canValidateCredits ?? false,
@@ -205,4 +224,150 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function countMembers(db: Db): Promise<number> {
   const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM members");
   return rows[0]!.n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ledger: backends, wallets, money, signed transfers and a by-name API caller.
+// ---------------------------------------------------------------------------------------------
+
+/** A fresh random idempotency key (the API takes 8 to 100 word characters or dashes). */
+export const newKey = (tag = "k") => `${tag}-${randomBytes(10).toString("hex")}`;
+
+/** Cents of a 2-decimal amount ("12.50" → 1250n); throws on anything else. */
+export function cents(amount: string): bigint {
+  const c = parseApiAmount(amount);
+  if (c === null) throw new Error(`not an amount: ${amount}`);
+  return c;
+}
+
+let backendSeq = 0;
+
+/**
+ * A backend of its own (and its currency, issuance and safe wallets), so tests of one file
+ * never share balances. Limits are 2-decimal amounts; `cmFloor` and `cmCeiling` are given
+ * to the ledger wallets opened afterwards.
+ */
+export async function createBackend(
+  db: Db,
+  opts: { kind: BackendKind; name?: string; cmFloor?: string; cmCeiling?: string | null; symbol?: string },
+): Promise<BackendRow> {
+  const name = opts.name ?? `t${process.pid}-${++backendSeq}-${randomBytes(3).toString("hex")}`;
+  const currency = `cur-${opts.kind}-${name}`;
+  await db.query("INSERT INTO currencies (id, name, symbol) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [currency, `Currency ${name}`, opts.symbol ?? "TC"]);
+  await db.query("INSERT INTO backends (id, kind, name, currency_id, cm_floor, cm_ceiling) VALUES ($1, $2, $3, $4, $5, $6)", [
+    `${opts.kind}:${name}`,
+    opts.kind,
+    name,
+    currency,
+    opts.cmFloor ? cents(opts.cmFloor) : 0n,
+    opts.cmCeiling ? cents(opts.cmCeiling) : null,
+  ]);
+  const backend = (await getBackend(db, `${opts.kind}:${name}`))!;
+  await ensureSystemWallets(db, backend);
+  return backend;
+}
+
+/** A session of the member, as login would open (no password hashing, no rate limit). */
+export async function memberToken(db: Db, memberId: bigint): Promise<string> {
+  return (await createSession(db, memberId, 3_600)).token;
+}
+
+/** The password of the test ledger wallets' keystores. */
+export const TEST_WALLET_PASSWORD = "Wallet1234!";
+
+export interface TestLedgerWallet {
+  id: string;
+  address: string;
+  key: Uint8Array;
+  keystore: Keystore;
+}
+
+/** A ledger wallet with a fresh key pair; its keystore uses a cheap scrypt (N = 1024) to keep tests fast. */
+export async function openTestLedgerWallet(db: Db, backend: BackendRow, memberId: bigint, status: WalletStatus = "active"): Promise<TestLedgerWallet> {
+  const key = newPrivateKey();
+  const keystore = await encryptKeystore(key, TEST_WALLET_PASSWORD, { n: 1024 });
+  const id = await openLedgerWallet(db, backend, memberId, keystore, status);
+  return { id, address: keystore.address, key, keystore };
+}
+
+/** Money entering circulation: a "topup" movement from the backend's issuance wallet. */
+export async function topUp(db: Db, walletId: string, amount: string, account?: SubAccount): Promise<MovementRow> {
+  const wallet = (await getWallet(db, walletId))!;
+  const backend = (await getBackend(db, wallet.backend_id))!;
+  const issuance = (await systemWallet(db, backend.id, "issuance"))!;
+  const { movement } = await postMovement(db, {
+    kind: "topup",
+    payerWalletId: issuance.id,
+    payeeWalletId: walletId,
+    parts: [{ account: account ?? (backend.kind === "ledger" ? "nant" : "main"), amount: cents(amount) }],
+    senderMemo: "Top-up",
+    recipientMemo: "Top-up",
+    idempotencyKey: newKey("topup"),
+    initiatedBy: null,
+  });
+  return movement;
+}
+
+/** A wallet's balances by sub-account, as 2-decimal strings ({ main: "10.00" } or { nant, cm }). */
+export async function walletBalances(db: Db, walletId: string): Promise<Partial<Record<SubAccount, string>>> {
+  const { rows } = await db.query<{ kind: SubAccount; balance: bigint }>("SELECT kind, balance FROM accounts WHERE wallet_id = $1", [walletId]);
+  return Object.fromEntries(rows.map((r) => [r.kind, formatCents(r.balance)]));
+}
+
+/** Movements in the database, or those a wallet took part in. */
+export async function countMovements(db: Db, walletId?: string): Promise<number> {
+  const { rows } = walletId
+    ? await db.query<{ n: number }>("SELECT count(*)::int AS n FROM movements WHERE payer_wallet_id = $1 OR payee_wallet_id = $1", [walletId])
+    : await db.query<{ n: number }>("SELECT count(*)::int AS n FROM movements");
+  return rows[0]!.n;
+}
+
+export interface TransferDraft {
+  from: string;
+  to: string;
+  parts: { account: SubAccount; amount: string }[];
+  senderMemo?: string;
+  recipientMemo?: string;
+  key?: string;
+}
+
+/** A transfer body signed by `privateKey` over the canonical message, at `at` (default now). */
+export function signTransfer(privateKey: Uint8Array, d: TransferDraft, at: Date | string = new Date()) {
+  const body = {
+    from: d.from,
+    to: d.to,
+    parts: d.parts,
+    senderMemo: d.senderMemo ?? "",
+    recipientMemo: d.recipientMemo ?? "",
+    key: d.key ?? newKey(),
+    at: typeof at === "string" ? at : at.toISOString(),
+  };
+  return { ...body, signature: signMessage(privateKey, canonicalTransferMessage(body)) };
+}
+
+type CallArgs = { body?: unknown; query?: Record<string, string | number | undefined>; params?: Record<string, string | number> };
+
+/**
+ * Calls an operation of the contract by name over plain HTTP, returning status and body
+ * whatever they are (the typed client hides refusals in exceptions). The body is typed as
+ * the operation's answer and an error body at once: tests look at the status first.
+ */
+export class Api {
+  constructor(
+    readonly baseUrl: string,
+    public token?: string,
+  ) {}
+
+  call<K extends RouteName>(name: K, args: CallArgs = {}): Promise<RawResponse<ResponseOf<K> & ErrorJson>> {
+    const route = routes[name];
+    let p: string = route.path;
+    for (const [k, v] of Object.entries(args.params ?? {})) p = p.replace(`:${k}`, encodeURIComponent(String(v)));
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(args.query ?? {})) if (v !== undefined) qs.set(k, String(v));
+    const q = qs.toString();
+    return http(this.baseUrl, route.method, q ? `${p}?${q}` : p, {
+      ...(args.body !== undefined ? { body: args.body } : {}),
+      ...(this.token ? { token: this.token } : {}),
+    });
+  }
 }

@@ -30,7 +30,8 @@ export async function searchRecipients(db: Queryable, me: bigint, query: Recipie
        AND CASE WHEN $4::text IS NOT NULL THEN w.id = $4
                 WHEN $2 = '' THEN f.favorite_id IS NOT NULL
                 ELSE m.search_text LIKE '%' || $2 || '%' END
-     ORDER BY is_favorite DESC, lower(m.first_name || ' ' || m.last_name), m.id, w.backend_id
+     -- search_text starts with the name, lower-cased and without accents: "Émile" sorts with the E whatever the collation.
+     ORDER BY is_favorite DESC, m.search_text, m.id, w.backend_id
      OFFSET $5 LIMIT $6`,
     [me, q, query.backendId ?? null, query.walletId ?? null, query.offset, query.limit + 1],
   );

@@ -73,9 +73,11 @@ export async function postMovement(db: Db, req: MovementRequest): Promise<{ move
     try {
       return await inTransaction(db, (tx) => post(tx, { ...req, parts }, hash));
     } catch (e) {
-      // A deadlock or serialisation failure is PostgreSQL asking to try again.
-      const code = (e as { code?: string }).code;
-      if ((code === "40P01" || code === "40001") && attempt < 5) continue;
+      // A deadlock or serialisation failure is PostgreSQL asking to try again. So is the key
+      // committed meanwhile by a request that locked other sub-accounts: the retry finds it.
+      const { code, constraint } = e as { code?: string; constraint?: string };
+      const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
+      if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
       throw e;
     }
   }
@@ -166,10 +168,11 @@ async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movem
  */
 export async function ledgerViolations(db: Db): Promise<string[]> {
   const out: string[] = [];
-  const unbalanced = await db.query<{ currency_id: string; total: bigint }>(
+  // sum() of bigint is numeric, which pg hands over as a string.
+  const unbalanced = await db.query<{ currency_id: string; total: string }>(
     "SELECT a.currency_id, sum(p.amount) AS total FROM postings p JOIN accounts a ON a.id = p.account_id GROUP BY a.currency_id HAVING sum(p.amount) <> 0",
   );
-  for (const r of unbalanced.rows) out.push(`postings of ${r.currency_id} sum to ${formatCents(r.total)}`);
+  for (const r of unbalanced.rows) out.push(`postings of ${r.currency_id} sum to ${formatCents(BigInt(r.total))}`);
   const movements = await db.query<{ movement_id: bigint }>("SELECT movement_id FROM postings GROUP BY movement_id HAVING sum(amount) <> 0");
   for (const r of movements.rows) out.push(`movement ${r.movement_id} is not balanced`);
   const empty = await db.query<{ id: bigint }>("SELECT m.id FROM movements m WHERE NOT EXISTS (SELECT 1 FROM postings p WHERE p.movement_id = m.id)");

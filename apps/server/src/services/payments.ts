@@ -1,5 +1,6 @@
 import {
-  ErrorCode, M, SIGNATURE_MAX_AGE_SECONDS, canonicalTransferMessage, formatCents, parseApiAmount, splitPayment, spendable, type SubAccount,
+  ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, canonicalTransferMessage, formatCents, parseApiAmount, splitPayment,
+  spendable, type SubAccount,
 } from "@mutua/domain";
 import { recoverSigner } from "@mutua/wallet";
 import type { Db } from "../db/pool";
@@ -8,9 +9,12 @@ import { postMovement } from "./ledger";
 import { transactionByMovement } from "./transactions";
 import { getOwnWallet, getWallet, type WalletRow } from "./wallets";
 
+const tooLarge = () => new ApiError(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
+
 const cents = (s: string): bigint => {
   const c = parseApiAmount(s);
   if (c === null || c <= 0n) throw new ApiError(ErrorCode.validation, { id: M.amountSendNotPositive });
+  if (c > MAX_AMOUNT_CENTS) throw tooLarge();
   return c;
 };
 
@@ -26,6 +30,7 @@ async function counterpart(db: Db, me: bigint, from: string, to: string): Promis
   const payer = await getOwnWallet(db, me, from);
   const payee = await getWallet(db, to);
   if (!payer || !payee || payee.role !== "member" && payee.role !== "safe") throw notFound();
+  if (payer.id === payee.id) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
   if (payer.backend_id !== payee.backend_id) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
   return { payer, payee };
 }
@@ -81,8 +86,12 @@ export interface TransferInput {
 export async function transfer(db: Db, me: bigint, input: TransferInput, associationName: string, now = new Date()) {
   const { payer, payee } = await counterpart(db, me, input.from, input.to);
   const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
+  if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  if (parts.reduce((s, p) => s + p.amount, 0n) > MAX_AMOUNT_CENTS) throw tooLarge();
   for (const m of [input.senderMemo, input.recipientMemo]) {
     if ([...m].length > 50) throw new ApiError(ErrorCode.validation, { id: M.memoTooLong });
+    // PostgreSQL text cannot hold NUL.
+    if (m.includes("\u0000")) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
   }
   let signedMessage: string | null = null;
   if (payer.address) {

@@ -7,6 +7,8 @@ interface Row {
   public_id: string;
   kind: MovementKind;
   created_at: Date;
+  /** created_at to the microsecond (a JS Date keeps milliseconds only): the paging cursor needs it exact. */
+  created_at_us: string;
   payer_wallet_id: string;
   sender_memo: string;
   recipient_memo: string;
@@ -18,7 +20,8 @@ interface Row {
 }
 
 const SELECT = `
-  SELECT m.id, m.public_id, m.kind, m.created_at, m.payer_wallet_id, m.sender_memo, m.recipient_memo, c.symbol,
+  SELECT m.id, m.public_id, m.kind, m.created_at,
+    to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us, m.payer_wallet_id, m.sender_memo, m.recipient_memo, c.symbol,
     (SELECT json_agg(json_build_object('kind', a.kind, 'amount', p.amount::text) ORDER BY a.kind)
        FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = m.id AND a.wallet_id = $1) AS parts,
     cw.id AS cp_wallet, cw.member_id AS cp_member, cm.first_name || ' ' || cm.last_name AS cp_name
@@ -71,7 +74,7 @@ export async function listTransactions(db: Queryable, walletId: string, f: Trans
   const last = page.at(-1);
   return {
     items: page.map((r) => view(r, walletId, associationName)),
-    next: rows.length > f.limit && last ? encodeCursor(last.created_at, last.id) : null,
+    next: rows.length > f.limit && last ? encodeCursor(last.created_at_us, last.id) : null,
   };
 }
 
@@ -80,8 +83,8 @@ export async function transactionByMovement(db: Queryable, walletId: string, mov
   return view(rows[0]!, walletId, associationName);
 }
 
-function encodeCursor(at: Date, id: bigint): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+function encodeCursor(at: string, id: bigint): string {
+  return Buffer.from(`${at}|${id}`).toString("base64url");
 }
 
 function decodeCursor(c: string | undefined): { at: string; id: string } | null {

@@ -1,0 +1,101 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { formatCents } from "@mutua/domain";
+import { addressOf, decryptKeystore } from "@mutua/wallet";
+import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "../src/demo/seed";
+import { ledgerViolations } from "../src/services/ledger";
+import { Api, createTestDatabase, startServer, type TestDatabase, type TestServer } from "./helpers";
+
+/** The demo association: idempotent, consistent, and with the wallets the demo guide promises. */
+
+let tdb: TestDatabase;
+let server: TestServer;
+
+const TABLES = ["members", "currencies", "backends", "wallets", "accounts", "movements", "postings"] as const;
+
+async function counts(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of TABLES) out[t] = (await tdb.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`)).rows[0]!.n;
+  return out;
+}
+
+async function walletsOf(email: string) {
+  const { rows } = await tdb.db.query<{ id: string; kind: string; status: string; keystore: Record<string, unknown> | null; address: string | null; accounts: string[] }>(
+    `SELECT w.id, b.kind, w.status, w.keystore, w.address, array(SELECT a.kind FROM accounts a WHERE a.wallet_id = w.id ORDER BY a.kind) AS accounts
+     FROM wallets w JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id WHERE m.email = $1 ORDER BY b.kind`,
+    [email],
+  );
+  return rows;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+
+afterEach(async () => {
+  expect(await ledgerViolations(tdb.db)).toEqual([]);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await tdb?.drop();
+});
+
+describe("seedDemo", () => {
+  let first: Record<string, number>;
+
+  it("seeds a fresh database with a consistent history", async () => {
+    await seedDemo(tdb.db);
+    first = await counts();
+    expect(first.members).toBe(DEMO_MEMBERS.length);
+    expect(first.movements).toBeGreaterThan(10);
+    expect(first.postings).toBeGreaterThanOrEqual(2 * first.movements!);
+    expect(await ledgerViolations(tdb.db)).toEqual([]);
+  });
+
+  it("changes nothing when run again", async () => {
+    await seedDemo(tdb.db);
+    expect(await counts()).toEqual(first);
+    expect(await ledgerViolations(tdb.db)).toEqual([]);
+  });
+
+  it("gives Alice an active custodial wallet and an active ledger wallet with Nant and CM, Bob custodial only, Carol ledger only", async () => {
+    const alice = await walletsOf("alice@example.com");
+    expect(alice.map((w) => [w.kind, w.status, w.accounts])).toEqual([
+      ["custodial", "active", ["main"]],
+      ["ledger", "active", ["cm", "nant"]],
+    ]);
+    expect((await walletsOf("bob@example.com")).map((w) => [w.kind, w.status, w.accounts])).toEqual([["custodial", "active", ["main"]]]);
+    expect((await walletsOf("carol@example.com")).map((w) => [w.kind, w.status, w.accounts])).toEqual([["ledger", "active", ["cm", "nant"]]]);
+    for (const email of ["admin@example.com", "accounts@example.com", "credits@example.com"]) expect(await walletsOf(email)).toEqual([]);
+  });
+
+  it("encrypts Alice's ledger key with the demo wallet password, for the wallet's own address", async () => {
+    const ledger = (await walletsOf("alice@example.com")).find((w) => w.kind === "ledger")!;
+    const key = await decryptKeystore(ledger.keystore, DEMO_WALLET_PASSWORD);
+    expect(addressOf(key)).toBe(ledger.address);
+    expect(ledger.id).toBe(`ledger:${ledger.address}`);
+    await expect(decryptKeystore(ledger.keystore, "wrong password")).rejects.toThrow();
+    // And every signed demo movement of that wallet was signed by that key.
+    const { rows } = await tdb.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM movements WHERE payer_wallet_id = $1 AND (signature IS NULL OR signed_message IS NULL)",
+      [ledger.id],
+    );
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it("lets Alice sign in and see both wallets with their balances at the API", async () => {
+    server = await startServer(tdb.db);
+    const login = await new Api(server.baseUrl).call("login", { body: { login: "alice@example.com", password: DEMO_PASSWORD } });
+    expect(login.status).toBe(200);
+    const accounts = await new Api(server.baseUrl, login.json.token).call("getAccounts");
+    expect(accounts.status).toBe(200);
+    expect(accounts.json.map((a) => [a.backend, a.active, a.unavailable, a.hasWalletData])).toEqual([
+      ["custodial", true, false, false],
+      ["ledger", true, false, true],
+    ]);
+    const { rows } = await tdb.db.query<{ wallet_id: string; total: string }>(
+      "SELECT wallet_id, sum(balance)::text AS total FROM accounts GROUP BY wallet_id",
+    );
+    for (const a of accounts.json) expect(a.bal, a.id).toBe(formatCents(BigInt(rows.find((r) => r.wallet_id === a.id)!.total)));
+  });
+});

@@ -1,0 +1,220 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { TransactionView } from "@mutua/domain";
+import { inTransaction } from "../src/db/pool";
+import { ledgerViolations, postMovement } from "../src/services/ledger";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { Api, cents, createBackend, createTestDatabase, memberToken, newKey, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
+
+/** A wallet's history at the API: order, signs, descriptions, filters and keyset paging. */
+
+let tdb: TestDatabase;
+let server: TestServer;
+let backend: BackendRow;
+let alice: { wallet: string; api: Api };
+let bob: { wallet: string; api: Api };
+let carol: { wallet: string; api: Api };
+/** Public ids of Alice's history, oldest first. */
+const history: string[] = [];
+const day = (d: number, hour = 12) => new Date(Date.UTC(2024, 0, d, hour));
+
+async function member(firstName: string) {
+  const m = await seedMember(tdb.db, { firstName, lastName: "Doe" });
+  const wallet = await openCustodialWallet(tdb.db, backend, m.id);
+  return { wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+}
+
+async function move(kind: "payment" | "topup", from: string, to: string, amount: string, senderMemo: string, recipientMemo: string, at: Date) {
+  const { movement } = await postMovement(tdb.db, {
+    kind,
+    payerWalletId: from,
+    payeeWalletId: to,
+    parts: [{ account: "main", amount: cents(amount) }],
+    senderMemo,
+    recipientMemo,
+    idempotencyKey: newKey(),
+    initiatedBy: null,
+    at,
+  });
+  return movement.public_id;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+  backend = await createBackend(tdb.db, { kind: "custodial" });
+  alice = await member("Alice");
+  bob = await member("Bob");
+  carol = await member("Carol");
+  const issuance = (await tdb.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'issuance'", [backend.id])).rows[0]!.id;
+  await move("topup", issuance, carol.wallet, "20.00", "Top-up", "Top-up", day(1, 9));
+  history.push(await move("topup", issuance, alice.wallet, "100.00", "Top-up", "Top-up", day(1)));
+  history.push(await move("payment", alice.wallet, bob.wallet, "10.00", "s-rent", "r-rent", day(2)));
+  history.push(await move("payment", carol.wallet, alice.wallet, "5.00", "s-cake", "r-cake", day(3)));
+  history.push(await move("payment", alice.wallet, carol.wallet, "3.00", "s-book", "r-book", day(4)));
+  history.push(await move("payment", bob.wallet, alice.wallet, "2.00", "s-coffee", "r-coffee", day(5)));
+  history.push(await move("payment", alice.wallet, bob.wallet, "1.50", "s-tea", "r-tea", day(6)));
+});
+
+afterEach(async () => {
+  expect(await ledgerViolations(tdb.db)).toEqual([]);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await tdb?.drop();
+});
+
+type Query = { cursor?: string; limit?: number; from?: string; to?: string; counterparty?: string };
+
+async function page(who: { wallet: string; api: Api }, query: Query = {}) {
+  const r = await who.api.call("getTransactions", { params: { walletId: who.wallet }, query });
+  expect(r.status, r.text).toBe(200);
+  return r.json;
+}
+
+/** Follows `next` to the end; fails on a loop. */
+async function allPages(who: { wallet: string; api: Api }, query: Query): Promise<{ items: TransactionView[]; pages: number }> {
+  const items: TransactionView[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const p = await page(who, { ...query, ...(cursor ? { cursor } : {}) });
+    expect(p.items.length).toBeLessThanOrEqual(query.limit ?? 30);
+    items.push(...p.items);
+    cursor = p.next ?? undefined;
+    expect(++pages).toBeLessThan(100);
+  } while (cursor);
+  return { items, pages };
+}
+
+const newestFirst = () => [...history].reverse();
+
+describe("transaction list", () => {
+  it("lists newest first, signed from the wallet's side, with the side's own memo", async () => {
+    const p = await page(alice);
+    expect(p.next).toBeNull();
+    expect(p.items.map((t) => t.id)).toEqual(newestFirst());
+    expect(p.items.map((t) => [t.amount, t.description])).toEqual([
+      ["-1.50", "s-tea"],
+      ["2.00", "r-coffee"],
+      ["-3.00", "s-book"],
+      ["5.00", "r-cake"],
+      ["-10.00", "s-rent"],
+      ["100.00", "Top-up"],
+    ]);
+    const dates = p.items.map((t) => Date.parse(t.date));
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+    expect(p.items[0]).toMatchObject({
+      kind: "payment",
+      related: "Bob Doe",
+      relatedWalletId: bob.wallet,
+      currency: "TC",
+      date: day(6).toISOString(),
+      parts: [{ account: "main", amount: "-1.50" }],
+      isTopUp: false,
+      pending: false,
+    });
+    expect(p.items[5]).toMatchObject({ kind: "topup", isTopUp: true, related: "Association", relatedMemberId: null, parts: [{ account: "main", amount: "100.00" }] });
+  });
+
+  it("shows the payee the recipient memo and a positive amount for the same movements", async () => {
+    const p = await page(bob);
+    expect(p.items.map((t) => [t.id, t.amount, t.description, t.related])).toEqual([
+      [history[5], "1.50", "r-tea", "Alice Doe"],
+      [history[4], "-2.00", "s-coffee", "Alice Doe"],
+      [history[1], "10.00", "r-rent", "Alice Doe"],
+    ]);
+    expect(p.items[0]!.parts).toEqual([{ account: "main", amount: "1.50" }]);
+  });
+
+  it("filters by date, both bounds included", async () => {
+    const p = await page(alice, { from: day(3).toISOString(), to: day(5).toISOString() });
+    expect(p.items.map((t) => t.id)).toEqual([history[4], history[3], history[2]]);
+    expect((await page(alice, { from: day(6, 13).toISOString() })).items).toEqual([]);
+    expect((await page(alice, { to: day(1, 11).toISOString() })).items).toEqual([]);
+    // With an offset, too.
+    const offset = await page(alice, { from: "2024-01-05T13:00:00+01:00", to: "2024-01-05T13:00:00+01:00" });
+    expect(offset.items.map((t) => t.id)).toEqual([history[4]]);
+  });
+
+  it("filters by counterparty wallet", async () => {
+    expect((await page(alice, { counterparty: bob.wallet })).items.map((t) => t.id)).toEqual([history[5], history[4], history[1]]);
+    expect((await page(alice, { counterparty: carol.wallet })).items.map((t) => t.id)).toEqual([history[3], history[2]]);
+    expect((await page(alice, { counterparty: "custodial:nobody" })).items).toEqual([]);
+    const both = await page(alice, { counterparty: bob.wallet, to: day(5).toISOString() });
+    expect(both.items.map((t) => t.id)).toEqual([history[4], history[1]]);
+  });
+
+  it("pages with cursor and next, every movement exactly once, with and without filters", async () => {
+    for (const limit of [1, 2, 4, 6, 7]) {
+      const { items, pages } = await allPages(alice, { limit });
+      expect(items.map((t) => t.id), `limit ${limit}`).toEqual(newestFirst());
+      expect(pages).toBe(Math.max(1, Math.ceil(history.length / limit)));
+    }
+    const filtered = await allPages(alice, { limit: 1, counterparty: bob.wallet });
+    expect(filtered.items.map((t) => t.id)).toEqual([history[5], history[4], history[1]]);
+  });
+
+  it("pages correctly through movements made within the same millisecond", async () => {
+    // Movements at microsecond precision, as now() gives them to concurrent payments: several
+    // in one millisecond, two at the very same instant.
+    const x = await member("Xavier");
+    const y = await member("Yann");
+    await topUp(tdb.db, x.wallet, "10.00");
+    const times = [
+      "2024-03-01T10:00:00.123001Z",
+      "2024-03-01T10:00:00.123400Z",
+      "2024-03-01T10:00:00.123400Z",
+      "2024-03-01T10:00:00.123999Z",
+      "2024-03-01T10:00:00.124000Z",
+      "2024-03-01T10:00:00.122999Z",
+    ];
+    const ids: string[] = [];
+    for (const t of times) ids.push(await rawPayment(x.wallet, y.wallet, 10n, t));
+    const expected = await tdb.db.query<{ public_id: string }>(
+      "SELECT public_id FROM movements WHERE payee_wallet_id = $1 ORDER BY created_at DESC, id DESC",
+      [y.wallet],
+    );
+    expect(expected.rows.map((r) => r.public_id).sort()).toEqual([...ids].sort());
+    for (const limit of [1, 2, 3]) {
+      const { items } = await allPages(y, { limit });
+      expect(items.map((t) => t.id), `limit ${limit}`).toEqual(expected.rows.map((r) => r.public_id));
+    }
+  });
+
+  it("answers an empty list for a wallet without movements, and refuses bad queries with 400", async () => {
+    const z = await member("Zed");
+    expect(await page(z)).toEqual({ items: [], next: null });
+    for (const query of [{ limit: 0 }, { limit: 101 }, { from: "yesterday" }, { to: "2024-13-01T00:00:00Z" }, { cursor: "x".repeat(201) }]) {
+      const r = await alice.api.call("getTransactions", { params: { walletId: alice.wallet }, query });
+      expect(r.status, JSON.stringify(query)).toBe(400);
+      expect(r.json.error.code).toBe("validation_failed");
+    }
+  });
+});
+
+/**
+ * A payment written with an exact created_at (microseconds), keeping every ledger invariant:
+ * what the API cannot produce on demand but concurrent payments do.
+ */
+async function rawPayment(payer: string, payee: string, amount: bigint, createdAt: string): Promise<string> {
+  return inTransaction(tdb.db, async (c) => {
+    const { rows: accounts } = await c.query<{ id: bigint; wallet_id: string; balance: bigint }>(
+      "SELECT id, wallet_id, balance FROM accounts WHERE wallet_id = ANY($1::text[]) AND kind = 'main' ORDER BY id FOR UPDATE",
+      [[payer, payee]],
+    );
+    const publicId = `tx_${randomBytes(12).toString("hex")}`;
+    const { rows } = await c.query<{ id: bigint }>(
+      `INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, idempotency_key, request_hash, created_at)
+       VALUES ($1, $2, $3, 'payment', $4, $5, $6, $7, 'raw', $8::timestamptz) RETURNING id`,
+      [publicId, backend.id, backend.currency_id, payer, payee, amount, newKey(), createdAt],
+    );
+    for (const a of accounts) {
+      const delta = a.wallet_id === payer ? -amount : amount;
+      await c.query("INSERT INTO postings (movement_id, account_id, amount, balance_after) VALUES ($1, $2, $3, $4)", [rows[0]!.id, a.id, delta, a.balance + delta]);
+      await c.query("UPDATE accounts SET balance = balance + $2 WHERE id = $1", [a.id, delta]);
+    }
+    return publicId;
+  });
+}
