@@ -25,6 +25,11 @@ async function prepare(page: Page, search: string, name: string, amount: string)
   return dialog;
 }
 
+async function prepareWith(page: Page, search: string, name: string, amount: string, before: () => Promise<void>) {
+  await before();
+  return prepare(page, search, name, amount);
+}
+
 const movementsCount = async () => Number(((await sql(suite.server, "SELECT count(*)::int AS n FROM movements")) as { n: number }[])[0]!.n);
 
 describe("payment errors", () => {
@@ -98,6 +103,58 @@ describe("payment errors", () => {
     expect(spent.status).toBe(200);
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
     await toastText(page, /Your last transactions are not yet all processed\. Please wait a few minutes, or lower the amount beneath your real balance of \d+\.\d{2} DL/);
+    await context.close();
+  });
+
+  it("shows the server's refusal 'Transaction was refused due to insufficient balance' and moves nothing", async () => {
+    const { page, context } = await signInAs("carol@example.com");
+    const before = await movementsCount();
+    // The balance check is answered from a stale view, so only the server's own check is left to refuse.
+    await page.route("**/api/accounts/*/balance", async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { bal: string; subAccounts: { bal: string; floor: string | null }[] };
+      await route.fulfill({ response: res, json: { ...body, subAccounts: body.subAccounts.map((s) => ({ ...s, bal: "100000.00" })) } });
+    });
+    await page.route("**/api/transfers/prepare", (route) =>
+      route.fulfill({ json: { parts: [{ account: "nant", amount: "5000.00" }], spendable: "100000.00" } }),
+    );
+    const dialog = await prepareWith(page, "alice", "Alice Martin", "5000.00", async () => {
+      // The displayed balance must let the member go on: widen it the same way.
+      await page.route("**/api/accounts", async (route) => {
+        const res = await route.fetch();
+        const body = (await res.json()) as { subAccounts: { bal: string }[] }[];
+        await route.fulfill({ response: res, json: body.map((a) => ({ ...a, subAccounts: a.subAccounts.map((s) => ({ ...s, bal: "100000.00" })) })) });
+      });
+      await page.getByRole("button", { name: "Refresh" }).click();
+      await page.waitForTimeout(300);
+    });
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await page.getByRole("dialog", { name: "Authentication" }).getByLabel("Enter your password").fill("Demo1234!");
+    await page.getByRole("dialog", { name: "Authentication" }).getByRole("button", { name: "Send" }).click();
+    await toastText(page, "Transaction was refused due to insufficient balance");
+    expect(await movementsCount()).toBe(before);
+    await context.close();
+  });
+
+  it("says the funds could not be checked when the balance cannot be read, and sends nothing", async () => {
+    const { page, context } = await signInAs("bob@example.com");
+    const before = await movementsCount();
+    const dialog = await prepare(page, "alice", "Alice Martin", "1.00");
+    await page.route("**/api/accounts/*/balance", (route) => route.abort("connectionreset"));
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await toastText(page, "An unexpected issue occurred while checking available funds. The transaction was not sent...");
+    expect(await movementsCount()).toBe(before);
+    await context.close();
+  });
+
+  it("says 'An unexpected issue occurred during the money transfer.' for a server error", async () => {
+    const { page, context } = await signInAs("bob@example.com");
+    const dialog = await prepare(page, "alice", "Alice Martin", "1.00");
+    await page.route("**/api/transfers", (route) =>
+      route.fulfill({ status: 500, json: { error: { code: "internal_error", message: "An unexpected error occurred on the server." } } }),
+    );
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await toastText(page, "An unexpected issue occurred during the money transfer. We are sorry for the inconvenience. Please try again or contact your administrator");
     await context.close();
   });
 
