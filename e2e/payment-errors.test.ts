@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { newPage, signIn, toastText } from "./support/browser";
+import { toastText } from "./support/browser";
 import { sql } from "./support/server";
-import { useSuite } from "./support/suite";
+import { signedIn, useSuite } from "./support/suite";
 
 const suite = useSuite();
 
-async function signInAs(email: string) {
-  const s = await newPage(suite.browser);
-  await signIn(s.page, suite.server.url, email, "Demo1234!");
-  await s.page.waitForURL(`${suite.server.url}/dashboard`);
-  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
-  return s;
-}
+const signInAs = (email: string) => signedIn(suite, email);
 
 async function prepare(page: Page, search: string, name: string, amount: string) {
   await page.getByRole("button", { name: "Pay" }).click();

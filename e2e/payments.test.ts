@@ -1,18 +1,12 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { newPage, signIn, toastText } from "./support/browser";
-import { useSuite } from "./support/suite";
+import { toastText } from "./support/browser";
+import { signedIn, useSuite } from "./support/suite";
 
 const suite = useSuite();
 
-async function signInAs(email: string) {
-  const s = await newPage(suite.browser);
-  await signIn(s.page, suite.server.url, email, "Demo1234!");
-  await s.page.waitForURL(`${suite.server.url}/dashboard`);
-  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
-  return s;
-}
+const signInAs = (email: string) => signedIn(suite, email);
 
 /** The balance shown on an account row of the dashboard, e.g. "271.90". */
 async function balanceOf(page: Page, label: string | RegExp): Promise<string> {

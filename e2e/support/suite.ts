@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchBrowser } from "./browser";
+import { launchBrowser, newPage, signIn } from "./browser";
 import { startServer, type RunningServer } from "./server";
 
 /**
@@ -18,4 +18,13 @@ export function useSuite(env: () => Record<string, string> = () => ({})): { serv
     suite.server?.cleanup();
   });
   return suite;
+}
+
+/** A fresh browser context signed in as `email` (demo password), on a loaded dashboard. */
+export async function signedIn(suite: { server: RunningServer; browser: Browser }, email: string, password = "Demo1234!") {
+  const s = await newPage(suite.browser);
+  await signIn(s.page, suite.server.url, email, password);
+  await s.page.waitForURL(`${suite.server.url}/dashboard`);
+  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
+  return s;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M, ownerName, type Recipient } from "@mutua/domain";
 import { toast } from "../../lib/toast";
+import { loadMoreNearBottom } from "../../ui/scroll";
 import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
 
 /** Spec 2 "Send money" step 1 of 2: search (favourites when empty), pages loaded within 50 px of the bottom. */
@@ -33,10 +34,7 @@ export function RecipientStep({ onChoose }: { onChoose: (r: Recipient) => void }
       <ul
         className="recipient-list"
         aria-busy={search.isFetching}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          if (el.scrollHeight - el.scrollTop - el.clientHeight <= 50 && search.hasNextPage && !search.isFetchingNextPage) void search.fetchNextPage();
-        }}
+        onScroll={loadMoreNearBottom(50, search)}
       >
         {rows.map((r) => (
           <RecipientRow key={`${r.memberId}:${r.walletId}`} recipient={r} onChoose={onChoose} />

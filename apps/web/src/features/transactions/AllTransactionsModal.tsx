@@ -7,6 +7,7 @@ import { M, ownerName, shouldFilterTransactions, type AccountEntry, type Recipie
 import { useClient } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
+import { loadMoreNearBottom } from "../../ui/scroll";
 import { useFormat } from "../../lib/format";
 import { useMe } from "../auth/queries";
 import { useRecipientSearch } from "../recipients/queries";
@@ -85,10 +86,7 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
       <ul
         className="tx-list scroll"
         aria-busy={pages.isFetching}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          if (el.scrollHeight - el.scrollTop - el.clientHeight <= 500 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
-        }}
+        onScroll={loadMoreNearBottom(500, pages)}
       >
         {items.map((tx) => (
           <TransactionItem key={tx.id} tx={tx} onOpen={onOpen} />
