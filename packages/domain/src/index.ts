@@ -12,6 +12,7 @@ export * from "./split";
 export * from "./transfer";
 export * from "./csv";
 export * from "./search";
+export * from "./qr";
 export * from "./config";
 export * from "./language";
 export * from "./api/routes";

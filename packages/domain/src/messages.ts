@@ -70,6 +70,12 @@ export const M = {
   favoriteAdded: "{name} was added to your favorite list",
   authFailed: "Failed authentication. Please try again.",
   operationCanceled: "Operation canceled",
+  // QR codes and camera (spec 5 "QR scan", 8)
+  qrInvalidFormat: "Invalid QR code content format",
+  qrOwnAccount: "You can not transfer money to your own account",
+  qrUnreadable: "Unable to read QR code",
+  qrRecipientSearchFailed: "An error occured while searching recipient",
+  cameraDenied: "Permission denied to the camera",
   // Language (spec 8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;

@@ -1,0 +1,106 @@
+import { M } from "./messages";
+import { msg, type Msg } from "./message";
+import { parseApiAmount, MAX_AMOUNT_CENTS, formatCents } from "./money";
+import { MEMO_MAX } from "./amount";
+
+/**
+ * What a QR code carries (spec 3 "QR payload for receiving"), in Monujo's exact JSON so codes
+ * scan both ways: `rp` the requester's member id, `rpb` their wallet id, and for a payment
+ * request `amount` (2-decimal string) and the two memos.
+ */
+export interface QrPayload {
+  rp: number;
+  rpb: string;
+  amount?: string;
+  senderMemo?: string | null;
+  recipientMemo?: string | null;
+}
+
+export const isPaymentRequest = (p: QrPayload): p is QrPayload & { amount: string } => typeof p.amount === "string";
+
+export function encodeQrPayload(p: QrPayload): string {
+  const base = { rp: p.rp, rpb: p.rpb };
+  return JSON.stringify(isPaymentRequest(p) ? { ...base, amount: p.amount, senderMemo: p.senderMemo ?? null, recipientMemo: p.recipientMemo ?? null } : base);
+}
+
+/** The path of the payment link: a URL of the app carrying the same fields, for phones' own camera apps. */
+export const PAY_PATH = "/pay";
+
+export function paymentLink(origin: string, p: QrPayload): string {
+  const q = new URLSearchParams({ rp: String(p.rp), rpb: p.rpb });
+  if (isPaymentRequest(p)) {
+    q.set("amount", p.amount);
+    if (p.senderMemo) q.set("senderMemo", p.senderMemo);
+    if (p.recipientMemo) q.set("recipientMemo", p.recipientMemo);
+  }
+  return `${origin.replace(/\/+$/, "")}${PAY_PATH}?${q}`;
+}
+
+export type QrResult = { ok: true; payload: QrPayload } | { ok: false; error: Msg };
+
+const invalid: QrResult = { ok: false, error: msg(M.qrInvalidFormat) };
+
+/** Checks the fields of a payload, whichever way it came (JSON or link). */
+export function validatePayload(raw: Record<string, unknown>): QrResult {
+  const rp = typeof raw.rp === "number" ? raw.rp : typeof raw.rp === "string" && /^\d{1,15}$/.test(raw.rp) ? Number(raw.rp) : NaN;
+  if (!Number.isSafeInteger(rp) || rp <= 0) return invalid;
+  if (typeof raw.rpb !== "string" || raw.rpb.length === 0 || raw.rpb.length > 200) return invalid;
+  const payload: QrPayload = { rp, rpb: raw.rpb };
+  if (raw.amount !== undefined && raw.amount !== null) {
+    // Monujo writes amounts with exactly two decimals; a number is accepted when it says the same.
+    const text = typeof raw.amount === "number" ? raw.amount.toFixed(2) : raw.amount;
+    const cents = typeof text === "string" ? parseApiAmount(text) : null;
+    if (cents === null || cents <= 0n || cents > MAX_AMOUNT_CENTS) return invalid;
+    payload.amount = formatCents(cents);
+    for (const key of ["senderMemo", "recipientMemo"] as const) {
+      const v = raw[key];
+      if (v === undefined || v === null) payload[key] = null;
+      else if (typeof v === "string" && [...v].length <= MEMO_MAX) payload[key] = v;
+      else return invalid;
+    }
+  }
+  return { ok: true, payload };
+}
+
+/**
+ * Reads scanned content (spec 5 "QR scan"): nothing read → 'Unable to read QR code'; not JSON
+ * (nor a payment link) → 'Invalid QR code content format'; the member's own id → 'You can not
+ * transfer money to your own account'.
+ */
+export function decodeQrContent(content: string | null | undefined, myId: number): QrResult {
+  if (content === null || content === undefined || content.trim() === "") return { ok: false, error: msg(M.qrUnreadable) };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(content);
+  } catch {
+    raw = linkFields(content);
+    if (!raw) return invalid;
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return invalid;
+  const r = validatePayload(raw as Record<string, unknown>);
+  if (r.ok && r.payload.rp === myId) return { ok: false, error: msg(M.qrOwnAccount) };
+  return r;
+}
+
+/** The fields of a payment link, or null when the text is not one. */
+export function linkFields(text: string): Record<string, string> | null {
+  try {
+    const url = new URL(text.trim());
+    if (!/^https?:$/.test(url.protocol) || !url.pathname.endsWith(PAY_PATH) || !url.searchParams.has("rp")) return null;
+    return Object.fromEntries(url.searchParams.entries());
+  } catch {
+    return null;
+  }
+}
+
+/** A file name safe on every file system: no separators, reserved or control characters, bounded length. */
+export function safeFileName(name: string, ext: string): string {
+  const cleaned = name
+    .normalize("NFKC")
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[. ]+$/, "")
+    .slice(0, 120);
+  return `${cleaned || "file"}.${ext}`;
+}

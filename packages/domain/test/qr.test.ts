@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { M, decodeQrContent, encodeQrPayload, paymentLink, safeFileName, type QrPayload } from "../src";
+
+const ME = 7;
+
+describe("QR payloads", () => {
+  it("are Monujo's JSON, field for field", () => {
+    expect(encodeQrPayload({ rp: 3, rpb: "custodial:ab" })).toBe('{"rp":3,"rpb":"custodial:ab"}');
+    expect(encodeQrPayload({ rp: 3, rpb: "ledger:cd", amount: "12.34", senderMemo: "Bread", recipientMemo: "Bread" })).toBe(
+      '{"rp":3,"rpb":"ledger:cd","amount":"12.34","senderMemo":"Bread","recipientMemo":"Bread"}',
+    );
+  });
+
+  const payload: fc.Arbitrary<QrPayload> = fc.record(
+    {
+      rp: fc.integer({ min: 1, max: 2 ** 40 }).filter((n) => n !== ME),
+      rpb: fc.string({ minLength: 1, maxLength: 60 }),
+      amount: fc.bigInt({ min: 1n, max: 10n ** 12n }).map((c) => `${c / 100n}.${(c % 100n).toString().padStart(2, "0")}`),
+      senderMemo: fc.option(fc.string({ maxLength: 50 }), { nil: null }),
+      recipientMemo: fc.option(fc.string({ maxLength: 50 }), { nil: null }),
+    },
+    { requiredKeys: ["rp", "rpb"] },
+  );
+
+  it("round-trip through JSON and through the payment link", () => {
+    fc.assert(
+      fc.property(payload, (p) => {
+        const full = p.amount ? { rp: p.rp, rpb: p.rpb, amount: p.amount, senderMemo: p.senderMemo ?? null, recipientMemo: p.recipientMemo ?? null } : { rp: p.rp, rpb: p.rpb };
+        const viaJson = decodeQrContent(encodeQrPayload(p), ME);
+        const viaLink = decodeQrContent(paymentLink("https://wallet.example.org", p), ME);
+        return viaJson.ok && viaLink.ok && JSON.stringify(viaJson.payload) === JSON.stringify(full) && viaLink.payload.rp === p.rp && viaLink.payload.rpb === p.rpb && viaLink.payload.amount === p.amount;
+      }),
+    );
+  });
+
+  it("give each malformed content its message", () => {
+    const err = (c: string | null) => {
+      const r = decodeQrContent(c, ME);
+      return r.ok ? null : r.error.id;
+    };
+    expect(err(null)).toBe(M.qrUnreadable);
+    expect(err("")).toBe(M.qrUnreadable);
+    expect(err("hello")).toBe(M.qrInvalidFormat);
+    expect(err("https://example.org/somewhere")).toBe(M.qrInvalidFormat);
+    expect(err("[1,2]")).toBe(M.qrInvalidFormat);
+    expect(err('{"rp":"x","rpb":"a"}')).toBe(M.qrInvalidFormat);
+    expect(err('{"rp":3}')).toBe(M.qrInvalidFormat);
+    expect(err('{"rp":3,"rpb":"a","amount":"1.234"}')).toBe(M.qrInvalidFormat);
+    expect(err('{"rp":3,"rpb":"a","amount":"-1.00"}')).toBe(M.qrInvalidFormat);
+    expect(err(`{"rp":3,"rpb":"a","amount":"1.00","senderMemo":"${"x".repeat(51)}"}`)).toBe(M.qrInvalidFormat);
+    expect(err(`{"rp":${ME},"rpb":"mine"}`)).toBe(M.qrOwnAccount);
+    expect(err('{"rp":3,"rpb":"a"}')).toBeNull();
+  });
+
+  it("accept Monujo's numeric rp and amounts written as numbers", () => {
+    const r = decodeQrContent('{"rp":"12","rpb":"comchain:abc","amount":5,"senderMemo":null,"recipientMemo":null}', ME);
+    expect(r.ok && r.payload).toEqual({ rp: 12, rpb: "comchain:abc", amount: "5.00", senderMemo: null, recipientMemo: null });
+  });
+});
+
+describe("file names", () => {
+  it("are safe on every file system", () => {
+    expect(safeFileName('QR code - Payment request to Bob / "Durand" of 12.34 DL (a:b*c?)', "pdf")).toBe("QR code - Payment request to Bob Durand of 12.34 DL (abc).pdf");
+    expect(safeFileName("...", "pdf")).toBe("file.pdf");
+    expect(safeFileName("x".repeat(300), "pdf").length).toBe(124);
+  });
+});
