@@ -16,6 +16,7 @@ import { PreferencesScreen } from "../features/preferences/PreferencesScreen";
 import { CreateAccountScreen } from "../features/create-account/CreateAccountScreen";
 import { PendingAccountsScreen } from "../features/admin/PendingAccountsScreen";
 import { PendingCreditsScreen } from "../features/admin/PendingCreditsScreen";
+import { PayLinkScreen } from "../features/qr/PayLinkScreen";
 
 /** Titles are msgids, translated when shown. */
 interface RouteHandle {
@@ -94,6 +95,7 @@ export const router = () =>
         { path: "/preferences", element: <Private><PreferencesScreen /></Private>, handle: h("Preferences") },
         { path: "/admin/pending-accounts", element: <Private><PendingAccountsScreen /></Private>, handle: h("Approval of account creation") },
         { path: "/admin/pending-credits", element: <Private><PendingCreditsScreen /></Private>, handle: h("Approval of top-up requests") },
+        { path: "/pay", element: <Private><PayLinkScreen /></Private>, handle: h("Send money") },
         { path: "*", element: <Navigate to="/carto" replace /> },
       ],
     },

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
 import { M, parseApiAmount, type AccountEntry } from "@mutua/domain";
@@ -10,8 +11,18 @@ export interface Selection {
   sub?: string;
 }
 
+/** An entry of the per-account menu (spec 2: one action shows as an icon, several as a dropdown). */
+export interface AccountAction {
+  id: string;
+  label: string;
+  icon: string;
+  run: (a: AccountEntry) => void;
+  available: (a: AccountEntry) => boolean;
+}
+
 interface Props {
   accounts: AccountEntry[] | undefined;
+  actions: AccountAction[];
   loading: boolean;
   error: boolean;
   refreshing: boolean;
@@ -21,7 +32,7 @@ interface Props {
 }
 
 /** Spec 2 "Accounts list". */
-export function AccountsList({ accounts, loading, error, refreshing, selected, onSelect, onRefresh }: Props) {
+export function AccountsList({ accounts, actions, loading, error, refreshing, selected, onSelect, onRefresh }: Props) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const unconfigured = useUnconfiguredBackends();
@@ -70,6 +81,7 @@ export function AccountsList({ accounts, loading, error, refreshing, selected, o
                   <span className="account-note">{i18n._(M.backendUnavailable)}</span>
                 </div>
               ) : (
+                <div className="account-row">
                 <button
                   type="button"
                   className={`account${isSelected && (single || !selected?.sub) ? " selected" : ""}`}
@@ -87,6 +99,8 @@ export function AccountsList({ accounts, loading, error, refreshing, selected, o
                     <span className="currency">{a.curr || "--"}</span>
                   </span>
                 </button>
+                {isSelected && a.active && <AccountMenu account={a} actions={actions.filter((x) => x.available(a))} />}
+                </div>
               )}
               {!single && !a.unavailable && (
                 <ul className="sub-accounts">
@@ -129,5 +143,42 @@ export function AccountsList({ accounts, loading, error, refreshing, selected, o
         </div>
       )}
     </section>
+  );
+}
+
+/** Only on the selected account: one action as an icon button, several in a menu. */
+function AccountMenu({ account, actions }: { account: AccountEntry; actions: AccountAction[] }) {
+  const { i18n } = useLingui();
+  const [open, setOpen] = useState(false);
+  if (actions.length === 0) return null;
+  if (actions.length === 1) {
+    const a = actions[0]!;
+    return (
+      <button type="button" className="button account-menu" aria-label={a.label} title={a.label} onClick={() => a.run(account)}>
+        <span aria-hidden="true">{a.icon}</span>
+      </button>
+    );
+  }
+  return (
+    <div className="dropdown">
+      <button type="button" className="button account-menu" aria-haspopup="true" aria-expanded={open} aria-label={i18n._("Account actions")} onClick={() => setOpen((o) => !o)}>
+        <span aria-hidden="true">⋮</span>
+      </button>
+      <div className="dropdown-menu" hidden={!open}>
+        {actions.map((a) => (
+          <button
+            key={a.id}
+            type="button"
+            className="nav-item"
+            onClick={() => {
+              setOpen(false);
+              a.run(account);
+            }}
+          >
+            <span aria-hidden="true">{a.icon}</span> {a.label}
+          </button>
+        ))}
+      </div>
+    </div>
   );
 }

@@ -1,12 +1,13 @@
-import { useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, type Recipient, type TransactionView } from "@mutua/domain";
+import { M, type AccountEntry, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
 import { useModals } from "../../app/modals";
 import { toast } from "../../lib/toast";
-import { AccountsList, type Selection } from "../accounts/AccountsList";
+import { AccountsList, type AccountAction, type Selection } from "../accounts/AccountsList";
 import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/queries";
-import { useUnconfiguredBackends } from "../auth/queries";
+import { useMe, useUnconfiguredBackends } from "../auth/queries";
 import { RecentTransactions } from "../transactions/RecentTransactions";
 import { transactionKeys } from "../transactions/queries";
 import { TransactionDetailDialog } from "../transactions/TransactionDetailDialog";
@@ -14,12 +15,23 @@ import { SendMoneyModal } from "../send/SendMoneyModal";
 import { AddFavoriteDialog } from "../send/AddFavoriteDialog";
 import type { PaymentDraft } from "../send/useSendPayment";
 
+const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
+const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
+
+/** Where a payment link (/pay?rp=…) leaves its payload for the dashboard. */
+export interface DashboardState {
+  pay?: QrPayload;
+}
+
 /** Spec 2 "Dashboard": accounts on the left, transactions on the right, actions in the footer. */
 export function DashboardScreen() {
   const { i18n } = useLingui();
   const qc = useQueryClient();
   const modals = useModals();
   const accounts = useAccounts();
+  const me = useMe().data;
+  const location = useLocation();
+  const navigate = useNavigate();
   // Keeps the backends fresh too, which is how a session ended elsewhere gets noticed here.
   useUnconfiguredBackends({ refetchOnMount: "always" });
   const refreshAfterAction = useRefreshAfterAction();
@@ -54,9 +66,12 @@ export function DashboardScreen() {
     ));
   };
 
-  const pay = () =>
+  const pay = (initial?: QrPayload) =>
+    me &&
     modals.open((close) => (
       <SendMoneyModal
+        me={me}
+        initial={initial}
         accounts={accounts.data ?? []}
         onClose={close}
         onSent={afterPayment}
@@ -68,12 +83,46 @@ export function DashboardScreen() {
       />
     ));
 
+  // A payment link opens the payment step once the accounts are known.
+  const link = (location.state as DashboardState | null)?.pay;
+  useEffect(() => {
+    if (!link || !accounts.data || !me) return;
+    void navigate(location.pathname, { replace: true, state: null });
+    pay(link);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [link, accounts.data, me]);
+
+  const request = (account: AccountEntry) =>
+    me &&
+    modals.open((close) => (
+      <Suspense fallback={null}>
+        <RequestMoneyModal me={me} account={account} onClose={close} />
+      </Suspense>
+    ));
+
+  const actions: AccountAction[] = [
+    {
+      id: "qr",
+      label: i18n._("QR code"),
+      icon: "▦",
+      available: () => Boolean(me),
+      run: (account) =>
+        me &&
+        modals.open((close) => (
+          <Suspense fallback={null}>
+            <QrCodeModal me={me} account={account} onClose={close} />
+          </Suspense>
+        )),
+    },
+  ];
+
   return (
     <main className="dashboard">
       <h1 className="visually-hidden">{i18n._("Dashboard")}</h1>
       <div className="dashboard-columns">
         <AccountsList
           accounts={accounts.data}
+          actions={actions}
           loading={accounts.isPending}
           error={accounts.isError}
           refreshing={refreshing}
@@ -84,8 +133,11 @@ export function DashboardScreen() {
         <RecentTransactions account={current} />
       </div>
       <footer className="dashboard-footer">
-        <button type="button" className="button pay" disabled={!current} onClick={pay}>
+        <button type="button" className="button pay" disabled={!current} onClick={() => pay()}>
           {i18n._("Pay")}
+        </button>
+        <button type="button" className="button request" disabled={!current} onClick={() => current && request(current)}>
+          {i18n._("Request")}
         </button>
       </footer>
     </main>

@@ -10,9 +10,18 @@ import { RecipientRow } from "./RecipientStep";
 import { spendableCents } from "./spendable";
 import type { PaymentDraft } from "./useSendPayment";
 
+/** A payment request read from a QR code or a payment link (spec 4 "requestPay"). */
+export interface PaymentRequest {
+  amount: string;
+  senderMemo: string | null;
+  recipientMemo: string | null;
+}
+
 interface Props {
   from: AccountEntry;
   recipient: Recipient;
+  /** Amount and recipient memo locked, sender memo prefilled. */
+  request?: PaymentRequest | undefined;
   onReview: (d: PaymentDraft) => void;
 }
 
@@ -21,17 +30,18 @@ function newKey(): string {
 }
 
 /** Spec 2 "Send money" step 2 of 2: amount and memos, every rule of spec 5, then a review. */
-export function PaymentStep({ from, recipient, onReview }: Props) {
+export function PaymentStep({ from, recipient, request, onReview }: Props) {
   const { i18n } = useLingui();
   const config = useConfig();
   const client = useClient();
   const fmt = useFormat();
   const ids = useId();
-  const [amountText, setAmountText] = useState("");
-  const [senderMemo, setSenderMemo] = useState("");
+  const [amountText, setAmountText] = useState(request?.amount ?? "");
+  const [senderMemo, setSenderMemo] = useState(request?.senderMemo ?? "");
   const [sameMemo, setSameMemo] = useState(true);
   const [recipientMemo, setRecipientMemo] = useState("");
-  const splitMemo = from.splitMemoSupport && !config.disableSplitMemo;
+  // A request fixes the recipient's memo: no split switch then (spec 5 "Memos").
+  const splitMemo = from.splitMemoSupport && !config.disableSplitMemo && !request;
 
   const parsed = amountText === "" ? null : parseAmountInput(amountText, "send");
   const available = spendableCents(from.subAccounts);
@@ -69,7 +79,7 @@ export function PaymentStep({ from, recipient, onReview }: Props) {
           amount: valid.text,
           parts,
           senderMemo: senderMemo.trim(),
-          recipientMemo: (splitMemo && !sameMemo ? recipientMemo : senderMemo).trim(),
+          recipientMemo: request ? (request.recipientMemo ?? "") : (splitMemo && !sameMemo ? recipientMemo : senderMemo).trim(),
           // Made when the member presses Send; the retries of this payment reuse it.
           key: newKey(),
         });
@@ -102,9 +112,10 @@ export function PaymentStep({ from, recipient, onReview }: Props) {
             placeholder={i18n._("e.g. 50")}
             value={amountText}
             onChange={(e) => setAmountText(e.target.value)}
+            readOnly={Boolean(request)}
             aria-invalid={amountError ? true : undefined}
             aria-describedby={amountError ? `${ids}-amount-error` : `${ids}-available`}
-            autoFocus
+            autoFocus={!request}
           />
           <span className="unit">{from.curr}</span>
         </div>
@@ -118,6 +129,12 @@ export function PaymentStep({ from, recipient, onReview }: Props) {
         )}
       </div>
       <MemoField id={`${ids}-memo`} label={i18n._("Memo")} placeholder={i18n._("Add a payment memo (optional)")} value={senderMemo} onChange={setSenderMemo} error={senderMemoError ? tr(senderMemoError) : undefined} />
+      {request && (
+        <div className="field">
+          <label htmlFor={`${ids}-locked-memo`}>{i18n._("Memo for the recipient")}</label>
+          <input id={`${ids}-locked-memo`} readOnly value={request.recipientMemo ?? ""} />
+        </div>
+      )}
       {splitMemo && (
         <label className="switch">
           <input type="checkbox" role="switch" checked={sameMemo} onChange={(e) => setSameMemo(e.target.checked)} />

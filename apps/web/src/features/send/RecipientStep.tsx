@@ -6,7 +6,7 @@ import { loadMoreNearBottom } from "../../ui/scroll";
 import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
 
 /** Spec 2 "Send money" step 1 of 2: search (favourites when empty), pages loaded within 50 px of the bottom. */
-export function RecipientStep({ onChoose }: { onChoose: (r: Recipient) => void }) {
+export function RecipientStep({ onChoose, onScan }: { onChoose: (r: Recipient) => void; onScan: () => void }) {
   const { i18n } = useLingui();
   const [q, setQ] = useState("");
   const search = useRecipientSearch(q);
@@ -17,10 +17,13 @@ export function RecipientStep({ onChoose }: { onChoose: (r: Recipient) => void }
 
   return (
     <div className="recipient-step">
-      <div className="field">
+      <div className="field search-with-scan">
         <label htmlFor="recipient-search" className="visually-hidden">
           {i18n._("Recipient")}
         </label>
+        <button type="button" className="button" onClick={onScan}>
+          <span aria-hidden="true">⌗</span> {i18n._("Scan a QR code")}
+        </button>
         <input
           id="recipient-search"
           type="search"

@@ -1,59 +1,103 @@
-import { useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
-import { parseApiAmount, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
+import { M, decodeQrContent, isPaymentRequest, parseApiAmount, type AccountEntry, type Profile, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
+import { useClient } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { accountLabel, subAccountLabel } from "../accounts/labels";
 import { payingAccount } from "../accounts/queries";
 import { RecipientStep } from "./RecipientStep";
-import { PaymentStep } from "./PaymentStep";
+import { PaymentStep, type PaymentRequest } from "./PaymentStep";
 import { useSendPayment, type PaymentDraft } from "./useSendPayment";
 
-type Step = { name: "recipient" } | { name: "payment"; recipient: Recipient } | { name: "review"; draft: PaymentDraft };
+const ScanOverlay = lazy(() => import("../scan/ScanOverlay"));
+
+type Step =
+  | { name: "recipient" }
+  | { name: "payment"; recipient: Recipient; request?: PaymentRequest | undefined; fromQr?: boolean }
+  | { name: "review"; draft: PaymentDraft; back: Step };
 
 interface Props {
+  me: Profile;
   accounts: AccountEntry[];
+  /** A payment link or scanned code opens the payment step directly. */
+  initial?: QrPayload | undefined;
   onClose: () => void;
   onSent: (tx: TransactionView, draft: PaymentDraft) => void;
   onUnconfirmed: (draft: PaymentDraft) => void;
 }
 
 /** Spec 2 "Send money" and 4 "Money transfer modal", with a review before money leaves. */
-export function SendMoneyModal({ accounts, onClose, onSent, onUnconfirmed }: Props) {
+export function SendMoneyModal({ me, accounts, initial, onClose, onSent, onUnconfirmed }: Props) {
   const { i18n } = useLingui();
+  const client = useClient();
   const [step, setStep] = useState<Step>({ name: "recipient" });
+  const [scanning, setScanning] = useState(false);
   const { send, sending } = useSendPayment();
 
-  const title =
-    step.name === "recipient" ? i18n._("Send money - {step}/{steps}", { step: 1, steps: 2 }) : i18n._("Send money - {step}/{steps}", { step: 2, steps: 2 });
-  const back = step.name === "payment" ? () => setStep({ name: "recipient" }) : step.name === "review" ? () => setStep({ name: "payment", recipient: step.draft.recipient }) : undefined;
+  /** Spec 5 "QR scan": read, check, then look the recipient up by rp/rpb. */
+  const openFromCode = async (payload: QrPayload) => {
+    let recipient: Recipient | undefined;
+    try {
+      const found = await client.searchRecipients({ walletId: payload.rpb, limit: 1 });
+      recipient = found.rows.find((r) => r.memberId === payload.rp);
+    } catch {
+      recipient = undefined;
+    }
+    if (!recipient) return toast.error({ id: M.qrRecipientSearchFailed });
+    const request = isPaymentRequest(payload) ? { amount: payload.amount, senderMemo: payload.senderMemo ?? null, recipientMemo: payload.recipientMemo ?? null } : undefined;
+    setStep({ name: "payment", recipient, request, fromQr: true });
+  };
+  useEffect(() => {
+    if (initial) void openFromCode(initial);
+    // Once, for the code the modal was opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const onScanned = (text: string) => {
+    setScanning(false);
+    const r = decodeQrContent(text, me.id);
+    if (!r.ok) return toast.error(r.error);
+    void openFromCode(r.payload);
+  };
+
+  const title = i18n._("Send money - {step}/{steps}", { step: step.name === "recipient" ? 1 : 2, steps: 2 });
+  // No way back to the search from a scanned code (as Monujo); the review goes back to the amount.
+  const back = step.name === "payment" && !step.fromQr ? () => setStep({ name: "recipient" }) : step.name === "review" ? () => setStep(step.back) : undefined;
 
   return (
-    <Dialog title={title} onClose={onClose} onBack={back}>
-      {step.name === "recipient" && <RecipientStep onChoose={(recipient) => setStep({ name: "payment", recipient })} />}
-      {step.name === "payment" &&
-        (() => {
-          const from = payingAccount(accounts, step.recipient.backendId);
-          return from ? (
-            <PaymentStep from={from} recipient={step.recipient} onReview={(draft) => setStep({ name: "review", draft })} />
-          ) : (
-            <p className="notice error">{i18n._("You have no active account to pay this recipient from.")}</p>
-          );
-        })()}
-      {step.name === "review" && (
-        <Review
-          draft={step.draft}
-          sending={sending}
-          onConfirm={async () => {
-            const outcome = await send(step.draft);
-            if (outcome.kind === "sent") onSent(outcome.tx, step.draft);
-            else if (outcome.kind === "unconfirmed") onUnconfirmed(step.draft);
-            else if (outcome.kind === "failed") toast.error(outcome.messages.map((m) => i18n._(m.id, m.values)).join(" "));
-          }}
-        />
+    <>
+      <Dialog title={title} onClose={onClose} onBack={back}>
+        {step.name === "recipient" && <RecipientStep onChoose={(recipient) => setStep({ name: "payment", recipient })} onScan={() => setScanning(true)} />}
+        {step.name === "payment" &&
+          (() => {
+            const from = payingAccount(accounts, step.recipient.backendId);
+            return from ? (
+              <PaymentStep from={from} recipient={step.recipient} request={step.request} onReview={(draft) => setStep({ name: "review", draft, back: step })} />
+            ) : (
+              <p className="notice error">{i18n._("You have no active account to pay this recipient from.")}</p>
+            );
+          })()}
+        {step.name === "review" && (
+          <Review
+            draft={step.draft}
+            sending={sending}
+            onConfirm={async () => {
+              const outcome = await send(step.draft);
+              if (outcome.kind === "sent") onSent(outcome.tx, step.draft);
+              else if (outcome.kind === "unconfirmed") onUnconfirmed(step.draft);
+              else if (outcome.kind === "failed") toast.error(outcome.messages.map((m) => i18n._(m.id, m.values)).join(" "));
+            }}
+          />
+        )}
+      </Dialog>
+      {scanning && (
+        <Suspense fallback={null}>
+          <ScanOverlay onResult={onScanned} onClose={() => setScanning(false)} />
+        </Suspense>
       )}
-    </Dialog>
+    </>
   );
 }
 
@@ -102,4 +146,3 @@ function Review({ draft, sending, onConfirm }: { draft: PaymentDraft; sending: b
     </div>
   );
 }
-

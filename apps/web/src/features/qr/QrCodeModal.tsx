@@ -1,0 +1,14 @@
+import { useLingui } from "@lingui/react";
+import type { AccountEntry, Profile } from "@mutua/domain";
+import { Dialog } from "../../ui/Dialog";
+import { QrPanel } from "./QrPanel";
+
+/** Spec 2 "QR code": the member's own wallet QR, `{rp, rpb}`, to be paid any amount. */
+export default function QrCodeModal({ me, account, onClose }: { me: Profile; account: AccountEntry; onClose: () => void }) {
+  const { i18n } = useLingui();
+  return (
+    <Dialog title={i18n._("QR code")} onClose={onClose}>
+      <QrPanel payload={{ rp: me.id, rpb: account.id }} pdfTitle={i18n._("QR code wallet - {name}", { name: me.name })} onClose={onClose} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,23 @@
+import { useEffect, useState } from "react";
+
+/**
+ * The QR code of `text` as a 200 px SVG (spec 9). The encoder loads with the modal that shows
+ * it; the SVG markup is the library's own output for our payload, not user HTML.
+ */
+export function QrImage({ text, label, onSvg }: { text: string; label: string; onSvg?: (svg: string) => void }) {
+  const [svg, setSvg] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import("qrcode").then(async (QRCode) => {
+      const out = await QRCode.toString(text, { type: "svg", width: 200, margin: 2, errorCorrectionLevel: "M" });
+      if (live) {
+        setSvg(out);
+        onSvg?.(out);
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [text, onSvg]);
+  return <div className="qr" role="img" aria-label={label} style={{ width: 200, height: 200 }} dangerouslySetInnerHTML={svg ? { __html: svg } : undefined} />;
+}

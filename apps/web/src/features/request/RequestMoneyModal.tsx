@@ -1,0 +1,87 @@
+import { useId, useState } from "react";
+import { useLingui } from "@lingui/react";
+import { memoProblem, parseAmountInput, parseApiAmount, type AccountEntry, type Profile, type QrPayload } from "@mutua/domain";
+import { Dialog } from "../../ui/Dialog";
+import { tr } from "../../lib/i18n";
+import { useFormat } from "../../lib/format";
+import { accountLabel } from "../accounts/labels";
+import { QrPanel } from "../qr/QrPanel";
+
+/** Spec 2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the payer. */
+export default function RequestMoneyModal({ me, account, onClose }: { me: Profile; account: AccountEntry; onClose: () => void }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const ids = useId();
+  const [amountText, setAmountText] = useState("");
+  const [memo, setMemo] = useState("");
+  const [request, setRequest] = useState<QrPayload | null>(null);
+  const parsed = amountText === "" ? null : parseAmountInput(amountText, "request");
+  const amountError = parsed && !parsed.ok ? tr(parsed.error) : undefined;
+  const memoError = memoProblem(memo);
+  const ready = Boolean(parsed?.ok && !memoError);
+
+  if (request) {
+    const amount = fmt.amount(parseApiAmount(request.amount!) ?? 0n);
+    const title = i18n._("QR code - Payment request to {name} of {amount} {currency}", { name: me.name, amount, currency: account.curr }) + (memo.trim() ? ` (${memo.trim()})` : "");
+    return (
+      <Dialog title={i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 })} onClose={onClose} onBack={() => setRequest(null)}>
+        <p className="request-summary">
+          {i18n._("{name} requests {amount} {currency}", { name: me.name, amount, currency: account.curr })}
+          {request.recipientMemo ? ` — ${request.recipientMemo}` : ""}
+        </p>
+        <QrPanel payload={request} pdfTitle={title} onClose={onClose} />
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title={i18n._("Request money - {step}/{steps}", { step: 1, steps: 2 })} onClose={onClose}>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!ready || !parsed?.ok) return;
+          // In a request both memos are the same text (no split, as in Monujo).
+          setRequest({ rp: me.id, rpb: account.id, amount: parsed.text, senderMemo: memo.trim() || null, recipientMemo: memo.trim() || null });
+        }}
+      >
+        <div className="from-to">
+          <div>
+            <span className="label">{i18n._("To")}</span>
+            <div>{accountLabel(i18n, account)}</div>
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor={`${ids}-amount`}>{i18n._("Amount")}</label>
+          <div className="input-with-unit">
+            <input
+              id={`${ids}-amount`}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={i18n._("e.g. 50")}
+              value={amountText}
+              onChange={(e) => setAmountText(e.target.value)}
+              aria-invalid={amountError ? true : undefined}
+              aria-describedby={amountError ? `${ids}-amount-error` : undefined}
+              autoFocus
+            />
+            <span className="unit">{account.curr}</span>
+          </div>
+          {amountError && (
+            <p className="field-error" id={`${ids}-amount-error`}>
+              {amountError}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor={`${ids}-memo`}>{i18n._("Memo")}</label>
+          <input id={`${ids}-memo`} autoComplete="off" placeholder={i18n._("Add a payment memo (optional)")} value={memo} onChange={(e) => setMemo(e.target.value)} aria-invalid={memoError ? true : undefined} />
+          {memoError && <p className="field-error">{tr(memoError)}</p>}
+        </div>
+        <button type="submit" className="button primary wide" disabled={!ready}>
+          {i18n._("Generate QR code")}
+        </button>
+      </form>
+    </Dialog>
+  );
+}
