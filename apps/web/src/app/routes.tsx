@@ -17,6 +17,8 @@ import { CreateAccountScreen } from "../features/create-account/CreateAccountScr
 import { PendingAccountsScreen } from "../features/admin/PendingAccountsScreen";
 import { PendingCreditsScreen } from "../features/admin/PendingCreditsScreen";
 import { PayLinkScreen } from "../features/qr/PayLinkScreen";
+import { rememberPayLink } from "../lib/pay-link";
+import { PAY_PATH } from "@mutua/domain";
 
 /** Titles are msgids, translated when shown. */
 interface RouteHandle {
@@ -66,8 +68,13 @@ function Layout() {
 /** Spec 2 guard: private routes send anonymous visitors to the map screen. */
 function Private({ children }: { children: ReactNode }) {
   const session = useSession();
+  const location = useLocation();
   if (session.status === "loading") return <main className="page" aria-busy="true" />;
-  if (session.status !== "member") return <Navigate to="/carto" replace />;
+  if (session.status !== "member") {
+    // A payment link opened before signing in is kept for after the login.
+    if (location.pathname === PAY_PATH) rememberPayLink(location.search);
+    return <Navigate to="/carto" replace />;
+  }
   return children;
 }
 
@@ -95,7 +102,7 @@ export const router = () =>
         { path: "/preferences", element: <Private><PreferencesScreen /></Private>, handle: h("Preferences") },
         { path: "/admin/pending-accounts", element: <Private><PendingAccountsScreen /></Private>, handle: h("Approval of account creation") },
         { path: "/admin/pending-credits", element: <Private><PendingCreditsScreen /></Private>, handle: h("Approval of top-up requests") },
-        { path: "/pay", element: <Private><PayLinkScreen /></Private>, handle: h("Send money") },
+        { path: PAY_PATH, element: <Private><PayLinkScreen /></Private>, handle: h("Send money") },
         { path: "*", element: <Navigate to="/carto" replace /> },
       ],
     },

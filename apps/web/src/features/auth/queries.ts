@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { LoginRequiredError } from "@mutua/client";
-import { normalizeEmail, type Profile } from "@mutua/domain";
+import { PAY_PATH, normalizeEmail, type Profile } from "@mutua/domain";
+import { takePayLink } from "../../lib/pay-link";
 import { useClient } from "../../app/context";
 import { setLoginEmail } from "../../lib/storage";
 
@@ -96,7 +97,8 @@ export function useLogin() {
       setLoginEmail(normalizeEmail(email));
       qc.removeQueries({ queryKey: ["me"], exact: false });
       qc.setQueryData(authKeys.me, result.profile);
-      void navigate("/dashboard");
+      const pending = takePayLink();
+      void navigate(pending ? `${PAY_PATH}${pending}` : "/dashboard");
     },
   });
 }
