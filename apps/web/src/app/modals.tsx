@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useLocation } from "react-router";
 
 /** One modal at a time, closed by any route change (spec 2 "Route table"). */
@@ -10,15 +10,21 @@ interface Modals {
 const ModalContext = createContext<Modals | null>(null);
 
 export function ModalHost({ children }: { children: ReactNode }) {
-  const [render, setRender] = useState<((close: () => void) => ReactNode) | null>(null);
-  const close = useCallback(() => setRender(null), []);
-  const open = useCallback((r: (close: () => void) => ReactNode) => setRender(() => r), []);
   const location = useLocation();
-  useEffect(() => close(), [location.pathname, close]);
+  // A modal belongs to the route it was opened on: a screen may open one while it mounts after a
+  // redirect, before this host's own effect sees the new route.
+  const [modal, setModal] = useState<{ render: (close: () => void) => ReactNode; path: string } | null>(null);
+  const path = useRef(location.pathname);
+  path.current = location.pathname;
+  const close = useCallback(() => setModal(null), []);
+  const open = useCallback((render: (close: () => void) => ReactNode) => setModal({ render, path: path.current }), []);
+  useEffect(() => {
+    setModal((m) => (m && m.path !== location.pathname ? null : m));
+  }, [location.pathname]);
   return (
     <ModalContext.Provider value={{ open, close }}>
       {children}
-      {render?.(close)}
+      {modal && modal.path === location.pathname && modal.render(close)}
     </ModalContext.Provider>
   );
 }
