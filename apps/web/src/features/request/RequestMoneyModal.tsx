@@ -6,6 +6,7 @@ import { tr } from "../../lib/i18n";
 import { useFormat } from "../../lib/format";
 import { accountLabel } from "../accounts/labels";
 import { QrPanel } from "../qr/QrPanel";
+import { AmountField } from "../../ui/AmountField";
 
 /** Spec 2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the payer. */
 export default function RequestMoneyModal({ me, account, onClose }: { me: Profile; account: AccountEntry; onClose: () => void }) {
@@ -51,28 +52,7 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
             <div>{accountLabel(i18n, account)}</div>
           </div>
         </div>
-        <div className="field">
-          <label htmlFor={`${ids}-amount`}>{i18n._("Amount")}</label>
-          <div className="input-with-unit">
-            <input
-              id={`${ids}-amount`}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={i18n._("e.g. 50")}
-              value={amountText}
-              onChange={(e) => setAmountText(e.target.value)}
-              aria-invalid={amountError ? true : undefined}
-              aria-describedby={amountError ? `${ids}-amount-error` : undefined}
-              autoFocus
-            />
-            <span className="unit">{account.curr}</span>
-          </div>
-          {amountError && (
-            <p className="field-error" id={`${ids}-amount-error`}>
-              {amountError}
-            </p>
-          )}
-        </div>
+        <AmountField value={amountText} onChange={setAmountText} currency={account.curr} error={amountError} autoFocus />
         <div className="field">
           <label htmlFor={`${ids}-memo`}>{i18n._("Memo")}</label>
           <input id={`${ids}-memo`} autoComplete="off" placeholder={i18n._("Add a payment memo (optional)")} value={memo} onChange={(e) => setMemo(e.target.value)} aria-invalid={memoError ? true : undefined} />

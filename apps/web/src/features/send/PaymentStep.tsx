@@ -8,6 +8,7 @@ import { tr } from "../../lib/i18n";
 import { accountLabel, subAccountLabel } from "../accounts/labels";
 import { RecipientRow } from "./RecipientStep";
 import { spendableCents } from "./spendable";
+import { AmountField } from "../../ui/AmountField";
 import type { PaymentDraft } from "./useSendPayment";
 
 /** A payment request read from a QR code or a payment link (spec 4 "requestPay"). */
@@ -102,32 +103,15 @@ export function PaymentStep({ from, recipient, request, onReview }: Props) {
           </ul>
         </div>
       </div>
-      <div className="field amount-field">
-        <label htmlFor={`${ids}-amount`}>{i18n._("Amount")}</label>
-        <div className="input-with-unit">
-          <input
-            id={`${ids}-amount`}
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder={i18n._("e.g. 50")}
-            value={amountText}
-            onChange={(e) => setAmountText(e.target.value)}
-            readOnly={Boolean(request)}
-            aria-invalid={amountError ? true : undefined}
-            aria-describedby={amountError ? `${ids}-amount-error` : `${ids}-available`}
-            autoFocus={!request}
-          />
-          <span className="unit">{from.curr}</span>
-        </div>
-        <p className="hint" id={`${ids}-available`}>
-          {i18n._("Available: {amount} {currency}", { amount: fmt.amount(available), currency: from.curr })}
-        </p>
-        {amountError && (
-          <p className="field-error" id={`${ids}-amount-error`}>
-            {amountError}
-          </p>
-        )}
-      </div>
+      <AmountField
+        value={amountText}
+        onChange={setAmountText}
+        currency={from.curr}
+        error={amountError}
+        readOnly={Boolean(request)}
+        autoFocus={!request}
+        hint={i18n._("Available: {amount} {currency}", { amount: fmt.amount(available), currency: from.curr })}
+      />
       <MemoField id={`${ids}-memo`} label={i18n._("Memo")} placeholder={i18n._("Add a payment memo (optional)")} value={senderMemo} onChange={setSenderMemo} error={senderMemoError ? tr(senderMemoError) : undefined} />
       {request && (
         <div className="field">
