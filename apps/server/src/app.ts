@@ -13,6 +13,9 @@ import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
 import { accountRoutes } from "./routes/accounts";
 import { paymentRoutes } from "./routes/payments";
+import { topUpRoutes } from "./routes/topups";
+import { adminRoutes } from "./routes/admin";
+import { orderPages } from "./routes/orders";
 import { webRoutes } from "./web";
 
 export interface Deps {
@@ -68,6 +71,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   meRoutes(app, deps);
   accountRoutes(app, deps);
   paymentRoutes(app, deps);
+  topUpRoutes(app, deps);
+  adminRoutes(app, deps);
+  orderPages(app, deps);
   await webRoutes(app, deps.settings);
   return app;
 }

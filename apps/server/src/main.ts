@@ -12,8 +12,9 @@ import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./d
  * migrations, optionally the demo association (--demo), then the API and the web app on PORT.
  */
 async function main() {
-  const settings = readSettings();
   const demo = process.argv.includes("--demo");
+  // The demo pays its top-ups with a test checkout unless told otherwise.
+  const settings = readSettings(demo ? { TOPUP_PROVIDER: "demo", ...process.env } : process.env);
   const log = (m: string) => console.log(m);
 
   let embedded: EmbeddedPostgres | undefined;

@@ -1,6 +1,16 @@
 import path from "node:path";
 import type { Limit } from "./services/rate-limit";
 
+export const TOPUP_PROVIDERS = ["transfer", "demo"] as const;
+export type TopUpProviderName = (typeof TOPUP_PROVIDERS)[number];
+
+function topupProvider(v: string | undefined): TopUpProviderName {
+  const name = v?.trim() || "transfer";
+  // A typo must stop the server at start-up, not show members a broken checkout.
+  if (!(TOPUP_PROVIDERS as readonly string[]).includes(name)) throw new Error(`TOPUP_PROVIDER must be one of ${TOPUP_PROVIDERS.join(", ")}, not "${name}"`);
+  return name as TopUpProviderName;
+}
+
 /** Server settings, all from environment variables (documented in the README). */
 export interface Settings {
   port: number;
@@ -25,6 +35,10 @@ export interface Settings {
   sessionIdleSeconds: number;
   resetTokenTtlSeconds: number;
   trustProxy: boolean;
+  /** How members pay top-up orders (services/providers): "transfer" or "demo". */
+  topupProvider: TopUpProviderName;
+  /** The association's bank account, shown on transfer orders. */
+  bank: { iban: string; bic: string; holder: string };
   limits: {
     loginPerIp: Limit;
     loginPerAccount: Limit;
@@ -63,6 +77,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sessionIdleSeconds: int(env.SESSION_IDLE_SECONDS, 7 * 86_400),
     resetTokenTtlSeconds: int(env.RESET_TOKEN_TTL_SECONDS, 3_600),
     trustProxy: flag(env.TRUST_PROXY, false),
+    topupProvider: topupProvider(env.TOPUP_PROVIDER),
+    bank: { iban: env.BANK_IBAN ?? "", bic: env.BANK_BIC ?? "", holder: env.BANK_HOLDER ?? env.ASSOCIATION_NAME ?? "Association" },
     limits: {
       loginPerIp: limit(env, "LOGIN_IP", 50, 900),
       loginPerAccount: limit(env, "LOGIN_ACCOUNT", 10, 900),

@@ -10,7 +10,7 @@ import { Api, createTestDatabase, startServer, type TestDatabase, type TestServe
 let tdb: TestDatabase;
 let server: TestServer;
 
-const TABLES = ["members", "currencies", "backends", "wallets", "accounts", "movements", "postings"] as const;
+const TABLES = ["members", "currencies", "backends", "wallets", "accounts", "movements", "postings", "topup_orders", "reconversions"] as const;
 
 async function counts(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -67,6 +67,16 @@ describe("seedDemo", () => {
     expect((await walletsOf("bob@example.com")).map((w) => [w.kind, w.status, w.accounts])).toEqual([["custodial", "active", ["main"]]]);
     expect((await walletsOf("carol@example.com")).map((w) => [w.kind, w.status, w.accounts])).toEqual([["ledger", "active", ["cm", "nant"]]]);
     for (const email of ["admin@example.com", "accounts@example.com", "credits@example.com"]) expect(await walletsOf(email)).toEqual([]);
+  });
+
+  it("leaves something on each admin screen: Dan's pending wallet, Alice's paid top-up, the reconversion", async () => {
+    expect((await walletsOf("dan@example.com")).map((w) => [w.kind, w.status])).toEqual([["custodial", "pending"]]);
+    const { rows } = await tdb.db.query<{ state: string; amount: bigint; provider: string; email: string }>(
+      "SELECT o.state, o.amount, o.provider, m.email FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN members m ON m.id = w.member_id",
+    );
+    expect(rows).toEqual([{ state: "paid", amount: 2500n, provider: "demo", email: "alice@example.com" }]);
+    const rec = await tdb.db.query<{ status: string }>("SELECT status FROM reconversions");
+    expect(rec.rows).toEqual([{ status: "sent" }]);
   });
 
   it("encrypts Alice's ledger key with the demo wallet password, for the wallet's own address", async () => {

@@ -168,6 +168,46 @@ export class MutuaClient {
   transfer(body: BodyOf<"transfer">) {
     return this.call("transfer", { body });
   }
+  /** Spec "getCreditUrl": a top-up order on a wallet (one's own or another member's); pay it at order_url. */
+  createTopUp(walletId: string, amount: string) {
+    return this.call("createTopUp", { body: { walletId, amount } });
+  }
+  /** The wallet's unpaid and paid top-up orders. */
+  getPendingTopUps(walletId: string) {
+    return this.call("getPendingTopUps", { query: { walletId } });
+  }
+  /** Spec "transaction.cancel": deletes one's own unpaid top-up request. */
+  cancelTopUp(id: string) {
+    return this.call("cancelTopUp", { body: { id } });
+  }
+  getCreditRequests() {
+    return this.call("getCreditRequests");
+  }
+  /** Spec "credit.validate": credits the member; approving twice never pays twice. */
+  validateCredit(id: string) {
+    return this.call("validateCredit", { body: { id } });
+  }
+  /** A bank transfer for this order arrived (transfer provider). */
+  markTopUpPaid(id: string) {
+    return this.call("markTopUpPaid", { body: { id } });
+  }
+  listReconversions(query: QueryOf<"listReconversions"> = {}) {
+    return this.call("listReconversions", { query });
+  }
+  advanceReconversion(id: string, status: BodyOf<"advanceReconversion">["status"]) {
+    return this.call("advanceReconversion", { body: { id, status } });
+  }
+  getStagingUserAccounts() {
+    return this.call("getStagingUserAccounts");
+  }
+  /** Spec "account.validateCreation". */
+  validateCreation(walletId: string) {
+    return this.call("validateCreation", { body: { walletId } });
+  }
+  /** Spec "account.discardCreateRequest". */
+  discardCreateRequest(walletId: string) {
+    return this.call("discardCreateRequest", { body: { walletId } });
+  }
 }
 
 async function readErrorBody(res: Response): Promise<ErrorBody["error"] | null> {

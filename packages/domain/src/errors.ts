@@ -18,6 +18,8 @@ export const ErrorCode = {
   invalidSignature: "invalid_signature",
   signatureExpired: "signature_expired",
   backendUnavailable: "backend_unavailable",
+  topUpPending: "topup_pending",
+  stateConflict: "state_conflict",
   internal: "internal_error",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

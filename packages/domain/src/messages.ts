@@ -76,6 +76,27 @@ export const M = {
   qrUnreadable: "Unable to read QR code",
   qrRecipientSearchFailed: "An error occured while searching recipient",
   cameraDenied: "Permission denied to the camera",
+  // Top-up (spec 4, 5 "Top-up amount", 8 "Top-up")
+  topUpMin: "The minimum top up amount must be equal or greater than {amount}",
+  topUpMax: "The maximum top up amount must be equal or less than {amount}",
+  topUpPendingExists: "You already have a pending top-up. Please either pay or delete it before proceeding",
+  topUpFailed: "An unexpected issue occurred while attempting to top up your account",
+  pendingTopUpsFailed: "An unexpected server error occured while fetching pending topup list",
+  pendingTopUpsUnexpected: "An unexpected value was returned in the pending topup list",
+  topUpDeleteFailed: "An error occurred while deleting top-up request...",
+  topUpCreated: "Top-up request has been successfully created",
+  topUpPaid: "The Top-up request has been successfully payed",
+  topUpDeleted: "The top-up request has been successfully deleted",
+  // Ours, where the spec is silent
+  topUpNotAllowed: "Top-ups are not available for this account.",
+  requestAlreadyHandled: "This request has already been handled and can no longer be changed.",
+  reconversionStageOrder: "A reconversion moves forward one stage at a time: sent, received, invoiced, then paid.",
+  // Admin (spec 8 "Admin", success texts)
+  accountApproveFailed: "An unexpected issue occurred while approving the wallet account creation of user {name}.",
+  accountDiscardFailed: "An unexpected issue occurred while discarding the wallet account creation of user {name}.",
+  creditApproveFailed: "An issue occured upon the approval of the credit request of {name}.",
+  accountCreationDecided: "User {name}'s account creation was approved or discarded",
+  creditValidated: "Top up request from {name} of {amount} {currency} was validated",
   // Language (spec 8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;

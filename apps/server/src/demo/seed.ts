@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { canonicalTransferMessage, formatCents, parseApiAmount, type SubAccount } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, signMessage } from "@mutua/wallet";
 import type { Db } from "../db/pool";
@@ -18,7 +18,11 @@ export const DEMO_MEMBERS = [
   { email: "admin@example.com", firstName: "Ada", lastName: "Admin", role: "both validation rights", accounts: true, credits: true, wallets: [] },
   { email: "accounts@example.com", firstName: "Axel", lastName: "Accounts", role: "account validation", accounts: true, wallets: [] },
   { email: "credits@example.com", firstName: "Cleo", lastName: "Credits", role: "credit validation", credits: true, wallets: [] },
+  { email: "dan@example.com", firstName: "Dan", lastName: "Pending", role: "member (custodial wallet awaiting approval)", wallets: ["custodial"], pending: true },
 ] as const;
+
+/** Alice's top-up, paid and waiting for a credit administrator; found again by its reference. */
+const DEMO_TOPUP_REFERENCE = "MU-DEMO2-ALICE";
 
 const LEDGER = "ledger:demo-lokal";
 const CUSTODIAL = "custodial:demo-lokal";
@@ -52,7 +56,8 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
     });
     for (const kind of m.wallets) {
       if (kind === "custodial") {
-        walletOf.set(`${m.firstName}:custodial`, await openCustodialWallet(db, (await getBackend(db, CUSTODIAL))!, id, "active"));
+        const status = "pending" in m && m.pending ? "pending" : "active";
+        walletOf.set(`${m.firstName}:custodial`, await openCustodialWallet(db, (await getBackend(db, CUSTODIAL))!, id, status));
       } else {
         const key = newPrivateKey();
         const keystore = await encryptKeystore(key, DEMO_WALLET_PASSWORD);
@@ -62,7 +67,20 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
       }
     }
   }
-  if (fresh && walletOf.size > 0) await seedHistory(db, now, walletOf, keys);
+  // Only with the members it is about: a database seeded before a member was added gets the member alone.
+  if (fresh && walletOf.has("Alice:custodial") && walletOf.has("Bob:custodial")) await seedHistory(db, now, walletOf, keys);
+  await seedPaidTopUp(db);
+}
+
+async function seedPaidTopUp(db: Db): Promise<void> {
+  await db.query(
+    `INSERT INTO topup_orders (public_id, wallet_id, requester_id, requester_is_owner, amount, state, provider, reference, paid_at)
+     SELECT $1, w.id, m.id, true, 2500, 'paid', 'demo', $2, now()
+     FROM wallets w JOIN members m ON m.id = w.member_id
+     WHERE m.email = 'alice@example.com' AND w.backend_id = '${CUSTODIAL}' AND w.status = 'active'
+     ON CONFLICT (reference) DO NOTHING`,
+    [`to_${randomBytes(16).toString("hex")}`, DEMO_TOPUP_REFERENCE],
+  );
 }
 
 /** A few months of life: top-ups, payments both ways, mutual credit used, one reconversion. */

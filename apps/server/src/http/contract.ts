@@ -6,6 +6,7 @@ import { schemas } from "@mutua/domain/api/schemas";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { requireMember } from "./auth";
+import { requireRight, rightOf } from "../services/rights";
 
 type S = typeof schemas;
 type Body<K extends RouteName> = S[K] extends { body: z.ZodType } ? z.output<S[K]["body"]> : undefined;
@@ -27,7 +28,7 @@ export type Handler<K extends RouteName> = (ctx: Ctx<K>) => Promise<z.input<S[K]
 /**
  * Registers one operation of the shared contract: its method, path and schemas come from
  * @mutua/domain, so the server cannot drift from the client. Private operations resolve the
- * session before the handler runs.
+ * session before the handler runs, and administrative ones check the member's validation right.
  */
 export function operation<K extends RouteName>(app: FastifyInstance, deps: { db: Db; settings: Settings }, name: K, handler: Handler<K>): void {
   const route = routes[name];
@@ -35,12 +36,13 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
   const members = new WeakMap<FastifyRequest, bigint>();
   const schema = schemas[name] as { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType };
   const isPublic = PUBLIC_ROUTES.has(name);
+  const right = rightOf(name);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,
     url: route.path,
     schema: {
       operationId: name,
-      tags: [isPublic ? "public" : "member"],
+      tags: [isPublic ? "public" : right ? "admin" : "member"],
       ...(schema.body ? { body: schema.body } : {}),
       ...(schema.query ? { querystring: schema.query } : {}),
       ...(schema.params ? { params: schema.params } : {}),
@@ -53,7 +55,10 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
       ? {}
       : {
           onRequest: async (req: FastifyRequest) => {
-            members.set(req, await requireMember(deps.db, deps.settings, req));
+            const memberId = await requireMember(deps.db, deps.settings, req);
+            // Like the session, the right is checked before the body: no hints to those without it.
+            if (right) await requireRight(deps.db, memberId, right);
+            members.set(req, memberId);
           },
         }),
     handler: async (req, reply) => {

@@ -19,6 +19,8 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_signature: 403,
   signature_expired: 403,
   backend_unavailable: 409,
+  topup_pending: 409,
+  state_conflict: 409,
   internal_error: 500,
 };
 

@@ -63,15 +63,19 @@ function requestHash(r: MovementRequest): string {
 
 const refused = (code: ErrorCode, id: string) => new ApiError(code, { id });
 
-/** Posts a movement, or returns the one already posted under the same idempotency key. */
-export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
+function normalise(req: MovementRequest): { req: MovementRequest; hash: string } {
   const parts = req.parts.filter((p) => p.amount !== 0n);
   if (parts.length === 0 || parts.some((p) => p.amount < 0n)) throw new Error("postMovement: parts must be positive");
   if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new Error("postMovement: one part per sub-account");
-  const hash = requestHash({ ...req, parts });
+  return { req: { ...req, parts }, hash: requestHash({ ...req, parts }) };
+}
+
+/** Posts a movement, or returns the one already posted under the same idempotency key. */
+export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
+  const n = normalise(req);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await inTransaction(db, (tx) => post(tx, { ...req, parts }, hash));
+      return await inTransaction(db, (tx) => post(tx, n.req, n.hash));
     } catch (e) {
       // A deadlock or serialisation failure is PostgreSQL asking to try again. So is the key
       // committed meanwhile by a request that locked other sub-accounts: the retry finds it.
@@ -81,6 +85,17 @@ export async function postMovement(db: Db, req: MovementRequest): Promise<{ move
       throw e;
     }
   }
+}
+
+/**
+ * Posts a movement inside the caller's transaction, so it commits or rolls back with the
+ * caller's other writes (an order's state, an audit row). No retry here: a deadlock or a
+ * concurrent commit of the same key aborts the whole transaction, so callers serialise on a
+ * row of their own (the order, the reconversion) taken FOR UPDATE before calling this.
+ */
+export async function postMovementTx(tx: Tx, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
+  const n = normalise(req);
+  return post(tx, n.req, n.hash);
 }
 
 async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movement: MovementRow; replayed: boolean }> {
@@ -149,6 +164,10 @@ async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movem
     ],
   );
   const movement = rows[0]!;
+  // Every reconversion is tracked from the moment it exists, whichever path posted it.
+  if (req.kind === "reconversion") {
+    await tx.query("INSERT INTO reconversions (movement_id, updated_at) VALUES ($1, $2)", [movement.id, movement.created_at]);
+  }
   for (const p of postings) {
     p.account.balance += p.amount;
     await tx.query("INSERT INTO postings (movement_id, account_id, amount, balance_after) VALUES ($1, $2, $3, $4)", [

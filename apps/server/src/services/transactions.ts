@@ -17,6 +17,7 @@ interface Row {
   cp_wallet: string;
   cp_member: bigint | null;
   cp_name: string | null;
+  reconversion_status: "sent" | "received" | "invoiced" | "paid" | null;
 }
 
 const SELECT = `
@@ -24,11 +25,13 @@ const SELECT = `
     to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us, m.payer_wallet_id, m.sender_memo, m.recipient_memo, c.symbol,
     (SELECT json_agg(json_build_object('kind', a.kind, 'amount', p.amount::text) ORDER BY a.kind)
        FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = m.id AND a.wallet_id = $1) AS parts,
-    cw.id AS cp_wallet, cw.member_id AS cp_member, cm.first_name || ' ' || cm.last_name AS cp_name
+    cw.id AS cp_wallet, cw.member_id AS cp_member, cm.first_name || ' ' || cm.last_name AS cp_name,
+    rc.status AS reconversion_status
   FROM (SELECT * FROM movements WHERE payer_wallet_id = $1 UNION ALL SELECT * FROM movements WHERE payee_wallet_id = $1) m
   JOIN currencies c ON c.id = m.currency_id
   JOIN wallets cw ON cw.id = CASE WHEN m.payer_wallet_id = $1 THEN m.payee_wallet_id ELSE m.payer_wallet_id END
-  LEFT JOIN members cm ON cm.id = cw.member_id`;
+  LEFT JOIN members cm ON cm.id = cw.member_id
+  LEFT JOIN reconversions rc ON rc.movement_id = m.id`;
 
 function view(r: Row, walletId: string, associationName: string): TransactionView {
   const parts = (r.parts ?? []).map((p) => ({ account: p.kind, amount: formatCents(BigInt(p.amount)) }));
@@ -47,6 +50,7 @@ function view(r: Row, walletId: string, associationName: string): TransactionVie
     pending: false,
     isTopUp: r.kind === "topup",
     isReconversion: r.kind === "reconversion",
+    reconversionStatus: r.kind === "reconversion" ? (r.reconversion_status ?? "sent") : null,
     parts,
   };
 }

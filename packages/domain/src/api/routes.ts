@@ -24,9 +24,28 @@ export const routes = {
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId" },
   prepareTransfer: { method: "POST", path: "/api/transfers/prepare" },
   transfer: { method: "POST", path: "/api/transfers" },
+  createTopUp: { method: "POST", path: "/api/topups" },
+  getPendingTopUps: { method: "GET", path: "/api/topups" },
+  cancelTopUp: { method: "POST", path: "/api/topups/cancel" },
+  getCreditRequests: { method: "GET", path: "/api/admin/credit-requests" },
+  validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate" },
+  markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid" },
+  listReconversions: { method: "GET", path: "/api/admin/reconversions" },
+  advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance" },
+  getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts" },
+  validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate" },
+  discardCreateRequest: { method: "POST", path: "/api/admin/pending-accounts/discard" },
 } as const;
 
 export type RouteName = keyof typeof routes;
+
+/** Operations of the validation rights (spec 6); every other member gets 403. */
+export const ADMIN_ROUTES = {
+  accounts: ["getStagingUserAccounts", "validateCreation", "discardCreateRequest"],
+  credits: ["getCreditRequests", "validateCredit", "markTopUpPaid"],
+  /** The spec's "administrator": holders of both rights. */
+  both: ["listReconversions", "advanceReconversion"],
+} as const satisfies Record<string, readonly RouteName[]>;
 export type HttpMethod = (typeof routes)[RouteName]["method"];
 
 /** Routes that answer without a session. Everything else needs one. */

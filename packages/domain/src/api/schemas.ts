@@ -120,6 +120,8 @@ export const TransactionView = z.object({
   pending: z.boolean(),
   isTopUp: z.boolean(),
   isReconversion: z.boolean(),
+  /** Where a reconversion stands at the association (spec 3); null for every other kind. */
+  reconversionStatus: z.enum(["sent", "received", "invoiced", "paid"]).nullable(),
   parts: z.array(z.object({ account: SubAccountKind, amount: SignedAmountString })),
 });
 
@@ -174,6 +176,86 @@ export const TransferBody = z.object({
   signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/).optional(),
 });
 
+export const ReconversionStatus = z.enum(["sent", "received", "invoiced", "paid"]);
+export const TopUpState = z.enum(["unpaid", "paid", "received", "canceled"]);
+const OrderId = z.string().min(3).max(80);
+const IdBody = z.object({ id: OrderId });
+const WalletBody = z.object({ walletId: WalletId });
+
+export const CreateTopUpBody = z.object({ walletId: WalletId, amount: AmountString });
+/** Spec 3 "Credit order": where the member pays. */
+export const CreditOrder = z.object({ id: z.string(), order_url: z.string() });
+
+export const PendingTopUp = z.object({
+  id: z.string(),
+  walletId: z.string(),
+  amount: AmountString,
+  currency: z.string(),
+  date: z.string(),
+  state: TopUpState,
+  paid: z.boolean(),
+  reference: z.string(),
+  requester: z.object({ id: z.number().int(), name: z.string() }),
+  order_url: z.string(),
+  /** The signed-in member requested it: only they may pay or delete it (spec 6). */
+  isMine: z.boolean(),
+  canCancel: z.boolean(),
+});
+
+/** Spec 3 "Pending credit request". */
+export const CreditRequest = z.object({
+  id: z.string(),
+  related: z.string(),
+  memberId: z.number().int(),
+  walletId: z.string(),
+  amount: AmountString,
+  currency: z.string(),
+  date: z.string(),
+  backendId: z.string(),
+  reference: z.string(),
+  requester: z.object({ id: z.number().int(), name: z.string() }),
+});
+
+export const CreditValidation = z.object({
+  id: z.string(),
+  state: TopUpState,
+  related: z.string(),
+  amount: AmountString,
+  currency: z.string(),
+  /** The top-up movement, as the member's transaction list shows it. */
+  transactionId: z.string(),
+});
+
+export const TopUpStateResult = z.object({ id: z.string(), state: TopUpState });
+
+export const ReconversionView = z.object({
+  /** The reconversion movement's id (a transaction id). */
+  id: z.string(),
+  related: z.string(),
+  walletId: z.string(),
+  backendId: z.string(),
+  amount: AmountString,
+  currency: z.string(),
+  date: z.string(),
+  status: ReconversionStatus,
+  updatedAt: z.string(),
+});
+
+export const ReconversionsQuery = z.object({ status: ReconversionStatus.optional() });
+export const AdvanceReconversionBody = z.object({ id: OrderId, status: ReconversionStatus });
+
+/** Spec 3 "Pending user account". */
+export const StagingAccount = z.object({
+  walletId: z.string(),
+  memberId: z.number().int(),
+  name: z.string(),
+  backend: BackendKind,
+  backendId: z.string(),
+  date: z.string(),
+});
+
+export const WalletStatusResult = z.object({ walletId: z.string(), status: z.enum(["pending", "active", "locked", "discarded"]) });
+
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const schemas = {
@@ -198,6 +280,17 @@ export const schemas = {
   unsetFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
   prepareTransfer: { body: PrepareTransferBody, response: PreparedTransfer },
   transfer: { body: TransferBody, response: TransactionView },
+  createTopUp: { body: CreateTopUpBody, response: CreditOrder },
+  getPendingTopUps: { query: z.object({ walletId: WalletId }), response: z.array(PendingTopUp) },
+  cancelTopUp: { body: IdBody, response: TopUpStateResult },
+  getCreditRequests: { response: z.array(CreditRequest) },
+  validateCredit: { body: IdBody, response: CreditValidation },
+  markTopUpPaid: { body: IdBody, response: TopUpStateResult },
+  listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
+  advanceReconversion: { body: AdvanceReconversionBody, response: ReconversionView },
+  getStagingUserAccounts: { response: z.array(StagingAccount) },
+  validateCreation: { body: WalletBody, response: WalletStatusResult },
+  discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;
 
 export { Empty };

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../app";
+import { operation } from "../http/contract";
+import { cancelTopUp, createTopUp, creditRequests, markPaid, pendingTopUps, validateCredit } from "../services/topups";
+
+export function topUpRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db, settings } = deps;
+  operation(app, deps, "createTopUp", async ({ memberId, body }) => createTopUp(db, settings, memberId, body.walletId, body.amount));
+  operation(app, deps, "getPendingTopUps", async ({ memberId, query }) => pendingTopUps(db, settings, memberId, query.walletId));
+  operation(app, deps, "cancelTopUp", async ({ memberId, body }) => cancelTopUp(db, memberId, body.id));
+  // Credit validation right (checked by `operation` from ADMIN_ROUTES).
+  operation(app, deps, "getCreditRequests", async () => creditRequests(db));
+  operation(app, deps, "validateCredit", async ({ memberId, body }) => validateCredit(db, memberId, body.id));
+  operation(app, deps, "markTopUpPaid", async ({ memberId, body }) => markPaid(db, body.id, memberId));
+}

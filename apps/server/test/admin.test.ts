@@ -1,0 +1,216 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_ROUTES, M, routes, type RouteName } from "@mutua/domain";
+import { ledgerViolations } from "../src/services/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import {
+  Api, countMovements, createBackend, createTestDatabase, memberToken, openTestLedgerWallet, seedMember, startServer, walletBalances,
+  type TestDatabase, type TestServer,
+} from "./helpers";
+
+/** Administrators: who may call what, validating credits exactly once, pending wallet creations, the audit log. */
+
+let tdb: TestDatabase;
+let server: TestServer;
+let custodial: BackendRow;
+let ledger: BackendRow;
+let member: Api;
+let accountsAdmin: Api;
+let creditsAdmin: Api;
+let bothAdmin: Api;
+let creditsAdminId: bigint;
+let accountsAdminId: bigint;
+
+const api = async (opts: { firstName?: string; canValidateAccounts?: boolean; canValidateCredits?: boolean } = {}) => {
+  const m = await seedMember(tdb.db, opts);
+  return { id: m.id, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+};
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "DL" });
+  member = (await api()).api;
+  const a = await api({ canValidateAccounts: true });
+  accountsAdmin = a.api;
+  accountsAdminId = a.id;
+  const c = await api({ canValidateCredits: true });
+  creditsAdmin = c.api;
+  creditsAdminId = c.id;
+  bothAdmin = (await api({ canValidateAccounts: true, canValidateCredits: true })).api;
+});
+
+afterEach(async () => {
+  expect(await ledgerViolations(tdb.db)).toEqual([]);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await tdb?.drop();
+});
+
+const auditRows = async (subject: string) =>
+  (await tdb.db.query<{ member_id: bigint; action: string; details: Record<string, unknown> }>(
+    "SELECT member_id, action, details FROM audit_log WHERE subject = $1 ORDER BY id",
+    [subject],
+  )).rows;
+
+/** Well-formed arguments for every admin operation, so only the right decides the answer. */
+const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
+  getStagingUserAccounts: {},
+  validateCreation: { body: { walletId: "custodial:nope" } },
+  discardCreateRequest: { body: { walletId: "custodial:nope" } },
+  getCreditRequests: {},
+  validateCredit: { body: { id: "to_nope" } },
+  markTopUpPaid: { body: { id: "to_nope" } },
+  listReconversions: {},
+  advanceReconversion: { body: { id: "tx_nope", status: "received" } },
+};
+
+describe("who may call the admin operations", () => {
+  const all = Object.values(ADMIN_ROUTES).flat() as RouteName[];
+
+  it("covers every admin operation of the contract", () => {
+    expect(Object.keys(ARGS).sort()).toEqual([...all].sort());
+    for (const name of all) expect(routes[name].path).toMatch(/^\/api\/admin\//);
+  });
+
+  it.each(all)("%s: 401 anonymous, 403 without the right (also with a malformed body), allowed with it", async (name) => {
+    const anonymous = await new Api(server.baseUrl).call(name, ARGS[name]);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.error.code).toBe("login_required");
+    const right = (Object.entries(ADMIN_ROUTES) as [keyof typeof ADMIN_ROUTES, readonly RouteName[]][]).find(([, names]) => names.includes(name))![0];
+    const without = right === "accounts" ? [member, creditsAdmin] : right === "credits" ? [member, accountsAdmin] : [member, accountsAdmin, creditsAdmin];
+    for (const a of without) {
+      const r = await a.call(name, ARGS[name]);
+      expect(r.status, name).toBe(403);
+      expect(r.json.error).toMatchObject({ code: "forbidden", message: M.forbidden });
+      if (routes[name].method === "POST") expect((await a.call(name, { body: { nonsense: 1 } })).status).toBe(403);
+    }
+    const holders = right === "accounts" ? [accountsAdmin, bothAdmin] : right === "credits" ? [creditsAdmin, bothAdmin] : [bothAdmin];
+    for (const a of holders) expect([200, 404], name).toContain((await a.call(name, ARGS[name])).status);
+  });
+});
+
+describe("credit validation", () => {
+  async function paidOrder(amount: string, backend: BackendRow = custodial, firstName = "Owner") {
+    const owner = await api({ firstName });
+    const wallet = backend.kind === "ledger"
+      ? (await openTestLedgerWallet(tdb.db, backend, owner.id)).id
+      : await openCustodialWallet(tdb.db, backend, owner.id);
+    const order = await owner.api.call("createTopUp", { body: { walletId: wallet, amount } });
+    expect(order.status).toBe(200);
+    const paid = await creditsAdmin.call("markTopUpPaid", { body: { id: order.json.id } });
+    expect(paid.json).toEqual({ id: order.json.id, state: "paid" });
+    return { owner, wallet, id: order.json.id };
+  }
+
+  it("marks a bank-transferred order paid once (audited), and lists it for validation", async () => {
+    const { id, wallet, owner } = await paidOrder("25.00", custodial, "Grace");
+    expect((await creditsAdmin.call("markTopUpPaid", { body: { id } })).json).toEqual({ id, state: "paid" });
+    expect(await auditRows(id)).toEqual([{ member_id: creditsAdminId, action: "topup.mark_paid", details: { amount: "25.00", walletId: wallet } }]);
+    const list = await creditsAdmin.call("getCreditRequests");
+    expect(list.json.find((r) => r.id === id)).toMatchObject({
+      related: "Grace Member",
+      memberId: Number(owner.id),
+      walletId: wallet,
+      amount: "25.00",
+      currency: "DL",
+      backendId: custodial.id,
+    });
+  });
+
+  it("credits exactly once with five concurrent approvals and a later repeat", async () => {
+    const { id, wallet, owner } = await paidOrder("25.00", custodial, "Henry");
+    const issuance = (await systemWallet(tdb.db, custodial.id, "issuance"))!.id;
+    const issuanceBefore = await walletBalances(tdb.db, issuance);
+    const movementsBefore = await countMovements(tdb.db);
+    const all = await Promise.all(Array.from({ length: 5 }, () => creditsAdmin.call("validateCredit", { body: { id } })));
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const first = all[0]!.json;
+    expect(first).toMatchObject({ id, state: "received", related: "Henry Member", amount: "25.00", currency: "DL" });
+    for (const r of all) expect(r.json).toEqual(first);
+    expect(await countMovements(tdb.db)).toBe(movementsBefore + 1);
+    expect(await walletBalances(tdb.db, wallet)).toEqual({ main: "25.00" });
+    expect(BigInt((await walletBalances(tdb.db, issuance)).main!.replace(".", ""))).toBe(BigInt(issuanceBefore.main!.replace(".", "")) - 2500n);
+
+    const later = await bothAdmin.call("validateCredit", { body: { id } });
+    expect(later.json).toEqual(first);
+    expect(await walletBalances(tdb.db, wallet)).toEqual({ main: "25.00" });
+    expect(await countMovements(tdb.db)).toBe(movementsBefore + 1);
+    expect((await auditRows(id)).map((r) => r.action)).toEqual(["topup.mark_paid", "credit.validate"]);
+
+    // The member sees the top-up in their history, and no longer as pending.
+    const txs = await owner.api.call("getTransactions", { params: { walletId: wallet } });
+    expect(txs.json.items).toEqual([expect.objectContaining({ id: first.transactionId, kind: "topup", isTopUp: true, amount: "25.00", reconversionStatus: null })]);
+    expect((await owner.api.call("getPendingTopUps", { query: { walletId: wallet } })).json).toEqual([]);
+    expect((await creditsAdmin.call("getCreditRequests")).json.map((r) => r.id)).not.toContain(id);
+    const { rows } = await tdb.db.query("SELECT state, validated_by, idempotency_key FROM topup_orders o JOIN movements m ON m.id = o.movement_id WHERE o.public_id = $1", [id]);
+    expect(rows).toEqual([{ state: "received", validated_by: creditsAdminId, idempotency_key: `topup:${id}` }]);
+  });
+
+  it("credits a ledger wallet's pledged (Nant) account", async () => {
+    const { id, wallet } = await paidOrder("12.00", ledger);
+    expect((await creditsAdmin.call("validateCredit", { body: { id } })).status).toBe(200);
+    expect(await walletBalances(tdb.db, wallet)).toEqual({ nant: "12.00", cm: "0.00" });
+  });
+
+  it("refuses to validate an unpaid or deleted order (409) and unknown ones (404)", async () => {
+    const owner = await api();
+    const wallet = await openCustodialWallet(tdb.db, custodial, owner.id);
+    const order = await owner.api.call("createTopUp", { body: { walletId: wallet, amount: "10.00" } });
+    const unpaid = await creditsAdmin.call("validateCredit", { body: { id: order.json.id } });
+    expect(unpaid.status).toBe(409);
+    expect(unpaid.json.error).toMatchObject({ code: "state_conflict", message: M.requestAlreadyHandled });
+    await owner.api.call("cancelTopUp", { body: { id: order.json.id } });
+    expect((await creditsAdmin.call("validateCredit", { body: { id: order.json.id } })).status).toBe(409);
+    expect((await creditsAdmin.call("markTopUpPaid", { body: { id: order.json.id } })).status).toBe(409);
+    expect((await creditsAdmin.call("validateCredit", { body: { id: "to_nope" } })).status).toBe(404);
+    expect(await walletBalances(tdb.db, wallet)).toEqual({ main: "0.00" });
+    expect(await auditRows(order.json.id)).toEqual([]);
+  });
+});
+
+describe("pending wallet creations", () => {
+  it("lists pending wallets, approves idempotently and audits once", async () => {
+    const m = await seedMember(tdb.db, { firstName: "Ivy", lastName: "Waiting" });
+    const wallet = await openCustodialWallet(tdb.db, custodial, m.id, "pending");
+    const list = await accountsAdmin.call("getStagingUserAccounts");
+    expect(list.json.find((a) => a.walletId === wallet)).toMatchObject({ memberId: Number(m.id), name: "Ivy Waiting", backend: "custodial", backendId: custodial.id });
+    for (let i = 0; i < 2; i++) expect((await accountsAdmin.call("validateCreation", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "active" });
+    expect((await tdb.db.query("SELECT status FROM wallets WHERE id = $1", [wallet])).rows).toEqual([{ status: "active" }]);
+    expect(await auditRows(wallet)).toEqual([{ member_id: accountsAdminId, action: "account.validate", details: { memberId: String(m.id) } }]);
+    expect((await accountsAdmin.call("getStagingUserAccounts")).json.map((a) => a.walletId)).not.toContain(wallet);
+    // Approved is approved: it cannot be discarded afterwards.
+    expect((await accountsAdmin.call("discardCreateRequest", { body: { walletId: wallet } })).status).toBe(409);
+  });
+
+  it("approves a pending ledger wallet with the mutual-credit limits it was opened with", async () => {
+    const m = await seedMember(tdb.db);
+    const w = await openTestLedgerWallet(tdb.db, ledger, m.id, "pending");
+    expect((await accountsAdmin.call("validateCreation", { body: { walletId: w.id } })).status).toBe(200);
+    const { rows } = await tdb.db.query("SELECT floor, ceiling FROM accounts WHERE wallet_id = $1 AND kind = 'cm'", [w.id]);
+    expect(rows).toEqual([{ floor: -1000n, ceiling: 2000n }]);
+  });
+
+  it("discards idempotently, and the member may ask for a wallet again", async () => {
+    const m = await seedMember(tdb.db);
+    const wallet = await openCustodialWallet(tdb.db, custodial, m.id, "pending");
+    // While the request stands, a second one on the backend is refused by the database.
+    await expect(openCustodialWallet(tdb.db, custodial, m.id, "pending")).rejects.toThrow(/wallets_one_per_member/);
+    for (let i = 0; i < 2; i++) {
+      expect((await accountsAdmin.call("discardCreateRequest", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "discarded" });
+    }
+    expect((await auditRows(wallet)).map((r) => r.action)).toEqual(["account.discard"]);
+    expect((await accountsAdmin.call("validateCreation", { body: { walletId: wallet } })).status).toBe(409);
+    const again = await openCustodialWallet(tdb.db, custodial, m.id, "pending");
+    expect((await accountsAdmin.call("getStagingUserAccounts")).json.map((a) => a.walletId)).toContain(again);
+    expect((await accountsAdmin.call("validateCreation", { body: { walletId: again } })).json.status).toBe("active");
+  });
+
+  it("answers 404 for system wallets and unknown ids", async () => {
+    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+    expect((await accountsAdmin.call("validateCreation", { body: { walletId: safe } })).status).toBe(404);
+    expect((await accountsAdmin.call("discardCreateRequest", { body: { walletId: "custodial:nope" } })).status).toBe(404);
+  });
+});

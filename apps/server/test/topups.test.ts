@@ -1,0 +1,278 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { M } from "@mutua/domain";
+import { ledgerViolations } from "../src/services/ledger";
+import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
+import {
+  Api, countMovements, createBackend, createTestDatabase, http, memberToken, seedMember, startServer, walletBalances,
+  type SeededMember, type TestDatabase, type TestServer,
+} from "./helpers";
+
+/** Top-up orders as members make them: limits, one unpaid own order, third parties, the order page. */
+
+let tdb: TestDatabase;
+let server: TestServer;
+let demo: TestServer;
+/** Top-ups from 5.00 to 500.00 DL. */
+let limited: BackendRow;
+/** No limits set: the minimum is 1.00. */
+let plain: BackendRow;
+
+const BANK = { BANK_IBAN: "FR76 3000 6000 0112 3456 7890 189", BANK_BIC: "AGRIFRPP", BANK_HOLDER: "Association Lokal" };
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db, { env: BANK });
+  demo = await startServer(tdb.db, { env: { TOPUP_PROVIDER: "demo" } });
+  limited = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
+  await tdb.db.query("UPDATE backends SET min_credit_amount = 500, max_credit_amount = 50000 WHERE id = $1", [limited.id]);
+  plain = await createBackend(tdb.db, { kind: "custodial", symbol: "TC" });
+});
+
+afterEach(async () => {
+  expect(await ledgerViolations(tdb.db)).toEqual([]);
+});
+
+afterAll(async () => {
+  await demo?.close();
+  await server?.close();
+  await tdb?.drop();
+});
+
+interface Person {
+  member: SeededMember;
+  api: Api;
+  demoApi: Api;
+  wallet: string;
+}
+
+let names = 0;
+async function person(opts: { firstName?: string; lastName?: string; backend?: BackendRow; status?: WalletStatus } = {}): Promise<Person> {
+  const member = await seedMember(tdb.db, { firstName: opts.firstName ?? `T${++names}`, ...(opts.lastName ? { lastName: opts.lastName } : {}) });
+  const wallet = await openCustodialWallet(tdb.db, opts.backend ?? plain, member.id, opts.status ?? "active");
+  const token = await memberToken(tdb.db, member.id);
+  return { member, wallet, api: new Api(server.baseUrl, token), demoApi: new Api(demo.baseUrl, token) };
+}
+
+const create = (p: Person, walletId: string, amount: string, api = p.api) => api.call("createTopUp", { body: { walletId, amount } });
+const orderState = async (id: string) => (await tdb.db.query<{ state: string }>("SELECT state FROM topup_orders WHERE public_id = $1", [id])).rows[0]!.state;
+const pathOf = (orderUrl: string) => new URL(orderUrl).pathname;
+
+/** The demo checkout's button as a browser presses it: a form post, redirects not followed. */
+async function pressPay(base: string, orderPath: string) {
+  const res = await fetch(`${base}${orderPath}/demo-pay`, {
+    method: "POST",
+    body: "",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    redirect: "manual",
+  });
+  await res.text();
+  return res;
+}
+
+describe("top-up amount", () => {
+  it("refuses amounts under the backend's minimum and over its maximum with the spec's messages", async () => {
+    const alice = await person({ backend: limited });
+    const low = await create(alice, alice.wallet, "4.99");
+    expect(low.status).toBe(400);
+    expect(low.json.error).toMatchObject({
+      code: "validation_failed",
+      message: "The minimum top up amount must be equal or greater than 5.00 DL",
+      msgid: M.topUpMin,
+      values: { amount: "5.00 DL" },
+    });
+    const high = await create(alice, alice.wallet, "500.01");
+    expect(high.status).toBe(400);
+    expect(high.json.error.message).toBe("The maximum top up amount must be equal or less than 500.00 DL");
+    expect(high.json.error.values).toEqual({ amount: "500.00 DL" });
+    expect((await create(alice, alice.wallet, "500.00")).status).toBe(200);
+  });
+
+  it("takes 1.00 as the minimum when the backend sets none, and has no maximum but the safe one", async () => {
+    const bob = await person();
+    const low = await create(bob, bob.wallet, "0.99");
+    expect(low.status).toBe(400);
+    expect(low.json.error.message).toBe("The minimum top up amount must be equal or greater than 1.00 TC");
+    expect((await create(bob, bob.wallet, "0.00")).json.error.msgid).toBe(M.topUpMin);
+    expect((await create(bob, bob.wallet, "1.00")).status).toBe(200);
+  });
+
+  it("refuses malformed amounts at the contract (400)", async () => {
+    const bob = await person();
+    for (const amount of ["1", "1.001", "-5.00", "1e3"]) expect((await create(bob, bob.wallet, amount)).status, amount).toBe(400);
+  });
+
+  it("refuses wallets that cannot be topped up: inactive (409), top-ups off (403), unknown or discarded (404)", async () => {
+    const pending = await person({ status: "pending" });
+    expect((await create(pending, pending.wallet, "10.00")).json.error).toMatchObject({ code: "inactive_account", message: M.targetInactive });
+    const off = await person();
+    await tdb.db.query("UPDATE wallets SET topup_allowed = false WHERE id = $1", [off.wallet]);
+    const r = await create(off, off.wallet, "10.00");
+    expect(r.status).toBe(403);
+    expect(r.json.error.message).toBe(M.topUpNotAllowed);
+    expect((await create(off, "custodial:nope", "10.00")).status).toBe(404);
+    const discarded = await person({ status: "discarded" });
+    expect((await create(discarded, discarded.wallet, "10.00")).status).toBe(404);
+    // A system wallet is no member's account.
+    const { rows } = await tdb.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'safe'", [plain.id]);
+    expect((await create(off, rows[0]!.id, "10.00")).status).toBe(404);
+  });
+});
+
+describe("one unpaid top-up of one's own", () => {
+  it("refuses a second unpaid own top-up until the first is paid or deleted", async () => {
+    const alice = await person();
+    const first = await create(alice, alice.wallet, "10.00");
+    expect(first.status).toBe(200);
+    expect(first.json.order_url).toBe(`${server.settings.publicUrl}/orders/${first.json.id}`);
+    expect(first.json.id).toMatch(/^to_[0-9a-f]{32}$/);
+    const second = await create(alice, alice.wallet, "20.00");
+    expect(second.status).toBe(409);
+    expect(second.json.error).toMatchObject({ code: "topup_pending", message: "You already have a pending top-up. Please either pay or delete it before proceeding" });
+    // Someone else may still top up Alice's account meanwhile.
+    const bob = await person();
+    expect((await create(bob, alice.wallet, "7.00")).status).toBe(200);
+    expect((await alice.api.call("cancelTopUp", { body: { id: first.json.id } })).status).toBe(200);
+    expect((await create(alice, alice.wallet, "20.00")).status).toBe(200);
+  });
+
+  it("lets exactly one of five simultaneous own requests through", async () => {
+    const alice = await person();
+    const all = await Promise.all(Array.from({ length: 5 }, (_, i) => create(alice, alice.wallet, `${10 + i}.00`)));
+    expect(all.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const { rows } = await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [alice.wallet]);
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it("allows a new one once the previous is paid (it then waits for validation)", async () => {
+    const alice = await person();
+    const first = await create(alice, alice.wallet, "10.00", alice.demoApi);
+    expect((await pressPay(demo.baseUrl, pathOf(first.json.order_url))).status).toBe(303);
+    expect((await create(alice, alice.wallet, "11.00")).status).toBe(200);
+  });
+});
+
+describe("pending top-ups and deleting them", () => {
+  it("shows the owner a third party's top-up with the requester's name, and the requester only their own", async () => {
+    const alice = await person({ firstName: "Alice", lastName: "Owner" });
+    const bob = await person({ firstName: "Bob", lastName: "Giver" });
+    const own = await create(alice, alice.wallet, "10.00");
+    const gift = await create(bob, alice.wallet, "15.50");
+    const list = await alice.api.call("getPendingTopUps", { query: { walletId: alice.wallet } });
+    expect(list.status).toBe(200);
+    expect(list.json).toHaveLength(2);
+    const fromBob = list.json.find((o) => o.id === gift.json.id)!;
+    expect(fromBob).toMatchObject({
+      walletId: alice.wallet,
+      amount: "15.50",
+      currency: "TC",
+      state: "unpaid",
+      paid: false,
+      requester: { id: Number(bob.member.id), name: "Bob Giver" },
+      order_url: gift.json.order_url,
+      isMine: false,
+      canCancel: false,
+    });
+    expect(fromBob.reference).toMatch(/^MU-[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+    expect(list.json.find((o) => o.id === own.json.id)).toMatchObject({ isMine: true, canCancel: true, requester: { name: "Alice Owner" } });
+    // Bob sees what he asked for on Alice's wallet, not Alice's own order.
+    const bobs = await bob.api.call("getPendingTopUps", { query: { walletId: alice.wallet } });
+    expect(bobs.json.map((o) => o.id)).toEqual([gift.json.id]);
+    expect(bobs.json[0]).toMatchObject({ isMine: true, canCancel: true });
+    // Anyone else: as if the wallet did not exist.
+    const mallory = await person();
+    expect((await mallory.api.call("getPendingTopUps", { query: { walletId: alice.wallet } })).status).toBe(404);
+    expect((await mallory.api.call("getPendingTopUps", { query: { walletId: "custodial:nope" } })).status).toBe(404);
+  });
+
+  it("lets only the requester delete a top-up, only while unpaid, and repeating it is harmless", async () => {
+    const alice = await person();
+    const bob = await person();
+    const mallory = await person();
+    const gift = await create(bob, alice.wallet, "15.00");
+    const id = gift.json.id;
+    const byOwner = await alice.api.call("cancelTopUp", { body: { id } });
+    expect(byOwner.status).toBe(403);
+    expect(byOwner.json.error.code).toBe("forbidden");
+    expect((await mallory.api.call("cancelTopUp", { body: { id } })).status).toBe(404);
+    expect((await mallory.api.call("cancelTopUp", { body: { id: "to_unknown" } })).status).toBe(404);
+    expect(await orderState(id)).toBe("unpaid");
+    const r = await bob.api.call("cancelTopUp", { body: { id } });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ id, state: "canceled" });
+    expect((await bob.api.call("cancelTopUp", { body: { id } })).json).toEqual({ id, state: "canceled" });
+    expect((await alice.api.call("getPendingTopUps", { query: { walletId: alice.wallet } })).json).toEqual([]);
+
+    const paid = await create(alice, alice.wallet, "9.00", alice.demoApi);
+    await pressPay(demo.baseUrl, pathOf(paid.json.order_url));
+    const late = await alice.api.call("cancelTopUp", { body: { id: paid.json.id } });
+    expect(late.status).toBe(409);
+    expect(late.json.error).toMatchObject({ code: "state_conflict", message: M.requestAlreadyHandled });
+    expect(await orderState(paid.json.id)).toBe("paid");
+    const shown = await alice.api.call("getPendingTopUps", { query: { walletId: alice.wallet } });
+    expect(shown.json).toEqual([expect.objectContaining({ id: paid.json.id, state: "paid", paid: true, canCancel: false })]);
+  });
+});
+
+describe("the order page", () => {
+  it("shows amount, reference and the association's bank details for a transfer, with every value escaped", async () => {
+    const hostile = await person({ firstName: `<script>alert("x")</script>`, lastName: `O'Neil & <b>Co</b>` });
+    const order = await create(hostile, hostile.wallet, "12.34");
+    const page = await http(server.baseUrl, "GET", pathOf(order.json.order_url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const { rows } = await tdb.db.query<{ reference: string }>("SELECT reference FROM topup_orders WHERE public_id = $1", [order.json.id]);
+    expect(page.text).toContain("12.34 TC");
+    expect(page.text).toContain(rows[0]!.reference);
+    expect(page.text).toContain(BANK.BANK_IBAN);
+    expect(page.text).toContain(BANK.BANK_BIC);
+    expect(page.text).toContain(BANK.BANK_HOLDER);
+    expect(page.text).toContain("Pay by bank transfer");
+    expect(page.text).not.toContain("<script>");
+    expect(page.text).not.toContain("<b>Co</b>");
+    expect(page.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(page.text).toContain("O&#39;Neil &amp; &lt;b&gt;Co&lt;/b&gt;");
+    expect(page.text).not.toContain("Pay (demo)");
+  });
+
+  it("answers 404 for an unknown order", async () => {
+    const r = await http(server.baseUrl, "GET", "/orders/to_0000");
+    expect(r.status).toBe(404);
+    expect(r.text).toContain("Order not found");
+  });
+
+  it("refuses the demo payment on a transfer server, and for a transfer order", async () => {
+    const alice = await person();
+    const order = await create(alice, alice.wallet, "10.00");
+    expect((await pressPay(server.baseUrl, pathOf(order.json.order_url))).status).toBe(404);
+    // Nor does a demo server pay an order made for a bank transfer.
+    expect((await pressPay(demo.baseUrl, pathOf(order.json.order_url))).status).toBe(404);
+    expect(await orderState(order.json.id)).toBe("unpaid");
+  });
+
+  it("pays a demo order with the test checkout's button, moving no money until an administrator validates it", async () => {
+    const alice = await person();
+    const order = await create(alice, alice.wallet, "25.00", alice.demoApi);
+    const before = await countMovements(tdb.db);
+    const page = await http(demo.baseUrl, "GET", pathOf(order.json.order_url));
+    expect(page.text).toContain("Test checkout — no real money");
+    expect(page.text).toContain(`<form method="post" action="/orders/${order.json.id}/demo-pay">`);
+    expect(page.text).toContain("Pay (demo)");
+    const r = await pressPay(demo.baseUrl, `/orders/${order.json.id}`);
+    expect(r.status).toBe(303);
+    expect(r.headers.get("location")).toBe(`/orders/${order.json.id}`);
+    expect(await orderState(order.json.id)).toBe("paid");
+    const after = await http(demo.baseUrl, "GET", pathOf(order.json.order_url));
+    expect(after.text).toContain("Paid. The association will credit your account");
+    expect(after.text).not.toContain("Pay (demo)");
+    // Pressing again (back button) changes nothing.
+    expect((await pressPay(demo.baseUrl, `/orders/${order.json.id}`)).status).toBe(303);
+    expect(await countMovements(tdb.db)).toBe(before);
+    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "0.00" });
+    // A deleted order cannot be paid.
+    const bob = await person();
+    const gone = await create(bob, bob.wallet, "5.00", bob.demoApi);
+    await bob.api.call("cancelTopUp", { body: { id: gone.json.id } });
+    expect((await pressPay(demo.baseUrl, `/orders/${gone.json.id}`)).status).toBe(409);
+    expect(await orderState(gone.json.id)).toBe("canceled");
+  });
+});
