@@ -6,7 +6,7 @@ import { useConfig } from "./context";
 import { ModalHost } from "./modals";
 import { NavBar } from "./NavBar";
 import { loginRequired } from "./login-required";
-import { authKeys, forgetSession, useSession } from "../features/auth/queries";
+import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
 import { LoginScreen } from "../features/auth/LoginScreen";
 import { SignupScreen } from "../features/auth/SignupScreen";
 import { ResetPasswordScreen } from "../features/auth/ResetPasswordScreen";
@@ -78,6 +78,14 @@ function Private({ children }: { children: ReactNode }) {
   return children;
 }
 
+/** Admin screens open only with their validation right; others go to the dashboard. */
+function RequireRight({ right, children }: { right: "accountValidation" | "creditValidation"; children: ReactNode }) {
+  const rights = useRights();
+  if (rights.loading) return <main className="page" aria-busy="true" />;
+  if (!rights[right]) return <Navigate to="/dashboard" replace />;
+  return children;
+}
+
 /** A signed-in member opening the login page goes to the dashboard. */
 function LoginRoute() {
   const session = useSession();
@@ -100,8 +108,8 @@ export const router = () =>
         { path: "/dashboard", element: <Private><DashboardScreen /></Private>, handle: h("Dashboard") },
         { path: "/create-account", element: <Private><CreateAccountScreen /></Private>, handle: h("Create my wallet") },
         { path: "/preferences", element: <Private><PreferencesScreen /></Private>, handle: h("Preferences") },
-        { path: "/admin/pending-accounts", element: <Private><PendingAccountsScreen /></Private>, handle: h("Approval of account creation") },
-        { path: "/admin/pending-credits", element: <Private><PendingCreditsScreen /></Private>, handle: h("Approval of top-up requests") },
+        { path: "/admin/pending-accounts", element: <Private><RequireRight right="accountValidation"><PendingAccountsScreen /></RequireRight></Private>, handle: h("Approval of account creation") },
+        { path: "/admin/pending-credits", element: <Private><RequireRight right="creditValidation"><PendingCreditsScreen /></RequireRight></Private>, handle: h("Approval of top-up requests") },
         { path: PAY_PATH, element: <Private><PayLinkScreen /></Private>, handle: h("Send money") },
         { path: "*", element: <Navigate to="/carto" replace /> },
       ],

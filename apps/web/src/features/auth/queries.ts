@@ -60,7 +60,7 @@ export function useRights() {
       };
     },
   });
-  return q.data ?? { accountValidation: false, creditValidation: false };
+  return { ...(q.data ?? { accountValidation: false, creditValidation: false }), loading: q.isPending && Boolean(me.data) };
 }
 
 export function useBackends(opts: { refetchOnMount?: "always" } = {}) {

@@ -2,12 +2,16 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, type AccountEntry, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
+import { M, type AccountEntry, type PendingTopUp, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
 import { useModals } from "../../app/modals";
 import { toast } from "../../lib/toast";
 import { AccountsList, type AccountAction, type Selection } from "../accounts/AccountsList";
 import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/queries";
 import { useMe, useUnconfiguredBackends } from "../auth/queries";
+import { useClient, useConfig } from "../../app/context";
+import { usePendingTopUps } from "../topup/queries";
+import { TopUpModal } from "../topup/TopUpModal";
+import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
 import { transactionKeys } from "../transactions/queries";
 import { TransactionDetailDialog } from "../transactions/TransactionDetailDialog";
@@ -41,6 +45,37 @@ export function DashboardScreen() {
   const usable = (accounts.data ?? []).filter((a) => a.active && !a.unavailable);
   const current = usable.find((a) => a.id === selected?.walletId) ?? usable[0];
   const selection = current ? (selected?.walletId === current.id ? selected : { walletId: current.id }) : null;
+  const config = useConfig();
+  const client = useClient();
+  const pendingTopUps = usePendingTopUps(current?.id);
+
+  const openTopUp = (order: PendingTopUp) =>
+    modals.open((close) => (
+      <TopUpDetailDialog
+        order={order}
+        onClose={close}
+        onPaid={() => {
+          close();
+          void refreshAfterAction(order.walletId, current?.bal ?? null);
+        }}
+      />
+    ));
+
+  /** Spec 4 "Top-up": an unpaid top-up of one's own is shown again instead of a new one. */
+  const topUp = async (account: AccountEntry) => {
+    let pending: PendingTopUp[];
+    try {
+      pending = await client.getPendingTopUps(account.id);
+    } catch {
+      return toast.error({ id: M.pendingTopUpsFailed });
+    }
+    const mine = pending.find((o) => o.state === "unpaid" && o.isMine);
+    if (mine) {
+      toast.warning({ id: M.topUpPendingExists });
+      return openTopUp(mine);
+    }
+    modals.open((close) => <TopUpModal account={account} onClose={close} onCreated={(order) => openTopUp(order)} />);
+  };
 
   const refresh = async () => {
     try {
@@ -130,7 +165,7 @@ export function DashboardScreen() {
           onSelect={setSelected}
           onRefresh={() => void refresh()}
         />
-        <RecentTransactions account={current} />
+        <RecentTransactions account={current} pending={pendingTopUps.data ?? []} onOpenTopUp={openTopUp} />
       </div>
       <footer className="dashboard-footer">
         <button type="button" className="button pay" disabled={!current} onClick={() => pay()}>
@@ -139,6 +174,11 @@ export function DashboardScreen() {
         <button type="button" className="button request" disabled={!current} onClick={() => current && request(current)}>
           {i18n._("Request")}
         </button>
+        {current?.isTopUpAllowed && !config.disableTopUp && (
+          <button type="button" className="button top-up" onClick={() => void topUp(current)}>
+            {i18n._("Top up")}
+          </button>
+        )}
       </footer>
     </main>
   );

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { useLingui } from "@lingui/react";
-import { M, type AccountEntry } from "@mutua/domain";
+import { M, type AccountEntry, type PendingTopUp } from "@mutua/domain";
+import { PendingTopUps } from "../topup/PendingTopUps";
 import { useModals } from "../../app/modals";
 import { TransactionItem } from "./TransactionItem";
 import { TransactionDetailDialog } from "./TransactionDetailDialog";
@@ -9,14 +10,14 @@ import { useRecentTransactions } from "./queries";
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
 
 /** Spec 2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
-export function RecentTransactions({ account }: { account: AccountEntry | undefined }) {
+export function RecentTransactions({ account, pending, onOpenTopUp }: { account: AccountEntry | undefined; pending: PendingTopUp[]; onOpenTopUp: (o: PendingTopUp) => void }) {
   const { i18n } = useLingui();
   const modals = useModals();
   const recent = useRecentTransactions(account?.id);
   const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) => modals.open((close) => <TransactionDetailDialog tx={tx} onClose={close} />);
   return (
     <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching}>
-      {/* Pending top-ups take this place, above the transactions, once top-ups exist. */}
+      <PendingTopUps orders={pending} onOpen={onOpenTopUp} />
       <header className="card-header">
         <h2 id="transactions-title">{i18n._("Transactions")}</h2>
         {recent.isFetching && !recent.isPending && (

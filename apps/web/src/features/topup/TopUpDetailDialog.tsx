@@ -1,0 +1,127 @@
+import { useEffect, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useLingui } from "@lingui/react";
+import { M, parseApiAmount, type PendingTopUp } from "@mutua/domain";
+import { useClient } from "../../app/context";
+import { Dialog } from "../../ui/Dialog";
+import { toast } from "../../lib/toast";
+import { useFormat } from "../../lib/format";
+import { detailDate } from "../../lib/dates";
+import { useCancelTopUp } from "./queries";
+
+/** Spec 4 "Top-up": 5 s between checks while a payment is awaited; we also give up after 15 minutes. */
+const POLL_MS = 5000;
+const POLL_LIMIT_MS = 15 * 60_000;
+
+/** Spec 2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for the payment by itself. */
+export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTopUp; onClose: () => void; onPaid: () => void }) {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const fmt = useFormat();
+  const qc = useQueryClient();
+  const cancel = useCancelTopUp();
+  const [waiting, setWaiting] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const amount = fmt.amount(parseApiAmount(order.amount) ?? 0n);
+  const unpaid = order.state === "unpaid";
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const watch = (since: number) => {
+    timer.current = setTimeout(async () => {
+      try {
+        const list = await client.getPendingTopUps(order.walletId);
+        const now = list.find((o) => o.id === order.id);
+        if (!now || now.state !== "unpaid") {
+          setWaiting(false);
+          await qc.invalidateQueries({ queryKey: ["me"] });
+          toast.success({ id: M.topUpPaid });
+          onPaid();
+          return;
+        }
+      } catch {
+        setWaiting(false);
+        return toast.error({ id: M.pendingTopUpsFailed });
+      }
+      if (Date.now() - since < POLL_LIMIT_MS) watch(since);
+      else setWaiting(false);
+    }, POLL_MS);
+  };
+
+  return (
+    <Dialog
+      title={i18n._("Top-up details")}
+      onClose={onClose}
+      footer={
+        <>
+          {order.canCancel && unpaid && (
+            <button
+              type="button"
+              className="button"
+              disabled={cancel.isPending}
+              onClick={() =>
+                cancel.mutate(order.id, {
+                  onSuccess: () => {
+                    toast.success({ id: M.topUpDeleted });
+                    void qc.invalidateQueries({ queryKey: ["me"] });
+                    onClose();
+                  },
+                  onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
+                })
+              }
+            >
+              {i18n._("Delete")}
+            </button>
+          )}
+          {order.isMine && unpaid && !waiting && (
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => {
+                window.open(order.order_url, "_blank", "noopener");
+                setWaiting(true);
+                watch(Date.now());
+              }}
+            >
+              {i18n._("Pay")}
+            </button>
+          )}
+          {waiting && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                clearTimeout(timer.current);
+                setWaiting(false);
+              }}
+            >
+              {i18n._("Stop waiting")}
+            </button>
+          )}
+          <button type="button" className="button primary" onClick={onClose}>
+            {i18n._("Ok")}
+          </button>
+        </>
+      }
+    >
+      <p className="detail-headline">{unpaid || order.state === "paid" ? i18n._("Top-up requested") : i18n._("Top-up received")}</p>
+      <p className="detail-amount">{i18n._("Requested {amount} {currency}", { amount, currency: order.currency })}</p>
+      {!order.isMine && <p>{i18n._("by {name}", { name: order.requester.name })}</p>}
+      <p>
+        {unpaid
+          ? order.isMine
+            ? i18n._("Your top-up request is waiting for you to pay it or delete it")
+            : i18n._("This top-up request is waiting for its requester to pay it")
+          : i18n._("This top-up request is waiting for an administrator of your local currency to validate it")}
+      </p>
+      {waiting && (
+        <p className="notice info" aria-live="polite">
+          {i18n._("Waiting for the payment… This window notices it by itself.")}
+        </p>
+      )}
+      <p className="detail-date">
+        <time dateTime={order.date}>{detailDate(order.date)}</time>
+      </p>
+    </Dialog>
+  );
+}
