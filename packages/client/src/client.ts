@@ -169,6 +169,10 @@ export class MutuaClient {
     return this.call("transfer", { body });
   }
   /** Spec "getCreditUrl": a top-up order on a wallet (one's own or another member's); pay it at order_url. */
+  /** Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount"). */
+  createUserAccount(backendId: string, keystore?: Record<string, unknown>) {
+    return this.call("createUserAccount", { body: { backendId, ...(keystore ? { keystore } : {}) } });
+  }
   createTopUp(walletId: string, amount: string) {
     return this.call("createTopUp", { body: { walletId, amount } });
   }

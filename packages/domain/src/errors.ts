@@ -12,6 +12,7 @@ export const ErrorCode = {
   resetDisabled: "reset_disabled",
   notFound: "not_found",
   insufficientBalance: "insufficient_balance",
+  walletExists: "wallet_exists",
   recipientLimit: "recipient_limit",
   inactiveAccount: "inactive_account",
   idempotencyConflict: "idempotency_conflict",

@@ -97,6 +97,9 @@ export const M = {
   creditApproveFailed: "An issue occured upon the approval of the credit request of {name}.",
   accountCreationDecided: "User {name}'s account creation was approved or discarded",
   creditValidated: "Top up request from {name} of {amount} {currency} was validated",
+  // Wallet creation (spec 8)
+  walletAlreadyCreated: "Wallet already created.",
+  walletCreationFailed: "Wallet creation unexpectedly failed. Please try again or contact your administrator.",
   // Language (spec 8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;

@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   reset_disabled: 403,
   not_found: 404,
   insufficient_balance: 409,
+  wallet_exists: 409,
   recipient_limit: 409,
   inactive_account: 409,
   idempotency_conflict: 409,

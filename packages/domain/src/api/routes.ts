@@ -24,6 +24,7 @@ export const routes = {
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId" },
   prepareTransfer: { method: "POST", path: "/api/transfers/prepare" },
   transfer: { method: "POST", path: "/api/transfers" },
+  createUserAccount: { method: "POST", path: "/api/wallets" },
   createTopUp: { method: "POST", path: "/api/topups" },
   getPendingTopUps: { method: "GET", path: "/api/topups" },
   cancelTopUp: { method: "POST", path: "/api/topups/cancel" },

@@ -256,6 +256,13 @@ export const StagingAccount = z.object({
 
 export const WalletStatusResult = z.object({ walletId: z.string(), status: z.enum(["pending", "active", "locked", "discarded"]) });
 
+/** A new wallet: custodial ones need nothing more; ledger ones bring their keystore, made on the device. */
+export const CreateWalletBody = z.object({
+  backendId: z.string().min(3).max(120),
+  keystore: z.record(z.string(), z.unknown()).optional(),
+});
+export const CreatedWallet = z.object({ internalId: z.string(), status: z.enum(["pending", "active"]) });
+
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const schemas = {
@@ -280,6 +287,7 @@ export const schemas = {
   unsetFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
   prepareTransfer: { body: PrepareTransferBody, response: PreparedTransfer },
   transfer: { body: TransferBody, response: TransactionView },
+  createUserAccount: { body: CreateWalletBody, response: CreatedWallet },
   createTopUp: { body: CreateTopUpBody, response: CreditOrder },
   getPendingTopUps: { query: z.object({ walletId: WalletId }), response: z.array(PendingTopUp) },
   cancelTopUp: { body: IdBody, response: TopUpStateResult },

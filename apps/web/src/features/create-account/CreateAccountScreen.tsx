@@ -1,11 +1,19 @@
 import { useState } from "react";
-import { Navigate } from "react-router";
+import { Navigate, useNavigate } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
+import { RefusedError } from "@mutua/client";
+import { ErrorCode, M, newPasswordProblems, type Backend } from "@mutua/domain";
+import { useClient } from "../../app/context";
+import { PasswordField } from "../../ui/Field";
+import { toast } from "../../lib/toast";
+import { tr } from "../../lib/i18n";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 
 /**
  * Spec 2 "Create-wallet screen": a backend selector when several have no wallet (first
- * preselected); none left sends the member to /. Creating the wallet comes with the wallet work.
+ * preselected); none left sends the member to /. A custodial wallet needs nothing more; a
+ * ledger wallet's key pair is made here and leaves only encrypted, under the wallet password.
  */
 export function CreateAccountScreen() {
   const { i18n } = useLingui();
@@ -14,19 +22,80 @@ export function CreateAccountScreen() {
   const [chosen, setChosen] = useState<string | null>(null);
   if (backends.isPending) return <main className="page" aria-busy="true" />;
   if (unconfigured.length === 0) return <Navigate to="/" replace />;
-  const selected = chosen ?? unconfigured[0]!.id;
+  const selected = unconfigured.find((b) => b.id === chosen) ?? unconfigured[0]!;
   return (
     <main className="page">
       <h1>{i18n._("Create my wallet")}</h1>
       {unconfigured.length > 1 && (
         <div className="segmented" role="radiogroup" aria-label={i18n._("Backend")}>
           {unconfigured.map((b) => (
-            <button key={b.id} type="button" role="radio" aria-checked={b.id === selected} className={b.id === selected ? "button primary" : "button"} onClick={() => setChosen(b.id)}>
+            <button key={b.id} type="button" role="radio" aria-checked={b.id === selected.id} className={b.id === selected.id ? "button primary" : "button"} onClick={() => setChosen(b.id)}>
               {b.id}
             </button>
           ))}
         </div>
       )}
+      <CreateWallet key={selected.id} backend={selected} />
     </main>
+  );
+}
+
+function CreateWallet({ backend }: { backend: Backend }) {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [busy, setBusy] = useState(false);
+  const ledger = backend.kind === "ledger";
+  const problems = newPasswordProblems(password, confirm);
+  const passwordError = password && problems.password ? tr(problems.password) : undefined;
+  const confirmError = confirm && confirm !== password ? i18n._("Passwords do not match") : undefined;
+  const ready = !busy && (!ledger || (password !== "" && confirm !== "" && !problems.password && !problems.confirmPassword));
+
+  const create = async () => {
+    setBusy(true);
+    try {
+      let keystore: Record<string, unknown> | undefined;
+      if (ledger) {
+        const wallet = await import("@mutua/wallet");
+        keystore = (await wallet.encryptKeystore(wallet.newPrivateKey(), password)) as unknown as Record<string, unknown>;
+      }
+      await client.createUserAccount(backend.id, keystore);
+    } catch (e) {
+      if (!(e instanceof RefusedError && e.code === ErrorCode.walletExists)) {
+        toast.error({ id: M.walletCreationFailed });
+        setBusy(false);
+        return;
+      }
+      toast.warning({ id: M.walletAlreadyCreated });
+    }
+    await qc.invalidateQueries({ queryKey: ["me"] });
+    void navigate("/dashboard");
+  };
+
+  return (
+    <form
+      className="card create-wallet"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) void create();
+      }}
+    >
+      {ledger && (
+        <>
+          <p>{i18n._("Choose the password for your wallet. It is different from your user account password and is only related to your wallet.")}</p>
+          <PasswordField label={i18n._("Password")} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={passwordError} autoFocus />
+          <PasswordField label={i18n._("Password confirmation")} autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={confirmError} />
+          <p className="notice info">{i18n._("Please note that this password can not be retrieved, so be sure to keep it in a safe and reachable place.")}</p>
+        </>
+      )}
+      <p className="hint">{i18n._("Your wallet becomes usable once an administrator of your local currency approves it.")}</p>
+      <button type="submit" className="button primary wide" disabled={!ready} aria-busy={busy}>
+        {i18n._("Create my wallet")}
+      </button>
+    </form>
   );
 }
