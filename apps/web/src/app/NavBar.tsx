@@ -112,7 +112,15 @@ export function NavBar() {
                     {i18n._("Credit requests")}
                   </Link>
                 )}
-                {rights.accountValidation && rights.creditValidation && config.adminUrl && external(config.adminUrl, i18n._("Administration"))}
+                {rights.accountValidation &&
+                  rights.creditValidation &&
+                  (config.adminUrl ? (
+                    external(config.adminUrl, i18n._("Administration"))
+                  ) : (
+                    <Link className="nav-item" to="/admin">
+                      {i18n._("Administration")}
+                    </Link>
+                  ))}
                 <hr />
                 {config.helpUrl && external(config.helpUrl, i18n._("Help"))}
                 {config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"))}

@@ -16,6 +16,7 @@ import { PreferencesScreen } from "../features/preferences/PreferencesScreen";
 import { CreateAccountScreen } from "../features/create-account/CreateAccountScreen";
 import { PendingAccountsScreen } from "../features/admin/PendingAccountsScreen";
 import { PendingCreditsScreen } from "../features/admin/PendingCreditsScreen";
+import { AdminConsoleScreen } from "../features/admin/AdminConsoleScreen";
 import { PayLinkScreen } from "../features/qr/PayLinkScreen";
 import { rememberPayLink } from "../lib/pay-link";
 import { PAY_PATH } from "@mutua/domain";
@@ -79,10 +80,11 @@ function Private({ children }: { children: ReactNode }) {
 }
 
 /** Admin screens open only with their validation right; others go to the dashboard. */
-function RequireRight({ right, children }: { right: "accountValidation" | "creditValidation"; children: ReactNode }) {
+function RequireRight({ right, children }: { right: "accountValidation" | "creditValidation" | "both"; children: ReactNode }) {
   const rights = useRights();
   if (rights.loading) return <main className="page" aria-busy="true" />;
-  if (!rights[right]) return <Navigate to="/dashboard" replace />;
+  const allowed = right === "both" ? rights.accountValidation && rights.creditValidation : rights[right];
+  if (!allowed) return <Navigate to="/dashboard" replace />;
   return children;
 }
 
@@ -110,6 +112,7 @@ export const router = () =>
         { path: "/preferences", element: <Private><PreferencesScreen /></Private>, handle: h("Preferences") },
         { path: "/admin/pending-accounts", element: <Private><RequireRight right="accountValidation"><PendingAccountsScreen /></RequireRight></Private>, handle: h("Approval of account creation") },
         { path: "/admin/pending-credits", element: <Private><RequireRight right="creditValidation"><PendingCreditsScreen /></RequireRight></Private>, handle: h("Approval of top-up requests") },
+        { path: "/admin", element: <Private><RequireRight right="both"><AdminConsoleScreen /></RequireRight></Private>, handle: h("Administration") },
         { path: PAY_PATH, element: <Private><PayLinkScreen /></Private>, handle: h("Send money") },
         { path: "*", element: <Navigate to="/carto" replace /> },
       ],

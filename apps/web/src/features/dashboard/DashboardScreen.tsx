@@ -18,6 +18,7 @@ import { TransactionDetailDialog } from "../transactions/TransactionDetailDialog
 import { SendMoneyModal } from "../send/SendMoneyModal";
 import { AddFavoriteDialog } from "../send/AddFavoriteDialog";
 import type { PaymentDraft } from "../send/useSendPayment";
+import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
@@ -88,6 +89,7 @@ export function DashboardScreen() {
   const afterPayment = (tx: TransactionView, draft: PaymentDraft) => {
     modals.close();
     void refreshAfterAction(draft.from.id, draft.from.bal);
+    if (tx.isReconversion) return modals.open((close) => <ReconversionDetailDialog tx={tx} onClose={close} />);
     const askFavorite = (r: Recipient) => modals.open((close) => <AddFavoriteDialog recipient={r} onClose={close} />);
     modals.open((close) => (
       <TransactionDetailDialog
@@ -101,12 +103,13 @@ export function DashboardScreen() {
     ));
   };
 
-  const pay = (initial?: QrPayload) =>
+  const pay = (initial?: QrPayload, reconversion?: Recipient) =>
     me &&
     modals.open((close) => (
       <SendMoneyModal
         me={me}
         initial={initial}
+        reconversion={reconversion}
         accounts={accounts.data ?? []}
         onClose={close}
         onSent={afterPayment}
@@ -136,6 +139,23 @@ export function DashboardScreen() {
     ));
 
   const actions: AccountAction[] = [
+    {
+      id: "reconversion",
+      label: i18n._("Reconversion"),
+      icon: "⇄",
+      // Spec 2: own accounts with a safe wallet recipient, unless disableReconversion.
+      available: (a) => Boolean(a.safeWalletRecipient) && !config.disableReconversion,
+      run: (a) =>
+        a.safeWalletRecipient &&
+        pay(undefined, {
+          memberId: 0,
+          name: a.safeWalletRecipient.name,
+          walletId: a.safeWalletRecipient.walletId,
+          backendId: a.backendId,
+          currencySymbol: a.curr,
+          isFavorite: true,
+        }),
+    },
     {
       id: "qr",
       label: i18n._("QR code"),

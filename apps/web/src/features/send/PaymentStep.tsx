@@ -23,6 +23,8 @@ interface Props {
   recipient: Recipient;
   /** Amount and recipient memo locked, sender memo prefilled. */
   request?: PaymentRequest | undefined;
+  /** Toward the safe wallet: no memos, the button says Reconversion (spec 4 "Reconversion"). */
+  reconversion?: boolean;
   onReview: (d: PaymentDraft) => void;
 }
 
@@ -31,7 +33,7 @@ function newKey(): string {
 }
 
 /** Spec 2 "Send money" step 2 of 2: amount and memos, every rule of spec 5, then a review. */
-export function PaymentStep({ from, recipient, request, onReview }: Props) {
+export function PaymentStep({ from, recipient, request, reconversion, onReview }: Props) {
   const { i18n } = useLingui();
   const config = useConfig();
   const client = useClient();
@@ -42,7 +44,7 @@ export function PaymentStep({ from, recipient, request, onReview }: Props) {
   const [sameMemo, setSameMemo] = useState(true);
   const [recipientMemo, setRecipientMemo] = useState("");
   // A request fixes the recipient's memo: no split switch then (spec 5 "Memos").
-  const splitMemo = from.splitMemoSupport && !config.disableSplitMemo && !request;
+  const splitMemo = from.splitMemoSupport && !config.disableSplitMemo && !request && !reconversion;
 
   const parsed = amountText === "" ? null : parseAmountInput(amountText, "send");
   const available = spendableCents(from.subAccounts);
@@ -98,9 +100,13 @@ export function PaymentStep({ from, recipient, request, onReview }: Props) {
         </div>
         <div>
           <span className="label">{i18n._("To")}</span>
-          <ul className="recipient-list single">
-            <RecipientRow recipient={recipient} />
-          </ul>
+          {reconversion ? (
+            <div>{recipient.name}</div>
+          ) : (
+            <ul className="recipient-list single">
+              <RecipientRow recipient={recipient} />
+            </ul>
+          )}
         </div>
       </div>
       <AmountField
@@ -112,7 +118,7 @@ export function PaymentStep({ from, recipient, request, onReview }: Props) {
         autoFocus={!request}
         hint={i18n._("Available: {amount} {currency}", { amount: fmt.amount(available), currency: from.curr })}
       />
-      <MemoField id={`${ids}-memo`} label={i18n._("Memo")} placeholder={i18n._("Add a payment memo (optional)")} value={senderMemo} onChange={setSenderMemo} error={senderMemoError ? tr(senderMemoError) : undefined} />
+      {!reconversion && <MemoField id={`${ids}-memo`} label={i18n._("Memo")} placeholder={i18n._("Add a payment memo (optional)")} value={senderMemo} onChange={setSenderMemo} error={senderMemoError ? tr(senderMemoError) : undefined} />}
       {request && (
         <div className="field">
           <label htmlFor={`${ids}-locked-memo`}>{i18n._("Memo for the recipient")}</label>
@@ -148,7 +154,7 @@ export function PaymentStep({ from, recipient, request, onReview }: Props) {
         </div>
       )}
       <button type="submit" className="button primary wide" disabled={!ready}>
-        {i18n._("Send")}
+        {reconversion ? i18n._("Reconversion") : i18n._("Send")}
       </button>
     </form>
   );

@@ -23,16 +23,18 @@ interface Props {
   accounts: AccountEntry[];
   /** A payment link or scanned code opens the payment step directly. */
   initial?: QrPayload | undefined;
+  /** Spec 2 "Money reconversion": straight to the payment step toward the safe wallet. */
+  reconversion?: Recipient | undefined;
   onClose: () => void;
   onSent: (tx: TransactionView, draft: PaymentDraft) => void;
   onUnconfirmed: (draft: PaymentDraft) => void;
 }
 
 /** Spec 2 "Send money" and 4 "Money transfer modal", with a review before money leaves. */
-export function SendMoneyModal({ me, accounts, initial, onClose, onSent, onUnconfirmed }: Props) {
+export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, onSent, onUnconfirmed }: Props) {
   const { i18n } = useLingui();
   const client = useClient();
-  const [step, setStep] = useState<Step>({ name: "recipient" });
+  const [step, setStep] = useState<Step>(reconversion ? { name: "payment", recipient: reconversion, fromQr: true } : { name: "recipient" });
   const [scanning, setScanning] = useState(false);
   const { send, sending } = useSendPayment();
 
@@ -62,7 +64,7 @@ export function SendMoneyModal({ me, accounts, initial, onClose, onSent, onUncon
     void openFromCode(r.payload);
   };
 
-  const title = i18n._("Send money - {step}/{steps}", { step: step.name === "recipient" ? 1 : 2, steps: 2 });
+  const title = reconversion ? i18n._("Money reconversion") : i18n._("Send money - {step}/{steps}", { step: step.name === "recipient" ? 1 : 2, steps: 2 });
   // No way back to the search from a scanned code (as Monujo); the review goes back to the amount.
   const back = step.name === "payment" && !step.fromQr ? () => setStep({ name: "recipient" }) : step.name === "review" ? () => setStep(step.back) : undefined;
 
@@ -74,13 +76,20 @@ export function SendMoneyModal({ me, accounts, initial, onClose, onSent, onUncon
           (() => {
             const from = payingAccount(accounts, step.recipient.backendId);
             return from ? (
-              <PaymentStep from={from} recipient={step.recipient} request={step.request} onReview={(draft) => setStep({ name: "review", draft, back: step })} />
+              <PaymentStep
+                from={from}
+                recipient={step.recipient}
+                request={step.request}
+                reconversion={Boolean(reconversion)}
+                onReview={(draft) => setStep({ name: "review", draft, back: step })}
+              />
             ) : (
               <p className="notice error">{i18n._("You have no active account to pay this recipient from.")}</p>
             );
           })()}
         {step.name === "review" && (
           <Review
+            reconversion={Boolean(reconversion)}
             draft={step.draft}
             sending={sending}
             onConfirm={async () => {
@@ -101,7 +110,7 @@ export function SendMoneyModal({ me, accounts, initial, onClose, onSent, onUncon
   );
 }
 
-function Review({ draft, sending, onConfirm }: { draft: PaymentDraft; sending: boolean; onConfirm: () => void }) {
+function Review({ draft, sending, onConfirm, reconversion }: { draft: PaymentDraft; sending: boolean; onConfirm: () => void; reconversion: boolean }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const money = (s: string) => `${fmt.amount(parseApiAmount(s) ?? 0n)} ${draft.from.curr}`;
@@ -141,7 +150,7 @@ function Review({ draft, sending, onConfirm }: { draft: PaymentDraft; sending: b
         </div>
       )}
       <button type="button" className="button primary wide" onClick={onConfirm} disabled={sending} aria-busy={sending} autoFocus>
-        {sending ? i18n._("Sending…") : i18n._("Confirm and send")}
+        {sending ? i18n._("Sending…") : reconversion ? i18n._("Confirm the reconversion") : i18n._("Confirm and send")}
       </button>
     </div>
   );

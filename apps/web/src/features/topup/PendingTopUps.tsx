@@ -36,7 +36,7 @@ function Group({ title, text, orders, onOpen, withRequester }: { title: string; 
       <ul className="tx-list">
         {orders.map((o) => (
           <li key={o.id}>
-            <button type="button" className="tx topup" onClick={() => onOpen(o)}>
+            <button type="button" className="tx-row topup-row" onClick={() => onOpen(o)}>
               <span className="tx-main">
                 <span className="tx-related">{i18n._("Top-up")}</span>
                 {withRequester && <span className="tx-memo">{i18n._("by {name}", { name: o.requester.name })}</span>}

@@ -5,6 +5,7 @@ import { PendingTopUps } from "../topup/PendingTopUps";
 import { useModals } from "../../app/modals";
 import { TransactionItem } from "./TransactionItem";
 import { TransactionDetailDialog } from "./TransactionDetailDialog";
+import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
 import { useRecentTransactions } from "./queries";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
@@ -14,7 +15,8 @@ export function RecentTransactions({ account, pending, onOpenTopUp }: { account:
   const { i18n } = useLingui();
   const modals = useModals();
   const recent = useRecentTransactions(account?.id);
-  const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) => modals.open((close) => <TransactionDetailDialog tx={tx} onClose={close} />);
+  const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) =>
+    modals.open((close) => (tx.isReconversion ? <ReconversionDetailDialog tx={tx} onClose={close} /> : <TransactionDetailDialog tx={tx} onClose={close} />));
   return (
     <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching}>
       <PendingTopUps orders={pending} onOpen={onOpenTopUp} />

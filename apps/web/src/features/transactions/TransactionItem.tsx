@@ -1,11 +1,14 @@
 import { useLingui } from "@lingui/react";
 import { ownerName, parseApiAmount, type TransactionView } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
+import { useConfig } from "../../app/context";
+import { stageLabel } from "../reconversion/stages";
 
 /** One row of a transaction list: signed amount, counterparty, memo, date with its relative date. */
 export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (tx: TransactionView) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
+  const config = useConfig();
   const negative = tx.amount.startsWith("-");
   const date = new Date(tx.date);
   const who = tx.isTopUp ? i18n._("Top-up") : tx.isReconversion ? i18n._("Reconversion") : ownerName(tx.related);
@@ -17,6 +20,9 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
             {who}
           </span>
           {!tx.isTopUp && !tx.isReconversion && tx.description && <span className="tx-memo">{tx.description}</span>}
+          {tx.isReconversion && tx.reconversionStatus && !config.disableReconversionStatusDisplay && (
+            <span className="tx-memo stage">{stageLabel(i18n, tx.reconversionStatus)}</span>
+          )}
         </span>
         <span className="tx-side">
           <span className={negative ? "tx-amount negative" : "tx-amount positive"}>

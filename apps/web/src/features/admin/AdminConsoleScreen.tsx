@@ -1,0 +1,77 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useLingui } from "@lingui/react";
+import { parseApiAmount, type ReconversionView } from "@mutua/domain";
+import { useClient } from "../../app/context";
+import { toast } from "../../lib/toast";
+import { useFormat } from "../../lib/format";
+import { STAGES, stageLabel } from "../reconversion/stages";
+
+const KEY = ["me", "admin", "reconversions"] as const;
+
+/**
+ * The administration console that the spec's "external administration link" leads to, for
+ * holders of both rights: reconversions move sent → received → invoiced → paid; at paid the
+ * server takes the units out of circulation.
+ */
+export function AdminConsoleScreen() {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const fmt = useFormat();
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: KEY, queryFn: () => client.listReconversions() });
+  const advance = useMutation({
+    mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => client.advanceReconversion(r.id, to),
+    onSuccess: (r) => toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) })),
+    onError: () => toast.error(i18n._("The reconversion could not be updated. Please refresh and try again.")),
+    onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+  return (
+    <main className="page">
+      <h1>{i18n._("Administration")}</h1>
+      <section aria-labelledby="reconversions-title">
+        <h2 id="reconversions-title">{i18n._("Reconversions")}</h2>
+        {list.isError && <p className="notice error">{i18n._("The reconversions could not be loaded. Please refresh the page.")}</p>}
+        {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No reconversion yet")}</p>}
+        {list.isSuccess && list.data.length > 0 && (
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">{i18n._("User")}</th>
+                <th scope="col">{i18n._("Amount")}</th>
+                <th scope="col">{i18n._("Date")}</th>
+                <th scope="col">{i18n._("Stage")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{i18n._("Action")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((r) => {
+                const next = STAGES[STAGES.indexOf(r.status) + 1];
+                return (
+                  <tr key={r.id}>
+                    <td>{r.related}</td>
+                    <td>
+                      {fmt.amount(parseApiAmount(r.amount) ?? 0n)} {r.currency}
+                    </td>
+                    <td>
+                      <time dateTime={r.date}>{fmt.date(new Date(r.date))}</time>
+                    </td>
+                    <td>{stageLabel(i18n, r.status)}</td>
+                    <td className="actions">
+                      {next && (
+                        <button type="button" className="button small primary" disabled={advance.isPending} onClick={() => advance.mutate({ r, to: next })}>
+                          {i18n._("Mark as {stage}", { stage: stageLabel(i18n, next) })}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </main>
+  );
+}

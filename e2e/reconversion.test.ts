@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { toastText } from "./support/browser";
+import { signedIn, useSuite } from "./support/suite";
+
+const suite = useSuite();
+
+describe("reconversion", () => {
+  it("alice reconverts 5.00; admin@ moves it to paid in /admin; her detail dialog shows each stage", async () => {
+    const alice = await signedIn(suite, "alice@example.com");
+    const before = Number(await alice.page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText());
+    await alice.page.getByRole("button", { name: "Account actions" }).click();
+    await alice.page.getByRole("button", { name: "Reconversion" }).click();
+    const modal = alice.page.getByRole("dialog", { name: "Money reconversion" });
+    expect(await modal.getByRole("button", { name: "Back" }).count()).toBe(0);
+    expect(await modal.getByLabel("Memo", { exact: true }).count()).toBe(0);
+    await modal.getByLabel("Amount").fill("5");
+    await modal.getByRole("button", { name: "Reconversion", exact: true }).click();
+    await modal.getByRole("button", { name: "Confirm the reconversion" }).click();
+    const detail = alice.page.getByRole("dialog", { name: "Reconversion details" });
+    await detail.getByText("Reconversion sent").waitFor();
+    await detail.getByRole("button", { name: "Ok" }).click();
+    // No favourite prompt after a reconversion.
+    await alice.page.waitForTimeout(300);
+    expect(await alice.page.getByRole("dialog", { name: "Add as favorite" }).count()).toBe(0);
+    await alice.page.waitForFunction(
+      (expected) => [...document.querySelectorAll(".accounts button.account")].some((b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected),
+      (before - 5).toFixed(2),
+    );
+    const row = alice.page.locator(".transactions .tx").filter({ hasText: "Reconversion" }).first();
+    await row.getByText("sent", { exact: true }).waitFor();
+
+    const admin = await signedIn(suite, "admin@example.com");
+    await admin.page.getByRole("button", { name: "Ada Admin" }).click();
+    await admin.page.getByRole("link", { name: "Administration" }).click();
+    await admin.page.waitForURL(`${suite.server.url}/admin`);
+    const line = admin.page.locator("tr").filter({ hasText: "Alice Martin" }).filter({ hasText: "5.00 DL" }).first();
+    for (const stage of ["received", "invoiced", "processed"]) {
+      await line.getByRole("button", { name: `Mark as ${stage}` }).click();
+      await toastText(admin.page, `Reconversion of Alice Martin is now ${stage}`);
+    }
+    await admin.context.close();
+
+    await alice.page.getByRole("button", { name: "Refresh" }).click();
+    await row.getByText("processed", { exact: true }).waitFor();
+    await row.click();
+    await detail.getByText("Reconversion processed").waitFor();
+    const stages = detail.getByRole("list", { name: "Reconversion stages" }).getByRole("listitem");
+    expect(await stages.allInnerTexts()).toEqual(["sent", "received", "invoiced", "processed"]);
+    expect(await detail.locator("li.done").count()).toBe(4);
+    await alice.context.close();
+  });
+
+  it("keeps /admin for holders of both rights", async () => {
+    const { page, context } = await signedIn(suite, "credits@example.com");
+    await page.goto(`${suite.server.url}/admin`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await context.close();
+  });
+});
