@@ -64,6 +64,8 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   validateCredit: { body: { id: "to_nope" } },
   markTopUpPaid: { body: { id: "to_nope" } },
   listReconversions: {},
+  listUnpaidTopUps: {},
+  listAuditLog: {},
   advanceReconversion: { body: { id: "tx_nope", status: "received" } },
 };
 

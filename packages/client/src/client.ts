@@ -195,6 +195,13 @@ export class MutuaClient {
   markTopUpPaid(id: string) {
     return this.call("markTopUpPaid", { body: { id } });
   }
+  /** Unpaid top-up orders, which an administrator marks paid when the bank transfer arrives. */
+  listUnpaidTopUps() {
+    return this.call("listUnpaidTopUps");
+  }
+  listAuditLog(limit = 100) {
+    return this.call("listAuditLog", { query: { limit } });
+  }
   listReconversions(query: QueryOf<"listReconversions"> = {}) {
     return this.call("listReconversions", { query });
   }

@@ -3,12 +3,16 @@ import type { Deps } from "../app";
 import { operation } from "../http/contract";
 import { advanceReconversion, listReconversions } from "../services/reconversions";
 import { decideCreation, stagingAccounts } from "../services/staging";
+import { ordersInState } from "../services/topups";
+import { auditLog } from "../services/audit";
 
 /** Reconversions (both rights) and pending wallet creations (account right); `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   const { db } = deps;
   operation(app, deps, "listReconversions", async ({ query }) => listReconversions(db, query.status));
   operation(app, deps, "advanceReconversion", async ({ memberId, body }) => advanceReconversion(db, memberId, body.id, body.status));
+  operation(app, deps, "listUnpaidTopUps", async () => ordersInState(db, "unpaid"));
+  operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
   operation(app, deps, "getStagingUserAccounts", async () => stagingAccounts(db));
   operation(app, deps, "validateCreation", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "active"));
   operation(app, deps, "discardCreateRequest", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "discarded"));

@@ -172,7 +172,10 @@ export async function markPaid(db: Db, publicId: string, by: bigint | null, only
 }
 
 /** Spec 3 "Pending credit request": paid orders an administrator has to validate, oldest first. */
-export async function creditRequests(db: Queryable) {
+export const creditRequests = (db: Queryable) => ordersInState(db, "paid");
+
+/** Orders in one state, oldest first: paid ones to validate, unpaid ones a bank transfer may settle. */
+export async function ordersInState(db: Queryable, state: "paid" | "unpaid") {
   const { rows } = await db.query<
     OrderRow & { symbol: string; backend_id: string; owner_id: bigint; owner_name: string; requester_name: string }
   >(
@@ -180,7 +183,8 @@ export async function creditRequests(db: Queryable) {
             r.first_name || ' ' || r.last_name AS requester_name
      FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN backends b ON b.id = w.backend_id
      JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id JOIN members r ON r.id = o.requester_id
-     WHERE o.state = 'paid' ORDER BY o.paid_at, o.id`,
+     WHERE o.state = $1 ORDER BY coalesce(o.paid_at, o.created_at), o.id`,
+    [state],
   );
   return rows.map((o) => ({
     id: o.public_id,

@@ -31,6 +31,8 @@ export const routes = {
   getCreditRequests: { method: "GET", path: "/api/admin/credit-requests" },
   validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate" },
   markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid" },
+  listUnpaidTopUps: { method: "GET", path: "/api/admin/unpaid-topups" },
+  listAuditLog: { method: "GET", path: "/api/admin/audit" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions" },
   advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts" },
@@ -43,9 +45,9 @@ export type RouteName = keyof typeof routes;
 /** Operations of the validation rights (spec 6); every other member gets 403. */
 export const ADMIN_ROUTES = {
   accounts: ["getStagingUserAccounts", "validateCreation", "discardCreateRequest"],
-  credits: ["getCreditRequests", "validateCredit", "markTopUpPaid"],
+  credits: ["getCreditRequests", "validateCredit", "markTopUpPaid", "listUnpaidTopUps"],
   /** The spec's "administrator": holders of both rights. */
-  both: ["listReconversions", "advanceReconversion"],
+  both: ["listReconversions", "advanceReconversion", "listAuditLog"],
 } as const satisfies Record<string, readonly RouteName[]>;
 export type HttpMethod = (typeof routes)[RouteName]["method"];
 

@@ -263,6 +263,15 @@ export const CreateWalletBody = z.object({
 });
 export const CreatedWallet = z.object({ internalId: z.string(), status: z.enum(["pending", "active"]) });
 
+/** One administrator action, as the audit log keeps it. */
+export const AuditEntry = z.object({
+  at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  subject: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const schemas = {
@@ -294,6 +303,8 @@ export const schemas = {
   getCreditRequests: { response: z.array(CreditRequest) },
   validateCredit: { body: IdBody, response: CreditValidation },
   markTopUpPaid: { body: IdBody, response: TopUpStateResult },
+  listUnpaidTopUps: { response: z.array(CreditRequest) },
+  listAuditLog: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), response: z.array(AuditEntry) },
   listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
   advanceReconversion: { body: AdvanceReconversionBody, response: ReconversionView },
   getStagingUserAccounts: { response: z.array(StagingAccount) },

@@ -26,3 +26,4 @@ export type CreditRequest = ResponseOf<"getCreditRequests">[number];
 export type ReconversionView = ResponseOf<"listReconversions">[number];
 export type StagingAccount = ResponseOf<"getStagingUserAccounts">[number];
 export type ReconversionStatus = ReconversionView["status"];
+export type AuditEntry = ResponseOf<"listAuditLog">[number];

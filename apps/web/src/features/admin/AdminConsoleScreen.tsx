@@ -5,6 +5,7 @@ import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { STAGES, stageLabel } from "../reconversion/stages";
+import { detailDate } from "../../lib/dates";
 
 const KEY = ["me", "admin", "reconversions"] as const;
 
@@ -72,6 +73,106 @@ export function AdminConsoleScreen() {
           </table>
         )}
       </section>
+      <UnpaidOrders />
+      <AuditLog />
     </main>
+  );
+}
+
+/** Orders paid by bank transfer are marked paid here when the money arrives (the transfer provider). */
+function UnpaidOrders() {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const fmt = useFormat();
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ["me", "admin", "unpaid-topups"], queryFn: () => client.listUnpaidTopUps() });
+  const mark = useMutation({
+    mutationFn: (id: string) => client.markTopUpPaid(id),
+    onSuccess: () => toast.success(i18n._("The top-up order is marked as paid; it now awaits validation.")),
+    onError: () => toast.error(i18n._("The top-up order could not be updated. Please refresh and try again.")),
+    onSettled: () => qc.invalidateQueries({ queryKey: ["me", "admin"] }),
+  });
+  return (
+    <section aria-labelledby="orders-title">
+      <h2 id="orders-title">{i18n._("Unpaid top-up orders")}</h2>
+      {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No unpaid top-up order")}</p>}
+      {list.isSuccess && list.data.length > 0 && (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">{i18n._("User")}</th>
+              <th scope="col">{i18n._("Amount")}</th>
+              <th scope="col">{i18n._("Reference")}</th>
+              <th scope="col">{i18n._("Date")}</th>
+              <th scope="col">
+                <span className="visually-hidden">{i18n._("Action")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((o) => (
+              <tr key={o.id}>
+                <td>{o.related}</td>
+                <td>
+                  {fmt.amount(parseApiAmount(o.amount) ?? 0n)} {o.currency}
+                </td>
+                <td>
+                  <code>{o.reference}</code>
+                </td>
+                <td>
+                  <time dateTime={o.date}>{fmt.date(new Date(o.date))}</time>
+                </td>
+                <td className="actions">
+                  <button type="button" className="button small primary" disabled={mark.isPending} onClick={() => mark.mutate(o.id)}>
+                    {i18n._("Mark as paid")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** Who did what and when: every administrator action is kept (append-only). */
+function AuditLog() {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const list = useQuery({ queryKey: ["me", "admin", "audit"], queryFn: () => client.listAuditLog(100) });
+  return (
+    <section aria-labelledby="audit-title">
+      <h2 id="audit-title">{i18n._("Audit log")}</h2>
+      {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("Nothing recorded yet")}</p>}
+      {list.isSuccess && list.data.length > 0 && (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">{i18n._("When")}</th>
+              <th scope="col">{i18n._("Who")}</th>
+              <th scope="col">{i18n._("Action")}</th>
+              <th scope="col">{i18n._("Subject")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((e, i) => (
+              <tr key={`${e.at}-${i}`}>
+                <td>
+                  <time dateTime={e.at}>{detailDate(e.at)}</time>
+                </td>
+                <td>{e.actor}</td>
+                <td>
+                  <code>{e.action}</code>
+                </td>
+                <td>
+                  <code>{e.subject}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }

@@ -9,7 +9,7 @@ import { AccountsList, type AccountAction, type Selection } from "../accounts/Ac
 import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/queries";
 import { useMe, useUnconfiguredBackends } from "../auth/queries";
 import { useClient, useConfig } from "../../app/context";
-import { usePendingTopUps } from "../topup/queries";
+import { topUpKeys, usePendingTopUps } from "../topup/queries";
 import { TopUpModal } from "../topup/TopUpModal";
 import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
@@ -80,7 +80,11 @@ export function DashboardScreen() {
 
   const refresh = async () => {
     try {
-      await Promise.all([qc.refetchQueries({ queryKey: accountKeys.all }), qc.refetchQueries({ queryKey: transactionKeys.all })]);
+      await Promise.all([
+        qc.refetchQueries({ queryKey: accountKeys.all }),
+        qc.refetchQueries({ queryKey: transactionKeys.all }),
+        qc.refetchQueries({ queryKey: topUpKeys.all }),
+      ]);
     } catch {
       toast.error({ id: M.accountsRefreshFailed });
     }

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { openCustodialWallet } from "../src/services/wallets";
+
+/** The console's lists: unpaid orders (credit right) and the audit log (both rights). */
+let tdb: TestDatabase;
+let server: TestServer;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+});
+afterAll(async () => {
+  await server?.close();
+  await tdb?.drop();
+});
+
+describe("admin console lists", () => {
+  it("lists unpaid orders for marking paid, and records who marked them in the audit log", async () => {
+    const backend = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
+    const owner = await seedMember(tdb.db, { firstName: "Olga" });
+    const walletId = await openCustodialWallet(tdb.db, backend, owner.id, "active");
+    const member = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
+    const created = await member.call("createTopUp", { body: { walletId, amount: "12.00" } });
+    expect(created.status).toBe(200);
+    const admin = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { firstName: "Ana", canValidateAccounts: true, canValidateCredits: true })).id));
+    const unpaid = await admin.call("listUnpaidTopUps");
+    expect(unpaid.status).toBe(200);
+    const order = unpaid.json.find((o: { id: string }) => o.id === created.json.id);
+    expect(order).toMatchObject({ amount: "12.00", currency: "DL" });
+    expect((await admin.call("markTopUpPaid", { body: { id: created.json.id } })).status).toBe(200);
+    expect((await admin.call("listUnpaidTopUps")).json.some((o: { id: string }) => o.id === created.json.id)).toBe(false);
+    const log = await admin.call("listAuditLog", { query: { limit: 10 } });
+    expect(log.status).toBe(200);
+    expect(log.json[0]).toMatchObject({ action: "topup.mark_paid", subject: created.json.id });
+    expect(log.json[0]?.actor).toMatch(/^Ana /);
+  });
+});
