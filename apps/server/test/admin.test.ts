@@ -66,6 +66,8 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   listReconversions: {},
   listUnpaidTopUps: {},
   listAuditLog: {},
+  listMemberWallets: {},
+  setWalletLimits: { body: { walletId: "custodial:nope", topupAllowed: false } },
   advanceReconversion: { body: { id: "tx_nope", status: "received" } },
 };
 

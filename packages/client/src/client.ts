@@ -199,6 +199,12 @@ export class MutuaClient {
   listUnpaidTopUps() {
     return this.call("listUnpaidTopUps");
   }
+  listMemberWallets(q = "") {
+    return this.call("listMemberWallets", { query: { q } });
+  }
+  setWalletLimits(body: BodyOf<"setWalletLimits">) {
+    return this.call("setWalletLimits", { body });
+  }
   listAuditLog(limit = 100) {
     return this.call("listAuditLog", { query: { limit } });
   }

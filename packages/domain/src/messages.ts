@@ -91,6 +91,7 @@ export const M = {
   topUpNotAllowed: "Top-ups are not available for this account.",
   requestAlreadyHandled: "This request has already been handled and can no longer be changed.",
   reconversionStageOrder: "A reconversion moves forward one stage at a time: sent, received, invoiced, then paid.",
+  limitsRefused: "These limits would put the account's current balance outside them: the floor must be at most 0, the ceiling at least 0, and the balance between them.",
   // Admin (spec 8 "Admin", success texts)
   accountApproveFailed: "An unexpected issue occurred while approving the wallet account creation of user {name}.",
   accountDiscardFailed: "An unexpected issue occurred while discarding the wallet account creation of user {name}.",

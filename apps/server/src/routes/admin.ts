@@ -5,6 +5,7 @@ import { advanceReconversion, listReconversions } from "../services/reconversion
 import { decideCreation, stagingAccounts } from "../services/staging";
 import { ordersInState } from "../services/topups";
 import { auditLog } from "../services/audit";
+import { listMemberWallets, setWalletLimits } from "../services/limits";
 
 /** Reconversions (both rights) and pending wallet creations (account right); `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
@@ -12,6 +13,8 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "listReconversions", async ({ query }) => listReconversions(db, query.status));
   operation(app, deps, "advanceReconversion", async ({ memberId, body }) => advanceReconversion(db, memberId, body.id, body.status));
   operation(app, deps, "listUnpaidTopUps", async () => ordersInState(db, "unpaid"));
+  operation(app, deps, "listMemberWallets", async ({ query }) => listMemberWallets(db, query.q));
+  operation(app, deps, "setWalletLimits", async ({ memberId, body }) => setWalletLimits(db, memberId, body));
   operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
   operation(app, deps, "getStagingUserAccounts", async () => stagingAccounts(db));
   operation(app, deps, "validateCreation", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "active"));

@@ -33,6 +33,8 @@ export const routes = {
   markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid" },
   listUnpaidTopUps: { method: "GET", path: "/api/admin/unpaid-topups" },
   listAuditLog: { method: "GET", path: "/api/admin/audit" },
+  listMemberWallets: { method: "GET", path: "/api/admin/wallets" },
+  setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions" },
   advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts" },
@@ -47,7 +49,7 @@ export const ADMIN_ROUTES = {
   accounts: ["getStagingUserAccounts", "validateCreation", "discardCreateRequest"],
   credits: ["getCreditRequests", "validateCredit", "markTopUpPaid", "listUnpaidTopUps"],
   /** The spec's "administrator": holders of both rights. */
-  both: ["listReconversions", "advanceReconversion", "listAuditLog"],
+  both: ["listReconversions", "advanceReconversion", "listAuditLog", "listMemberWallets", "setWalletLimits"],
 } as const satisfies Record<string, readonly RouteName[]>;
 export type HttpMethod = (typeof routes)[RouteName]["method"];
 

@@ -272,6 +272,29 @@ export const AuditEntry = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 
+/** A member's wallet as the administration console shows it, with its limits. */
+export const MemberWallet = z.object({
+  memberId: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  walletId: z.string(),
+  backendId: z.string(),
+  status: z.enum(["pending", "active", "locked", "discarded"]),
+  bal: SignedAmountString,
+  /** Mutual-credit bounds (ledger wallets only). */
+  cmFloor: SignedAmountString.nullable(),
+  cmCeiling: SignedAmountString.nullable(),
+  topupAllowed: z.boolean(),
+});
+
+export const WalletLimitsBody = z.object({
+  walletId: z.string().min(3).max(120),
+  cmFloor: SignedAmountString.optional(),
+  /** null removes the ceiling. */
+  cmCeiling: SignedAmountString.nullable().optional(),
+  topupAllowed: z.boolean().optional(),
+});
+
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const schemas = {
@@ -304,6 +327,8 @@ export const schemas = {
   validateCredit: { body: IdBody, response: CreditValidation },
   markTopUpPaid: { body: IdBody, response: TopUpStateResult },
   listUnpaidTopUps: { response: z.array(CreditRequest) },
+  listMemberWallets: { query: z.object({ q: z.string().max(100).default("") }), response: z.array(MemberWallet) },
+  setWalletLimits: { body: WalletLimitsBody, response: MemberWallet },
   listAuditLog: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), response: z.array(AuditEntry) },
   listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
   advanceReconversion: { body: AdvanceReconversionBody, response: ReconversionView },

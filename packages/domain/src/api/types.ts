@@ -27,3 +27,4 @@ export type ReconversionView = ResponseOf<"listReconversions">[number];
 export type StagingAccount = ResponseOf<"getStagingUserAccounts">[number];
 export type ReconversionStatus = ReconversionView["status"];
 export type AuditEntry = ResponseOf<"listAuditLog">[number];
+export type MemberWallet = ResponseOf<"listMemberWallets">[number];

@@ -1,6 +1,8 @@
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { RefusedError } from "@mutua/client";
 import { useLingui } from "@lingui/react";
-import { parseApiAmount, type ReconversionView } from "@mutua/domain";
+import { parseApiAmount, type MemberWallet, type ReconversionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
@@ -73,6 +75,7 @@ export function AdminConsoleScreen() {
           </table>
         )}
       </section>
+      <MembersAndLimits />
       <UnpaidOrders />
       <AuditLog />
     </main>
@@ -174,5 +177,82 @@ function AuditLog() {
         </table>
       )}
     </section>
+  );
+}
+
+/** Members' wallets with their mutual-credit bounds and whether they take top-ups. */
+function MembersAndLimits() {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const [q, setQ] = useState("");
+  const list = useQuery({ queryKey: ["me", "admin", "wallets", q], queryFn: () => client.listMemberWallets(q) });
+  return (
+    <section aria-labelledby="members-title">
+      <h2 id="members-title">{i18n._("Members and limits")}</h2>
+      <div className="field">
+        <label htmlFor="member-search">{i18n._("Search a member")}</label>
+        <input id="member-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
+      </div>
+      {list.isSuccess && (
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">{i18n._("User")}</th>
+              <th scope="col">{i18n._("Backend")}</th>
+              <th scope="col">{i18n._("Balance")}</th>
+              <th scope="col">{i18n._("Mutual credit floor")}</th>
+              <th scope="col">{i18n._("Mutual credit ceiling")}</th>
+              <th scope="col">{i18n._("Top-ups")}</th>
+              <th scope="col">
+                <span className="visually-hidden">{i18n._("Action")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((w) => (
+              <LimitsRow key={w.walletId} wallet={w} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function LimitsRow({ wallet }: { wallet: MemberWallet }) {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const qc = useQueryClient();
+  const [floor, setFloor] = useState(wallet.cmFloor ?? "");
+  const [ceiling, setCeiling] = useState(wallet.cmCeiling ?? "");
+  const [topups, setTopups] = useState(wallet.topupAllowed);
+  const save = useMutation({
+    mutationFn: () =>
+      client.setWalletLimits({
+        walletId: wallet.walletId,
+        topupAllowed: topups,
+        ...(wallet.cmFloor !== null ? { cmFloor: floor, cmCeiling: ceiling === "" ? null : ceiling } : {}),
+      }),
+    onSuccess: () => toast.success(i18n._("Limits of {name} saved", { name: wallet.name })),
+    onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The limits could not be saved. Please refresh and try again.")),
+    onSettled: () => qc.invalidateQueries({ queryKey: ["me", "admin"] }),
+  });
+  const label = (what: string) => `${what} — ${wallet.name}`;
+  return (
+    <tr>
+      <td>{wallet.name}</td>
+      <td>{wallet.backendId}</td>
+      <td>{wallet.bal}</td>
+      <td>{wallet.cmFloor !== null && <input aria-label={label(i18n._("Mutual credit floor"))} value={floor} onChange={(e) => setFloor(e.target.value)} inputMode="decimal" size={9} />}</td>
+      <td>{wallet.cmFloor !== null && <input aria-label={label(i18n._("Mutual credit ceiling"))} value={ceiling} onChange={(e) => setCeiling(e.target.value)} inputMode="decimal" size={9} />}</td>
+      <td>
+        <input type="checkbox" aria-label={label(i18n._("Top-ups"))} checked={topups} onChange={(e) => setTopups(e.target.checked)} />
+      </td>
+      <td className="actions">
+        <button type="button" className="button small primary" disabled={save.isPending} onClick={() => save.mutate()}>
+          {i18n._("Save")}
+        </button>
+      </td>
+    </tr>
   );
 }

@@ -1,0 +1,88 @@
+import { ErrorCode, M, formatCents, parseApiAmount, searchKey, type MemberWallet } from "@mutua/domain";
+import { inTransaction, type Db, type Queryable } from "../db/pool";
+import { ApiError, notFound } from "../http/errors";
+import { audit } from "./audit";
+
+interface Row {
+  member_id: bigint;
+  name: string;
+  email: string;
+  wallet_id: string;
+  backend_id: string;
+  status: MemberWallet["status"];
+  topup_allowed: boolean;
+  bal: string;
+  cm_floor: bigint | null;
+  cm_ceiling: bigint | null;
+  has_cm: boolean;
+}
+
+const SELECT = `
+  SELECT m.id AS member_id, m.first_name || ' ' || m.last_name AS name, m.email, w.id AS wallet_id, w.backend_id, w.status, w.topup_allowed,
+    (SELECT coalesce(sum(a.balance), 0)::text FROM accounts a WHERE a.wallet_id = w.id) AS bal,
+    cm.floor AS cm_floor, cm.ceiling AS cm_ceiling, cm.id IS NOT NULL AS has_cm
+  FROM wallets w JOIN members m ON m.id = w.member_id
+  LEFT JOIN accounts cm ON cm.wallet_id = w.id AND cm.kind = 'cm'`;
+
+const view = (r: Row): MemberWallet => ({
+  memberId: Number(r.member_id),
+  name: r.name,
+  email: r.email,
+  walletId: r.wallet_id,
+  backendId: r.backend_id,
+  status: r.status,
+  bal: formatCents(BigInt(r.bal)),
+  cmFloor: r.has_cm && r.cm_floor !== null ? formatCents(r.cm_floor) : null,
+  cmCeiling: r.has_cm && r.cm_ceiling !== null ? formatCents(r.cm_ceiling) : null,
+  topupAllowed: r.topup_allowed,
+});
+
+/** Members' wallets for the console, found like the directory (case- and accent-insensitive). */
+export async function listMemberWallets(db: Queryable, q: string): Promise<MemberWallet[]> {
+  const key = searchKey(q).replace(/[\\%_]/g, (c) => `\\${c}`);
+  const { rows } = await db.query<Row>(
+    `${SELECT} WHERE w.status <> 'discarded' AND ($1 = '' OR m.search_text LIKE '%' || $1 || '%') ORDER BY m.search_text, w.backend_id LIMIT 100`,
+    [key],
+  );
+  return rows.map(view);
+}
+
+/**
+ * An administrator changes a wallet's mutual-credit bounds or whether it takes top-ups. The
+ * CM account is locked, so no payment slips between the check and the change; a bound that
+ * the current balance would already break is refused (the CHECK constraints would too).
+ */
+export async function setWalletLimits(
+  db: Db,
+  admin: bigint,
+  body: { walletId: string; cmFloor?: string | undefined; cmCeiling?: string | null | undefined; topupAllowed?: boolean | undefined },
+): Promise<MemberWallet> {
+  return inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<{ id: bigint; floor: bigint | null; ceiling: bigint | null; balance: bigint }>(
+      "SELECT a.id, a.floor, a.ceiling, a.balance FROM wallets w LEFT JOIN accounts a ON a.wallet_id = w.id AND a.kind = 'cm' WHERE w.id = $1 AND w.role = 'member' FOR UPDATE OF w",
+      [body.walletId],
+    );
+    const cm = rows[0];
+    if (!cm) throw notFound();
+    const changes: Record<string, string | boolean | null> = {};
+    if (body.cmFloor !== undefined || body.cmCeiling !== undefined) {
+      if (cm.id === null) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+      await tx.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [cm.id]);
+      const fresh = (await tx.query<{ balance: bigint }>("SELECT balance FROM accounts WHERE id = $1", [cm.id])).rows[0]!;
+      const floor = body.cmFloor !== undefined ? parseApiAmount(body.cmFloor) : cm.floor;
+      const ceiling = body.cmCeiling === undefined ? cm.ceiling : body.cmCeiling === null ? null : parseApiAmount(body.cmCeiling);
+      if (floor === null || floor > 0n || (ceiling !== null && ceiling < 0n) || fresh.balance < floor || (ceiling !== null && fresh.balance > ceiling)) {
+        throw new ApiError(ErrorCode.stateConflict, { id: M.limitsRefused });
+      }
+      await tx.query("UPDATE accounts SET floor = $2, ceiling = $3 WHERE id = $1", [cm.id, floor, ceiling]);
+      changes.cmFloor = formatCents(floor);
+      changes.cmCeiling = ceiling === null ? null : formatCents(ceiling);
+    }
+    if (body.topupAllowed !== undefined) {
+      await tx.query("UPDATE wallets SET topup_allowed = $2 WHERE id = $1", [body.walletId, body.topupAllowed]);
+      changes.topupAllowed = body.topupAllowed;
+    }
+    await audit(tx, admin, "wallet.limits", body.walletId, changes);
+    return view((await tx.query<Row>(`${SELECT} WHERE w.id = $1`, [body.walletId])).rows[0]!);
+  });
+}

@@ -1,0 +1,49 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { M } from "@mutua/domain";
+import { ledgerViolations, postMovement } from "../src/services/ledger";
+import { Api, createBackend, createTestDatabase, memberToken, newKey, openTestLedgerWallet, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
+
+/** Administrators set mutual-credit bounds and top-up permission; the current balance always stays within. */
+let tdb: TestDatabase;
+let server: TestServer;
+let admin: Api;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+  admin = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { canValidateAccounts: true, canValidateCredits: true })).id));
+});
+afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
+afterAll(async () => {
+  await server?.close();
+  await tdb?.drop();
+});
+
+describe("wallet limits", () => {
+  it("finds members, changes bounds and top-ups, audits it, and refuses bounds the balance already breaks", async () => {
+    const backend = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
+    const m = await seedMember(tdb.db, { firstName: "Zoé" });
+    const w = { walletId: (await openTestLedgerWallet(tdb.db, backend, m.id)).id };
+    const other = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db)).id)).id;
+    await topUp(tdb.db, w.walletId, "15.00");
+    // Zoé spends 8.00 of mutual credit: her CM stands at -8.00.
+    await postMovement(tdb.db, { kind: "payment", payerWalletId: w.walletId, payeeWalletId: other, parts: [{ account: "cm", amount: 800n }], senderMemo: "", recipientMemo: "", idempotencyKey: newKey(), initiatedBy: null });
+    const found = await admin.call("listMemberWallets", { query: { q: "zoe" } });
+    expect(found.json.find((x: { walletId: string }) => x.walletId === w.walletId)).toMatchObject({ cmFloor: "-10.00", cmCeiling: "20.00", bal: "7.00", topupAllowed: true });
+
+    const ok = await admin.call("setWalletLimits", { body: { walletId: w.walletId, cmFloor: "-50.00", cmCeiling: "100.00", topupAllowed: false } });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ cmFloor: "-50.00", cmCeiling: "100.00", topupAllowed: false });
+    const log = await admin.call("listAuditLog", { query: { limit: 1 } });
+    expect(log.json[0]).toMatchObject({ action: "wallet.limits", subject: w.walletId });
+
+    for (const body of [{ cmFloor: "-5.00" }, { cmFloor: "1.00" }, { cmCeiling: "-1.00" }]) {
+      const r = await admin.call("setWalletLimits", { body: { walletId: w.walletId, ...body } });
+      expect(r.status, JSON.stringify(body)).toBe(409);
+      expect(r.json.error.message).toBe(M.limitsRefused);
+    }
+    const removed = await admin.call("setWalletLimits", { body: { walletId: w.walletId, cmCeiling: null } });
+    expect(removed.json.cmCeiling).toBeNull();
+    expect((await admin.call("setWalletLimits", { body: { walletId: "ledger:nope", topupAllowed: true } })).status).toBe(404);
+  });
+});
