@@ -1,0 +1,49 @@
+import { describe, it } from "vitest";
+import { toastText } from "./support/browser";
+import { signedIn, useSuite } from "./support/suite";
+
+const suite = useSuite();
+
+/** Spec 8 "Top-up": each failure has its message. */
+describe("top-up errors", () => {
+  it("says so when the order cannot be created, when the pending list fails or lacks the order, and when deleting fails", async () => {
+    const { page, context } = await signedIn(suite, "bob@example.com");
+    const open = async () => {
+      await page.getByRole("button", { name: "Top up" }).click();
+      const modal = page.getByRole("dialog", { name: "Top up my account" });
+      await modal.getByLabel("Amount").fill("10");
+      return modal;
+    };
+
+    // The pending list cannot be read when Top up is pressed.
+    await page.route("**/api/topups?*", (r) => r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }));
+    await page.getByRole("button", { name: "Top up" }).click();
+    await toastText(page, "An unexpected server error occured while fetching pending topup list");
+    await page.unroute("**/api/topups?*");
+
+    // The order cannot be created.
+    await page.route("**/api/topups", (r) => (r.request().method() === "POST" ? r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }) : r.continue()));
+    let modal = await open();
+    await modal.getByRole("button", { name: "Next" }).click();
+    await toastText(page, "An unexpected issue occurred while attempting to top up your account");
+    await modal.getByRole("button", { name: "Close" }).click();
+    await page.unroute("**/api/topups");
+
+    // The new order is missing from the pending list.
+    await page.route("**/api/topups?*", (r) => r.fulfill({ json: [] }));
+    modal = await open();
+    await modal.getByRole("button", { name: "Next" }).click();
+    await toastText(page, "An unexpected value was returned in the pending topup list");
+    await modal.getByRole("button", { name: "Close" }).click();
+    await page.unroute("**/api/topups?*");
+
+    // Deleting the order fails.
+    await page.getByRole("button", { name: "Top up" }).click();
+    const detail = page.getByRole("dialog", { name: "Top-up details" });
+    await detail.getByText("Requested 10.00 DL").waitFor();
+    await page.route("**/api/topups/cancel", (r) => r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }));
+    await detail.getByRole("button", { name: "Delete" }).click();
+    await toastText(page, "An error occurred while deleting top-up request...");
+    await context.close();
+  });
+});
