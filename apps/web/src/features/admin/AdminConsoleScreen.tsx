@@ -8,6 +8,7 @@ import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { STAGES, stageLabel } from "../reconversion/stages";
 import { detailDate } from "../../lib/dates";
+import { AdminTable } from "./AdminTable";
 
 const KEY = ["me", "admin", "reconversions"] as const;
 
@@ -36,19 +37,7 @@ export function AdminConsoleScreen() {
         {list.isError && <p className="notice error">{i18n._("The reconversions could not be loaded. Please refresh the page.")}</p>}
         {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No reconversion yet")}</p>}
         {list.isSuccess && list.data.length > 0 && (
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">{i18n._("User")}</th>
-                <th scope="col">{i18n._("Amount")}</th>
-                <th scope="col">{i18n._("Date")}</th>
-                <th scope="col">{i18n._("Stage")}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{i18n._("Action")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+          <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Date"), i18n._("Stage")]}>
               {list.data.map((r) => {
                 const next = STAGES[STAGES.indexOf(r.status) + 1];
                 return (
@@ -71,8 +60,7 @@ export function AdminConsoleScreen() {
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
+            </AdminTable>
         )}
       </section>
       <MembersAndLimits />
@@ -100,19 +88,7 @@ function UnpaidOrders() {
       <h2 id="orders-title">{i18n._("Unpaid top-up orders")}</h2>
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No unpaid top-up order")}</p>}
       {list.isSuccess && list.data.length > 0 && (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{i18n._("User")}</th>
-              <th scope="col">{i18n._("Amount")}</th>
-              <th scope="col">{i18n._("Reference")}</th>
-              <th scope="col">{i18n._("Date")}</th>
-              <th scope="col">
-                <span className="visually-hidden">{i18n._("Action")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Reference"), i18n._("Date")]}>
             {list.data.map((o) => (
               <tr key={o.id}>
                 <td>{o.related}</td>
@@ -132,8 +108,7 @@ function UnpaidOrders() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </AdminTable>
       )}
     </section>
   );
@@ -149,16 +124,7 @@ function AuditLog() {
       <h2 id="audit-title">{i18n._("Audit log")}</h2>
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("Nothing recorded yet")}</p>}
       {list.isSuccess && list.data.length > 0 && (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{i18n._("When")}</th>
-              <th scope="col">{i18n._("Who")}</th>
-              <th scope="col">{i18n._("Action")}</th>
-              <th scope="col">{i18n._("Subject")}</th>
-            </tr>
-          </thead>
-          <tbody>
+        <AdminTable columns={[i18n._("When"), i18n._("Who"), i18n._("Action"), i18n._("Subject")]} actions={false}>
             {list.data.map((e, i) => (
               <tr key={`${e.at}-${i}`}>
                 <td>
@@ -173,8 +139,7 @@ function AuditLog() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </AdminTable>
       )}
     </section>
   );
@@ -194,26 +159,11 @@ function MembersAndLimits() {
         <input id="member-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
       </div>
       {list.isSuccess && (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{i18n._("User")}</th>
-              <th scope="col">{i18n._("Backend")}</th>
-              <th scope="col">{i18n._("Balance")}</th>
-              <th scope="col">{i18n._("Mutual credit floor")}</th>
-              <th scope="col">{i18n._("Mutual credit ceiling")}</th>
-              <th scope="col">{i18n._("Top-ups")}</th>
-              <th scope="col">
-                <span className="visually-hidden">{i18n._("Action")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <AdminTable columns={[i18n._("User"), i18n._("Backend"), i18n._("Balance"), i18n._("Mutual credit floor"), i18n._("Mutual credit ceiling"), i18n._("Top-ups")]}>
             {list.data.map((w) => (
               <LimitsRow key={w.walletId} wallet={w} />
             ))}
-          </tbody>
-        </table>
+          </AdminTable>
       )}
     </section>
   );

@@ -4,6 +4,7 @@ import { useLingui } from "@lingui/react";
 import { M, type StagingAccount } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
+import { AdminTable } from "./AdminTable";
 
 const KEY = ["me", "admin", "pending-accounts"] as const;
 
@@ -40,17 +41,7 @@ export function PendingAccountsScreen() {
       )}
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No account pending for approval")}</p>}
       {list.isSuccess && list.data.length > 0 && (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{i18n._("User")}</th>
-              {several && <th scope="col">{i18n._("Backend")}</th>}
-              <th scope="col">
-                <span className="visually-hidden">{i18n._("Action")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <AdminTable columns={[i18n._("User"), ...(several ? [i18n._("Backend")] : [])]}>
             {list.data.map((a) => (
               <tr key={a.walletId}>
                 <td>{a.name}</td>
@@ -65,8 +56,7 @@ export function PendingAccountsScreen() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </AdminTable>
       )}
     </main>
   );

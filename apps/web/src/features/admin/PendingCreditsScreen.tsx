@@ -5,6 +5,7 @@ import { M, parseApiAmount, type CreditRequest } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
+import { AdminTable } from "./AdminTable";
 
 const KEY = ["me", "admin", "credit-requests"] as const;
 
@@ -37,18 +38,7 @@ export function PendingCreditsScreen() {
       )}
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No top up request awaiting approval")}</p>}
       {list.isSuccess && list.data.length > 0 && (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{i18n._("User")}</th>
-              <th scope="col">{i18n._("Amount")}</th>
-              <th scope="col">{i18n._("Date")}</th>
-              <th scope="col">
-                <span className="visually-hidden">{i18n._("Action")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+        <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Date")]}>
             {list.data.map((r) => (
               <tr key={r.id}>
                 <td>
@@ -77,8 +67,7 @@ export function PendingCreditsScreen() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </AdminTable>
       )}
     </main>
   );
