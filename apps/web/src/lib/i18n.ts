@@ -1,5 +1,5 @@
 import { i18n, type Messages } from "@lingui/core";
-import { renderMsg, type AppConfig, type Msg } from "@mutua/domain";
+import type { AppConfig, Msg } from "@mutua/domain";
 // The strings' own language is compiled too, so its placeholders are filled without a runtime parser.
 import sourceCatalog from "../locales/en-US.json";
 
@@ -25,6 +25,3 @@ export async function activateLanguage(config: AppConfig, tag: string): Promise<
   i18n.activate(tag);
   document.documentElement.lang = tag;
 }
-
-/** English rendering for places without a catalog yet (before the first language is active). */
-export const english = (m: Msg) => renderMsg(m);

@@ -8,7 +8,6 @@ import { MEMBER_PASSWORD_RULES } from "../password";
 
 const Ok = z.object({ ok: z.literal(true) });
 const Allowed = z.object({ allowed: z.boolean() });
-const Empty = z.object({}).strict();
 
 export const Profile = z.object({
   id: z.number().int(),
@@ -337,4 +336,3 @@ export const schemas = {
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;
 
-export { Empty };
