@@ -13,6 +13,7 @@ import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
 import { accountRoutes } from "./routes/accounts";
 import { paymentRoutes } from "./routes/payments";
+import { pinRoutes } from "./routes/pins";
 import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
 import { orderPages } from "./routes/orders";
@@ -71,6 +72,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   meRoutes(app, deps);
   accountRoutes(app, deps);
   paymentRoutes(app, deps);
+  pinRoutes(app, deps);
   topUpRoutes(app, deps);
   adminRoutes(app, deps);
   orderPages(app, deps);

@@ -46,6 +46,8 @@ export interface Settings {
     signupPerAccount: Limit;
     resetPerIp: Limit;
     resetPerAccount: Limit;
+    /** PIN proofs per member, on top of the 5 wrong PINs that disable one PIN. */
+    pinPerMember: Limit;
   };
 }
 
@@ -86,6 +88,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       signupPerAccount: limit(env, "SIGNUP_ACCOUNT", 5, 3_600),
       resetPerIp: limit(env, "RESET_IP", 20, 3_600),
       resetPerAccount: limit(env, "RESET_ACCOUNT", 5, 3_600),
+      pinPerMember: limit(env, "PIN_MEMBER", 30, 900),
     },
   };
 }

@@ -96,7 +96,7 @@ export class MutuaClient {
 
     const error = await readErrorBody(res);
     if (res.status === 401) {
-      if (name === "login") throw new InvalidCredentialsError(error?.message ?? "Invalid credentials");
+      if (name === "login" || name === "passkeyLogin") throw new InvalidCredentialsError(error?.message ?? "Invalid credentials");
       this.options.onLoginRequired?.();
       throw new LoginRequiredError(error?.message ?? "Login required");
     }
@@ -172,6 +172,34 @@ export class MutuaClient {
   /** Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount"). */
   createUserAccount(backendId: string, keystore?: Record<string, unknown>) {
     return this.call("createUserAccount", { body: { backendId, ...(keystore ? { keystore } : {}) } });
+  }
+  /** Imports a wallet file the device opened and signed for (see walletRegistrationMessage). */
+  registerWallet(body: BodyOf<"registerWallet">) {
+    return this.call("registerWallet", { body });
+  }
+  createPin(walletId: string, verifier: string) {
+    return this.call("createPin", { body: { walletId, verifier } });
+  }
+  openPin(pinId: string, proof: string) {
+    return this.call("openPin", { params: { pinId }, body: { proof } });
+  }
+  deletePin(pinId: string) {
+    return this.call("deletePin", { params: { pinId } });
+  }
+  passkeyRegistrationOptions() {
+    return this.call("passkeyRegistrationOptions");
+  }
+  registerPasskey(challengeId: string, response: Record<string, unknown>) {
+    return this.call("registerPasskey", { body: { challengeId, response } });
+  }
+  deletePasskey(credentialId: string) {
+    return this.call("deletePasskey", { params: { credentialId } });
+  }
+  passkeyLoginOptions() {
+    return this.call("passkeyLoginOptions");
+  }
+  passkeyLogin(challengeId: string, response: Record<string, unknown>) {
+    return this.call("passkeyLogin", { body: { challengeId, response } });
   }
   createTopUp(walletId: string, amount: string) {
     return this.call("createTopUp", { body: { walletId, amount } });

@@ -21,6 +21,8 @@ export const ErrorCode = {
   backendUnavailable: "backend_unavailable",
   topUpPending: "topup_pending",
   stateConflict: "state_conflict",
+  wrongPin: "wrong_pin",
+  pinDisabled: "pin_disabled",
   internal: "internal_error",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

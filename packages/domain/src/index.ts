@@ -17,3 +17,5 @@ export * from "./config";
 export * from "./language";
 export * from "./api/routes";
 export type * from "./api/types";
+export * from "./pin";
+export * from "./wallet-registration";

@@ -101,6 +101,27 @@ export const M = {
   // Wallet creation (spec 8)
   walletAlreadyCreated: "Wallet already created.",
   walletCreationFailed: "Wallet creation unexpectedly failed. Please try again or contact your administrator.",
+  walletRegistrationFailed: "Wallet registration unexpectedly failed",
+  fileUnreadable: "Failed to read the file contents",
+  fileNotText: "Unexpected type of file",
+  fileNotJson: "Unexpected format of file",
+  // Ours, where the spec is silent
+  notAWalletFile: "This file is not a wallet file.",
+  walletImported: "The wallet file was imported.",
+  walletOfAnotherMember: "This wallet is already registered to another member.",
+  walletExportFailed: "The wallet could not be downloaded",
+  settingsSaveFailed: "Your settings could not be saved. Please try again.",
+  pinSaveFailed: "Your wallet was created, but its simplified authentication could not be saved. Please set it again in Settings.",
+  pinAttemptsLeft: "{count, plural, one {# attempt left} other {# attempts left}} before this PIN is disabled.",
+  pinDisabled: "Too many wrong PINs: this PIN is now disabled. Please enter your wallet password.",
+  // PIN and simplified authentication (spec 5 "PIN", 8)
+  pinLength: "PIN code must contain 4 digits",
+  pinsDifferent: "Given PINs are different",
+  editsSaved: "Edits were successfully saved",
+  // Biometric login (spec 4 "Login flow", 8)
+  biometricSetUp: "Biometric login successfully set up",
+  biometricDisabled: "Biometric login successfully disabled",
+  biometricSaveFailed: "Unexpected issue occurred while saving your credentials",
   // Language (spec 8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;

@@ -22,6 +22,8 @@ const STATUS: Record<ErrorCode, number> = {
   backend_unavailable: 409,
   topup_pending: 409,
   state_conflict: 409,
+  wrong_pin: 403,
+  pin_disabled: 410,
   internal_error: 500,
 };
 

@@ -5,7 +5,7 @@ import { notFound } from "../http/errors";
 import { listAccounts, walletBalance } from "../services/accounts";
 import { listTransactions } from "../services/transactions";
 import { getOwnWallet } from "../services/wallets";
-import { createUserAccount } from "../services/create-wallet";
+import { createUserAccount, registerWallet } from "../services/create-wallet";
 
 export function accountRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;
@@ -16,6 +16,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
   };
 
   operation(app, deps, "createUserAccount", async ({ memberId, body }) => createUserAccount(db, memberId, body.backendId, body.keystore));
+  operation(app, deps, "registerWallet", async ({ memberId, body }) => registerWallet(db, memberId, body));
   operation(app, deps, "getAccounts", async ({ memberId }) => listAccounts(db, memberId, settings.associationName));
   operation(app, deps, "getBalance", async ({ memberId, params }) => walletBalance(db, (await own(memberId, params.walletId)).id));
   operation(app, deps, "getKeystore", async ({ memberId, params }) => {

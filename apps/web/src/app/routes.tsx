@@ -6,6 +6,7 @@ import { useConfig } from "./context";
 import { ModalHost } from "./modals";
 import { NavBar } from "./NavBar";
 import { loginRequired } from "./login-required";
+import { BiometricOfferPrompt } from "../features/biometric/BiometricOfferPrompt";
 import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
 import { LoginScreen } from "../features/auth/LoginScreen";
 import { SignupScreen } from "../features/auth/SignupScreen";
@@ -62,6 +63,7 @@ function Layout() {
       <div id="content" key={location.pathname}>
         <Outlet />
       </div>
+      <BiometricOfferPrompt />
     </ModalHost>
   );
 }

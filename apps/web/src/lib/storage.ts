@@ -4,7 +4,7 @@ export interface LocalSettings {
   language?: string | null;
 }
 
-const KEYS = { localSettings: "mutua.localSettings", loginEmail: "mutua.loginEmail" } as const;
+const KEYS = { localSettings: "mutua.localSettings", loginEmail: "mutua.loginEmail", authConfig: "mutua.authConfig", biometry: "mutua.biometry" } as const;
 
 function read<T>(key: string): T | null {
   try {
@@ -27,3 +27,22 @@ export const getLocalSettings = (): LocalSettings => read<LocalSettings>(KEYS.lo
 export const setLocalSettings = (patch: Partial<LocalSettings>) => write(KEYS.localSettings, { ...getLocalSettings(), ...patch });
 export const getLoginEmail = (): string => read<string>(KEYS.loginEmail) ?? "";
 export const setLoginEmail = (email: string) => write(KEYS.loginEmail, email);
+
+/**
+ * Spec 3 "Auth config per wallet id": this device's PIN record of each wallet, or null. It
+ * survives sign-out (it is a device setting), and alone it opens nothing: see @mutua/wallet pin.ts.
+ */
+export const getAuthConfig = (): Record<string, unknown> => read<Record<string, unknown>>(KEYS.authConfig) ?? {};
+export function setAuthConfig(walletId: string, value: unknown): void {
+  const all = getAuthConfig();
+  if (value === null) delete all[walletId];
+  else all[walletId] = value;
+  write(KEYS.authConfig, all);
+}
+
+/** Spec 3 "Biometry store": the passkey this device registered for login, by credential id. */
+export interface BiometryStore {
+  hasCredentials?: { login?: string };
+}
+export const getBiometry = (): BiometryStore => read<BiometryStore>(KEYS.biometry) ?? {};
+export const setBiometry = (v: BiometryStore) => write(KEYS.biometry, v);

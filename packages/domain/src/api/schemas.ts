@@ -262,6 +262,37 @@ export const CreateWalletBody = z.object({
 });
 export const CreatedWallet = z.object({ internalId: z.string(), status: z.enum(["pending", "active"]) });
 
+/**
+ * Importing a wallet file: the device opened it with its password and signed
+ * `walletRegistrationMessage`, which proves it holds the key without sending it.
+ */
+export const RegisterWalletBody = z.object({
+  backendId: z.string().min(3).max(120),
+  keystore: z.record(z.string(), z.unknown()),
+  at: z.string().max(40),
+  signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/),
+});
+export const RegisteredWallet = z.object({
+  internalId: z.string(),
+  status: z.enum(["pending", "active", "locked"]),
+  /** True when the key was already this member's wallet: its stored file was replaced. */
+  replaced: z.boolean(),
+});
+
+const Hex32 = z.string().regex(/^[0-9a-f]{64}$/, "64 lower-case hex digits");
+/** A PIN for one wallet on one device: the server keeps a verifier of the PIN and the device secret. */
+export const CreatePinBody = z.object({ walletId: WalletId, verifier: Hex32 });
+export const PinCreated = z.object({ pinId: z.string(), deviceSecret: Hex32 });
+const PinParams = z.object({ pinId: z.string().uuid() });
+export const OpenPinBody = z.object({ proof: Hex32 });
+export const PinOpened = z.object({ deviceSecret: Hex32 });
+
+/** WebAuthn JSON (options and responses) as @simplewebauthn defines it; checked by the server library. */
+const WebAuthnJson = z.record(z.string(), z.unknown());
+export const PasskeyOptions = z.object({ challengeId: z.string(), options: WebAuthnJson });
+export const RegisterPasskeyBody = z.object({ challengeId: z.string().uuid(), response: WebAuthnJson });
+export const PasskeyLoginBody = z.object({ challengeId: z.string().uuid(), response: WebAuthnJson });
+
 /** One administrator action, as the audit log keeps it. */
 export const AuditEntry = z.object({
   at: z.string(),
@@ -319,6 +350,15 @@ export const schemas = {
   prepareTransfer: { body: PrepareTransferBody, response: PreparedTransfer },
   transfer: { body: TransferBody, response: TransactionView },
   createUserAccount: { body: CreateWalletBody, response: CreatedWallet },
+  registerWallet: { body: RegisterWalletBody, response: RegisteredWallet },
+  createPin: { body: CreatePinBody, response: PinCreated },
+  openPin: { params: PinParams, body: OpenPinBody, response: PinOpened },
+  deletePin: { params: PinParams, response: Ok },
+  passkeyRegistrationOptions: { response: PasskeyOptions },
+  registerPasskey: { body: RegisterPasskeyBody, response: z.object({ credentialId: z.string() }) },
+  deletePasskey: { params: z.object({ credentialId: z.string().min(1).max(1024) }), response: Ok },
+  passkeyLoginOptions: { response: PasskeyOptions },
+  passkeyLogin: { body: PasskeyLoginBody, response: LoginResult },
   createTopUp: { body: CreateTopUpBody, response: CreditOrder },
   getPendingTopUps: { query: z.object({ walletId: WalletId }), response: z.array(PendingTopUp) },
   cancelTopUp: { body: IdBody, response: TopUpStateResult },

@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
 import { M, parseApiAmount, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
-import { useUnconfiguredBackends } from "../auth/queries";
+import { useBackends, useUnconfiguredBackends } from "../auth/queries";
+import { ImportWallet } from "../wallet-file/ImportWallet";
 import { accountLabel, subAccountLabel } from "./labels";
 
 export interface Selection {
@@ -36,6 +37,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   const { i18n } = useLingui();
   const fmt = useFormat();
   const unconfigured = useUnconfiguredBackends();
+  const backends = useBackends().data ?? [];
   const usable = (accounts ?? []).filter((a) => a.status !== "pending");
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
   // With several currencies, each account says which one it holds (Monujo's isMultiCurrency).
@@ -142,6 +144,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
           </ul>
         </div>
       )}
+      {!loading && !error && <ImportWallet backends={backends} />}
     </section>
   );
 }

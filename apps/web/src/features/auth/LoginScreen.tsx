@@ -1,14 +1,49 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
-import { useConfig } from "../../app/context";
+import { useClient, useConfig } from "../../app/context";
 import { Field, PasswordField } from "../../ui/Field";
 import { getLoginEmail } from "../../lib/storage";
 import { toast } from "../../lib/toast";
 import { loginErrorMessage } from "./errors";
-import { useAuthCapabilities, useLogin } from "./queries";
+import { useAuthCapabilities, useLogin, useSignedIn } from "./queries";
+import { useBiometricAvailable } from "../biometric/queries";
+import { biometricLogin } from "../biometric/platform";
+import { useBiometricState } from "../biometric/store";
 
-/** Spec 2 "Login screen" and 4 "Login flow" (biometrics arrive with the wallet-security work). */
+/**
+ * Spec 4 "Login flow": with biometrics enabled and available, the check starts by itself when
+ * the screen opens, and the biometric button starts it again. A failed or cancelled check is
+ * silent: the password form is right there.
+ */
+function useBiometricSignIn() {
+  const client = useClient();
+  const signedIn = useSignedIn();
+  const available = useBiometricAvailable();
+  const { enabled, credentialId } = useBiometricState();
+  const [busy, setBusy] = useState(false);
+  const usable = available && enabled === true && Boolean(credentialId);
+  const start = async () => {
+    setBusy(true);
+    try {
+      signedIn(await biometricLogin.signIn(client));
+    } catch (e) {
+      console.info("biometric login did not complete", e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const started = useRef(false);
+  useEffect(() => {
+    if (usable && !started.current) {
+      started.current = true;
+      void start();
+    }
+  });
+  return { usable, busy, start };
+}
+
+/** Spec 2 "Login screen". */
 export function LoginScreen() {
   const { i18n } = useLingui();
   const config = useConfig();
@@ -16,6 +51,7 @@ export function LoginScreen() {
   const login = useLogin();
   const [email, setEmail] = useState(getLoginEmail);
   const [password, setPassword] = useState("");
+  const biometric = useBiometricSignIn();
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -62,6 +98,11 @@ export function LoginScreen() {
         <button className="button primary wide" type="submit" disabled={login.isPending} aria-busy={login.isPending}>
           {i18n._("Sign in")}
         </button>
+        {biometric.usable && (
+          <button type="button" className="button wide biometric-button" onClick={() => void biometric.start()} disabled={biometric.busy} aria-busy={biometric.busy}>
+            <span aria-hidden="true">☝</span> {i18n._("Sign in with biometrics")}
+          </button>
+        )}
         <div className="auth-links">
           {showReset && <Link to="/reset-password">{i18n._("Forgot password ?")}</Link>}
           {showSignup &&

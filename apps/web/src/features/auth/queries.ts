@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { LoginRequiredError } from "@mutua/client";
-import { PAY_PATH, normalizeEmail, type Profile } from "@mutua/domain";
+import { PAY_PATH, normalizeEmail, type LoginResult, type Profile } from "@mutua/domain";
 import { takePayLink } from "../../lib/pay-link";
 import { useClient } from "../../app/context";
 import { setLoginEmail } from "../../lib/storage";
+import { retainedKeys } from "../unlock/retention";
+import { biometricOffer } from "../biometric/store";
 
 /** Query keys of the session domain (one factory, so invalidation never misses a key). */
 export const authKeys = {
@@ -87,18 +89,30 @@ export function useAuthCapabilities() {
   });
 }
 
-export function useLogin() {
-  const client = useClient();
+/** What every way of signing in does next (spec 4 "Login flow"): remember the e-mail, go to the dashboard. */
+export function useSignedIn() {
   const qc = useQueryClient();
   const navigate = useNavigate();
+  return (result: LoginResult) => {
+    // Keys unlocked by someone else on this device must not serve the new member.
+    retainedKeys.clear();
+    setLoginEmail(normalizeEmail(result.profile.email));
+    qc.removeQueries({ queryKey: ["me"], exact: false });
+    qc.setQueryData(authKeys.me, result.profile);
+    const pending = takePayLink();
+    void navigate(pending ? `${PAY_PATH}${pending}` : "/dashboard");
+  };
+}
+
+export function useLogin() {
+  const client = useClient();
+  const signedIn = useSignedIn();
   return useMutation({
     mutationFn: ({ email, password }: { email: string; password: string }) => client.login(email, password),
-    onSuccess: (result, { email }) => {
-      setLoginEmail(normalizeEmail(email));
-      qc.removeQueries({ queryKey: ["me"], exact: false });
-      qc.setQueryData(authKeys.me, result.profile);
-      const pending = takePayLink();
-      void navigate(pending ? `${PAY_PATH}${pending}` : "/dashboard");
+    onSuccess: (result) => {
+      signedIn(result);
+      // Only a password login offers biometrics: one that used them has nothing to offer.
+      biometricOffer.request();
     },
   });
 }
@@ -116,6 +130,8 @@ export function useLogout() {
 }
 
 export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {
+  retainedKeys.clear();
+  biometricOffer.dismiss();
   qc.cancelQueries();
   qc.clear();
   qc.setQueryData(authKeys.me, null);

@@ -9,6 +9,9 @@ import { PasswordField } from "../../ui/Field";
 import { toast } from "../../lib/toast";
 import { tr } from "../../lib/i18n";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
+import { useUnlock } from "../unlock/UnlockProvider";
+import { PinFields, usePinDraft } from "../unlock/PinEditor";
+import { savePin } from "../unlock/pins";
 
 /**
  * Spec 2 "Create-wallet screen": a backend selector when several have no wallet (first
@@ -48,11 +51,15 @@ function CreateWallet({ backend }: { backend: Backend }) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [busy, setBusy] = useState(false);
+  const { policy } = useUnlock();
+  const [simplified, setSimplified] = useState(false);
+  const pin = usePinDraft();
   const ledger = backend.kind === "ledger";
   const problems = newPasswordProblems(password, confirm);
   const passwordError = password && problems.password ? tr(problems.password) : undefined;
   const confirmError = confirm && confirm !== password ? i18n._("Passwords do not match") : undefined;
-  const ready = !busy && (!ledger || (password !== "" && confirm !== "" && !problems.password && !problems.confirmPassword));
+  const passwordReady = password !== "" && confirm !== "" && !problems.password && !problems.confirmPassword;
+  const ready = !busy && (!ledger || (passwordReady && (!simplified || pin.valid)));
 
   const create = async () => {
     setBusy(true);
@@ -62,7 +69,11 @@ function CreateWallet({ backend }: { backend: Backend }) {
         const wallet = await import("@mutua/wallet");
         keystore = (await wallet.encryptKeystore(wallet.newPrivateKey(), password)) as unknown as Record<string, unknown>;
       }
-      await client.createUserAccount(backend.id, keystore);
+      const created = await client.createUserAccount(backend.id, keystore);
+      if (ledger && simplified) {
+        // The wallet exists now: a PIN that fails to save must not look like a failed creation.
+        await savePin(client, created.internalId, password, pin.pin).catch(() => toast.error({ id: M.pinSaveFailed }));
+      }
     } catch (e) {
       if (!(e instanceof RefusedError && e.code === ErrorCode.walletExists)) {
         toast.error({ id: M.walletCreationFailed });
@@ -87,8 +98,17 @@ function CreateWallet({ backend }: { backend: Backend }) {
       {ledger && (
         <>
           <p>{i18n._("Choose the password for your wallet. It is different from your user account password and is only related to your wallet.")}</p>
-          <PasswordField label={i18n._("Password")} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={passwordError} autoFocus />
-          <PasswordField label={i18n._("Password confirmation")} autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={confirmError} />
+          <PasswordField label={i18n._("Password")} autoComplete="new-password" value={password} readOnly={simplified} onChange={(e) => setPassword(e.target.value)} error={passwordError} autoFocus />
+          <PasswordField label={i18n._("Password confirmation")} autoComplete="new-password" value={confirm} readOnly={simplified} onChange={(e) => setConfirm(e.target.value)} error={confirmError} />
+          {policy.method === "pin" && (
+            <div className="auth-pref">
+              <label className="switch">
+                <input type="checkbox" role="switch" checked={simplified} disabled={!passwordReady} onChange={(e) => setSimplified(e.target.checked)} />
+                <span>{i18n._("Simplified authentication for this device")}</span>
+              </label>
+              {simplified && <PinFields draft={pin} autoFocus />}
+            </div>
+          )}
           <p className="notice info">{i18n._("Please note that this password can not be retrieved, so be sure to keep it in a safe and reachable place.")}</p>
         </>
       )}

@@ -6,6 +6,7 @@ import { M, type AccountEntry, type PendingTopUp, type QrPayload, type Recipient
 import { useModals } from "../../app/modals";
 import { toast } from "../../lib/toast";
 import { AccountsList, type AccountAction, type Selection } from "../accounts/AccountsList";
+import { useExportWallet } from "../wallet-file/useWalletFile";
 import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/queries";
 import { useMe, useUnconfiguredBackends } from "../auth/queries";
 import { useClient, useConfig } from "../../app/context";
@@ -142,6 +143,7 @@ export function DashboardScreen() {
       </Suspense>
     ));
 
+  const exportWallet = useExportWallet();
   const actions: AccountAction[] = [
     {
       id: "reconversion",
@@ -172,6 +174,13 @@ export function DashboardScreen() {
             <QrCodeModal me={me} account={account} onClose={close} />
           </Suspense>
         )),
+    },
+    {
+      id: "export",
+      label: i18n._("Export wallet"),
+      icon: "⇩",
+      available: (a) => a.hasWalletData,
+      run: (a) => void exportWallet(a),
     },
   ];
 

@@ -1,6 +1,9 @@
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../app/context";
 import { useLanguage } from "../../app/language";
+import { BiometricPref } from "../biometric/BiometricPref";
+import { useBiometricAvailable } from "../biometric/queries";
+import { AuthPref, usePinWallets } from "./SecuritySettings";
 
 /** Spec 2 "Preferences": groups appear only when they have something to set. */
 export function PreferencesScreen() {
@@ -8,6 +11,7 @@ export function PreferencesScreen() {
   return (
     <main className="page">
       <h1>{i18n._("Preferences")}</h1>
+      <SecuritySettings />
       <LanguageSettings />
     </main>
   );
@@ -15,7 +19,25 @@ export function PreferencesScreen() {
 
 export function useHasPreferences(): boolean {
   const config = useConfig();
-  return Object.keys(config.locales.availableLanguages).length > 1;
+  const pinWallets = usePinWallets();
+  const biometric = useBiometricAvailable();
+  return Object.keys(config.locales.availableLanguages).length > 1 || pinWallets.length > 0 || biometric;
+}
+
+function SecuritySettings() {
+  const { i18n } = useLingui();
+  const wallets = usePinWallets();
+  const biometric = useBiometricAvailable();
+  if (wallets.length === 0 && !biometric) return null;
+  return (
+    <section className="card prefs-group" aria-labelledby="security-title">
+      <h2 id="security-title">{i18n._("Security settings")}</h2>
+      {wallets.map((id) => (
+        <AuthPref key={id} walletId={id} several={wallets.length > 1} />
+      ))}
+      {biometric && <BiometricPref />}
+    </section>
+  );
 }
 
 function LanguageSettings() {

@@ -33,7 +33,7 @@ const AMOUNT_RE = /^-?\d+\.\d{2}$/;
  */
 export function useSendPayment() {
   const client = useClient();
-  const { unlockWallet } = useUnlock();
+  const { unlockWallet, forgetWallet } = useUnlock();
   const [sending, setSending] = useState(false);
 
   async function send(d: PaymentDraft): Promise<SendOutcome> {
@@ -78,6 +78,8 @@ export function useSendPayment() {
       if (e instanceof OperationCanceled) return { kind: "canceled" };
       if (e instanceof RequestFailedError) return { kind: "unconfirmed" };
       if (e instanceof RefusedError) {
+        // A signature the server refuses may come from a kept key that no longer matches the wallet: unlock afresh next time.
+        if (e.code === ErrorCode.invalidSignature) forgetWallet(d.from.id);
         if (e.code === ErrorCode.insufficientBalance) return { kind: "failed", messages: [{ id: M.insufficientBalance }] };
         if (e.code === ErrorCode.inactiveAccount) return { kind: "failed", messages: [{ id: M.targetInactive }, { id: M.cannotSendToAccount }] };
         if (e.code === ErrorCode.recipientLimit || e.code === ErrorCode.backendUnavailable) return { kind: "failed", messages: [e.msg] };

@@ -2,6 +2,7 @@ import { csvFileName, transactionsCsv, type TransactionView } from "@mutua/domai
 import type { MutuaClient } from "@mutua/client";
 import type { TransactionFilter } from "./queries";
 import type { Range } from "./period";
+import { deliverFile } from "../../lib/deliver-file";
 
 /** Every transaction matching the filter, fetched page by page from the server (never filtered here). */
 export async function fetchAll(client: MutuaClient, walletId: string, filter: TransactionFilter): Promise<TransactionView[]> {
@@ -24,21 +25,4 @@ export function buildCsv(me: string, txs: TransactionView[], headers: Parameters
   return { text, fileName: csvFileName(range) };
 }
 
-/** A download on the web; the share sheet where a browser can share files but not download them. */
-export async function deliverCsv(text: string, fileName: string): Promise<"downloaded" | "shared"> {
-  const file = new File([text], fileName, { type: "text/csv" });
-  const canDownload = "download" in HTMLAnchorElement.prototype && !/Android|iPhone|iPad/i.test(navigator.userAgent);
-  if (!canDownload && typeof navigator.canShare === "function" && navigator.canShare({ files: [file] })) {
-    await navigator.share({ files: [file], title: fileName });
-    return "shared";
-  }
-  const url = URL.createObjectURL(file);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return "downloaded";
-}
+export const deliverCsv = (text: string, fileName: string) => deliverFile(text, fileName, "text/csv");

@@ -1,0 +1,72 @@
+import { useEffect, useState } from "react";
+import { useLingui } from "@lingui/react";
+import { M } from "@mutua/domain";
+import { useClient } from "../../app/context";
+import { toast } from "../../lib/toast";
+import { Dialog } from "../../ui/Dialog";
+import { useBiometricAvailable } from "./queries";
+import { biometricLogin } from "./platform";
+import { biometricOffer, biometricStore, useBiometricOfferPending, useBiometricState } from "./store";
+
+/** Registers this device's credential and says how it went (spec 8: the save-failure message). */
+export function useEnrollBiometrics() {
+  const client = useClient();
+  return async (): Promise<boolean> => {
+    try {
+      biometricStore.setCredential(await biometricLogin.enroll(client));
+      toast.success({ id: M.biometricSetUp });
+      return true;
+    } catch (e) {
+      console.info("biometric enrolment failed", e);
+      toast.error({ id: M.biometricSaveFailed });
+      return false;
+    }
+  };
+}
+
+/**
+ * Spec 4 "Login flow": after a password login on a device that can, ask once 'Enable biometric
+ * login' (Yes / No / Ask me later), then register the credential if there is none yet.
+ */
+export function BiometricOfferPrompt() {
+  const { i18n } = useLingui();
+  const pending = useBiometricOfferPending();
+  const available = useBiometricAvailable();
+  const { enabled, credentialId } = useBiometricState();
+  const enroll = useEnrollBiometrics();
+  const [asking, setAsking] = useState(false);
+
+  useEffect(() => {
+    if (!pending || !available) return;
+    biometricOffer.dismiss();
+    if (enabled === undefined) setAsking(true);
+    // Enabled earlier but never saved (a failed enrolment): save now.
+    else if (enabled && !credentialId) void enroll();
+  }, [pending, available, enabled, credentialId, enroll]);
+
+  if (!asking) return null;
+  const answer = (choice: "yes" | "no" | "later") => {
+    setAsking(false);
+    if (choice === "no") biometricStore.setEnabled(false);
+    if (choice === "yes") {
+      biometricStore.setEnabled(true);
+      if (!credentialId) void enroll();
+    }
+  };
+  return (
+    <Dialog title={i18n._("Enable biometric login")} onClose={() => answer("later")}>
+      <p>{i18n._("Would you like to use your device's biometric (fingerprint, face recognition, ...) capability to login ?")}</p>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={() => answer("later")}>
+          {i18n._("Ask me later")}
+        </button>
+        <button type="button" className="button" onClick={() => answer("no")}>
+          {i18n._("No")}
+        </button>
+        <button type="button" className="button primary" onClick={() => answer("yes")}>
+          {i18n._("Yes")}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
+import { biometricLogin } from "./platform";
+
+/** Whether this device can do biometric login; asked once per page load (spec: cached for the session). */
+export function useBiometricAvailable(): boolean {
+  const q = useQuery({ queryKey: ["device", "biometric-available"], queryFn: () => biometricLogin.isAvailable(), staleTime: Infinity, gcTime: Infinity });
+  return q.data === true;
+}

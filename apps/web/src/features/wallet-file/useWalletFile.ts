@@ -1,0 +1,80 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { RefusedError } from "@mutua/client";
+import { ErrorCode, M, walletRegistrationMessage, type AccountEntry } from "@mutua/domain";
+import { useClient } from "../../app/context";
+import { deliverFile } from "../../lib/deliver-file";
+import { toast } from "../../lib/toast";
+import { i18n, tr } from "../../lib/i18n";
+import { useMe } from "../auth/queries";
+import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
+import { readWalletFile, walletFileName, WalletFileError } from "./read-file";
+
+/** Export wallet (account menu): the encrypted wallet file, as Comchain tools read it. */
+export function useExportWallet() {
+  const client = useClient();
+  return async (account: AccountEntry) => {
+    try {
+      const keystore = await client.getKeystore(account.id);
+      await deliverFile(JSON.stringify(keystore, null, 4), walletFileName(account.curr, account.backend, account.id), "application/json", i18n._("Wallet export"));
+    } catch (e) {
+      // The member closing the share sheet is not a failure.
+      if ((e as Error).name === "AbortError") return;
+      toast.error({ id: M.walletExportFailed });
+    }
+  };
+}
+
+/**
+ * Import (accounts list, ledger backends): read the file, open it with its password on this
+ * device, sign the registration message with its key, and register it. The key and the password
+ * never leave the device.
+ */
+export function useImportWallet() {
+  const client = useClient();
+  const qc = useQueryClient();
+  const me = useMe().data;
+  const { unlockFile, forgetWallet } = useUnlock();
+  return async (backendId: string, file: File) => {
+    const wallet = await import("@mutua/wallet");
+    let keystore: Record<string, unknown>;
+    try {
+      keystore = await readWalletFile(file, (json) => {
+        try {
+          wallet.parseKeystore(json);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    } catch (e) {
+      toast.error(e instanceof WalletFileError ? e.msg : { id: M.fileUnreadable });
+      return;
+    }
+    if (!me) return;
+    let key: Uint8Array;
+    try {
+      key = await unlockFile(keystore);
+    } catch (e) {
+      if (e instanceof OperationCanceled) return;
+      toast.error({ id: M.notAWalletFile });
+      return;
+    }
+    try {
+      const address = wallet.parseKeystore(keystore).address;
+      const at = new Date().toISOString();
+      const signature = wallet.signMessage(key, walletRegistrationMessage({ backendId, address, memberId: me.id, at }));
+      const r = await client.registerWallet({ backendId, keystore, at, signature });
+      forgetWallet(r.internalId);
+      toast.success({ id: M.walletImported });
+      await qc.invalidateQueries({ queryKey: ["me"] });
+    } catch (e) {
+      if (e instanceof RefusedError && (e.code === ErrorCode.walletExists || e.code === ErrorCode.validation)) {
+        toast.error(e.msg);
+      } else {
+        toast.error(`${tr({ id: M.walletRegistrationFailed })}. ${tr({ id: M.pleaseRetry })}`);
+      }
+    } finally {
+      key.fill(0);
+    }
+  };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { toastText } from "./support/browser";
+import { signedIn, useSuite } from "./support/suite";
+
+const suite = useSuite();
+
+async function approve(name: string) {
+  const admin = await signedIn(suite, "accounts@example.com");
+  await admin.page.goto(`${suite.server.url}/admin/pending-accounts`);
+  const row = admin.page.locator("tr").filter({ hasText: name });
+  await row.getByRole("button", { name: "Approve" }).click();
+  await toastText(admin.page, `User ${name}'s account creation was approved or discarded`);
+  await admin.context.close();
+}
+
+/** Starts a payment to Carol, who has only a ledger wallet, so it is paid from the payer's ledger wallet. */
+async function payFromWallet(page: Page, amount: string) {
+  await page.locator(".accounts button.account").filter({ hasText: "Wallet" }).first().click();
+  await page.getByRole("button", { name: "Pay" }).click();
+  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+  await step1.getByPlaceholder("Name, email address or phone number").fill("carol");
+  await step1.getByRole("button", { name: /^Carol Petit/ }).first().click();
+  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
+  await step2.getByLabel("Amount").fill(amount);
+  await step2.getByRole("button", { name: "Send", exact: true }).click();
+  await step2.getByRole("button", { name: "Confirm and send" }).click();
+}
+
+async function confirmed(page: Page, amount: string) {
+  const confirmation = page.getByRole("dialog", { name: "Payment confirmation" });
+  await confirmation.getByText(`Sent ${amount} DL`).waitFor({ timeout: 30_000 });
+  await confirmation.getByRole("button", { name: "Ok" }).click();
+  const favorite = page.getByRole("dialog", { name: "Add as favorite" });
+  await favorite.getByRole("button", { name: "Later" }).click();
+  await favorite.waitFor({ state: "detached" });
+}
+
+const authDialog = (page: Page) => page.getByRole("dialog", { name: "Authentication" });
+
+describe("wallet creation and PINs", () => {
+  it("a member creates a ledger wallet with a PIN; pays with it within the retention time; 5 wrong PINs fall back to the password", async () => {
+    const { page, context, errors } = await signedIn(suite, "bob@example.com");
+    await page.goto(`${suite.server.url}/create-account`);
+    const create = page.getByRole("button", { name: "Create my wallet" });
+    const pinSwitch = page.getByRole("switch", { name: "Simplified authentication for this device" });
+    await page.getByLabel("Password", { exact: true }).fill("weak");
+    await page.getByText("Password must be at least 8 characters long").waitFor();
+    expect(await pinSwitch.isDisabled()).toBe(true);
+    await page.getByLabel("Password", { exact: true }).fill("weakweakweak");
+    await page.getByText("Password should use at least one lowercase character, uppercase character, digit, symbol").waitFor();
+    await page.getByLabel("Password", { exact: true }).fill("Wallet-Pass-9");
+    await page.getByLabel("Password confirmation").fill("Wallet-Pass-9");
+    expect(await create.isDisabled()).toBe(false);
+
+    // The PIN block locks the password and needs a valid, confirmed PIN before Create.
+    await pinSwitch.check();
+    expect(await page.getByLabel("Password", { exact: true }).getAttribute("readonly")).not.toBeNull();
+    const pin = page.getByLabel("PIN code", { exact: true });
+    await pin.pressSequentially("12a");
+    expect(await pin.inputValue()).toBe("12");
+    await page.getByText("PIN code must contain 4 digits").waitFor();
+    expect(await create.isDisabled()).toBe(true);
+    await pin.pressSequentially("34");
+    const confirmPin = page.getByLabel("PIN code confirmation");
+    await confirmPin.fill("1235");
+    await page.getByText("Given PINs are different").waitFor();
+    expect(await create.isDisabled()).toBe(true);
+    await confirmPin.fill("1234");
+    await create.click();
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await page.locator(".pending-accounts").getByText("Wallet").waitFor();
+    // Only the encrypted file and the PIN's public parts are kept: no password, no PIN in the browser.
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(stored).not.toContain("Wallet-Pass-9");
+    expect(stored).not.toContain("1234");
+
+    await approve("Bob Durand");
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await page.locator(".accounts button.account").filter({ hasText: "Wallet" }).first().waitFor();
+
+    // First payment: the PIN is asked; a wrong one says so, the right one pays.
+    await payFromWallet(page, "5");
+    const auth = authDialog(page);
+    await auth.getByLabel("PIN code", { exact: true }).pressSequentially("9999");
+    await toastText(page, "Failed authentication. Please try again.");
+    await auth.getByText("4 attempts left before this PIN is disabled.").waitFor();
+    await auth.getByLabel("PIN code", { exact: true }).pressSequentially("1234");
+    await confirmed(page, "5.00");
+
+    // Within the retention time nothing is asked.
+    await payFromWallet(page, "1");
+    await confirmed(page, "1.00");
+    expect(await authDialog(page).count()).toBe(0);
+
+    // Signing out forgets the unlocked key: the PIN is asked again.
+    await page.getByRole("button", { name: "Bob Durand" }).click();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${suite.server.url}/`);
+    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await payFromWallet(page, "2");
+    for (let i = 0; i < 4; i++) {
+      await auth.getByLabel("PIN code", { exact: true }).pressSequentially("0000");
+      await auth.getByText(`${4 - i} attempt${4 - i === 1 ? "" : "s"} left before this PIN is disabled.`).waitFor();
+    }
+    await auth.getByLabel("PIN code", { exact: true }).pressSequentially("0000");
+    await toastText(page, "Too many wrong PINs: this PIN is now disabled. Please enter your wallet password.");
+    // The PIN is gone, even the right one would not do: the wallet password is asked.
+    await auth.getByLabel("Enter your password").fill("Wallet-Pass-9");
+    await auth.getByRole("button", { name: "Send" }).click();
+    await confirmed(page, "2.00");
+    expect(await page.evaluate(() => localStorage.getItem("mutua.authConfig"))).toBe("{}");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
