@@ -55,10 +55,10 @@ describe("association config", () => {
     await expect(page.getByRole("link", { name: "Forgot password ?" }).count()).resolves.toBe(0);
     await expect(page.getByRole("link", { name: "Not a member yet ?" }).getAttribute("href")).resolves.toBe("/logo.svg?join");
 
-    // With a single language there is nothing to set: no Settings entry.
-    await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
+    // With a single language and no wallet to unlock (Bob's is custodial) there is nothing to set: no Settings entry.
+    await signIn(page, suite.server.url, "bob@example.com", "Demo1234!");
     await page.waitForURL(`${suite.server.url}/dashboard`);
-    await page.getByRole("button", { name: "Alice Martin" }).click();
+    await page.getByRole("button", { name: "Bob Durand" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
     await expect(page.locator("#user-menu").getByRole("link", { name: "Settings" }).count()).resolves.toBe(0);
     await expect(page.locator("#user-menu").getByRole("link", { name: "Help" }).count()).resolves.toBe(1);

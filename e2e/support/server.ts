@@ -30,19 +30,20 @@ export async function freePort(): Promise<number> {
  * Starts the real server (the same entry point as `npm start`) with the demo association,
  * on an embedded PostgreSQL in a fresh data folder, serving the built web app.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { host?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
+  // Passkeys need a domain name (WebAuthn refuses IP addresses): such suites use "localhost".
+  const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-e2e-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "--demo"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start-up:\n${output}`);

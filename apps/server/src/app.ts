@@ -14,6 +14,7 @@ import { meRoutes } from "./routes/me";
 import { accountRoutes } from "./routes/accounts";
 import { paymentRoutes } from "./routes/payments";
 import { pinRoutes } from "./routes/pins";
+import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
 import { orderPages } from "./routes/orders";
@@ -73,6 +74,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   accountRoutes(app, deps);
   paymentRoutes(app, deps);
   pinRoutes(app, deps);
+  passkeyRoutes(app, deps);
   topUpRoutes(app, deps);
   adminRoutes(app, deps);
   orderPages(app, deps);

@@ -19,6 +19,8 @@ export interface Settings {
   publicUrl: string;
   /** Whether PUBLIC_URL was set (else publicUrl is a guess from PORT). */
   publicUrlConfigured: boolean;
+  /** Origins besides PUBLIC_URL's whose passkeys count (native shells), from PASSKEY_ORIGINS. */
+  passkeyOrigins: string[];
   databaseUrl?: string;
   dataDir: string;
   smtpUrl?: string;
@@ -66,6 +68,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     host: env.HOST ?? "0.0.0.0",
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
+    passkeyOrigins: (env.PASSKEY_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     dataDir: path.resolve(env.DATA_DIR ?? "./data"),
     ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),

@@ -195,8 +195,9 @@ export class MutuaClient {
   deletePasskey(credentialId: string) {
     return this.call("deletePasskey", { params: { credentialId } });
   }
-  passkeyLoginOptions() {
-    return this.call("passkeyLoginOptions");
+  /** With this device's credential id, only that passkey is offered. */
+  passkeyLoginOptions(credentialId?: string) {
+    return this.call("passkeyLoginOptions", { body: { credentialId } });
   }
   passkeyLogin(challengeId: string, response: Record<string, unknown>) {
     return this.call("passkeyLogin", { body: { challengeId, response } });

@@ -357,7 +357,7 @@ export const schemas = {
   passkeyRegistrationOptions: { response: PasskeyOptions },
   registerPasskey: { body: RegisterPasskeyBody, response: z.object({ credentialId: z.string() }) },
   deletePasskey: { params: z.object({ credentialId: z.string().min(1).max(1024) }), response: Ok },
-  passkeyLoginOptions: { response: PasskeyOptions },
+  passkeyLoginOptions: { body: z.object({ credentialId: z.string().min(1).max(1024).optional() }), response: PasskeyOptions },
   passkeyLogin: { body: PasskeyLoginBody, response: LoginResult },
   createTopUp: { body: CreateTopUpBody, response: CreditOrder },
   getPendingTopUps: { query: z.object({ walletId: WalletId }), response: z.array(PendingTopUp) },

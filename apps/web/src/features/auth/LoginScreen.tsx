@@ -26,7 +26,7 @@ function useBiometricSignIn() {
   const start = async () => {
     setBusy(true);
     try {
-      signedIn(await biometricLogin.signIn(client));
+      signedIn(await biometricLogin.signIn(client, credentialId!));
     } catch (e) {
       console.info("biometric login did not complete", e);
     } finally {

@@ -11,7 +11,7 @@ export interface BiometricLogin {
   /** Registers this device for the signed-in member; returns the credential's id. */
   enroll(client: MutuaClient): Promise<string>;
   /** Asks the biometric check and opens a session with it. */
-  signIn(client: MutuaClient): Promise<LoginResult>;
+  signIn(client: MutuaClient, credentialId: string): Promise<LoginResult>;
   /** Forgets this device's credential on the server. */
   disable(client: MutuaClient, credentialId: string): Promise<void>;
 }
@@ -21,6 +21,8 @@ const lib = () => import("@simplewebauthn/browser");
 
 export const passkeys: BiometricLogin = {
   async isAvailable() {
+    // A passkey belongs to a domain: a page reached by IP address cannot have one.
+    if (/^[\d.]+$|^\[|:/.test(location.hostname)) return false;
     try {
       const { browserSupportsWebAuthn, platformAuthenticatorIsAvailable } = await lib();
       return browserSupportsWebAuthn() && (await platformAuthenticatorIsAvailable());
@@ -34,9 +36,9 @@ export const passkeys: BiometricLogin = {
     const response = await startRegistration({ optionsJSON: options as never });
     return (await client.registerPasskey(challengeId, response as unknown as Record<string, unknown>)).credentialId;
   },
-  async signIn(client) {
+  async signIn(client, credentialId) {
     const { startAuthentication } = await lib();
-    const { challengeId, options } = await client.passkeyLoginOptions();
+    const { challengeId, options } = await client.passkeyLoginOptions(credentialId);
     const response = await startAuthentication({ optionsJSON: options as never });
     return client.passkeyLogin(challengeId, response as unknown as Record<string, unknown>);
   },

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../app";
+import { operation } from "../http/contract";
+import { setSessionCookie } from "../http/auth";
+import { deletePasskey, loginOptions, passkeyLogin, registerPasskey, registrationOptions } from "../services/passkeys";
+
+/** Biometric login (spec 4 "Login flow") as WebAuthn passkeys. */
+export function passkeyRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db, settings } = deps;
+  operation(app, deps, "passkeyRegistrationOptions", async ({ memberId }) => registrationOptions(db, settings, memberId));
+  operation(app, deps, "registerPasskey", async ({ memberId, body }) => registerPasskey(db, settings, memberId, body.challengeId, body.response));
+  operation(app, deps, "deletePasskey", async ({ memberId, params }) => {
+    await deletePasskey(db, memberId, params.credentialId);
+    return { ok: true as const };
+  });
+  operation(app, deps, "passkeyLoginOptions", async ({ body }) => loginOptions(db, settings, body.credentialId));
+  operation(app, deps, "passkeyLogin", async ({ req, reply, body }) => {
+    const session = await passkeyLogin(db, settings, req.ip, body.challengeId, body.response);
+    setSessionCookie(reply, settings, session.token, session.expiresAt);
+    return { token: session.token, expiresAt: session.expiresAt.toISOString(), profile: session.profile };
+  });
+}

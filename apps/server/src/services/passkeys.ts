@@ -1,0 +1,165 @@
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { ErrorCode, M } from "@mutua/domain";
+import type { Db, Queryable } from "../db/pool";
+import { ApiError, notFound } from "../http/errors";
+import type { Settings } from "../settings";
+import { findMemberById, toProfile } from "./members";
+import { clear, forgive, hit } from "./rate-limit";
+import { createSession } from "./sessions";
+
+const CHALLENGE_TTL_SECONDS = 300;
+
+/**
+ * Where passkeys are valid: the host of PUBLIC_URL (WebAuthn ties a credential to a domain, so
+ * an address reached by IP cannot have one) and its origin, plus the origins of native shells.
+ */
+export function relyingParty(s: Settings) {
+  const url = new URL(s.publicUrl);
+  return { id: url.hostname, name: s.associationName, origins: [url.origin, ...s.passkeyOrigins] };
+}
+
+async function newChallenge(db: Queryable, purpose: "register" | "login", memberId: bigint | null, challenge: string): Promise<string> {
+  // Answered or not, old challenges are garbage.
+  await db.query("DELETE FROM webauthn_challenges WHERE expires_at < now()");
+  const { rows } = await db.query<{ id: string }>(
+    "INSERT INTO webauthn_challenges (purpose, member_id, challenge, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING id",
+    [purpose, memberId, challenge, CHALLENGE_TTL_SECONDS],
+  );
+  return rows[0]!.id;
+}
+
+/** Takes a challenge once: a replayed answer finds nothing. */
+async function takeChallenge(db: Queryable, id: string, purpose: "register" | "login", memberId: bigint | null): Promise<string | null> {
+  const { rows } = await db.query<{ challenge: string }>(
+    "DELETE FROM webauthn_challenges WHERE id = $1 AND purpose = $2 AND member_id IS NOT DISTINCT FROM $3 AND expires_at > now() RETURNING challenge",
+    [id, purpose, memberId],
+  );
+  return rows[0]?.challenge ?? null;
+}
+
+export async function registrationOptions(db: Db, s: Settings, me: bigint) {
+  const member = await findMemberById(db, me);
+  if (!member) throw notFound();
+  const rp = relyingParty(s);
+  const options = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: member.email,
+    userDisplayName: `${member.first_name} ${member.last_name}`,
+    userID: new TextEncoder().encode(`member:${member.id}`),
+    attestationType: "none",
+    // A passkey of this device, found by the login screen without typing the e-mail, and only
+    // usable after the fingerprint or face check.
+    authenticatorSelection: { authenticatorAttachment: "platform", residentKey: "required", userVerification: "required" },
+  });
+  const challengeId = await newChallenge(db, "register", me, options.challenge);
+  return { challengeId, options: options as unknown as Record<string, unknown> };
+}
+
+export async function registerPasskey(db: Db, s: Settings, me: bigint, challengeId: string, response: Record<string, unknown>) {
+  const challenge = await takeChallenge(db, challengeId, "register", me);
+  const refused = () => new ApiError(ErrorCode.validation, { id: M.biometricSaveFailed });
+  if (!challenge) throw refused();
+  const rp = relyingParty(s);
+  let verified;
+  try {
+    verified = await verifyRegistrationResponse({
+      response: response as unknown as RegistrationResponseJSON,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    });
+  } catch {
+    throw refused();
+  }
+  if (!verified.verified) throw refused();
+  const { credential } = verified.registrationInfo;
+  await db.query(
+    `INSERT INTO passkeys (credential_id, member_id, public_key, counter, transports) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (credential_id) DO NOTHING`,
+    [credential.id, me, Buffer.from(credential.publicKey), credential.counter, credential.transports ?? []],
+  );
+  // A credential id already taken by another member is not this one's to claim.
+  const { rows } = await db.query("SELECT 1 FROM passkeys WHERE credential_id = $1 AND member_id = $2", [credential.id, me]);
+  if (rows.length === 0) throw refused();
+  return { credentialId: credential.id };
+}
+
+export async function deletePasskey(db: Db, me: bigint, credentialId: string): Promise<void> {
+  const { rowCount } = await db.query("DELETE FROM passkeys WHERE credential_id = $1 AND member_id = $2", [credentialId, me]);
+  if (!rowCount) throw notFound();
+}
+
+/** Login options; with the device's credential id only that passkey is offered (no account chooser). */
+export async function loginOptions(db: Db, s: Settings, credentialId?: string) {
+  const rp = relyingParty(s);
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    userVerification: "required",
+    allowCredentials: credentialId ? [{ id: credentialId }] : [],
+  });
+  const challengeId = await newChallenge(db, "login", null, options.challenge);
+  return { challengeId, options: options as unknown as Record<string, unknown> };
+}
+
+interface PasskeyRow {
+  credential_id: string;
+  member_id: bigint;
+  public_key: Buffer;
+  counter: string;
+  transports: string[];
+}
+
+/** Checks the authenticator's signature and opens a session, counted like password logins. */
+export async function passkeyLogin(db: Db, s: Settings, ip: string, challengeId: string, response: Record<string, unknown>) {
+  const ipBucket = `login:ip:${ip}`;
+  await hit(db, ipBucket, s.limits.loginPerIp);
+  const invalid = () => new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  const challenge = await takeChallenge(db, challengeId, "login", null);
+  const credentialId = typeof response.id === "string" ? response.id : "";
+  const { rows } = await db.query<PasskeyRow>("SELECT * FROM passkeys WHERE credential_id = $1", [credentialId]);
+  const passkey = rows[0];
+  if (!challenge || !passkey) throw invalid();
+  const accountBucket = `login:passkey:${passkey.member_id}`;
+  await hit(db, accountBucket, s.limits.loginPerAccount);
+  const rp = relyingParty(s);
+  let verified;
+  try {
+    verified = await verifyAuthenticationResponse({
+      response: response as unknown as AuthenticationResponseJSON,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter: Number(passkey.counter),
+        transports: passkey.transports as never,
+      },
+    });
+  } catch {
+    throw invalid();
+  }
+  if (!verified.verified) throw invalid();
+  // The counter only moves forward (authenticators that keep none always say 0).
+  const { rowCount } = await db.query(
+    "UPDATE passkeys SET counter = $2, last_used_at = now() WHERE credential_id = $1 AND ($2 = 0 OR counter < $2)",
+    [passkey.credential_id, verified.authenticationInfo.newCounter],
+  );
+  if (!rowCount) throw invalid();
+  const member = await findMemberById(db, passkey.member_id);
+  if (!member) throw invalid();
+  await forgive(db, ipBucket);
+  await clear(db, accountBucket);
+  const session = await createSession(db, member.id, s.sessionTtlSeconds);
+  return { ...session, profile: toProfile(member) };
+}

@@ -1,0 +1,162 @@
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isoBase64URL, isoCBOR } from "@simplewebauthn/server/helpers";
+import { Api, createTestDatabase, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+
+/**
+ * Passkeys against a software authenticator (ES256, "none" attestation) that follows the
+ * WebAuthn byte formats, so the server's checks run as they do for a phone's fingerprint reader.
+ */
+const ORIGIN = "https://wallet.example.org";
+const RP_ID = "wallet.example.org";
+const sha256 = (b: Uint8Array | string) => new Uint8Array(createHash("sha256").update(b).digest());
+const b64 = (b: Uint8Array) => isoBase64URL.fromBuffer(b);
+
+class SoftAuthenticator {
+  readonly credentialId = new Uint8Array(randomBytes(32));
+  private readonly key: KeyObject;
+  private readonly publicJwk: { x: string; y: string };
+  counter = 0;
+  constructor(readonly rpId = RP_ID) {
+    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    this.key = privateKey;
+    this.publicJwk = publicKey.export({ format: "jwk" }) as { x: string; y: string };
+  }
+  get id() {
+    return b64(this.credentialId);
+  }
+  private authData(flags: number, attested?: Uint8Array): Uint8Array {
+    const counter = new Uint8Array(4);
+    new DataView(counter.buffer).setUint32(0, this.counter);
+    return new Uint8Array(Buffer.concat([sha256(this.rpId), Uint8Array.of(flags), counter, ...(attested ? [attested] : [])]));
+  }
+  register(options: Record<string, unknown>, origin = ORIGIN) {
+    const cose = new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, isoBase64URL.toBuffer(this.publicJwk.x)],
+      [-3, isoBase64URL.toBuffer(this.publicJwk.y)],
+    ]);
+    const idLength = Uint8Array.of(0, this.credentialId.length);
+    const attested = new Uint8Array(Buffer.concat([new Uint8Array(16), idLength, this.credentialId, isoCBOR.encode(cose)]));
+    const authData = this.authData(0x45, attested); // user present, verified, attested data
+    const clientDataJSON = JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin, crossOrigin: false });
+    const attestationObject = isoCBOR.encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]) as never);
+    return {
+      id: this.id,
+      rawId: this.id,
+      type: "public-key",
+      authenticatorAttachment: "platform",
+      clientExtensionResults: {},
+      response: { clientDataJSON: b64(new TextEncoder().encode(clientDataJSON)), attestationObject: b64(attestationObject), transports: ["internal"] },
+    };
+  }
+  assert(options: Record<string, unknown>, { origin = ORIGIN, verified = true } = {}) {
+    this.counter++;
+    const authData = this.authData(verified ? 0x05 : 0x01);
+    const clientData = new TextEncoder().encode(JSON.stringify({ type: "webauthn.get", challenge: options.challenge, origin, crossOrigin: false }));
+    const signature = sign("sha256", Buffer.concat([authData, sha256(clientData)]), this.key);
+    return {
+      id: this.id,
+      rawId: this.id,
+      type: "public-key",
+      clientExtensionResults: {},
+      response: { clientDataJSON: b64(clientData), authenticatorData: b64(authData), signature: b64(new Uint8Array(signature)) },
+    };
+  }
+}
+
+let tdb: TestDatabase;
+let servers: TestServer[];
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const env = { PUBLIC_URL: ORIGIN };
+  servers = [await startServer(tdb.db, { env }), await startServer(tdb.db, { env })];
+});
+afterAll(async () => {
+  for (const s of servers ?? []) await s.close();
+  await tdb?.drop();
+});
+
+async function member(server = 0) {
+  const m = await seedMember(tdb.db);
+  return { ...m, api: new Api(servers[server]!.baseUrl, await memberToken(tdb.db, m.id)) };
+}
+
+/** Registers a new authenticator for a member: options on one instance, answer on the other. */
+async function enrol(api: Api, other: Api, auth = new SoftAuthenticator()) {
+  const opts = await api.call("passkeyRegistrationOptions");
+  expect(opts.status).toBe(200);
+  const r = await other.call("registerPasskey", { body: { challengeId: opts.json.challengeId, response: auth.register(opts.json.options) } });
+  return { auth, status: r.status, json: r.json };
+}
+
+async function login(auth: SoftAuthenticator, opts: { origin?: string; verified?: boolean; server?: number } = {}) {
+  const anon = new Api(servers[opts.server ?? 0]!.baseUrl);
+  const o = await anon.call("passkeyLoginOptions", { body: { credentialId: auth.id } });
+  expect(o.status).toBe(200);
+  return new Api(servers[1]!.baseUrl).call("passkeyLogin", { body: { challengeId: o.json.challengeId, response: auth.assert(o.json.options, opts) } });
+}
+
+describe("passkeys", () => {
+  it("registers a platform passkey for the signed-in member and signs them in with it, across instances", async () => {
+    const m = await member();
+    const other = new Api(servers[1]!.baseUrl, m.api.token);
+    const opts = await m.api.call("passkeyRegistrationOptions");
+    const o = opts.json.options as { rp: { id: string }; authenticatorSelection: Record<string, string> };
+    expect(o.rp.id).toBe(RP_ID);
+    expect(o.authenticatorSelection).toMatchObject({ authenticatorAttachment: "platform", residentKey: "required", userVerification: "required" });
+    const { auth, status, json } = await enrol(m.api, other);
+    expect(status).toBe(200);
+    expect(json.credentialId).toBe(auth.id);
+
+    const r = await login(auth);
+    expect(r.status).toBe(200);
+    expect(r.json.profile).toMatchObject({ id: Number(m.id), email: m.email });
+    // The new session works like a password login's.
+    expect((await new Api(servers[0]!.baseUrl, r.json.token).call("getMyContact")).status).toBe(200);
+  });
+
+  it("refuses a replayed challenge, another origin, a missing fingerprint check and a counter that goes back", async () => {
+    const m = await member();
+    const { auth } = await enrol(m.api, m.api);
+    const anon = new Api(servers[0]!.baseUrl);
+
+    const o = await anon.call("passkeyLoginOptions", { body: { credentialId: auth.id } });
+    const answer = auth.assert(o.json.options);
+    expect((await anon.call("passkeyLogin", { body: { challengeId: o.json.challengeId, response: answer } })).status).toBe(200);
+    const replay = await anon.call("passkeyLogin", { body: { challengeId: o.json.challengeId, response: answer } });
+    expect(replay.status).toBe(401);
+    expect(replay.json.error.code).toBe("invalid_credentials");
+
+    expect((await login(auth, { origin: "https://evil.example.net" })).status).toBe(401);
+    expect((await login(auth, { verified: false })).status).toBe(401);
+    auth.counter = 0; // a clone of the authenticator, still at an old count
+    expect((await login(auth)).status).toBe(401);
+  });
+
+  it("refuses a registration answered with another member's challenge or for another domain", async () => {
+    const a = await member();
+    const b = await member();
+    const opts = await a.api.call("passkeyRegistrationOptions");
+    const auth = new SoftAuthenticator();
+    const stolen = await b.api.call("registerPasskey", { body: { challengeId: opts.json.challengeId, response: auth.register(opts.json.options) } });
+    expect(stolen.status).toBe(400);
+    const foreign = await enrol(a.api, a.api, new SoftAuthenticator("evil.example.net"));
+    expect(foreign.status).toBe(400);
+    expect(foreign.json.error.message).toBe("Unexpected issue occurred while saving your credentials");
+  });
+
+  it("a member removes only their own passkey, which then no longer signs anyone in", async () => {
+    const a = await member();
+    const b = await member();
+    const { auth } = await enrol(a.api, a.api);
+    expect((await b.api.call("deletePasskey", { params: { credentialId: auth.id } })).status).toBe(404);
+    expect((await login(auth)).status).toBe(200);
+    expect((await a.api.call("deletePasskey", { params: { credentialId: auth.id } })).status).toBe(200);
+    expect((await login(auth)).status).toBe(401);
+    expect((await a.api.call("deletePasskey", { params: { credentialId: auth.id } })).status).toBe(404);
+  });
+});

@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { newPage, toastText } from "./support/browser";
+import { useSuite } from "./support/suite";
+
+// WebAuthn ties a passkey to a domain name, so this suite's app is reached as "localhost".
+const suite = useSuite(() => ({}), { host: "localhost" });
+
+/** Chromium's virtual platform authenticator (CDP WebAuthn): a fingerprint reader that says yes. */
+async function withAuthenticator(context: BrowserContext, page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { cdp, authenticatorId };
+}
+
+/**
+ * Signs in with the passkey without the app: the login options for one credential, the
+ * authenticator's assertion, then the server's answer (its HTTP status).
+ */
+function passkeyLoginStatus(page: Page, credentialId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const b64 = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const enc = (b: ArrayBuffer) =>
+      btoa(String.fromCharCode(...new Uint8Array(b)))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
+    const post = (path: string, body: unknown) => fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const { challengeId, options } = await (await post("/api/auth/passkey/options", { credentialId: id })).json();
+    const cred = (await navigator.credentials.get({
+      publicKey: { challenge: b64(options.challenge), rpId: options.rpId, allowCredentials: [{ type: "public-key", id: b64(id) }], userVerification: "required" },
+    })) as PublicKeyCredential;
+    const r = cred.response as AuthenticatorAssertionResponse;
+    const response = {
+      id: cred.id,
+      rawId: enc(cred.rawId),
+      type: "public-key",
+      clientExtensionResults: {},
+      response: { clientDataJSON: enc(r.clientDataJSON), authenticatorData: enc(r.authenticatorData), signature: enc(r.signature), userHandle: r.userHandle ? enc(r.userHandle) : undefined },
+    };
+    return (await post("/api/auth/passkey", { challengeId, response })).status;
+  }, credentialId);
+}
+
+/** A password reset by e-mail, as the member would do it (the demo server writes mail to its outbox). */
+async function resetPassword(email: string, password: string) {
+  const outbox = path.join(suite.server.dataDir, "outbox");
+  const before = new Set(fs.existsSync(outbox) ? fs.readdirSync(outbox) : []);
+  const post = (p: string, body: unknown) => fetch(`${suite.server.url}${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect((await post("/api/auth/reset-password", { email })).status).toBe(200);
+  const file = fs.readdirSync(outbox).find((f) => !before.has(f))!;
+  const token = /token=([\w-]+)/.exec(fs.readFileSync(path.join(outbox, file), "utf8"))![1];
+  expect((await post("/api/auth/new-password", { token, password })).status).toBe(200);
+}
+
+async function signOut(page: Page, name: string) {
+  await page.getByRole("button", { name }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${suite.server.url}/`);
+}
+
+describe("biometric login (passkeys)", () => {
+  it("is offered after a password login, signs in by itself, and once disabled the passkey no longer works", async () => {
+    const { page, context, errors } = await newPage(suite.browser);
+    const { cdp, authenticatorId } = await withAuthenticator(context, page);
+    const url = suite.server.url;
+
+    await page.goto(`${url}/`);
+    await page.getByLabel("Email").fill("alice@example.com");
+    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${url}/dashboard`);
+    const offer = page.getByRole("dialog", { name: "Enable biometric login" });
+    await offer.getByText("Would you like to use your device's biometric (fingerprint, face recognition, ...) capability to login ?").waitFor();
+    await offer.getByRole("button", { name: "Yes" }).click();
+    await toastText(page, "Biometric login successfully set up");
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]!.isResidentCredential).toBe(true);
+    // No password on the device: only the credential's id.
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(stored).not.toContain("Demo1234!");
+    const credentialId = await page.evaluate(() => JSON.parse(localStorage.getItem("mutua.biometry") ?? "{}").hasCredentials?.login as string);
+    expect(credentialId).toBeTruthy();
+
+    // A failed check (finger not recognised) is silent: the password form and the button stay.
+    await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
+    await signOut(page, "Alice Martin");
+    const biometricButton = page.getByRole("button", { name: "Sign in with biometrics" });
+    await biometricButton.waitFor();
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(`${url}/`);
+    await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: true });
+    await biometricButton.click();
+    await page.waitForURL(`${url}/dashboard`);
+    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    // A biometric login does not offer biometrics again.
+    expect(await page.getByRole("dialog", { name: "Enable biometric login" }).count()).toBe(0);
+
+    // With it enabled, the login screen starts the check by itself.
+    await signOut(page, "Alice Martin");
+    await page.waitForURL(`${url}/dashboard`);
+    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+
+    // Changing the account password leaves it working (Monujo's saved password did not survive).
+    await resetPassword("alice@example.com", "Changed-Pass-7");
+    expect(await passkeyLoginStatus(page, credentialId)).toBe(200);
+
+    await page.goto(`${url}/preferences`);
+    const toggle = page.getByRole("switch", { name: "Use biometry for login" });
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.click();
+    await toastText(page, "Biometric login successfully disabled");
+    expect(await toggle.isChecked()).toBe(false);
+    // The authenticator still holds the key, but the server has forgotten it.
+    expect(await passkeyLoginStatus(page, credentialId)).toBe(401);
+    await signOut(page, "Alice Martin");
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    expect(await biometricButton.count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("No stores the refusal; Ask me later asks again at the next login", async () => {
+    const { page, context } = await newPage(suite.browser);
+    await withAuthenticator(context, page);
+    const login = async () => {
+      await page.goto(`${suite.server.url}/`);
+      await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+      if (!(await page.getByLabel("Email").inputValue())) await page.getByLabel("Email").fill("bob@example.com");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${suite.server.url}/dashboard`);
+      await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    };
+    const offer = page.getByRole("dialog", { name: "Enable biometric login" });
+    await login();
+    await offer.getByRole("button", { name: "Ask me later" }).click();
+    await signOut(page, "Bob Durand");
+    await login();
+    await offer.getByRole("button", { name: "No" }).click();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem("mutua.localSettings") ?? "{}").biometryEnabled)).toBe(false);
+    await signOut(page, "Bob Durand");
+    await login();
+    await page.waitForTimeout(1000);
+    expect(await offer.count()).toBe(0);
+    await context.close();
+  });
+});
