@@ -10,7 +10,7 @@ import { Api, createTestDatabase, memberToken, seedMember, startServer, type Tes
 const ORIGIN = "https://wallet.example.org";
 const RP_ID = "wallet.example.org";
 const sha256 = (b: Uint8Array | string) => new Uint8Array(createHash("sha256").update(b).digest());
-const b64 = (b: Uint8Array) => isoBase64URL.fromBuffer(b);
+const b64 = (b: Uint8Array) => isoBase64URL.fromBuffer(new Uint8Array(b));
 
 class SoftAuthenticator {
   readonly credentialId = new Uint8Array(randomBytes(32));
