@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { toastText } from "./support/browser";
+import { encryptKeystore, newPrivateKey } from "@mutua/wallet";
+import { newPage, signIn, toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 
 const suite = useSuite();
@@ -14,13 +16,16 @@ async function approve(name: string) {
   await admin.context.close();
 }
 
-/** Starts a payment to Carol, who has only a ledger wallet, so it is paid from the payer's ledger wallet. */
-async function payFromWallet(page: Page, amount: string) {
+/**
+ * Starts a payment up to the point where it is sent; by default to Carol, who has only a ledger
+ * wallet, so it is paid from the payer's ledger wallet.
+ */
+async function payFromWallet(page: Page, amount: string, [search, name] = ["carol", "Carol Petit"]) {
   await page.locator(".accounts button.account").filter({ hasText: "Wallet" }).first().click();
   await page.getByRole("button", { name: "Pay" }).click();
   const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
-  await step1.getByPlaceholder("Name, email address or phone number").fill("carol");
-  await step1.getByRole("button", { name: /^Carol Petit/ }).first().click();
+  await step1.getByPlaceholder("Name, email address or phone number").fill(search);
+  await step1.getByRole("button", { name: new RegExp(`^${name}`) }).first().click();
   const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
   await step2.getByLabel("Amount").fill(amount);
   await step2.getByRole("button", { name: "Send", exact: true }).click();
@@ -113,6 +118,79 @@ describe("wallet creation and PINs", () => {
     await confirmed(page, "2.00");
     expect(await page.evaluate(() => localStorage.getItem("mutua.authConfig"))).toBe("{}");
     expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Chooses a file for the accounts list's Import button, as a member picking it would. */
+async function importFile(page: Page, name: string, content: string | Buffer) {
+  await page.getByRole("button", { name: "Upload wallet file..." }).waitFor();
+  await page.locator('input[type="file"]').setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(content) });
+}
+
+describe("wallet files", () => {
+  it("carol exports her wallet, imports it on a browser that has nothing of it, and pays again; bad files say why", async () => {
+    const carol = await signedIn(suite, "carol@example.com");
+    await carol.page.getByRole("button", { name: "Account actions" }).click();
+    const [download] = await Promise.all([carol.page.waitForEvent("download"), carol.page.getByRole("button", { name: "Export wallet" }).click()]);
+    const file = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
+    expect(download.suggestedFilename()).toBe(`DL_ledger_${file.address}.json`);
+    expect(file).toMatchObject({ version: 3, crypto: { cipher: "aes-128-ctr" } });
+    const exported = JSON.stringify(file, null, 4);
+    await carol.context.close();
+
+    // A new browser: no storage, no cookie, no kept key.
+    const { page, context, errors } = await newPage(suite.browser);
+    await signIn(page, suite.server.url, "carol@example.com", "Demo1234!");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await importFile(page, "photo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]));
+    await toastText(page, "Unexpected type of file");
+    await importFile(page, "wallet.json", "{ this is not json");
+    await toastText(page, "Unexpected format of file");
+    await importFile(page, "wallet.json", '{"hello": "world"}');
+    await toastText(page, "This file is not a wallet file.");
+
+    // The registration failing on the server says so, with the hint.
+    await page.route("**/api/wallets/register", (r) => r.fulfill({ status: 500, body: "" }));
+    await importFile(page, download.suggestedFilename(), exported);
+    const auth = authDialog(page);
+    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByRole("button", { name: "Send" }).click();
+    await toastText(page, "Wallet registration unexpectedly failed. Please try again or contact your administrator");
+    await page.unroute("**/api/wallets/register");
+
+    await importFile(page, download.suggestedFilename(), exported);
+    await auth.getByLabel("Enter your password").fill("Not-the-password-1");
+    await auth.getByRole("button", { name: "Send" }).click();
+    await toastText(page, "Failed authentication. Please try again.");
+    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByRole("button", { name: "Send" }).click();
+    await toastText(page, "The wallet file was imported.");
+
+    await payFromWallet(page, "3", ["alice", "Alice Martin"]);
+    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByRole("button", { name: "Send" }).click();
+    await confirmed(page, "3.00");
+    expect(errors).toEqual([]);
+
+    // The file is Carol's: nobody else can register it.
+    const dan = await signedIn(suite, "dan@example.com");
+    await importFile(dan.page, download.suggestedFilename(), exported);
+    await authDialog(dan.page).getByLabel("Enter your password").fill("Demo1234!");
+    await authDialog(dan.page).getByRole("button", { name: "Send" }).click();
+    await toastText(dan.page, "This wallet is already registered to another member.");
+    await dan.context.close();
+    await context.close();
+  });
+
+  it("imports a new wallet file made by Comchain's tools (scrypt N=1024); it waits for approval", async () => {
+    const keystore = await encryptKeystore(newPrivateKey(), "Comchain-Pass-3", { n: 1024 });
+    const { page, context } = await signedIn(suite, "dan@example.com");
+    await importFile(page, "comchain.dat", JSON.stringify(keystore));
+    await authDialog(page).getByLabel("Enter your password").fill("Comchain-Pass-3");
+    await authDialog(page).getByRole("button", { name: "Send" }).click();
+    await toastText(page, "The wallet file was imported.");
+    await page.locator(".pending-accounts").getByText(`Wallet ${keystore.address.slice(0, 4)}`).waitFor();
     await context.close();
   });
 });
