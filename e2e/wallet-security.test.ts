@@ -194,3 +194,66 @@ describe("wallet files", () => {
     await context.close();
   });
 });
+
+describe("simplified authentication in Preferences", () => {
+  it("turns the PIN on, edits it and turns it off, each behind a challenge", async () => {
+    const { page, context, errors } = await signedIn(suite, "carol@example.com");
+    const auth = authDialog(page);
+    await page.getByRole("button", { name: "Carol Petit" }).click();
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("heading", { name: "Security settings" }).waitFor();
+    const toggle = page.getByRole("switch", { name: "Simplified authentication for this device" });
+    expect(await toggle.isChecked()).toBe(false);
+
+    // Cancelling the challenge changes nothing.
+    await toggle.click();
+    await auth.getByRole("button", { name: "Cancel" }).click();
+    await toastText(page, "Operation canceled");
+    expect(await toggle.isChecked()).toBe(false);
+
+    // On: the wallet password (it becomes the PIN's secret), then the editor.
+    await toggle.click();
+    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByRole("button", { name: "Send" }).click();
+    const save = page.getByRole("button", { name: "Save" });
+    await page.getByLabel("PIN code", { exact: true }).pressSequentially("4321");
+    expect(await save.count()).toBe(0);
+    await page.getByLabel("PIN code confirmation").pressSequentially("4312");
+    await page.getByText("Given PINs are different").waitFor();
+    expect(await save.count()).toBe(0);
+    await page.getByLabel("PIN code confirmation").fill("4321");
+    await save.click();
+    await toastText(page, "Edits were successfully saved");
+    expect(await toggle.isChecked()).toBe(true);
+
+    // The next payment asks the PIN.
+    await page.getByRole("link", { name: "Dashboard" }).click();
+    await payFromWallet(page, "1", ["alice", "Alice Martin"]);
+    await auth.getByLabel("PIN code", { exact: true }).pressSequentially("4321");
+    await confirmed(page, "1.00");
+
+    // Edit: the current PIN opens the editor for a new one.
+    await page.getByRole("button", { name: "Carol Petit" }).click();
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Edit" }).click();
+    await auth.getByLabel("PIN code", { exact: true }).pressSequentially("4321");
+    await auth.waitFor({ state: "detached" });
+    await page.getByLabel("PIN code", { exact: true }).pressSequentially("8642");
+    await page.getByLabel("PIN code confirmation").pressSequentially("8642");
+    await save.click();
+    await toastText(page, "Edits were successfully saved");
+
+    // Off: the new PIN is the challenge; the device forgets it and so does the server.
+    const before = JSON.parse((await page.evaluate(() => localStorage.getItem("mutua.authConfig"))) ?? "{}");
+    const pinId = (Object.values(before)[0] as { pinId: string }).pinId;
+    await toggle.click();
+    await auth.getByLabel("PIN code", { exact: true }).pressSequentially("8642");
+    await page.getByRole("switch", { name: "Simplified authentication for this device", checked: false }).waitFor();
+    await toastText(page, "Edits were successfully saved");
+    expect(await page.evaluate(() => localStorage.getItem("mutua.authConfig"))).toBe("{}");
+    const status = await page.evaluate(async (id) => (await fetch(`/api/pins/${id}`, { method: "DELETE" })).status, pinId);
+    expect(status).toBe(404);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
