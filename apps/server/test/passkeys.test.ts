@@ -159,4 +159,22 @@ describe("passkeys", () => {
     expect((await login(auth)).status).toBe(401);
     expect((await a.api.call("deletePasskey", { params: { credentialId: auth.id } })).status).toBe(404);
   });
+
+  it("a native shell's device login opens a session for its secret only, and is removed like a passkey", async () => {
+    const a = await member();
+    const b = await member();
+    const anon = new Api(servers[1]!.baseUrl);
+    const created = await a.api.call("createDeviceLogin");
+    expect(created.status).toBe(200);
+    const { credentialId, secret } = created.json;
+    expect(credentialId).toMatch(/^device:/);
+    const ok = await anon.call("deviceLogin", { body: { credentialId, secret } });
+    expect(ok.status).toBe(200);
+    expect(ok.json.profile.id).toBe(Number(a.id));
+    const wrong = await anon.call("deviceLogin", { body: { credentialId, secret: secret.replace(/^./, (c: string) => (c === "A" ? "B" : "A")) } });
+    expect(wrong.status).toBe(401);
+    expect((await b.api.call("deletePasskey", { params: { credentialId } })).status).toBe(404);
+    expect((await a.api.call("deletePasskey", { params: { credentialId } })).status).toBe(200);
+    expect((await anon.call("deviceLogin", { body: { credentialId, secret } })).status).toBe(401);
+  });
 });

@@ -96,7 +96,7 @@ export class MutuaClient {
 
     const error = await readErrorBody(res);
     if (res.status === 401) {
-      if (name === "login" || name === "passkeyLogin") throw new InvalidCredentialsError(error?.message ?? "Invalid credentials");
+      if (name === "login" || name === "passkeyLogin" || name === "deviceLogin") throw new InvalidCredentialsError(error?.message ?? "Invalid credentials");
       this.options.onLoginRequired?.();
       throw new LoginRequiredError(error?.message ?? "Login required");
     }
@@ -201,6 +201,13 @@ export class MutuaClient {
   }
   passkeyLogin(challengeId: string, response: Record<string, unknown>) {
     return this.call("passkeyLogin", { body: { challengeId, response } });
+  }
+  /** A native shell's biometric credential for the signed-in member (its secret goes to the Keychain). */
+  createDeviceLogin() {
+    return this.call("createDeviceLogin");
+  }
+  deviceLogin(credentialId: string, secret: string) {
+    return this.call("deviceLogin", { body: { credentialId, secret } });
   }
   createTopUp(walletId: string, amount: string) {
     return this.call("createTopUp", { body: { walletId, amount } });

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -12,7 +13,7 @@ import { ApiError, notFound } from "../http/errors";
 import type { Settings } from "../settings";
 import { findMemberById, toProfile } from "./members";
 import { clear, forgive, hit } from "./rate-limit";
-import { createSession } from "./sessions";
+import { createSession, newToken, tokenHash } from "./sessions";
 
 const CHALLENGE_TTL_SECONDS = 300;
 
@@ -93,9 +94,38 @@ export async function registerPasskey(db: Db, s: Settings, me: bigint, challenge
   return { credentialId: credential.id };
 }
 
+/** Removes one of the member's biometric credentials: a passkey, or a native shell's device login. */
 export async function deletePasskey(db: Db, me: bigint, credentialId: string): Promise<void> {
-  const { rowCount } = await db.query("DELETE FROM passkeys WHERE credential_id = $1 AND member_id = $2", [credentialId, me]);
+  const device = DEVICE_ID.exec(credentialId);
+  const { rowCount } = device
+    ? await db.query("DELETE FROM device_logins WHERE id = $1 AND member_id = $2", [device[1], me])
+    : await db.query("DELETE FROM passkeys WHERE credential_id = $1 AND member_id = $2", [credentialId, me]);
   if (!rowCount) throw notFound();
+}
+
+const DEVICE_ID = /^device:([0-9a-f-]{36})$/;
+
+/** A native shell's biometric credential: 256 random bits that only the phone's secure storage keeps. */
+export async function createDeviceLogin(db: Db, me: bigint) {
+  const { token, hash } = newToken();
+  const { rows } = await db.query<{ id: string }>("INSERT INTO device_logins (member_id, secret_hash) VALUES ($1, $2) RETURNING id", [me, hash]);
+  return { credentialId: `device:${rows[0]!.id}`, secret: token };
+}
+
+/** Opens a session for the secret the phone released after its biometric check, counted like password logins. */
+export async function deviceLogin(db: Db, s: Settings, ip: string, credentialId: string, secret: string) {
+  const ipBucket = `login:ip:${ip}`;
+  await hit(db, ipBucket, s.limits.loginPerIp);
+  const id = DEVICE_ID.exec(credentialId)?.[1];
+  const { rows } = await db.query<{ member_id: bigint; secret_hash: Buffer }>("SELECT member_id, secret_hash FROM device_logins WHERE id = $1", [id]);
+  const row = rows[0];
+  if (!row || !timingSafeEqual(row.secret_hash, tokenHash(secret))) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  await db.query("UPDATE device_logins SET last_used_at = now() WHERE id = $1", [id]);
+  const member = await findMemberById(db, row.member_id);
+  if (!member) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  await forgive(db, ipBucket);
+  const session = await createSession(db, member.id, s.sessionTtlSeconds);
+  return { ...session, profile: toProfile(member) };
 }
 
 /** Login options; with the device's credential id only that passkey is offered (no account chooser). */

@@ -34,6 +34,8 @@ export const routes = {
   deletePasskey: { method: "DELETE", path: "/api/passkeys/:credentialId" },
   passkeyLoginOptions: { method: "POST", path: "/api/auth/passkey/options" },
   passkeyLogin: { method: "POST", path: "/api/auth/passkey" },
+  createDeviceLogin: { method: "POST", path: "/api/device-logins" },
+  deviceLogin: { method: "POST", path: "/api/auth/device" },
   createTopUp: { method: "POST", path: "/api/topups" },
   getPendingTopUps: { method: "GET", path: "/api/topups" },
   cancelTopUp: { method: "POST", path: "/api/topups/cancel" },
@@ -73,4 +75,5 @@ export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   "setNewPassword",
   "passkeyLoginOptions",
   "passkeyLogin",
+  "deviceLogin",
 ]);

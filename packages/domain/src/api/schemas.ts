@@ -292,6 +292,8 @@ const WebAuthnJson = z.record(z.string(), z.unknown());
 export const PasskeyOptions = z.object({ challengeId: z.string(), options: WebAuthnJson });
 export const RegisterPasskeyBody = z.object({ challengeId: z.string().uuid(), response: WebAuthnJson });
 export const PasskeyLoginBody = z.object({ challengeId: z.string().uuid(), response: WebAuthnJson });
+/** A native shell's biometric credential: an id ("device:…", removed like a passkey) and its secret. */
+export const DeviceLogin = z.object({ credentialId: z.string().regex(/^device:[0-9a-f-]{36}$/), secret: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 
 /** One administrator action, as the audit log keeps it. */
 export const AuditEntry = z.object({
@@ -359,6 +361,8 @@ export const schemas = {
   deletePasskey: { params: z.object({ credentialId: z.string().min(1).max(1024) }), response: Ok },
   passkeyLoginOptions: { body: z.object({ credentialId: z.string().min(1).max(1024).optional() }), response: PasskeyOptions },
   passkeyLogin: { body: PasskeyLoginBody, response: LoginResult },
+  createDeviceLogin: { response: DeviceLogin },
+  deviceLogin: { body: DeviceLogin, response: LoginResult },
   createTopUp: { body: CreateTopUpBody, response: CreditOrder },
   getPendingTopUps: { query: z.object({ walletId: WalletId }), response: z.array(PendingTopUp) },
   cancelTopUp: { body: IdBody, response: TopUpStateResult },

@@ -5,39 +5,41 @@ import type { LoginResult } from "@mutua/domain";
  * Biometric login behind one small interface (spec 4 "Login flow"). On the web, and in native
  * shells whose WebView has WebAuthn, it is a passkey: the platform authenticator checks the
  * fingerprint or face, the server verifies its signature, and no password is stored on the device.
+ * Elsewhere in a native shell, a maintained biometric plugin guards a server-issued secret in the
+ * phone's Keychain/Keystore (again never the password, and revoked the same way).
  */
 export interface BiometricLogin {
   isAvailable(): Promise<boolean>;
   /** Registers this device for the signed-in member; returns the credential's id. */
   enroll(client: MutuaClient): Promise<string>;
-  /** Asks the biometric check and opens a session with it. */
+  /** Asks the biometric check and opens a session with this device's credential. */
   signIn(client: MutuaClient, credentialId: string): Promise<LoginResult>;
-  /** Forgets this device's credential on the server. */
+  /** Forgets this device's credential on the server (and on the device where it keeps one). */
   disable(client: MutuaClient, credentialId: string): Promise<void>;
 }
 
 // @simplewebauthn/browser loads only on screens that use biometrics.
-const lib = () => import("@simplewebauthn/browser");
+const webauthn = () => import("@simplewebauthn/browser");
 
 export const passkeys: BiometricLogin = {
   async isAvailable() {
     // A passkey belongs to a domain: a page reached by IP address cannot have one.
     if (/^[\d.]+$|^\[|:/.test(location.hostname)) return false;
     try {
-      const { browserSupportsWebAuthn, platformAuthenticatorIsAvailable } = await lib();
+      const { browserSupportsWebAuthn, platformAuthenticatorIsAvailable } = await webauthn();
       return browserSupportsWebAuthn() && (await platformAuthenticatorIsAvailable());
     } catch {
       return false;
     }
   },
   async enroll(client) {
-    const { startRegistration } = await lib();
+    const { startRegistration } = await webauthn();
     const { challengeId, options } = await client.passkeyRegistrationOptions();
     const response = await startRegistration({ optionsJSON: options as never });
     return (await client.registerPasskey(challengeId, response as unknown as Record<string, unknown>)).credentialId;
   },
   async signIn(client, credentialId) {
-    const { startAuthentication } = await lib();
+    const { startAuthentication } = await webauthn();
     const { challengeId, options } = await client.passkeyLoginOptions(credentialId);
     const response = await startAuthentication({ optionsJSON: options as never });
     return client.passkeyLogin(challengeId, response as unknown as Record<string, unknown>);
@@ -47,4 +49,57 @@ export const passkeys: BiometricLogin = {
   },
 };
 
-export const biometricLogin: BiometricLogin = passkeys;
+/** The Keychain/Keystore entry holding this app's device credential. */
+export const KEYCHAIN_ENTRY = "mutua-login";
+const plugin = () => import("@capgo/capacitor-native-biometric");
+
+export const nativeBiometrics: BiometricLogin = {
+  async isAvailable() {
+    try {
+      const { NativeBiometric } = await plugin();
+      return (await NativeBiometric.isAvailable()).isAvailable;
+    } catch {
+      return false;
+    }
+  },
+  async enroll(client) {
+    const { NativeBiometric, AccessControl } = await plugin();
+    const { credentialId, secret } = await client.createDeviceLogin();
+    try {
+      // Readable only after a biometric check, and void once the enrolled fingers or faces change.
+      await NativeBiometric.setCredentials({ server: KEYCHAIN_ENTRY, username: credentialId, password: secret, accessControl: AccessControl.BIOMETRY_CURRENT_SET });
+    } catch (e) {
+      await client.deletePasskey(credentialId).catch(() => undefined);
+      throw e;
+    }
+    return credentialId;
+  },
+  async signIn(client, credentialId) {
+    const { NativeBiometric } = await plugin();
+    const { username, password } = await NativeBiometric.getSecureCredentials({ server: KEYCHAIN_ENTRY });
+    if (username !== credentialId) throw new Error("The secure storage holds another credential");
+    return client.deviceLogin(username, password);
+  },
+  async disable(client, credentialId) {
+    await client.deletePasskey(credentialId);
+    const { NativeBiometric } = await plugin();
+    await NativeBiometric.deleteCredentials({ server: KEYCHAIN_ENTRY }).catch(() => undefined);
+  },
+};
+
+/** Passkeys wherever WebAuthn works; the native plugin only inside a native shell without it. */
+export async function chooseBiometricLogin(): Promise<BiometricLogin> {
+  const { Capacitor } = await import("@capacitor/core");
+  if (Capacitor.isNativePlatform() && !(await passkeys.isAvailable())) return nativeBiometrics;
+  return passkeys;
+}
+
+let chosen: Promise<BiometricLogin> | null = null;
+const impl = () => (chosen ??= chooseBiometricLogin());
+
+export const biometricLogin: BiometricLogin = {
+  isAvailable: async () => (await impl()).isAvailable(),
+  enroll: async (client) => (await impl()).enroll(client),
+  signIn: async (client, credentialId) => (await impl()).signIn(client, credentialId),
+  disable: async (client, credentialId) => (await impl()).disable(client, credentialId),
+};
