@@ -67,4 +67,45 @@ describe("opening wallets and approving them", () => {
     expect(sent[0]).not.toContain("Wallet-Pass-9");
     await context.close();
   });
+
+  it("dan, with no wallet, picks a backend; a failed creation says so; one made meanwhile elsewhere is 'Wallet already created.'; then nothing is left to create", async () => {
+    // Runs after the first test discarded Dan's seeded request.
+    const { page, context, errors } = await signedIn(suite, "dan@example.com");
+    await page.goto(`${suite.server.url}/create-account`);
+    const backends = page.getByRole("radiogroup", { name: "Backend" }).getByRole("radio");
+    await backends.first().waitFor();
+    expect(await backends.count()).toBe(2);
+    expect(await backends.first().getAttribute("aria-checked")).toBe("true");
+    await page.getByRole("radio", { name: "custodial:demo-lokal" }).click();
+    expect(await page.getByRole("radio", { name: "custodial:demo-lokal" }).getAttribute("aria-checked")).toBe("true");
+    expect(await page.getByLabel("Password", { exact: true }).count()).toBe(0);
+
+    await page.route("**/api/wallets", (r) => r.fulfill({ status: 500, body: "" }));
+    await page.getByRole("button", { name: "Create my wallet" }).click();
+    await toastText(page, "Wallet creation unexpectedly failed. Please try again or contact your administrator.");
+    expect(page.url()).toBe(`${suite.server.url}/create-account`);
+    await page.unroute("**/api/wallets");
+
+    // The same wallet created from another tab in the meantime: a warning, and on to the dashboard.
+    const other = await context.newPage();
+    await other.goto(`${suite.server.url}/create-account`);
+    await other.getByRole("radio", { name: "custodial:demo-lokal" }).click();
+    await other.getByRole("button", { name: "Create my wallet" }).click();
+    await other.waitForURL(`${suite.server.url}/dashboard`);
+    await page.getByRole("button", { name: "Create my wallet" }).click();
+    await toastText(page, "Wallet already created.");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+
+    await page.goto(`${suite.server.url}/create-account`);
+    await page.getByLabel("Password", { exact: true }).fill("Dan-Wallet-4");
+    await page.getByLabel("Password confirmation").fill("Dan-Wallet-4");
+    await page.getByRole("button", { name: "Create my wallet" }).click();
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await page.locator(".pending-accounts").getByText("Wallet").waitFor();
+    // No backend without a wallet: the screen sends Dan away.
+    await page.goto(`${suite.server.url}/create-account`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
