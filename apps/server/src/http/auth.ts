@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { resolveSession } from "../services/sessions";
+import type { Profile } from "../services/members";
 import { loginRequired } from "./errors";
 
 export const SESSION_COOKIE = "mutua_session";
@@ -21,7 +22,7 @@ export async function requireMember(db: Db, s: Settings, req: FastifyRequest): P
   return memberId;
 }
 
-export function setSessionCookie(reply: FastifyReply, s: Settings, token: string, expiresAt: Date): void {
+function setSessionCookie(reply: FastifyReply, s: Settings, token: string, expiresAt: Date): void {
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,
@@ -29,6 +30,12 @@ export function setSessionCookie(reply: FastifyReply, s: Settings, token: string
     secure: s.publicUrl.startsWith("https:"),
     expires: expiresAt,
   });
+}
+
+/** The answer of every way of signing in (spec "login"): the cookie, and the token for other clients. */
+export function signedIn(reply: FastifyReply, s: Settings, session: { token: string; expiresAt: Date; profile: Profile }) {
+  setSessionCookie(reply, s, session.token, session.expiresAt);
+  return { token: session.token, expiresAt: session.expiresAt.toISOString(), profile: session.profile };
 }
 
 export function clearSessionCookie(reply: FastifyReply, s: Settings): void {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../app";
 import { operation } from "../http/contract";
-import { clearSessionCookie, sessionToken, setSessionCookie } from "../http/auth";
+import { clearSessionCookie, sessionToken, signedIn } from "../http/auth";
 import { login, signup } from "../services/members";
 import { requestPasswordReset, setNewPassword } from "../services/password-reset";
 import { revokeSession } from "../services/sessions";
@@ -9,11 +9,7 @@ import { revokeSession } from "../services/sessions";
 export function authRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;
 
-  operation(app, deps, "login", async ({ req, reply, body }) => {
-    const session = await login(db, settings, req.ip, body.login, body.password);
-    setSessionCookie(reply, settings, session.token, session.expiresAt);
-    return { token: session.token, expiresAt: session.expiresAt.toISOString(), profile: session.profile };
-  });
+  operation(app, deps, "login", async ({ req, reply, body }) => signedIn(reply, settings, await login(db, settings, req.ip, body.login, body.password)));
 
   operation(app, deps, "logout", async ({ req, reply }) => {
     const token = sessionToken(req);

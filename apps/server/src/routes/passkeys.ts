@@ -1,11 +1,10 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
-import type { Profile } from "../services/members";
+import type { FastifyInstance } from "fastify";
 import type { Deps } from "../app";
 import { operation } from "../http/contract";
-import { setSessionCookie } from "../http/auth";
+import { signedIn } from "../http/auth";
 import { createDeviceLogin, deletePasskey, deviceLogin, loginOptions, passkeyLogin, registerPasskey, registrationOptions } from "../services/passkeys";
 
-/** Biometric login (spec 4 "Login flow") as WebAuthn passkeys. */
+/** Biometric login (spec 4 "Login flow"): WebAuthn passkeys, and device logins for native shells without WebAuthn. */
 export function passkeyRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;
   operation(app, deps, "passkeyRegistrationOptions", async ({ memberId }) => registrationOptions(db, settings, memberId));
@@ -15,12 +14,7 @@ export function passkeyRoutes(app: FastifyInstance, deps: Deps): void {
     return { ok: true as const };
   });
   operation(app, deps, "passkeyLoginOptions", async ({ body }) => loginOptions(db, settings, body.credentialId));
-  operation(app, deps, "passkeyLogin", async ({ req, reply, body }) => opened(reply, await passkeyLogin(db, settings, req.ip, body.challengeId, body.response)));
+  operation(app, deps, "passkeyLogin", async ({ req, reply, body }) => signedIn(reply, settings, await passkeyLogin(db, settings, req.ip, body.challengeId, body.response)));
   operation(app, deps, "createDeviceLogin", async ({ memberId }) => createDeviceLogin(db, memberId));
-  operation(app, deps, "deviceLogin", async ({ req, reply, body }) => opened(reply, await deviceLogin(db, settings, req.ip, body.credentialId, body.secret)));
-
-  function opened(reply: FastifyReply, session: { token: string; expiresAt: Date; profile: Profile }) {
-    setSessionCookie(reply, settings, session.token, session.expiresAt);
-    return { token: session.token, expiresAt: session.expiresAt.toISOString(), profile: session.profile };
-  }
+  operation(app, deps, "deviceLogin", async ({ req, reply, body }) => signedIn(reply, settings, await deviceLogin(db, settings, req.ip, body.credentialId, body.secret)));
 }
