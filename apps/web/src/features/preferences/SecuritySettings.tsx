@@ -73,7 +73,7 @@ export function AuthPref({ walletId, several }: { walletId: string; several: boo
         </label>
         {on && editing === null && (
           <button type="button" className="button small" onClick={() => void edit()} disabled={busy}>
-            <span aria-hidden="true">🔒</span> {i18n._("Edit")}
+            {i18n._("Edit")}
           </button>
         )}
       </div>
