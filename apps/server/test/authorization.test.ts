@@ -1,0 +1,266 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_ROUTES, PUBLIC_ROUTES, routes, walletRegistrationMessage, type RouteName } from "@mutua/domain";
+import { newPinProof, pinProof, signMessage } from "@mutua/wallet";
+import { ledgerViolations } from "../src/services/ledger";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import {
+  Api, createBackend, createTestDatabase, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer, startServer, topUp, walletBalances,
+  type SeededMember, type TestDatabase, type TestLedgerWallet, type TestServer,
+} from "./helpers";
+
+/**
+ * The authorisation matrix: every operation of the contract × every kind of caller, with the
+ * status each must get. "owner" holds the wallets, order, PIN and device login the calls name;
+ * everybody else calling on them must learn and move nothing (IDOR), which is checked on the
+ * database after they all tried, before the owner's own calls run.
+ */
+const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both"] as const;
+type Role = (typeof ROLES)[number];
+type Args = Parameters<Api["call"]>[1];
+
+let tdb: TestDatabase;
+let server: TestServer;
+let custodial: BackendRow;
+let ledger: BackendRow;
+const people = {} as Record<Exclude<Role, "anonymous">, SeededMember>;
+const apis = {} as Record<Role, Api>;
+let payee: SeededMember;
+let payeeWallet: string;
+let payeeLedger: string;
+/** The owner's things. */
+const own = {} as { custodial: string; ledger: TestLedgerWallet; order: string; pinId: string; proofSalt: string; device: string; pendingWallet: string };
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", symbol: "DL" });
+  apis.anonymous = new Api(server.baseUrl);
+  for (const role of ["owner", "other", "accounts", "credits", "both"] as const) {
+    people[role] = await seedMember(tdb.db, {
+      firstName: role,
+      canValidateAccounts: role === "accounts" || role === "both",
+      canValidateCredits: role === "credits" || role === "both",
+    });
+    apis[role] = new Api(server.baseUrl, await memberToken(tdb.db, people[role].id));
+  }
+  payee = await seedMember(tdb.db, { firstName: "Payee" });
+  payeeWallet = await openCustodialWallet(tdb.db, custodial, payee.id, "active");
+  payeeLedger = (await openTestLedgerWallet(tdb.db, ledger, payee.id)).id;
+
+  own.custodial = await openCustodialWallet(tdb.db, custodial, people.owner.id, "active");
+  await topUp(tdb.db, own.custodial, "100.00");
+  own.ledger = await openTestLedgerWallet(tdb.db, ledger, people.owner.id);
+  await topUp(tdb.db, own.ledger.id, "100.00");
+  const order = await apis.owner.call("createTopUp", { body: { walletId: own.custodial, amount: "10.00" } });
+  own.order = order.json.id;
+  const { proofSalt, verifier } = await newPinProof("2468");
+  own.proofSalt = proofSalt;
+  own.pinId = (await apis.owner.call("createPin", { body: { walletId: own.ledger.id, verifier } })).json.pinId;
+  own.device = (await apis.owner.call("createDeviceLogin")).json.credentialId;
+  const newcomer = await seedMember(tdb.db, { firstName: "Newcomer" });
+  own.pendingWallet = await openCustodialWallet(tdb.db, custodial, newcomer.id, "pending");
+});
+
+afterAll(async () => {
+  await server?.close();
+  await tdb?.drop();
+});
+
+/** Each caller's own members that a call may name when it is not about the owner's things. */
+const members = () => ({ payee: Number(payee.id) });
+
+const custodialPayment = (key = newKey("authz")) => ({ from: own.custodial, to: payeeWallet, parts: [{ account: "main", amount: "1.00" }], key });
+
+/** The call each role makes for an operation (most name the owner's things whoever calls). */
+const ARGS: Record<RouteName, (role: Role) => Args> = {
+  health: () => ({}),
+  login: () => ({ body: { login: people.owner.email, password: "not the password" } }),
+  logout: () => ({}),
+  canSignup: () => ({}),
+  canResetPassword: () => ({}),
+  // A taken address per caller, so the per-account sign-up limit does not answer first.
+  signup: (role) => ({ body: { email: (role === "anonymous" ? payee : people[role]).email, firstName: "A", lastName: "B", password: "Longer-Pass-1" } }),
+  resetPassword: () => ({ body: { email: `nobody-${randomUUID()}@example.org` } }),
+  setNewPassword: () => ({ body: { token: "not-a-token", password: "Longer-Pass-1" } }),
+  getMyContact: () => ({}),
+  hasUserAccountValidationRights: () => ({}),
+  hasCreditRequestValidationRights: () => ({}),
+  getBackends: () => ({}),
+  getAccounts: () => ({}),
+  getBalance: () => ({ params: { walletId: own.custodial } }),
+  getKeystore: () => ({ params: { walletId: own.ledger.id } }),
+  getTransactions: () => ({ params: { walletId: own.custodial } }),
+  searchRecipients: () => ({ query: { q: "" } }),
+  setFavorite: () => ({ params: { memberId: members().payee } }),
+  unsetFavorite: () => ({ params: { memberId: members().payee } }),
+  prepareTransfer: () => ({ body: { from: own.custodial, to: payeeWallet, amount: "1.00" } }),
+  transfer: () => ({ body: custodialPayment() }),
+  createUserAccount: () => ({ body: { backendId: custodial.id } }),
+  registerWallet: () => {
+    const at = new Date().toISOString();
+    // Signed with the owner's key for the owner: replayed by anyone else, it must not attach the wallet to them.
+    const message = walletRegistrationMessage({ backendId: ledger.id, address: own.ledger.address.replace(/^0x/, "").toLowerCase(), memberId: Number(people.owner.id), at });
+    return { body: { backendId: ledger.id, keystore: own.ledger.keystore, at, signature: signMessage(own.ledger.key, message) } };
+  },
+  createPin: () => ({ body: { walletId: own.ledger.id, verifier: "ab".repeat(32) } }),
+  openPin: () => ({ params: { pinId: own.pinId }, body: { proof: "cd".repeat(32) } }),
+  deletePin: () => ({ params: { pinId: own.pinId } }),
+  passkeyRegistrationOptions: () => ({}),
+  registerPasskey: () => ({ body: { challengeId: randomUUID(), response: { id: "x" } } }),
+  deletePasskey: () => ({ params: { credentialId: own.device } }),
+  passkeyLoginOptions: () => ({ body: {} }),
+  passkeyLogin: () => ({ body: { challengeId: randomUUID(), response: { id: "x" } } }),
+  createDeviceLogin: () => ({}),
+  deviceLogin: () => ({ body: { credentialId: own.device, secret: "A".repeat(43) } }),
+  createTopUp: () => ({ body: { walletId: own.custodial, amount: "5.00" } }),
+  getPendingTopUps: () => ({ query: { walletId: own.custodial } }),
+  cancelTopUp: () => ({ body: { id: own.order } }),
+  getCreditRequests: () => ({}),
+  validateCredit: () => ({ body: { id: "to_nope" } }),
+  markTopUpPaid: () => ({ body: { id: "to_nope" } }),
+  listUnpaidTopUps: () => ({}),
+  listAuditLog: () => ({}),
+  listMemberWallets: () => ({}),
+  setWalletLimits: () => ({ body: { walletId: "custodial:nope", topupAllowed: false } }),
+  listReconversions: () => ({}),
+  advanceReconversion: () => ({ body: { id: "tx_nope", status: "received" } }),
+  getStagingUserAccounts: () => ({}),
+  validateCreation: () => ({ body: { walletId: "custodial:nope" } }),
+  discardCreateRequest: () => ({ body: { walletId: "custodial:nope" } }),
+};
+
+type Expected = Record<Role, number | number[]>;
+const same = (status: number): Expected => Object.fromEntries(ROLES.map((r) => [r, status])) as Expected;
+/** Any signed-in member gets `status`. */
+const member = (status: number): Expected => ({ ...same(status), anonymous: 401 });
+/** The owner's things: the owner gets `status`, anybody else a 404 as if they did not exist. */
+const owner = (status: number, others = 404): Expected => ({ ...same(others), anonymous: 401, owner: status });
+/** Administration: 403 without the right; with it, 404 here since the calls name nothing real. */
+function admin(name: RouteName): Expected {
+  const right = (Object.entries(ADMIN_ROUTES) as [string, readonly RouteName[]][]).find(([, names]) => names.includes(name))![0];
+  const holders: Role[] = right === "accounts" ? ["accounts", "both"] : right === "credits" ? ["credits", "both"] : ["both"];
+  return Object.fromEntries(ROLES.map((r) => [r, r === "anonymous" ? 401 : holders.includes(r) ? [200, 404] : 403])) as Expected;
+}
+
+const EXPECTED: Record<RouteName, Expected> = {
+  health: same(200),
+  login: same(401),
+  logout: member(200),
+  canSignup: same(200),
+  canResetPassword: same(200),
+  signup: same(409),
+  resetPassword: same(404),
+  setNewPassword: same(400),
+  getMyContact: member(200),
+  hasUserAccountValidationRights: member(200),
+  hasCreditRequestValidationRights: member(200),
+  getBackends: member(200),
+  getAccounts: member(200),
+  getBalance: owner(200),
+  getKeystore: owner(200),
+  getTransactions: owner(200),
+  searchRecipients: member(200),
+  setFavorite: member(200),
+  unsetFavorite: member(200),
+  prepareTransfer: owner(200),
+  transfer: owner(200),
+  // Opening a wallet is each member's own business; the owner already has one here.
+  createUserAccount: { ...member(200), owner: 409 },
+  // The owner re-registering their own file replaces it; another member presenting it is refused.
+  registerWallet: { ...member(403), owner: 200 },
+  createPin: owner(200),
+  // A PIN of somebody else is answered as a PIN that no longer exists, and its counter is untouched.
+  openPin: { ...owner(403, 410) },
+  deletePin: owner(200),
+  passkeyRegistrationOptions: member(200),
+  registerPasskey: member(400),
+  deletePasskey: owner(200),
+  passkeyLoginOptions: same(200),
+  passkeyLogin: same(401),
+  createDeviceLogin: member(200),
+  deviceLogin: same(401),
+  // Anyone may top up anyone's account (spec: "Top-ups by other requesters"); the owner already has an unpaid one.
+  createTopUp: { ...member(200), owner: 409 },
+  // Someone who topped the account up sees their own orders (checked below), anybody else nothing.
+  getPendingTopUps: { ...owner(200), other: [200, 404], accounts: [200, 404], credits: [200, 404], both: [200, 404] },
+  cancelTopUp: owner(200),
+  ...(Object.fromEntries((Object.values(ADMIN_ROUTES).flat() as RouteName[]).map((n) => [n, admin(n)])) as Record<string, Expected>),
+} as Record<RouteName, Expected>;
+
+/** What the owner has, to compare before and after everybody else tried. */
+async function ownerState() {
+  const q = async (sql: string, params: unknown[]) => (await tdb.db.query(sql, params)).rows;
+  return {
+    balances: [await walletBalances(tdb.db, own.custodial), await walletBalances(tdb.db, own.ledger.id)],
+    movements: await q("SELECT id FROM movements WHERE payer_wallet_id = ANY($1) ORDER BY id", [[own.custodial, own.ledger.id]]),
+    wallets: await q("SELECT id, member_id, status, keystore FROM wallets WHERE member_id = $1 ORDER BY id", [people.owner.id]),
+    order: await q("SELECT state FROM topup_orders WHERE public_id = $1", [own.order]),
+    pin: await q("SELECT failures FROM pins WHERE id = $1", [own.pinId]),
+    devices: await q("SELECT id FROM device_logins WHERE member_id = $1", [people.owner.id]),
+    sessions: await q("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NULL", [people.owner.id]),
+  };
+}
+
+async function call(role: Role, name: RouteName) {
+  // Logging out ends the session: each caller does it with a session of its own.
+  const api = name === "logout" && role !== "anonymous" ? new Api(server.baseUrl, await memberToken(tdb.db, people[role].id)) : apis[role];
+  return api.call(name, ARGS[name](role));
+}
+
+function check(role: Role, name: RouteName, status: number) {
+  const want = EXPECTED[name][role];
+  expect([want].flat(), `${name} as ${role} answered ${status}`).toContain(status);
+}
+
+describe("authorisation matrix", () => {
+  it("names every operation of the contract", () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual(Object.keys(routes).sort());
+    for (const name of Object.keys(routes) as RouteName[]) {
+      if (!PUBLIC_ROUTES.has(name)) expect(EXPECTED[name].anonymous, name).toBe(401);
+    }
+  });
+
+  it("nobody but the owner reads or moves the owner's money or data, whatever they call", async () => {
+    const before = await ownerState();
+    for (const name of Object.keys(routes) as RouteName[]) {
+      for (const role of ROLES.filter((r) => r !== "owner")) {
+        const r = await call(role, name);
+        check(role, name, r.status);
+        // A refusal carries no trace of the owner's things.
+        if (r.status >= 400 && EXPECTED[name].owner === 200) expect(JSON.stringify(r.json)).not.toContain(own.ledger.address.replace(/^0x/, "").toLowerCase().slice(0, 12));
+        if (name === "getPendingTopUps" && r.status === 200) expect((r.json as unknown as { isMine: boolean }[]).every((o) => o.isMine), role).toBe(true);
+      }
+    }
+    expect(await ownerState()).toEqual(before);
+    expect(await ledgerViolations(tdb.db)).toEqual([]);
+  });
+
+  it("the owner gets each answer the table says", async () => {
+    // The PIN and the order go last: opening with a wrong proof counts, deleting removes them.
+    const last: RouteName[] = ["openPin", "deletePin", "cancelTopUp", "deletePasskey", "logout"];
+    const names = [...(Object.keys(routes) as RouteName[]).filter((n) => !last.includes(n)), ...last];
+    for (const name of names) check("owner", name, (await call("owner", name)).status);
+    expect(await ledgerViolations(tdb.db)).toEqual([]);
+  });
+
+  it("a pin proof from another member leaves the owner's PIN counter as it was", async () => {
+    const { proofSalt, verifier } = await newPinProof("1357");
+    const pinId = (await apis.owner.call("createPin", { body: { walletId: own.ledger.id, verifier } })).json.pinId;
+    for (const role of ["other", "both"] as const) {
+      const r = await apis[role].call("openPin", { params: { pinId }, body: { proof: await pinProof("1357", proofSalt) } });
+      expect(r.status).toBe(410);
+    }
+    expect((await tdb.db.query("SELECT failures FROM pins WHERE id = $1", [pinId])).rows[0]).toEqual({ failures: 0 });
+    expect((await apis.owner.call("openPin", { params: { pinId }, body: { proof: await pinProof("1357", proofSalt) } })).status).toBe(200);
+  });
+
+  it("a ledger payment signed by the owner cannot be sent by another member", async () => {
+    const body = signTransfer(own.ledger.key, { from: own.ledger.id, to: payeeLedger, parts: [{ account: "nant", amount: "1.00" }] });
+    const before = await walletBalances(tdb.db, own.ledger.id);
+    for (const role of ["other", "both"] as const) expect((await apis[role].call("transfer", { body })).status).toBe(404);
+    expect(await walletBalances(tdb.db, own.ledger.id)).toEqual(before);
+    expect((await apis.owner.call("transfer", { body })).status).toBe(200);
+  });
+});
