@@ -72,4 +72,16 @@ describe("association config", () => {
     await page.waitForURL(`${suite.server.url}/logo.svg?join`);
     await context.close();
   });
+
+  it("runs under a Content-Security-Policy that refuses scripts injected into the page", async () => {
+    const { page, context, errors } = await newPage(suite.browser);
+    const res = await page.goto(`${suite.server.url}/carto`);
+    expect(res!.headers()["content-security-policy"]).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    await page.locator("iframe").waitFor();
+    expect(errors).toEqual([]);
+    await expect(page.addScriptTag({ content: "window.injected = true" })).rejects.toThrow();
+    expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+    expect(errors.some((e) => /Content Security Policy/.test(e))).toBe(true);
+    await context.close();
+  });
 });

@@ -14,6 +14,10 @@ export async function newPage(browser: Browser, opts: { locale?: string; viewpor
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // Whatever the Content-Security-Policy blocks is a bug of the app (or an attack): it fails the test.
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+  });
   return { context, page, errors };
 }
 

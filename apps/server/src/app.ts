@@ -18,7 +18,8 @@ import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
 import { orderPages } from "./routes/orders";
-import { webRoutes } from "./web";
+import { appConfig, webRoutes } from "./web";
+import { securityHeaders } from "./http/security";
 
 export interface Deps {
   db: Db;
@@ -35,6 +36,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
+  const config = appConfig(deps.settings);
+  securityHeaders(app, deps.settings, config);
   await app.register(swagger, {
     openapi: {
       info: { title: "Mutua API", version: APP_VERSION, description: "The API of a Mutua association server." },
@@ -78,6 +81,6 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   topUpRoutes(app, deps);
   adminRoutes(app, deps);
   orderPages(app, deps);
-  await webRoutes(app, deps.settings);
+  await webRoutes(app, deps.settings, config);
   return app;
 }

@@ -14,8 +14,7 @@ export function appConfig(s: Settings): AppConfig {
 }
 
 /** Serves the built web app on the API's own port, with client-side routes falling back to index.html. */
-export async function webRoutes(app: FastifyInstance, s: Settings): Promise<void> {
-  const config = appConfig(s);
+export async function webRoutes(app: FastifyInstance, s: Settings, config: AppConfig): Promise<void> {
   app.get("/config.json", { schema: { hide: true } }, async (_req, reply) => reply.header("Cache-Control", "no-cache").send(config));
 
   const index = path.join(s.webDir, "index.html");

@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppConfig } from "@mutua/domain";
+import type { Settings } from "../settings";
+import { forbidden } from "./errors";
+import { SESSION_COOKIE } from "./auth";
+
+const originOf = (url: string | undefined): string | null => {
+  if (!url || !/^https?:\/\//.test(url)) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The Content-Security-Policy of every answer: scripts only from this server (no inline script,
+ * no eval; WebAssembly for the QR decoder), no framing by other sites, frames only of the
+ * association's map. Inline styles stay allowed: React style attributes and the association's
+ * `css` and `theme` from config.json are styles, not code.
+ */
+export function contentSecurityPolicy(s: Settings, config: AppConfig): string {
+  const api = originOf(s.publicUrl);
+  // The map page frames the configured mapUrl (a relative one is on this server).
+  const map = config.mapUrl ? (originOf(config.mapUrl) ?? "'self'") : null;
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    `connect-src 'self'${api ? ` ${api}` : ""}`,
+    `frame-src ${map ?? "'none'"}`,
+    "worker-src 'self' blob:",
+    "media-src 'self' blob: mediastream:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    // Other sites may not frame the app (clickjacking); its own map page may frame this server's files.
+    "frame-ancestors 'self'",
+  ].join("; ");
+}
+
+/** Same-site requests only, for calls that a cookie authenticates (a Bearer token cannot be forged by another site). */
+function crossSite(req: FastifyRequest, s: Settings): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site === "cross-site") return true;
+  const origin = req.headers.origin;
+  if (!origin || origin === "null") return origin === "null";
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  const allowed = [originOf(s.publicUrl), ...s.passkeyOrigins].filter(Boolean);
+  return host !== req.headers.host && !allowed.includes(origin);
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function securityHeaders(app: FastifyInstance, s: Settings, config: AppConfig): void {
+  const csp = contentSecurityPolicy(s, config);
+  const https = s.publicUrl.startsWith("https:");
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("Content-Security-Policy", csp);
+    reply.header("X-Content-Type-Options", "nosniff");
+    reply.header("X-Frame-Options", "SAMEORIGIN");
+    reply.header("Referrer-Policy", "same-origin");
+    reply.header("Permissions-Policy", "camera=(self), microphone=(), geolocation=(), payment=()");
+    if (https) reply.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    // CSRF: SameSite=Strict already keeps the cookie off other sites' requests; this also refuses
+    // a state-changing call that carries it from another origin (older browsers, sibling subdomains).
+    if (!SAFE_METHODS.has(req.method) && req.cookies?.[SESSION_COOKIE] && !req.headers.authorization && crossSite(req, s)) {
+      throw forbidden();
+    }
+  });
+}
