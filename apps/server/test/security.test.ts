@@ -62,7 +62,10 @@ describe("cross-site requests", () => {
     const cookie = await cookieOf();
     expect((await post(cookie, { origin: "https://evil.example.net" })).status).toBe(403);
     expect((await post(cookie, { "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await post(cookie, { "sec-fetch-site": "same-site" })).status).toBe(403);
     expect((await post(cookie, { origin: "null" })).status).toBe(403);
+    // A same-origin page with Referrer-Policy no-referrer posts its forms with "Origin: null".
+    expect((await post(cookie, { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200);
     expect((await post(cookie, { origin: server.baseUrl, "sec-fetch-site": "same-origin" })).status).toBe(200);
     // Reads are not changes, and a Bearer token is never sent by another site on its own.
     expect((await http(server.baseUrl, "GET", "/api/me", { headers: { cookie, origin: "https://evil.example.net" } })).status).toBe(200);

@@ -41,12 +41,17 @@ export function contentSecurityPolicy(s: Settings, config: AppConfig): string {
   ].join("; ");
 }
 
-/** Same-site requests only, for calls that a cookie authenticates (a Bearer token cannot be forged by another site). */
+/**
+ * Whether a request comes from another site. Sec-Fetch-Site, which browsers set themselves, is
+ * taken when present (a page with Referrer-Policy no-referrer sends "Origin: null" for its own
+ * forms); older browsers are judged by Origin.
+ */
 function crossSite(req: FastifyRequest, s: Settings): boolean {
   const site = req.headers["sec-fetch-site"];
-  if (site === "cross-site") return true;
+  if (site) return site !== "same-origin" && site !== "none";
   const origin = req.headers.origin;
-  if (!origin || origin === "null") return origin === "null";
+  if (!origin) return false;
+  if (origin === "null") return true;
   let host: string;
   try {
     host = new URL(origin).host;
