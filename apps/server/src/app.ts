@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyError } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type FastifyError } from "fastify";
 import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -20,6 +20,7 @@ import { adminRoutes } from "./routes/admin";
 import { orderPages } from "./routes/orders";
 import { appConfig, webRoutes } from "./web";
 import { securityHeaders } from "./http/security";
+import { requestId, requestLogging } from "./http/logging";
 
 export interface Deps {
   db: Db;
@@ -27,12 +28,16 @@ export interface Deps {
   mailer: Mailer;
 }
 
-export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ? { level: process.env.LOG_LEVEL ?? "info" } : false,
+    logger: opts.logStream ? { level: "info", stream: opts.logStream } : opts.logger ? { level: process.env.LOG_LEVEL ?? "info" } : false,
+    // One line per request, written by requestLogging without headers, bodies or queries.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestId,
     trustProxy: deps.settings.trustProxy,
     bodyLimit: 64 * 1024,
   });
+  requestLogging(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
@@ -68,9 +73,15 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     return reply.status(500).send(new ApiError(ErrorCode.internal, { id: M.internalError }).body());
   });
 
-  operation(app, deps, "health", async () => {
-    await deps.db.query("SELECT 1");
-    return { status: "ok" as const, version: APP_VERSION };
+  // Liveness: the process answers. Readiness: it can serve, i.e. the database answers too.
+  operation(app, deps, "health", async () => ({ status: "ok" as const, version: APP_VERSION }));
+  operation(app, deps, "ready", async () => {
+    try {
+      await deps.db.query("SELECT 1");
+    } catch {
+      throw new ApiError(ErrorCode.unavailable, { id: M.backendUnavailable });
+    }
+    return { status: "ready" as const };
   });
   authRoutes(app, deps);
   meRoutes(app, deps);

@@ -44,6 +44,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log(`${signal}: stopping`);
+    // Fastify stops accepting connections and lets the requests in flight finish first.
     await app.close().catch(() => undefined);
     await db.end().catch(() => undefined);
     await embedded?.stop();

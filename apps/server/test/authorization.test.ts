@@ -76,6 +76,7 @@ const custodialPayment = (key = newKey("authz")) => ({ from: own.custodial, to: 
 /** The call each role makes for an operation (most name the owner's things whoever calls). */
 const ARGS: Record<RouteName, (role: Role) => Args> = {
   health: () => ({}),
+  ready: () => ({}),
   login: () => ({ body: { login: people.owner.email, password: "not the password" } }),
   logout: () => ({}),
   canSignup: () => ({}),
@@ -146,6 +147,7 @@ function admin(name: RouteName): Expected {
 
 const EXPECTED: Record<RouteName, Expected> = {
   health: same(200),
+  ready: same(200),
   login: same(401),
   logout: member(200),
   canSignup: same(200),

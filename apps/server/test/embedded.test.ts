@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { routes } from "@mutua/domain";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/db/embedded";
-import { NO_WEB_DIR, sleep } from "./helpers";
+import { freePort, NO_WEB_DIR, sleep } from "./helpers";
 
 /**
  * What happens to the embedded PostgreSQL when the node process around it dies. Runs only
@@ -251,22 +250,3 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
   });
 });
 
-/**
- * A free port the server will bind seconds from now. Taken below the kernel's ephemeral range:
- * a port found free inside it could meanwhile be handed to any port-0 listener (another test
- * file's app), and the health check would then be answered by the wrong server.
- */
-async function freePort(): Promise<number> {
-  const [ephemeralLow] = fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
-  const high = Math.min(ephemeralLow ?? 32768, 32768) - 1;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20000 + Math.floor(Math.random() * (high - 20000));
-    const free = await new Promise<boolean>((resolve) => {
-      const srv = net.createServer();
-      srv.once("error", () => resolve(false));
-      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error("no free port found below the ephemeral range");
-}

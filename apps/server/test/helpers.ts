@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -127,7 +127,7 @@ export const NO_WEB_DIR = path.join(os.tmpdir(), "mutua-test-no-web-app");
  * Builds the real app on `db` with settings read from `env` (as from environment variables)
  * and listens on a free port of 127.0.0.1. Without a mailer, mail goes to a throwaway outbox.
  */
-export async function startServer(db: Db, opts: { env?: Record<string, string>; mailer?: Mailer } = {}): Promise<TestServer> {
+export async function startServer(db: Db, opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {}): Promise<TestServer> {
   let outbox: string | undefined;
   let mailer = opts.mailer;
   if (!mailer) {
@@ -135,7 +135,7 @@ export async function startServer(db: Db, opts: { env?: Record<string, string>; 
     mailer = outboxMailer(outbox, "Mutua <no-reply@localhost>", () => {});
   }
   const settings = readSettings({ HOST: "127.0.0.1", PORT: "0", WEB_DIR: NO_WEB_DIR, ...opts.env });
-  const app = await buildApp({ db, settings, mailer });
+  const app = await buildApp({ db, settings, mailer }, opts.logStream ? { logStream: opts.logStream } : {});
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return {
@@ -370,4 +370,24 @@ export class Api {
       ...(this.token ? { token: this.token } : {}),
     });
   }
+}
+
+/**
+ * A free port the server will bind seconds from now. Taken below the kernel's ephemeral range:
+ * a port found free inside it could meanwhile be handed to any port-0 listener (another test
+ * file's app), and the health check would then be answered by the wrong server.
+ */
+export async function freePort(): Promise<number> {
+  const [ephemeralLow] = fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+  const high = Math.min(ephemeralLow ?? 32768, 32768) - 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * (high - 20000));
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error("no free port found below the ephemeral range");
 }

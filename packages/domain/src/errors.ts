@@ -23,6 +23,7 @@ export const ErrorCode = {
   stateConflict: "state_conflict",
   wrongPin: "wrong_pin",
   pinDisabled: "pin_disabled",
+  unavailable: "service_unavailable",
   internal: "internal_error",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

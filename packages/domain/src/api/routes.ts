@@ -4,6 +4,7 @@
  */
 export const routes = {
   health: { method: "GET", path: "/api/health" },
+  ready: { method: "GET", path: "/api/ready" },
   login: { method: "POST", path: "/api/auth/login" },
   logout: { method: "POST", path: "/api/auth/logout" },
   canSignup: { method: "GET", path: "/api/auth/can-signup" },
@@ -67,6 +68,7 @@ export type HttpMethod = (typeof routes)[RouteName]["method"];
 /** Routes that answer without a session. Everything else needs one. */
 export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   "health",
+  "ready",
   "login",
   "canSignup",
   "canResetPassword",

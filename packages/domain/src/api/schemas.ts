@@ -331,6 +331,7 @@ export const Health = z.object({ status: z.literal("ok"), version: z.string() })
 
 export const schemas = {
   health: { response: Health },
+  ready: { response: z.object({ status: z.literal("ready") }) },
   login: { body: LoginBody, response: LoginResult },
   logout: { response: Ok },
   canSignup: { response: Allowed },
