@@ -231,3 +231,28 @@ describe("the transaction list", () => {
     await context.close();
   });
 });
+
+describe("text typed by other members", () => {
+  it("shows a memo full of HTML as plain text and runs nothing of it", async () => {
+    const memo = `<img src=x onerror="window.__xss=1">`;
+    const bob = await signInAs("bob@example.com");
+    const dialog = await openPayment(bob.page, "alice", "Alice Martin");
+    await dialog.getByLabel("Amount").fill("1");
+    await dialog.getByLabel("Memo", { exact: true }).fill(memo);
+    await dialog.getByRole("button", { name: "Send", exact: true }).click();
+    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    const confirmation = bob.page.getByRole("dialog", { name: "Payment confirmation" });
+    await confirmation.getByText("Sent 1.00 DL").waitFor();
+    await bob.context.close();
+
+    const alice = await signInAs("alice@example.com");
+    const row = alice.page.locator(".transactions .tx").filter({ hasText: "Bob Durand" }).first();
+    await row.getByText(memo, { exact: true }).waitFor();
+    await row.click();
+    await alice.page.getByRole("dialog", { name: "Transaction details" }).getByText(memo, { exact: true }).waitFor();
+    expect(await alice.page.locator('img[src="x"]').count()).toBe(0);
+    expect(await alice.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(alice.errors).toEqual([]);
+    await alice.context.close();
+  });
+});
