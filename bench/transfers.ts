@@ -1,0 +1,189 @@
+/**
+ * Transfers per second and latency, through the HTTP API and through the ledger service alone,
+ * with 1, 10 and 50 concurrent clients, next to a baseline of plain one-INSERT transactions on
+ * the same database in the same run, so the ledger's own cost is visible.
+ *
+ *   npm run bench:transfers -- [seconds per cell = 5]
+ *
+ * Runs on an embedded PostgreSQL in a temp dir, then on BENCH_PG_URL when set (for example
+ * postgres://postgres@127.0.0.1:5432/postgres), in a database it creates and drops.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { routes } from "@mutua/domain";
+import { buildApp } from "../apps/server/src/app";
+import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
+import { migrate } from "../apps/server/src/db/migrate";
+import { createPool, type Db } from "../apps/server/src/db/pool";
+import { readSettings } from "../apps/server/src/settings";
+import { postMovement } from "../apps/server/src/services/ledger";
+import { createMember } from "../apps/server/src/services/members";
+import { createSession } from "../apps/server/src/services/sessions";
+import { ensureSystemWallets, getBackend, openCustodialWallet, systemWallet, type BackendRow } from "../apps/server/src/services/wallets";
+
+const seconds = Number(process.argv[2] ?? 5);
+if (!(seconds > 0)) {
+  console.error("usage: npm run bench:transfers -- [seconds per cell > 0]");
+  process.exit(2);
+}
+const CLIENTS = [1, 10, 50];
+const POOL = 20;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+interface Cell {
+  mode: string;
+  clients: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Runs `op` from `clients` loops for the set time; client i always uses its own pair of wallets. */
+async function measure(mode: string, clients: number, op: (client: number) => Promise<void>): Promise<Cell> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const t0 = performance.now();
+  const deadline = t0 + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      while (performance.now() < deadline) {
+        const start = performance.now();
+        try {
+          await op(i);
+          latencies.push(performance.now() - start);
+        } catch (e) {
+          if (errors++ === 0) console.error(`  ${mode}: ${(e as Error).message}`);
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  return { mode, clients, perSecond: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
+}
+
+async function setUp(db: Db) {
+  const name = `bench-${randomBytes(4).toString("hex")}`;
+  await db.query("INSERT INTO currencies (id, name, symbol) VALUES ($1, $1, 'BN')", [name]);
+  await db.query("INSERT INTO backends (id, kind, name, currency_id) VALUES ($1, 'custodial', $2, $2)", [`custodial:${name}`, name]);
+  const backend = (await getBackend(db, `custodial:${name}`)) as BackendRow;
+  await ensureSystemWallets(db, backend);
+  const issuance = (await systemWallet(db, backend.id, "issuance"))!;
+  const max = Math.max(...CLIENTS);
+  const pairs: { payer: string; payee: string; token: string }[] = [];
+  for (let i = 0; i < max; i++) {
+    const member = await createMember(db, { email: `${name}-${i}@bench.invalid`, firstName: "Bench", lastName: String(i), passwordHash: "unused" });
+    const payee = await createMember(db, { email: `${name}-${i}-payee@bench.invalid`, firstName: "Payee", lastName: String(i), passwordHash: "unused" });
+    const payer = await openCustodialWallet(db, backend, member, "active");
+    await postMovement(db, {
+      kind: "topup", payerWalletId: issuance.id, payeeWalletId: payer, parts: [{ account: "main", amount: 10_000_000_00n }],
+      senderMemo: "", recipientMemo: "", idempotencyKey: `bench-seed-${i}`, initiatedBy: null,
+    });
+    pairs.push({ payer, payee: await openCustodialWallet(db, backend, payee, "active"), token: (await createSession(db, member, 3_600)).token });
+  }
+  await db.query("CREATE TABLE IF NOT EXISTS bench_baseline (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payer text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())");
+  return pairs;
+}
+
+async function benchDatabase(label: string, url: string): Promise<Cell[]> {
+  await migrate(url);
+  const db = createPool(url, POOL);
+  const settings = readSettings({ ...process.env, HOST: "127.0.0.1", PORT: "0", DATABASE_POOL_SIZE: String(POOL) });
+  const app = await buildApp({ db, settings, mailer: { send: async () => {} } });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  try {
+    const pairs = await setUp(db);
+    let seq = 0;
+    const cells: Cell[] = [];
+    for (const clients of CLIENTS) {
+      cells.push(
+        await measure("INSERT baseline", clients, async (i) => {
+          const c = await db.connect();
+          try {
+            await c.query("BEGIN");
+            await c.query("INSERT INTO bench_baseline (payer, amount) VALUES ($1, 1)", [pairs[i]!.payer]);
+            await c.query("COMMIT");
+          } finally {
+            c.release();
+          }
+        }),
+      );
+      cells.push(
+        await measure("ledger service", clients, async (i) => {
+          await postMovement(db, {
+            kind: "payment", payerWalletId: pairs[i]!.payer, payeeWalletId: pairs[i]!.payee, parts: [{ account: "main", amount: 1n }],
+            senderMemo: "bench", recipientMemo: "bench", idempotencyKey: `bench-svc-${++seq}`, initiatedBy: null,
+          });
+        }),
+      );
+      cells.push(
+        await measure("HTTP API", clients, async (i) => {
+          const p = pairs[i]!;
+          const res = await fetch(base + routes.transfer.path, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${p.token}` },
+            body: JSON.stringify({ from: p.payer, to: p.payee, parts: [{ account: "main", amount: "0.01" }], senderMemo: "bench", key: `api-${++seq}-${i}-bench` }),
+          });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+        }),
+      );
+    }
+    print(label, cells);
+    return cells;
+  } finally {
+    await app.close();
+    await db.end();
+  }
+}
+
+function print(label: string, cells: Cell[]) {
+  console.log(`\n${label} (${seconds} s per cell, pool ${POOL}, ${os.cpus().length} CPUs; server and clients share this process)`);
+  console.log("| mode | clients | transfers/s | p50 ms | p99 ms | vs. INSERT baseline | errors |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const c of cells) {
+    const base = cells.find((b) => b.mode === "INSERT baseline" && b.clients === c.clients)!;
+    const ratio = c.mode === "INSERT baseline" ? "1.00" : (c.perSecond / base.perSecond).toFixed(2);
+    console.log(`| ${c.mode} | ${c.clients} | ${c.perSecond.toFixed(0)} | ${c.p50.toFixed(1)} | ${c.p99.toFixed(1)} | ${ratio} | ${c.errors} |`);
+  }
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-bench-"));
+  const embedded = await startEmbeddedPostgres(dir, { log: () => {} });
+  try {
+    await benchDatabase("embedded PostgreSQL", embedded.url);
+  } finally {
+    await embedded.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const external = process.env.BENCH_PG_URL;
+  if (external) {
+    const name = `mutua_bench_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: external });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      const u = new URL(external);
+      u.pathname = `/${name}`;
+      await benchDatabase(`PostgreSQL at ${u.host}`, u.toString());
+    } finally {
+      // The pool's sockets close just after end() resolves; dropping sooner would cut them off noisily.
+      await new Promise((r) => setTimeout(r, 500));
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});
