@@ -20,14 +20,15 @@ interface Row {
   reconversion_status: "sent" | "received" | "invoiced" | "paid" | null;
 }
 
-const SELECT = `
+/** The transaction views of the movements `source` yields as `m`, seen from wallet $1. */
+const selectFrom = (source: string) => `
   SELECT m.id, m.public_id, m.kind, m.created_at,
     to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us, m.payer_wallet_id, m.sender_memo, m.recipient_memo, c.symbol,
     (SELECT json_agg(json_build_object('kind', a.kind, 'amount', p.amount::text) ORDER BY a.kind)
        FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = m.id AND a.wallet_id = $1) AS parts,
     cw.id AS cp_wallet, cw.member_id AS cp_member, cm.first_name || ' ' || cm.last_name AS cp_name,
     rc.status AS reconversion_status
-  FROM (SELECT * FROM movements WHERE payer_wallet_id = $1 UNION ALL SELECT * FROM movements WHERE payee_wallet_id = $1) m
+  FROM ${source} m
   JOIN currencies c ON c.id = m.currency_id
   JOIN wallets cw ON cw.id = CASE WHEN m.payer_wallet_id = $1 THEN m.payee_wallet_id ELSE m.payer_wallet_id END
   LEFT JOIN members cm ON cm.id = cw.member_id
@@ -63,17 +64,25 @@ export interface TransactionFilter {
   counterparty?: string | undefined;
 }
 
-/** Newest first; filtered in the database by date and counterparty, paged by a keyset cursor. */
+/**
+ * Newest first; filtered in the database by date and counterparty, paged by a keyset cursor.
+ * Each side (sent, received) takes its first page from its own index before the two are merged,
+ * so a page costs the same with ten movements or a hundred thousand.
+ */
 export async function listTransactions(db: Queryable, walletId: string, f: TransactionFilter, associationName: string) {
   const params: unknown[] = [walletId];
   const where: string[] = [];
-  if (f.from) where.push(`m.created_at >= $${params.push(f.from)}`);
-  if (f.to) where.push(`m.created_at <= $${params.push(f.to)}`);
-  if (f.counterparty) where.push(`cw.id = $${params.push(f.counterparty)}`);
+  if (f.from) where.push(`created_at >= $${params.push(f.from)}`);
+  if (f.to) where.push(`created_at <= $${params.push(f.to)}`);
   const cursor = decodeCursor(f.cursor);
-  if (cursor) where.push(`(m.created_at, m.id) < ($${params.push(cursor.at)}::timestamptz, $${params.push(cursor.id)}::bigint)`);
-  const sql = `${SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY m.created_at DESC, m.id DESC LIMIT $${params.push(f.limit + 1)}`;
-  const { rows } = await db.query<Row>(sql, params);
+  if (cursor) where.push(`(created_at, id) < ($${params.push(cursor.at)}::timestamptz, $${params.push(cursor.id)}::bigint)`);
+  const counterparty = f.counterparty ? `$${params.push(f.counterparty)}` : null;
+  const limit = `$${params.push(f.limit + 1)}`;
+  const side = (mine: string, theirs: string) =>
+    `(SELECT * FROM movements WHERE ${[`${mine} = $1`, ...(counterparty ? [`${theirs} = ${counterparty}`] : []), ...where].join(" AND ")}
+      ORDER BY created_at DESC, id DESC LIMIT ${limit})`;
+  const source = `(${side("payer_wallet_id", "payee_wallet_id")} UNION ALL ${side("payee_wallet_id", "payer_wallet_id")})`;
+  const { rows } = await db.query<Row>(`${selectFrom(source)} ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit}`, params);
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   return {
@@ -83,7 +92,7 @@ export async function listTransactions(db: Queryable, walletId: string, f: Trans
 }
 
 export async function transactionByMovement(db: Queryable, walletId: string, movementId: bigint, associationName: string): Promise<TransactionView> {
-  const { rows } = await db.query<Row>(`${SELECT} WHERE m.id = $2`, [walletId, movementId]);
+  const { rows } = await db.query<Row>(`${selectFrom("movements")} WHERE m.id = $2 AND $1 IN (m.payer_wallet_id, m.payee_wallet_id)`, [walletId, movementId]);
   return view(rows[0]!, walletId, associationName);
 }
 
