@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyError } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type FastifyError, type FastifyReply } from "fastify";
 import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -36,6 +36,16 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     genReqId: requestId,
     trustProxy: deps.settings.trustProxy,
     bodyLimit: 64 * 1024,
+    // A malformed or overlong URL is answered like any other bad request, in the API's format.
+    frameworkErrors: (err, _req, reply) => {
+      void (reply as FastifyReply).status(400).send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
+    },
+  });
+  // PostgreSQL text cannot hold U+0000: refused here as bad input, before it reaches a query.
+  app.addHook("preValidation", async (req) => {
+    for (const part of [req.body, req.query, req.params]) {
+      if (part !== undefined && JSON.stringify(part).includes("\\u0000")) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+    }
   });
   requestLogging(app);
   app.setValidatorCompiler(validatorCompiler);

@@ -34,7 +34,10 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
   const route = routes[name];
   // Members of requests whose session was resolved in onRequest, before the body is even parsed.
   const members = new WeakMap<FastifyRequest, bigint>();
-  const schema = schemas[name] as { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType };
+  const declared = schemas[name] as { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType };
+  // A field the contract does not know is refused, not dropped: a misspelt "recipientMemo" must
+  // not turn into a payment without its memo.
+  const schema = { ...declared, body: strict(declared.body), query: strict(declared.query) };
   const isPublic = PUBLIC_ROUTES.has(name);
   const right = rightOf(name);
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -73,4 +76,10 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
       });
     },
   });
+}
+
+/** The object schema refusing unknown keys (other schemas as they are). */
+export function strict<T extends z.ZodType | undefined>(s: T): T {
+  const o = s as unknown as { strict?: () => z.ZodType } | undefined;
+  return (typeof o?.strict === "function" ? o.strict() : s) as T;
 }

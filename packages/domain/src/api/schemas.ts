@@ -360,7 +360,7 @@ export const schemas = {
   passkeyRegistrationOptions: { response: PasskeyOptions },
   registerPasskey: { body: RegisterPasskeyBody, response: z.object({ credentialId: z.string() }) },
   deletePasskey: { params: z.object({ credentialId: z.string().min(1).max(1024) }), response: Ok },
-  passkeyLoginOptions: { body: z.object({ credentialId: z.string().min(1).max(1024).optional() }), response: PasskeyOptions },
+  passkeyLoginOptions: { body: z.object({ credentialId: z.string().regex(/^[\w-]{1,1024}$/).optional() }), response: PasskeyOptions },
   passkeyLogin: { body: PasskeyLoginBody, response: LoginResult },
   createDeviceLogin: { response: DeviceLogin },
   deviceLogin: { body: DeviceLogin, response: LoginResult },
