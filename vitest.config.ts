@@ -10,10 +10,23 @@ export default defineConfig({
         test: {
           name: "server",
           include: ["apps/server/test/**/*.test.ts"],
+          exclude: ["apps/server/test/reliability/**"],
           environment: "node",
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // Load and kill -9 runs: run by themselves (scripts/test.mjs), one file at a time.
+        test: {
+          name: "reliability",
+          include: ["apps/server/test/reliability/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["apps/server/test/global-setup.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       { test: { name: "web", include: ["apps/web/src/**/*.test.{ts,tsx}"], environment: "jsdom" } },

@@ -1,7 +1,9 @@
 // `npm test`: installs what the tests need (Chromium from Debian's packages when missing), builds,
-// type-checks and runs every test: unit, server (on an embedded PostgreSQL) and Playwright e2e.
-// `npm run test:pg` (or --pg): the server suite against the PostgreSQL at TEST_PG_URL
-// (default postgres://postgres@127.0.0.1:5432/postgres), each test file in a database of its own.
+// type-checks and runs every test: unit, server (on an embedded PostgreSQL) and Playwright e2e,
+// then the reliability suite (load on two server processes, kill -9 of servers and PostgreSQL)
+// in a run of its own, so that its load does not slow the browser tests down.
+// `npm run test:pg` (or --pg): the server and reliability suites against the PostgreSQL at
+// TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), each file in a database of its own.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -32,20 +34,29 @@ if (pgOnly) {
   for (const p of ["packages/domain", "packages/wallet", "packages/client", "apps/server", "apps/web", "e2e"]) run("npx", ["tsc", "-p", p]);
 }
 
-const outFile = path.join(ROOT, "test-results", pgOnly ? "vitest-pg.json" : "vitest.json");
-fs.mkdirSync(path.dirname(outFile), { recursive: true });
-const projects = pgOnly ? ["--project", "server"] : [];
-const r = spawnSync("npx", ["vitest", "run", ...projects, "--reporter=default", "--reporter=json", `--outputFile=${outFile}`], { cwd: ROOT, stdio: "inherit", env });
-
+const ALL = ["domain", "wallet", "client", "server", "web", "e2e"];
+const runs = [
+  { name: pgOnly ? "vitest-pg" : "vitest", projects: pgOnly ? ["server"] : ALL },
+  { name: pgOnly ? "reliability-pg" : "reliability", projects: ["reliability"] },
+];
 let passed = 0;
 let failed = 0;
-try {
-  const json = JSON.parse(fs.readFileSync(outFile, "utf8"));
-  passed = json.numPassedTests;
-  failed = json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
-} catch {
-  failed = 1;
+let status = 0;
+for (const { name, projects } of runs) {
+  const outFile = path.join(ROOT, "test-results", `${name}.json`);
+  fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  fs.rmSync(outFile, { force: true });
+  const args = ["vitest", "run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile=${outFile}`];
+  const r = spawnSync("npx", args, { cwd: ROOT, stdio: "inherit", env });
+  if (r.status !== 0) status = 1;
+  try {
+    const json = JSON.parse(fs.readFileSync(outFile, "utf8"));
+    passed += json.numPassedTests;
+    failed += json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
+  } catch {
+    failed++;
+  }
 }
 if (passed === 0 && failed === 0) failed = 1; // a run that executed nothing proves nothing
 console.log(`\n${pgOnly ? "postgresql" : "tests"}: ${passed} passed, ${failed} failed`);
-process.exit(r.status !== 0 || failed > 0 ? 1 : 0);
+process.exit(status !== 0 || failed > 0 ? 1 : 0);
