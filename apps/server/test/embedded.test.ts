@@ -112,6 +112,14 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
     expect(alive(second.pid)).toBe(false);
   });
 
+  it("refuses a data folder made by another major version, saying how to move the data", async () => {
+    const dir = tempDir("other-version");
+    fs.mkdirSync(path.join(dir, "pg"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "pg", "PG_VERSION"), "18\n");
+    await expect(startEmbeddedPostgres(dir, quiet)).rejects.toThrow(/made by PostgreSQL 18; this Mutua runs PostgreSQL 15.*npm run backup.*npm run restore/);
+    expect(fs.readdirSync(path.join(dir, "pg"))).toEqual(["PG_VERSION"]);
+  });
+
   it("starts over a stale postmaster.pid, whether its pid is dead or now someone else's", async () => {
     const dir = tempDir("stale");
     const pgDir = path.join(dir, "pg");

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, RefusedError } from "@mutua/client";
 import { M, renderMsg, routes } from "@mutua/domain";
+import { newPinProof, pinProof } from "@mutua/wallet";
+import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/rate-limit";
 import {
-  countMembers, createTestDatabase, fetchFrom, http, seedMember, Session, sleep, startServer, uniqueEmail,
+  countMembers, createBackend, createTestDatabase, fetchFrom, http, memberToken, openTestLedgerWallet, seedMember, Session, sleep, startServer, uniqueEmail,
   type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
 } from "./helpers";
 
@@ -221,5 +223,105 @@ describe("shared counters", () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+});
+
+describe("slowing down before refusing", () => {
+  it("answers attempts past half the budget later and later, and refusals at once", async () => {
+    expect([1, 2, 3, 4, 5, 6, 10, 30].map((h) => slowdown(h, 10))).toEqual([0, 0, 0, 0, 0, 250, 1250, 2000]);
+    const m = await fastMember();
+    const timed = async () => {
+      const t = Date.now();
+      const r = await login(server, newIp(), m.email, WRONG);
+      return { status: r.status, ms: Date.now() - t };
+    };
+    const [first, second, third, refused] = [await timed(), await timed(), await timed(), await timed()];
+    expect([first.status, second.status, third.status, refused.status]).toEqual([401, 401, 401, 429]);
+    // A budget of 3: the third attempt is past half of it and waits first.
+    expect(third.ms).toBeGreaterThanOrEqual(SLOWDOWN_STEP_MS);
+    expect(third.ms).toBeGreaterThan(first.ms);
+  });
+});
+
+describe("after the window, every limit lets in again", () => {
+  /** Windows of 2 s, and cheap password hashes so that sign-ups fit in them. */
+  const SHORT = {
+    TRUST_PROXY: "1",
+    PASSWORD_HASH_COST: "10",
+    RATE_LIMIT_SIGNUP_ACCOUNT_MAX: "1",
+    RATE_LIMIT_SIGNUP_ACCOUNT_WINDOW: "2",
+    RATE_LIMIT_SIGNUP_IP_MAX: "2",
+    RATE_LIMIT_SIGNUP_IP_WINDOW: "2",
+    RATE_LIMIT_RESET_ACCOUNT_MAX: "1",
+    RATE_LIMIT_RESET_ACCOUNT_WINDOW: "2",
+    RATE_LIMIT_RESET_IP_MAX: "2",
+    RATE_LIMIT_RESET_IP_WINDOW: "2",
+    RATE_LIMIT_PIN_MEMBER_MAX: "2",
+    RATE_LIMIT_PIN_MEMBER_WINDOW: "2",
+    RATE_LIMIT_PIN_IP_MAX: "3",
+    RATE_LIMIT_PIN_IP_WINDOW: "2",
+  };
+  let short: TestServer;
+  beforeAll(async () => {
+    short = await startServer(tdb.db, { env: SHORT });
+  });
+  afterAll(async () => {
+    await short?.close();
+  });
+  const post = (path: string, body: unknown, ip: string, token?: string) =>
+    http<ErrorJson & { deviceSecret?: string }>(short.baseUrl, "POST", path, { body, headers: { "x-forwarded-for": ip }, ...(token ? { token } : {}) });
+
+  it("sign-up: per account and per IP", async () => {
+    const email = uniqueEmail("again");
+    const ip = newIp();
+    expect((await post(routes.signup.path, { ...SIGNUP, email }, ip)).status).toBe(200);
+    const retry = expectRateLimited(await post(routes.signup.path, { ...SIGNUP, email: email.toUpperCase() }, newIp()), 2);
+    expect((await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
+    expectRateLimited(await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip), 2);
+    await sleep(retry * 1000 + 150);
+    expect((await post(routes.signup.path, { ...SIGNUP, email }, newIp())).status).toBe(409); // counted again, and answered
+    expect((await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
+  });
+
+  it("password reset: per account and per IP", async () => {
+    const m = await seedMember(tdb.db);
+    const ip = newIp();
+    expect((await post(routes.resetPassword.path, { email: m.email }, ip)).status).toBe(200);
+    const retry = expectRateLimited(await post(routes.resetPassword.path, { email: m.email }, newIp()), 2);
+    expect((await post(routes.resetPassword.path, { email: uniqueEmail("probe") }, ip)).status).toBe(404);
+    expectRateLimited(await post(routes.resetPassword.path, { email: uniqueEmail("probe") }, ip), 2);
+    await sleep(retry * 1000 + 150);
+    expect((await post(routes.resetPassword.path, { email: m.email }, ip)).status).toBe(200);
+  });
+
+  it("PIN proofs: per member and per IP, and the right PIN works once the window is over", async () => {
+    const ledger = await createBackend(tdb.db, { kind: "ledger" });
+    const pinOf = async (pin: string) => {
+      const m = await seedMember(tdb.db);
+      const token = await memberToken(tdb.db, m.id);
+      const wallet = await openTestLedgerWallet(tdb.db, ledger, m.id);
+      const { proofSalt, verifier } = await newPinProof(pin);
+      const created = await http<{ pinId: string; deviceSecret: string }>(short.baseUrl, "POST", routes.createPin.path, { body: { walletId: wallet.id, verifier }, token });
+      const open = async (tried: string, ip: string) =>
+        post(routes.openPin.path.replace(":pinId", created.json.pinId), { proof: await pinProof(tried, proofSalt) }, ip, token);
+      return { open, deviceSecret: created.json.deviceSecret };
+    };
+    const alice = await pinOf("2468");
+    const ip = newIp();
+    expect((await alice.open("1111", ip)).status).toBe(403);
+    expect((await alice.open("2222", ip)).status).toBe(403);
+    const retry = expectRateLimited(await alice.open("2468", newIp()), 2);
+
+    // Per IP: another member's proofs from that address are refused once it has spent its budget.
+    const bob = await pinOf("1357");
+    expect((await bob.open("1357", ip)).status).toBe(200);
+    expectRateLimited(await bob.open("1357", ip), 2);
+    expect((await bob.open("1357", newIp())).json.deviceSecret).toBe(bob.deviceSecret);
+
+    await sleep(retry * 1000 + 150);
+    // The refusals did not count as wrong PINs: the right one still opens the wallet.
+    const right = await alice.open("2468", ip);
+    expect(right.status).toBe(200);
+    expect(right.json.deviceSecret).toBe(alice.deviceSecret);
   });
 });

@@ -82,6 +82,14 @@ function chownTree(p: string, who: RunAs): void {
   if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p)) chownTree(path.join(p, e), who);
 }
 
+/** The major version of the bundled server ("15"), which a data folder must have been made by. */
+export function binaryMajor(postgres: string): string {
+  const out = execFileSync(postgres, ["--version"], { encoding: "utf8" });
+  const m = /(\d+)(?:\.\d+)?/.exec(out.replace(/^[^)]*\)/, ""));
+  if (!m) throw new Error(`cannot read the version of ${postgres}: ${out}`);
+  return m[1]!;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -206,6 +214,14 @@ export async function startEmbeddedPostgres(
     fs.renameSync(scratch, clusterDir);
   }
   if (who) chownTree(clusterDir, who);
+  const made = fs.readFileSync(path.join(clusterDir, "PG_VERSION"), "utf8").trim();
+  const ships = binaryMajor(bins.postgres);
+  if (made !== ships) {
+    throw new Error(
+      `The data folder ${root} was made by PostgreSQL ${made}; this Mutua runs PostgreSQL ${ships}, which cannot open it. ` +
+        `Back it up with a Mutua that runs ${made} (npm run backup), then restore the backup into a new DATA_DIR (npm run restore).`,
+    );
+  }
 
   await clearLeftover(clusterDir, log);
   const port = opts.port ?? (await freePort());
@@ -264,4 +280,19 @@ export async function startEmbeddedPostgres(
       await waitExit(pid, 30_000);
     },
   };
+}
+
+/**
+ * The URL of the embedded cluster in `dataDir` when a Mutua is running it (read from its pid
+ * file and password file), so that tools like backup can work beside the running server.
+ */
+export function runningEmbeddedUrl(dataDir: string): string | null {
+  const root = path.resolve(dataDir);
+  const pidFile = path.join(root, "pg", "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return null;
+  const [pidLine, , , portLine] = fs.readFileSync(pidFile, "utf8").split("\n");
+  const pid = Number(pidLine);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgres(pid)) return null;
+  const password = fs.readFileSync(path.join(root, "pg-password"), "utf8").trim();
+  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${Number(portLine)}/${DB_NAME}`;
 }

@@ -6,7 +6,7 @@ import { createPin, deletePin, openPin } from "../services/pins";
 export function pinRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;
   operation(app, deps, "createPin", async ({ memberId, body }) => createPin(db, memberId, body.walletId, body.verifier));
-  operation(app, deps, "openPin", async ({ memberId, params, body }) => openPin(db, settings, memberId, params.pinId, body.proof));
+  operation(app, deps, "openPin", async ({ req, memberId, params, body }) => openPin(db, settings, memberId, req.ip, params.pinId, body.proof));
   operation(app, deps, "deletePin", async ({ memberId, params }) => {
     await deletePin(db, memberId, params.pinId);
     return { ok: true as const };

@@ -26,7 +26,8 @@ export async function createPin(db: Db, me: bigint, walletId: string, verifier: 
  * The row is locked while it is checked, so parallel guesses are counted one by one, on every
  * server instance.
  */
-export async function openPin(db: Db, s: Settings, me: bigint, pinId: string, proof: string): Promise<{ deviceSecret: string }> {
+export async function openPin(db: Db, s: Settings, me: bigint, ip: string, pinId: string, proof: string): Promise<{ deviceSecret: string }> {
+  await hit(db, `pin:ip:${ip}`, s.limits.pinPerIp);
   await hit(db, `pin:member:${me}`, s.limits.pinPerMember);
   type Outcome = { deviceSecret: string } | { attemptsLeft: number } | null;
   const outcome = await inTransaction<Outcome>(db, async (tx) => {

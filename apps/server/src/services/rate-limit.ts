@@ -26,7 +26,21 @@ export async function hit(db: Queryable, bucket: string, limit: Limit): Promise<
     const retryAfter = Math.max(1, row.retry);
     throw new ApiError(ErrorCode.rateLimited, { id: M.rateLimited, values: { minutes: Math.max(1, Math.ceil(retryAfter / 60)) } }, { retryAfter });
   }
+  const delay = slowdown(row.hits, limit.max);
+  if (delay > 0) await new Promise((r) => setTimeout(r, delay));
 }
+
+/**
+ * Past half its budget, each attempt waits a little longer before it is checked: someone who
+ * mistypes twice never notices, a script guessing is slowed long before it is refused. The wait
+ * holds no database connection.
+ */
+export function slowdown(hits: number, max: number): number {
+  const free = Math.ceil(max / 2);
+  return hits <= free ? 0 : Math.min(SLOWDOWN_CAP_MS, (hits - free) * SLOWDOWN_STEP_MS);
+}
+export const SLOWDOWN_STEP_MS = 250;
+const SLOWDOWN_CAP_MS = 2_000;
 
 /** Gives back an attempt that turned out legitimate (a successful login) . */
 export async function forgive(db: Queryable, bucket: string): Promise<void> {
