@@ -13,6 +13,10 @@ import { router } from "./app/routes";
 import { UnlockProvider } from "./features/unlock/UnlockProvider";
 import { i18n } from "./lib/i18n";
 import { applyTheme } from "./lib/theme";
+import { BackButton, nativeBackPlatform } from "./lib/native/back-button";
+import { isNative } from "./lib/native/platform";
+import { applyStatusBar } from "./lib/native/status-bar";
+import { installBackButton } from "./lib/native/use-back-step";
 import "./styles.css";
 
 async function loadConfig(): Promise<AppConfig> {
@@ -30,6 +34,8 @@ async function loadConfig(): Promise<AppConfig> {
 async function start() {
   const config = await loadConfig();
   applyTheme(config);
+  void applyStatusBar();
+  if (isNative()) installBackButton(new BackButton(await nativeBackPlatform()));
   const languageFailure = await switchLanguage(config, initialLanguage(config));
   const client = new MutuaClient({ baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin), onLoginRequired: loginRequired.emit });
   const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });

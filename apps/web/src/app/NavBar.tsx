@@ -5,7 +5,7 @@ import { useConfig } from "./context";
 import { useModals } from "./modals";
 import { AboutDialog } from "../features/about/AboutDialog";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
-import { useHasPreferences } from "../features/preferences/PreferencesScreen";
+import { useHasPreferences } from "../features/preferences/has-preferences";
 
 /** Spec 2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
 export function NavBar() {

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useLocation } from "react-router";
+import { useBackStep } from "../lib/native/use-back-step";
 
 /** One modal at a time, closed by any route change (spec 2 "Route table"). */
 interface Modals {
@@ -21,6 +22,8 @@ export function ModalHost({ children }: { children: ReactNode }) {
   useEffect(() => {
     setModal((m) => (m && m.path !== location.pathname ? null : m));
   }, [location.pathname]);
+  // The hardware back button closes the open modal (a modal with steps registers its own step back too).
+  useBackStep(modal && modal.path === location.pathname ? close : undefined);
   return (
     <ModalContext.Provider value={{ open, close }}>
       {children}

@@ -9,16 +9,6 @@ import { loginRequired } from "./login-required";
 import { BiometricOfferPrompt } from "../features/biometric/BiometricOfferPrompt";
 import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
 import { LoginScreen } from "../features/auth/LoginScreen";
-import { SignupScreen } from "../features/auth/SignupScreen";
-import { ResetPasswordScreen } from "../features/auth/ResetPasswordScreen";
-import { CartoScreen } from "../features/carto/CartoScreen";
-import { DashboardScreen } from "../features/dashboard/DashboardScreen";
-import { PreferencesScreen } from "../features/preferences/PreferencesScreen";
-import { CreateAccountScreen } from "../features/create-account/CreateAccountScreen";
-import { PendingAccountsScreen } from "../features/admin/PendingAccountsScreen";
-import { PendingCreditsScreen } from "../features/admin/PendingCreditsScreen";
-import { AdminConsoleScreen } from "../features/admin/AdminConsoleScreen";
-import { PayLinkScreen } from "../features/qr/PayLinkScreen";
 import { rememberPayLink } from "../lib/pay-link";
 import { PAY_PATH } from "@mutua/domain";
 
@@ -100,22 +90,47 @@ function LoginRoute() {
 
 const h = (title: string): RouteHandle => ({ title });
 
+/**
+ * Every screen but the login page loads on demand, so a visitor signing in downloads only what
+ * the login needs (bench/budgets.json). `wrap` puts the screen behind its guards.
+ */
+function screen<M>(load: () => Promise<M>, pick: (m: M) => () => ReactNode, wrap: (el: ReactNode) => ReactNode = (el) => el) {
+  return async () => {
+    const Screen = pick(await load());
+    return { element: wrap(<Screen />) };
+  };
+}
+const privately = (el: ReactNode) => <Private>{el}</Private>;
+const withRight = (right: "accountValidation" | "creditValidation" | "both") => (el: ReactNode) => (
+  <Private>
+    <RequireRight right={right}>{el}</RequireRight>
+  </Private>
+);
+
 export const router = () =>
   createBrowserRouter([
     {
       element: <Layout />,
       children: [
         { path: "/", element: <LoginRoute />, handle: h("Login") },
-        { path: "/carto", element: <CartoScreen />, handle: h("Map") },
-        { path: "/reset-password", element: <ResetPasswordScreen />, handle: h("Reset my password") },
-        { path: "/signup", element: <SignupScreen />, handle: h("Sign-Up") },
-        { path: "/dashboard", element: <Private><DashboardScreen /></Private>, handle: h("Dashboard") },
-        { path: "/create-account", element: <Private><CreateAccountScreen /></Private>, handle: h("Create my wallet") },
-        { path: "/preferences", element: <Private><PreferencesScreen /></Private>, handle: h("Preferences") },
-        { path: "/admin/pending-accounts", element: <Private><RequireRight right="accountValidation"><PendingAccountsScreen /></RequireRight></Private>, handle: h("Approval of account creation") },
-        { path: "/admin/pending-credits", element: <Private><RequireRight right="creditValidation"><PendingCreditsScreen /></RequireRight></Private>, handle: h("Approval of top-up requests") },
-        { path: "/admin", element: <Private><RequireRight right="both"><AdminConsoleScreen /></RequireRight></Private>, handle: h("Administration") },
-        { path: PAY_PATH, element: <Private><PayLinkScreen /></Private>, handle: h("Send money") },
+        { path: "/carto", lazy: screen(() => import("../features/carto/CartoScreen"), (m) => m.CartoScreen), handle: h("Map") },
+        { path: "/reset-password", lazy: screen(() => import("../features/auth/ResetPasswordScreen"), (m) => m.ResetPasswordScreen), handle: h("Reset my password") },
+        { path: "/signup", lazy: screen(() => import("../features/auth/SignupScreen"), (m) => m.SignupScreen), handle: h("Sign-Up") },
+        { path: "/dashboard", lazy: screen(() => import("../features/dashboard/DashboardScreen"), (m) => m.DashboardScreen, privately), handle: h("Dashboard") },
+        { path: "/create-account", lazy: screen(() => import("../features/create-account/CreateAccountScreen"), (m) => m.CreateAccountScreen, privately), handle: h("Create my wallet") },
+        { path: "/preferences", lazy: screen(() => import("../features/preferences/PreferencesScreen"), (m) => m.PreferencesScreen, privately), handle: h("Preferences") },
+        {
+          path: "/admin/pending-accounts",
+          lazy: screen(() => import("../features/admin/PendingAccountsScreen"), (m) => m.PendingAccountsScreen, withRight("accountValidation")),
+          handle: h("Approval of account creation"),
+        },
+        {
+          path: "/admin/pending-credits",
+          lazy: screen(() => import("../features/admin/PendingCreditsScreen"), (m) => m.PendingCreditsScreen, withRight("creditValidation")),
+          handle: h("Approval of top-up requests"),
+        },
+        { path: "/admin", lazy: screen(() => import("../features/admin/AdminConsoleScreen"), (m) => m.AdminConsoleScreen, withRight("both")), handle: h("Administration") },
+        { path: PAY_PATH, lazy: screen(() => import("../features/qr/PayLinkScreen"), (m) => m.PayLinkScreen, privately), handle: h("Send money") },
         { path: "*", element: <Navigate to="/carto" replace /> },
       ],
     },

@@ -5,7 +5,7 @@ import type { MutuaClient } from "@mutua/client";
 const keychain = new Map<string, { username: string; password: string; accessControl?: number }>();
 const device = { native: true, webauthn: false, fingerOk: true };
 
-vi.mock("@capacitor/core", () => ({ Capacitor: { isNativePlatform: () => device.native } }));
+vi.mock("../../lib/native/platform", () => ({ isNative: () => device.native }));
 vi.mock("@simplewebauthn/browser", () => ({
   browserSupportsWebAuthn: () => device.webauthn,
   platformAuthenticatorIsAvailable: async () => device.webauthn,

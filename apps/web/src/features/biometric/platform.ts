@@ -1,4 +1,5 @@
 import type { MutuaClient } from "@mutua/client";
+import { isNative } from "../../lib/native/platform";
 import type { LoginResult } from "@mutua/domain";
 
 /**
@@ -89,8 +90,7 @@ export const nativeBiometrics: BiometricLogin = {
 
 /** Passkeys wherever WebAuthn works; the native plugin only inside a native shell without it. */
 export async function chooseBiometricLogin(): Promise<BiometricLogin> {
-  const { Capacitor } = await import("@capacitor/core");
-  if (Capacitor.isNativePlatform() && !(await passkeys.isAvailable())) return nativeBiometrics;
+  if (isNative() && !(await passkeys.isAvailable())) return nativeBiometrics;
   return passkeys;
 }
 

@@ -3,7 +3,8 @@ import { useConfig } from "../../app/context";
 import { useLanguage } from "../../app/language";
 import { BiometricPref } from "../biometric/BiometricPref";
 import { useBiometricAvailable } from "../biometric/queries";
-import { AuthPref, usePinWallets } from "./SecuritySettings";
+import { AuthPref } from "./SecuritySettings";
+import { usePinWallets } from "./has-preferences";
 
 /** Spec 2 "Preferences": groups appear only when they have something to set. */
 export function PreferencesScreen() {
@@ -15,13 +16,6 @@ export function PreferencesScreen() {
       <LanguageSettings />
     </main>
   );
-}
-
-export function useHasPreferences(): boolean {
-  const config = useConfig();
-  const pinWallets = usePinWallets();
-  const biometric = useBiometricAvailable();
-  return Object.keys(config.locales.availableLanguages).length > 1 || pinWallets.length > 0 || biometric;
 }
 
 function SecuritySettings() {

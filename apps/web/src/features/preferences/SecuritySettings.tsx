@@ -3,18 +3,9 @@ import { useLingui } from "@lingui/react";
 import { M } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
-import { useAccounts } from "../accounts/queries";
 import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
 import { PinEditor } from "../unlock/PinEditor";
 import { hasPin, removePin, savePin } from "../unlock/pins";
-
-/** The wallets that need unlocking on this device (ledger wallets), when PINs are the policy's method. */
-export function usePinWallets(): string[] {
-  const { policy } = useUnlock();
-  const accounts = useAccounts();
-  if (policy.method !== "pin") return [];
-  return (accounts.data ?? []).filter((a) => a.requiresUnlock).map((a) => a.id);
-}
 
 /** Spec 4 "Simplified-authentication switch": one per wallet; on, off and edit each behind a challenge. */
 export function AuthPref({ walletId, several }: { walletId: string; several: boolean }) {

@@ -1,3 +1,4 @@
+import { deliverFile } from "../../lib/deliver-file";
 import { safeFileName } from "@mutua/domain";
 
 /** SVG → 600 px PNG (120 mm at 5 px/mm), through the browser's own renderer. */
@@ -32,6 +33,6 @@ export async function downloadQrPdf(svg: string, title: string): Promise<string>
   doc.text(doc.splitTextToSize(title, 170) as string[], 105, 60, { align: "center" });
   doc.addImage(png, "PNG", 45, 88.5, 120, 120);
   const name = safeFileName(title, "pdf");
-  doc.save(name);
+  await deliverFile(doc.output("blob"), name, "application/pdf", title);
   return name;
 }

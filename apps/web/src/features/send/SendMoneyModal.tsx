@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M, decodeQrContent, isPaymentRequest, parseApiAmount, type AccountEntry, type Profile, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
+import { useBackStep } from "../../lib/native/use-back-step";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
@@ -67,6 +68,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
   const title = reconversion ? i18n._("Money reconversion") : i18n._("Send money - {step}/{steps}", { step: step.name === "recipient" ? 1 : 2, steps: 2 });
   // No way back to the search from a scanned code (as Monujo); the review goes back to the amount.
   const back = step.name === "payment" && !step.fromQr ? () => setStep({ name: "recipient" }) : step.name === "review" ? () => setStep(step.back) : undefined;
+  useBackStep(back);
 
   return (
     <>

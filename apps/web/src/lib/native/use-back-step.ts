@@ -1,0 +1,28 @@
+import { useEffect, useRef } from "react";
+import { BackButton, webBackPlatform } from "./back-button";
+
+let current = new BackButton(webBackPlatform);
+
+/** Set once at start-up with the platform's button (main.tsx). */
+export function installBackButton(button: BackButton): void {
+  current = button;
+  button.start();
+}
+
+/**
+ * While `step` is given, the hardware back button calls it (close a modal, step back in it)
+ * instead of leaving the screen. The newest mounted step answers first.
+ */
+export function useBackStep(step: (() => void) | undefined): void {
+  const ref = useRef(step);
+  ref.current = step;
+  const active = step !== undefined;
+  useEffect(() => {
+    if (!active) return;
+    return current.register(() => {
+      if (!ref.current) return false;
+      ref.current();
+      return true;
+    });
+  }, [active]);
+}
