@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 
 interface DialogProps {
@@ -19,11 +19,17 @@ export function Dialog({ title, onClose, children, footer, onBack, className }: 
   const { i18n } = useLingui();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // Read at the first render, before an autofocused field inside takes the focus. The browser
+  // gives the focus back on close(), but not when React has removed the dialog first.
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
+    return () => {
+      d?.close();
+      if (opener?.isConnected && !document.querySelector("dialog[open]")) opener.focus();
+    };
+  }, [opener]);
   return (
     <dialog
       ref={ref}
