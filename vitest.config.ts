@@ -31,9 +31,21 @@ export default defineConfig({
       },
       { test: { name: "web", include: ["apps/web/src/**/*.test.{ts,tsx}"], environment: "jsdom" } },
       {
+        // Measurements that CPU contention would skew: run by themselves (scripts/test.mjs).
+        test: {
+          name: "budgets",
+          include: ["e2e/budget.test.ts", "e2e/lighthouse.test.ts"],
+          environment: "node",
+          testTimeout: 240_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
+          exclude: ["e2e/budget.test.ts", "e2e/lighthouse.test.ts"],
           environment: "node",
           testTimeout: 90_000,
           hookTimeout: 180_000,

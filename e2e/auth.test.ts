@@ -6,6 +6,20 @@ import { useSuite } from "./support/suite";
 const suite = useSuite();
 
 describe("signing in and out", () => {
+  it("shows an anonymous visitor the login page without asking the server for a session, and logs no error", async () => {
+    const { page, context, errors } = await newPage(suite.browser);
+    const asked: string[] = [];
+    const consoleErrors: string[] = [];
+    page.on("request", (r) => r.url().includes("/api/") && asked.push(new URL(r.url()).pathname));
+    page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+    await page.goto(`${suite.server.url}/`);
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(asked.filter((p) => p === "/api/me")).toEqual([]);
+    expect([...errors, ...consoleErrors]).toEqual([]);
+    await context.close();
+  });
+
   it("sends an anonymous visitor of /dashboard to the map screen", async () => {
     const { page, context, errors } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/dashboard`);

@@ -1,7 +1,8 @@
 // `npm test`: installs what the tests need (Chromium and pg_dump from Debian's packages when missing), builds,
 // type-checks and runs every test: unit, server (on an embedded PostgreSQL) and Playwright e2e,
 // then the reliability suite (load on two server processes, kill -9 of servers and PostgreSQL)
-// in a run of its own, so that its load does not slow the browser tests down.
+// in a run of its own, so that its load does not slow the browser tests down, then the budgets
+// (JavaScript sizes, Lighthouse scores) alone for the same reason.
 // `npm run test:pg` (or --pg): the server and reliability suites against the PostgreSQL at
 // TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), each file in a database of its own.
 import { spawnSync } from "node:child_process";
@@ -46,6 +47,8 @@ const ALL = ["domain", "wallet", "client", "server", "web", "e2e"];
 const runs = [
   { name: pgOnly ? "vitest-pg" : "vitest", projects: pgOnly ? ["server"] : ALL },
   { name: pgOnly ? "reliability-pg" : "reliability", projects: ["reliability"] },
+  // JavaScript sizes and Lighthouse scores against bench/budgets.json, on a quiet machine.
+  ...(pgOnly ? [] : [{ name: "budgets", projects: ["budgets"] }]),
 ];
 let passed = 0;
 let failed = 0;

@@ -63,6 +63,7 @@ export async function measureRoutes(browser: Browser, baseUrl: string, email: st
 export interface Budgets {
   loginJsGzipBytes: number;
   dashboardJsGzipBytes: number;
+  lighthouse: { performance: number; accessibility: number; bestPractices: number };
 }
 
 export const BUDGETS_FILE = path.resolve(import.meta.dirname, "../../bench/budgets.json");

@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyError, type FastifyReply } from "fastify";
+import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -50,6 +51,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   requestLogging(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The embedded default has no proxy in front to compress: the app's JavaScript is a third of its size gzipped.
+  await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   const config = appConfig(deps.settings);
   securityHeaders(app, deps.settings, config);

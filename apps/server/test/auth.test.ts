@@ -102,6 +102,14 @@ describe("sessions", () => {
     const expires = attrs.find((a) => /^expires=/i.test(a));
     expect(Math.abs(Date.parse(expires!.slice(8)) - Date.parse(r.json.expiresAt))).toBeLessThan(2_000);
 
+    // Beside it, a flag the app can read that holds no secret: it only says "ask the server".
+    const flag = r.headers.getSetCookie().find((c) => c.startsWith("mutua_signed_in="))!;
+    expect(flag.split(/;\s*/)[0]).toBe("mutua_signed_in=1");
+    expect(flag.toLowerCase()).not.toContain("httponly");
+    expect(flag.toLowerCase()).toContain("samesite=strict");
+    const flagOnly = await http(server.baseUrl, "GET", routes.getMyContact.path, { headers: { cookie: "mutua_signed_in=1" } });
+    expect(flagOnly.status).toBe(401);
+
     const me = await http<{ email: string }>(server.baseUrl, "GET", routes.getMyContact.path, { headers: { cookie: `mutua_session=${r.json.token}` } });
     expect(me.status).toBe(200);
     expect(me.json.email).toBe(member.email);
@@ -138,6 +146,7 @@ describe("sessions", () => {
     expect(cleared).toBeDefined();
     expect(cleared).toMatch(/^mutua_session=;/);
     expect(cleared!.toLowerCase()).toMatch(/expires=thu, 01 jan 1970|max-age=0/);
+    expect(out.headers.getSetCookie().find((c) => c.startsWith("mutua_signed_in="))).toMatch(/^mutua_signed_in=;/);
 
     // The same token, replayed (as a stolen copy would be), is dead on the server side.
     await expect(s.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);

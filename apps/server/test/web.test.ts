@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_VERSION, DEFAULT_CONFIG, ErrorCode, M, resolveConfig, routes, type AppConfig } from "@mutua/domain";
 import { createTestDatabase, http, startServer, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
@@ -153,5 +154,28 @@ describe("web app", () => {
     const api = await http<ErrorJson>(s.baseUrl, "GET", "/api/nope");
     expect(api.status).toBe(404);
     expect(api.json.error.code).toBe(ErrorCode.notFound);
+  });
+
+  it("compresses what it sends to clients that accept it", async () => {
+    const web = path.join(tmp, "dist-big");
+    fs.mkdirSync(path.join(web, "assets"), { recursive: true });
+    fs.writeFileSync(path.join(web, "index.html"), "<!doctype html><title>Mutua</title>");
+    const js = `export const data = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ i, label: "row" })))};`;
+    fs.writeFileSync(path.join(web, "assets", "big-1.js"), js);
+    const s = await extra({ WEB_DIR: web });
+    const raw = await new Promise<{ encoding: string | undefined; bytes: number }>((resolve, reject) => {
+      // node:http, not fetch: fetch decompresses and hides the encoding on the wire.
+      const req = httpRequest(`${s.baseUrl}/assets/big-1.js`, { headers: { "accept-encoding": "gzip" } }, (res) => {
+        let bytes = 0;
+        res.on("data", (d: Buffer) => (bytes += d.length));
+        res.on("end", () => resolve({ encoding: res.headers["content-encoding"], bytes }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(raw.encoding).toBe("gzip");
+    expect(raw.bytes).toBeLessThan(js.length / 5);
+    const plain = await http(s.baseUrl, "GET", "/assets/big-1.js", { headers: { "accept-encoding": "identity" } });
+    expect(plain.text).toBe(js);
   });
 });

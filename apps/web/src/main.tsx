@@ -21,7 +21,8 @@ import "./styles.css";
 
 async function loadConfig(): Promise<AppConfig> {
   try {
-    const res = await fetch("/config.json", { cache: "no-cache" });
+    // Preloaded by index.html; the server marks it no-cache, so a change is always seen.
+    const res = await fetch("/config.json");
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return resolveConfig(await res.json());
   } catch (e) {

@@ -22,14 +22,16 @@ export async function requireMember(db: Db, s: Settings, req: FastifyRequest): P
   return memberId;
 }
 
+/**
+ * A flag the app can read (the session cookie itself is HttpOnly), holding no secret: without it,
+ * the app knows it is signed out and shows the login page without asking the server first.
+ */
+export const SIGNED_IN_COOKIE = "mutua_signed_in";
+
 function setSessionCookie(reply: FastifyReply, s: Settings, token: string, expiresAt: Date): void {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "strict",
-    secure: s.publicUrl.startsWith("https:"),
-    expires: expiresAt,
-  });
+  const common = { path: "/", sameSite: "strict" as const, secure: s.publicUrl.startsWith("https:"), expires: expiresAt };
+  reply.setCookie(SESSION_COOKIE, token, { ...common, httpOnly: true });
+  reply.setCookie(SIGNED_IN_COOKIE, "1", { ...common, httpOnly: false });
 }
 
 /** The answer of every way of signing in (spec "login"): the cookie, and the token for other clients. */
@@ -40,4 +42,5 @@ export function signedIn(reply: FastifyReply, s: Settings, session: { token: str
 
 export function clearSessionCookie(reply: FastifyReply, s: Settings): void {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "strict", secure: s.publicUrl.startsWith("https:") });
+  reply.clearCookie(SIGNED_IN_COOKIE, { path: "/", sameSite: "strict", secure: s.publicUrl.startsWith("https:") });
 }

@@ -3,7 +3,6 @@ import { Link, NavLink, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
 import { useModals } from "./modals";
-import { AboutDialog } from "../features/about/AboutDialog";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
 import { useHasPreferences } from "../features/preferences/has-preferences";
 
@@ -129,7 +128,8 @@ export function NavBar() {
                   className="nav-item"
                   onClick={() => {
                     closeMenus();
-                    modals.open((close) => <AboutDialog onClose={close} />);
+                    // Rarely opened: loaded when asked, not with the login page.
+                    void import("../features/about/AboutDialog").then(({ AboutDialog }) => modals.open((close) => <AboutDialog onClose={close} />));
                   }}
                 >
                   {i18n._("About {appName}", { appName: config.appName })}

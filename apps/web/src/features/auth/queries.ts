@@ -16,15 +16,21 @@ export const authKeys = {
   capabilities: ["auth-capabilities"] as const,
 };
 
+/** The server's readable flag beside the HttpOnly session cookie (apps/server/src/http/auth.ts). */
+const SIGNED_IN_COOKIE = "mutua_signed_in";
+const maySignedIn = () => document.cookie.split(/;\s*/).includes(`${SIGNED_IN_COOKIE}=1`);
+
 /**
- * The signed-in member, or null. The session itself is an HttpOnly cookie, so the app learns
- * whether it is signed in by asking; a 401 here just means "anonymous".
+ * The signed-in member, or null. The session itself is an HttpOnly cookie: without the server's
+ * signed-in flag the visitor is anonymous at once; with it, the app asks, and a 401 means the
+ * session ended meanwhile.
  */
 export function useMe() {
   const client = useClient();
   return useQuery({
     queryKey: authKeys.me,
     queryFn: async (): Promise<Profile | null> => {
+      if (!maySignedIn()) return null;
       try {
         return await client.getMyContact();
       } catch (e) {
@@ -130,6 +136,8 @@ export function useLogout() {
 }
 
 export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {
+  // The server clears it on logout; a session that ended on its own leaves it behind.
+  document.cookie = `${SIGNED_IN_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
   retainedKeys.clear();
   biometricOffer.dismiss();
   qc.cancelQueries();

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+import { freePort } from "./server";
+
+export interface LighthouseFigures {
+  page: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+}
+
+/**
+ * Lighthouse (mobile preset: its default, with simulated slow 4G and a 4× slower CPU) on `paths`
+ * of a running server, in Debian's Chromium. With `login`, the browser signs in first through the
+ * login page and Lighthouse keeps that session (storage is not reset), as a returning member.
+ */
+export async function runLighthouse(baseUrl: string, paths: string[], login?: { email: string; password: string }): Promise<LighthouseFigures[]> {
+  const port = await freePort();
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-lighthouse-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", `--remote-debugging-port=${port}`],
+  });
+  try {
+    if (login) {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/`);
+      await page.getByLabel("Email").fill(login.email);
+      await page.getByLabel("Password", { exact: true }).fill(login.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${baseUrl}/dashboard`);
+      await page.close();
+    }
+    const out: LighthouseFigures[] = [];
+    for (const p of paths) {
+      const result = await lighthouse(`${baseUrl}${p}`, {
+        port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility", "best-practices"],
+        disableStorageReset: true,
+      });
+      const lhr = result!.lhr;
+      const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100);
+      const num = (k: string) => Number(lhr.audits[k]?.numericValue ?? NaN);
+      out.push({
+        page: p,
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        bestPractices: score("best-practices"),
+        lcpMs: Math.round(num("largest-contentful-paint")),
+        tbtMs: Math.round(num("total-blocking-time")),
+        cls: Number(num("cumulative-layout-shift").toFixed(3)),
+      });
+      const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && ["accessibility", "best-practices"].some((c) => lhr.categories[c]?.auditRefs.some((r) => r.id === a.id && r.weight > 0)));
+      if (failed.length) console.log(`${p}: ${failed.map((a) => `${a.id} (${a.title})`).join("; ")}`);
+    }
+    return out;
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+export const lighthouseTable = (rows: LighthouseFigures[]) =>
+  [
+    "| page | performance | accessibility | best practices | LCP ms | TBT ms | CLS |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} |`),
+  ].join("\n");
