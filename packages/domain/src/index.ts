@@ -19,3 +19,4 @@ export * from "./api/routes";
 export type * from "./api/types";
 export * from "./pin";
 export * from "./wallet-registration";
+export * from "./paths";

@@ -2,6 +2,7 @@ import { M } from "./messages";
 import { msg, type Msg } from "./message";
 import { parseApiAmount, MAX_AMOUNT_CENTS, formatCents } from "./money";
 import { MEMO_MAX } from "./amount";
+import { PAY_PATH } from "./paths";
 
 /**
  * What a QR code carries (spec 3 "QR payload for receiving"), in Monujo's exact JSON so codes
@@ -24,7 +25,6 @@ export function encodeQrPayload(p: QrPayload): string {
 }
 
 /** The path of the payment link: a URL of the app carrying the same fields, for phones' own camera apps. */
-export const PAY_PATH = "/pay";
 
 export function paymentLink(origin: string, p: QrPayload): string {
   const q = new URLSearchParams({ rp: String(p.rp), rpb: p.rpb });
