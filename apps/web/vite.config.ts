@@ -1,8 +1,32 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
+import { VitePWA } from "vite-plugin-pwa";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The service worker (Workbox) keeps the app shell for offline starts. The manifest is not
+    // built here: the server makes it from the association's config.json (name, logo, colours),
+    // so a rebrand needs no rebuild. Registration and the update prompt: src/lib/pwa.ts.
+    VitePWA({
+      injectRegister: false,
+      manifest: false,
+      workbox: {
+        globPatterns: ["**/*.{js,css,html,svg,png,json}"],
+        // Heavy parts used online only (PDF, QR scanning) stay out of the install.
+        globIgnores: ["**/jspdf*", "**/html2canvas*", "**/index.es-*", "**/purify*", "**/zxing*", "**/ponyfill*", "**/*.map"],
+        navigateFallback: "/index.html",
+        navigateFallbackDenylist: [/^\/api\//, /^\/orders\//, /^\/config\.json$/, /^\/manifest\.webmanifest$/],
+        runtimeCaching: [
+          { urlPattern: ({ url }) => url.pathname === "/config.json" || url.pathname === "/manifest.webmanifest", handler: "NetworkFirst", options: { cacheName: "mutua-config" } },
+        ],
+        // A new version waits until the member accepts the reload prompt.
+        skipWaiting: false,
+        clientsClaim: true,
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   build: { target: "es2022", sourcemap: true },
   server: { proxy: { "/api": "http://localhost:8080", "/config.json": "http://localhost:8080" } },
 });

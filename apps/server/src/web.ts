@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
-import { ErrorCode, M, resolveConfig, type AppConfig } from "@mutua/domain";
+import { ErrorCode, M, resolveConfig, webManifest, type AppConfig } from "@mutua/domain";
 import type { Settings } from "./settings";
 
 /** The app's config.json: the association's file if any, every missing key defaulted, lokapiHost pointing here. */
@@ -16,6 +16,10 @@ export function appConfig(s: Settings): AppConfig {
 /** Serves the built web app on the API's own port, with client-side routes falling back to index.html. */
 export async function webRoutes(app: FastifyInstance, s: Settings, config: AppConfig): Promise<void> {
   app.get("/config.json", { schema: { hide: true } }, async (_req, reply) => reply.header("Cache-Control", "no-cache").send(config));
+  const manifest = webManifest(config);
+  app.get("/manifest.webmanifest", { schema: { hide: true } }, async (_req, reply) =>
+    reply.header("Cache-Control", "no-cache").type("application/manifest+json").send(JSON.stringify(manifest)),
+  );
 
   const index = path.join(s.webDir, "index.html");
   const hasWeb = fs.existsSync(index);

@@ -53,6 +53,18 @@ describe("config.json", () => {
     const r = await http<AppConfig>(s.baseUrl, "GET", "/config.json");
     expect(r.json).toEqual({ ...resolveConfig({}), appName: "Lokal", accountsRefreshInterval: 10, hideProfile: true, lokapiHost: "" });
   });
+
+  it("makes the web app manifest from the association's config: name, logo and colours", async () => {
+    const plain = await http<Record<string, unknown>>(server.baseUrl, "GET", "/manifest.webmanifest");
+    expect(plain.headers.get("content-type")).toContain("application/manifest+json");
+    expect(plain.json).toMatchObject({ name: "Mutua", display: "standalone", start_url: "/", icons: [{ src: "/logo.svg", type: "image/svg+xml", sizes: "any" }] });
+
+    const file = path.join(tmp, "branded.json");
+    fs.writeFileSync(file, JSON.stringify({ appName: "Lokal", logoUrl: "/brand.png", theme: { "top-menu-background-color": "#123456", "color-1": "#fafafa" } }));
+    const s = await extra({ APP_CONFIG: file });
+    const r = await http<Record<string, unknown>>(s.baseUrl, "GET", "/manifest.webmanifest");
+    expect(r.json).toMatchObject({ name: "Lokal", short_name: "Lokal", theme_color: "#123456", background_color: "#fafafa", icons: [{ src: "/brand.png", type: "image/png" }] });
+  });
 });
 
 describe("API errors", () => {

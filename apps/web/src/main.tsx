@@ -13,6 +13,8 @@ import { router } from "./app/routes";
 import { UnlockProvider } from "./features/unlock/UnlockProvider";
 import { i18n } from "./lib/i18n";
 import { applyTheme } from "./lib/theme";
+import { registerServiceWorker } from "./lib/pwa";
+import { toast } from "./lib/toast";
 import { BackButton, nativeBackPlatform } from "./lib/native/back-button";
 import { isNative } from "./lib/native/platform";
 import { applyStatusBar } from "./lib/native/status-bar";
@@ -38,6 +40,7 @@ async function start() {
   void applyStatusBar();
   if (isNative()) installBackButton(new BackButton(await nativeBackPlatform()));
   const languageFailure = await switchLanguage(config, initialLanguage(config));
+  registerServiceWorker((apply) => toast.action(i18n._("A new version of the app is available."), i18n._("Reload"), apply));
   const client = new MutuaClient({ baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin), onLoginRequired: loginRequired.emit });
   const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
   createRoot(document.getElementById("root")!).render(

@@ -20,3 +20,4 @@ export type * from "./api/types";
 export * from "./pin";
 export * from "./wallet-registration";
 export * from "./paths";
+export * from "./manifest";

@@ -6,6 +6,7 @@ import { useConfig } from "./context";
 import { ModalHost } from "./modals";
 import { NavBar } from "./NavBar";
 import { loginRequired } from "./login-required";
+import { useOnline } from "../lib/online";
 import { BiometricOfferPrompt } from "../features/biometric/BiometricOfferPrompt";
 import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
 import { LoginScreen } from "../features/auth/LoginScreen";
@@ -22,6 +23,7 @@ const STAY_ON_LOGIN_REQUIRED = ["/carto", "/reset-password", "/signup"];
 
 function Layout() {
   const { i18n } = useLingui();
+  const online = useOnline();
   const config = useConfig();
   const matches = useMatches();
   const location = useLocation();
@@ -50,6 +52,11 @@ function Layout() {
         {i18n._("Skip to content")}
       </a>
       <NavBar />
+      {!online && (
+        <p className="offline-banner" role="status">
+          {i18n._("You are offline: what you see may be out of date, and nothing can be sent until the connection is back.")}
+        </p>
+      )}
       <div id="content" key={location.pathname}>
         <Outlet />
       </div>

@@ -9,4 +9,6 @@ export const toast = {
   error: (m: string | Msg) => sonner.error(text(m)),
   success: (m: string | Msg) => sonner.success(text(m)),
   warning: (m: string | Msg, opts?: { sticky?: boolean }) => sonner.warning(text(m), opts?.sticky ? { duration: Infinity } : {}),
+  /** A message that stays until its action is taken or it is dismissed. */
+  action: (m: string, label: string, onClick: () => void) => sonner.info(m, { duration: Infinity, action: { label, onClick } }),
 };

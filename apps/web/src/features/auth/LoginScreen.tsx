@@ -10,6 +10,7 @@ import { useAuthCapabilities, useLogin, useSignedIn } from "./queries";
 import { useBiometricAvailable } from "../biometric/queries";
 import { biometricLogin } from "../biometric/platform";
 import { useBiometricState } from "../biometric/store";
+import { useOnline } from "../../lib/online";
 
 /**
  * Spec 4 "Login flow": with biometrics enabled and available, the check starts by itself when
@@ -49,6 +50,7 @@ export function LoginScreen() {
   const config = useConfig();
   const caps = useAuthCapabilities().data;
   const login = useLogin();
+  const online = useOnline();
   const [email, setEmail] = useState(getLoginEmail);
   const [password, setPassword] = useState("");
   const biometric = useBiometricSignIn();
@@ -95,7 +97,7 @@ export function LoginScreen() {
           onChange={(e) => setPassword(e.target.value)}
           autoFocus={Boolean(email)}
         />
-        <button className="button primary wide" type="submit" disabled={login.isPending} aria-busy={login.isPending}>
+        <button className="button primary wide" type="submit" disabled={login.isPending || !online} aria-busy={login.isPending}>
           {i18n._("Sign in")}
         </button>
         {biometric.usable && (

@@ -16,13 +16,15 @@ import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
 import { transactionKeys } from "../transactions/queries";
 import { TransactionDetailDialog } from "../transactions/TransactionDetailDialog";
-import { SendMoneyModal } from "../send/SendMoneyModal";
 import { AddFavoriteDialog } from "../send/AddFavoriteDialog";
 import type { PaymentDraft } from "../send/useSendPayment";
 import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
+import { useOnline } from "../../lib/online";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
+// Loaded when a payment starts, not with the dashboard.
+const SendMoneyModal = lazy(() => import("../send/SendMoneyModal").then((m) => ({ default: m.SendMoneyModal })));
 
 /** Where a payment link (/pay?rp=…) leaves its payload for the dashboard. */
 export interface DashboardState {
@@ -34,6 +36,7 @@ export function DashboardScreen() {
   const { i18n } = useLingui();
   const qc = useQueryClient();
   const modals = useModals();
+  const online = useOnline();
   const accounts = useAccounts();
   const me = useMe().data;
   const location = useLocation();
@@ -111,19 +114,21 @@ export function DashboardScreen() {
   const pay = (initial?: QrPayload, reconversion?: Recipient) =>
     me &&
     modals.open((close) => (
-      <SendMoneyModal
-        me={me}
-        initial={initial}
-        reconversion={reconversion}
-        accounts={accounts.data ?? []}
-        onClose={close}
-        onSent={afterPayment}
-        onUnconfirmed={(draft) => {
-          close();
-          toast.warning(`${i18n._(M.noConfirmation)} ${i18n._(M.noConfirmationAdvice)}`, { sticky: true });
-          void refreshAfterAction(draft.from.id, draft.from.bal);
-        }}
-      />
+      <Suspense fallback={null}>
+        <SendMoneyModal
+          me={me}
+          initial={initial}
+          reconversion={reconversion}
+          accounts={accounts.data ?? []}
+          onClose={close}
+          onSent={afterPayment}
+          onUnconfirmed={(draft) => {
+            close();
+            toast.warning(`${i18n._(M.noConfirmation)} ${i18n._(M.noConfirmationAdvice)}`, { sticky: true });
+            void refreshAfterAction(draft.from.id, draft.from.bal);
+          }}
+        />
+      </Suspense>
     ));
 
   // A payment link opens the payment step once the accounts are known.
@@ -201,14 +206,14 @@ export function DashboardScreen() {
         <RecentTransactions account={current} pending={pendingTopUps.data ?? []} onOpenTopUp={openTopUp} />
       </div>
       <footer className="dashboard-footer">
-        <button type="button" className="button pay" disabled={!current} onClick={() => pay()}>
+        <button type="button" className="button pay" disabled={!current || !online} onClick={() => pay()}>
           {i18n._("Pay")}
         </button>
-        <button type="button" className="button request" disabled={!current} onClick={() => current && request(current)}>
+        <button type="button" className="button request" disabled={!current || !online} onClick={() => current && request(current)}>
           {i18n._("Request")}
         </button>
         {current?.isTopUpAllowed && !config.disableTopUp && (
-          <button type="button" className="button top-up" onClick={() => void topUp(current)}>
+          <button type="button" className="button top-up" disabled={!online} onClick={() => void topUp(current)}>
             {i18n._("Top up")}
           </button>
         )}
