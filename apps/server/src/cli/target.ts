@@ -1,8 +1,8 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { runningEmbeddedUrl, startEmbeddedPostgres } from "../db/embedded";
+import { binaryMajor, runningEmbeddedUrl, startEmbeddedPostgres } from "../db/embedded";
 import { readSettings } from "../settings";
 
 /**
@@ -42,8 +42,7 @@ export async function serverMajor(url: string): Promise<number> {
 
 function toolMajor(bin: string): number | null {
   try {
-    const m = /(\d+)/.exec(execFileSync(bin, ["--version"], { encoding: "utf8" }).replace(/^[^)]*\)/, ""));
-    return m ? Number(m[1]) : null;
+    return Number(binaryMajor(bin));
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { SIGNED_IN_COOKIE } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { resolveSession } from "../services/sessions";
@@ -21,12 +22,6 @@ export async function requireMember(db: Db, s: Settings, req: FastifyRequest): P
   if (memberId === null) throw loginRequired();
   return memberId;
 }
-
-/**
- * A flag the app can read (the session cookie itself is HttpOnly), holding no secret: without it,
- * the app knows it is signed out and shows the login page without asking the server first.
- */
-export const SIGNED_IN_COOKIE = "mutua_signed_in";
 
 function setSessionCookie(reply: FastifyReply, s: Settings, token: string, expiresAt: Date): void {
   const common = { path: "/", sameSite: "strict" as const, secure: s.publicUrl.startsWith("https:"), expires: expiresAt };

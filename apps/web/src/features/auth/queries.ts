@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { LoginRequiredError } from "@mutua/client";
-import { PAY_PATH, normalizeEmail, type LoginResult, type Profile } from "@mutua/domain";
+import { PAY_PATH, SIGNED_IN_COOKIE, normalizeEmail, type LoginResult, type Profile } from "@mutua/domain";
 import { takePayLink } from "../../lib/pay-link";
 import { useClient } from "../../app/context";
 import { setLoginEmail } from "../../lib/storage";
@@ -16,8 +16,6 @@ export const authKeys = {
   capabilities: ["auth-capabilities"] as const,
 };
 
-/** The server's readable flag beside the HttpOnly session cookie (apps/server/src/http/auth.ts). */
-const SIGNED_IN_COOKIE = "mutua_signed_in";
 const maySignedIn = () => document.cookie.split(/;\s*/).includes(`${SIGNED_IN_COOKIE}=1`);
 
 /**
