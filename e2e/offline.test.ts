@@ -70,6 +70,50 @@ describe("installable and offline", () => {
     await context.close();
   });
 
+  it("starts offline on the last known accounts and transactions, read-only, and forgets them on sign-out", async () => {
+    const { page, context, errors } = await newPage(suite.browser);
+    await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await controlled(page);
+    const firstTx = page.locator(".tx-list li").first();
+    await firstTx.waitFor();
+    const txText = (await firstTx.innerText()).trim();
+    const balance = (await page.locator(".accounts").getByText(/\d,\d\d|\d\.\d\d/).first().innerText()).trim();
+    const kept = () => page.evaluate(() => localStorage.getItem("mutua.offlineCache") ?? "");
+    await expect.poll(kept).toContain("recent");
+
+    // The app is closed, the phone loses its connection, the app is opened again.
+    const again = await context.newPage();
+    await page.close();
+    await context.setOffline(true);
+    await again.goto(`${suite.server.url}/dashboard`);
+    await again.getByText(banner).waitFor();
+    await again.getByText("Main account").first().waitFor();
+    await again.locator(".accounts").getByText(balance).first().waitFor();
+    expect((await again.locator(".tx-list li").first().innerText()).trim()).toBe(txText);
+    for (const name of ["Pay", "Request", "Top up"]) expect(await again.getByRole("button", { name, exact: true }).isDisabled()).toBe(true);
+    expect(again.url()).toBe(`${suite.server.url}/dashboard`);
+
+    // Back online: the same screen, live again.
+    await context.setOffline(false);
+    await again.getByText(banner).waitFor({ state: "hidden" });
+    await again.getByRole("button", { name: "Pay", exact: true }).waitFor({ state: "visible" });
+    expect(await again.getByRole("button", { name: "Pay", exact: true }).isDisabled()).toBe(false);
+
+    // Signing out leaves none of the member's data on the device: an offline start shows the login page.
+    await again.getByRole("button", { name: "Alice Martin" }).click();
+    await again.getByRole("button", { name: "Sign out" }).click();
+    await again.waitForURL(`${suite.server.url}/`);
+    await again.waitForTimeout(1500); // longer than the cache's write delay
+    expect(await again.evaluate(() => localStorage.getItem("mutua.offlineCache"))).toBeNull();
+    await context.setOffline(true);
+    await again.goto(`${suite.server.url}/dashboard`);
+    await again.waitForURL(`${suite.server.url}/carto`);
+    expect(await again.evaluate(() => localStorage.getItem("mutua.offlineCache"))).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("offers to reload when a new version is deployed, and reloads only when asked", async () => {
     const { page, context } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/`);

@@ -1,20 +1,21 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, onlineManager } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
-import { Toaster } from "sonner";
 import { apiBaseUrl, resolveConfig, type AppConfig } from "@mutua/domain";
 import { MutuaClient } from "@mutua/client";
 import { AppEnvContext } from "./app/context";
 import { initialLanguage, StartupNotice, switchLanguage } from "./app/language";
 import { loginRequired } from "./app/login-required";
+import { maySignedIn } from "./features/auth/queries";
 import { router } from "./app/routes";
 import { UnlockProvider } from "./features/unlock/UnlockProvider";
 import { i18n } from "./lib/i18n";
 import { applyTheme } from "./lib/theme";
 import { registerServiceWorker } from "./lib/pwa";
 import { toast } from "./lib/toast";
+import { ToastHost } from "./ui/ToastHost";
 import { BackButton, nativeBackPlatform } from "./lib/native/back-button";
 import { isNative } from "./lib/native/platform";
 import { applyStatusBar } from "./lib/native/status-bar";
@@ -42,13 +43,21 @@ async function start() {
   const languageFailure = await switchLanguage(config, initialLanguage(config));
   registerServiceWorker((apply) => toast.action(i18n._("A new version of the app is available."), i18n._("Reload"), apply));
   const client = new MutuaClient({ baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin), onLoginRequired: loginRequired.emit });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+  // Offline, queries wait for the network with the data they have; an action fails at once
+  // instead of waiting to be replayed later (nothing is queued behind the member's back).
+  onlineManager.setOnline(navigator.onLine);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false }, mutations: { networkMode: "always" } } });
+  if (maySignedIn()) {
+    // What was kept is put back only for an offline start: online, every screen decides on fresh
+    // data. Without it, the app still starts and asks the server as usual.
+    await import("./lib/offline-cache").then((m) => m.keepForOffline(queryClient, { restore: !navigator.onLine }), console.error);
+  }
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <AppEnvContext.Provider value={{ config, client }}>
         <QueryClientProvider client={queryClient}>
           <I18nProvider i18n={i18n}>
-            <Toaster position="top-center" duration={5000} richColors closeButton />
+            <ToastHost />
             <StartupNotice failure={languageFailure} />
             <UnlockProvider>
               <RouterProvider router={router()} />

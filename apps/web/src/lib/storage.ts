@@ -6,6 +6,9 @@ export interface LocalSettings {
 
 const KEYS = { localSettings: "mutua.localSettings", loginEmail: "mutua.loginEmail", authConfig: "mutua.authConfig", biometry: "mutua.biometry" } as const;
 
+/** The signed-in member's last known accounts and transactions (lib/offline-cache.ts). */
+export const OFFLINE_CACHE_KEY = "mutua.offlineCache";
+
 function read<T>(key: string): T | null {
   try {
     const raw = localStorage.getItem(key);
@@ -46,3 +49,20 @@ export interface BiometryStore {
 }
 export const getBiometry = (): BiometryStore => read<BiometryStore>(KEYS.biometry) ?? {};
 export const setBiometry = (v: BiometryStore) => write(KEYS.biometry, v);
+
+let stopKeepingOffline: (() => void) | null = null;
+/** Set by lib/offline-cache.ts, which the login page does not load: how to stop writing the cache. */
+export const onForgetOfflineCache = (stop: () => void) => {
+  stopKeepingOffline?.();
+  stopKeepingOffline = stop;
+};
+/** On sign-out: the member's data must not stay on the device. */
+export function forgetOfflineCache(): void {
+  stopKeepingOffline?.();
+  stopKeepingOffline = null;
+  try {
+    localStorage.removeItem(OFFLINE_CACHE_KEY);
+  } catch {
+    /* storage unavailable: nothing was kept */
+  }
+}

@@ -4,7 +4,7 @@ import { LoginRequiredError } from "@mutua/client";
 import { PAY_PATH, SIGNED_IN_COOKIE, normalizeEmail, type LoginResult, type Profile } from "@mutua/domain";
 import { takePayLink } from "../../lib/pay-link";
 import { useClient } from "../../app/context";
-import { setLoginEmail } from "../../lib/storage";
+import { forgetOfflineCache, setLoginEmail } from "../../lib/storage";
 import { retainedKeys } from "../unlock/retention";
 import { biometricOffer } from "../biometric/store";
 
@@ -16,7 +16,8 @@ export const authKeys = {
   capabilities: ["auth-capabilities"] as const,
 };
 
-const maySignedIn = () => document.cookie.split(/;\s*/).includes(`${SIGNED_IN_COOKIE}=1`);
+/** The server's readable signed-in flag (no secret): without it the visitor is anonymous. */
+export const maySignedIn = () => document.cookie.split(/;\s*/).includes(`${SIGNED_IN_COOKIE}=1`);
 
 /**
  * The signed-in member, or null. The session itself is an HttpOnly cookie: without the server's
@@ -38,6 +39,8 @@ export function useMe() {
     },
     staleTime: Infinity,
     retry: false,
+    // An anonymous visitor is known without the network, so an offline start still shows the login page.
+    networkMode: maySignedIn() ? "online" : "always",
   });
 }
 
@@ -46,8 +49,10 @@ export type SessionState = { status: "loading" } | { status: "anonymous" } | { s
 export function useSession(): SessionState {
   const me = useMe();
   if (me.isPending) return { status: "loading" };
+  // A member known from before (kept for offline starts) stays signed in while the server is out of reach.
+  if (me.data) return { status: "member", profile: me.data };
   if (me.isError) return { status: "error", error: me.error };
-  return me.data ? { status: "member", profile: me.data } : { status: "anonymous" };
+  return { status: "anonymous" };
 }
 
 /** Spec 6: two checks after login; a failing check counts as "no right". */
@@ -103,6 +108,7 @@ export function useSignedIn() {
     setLoginEmail(normalizeEmail(result.profile.email));
     qc.removeQueries({ queryKey: ["me"], exact: false });
     qc.setQueryData(authKeys.me, result.profile);
+    void import("../../lib/offline-cache").then((m) => m.keepForOffline(qc, { restore: false }));
     const pending = takePayLink();
     void navigate(pending ? `${PAY_PATH}${pending}` : "/dashboard");
   };
@@ -137,6 +143,7 @@ export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {
   // The server clears it on logout; a session that ended on its own leaves it behind.
   document.cookie = `${SIGNED_IN_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
   retainedKeys.clear();
+  forgetOfflineCache();
   biometricOffer.dismiss();
   qc.cancelQueries();
   qc.clear();

@@ -1,0 +1,48 @@
+import { useEffect, useSyncExternalStore } from "react";
+import { useLingui } from "@lingui/react";
+import { FALLBACK_MS, toastView } from "../lib/toast";
+
+/** Effects run in tree order: this one runs after the Toaster's own, once it listens. */
+function Listening() {
+  useEffect(() => {
+    // One more frame, so sonner's empty live region is in the page before the first toast fills it.
+    const id = requestAnimationFrame(() => toastView.listening());
+    return () => cancelAnimationFrame(id);
+  }, []);
+  return null;
+}
+
+/**
+ * Where toasts appear (lib/toast.ts). Until the first toast, only an empty live region is on the
+ * page and no toast code is loaded; it also shows a message when the toast library could not be
+ * fetched.
+ */
+export function ToastHost() {
+  const { i18n } = useLingui();
+  const { sonner, fallback } = useSyncExternalStore(toastView.subscribe, toastView.get, toastView.get);
+  useEffect(() => {
+    if (!fallback) return;
+    const id = setTimeout(toastView.clearFallback, FALLBACK_MS);
+    return () => clearTimeout(id);
+  }, [fallback]);
+  return (
+    <>
+      <div className="toast-fallback" role="status" aria-live="polite">
+        {fallback && (
+          <p className={`toast-fallback-message ${fallback.kind}`}>
+            {fallback.text}
+            <button type="button" className="button small" onClick={toastView.clearFallback}>
+              {i18n._("Close")}
+            </button>
+          </p>
+        )}
+      </div>
+      {sonner && (
+        <>
+          <sonner.Toaster position="top-center" duration={5000} richColors closeButton />
+          <Listening />
+        </>
+      )}
+    </>
+  );
+}
