@@ -19,6 +19,7 @@ import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
 import { orderPages } from "./routes/orders";
+import { lokavalutoRoutes } from "./lokavaluto";
 import { appConfig, webRoutes } from "./web";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
@@ -105,6 +106,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   topUpRoutes(app, deps);
   adminRoutes(app, deps);
   orderPages(app, deps);
+  await lokavalutoRoutes(app, deps);
   await webRoutes(app, deps.settings, config);
   return app;
 }

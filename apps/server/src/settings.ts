@@ -39,6 +39,11 @@ export interface Settings {
   trustProxy: boolean;
   /** How members pay top-up orders (services/providers): "transfer" or "demo". */
   topupProvider: TopUpProviderName;
+  /**
+   * The custodial backend that Lokavaluto clients (lokapi's Cyclos plugin) see, by id, from
+   * LOKAPI_CYCLOS_BACKEND; by default the first custodial backend.
+   */
+  lokapiCyclosBackend?: string;
   /** The association's bank account, shown on transfer orders. */
   bank: { iban: string; bic: string; holder: string };
   limits: {
@@ -85,6 +90,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     resetTokenTtlSeconds: int(env.RESET_TOKEN_TTL_SECONDS, 3_600),
     trustProxy: flag(env.TRUST_PROXY, false),
     topupProvider: topupProvider(env.TOPUP_PROVIDER),
+    ...(env.LOKAPI_CYCLOS_BACKEND ? { lokapiCyclosBackend: env.LOKAPI_CYCLOS_BACKEND } : {}),
     bank: { iban: env.BANK_IBAN ?? "", bic: env.BANK_BIC ?? "", holder: env.BANK_HOLDER ?? env.ASSOCIATION_NAME ?? "Association" },
     limits: {
       loginPerIp: limit(env, "LOGIN_IP", 50, 900),

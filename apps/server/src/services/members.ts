@@ -12,6 +12,7 @@ export interface MemberRow {
   first_name: string;
   last_name: string;
   password_hash: string;
+  phone: string | null;
   can_validate_accounts: boolean;
   can_validate_credits: boolean;
 }

@@ -89,3 +89,13 @@ export async function advanceReconversion(db: Db, admin: bigint, publicId: strin
     return view({ ...r, status, updated_at: updated[0]!.updated_at });
   });
 }
+
+/** Where the member's own reconversions stand, by movement id; others' and unknown ids are left out. */
+export async function reconversionStatuses(db: Queryable, memberId: bigint, publicIds: string[]): Promise<Map<string, ReconversionStatus>> {
+  const { rows } = await db.query<{ public_id: string; status: ReconversionStatus }>(
+    `SELECT m.public_id, r.status FROM reconversions r JOIN movements m ON m.id = r.movement_id JOIN wallets w ON w.id = m.payer_wallet_id
+     WHERE m.public_id = ANY($1::text[]) AND w.member_id = $2`,
+    [publicIds, memberId],
+  );
+  return new Map(rows.map((r) => [r.public_id, r.status]));
+}

@@ -58,6 +58,8 @@ function view(r: Row, walletId: string, associationName: string): TransactionVie
 
 export interface TransactionFilter {
   cursor?: string | undefined;
+  /** Rows to skip, for clients that page by number (the Cyclos slice); the app uses the cursor. */
+  offset?: number | undefined;
   limit: number;
   from?: string | undefined;
   to?: string | undefined;
@@ -77,12 +79,15 @@ export async function listTransactions(db: Queryable, walletId: string, f: Trans
   const cursor = decodeCursor(f.cursor);
   if (cursor) where.push(`(created_at, id) < ($${params.push(cursor.at)}::timestamptz, $${params.push(cursor.id)}::bigint)`);
   const counterparty = f.counterparty ? `$${params.push(f.counterparty)}` : null;
+  const offset = f.offset ?? 0;
   const limit = `$${params.push(f.limit + 1)}`;
+  const sideLimit = offset ? `$${params.push(offset + f.limit + 1)}` : limit;
   const side = (mine: string, theirs: string) =>
     `(SELECT * FROM movements WHERE ${[`${mine} = $1`, ...(counterparty ? [`${theirs} = ${counterparty}`] : []), ...where].join(" AND ")}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit})`;
+      ORDER BY created_at DESC, id DESC LIMIT ${sideLimit})`;
   const source = `(${side("payer_wallet_id", "payee_wallet_id")} UNION ALL ${side("payee_wallet_id", "payer_wallet_id")})`;
-  const { rows } = await db.query<Row>(`${selectFrom(source)} ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit}`, params);
+  const skip = offset ? ` OFFSET $${params.push(offset)}` : "";
+  const { rows } = await db.query<Row>(`${selectFrom(source)} ORDER BY m.created_at DESC, m.id DESC${skip} LIMIT ${limit}`, params);
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   return {
