@@ -15,6 +15,10 @@ export default defineConfig({
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // The Lokavaluto packages (apps/server/test/lokapi) ship ES modules in .js files of
+          // packages without "type": "module", with extensionless and directory imports: Node
+          // cannot load them as they are, Vite can.
+          server: { deps: { inline: [/@lokavaluto\//, /@0k\//] } },
         },
       },
       {
