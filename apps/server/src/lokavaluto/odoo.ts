@@ -181,7 +181,8 @@ export function odooRoutes(app: FastifyInstance, deps: Deps): void {
     if (!b || (q.backend_keys && !q.backend_keys.includes(key))) return { count: 0, rows: [] };
     const found = await searchRecipients(db, m.id, { q: q.value, offset: q.offset, limit: q.limit, backendId: b.id });
     const rows = found.rows.map((r) => recipientRow(r, key));
-    return { count: q.offset + rows.length + (found.hasMore ? 1 : 0), rows };
+    // lokapi reads only the rows (and asks again while a page is full); the count is this page's.
+    return { count: rows.length, rows };
   };
   app.get(`${PRIVATE}/partner/search`, search);
   app.get(`${PRIVATE}/partner/partner_search`, search);

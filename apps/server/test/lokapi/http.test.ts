@@ -85,6 +85,15 @@ describe("the Lokavaluto API over HTTP", () => {
     expect([c.status, c.json]).toEqual([401, { code: "loggedOut", message: expect.any(String) }]);
   });
 
+  it("says whether a payment is allowed: between active wallets of the backend, from the caller's own", async () => {
+    const allowed = async (token: string, from: string, to: string) =>
+      (await odoo("GET", `/partner/is_transaction_allowed?sender_wallet_ident=${encodeURIComponent(from)}&recipient_wallet_ident=${encodeURIComponent(to)}`, token)).json;
+    expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, `cyclos:${bob.owner}`)).toBe(true);
+    expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, `cyclos:${alice.owner}`)).toBe(false);
+    expect(await allowed(alice.token, `cyclos:${bob.owner}@host:1`, `cyclos:${alice.owner}`)).toBe(false);
+    expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, "cyclos:nobody")).toBe(false);
+  });
+
   it("authenticates with Basic auth, and says 'Access denied' in Odoo's way for a wrong password", async () => {
     const auth = (login: string, password: string) =>
       http<Record<string, unknown>>(server.baseUrl, "POST", "/lokavaluto_api/public/auth/authenticate", {
