@@ -5,6 +5,7 @@ import {
   createTestDatabase, http, seedMember, Session, sleep, startServer,
   type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
 } from "./helpers";
+import { tokenHash } from "../src/services/sessions";
 
 let tdb: TestDatabase;
 let server: TestServer;
@@ -178,6 +179,28 @@ describe("sessions", () => {
     await sleep(1_300);
     await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
     expect(sess.loginRequiredCalls).toBe(1);
+  });
+
+  it("keeps a session in use alive past the idle limit, noting its use at most once a minute", async () => {
+    const s = await extraServer({ SESSION_IDLE_SECONDS: "120" });
+    const sess = new Session(s.baseUrl);
+    await sess.login(member.email, member.password);
+    const lastSeen = async () =>
+      (await tdb.db.query<{ age: number }>("SELECT extract(epoch FROM now() - last_seen_at)::float8 AS age FROM sessions WHERE token_hash = $1", [tokenHash(sess.token!)]))
+        .rows[0]!.age;
+    const setAge = (seconds: number) =>
+      tdb.db.query("UPDATE sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE token_hash = $1", [tokenHash(sess.token!), seconds]);
+    // Used 30 s ago: the use is not written again (reads only)…
+    await setAge(30);
+    await sess.client.getMyContact();
+    expect(await lastSeen()).toBeGreaterThan(29);
+    // …used 100 s ago: it is, so the session lives another idle window.
+    await setAge(100);
+    await sess.client.getMyContact();
+    expect(await lastSeen()).toBeLessThan(5);
+    // Left 130 s: past the limit.
+    await setAge(130);
+    await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
   });
 
   it("refuses a session left idle longer than the idle limit", async () => {
