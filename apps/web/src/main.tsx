@@ -1,6 +1,6 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router";
+import { BrowserRouter } from "react-router";
 import { QueryClient, QueryClientProvider, onlineManager } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import { apiBaseUrl, resolveConfig, type AppConfig } from "@mutua/domain";
@@ -8,8 +8,8 @@ import { MutuaClient } from "@mutua/client";
 import { AppEnvContext } from "./app/context";
 import { initialLanguage, StartupNotice, switchLanguage } from "./app/language";
 import { loginRequired } from "./app/login-required";
-import { maySignedIn } from "./features/auth/queries";
-import { router } from "./app/routes";
+import { maySignedIn, meQuery } from "./features/auth/queries";
+import { AppRoutes } from "./app/routes";
 import { UnlockProvider } from "./features/unlock/UnlockProvider";
 import { i18n } from "./lib/i18n";
 import { applyTheme } from "./lib/theme";
@@ -40,18 +40,26 @@ async function start() {
   applyTheme(config);
   void applyStatusBar();
   if (isNative()) installBackButton(new BackButton(await nativeBackPlatform()));
-  const languageFailure = await switchLanguage(config, initialLanguage(config));
-  registerServiceWorker((apply) => toast.action(i18n._("A new version of the app is available."), i18n._("Reload"), apply));
   const client = new MutuaClient({ baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin), onLoginRequired: loginRequired.emit });
   // Offline, queries wait for the network with the data they have; an action fails at once
   // instead of waiting to be replayed later (nothing is queued behind the member's back).
   onlineManager.setOnline(navigator.onLine);
   const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false }, mutations: { networkMode: "always" } } });
+  const offline = !navigator.onLine;
+  let keeping: Promise<void> | undefined;
   if (maySignedIn()) {
-    // What was kept is put back only for an offline start: online, every screen decides on fresh
-    // data. Without it, the app still starts and asks the server as usual.
-    await import("./lib/offline-cache").then((m) => m.keepForOffline(queryClient, { restore: !navigator.onLine }), console.error);
+    if (!offline) {
+      // A returning member: who they are and the screen they open load while the language does.
+      void queryClient.prefetchQuery(meQuery(client));
+      if (window.location.pathname === "/dashboard") void import("./features/dashboard/DashboardScreen");
+    }
+    // What was kept is put back only for an offline start (the service worker has the module at
+    // hand): online, every screen decides on fresh data, and the first render waits for nothing.
+    keeping = import("./lib/offline-cache").then((m) => m.keepForOffline(queryClient, { restore: offline }), console.error);
   }
+  const languageFailure = await switchLanguage(config, initialLanguage(config));
+  registerServiceWorker((apply) => toast.action(i18n._("A new version of the app is available."), i18n._("Reload"), apply));
+  if (offline) await keeping;
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <AppEnvContext.Provider value={{ config, client }}>
@@ -60,7 +68,9 @@ async function start() {
             <ToastHost />
             <StartupNotice failure={languageFailure} />
             <UnlockProvider>
-              <RouterProvider router={router()} />
+              <BrowserRouter>
+                <AppRoutes />
+              </BrowserRouter>
             </UnlockProvider>
           </I18nProvider>
         </QueryClientProvider>

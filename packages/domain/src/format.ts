@@ -5,22 +5,30 @@ import { formatCents } from "./money";
  * to Intl as decimal strings, so no digit ever passes through a float.
  */
 
+/** Intl formatters are costly to build (locale data is resolved each time): one per locale and options. */
+function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let f = cache.get(key);
+  if (!f) {
+    f = make();
+    cache.set(key, f);
+  }
+  return f;
+}
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 
 /** Spec 9: always exactly 2 decimals, grouped the language's way ("1,234.50", "1 234,50"). */
 export function formatAmount(cents: bigint, locale: string): string {
-  let nf = numberFormats.get(locale);
-  if (!nf) {
-    nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    numberFormats.set(locale, nf);
-  }
+  const nf = cached(numberFormats, locale, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   // Intl.NumberFormat formats a numeric string exactly (ES2023); the cast is for older typings.
   return nf.format(formatCents(cents) as unknown as number);
 }
 
 /** A list date; unlike Monujo's it carries the year. */
 export function formatDate(date: Date, locale: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", ...(timeZone ? { timeZone } : {}) }).format(date);
+  const f = cached(dateFormats, `${locale}|${timeZone ?? ""}`, () => new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", ...(timeZone ? { timeZone } : {}) }));
+  return f.format(date);
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -36,7 +44,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "yesterday", "3 weeks ago", "il y a 2 heures": the largest unit that fits (as Monujo). */
 export function formatRelative(date: Date, now: Date, locale: string): string {
   const seconds = Math.round((date.getTime() - now.getTime()) / 1000);
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  const rtf = cached(relativeFormats, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }));
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === "second") return rtf.format(Math.round(seconds / size), unit);
   }

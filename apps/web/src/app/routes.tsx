@@ -1,5 +1,5 @@
-import { useEffect, type ReactNode } from "react";
-import { Navigate, Outlet, createBrowserRouter, useLocation, useMatches, useNavigate } from "react-router";
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from "react";
+import { Navigate, Outlet, matchRoutes, useLocation, useNavigate, useRoutes, type RouteObject } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
@@ -25,11 +25,10 @@ function Layout() {
   const { i18n } = useLingui();
   const online = useOnline();
   const config = useConfig();
-  const matches = useMatches();
   const location = useLocation();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const title = (matches.at(-1)?.handle as RouteHandle | undefined)?.title;
+  const title = (matchRoutes(ROUTES, location)?.at(-1)?.route.handle as RouteHandle | undefined)?.title;
 
   useEffect(() => {
     document.title = title ? `${config.appName} - ${i18n._(title)}` : config.appName;
@@ -58,7 +57,9 @@ function Layout() {
         </p>
       )}
       <div id="content" key={location.pathname}>
-        <Outlet />
+        <Suspense fallback={<main className="page" aria-busy="true" />}>
+          <Outlet />
+        </Suspense>
       </div>
       <BiometricOfferPrompt />
     </ModalHost>
@@ -99,13 +100,13 @@ const h = (title: string): RouteHandle => ({ title });
 
 /**
  * Every screen but the login page loads on demand, so a visitor signing in downloads only what
- * the login needs (bench/budgets.json). `wrap` puts the screen behind its guards.
+ * the login needs (bench/budgets.json). Declarative routes (no data router: this app loads its
+ * data with TanStack Query) keep React Router's share of the login page small. `wrap` puts the
+ * screen behind its guards.
  */
-function screen<M>(load: () => Promise<M>, pick: (m: M) => () => ReactNode, wrap: (el: ReactNode) => ReactNode = (el) => el) {
-  return async () => {
-    const Screen = pick(await load());
-    return { element: wrap(<Screen />) };
-  };
+function screen<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, wrap: (el: ReactNode) => ReactNode = (el) => el): ReactNode {
+  const Screen = lazy(async () => ({ default: pick(await load()) }));
+  return wrap(<Screen />);
 }
 const privately = (el: ReactNode) => <Private>{el}</Private>;
 const withRight = (right: "accountValidation" | "creditValidation" | "both") => (el: ReactNode) => (
@@ -114,31 +115,35 @@ const withRight = (right: "accountValidation" | "creditValidation" | "both") => 
   </Private>
 );
 
-export const router = () =>
-  createBrowserRouter([
-    {
-      element: <Layout />,
-      children: [
-        { path: "/", element: <LoginRoute />, handle: h("Login") },
-        { path: "/carto", lazy: screen(() => import("../features/carto/CartoScreen"), (m) => m.CartoScreen), handle: h("Map") },
-        { path: "/reset-password", lazy: screen(() => import("../features/auth/ResetPasswordScreen"), (m) => m.ResetPasswordScreen), handle: h("Reset my password") },
-        { path: "/signup", lazy: screen(() => import("../features/auth/SignupScreen"), (m) => m.SignupScreen), handle: h("Sign-Up") },
-        { path: "/dashboard", lazy: screen(() => import("../features/dashboard/DashboardScreen"), (m) => m.DashboardScreen, privately), handle: h("Dashboard") },
-        { path: "/create-account", lazy: screen(() => import("../features/create-account/CreateAccountScreen"), (m) => m.CreateAccountScreen, privately), handle: h("Create my wallet") },
-        { path: "/preferences", lazy: screen(() => import("../features/preferences/PreferencesScreen"), (m) => m.PreferencesScreen, privately), handle: h("Preferences") },
-        {
-          path: "/admin/pending-accounts",
-          lazy: screen(() => import("../features/admin/PendingAccountsScreen"), (m) => m.PendingAccountsScreen, withRight("accountValidation")),
-          handle: h("Approval of account creation"),
-        },
-        {
-          path: "/admin/pending-credits",
-          lazy: screen(() => import("../features/admin/PendingCreditsScreen"), (m) => m.PendingCreditsScreen, withRight("creditValidation")),
-          handle: h("Approval of top-up requests"),
-        },
-        { path: "/admin", lazy: screen(() => import("../features/admin/AdminConsoleScreen"), (m) => m.AdminConsoleScreen, withRight("both")), handle: h("Administration") },
-        { path: PAY_PATH, lazy: screen(() => import("../features/qr/PayLinkScreen"), (m) => m.PayLinkScreen, privately), handle: h("Send money") },
-        { path: "*", element: <Navigate to="/carto" replace /> },
-      ],
-    },
-  ]);
+const ROUTES: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      { path: "/", element: <LoginRoute />, handle: h("Login") },
+      { path: "/carto", element: screen(() => import("../features/carto/CartoScreen"), (m) => m.CartoScreen), handle: h("Map") },
+      { path: "/reset-password", element: screen(() => import("../features/auth/ResetPasswordScreen"), (m) => m.ResetPasswordScreen), handle: h("Reset my password") },
+      { path: "/signup", element: screen(() => import("../features/auth/SignupScreen"), (m) => m.SignupScreen), handle: h("Sign-Up") },
+      { path: "/dashboard", element: screen(() => import("../features/dashboard/DashboardScreen"), (m) => m.DashboardScreen, privately), handle: h("Dashboard") },
+      { path: "/create-account", element: screen(() => import("../features/create-account/CreateAccountScreen"), (m) => m.CreateAccountScreen, privately), handle: h("Create my wallet") },
+      { path: "/preferences", element: screen(() => import("../features/preferences/PreferencesScreen"), (m) => m.PreferencesScreen, privately), handle: h("Preferences") },
+      {
+        path: "/admin/pending-accounts",
+        element: screen(() => import("../features/admin/PendingAccountsScreen"), (m) => m.PendingAccountsScreen, withRight("accountValidation")),
+        handle: h("Approval of account creation"),
+      },
+      {
+        path: "/admin/pending-credits",
+        element: screen(() => import("../features/admin/PendingCreditsScreen"), (m) => m.PendingCreditsScreen, withRight("creditValidation")),
+        handle: h("Approval of top-up requests"),
+      },
+      { path: "/admin", element: screen(() => import("../features/admin/AdminConsoleScreen"), (m) => m.AdminConsoleScreen, withRight("both")), handle: h("Administration") },
+      { path: PAY_PATH, element: screen(() => import("../features/qr/PayLinkScreen"), (m) => m.PayLinkScreen, privately), handle: h("Send money") },
+      { path: "*", element: <Navigate to="/carto" replace /> },
+    ],
+  },
+];
+
+/** The app's screens, under a BrowserRouter. */
+export function AppRoutes() {
+  return useRoutes(ROUTES);
+}

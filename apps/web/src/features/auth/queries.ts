@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { LoginRequiredError } from "@mutua/client";
+import { LoginRequiredError, type MutuaClient } from "@mutua/client";
 import { PAY_PATH, SIGNED_IN_COOKIE, normalizeEmail, type LoginResult, type Profile } from "@mutua/domain";
 import { takePayLink } from "../../lib/pay-link";
 import { useClient } from "../../app/context";
@@ -22,11 +22,10 @@ export const maySignedIn = () => document.cookie.split(/;\s*/).includes(`${SIGNE
 /**
  * The signed-in member, or null. The session itself is an HttpOnly cookie: without the server's
  * signed-in flag the visitor is anonymous at once; with it, the app asks, and a 401 means the
- * session ended meanwhile.
+ * session ended meanwhile. Also started by main.tsx before the first render.
  */
-export function useMe() {
-  const client = useClient();
-  return useQuery({
+export const meQuery = (client: MutuaClient) =>
+  queryOptions({
     queryKey: authKeys.me,
     queryFn: async (): Promise<Profile | null> => {
       if (!maySignedIn()) return null;
@@ -42,6 +41,9 @@ export function useMe() {
     // An anonymous visitor is known without the network, so an offline start still shows the login page.
     networkMode: maySignedIn() ? "online" : "always",
   });
+
+export function useMe() {
+  return useQuery(meQuery(useClient()));
 }
 
 export type SessionState = { status: "loading" } | { status: "anonymous" } | { status: "member"; profile: Profile } | { status: "error"; error: Error };
