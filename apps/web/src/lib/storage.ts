@@ -4,7 +4,13 @@ export interface LocalSettings {
   language?: string | null;
 }
 
-const KEYS = { localSettings: "mutua.localSettings", loginEmail: "mutua.loginEmail", authConfig: "mutua.authConfig", biometry: "mutua.biometry" } as const;
+const KEYS = {
+  localSettings: "mutua.localSettings",
+  loginEmail: "mutua.loginEmail",
+  authConfig: "mutua.authConfig",
+  biometry: "mutua.biometry",
+  layoutHints: "mutua.layoutHints",
+} as const;
 
 /** The signed-in member's last known accounts and transactions (lib/offline-cache.ts). */
 export const OFFLINE_CACHE_KEY = "mutua.offlineCache";
@@ -30,6 +36,14 @@ export const getLocalSettings = (): LocalSettings => read<LocalSettings>(KEYS.lo
 export const setLocalSettings = (patch: Partial<LocalSettings>) => write(KEYS.localSettings, { ...getLocalSettings(), ...patch });
 export const getLoginEmail = (): string => read<string>(KEYS.loginEmail) ?? "";
 export const setLoginEmail = (email: string) => write(KEYS.loginEmail, email);
+
+/** Heights in pixels that boxes had when last shown, reserved while they load (lib/reserved-height.ts). */
+export const getLayoutHint = (name: string): number | null => read<Record<string, number>>(KEYS.layoutHints)?.[name] ?? null;
+export function setLayoutHint(name: string, px: number): void {
+  const all = read<Record<string, number>>(KEYS.layoutHints) ?? {};
+  if (all[name] === Math.round(px)) return;
+  write(KEYS.layoutHints, { ...all, [name]: Math.round(px) });
+}
 
 /**
  * Spec 3 "Auth config per wallet id": this device's PIN record of each wallet, or null. It

@@ -5,6 +5,7 @@ import { M, parseApiAmount, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 import { ImportWallet } from "../wallet-file/ImportWallet";
+import { useReservedHeight } from "../../lib/reserved-height";
 import { accountLabel, subAccountLabel } from "./labels";
 
 export interface Selection {
@@ -43,9 +44,11 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   // With several currencies, each account says which one it holds (Monujo's isMultiCurrency).
   const multiCurrency = new Set(usable.map((a) => a.currencyId)).size > 1;
   const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.amount(parseApiAmount(bal) ?? 0n));
+  // On a phone the transactions sit below this card: it keeps its last height while it loads.
+  const card = useReservedHeight<HTMLElement>("accounts", loading);
 
   return (
-    <section className="card accounts" aria-labelledby="accounts-title" aria-busy={loading || refreshing}>
+    <section ref={card.ref} className="card accounts" aria-labelledby="accounts-title" aria-busy={loading || refreshing} style={card.style}>
       <header className="card-header">
         <h2 id="accounts-title">{i18n._("your accounts")}</h2>
         <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} title={i18n._("Refresh balance and transaction list")}>

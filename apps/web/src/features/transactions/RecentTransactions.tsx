@@ -7,19 +7,34 @@ import { TransactionItem } from "./TransactionItem";
 import { TransactionDetailDialog } from "./TransactionDetailDialog";
 import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
 import { useRecentTransactions } from "./queries";
+import { useReservedHeight } from "../../lib/reserved-height";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
 
 /** Spec 2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
-export function RecentTransactions({ account, pending, onOpenTopUp }: { account: AccountEntry | undefined; pending: PendingTopUp[]; onOpenTopUp: (o: PendingTopUp) => void }) {
+export function RecentTransactions({
+  account,
+  pending,
+  pendingLoading,
+  onOpenTopUp,
+}: {
+  account: AccountEntry | undefined;
+  pending: PendingTopUp[];
+  pendingLoading: boolean;
+  onOpenTopUp: (o: PendingTopUp) => void;
+}) {
   const { i18n } = useLingui();
   const modals = useModals();
   const recent = useRecentTransactions(account?.id);
+  const pendingBox = useReservedHeight<HTMLDivElement>("pending-topups", pendingLoading);
   const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) =>
     modals.open((close) => (tx.isReconversion ? <ReconversionDetailDialog tx={tx} onClose={close} /> : <TransactionDetailDialog tx={tx} onClose={close} />));
   return (
     <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching}>
-      <PendingTopUps orders={pending} onOpen={onOpenTopUp} />
+      {/* Pending top-ups head the panel: their last height is kept while they load, so the list below does not jump. */}
+      <div ref={pendingBox.ref} style={pendingBox.style}>
+        <PendingTopUps orders={pending} onOpen={onOpenTopUp} />
+      </div>
       <header className="card-header">
         <h2 id="transactions-title">{i18n._("Transactions")}</h2>
         {recent.isFetching && !recent.isPending && (

@@ -1,0 +1,16 @@
+import { useLayoutEffect, useRef, useState, type CSSProperties } from "react";
+import { getLayoutHint, setLayoutHint } from "./storage";
+
+/**
+ * While `loading`, keeps a box at the height it had when last shown, so what lies below it does
+ * not jump when the data arrives (Lighthouse's layout shift; on a phone, a mis-tap). The height
+ * is a layout hint kept on the device, per box name.
+ */
+export function useReservedHeight<T extends HTMLElement>(name: string, loading: boolean): { ref: React.RefObject<T | null>; style: CSSProperties | undefined } {
+  const ref = useRef<T>(null);
+  const [reserved] = useState(() => getLayoutHint(name));
+  useLayoutEffect(() => {
+    if (!loading && ref.current) setLayoutHint(name, ref.current.offsetHeight);
+  });
+  return { ref, style: loading && reserved ? { minHeight: reserved } : undefined };
+}
