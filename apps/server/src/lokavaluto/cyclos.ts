@@ -8,7 +8,7 @@ import { walletBalance } from "../services/accounts";
 import { transfer } from "../services/payments";
 import { listTransactions } from "../services/transactions";
 import { getWallet, type WalletRow } from "../services/wallets";
-import { currencyOf, exposedBackend, ownerOf, walletFromIdent } from "./shapes";
+import { currencyOf, exposedBackend, ownExposedWallet, ownerOf, walletFromIdent } from "./shapes";
 import { amountText, memberOf, parse, query } from "./transport";
 
 /** Cyclos's page size when the client names none (lokapi's plugin never does). */
@@ -76,14 +76,8 @@ export function cyclosRoutes(app: FastifyInstance, deps: Deps): void {
   };
 
   /** The caller's own wallet in the exposed backend; any other owner is "not found". */
-  const ownWallet = async (req: FastifyRequest, owner: string): Promise<{ memberId: bigint; wallet: WalletRow }> => {
-    const memberId = await memberOf(db, settings, token(req));
-    const b = await exposedBackend(db, settings);
-    const walletId = owner === "self" ? null : walletFromIdent(owner);
-    const w = walletId ? await getWallet(db, walletId) : null;
-    if (!b || !w || w.backend_id !== b.id || w.member_id !== memberId || w.status === "discarded") throw notFound();
-    return { memberId, wallet: w };
-  };
+  const ownWallet = async (req: FastifyRequest, owner: string): Promise<WalletRow> =>
+    ownExposedWallet(db, settings, await memberOf(db, settings, token(req)), owner);
 
   /** "self" in a payment is the member's one wallet in the exposed backend. */
   const selfWallet = async (req: FastifyRequest) => {
@@ -97,7 +91,7 @@ export function cyclosRoutes(app: FastifyInstance, deps: Deps): void {
   };
 
   app.get(`/:owner/accounts`, async (req: FastifyRequest<{ Params: { owner: string } }>) => {
-    const { wallet } = await ownWallet(req, req.params.owner);
+    const wallet = await ownWallet(req, req.params.owner);
     const currency = await currencyOf(db, wallet.backend_id);
     const { bal } = await walletBalance(db, wallet.id);
     return [
@@ -111,7 +105,7 @@ export function cyclosRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   app.get(`/:owner/transactions`, async (req: FastifyRequest<{ Params: { owner: string } }>, reply) => {
-    const { wallet } = await ownWallet(req, req.params.owner);
+    const wallet = await ownWallet(req, req.params.owner);
     const q = parse(TransactionsQuery, query(req));
     const page = await listTransactions(db, wallet.id, { offset: q.page * q.pageSize, limit: q.pageSize, ...period(q.datePeriod) }, settings.associationName);
     // Without this header lokapi's plugin asks for the next page forever.

@@ -9,8 +9,8 @@ import { searchRecipients, setFavorite } from "../services/directory";
 import { cancelTopUp, createTopUp, creditRequests, pendingTopUps } from "../services/topups";
 import { reconversionStatuses } from "../services/reconversions";
 import { requireRight } from "../services/rights";
-import { getWallet, systemWallet, type BackendRow } from "../services/wallets";
-import { backendKey, cyclosUrl, decimalNumber, exposedBackend, ownerOf, ownPartner, partner, walletFromIdent, walletOf } from "./shapes";
+import { getWallet, systemWallet } from "../services/wallets";
+import { backendKey, cyclosUrl, decimalNumber, exposedBackend, ownExposedWallet, ownerOf, ownPartner, partner, walletFromIdent, walletOf } from "./shapes";
 import { amountText, apiKey, memberOfKey, parse, query } from "./transport";
 
 // Under LOKAVALUTO_PREFIX (see index.ts).
@@ -68,15 +68,6 @@ const recipientRow = (r: Recipient, key: string) => ({
   ...partner({ id: r.memberId, name: r.name }, r.isFavorite),
   monujo_backends: { [key]: [ownerOf(r.walletId)] },
 });
-
-/** The member's own wallet in the exposed backend named by a lokapi user-account id, or 404. */
-async function ownWallet(deps: Deps, memberId: bigint, ident: string | undefined): Promise<{ walletId: string; backend: BackendRow }> {
-  const b = await exposedBackend(deps.db, deps.settings);
-  const walletId = ident ? walletFromIdent(ident) : null;
-  const w = walletId ? await getWallet(deps.db, walletId) : null;
-  if (!b || !w || w.backend_id !== b.id || w.member_id !== memberId) throw notFound();
-  return { walletId: w.id, backend: b };
-}
 
 const SearchQuery = z.object({
   value: z.string().max(200).default(""),
@@ -153,6 +144,11 @@ export function odooRoutes(app: FastifyInstance, deps: Deps): void {
     }
   });
 
+  // Not the web app's page: lokapi parses every answer as JSON.
+  app.all(`${PUBLIC}/*`, async () => {
+    throw notFound();
+  });
+
   // --- private: every route resolves the API key first (401 only for a bad key) ---
 
   const me = async (req: FastifyRequest) => {
@@ -225,7 +221,7 @@ export function odooRoutes(app: FastifyInstance, deps: Deps): void {
   app.get(`${PRIVATE}/partner/pending-topup`, async (req) => {
     const m = await me(req);
     const q = parse(KeysQuery, query(req));
-    const { walletId } = await ownWallet(deps, m.id, q.backend_keys[0]);
+    const { id: walletId } = await ownExposedWallet(db, settings, m.id, q.backend_keys[0]);
     const orders = await pendingTopUps(db, settings, m.id, walletId);
     return orders.map((o) => ({
       credit_id: o.id,

@@ -3,7 +3,8 @@ import { formatCents } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import type { Settings } from "../settings";
 import type { MemberRow } from "../services/members";
-import type { BackendRow } from "../services/wallets";
+import { notFound } from "../http/errors";
+import { getWallet, type BackendRow, type WalletRow } from "../services/wallets";
 
 /**
  * Names and shapes of Lokavaluto's API (its Odoo `lokavaluto_api` module and the Cyclos calls
@@ -43,6 +44,15 @@ export async function exposedBackend(db: Queryable, s: Settings): Promise<Backen
     [s.lokapiCyclosBackend ?? null],
   );
   return rows[0] ?? null;
+}
+
+/** The member's own wallet in the exposed backend, named in any of lokapi's forms; anything else is "not found". */
+export async function ownExposedWallet(db: Queryable, s: Settings, memberId: bigint, ident: string | undefined): Promise<WalletRow> {
+  const b = await exposedBackend(db, s);
+  const walletId = ident ? walletFromIdent(ident) : null;
+  const w = walletId ? await getWallet(db, walletId) : null;
+  if (!b || !w || w.backend_id !== b.id || w.member_id !== memberId || w.status === "discarded") throw notFound();
+  return w;
 }
 
 /** Odoo's `lcc_profile_info`; Odoo says `false` for an empty field, and lokapi expects it. */

@@ -79,6 +79,9 @@ describe("the Lokavaluto API over HTTP", () => {
       expect((await odoo("GET", "/no/such/thing", token)).status).toBe(401);
     }
     expect((await odoo("GET", "/no/such/thing", alice.token)).status).toBe(404);
+    // Not the web app's fallback page (here, "not built"): JSON, as lokapi parses every answer.
+    const pub = await http(server.baseUrl, "GET", "/lokavaluto_api/public/no/such/thing");
+    expect([pub.status, typeof pub.json]).toEqual([404, "object"]);
     // A refusal that is not about the key is never 401 (lokapi would log the member out).
     expect((await odoo("PUT", "/partner/999999999/favorite/set", alice.token)).status).toBe(404);
     const c = await cyclos("GET", `/${alice.owner}/accounts`, "not-a-token");

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type CSSProperties } from "react";
+import { useLayoutEffect, useRef, useState, type CSSProperties, type RefObject } from "react";
 import { getLayoutHint, setLayoutHint } from "./storage";
 
 /**
@@ -6,7 +6,7 @@ import { getLayoutHint, setLayoutHint } from "./storage";
  * not jump when the data arrives (Lighthouse's layout shift; on a phone, a mis-tap). The height
  * is a layout hint kept on the device, per box name.
  */
-export function useReservedHeight<T extends HTMLElement>(name: string, loading: boolean): { ref: React.RefObject<T | null>; style: CSSProperties | undefined } {
+export function useReservedHeight<T extends HTMLElement>(name: string, loading: boolean): { ref: RefObject<T | null>; style: CSSProperties | undefined } {
   const ref = useRef<T>(null);
   const [reserved] = useState(() => getLayoutHint(name));
   useLayoutEffect(() => {
