@@ -150,4 +150,59 @@ describe("biometric login (passkeys)", () => {
     expect(await offer.count()).toBe(0);
     await context.close();
   });
+
+  it("Preferences list the devices; an old session confirms the password before adding one; removing asks first", async () => {
+    const url = suite.server.url;
+    const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${url}${p}`, {
+        method: "POST",
+        headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // Carol's phone app got a device login earlier (right after a password login, as the app does).
+    const login = (await (await post("/api/auth/login", { login: "carol@example.com", password: "Demo1234!" })).json()) as { token: string };
+    const phoneUa = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+    const pcUa = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+    const addDevice = async (ua: string) =>
+      (await (await post("/api/device-logins", undefined, { authorization: `Bearer ${login.token}`, "user-agent": ua })).json()) as { credentialId: string; secret: string };
+    const device = await addDevice(phoneUa);
+    const other = await addDevice(pcUa);
+    const otherSession = (await (await post("/api/auth/device", other)).json()) as { token: string };
+
+    // This browser's session is opened by that device login: it never proved the password.
+    const { page, context, errors } = await newPage(suite.browser);
+    await withAuthenticator(context, page);
+    await page.goto(`${url}/`);
+    expect(await page.evaluate(async (body) => (await fetch("/api/auth/device", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).status, device)).toBe(200);
+    await page.goto(`${url}/preferences`);
+    const devices = page.getByRole("region", { name: "Devices that sign in without your password" });
+    await devices.getByText("Chrome · Android").waitFor();
+    await devices.getByText("This device").waitFor();
+
+    // Turning biometrics on asks for the account password first; a wrong one says so.
+    await page.getByRole("switch", { name: "Use biometry for login" }).click();
+    const confirm = page.getByRole("dialog", { name: "Confirm your password" });
+    await confirm.getByLabel("Account password").fill("Not-the-password-1");
+    await confirm.getByRole("button", { name: "Confirm" }).click();
+    await confirm.getByText("Wrong password. Please try again.").waitFor();
+    expect(await confirm.getByLabel("Account password").evaluate((el) => el === document.activeElement)).toBe(true);
+    await confirm.getByLabel("Account password").fill("Demo1234!");
+    await confirm.getByRole("button", { name: "Confirm" }).click();
+    await toastText(page, "Biometric login successfully set up");
+    await devices.getByText("Chrome · Linux").waitFor();
+    expect(await devices.getByRole("listitem").count()).toBe(3);
+
+    // Removing the other computer asks first; then it neither signs in nor stays signed in.
+    await devices.getByRole("button", { name: "Remove Firefox · Windows" }).click();
+    const ask = page.getByRole("dialog", { name: "Remove this sign-in?" });
+    await ask.getByText("Firefox · Windows will no longer sign in to your account.", { exact: false }).waitFor();
+    await ask.getByRole("button", { name: "Remove" }).click();
+    await toastText(page, "Firefox · Windows can no longer sign in to your account.");
+    await devices.getByRole("listitem").nth(1).waitFor();
+    expect(await devices.getByRole("listitem").allInnerTexts()).toEqual([expect.stringContaining("Chrome · Linux"), expect.stringContaining("Chrome · Android")]);
+    expect((await post("/api/auth/device", other)).status).toBe(401);
+    expect((await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${otherSession.token}` } })).status).toBe(401);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -23,6 +23,7 @@ import { lokavalutoRoutes } from "./lokavaluto";
 import { appConfig, webRoutes } from "./web";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
+import { scheduleSweeps } from "./services/maintenance";
 
 export interface Deps {
   db: Db;
@@ -107,6 +108,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   adminRoutes(app, deps);
   orderPages(app, deps);
   await lokavalutoRoutes(app, deps);
+  // Every instance clears expired rate-limit windows and challenges on its own timer.
+  let stopSweeps: (() => void) | undefined;
+  app.addHook("onReady", async () => {
+    stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
+  });
+  app.addHook("onClose", async () => stopSweeps?.());
   await webRoutes(app, deps.settings, config);
   return app;
 }

@@ -36,6 +36,8 @@ export interface Settings {
   sessionTtlSeconds: number;
   sessionIdleSeconds: number;
   resetTokenTtlSeconds: number;
+  /** How long a proof of the password (or a passkey) lets a session add passkeys and device logins. */
+  reauthWindowSeconds: number;
   trustProxy: boolean;
   /** How members pay top-up orders (services/providers): "transfer" or "demo". */
   topupProvider: TopUpProviderName;
@@ -57,6 +59,8 @@ export interface Settings {
     pinPerMember: Limit;
     /** PIN proofs per client address, whoever's session they come with. */
     pinPerIp: Limit;
+    /** Anonymous passkey login options per client address (each one writes a challenge). */
+    passkeyOptionsPerIp: Limit;
   };
 }
 
@@ -88,6 +92,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 30 * 86_400),
     sessionIdleSeconds: int(env.SESSION_IDLE_SECONDS, 7 * 86_400),
     resetTokenTtlSeconds: int(env.RESET_TOKEN_TTL_SECONDS, 3_600),
+    reauthWindowSeconds: int(env.REAUTH_WINDOW_SECONDS, 300),
     trustProxy: flag(env.TRUST_PROXY, false),
     topupProvider: topupProvider(env.TOPUP_PROVIDER),
     ...(env.LOKAPI_CYCLOS_BACKEND ? { lokapiCyclosBackend: env.LOKAPI_CYCLOS_BACKEND } : {}),
@@ -101,6 +106,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       resetPerAccount: limit(env, "RESET_ACCOUNT", 5, 3_600),
       pinPerMember: limit(env, "PIN_MEMBER", 30, 900),
       pinPerIp: limit(env, "PIN_IP", 100, 900),
+      passkeyOptionsPerIp: limit(env, "PASSKEY_OPTIONS_IP", 100, 900),
     },
   };
 }

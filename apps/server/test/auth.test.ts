@@ -116,11 +116,11 @@ describe("sessions", () => {
     expect(me.json.email).toBe(member.email);
   });
 
-  it("marks the cookie Secure when the public URL is https", async () => {
+  it("marks the cookie Secure when the public URL is https (and names it __Host-: security.test.ts)", async () => {
     const s = await extraServer({ PUBLIC_URL: "https://wallet.example.org" });
     const r = await http(s.baseUrl, "POST", routes.login.path, { body: { login: member.email, password: member.password } });
     expect(r.status).toBe(200);
-    const cookie = r.headers.getSetCookie().find((c) => c.startsWith("mutua_session="))!;
+    const cookie = r.headers.getSetCookie().find((c) => c.startsWith("__Host-mutua_session="))!;
     expect(cookie.toLowerCase().split(/;\s*/)).toContain("secure");
   });
 

@@ -58,7 +58,8 @@ beforeAll(async () => {
   const { proofSalt, verifier } = await newPinProof("2468");
   own.proofSalt = proofSalt;
   own.pinId = (await apis.owner.call("createPin", { body: { walletId: own.ledger.id, verifier } })).json.pinId;
-  own.device = (await apis.owner.call("createDeviceLogin")).json.credentialId;
+  // Adding a device login needs a session that proved the password (apis.owner's did not).
+  own.device = (await new Api(server.baseUrl, await memberToken(tdb.db, people.owner.id, { fresh: true })).call("createDeviceLogin")).json.credentialId;
   const newcomer = await seedMember(tdb.db, { firstName: "Newcomer" });
   own.pendingWallet = await openCustodialWallet(tdb.db, custodial, newcomer.id, "pending");
 });
@@ -115,6 +116,9 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   passkeyLogin: () => ({ body: { challengeId: randomUUID(), response: { id: "x" } } }),
   createDeviceLogin: () => ({}),
   deviceLogin: () => ({ body: { credentialId: own.device, secret: "A".repeat(43) } }),
+  confirmPassword: () => ({ body: { password: "not the password" } }),
+  confirmPasskey: () => ({ body: { challengeId: randomUUID(), response: { id: "x" } } }),
+  listDevices: () => ({}),
   createTopUp: () => ({ body: { walletId: own.custodial, amount: "5.00" } }),
   getPendingTopUps: () => ({ query: { walletId: own.custodial } }),
   cancelTopUp: () => ({ body: { id: own.order } }),
@@ -176,13 +180,19 @@ const EXPECTED: Record<RouteName, Expected> = {
   // A PIN of somebody else is answered as a PIN that no longer exists, and its counter is untouched.
   openPin: { ...owner(403, 410) },
   deletePin: owner(200),
-  passkeyRegistrationOptions: member(200),
-  registerPasskey: member(400),
+  // The sessions here never proved the password: adding a credential asks for it (step-up).
+  passkeyRegistrationOptions: member(403),
+  registerPasskey: member(403),
   deletePasskey: owner(200),
   passkeyLoginOptions: same(200),
   passkeyLogin: same(401),
-  createDeviceLogin: member(200),
+  createDeviceLogin: member(403),
   deviceLogin: same(401),
+  // A wrong proof is refused without ending the session (403, not 401).
+  confirmPassword: member(403),
+  confirmPasskey: member(403),
+  // Each member lists only their own (credentials.test.ts).
+  listDevices: member(200),
   // Anyone may top up anyone's account (spec: "Top-ups by other requesters"); the owner already has an unpaid one.
   createTopUp: { ...member(200), owner: 409 },
   // Someone who topped the account up sees their own orders (checked below), anybody else nothing.

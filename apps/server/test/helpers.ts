@@ -267,9 +267,13 @@ export async function createBackend(
   return backend;
 }
 
-/** A session of the member, as login would open (no password hashing, no rate limit). */
-export async function memberToken(db: Db, memberId: bigint): Promise<string> {
-  return (await createSession(db, memberId, 3_600)).token;
+/**
+ * A session of the member (no password hashing, no rate limit). By default it has not proved the
+ * password (like a token someone stole long after the login); `fresh` opens it as a password
+ * login does, able to add passkeys and device logins for the step-up window.
+ */
+export async function memberToken(db: Db, memberId: bigint, opts: { fresh?: boolean } = {}): Promise<string> {
+  return (await createSession(db, memberId, 3_600, opts.fresh ? { openedBy: "password", proven: true } : {})).token;
 }
 
 /** The password of the test ledger wallets' keystores. */

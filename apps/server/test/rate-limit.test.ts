@@ -3,6 +3,7 @@ import { InvalidCredentialsError, RefusedError } from "@mutua/client";
 import { M, renderMsg, routes } from "@mutua/domain";
 import { newPinProof, pinProof } from "@mutua/wallet";
 import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/rate-limit";
+import type { Mailer } from "../src/services/mail";
 import {
   countMembers, createBackend, createTestDatabase, fetchFrom, http, memberToken, openTestLedgerWallet, seedMember, Session, sleep, startServer, uniqueEmail,
   type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
@@ -28,6 +29,8 @@ const ENV = {
   RATE_LIMIT_RESET_ACCOUNT_WINDOW: "60",
   RATE_LIMIT_RESET_IP_MAX: "3",
   RATE_LIMIT_RESET_IP_WINDOW: "60",
+  RATE_LIMIT_PASSKEY_OPTIONS_IP_MAX: "3",
+  RATE_LIMIT_PASSKEY_OPTIONS_IP_WINDOW: "60",
 };
 
 const WRONG = "Wrong1234!";
@@ -323,5 +326,66 @@ describe("after the window, every limit lets in again", () => {
     const right = await alice.open("2468", ip);
     expect(right.status).toBe(200);
     expect(right.json.deviceSecret).toBe(alice.deviceSecret);
+  });
+});
+
+describe("anonymous passkey login options", () => {
+  it("are limited per client address, so nobody can fill the challenge table", async () => {
+    const ip = newIp();
+    const challenges = async () => (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webauthn_challenges")).rows[0]!.n;
+    const before = await challenges();
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      answers.push((await http<ErrorJson>(server.baseUrl, "POST", routes.passkeyLoginOptions.path, { body: {}, headers: { "x-forwarded-for": ip } })).status);
+    }
+    expect(answers).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(await challenges()).toBe(before + 3);
+    // Another address is not held back.
+    expect((await http(server.baseUrl, "POST", routes.passkeyLoginOptions.path, { body: {}, headers: { "x-forwarded-for": newIp() } })).status).toBe(200);
+  });
+});
+
+describe("expired rows", () => {
+  it("old rate-limit windows and expired challenges are swept by a running server", async () => {
+    await tdb.db.query("INSERT INTO rate_limits (bucket, window_start, hits) VALUES ('login:ip:old', now() - interval '2 days', 7), ('login:ip:current', now(), 1)");
+    await tdb.db.query("INSERT INTO webauthn_challenges (purpose, challenge, expires_at) VALUES ('login', 'old', now() - interval '1 minute')");
+    const fresh = await startServer(tdb.db, { env: ENV });
+    try {
+      // The sweep runs when the server starts: wait for its effect, not for a time.
+      for (const end = Date.now() + 10_000; ; ) {
+        const { rows } = await tdb.db.query("SELECT bucket FROM rate_limits WHERE bucket IN ('login:ip:old', 'login:ip:current')");
+        const left = await tdb.db.query("SELECT 1 FROM webauthn_challenges WHERE challenge = 'old'");
+        if (rows.length === 1 && left.rowCount === 0) {
+          expect(rows).toEqual([{ bucket: "login:ip:current" }]);
+          break;
+        }
+        if (Date.now() > end) throw new Error(`not swept: ${JSON.stringify(rows)}, ${left.rowCount} challenge(s)`);
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe("account enumeration by time", () => {
+  it("a reset answers a member's address without waiting for the mail server, as fast as an unknown one", async () => {
+    // A mail server that never answers: an answer that waited for it would never come for a member.
+    const stuck: Mailer = { send: () => new Promise<void>(() => {}) };
+    const slow = await startServer(tdb.db, { env: ENV, mailer: stuck });
+    try {
+      const m = await fastMember();
+      const reset = (email: string) =>
+        fetch(`${slow.baseUrl}${routes.resetPassword.path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": newIp() },
+          body: JSON.stringify({ email }),
+          signal: AbortSignal.timeout(5_000),
+        });
+      expect((await reset(m.email)).status).toBe(200);
+      expect((await reset(uniqueEmail("nobody"))).status).toBe(404);
+    } finally {
+      await slow.close();
+    }
   });
 });

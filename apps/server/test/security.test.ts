@@ -53,7 +53,8 @@ describe("cross-site requests", () => {
     const m = await seedMember(tdb.db);
     const backend = await createBackend(tdb.db, { kind: "custodial" });
     await openCustodialWallet(tdb.db, backend, m.id, "active");
-    return `mutua_session=${await memberToken(tdb.db, m.id)}`;
+    // Fresh: the route these tests post to adds a device login, which needs a proven session.
+    return `mutua_session=${await memberToken(tdb.db, m.id, { fresh: true })}`;
   }
   const post = (cookie: string, headers: Record<string, string>) =>
     http(server.baseUrl, "POST", "/api/device-logins", { headers: { cookie, ...headers } });
@@ -73,7 +74,59 @@ describe("cross-site requests", () => {
 
   it("lets Bearer-token clients through whatever their origin", async () => {
     const m = await seedMember(tdb.db);
-    const token = await memberToken(tdb.db, m.id);
+    const token = await memberToken(tdb.db, m.id, { fresh: true });
     expect((await http(server.baseUrl, "POST", "/api/device-logins", { token, headers: { origin: "capacitor://localhost" } })).status).toBe(200);
+  });
+
+  it("a cookie never signs in a request that carries an Authorization header, so no header skips the Origin check", async () => {
+    const cookie = await cookieOf();
+    const devices = async () => (await tdb.db.query("SELECT 1 FROM device_logins")).rowCount;
+    const before = await devices();
+    const evil = { origin: "https://evil.example.net", "sec-fetch-site": "cross-site" };
+    // Any header used to skip the check while the cookie still authenticated the change.
+    for (const authorization of ["Basic Zm9vOmJhcg==", "Bearer", "Bearer not-a-session", "x"]) {
+      const r = await post(cookie, { ...evil, authorization });
+      expect(r.status, authorization).toBe(401);
+      // Same origin too: header or cookie, never both.
+      expect((await post(cookie, { authorization, "sec-fetch-site": "same-origin" })).status, authorization).toBe(401);
+    }
+    expect(await devices()).toBe(before);
+  });
+});
+
+describe("caching", () => {
+  it("answers of the API, its login and the Lokavaluto face say no-store", async () => {
+    const m = await seedMember(tdb.db);
+    const token = await memberToken(tdb.db, m.id);
+    for (const path of ["/api/me", "/api/accounts", "/api/me/devices", "/api/health"]) {
+      expect((await http(server.baseUrl, "GET", path, { token })).headers.get("cache-control"), path).toBe("no-store");
+    }
+    const login = await http(server.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
+    expect(login.status).toBe(200);
+    expect(login.headers.get("cache-control")).toBe("no-store");
+    expect((await http(server.baseUrl, "GET", "/lokavaluto_api/private/partner/0", { headers: { "API-KEY": token } })).headers.get("cache-control")).toBe("no-store");
+    // The app's files keep their own caching.
+    expect((await http(server.baseUrl, "GET", "/config.json")).headers.get("cache-control")).toBe("no-cache");
+  });
+});
+
+describe("the session cookie under https", () => {
+  it("is a __Host- cookie: Secure, path /, no Domain", async () => {
+    const m = await seedMember(tdb.db);
+    const r = await http(https.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
+    expect(r.status).toBe(200);
+    const session = r.headers.getSetCookie().find((c) => c.includes("mutua_session="))!;
+    expect(session).toMatch(/^__Host-mutua_session=[\w-]+;/);
+    expect(session).toMatch(/; Secure/i);
+    expect(session).toMatch(/; Path=\/(;|$)/);
+    expect(session).toMatch(/; HttpOnly/i);
+    expect(session).not.toMatch(/Domain=/i);
+  });
+
+  it("accepts only the prefixed cookie there: one without the prefix may have been planted by a sibling subdomain", async () => {
+    const m = await seedMember(tdb.db);
+    const token = await memberToken(tdb.db, m.id);
+    expect((await http(https.baseUrl, "GET", "/api/me", { headers: { cookie: `mutua_session=${token}` } })).status).toBe(401);
+    expect((await http(https.baseUrl, "GET", "/api/me", { headers: { cookie: `__Host-mutua_session=${token}` } })).status).toBe(200);
   });
 });

@@ -209,6 +209,18 @@ export class MutuaClient {
   deviceLogin(credentialId: string, secret: string) {
     return this.call("deviceLogin", { body: { credentialId, secret } });
   }
+  /** Step-up: proves the password again so the session may add a passkey or device login. */
+  confirmPassword(password: string) {
+    return this.call("confirmPassword", { body: { password } });
+  }
+  /** Step-up with one of the member's passkeys (options from passkeyLoginOptions). */
+  confirmPasskey(challengeId: string, response: Record<string, unknown>) {
+    return this.call("confirmPasskey", { body: { challengeId, response } });
+  }
+  /** The member's passkeys and device logins; each is removed with deletePasskey. */
+  listDevices() {
+    return this.call("listDevices");
+  }
   createTopUp(walletId: string, amount: string) {
     return this.call("createTopUp", { body: { walletId, amount } });
   }

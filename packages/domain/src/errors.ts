@@ -23,6 +23,10 @@ export const ErrorCode = {
   stateConflict: "state_conflict",
   wrongPin: "wrong_pin",
   pinDisabled: "pin_disabled",
+  /** The operation adds a lasting credential: the session must prove the password again first. */
+  reauthRequired: "reauth_required",
+  /** A step-up confirmation failed (not a 401: the session itself is fine). */
+  reauthFailed: "reauth_failed",
   unavailable: "service_unavailable",
   internal: "internal_error",
 } as const;

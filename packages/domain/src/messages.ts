@@ -122,6 +122,10 @@ export const M = {
   biometricSetUp: "Biometric login successfully set up",
   biometricDisabled: "Biometric login successfully disabled",
   biometricSaveFailed: "Unexpected issue occurred while saving your credentials",
+  // Step-up and the member's devices (ours, where the spec is silent)
+  reauthRequired: "Please confirm your password to continue.",
+  wrongPassword: "Wrong password. Please try again.",
+  deviceRemoved: "{name} can no longer sign in to your account.",
   // Language (spec 8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;

@@ -24,6 +24,8 @@ const STATUS: Record<ErrorCode, number> = {
   state_conflict: 409,
   wrong_pin: 403,
   pin_disabled: 410,
+  reauth_required: 403,
+  reauth_failed: 403,
   service_unavailable: 503,
   internal_error: 500,
 };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppConfig } from "@mutua/domain";
 import type { Settings } from "../settings";
 import { forbidden } from "./errors";
-import { SESSION_COOKIE } from "./auth";
+import { sessionCredential } from "./auth";
 
 const originOf = (url: string | undefined): string | null => {
   if (!url || !/^https?:\/\//.test(url)) return null;
@@ -63,6 +63,8 @@ function crossSite(req: FastifyRequest, s: Settings): boolean {
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Our API and the Lokavaluto face's two. */
+const API_PREFIXES = ["/api/", "/lokavaluto_api/", "/cyclos/"];
 
 export function securityHeaders(app: FastifyInstance, s: Settings, config: AppConfig): void {
   const csp = contentSecurityPolicy(s, config);
@@ -74,9 +76,14 @@ export function securityHeaders(app: FastifyInstance, s: Settings, config: AppCo
     reply.header("Referrer-Policy", "same-origin");
     reply.header("Permissions-Policy", "camera=(self), microphone=(), geolocation=(), payment=()");
     if (https) reply.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    // API answers carry session tokens, balances and keystores: no browser, proxy or service
+    // worker cache may keep them (the app's offline copy is its own, deleted on sign-out).
+    if (API_PREFIXES.some((p) => req.url.startsWith(p))) reply.header("Cache-Control", "no-store");
     // CSRF: SameSite=Strict already keeps the cookie off other sites' requests; this also refuses
     // a state-changing call that carries it from another origin (older browsers, sibling subdomains).
-    if (!SAFE_METHODS.has(req.method) && req.cookies?.[SESSION_COOKIE] && !req.headers.authorization && crossSite(req, s)) {
+    // It applies whenever the cookie is what signs the request in (sessionCredential never lets a
+    // cookie count beside an Authorization header).
+    if (!SAFE_METHODS.has(req.method) && sessionCredential(req, s)?.via === "cookie" && crossSite(req, s)) {
       throw forbidden();
     }
   });

@@ -12,7 +12,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "login", async ({ req, reply, body }) => signedIn(reply, settings, await login(db, settings, req.ip, body.login, body.password)));
 
   operation(app, deps, "logout", async ({ req, reply }) => {
-    const token = sessionToken(req);
+    const token = sessionToken(req, settings);
     if (token) await revokeSession(db, token);
     clearSessionCookie(reply, settings);
     return { ok: true as const };
@@ -32,7 +32,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   operation(app, deps, "setNewPassword", async ({ body }) => {
-    await setNewPassword(db, body.token, body.password);
+    await setNewPassword(db, settings, deps.mailer, body.token, body.password);
     return { ok: true as const };
   });
 }

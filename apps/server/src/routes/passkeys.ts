@@ -1,20 +1,44 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../app";
 import { operation } from "../http/contract";
-import { signedIn } from "../http/auth";
-import { createDeviceLogin, deletePasskey, deviceLogin, loginOptions, passkeyLogin, registerPasskey, registrationOptions } from "../services/passkeys";
+import { requireFreshSession, sessionToken, signedIn } from "../http/auth";
+import { confirmPassword, listCredentials, removeCredential } from "../services/credentials";
+import { deviceName } from "../services/device-name";
+import {
+  confirmPasskey, createDeviceLogin, deviceLogin, loginOptions, passkeyLogin, registerPasskey, registrationOptions,
+} from "../services/passkeys";
+import { openedBy } from "../services/sessions";
 
-/** Biometric login (spec 4 "Login flow"): WebAuthn passkeys, and device logins for native shells without WebAuthn. */
+/**
+ * Biometric login (spec 4 "Login flow"): WebAuthn passkeys, and device logins for native shells
+ * without WebAuthn. Adding either needs a session that proved the password or a passkey within
+ * the step-up window (confirmPassword, confirmPasskey); the member lists and removes them.
+ */
 export function passkeyRoutes(app: FastifyInstance, deps: Deps): void {
-  const { db, settings } = deps;
-  operation(app, deps, "passkeyRegistrationOptions", async ({ memberId }) => registrationOptions(db, settings, memberId));
-  operation(app, deps, "registerPasskey", async ({ memberId, body }) => registerPasskey(db, settings, memberId, body.challengeId, body.response));
-  operation(app, deps, "deletePasskey", async ({ memberId, params }) => {
-    await deletePasskey(db, memberId, params.credentialId);
+  const { db, settings, mailer } = deps;
+  const token = (req: Parameters<typeof sessionToken>[0]) => sessionToken(req, settings)!;
+
+  operation(app, deps, "passkeyRegistrationOptions", async ({ req, memberId }) => {
+    await requireFreshSession(db, settings, req);
+    return registrationOptions(db, settings, memberId);
+  });
+  operation(app, deps, "registerPasskey", async ({ req, memberId, body }) => {
+    await requireFreshSession(db, settings, req);
+    return registerPasskey(db, settings, mailer, memberId, body.challengeId, body.response, deviceName(req.headers["user-agent"]));
+  });
+  operation(app, deps, "createDeviceLogin", async ({ req, memberId }) => {
+    await requireFreshSession(db, settings, req);
+    return createDeviceLogin(db, settings, mailer, memberId, deviceName(req.headers["user-agent"]));
+  });
+  operation(app, deps, "deletePasskey", async ({ req, memberId, params }) => {
+    await removeCredential(db, settings, mailer, memberId, params.credentialId, token(req));
     return { ok: true as const };
   });
-  operation(app, deps, "passkeyLoginOptions", async ({ body }) => loginOptions(db, settings, body.credentialId));
+  operation(app, deps, "listDevices", async ({ req, memberId }) => listCredentials(db, memberId, await openedBy(db, token(req))));
+  operation(app, deps, "confirmPassword", async ({ req, memberId, body }) => confirmPassword(db, settings, memberId, req.ip, token(req), body.password));
+  operation(app, deps, "confirmPasskey", async ({ req, memberId, body }) => confirmPasskey(db, settings, memberId, token(req), body.challengeId, body.response));
+
+  operation(app, deps, "passkeyLoginOptions", async ({ req, body }) => loginOptions(db, settings, req.ip, body.credentialId));
   operation(app, deps, "passkeyLogin", async ({ req, reply, body }) => signedIn(reply, settings, await passkeyLogin(db, settings, req.ip, body.challengeId, body.response)));
-  operation(app, deps, "createDeviceLogin", async ({ memberId }) => createDeviceLogin(db, memberId));
   operation(app, deps, "deviceLogin", async ({ req, reply, body }) => signedIn(reply, settings, await deviceLogin(db, settings, req.ip, body.credentialId, body.secret)));
 }

@@ -12,6 +12,18 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
+/**
+ * Sends and never throws: for notices whose cause is done and committed whatever the mail
+ * server says. A failure is logged (without the text, which may hold a link).
+ */
+export async function sendBestEffort(mailer: Mailer, mail: Mail): Promise<void> {
+  try {
+    await mailer.send(mail);
+  } catch (e) {
+    console.error(`mail "${mail.subject}" not sent: ${(e as Error).message}`);
+  }
+}
+
 /** Real delivery through any SMTP server (SMTP_URL, e.g. smtps://user:pass@smtp.example.org). */
 export function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport(url);

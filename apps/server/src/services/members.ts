@@ -59,7 +59,7 @@ export async function login(db: Db, s: Settings, ip: string, loginRaw: string, p
   if (!member || !ok) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   await forgive(db, ipBucket);
   await clear(db, accountBucket);
-  const session = await createSession(db, member.id, s.sessionTtlSeconds);
+  const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: "password", proven: true });
   return { ...session, profile: toProfile(member) };
 }
 

@@ -11,9 +11,11 @@ import { ErrorCode, M } from "@mutua/domain";
 import type { Db, Queryable } from "../db/pool";
 import { ApiError, notFound } from "../http/errors";
 import type { Settings } from "../settings";
+import { credentialAdded, DEVICE_ID } from "./credentials";
+import type { Mailer } from "./mail";
 import { findMemberById, toProfile } from "./members";
 import { clear, forgive, hit } from "./rate-limit";
-import { createSession, newToken, tokenHash } from "./sessions";
+import { createSession, markProven, newToken, tokenHash } from "./sessions";
 
 const CHALLENGE_TTL_SECONDS = 300;
 
@@ -64,7 +66,8 @@ export async function registrationOptions(db: Db, s: Settings, me: bigint) {
   return { challengeId, options: options as unknown as Record<string, unknown> };
 }
 
-export async function registerPasskey(db: Db, s: Settings, me: bigint, challengeId: string, response: Record<string, unknown>) {
+/** Registers a passkey of the member's; the caller has checked that the session is fresh (step-up). */
+export async function registerPasskey(db: Db, s: Settings, mailer: Mailer, me: bigint, challengeId: string, response: Record<string, unknown>, name: string) {
   const challenge = await takeChallenge(db, challengeId, "register", me);
   const refused = () => new ApiError(ErrorCode.validation, { id: M.biometricSaveFailed });
   if (!challenge) throw refused();
@@ -83,33 +86,30 @@ export async function registerPasskey(db: Db, s: Settings, me: bigint, challenge
   }
   if (!verified.verified) throw refused();
   const { credential } = verified.registrationInfo;
-  await db.query(
-    `INSERT INTO passkeys (credential_id, member_id, public_key, counter, transports) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (credential_id) DO NOTHING`,
-    [credential.id, me, Buffer.from(credential.publicKey), credential.counter, credential.transports ?? []],
-  );
-  // A credential id already taken by another member is not this one's to claim.
-  const { rows } = await db.query("SELECT 1 FROM passkeys WHERE credential_id = $1 AND member_id = $2", [credential.id, me]);
-  if (rows.length === 0) throw refused();
+  const added = await credentialAdded(db, s, mailer, me, { kind: "passkey", name }, async (tx) => {
+    const { rowCount } = await tx.query(
+      `INSERT INTO passkeys (credential_id, member_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (credential_id) DO NOTHING`,
+      [credential.id, me, Buffer.from(credential.publicKey), credential.counter, credential.transports ?? [], name],
+    );
+    return Boolean(rowCount);
+  });
+  // A credential id already taken (by another member, or already registered) is not a new one to claim.
+  if (!added) throw refused();
   return { credentialId: credential.id };
 }
 
-/** Removes one of the member's biometric credentials: a passkey, or a native shell's device login. */
-export async function deletePasskey(db: Db, me: bigint, credentialId: string): Promise<void> {
-  const device = DEVICE_ID.exec(credentialId);
-  const { rowCount } = device
-    ? await db.query("DELETE FROM device_logins WHERE id = $1 AND member_id = $2", [device[1], me])
-    : await db.query("DELETE FROM passkeys WHERE credential_id = $1 AND member_id = $2", [credentialId, me]);
-  if (!rowCount) throw notFound();
-}
-
-const DEVICE_ID = /^device:([0-9a-f-]{36})$/;
-
-/** A native shell's biometric credential: 256 random bits that only the phone's secure storage keeps. */
-export async function createDeviceLogin(db: Db, me: bigint) {
+/**
+ * A native shell's biometric credential: 256 random bits that only the phone's secure storage
+ * keeps. The caller has checked that the session is fresh (step-up).
+ */
+export async function createDeviceLogin(db: Db, s: Settings, mailer: Mailer, me: bigint, name: string) {
   const { token, hash } = newToken();
-  const { rows } = await db.query<{ id: string }>("INSERT INTO device_logins (member_id, secret_hash) VALUES ($1, $2) RETURNING id", [me, hash]);
-  return { credentialId: `device:${rows[0]!.id}`, secret: token };
+  const id = await credentialAdded(db, s, mailer, me, { kind: "device", name }, async (tx) => {
+    const { rows } = await tx.query<{ id: string }>("INSERT INTO device_logins (member_id, secret_hash, name) VALUES ($1, $2, $3) RETURNING id", [me, hash, name]);
+    return rows[0]!.id;
+  });
+  return { credentialId: `device:${id}`, secret: token };
 }
 
 /** Opens a session for the secret the phone released after its biometric check, counted like password logins. */
@@ -124,12 +124,17 @@ export async function deviceLogin(db: Db, s: Settings, ip: string, credentialId:
   const member = await findMemberById(db, row.member_id);
   if (!member) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   await forgive(db, ipBucket);
-  const session = await createSession(db, member.id, s.sessionTtlSeconds);
+  // The phone's secret is not a proof of the password: a session it opens starts without step-up.
+  const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: credentialId, proven: false });
   return { ...session, profile: toProfile(member) };
 }
 
-/** Login options; with the device's credential id only that passkey is offered (no account chooser). */
-export async function loginOptions(db: Db, s: Settings, credentialId?: string) {
+/**
+ * Login options; with the device's credential id only that passkey is offered (no account
+ * chooser). Anonymous and each one a row: counted per client address.
+ */
+export async function loginOptions(db: Db, s: Settings, ip: string, credentialId?: string) {
+  await hit(db, `passkey-options:ip:${ip}`, s.limits.passkeyOptionsPerIp);
   const rp = relyingParty(s);
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
@@ -140,7 +145,7 @@ export async function loginOptions(db: Db, s: Settings, credentialId?: string) {
   return { challengeId, options: options as unknown as Record<string, unknown> };
 }
 
-interface PasskeyRow {
+export interface PasskeyRow {
   credential_id: string;
   member_id: bigint;
   public_key: Buffer;
@@ -148,16 +153,18 @@ interface PasskeyRow {
   transports: string[];
 }
 
-/** Checks the authenticator's signature and opens a session, counted like password logins. */
-export async function passkeyLogin(db: Db, s: Settings, ip: string, challengeId: string, response: Record<string, unknown>) {
-  const ipBucket = `login:ip:${ip}`;
-  await hit(db, ipBucket, s.limits.loginPerIp);
+/**
+ * Checks an authenticator's answer to a login challenge: the challenge is taken once, the
+ * signature verified against the stored public key, and the counter moves forward. Returns the
+ * passkey. `member` restricts it to one member's passkeys (a step-up confirmation).
+ */
+export async function verifyAssertion(db: Db, s: Settings, challengeId: string, response: Record<string, unknown>, member?: bigint): Promise<PasskeyRow> {
   const invalid = () => new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   const challenge = await takeChallenge(db, challengeId, "login", null);
   const credentialId = typeof response.id === "string" ? response.id : "";
   const { rows } = await db.query<PasskeyRow>("SELECT * FROM passkeys WHERE credential_id = $1", [credentialId]);
   const passkey = rows[0];
-  if (!challenge || !passkey) throw invalid();
+  if (!challenge || !passkey || (member !== undefined && passkey.member_id !== member)) throw invalid();
   const accountBucket = `login:passkey:${passkey.member_id}`;
   await hit(db, accountBucket, s.limits.loginPerAccount);
   const rp = relyingParty(s);
@@ -186,10 +193,31 @@ export async function passkeyLogin(db: Db, s: Settings, ip: string, challengeId:
     [passkey.credential_id, verified.authenticationInfo.newCounter],
   );
   if (!rowCount) throw invalid();
-  const member = await findMemberById(db, passkey.member_id);
-  if (!member) throw invalid();
-  await forgive(db, ipBucket);
   await clear(db, accountBucket);
-  const session = await createSession(db, member.id, s.sessionTtlSeconds);
+  return passkey;
+}
+
+/** Checks the authenticator's signature and opens a session, counted like password logins. */
+export async function passkeyLogin(db: Db, s: Settings, ip: string, challengeId: string, response: Record<string, unknown>) {
+  const ipBucket = `login:ip:${ip}`;
+  await hit(db, ipBucket, s.limits.loginPerIp);
+  const passkey = await verifyAssertion(db, s, challengeId, response);
+  const member = await findMemberById(db, passkey.member_id);
+  if (!member) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  await forgive(db, ipBucket);
+  // The fingerprint or face check is worth the password: the session may add credentials at once.
+  const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: passkey.credential_id, proven: true });
   return { ...session, profile: toProfile(member) };
+}
+
+/** Step-up by one of the member's own passkeys: the session may add credentials for a while. */
+export async function confirmPasskey(db: Db, s: Settings, me: bigint, token: string, challengeId: string, response: Record<string, unknown>) {
+  try {
+    await verifyAssertion(db, s, challengeId, response, me);
+  } catch (e) {
+    // Not a 401: the session is fine, only this confirmation failed.
+    if (e instanceof ApiError && e.code === ErrorCode.invalidCredentials) throw new ApiError(ErrorCode.reauthFailed, { id: M.authFailed });
+    throw e;
+  }
+  return { ok: true as const, freshUntil: (await markProven(db, token, s.reauthWindowSeconds)).toISOString() };
 }

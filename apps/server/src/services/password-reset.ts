@@ -2,8 +2,10 @@ import { ErrorCode, M, newPasswordProblems, normalizeEmail, type Msg } from "@mu
 import { inTransaction, type Db } from "../db/pool";
 import { ApiError, invalid } from "../http/errors";
 import type { Settings } from "../settings";
-import type { Mailer } from "./mail";
-import { findMemberByEmail } from "./members";
+import { audit } from "./audit";
+import { revokeDeviceLogins } from "./credentials";
+import { sendBestEffort, type Mailer } from "./mail";
+import { findMemberByEmail, findMemberById } from "./members";
 import { hashPassword } from "./passwords";
 import { hit } from "./rate-limit";
 import { newToken, revokeAllSessions, tokenHash } from "./sessions";
@@ -24,7 +26,9 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   );
   const link = `${s.publicUrl}/reset-password?token=${token}`;
   const minutes = Math.round(s.resetTokenTtlSeconds / 60);
-  await mailer.send({
+  // Not awaited: an answer that waited for the mail server would take longer for members than
+  // for unknown addresses, and tell who is a member by its time alone.
+  void sendBestEffort(mailer, {
     to: member.email,
     subject: "Choose a new password",
     text:
@@ -35,12 +39,16 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   });
 }
 
-/** Consumes a reset token and sets the new password; every open session of the member ends. */
-export async function setNewPassword(db: Db, token: string, password: string): Promise<void> {
+/**
+ * Consumes a reset token and sets the new password. Every open session and every device login
+ * of the member ends (whoever had stolen one is out); passkeys stay, and the member is told by
+ * e-mail where to review them.
+ */
+export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, token: string, password: string): Promise<void> {
   const problems = newPasswordProblems(password, password);
   if (problems.password) throw invalid({ password: problems.password } as Record<string, Msg>);
   const hash = await hashPassword(password);
-  await inTransaction(db, async (tx) => {
+  const memberId = await inTransaction(db, async (tx) => {
     const { rows } = await tx.query<{ member_id: bigint }>(
       `UPDATE password_resets SET used_at = now()
        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING member_id`,
@@ -52,5 +60,20 @@ export async function setNewPassword(db: Db, token: string, password: string): P
     // Other links sent before this one must not reset the password again.
     await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [memberId]);
     await revokeAllSessions(tx, memberId);
+    const devices = await revokeDeviceLogins(tx, memberId);
+    await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });
+    return memberId;
   });
+  const member = await findMemberById(db, memberId);
+  if (member) {
+    await sendBestEffort(mailer, {
+      to: member.email,
+      subject: "Your password was changed",
+      text:
+        `Hello ${member.first_name},\n\n` +
+        `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
+        `Passkeys stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.\n\n` +
+        `If you did not change it, ask for a new password at once: ${s.publicUrl}/reset-password\n`,
+    });
+  }
 }

@@ -50,8 +50,3 @@ export async function forgive(db: Queryable, bucket: string): Promise<void> {
 export async function clear(db: Queryable, bucket: string): Promise<void> {
   await db.query("DELETE FROM rate_limits WHERE bucket = $1", [bucket]);
 }
-
-/** Old windows are only garbage; dropping them keeps the table small. */
-export async function sweep(db: Queryable, olderThanSeconds = 86_400): Promise<void> {
-  await db.query("DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => $1)", [olderThanSeconds]);
-}

@@ -9,13 +9,48 @@ export function newToken(): { token: string; hash: Buffer } {
 
 export const tokenHash = (token: string): Buffer => createHash("sha256").update(token).digest();
 
-export async function createSession(db: Queryable, memberId: bigint, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
+export interface SessionOrigin {
+  /** The credential that opened it: "password", a passkey's id, or "device:<uuid>". */
+  openedBy?: string;
+  /** Whether that credential was a proof of the password or of a passkey (step-up starts fresh). */
+  proven?: boolean;
+}
+
+export async function createSession(db: Queryable, memberId: bigint, ttlSeconds: number, origin: SessionOrigin = {}): Promise<{ token: string; expiresAt: Date }> {
   const { token, hash } = newToken();
   const { rows } = await db.query<{ expires_at: Date }>(
-    "INSERT INTO sessions (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING expires_at",
-    [hash, memberId, ttlSeconds],
+    `INSERT INTO sessions (token_hash, member_id, expires_at, opened_by, reauth_at)
+     VALUES ($1, $2, now() + make_interval(secs => $3), $4, CASE WHEN $5 THEN now() END) RETURNING expires_at`,
+    [hash, memberId, ttlSeconds, origin.openedBy ?? null, origin.proven ?? false],
   );
   return { token, expiresAt: rows[0]!.expires_at };
+}
+
+/**
+ * Whether the session proved its member's password or passkey within the last `windowSeconds`
+ * (GitHub's "sudo mode"): what a stolen session token alone cannot do.
+ */
+export async function isFresh(db: Queryable, token: string, windowSeconds: number): Promise<boolean> {
+  const { rows } = await db.query(
+    "SELECT 1 FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND reauth_at > now() - make_interval(secs => $2)",
+    [tokenHash(token), windowSeconds],
+  );
+  return rows.length > 0;
+}
+
+/** Records a new proof of the password or a passkey on the session; returns until when it counts. */
+export async function markProven(db: Queryable, token: string, windowSeconds: number): Promise<Date> {
+  const { rows } = await db.query<{ until: Date }>(
+    "UPDATE sessions SET reauth_at = now() WHERE token_hash = $1 AND revoked_at IS NULL RETURNING reauth_at + make_interval(secs => $2) AS until",
+    [tokenHash(token), windowSeconds],
+  );
+  return rows[0]!.until;
+}
+
+/** The credential that opened the session of `token`. */
+export async function openedBy(db: Queryable, token: string): Promise<string | null> {
+  const { rows } = await db.query<{ opened_by: string | null }>("SELECT opened_by FROM sessions WHERE token_hash = $1", [tokenHash(token)]);
+  return rows[0]?.opened_by ?? null;
 }
 
 /**

@@ -4,7 +4,6 @@ import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
 import { useModals } from "./modals";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
-import { useHasPreferences } from "../features/preferences/has-preferences";
 
 /** Spec 2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
 export function NavBar() {
@@ -13,7 +12,6 @@ export function NavBar() {
   const session = useSession();
   const rights = useRights();
   const unconfigured = useUnconfiguredBackends();
-  const hasPrefs = useHasPreferences();
   const logout = useLogout();
   const modals = useModals();
   const location = useLocation();
@@ -91,11 +89,10 @@ export function NavBar() {
               </button>
               <div id="user-menu" className="dropdown-menu" hidden={!userOpen}>
                 {!config.hideProfile && config.profileUrl && external(config.profileUrl, i18n._("Profile"))}
-                {hasPrefs && (
-                  <Link className="nav-item" to="/preferences">
-                    {i18n._("Settings")}
-                  </Link>
-                )}
+                {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
+                <Link className="nav-item" to="/preferences">
+                  {i18n._("Settings")}
+                </Link>
                 {unconfigured.length > 0 && (
                   <Link className="nav-item" to="/create-account">
                     {i18n._("Create my wallet")}

@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
 import { useLingui } from "@lingui/react";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -7,6 +7,8 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: ReactNode;
   /** A control beside the input (the password toggle). */
   trailing?: (inputId: string) => ReactNode;
+  /** The input itself (React 19 passes refs as props), to give it the focus back after an error. */
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled input with its error under it, tied by aria-describedby so screen readers read both. */

@@ -295,6 +295,23 @@ export const PasskeyLoginBody = z.object({ challengeId: z.string().uuid(), respo
 /** A native shell's biometric credential: an id ("device:…", removed like a passkey) and its secret. */
 export const DeviceLogin = z.object({ credentialId: z.string().regex(/^device:[0-9a-f-]{36}$/), secret: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 
+/** A proof of the password or a passkey lets the session add credentials until `freshUntil`. */
+export const Confirmed = z.object({ ok: z.literal(true), freshUntil: z.string() });
+export const ConfirmPasswordBody = z.object({ password: z.string().max(1024) });
+
+/** One of the member's lasting sign-ins besides the password: a passkey, or a native shell's device login. */
+export const DeviceView = z.object({
+  /** The passkey's credential id, or "device:<uuid>"; removed with deletePasskey. */
+  id: z.string(),
+  kind: z.enum(["passkey", "device"]),
+  /** The browser and system that registered it ("Chrome · Android"), or empty. */
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** It opened the session asking: this device. */
+  current: z.boolean(),
+});
+
 /** One administrator action, as the audit log keeps it. */
 export const AuditEntry = z.object({
   at: z.string(),
@@ -364,6 +381,9 @@ export const schemas = {
   passkeyLogin: { body: PasskeyLoginBody, response: LoginResult },
   createDeviceLogin: { response: DeviceLogin },
   deviceLogin: { body: DeviceLogin, response: LoginResult },
+  confirmPassword: { body: ConfirmPasswordBody, response: Confirmed },
+  confirmPasskey: { body: PasskeyLoginBody, response: Confirmed },
+  listDevices: { response: z.array(DeviceView) },
   createTopUp: { body: CreateTopUpBody, response: CreditOrder },
   getPendingTopUps: { query: z.object({ walletId: WalletId }), response: z.array(PendingTopUp) },
   cancelTopUp: { body: IdBody, response: TopUpStateResult },

@@ -28,3 +28,4 @@ export type StagingAccount = ResponseOf<"getStagingUserAccounts">[number];
 export type ReconversionStatus = ReconversionView["status"];
 export type AuditEntry = ResponseOf<"listAuditLog">[number];
 export type MemberWallet = ResponseOf<"listMemberWallets">[number];
+export type DeviceView = ResponseOf<"listDevices">[number];

@@ -4,19 +4,31 @@ import { M } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { Dialog } from "../../ui/Dialog";
+import { useDevicesChanged } from "../devices/queries";
+import { StepUpCanceled, useStepUp } from "../devices/step-up";
 import { useBiometricAvailable } from "./queries";
 import { biometricLogin } from "./platform";
 import { biometricOffer, biometricStore, useBiometricOfferPending, useBiometricState } from "./store";
 
-/** Registers this device's credential and says how it went (spec 8: the save-failure message). */
+/**
+ * Registers this device's credential and says how it went (spec 8: the save-failure message).
+ * Long after signing in, the server first asks for the account password again (step-up).
+ */
 export function useEnrollBiometrics() {
   const client = useClient();
+  const stepUp = useStepUp();
+  const devicesChanged = useDevicesChanged();
   return async (): Promise<boolean> => {
     try {
-      biometricStore.setCredential(await biometricLogin.enroll(client));
+      biometricStore.setCredential(await stepUp(() => biometricLogin.enroll(client)));
+      void devicesChanged();
       toast.success({ id: M.biometricSetUp });
       return true;
     } catch (e) {
+      if (e instanceof StepUpCanceled) {
+        toast.warning({ id: M.operationCanceled });
+        return false;
+      }
       console.info("biometric enrolment failed", e);
       toast.error({ id: M.biometricSaveFailed });
       return false;

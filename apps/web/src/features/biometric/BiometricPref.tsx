@@ -4,6 +4,7 @@ import { RefusedError } from "@mutua/client";
 import { M } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
+import { useDevicesChanged } from "../devices/queries";
 import { useEnrollBiometrics } from "./BiometricOfferPrompt";
 import { biometricLogin } from "./platform";
 import { biometricStore, useBiometricState } from "./store";
@@ -14,6 +15,7 @@ export function BiometricPref() {
   const client = useClient();
   const { enabled, credentialId } = useBiometricState();
   const enroll = useEnrollBiometrics();
+  const devicesChanged = useDevicesChanged();
   const [busy, setBusy] = useState(false);
 
   const turnOn = async () => {
@@ -34,6 +36,7 @@ export function BiometricPref() {
     }
     biometricStore.setCredential(undefined);
     biometricStore.setEnabled(false);
+    void devicesChanged();
     toast.success({ id: M.biometricDisabled });
   };
 

@@ -2,9 +2,10 @@ import { useLingui } from "@lingui/react";
 import { useConfig } from "../../app/context";
 import { useLanguage } from "../../app/language";
 import { BiometricPref } from "../biometric/BiometricPref";
+import { DevicesSection } from "../devices/DevicesSection";
 import { useBiometricAvailable } from "../biometric/queries";
 import { AuthPref } from "./SecuritySettings";
-import { usePinWallets } from "./has-preferences";
+import { usePinWallets } from "./pin-wallets";
 
 /** Spec 2 "Preferences": groups appear only when they have something to set. */
 export function PreferencesScreen() {
@@ -13,6 +14,7 @@ export function PreferencesScreen() {
     <main className="page">
       <h1>{i18n._("Preferences")}</h1>
       <SecuritySettings />
+      <DevicesSection />
       <LanguageSettings />
     </main>
   );

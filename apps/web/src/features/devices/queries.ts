@@ -1,0 +1,27 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useClient } from "../../app/context";
+
+export const deviceKeys = {
+  all: ["me", "devices"] as const,
+};
+
+/** The member's passkeys and device logins (never kept for offline starts: see lib/offline-cache). */
+export function useDevices() {
+  const client = useClient();
+  return useQuery({ queryKey: deviceKeys.all, queryFn: () => client.listDevices() });
+}
+
+export function useRemoveDevice() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => client.deletePasskey(id),
+    onSettled: () => qc.invalidateQueries({ queryKey: deviceKeys.all }),
+  });
+}
+
+/** After a credential was added elsewhere in the app (the biometric switch, the login offer). */
+export function useDevicesChanged() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: deviceKeys.all });
+}
