@@ -10,6 +10,7 @@ import type { Settings } from "./settings";
 import type { Mailer } from "./services/mail";
 import { ApiError } from "./http/errors";
 import { operation } from "./http/contract";
+import { parseJsonBody } from "./http/json-body";
 import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
 import { accountRoutes } from "./routes/accounts";
@@ -43,6 +44,15 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     frameworkErrors: (err, _req, reply) => {
       void (reply as FastifyReply).status(400).send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
     },
+  });
+  // JSON bodies nested too deep (or poisoned) are refused before anything walks them (http/json-body.ts).
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
+    try {
+      done(null, parseJsonBody(String(text)));
+    } catch (e) {
+      done(e as ApiError, undefined);
+    }
   });
   // PostgreSQL text cannot hold U+0000: refused here as bad input, before it reaches a query.
   app.addHook("preValidation", async (req) => {

@@ -132,6 +132,51 @@ describe("bad input", () => {
     expect(r.json.error.message).toBeTruthy();
   });
 
+  it.each([
+    ["an array", (n: number) => "[".repeat(n) + "]".repeat(n)],
+    ["an object", (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n)],
+  ])("refuses JSON nested 10,000 deep (%s) with 400 on every route with a body, anonymous ones too", async (_, nested) => {
+    const before = await snapshot();
+    for (const name of Object.keys(routes) as RouteName[]) {
+      if (!(schemas[name] as Schema).body) continue;
+      const params = Object.fromEntries((routes[name].path.match(/:(\w+)/g) ?? []).map((k) => [k.slice(1), "00000000-0000-0000-0000-000000000000"]));
+      for (const auth of [{ token }, {}]) {
+        const r = await http<{ error: { code: string; message: string } }>(server.baseUrl, routes[name].method, pathWith(name, params), {
+          ...auth,
+          rawBody: nested(10_000),
+          headers: { "content-type": "application/json" },
+        });
+        // Anonymous calls of private routes are refused for the session first.
+        expect([400, 401], `${name} ${r.status} ${r.text.slice(0, 200)}`).toContain(r.status);
+        expect(r.json.error.message).toBeTruthy();
+        if (r.status === 400) expect(r.json.error.code).toBe("validation_failed");
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses transaction cursors and dates that PostgreSQL would not take with 400, never 500", async () => {
+    const cursor = (s: string) => Buffer.from(s).toString("base64url");
+    const badDate = fc.constantFrom(
+      "2020-02-30T00:00:00.000000Z", "2021-13-01T00:00:00.000000Z", "0000-01-01T00:00:00.000000Z", "275760-09-13T00:00:00.000Z", "0000-01-01T00:00:00Z", "-001000-01-01T00:00:00Z",
+      "2020-01-01T25:00:00Z", "Tue", "1", "2020", "2020-01-01T00:00:00.000000Z\u0001", "9999-12-31T23:59:60.999999Z",
+    );
+    const badId = fc.constantFrom("1", "9223372036854775807", "9223372036854775808", "9999999999999999999", "0", "-1", "1e3");
+    const path = routes.getTransactions.path.replace(":walletId", encodeURIComponent(walletId));
+    await fc.assert(
+      fc.asyncProperty(badDate, badId, fc.constantFrom("cursor", "from", "to"), async (at, id, field) => {
+        const value = field === "cursor" ? cursor(`${at}|${id}`) : at;
+        const r = await http<{ error?: { message?: string } }>(server.baseUrl, "GET", `${path}?${new URLSearchParams({ [field]: value })}`, { token });
+        expect(r.status, `${field}=${at}|${id}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
+        if (r.status !== 200) expect(r.status).toBe(400);
+      }),
+      { numRuns: 60, seed: Number(process.env.FUZZ_SEED ?? 20261124) },
+    );
+    // A cursor that is not one of ours is said to be wrong, not silently ignored.
+    const r = await http<{ error: { code: string } }>(server.baseUrl, "GET", `${path}?cursor=${cursor("2020-02-30T00:00:00.000000Z|1")}`, { token });
+    expect(r.status).toBe(400);
+  });
+
   it("leaves the ledger consistent", async () => {
     expect(await ledgerViolations(tdb.db)).toEqual([]);
   });

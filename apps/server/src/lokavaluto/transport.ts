@@ -6,6 +6,7 @@ import { ErrorCode, M } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { ApiError, loginRequired } from "../http/errors";
+import { parseJsonBody } from "../http/json-body";
 import { resolveSession } from "../services/sessions";
 
 /**
@@ -21,9 +22,9 @@ export function lokapiTransport(scope: FastifyInstance, errors: { body: (e: ApiE
     const body = String(text);
     if (body.trim() === "") return done(null, undefined);
     try {
-      done(null, JSON.parse(body));
-    } catch {
-      done(new ApiError(ErrorCode.validation, { id: M.invalidRequest }), undefined);
+      done(null, parseJsonBody(body));
+    } catch (e) {
+      done(e as ApiError, undefined);
     }
   });
   // Clients on other sites (an association's own Monujo) authenticate by header, never by

@@ -1,5 +1,6 @@
-import { formatCents, type SubAccount, type TransactionView } from "@mutua/domain";
+import { formatCents, M, type SubAccount, type TransactionView } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
+import { invalid } from "../http/errors";
 import type { MovementKind } from "./ledger";
 
 interface Row {
@@ -72,6 +73,8 @@ export interface TransactionFilter {
  * so a page costs the same with ten movements or a hundred thousand.
  */
 export async function listTransactions(db: Queryable, walletId: string, f: TransactionFilter, associationName: string) {
+  checkBound("from", f.from);
+  checkBound("to", f.to);
   const params: unknown[] = [walletId];
   const where: string[] = [];
   if (f.from) where.push(`created_at >= $${params.push(f.from)}`);
@@ -105,9 +108,29 @@ function encodeCursor(at: string, id: bigint): string {
   return Buffer.from(`${at}|${id}`).toString("base64url");
 }
 
+const BIGINT_MAX = 9223372036854775807n;
+
+/**
+ * The position a cursor of ours encodes, checked as strictly as we wrote it: PostgreSQL must never
+ * be handed a date or an id it refuses (that would be a 500). Anything else is the client's error.
+ */
 function decodeCursor(c: string | undefined): { at: string; id: string } | null {
   if (!c) return null;
-  const [at, id] = Buffer.from(c, "base64url").toString().split("|");
-  if (!at || !id || !/^\d{1,19}$/.test(id) || Number.isNaN(Date.parse(at))) return null;
+  const [at, id, ...rest] = Buffer.from(c, "base64url").toString().split("|");
+  if (rest.length > 0 || !at || !id || !/^\d{1,19}$/.test(id) || BigInt(id) > BIGINT_MAX || !isUtcMicros(at)) {
+    throw invalid({ cursor: { id: M.invalidRequest } });
+  }
   return { at, id };
+}
+
+/** "2026-11-24T10:00:00.123456Z", a real date and time (no 30 February, no 25 o'clock, no year 0). */
+function isUtcMicros(at: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(at) || at.startsWith("0000-")) return false;
+  const d = new Date(`${at.slice(0, 23)}Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === at.slice(0, 19);
+}
+
+/** The contract checks a bound's form and calendar; the one date it lets through that PostgreSQL refuses is year 0. */
+function checkBound(name: "from" | "to", value: string | undefined): void {
+  if (value?.startsWith("0000-")) throw invalid({ [name]: { id: M.invalidRequest } });
 }

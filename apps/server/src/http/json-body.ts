@@ -1,0 +1,40 @@
+import sjson from "secure-json-parse";
+import { ErrorCode, M } from "@mutua/domain";
+import { ApiError } from "./errors";
+
+/** No request of the contract nests deeper than a handful of levels; 64 leaves room and no stack risk. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether a JSON text nests arrays and objects deeper than `max`. Counted on the text in one pass,
+ * before parsing: the parser, the validator and every later walk of the body recurse, and a body
+ * of ten thousand brackets (a few kilobytes) would overflow their stacks.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * A request body as JSON, or a 400 in the API's format: malformed, nested too deep, or carrying
+ * `__proto__` / `constructor.prototype` keys (prototype poisoning, refused as Fastify's own parser does).
+ */
+export function parseJsonBody(text: string): unknown {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  try {
+    return sjson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
+  } catch {
+    throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  }
+}
