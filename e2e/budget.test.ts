@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunks, kb, measureRoutes, readBudgets } from "./support/bundle";
+import { assetFiles, chunks, kb, measureRoutes, readAsset, readBudgets } from "./support/bundle";
 import { useSuite } from "./support/suite";
 
 /**
@@ -21,5 +21,13 @@ describe("JavaScript budgets", () => {
     expect(heavy.length).toBeGreaterThan(0);
     for (const c of heavy) expect(dashboard.files).not.toContain(c.file);
     expect(dashboard.files.length).toBeGreaterThan(login.files.length);
+  });
+
+  it("the build publishes no source maps and points to none", () => {
+    const all = chunks();
+    expect(all.length).toBeGreaterThan(0);
+    for (const c of all) expect(readAsset(c.file), c.file).not.toMatch(/sourceMappingURL/);
+    expect(readAsset("../sw.js")).not.toMatch(/sourceMappingURL/);
+    expect(assetFiles().filter((f) => f.endsWith(".map"))).toEqual([]);
   });
 });

@@ -24,9 +24,12 @@ export default defineConfig({
         skipWaiting: false,
         clientsClaim: true,
         cleanupOutdatedCaches: true,
+        // Like the app's own chunks, the service worker ships without a source map.
+        sourcemap: false,
       },
     }),
   ],
-  build: { target: "es2022", sourcemap: true },
+  // No source maps in the served build: they would publish the full sources and the build machine's paths.
+  build: { target: "es2022", sourcemap: false },
   server: { proxy: { "/api": "http://localhost:8080", "/config.json": "http://localhost:8080" } },
 });

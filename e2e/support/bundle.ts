@@ -15,6 +15,10 @@ export interface Chunk {
   gzip: number;
 }
 
+/** Every file of the production build's assets folder, and one file's text. */
+export const assetFiles = () => [...fs.readdirSync(DIST), ...fs.readdirSync(path.join(DIST, "assets"))];
+export const readAsset = (file: string) => fs.readFileSync(path.join(DIST, "assets", file), "utf8");
+
 /** Every JavaScript chunk of the production build, largest first. */
 export function chunks(): Chunk[] {
   const dir = path.join(DIST, "assets");

@@ -27,6 +27,8 @@ export async function webRoutes(app: FastifyInstance, s: Settings, config: AppCo
     await app.register(fastifyStatic, {
       root: s.webDir,
       index: "index.html",
+      // Source maps hold the full sources and build paths: never served, even if a build left some.
+      allowedPath: (pathName) => !pathName.endsWith(".map"),
       setHeaders(res, file) {
         // Hashed assets never change; everything else is revalidated.
         res.header("Cache-Control", file.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache");

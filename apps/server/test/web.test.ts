@@ -163,6 +163,11 @@ describe("web app", () => {
     expect(asset.headers.get("cache-control")).toContain("immutable");
     // A missing file or API path must not be answered with the app's HTML.
     expect((await http(s.baseUrl, "GET", "/assets/missing.js")).status).toBe(404);
+    // A source map left in the folder (full sources, build paths) is not published.
+    fs.writeFileSync(path.join(web, "assets", "app-abc123.js.map"), JSON.stringify({ sources: ["/home/build/src/main.tsx"], sourcesContent: ["secret"] }));
+    const map = await http(s.baseUrl, "GET", "/assets/app-abc123.js.map");
+    expect(map.status).toBe(404);
+    expect(map.text).not.toContain("sourcesContent");
     const api = await http<ErrorJson>(s.baseUrl, "GET", "/api/nope");
     expect(api.status).toBe(404);
     expect(api.json.error.code).toBe(ErrorCode.notFound);

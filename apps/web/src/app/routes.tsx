@@ -7,7 +7,7 @@ import { ModalHost } from "./modals";
 import { NavBar } from "./NavBar";
 import { loginRequired } from "./login-required";
 import { useOnline } from "../lib/online";
-import { BiometricOfferPrompt } from "../features/biometric/BiometricOfferPrompt";
+import { BiometricOffer } from "../features/biometric/BiometricOffer";
 import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
 import { LoginScreen } from "../features/auth/LoginScreen";
 import { rememberPayLink } from "../lib/pay-link";
@@ -61,7 +61,7 @@ function Layout() {
           <Outlet />
         </Suspense>
       </div>
-      <BiometricOfferPrompt />
+      <BiometricOffer />
     </ModalHost>
   );
 }

@@ -2,7 +2,6 @@ import { useCallback } from "react";
 import { RefusedError } from "@mutua/client";
 import { ErrorCode } from "@mutua/domain";
 import { useModals } from "../../app/modals";
-import { ConfirmPasswordDialog } from "./ConfirmPasswordDialog";
 
 /** The member closed the password confirmation: the operation stops without an error message. */
 export class StepUpCanceled extends Error {
@@ -26,6 +25,8 @@ export function useStepUp() {
       } catch (e) {
         if (!needsStepUp(e)) throw e;
       }
+      // Loaded only when asked: most enrolments happen right after a login, which needs no step-up.
+      const { ConfirmPasswordDialog } = await import("./ConfirmPasswordDialog");
       await new Promise<void>((resolve, reject) =>
         modals.open((close) => (
           <ConfirmPasswordDialog
