@@ -29,16 +29,35 @@ export function csvDate(d: Date): string {
 
 export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
+/** A plain number ("-12.50", "3"): what a spreadsheet should read as one, never a formula. */
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A cell a spreadsheet will not run (CSV formula injection, OWASP): text starting with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return gets a leading `'`, which Excel, LibreOffice and Google
+ * Sheets show as text. Plain numbers are left as they are, so amounts stay amounts.
+ */
+export function csvSafeCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) && !NUMBER.test(value) ? `'${value}` : value;
+}
+
+/**
+ * The one CSV writer of every export (members', administrators', the books): a header row, every
+ * field quoted, CRLF after every line, and every cell neutralised by `csvSafeCell`.
+ */
+export function writeCsv(rows: readonly (readonly string[])[]): string {
+  return stringify(
+    rows.map((r) => r.map(csvSafeCell)),
+    { quoted: true, quoted_empty: true, record_delimiter: "windows" },
+  );
+}
+
 export function transactionsCsv(me: string, txs: CsvTransaction[], headers: CsvHeaders): string {
   const rows = txs.map((t) => {
     const sent = t.amount.startsWith("-");
     return [sent ? me : t.related, sent ? t.related : me, t.amount, csvDate(t.date), t.description ?? ""];
   });
-  return stringify([[headers.source, headers.target, headers.amount, headers.date, headers.description], ...rows], {
-    quoted: true,
-    quoted_empty: true,
-    record_delimiter: "windows",
-  });
+  return writeCsv([[headers.source, headers.target, headers.amount, headers.date, headers.description], ...rows]);
 }
 
 /** transactions.csv, or transactions_{start}_{end}.csv with YYYY-MM-DD dates (spec 9). */

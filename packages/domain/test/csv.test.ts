@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { csvSafeCell, transactionsCsv, writeCsv } from "../src/csv";
+
+const HEADERS = { source: "Source", target: "Target", amount: "Amount", date: "Date", description: "Description" };
+
+describe("CSV formula injection (issue 16, finding 3)", () => {
+  it("neutralises a memo that a spreadsheet would run, in the payee's export", () => {
+    const csv = transactionsCsv("Bob Durand", [{ amount: "2.50", related: "Mallory", date: new Date(2026, 10, 24, 14, 3, 0), description: "=cmd|' /C calc'!A0" }], HEADERS);
+    expect(csv).toBe(
+      '"Source","Target","Amount","Date","Description"\r\n' + `"Mallory","Bob Durand","2.50","2026-11-24 14:03:00","'=cmd|' /C calc'!A0"\r\n`,
+    );
+  });
+
+  it.each(["=1+1", "+1+1", "-1+1", "@SUM(A1)", "\t=1", "\r=1", "=HYPERLINK(\"http://evil\")"])("prefixes %j with a quote", (v) => {
+    expect(csvSafeCell(v)).toBe(`'${v}`);
+  });
+
+  it("leaves plain numbers, ordinary text and inner signs alone", () => {
+    for (const v of ["-12.50", "12.50", "-3", "Alice Martin", "Lunch = 12", "a@b.org", "", "'quoted"]) expect(csvSafeCell(v)).toBe(v);
+  });
+
+  it("neutralises names as well as memos, and negative amounts stay numbers", () => {
+    const csv = transactionsCsv("@me", [{ amount: "-4.00", related: "=evil", date: new Date(2026, 0, 2, 3, 4, 5), description: "+x" }], HEADERS);
+    expect(csv.split("\r\n")[1]).toBe(`"'@me","'=evil","-4.00","2026-01-02 03:04:05","'+x"`);
+  });
+
+  it("every export goes through the same writer: quoted fields, CRLF", () => {
+    expect(writeCsv([["a", "-1"], ["=b", ""]])).toBe('"a","-1"\r\n"\'=b",""\r\n');
+  });
+});
