@@ -333,6 +333,19 @@ describe("amounts and memos at the API", () => {
     expect(await snapshot(alice.wallet, bob.wallet)).toEqual(before);
   });
 
+  it("refuses memos with line breaks or direction overrides (a memo that reads other than it is), naming the field; nothing moves", async () => {
+    const alice = await person({ balance: "5.00" });
+    const bob = await person();
+    const before = await snapshot(alice.wallet, bob.wallet);
+    for (const [field, memo] of [["senderMemo", "Rent\nPAID IN FULL"], ["recipientMemo", "refund \u202Etxt.exe"], ["senderMemo", "a\u2028b"], ["recipientMemo", "\u2066x\u2069"]] as const) {
+      const r = await pay(alice, bob.wallet, "1.00", { [field]: memo });
+      expect(r.status, JSON.stringify(memo)).toBe(400);
+      expect(r.json.error).toMatchObject({ code: "validation_failed", message: M.memoCharacters, fields: { [field]: { msgid: M.memoCharacters } } });
+    }
+    expect(await snapshot(alice.wallet, bob.wallet)).toEqual(before);
+    expect((await pay(alice, bob.wallet, "1.00", { senderMemo: "👨‍👩‍👧 שכר" })).status).toBe(200);
+  });
+
   it("refuses malformed idempotency keys", async () => {
     const alice = await person({ balance: "2.00" });
     const bob = await person();

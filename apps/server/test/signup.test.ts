@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MutuaClient, RefusedError } from "@mutua/client";
-import { routes } from "@mutua/domain";
+import { M, routes } from "@mutua/domain";
 import {
   countMembers, createTestDatabase, http, Session, startServer, uniqueEmail,
   type ErrorJson, type TestDatabase, type TestServer,
@@ -55,6 +55,13 @@ describe("signup validation", () => {
 
   it.each(["alice@", "alice@example", "a b@example.com", "alice.example.com", "@example.com"])("reports the invalid e-mail %j", async (email) => {
     expect(await fieldsOf({ ...GOOD, email })).toEqual({ email: { msgid: INVALID_EMAIL } });
+  });
+
+  it("refuses names with direction overrides or invisible characters (one member passing for another)", async () => {
+    expect(await fieldsOf({ ...GOOD, email: uniqueEmail(), firstName: "Al\u200Bice", lastName: "Martin\u202E" })).toEqual({
+      firstName: { msgid: M.nameCharacters },
+      lastName: { msgid: M.nameCharacters },
+    });
   });
 
   it("reports empty first and last names, also when only spaces", async () => {

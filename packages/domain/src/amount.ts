@@ -1,4 +1,5 @@
 import { MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT } from "./money";
+import { hasDeceptiveMemoCharacters } from "./characters";
 import { M } from "./messages";
 import { msg, type Msg } from "./message";
 
@@ -36,7 +37,8 @@ export function parseAmountInput(raw: string, purpose: AmountPurpose = "send"): 
 
 export const MEMO_MAX = 50;
 
-/** Spec 5 "Memos": optional, at most 50 characters. */
+/** Spec 5 "Memos": optional, at most 50 characters; on one line, with no direction override. */
 export function memoProblem(memo: string): Msg | null {
-  return [...memo].length > MEMO_MAX ? msg(M.memoTooLong) : null;
+  if ([...memo].length > MEMO_MAX) return msg(M.memoTooLong);
+  return hasDeceptiveMemoCharacters(memo) ? msg(M.memoCharacters) : null;
 }

@@ -36,6 +36,9 @@ export const M = {
   amountTooManyDecimals: "Amount to send must be a number with not more than 2 decimals",
   amountUnexpected: "Unexpected amount received. Try to reenter your amount, and if the problem persists please contact your administator.",
   memoTooLong: "the message description is too long",
+  // Ours, where the spec is silent
+  memoCharacters: "The message must fit on one line, without invisible or text-direction characters.",
+  nameCharacters: "Names cannot contain invisible characters or text-direction marks.",
   // Payment (spec 5 "Send pre-checks", 8 "Payment")
   insufficientBalanceShort: "Insufficient balance",
   balanceNotYetProcessed: "Your last transactions are not yet all processed. Please wait a few minutes, or lower the amount beneath your real balance of {balance} {currency}. If the problem persists, contact an administrator.",

@@ -1,7 +1,7 @@
 import { M } from "./messages";
 import { msg, type Msg } from "./message";
 import { parseApiAmount, MAX_AMOUNT_CENTS, formatCents } from "./money";
-import { MEMO_MAX } from "./amount";
+import { memoProblem } from "./amount";
 import { PAY_PATH } from "./paths";
 
 /**
@@ -55,7 +55,8 @@ export function validatePayload(raw: Record<string, unknown>): QrResult {
     for (const key of ["senderMemo", "recipientMemo"] as const) {
       const v = raw[key];
       if (v === undefined || v === null) payload[key] = null;
-      else if (typeof v === "string" && [...v].length <= MEMO_MAX) payload[key] = v;
+      // The memo rules of a typed payment: a code cannot smuggle a line break or an override in.
+      else if (typeof v === "string" && !memoProblem(v)) payload[key] = v;
       else return invalid;
     }
   }

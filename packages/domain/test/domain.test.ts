@@ -133,3 +133,22 @@ describe("display formats", () => {
     expect(formatRelative(new Date("2026-03-11T08:00:00Z"), d, "fr-FR")).toBe("il y a 2 heures");
   });
 });
+
+describe("deceptive characters (issue 16, finding 11)", () => {
+  it("names refuse direction controls and invisible characters, and keep real names", async () => {
+    const { nameProblem, M } = await import("../src");
+    for (const bad of ["Alice\u202Egnp", "Al\u200Bice", "Bob\u2066x\u2069", "\u200FBob", "E\uFEFFve", "Ali\u200Dce", "Eve\u200C"]) {
+      expect(nameProblem(bad), JSON.stringify(bad)).toEqual({ id: M.nameCharacters });
+    }
+    for (const good of ["Zoé", "Jean-Luc", "O'Brien", "محمد", "می\u200Cخواهم", "क्\u200Dष", "李小龙"]) expect(nameProblem(good), good).toBeNull();
+  });
+
+  it("memos refuse line breaks, control characters and direction overrides, and keep emoji and scripts", async () => {
+    const { memoProblem, M } = await import("../src");
+    for (const bad of ["rent\nfor May", "a\rb", "x\u2028y", "tab\there", "pay \u202Eexe.txt", "a\u0000b", "\u2067x\u2069"]) {
+      expect(memoProblem(bad), JSON.stringify(bad)).toEqual({ id: M.memoCharacters });
+    }
+    for (const good of ["Lunch 🍕", "👨‍👩‍👧 groceries", "שכר דירה", "Café \u200F ok", "x".repeat(50)]) expect(memoProblem(good), good).toBeNull();
+    expect(memoProblem("x".repeat(51))).toEqual({ id: M.memoTooLong });
+  });
+});

@@ -1,10 +1,10 @@
 import {
-  ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, canonicalTransferMessage, formatCents, parseApiAmount, splitPayment,
+  ErrorCode, M, memoProblem, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, canonicalTransferMessage, formatCents, parseApiAmount, splitPayment,
   spendable, type SubAccount,
 } from "@mutua/domain";
 import { recoverSigner } from "@mutua/wallet";
 import type { Db } from "../db/pool";
-import { ApiError, notFound } from "../http/errors";
+import { ApiError, invalid, notFound } from "../http/errors";
 import { postMovement } from "./ledger";
 import { transactionByMovement } from "./transactions";
 import { getOwnWallet, getWallet, type WalletRow } from "./wallets";
@@ -88,10 +88,10 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, associa
   const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
   if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
   if (parts.reduce((s, p) => s + p.amount, 0n) > MAX_AMOUNT_CENTS) throw tooLarge();
-  for (const m of [input.senderMemo, input.recipientMemo]) {
-    if ([...m].length > 50) throw new ApiError(ErrorCode.validation, { id: M.memoTooLong });
-    // PostgreSQL text cannot hold NUL.
-    if (m.includes("\u0000")) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  for (const [field, m] of [["senderMemo", input.senderMemo], ["recipientMemo", input.recipientMemo]] as const) {
+    // The domain's rule, as the app applies it: at most 50 characters, one line, no direction override (nor NUL, which PostgreSQL cannot hold).
+    const problem = memoProblem(m);
+    if (problem) throw invalid({ [field]: problem });
   }
   let signedMessage: string | null = null;
   if (payer.address) {
