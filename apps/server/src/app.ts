@@ -25,11 +25,17 @@ import { appConfig, webRoutes } from "./web";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
 import { scheduleSweeps } from "./services/maintenance";
+import { featuresOf, type Features } from "./services/features";
 
 export interface Deps {
   db: Db;
   settings: Settings;
   mailer: Mailer;
+}
+
+/** What routes get besides: the features the association's config.json leaves on (read once at start). */
+export interface AppDeps extends Deps {
+  features: Features;
 }
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
@@ -67,6 +73,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   const config = appConfig(deps.settings);
+  const full: AppDeps = { ...deps, features: featuresOf(config) };
   securityHeaders(app, deps.settings, config);
   await app.register(swagger, {
     openapi: {
@@ -108,16 +115,16 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     }
     return { status: "ready" as const };
   });
-  authRoutes(app, deps);
-  meRoutes(app, deps);
-  accountRoutes(app, deps);
-  paymentRoutes(app, deps);
-  pinRoutes(app, deps);
-  passkeyRoutes(app, deps);
-  topUpRoutes(app, deps);
-  adminRoutes(app, deps);
-  orderPages(app, deps);
-  await lokavalutoRoutes(app, deps);
+  authRoutes(app, full);
+  meRoutes(app, full);
+  accountRoutes(app, full);
+  paymentRoutes(app, full);
+  pinRoutes(app, full);
+  passkeyRoutes(app, full);
+  topUpRoutes(app, full);
+  adminRoutes(app, full);
+  orderPages(app, full);
+  await lokavalutoRoutes(app, full);
   // Every instance clears expired rate-limit windows and challenges on its own timer.
   let stopSweeps: (() => void) | undefined;
   app.addHook("onReady", async () => {

@@ -193,8 +193,9 @@ const EXPECTED: Record<RouteName, Expected> = {
   confirmPasskey: member(403),
   // Each member lists only their own (credentials.test.ts).
   listDevices: member(200),
-  // Anyone may top up anyone's account (spec: "Top-ups by other requesters"); the owner already has an unpaid one.
-  createTopUp: { ...member(200), owner: 409 },
+  // Only the owner (who already has an unpaid one) and credit administrators (the spec's "top-ups by
+  // other requesters") open orders on a wallet; for anybody else it does not exist.
+  createTopUp: { ...owner(409), credits: 200, both: 200 },
   // Someone who topped the account up sees their own orders (checked below), anybody else nothing.
   getPendingTopUps: { ...owner(200), other: [200, 404], accounts: [200, 404], credits: [200, 404], both: [200, 404] },
   cancelTopUp: owner(200),

@@ -46,8 +46,12 @@ interface Person {
 }
 
 let names = 0;
-async function person(opts: { firstName?: string; lastName?: string; backend?: BackendRow; status?: WalletStatus } = {}): Promise<Person> {
-  const member = await seedMember(tdb.db, { firstName: opts.firstName ?? `T${++names}`, ...(opts.lastName ? { lastName: opts.lastName } : {}) });
+async function person(opts: { firstName?: string; lastName?: string; backend?: BackendRow; status?: WalletStatus; creditAdmin?: boolean } = {}): Promise<Person> {
+  const member = await seedMember(tdb.db, {
+    firstName: opts.firstName ?? `T${++names}`,
+    ...(opts.lastName ? { lastName: opts.lastName } : {}),
+    canValidateCredits: opts.creditAdmin ?? false,
+  });
   const wallet = await openCustodialWallet(tdb.db, opts.backend ?? plain, member.id, opts.status ?? "active");
   const token = await memberToken(tdb.db, member.id);
   return { member, wallet, api: new Api(server.baseUrl, token), demoApi: new Api(demo.baseUrl, token) };
@@ -128,8 +132,8 @@ describe("one unpaid top-up of one's own", () => {
     const second = await create(alice, alice.wallet, "20.00");
     expect(second.status).toBe(409);
     expect(second.json.error).toMatchObject({ code: "topup_pending", message: "You already have a pending top-up. Please either pay or delete it before proceeding" });
-    // Someone else may still top up Alice's account meanwhile.
-    const bob = await person();
+    // A credit administrator may still top up Alice's account meanwhile.
+    const bob = await person({ creditAdmin: true });
     expect((await create(bob, alice.wallet, "7.00")).status).toBe(200);
     expect((await alice.api.call("cancelTopUp", { body: { id: first.json.id } })).status).toBe(200);
     expect((await create(alice, alice.wallet, "20.00")).status).toBe(200);
@@ -151,10 +155,53 @@ describe("one unpaid top-up of one's own", () => {
   });
 });
 
+describe("orders on other members' wallets (issue 16, finding 10)", () => {
+  const openOrders = async (walletId: string) =>
+    (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [walletId])).rows[0]!.n;
+
+  it("a member cannot open orders on someone else's wallet, nor pay them on the demo checkout: the wallet does not exist for them", async () => {
+    const alice = await person();
+    const mallory = await person();
+    for (const api of [mallory.api, mallory.demoApi]) {
+      const r = await create(mallory, alice.wallet, "10.00", api);
+      expect(r.status).toBe(404);
+      expect(r.json.error.code).toBe("not_found");
+    }
+    // The same answer as for a wallet that does not exist, whatever its state.
+    await tdb.db.query("UPDATE wallets SET topup_allowed = false WHERE id = $1", [alice.wallet]);
+    expect((await create(mallory, alice.wallet, "10.00")).status).toBe(404);
+    expect(await openOrders(alice.wallet)).toBe(0);
+  });
+
+  it("a wallet has at most 5 open orders and a requester at most 10, however they are asked for", async () => {
+    const staff = await person({ creditAdmin: true });
+    const alice = await person();
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => create(staff, alice.wallet, "10.00")));
+    expect(outcomes.filter((r) => r.status === 200)).toHaveLength(5);
+    for (const r of outcomes.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect(r.json.error.message).toBe(M.topUpTooManyOpen);
+    }
+    expect(await openOrders(alice.wallet)).toBe(5);
+    // The owner's own order counts too: the wallet is full.
+    expect((await create(alice, alice.wallet, "10.00")).status).toBe(409);
+    // Across wallets, the requester's budget: 5 more, then no more.
+    const others = await Promise.all(Array.from({ length: 3 }, () => person()));
+    const more = [];
+    for (const o of others) for (let i = 0; i < 2; i++) more.push((await create(staff, o.wallet, "10.00")).status);
+    expect(more).toEqual([200, 200, 200, 200, 200, 409]);
+    // A deleted order frees its place.
+    const one = (await staff.api.call("getPendingTopUps", { query: { walletId: alice.wallet } })).json[0]!;
+    expect((await staff.api.call("cancelTopUp", { body: { id: one.id } })).status).toBe(200);
+    expect((await create(staff, others[2]!.wallet, "10.00")).status).toBe(200);
+  });
+});
+
 describe("pending top-ups and deleting them", () => {
   it("shows the owner a third party's top-up with the requester's name, and the requester only their own", async () => {
     const alice = await person({ firstName: "Alice", lastName: "Owner" });
-    const bob = await person({ firstName: "Bob", lastName: "Giver" });
+    // Only the association's credit administrators open orders on other members' wallets.
+    const bob = await person({ firstName: "Bob", lastName: "Giver", creditAdmin: true });
     const own = await create(alice, alice.wallet, "10.00");
     const gift = await create(bob, alice.wallet, "15.50");
     const list = await alice.api.call("getPendingTopUps", { query: { walletId: alice.wallet } });
@@ -186,7 +233,7 @@ describe("pending top-ups and deleting them", () => {
 
   it("lets only the requester delete a top-up, only while unpaid, and repeating it is harmless", async () => {
     const alice = await person();
-    const bob = await person();
+    const bob = await person({ creditAdmin: true });
     const mallory = await person();
     const gift = await create(bob, alice.wallet, "15.00");
     const id = gift.json.id;

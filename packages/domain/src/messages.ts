@@ -92,6 +92,9 @@ export const M = {
   topUpDeleted: "The top-up request has been successfully deleted",
   // Ours, where the spec is silent
   topUpNotAllowed: "Top-ups are not available for this account.",
+  topUpTooManyOpen: "Too many top-up requests are waiting to be paid or credited. Please wait until the association has handled them.",
+  topUpsDisabled: "Top-ups are not available in this association.",
+  reconversionsDisabled: "Reconversions are not available in this association.",
   requestAlreadyHandled: "This request has already been handled and can no longer be changed.",
   reconversionStageOrder: "A reconversion moves forward one stage at a time: sent, received, invoiced, then paid.",
   limitsRefused: "These limits would put the account's current balance outside them: the floor must be at most 0, the ceiling at least 0, and the balance between them.",

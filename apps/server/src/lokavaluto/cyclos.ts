@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ErrorCode, type TransactionView } from "@mutua/domain";
-import type { Deps } from "../app";
+import type { AppDeps } from "../app";
 import { notFound, type ApiError } from "../http/errors";
 import { walletBalance } from "../services/accounts";
 import { transfer } from "../services/payments";
@@ -68,8 +68,8 @@ function cyclosTransaction(t: TransactionView) {
   };
 }
 
-export function cyclosRoutes(app: FastifyInstance, deps: Deps): void {
-  const { db, settings } = deps;
+export function cyclosRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, settings, features } = deps;
   const token = (req: FastifyRequest) => {
     const v = req.headers["session-token"];
     return typeof v === "string" && v.length > 0 && v.length <= 200 ? v : undefined;
@@ -141,7 +141,7 @@ export function cyclosRoutes(app: FastifyInstance, deps: Deps): void {
       db,
       memberId,
       { from: wallet.id, to, parts: [{ account: "main", amount: amountText(body.amount) }], senderMemo: memo, recipientMemo: memo, key },
-      settings.associationName,
+      { associationName: settings.associationName, features },
     );
     const currency = await currencyOf(db, wallet.backend_id);
     const system = t.kind !== "payment";

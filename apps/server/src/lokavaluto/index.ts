@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../app";
+import type { AppDeps } from "../app";
 import { cyclosError, cyclosRoutes } from "./cyclos";
 import { odooRoutes } from "./odoo";
 import { lokapiTransport } from "./transport";
@@ -11,7 +11,7 @@ import { CYCLOS_PREFIX, LOKAVALUTO_PREFIX } from "./shapes";
  * server. Each scope has lokapi's transport rules; both map onto the same services as our own
  * API (one ledger, one rule set).
  */
-export async function lokavalutoRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function lokavalutoRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(async (scope) => {
     lokapiTransport(scope, { body: (e) => ({ error: e.message, code: e.code }) });
     odooRoutes(scope, deps);

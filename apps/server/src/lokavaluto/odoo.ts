@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ErrorCode, type Recipient } from "@mutua/domain";
-import type { Deps } from "../app";
+import type { AppDeps } from "../app";
 import { ApiError, notFound } from "../http/errors";
 import { findMemberById, login, signup, type MemberRow } from "../services/members";
 import { requestPasswordReset } from "../services/password-reset";
@@ -34,7 +34,7 @@ function basicAuth(req: FastifyRequest): { login: string; password: string } | n
  * login's prefetch and in every later answer alike: the plugin caches a backend per JSON text,
  * and a new login (a new key) must give a new one.
  */
-async function backendCredentials(deps: Deps, req: FastifyRequest, member: MemberRow, token: string) {
+async function backendCredentials(deps: AppDeps, req: FastifyRequest, member: MemberRow, token: string) {
   const b = await exposedBackend(deps.db, deps.settings);
   if (!b) return [];
   const key = backendKey(req);
@@ -89,8 +89,8 @@ const ReconversionsBody = z.object({ transactions: z.array(z.string().max(300)).
 const SignupBody = z.object({ login: z.string().max(320), firstname: z.string().max(100), lastname: z.string().max(100), password: z.string().max(200) });
 const ResetBody = z.object({ login: z.string().max(320) });
 
-export function odooRoutes(app: FastifyInstance, deps: Deps): void {
-  const { db, settings } = deps;
+export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, settings, features } = deps;
 
   // --- public ---
 
@@ -283,7 +283,7 @@ export function odooRoutes(app: FastifyInstance, deps: Deps): void {
     const walletId = walletFromIdent(body.owner_id);
     const w = walletId ? await getWallet(db, walletId) : null;
     if (!b || !w || w.backend_id !== b.id) throw notFound();
-    const order = await createTopUp(db, settings, m.id, w.id, amountText(body.amount));
+    const order = await createTopUp(db, settings, features, m.id, w.id, amountText(body.amount));
     return { order_url: order.order_url };
   });
 

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../app";
+import type { AppDeps } from "../app";
 import { operation } from "../http/contract";
 import { searchRecipients, setFavorite } from "../services/directory";
 import { prepareTransfer, transfer } from "../services/payments";
 
-export function paymentRoutes(app: FastifyInstance, deps: Deps): void {
-  const { db, settings } = deps;
+export function paymentRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, settings, features } = deps;
   operation(app, deps, "searchRecipients", async ({ memberId, query }) => searchRecipients(db, memberId, query));
   operation(app, deps, "setFavorite", async ({ memberId, params }) => setFavorite(db, memberId, BigInt(params.memberId), true));
   operation(app, deps, "unsetFavorite", async ({ memberId, params }) => setFavorite(db, memberId, BigInt(params.memberId), false));
   operation(app, deps, "prepareTransfer", async ({ memberId, body }) => prepareTransfer(db, memberId, body.from, body.to, body.amount));
-  operation(app, deps, "transfer", async ({ memberId, body }) => transfer(db, memberId, body, settings.associationName));
+  operation(app, deps, "transfer", async ({ memberId, body }) => transfer(db, memberId, body, { associationName: settings.associationName, features }));
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../app";
+import type { AppDeps } from "../app";
 import { operation } from "../http/contract";
 import { cancelTopUp, createTopUp, creditRequests, markPaid, pendingTopUps, validateCredit } from "../services/topups";
 
-export function topUpRoutes(app: FastifyInstance, deps: Deps): void {
-  const { db, settings } = deps;
-  operation(app, deps, "createTopUp", async ({ memberId, body }) => createTopUp(db, settings, memberId, body.walletId, body.amount));
+export function topUpRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, settings, features } = deps;
+  operation(app, deps, "createTopUp", async ({ memberId, body }) => createTopUp(db, settings, features, memberId, body.walletId, body.amount));
   operation(app, deps, "getPendingTopUps", async ({ memberId, query }) => pendingTopUps(db, settings, memberId, query.walletId));
   operation(app, deps, "cancelTopUp", async ({ memberId, body }) => cancelTopUp(db, memberId, body.id));
   // Credit validation right (checked by `operation` from ADMIN_ROUTES).

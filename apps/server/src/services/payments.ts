@@ -5,6 +5,7 @@ import {
 import { recoverSigner } from "@mutua/wallet";
 import type { Db } from "../db/pool";
 import { ApiError, invalid, notFound } from "../http/errors";
+import { requireReconversions, type Features } from "./features";
 import { postMovement } from "./ledger";
 import { transactionByMovement } from "./transactions";
 import { getOwnWallet, getWallet, type WalletRow } from "./wallets";
@@ -83,8 +84,9 @@ export interface TransferInput {
  * signature of the wallet's key over the canonical message, made within the last ten minutes:
  * the server, which never holds the key, cannot forge one.
  */
-export async function transfer(db: Db, me: bigint, input: TransferInput, associationName: string, now = new Date()) {
+export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { associationName: string; features: Features }, now = new Date()) {
   const { payer, payee } = await counterpart(db, me, input.from, input.to);
+  if (payee.role === "safe") requireReconversions(ctx.features);
   const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
   if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
   if (parts.reduce((s, p) => s + p.amount, 0n) > MAX_AMOUNT_CENTS) throw tooLarge();
@@ -125,5 +127,5 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, associa
     signedMessage,
     signature: input.signature ?? null,
   });
-  return transactionByMovement(db, payer.id, movement.id, associationName);
+  return transactionByMovement(db, payer.id, movement.id, ctx.associationName);
 }

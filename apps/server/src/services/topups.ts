@@ -4,6 +4,7 @@ import { inTransaction, type Db, type Queryable, type Tx } from "../db/pool";
 import { ApiError, forbidden, notFound } from "../http/errors";
 import type { Settings } from "../settings";
 import { audit } from "./audit";
+import { requireTopUps, type Features } from "./features";
 import { postMovementTx } from "./ledger";
 import { systemWallet, type BackendKind } from "./wallets";
 
@@ -38,15 +39,22 @@ function newReference(): string {
 const handled = () => new ApiError(ErrorCode.stateConflict, { id: M.requestAlreadyHandled });
 const withSymbol = (cents: bigint, symbol: string) => `${formatCents(cents)} ${symbol}`;
 
+/** Orders not yet credited nor deleted (unpaid or paid) that one wallet, and one requester, may have at once. */
+export const OPEN_ORDERS_PER_WALLET = 5;
+export const OPEN_ORDERS_PER_REQUESTER = 10;
+
 /**
- * A top-up order on a member wallet, by its owner or by anyone topping it up for them. The
- * wallet row is locked so that two simultaneous requests of the owner cannot both pass the
- * one-unpaid-order check (the partial unique index is the last guard).
+ * A top-up order on a member wallet, by its owner, or by a credit administrator topping it up
+ * for them (the spec's "top-ups by other requesters"); for anyone else the wallet does not exist.
+ * The wallet and requester rows are locked so that simultaneous requests cannot all pass the
+ * one-unpaid-order check and the open-order limits (the partial unique index is the last guard).
  */
-export async function createTopUp(db: Db, s: Settings, me: bigint, walletId: string, amountText: string) {
+export async function createTopUp(db: Db, s: Settings, features: Features, me: bigint, walletId: string, amountText: string) {
+  requireTopUps(features);
   const amount = parseApiAmount(amountText);
   if (amount === null) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
   return inTransaction(db, async (tx) => {
+    const { rows: requester } = await tx.query<{ can_validate_credits: boolean }>("SELECT can_validate_credits FROM members WHERE id = $1 FOR UPDATE", [me]);
     const { rows } = await tx.query<{
       member_id: bigint | null;
       role: string;
@@ -63,6 +71,8 @@ export async function createTopUp(db: Db, s: Settings, me: bigint, walletId: str
     );
     const w = rows[0];
     if (!w || w.role !== "member" || w.status === "discarded") throw notFound();
+    // Nobody opens orders (nor marks them paid on a demo checkout) on another member's wallet.
+    if (w.member_id !== me && !requester[0]?.can_validate_credits) throw notFound();
     if (w.status !== "active") throw new ApiError(ErrorCode.inactiveAccount, { id: M.targetInactive });
     if (!w.topup_allowed) throw new ApiError(ErrorCode.forbidden, { id: M.topUpNotAllowed });
     const min = w.min_credit_amount ?? 100n;
@@ -75,6 +85,14 @@ export async function createTopUp(db: Db, s: Settings, me: bigint, walletId: str
     if (own) {
       const pending = await tx.query("SELECT 1 FROM topup_orders WHERE wallet_id = $1 AND state = 'unpaid' AND requester_is_owner", [walletId]);
       if (pending.rowCount) throw new ApiError(ErrorCode.topUpPending, { id: M.topUpPendingExists });
+    }
+    const { rows: open } = await tx.query<{ wallet: number; requester: number }>(
+      `SELECT count(*) FILTER (WHERE wallet_id = $1)::int AS wallet, count(*) FILTER (WHERE requester_id = $2)::int AS requester
+       FROM topup_orders WHERE state IN ('unpaid', 'paid') AND (wallet_id = $1 OR requester_id = $2)`,
+      [walletId, me],
+    );
+    if (open[0]!.wallet >= OPEN_ORDERS_PER_WALLET || open[0]!.requester >= OPEN_ORDERS_PER_REQUESTER) {
+      throw new ApiError(ErrorCode.topUpPending, { id: M.topUpTooManyOpen });
     }
     const publicId = `to_${randomBytes(16).toString("hex")}`;
     await tx.query(

@@ -1,0 +1,23 @@
+import { ErrorCode, M, type AppConfig } from "@mutua/domain";
+import { ApiError } from "../http/errors";
+
+/**
+ * What the association's config.json turns off for everyone. The app hides the buttons; the
+ * server refuses the operations, so a client that ignores the config cannot use them either.
+ */
+export interface Features {
+  topUp: boolean;
+  reconversion: boolean;
+}
+
+export const featuresOf = (config: AppConfig): Features => ({ topUp: !config.disableTopUp, reconversion: !config.disableReconversion });
+
+export const ALL_FEATURES: Features = { topUp: true, reconversion: true };
+
+export function requireTopUps(f: Features): void {
+  if (!f.topUp) throw new ApiError(ErrorCode.forbidden, { id: M.topUpsDisabled });
+}
+
+export function requireReconversions(f: Features): void {
+  if (!f.reconversion) throw new ApiError(ErrorCode.forbidden, { id: M.reconversionsDisabled });
+}
