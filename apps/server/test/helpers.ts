@@ -136,7 +136,8 @@ export async function startServer(db: Db, opts: { env?: Record<string, string>; 
   }
   const settings = readSettings({ HOST: "127.0.0.1", PORT: "0", WEB_DIR: NO_WEB_DIR, ...opts.env });
   const app = await buildApp({ db, settings, mailer }, opts.logStream ? { logStream: opts.logStream } : {});
-  await app.listen({ host: "127.0.0.1", port: 0 });
+  // Port 0 (any free port) unless the test chose one, to give PUBLIC_URL its real address.
+  await app.listen({ host: "127.0.0.1", port: settings.port });
   const { port } = app.server.address() as AddressInfo;
   return {
     app,

@@ -34,10 +34,10 @@ function basicAuth(req: FastifyRequest): { login: string; password: string } | n
  * login's prefetch and in every later answer alike: the plugin caches a backend per JSON text,
  * and a new login (a new key) must give a new one.
  */
-async function backendCredentials(deps: AppDeps, req: FastifyRequest, member: MemberRow, token: string) {
+async function backendCredentials(deps: AppDeps, member: MemberRow, token: string) {
   const b = await exposedBackend(deps.db, deps.settings);
   if (!b) return [];
-  const key = backendKey(req);
+  const key = backendKey(deps.settings);
   const { rows } = await deps.db.query<{ id: string; status: string }>(
     "SELECT id, status FROM wallets WHERE member_id = $1 AND backend_id = $2 AND status <> 'discarded' ORDER BY created_at LIMIT 1",
     [member.id, b.id],
@@ -48,7 +48,7 @@ async function backendCredentials(deps: AppDeps, req: FastifyRequest, member: Me
       type: key,
       min_credit_amount: decimalNumber(b.min_credit_amount),
       max_credit_amount: decimalNumber(b.max_credit_amount),
-      accounts: rows.map((w) => ({ owner_id: ownerOf(w.id), url: cyclosUrl(req), active: w.status === "active", token })),
+      accounts: rows.map((w) => ({ owner_id: ownerOf(w.id), url: cyclosUrl(deps.settings), active: w.status === "active", token })),
       // Reconversion: payments to the association's safe wallet (shown by the plugin as "Admin").
       ...(safe
         ? {
@@ -105,7 +105,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
         uid: session.profile.id,
         api_token: session.token,
         api_version: 12,
-        prefetch: { partner: ownPartner(member), backend_credentials: await backendCredentials(deps, req, member, session.token) },
+        prefetch: { partner: ownPartner(member), backend_credentials: await backendCredentials(deps, member, session.token) },
       };
     } catch (e) {
       // The exact text lokapi turns into InvalidCredentials; other refusals (rate limit) say why.
@@ -167,13 +167,13 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(`${PRIVATE}/partner/:id`, profile);
   app.get(`${PRIVATE}/partner/:id/get`, profile);
 
-  app.post(`${PRIVATE}/partner/backend_credentials`, async (req) => backendCredentials(deps, req, await me(req), apiKey(req)!));
+  app.post(`${PRIVATE}/partner/backend_credentials`, async (req) => backendCredentials(deps, await me(req), apiKey(req)!));
 
   const search = async (req: FastifyRequest) => {
     const m = await me(req);
     const q = parse(SearchQuery, query(req));
     const b = await exposedBackend(db, settings);
-    const key = backendKey(req);
+    const key = backendKey(settings);
     if (!b || (q.backend_keys && !q.backend_keys.includes(key))) return { count: 0, rows: [] };
     const found = await searchRecipients(db, m.id, { q: q.value, offset: q.offset, limit: q.limit, backendId: b.id });
     const rows = found.rows.map((r) => recipientRow(r, key));
@@ -193,7 +193,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     const found = await searchRecipients(db, m.id, { q: "", offset: 0, limit: 1, backendId: b.id, walletId });
     const r = found.rows[0];
     if (!r || r.memberId !== q.data.rp) throw notFound();
-    return recipientRow(r, backendKey(req));
+    return recipientRow(r, backendKey(settings));
   });
 
   for (const [action, favorite] of [
@@ -230,7 +230,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
       amount: Number(o.amount),
       date: Math.floor(Date.parse(o.date) / 1000),
       name: o.requester.name,
-      monujo_backend: [backendKey(req), `cyclos:${ownerOf(walletId)}`],
+      monujo_backend: [backendKey(settings), `cyclos:${ownerOf(walletId)}`],
       paid: o.paid,
       requester: o.requester,
     }));
@@ -249,7 +249,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     await requireRight(db, m.id, "credits");
     const b = await exposedBackend(db, settings);
     if (!b) return [];
-    const key = backendKey(req);
+    const key = backendKey(settings);
     return (await creditRequests(db))
       .filter((o) => o.backendId === b.id)
       .map((o) => ({
@@ -287,7 +287,8 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { order_url: order.order_url };
   });
 
-  // Names of the counterparties in a transaction list: wallets of the exposed backend only.
+  // Names of the counterparties in a transaction list: active wallets of the exposed backend only
+  // (a pending or discarded wallet's owner is nobody's business).
   app.post(`${PRIVATE}/cyclos/contact`, async (req) => {
     await me(req);
     const body = parse(ContactBody, req.body);
@@ -295,7 +296,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!b || body.addresses.length === 0) return {};
     const { rows } = await db.query<{ id: string; member_id: bigint | null; name: string | null }>(
       `SELECT w.id, w.member_id, m.first_name || ' ' || m.last_name AS name
-       FROM wallets w LEFT JOIN members m ON m.id = w.member_id WHERE w.id = ANY($1::text[]) AND w.backend_id = $2`,
+       FROM wallets w LEFT JOIN members m ON m.id = w.member_id WHERE w.id = ANY($1::text[]) AND w.backend_id = $2 AND w.status = 'active'`,
       [body.addresses.map(walletOf), b.id],
     );
     return Object.fromEntries(

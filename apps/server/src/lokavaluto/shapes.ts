@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import { formatCents } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import type { Settings } from "../settings";
@@ -26,16 +25,17 @@ export function walletFromIdent(ident: string): string | null {
 }
 
 /**
- * Where the client reached us. The plugin keys a backend by the host of its accounts' URL, so
- * the URL must be the one this client uses (behind a proxy, with TRUST_PROXY, the proxy's).
+ * Where clients reach us: the configured PUBLIC_URL, never the request's Host header (which the
+ * client chooses, and which would send a member's app and token to any host it names). The
+ * plugin keys a backend by the host of its accounts' URL.
  */
-export const origin = (req: FastifyRequest): string => `${req.protocol}://${req.host}`;
+export const origin = (s: Settings): string => new URL(s.publicUrl).origin;
 export const LOKAVALUTO_PREFIX = "/lokavaluto_api";
 /** Where the Cyclos slice answers: the `url` of each account in the backend data. */
 export const CYCLOS_PREFIX = "/cyclos/api";
-export const cyclosUrl = (req: FastifyRequest): string => `${origin(req)}${CYCLOS_PREFIX}`;
+export const cyclosUrl = (s: Settings): string => `${origin(s)}${CYCLOS_PREFIX}`;
 /** The backend key lokapi derives from that URL: `cyclos:<host[:port]>`. */
-export const backendKey = (req: FastifyRequest): string => `cyclos:${new URL(origin(req)).host}`;
+export const backendKey = (s: Settings): string => `cyclos:${new URL(origin(s)).host}`;
 
 /** The custodial backend Lokavaluto clients see (one per host: the plugin keys backends by host). */
 export async function exposedBackend(db: Queryable, s: Settings): Promise<BackendRow | null> {

@@ -4,7 +4,7 @@ import { formatCents, type Profile } from "@mutua/domain";
 import { MutuaClient, RefusedError } from "@mutua/client";
 import { DEMO_PASSWORD, seedDemo } from "../../src/demo/seed";
 import { ledgerViolations } from "../../src/services/ledger";
-import { cents, countMovements, createTestDatabase, http, Session, startServer, type TestDatabase, type TestServer } from "../helpers";
+import { cents, countMovements, createTestDatabase, freePort, http, Session, startServer, type TestDatabase, type TestServer } from "../helpers";
 import {
   collect, lokapiExc, NodeLokAPI, ODOO_TOKEN_KEY, reqExc, RestExc,
   type LokAccount, type LokBackend, type LokContact, type LokRecipient, type LokTransaction, type LokUserAccount,
@@ -50,7 +50,9 @@ beforeAll(async () => {
   vi.spyOn(console, "log").mockImplementation(() => {});
   tdb = await createTestDatabase();
   await seedDemo(tdb.db);
-  server = await startServer(tdb.db);
+  // lokapi follows the accounts' URLs, which are built from PUBLIC_URL: it names the server's real address.
+  const port = await freePort();
+  server = await startServer(tdb.db, { env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
   host = new URL(server.baseUrl).host;
   backendKey = `cyclos:${host}`;
   alice = await member("alice@example.com");

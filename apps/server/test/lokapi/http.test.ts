@@ -1,10 +1,11 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advanceReconversion } from "../../src/services/reconversions";
 import { ledgerViolations } from "../../src/services/ledger";
 import { markPaid } from "../../src/services/topups";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../../src/services/wallets";
 import {
-  Session, countMovements, createBackend, createTestDatabase, http, newKey, seedMember, startServer, topUp, walletBalances,
+  Session, countMovements, createBackend, createTestDatabase, freePort, http, newKey, seedMember, startServer, topUp, walletBalances,
   type SeededMember, type TestDatabase, type TestServer,
 } from "../helpers";
 
@@ -42,7 +43,9 @@ const cyclos = (method: string, path: string, token: string | undefined, opts: {
 beforeAll(async () => {
   tdb = await createTestDatabase();
   backend = await createBackend(tdb.db, { kind: "custodial", symbol: "LOK" });
-  server = await startServer(tdb.db, { env: { LOKAPI_CYCLOS_BACKEND: backend.id } });
+  // Links are built from PUBLIC_URL, so it names the server's real address.
+  const port = await freePort();
+  server = await startServer(tdb.db, { env: { LOKAPI_CYCLOS_BACKEND: backend.id, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
   alice = await member("Alice");
   bob = await member("Bob");
   await topUp(tdb.db, alice.wallet, "50.00");
@@ -117,6 +120,47 @@ describe("the Lokavaluto API over HTTP", () => {
         accounts: [{ owner_id: alice.owner, url: `${server.baseUrl}/cyclos/api`, active: true, token: ok.json.api_token }],
       }),
     ]);
+  });
+
+  it("builds the login answer's URLs from PUBLIC_URL, whatever Host the request names (issue 16, finding 14)", async () => {
+    // node:http, not fetch: fetch will not send a Host of the caller's choosing.
+    const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${server.baseUrl}/lokavaluto_api/public/auth/authenticate`,
+        {
+          method: "POST",
+          headers: {
+            host: "evil.example.net",
+            "x-forwarded-host": "evil.example.net",
+            "content-type": "application/json",
+            authorization: `Basic ${Buffer.from(`${alice.email}:${alice.password}`).toString("base64")}`,
+          },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ api_version: 12, params: ["lcc_app"] }));
+    });
+    expect(raw.status).toBe(200);
+    expect(raw.body).not.toContain("evil.example.net");
+    const creds = (JSON.parse(raw.body) as { prefetch: { backend_credentials: { type: string; accounts: { url: string }[] }[] } }).prefetch.backend_credentials;
+    expect(creds[0]!.type).toBe(`cyclos:${new URL(server.settings.publicUrl).host}`);
+    expect(creds[0]!.accounts[0]!.url).toBe(`${server.settings.publicUrl}/cyclos/api`);
+  });
+
+  it("names only active wallets to /cyclos/contact: a pending or discarded wallet's owner stays unknown", async () => {
+    const pending = await seedMember(tdb.db, { firstName: "Pending", lastName: "Person" });
+    const discarded = await seedMember(tdb.db, { firstName: "Discarded", lastName: "Person" });
+    const pw = await openCustodialWallet(tdb.db, backend, pending.id, "pending");
+    const dw = await openCustodialWallet(tdb.db, backend, discarded.id, "discarded");
+    const r = await odoo("POST", "/cyclos/contact", alice.token, { addresses: [owner(pw), owner(dw), bob.owner] });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.json)).toEqual([bob.owner]);
+    expect(JSON.stringify(r.json)).not.toMatch(/Pending|Discarded/);
   });
 
   it("searches members page by page, favourites first, never the caller, nobody's contact details", async () => {
