@@ -61,6 +61,8 @@ export interface Settings {
     pinPerIp: Limit;
     /** Anonymous passkey login options per client address (each one writes a challenge). */
     passkeyOptionsPerIp: Limit;
+    /** Directory searches per member: generous for typing, short of walking the directory. */
+    searchPerMember: Limit;
   };
 }
 
@@ -107,6 +109,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       pinPerMember: limit(env, "PIN_MEMBER", 30, 900),
       pinPerIp: limit(env, "PIN_IP", 100, 900),
       passkeyOptionsPerIp: limit(env, "PASSKEY_OPTIONS_IP", 100, 900),
+      searchPerMember: limit(env, "SEARCH_MEMBER", 600, 900),
     },
   };
 }

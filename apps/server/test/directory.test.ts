@@ -93,11 +93,30 @@ describe("recipient search", () => {
     );
   });
 
-  it("finds by e-mail and by phone, in its written form or digits only", async () => {
-    for (const q of ["zoe.nunez@dir", "ZOE.NUNEZ@DIR.EXAMPLE.ORG", "+33 6 12 34", "33612345678", "6 12 34 56"]) {
+  it("finds by a whole e-mail address or phone number (written form, digits, national form), never by a part of one", async () => {
+    for (const q of ["zoe.nunez@dir.example.org", "ZOE.NUNEZ@DIR.EXAMPLE.ORG", "+33 6 12 34 56 78", "33612345678", "06 12 34 56 78"]) {
       expect(new Set(names((await search({ q })).rows)), q).toEqual(new Set(["Zoé Ñúñez"]));
     }
     expect(names((await search({ q: "0798765432" })).rows)).toEqual(["Alain Zola"]);
+    for (const q of ["zoe.nunez@dir", "nunez@dir.example.org", "dir.example.org", "+33 6 12 34", "6 12 34 56", "12345678"]) {
+      expect(names((await search({ q })).rows), q).toEqual([]);
+    }
+  });
+
+  it("cannot be used to spell out a member's e-mail or phone one character at a time (issue 16, finding 2)", async () => {
+    // The attack as it was done: extend what is known by one character, keep the one that still finds the victim.
+    const learn = async (known: string, alphabet: string) => {
+      const found: string[] = [];
+      for (const c of alphabet) if ((await search({ q: known + c })).rows.some((r) => r.memberId === ids.zoe)) found.push(c);
+      return found;
+    };
+    expect(await learn("zoe.n", "abcdefghijklmnopqrstuvwxyz.@-_0123456789")).toEqual([]);
+    expect(await learn("nunez@", "abcdefghijklmnopqrstuvwxyz.")).toEqual([]);
+    expect(await learn("+33 6 1", "0123456789")).toEqual([]);
+    expect(await learn("0612", "0123456789")).toEqual([]);
+    // And no answer carries anybody's contact details.
+    const r = await searcher.api.call("searchRecipients", { query: { q: "zoe.nunez@dir.example.org" } });
+    expect(JSON.stringify(r.json)).not.toMatch(/@|12 34|612345678/);
   });
 
   it("never lists the searcher, members without an active wallet, or members of backends the searcher cannot pay in", async () => {
@@ -217,6 +236,27 @@ describe("favourites", () => {
       expect((await search({}, api)).rows).toEqual([]);
     } finally {
       await tdb.db.query("UPDATE wallets SET status = 'active' WHERE member_id = $1", [ids.bea]);
+    }
+  });
+});
+
+describe("search budget", () => {
+  it("counts each member's searches and answers 429 past the budget; listing favourites is free", async () => {
+    const strict = await startServer(tdb.db, { env: { RATE_LIMIT_SEARCH_MEMBER_MAX: "5", RATE_LIMIT_SEARCH_MEMBER_WINDOW: "600" } });
+    try {
+      const m = await add("budget", { firstName: "Budget", lastName: "Searcher" }, [[here, "active"]]);
+      const api = new Api(strict.baseUrl, await memberToken(tdb.db, m.id));
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await api.call("searchRecipients", { query: { q: `dirtest${i}` } })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      const refused = await api.call("searchRecipients", { query: { q: "dirtest" } });
+      expect(refused.json.error).toMatchObject({ code: "rate_limited" });
+      expect(refused.headers.get("retry-after")).toBeTruthy();
+      expect((await api.call("searchRecipients", { query: { q: "" } })).status).toBe(200);
+      // Another member's budget is their own.
+      expect((await searcher.api.call("searchRecipients", { query: { q: "dirtest" } })).status).toBe(200);
+    } finally {
+      await strict.close();
     }
   });
 });

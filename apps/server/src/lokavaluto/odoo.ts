@@ -175,7 +175,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     const b = await exposedBackend(db, settings);
     const key = backendKey(settings);
     if (!b || (q.backend_keys && !q.backend_keys.includes(key))) return { count: 0, rows: [] };
-    const found = await searchRecipients(db, m.id, { q: q.value, offset: q.offset, limit: q.limit, backendId: b.id });
+    const found = await searchRecipients(db, settings, m.id, { q: q.value, offset: q.offset, limit: q.limit, backendId: b.id });
     const rows = found.rows.map((r) => recipientRow(r, key));
     // lokapi reads only the rows (and asks again while a page is full); the count is this page's.
     return { count: rows.length, rows };
@@ -190,7 +190,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     const b = await exposedBackend(db, settings);
     const walletId = walletFromIdent(q.data.rpb);
     if (!b || !walletId) throw notFound();
-    const found = await searchRecipients(db, m.id, { q: "", offset: 0, limit: 1, backendId: b.id, walletId });
+    const found = await searchRecipients(db, settings, m.id, { q: "", offset: 0, limit: 1, backendId: b.id, walletId });
     const r = found.rows[0];
     if (!r || r.memberId !== q.data.rp) throw notFound();
     return recipientRow(r, backendKey(settings));

@@ -6,7 +6,7 @@ import { prepareTransfer, transfer } from "../services/payments";
 
 export function paymentRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings, features } = deps;
-  operation(app, deps, "searchRecipients", async ({ memberId, query }) => searchRecipients(db, memberId, query));
+  operation(app, deps, "searchRecipients", async ({ memberId, query }) => searchRecipients(db, settings, memberId, query));
   operation(app, deps, "setFavorite", async ({ memberId, params }) => setFavorite(db, memberId, BigInt(params.memberId), true));
   operation(app, deps, "unsetFavorite", async ({ memberId, params }) => setFavorite(db, memberId, BigInt(params.memberId), false));
   operation(app, deps, "prepareTransfer", async ({ memberId, body }) => prepareTransfer(db, memberId, body.from, body.to, body.amount));

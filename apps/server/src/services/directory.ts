@@ -1,6 +1,21 @@
-import { searchKey, type Recipient } from "@mutua/domain";
+import { normalizeEmail, searchKey, type Recipient } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import { notFound } from "../http/errors";
+import type { Settings } from "../settings";
+import { hit } from "./rate-limit";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * A whole phone number as its last 9 digits (a French number without its 0 or +33 prefix, so
+ * "06 12 34 56 78" finds "+33 6 12 34 56 78"), or null for anything shorter: the full number
+ * is needed, never a part of it.
+ */
+function phoneDigits(q: string): string | null {
+  if (!/^[+\d\s().-]+$/.test(q.trim())) return null;
+  const digits = q.replace(/\D/g, "");
+  return digits.length >= 9 ? digits.slice(-9) : null;
+}
 
 export interface RecipientQuery {
   q: string;
@@ -13,10 +28,16 @@ export interface RecipientQuery {
 /**
  * Members the searcher can pay: an active wallet in a backend where the searcher has one too
  * (payments stay within a backend). An empty search lists favourites; results come favourites
- * first, then by name. Matching is case- and accent-insensitive on name, e-mail and phone.
+ * first, then by name. A search matches what the answer shows, the name (case- and
+ * accent-insensitive, any part of it); an e-mail address or a phone number finds a member only
+ * when given in full, so no one can spell out another member's contact details by extending a
+ * query a character at a time. Searches are counted per member.
  */
-export async function searchRecipients(db: Queryable, me: bigint, query: RecipientQuery): Promise<{ rows: Recipient[]; hasMore: boolean }> {
+export async function searchRecipients(db: Queryable, s: Settings, me: bigint, query: RecipientQuery): Promise<{ rows: Recipient[]; hasMore: boolean }> {
+  if (query.q.trim() !== "") await hit(db, `search:member:${me}`, s.limits.searchPerMember);
   const q = searchKey(query.q).replace(/[\\%_]/g, (c) => `\\${c}`);
+  const email = EMAIL.test(query.q.trim()) ? normalizeEmail(query.q) : null;
+  const phone = phoneDigits(query.q);
   const { rows } = await db.query<{ id: bigint; name: string; wallet_id: string; backend_id: string; symbol: string; is_favorite: boolean }>(
     `SELECT m.id, m.first_name || ' ' || m.last_name AS name, w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite
      FROM members m
@@ -29,11 +50,13 @@ export async function searchRecipients(db: Queryable, me: bigint, query: Recipie
        AND ($3::text IS NULL OR w.backend_id = $3)
        AND CASE WHEN $4::text IS NOT NULL THEN w.id = $4
                 WHEN $2 = '' THEN f.favorite_id IS NOT NULL
-                ELSE m.search_text LIKE '%' || $2 || '%' END
-     -- search_text starts with the name, lower-cased and without accents: "Émile" sorts with the E whatever the collation.
-     ORDER BY is_favorite DESC, m.search_text, m.id, w.backend_id
+                ELSE m.name_key LIKE '%' || $2 || '%'
+                  OR m.email = $7
+                  OR ($8::text IS NOT NULL AND right(regexp_replace(coalesce(m.phone, ''), '\\D', '', 'g'), 9) = $8) END
+     -- name_key is lower-cased and without accents: "Émile" sorts with the E whatever the collation.
+     ORDER BY is_favorite DESC, m.name_key, m.id, w.backend_id
      OFFSET $5 LIMIT $6`,
-    [me, q, query.backendId ?? null, query.walletId ?? null, query.offset, query.limit + 1],
+    [me, q, query.backendId ?? null, query.walletId ?? null, query.offset, query.limit + 1, email, phone],
   );
   return {
     rows: rows.slice(0, query.limit).map((r) => ({

@@ -94,12 +94,14 @@ export async function createMember(
 ): Promise<bigint> {
   const email = normalizeEmail(m.email);
   const phone = m.phone?.trim() || null;
+  // Members find each other by name only (name_key); administrators also by e-mail and phone (search_text).
+  const nameKey = searchKey(`${m.firstName} ${m.lastName}`);
   const search = searchKey(`${m.firstName} ${m.lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
   try {
     const { rows } = await db.query<{ id: bigint }>(
-      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, can_validate_accounts, can_validate_credits)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-      [email, m.firstName.trim(), m.lastName.trim(), m.passwordHash, phone, search, m.canValidateAccounts ?? false, m.canValidateCredits ?? false],
+      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [email, m.firstName.trim(), m.lastName.trim(), m.passwordHash, phone, search, nameKey, m.canValidateAccounts ?? false, m.canValidateCredits ?? false],
     );
     return rows[0]!.id;
   } catch (e) {
