@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M } from "@mutua/domain";
-import { encryptKeystore, newPrivateKey } from "@mutua/wallet";
+import { encryptKeystore, newPrivateKey, type Keystore } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
-import type { BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { openLedgerWallet, type BackendRow } from "../src/services/wallets";
+import { Api, createBackend, createTestDatabase, memberToken, provenWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /** A member opens a wallet: pending until approved, one per backend, ledger wallets by their keystore only. */
 let tdb: TestDatabase;
@@ -11,6 +11,7 @@ let server: TestServer;
 let custodial: BackendRow;
 let ledger: BackendRow;
 let member: Api;
+let memberId: bigint;
 let admin: Api;
 
 beforeAll(async () => {
@@ -18,7 +19,8 @@ beforeAll(async () => {
   server = await startServer(tdb.db);
   custodial = await createBackend(tdb.db, { kind: "custodial" });
   ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "50.00" });
-  member = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db)).id));
+  memberId = (await seedMember(tdb.db)).id;
+  member = new Api(server.baseUrl, await memberToken(tdb.db, memberId));
   admin = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { canValidateAccounts: true })).id));
 });
 afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
@@ -50,8 +52,9 @@ describe("creating a wallet", () => {
 
   it("keeps only the public part of a ledger wallet: the address and the encrypted keystore", async () => {
     const key = newPrivateKey();
-    const keystore = await encryptKeystore(key, "Wallet-pass-1", { n: 1024 });
-    const r = await member.call("createUserAccount", { body: { backendId: ledger.id, keystore: keystore as unknown as Record<string, unknown> } });
+    const body = await provenWallet(key, memberId, ledger.id);
+    const keystore = body.keystore as unknown as Keystore;
+    const r = await member.call("createUserAccount", { body });
     expect(r.status).toBe(200);
     expect(r.json.internalId).toBe(`ledger:${keystore.address}`);
     const stored = await tdb.db.query<{ keystore: { crypto: { ciphertext: string } }; address: string }>("SELECT keystore, address FROM wallets WHERE id = $1", [r.json.internalId]);
@@ -66,14 +69,73 @@ describe("creating a wallet", () => {
   });
 
   it("refuses a ledger wallet without a valid keystore, and the same key twice", async () => {
-    const other = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db)).id));
+    const o = await seedMember(tdb.db);
+    const other = new Api(server.baseUrl, await memberToken(tdb.db, o.id));
     expect((await other.call("createUserAccount", { body: { backendId: ledger.id } })).status).toBe(400);
     expect((await other.call("createUserAccount", { body: { backendId: ledger.id, keystore: { version: 3, address: "zz" } } })).status).toBe(400);
-    const keystore = await encryptKeystore(newPrivateKey(), "pw", { n: 1024 });
-    expect((await other.call("createUserAccount", { body: { backendId: ledger.id, keystore: keystore as unknown as Record<string, unknown> } })).status).toBe(200);
-    const thief = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db)).id));
-    const dup = await thief.call("createUserAccount", { body: { backendId: ledger.id, keystore: keystore as unknown as Record<string, unknown> } });
-    expect(dup.status).toBe(409);
+    const key = newPrivateKey();
+    const body = await provenWallet(key, o.id, ledger.id);
+    expect((await other.call("createUserAccount", { body })).status).toBe(200);
+    expect((await other.call("createUserAccount", { body: await provenWallet(key, o.id, ledger.id) })).status).toBe(409);
+  });
+});
+
+describe("claiming an address without its key (issue 16, finding 4)", () => {
+  const walletRow = async (address: string) =>
+    (await tdb.db.query<{ member_id: bigint; status: string }>("SELECT member_id, status FROM wallets WHERE address = $1", [address])).rows[0];
+
+  it("a keystore carrying someone else's address is refused without the key's signature; nothing is written", async () => {
+    const victimKey = newPrivateKey();
+    const victimKeystore = await encryptKeystore(victimKey, "Victim-pass-1", { n: 1024 });
+    const address = victimKeystore.address;
+    const m = await seedMember(tdb.db);
+    const mallory = new Api(server.baseUrl, await memberToken(tdb.db, m.id));
+    const ks = victimKeystore as unknown as Record<string, unknown>;
+    const attempts = [
+      // What main accepted: the keystore alone.
+      { backendId: ledger.id, keystore: ks },
+      // Signed by Mallory's own key, or by the victim's for somebody else, another backend, or long ago.
+      { ...(await provenWallet(victimKey, m.id, ledger.id, { signer: newPrivateKey() })), keystore: ks },
+      { ...(await provenWallet(victimKey, m.id + 1n, ledger.id)), keystore: ks },
+      { ...(await provenWallet(victimKey, m.id, custodial.id)), backendId: ledger.id, keystore: ks },
+      { ...(await provenWallet(victimKey, m.id, ledger.id, { at: new Date(Date.now() - 3_600_000).toISOString() })), keystore: ks },
+    ];
+    for (const body of attempts) {
+      const r = await mallory.call("createUserAccount", { body });
+      expect([400, 403], JSON.stringify(r.json)).toContain(r.status);
+      expect(r.json.error.code).toMatch(/invalid_signature|signature_expired/);
+    }
+    expect(await walletRow(address)).toBeUndefined();
+    // The key holder opens it as usual.
+    const owner = await seedMember(tdb.db);
+    const ownerApi = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
+    const body = await provenWallet(victimKey, owner.id, ledger.id);
+    expect((await ownerApi.call("createUserAccount", { body: { ...body, keystore: ks } })).status).toBe(200);
+    expect(await walletRow(address)).toMatchObject({ member_id: owner.id, status: "pending" });
+  });
+
+  it("a claim left by main's bug, once discarded, frees the address for the key holder's registration or creation", async () => {
+    for (const how of ["registerWallet", "createUserAccount"] as const) {
+      const key = newPrivateKey();
+      const keystore = await encryptKeystore(key, "Victim-pass-1", { n: 1024 });
+      const claimant = await seedMember(tdb.db);
+      // The claim as main let it in: another member's pending wallet on the victim's address.
+      await openLedgerWallet(tdb.db, ledger, claimant.id, keystore as unknown as { address: string } & Record<string, unknown>, "pending");
+      const owner = await seedMember(tdb.db);
+      const ownerApi = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
+      const refused = await ownerApi.call(how, { body: await provenWallet(key, owner.id, ledger.id) });
+      expect(refused.status).toBe(409);
+      expect(refused.json.error.message).toBe(M.walletOfAnotherMember);
+      expect((await admin.call("discardCreateRequest", { body: { walletId: `ledger:${keystore.address}` } })).status).toBe(200);
+      const r = await ownerApi.call(how, { body: await provenWallet(key, owner.id, ledger.id) });
+      expect(r.status, how).toBe(200);
+      expect(r.json).toMatchObject({ internalId: `ledger:${keystore.address}`, status: "pending" });
+      expect(await walletRow(keystore.address)).toMatchObject({ member_id: owner.id, status: "pending" });
+      // It is the owner's request now: approved, it is theirs and nobody else's.
+      expect((await admin.call("validateCreation", { body: { walletId: `ledger:${keystore.address}` } })).status).toBe(200);
+      const accounts = await ownerApi.call("getAccounts");
+      expect(accounts.json.map((a) => a.id)).toContain(`ledger:${keystore.address}`);
+    }
   });
 
   it("answers 404 for an unknown backend and 401 anonymously", async () => {

@@ -8,7 +8,7 @@ import { inject } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { MutuaClient, type ClientOptions } from "@mutua/client";
 import {
-  canonicalTransferMessage, formatCents, parseApiAmount, routes, type ErrorBody, type ResponseOf, type RouteName, type SubAccount,
+  canonicalTransferMessage, formatCents, parseApiAmount, routes, walletRegistrationMessage, type ErrorBody, type ResponseOf, type RouteName, type SubAccount,
 } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, signMessage, type Keystore } from "@mutua/wallet";
 import { buildApp } from "../src/app";
@@ -285,6 +285,18 @@ export interface TestLedgerWallet {
   address: string;
   key: Uint8Array;
   keystore: Keystore;
+}
+
+/**
+ * A ledger wallet's keystore with the device's proof of its key, as the app sends it to open or
+ * import one (createUserAccount, registerWallet): the registration message signed by `signer`
+ * (by default the keystore's own key) for `memberId` on `backendId` at `at`.
+ */
+export async function provenWallet(key: Uint8Array, memberId: bigint | number, backendId: string, opts: { password?: string; at?: string; signer?: Uint8Array } = {}) {
+  const keystore = await encryptKeystore(key, opts.password ?? "Wallet-pass-1", { n: 1024 });
+  const at = opts.at ?? new Date().toISOString();
+  const signature = signMessage(opts.signer ?? key, walletRegistrationMessage({ backendId, address: keystore.address, memberId: Number(memberId), at }));
+  return { backendId, keystore: keystore as unknown as Record<string, unknown>, at, signature };
 }
 
 /** A ledger wallet with a fresh key pair; its keystore uses a cheap scrypt (N = 1024) to keep tests fast. */

@@ -3,7 +3,7 @@ import { M, walletRegistrationMessage } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, signMessage } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
 import type { BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api, createBackend, createTestDatabase, memberToken, provenWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /** Importing a wallet file: only a device that opened the file (and signed for this member) can register it. */
 let tdb: TestDatabase;
@@ -16,13 +16,8 @@ async function member(): Promise<{ api: Api; id: number }> {
   return { api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)), id: Number(m.id) };
 }
 
-async function importBody(key: Uint8Array, memberId: number, opts: { password?: string; at?: string; backendId?: string } = {}) {
-  const keystore = await encryptKeystore(key, opts.password ?? "Wallet-pass-1", { n: 1024 });
-  const at = opts.at ?? new Date().toISOString();
-  const backendId = opts.backendId ?? ledger.id;
-  const signature = signMessage(key, walletRegistrationMessage({ backendId, address: keystore.address, memberId, at }));
-  return { backendId, keystore: keystore as unknown as Record<string, unknown>, at, signature };
-}
+const importBody = (key: Uint8Array, memberId: number, opts: { password?: string; at?: string; backendId?: string } = {}) =>
+  provenWallet(key, memberId, opts.backendId ?? ledger.id, opts);
 
 beforeAll(async () => {
   tdb = await createTestDatabase();

@@ -169,9 +169,12 @@ export class MutuaClient {
     return this.call("transfer", { body });
   }
   /** Spec "getCreditUrl": a top-up order on a wallet (one's own or another member's); pay it at order_url. */
-  /** Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount"). */
-  createUserAccount(backendId: string, keystore?: Record<string, unknown>) {
-    return this.call("createUserAccount", { body: { backendId, ...(keystore ? { keystore } : {}) } });
+  /**
+   * Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount").
+   * A ledger wallet brings its keystore and the device's proof of its key (see walletRegistrationMessage).
+   */
+  createUserAccount(backendId: string, ledger?: { keystore: Record<string, unknown>; at: string; signature: string }) {
+    return this.call("createUserAccount", { body: { backendId, ...ledger } });
   }
   /** Imports a wallet file the device opened and signed for (see walletRegistrationMessage). */
   registerWallet(body: BodyOf<"registerWallet">) {

@@ -115,6 +115,7 @@ export const M = {
   notAWalletFile: "This file is not a wallet file.",
   walletImported: "The wallet file was imported.",
   walletOfAnotherMember: "This wallet is already registered to another member.",
+  walletNotSigned: "This wallet was not signed with its own key.",
   walletExportFailed: "The wallet could not be downloaded",
   settingsSaveFailed: "Your settings could not be saved. Please try again.",
   pinSaveFailed: "Your wallet was created, but its simplified authentication could not be saved. Please set it again in Settings.",

@@ -15,7 +15,7 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
     return w;
   };
 
-  operation(app, deps, "createUserAccount", async ({ memberId, body }) => createUserAccount(db, memberId, body.backendId, body.keystore));
+  operation(app, deps, "createUserAccount", async ({ memberId, body }) => createUserAccount(db, memberId, body.backendId, body.keystore, body));
   operation(app, deps, "registerWallet", async ({ memberId, body }) => registerWallet(db, memberId, body));
   operation(app, deps, "getAccounts", async ({ memberId }) => listAccounts(db, memberId, settings.associationName));
   operation(app, deps, "getBalance", async ({ memberId, params }) => walletBalance(db, (await own(memberId, params.walletId)).id));

@@ -255,10 +255,16 @@ export const StagingAccount = z.object({
 
 export const WalletStatusResult = z.object({ walletId: z.string(), status: z.enum(["pending", "active", "locked", "discarded"]) });
 
-/** A new wallet: custodial ones need nothing more; ledger ones bring their keystore, made on the device. */
+/**
+ * A new wallet: custodial ones need nothing more; ledger ones bring their keystore, made on the
+ * device, with `at` and `signature`: the device's signature of `walletRegistrationMessage` by the
+ * new key, so nobody opens a wallet on an address whose key they do not hold.
+ */
 export const CreateWalletBody = z.object({
   backendId: z.string().min(3).max(120),
   keystore: z.record(z.string(), z.unknown()).optional(),
+  at: z.string().max(40).optional(),
+  signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/).optional(),
 });
 export const CreatedWallet = z.object({ internalId: z.string(), status: z.enum(["pending", "active"]) });
 

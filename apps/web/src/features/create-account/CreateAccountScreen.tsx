@@ -8,10 +8,11 @@ import { useClient } from "../../app/context";
 import { PasswordField } from "../../ui/Field";
 import { toast } from "../../lib/toast";
 import { tr } from "../../lib/i18n";
-import { useBackends, useUnconfiguredBackends } from "../auth/queries";
+import { useBackends, useMe, useUnconfiguredBackends } from "../auth/queries";
 import { useUnlock } from "../unlock/UnlockProvider";
 import { PinFields, usePinDraft } from "../unlock/PinEditor";
 import { savePin } from "../unlock/pins";
+import { proveKey } from "../wallet-file/key-proof";
 
 /**
  * Spec 2 "Create-wallet screen": a backend selector when several have no wallet (first
@@ -54,22 +55,26 @@ function CreateWallet({ backend }: { backend: Backend }) {
   const { policy } = useUnlock();
   const [simplified, setSimplified] = useState(false);
   const pin = usePinDraft();
+  const me = useMe().data;
   const ledger = backend.kind === "ledger";
   const problems = newPasswordProblems(password, confirm);
   const passwordError = password && problems.password ? tr(problems.password) : undefined;
   const confirmError = confirm && confirm !== password ? i18n._("Passwords do not match") : undefined;
   const passwordReady = password !== "" && confirm !== "" && !problems.password && !problems.confirmPassword;
-  const ready = !busy && (!ledger || (passwordReady && (!simplified || pin.valid)));
+  const ready = !busy && (!ledger || (me !== undefined && passwordReady && (!simplified || pin.valid)));
 
   const create = async () => {
     setBusy(true);
     try {
-      let keystore: Record<string, unknown> | undefined;
+      let proven: Parameters<typeof client.createUserAccount>[1];
       if (ledger) {
         const wallet = await import("@mutua/wallet");
-        keystore = (await wallet.encryptKeystore(wallet.newPrivateKey(), password)) as unknown as Record<string, unknown>;
+        const key = wallet.newPrivateKey();
+        const keystore = await wallet.encryptKeystore(key, password);
+        // The server takes the address only with the new key's signature (nobody claims an address they do not hold).
+        proven = { keystore: keystore as unknown as Record<string, unknown>, ...proveKey(wallet, key, keystore.address, backend.id, me!.id) };
       }
-      const created = await client.createUserAccount(backend.id, keystore);
+      const created = await client.createUserAccount(backend.id, proven);
       if (ledger && simplified) {
         // The wallet exists now: a PIN that fails to save must not look like a failed creation.
         await savePin(client, created.internalId, password, pin.pin).catch(() => toast.error({ id: M.pinSaveFailed }));

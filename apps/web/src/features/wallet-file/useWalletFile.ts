@@ -1,12 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { RefusedError } from "@mutua/client";
-import { ErrorCode, M, walletRegistrationMessage, type AccountEntry } from "@mutua/domain";
+import { ErrorCode, M, type AccountEntry } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { deliverFile } from "../../lib/deliver-file";
 import { toast } from "../../lib/toast";
 import { i18n, tr } from "../../lib/i18n";
 import { useMe } from "../auth/queries";
 import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
+import { proveKey } from "./key-proof";
 import { readWalletFile, walletFileName, WalletFileError } from "./read-file";
 
 /** Export wallet (account menu): the encrypted wallet file, as Comchain tools read it. */
@@ -61,9 +62,7 @@ export function useImportWallet() {
     }
     try {
       const address = wallet.parseKeystore(keystore).address;
-      const at = new Date().toISOString();
-      const signature = wallet.signMessage(key, walletRegistrationMessage({ backendId, address, memberId: me.id, at }));
-      const r = await client.registerWallet({ backendId, keystore, at, signature });
+      const r = await client.registerWallet({ backendId, keystore, ...proveKey(wallet, key, address, backendId, me.id) });
       forgetWallet(r.internalId);
       toast.success({ id: M.walletImported });
       await qc.invalidateQueries({ queryKey: ["me"] });
