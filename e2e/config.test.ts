@@ -55,13 +55,17 @@ describe("association config", () => {
     await expect(page.getByRole("link", { name: "Forgot password ?" }).count()).resolves.toBe(0);
     await expect(page.getByRole("link", { name: "Not a member yet ?" }).getAttribute("href")).resolves.toBe("/logo.svg?join");
 
-    // With a single language and no wallet to unlock (Bob's is custodial) there is nothing to set: no Settings entry.
+    // With a single language and no wallet to unlock (Bob's is custodial) there is nothing to set, but
+    // Settings still lists the devices that sign in without the password: none, and it says so.
     await signIn(page, suite.server.url, "bob@example.com", "Demo1234!");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Bob Durand" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
-    await expect(page.locator("#user-menu").getByRole("link", { name: "Settings" }).count()).resolves.toBe(0);
     await expect(page.locator("#user-menu").getByRole("link", { name: "Help" }).count()).resolves.toBe(1);
+    await page.locator("#user-menu").getByRole("link", { name: "Settings" }).click();
+    await page.getByText("None: only your password signs in to your account.").waitFor();
+    await expect(page.getByRole("heading", { name: "Language settings" }).count()).resolves.toBe(0);
+    await expect(page.getByRole("heading", { name: "Security settings" }).count()).resolves.toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

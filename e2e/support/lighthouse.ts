@@ -13,6 +13,8 @@ export interface LighthouseFigures {
   lcpMs: number;
   tbtMs: number;
   cls: number;
+  /** Lighthouse's measure of the host's CPU speed: scores of hosts with other indexes do not compare. */
+  benchmarkIndex: number;
 }
 
 const RUNS = 3;
@@ -83,6 +85,7 @@ async function runOnce(port: number, baseUrl: string, p: string): Promise<Lighth
     lcpMs: Math.round(num("largest-contentful-paint")),
     tbtMs: Math.round(num("total-blocking-time")),
     cls: Number(num("cumulative-layout-shift").toFixed(3)),
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
   };
 }
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { M } from "@mutua/domain";
-import { encryptKeystore, newPinProof, newPrivateKey, openWithPin, pinProof, sealWithPin } from "@mutua/wallet";
+import { newPinProof, newPrivateKey, openWithPin, pinProof, sealWithPin } from "@mutua/wallet";
 import type { BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api, createBackend, createTestDatabase, memberToken, provenWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /** PINs: the server holds each device secret and counts wrong PINs, on every instance. */
 let tdb: TestDatabase;
@@ -13,8 +13,7 @@ async function memberWithWallet(serverIndex = 0): Promise<{ api: Api; walletId: 
   const m = await seedMember(tdb.db);
   const token = await memberToken(tdb.db, m.id);
   const api = new Api(servers[serverIndex]!.baseUrl, token);
-  const keystore = await encryptKeystore(newPrivateKey(), "Wallet-pass-1", { n: 1024 });
-  const r = await api.call("createUserAccount", { body: { backendId: ledger.id, keystore: keystore as unknown as Record<string, unknown> } });
+  const r = await api.call("createUserAccount", { body: await provenWallet(newPrivateKey(), m.id, ledger.id) });
   return { api, walletId: r.json.internalId as string, token };
 }
 

@@ -1,5 +1,4 @@
 import { MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT } from "./money";
-import { hasDeceptiveMemoCharacters } from "./characters";
 import { M } from "./messages";
 import { msg, type Msg } from "./message";
 
@@ -42,3 +41,11 @@ export function memoProblem(memo: string): Msg | null {
   if ([...memo].length > MEMO_MAX) return msg(M.memoTooLong);
   return hasDeceptiveMemoCharacters(memo) ? msg(M.memoCharacters) : null;
 }
+
+/**
+ * A memo is shown to the other member on one line: line breaks, control characters and direction
+ * overrides (which reorder what follows: "refund \u202Etxt.exe") would make it read other than it
+ * is. Direction marks and zero-width joiners stay: right-to-left scripts and emoji need them.
+ */
+const MEMO_DECEPTIVE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+export const hasDeceptiveMemoCharacters = (s: string): boolean => MEMO_DECEPTIVE.test(s);

@@ -3,7 +3,6 @@ export * from "./messages";
 export * from "./errors";
 export * from "./email";
 export * from "./names";
-export * from "./characters";
 export * from "./password";
 export * from "./signup";
 export * from "./money";

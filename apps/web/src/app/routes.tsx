@@ -8,6 +8,7 @@ import { NavBar } from "./NavBar";
 import { loginRequired } from "./login-required";
 import { useOnline } from "../lib/online";
 import { BiometricOffer } from "../features/biometric/BiometricOffer";
+import { useAccounts } from "../features/accounts/queries";
 import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
 import { LoginScreen } from "../features/auth/LoginScreen";
 import { rememberPayLink } from "../lib/pay-link";
@@ -44,6 +45,10 @@ function Layout() {
       }),
     [qc, navigate],
   );
+  // A signed-in member's accounts start loading with the page, not once a screen's chunk has
+  // arrived: on a phone the dashboard's transactions sit below the accounts card, and would jump
+  // down when the accounts came in late (Lighthouse: CLS 0.003 → 0.12 without this).
+  useAccounts();
 
   return (
     <ModalHost>

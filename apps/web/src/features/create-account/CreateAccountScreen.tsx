@@ -12,7 +12,6 @@ import { useBackends, useMe, useUnconfiguredBackends } from "../auth/queries";
 import { useUnlock } from "../unlock/UnlockProvider";
 import { PinFields, usePinDraft } from "../unlock/PinEditor";
 import { savePin } from "../unlock/pins";
-import { proveKey } from "../wallet-file/key-proof";
 
 /**
  * Spec 2 "Create-wallet screen": a backend selector when several have no wallet (first
@@ -68,7 +67,7 @@ function CreateWallet({ backend }: { backend: Backend }) {
     try {
       let proven: Parameters<typeof client.createUserAccount>[1];
       if (ledger) {
-        const wallet = await import("@mutua/wallet");
+        const [wallet, { proveKey }] = await Promise.all([import("@mutua/wallet"), import("../wallet-file/key-proof")]);
         const key = wallet.newPrivateKey();
         const keystore = await wallet.encryptKeystore(key, password);
         // The server takes the address only with the new key's signature (nobody claims an address they do not hold).

@@ -7,7 +7,6 @@ import { toast } from "../../lib/toast";
 import { i18n, tr } from "../../lib/i18n";
 import { useMe } from "../auth/queries";
 import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
-import { proveKey } from "./key-proof";
 import { readWalletFile, walletFileName, WalletFileError } from "./read-file";
 
 /** Export wallet (account menu): the encrypted wallet file, as Comchain tools read it. */
@@ -62,6 +61,7 @@ export function useImportWallet() {
     }
     try {
       const address = wallet.parseKeystore(keystore).address;
+      const { proveKey } = await import("./key-proof");
       const r = await client.registerWallet({ backendId, keystore, ...proveKey(wallet, key, address, backendId, me.id) });
       forgetWallet(r.internalId);
       toast.success({ id: M.walletImported });
