@@ -71,6 +71,13 @@ describe("features the association turned off", () => {
     expect(r.status).toBe(403);
     expect(r.json.error).toMatchObject({ code: "forbidden", message: M.reconversionsDisabled });
     expect(await countMovements(tdb.db, a.wallet)).toBe(before);
+    // Nor through the Lokavaluto face's Cyclos payment.
+    const cyclos = await http<unknown>(off.baseUrl, "POST", "/cyclos/api/self/payments", {
+      headers: { "session-token": a.token },
+      body: { amount: "4.00", description: "back", subject: safe.replace(/^custodial:/, "") },
+    });
+    expect(cyclos.status, cyclos.text).toBe(403);
+    expect(await countMovements(tdb.db, a.wallet)).toBe(before);
     expect((await a.off.call("transfer", { body: { from: a.wallet, to: b.wallet, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(200);
     expect((await a.on.call("transfer", { body: { from: a.wallet, to: safe, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(200);
     expect(await ledgerViolations(tdb.db)).toEqual([]);

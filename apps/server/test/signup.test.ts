@@ -64,6 +64,17 @@ describe("signup validation", () => {
     });
   });
 
+  it("refuses them through the Lokavaluto face's sign-up as well, writing nothing", async () => {
+    for (const [firstname, lastname] of [["\u202EecilA", "Martin"], ["Alice", "Mar\u2060tin"], ["\uFEFFAlice", "Martin"]]) {
+      const before = await countMembers(tdb.db);
+      const r = await http<{ status: string; error?: string }>(server.baseUrl, "POST", "/lokavaluto_api/public/auth/signup", {
+        body: { login: uniqueEmail(), firstname, lastname, password: GOOD.password },
+      });
+      expect(r.json, JSON.stringify([firstname, lastname])).toEqual({ status: "Error", error: M.nameCharacters });
+      expect(await countMembers(tdb.db)).toBe(before);
+    }
+  });
+
   it("reports empty first and last names, also when only spaces", async () => {
     expect(await fieldsOf({ ...GOOD, email: uniqueEmail(), firstName: "", lastName: "  \t " })).toEqual({
       firstName: { msgid: EMPTY },

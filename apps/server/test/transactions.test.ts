@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TransactionView } from "@mutua/domain";
+import { M, type TransactionView } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
@@ -191,6 +191,19 @@ describe("transaction list", () => {
       expect(r.status, JSON.stringify(query)).toBe(400);
       expect(r.json.error.code).toBe("validation_failed");
     }
+  });
+
+  it("refuses a cursor whose date PostgreSQL would refuse with 400 in the API's error shape, not 500 (issue 16, finding 6)", async () => {
+    const cursor = (s: string) => Buffer.from(s).toString("base64url");
+    // Dates JavaScript reads (30 February rolls over to March, year 0 exists) but PostgreSQL does not.
+    for (const at of ["2024-02-30T12:00:00.000000Z", "0000-01-01T00:00:00.000000Z"]) {
+      const r = await alice.api.call("getTransactions", { params: { walletId: alice.wallet }, query: { cursor: cursor(`${at}|1`) } });
+      expect(r.status, `${at}: ${r.text}`).toBe(400);
+      expect(r.json.error).toMatchObject({ code: "validation_failed", message: M.invalidRequest, msgid: M.invalidRequest });
+    }
+    // The cursor the server hands out still pages.
+    const first = await page(alice, { limit: 2 });
+    expect((await page(alice, { limit: 2, cursor: first.next! })).items).toHaveLength(2);
   });
 });
 

@@ -165,9 +165,13 @@ describe("web app", () => {
     expect((await http(s.baseUrl, "GET", "/assets/missing.js")).status).toBe(404);
     // A source map left in the folder (full sources, build paths) is not published.
     fs.writeFileSync(path.join(web, "assets", "app-abc123.js.map"), JSON.stringify({ sources: ["/home/build/src/main.tsx"], sourcesContent: ["secret"] }));
-    const map = await http(s.baseUrl, "GET", "/assets/app-abc123.js.map");
-    expect(map.status).toBe(404);
-    expect(map.text).not.toContain("sourcesContent");
+    fs.writeFileSync(path.join(web, "sw.js.map"), JSON.stringify({ sources: ["/home/build/src/sw.ts"], sourcesContent: ["secret"] }));
+    // Nor under another spelling of its path (a doubled slash is refused for every file, with 403).
+    for (const p of ["/assets/app-abc123.js.map", "/assets/app-abc123.js%2Emap", "/assets/app-abc123.js.map?v=1", "/assets/./app-abc123.js.map", "/assets/x/../app-abc123.js.map", "/sw.js.map", "/assets//app-abc123.js.map"]) {
+      const map = await http(s.baseUrl, "GET", p);
+      expect(map.status, p).toBe(p.includes("//") ? 403 : 404);
+      expect(map.text, p).not.toContain("sourcesContent");
+    }
     const api = await http<ErrorJson>(s.baseUrl, "GET", "/api/nope");
     expect(api.status).toBe(404);
     expect(api.json.error.code).toBe(ErrorCode.notFound);

@@ -9,7 +9,8 @@ export function nameProblem(raw: string): Msg | null {
   if (name.length > NAME_MAX) return msg(M.fieldTooLong, { max: NAME_MAX });
   // Control characters have no place in a person's name and break CSV and e-mail headers.
   if (/\p{Cc}/u.test(name)) return msg(M.invalidRequest);
-  if (hasDeceptiveNameCharacters(name)) return msg(M.nameCharacters);
+  // On the text as typed: trim() drops a leading or trailing U+FEFF, which is no reason to accept it.
+  if (hasDeceptiveNameCharacters(raw)) return msg(M.nameCharacters);
   return null;
 }
 

@@ -151,4 +151,21 @@ describe("deceptive characters (issue 16, finding 11)", () => {
     for (const good of ["Lunch 🍕", "👨‍👩‍👧 groceries", "שכר דירה", "Café \u200F ok", "x".repeat(50)]) expect(memoProblem(good), good).toBeNull();
     expect(memoProblem("x".repeat(51))).toEqual({ id: M.memoTooLong });
   });
+
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i));
+
+  it("names refuse every direction control and invisible character the review listed, wherever it stands", async () => {
+    const { nameProblem, M } = await import("../src");
+    const listed = ["\u061C", "\u200E", "\u200F", ...range(0x202a, 0x202e), ...range(0x2066, 0x2069), "\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF"];
+    for (const c of listed) {
+      for (const name of [`${c}Alice`, `Al${c}ice`, `Alice${c}`]) expect(nameProblem(name), JSON.stringify(name)).toEqual({ id: M.nameCharacters });
+    }
+  });
+
+  it("memos refuse every line break and direction override or isolate the review listed", async () => {
+    const { memoProblem, M } = await import("../src");
+    for (const c of ["\n", "\r", "\u2028", "\u2029", ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)]) {
+      expect(memoProblem(`rent ${c}May`), JSON.stringify(c)).toEqual({ id: M.memoCharacters });
+    }
+  });
 });
