@@ -4,11 +4,10 @@ import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { APP_VERSION, ErrorCode, M, type Msg } from "@mutua/domain";
-import type { Db } from "./db/pool";
-import type { Settings } from "./settings";
-import type { Mailer } from "./services/mail";
-import { ApiError } from "./http/errors";
+import { APP_VERSION, ErrorCode, M, isMsgId, type Msg } from "@mutua/domain";
+import type { AppDeps, Deps } from "./deps";
+import { Refusal, invalid } from "./services/errors";
+import { errorBody, statusOf } from "./http/errors";
 import { operation } from "./http/contract";
 import { parseJsonBody } from "./http/json-body";
 import { authRoutes } from "./routes/auth";
@@ -25,18 +24,8 @@ import { appConfig, webRoutes } from "./web";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
 import { scheduleSweeps } from "./services/maintenance";
-import { featuresOf, type Features } from "./services/features";
+import { featuresOf } from "./services/features";
 
-export interface Deps {
-  db: Db;
-  settings: Settings;
-  mailer: Mailer;
-}
-
-/** What routes get besides: the features the association's config.json leaves on (read once at start). */
-export interface AppDeps extends Deps {
-  features: Features;
-}
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -57,13 +46,13 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     try {
       done(null, parseJsonBody(String(text)));
     } catch (e) {
-      done(e as ApiError, undefined);
+      done(e as Refusal, undefined);
     }
   });
   // PostgreSQL text cannot hold U+0000: refused here as bad input, before it reaches a query.
   app.addHook("preValidation", async (req) => {
     for (const part of [req.body, req.query, req.params]) {
-      if (part !== undefined && JSON.stringify(part).includes("\\u0000")) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+      if (part !== undefined && JSON.stringify(part).includes("\\u0000")) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
     }
   });
   requestLogging(app);
@@ -85,24 +74,25 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof ApiError) {
+    if (err instanceof Refusal) {
       if (err.extra.retryAfter) reply.header("Retry-After", String(err.extra.retryAfter));
-      return reply.status(err.status).send(err.body());
+      return reply.status(statusOf(err)).send(errorBody(err));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, Msg> = {};
       for (const v of err.validation) {
         const key = v.instancePath.replace(/^\//, "").replace(/\//g, ".") || "body";
-        fields[key] ??= { id: M.invalidRequest };
+        // A schema that names its refusal (a msgid as the issue's message) is answered in its words.
+        fields[key] ??= { id: v.message && isMsgId(v.message) ? v.message : M.invalidRequest };
       }
-      return reply.status(400).send(new ApiError(ErrorCode.validation, { id: M.invalidRequest }, { fields }).body());
+      return reply.status(400).send(errorBody(invalid(fields)));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
       return reply.status(err.statusCode).send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
     }
     req.log.error({ err }, "unhandled error");
-    return reply.status(500).send(new ApiError(ErrorCode.internal, { id: M.internalError }).body());
+    return reply.status(500).send(errorBody(new Refusal(ErrorCode.internal, { id: M.internalError })));
   });
 
   // Liveness: the process answers. Readiness: it can serve, i.e. the database answers too.
@@ -111,7 +101,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     try {
       await deps.db.query("SELECT 1");
     } catch {
-      throw new ApiError(ErrorCode.unavailable, { id: M.backendUnavailable });
+      throw new Refusal(ErrorCode.unavailable, { id: M.backendUnavailable });
     }
     return { status: "ready" as const };
   });

@@ -1,5 +1,11 @@
 import path from "node:path";
-import type { Limit } from "./services/rate-limit";
+
+/** A rate limit: attempts allowed in one window, per bucket (services/rate-limit.ts counts them). */
+export interface Limit {
+  /** Attempts allowed in one window. */
+  max: number;
+  windowSeconds: number;
+}
 
 export const TOPUP_PROVIDERS = ["transfer", "demo"] as const;
 export type TopUpProviderName = (typeof TOPUP_PROVIDERS)[number];

@@ -297,14 +297,14 @@ describe("amounts and memos at the API", () => {
     expect(await snapshot(payer.id, payee.id)).toEqual(before);
   });
 
-  it("refuses a 10 kB memo with 400 naming the field; nothing moves", async () => {
+  it("refuses a 10 kB memo with 400 naming the field and saying why; nothing moves", async () => {
     const alice = await person({ balance: "2.00" });
     const bob = await person();
     const before = await snapshot(alice.wallet, bob.wallet);
     for (const field of ["senderMemo", "recipientMemo"] as const) {
       const r = await pay(alice, bob.wallet, "1.00", { [field]: "x".repeat(10_240) });
       expect(r.status).toBe(400);
-      expect(r.json.error).toMatchObject({ code: "validation_failed", fields: { [field]: { msgid: M.invalidRequest } } });
+      expect(r.json.error).toMatchObject({ code: "validation_failed", msgid: M.memoTooLong, fields: { [field]: { msgid: M.memoTooLong } } });
     }
     expect(await snapshot(alice.wallet, bob.wallet)).toEqual(before);
   });

@@ -1,6 +1,7 @@
 import { MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT } from "./money";
 import { M } from "./messages";
 import { msg, type Msg } from "./message";
+import { LIMITS } from "./vocabulary";
 
 export type AmountPurpose = "send" | "request";
 
@@ -34,7 +35,7 @@ export function parseAmountInput(raw: string, purpose: AmountPurpose = "send"): 
   return { ok: true, cents, text: text2 };
 }
 
-export const MEMO_MAX = 50;
+export const MEMO_MAX = LIMITS.memo;
 
 /** Spec 5 "Memos": optional, at most 50 characters; on one line, with no direction override. */
 export function memoProblem(memo: string): Msg | null {

@@ -1,4 +1,5 @@
 export * from "./message";
+export * from "./vocabulary";
 export * from "./messages";
 export * from "./errors";
 export * from "./email";

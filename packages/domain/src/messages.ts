@@ -136,3 +136,7 @@ export const M = {
   // Language (spec 8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;
+
+const MSG_IDS: ReadonlySet<string> = new Set(Object.values(M));
+/** The text is one of the catalogue's msgids (a schema's refusal names its message this way). */
+export const isMsgId = (s: string): s is (typeof M)[keyof typeof M] => MSG_IDS.has(s);

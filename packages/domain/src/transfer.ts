@@ -1,9 +1,10 @@
+import type { SubAccount } from "./vocabulary";
+
 /**
  * The message a ledger wallet signs to authorise a transfer. Every field that decides where
  * money goes is in it, so the server can verify the payer's signature and refuse anything
  * altered, replayed under another key, or too old.
  */
-export type SubAccount = "main" | "nant" | "cm";
 
 export interface TransferPart {
   account: SubAccount;

@@ -5,7 +5,7 @@ import type { Settings } from "../settings";
 import { reauthRequired } from "../services/credentials";
 import { isFresh, resolveSession } from "../services/sessions";
 import type { Profile } from "../services/members";
-import { loginRequired } from "./errors";
+import { loginRequired } from "../services/errors";
 
 /**
  * The session cookie's name. Under https it carries the __Host- prefix: the browser then only

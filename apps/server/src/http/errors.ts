@@ -1,4 +1,7 @@
-import { ErrorCode, M, renderMsg, type ErrorBody, type Msg } from "@mutua/domain";
+import type { ErrorBody, ErrorCode } from "@mutua/domain";
+import type { Refusal } from "../services/errors";
+
+/** Services refuse in their own terms (services/errors.ts); here alone is what that means in HTTP. */
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_credentials: 401,
@@ -30,40 +33,22 @@ const STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-/** An error that answers with the API's error body; services throw it, the error handler sends it. */
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    readonly msg: Msg,
-    readonly extra: { fields?: Record<string, Msg>; retryAfter?: number } = {},
-  ) {
-    super(renderMsg(msg));
-    this.status = STATUS[code];
-  }
+/** The HTTP status of a refusal. */
+export const statusOf = (r: Refusal): number => STATUS[r.code];
 
-  body(): ErrorBody {
-    const fields = this.extra.fields
-      ? Object.fromEntries(Object.entries(this.extra.fields).map(([k, m]) => [k, { msgid: m.id, ...(m.values ? { values: m.values } : {}) }]))
-      : undefined;
-    return {
-      error: {
-        code: this.code,
-        message: this.message,
-        msgid: this.msg.id,
-        ...(this.msg.values ? { values: this.msg.values } : {}),
-        ...(fields ? { fields } : {}),
-        ...(this.extra.retryAfter !== undefined ? { retryAfter: this.extra.retryAfter } : {}),
-      },
-    };
-  }
+/** The API's error body for a refusal: the rendered message, its msgid and values, per-field messages. */
+export function errorBody(r: Refusal): ErrorBody {
+  const fields = r.extra.fields
+    ? Object.fromEntries(Object.entries(r.extra.fields).map(([k, m]) => [k, { msgid: m.id, ...(m.values ? { values: m.values } : {}) }]))
+    : undefined;
+  return {
+    error: {
+      code: r.code,
+      message: r.message,
+      msgid: r.msg.id,
+      ...(r.msg.values ? { values: r.msg.values } : {}),
+      ...(fields ? { fields } : {}),
+      ...(r.extra.retryAfter !== undefined ? { retryAfter: r.extra.retryAfter } : {}),
+    },
+  };
 }
-
-export const loginRequired = () => new ApiError(ErrorCode.loginRequired, { id: M.loginRequired });
-export const forbidden = () => new ApiError(ErrorCode.forbidden, { id: M.forbidden });
-export const invalid = (fields: Record<string, Msg>) => {
-  const first = Object.values(fields)[0] ?? { id: M.invalidRequest };
-  return new ApiError(ErrorCode.validation, first, { fields });
-};
-
-export const notFound = () => new ApiError(ErrorCode.notFound, { id: M.notFound });

@@ -1,6 +1,6 @@
 import sjson from "secure-json-parse";
 import { ErrorCode, M } from "@mutua/domain";
-import { ApiError } from "./errors";
+import { Refusal } from "../services/errors";
 
 /** No request of the contract nests deeper than a handful of levels; 64 leaves room and no stack risk. */
 export const MAX_JSON_DEPTH = 64;
@@ -31,10 +31,10 @@ export function nestsDeeperThan(text: string, max: number): boolean {
  * `__proto__` / `constructor.prototype` keys (prototype poisoning, refused as Fastify's own parser does).
  */
 export function parseJsonBody(text: string): unknown {
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   try {
     return sjson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
   } catch {
-    throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+    throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppConfig } from "@mutua/domain";
 import type { Settings } from "../settings";
-import { forbidden } from "./errors";
+import { forbidden } from "../services/errors";
 import { sessionCredential } from "./auth";
 
 const originOf = (url: string | undefined): string | null => {

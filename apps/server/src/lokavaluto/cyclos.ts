@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ErrorCode, type TransactionView } from "@mutua/domain";
-import type { AppDeps } from "../app";
-import { notFound, type ApiError } from "../http/errors";
+import type { AppDeps } from "../deps";
+import { notFound, type Refusal } from "../services/errors";
 import { walletBalance } from "../services/accounts";
 import { transfer } from "../services/payments";
 import { listTransactions } from "../services/transactions";
@@ -15,7 +15,7 @@ import { amountText, memberOf, parse, query } from "./transport";
 const PAGE_SIZE = 40;
 
 /** Cyclos's error codes for ours; lokapi reads `insufficientBalance` and `loggedOut`. */
-export function cyclosError(e: ApiError): { code: string; message: string } {
+export function cyclosError(e: Refusal): { code: string; message: string } {
   const code =
     e.code === ErrorCode.loginRequired
       ? "loggedOut"

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { AppDeps } from "../app";
+import type { AppDeps } from "../deps";
 import { cyclosError, cyclosRoutes } from "./cyclos";
 import { odooRoutes } from "./odoo";
 import { lokapiTransport } from "./transport";
+import { statusOf } from "../http/errors";
 import { CYCLOS_PREFIX, LOKAVALUTO_PREFIX } from "./shapes";
 
 /**
@@ -18,7 +19,7 @@ export async function lokavalutoRoutes(app: FastifyInstance, deps: AppDeps): Pro
   }, { prefix: LOKAVALUTO_PREFIX });
   await app.register(async (scope) => {
     // Cyclos refuses what it cannot do with 422, whatever the reason; the body's code says which.
-    lokapiTransport(scope, { body: cyclosError, status: (e) => (e.status === 400 || e.status === 409 ? 422 : e.status) });
+    lokapiTransport(scope, { body: cyclosError, status: (e) => (statusOf(e) === 400 || statusOf(e) === 409 ? 422 : statusOf(e)) });
     cyclosRoutes(scope, deps);
   }, { prefix: CYCLOS_PREFIX });
 }

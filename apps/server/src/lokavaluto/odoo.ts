@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ErrorCode, type Recipient } from "@mutua/domain";
-import type { AppDeps } from "../app";
-import { ApiError, notFound } from "../http/errors";
+import type { AppDeps } from "../deps";
+import { Refusal, notFound } from "../services/errors";
 import { findMemberById, login, signup, type MemberRow } from "../services/members";
 import { requestPasswordReset } from "../services/password-reset";
 import { searchRecipients, setFavorite } from "../services/directory";
@@ -109,8 +109,8 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
       };
     } catch (e) {
       // The exact text lokapi turns into InvalidCredentials; other refusals (rate limit) say why.
-      if (e instanceof ApiError && e.code === ErrorCode.invalidCredentials) return refused("Access denied");
-      if (e instanceof ApiError) return refused(e.message);
+      if (e instanceof Refusal && e.code === ErrorCode.invalidCredentials) return refused("Access denied");
+      if (e instanceof Refusal) return refused(e.message);
       throw e;
     }
   });
@@ -125,8 +125,8 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
       return { status: "OK" };
     } catch (e) {
       // lokapi recognises this phrase as UserOrEmailAlreadyTaken.
-      if (e instanceof ApiError && e.code === ErrorCode.emailTaken) return refused("The user is already registered.");
-      if (e instanceof ApiError) return refused(e.message);
+      if (e instanceof Refusal && e.code === ErrorCode.emailTaken) return refused("The user is already registered.");
+      if (e instanceof Refusal) return refused(e.message);
       throw e;
     }
   });
@@ -138,8 +138,8 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
       return { status: "OK" };
     } catch (e) {
       // lokapi recognises this phrase as InvalidUserOrEmail.
-      if (e instanceof ApiError && e.code === ErrorCode.unknownUser) return refused("Reset password: invalid username or email");
-      if (e instanceof ApiError) return refused(e.message);
+      if (e instanceof Refusal && e.code === ErrorCode.unknownUser) return refused("Reset password: invalid username or email");
+      if (e instanceof Refusal) return refused(e.message);
       throw e;
     }
   });

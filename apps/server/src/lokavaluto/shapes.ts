@@ -2,7 +2,7 @@ import { formatCents } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import type { Settings } from "../settings";
 import type { MemberRow } from "../services/members";
-import { notFound } from "../http/errors";
+import { notFound } from "../services/errors";
 import { getWallet, type BackendRow, type WalletRow } from "../services/wallets";
 
 /**

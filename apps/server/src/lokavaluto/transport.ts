@@ -5,7 +5,8 @@ import type { z } from "zod";
 import { ErrorCode, M } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
-import { ApiError, loginRequired } from "../http/errors";
+import { Refusal, loginRequired } from "../services/errors";
+import { statusOf } from "../http/errors";
 import { parseJsonBody } from "../http/json-body";
 import { resolveSession } from "../services/sessions";
 
@@ -15,8 +16,8 @@ import { resolveSession } from "../services/sessions";
  * `data.rp=…`), JSON answers, even `true`. And how it hears errors: 401 means "log in again",
  * so it is kept for a missing or unknown key.
  */
-export function lokapiTransport(scope: FastifyInstance, errors: { body: (e: ApiError) => unknown; status?: (e: ApiError) => number }): void {
-  const answer = (e: ApiError) => ({ status: errors.status?.(e) ?? e.status, body: errors.body(e) });
+export function lokapiTransport(scope: FastifyInstance, errors: { body: (e: Refusal) => unknown; status?: (e: Refusal) => number }): void {
+  const answer = (e: Refusal) => ({ status: errors.status?.(e) ?? statusOf(e), body: errors.body(e) });
   scope.removeContentTypeParser("application/json");
   scope.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
     const body = String(text);
@@ -24,7 +25,7 @@ export function lokapiTransport(scope: FastifyInstance, errors: { body: (e: ApiE
     try {
       done(null, parseJsonBody(body));
     } catch (e) {
-      done(e as ApiError, undefined);
+      done(e as Refusal, undefined);
     }
   });
   // Clients on other sites (an association's own Monujo) authenticate by header, never by
@@ -37,15 +38,15 @@ export function lokapiTransport(scope: FastifyInstance, errors: { body: (e: ApiE
     maxAge: 600,
   });
   scope.setErrorHandler((err: FastifyError, req, reply) => {
-    if (!(err instanceof ApiError) && !(err.statusCode && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 401)) {
+    if (!(err instanceof Refusal) && !(err.statusCode && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 401)) {
       req.log.error({ err }, "unhandled error");
     }
     const e =
-      err instanceof ApiError
+      err instanceof Refusal
         ? err
         : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 401
-          ? new ApiError(ErrorCode.validation, { id: M.invalidRequest })
-          : new ApiError(ErrorCode.internal, { id: M.internalError });
+          ? new Refusal(ErrorCode.validation, { id: M.invalidRequest })
+          : new Refusal(ErrorCode.internal, { id: M.internalError });
     if (e.extra.retryAfter) void reply.header("Retry-After", String(e.extra.retryAfter));
     const { status, body } = answer(e);
     return reply.status(status).send(body);
@@ -62,7 +63,7 @@ export function query(req: FastifyRequest): unknown {
 /** Validates a body or query; a refusal is a 400 with the API's message, never a 500. */
 export function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const r = schema.safeParse(value ?? {});
-  if (!r.success) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  if (!r.success) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   return r.data;
 }
 
@@ -86,6 +87,6 @@ export const memberOfKey = (db: Db, s: Settings, req: FastifyRequest) => memberO
 export function amountText(v: string | number): string {
   const text = typeof v === "number" ? (Number.isFinite(v) ? String(v) : "") : v;
   const m = /^(\d{1,16})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!m) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  if (!m) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   return `${m[1]}.${(m[2] ?? "").padEnd(2, "0")}`;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../app";
+import type { Deps } from "../deps";
 import { operation } from "../http/contract";
-import { notFound } from "../http/errors";
+import { notFound } from "../services/errors";
 import { listAccounts, walletBalance } from "../services/accounts";
 import { listTransactions } from "../services/transactions";
 import { getOwnWallet } from "../services/wallets";

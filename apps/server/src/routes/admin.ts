@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../app";
+import type { Deps } from "../deps";
 import { operation } from "../http/contract";
 import { advanceReconversion, listReconversions } from "../services/reconversions";
 import { decideCreation, stagingAccounts } from "../services/staging";

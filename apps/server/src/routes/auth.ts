@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../app";
+import type { Deps } from "../deps";
 import { operation } from "../http/contract";
 import { clearSessionCookie, sessionToken, signedIn } from "../http/auth";
 import { login, signup } from "../services/members";

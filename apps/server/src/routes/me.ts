@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../app";
+import type { Deps } from "../deps";
 import { operation } from "../http/contract";
-import { loginRequired } from "../http/errors";
+import { loginRequired } from "../services/errors";
 import { findMemberById, toProfile } from "../services/members";
 import { listBackends } from "../services/backends";
 

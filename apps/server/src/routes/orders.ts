@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import { formatCents } from "@mutua/domain";
-import type { Deps } from "../app";
-import { ApiError } from "../http/errors";
+import { ErrorCode, formatCents } from "@mutua/domain";
+import type { Deps } from "../deps";
+import { Refusal } from "../services/errors";
 import { escapeHtml as e } from "../http/html";
-import { topUpProvider } from "../services/providers";
+import { topUpProvider, type Checkout } from "../services/providers";
 import { markPaid, orderForPage, type TopUpState } from "../services/topups";
 
 const STATE_TEXT: Record<TopUpState, string> = {
@@ -18,6 +18,25 @@ h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}.amount{font-size:2rem
 table{border-collapse:collapse}th{text-align:left;padding:.25rem 1rem .25rem 0;font-weight:500;color:#555}td{padding:.25rem 0}
 .state{padding:.5rem .75rem;background:#f2f4f7;border-radius:.4rem}.warn{padding:.5rem .75rem;background:#fff4e5;border:1px solid #f0b45a;border-radius:.4rem}
 button{font-size:1rem;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#1d6f42;color:#fff;cursor:pointer}`;
+
+/** The checkout a provider chose, as HTML; every value escaped. */
+function checkoutHtml(c: Checkout): string {
+  switch (c.kind) {
+    case "demo":
+      return `<h2>Test checkout — no real money</h2>
+<p class="warn">This is a demonstration server. Pressing the button marks the order as paid without any payment.</p>
+<form method="post" action="${e(c.payPath)}">
+<button type="submit">Pay (demo)</button>
+</form>`;
+    case "bank-transfer": {
+      const row = (label: string, value: string) => `<tr><th>${e(label)}</th><td><code>${e(value || "—")}</code></td></tr>`;
+      return `<h2>Pay by bank transfer</h2>
+<p>Transfer <strong>${e(c.amount)}</strong> (national currency) to the association's account below, with the reference exactly as shown: it is how the payment is matched to this order.</p>
+<table>${row("Account holder", c.holder)}${row("IBAN", c.iban)}${row("BIC", c.bic)}${row("Reference", c.reference)}</table>
+<p>Your account is credited once the association has received the transfer and validated the order.</p>`;
+    }
+  }
+}
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -40,7 +59,7 @@ export function orderPages(app: FastifyInstance, deps: Deps): void {
     const provider = topUpProvider(o.provider as "transfer" | "demo");
     const checkout =
       o.state === "unpaid" && provider
-        ? provider.checkoutHtml({ publicId: o.public_id, amount: formatCents(o.amount), currencySymbol: o.symbol, reference: o.reference }, settings)
+        ? checkoutHtml(provider.checkout({ publicId: o.public_id, amount: formatCents(o.amount), currencySymbol: o.symbol, reference: o.reference }, settings))
         : "";
     const body = `<h1>Top-up of ${e(o.owner_name)}'s account — ${e(settings.associationName)}</h1>
 <p class="amount">${e(amount)}</p>
@@ -58,7 +77,7 @@ export function orderPages(app: FastifyInstance, deps: Deps): void {
       try {
         await markPaid(db, req.params.id, null, { provider: "demo" });
       } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return reply.status(404).type("text/html; charset=utf-8").send(notFoundPage);
+        if (err instanceof Refusal && err.code === ErrorCode.notFound) return reply.status(404).type("text/html; charset=utf-8").send(notFoundPage);
         return reply.status(409).type("text/html; charset=utf-8").send(page("Not payable", "<h1>This order cannot be paid any more.</h1>"));
       }
       return reply.redirect(`/orders/${encodeURIComponent(req.params.id)}`, 303);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { AppDeps } from "../app";
+import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { searchRecipients, setFavorite } from "../services/directory";
 import { prepareTransfer, transfer } from "../services/payments";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { AppDeps } from "../app";
+import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { cancelTopUp, createTopUp, creditRequests, markPaid, pendingTopUps, validateCredit } from "../services/topups";
 

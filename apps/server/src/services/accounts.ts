@@ -1,4 +1,4 @@
-import { formatCents, type AccountEntry, type SubAccount, type SubAccountView } from "@mutua/domain";
+import { SUB_ACCOUNTS, formatCents, type AccountEntry, type BackendStatus, type SubAccount, type SubAccountView } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import type { BackendKind, WalletStatus } from "./wallets";
 
@@ -7,7 +7,7 @@ interface Row {
   status: WalletStatus;
   backend_id: string;
   backend_kind: BackendKind;
-  backend_status: "active" | "maintenance";
+  backend_status: BackendStatus;
   currency_id: string;
   currency_name: string;
   symbol: string;
@@ -29,7 +29,7 @@ interface AccountRow {
 const amount = (c: bigint | null) => (c === null ? null : formatCents(c));
 
 export function subAccountViews(walletId: string, accounts: AccountRow[]): SubAccountView[] {
-  const order: SubAccount[] = ["main", "nant", "cm"];
+  const order = SUB_ACCOUNTS;
   return accounts
     .filter((a) => a.wallet_id === walletId)
     .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))

@@ -1,7 +1,7 @@
 import { ErrorCode, M, SIGNATURE_MAX_AGE_SECONDS, walletRegistrationMessage } from "@mutua/domain";
 import { InvalidKeystoreError, parseKeystore, recoverSigner } from "@mutua/wallet";
 import { inTransaction, type Db, type Tx } from "../db/pool";
-import { ApiError, notFound } from "../http/errors";
+import { Refusal, notFound } from "./errors";
 import { getBackend, openCustodialWallet, openLedgerWallet, type BackendRow, type WalletRow } from "./wallets";
 
 /** The device's proof that it holds a wallet's key: a signature of `walletRegistrationMessage`. */
@@ -25,12 +25,12 @@ export async function createUserAccount(db: Db, me: bigint, backendId: string, k
       return { internalId: await openCustodialWallet(db, backend, me, "pending"), status: "pending" as const };
     } catch (e) {
       // One wallet per member and backend: a unique index.
-      if ((e as { code?: string }).code === "23505") throw new ApiError(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
+      if ((e as { code?: string }).code === "23505") throw new Refusal(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
       throw e;
     }
   }
   const ks = readKeystore(keystore, M.invalidRequest);
-  if (!proof?.at || !proof.signature) throw new ApiError(ErrorCode.invalidSignature, { id: M.walletNotSigned });
+  if (!proof?.at || !proof.signature) throw new Refusal(ErrorCode.invalidSignature, { id: M.walletNotSigned });
   const address = provenAddress(backend, me, ks, { at: proof.at, signature: proof.signature });
   const r = await claimLedgerWallet(db, me, backend, address, ks, { replaceOwn: false });
   return { internalId: r.internalId, status: "pending" as const };
@@ -59,7 +59,7 @@ function readKeystore(keystore: unknown, refusal: string) {
   try {
     return parseKeystore(keystore);
   } catch (e) {
-    if (e instanceof InvalidKeystoreError) throw new ApiError(ErrorCode.validation, { id: refusal });
+    if (e instanceof InvalidKeystoreError) throw new Refusal(ErrorCode.validation, { id: refusal });
     throw e;
   }
 }
@@ -72,7 +72,7 @@ function provenAddress(backend: BackendRow, me: bigint, ks: { address: string },
   const address = ks.address.toLowerCase().replace(/^0x/, "");
   const at = Date.parse(proof.at);
   if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000) {
-    throw new ApiError(ErrorCode.signatureExpired, { id: M.signatureExpired });
+    throw new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
   }
   const message = walletRegistrationMessage({ backendId: backend.id, address, memberId: Number(me), at: proof.at });
   let signer: string | null = null;
@@ -81,7 +81,7 @@ function provenAddress(backend: BackendRow, me: bigint, ks: { address: string },
   } catch {
     /* malformed signature: refused below */
   }
-  if (signer !== address) throw new ApiError(ErrorCode.invalidSignature, { id: M.walletNotSigned });
+  if (signer !== address) throw new Refusal(ErrorCode.invalidSignature, { id: M.walletNotSigned });
   return address;
 }
 
@@ -103,26 +103,26 @@ async function claimLedgerWallet(db: Db, me: bigint, backend: BackendRow, addres
         "SELECT id FROM wallets WHERE backend_id = $1 AND member_id = $2 AND status <> 'discarded' AND id <> $3",
         [backend.id, me, `ledger:${address}`],
       );
-      if (others.length > 0 || (existing && existing.backend_id !== backend.id)) throw new ApiError(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
+      if (others.length > 0 || (existing && existing.backend_id !== backend.id)) throw new Refusal(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
       if (!existing) {
         const id = await openLedgerWallet(tx, backend, me, stored, "pending");
         return { internalId: id, status: "pending" as const, replaced: false };
       }
       if (existing.member_id !== me) {
-        if (existing.status !== "discarded" || (await hasMoved(tx, existing.id))) throw new ApiError(ErrorCode.walletExists, { id: M.walletOfAnotherMember });
+        if (existing.status !== "discarded" || (await hasMoved(tx, existing.id))) throw new Refusal(ErrorCode.walletExists, { id: M.walletOfAnotherMember });
         // The key holder takes over a discarded claim: it becomes their new request, nothing of the claimant's stays.
         await tx.query("DELETE FROM pins WHERE wallet_id = $1", [existing.id]);
         await tx.query("UPDATE wallets SET member_id = $2, keystore = $3, status = 'pending', created_at = now() WHERE id = $1", [existing.id, me, stored]);
         return { internalId: existing.id, status: "pending" as const, replaced: false };
       }
       // A wallet discarded earlier comes back as a new request for approval.
-      if (existing.status !== "discarded" && !opts.replaceOwn) throw new ApiError(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
+      if (existing.status !== "discarded" && !opts.replaceOwn) throw new Refusal(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
       const status = existing.status === "discarded" ? "pending" : existing.status;
       await tx.query("UPDATE wallets SET keystore = $2, status = $3 WHERE id = $1", [existing.id, stored, status]);
       return { internalId: existing.id, status: status as "pending" | "active" | "locked", replaced: existing.status !== "discarded" };
     });
   } catch (e) {
-    if ((e as { code?: string }).code === "23505") throw new ApiError(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
+    if ((e as { code?: string }).code === "23505") throw new Refusal(ErrorCode.walletExists, { id: M.walletAlreadyCreated });
     throw e;
   }
 }

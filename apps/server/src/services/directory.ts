@@ -1,6 +1,6 @@
 import { normalizeEmail, searchKey, type Recipient } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
-import { notFound } from "../http/errors";
+import { notFound } from "./errors";
 import type { Settings } from "../settings";
 import { hit } from "./rate-limit";
 

@@ -1,5 +1,5 @@
 import { ErrorCode, M, type AppConfig } from "@mutua/domain";
-import { ApiError } from "../http/errors";
+import { Refusal } from "./errors";
 
 /**
  * What the association's config.json turns off for everyone. The app hides the buttons; the
@@ -15,9 +15,9 @@ export const featuresOf = (config: AppConfig): Features => ({ topUp: !config.dis
 export const ALL_FEATURES: Features = { topUp: true, reconversion: true };
 
 export function requireTopUps(f: Features): void {
-  if (!f.topUp) throw new ApiError(ErrorCode.forbidden, { id: M.topUpsDisabled });
+  if (!f.topUp) throw new Refusal(ErrorCode.forbidden, { id: M.topUpsDisabled });
 }
 
 export function requireReconversions(f: Features): void {
-  if (!f.reconversion) throw new ApiError(ErrorCode.forbidden, { id: M.reconversionsDisabled });
+  if (!f.reconversion) throw new Refusal(ErrorCode.forbidden, { id: M.reconversionsDisabled });
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { ErrorCode, M, formatCents, type SubAccount } from "@mutua/domain";
+import { ErrorCode, M, formatCents, type MovementKind, type SubAccount } from "@mutua/domain";
 import { inTransaction, type Db, type Tx } from "../db/pool";
-import { ApiError } from "../http/errors";
+import { Refusal } from "./errors";
 
 /**
  * The double-entry ledger. A movement is one database transaction of postings that sum to
@@ -11,7 +11,7 @@ import { ApiError } from "../http/errors";
  * balance trigger) and refuses updates and deletes of history.
  */
 
-export type MovementKind = "payment" | "topup" | "reconversion" | "retirement";
+export type { MovementKind };
 
 export interface MovementRequest {
   kind: MovementKind;
@@ -61,7 +61,7 @@ function requestHash(r: MovementRequest): string {
   return createHash("sha256").update(content).digest("hex");
 }
 
-const refused = (code: ErrorCode, id: string) => new ApiError(code, { id });
+const refused = (code: ErrorCode, id: string) => new Refusal(code, { id });
 
 function normalise(req: MovementRequest): { req: MovementRequest; hash: string } {
   const parts = req.parts.filter((p) => p.amount !== 0n);
@@ -122,8 +122,8 @@ async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movem
   );
   const payer = wallets.find((w) => w.id === req.payerWalletId);
   const payee = wallets.find((w) => w.id === req.payeeWalletId);
-  if (!payer || !payee) throw new ApiError(ErrorCode.notFound, { id: M.notFound });
-  if (payer.backend_id !== payee.backend_id) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
+  if (!payer || !payee) throw new Refusal(ErrorCode.notFound, { id: M.notFound });
+  if (payer.backend_id !== payee.backend_id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
   if (payer.backend_status !== "active") throw refused(ErrorCode.backendUnavailable, M.backendUnavailable);
   if (payee.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
   if (payer.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
@@ -132,7 +132,7 @@ async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movem
   for (const part of req.parts) {
     const from = locked.find((a) => a.wallet_id === req.payerWalletId && a.kind === part.account);
     const to = locked.find((a) => a.wallet_id === req.payeeWalletId && a.kind === part.account);
-    if (!from || !to) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
+    if (!from || !to) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
     if (from.floor !== null && from.balance - part.amount < from.floor) throw refused(ErrorCode.insufficientBalance, M.insufficientBalance);
     if (to.ceiling !== null && to.balance + part.amount > to.ceiling) throw refused(ErrorCode.recipientLimit, M.recipientLimit);
     postings.push({ account: from, amount: -part.amount }, { account: to, amount: part.amount });

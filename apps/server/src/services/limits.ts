@@ -1,6 +1,6 @@
 import { ErrorCode, M, formatCents, parseApiAmount, searchKey, type MemberWallet } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../db/pool";
-import { ApiError, notFound } from "../http/errors";
+import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
 
 interface Row {
@@ -66,13 +66,13 @@ export async function setWalletLimits(
     if (!cm) throw notFound();
     const changes: Record<string, string | boolean | null> = {};
     if (body.cmFloor !== undefined || body.cmCeiling !== undefined) {
-      if (cm.id === null) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+      if (cm.id === null) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
       await tx.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [cm.id]);
       const fresh = (await tx.query<{ balance: bigint }>("SELECT balance FROM accounts WHERE id = $1", [cm.id])).rows[0]!;
       const floor = body.cmFloor !== undefined ? parseApiAmount(body.cmFloor) : cm.floor;
       const ceiling = body.cmCeiling === undefined ? cm.ceiling : body.cmCeiling === null ? null : parseApiAmount(body.cmCeiling);
       if (floor === null || floor > 0n || (ceiling !== null && ceiling < 0n) || fresh.balance < floor || (ceiling !== null && fresh.balance > ceiling)) {
-        throw new ApiError(ErrorCode.stateConflict, { id: M.limitsRefused });
+        throw new Refusal(ErrorCode.stateConflict, { id: M.limitsRefused });
       }
       await tx.query("UPDATE accounts SET floor = $2, ceiling = $3 WHERE id = $1", [cm.id, floor, ceiling]);
       changes.cmFloor = formatCents(floor);

@@ -1,6 +1,6 @@
 import { ErrorCode, M, normalizeEmail, searchKey, signupProblems, type Msg } from "@mutua/domain";
 import type { Db, Queryable } from "../db/pool";
-import { ApiError, invalid } from "../http/errors";
+import { Refusal, invalid } from "./errors";
 import type { Settings } from "../settings";
 import { hashPassword, verifyPassword, dummyHash } from "./passwords";
 import { hit, forgive, clear } from "./rate-limit";
@@ -56,7 +56,7 @@ export async function login(db: Db, s: Settings, ip: string, loginRaw: string, p
   await hit(db, accountBucket, s.limits.loginPerAccount);
   const member = await findMemberByEmail(db, email);
   const ok = member ? await verifyPassword(password, member.password_hash) : (await verifyPassword(password, await dummyHash()), false);
-  if (!member || !ok) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  if (!member || !ok) throw new Refusal(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   await forgive(db, ipBucket);
   await clear(db, accountBucket);
   const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: "password", proven: true });
@@ -71,7 +71,7 @@ export interface SignupInput {
 }
 
 export async function signup(db: Db, s: Settings, ip: string, input: SignupInput): Promise<void> {
-  if (!s.allowSignup) throw new ApiError(ErrorCode.signupDisabled, { id: M.signupDisabled });
+  if (!s.allowSignup) throw new Refusal(ErrorCode.signupDisabled, { id: M.signupDisabled });
   const problems = signupProblems({ ...input, confirmPassword: input.password });
   if (Object.keys(problems).length > 0) throw invalid(problems as Record<string, Msg>);
   const email = normalizeEmail(input.email);
@@ -105,7 +105,7 @@ export async function createMember(
     );
     return rows[0]!.id;
   } catch (e) {
-    if ((e as { code?: string }).code === "23505") throw new ApiError(ErrorCode.emailTaken, { id: M.userExists });
+    if ((e as { code?: string }).code === "23505") throw new Refusal(ErrorCode.emailTaken, { id: M.userExists });
     throw e;
   }
 }

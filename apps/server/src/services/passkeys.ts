@@ -9,7 +9,7 @@ import {
 } from "@simplewebauthn/server";
 import { ErrorCode, M } from "@mutua/domain";
 import type { Db, Queryable } from "../db/pool";
-import { ApiError, notFound } from "../http/errors";
+import { Refusal, notFound } from "./errors";
 import type { Settings } from "../settings";
 import { credentialAdded, DEVICE_ID } from "./credentials";
 import type { Mailer } from "./mail";
@@ -69,7 +69,7 @@ export async function registrationOptions(db: Db, s: Settings, me: bigint) {
 /** Registers a passkey of the member's; the caller has checked that the session is fresh (step-up). */
 export async function registerPasskey(db: Db, s: Settings, mailer: Mailer, me: bigint, challengeId: string, response: Record<string, unknown>, name: string) {
   const challenge = await takeChallenge(db, challengeId, "register", me);
-  const refused = () => new ApiError(ErrorCode.validation, { id: M.biometricSaveFailed });
+  const refused = () => new Refusal(ErrorCode.validation, { id: M.biometricSaveFailed });
   if (!challenge) throw refused();
   const rp = relyingParty(s);
   let verified;
@@ -119,10 +119,10 @@ export async function deviceLogin(db: Db, s: Settings, ip: string, credentialId:
   const id = DEVICE_ID.exec(credentialId)?.[1];
   const { rows } = await db.query<{ member_id: bigint; secret_hash: Buffer }>("SELECT member_id, secret_hash FROM device_logins WHERE id = $1", [id]);
   const row = rows[0];
-  if (!row || !timingSafeEqual(row.secret_hash, tokenHash(secret))) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  if (!row || !timingSafeEqual(row.secret_hash, tokenHash(secret))) throw new Refusal(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   await db.query("UPDATE device_logins SET last_used_at = now() WHERE id = $1", [id]);
   const member = await findMemberById(db, row.member_id);
-  if (!member) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  if (!member) throw new Refusal(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   await forgive(db, ipBucket);
   // The phone's secret is not a proof of the password: a session it opens starts without step-up.
   const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: credentialId, proven: false });
@@ -159,7 +159,7 @@ export interface PasskeyRow {
  * passkey. `member` restricts it to one member's passkeys (a step-up confirmation).
  */
 export async function verifyAssertion(db: Db, s: Settings, challengeId: string, response: Record<string, unknown>, member?: bigint): Promise<PasskeyRow> {
-  const invalid = () => new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  const invalid = () => new Refusal(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   const challenge = await takeChallenge(db, challengeId, "login", null);
   const credentialId = typeof response.id === "string" ? response.id : "";
   const { rows } = await db.query<PasskeyRow>("SELECT * FROM passkeys WHERE credential_id = $1", [credentialId]);
@@ -203,7 +203,7 @@ export async function passkeyLogin(db: Db, s: Settings, ip: string, challengeId:
   await hit(db, ipBucket, s.limits.loginPerIp);
   const passkey = await verifyAssertion(db, s, challengeId, response);
   const member = await findMemberById(db, passkey.member_id);
-  if (!member) throw new ApiError(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  if (!member) throw new Refusal(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
   await forgive(db, ipBucket);
   // The fingerprint or face check is worth the password: the session may add credentials at once.
   const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: passkey.credential_id, proven: true });
@@ -216,7 +216,7 @@ export async function confirmPasskey(db: Db, s: Settings, me: bigint, token: str
     await verifyAssertion(db, s, challengeId, response, me);
   } catch (e) {
     // Not a 401: the session is fine, only this confirmation failed.
-    if (e instanceof ApiError && e.code === ErrorCode.invalidCredentials) throw new ApiError(ErrorCode.reauthFailed, { id: M.authFailed });
+    if (e instanceof Refusal && e.code === ErrorCode.invalidCredentials) throw new Refusal(ErrorCode.reauthFailed, { id: M.authFailed });
     throw e;
   }
   return { ok: true as const, freshUntil: (await markProven(db, token, s.reauthWindowSeconds)).toISOString() };

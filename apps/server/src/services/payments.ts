@@ -4,17 +4,17 @@ import {
 } from "@mutua/domain";
 import { recoverSigner } from "@mutua/wallet";
 import type { Db } from "../db/pool";
-import { ApiError, invalid, notFound } from "../http/errors";
+import { Refusal, invalid, notFound } from "./errors";
 import { requireReconversions, type Features } from "./features";
 import { postMovement } from "./ledger";
 import { transactionByMovement } from "./transactions";
 import { getOwnWallet, getWallet, type WalletRow } from "./wallets";
 
-const tooLarge = () => new ApiError(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
+const tooLarge = () => new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
 
 const cents = (s: string): bigint => {
   const c = parseApiAmount(s);
-  if (c === null || c <= 0n) throw new ApiError(ErrorCode.validation, { id: M.amountSendNotPositive });
+  if (c === null || c <= 0n) throw new Refusal(ErrorCode.validation, { id: M.amountSendNotPositive });
   if (c > MAX_AMOUNT_CENTS) throw tooLarge();
   return c;
 };
@@ -31,8 +31,8 @@ async function counterpart(db: Db, me: bigint, from: string, to: string): Promis
   const payer = await getOwnWallet(db, me, from);
   const payee = await getWallet(db, to);
   if (!payer || !payee || payee.role !== "member" && payee.role !== "safe") throw notFound();
-  if (payer.id === payee.id) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
-  if (payer.backend_id !== payee.backend_id) throw new ApiError(ErrorCode.validation, { id: M.cannotSendToAccount });
+  if (payer.id === payee.id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
+  if (payer.backend_id !== payee.backend_id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
   return { payer, payee };
 }
 
@@ -46,7 +46,7 @@ export async function prepareTransfer(db: Db, me: bigint, from: string, to: stri
   const { payer, payee } = await counterpart(db, me, from, to);
   const a = await balances(db, payer.id);
   const b = await balances(db, payee.id);
-  const insufficient = () => new ApiError(ErrorCode.insufficientBalance, { id: M.insufficientBalance });
+  const insufficient = () => new Refusal(ErrorCode.insufficientBalance, { id: M.insufficientBalance });
   if (a.main) {
     const room = a.main.floor === null ? amount : a.main.balance - a.main.floor;
     if (amount > room) throw insufficient();
@@ -88,7 +88,7 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
   const { payer, payee } = await counterpart(db, me, input.from, input.to);
   if (payee.role === "safe") requireReconversions(ctx.features);
   const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
-  if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   if (parts.reduce((s, p) => s + p.amount, 0n) > MAX_AMOUNT_CENTS) throw tooLarge();
   for (const [field, m] of [["senderMemo", input.senderMemo], ["recipientMemo", input.recipientMemo]] as const) {
     // The domain's rule, as the app applies it: at most 50 characters, one line, no direction override (nor NUL, which PostgreSQL cannot hold).
@@ -97,12 +97,12 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
   }
   let signedMessage: string | null = null;
   if (payer.address) {
-    if (!input.signature || !input.at) throw new ApiError(ErrorCode.invalidSignature, { id: M.invalidSignature });
+    if (!input.signature || !input.at) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
     const at = Date.parse(input.at);
     if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000) {
       // An old message is refused unless it is the retry of a payment already made (idempotency answers it).
       const known = await db.query("SELECT 1 FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [payer.id, input.key]);
-      if (!known.rowCount) throw new ApiError(ErrorCode.signatureExpired, { id: M.signatureExpired });
+      if (!known.rowCount) throw new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
     }
     signedMessage = canonicalTransferMessage({
       from: input.from,
@@ -113,7 +113,7 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
       key: input.key,
       at: input.at,
     });
-    if (recoverSigner(signedMessage, input.signature) !== payer.address) throw new ApiError(ErrorCode.invalidSignature, { id: M.invalidSignature });
+    if (recoverSigner(signedMessage, input.signature) !== payer.address) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
   }
   const { movement } = await postMovement(db, {
     kind: payee.role === "safe" ? "reconversion" : "payment",

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, M, PIN_MAX_FAILURES } from "@mutua/domain";
 import { inTransaction, type Db } from "../db/pool";
-import { ApiError, notFound } from "../http/errors";
+import { Refusal, notFound } from "./errors";
 import type { Settings } from "../settings";
 import { hit } from "./rate-limit";
 import { getOwnWallet } from "./wallets";
@@ -50,8 +50,8 @@ export async function openPin(db: Db, s: Settings, me: bigint, ip: string, pinId
     await tx.query("UPDATE pins SET failures = $2 WHERE id = $1", [pinId, failures]);
     return { attemptsLeft: PIN_MAX_FAILURES - failures };
   });
-  if (outcome === null) throw new ApiError(ErrorCode.pinDisabled, { id: M.pinDisabled });
-  if ("attemptsLeft" in outcome) throw new ApiError(ErrorCode.wrongPin, { id: M.authFailed, values: { attemptsLeft: outcome.attemptsLeft } });
+  if (outcome === null) throw new Refusal(ErrorCode.pinDisabled, { id: M.pinDisabled });
+  if ("attemptsLeft" in outcome) throw new Refusal(ErrorCode.wrongPin, { id: M.authFailed, values: { attemptsLeft: outcome.attemptsLeft } });
   return outcome;
 }
 

@@ -1,12 +1,10 @@
 import { ErrorCode, M } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
-import { ApiError } from "../http/errors";
+import { Refusal } from "./errors";
 
-export interface Limit {
-  /** Attempts allowed in one window. */
-  max: number;
-  windowSeconds: number;
-}
+import type { Limit } from "../settings";
+
+export type { Limit };
 
 /**
  * Counts one attempt in a fixed window shared by every server instance (the counter lives in
@@ -24,7 +22,7 @@ export async function hit(db: Queryable, bucket: string, limit: Limit): Promise<
   const row = rows[0]!;
   if (row.hits > limit.max) {
     const retryAfter = Math.max(1, row.retry);
-    throw new ApiError(ErrorCode.rateLimited, { id: M.rateLimited, values: { minutes: Math.max(1, Math.ceil(retryAfter / 60)) } }, { retryAfter });
+    throw new Refusal(ErrorCode.rateLimited, { id: M.rateLimited, values: { minutes: Math.max(1, Math.ceil(retryAfter / 60)) } }, { retryAfter });
   }
   const delay = slowdown(row.hits, limit.max);
   if (delay > 0) await new Promise((r) => setTimeout(r, delay));

@@ -1,11 +1,10 @@
-import { ErrorCode, M, formatCents, type ReconversionStatus, type ReconversionView, type SubAccount } from "@mutua/domain";
+import { ErrorCode, M, RECONVERSION_STATUSES, formatCents, type ReconversionStatus, type ReconversionView, type SubAccount } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../db/pool";
-import { ApiError, notFound } from "../http/errors";
+import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
 import { postMovementTx } from "./ledger";
 import { systemWallet } from "./wallets";
 
-const STAGES: readonly ReconversionStatus[] = ["sent", "received", "invoiced", "paid"];
 
 interface Row {
   movement_id: bigint;
@@ -59,7 +58,7 @@ export async function advanceReconversion(db: Db, admin: bigint, publicId: strin
     const r = rows[0];
     if (!r) throw notFound();
     if (r.status === status) return view(r);
-    if (STAGES.indexOf(status) !== STAGES.indexOf(r.status) + 1) throw new ApiError(ErrorCode.stateConflict, { id: M.reconversionStageOrder });
+    if (RECONVERSION_STATUSES.indexOf(status) !== RECONVERSION_STATUSES.indexOf(r.status) + 1) throw new Refusal(ErrorCode.stateConflict, { id: M.reconversionStageOrder });
     let retirement: bigint | null = null;
     if (status === "paid") {
       const issuance = await systemWallet(tx, r.backend_id, "issuance");

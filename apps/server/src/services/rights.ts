@@ -1,6 +1,6 @@
 import { ADMIN_ROUTES, type RouteName } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
-import { forbidden, loginRequired } from "../http/errors";
+import { forbidden, loginRequired } from "./errors";
 import { findMemberById } from "./members";
 
 export type Right = keyof typeof ADMIN_ROUTES;

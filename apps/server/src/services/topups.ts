@@ -1,14 +1,14 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiAmount, type PendingTopUp } from "@mutua/domain";
+import { ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiAmount, type PendingTopUp, type TopUpState } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable, type Tx } from "../db/pool";
-import { ApiError, forbidden, notFound } from "../http/errors";
+import { Refusal, forbidden, notFound } from "./errors";
 import type { Settings } from "../settings";
 import { audit } from "./audit";
 import { requireTopUps, type Features } from "./features";
 import { postMovementTx } from "./ledger";
 import { systemWallet, type BackendKind } from "./wallets";
 
-export type TopUpState = "unpaid" | "paid" | "received" | "canceled";
+export type { TopUpState };
 
 export interface OrderRow {
   id: bigint;
@@ -36,7 +36,7 @@ function newReference(): string {
   return `MU-${pick(5)}-${pick(5)}`;
 }
 
-const handled = () => new ApiError(ErrorCode.stateConflict, { id: M.requestAlreadyHandled });
+const handled = () => new Refusal(ErrorCode.stateConflict, { id: M.requestAlreadyHandled });
 const withSymbol = (cents: bigint, symbol: string) => `${formatCents(cents)} ${symbol}`;
 
 /** Orders not yet credited nor deleted (unpaid or paid) that one wallet, and one requester, may have at once. */
@@ -52,7 +52,7 @@ export const OPEN_ORDERS_PER_REQUESTER = 10;
 export async function createTopUp(db: Db, s: Settings, features: Features, me: bigint, walletId: string, amountText: string) {
   requireTopUps(features);
   const amount = parseApiAmount(amountText);
-  if (amount === null) throw new ApiError(ErrorCode.validation, { id: M.invalidRequest });
+  if (amount === null) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   return inTransaction(db, async (tx) => {
     const { rows: requester } = await tx.query<{ can_validate_credits: boolean }>("SELECT can_validate_credits FROM members WHERE id = $1 FOR UPDATE", [me]);
     const { rows } = await tx.query<{
@@ -73,18 +73,18 @@ export async function createTopUp(db: Db, s: Settings, features: Features, me: b
     if (!w || w.role !== "member" || w.status === "discarded") throw notFound();
     // Nobody opens orders (nor marks them paid on a demo checkout) on another member's wallet.
     if (w.member_id !== me && !requester[0]?.can_validate_credits) throw notFound();
-    if (w.status !== "active") throw new ApiError(ErrorCode.inactiveAccount, { id: M.targetInactive });
-    if (!w.topup_allowed) throw new ApiError(ErrorCode.forbidden, { id: M.topUpNotAllowed });
+    if (w.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
+    if (!w.topup_allowed) throw new Refusal(ErrorCode.forbidden, { id: M.topUpNotAllowed });
     const min = w.min_credit_amount ?? 100n;
-    if (amount < min) throw new ApiError(ErrorCode.validation, { id: M.topUpMin, values: { amount: withSymbol(min, w.symbol) } });
+    if (amount < min) throw new Refusal(ErrorCode.validation, { id: M.topUpMin, values: { amount: withSymbol(min, w.symbol) } });
     if (w.max_credit_amount !== null && amount > w.max_credit_amount) {
-      throw new ApiError(ErrorCode.validation, { id: M.topUpMax, values: { amount: withSymbol(w.max_credit_amount, w.symbol) } });
+      throw new Refusal(ErrorCode.validation, { id: M.topUpMax, values: { amount: withSymbol(w.max_credit_amount, w.symbol) } });
     }
-    if (amount > MAX_AMOUNT_CENTS) throw new ApiError(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
+    if (amount > MAX_AMOUNT_CENTS) throw new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
     const own = w.member_id === me;
     if (own) {
       const pending = await tx.query("SELECT 1 FROM topup_orders WHERE wallet_id = $1 AND state = 'unpaid' AND requester_is_owner", [walletId]);
-      if (pending.rowCount) throw new ApiError(ErrorCode.topUpPending, { id: M.topUpPendingExists });
+      if (pending.rowCount) throw new Refusal(ErrorCode.topUpPending, { id: M.topUpPendingExists });
     }
     const { rows: open } = await tx.query<{ wallet: number; requester: number }>(
       `SELECT count(*) FILTER (WHERE wallet_id = $1)::int AS wallet, count(*) FILTER (WHERE requester_id = $2)::int AS requester
@@ -92,7 +92,7 @@ export async function createTopUp(db: Db, s: Settings, features: Features, me: b
       [walletId, me],
     );
     if (open[0]!.wallet >= OPEN_ORDERS_PER_WALLET || open[0]!.requester >= OPEN_ORDERS_PER_REQUESTER) {
-      throw new ApiError(ErrorCode.topUpPending, { id: M.topUpTooManyOpen });
+      throw new Refusal(ErrorCode.topUpPending, { id: M.topUpTooManyOpen });
     }
     const publicId = `to_${randomBytes(16).toString("hex")}`;
     await tx.query(

@@ -1,6 +1,6 @@
-import { formatCents, M, type SubAccount, type TransactionView } from "@mutua/domain";
+import { formatCents, M, type ReconversionStatus, type SubAccount, type TransactionView } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
-import { invalid } from "../http/errors";
+import { invalid } from "./errors";
 import type { MovementKind } from "./ledger";
 
 interface Row {
@@ -18,7 +18,7 @@ interface Row {
   cp_wallet: string;
   cp_member: bigint | null;
   cp_name: string | null;
-  reconversion_status: "sent" | "received" | "invoiced" | "paid" | null;
+  reconversion_status: ReconversionStatus | null;
 }
 
 /** The transaction views of the movements `source` yields as `m`, seen from wallet $1. */

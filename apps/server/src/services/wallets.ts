@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
+import type { BackendKind, BackendStatus, WalletRole, WalletStatus } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 
-export type BackendKind = "ledger" | "custodial";
-export type WalletStatus = "pending" | "active" | "locked" | "discarded";
+export type { BackendKind, WalletStatus };
 
 export interface BackendRow {
   id: string;
   kind: BackendKind;
   name: string;
   currency_id: string;
-  status: "active" | "maintenance";
+  status: BackendStatus;
   min_credit_amount: bigint | null;
   max_credit_amount: bigint | null;
   cm_floor: bigint;
@@ -20,7 +20,7 @@ export interface WalletRow {
   id: string;
   backend_id: string;
   member_id: bigint | null;
-  role: "member" | "issuance" | "safe";
+  role: WalletRole;
   status: WalletStatus;
   address: string | null;
   keystore: Record<string, unknown> | null;

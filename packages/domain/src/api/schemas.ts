@@ -3,6 +3,17 @@ import type { RouteName } from "./routes";
 import { EMAIL_MAX } from "../email";
 import { NAME_MAX } from "../names";
 import { MEMBER_PASSWORD_RULES } from "../password";
+import { M } from "../messages";
+import {
+  BACKEND_KINDS,
+  CREDENTIAL_KINDS,
+  LIMITS,
+  MOVEMENT_KINDS,
+  RECONVERSION_STATUSES,
+  SUB_ACCOUNTS,
+  TOPUP_STATES,
+  WALLET_STATUSES,
+} from "../vocabulary";
 
 /** One request/response contract for the server (validation, OpenAPI) and the client (types). */
 
@@ -43,7 +54,7 @@ export const NewPasswordBody = z.object({
   password: z.string().max(MEMBER_PASSWORD_RULES.maxLength),
 });
 
-export const BackendKind = z.enum(["ledger", "custodial"]);
+export const BackendKind = z.enum(BACKEND_KINDS);
 
 export const Currency = z.object({ id: z.string(), name: z.string(), symbol: z.string() });
 
@@ -64,9 +75,20 @@ export const AmountString = z.string().regex(/^\d{1,16}\.\d{2}$/, "an amount wit
 export const SignedAmountString = z.string().regex(/^-?\d{1,16}\.\d{2}$/);
 const WalletId = z.string().min(3).max(120);
 const WalletParams = z.object({ walletId: WalletId });
-const Memo = z.string().max(200);
+/**
+ * At most LIMITS.memo characters, counted as the database counts them (code points, so an emoji
+ * is one); JSON Schema's maxLength counts the same way, zod's max would count UTF-16 units.
+ * The issue's message is a msgid: the server answers with the spec's wording.
+ */
+const Memo = z
+  .string()
+  .refine((s) => [...s].length <= LIMITS.memo, { message: M.memoTooLong })
+  .meta({ maxLength: LIMITS.memo });
 
-export const SubAccountKind = z.enum(["main", "nant", "cm"]);
+export const SubAccountKind = z.enum(SUB_ACCOUNTS);
+export const WalletStatus = z.enum(WALLET_STATUSES);
+/** A wallet as its owner sees it: a discarded one is no longer theirs to see. */
+const OwnWalletStatus = WalletStatus.exclude(["discarded"]);
 
 export const SubAccountView = z.object({
   id: z.string(),
@@ -85,7 +107,7 @@ export const AccountEntry = z.object({
   currencyId: z.string(),
   currencyName: z.string(),
   curr: z.string(),
-  status: z.enum(["pending", "active", "locked"]),
+  status: OwnWalletStatus,
   active: z.boolean(),
   /** The backend did not answer (maintenance): "Temporarily unavailable - please refresh". */
   unavailable: z.boolean(),
@@ -102,7 +124,9 @@ export const AccountEntry = z.object({
 
 export const Balance = z.object({ bal: SignedAmountString, subAccounts: z.array(SubAccountView) });
 
-export const TransactionKind = z.enum(["payment", "topup", "reconversion", "retirement"]);
+export const TransactionKind = z.enum(MOVEMENT_KINDS);
+export const ReconversionStatus = z.enum(RECONVERSION_STATUSES);
+export const TopUpState = z.enum(TOPUP_STATES);
 
 export const TransactionView = z.object({
   id: z.string(),
@@ -120,7 +144,7 @@ export const TransactionView = z.object({
   isTopUp: z.boolean(),
   isReconversion: z.boolean(),
   /** Where a reconversion stands at the association (spec 3); null for every other kind. */
-  reconversionStatus: z.enum(["sent", "received", "invoiced", "paid"]).nullable(),
+  reconversionStatus: ReconversionStatus.nullable(),
   parts: z.array(z.object({ account: SubAccountKind, amount: SignedAmountString })),
 });
 
@@ -169,14 +193,12 @@ export const TransferBody = z.object({
   senderMemo: Memo.default(""),
   recipientMemo: Memo.default(""),
   /** Client-generated idempotency key, the same on every retry of one payment. */
-  key: z.string().min(8).max(100).regex(/^[\w-]+$/),
+  key: z.string().min(LIMITS.idempotencyKeyMin).max(LIMITS.idempotencyKeyMax).regex(/^[\w-]+$/),
   /** Ledger wallets: signing time and EIP-191 signature of the canonical transfer message. */
   at: z.string().max(40).optional(),
   signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/).optional(),
 });
 
-export const ReconversionStatus = z.enum(["sent", "received", "invoiced", "paid"]);
-export const TopUpState = z.enum(["unpaid", "paid", "received", "canceled"]);
 const OrderId = z.string().min(3).max(80);
 const IdBody = z.object({ id: OrderId });
 const WalletBody = z.object({ walletId: WalletId });
@@ -253,7 +275,7 @@ export const StagingAccount = z.object({
   date: z.string(),
 });
 
-export const WalletStatusResult = z.object({ walletId: z.string(), status: z.enum(["pending", "active", "locked", "discarded"]) });
+export const WalletStatusResult = z.object({ walletId: z.string(), status: WalletStatus });
 
 /**
  * A new wallet: custodial ones need nothing more; ledger ones bring their keystore, made on the
@@ -266,7 +288,7 @@ export const CreateWalletBody = z.object({
   at: z.string().max(40).optional(),
   signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/).optional(),
 });
-export const CreatedWallet = z.object({ internalId: z.string(), status: z.enum(["pending", "active"]) });
+export const CreatedWallet = z.object({ internalId: z.string(), status: WalletStatus.extract(["pending", "active"]) });
 
 /**
  * Importing a wallet file: the device opened it with its password and signed
@@ -280,7 +302,7 @@ export const RegisterWalletBody = z.object({
 });
 export const RegisteredWallet = z.object({
   internalId: z.string(),
-  status: z.enum(["pending", "active", "locked"]),
+  status: OwnWalletStatus,
   /** True when the key was already this member's wallet: its stored file was replaced. */
   replaced: z.boolean(),
 });
@@ -309,7 +331,7 @@ export const ConfirmPasswordBody = z.object({ password: z.string().max(1024) });
 export const DeviceView = z.object({
   /** The passkey's credential id, or "device:<uuid>"; removed with deletePasskey. */
   id: z.string(),
-  kind: z.enum(["passkey", "device"]),
+  kind: z.enum(CREDENTIAL_KINDS),
   /** The browser and system that registered it ("Chrome · Android"), or empty. */
   name: z.string(),
   createdAt: z.string(),
@@ -334,7 +356,7 @@ export const MemberWallet = z.object({
   email: z.string(),
   walletId: z.string(),
   backendId: z.string(),
-  status: z.enum(["pending", "active", "locked", "discarded"]),
+  status: WalletStatus,
   bal: SignedAmountString,
   /** Mutual-credit bounds (ledger wallets only). */
   cmFloor: SignedAmountString.nullable(),
@@ -382,8 +404,8 @@ export const schemas = {
   deletePin: { params: PinParams, response: Ok },
   passkeyRegistrationOptions: { response: PasskeyOptions },
   registerPasskey: { body: RegisterPasskeyBody, response: z.object({ credentialId: z.string() }) },
-  deletePasskey: { params: z.object({ credentialId: z.string().min(1).max(1024) }), response: Ok },
-  passkeyLoginOptions: { body: z.object({ credentialId: z.string().regex(/^[\w-]{1,1024}$/).optional() }), response: PasskeyOptions },
+  deletePasskey: { params: z.object({ credentialId: z.string().min(1).max(LIMITS.credentialId) }), response: Ok },
+  passkeyLoginOptions: { body: z.object({ credentialId: z.string().max(LIMITS.credentialId).regex(/^[\w-]+$/).optional() }), response: PasskeyOptions },
   passkeyLogin: { body: PasskeyLoginBody, response: LoginResult },
   createDeviceLogin: { response: DeviceLogin },
   deviceLogin: { body: DeviceLogin, response: LoginResult },

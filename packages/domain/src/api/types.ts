@@ -25,7 +25,6 @@ export type PendingTopUp = ResponseOf<"getPendingTopUps">[number];
 export type CreditRequest = ResponseOf<"getCreditRequests">[number];
 export type ReconversionView = ResponseOf<"listReconversions">[number];
 export type StagingAccount = ResponseOf<"getStagingUserAccounts">[number];
-export type ReconversionStatus = ReconversionView["status"];
 export type AuditEntry = ResponseOf<"listAuditLog">[number];
 export type MemberWallet = ResponseOf<"listMemberWallets">[number];
 export type DeviceView = ResponseOf<"listDevices">[number];

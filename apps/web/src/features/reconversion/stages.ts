@@ -1,8 +1,8 @@
 import type { I18n } from "@lingui/core";
-import type { ReconversionStatus } from "@mutua/domain";
+import { RECONVERSION_STATUSES, type ReconversionStatus } from "@mutua/domain";
 
 /** Spec 3/9: true (sent), received, invoiced, paid — shown as sent, received, invoiced, processed. */
-export const STAGES: ReconversionStatus[] = ["sent", "received", "invoiced", "paid"];
+export const STAGES = RECONVERSION_STATUSES;
 
 export function stageLabel(i18n: I18n, s: ReconversionStatus): string {
   switch (s) {

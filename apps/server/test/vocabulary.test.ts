@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BACKEND_KINDS,
+  BACKEND_STATUSES,
+  CREDENTIAL_KINDS,
+  LIMITS,
+  M,
+  MOVEMENT_KINDS,
+  PASSKEY_CHALLENGE_PURPOSES,
+  RECONVERSION_STATUSES,
+  SUB_ACCOUNTS,
+  TOPUP_STATES,
+  WALLET_ROLES,
+  WALLET_STATUSES,
+  routes,
+} from "@mutua/domain";
+import { createTestDatabase, http, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+
+/**
+ * One source per closed list and limit: the domain declares them (packages/domain/src/vocabulary.ts),
+ * the contract is built from them, and here the database's CHECK constraints and the published
+ * OpenAPI document are read back and compared with them. A state added to a migration and not to
+ * the domain (or the other way round) fails here.
+ */
+
+/** table.column → the domain's list its CHECK must allow, exactly. */
+const ENUM_COLUMNS: Record<string, readonly string[]> = {
+  "backends.kind": BACKEND_KINDS,
+  "backends.status": BACKEND_STATUSES,
+  "wallets.role": WALLET_ROLES,
+  "wallets.status": WALLET_STATUSES,
+  "accounts.kind": SUB_ACCOUNTS,
+  "movements.kind": MOVEMENT_KINDS,
+  "topup_orders.state": TOPUP_STATES,
+  "reconversions.status": RECONVERSION_STATUSES,
+  "webauthn_challenges.purpose": PASSKEY_CHALLENGE_PURPOSES,
+};
+
+/** table.column → the domain's bounds on its length in characters, as its CHECK states them. */
+const LENGTH_COLUMNS: Record<string, { min?: number; max: number }> = {
+  "movements.sender_memo": { max: LIMITS.memo },
+  "movements.recipient_memo": { max: LIMITS.memo },
+  "movements.idempotency_key": { min: LIMITS.idempotencyKeyMin, max: LIMITS.idempotencyKeyMax },
+  "passkeys.name": { max: LIMITS.deviceName },
+  "device_logins.name": { max: LIMITS.deviceName },
+  "passkeys.credential_id": { min: 1, max: LIMITS.credentialId },
+};
+
+let t: TestDatabase;
+let server: TestServer;
+let checks: { table: string; def: string }[];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  server = await startServer(t.db);
+  const { rows } = await t.db.query<{ table: string; def: string }>(
+    `SELECT conrelid::regclass::text AS table, pg_get_constraintdef(oid) AS def
+       FROM pg_constraint WHERE contype = 'c' AND connamespace = 'public'::regnamespace ORDER BY 1, 2`,
+  );
+  checks = rows;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await t?.drop();
+});
+
+/** The values of `col = ANY (ARRAY['a'::text, …])`, PostgreSQL's spelling of `col IN ('a', …)`. */
+function listsIn(def: string): { column: string; values: string[]; whole: boolean }[] {
+  const found: { column: string; values: string[]; whole: boolean }[] = [];
+  for (const m of def.matchAll(/\(?(\w+) = ANY \(ARRAY\[([^\]]*)\]\)\)?/g)) {
+    const values = [...m[2]!.matchAll(/'([^']*)'::text/g)].map((v) => v[1]!);
+    found.push({ column: m[1]!, values, whole: def === `CHECK ((${m[1]} = ANY (ARRAY[${m[2]}])))` });
+  }
+  return found;
+}
+
+describe("the database's CHECK constraints", () => {
+  it("allow exactly the domain's list for every closed column, and no list the domain does not know", () => {
+    const seen = new Set<string>();
+    for (const { table, def } of checks) {
+      for (const { column, values, whole } of listsIn(def)) {
+        const key = `${table}.${column}`;
+        const domain = ENUM_COLUMNS[key];
+        expect(domain, `${key}: a CHECK lists values (${def}) that no domain list declares`).toBeDefined();
+        // Constraints tying states to other columns name a subset; the column's own CHECK names them all.
+        for (const v of values) expect(domain, `${key} in ${def}`).toContain(v);
+        if (whole) {
+          expect([...values].sort(), `${key}: ${def}`).toEqual([...domain!].sort());
+          seen.add(key);
+        }
+      }
+    }
+    expect([...seen].sort()).toEqual(Object.keys(ENUM_COLUMNS).sort());
+  });
+
+  it("bound text lengths as the domain's limits say", () => {
+    for (const [key, { min, max }] of Object.entries(LENGTH_COLUMNS)) {
+      const [table, column] = key.split(".") as [string, string];
+      const defs = checks.filter((c) => c.table === table && c.def.includes(`(${column})`)).map((c) => c.def);
+      const bounds = defs.flatMap((d) => [...d.matchAll(new RegExp(`(?:char_)?length\\(${column}\\) ([<>]=) (\\d+)`, "g"))]);
+      const upper = bounds.filter((b) => b[1] === "<=").map((b) => Number(b[2]));
+      const lower = bounds.filter((b) => b[1] === ">=").map((b) => Number(b[2]));
+      expect(upper, `${key}: ${defs.join(" | ")}`).toEqual([max]);
+      if (min !== undefined) expect(lower, `${key}: ${defs.join(" | ")}`).toEqual([min]);
+    }
+  });
+});
+
+type JsonSchema = { type?: string; enum?: string[]; maxLength?: number; minLength?: number; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
+type OpenApi = {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> }; responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>;
+};
+
+describe("the published contract (OpenAPI)", () => {
+  let doc: OpenApi;
+  beforeAll(async () => {
+    doc = (await http<OpenApi>(server.baseUrl, "GET", "/api/docs/json")).json;
+  });
+  const body = (name: keyof typeof routes): JsonSchema => {
+    const r = routes[name];
+    return doc.paths[r.path.replace(/:(\w+)/g, "{$1}")]![r.method.toLowerCase()]!.requestBody!.content["application/json"]!.schema;
+  };
+  const answer = (name: keyof typeof routes): JsonSchema => {
+    const r = routes[name];
+    return doc.paths[r.path.replace(/:(\w+)/g, "{$1}")]![r.method.toLowerCase()]!.responses["200"]!.content!["application/json"]!.schema;
+  };
+  const enumOf = (s: JsonSchema | undefined): string[] => [...(s?.enum ?? s?.anyOf?.flatMap((a) => a.enum ?? []) ?? [])].sort();
+
+  it("says what the domain says of memos and idempotency keys", () => {
+    const t = body("transfer").properties!;
+    expect(t.senderMemo!.maxLength).toBe(LIMITS.memo);
+    expect(t.recipientMemo!.maxLength).toBe(LIMITS.memo);
+    expect([t.key!.minLength, t.key!.maxLength]).toEqual([LIMITS.idempotencyKeyMin, LIMITS.idempotencyKeyMax]);
+  });
+
+  it("lists the domain's states and kinds", () => {
+    const tx = answer("transfer").properties!;
+    expect(enumOf(tx.kind)).toEqual([...MOVEMENT_KINDS].sort());
+    expect(enumOf(tx.reconversionStatus)).toEqual([...RECONVERSION_STATUSES].sort());
+    expect(enumOf(body("transfer").properties!.parts!.items!.properties!.account)).toEqual([...SUB_ACCOUNTS].sort());
+    expect(enumOf(answer("getBackends").items!.properties!.kind)).toEqual([...BACKEND_KINDS].sort());
+    expect(enumOf(answer("getPendingTopUps").items!.properties!.state)).toEqual([...TOPUP_STATES].sort());
+    expect(enumOf(answer("listMemberWallets").items!.properties!.status)).toEqual([...WALLET_STATUSES].sort());
+    expect(enumOf(answer("listDevices").items!.properties!.kind)).toEqual([...CREDENTIAL_KINDS].sort());
+    // What a member sees of their own wallets: never a discarded one.
+    expect(enumOf(answer("getAccounts").items!.properties!.status)).toEqual(WALLET_STATUSES.filter((s) => s !== "discarded").sort());
+  });
+});
+
+describe("the server's check of a memo", () => {
+  it("counts characters as the database does and answers in the spec's words", async () => {
+    const me = await seedMember(t.db, { email: "memo@example.com" });
+    const token = await memberToken(t.db, me.id);
+    const base = { from: "custodial:1", to: "custodial:2", parts: [{ account: "main", amount: "1.00" }], key: "memo-test-key" };
+    const long = await http<{ error: { msgid: string; fields: Record<string, { msgid: string }> } }>(server.baseUrl, "POST", routes.transfer.path, {
+      token,
+      body: { ...base, senderMemo: "x".repeat(LIMITS.memo + 1) },
+    });
+    expect(long.status).toBe(400);
+    expect(long.json.error.msgid).toBe(M.memoTooLong);
+    expect(long.json.error.fields).toEqual({ senderMemo: { msgid: M.memoTooLong } });
+    // Fifty emoji are fifty characters (a hundred UTF-16 units): past the contract, refused only for the unknown wallets.
+    const emoji = await http<{ error: { msgid: string } }>(server.baseUrl, "POST", routes.transfer.path, { token, body: { ...base, senderMemo: "😀".repeat(LIMITS.memo) } });
+    expect(emoji.json.error.msgid).not.toBe(M.memoTooLong);
+  });
+});

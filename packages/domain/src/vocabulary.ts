@@ -1,0 +1,59 @@
+/**
+ * Every closed list of words the system stores or sends, declared once. The contract's zod
+ * enums, the server's types and the app's labels are built from these tuples, and a server test
+ * (`vocabulary.test.ts`) reads the database's CHECK constraints and compares them with them, so
+ * a stage or state added in one place and forgotten in another fails a test.
+ */
+
+/** How a backend holds its wallets: signed on the member's device, or held by the server. */
+export const BACKEND_KINDS = ["ledger", "custodial"] as const;
+export type BackendKind = (typeof BACKEND_KINDS)[number];
+
+/** A backend in maintenance answers "Temporarily unavailable" instead of balances. */
+export const BACKEND_STATUSES = ["active", "maintenance"] as const;
+export type BackendStatus = (typeof BACKEND_STATUSES)[number];
+
+/** A member's wallet, or one of the association's own: issuance (where money is created) and safe (where reconverted money goes). */
+export const WALLET_ROLES = ["member", "issuance", "safe"] as const;
+export type WalletRole = (typeof WALLET_ROLES)[number];
+
+/** A wallet's life: requested (pending), then active or discarded by an account administrator; locked by the association. */
+export const WALLET_STATUSES = ["pending", "active", "locked", "discarded"] as const;
+export type WalletStatus = (typeof WALLET_STATUSES)[number];
+
+/** The money accounts of a wallet: "main" (custodial), or Nant (pledged) and CM (mutual credit) for ledger wallets. */
+export const SUB_ACCOUNTS = ["main", "nant", "cm"] as const;
+export type SubAccount = (typeof SUB_ACCOUNTS)[number];
+
+/** What a movement of the ledger is. */
+export const MOVEMENT_KINDS = ["payment", "topup", "reconversion", "retirement"] as const;
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+/** Where a reconversion stands at the association, in the order it goes through them. */
+export const RECONVERSION_STATUSES = ["sent", "received", "invoiced", "paid"] as const;
+export type ReconversionStatus = (typeof RECONVERSION_STATUSES)[number];
+
+/** A top-up order: unpaid, paid by the member, received (credited) or canceled. */
+export const TOPUP_STATES = ["unpaid", "paid", "received", "canceled"] as const;
+export type TopUpState = (typeof TOPUP_STATES)[number];
+
+/** A member's lasting sign-ins besides the password. */
+export const CREDENTIAL_KINDS = ["passkey", "device"] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/** What a stored WebAuthn challenge is for. */
+export const PASSKEY_CHALLENGE_PURPOSES = ["register", "login"] as const;
+export type PasskeyChallengePurpose = (typeof PASSKEY_CHALLENGE_PURPOSES)[number];
+
+/** Limits the contract, the server and the database share (lengths in characters, i.e. code points). */
+export const LIMITS = {
+  /** A payment's memo, each side (spec 5 "Memos"). */
+  memo: 50,
+  /** A client's idempotency key. */
+  idempotencyKeyMin: 8,
+  idempotencyKeyMax: 100,
+  /** The browser · system name of a passkey or device login. */
+  deviceName: 100,
+  /** A WebAuthn credential id. */
+  credentialId: 1024,
+} as const;
