@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, LoginRequiredError, MutuaClient } from "@mutua/client";
 import { ErrorCode, M, PUBLIC_ROUTES, routes, type RouteName } from "@mutua/domain";
 import {
-  createTestDatabase, http, seedMember, Session, sleep, startServer,
+  createTestDatabase, http, seedMember, Session, startServer,
   type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
 } from "./helpers";
 import { tokenHash } from "../src/services/sessions";
@@ -31,6 +31,19 @@ async function extraServer(env: Record<string, string>): Promise<TestServer> {
   const s = await startServer(tdb.db, { env });
   closeLater.push(s);
   return s;
+}
+
+/**
+ * What `seconds` passing does to a session: each time it records (opened, last used, expiry,
+ * last proof) moves that far into the past, so a test need not wait for a lifetime to run out.
+ */
+async function sessionAges(token: string, seconds: number): Promise<void> {
+  await tdb.db.query(
+    `UPDATE sessions SET created_at = created_at - make_interval(secs => $2), last_seen_at = last_seen_at - make_interval(secs => $2),
+       expires_at = expires_at - make_interval(secs => $2), reauth_at = reauth_at - make_interval(secs => $2)
+     WHERE token_hash = $1`,
+    [tokenHash(token), seconds],
+  );
 }
 
 describe("login", () => {
@@ -176,7 +189,7 @@ describe("sessions", () => {
     const r = await sess.login(member.email, member.password);
     expect(Date.parse(r.expiresAt) - Date.now()).toBeLessThan(1_500);
     await expect(sess.client.getMyContact()).resolves.toMatchObject({ email: member.email });
-    await sleep(1_300);
+    await sessionAges(sess.token!, 2);
     await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
     expect(sess.loginRequiredCalls).toBe(1);
   });
@@ -207,7 +220,7 @@ describe("sessions", () => {
     const s = await extraServer({ SESSION_IDLE_SECONDS: "1" });
     const sess = new Session(s.baseUrl);
     await sess.login(member.email, member.password);
-    await sleep(1_300);
+    await sessionAges(sess.token!, 2);
     await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
     // Idle expiry is a server rule: the main server (default idle limit) would still have taken a fresh session.
     const fresh = new Session(server.baseUrl);

@@ -5,15 +5,16 @@ import { newPinProof, pinProof } from "@mutua/wallet";
 import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/rate-limit";
 import type { Mailer } from "../src/services/mail";
 import {
-  countMembers, createBackend, createTestDatabase, fetchFrom, http, memberToken, openTestLedgerWallet, seedMember, Session, sleep, startServer, uniqueEmail,
+  countMembers, createBackend, createTestDatabase, fetchFrom, http, memberToken, openTestLedgerWallet, seedMember, Session, startServer, uniqueEmail,
   type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
 } from "./helpers";
 
 /**
- * Small budgets so a test can exhaust them. Login windows are 2 s so a test can also wait one
- * out; sign-up and reset windows are longer because each sign-up costs a full password hash,
- * and a slow run must not see its window roll over mid-test. TRUST_PROXY lets each test speak
- * from its own X-Forwarded-For address, so per-IP and per-account budgets stay apart.
+ * Small budgets so a test can exhaust them. Login windows are 2 s; sign-up and reset windows are
+ * longer because each sign-up costs a full password hash, and a slow run must not see its window
+ * roll over mid-test. A test that needs a window to be over does not wait for it: it moves the
+ * stored window starts back (windowsPass). TRUST_PROXY lets each test speak from its own
+ * X-Forwarded-For address, so per-IP and per-account budgets stay apart.
  */
 const ENV = {
   TRUST_PROXY: "1",
@@ -54,6 +55,13 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
+/**
+ * What `seconds` passing does to the limiter: every counter's window started that much earlier
+ * (the counters live in rate_limits; tests in this file run one at a time).
+ */
+const windowsPass = (seconds: number) =>
+  tdb.db.query("UPDATE rate_limits SET window_start = window_start - make_interval(secs => $1)", [seconds]);
+
 /** A member whose hash is cheap to check, so attempts are fast enough to fit in a 2 s window. */
 const fastMember = () => seedMember(tdb.db, { hashCost: 10 });
 
@@ -93,7 +101,7 @@ describe("login, per account", () => {
     expect((err as RefusedError).status).toBe(429);
     expect((err as RefusedError).code).toBe("rate_limited");
 
-    await sleep(retry * 1000 + 150);
+    await windowsPass(retry); // as long as Retry-After said
     const ok = await login(server, newIp(), m.email, m.password);
     expect(ok.status).toBe(200);
   });
@@ -130,7 +138,7 @@ describe("login, per IP", () => {
     // The account itself is fine: from elsewhere it logs in.
     expect((await login(server, newIp(), members[4]!.email, members[4]!.password)).status).toBe(200);
 
-    await sleep(retry * 1000 + 150);
+    await windowsPass(retry); // as long as Retry-After said
     expect((await login(server, ip, members[4]!.email, members[4]!.password)).status).toBe(200);
   });
 
@@ -281,7 +289,7 @@ describe("after the window, every limit lets in again", () => {
     const retry = expectRateLimited(await post(routes.signup.path, { ...SIGNUP, email: email.toUpperCase() }, newIp()), 2);
     expect((await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
     expectRateLimited(await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip), 2);
-    await sleep(retry * 1000 + 150);
+    await windowsPass(retry); // as long as Retry-After said
     expect((await post(routes.signup.path, { ...SIGNUP, email }, newIp())).status).toBe(409); // counted again, and answered
     expect((await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
   });
@@ -293,7 +301,7 @@ describe("after the window, every limit lets in again", () => {
     const retry = expectRateLimited(await post(routes.resetPassword.path, { email: m.email }, newIp()), 2);
     expect((await post(routes.resetPassword.path, { email: uniqueEmail("probe") }, ip)).status).toBe(404);
     expectRateLimited(await post(routes.resetPassword.path, { email: uniqueEmail("probe") }, ip), 2);
-    await sleep(retry * 1000 + 150);
+    await windowsPass(retry); // as long as Retry-After said
     expect((await post(routes.resetPassword.path, { email: m.email }, ip)).status).toBe(200);
   });
 
@@ -321,7 +329,7 @@ describe("after the window, every limit lets in again", () => {
     expectRateLimited(await bob.open("1357", ip), 2);
     expect((await bob.open("1357", newIp())).json.deviceSecret).toBe(bob.deviceSecret);
 
-    await sleep(retry * 1000 + 150);
+    await windowsPass(retry); // as long as Retry-After said
     // The refusals did not count as wrong PINs: the right one still opens the wallet.
     const right = await alice.open("2468", ip);
     expect(right.status).toBe(200);
