@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { routes } from "@mutua/domain";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/db/embedded";
-import { freePort, NO_WEB_DIR, sleep } from "./helpers";
+import { freePort, NO_WEB_DIR } from "./helpers";
 
 /**
  * What happens to the embedded PostgreSQL when the node process around it dies. Runs only
@@ -51,11 +51,12 @@ function processesIn(dir: string): number[] {
   return out;
 }
 
+/** Polls `check` every 100 ms until it holds: waits for something to happen, failing after `ms`. */
 async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(100);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -220,7 +221,8 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
       }
     };
     const workers = [worker(), worker(), worker()];
-    await sleep(2_500);
+    // The kill comes in the middle of the load, once it has acknowledged a good many sign-ups.
+    await until("sign-ups to be acknowledged", 60_000, () => acknowledged.length >= 30 || refusals.length > 0);
     const pid = run1.child.pid!;
     process.kill(-pid, "SIGKILL");
     stop = true;

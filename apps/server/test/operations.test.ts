@@ -1,14 +1,55 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPool } from "../src/db/pool";
-import { Api, createTestDatabase, freePort, http, NO_WEB_DIR, seedMember, sleep, startServer, type TestDatabase } from "./helpers";
+import { Api, createTestDatabase, freePort, http, NO_WEB_DIR, seedMember, startServer, type TestDatabase } from "./helpers";
 
 /** Operations: one log line per request without secrets, liveness and readiness, a shutdown that finishes requests in flight. */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 let tdb: TestDatabase;
+
+/**
+ * Polls `check` until it holds or `timeoutMs` has gone by, and says whether it held: for waiting
+ * on something to happen (a log line, a port, an answer), never for time itself to pass.
+ */
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  for (const end = Date.now() + timeoutMs; ; ) {
+    if (await check()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Whether the server has read all that was sent on the connection from `clientPort` to
+ * `serverPort`: nothing is left unacknowledged on our side nor unread on the server's (Linux's
+ * /proc/net/tcp; the server listens on 127.0.0.1).
+ */
+function readByServer(serverPort: number, clientPort: number): boolean {
+  const queues = new Map<string, { tx: number; rx: number }>();
+  for (const line of fs.readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 5) continue;
+    const port = (address: string) => parseInt(address.split(":")[1]!, 16);
+    const [tx, rx] = f[4]!.split(":").map((h) => parseInt(h, 16));
+    queues.set(`${port(f[1]!)}>${port(f[2]!)}`, { tx: tx!, rx: rx! });
+  }
+  return queues.get(`${clientPort}>${serverPort}`)?.tx === 0 && queues.get(`${serverPort}>${clientPort}`)?.rx === 0;
+}
+
+/** Whether a new connection to the port is refused (nothing listens there any more). */
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = net.connect(port, "127.0.0.1");
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once("error", () => resolve(true));
+  });
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -36,7 +77,8 @@ describe("request logs", () => {
       expect(me.status).toBe(200);
       await http(server.baseUrl, "GET", "/reset-password?token=reset-secret-123456");
       const traced = await http(server.baseUrl, "GET", "/api/health", { headers: { "x-request-id": "lb-trace-42" } });
-      await sleep(50);
+      // A request's line is written once its answer has gone out (onResponse): wait for the last one.
+      await waitFor(() => lines.some((l) => (JSON.parse(l) as { msg: string; reqId: string }).msg === "request" && l.includes('"lb-trace-42"')), 5_000);
 
       const entries = lines.map((l) => JSON.parse(l) as { msg: string; reqId: string; path?: string; status?: number });
       const requests = entries.filter((e) => e.msg === "request");
@@ -83,15 +125,8 @@ describe("graceful shutdown", () => {
     child.stderr!.on("data", (d) => (output += d));
     const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
     try {
-      for (let i = 0; ; i++) {
-        try {
-          if ((await fetch(`http://127.0.0.1:${port}/api/ready`)).ok) break;
-        } catch {
-          /* not yet */
-        }
-        if (i > 300) throw new Error(`server did not start:\n${output}`);
-        await sleep(100);
-      }
+      const ready = async () => (await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined))?.ok === true;
+      if (!(await waitFor(ready, 30_000))) throw new Error(`server did not start:\n${output}`);
       // A login whose body is still on its way when the operator stops the server.
       const body = JSON.stringify({ login: "nobody@example.org", password: "not-it" });
       const socket = net.connect(port, "127.0.0.1");
@@ -99,14 +134,17 @@ describe("graceful shutdown", () => {
       let answer = "";
       socket.on("data", (d) => (answer += d));
       const closed = new Promise((r) => socket.once("close", r));
-      socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-      await sleep(200);
+      await new Promise((r) =>
+        socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`, r),
+      );
+      // In flight once the server has read its headers (it parses them as it reads).
+      if (!(await waitFor(() => readByServer(port, socket.localPort!), 10_000))) throw new Error("the server did not read the request's headers");
       child.kill("SIGTERM");
-      await sleep(500);
       // Stopping: no new connection is taken.
+      await waitFor(() => refusesConnections(port), 10_000);
       await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
       socket.write(body.slice(10));
-      for (let i = 0; i < 100 && !answer.includes("\r\n\r\n"); i++) await sleep(50);
+      await waitFor(() => answer.includes("\r\n\r\n"), 5_000);
       socket.destroy();
       await closed;
       expect(answer).toMatch(/^HTTP\/1\.1 401/);
