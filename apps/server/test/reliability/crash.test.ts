@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate";
 import { createPool, type Db } from "../../src/db/pool";
-import { createTestDatabase, sleep, type TestDatabase } from "../helpers";
+import { createTestDatabase, type TestDatabase } from "../helpers";
 import { CrashablePostgres, ServerProcess } from "./processes";
 import { verify } from "./verify";
-import { replayAcknowledged, seeded } from "./workload";
+import { pause, replayAcknowledged, seeded } from "./workload";
 import { createWorld, loadSettings, runLoad } from "./world";
 
 /**
@@ -43,13 +43,13 @@ describe(`kill -9 under load (${KILLS} times, LOAD_SEED=${seed})`, () => {
     const journal = await runLoad(world.world, world.safeOf, {
       seed,
       chaos: async () => {
-        await sleep(1000);
+        await pause(1000); // the load gets going before the first kill
         for (; kills < KILLS; ) {
           const victim = servers[Math.floor(rng() * servers.length)]!;
           await victim.kill9();
           kills++;
           await victim.restart();
-          await sleep(200 + rng() * 1200);
+          await pause(200 + rng() * 1200); // the next kill lands at a seeded random moment of the load
         }
       },
     });
@@ -71,11 +71,11 @@ describe(`kill -9 under load (${KILLS} times, LOAD_SEED=${seed})`, () => {
     const journal = await runLoad(world.world, world.safeOf, {
       seed,
       chaos: async () => {
-        await sleep(1000);
+        await pause(1000); // the load gets going before the first crash
         for (; kills < KILLS; ) {
           await pgs.crashAndRestart();
           kills++;
-          await sleep(300 + rng() * 1500);
+          await pause(300 + rng() * 1500); // the next crash lands at a seeded random moment of the load
         }
       },
     });

@@ -3,9 +3,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../src/db/embedded";
-import { freePort, NO_WEB_DIR, sleep } from "../helpers";
+import { freePort, NO_WEB_DIR } from "../helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
+
+/**
+ * Polls `check` every `everyMs` until it holds or `timeoutMs` has gone by, and says whether it
+ * held: waits for something to happen (a port answering, processes gone), not for time to pass.
+ */
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
+  for (const end = Date.now() + timeoutMs; ; ) {
+    if (await check()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
 
 /**
  * The real server as an operator runs it (`main.ts` in a process of its own) on a fixed port,
@@ -61,16 +73,11 @@ export class ServerProcess {
       this.unexpectedExits.push(`exit ${code ?? signal}:\n${this.output}`);
       console.error(`server on port ${this.port} exited by itself (${code ?? signal}):\n${this.output}`);
     });
-    for (let i = 0; ; i++) {
+    const ready = async () => {
       if (child.exitCode !== null) throw new Error(`server exited during start-up (code ${child.exitCode}):\n${this.output}`);
-      try {
-        if ((await fetch(`${this.baseUrl}/api/ready`)).ok) return;
-      } catch {
-        /* not listening yet */
-      }
-      if (i > 600) throw new Error(`server did not become ready:\n${this.output}`);
-      await sleep(50);
-    }
+      return (await fetch(`${this.baseUrl}/api/ready`).catch(() => undefined))?.ok === true; // undefined: not listening yet
+    };
+    if (!(await waitFor(ready, 30_000, 50))) throw new Error(`server did not become ready:\n${this.output}`);
   }
 
   /** kill -9: no shutdown handler runs, requests in flight are cut. */
@@ -155,7 +162,7 @@ export class CrashablePostgres {
         /* already gone */
       }
     }
-    for (let i = 0; i < 200 && all.some(alive); i++) await sleep(25);
+    await waitFor(() => !all.some(alive), 5_000, 25);
     const port = this.pg.port;
     // Until every old backend has let go of shared memory, a new postmaster refuses to start.
     for (let attempt = 0; ; attempt++) {
@@ -164,7 +171,8 @@ export class CrashablePostgres {
         return;
       } catch (e) {
         if (attempt >= 20) throw e;
-        await sleep(250);
+        // A retry's back-off: what is awaited is the start itself succeeding, tried again below.
+        await new Promise((r) => setTimeout(r, 250));
       }
     }
   }

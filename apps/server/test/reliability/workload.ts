@@ -1,5 +1,5 @@
 import { formatCents, parseApiAmount, routes, type RouteName, type SubAccount } from "@mutua/domain";
-import { newKey, signTransfer, sleep, type TestLedgerWallet } from "../helpers";
+import { newKey, signTransfer, type TestLedgerWallet } from "../helpers";
 
 /**
  * A random workload of an association's members and administrators, spread over several
@@ -8,6 +8,12 @@ import { newKey, signTransfer, sleep, type TestLedgerWallet } from "../helpers";
  * the same body, as the app does, until the server says yes or no: the journal then holds what
  * each client believes happened, for the checks of `verify.ts` to hold against the ledger.
  */
+
+/**
+ * Paces the workload: a client's think time, a retry's back-off, when the chaos strikes next.
+ * The delay itself is the point (a realistic, seeded rhythm); nothing is being waited for.
+ */
+export const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface LoadMember {
   id: bigint;
@@ -163,7 +169,7 @@ export class Caller {
       }
       this.journal.unknown++;
       if (this.clock.givenUp) throw new Error(`${name}: no definitive answer before the run's end; last: ${last}`);
-      await sleep(50 + this.rng() * 250);
+      await pause(50 + this.rng() * 250); // a retry's back-off, jittered so clients do not retry in step
       base = pick(this.rng, this.world.instances);
     }
   }
@@ -312,7 +318,7 @@ export async function adminLoop(world: World, journal: Journal, token: string, r
       journal.count(`admin reconversion → ${status}`, { status: r.status, ...(r.json.error ? { code: r.json.error.code } : {}) });
       if (r.status === 200 && status === "paid") journal.retirements.push({ reconversionId: rc.id, safeWallet: safeOf(rc.backendId), amount: parseApiAmount(rc.amount)! });
     }
-    await sleep(20 + rng() * 80);
+    await pause(20 + rng() * 80); // an administrator's think time between rounds
   }
 }
 
