@@ -47,6 +47,7 @@ export const M = {
   noConfirmationAdvice: "Please check the transaction list before trying again, and contact an administrator if the problem persists.",
   insufficientBalance: "Transaction was refused due to insufficient balance",
   targetInactive: "Target account is inactive.",
+  payerInactive: "Your account is not active: it cannot send money.",
   cannotSendToAccount: "You can't send money to this account.",
   transferUnexpected: "An unexpected issue occurred during the money transfer. We are sorry for the inconvenience.",
   balanceCheckFailed: "An unexpected issue occurred while checking available funds. The transaction was not sent...",

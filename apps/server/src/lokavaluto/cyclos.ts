@@ -7,7 +7,7 @@ import { notFound, type Refusal } from "../services/errors";
 import { walletBalance } from "../services/accounts";
 import { transfer } from "../services/payments";
 import { listTransactions } from "../services/transactions";
-import { getWallet, type WalletRow } from "../services/wallets";
+import { firstMemberWallet, getWallet, type WalletRow } from "../services/wallets";
 import { currencyOf, exposedBackend, ownExposedWallet, ownerOf, walletFromIdent } from "./shapes";
 import { amountText, memberOf, parse, query } from "./transport";
 
@@ -83,11 +83,9 @@ export function cyclosRoutes(app: FastifyInstance, deps: AppDeps): void {
   const selfWallet = async (req: FastifyRequest) => {
     const memberId = await memberOf(db, settings, token(req));
     const b = await exposedBackend(db, settings);
-    const { rows } = b
-      ? await db.query<WalletRow>("SELECT * FROM wallets WHERE member_id = $1 AND backend_id = $2 AND status = 'active' ORDER BY created_at LIMIT 1", [memberId, b.id])
-      : { rows: [] as WalletRow[] };
-    if (!rows[0]) throw notFound();
-    return { memberId, wallet: rows[0] };
+    const wallet = b ? await firstMemberWallet(db, memberId, b.id, { activeOnly: true }) : null;
+    if (!wallet) throw notFound();
+    return { memberId, wallet };
   };
 
   app.get(`/:owner/accounts`, async (req: FastifyRequest<{ Params: { owner: string } }>) => {

@@ -5,11 +5,12 @@ import type { AppDeps } from "../deps";
 import { Refusal, notFound } from "../services/errors";
 import { findMemberById, login, signup, type MemberRow } from "../services/members";
 import { requestPasswordReset } from "../services/password-reset";
-import { searchRecipients, setFavorite } from "../services/directory";
+import { activeWalletHolders, searchRecipients, setFavorite } from "../services/directory";
 import { cancelTopUp, createTopUp, creditRequests, pendingTopUps } from "../services/topups";
 import { reconversionStatuses } from "../services/reconversions";
+import { canPay } from "../services/payments";
 import { requireRight } from "../services/rights";
-import { getWallet, systemWallet } from "../services/wallets";
+import { firstMemberWallet, getWallet, systemWallet } from "../services/wallets";
 import { backendKey, cyclosUrl, decimalNumber, exposedBackend, ownExposedWallet, ownerOf, ownPartner, partner, walletFromIdent, walletOf } from "./shapes";
 import { amountText, apiKey, memberOfKey, parse, query } from "./transport";
 
@@ -38,10 +39,8 @@ async function backendCredentials(deps: AppDeps, member: MemberRow, token: strin
   const b = await exposedBackend(deps.db, deps.settings);
   if (!b) return [];
   const key = backendKey(deps.settings);
-  const { rows } = await deps.db.query<{ id: string; status: string }>(
-    "SELECT id, status FROM wallets WHERE member_id = $1 AND backend_id = $2 AND status <> 'discarded' ORDER BY created_at LIMIT 1",
-    [member.id, b.id],
-  );
+  const wallet = await firstMemberWallet(deps.db, member.id, b.id, { activeOnly: false });
+  const rows = wallet ? [wallet] : [];
   const safe = await systemWallet(deps.db, b.id, "safe");
   return [
     {
@@ -208,14 +207,14 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
   }
 
-  // Payments stay within a backend, between active member wallets (or toward the safe wallet).
+  // The payment rule of our own API (services/payments.ts), asked of the two wallets.
   app.get(`${PRIVATE}/partner/is_transaction_allowed`, async (req) => {
     const m = await me(req);
     const q = parse(AllowedQuery, query(req));
     const from = walletFromIdent(q.sender_wallet_ident);
     const to = walletFromIdent(q.recipient_wallet_ident);
     const [a, b] = await Promise.all([from ? getWallet(db, from) : null, to ? getWallet(db, to) : null]);
-    return Boolean(a && b && a.member_id === m.id && a.status === "active" && b.status === "active" && a.backend_id === b.backend_id && a.id !== b.id);
+    return canPay(m.id, a, b);
   });
 
   app.get(`${PRIVATE}/partner/pending-topup`, async (req) => {
@@ -294,13 +293,9 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     const body = parse(ContactBody, req.body);
     const b = await exposedBackend(db, settings);
     if (!b || body.addresses.length === 0) return {};
-    const { rows } = await db.query<{ id: string; member_id: bigint | null; name: string | null }>(
-      `SELECT w.id, w.member_id, m.first_name || ' ' || m.last_name AS name
-       FROM wallets w LEFT JOIN members m ON m.id = w.member_id WHERE w.id = ANY($1::text[]) AND w.backend_id = $2 AND w.status = 'active'`,
-      [body.addresses.map(walletOf), b.id],
-    );
+    const holders = await activeWalletHolders(db, body.addresses.map(walletOf), b.id);
     return Object.fromEntries(
-      rows.map((r) => [ownerOf(r.id), { partner_id: r.member_id === null ? false : Number(r.member_id), public_name: r.name ?? settings.associationName }]),
+      holders.map((h) => [ownerOf(h.walletId), { partner_id: h.memberId === null ? false : Number(h.memberId), public_name: h.name ?? settings.associationName }]),
     );
   });
 

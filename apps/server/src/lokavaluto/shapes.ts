@@ -3,6 +3,7 @@ import type { Queryable } from "../db/pool";
 import type { Settings } from "../settings";
 import type { MemberRow } from "../services/members";
 import { notFound } from "../services/errors";
+import { currencyOfBackend, custodialBackend } from "../services/backends";
 import { getWallet, type BackendRow, type WalletRow } from "../services/wallets";
 
 /**
@@ -39,11 +40,7 @@ export const backendKey = (s: Settings): string => `cyclos:${new URL(origin(s)).
 
 /** The custodial backend Lokavaluto clients see (one per host: the plugin keys backends by host). */
 export async function exposedBackend(db: Queryable, s: Settings): Promise<BackendRow | null> {
-  const { rows } = await db.query<BackendRow>(
-    "SELECT * FROM backends WHERE kind = 'custodial' AND ($1::text IS NULL OR id = $1) ORDER BY id LIMIT 1",
-    [s.lokapiCyclosBackend ?? null],
-  );
-  return rows[0] ?? null;
+  return custodialBackend(db, s.lokapiCyclosBackend ?? null);
 }
 
 /** The member's own wallet in the exposed backend, named in any of lokapi's forms; anything else is "not found". */
@@ -104,9 +101,7 @@ export const ownPartner = (m: Pick<MemberRow, "id" | "first_name" | "last_name" 
 export const decimalNumber = (cents: bigint | null): number | false => (cents === null ? false : Number(formatCents(cents)));
 
 export async function currencyOf(db: Queryable, backendId: string): Promise<{ id: string; name: string; symbol: string }> {
-  const { rows } = await db.query<{ id: string; name: string; symbol: string }>(
-    "SELECT c.id, c.name, c.symbol FROM backends b JOIN currencies c ON c.id = b.currency_id WHERE b.id = $1",
-    [backendId],
-  );
-  return rows[0]!;
+  const c = await currencyOfBackend(db, backendId);
+  if (!c) throw notFound();
+  return c;
 }

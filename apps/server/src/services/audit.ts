@@ -8,7 +8,7 @@ export async function audit(tx: Tx, memberId: bigint, action: string, subject: s
 /** The latest administrator actions, newest first, with who did them. */
 export async function auditLog(db: Queryable, limit: number) {
   const { rows } = await db.query<{ at: Date; actor: string; action: string; subject: string; details: Record<string, unknown> }>(
-    `SELECT a.at, m.first_name || ' ' || m.last_name AS actor, a.action, a.subject, a.details
+    `SELECT a.at, m.name AS actor, a.action, a.subject, a.details
      FROM audit_log a JOIN members m ON m.id = a.member_id ORDER BY a.at DESC, a.id DESC LIMIT $1`,
     [limit],
   );

@@ -1,8 +1,10 @@
+import type { BackendKind } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
+import type { BackendRow } from "./wallets";
 
 export interface BackendView {
   id: string;
-  kind: "ledger" | "custodial";
+  kind: BackendKind;
   name: string;
   currency: { id: string; name: string; symbol: string };
   userAccounts: { id: string; active: boolean }[];
@@ -14,7 +16,7 @@ export interface BackendView {
  * user accounts); a backend where they have none is "unconfigured" for them (spec 3 "Backend").
  */
 export async function listBackends(db: Queryable, memberId: bigint): Promise<BackendView[]> {
-  const { rows } = await db.query<{ id: string; kind: "ledger" | "custodial"; name: string; currency_id: string; currency_name: string; symbol: string }>(
+  const { rows } = await db.query<{ id: string; kind: BackendKind; name: string; currency_id: string; currency_name: string; symbol: string }>(
     `SELECT b.id, b.kind, b.name, c.id AS currency_id, c.name AS currency_name, c.symbol
      FROM backends b JOIN currencies c ON c.id = b.currency_id ORDER BY b.id`,
   );
@@ -30,4 +32,19 @@ export async function listBackends(db: Queryable, memberId: bigint): Promise<Bac
     userAccounts: wallets.filter((w) => w.backend_id === r.id).map((w) => ({ id: w.id, active: w.status === "active" })),
     canCreateUserAccount: true,
   }));
+}
+
+/** The custodial backend `id` names, or the first custodial backend when `id` is null. */
+export async function custodialBackend(db: Queryable, id: string | null): Promise<BackendRow | null> {
+  const { rows } = await db.query<BackendRow>("SELECT * FROM backends WHERE kind = 'custodial' AND ($1::text IS NULL OR id = $1) ORDER BY id LIMIT 1", [id]);
+  return rows[0] ?? null;
+}
+
+/** The currency a backend holds. */
+export async function currencyOfBackend(db: Queryable, backendId: string): Promise<{ id: string; name: string; symbol: string } | null> {
+  const { rows } = await db.query<{ id: string; name: string; symbol: string }>(
+    "SELECT c.id, c.name, c.symbol FROM backends b JOIN currencies c ON c.id = b.currency_id WHERE b.id = $1",
+    [backendId],
+  );
+  return rows[0] ?? null;
 }

@@ -39,7 +39,7 @@ export async function searchRecipients(db: Queryable, s: Settings, me: bigint, q
   const email = EMAIL.test(query.q.trim()) ? normalizeEmail(query.q) : null;
   const phone = phoneDigits(query.q);
   const { rows } = await db.query<{ id: bigint; name: string; wallet_id: string; backend_id: string; symbol: string; is_favorite: boolean }>(
-    `SELECT m.id, m.first_name || ' ' || m.last_name AS name, w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite
+    `SELECT m.id, m.name AS name, w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite
      FROM members m
      JOIN wallets w ON w.member_id = m.id AND w.status = 'active'
      JOIN backends b ON b.id = w.backend_id
@@ -78,4 +78,18 @@ export async function setFavorite(db: Queryable, me: bigint, other: bigint, favo
   if (favorite) await db.query("INSERT INTO favorites (member_id, favorite_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [me, other]);
   else await db.query("DELETE FROM favorites WHERE member_id = $1 AND favorite_id = $2", [me, other]);
   return { isFavorite: favorite };
+}
+
+/**
+ * Who holds each of these wallets of a backend, for naming counterparties: active wallets only
+ * (a pending or discarded wallet's owner is nobody's business); the association's own wallets
+ * have no member and no name here.
+ */
+export async function activeWalletHolders(db: Queryable, walletIds: string[], backendId: string): Promise<{ walletId: string; memberId: bigint | null; name: string | null }[]> {
+  const { rows } = await db.query<{ wallet_id: string; member_id: bigint | null; name: string | null }>(
+    `SELECT w.id AS wallet_id, w.member_id, m.name
+       FROM wallets w LEFT JOIN members m ON m.id = w.member_id WHERE w.id = ANY($1::text[]) AND w.backend_id = $2 AND w.status = 'active'`,
+    [walletIds, backendId],
+  );
+  return rows.map((r) => ({ walletId: r.wallet_id, memberId: r.member_id, name: r.name }));
 }

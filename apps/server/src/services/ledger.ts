@@ -126,7 +126,7 @@ async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movem
   if (payer.backend_id !== payee.backend_id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
   if (payer.backend_status !== "active") throw refused(ErrorCode.backendUnavailable, M.backendUnavailable);
   if (payee.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
-  if (payer.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
+  if (payer.status !== "active") throw refused(ErrorCode.inactiveAccount, M.payerInactive);
 
   const postings: { account: LockedAccount; amount: bigint }[] = [];
   for (const part of req.parts) {

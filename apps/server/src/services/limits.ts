@@ -18,7 +18,7 @@ interface Row {
 }
 
 const SELECT = `
-  SELECT m.id AS member_id, m.first_name || ' ' || m.last_name AS name, m.email, w.id AS wallet_id, w.backend_id, w.status, w.topup_allowed,
+  SELECT m.id AS member_id, m.name AS name, m.email, w.id AS wallet_id, w.backend_id, w.status, w.topup_allowed,
     (SELECT coalesce(sum(a.balance), 0)::text FROM accounts a WHERE a.wallet_id = w.id) AS bal,
     cm.floor AS cm_floor, cm.ceiling AS cm_ceiling, cm.id IS NOT NULL AS has_cm
   FROM wallets w JOIN members m ON m.id = w.member_id

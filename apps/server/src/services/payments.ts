@@ -8,7 +8,7 @@ import { Refusal, invalid, notFound } from "./errors";
 import { requireReconversions, type Features } from "./features";
 import { postMovement } from "./ledger";
 import { transactionByMovement } from "./transactions";
-import { getOwnWallet, getWallet, type WalletRow } from "./wallets";
+import { getWallet, type WalletRow } from "./wallets";
 
 const tooLarge = () => new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
 
@@ -27,13 +27,28 @@ async function balances(db: Db, walletId: string) {
   return Object.fromEntries(rows.map((r) => [r.kind, r])) as Partial<Record<SubAccount, (typeof rows)[number]>>;
 }
 
+/**
+ * Why member `me` may not pay from `payer` to `payee`, or null when they may: the payer is one of
+ * their wallets, the payee a member's or the association's safe (reconversions), another wallet
+ * of the same backend, and both are active. The one rule for our API and the Lokavaluto face; the
+ * ledger checks the statuses again under its locks.
+ */
+export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: WalletRow | null): Refusal | null {
+  if (!payer || payer.member_id !== me || payer.status === "discarded") return notFound();
+  if (!payee || (payee.role !== "member" && payee.role !== "safe")) return notFound();
+  if (payer.id === payee.id || payer.backend_id !== payee.backend_id) return new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
+  if (payer.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: M.payerInactive });
+  if (payee.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
+  return null;
+}
+
+export const canPay = (me: bigint, payer: WalletRow | null, payee: WalletRow | null): boolean => paymentRefusal(me, payer, payee) === null;
+
 async function counterpart(db: Db, me: bigint, from: string, to: string): Promise<{ payer: WalletRow; payee: WalletRow }> {
-  const payer = await getOwnWallet(db, me, from);
-  const payee = await getWallet(db, to);
-  if (!payer || !payee || payee.role !== "member" && payee.role !== "safe") throw notFound();
-  if (payer.id === payee.id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
-  if (payer.backend_id !== payee.backend_id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
-  return { payer, payee };
+  const [payer, payee] = await Promise.all([getWallet(db, from), getWallet(db, to)]);
+  const refusal = paymentRefusal(me, payer, payee);
+  if (refusal) throw refusal;
+  return { payer: payer!, payee: payee! };
 }
 
 /**

@@ -22,7 +22,7 @@ interface Row {
 
 const SELECT = `
   SELECT r.movement_id, r.status, r.updated_at, m.public_id, m.amount, m.created_at, m.payer_wallet_id, m.payee_wallet_id, m.backend_id,
-         c.symbol, pm.first_name || ' ' || pm.last_name AS related
+         c.symbol, pm.name AS related
   FROM reconversions r JOIN movements m ON m.id = r.movement_id JOIN currencies c ON c.id = m.currency_id
   JOIN wallets w ON w.id = m.payer_wallet_id LEFT JOIN members pm ON pm.id = w.member_id`;
 

@@ -7,7 +7,7 @@ import type { BackendKind, WalletStatus } from "./wallets";
 /** Spec 3 "Pending user account": wallets waiting for an account-validation administrator. */
 export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> {
   const { rows } = await db.query<{ id: string; member_id: bigint; name: string; kind: BackendKind; backend_id: string; created_at: Date }>(
-    `SELECT w.id, w.member_id, m.first_name || ' ' || m.last_name AS name, b.kind, b.id AS backend_id, w.created_at
+    `SELECT w.id, w.member_id, m.name AS name, b.kind, b.id AS backend_id, w.created_at
      FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN members m ON m.id = w.member_id
      WHERE w.status = 'pending' AND w.role = 'member' ORDER BY w.created_at, w.id`,
   );

@@ -126,7 +126,7 @@ export async function pendingTopUps(db: Db, s: Settings, me: bigint, walletId: s
     if (!mine.rowCount) throw notFound();
   }
   const { rows } = await db.query<PendingRow>(
-    `SELECT o.*, c.symbol, r.first_name || ' ' || r.last_name AS requester_name
+    `SELECT o.*, c.symbol, r.name AS requester_name
      FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN backends b ON b.id = w.backend_id
      JOIN currencies c ON c.id = b.currency_id JOIN members r ON r.id = o.requester_id
      WHERE o.wallet_id = $1 AND o.state IN ('unpaid', 'paid') AND ($2 OR o.requester_id = $3)
@@ -197,8 +197,8 @@ export async function ordersInState(db: Queryable, state: "paid" | "unpaid") {
   const { rows } = await db.query<
     OrderRow & { symbol: string; backend_id: string; owner_id: bigint; owner_name: string; requester_name: string }
   >(
-    `SELECT o.*, c.symbol, b.id AS backend_id, w.member_id AS owner_id, m.first_name || ' ' || m.last_name AS owner_name,
-            r.first_name || ' ' || r.last_name AS requester_name
+    `SELECT o.*, c.symbol, b.id AS backend_id, w.member_id AS owner_id, m.name AS owner_name,
+            r.name AS requester_name
      FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN backends b ON b.id = w.backend_id
      JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id JOIN members r ON r.id = o.requester_id
      WHERE o.state = $1 ORDER BY coalesce(o.paid_at, o.created_at), o.id`,
@@ -229,7 +229,7 @@ export async function validateCredit(db: Db, admin: bigint, publicId: string) {
     const o = await lockOrder(tx, publicId);
     if (!o) throw notFound();
     const { rows: info } = await tx.query<{ backend_id: string; kind: BackendKind; symbol: string; owner_name: string }>(
-      `SELECT b.id AS backend_id, b.kind, c.symbol, m.first_name || ' ' || m.last_name AS owner_name
+      `SELECT b.id AS backend_id, b.kind, c.symbol, m.name AS owner_name
        FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id
        WHERE w.id = $1`,
       [o.wallet_id],
@@ -272,7 +272,7 @@ export async function validateCredit(db: Db, admin: bigint, publicId: string) {
 /** One order as its page shows it (by its unguessable public id, no session needed). */
 export async function orderForPage(db: Queryable, publicId: string) {
   const { rows } = await db.query<OrderRow & { symbol: string; currency_name: string; owner_name: string }>(
-    `SELECT o.*, c.symbol, c.name AS currency_name, m.first_name || ' ' || m.last_name AS owner_name
+    `SELECT o.*, c.symbol, c.name AS currency_name, m.name AS owner_name
      FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN backends b ON b.id = w.backend_id
      JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id WHERE o.public_id = $1`,
     [publicId],

@@ -37,6 +37,15 @@ export async function getWallet(db: Queryable, id: string): Promise<WalletRow | 
   return rows[0] ?? null;
 }
 
+/** The member's first wallet in a backend (the oldest), active only or any not discarded. */
+export async function firstMemberWallet(db: Queryable, memberId: bigint, backendId: string, opts: { activeOnly: boolean }): Promise<WalletRow | null> {
+  const { rows } = await db.query<WalletRow>(
+    `SELECT * FROM wallets WHERE member_id = $1 AND backend_id = $2 AND ${opts.activeOnly ? "status = 'active'" : "status <> 'discarded'"} ORDER BY created_at LIMIT 1`,
+    [memberId, backendId],
+  );
+  return rows[0] ?? null;
+}
+
 /** The member's own wallet, or null: another member's wallet is "not found", never "forbidden". */
 export async function getOwnWallet(db: Queryable, memberId: bigint, id: string): Promise<WalletRow | null> {
   const w = await getWallet(db, id);

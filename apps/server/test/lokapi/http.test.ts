@@ -98,6 +98,14 @@ describe("the Lokavaluto API over HTTP", () => {
     expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, `cyclos:${alice.owner}`)).toBe(false);
     expect(await allowed(alice.token, `cyclos:${bob.owner}@host:1`, `cyclos:${alice.owner}`)).toBe(false);
     expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, "cyclos:nobody")).toBe(false);
+    // The association's issuance wallet takes no payment: our API refuses it, and so does this question.
+    const issuance = await systemWallet(tdb.db, backend.id, "issuance");
+    expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, `cyclos:${owner(issuance!.id)}`)).toBe(false);
+    const r = await http<{ error: { code: string } }>(server.baseUrl, "POST", "/api/transfers", {
+      token: alice.token,
+      body: { from: alice.wallet, to: issuance!.id, parts: [{ account: "main", amount: "1.00" }], key: "pay-issuance-1" },
+    });
+    expect([r.status, r.json.error.code]).toEqual([404, "not_found"]);
   });
 
   it("authenticates with Basic auth, and says 'Access denied' in Odoo's way for a wrong password", async () => {

@@ -1,4 +1,4 @@
-import type { TopUpProvider } from "./index";
+import type { TopUpProvider } from "./types";
 
 /** The demo's stand-in for a card checkout: one button marks the order paid, no money involved. */
 export const demoProvider: TopUpProvider = {

@@ -1,4 +1,4 @@
-import type { TopUpProvider } from "./index";
+import type { TopUpProvider } from "./types";
 
 /** Payment by bank transfer to the association; a credit administrator marks it paid when it arrives. */
 export const transferProvider: TopUpProvider = {
