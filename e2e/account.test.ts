@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
 import { newPage, signIn, toastText, expectTitle } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { useSuite } from "./support/suite";

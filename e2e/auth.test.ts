@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectTitle, newPage, signIn, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";
 

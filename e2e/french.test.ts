@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import PO from "pofile";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";

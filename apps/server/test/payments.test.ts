@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  ErrorCode, M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, formatCents, routes, splitPayment, type RouteName, type SubAccount,
+  M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, formatCents, routes, splitPayment, type RouteName, type SubAccount,
 } from "@mutua/domain";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
@@ -677,6 +677,17 @@ describe("inactive wallets and backends", () => {
     expect(r.status).toBe(409);
     expect(r.json).toEqual(errorOf("inactive_account", "Target account is inactive."));
     expect(await snapshot(alice.wallet, payee.wallet)).toEqual(before);
+  });
+
+  it("refuses to pay from a locked wallet, saying it is the payer's (409 inactive_account)", async () => {
+    const payer = await person({ balance: "5.00" });
+    const bob = await person();
+    await tdb.db.query("UPDATE wallets SET status = 'locked' WHERE id = $1", [payer.wallet]);
+    const before = await snapshot(payer.wallet, bob.wallet);
+    const r = await pay(payer, bob.wallet, "1.00");
+    expect(r.status).toBe(409);
+    expect(r.json).toEqual(errorOf("inactive_account", M.payerInactive));
+    expect(await snapshot(payer.wallet, bob.wallet)).toEqual(before);
   });
 
   it("refuses to pay a pending ledger wallet (409 inactive_account)", async () => {

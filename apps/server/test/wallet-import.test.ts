@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M, walletRegistrationMessage } from "@mutua/domain";
-import { encryptKeystore, newPrivateKey, signMessage } from "@mutua/wallet";
+import { newPrivateKey, signMessage } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
 import type { BackendRow } from "../src/services/wallets";
 import { Api, createBackend, createTestDatabase, memberToken, provenWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";

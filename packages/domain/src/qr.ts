@@ -98,6 +98,8 @@ export function linkFields(text: string): Record<string, string> | null {
 export function safeFileName(name: string, ext: string): string {
   const cleaned = name
     .normalize("NFKC")
+    // Control characters are exactly what a file name must not hold.
+    // oxlint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, "")
     .replace(/\s+/g, " ")
     .trim()

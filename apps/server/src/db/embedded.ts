@@ -154,7 +154,7 @@ async function freePort(): Promise<number> {
 function run(cmd: string, args: string[], who: RunAs | undefined, logFile: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const out = fs.openSync(logFile, "a");
-    const child = spawn(cmd, args, { stdio: ["ignore", out, out], ...(who ?? {}), env: { ...process.env, LC_ALL: "C" } });
+    const child = spawn(cmd, args, { stdio: ["ignore", out, out], ...who, env: { ...process.env, LC_ALL: "C" } });
     child.on("error", reject);
     child.on("exit", (code) => {
       fs.closeSync(out);
@@ -230,7 +230,7 @@ export async function startEmbeddedPostgres(
     bins.postgres,
     ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
       "-c", `max_connections=${opts.maxConnections ?? 200}`],
-    { stdio: ["ignore", out, out], ...(who ?? {}), env: { ...process.env, LC_ALL: "C" } },
+    { stdio: ["ignore", out, out], ...who, env: { ...process.env, LC_ALL: "C" } },
   );
   fs.closeSync(out);
   let exited = false;

@@ -19,10 +19,13 @@ export function NavBar() {
   const [userOpen, setUserOpen] = useState(false);
   const userMenu = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
+  // Menus close on navigation: adjusted while rendering the new route, not one render later.
+  const [menuPath, setMenuPath] = useState(location.pathname);
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname);
     setBurgerOpen(false);
     setUserOpen(false);
-  }, [location.pathname]);
+  }
   useEffect(() => {
     if (!userOpen) return;
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && setUserOpen(false);

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
 import { useLocation } from "react-router";
 import { useBackStep } from "../lib/native/use-back-step";
 
@@ -15,13 +15,11 @@ export function ModalHost({ children }: { children: ReactNode }) {
   // A modal belongs to the route it was opened on: a screen may open one while it mounts after a
   // redirect, before this host's own effect sees the new route.
   const [modal, setModal] = useState<{ render: (close: () => void) => ReactNode; path: string } | null>(null);
-  const path = useRef(location.pathname);
-  path.current = location.pathname;
+  // The browser's own location is already the new route's when a screen's effect opens a modal.
   const close = useCallback(() => setModal(null), []);
-  const open = useCallback((render: (close: () => void) => ReactNode) => setModal({ render, path: path.current }), []);
-  useEffect(() => {
-    setModal((m) => (m && m.path !== location.pathname ? null : m));
-  }, [location.pathname]);
+  const open = useCallback((render: (close: () => void) => ReactNode) => setModal({ render, path: window.location.pathname }), []);
+  // A modal of another route is dropped as the new route renders.
+  if (modal && modal.path !== location.pathname) setModal(null);
   // The hardware back button closes the open modal (a modal with steps registers its own step back too).
   useBackStep(modal && modal.path === location.pathname ? close : undefined);
   return (

@@ -45,10 +45,10 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   const multiCurrency = new Set(usable.map((a) => a.currencyId)).size > 1;
   const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.amount(parseApiAmount(bal) ?? 0n));
   // On a phone the transactions sit below this card: it keeps its last height while it loads.
-  const card = useReservedHeight<HTMLElement>("accounts", loading);
+  const { ref: cardRef, style: cardStyle } = useReservedHeight<HTMLElement>("accounts", loading);
 
   return (
-    <section ref={card.ref} className="card accounts" aria-labelledby="accounts-title" aria-busy={loading || refreshing} style={card.style}>
+    <section ref={cardRef} className="card accounts" aria-labelledby="accounts-title" aria-busy={loading || refreshing} style={cardStyle}>
       <header className="card-header">
         <h2 id="accounts-title">{i18n._("your accounts")}</h2>
         <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} title={i18n._("Refresh balance and transaction list")}>

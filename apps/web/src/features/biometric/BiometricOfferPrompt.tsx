@@ -51,6 +51,8 @@ export function BiometricOfferPrompt() {
   useEffect(() => {
     if (!pending || !available) return;
     biometricOffer.dismiss();
+    // The offer is taken from its store once, here; the question stays open after it is gone.
+    // oxlint-disable-next-line react/set-state-in-effect
     if (enabled === undefined) setAsking(true);
     // Enabled earlier but never saved (a failed enrolment): save now.
     else if (enabled && !credentialId) void enroll();

@@ -30,7 +30,8 @@ export default function ScanOverlay({ onResult, onClose }: Props) {
   };
 
   useEffect(() => {
-    dialog.current?.showModal();
+    const box = dialog.current;
+    box?.showModal();
     detector.current ??= makeQrDetector();
     // The back button closes the overlay instead of leaving the page.
     history.pushState({ mutuaScan: true }, "");
@@ -79,7 +80,7 @@ export default function ScanOverlay({ onResult, onClose }: Props) {
       stream?.getTracks().forEach((t) => t.stop());
       window.removeEventListener("popstate", onPop);
       if ((history.state as { mutuaScan?: boolean } | null)?.mutuaScan) history.back();
-      dialog.current?.close();
+      box?.close();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -109,6 +109,8 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
   const [unit, setUnit] = useState<PeriodUnit | null>(null);
   const [picking, setPicking] = useState(false);
   const [picked, setPicked] = useState<DateRange | undefined>();
+  // Today, as of the filter's opening: the limit of the calendar and of "next period".
+  const [now] = useState(() => new Date());
   const units: [PeriodUnit, string][] = [
     ["day", i18n._("Day")],
     ["week", i18n._("Week")],
@@ -116,7 +118,7 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
     ["year", i18n._("Year")],
   ];
   const label = range ? `${fmt.date(range.start)} – ${fmt.date(range.end)}` : i18n._("All dates");
-  const atNow = range && unit ? shiftPeriod(unit, range, 1, locale).start > new Date() : true;
+  const atNow = range && unit ? shiftPeriod(unit, range, 1, locale).start > now : true;
   return (
     <fieldset className="period">
       <legend>{i18n._("Period")}</legend>
@@ -165,9 +167,9 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
             locale={locale}
             selected={picked}
             onSelect={setPicked}
-            disabled={{ after: new Date() }}
-            endMonth={new Date()}
-            defaultMonth={new Date()}
+            disabled={{ after: now }}
+            endMonth={now}
+            defaultMonth={now}
           />
           <button
             type="button"

@@ -26,13 +26,13 @@ export function RecentTransactions({
   const { i18n } = useLingui();
   const modals = useModals();
   const recent = useRecentTransactions(account?.id);
-  const pendingBox = useReservedHeight<HTMLDivElement>("pending-topups", pendingLoading);
+  const { ref: pendingRef, style: pendingStyle } = useReservedHeight<HTMLDivElement>("pending-topups", pendingLoading);
   const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) =>
     modals.open((close) => (tx.isReconversion ? <ReconversionDetailDialog tx={tx} onClose={close} /> : <TransactionDetailDialog tx={tx} onClose={close} />));
   return (
     <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching}>
       {/* Pending top-ups head the panel: their last height is kept while they load, so the list below does not jump. */}
-      <div ref={pendingBox.ref} style={pendingBox.style}>
+      <div ref={pendingRef} style={pendingStyle}>
         <PendingTopUps orders={pending} onOpen={onOpenTopUp} />
       </div>
       <header className="card-header">

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { BackButton, webBackPlatform } from "./back-button";
 
 let current = new BackButton(webBackPlatform);
@@ -15,7 +15,10 @@ export function installBackButton(button: BackButton): void {
  */
 export function useBackStep(step: (() => void) | undefined): void {
   const ref = useRef(step);
-  ref.current = step;
+  // The newest step, for a press that comes after this render has been committed.
+  useLayoutEffect(() => {
+    ref.current = step;
+  });
   const active = step !== undefined;
   useEffect(() => {
     if (!active) return;
