@@ -119,8 +119,11 @@ describe("payment errors", () => {
         const body = (await res.json()) as { subAccounts: { bal: string }[] }[];
         await route.fulfill({ response: res, json: body.map((a) => ({ ...a, subAccounts: a.subAccounts.map((s) => ({ ...s, bal: "100000.00" })) })) });
       });
+      const widened = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/accounts" && r.request().method() === "GET");
       await page.getByRole("button", { name: "Refresh" }).click();
-      await page.waitForTimeout(300);
+      await widened;
+      // …and taken in: the accounts card is no longer busy refreshing.
+      await page.locator('section.accounts[aria-busy="false"]').waitFor();
     });
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
     await page.getByRole("dialog", { name: "Authentication" }).getByLabel("Enter your password").fill("Demo1234!");

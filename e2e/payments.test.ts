@@ -123,8 +123,10 @@ describe("paying another member", () => {
     await page.getByRole("dialog", { name: "Authentication" }).getByRole("button", { name: "Cancel" }).click();
     await toastText(page, "Operation canceled");
     await page.getByRole("dialog", { name: "Send money - 2/2" }).getByRole("button", { name: "Close" }).click();
+    const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/accounts" && r.request().method() === "GET");
     await page.getByRole("button", { name: "Refresh" }).click();
-    await page.waitForTimeout(500);
+    await refreshed;
+    await page.locator('section.accounts[aria-busy="false"]').waitFor(); // the answer is on screen
     expect(await balanceOf(page, "Wallet")).toBe(before);
     await context.close();
   });
@@ -181,6 +183,8 @@ describe("the transaction list", () => {
 
     // Recipient filter: applies from 3 characters, by the counterparty's wallet.
     await modal.getByPlaceholder("All recipient").fill("bo");
+    // A fixed wait on purpose: what is tested is that no suggestion comes for two characters, and
+    // no event marks a search that is never made; a search here answers well within 300 ms.
     await page.waitForTimeout(300);
     expect(await modal.locator(".suggestions button").count()).toBe(0);
     await modal.getByPlaceholder("All recipient").fill("bob");

@@ -19,8 +19,10 @@ describe("reconversion", () => {
     const detail = alice.page.getByRole("dialog", { name: "Reconversion details" });
     await detail.getByText("Reconversion sent").waitFor();
     await detail.getByRole("button", { name: "Ok" }).click();
-    // No favourite prompt after a reconversion.
-    await alice.page.waitForTimeout(300);
+    // No favourite prompt after a reconversion. After a payment it replaces the details dialog in
+    // the same update (one modal at a time, opened by the Ok button itself), so once the details
+    // are gone, a prompt would be there.
+    await detail.waitFor({ state: "hidden" });
     expect(await alice.page.getByRole("dialog", { name: "Add as favorite" }).count()).toBe(0);
     await alice.page.waitForFunction(
       (expected) => [...document.querySelectorAll(".accounts button.account")].some((b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected),

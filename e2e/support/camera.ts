@@ -95,9 +95,54 @@ async function decodeQrImageFile(bytes: Uint8Array): Promise<string | null> {
 }
 
 /**
+ * What an element looks like to the DOM: its markup and whether its images have loaded. A QR
+ * drawn into it later (the app's encoder loads with its modal) or an image loading changes it.
+ */
+const domState = (locator: Locator): Promise<{ state: string; loaded: boolean }> =>
+  locator
+    .evaluate((el) => {
+      const images = [el, ...el.querySelectorAll("img")].filter((e): e is HTMLImageElement => e instanceof HTMLImageElement);
+      const loaded = !(el instanceof HTMLImageElement) || (el.complete && el.naturalWidth > 0);
+      return { state: `${el.outerHTML}|${images.map((img) => `${img.complete}:${img.naturalWidth}`).join(",")}`, loaded };
+    })
+    .catch(() => ({ state: "", loaded: true }));
+
+/**
+ * Resolves once the element's DOM state differs from `seen` (a mutation in its subtree, an image
+ * in it loading), or after `ms` at the latest: the signal that another look at it is worthwhile.
+ */
+async function changeFrom(locator: Locator, seen: string, ms: number): Promise<void> {
+  await locator
+    .evaluate(
+      (el, { seen, ms }) =>
+        new Promise<void>((resolve) => {
+          const images = () => [el, ...el.querySelectorAll("img")].filter((e): e is HTMLImageElement => e instanceof HTMLImageElement);
+          const state = () => `${el.outerHTML}|${images().map((img) => `${img.complete}:${img.naturalWidth}`).join(",")}`;
+          const observer = new MutationObserver(() => check());
+          const done = () => {
+            observer.disconnect();
+            el.removeEventListener("load", check, true);
+            clearTimeout(cap);
+            resolve();
+          };
+          function check() {
+            if (state() !== seen) done();
+          }
+          observer.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+          el.addEventListener("load", check, true); // an <img>'s load does not bubble, capture sees it
+          const cap = setTimeout(done, ms); // the caller's deadline: a last look then
+          check(); // changed already, between the last look and now
+        }),
+      { seen, ms: Math.max(0, ms) },
+    )
+    .catch(() => undefined); // detached or navigated away: look again, and fail there
+}
+
+/**
  * Screenshots a rendered QR code (an <svg>, <img>, <canvas>, or any element containing one) and
- * decodes it. Retries until `timeout` (an <img> may still be loading); throws if nothing decodes,
- * saving the last screenshot under test-results/ (git-ignored) unless `saveFailure` is false.
+ * decodes it. Looks again whenever the element changes (an <img> may still be loading, the QR
+ * may not be drawn yet) until `timeout`; throws if nothing decodes, saving the last screenshot
+ * under test-results/ (git-ignored) unless `saveFailure` is false.
  */
 export async function qrFromScreen(locator: Locator, opts: { timeout?: number; saveFailure?: boolean } = {}): Promise<string> {
   const timeout = opts.timeout ?? 10_000;
@@ -105,15 +150,16 @@ export async function qrFromScreen(locator: Locator, opts: { timeout?: number; s
   await locator.waitFor({ state: "visible", timeout });
   let png: Buffer | undefined;
   for (;;) {
+    // The state is read before the look, so a change during it is not missed.
+    const { state, loaded } = await domState(locator);
     // An <img> must have loaded before its pixels mean anything.
-    const loaded = await locator.evaluate((el) => !(el instanceof HTMLImageElement) || (el.complete && el.naturalWidth > 0)).catch(() => true);
     if (loaded) {
       png = await locator.screenshot({ animations: "disabled", scale: "device", timeout: Math.max(1000, deadline - Date.now()) });
       const text = await decodeQrPng(png);
       if (text !== null) return text;
     }
     if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 250));
+    await changeFrom(locator, state, deadline - Date.now());
   }
   let where = "";
   if (png && opts.saveFailure !== false) {

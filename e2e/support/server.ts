@@ -44,17 +44,26 @@ export async function startServer(env: Record<string, string> = {}, opts: { host
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited during start-up:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
+  // main.ts says "Mutua is running at …" once it listens: that line, not a poll, tells it started.
+  await new Promise<void>((resolve, reject) => {
+    const settle = (error?: string) => {
+      clearTimeout(limit);
+      child.off("exit", exited);
+      child.stdout!.off("data", onData);
+      if (error) reject(new Error(`${error}:\n${output}`));
+      else resolve();
+    };
+    const exited = () => settle("server exited during start-up");
+    const onData = () => {
+      if (output.includes("Mutua is running at")) settle();
+    };
+    const limit = setTimeout(() => settle("server did not start within 120 s"), 120_000);
+    child.once("exit", exited);
+    child.stdout!.on("data", onData); // after the listener above that appends to `output`
+  });
+  const health = await fetch(`${url}/api/health`).catch((e: unknown) => e as Error);
+  if (!(health instanceof Response) || !health.ok) {
+    throw new Error(`server started but its health check failed (${health instanceof Response ? health.status : health.message}):\n${output}`);
   }
   let stopped = false;
   return {
