@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectTitle, newPage, signIn } from "./support/browser";
 import { useSuite } from "./support/suite";
 
-/** An association's own config.json (spec 3) drives the app: names, links, map, theme, hidden entries. */
+/** An association's own config.json (docs/spec.md §3) drives the app: names, links, map, theme, hidden entries. */
 const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mutua-config-")), "config.json");
 const ASSOCIATION_CONFIG = {
   appName: "Lokal",

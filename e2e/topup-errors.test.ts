@@ -4,7 +4,7 @@ import { signedIn, useSuite } from "./support/suite";
 
 const suite = useSuite();
 
-/** Spec 8 "Top-up": each failure has its message. */
+/** docs/spec.md §8 "Top-up": each failure has its message. */
 describe("top-up errors", () => {
   it("says so when the order cannot be created, when the pending list fails or lacks the order, and when deleting fails", async () => {
     const { page, context } = await signedIn(suite, "bob@example.com");

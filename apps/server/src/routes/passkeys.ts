@@ -10,7 +10,7 @@ import {
 import { openedBy } from "../services/sessions";
 
 /**
- * Biometric login (spec 4 "Login flow"): WebAuthn passkeys, and device logins for native shells
+ * Biometric login (docs/spec.md §4 "Login flow"): WebAuthn passkeys, and device logins for native shells
  * without WebAuthn. Adding either needs a session that proved the password or a passkey within
  * the step-up window (confirmPassword, confirmPasskey); the member lists and removes them.
  */

@@ -43,7 +43,7 @@ export function subAccountViews(walletId: string, accounts: AccountRow[]): SubAc
     }));
 }
 
-/** The member's wallets as the dashboard lists them (spec 3 "Virtual account entry"). */
+/** The member's wallets as the dashboard lists them (docs/spec.md §3 "Virtual account entry"). */
 export async function listAccounts(db: Queryable, memberId: bigint, associationName: string): Promise<AccountEntry[]> {
   const { rows } = await db.query<Row>(
     `SELECT w.id AS wallet_id, w.status, b.id AS backend_id, b.kind AS backend_kind, b.status AS backend_status,

@@ -13,7 +13,7 @@ export interface BackendView {
 
 /**
  * The backends of this server as one member sees them, with the member's wallets (the spec's
- * user accounts); a backend where they have none is "unconfigured" for them (spec 3 "Backend").
+ * user accounts); a backend where they have none is "unconfigured" for them (docs/spec.md §3 "Backend").
  */
 export async function listBackends(db: Queryable, memberId: bigint): Promise<BackendView[]> {
   const { rows } = await db.query<{ id: string; kind: BackendKind; name: string; currency_id: string; currency_name: string; symbol: string }>(

@@ -42,7 +42,7 @@ export interface WalletRegistrationInput extends KeyProof {
 }
 
 /**
- * Imports a wallet file (spec 1, 7 registerWallet). The device opened the file with its password
+ * Imports a wallet file (docs/spec.md §1, 7 registerWallet). The device opened the file with its password
  * and signed the registration message with the key inside, so the server knows the importer
  * holds the key, never sees it, and cannot be made to attach someone else's wallet. A file of
  * the member's own wallet (re-encrypted under a new password, say) replaces the stored copy.

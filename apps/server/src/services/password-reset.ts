@@ -17,7 +17,7 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   await hit(db, `reset:ip:${ip}`, s.limits.resetPerIp);
   await hit(db, `reset:account:${email}`, s.limits.resetPerAccount);
   const member = await findMemberByEmail(db, email);
-  // The spec asks to say so when the address is unknown (spec 8), at the cost of telling who is a member.
+  // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
   if (!member) throw new Refusal(ErrorCode.unknownUser, { id: M.unknownUser });
   const { token, hash } = newToken();
   await db.query(

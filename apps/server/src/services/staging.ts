@@ -4,7 +4,7 @@ import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
 import type { BackendKind, WalletStatus } from "./wallets";
 
-/** Spec 3 "Pending user account": wallets waiting for an account-validation administrator. */
+/** docs/spec.md §3 "Pending user account": wallets waiting for an account-validation administrator. */
 export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> {
   const { rows } = await db.query<{ id: string; member_id: bigint; name: string; kind: BackendKind; backend_id: string; created_at: Date }>(
     `SELECT w.id, w.member_id, m.name AS name, b.kind, b.id AS backend_id, w.created_at

@@ -160,7 +160,7 @@ async function lockOrder(tx: Tx, publicId: string): Promise<(OrderRow & { owner_
   return rows[0] ?? null;
 }
 
-/** Spec 6: only the requester deletes a top-up, and only while it is unpaid. Repeating it is harmless. */
+/** docs/spec.md §6: only the requester deletes a top-up, and only while it is unpaid. Repeating it is harmless. */
 export async function cancelTopUp(db: Db, me: bigint, publicId: string) {
   return inTransaction(db, async (tx) => {
     const o = await lockOrder(tx, publicId);
@@ -189,7 +189,7 @@ export async function markPaid(db: Db, publicId: string, by: bigint | null, only
   });
 }
 
-/** Spec 3 "Pending credit request": paid orders an administrator has to validate, oldest first. */
+/** docs/spec.md §3 "Pending credit request": paid orders an administrator has to validate, oldest first. */
 export const creditRequests = (db: Queryable) => ordersInState(db, "paid");
 
 /** Orders in one state, oldest first: paid ones to validate, unpaid ones a bank transfer may settle. */

@@ -5,7 +5,7 @@ import { useConfig } from "./context";
 import { useModals } from "./modals";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
 
-/** Spec 2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
+/** docs/spec.md §2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
 export function NavBar() {
   const { i18n } = useLingui();
   const config = useConfig();

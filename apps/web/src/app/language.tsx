@@ -6,7 +6,7 @@ import { getLocalSettings, setLocalSettings } from "../lib/storage";
 import { toast } from "../lib/toast";
 import { useConfig } from "./context";
 
-/** The language to start in: saved choice, navigator (when preferred), default (spec 3). */
+/** The language to start in: saved choice, navigator (when preferred), default (docs/spec.md §3). */
 export const initialLanguage = (config: AppConfig) =>
   chooseLanguage(config.locales, getLocalSettings().language, typeof navigator === "undefined" ? [] : navigator.languages);
 

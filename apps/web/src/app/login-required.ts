@@ -1,6 +1,6 @@
 /**
  * The client library reports a 401 on a private call here; the layout, which can navigate,
- * listens and logs the member out (spec 4 "Other transitions").
+ * listens and logs the member out (docs/spec.md §4 "Other transitions").
  */
 type Listener = () => void;
 const listeners = new Set<Listener>();

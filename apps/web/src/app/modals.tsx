@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { useLocation } from "react-router";
 import { useBackStep } from "../lib/native/use-back-step";
 
-/** One modal at a time, closed by any route change (spec 2 "Route table"). */
+/** One modal at a time, closed by any route change (docs/spec.md §2 "Route table"). */
 interface Modals {
   open: (render: (close: () => void) => ReactNode) => void;
   close: () => void;

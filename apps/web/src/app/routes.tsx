@@ -19,7 +19,7 @@ interface RouteHandle {
   title: string;
 }
 
-/** Paths where a "login required" signal does not send the visitor to the login page (spec 4). */
+/** Paths where a "login required" signal does not send the visitor to the login page (docs/spec.md §4). */
 const STAY_ON_LOGIN_REQUIRED = ["/carto", "/reset-password", "/signup"];
 
 function Layout() {
@@ -71,7 +71,7 @@ function Layout() {
   );
 }
 
-/** Spec 2 guard: private routes send anonymous visitors to the map screen. */
+/** docs/spec.md §2 guard: private routes send anonymous visitors to the map screen. */
 function Private({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();

@@ -1,6 +1,6 @@
 const pad = (n: number) => String(Math.abs(n)).padStart(2, "0");
 
-/** Spec 9: detail dates as YYYY-MM-DD HH:mm:ssZ (local time with its offset, "+01:00"). */
+/** docs/spec.md §9: detail dates as YYYY-MM-DD HH:mm:ssZ (local time with its offset, "+01:00"). */
 export function detailDate(iso: string): string {
   const d = new Date(iso);
   const off = -d.getTimezoneOffset();

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react";
-import { formatAmount, formatDate, formatRelative } from "@mutua/domain";
+import { absCents, decodeApiAmount, formatAmount, formatDate, formatRelative } from "@mutua/domain";
 import { useConfig } from "../app/context";
 
 /** Amount and date formats of the active language (its config `numericFormat` and `dateFormat`). */
@@ -9,8 +9,19 @@ export function useFormat() {
   const lang = config.locales.availableLanguages[i18n.locale];
   const numeric = lang?.numericFormat ?? i18n.locale;
   const dates = lang?.dateFormat ?? i18n.locale;
+  const apiAmountText = (apiAmount: string, opts: { abs?: boolean }) => {
+    const cents = decodeApiAmount(apiAmount);
+    return formatAmount(opts.abs ? absCents(cents) : cents, numeric);
+  };
   return {
     amount: (cents: bigint) => formatAmount(cents, numeric),
+    /**
+     * An API amount ("-2.50") with its currency ("2.50 DL" with `abs`, where the direction is said
+     * otherwise): the one place the app decodes the API's money for display.
+     */
+    money: (apiAmount: string, currency: string, opts: { abs?: boolean } = {}) => `${apiAmountText(apiAmount, opts)} ${currency}`,
+    /** The number alone, for messages that place the currency themselves ("Sent {amount} {currency}"). */
+    apiAmount: (apiAmount: string, opts: { abs?: boolean } = {}) => apiAmountText(apiAmount, opts),
     date: (d: Date) => formatDate(d, dates),
     relative: (d: Date) => formatRelative(d, new Date(), i18n.locale),
   };

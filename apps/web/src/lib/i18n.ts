@@ -10,7 +10,7 @@ export const tr = (m: Msg): string => i18n._(m.id, m.values);
 
 /**
  * Activates a language: the language the strings are written in needs no file; any other is
- * fetched from its configured url (spec 3). Throws when the file cannot be loaded.
+ * fetched from its configured url (docs/spec.md §3). Throws when the file cannot be loaded.
  */
 export async function activateLanguage(config: AppConfig, tag: string): Promise<void> {
   const lang = config.locales.availableLanguages[tag];

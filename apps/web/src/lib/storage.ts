@@ -1,4 +1,4 @@
-/** What the app keeps on the device (spec 3 "Local settings", "Persistent store key: loginEmail"). */
+/** What the app keeps on the device (docs/spec.md §3 "Local settings", "Persistent store key: loginEmail"). */
 export interface LocalSettings {
   biometryEnabled?: boolean;
   language?: string | null;
@@ -46,7 +46,7 @@ export function setLayoutHint(name: string, px: number): void {
 }
 
 /**
- * Spec 3 "Auth config per wallet id": this device's PIN record of each wallet, or null. It
+ * docs/spec.md §3 "Auth config per wallet id": this device's PIN record of each wallet, or null. It
  * survives sign-out (it is a device setting), and alone it opens nothing: see @mutua/wallet pin.ts.
  */
 export const getAuthConfig = (): Record<string, unknown> => read<Record<string, unknown>>(KEYS.authConfig) ?? {};
@@ -57,7 +57,7 @@ export function setAuthConfig(walletId: string, value: unknown): void {
   write(KEYS.authConfig, all);
 }
 
-/** Spec 3 "Biometry store": the passkey this device registered for login, by credential id. */
+/** docs/spec.md §3 "Biometry store": the passkey this device registered for login, by credential id. */
 export interface BiometryStore {
   hasCredentials?: { login?: string };
 }

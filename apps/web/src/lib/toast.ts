@@ -2,7 +2,7 @@ import type { Msg } from "@mutua/domain";
 import { tr } from "./i18n";
 
 /**
- * Spec 8/9: every error is a toast at the top for 5000 ms. Texts arrive translated or as messages.
+ * docs/spec.md §8/9: every error is a toast at the top for 5000 ms. Texts arrive translated or as messages.
  *
  * The toast library (sonner) loads with the first toast, not with the login page. ui/ToastHost
  * keeps a live region on the page from the start, so screen readers announce the first toast too,

@@ -38,7 +38,7 @@ export function Field({ label, error, hint, trailing, id, ...input }: FieldProps
   );
 }
 
-/** Password input with the show/hide toggle of the login screen (spec 2). */
+/** Password input with the show/hide toggle of the login screen (docs/spec.md §2). */
 export function PasswordField(props: Omit<FieldProps, "type" | "trailing">) {
   const { i18n } = useLingui();
   const [shown, setShown] = useState(false);

@@ -1,6 +1,6 @@
 import type { UIEvent } from "react";
 
-/** An onScroll handler that asks for more once the list is within `px` of its bottom (spec 9: 50 or 500 px). */
+/** An onScroll handler that asks for more once the list is within `px` of its bottom (docs/spec.md §9: 50 or 500 px). */
 export function loadMoreNearBottom(px: number, more: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown }) {
   return (e: UIEvent<HTMLElement>) => {
     const el = e.currentTarget;

@@ -3,7 +3,7 @@ import { APP_VERSION } from "@mutua/domain";
 import { useConfig } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
 
-/** Spec 2 "About": app name and version 1.1.1. */
+/** docs/spec.md §2 "About": app name and version 1.1.1. */
 export function AboutDialog({ onClose }: { onClose: () => void }) {
   const { i18n } = useLingui();
   const config = useConfig();

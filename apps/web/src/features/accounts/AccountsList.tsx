@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
-import { M, parseApiAmount, type AccountEntry } from "@mutua/domain";
+import { M, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 import { ImportWallet } from "../wallet-file/ImportWallet";
@@ -13,7 +13,7 @@ export interface Selection {
   sub?: string;
 }
 
-/** An entry of the per-account menu (spec 2: one action shows as an icon, several as a dropdown). */
+/** An entry of the per-account menu (docs/spec.md §2: one action shows as an icon, several as a dropdown). */
 export interface AccountAction {
   id: string;
   label: string;
@@ -33,7 +33,7 @@ interface Props {
   onRefresh: () => void;
 }
 
-/** Spec 2 "Accounts list". */
+/** docs/spec.md §2 "Accounts list". */
 export function AccountsList({ accounts, actions, loading, error, refreshing, selected, onSelect, onRefresh }: Props) {
   const { i18n } = useLingui();
   const fmt = useFormat();
@@ -43,7 +43,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
   // With several currencies, each account says which one it holds (Monujo's isMultiCurrency).
   const multiCurrency = new Set(usable.map((a) => a.currencyId)).size > 1;
-  const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.amount(parseApiAmount(bal) ?? 0n));
+  const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.apiAmount(bal));
   // On a phone the transactions sit below this card: it keeps its last height while it loads.
   const { ref: cardRef, style: cardStyle } = useReservedHeight<HTMLElement>("accounts", loading);
 

@@ -1,7 +1,7 @@
 import type { I18n } from "@lingui/core";
 import type { AccountEntry, SubAccountView } from "@mutua/domain";
 
-/** Spec 2: Nant is 'Pledged account', other ledger types 'Mutual credit', all else 'Main account'. */
+/** docs/spec.md §2: Nant is 'Pledged account', other ledger types 'Mutual credit', all else 'Main account'. */
 export function subAccountLabel(i18n: I18n, kind: SubAccountView["kind"]): string {
   if (kind === "nant") return i18n._("Pledged account");
   if (kind === "cm") return i18n._("Mutual credit");

@@ -29,7 +29,7 @@ export function payingAccount(accounts: AccountEntry[] | undefined, backendId: s
 }
 
 /**
- * Spec 4 "Balance refresh after an action": refetch every 200 ms until the balance changes
+ * docs/spec.md §4 "Balance refresh after an action": refetch every 200 ms until the balance changes
  * or 3 seconds have passed.
  */
 export function useRefreshAfterAction() {

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefusedError } from "@mutua/client";
 import { useLingui } from "@lingui/react";
-import { parseApiAmount, type MemberWallet, type ReconversionView } from "@mutua/domain";
+import { type MemberWallet, type ReconversionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
@@ -44,7 +44,7 @@ export function AdminConsoleScreen() {
                   <tr key={r.id}>
                     <td>{r.related}</td>
                     <td>
-                      {fmt.amount(parseApiAmount(r.amount) ?? 0n)} {r.currency}
+                      {fmt.money(r.amount, r.currency)}
                     </td>
                     <td>
                       <time dateTime={r.date}>{fmt.date(new Date(r.date))}</time>
@@ -93,7 +93,7 @@ function UnpaidOrders() {
               <tr key={o.id}>
                 <td>{o.related}</td>
                 <td>
-                  {fmt.amount(parseApiAmount(o.amount) ?? 0n)} {o.currency}
+                  {fmt.money(o.amount, o.currency)}
                 </td>
                 <td>
                   <code>{o.reference}</code>

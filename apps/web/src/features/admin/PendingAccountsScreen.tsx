@@ -8,7 +8,7 @@ import { AdminTable } from "./AdminTable";
 
 const KEY = ["me", "admin", "pending-accounts"] as const;
 
-/** Spec 2 "Pending accounts screen": user (and backend when several) with Approve and Discard. */
+/** docs/spec.md §2 "Pending accounts screen": user (and backend when several) with Approve and Discard. */
 export function PendingAccountsScreen() {
   const { i18n } = useLingui();
   const client = useClient();

@@ -1,7 +1,7 @@
 import { useRef } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, parseApiAmount, type CreditRequest } from "@mutua/domain";
+import { M, type CreditRequest } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
@@ -9,18 +9,18 @@ import { AdminTable } from "./AdminTable";
 
 const KEY = ["me", "admin", "credit-requests"] as const;
 
-/** Spec 2 "Pending top-up screen": user, amount, date with its relative date, Approve. */
+/** docs/spec.md §2 "Pending top-up screen": user, amount, date with its relative date, Approve. */
 export function PendingCreditsScreen() {
   const { i18n } = useLingui();
   const client = useClient();
   const fmt = useFormat();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: KEY, queryFn: () => client.getCreditRequests() });
-  // An approval already running for a request is ignored (spec 4); the server pays once anyway.
+  // An approval already running for a request is ignored (docs/spec.md §4); the server pays once anyway.
   const running = useRef(new Set<string>());
   const approve = useMutation({
     mutationFn: (r: CreditRequest) => client.validateCredit(r.id),
-    onSuccess: (v) => toast.success({ id: M.creditValidated, values: { name: v.related, amount: fmt.amount(parseApiAmount(v.amount) ?? 0n), currency: v.currency } }),
+    onSuccess: (v) => toast.success({ id: M.creditValidated, values: { name: v.related, amount: fmt.apiAmount(v.amount), currency: v.currency } }),
     onError: (_e, r) => toast.error({ id: M.creditApproveFailed, values: { name: r.related } }),
     onSettled: (_d, _e, r) => {
       running.current.delete(r.id);
@@ -46,7 +46,7 @@ export function PendingCreditsScreen() {
                   {backends.size > 1 && <span className="hint"> {r.backendId}</span>}
                 </td>
                 <td>
-                  {fmt.amount(parseApiAmount(r.amount) ?? 0n)} {r.currency}
+                  {fmt.money(r.amount, r.currency)}
                 </td>
                 <td>
                   <time dateTime={r.date}>{fmt.date(new Date(r.date))}</time> <span className="hint">{fmt.relative(new Date(r.date))}</span>

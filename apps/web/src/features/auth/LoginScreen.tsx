@@ -13,7 +13,7 @@ import { useBiometricState } from "../biometric/store";
 import { useOnline } from "../../lib/online";
 
 /**
- * Spec 4 "Login flow": with biometrics enabled and available, the check starts by itself when
+ * docs/spec.md §4 "Login flow": with biometrics enabled and available, the check starts by itself when
  * the screen opens, and the biometric button starts it again. A failed or cancelled check is
  * silent: the password form is right there.
  */
@@ -44,7 +44,7 @@ function useBiometricSignIn() {
   return { usable, busy, start };
 }
 
-/** Spec 2 "Login screen". */
+/** docs/spec.md §2 "Login screen". */
 export function LoginScreen() {
   const { i18n } = useLingui();
   const config = useConfig();

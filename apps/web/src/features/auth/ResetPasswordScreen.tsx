@@ -9,7 +9,7 @@ import { toast } from "../../lib/toast";
 import { tr } from "../../lib/i18n";
 import { accountErrorMessage } from "./errors";
 
-/** Spec 2 "Reset password screen"; with ?token= from the e-mailed link, the new-password form. */
+/** docs/spec.md §2 "Reset password screen"; with ?token= from the e-mailed link, the new-password form. */
 export function ResetPasswordScreen() {
   const [params] = useSearchParams();
   const token = params.get("token");

@@ -37,7 +37,7 @@ export function SignupScreen() {
     onError: (e) => toast.error(accountErrorMessage(e)),
   });
 
-  // Spec 2: with signUpUrl configured, the association's own sign-up page is used instead.
+  // docs/spec.md §2: with signUpUrl configured, the association's own sign-up page is used instead.
   useEffect(() => {
     if (config.signUpUrl) window.location.replace(config.signUpUrl);
   }, [config.signUpUrl]);

@@ -1,7 +1,7 @@
 import { InvalidCredentialsError, RefusedError, RequestFailedError } from "@mutua/client";
 import { ErrorCode, M, type Msg } from "@mutua/domain";
 
-/** Spec 8 "Login": the four messages, plus the server's own text when it slows down guessing. */
+/** docs/spec.md §8 "Login": the four messages, plus the server's own text when it slows down guessing. */
 export function loginErrorMessage(e: unknown): Msg {
   if (e instanceof InvalidCredentialsError) return { id: M.invalidCredentials };
   if (e instanceof RefusedError) return e.code === ErrorCode.rateLimited ? e.msg : { id: M.loginRefused };
@@ -9,7 +9,7 @@ export function loginErrorMessage(e: unknown): Msg {
   return { id: M.loginUnexpected };
 }
 
-/** Spec 8 "Reset password" and signup: known refusals by their text, anything else the generic one. */
+/** docs/spec.md §8 "Reset password" and signup: known refusals by their text, anything else the generic one. */
 export function accountErrorMessage(e: unknown): Msg {
   if (e instanceof RefusedError) {
     switch (e.code) {

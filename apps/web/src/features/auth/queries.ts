@@ -57,7 +57,7 @@ export function useSession(): SessionState {
   return { status: "anonymous" };
 }
 
-/** Spec 6: two checks after login; a failing check counts as "no right". */
+/** docs/spec.md §6: two checks after login; a failing check counts as "no right". */
 export function useRights() {
   const client = useClient();
   const me = useMe();
@@ -82,7 +82,7 @@ export function useBackends(opts: { refetchOnMount?: "always" } = {}) {
   return useQuery({ queryKey: authKeys.backends, enabled: Boolean(me.data), queryFn: () => client.getBackends(), staleTime: 60_000, ...opts });
 }
 
-/** Backends where the member has no wallet yet and may create one (spec 3 "unconfigured"). */
+/** Backends where the member has no wallet yet and may create one (docs/spec.md §3 "unconfigured"). */
 export function useUnconfiguredBackends(opts: { refetchOnMount?: "always" } = {}) {
   const backends = useBackends(opts);
   return (backends.data ?? []).filter((b) => b.userAccounts.length === 0 && b.canCreateUserAccount);
@@ -100,7 +100,7 @@ export function useAuthCapabilities() {
   });
 }
 
-/** What every way of signing in does next (spec 4 "Login flow"): remember the e-mail, go to the dashboard. */
+/** What every way of signing in does next (docs/spec.md §4 "Login flow"): remember the e-mail, go to the dashboard. */
 export function useSignedIn() {
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -129,7 +129,7 @@ export function useLogin() {
   });
 }
 
-/** Spec 2: sign out clears the session everywhere and goes to the login page. */
+/** docs/spec.md §2: sign out clears the session everywhere and goes to the login page. */
 export function useLogout() {
   const client = useClient();
   const qc = useQueryClient();

@@ -11,7 +11,7 @@ import { biometricLogin } from "./platform";
 import { biometricOffer, biometricStore, useBiometricOfferPending, useBiometricState } from "./store";
 
 /**
- * Registers this device's credential and says how it went (spec 8: the save-failure message).
+ * Registers this device's credential and says how it went (docs/spec.md §8: the save-failure message).
  * Long after signing in, the server first asks for the account password again (step-up).
  */
 export function useEnrollBiometrics() {
@@ -37,7 +37,7 @@ export function useEnrollBiometrics() {
 }
 
 /**
- * Spec 4 "Login flow": after a password login on a device that can, ask once 'Enable biometric
+ * docs/spec.md §4 "Login flow": after a password login on a device that can, ask once 'Enable biometric
  * login' (Yes / No / Ask me later), then register the credential if there is none yet.
  */
 export function BiometricOfferPrompt() {

@@ -3,7 +3,7 @@ import { isNative } from "../../lib/native/platform";
 import type { LoginResult } from "@mutua/domain";
 
 /**
- * Biometric login behind one small interface (spec 4 "Login flow"). On the web, and in native
+ * Biometric login behind one small interface (docs/spec.md §4 "Login flow"). On the web, and in native
  * shells whose WebView has WebAuthn, it is a passkey: the platform authenticator checks the
  * fingerprint or face, the server verifies its signature, and no password is stored on the device.
  * Elsewhere in a native shell, a maintained biometric plugin guards a server-issued secret in the

@@ -2,8 +2,8 @@ import { useSyncExternalStore } from "react";
 import { getBiometry, getLocalSettings, setBiometry, setLocalSettings } from "../../lib/storage";
 
 /**
- * This device's biometric setting (spec 3 "Local settings" biometryEnabled: unset, true or false)
- * and the credential it registered (spec 3 "Biometry store"), as one subscribable value.
+ * This device's biometric setting (docs/spec.md §3 "Local settings" biometryEnabled: unset, true or false)
+ * and the credential it registered (docs/spec.md §3 "Biometry store"), as one subscribable value.
  */
 export interface BiometricState {
   enabled: boolean | undefined;
@@ -40,7 +40,7 @@ export const biometricStore = {
 
 export const useBiometricState = () => useSyncExternalStore(biometricStore.subscribe, biometricStore.get);
 
-/** Set by a password login, taken by the enrolment prompt (spec 4: asked right after login). */
+/** Set by a password login, taken by the enrolment prompt (docs/spec.md §4: asked right after login). */
 let offerPending = false;
 const offerListeners = new Set<() => void>();
 export const biometricOffer = {

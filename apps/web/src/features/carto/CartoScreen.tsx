@@ -4,7 +4,7 @@ import { useLingui } from "@lingui/react";
 import { useConfig } from "../../app/context";
 import { useSession } from "../auth/queries";
 
-/** Spec 2 "/carto": a full-page embed of mapUrl; without one, an error in the console. */
+/** docs/spec.md §2 "/carto": a full-page embed of mapUrl; without one, an error in the console. */
 export function CartoScreen() {
   const { i18n } = useLingui();
   const config = useConfig();

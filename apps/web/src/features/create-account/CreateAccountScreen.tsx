@@ -14,7 +14,7 @@ import { PinFields, usePinDraft } from "../unlock/PinEditor";
 import { savePin } from "../unlock/pins";
 
 /**
- * Spec 2 "Create-wallet screen": a backend selector when several have no wallet (first
+ * docs/spec.md §2 "Create-wallet screen": a backend selector when several have no wallet (first
  * preselected); none left sends the member to /. A custodial wallet needs nothing more; a
  * ledger wallet's key pair is made here and leaves only encrypted, under the wallet password.
  */

@@ -31,7 +31,7 @@ export interface DashboardState {
   pay?: QrPayload;
 }
 
-/** Spec 2 "Dashboard": accounts on the left, transactions on the right, actions in the footer. */
+/** docs/spec.md §2 "Dashboard": accounts on the left, transactions on the right, actions in the footer. */
 export function DashboardScreen() {
   const { i18n } = useLingui();
   const qc = useQueryClient();
@@ -66,7 +66,7 @@ export function DashboardScreen() {
       />
     ));
 
-  /** Spec 4 "Top-up": an unpaid top-up of one's own is shown again instead of a new one. */
+  /** docs/spec.md §4 "Top-up": an unpaid top-up of one's own is shown again instead of a new one. */
   const topUp = async (account: AccountEntry) => {
     let pending: PendingTopUp[];
     try {
@@ -154,7 +154,7 @@ export function DashboardScreen() {
       id: "reconversion",
       label: i18n._("Reconversion"),
       icon: "⇄",
-      // Spec 2: own accounts with a safe wallet recipient, unless disableReconversion.
+      // docs/spec.md §2: own accounts with a safe wallet recipient, unless disableReconversion.
       available: (a) => Boolean(a.safeWalletRecipient) && !config.disableReconversion,
       run: (a) =>
         a.safeWalletRecipient &&

@@ -7,7 +7,7 @@ import { useBiometricAvailable } from "../biometric/queries";
 import { AuthPref } from "./SecuritySettings";
 import { usePinWallets } from "./pin-wallets";
 
-/** Spec 2 "Preferences": groups appear only when they have something to set. */
+/** docs/spec.md §2 "Preferences": groups appear only when they have something to set. */
 export function PreferencesScreen() {
   const { i18n } = useLingui();
   return (

@@ -7,7 +7,7 @@ import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
 import { PinEditor } from "../unlock/PinEditor";
 import { hasPin, removePin, savePin } from "../unlock/pins";
 
-/** Spec 4 "Simplified-authentication switch": one per wallet; on, off and edit each behind a challenge. */
+/** docs/spec.md §4 "Simplified-authentication switch": one per wallet; on, off and edit each behind a challenge. */
 export function AuthPref({ walletId, several }: { walletId: string; several: boolean }) {
   const { i18n } = useLingui();
   const client = useClient();

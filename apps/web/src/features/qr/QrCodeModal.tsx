@@ -3,7 +3,7 @@ import type { AccountEntry, Profile } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { QrPanel } from "./QrPanel";
 
-/** Spec 2 "QR code": the member's own wallet QR, `{rp, rpb}`, to be paid any amount. */
+/** docs/spec.md §2 "QR code": the member's own wallet QR, `{rp, rpb}`, to be paid any amount. */
 export default function QrCodeModal({ me, account, onClose }: { me: Profile; account: AccountEntry; onClose: () => void }) {
   const { i18n } = useLingui();
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 
 /**
- * The QR code of `text` as a 200 px SVG (spec 9). The encoder loads with the modal that shows
+ * The QR code of `text` as a 200 px SVG (docs/spec.md §9). The encoder loads with the modal that shows
  * it; the SVG markup is the library's own output for our payload, not user HTML.
  */
 export function QrImage({ text, label, onSvg }: { text: string; label: string; onSvg?: (svg: string) => void }) {

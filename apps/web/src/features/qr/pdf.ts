@@ -23,7 +23,7 @@ async function svgToPng(svg: string, px = 600): Promise<string> {
 }
 
 /**
- * Spec 2/9: the QR on an A4 portrait page, 120 mm wide and centred, under a title naming the
+ * docs/spec.md §2/9: the QR on an A4 portrait page, 120 mm wide and centred, under a title naming the
  * requester, amount and currency. jsPDF loads only when a member asks for the PDF.
  */
 export async function downloadQrPdf(svg: string, title: string): Promise<string> {

@@ -9,7 +9,7 @@ export const recipientKeys = {
 
 const PAGE = 20;
 
-/** Spec 5: search at an empty text (favourites) or from 3 characters, page by page. */
+/** docs/spec.md §5: search at an empty text (favourites) or from 3 characters, page by page. */
 export function useRecipientSearch(q: string, backendId?: string) {
   const client = useClient();
   return useInfiniteQuery({

@@ -1,11 +1,11 @@
 import { useLingui } from "@lingui/react";
-import { parseApiAmount, type TransactionView } from "@mutua/domain";
+import { type TransactionView } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
 import { STAGES, stageLabel } from "./stages";
 
-/** Spec 2 "Reconversion details": the four stages, the current one marked. */
+/** docs/spec.md §2 "Reconversion details": the four stages, the current one marked. */
 export function ReconversionDetailDialog({ tx, onClose }: { tx: TransactionView; onClose: () => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
@@ -22,7 +22,7 @@ export function ReconversionDetailDialog({ tx, onClose }: { tx: TransactionView;
       }
     >
       <p className="detail-headline">{i18n._("Reconversion {reconversionStatus}", { reconversionStatus: stageLabel(i18n, status) })}</p>
-      <p className="detail-amount">{i18n._("Sent {amount} {currency}", { amount: fmt.amount(parseApiAmount(tx.amount.replace(/^-/, "")) ?? 0n), currency: tx.currency })}</p>
+      <p className="detail-amount">{i18n._("Sent {amount} {currency}", { amount: fmt.apiAmount(tx.amount, { abs: true }), currency: tx.currency })}</p>
       <ol className="stages" aria-label={i18n._("Reconversion stages")}>
         {STAGES.map((s, i) => (
           <li key={s} className={i <= reached ? "done" : undefined} aria-current={i === reached ? "step" : undefined}>

@@ -1,7 +1,7 @@
 import type { I18n } from "@lingui/core";
 import { RECONVERSION_STATUSES, type ReconversionStatus } from "@mutua/domain";
 
-/** Spec 3/9: true (sent), received, invoiced, paid — shown as sent, received, invoiced, processed. */
+/** docs/spec.md §3/9: true (sent), received, invoiced, paid — shown as sent, received, invoiced, processed. */
 export const STAGES = RECONVERSION_STATUSES;
 
 export function stageLabel(i18n: I18n, s: ReconversionStatus): string {

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { useLingui } from "@lingui/react";
-import { memoProblem, parseAmountInput, parseApiAmount, type AccountEntry, type Profile, type QrPayload } from "@mutua/domain";
+import { memoProblem, parseAmountInput, type AccountEntry, type Profile, type QrPayload } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { tr } from "../../lib/i18n";
 import { useFormat } from "../../lib/format";
@@ -8,7 +8,7 @@ import { accountLabel } from "../accounts/labels";
 import { QrPanel } from "../qr/QrPanel";
 import { AmountField } from "../../ui/AmountField";
 
-/** Spec 2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the payer. */
+/** docs/spec.md §2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the payer. */
 export default function RequestMoneyModal({ me, account, onClose }: { me: Profile; account: AccountEntry; onClose: () => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
@@ -22,7 +22,7 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
   const ready = Boolean(parsed?.ok && !memoError);
 
   if (request) {
-    const amount = fmt.amount(parseApiAmount(request.amount!) ?? 0n);
+    const amount = fmt.apiAmount(request.amount!);
     const title = i18n._("QR code - Payment request to {name} of {amount} {currency}", { name: me.name, amount, currency: account.curr }) + (memo.trim() ? ` (${memo.trim()})` : "");
     return (
       <Dialog title={i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 })} onClose={onClose} onBack={() => setRequest(null)}>

@@ -11,7 +11,7 @@ interface Props {
 }
 
 /**
- * Spec 2 "QR scan overlay": full screen, a close button and a scan rectangle. The rear camera
+ * docs/spec.md §2 "QR scan overlay": full screen, a close button and a scan rectangle. The rear camera
  * is preferred; a picture of a code can be chosen instead. The browser's back button closes it.
  */
 export default function ScanOverlay({ onResult, onClose }: Props) {

@@ -1,9 +1,9 @@
 import { useLingui } from "@lingui/react";
-import { parseApiAmount, type PendingTopUp } from "@mutua/domain";
+import { type PendingTopUp } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 
 /**
- * Spec 2 "Dashboard": the pending top-ups head the transaction panel — my unpaid requests,
+ * docs/spec.md §2 "Dashboard": the pending top-ups head the transaction panel — my unpaid requests,
  * those others asked for me, then the paid ones awaiting an administrator.
  */
 export function PendingTopUps({ orders, onOpen }: { orders: PendingTopUp[]; onOpen: (o: PendingTopUp) => void }) {
@@ -43,7 +43,7 @@ function Group({ title, text, orders, onOpen, withRequester }: { title: string; 
               </span>
               <span className="tx-side">
                 <span className="tx-amount positive">
-                  {fmt.amount(parseApiAmount(o.amount) ?? 0n)} {o.currency}
+                  {fmt.money(o.amount, o.currency)}
                 </span>
                 <span className="tx-date">{fmt.date(new Date(o.date))}</span>
               </span>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, parseApiAmount, type PendingTopUp } from "@mutua/domain";
+import { M, type PendingTopUp } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
@@ -9,11 +9,11 @@ import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
 import { useCancelTopUp } from "./queries";
 
-/** Spec 4 "Top-up": 5 s between checks while a payment is awaited; we also give up after 15 minutes. */
+/** docs/spec.md §4 "Top-up": 5 s between checks while a payment is awaited; we also give up after 15 minutes. */
 const POLL_MS = 5000;
 const POLL_LIMIT_MS = 15 * 60_000;
 
-/** Spec 2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for the payment by itself. */
+/** docs/spec.md §2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for the payment by itself. */
 export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTopUp; onClose: () => void; onPaid: () => void }) {
   const { i18n } = useLingui();
   const client = useClient();
@@ -22,7 +22,7 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
   const cancel = useCancelTopUp();
   const [waiting, setWaiting] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const amount = fmt.amount(parseApiAmount(order.amount) ?? 0n);
+  const amount = fmt.apiAmount(order.amount);
   const unpaid = order.state === "unpaid";
 
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -10,7 +10,7 @@ import { toast } from "../../lib/toast";
 import { accountLabel } from "../accounts/labels";
 import { useCreateTopUp } from "./queries";
 
-/** Spec 2 "Top up my account" and 5 "Top-up amount": min and max shown, Next disabled on error, Enter submits. */
+/** docs/spec.md §2 "Top up my account" and 5 "Top-up amount": min and max shown, Next disabled on error, Enter submits. */
 export function TopUpModal({ account, onClose, onCreated }: { account: AccountEntry; onClose: () => void; onCreated: (order: PendingTopUp) => void }) {
   const { i18n } = useLingui();
   const client = useClient();

@@ -7,7 +7,7 @@ export const topUpKeys = {
   pending: (walletId: string) => [...topUpKeys.all, walletId] as const,
 };
 
-/** Spec 2: pending top-ups head the transaction panel, refreshed with it. */
+/** docs/spec.md §2: pending top-ups head the transaction panel, refreshed with it. */
 export function usePendingTopUps(walletId: string | undefined, opts: { pollMs?: number | false } = {}) {
   const client = useClient();
   const config = useConfig();

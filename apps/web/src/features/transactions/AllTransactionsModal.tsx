@@ -22,7 +22,7 @@ interface Props {
   onOpen: (tx: TransactionView) => void;
 }
 
-/** Spec 2 "All transactions": time span and recipient filters (applied by the server), paging on scroll, CSV export. */
+/** docs/spec.md §2 "All transactions": time span and recipient filters (applied by the server), paging on scroll, CSV export. */
 export default function AllTransactionsModal({ account, onClose, onOpen }: Props) {
   const { i18n } = useLingui();
   const client = useClient();

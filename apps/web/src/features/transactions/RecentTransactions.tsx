@@ -11,7 +11,7 @@ import { useReservedHeight } from "../../lib/reserved-height";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
 
-/** Spec 2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
+/** docs/spec.md §2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
 export function RecentTransactions({
   account,
   pending,

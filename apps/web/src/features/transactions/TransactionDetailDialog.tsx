@@ -1,16 +1,16 @@
 import { useLingui } from "@lingui/react";
-import { parseApiAmount, type TransactionView } from "@mutua/domain";
+import { type TransactionView } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
 import { subAccountLabel } from "../accounts/labels";
 
-/** Spec 2 "Detail dialog": Transaction details, or Payment confirmation right after sending. */
+/** docs/spec.md §2 "Detail dialog": Transaction details, or Payment confirmation right after sending. */
 export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: TransactionView; confirmation?: boolean; onClose: () => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const sent = tx.amount.startsWith("-");
-  const abs = (s: string) => fmt.amount((parseApiAmount(s.replace(/^-/, "")) ?? 0n));
+  const abs = (s: string) => fmt.apiAmount(s, { abs: true });
   const title = confirmation ? i18n._("Payment confirmation") : i18n._("Transaction details");
   const headline = confirmation ? i18n._("Payment sent") : sent ? i18n._("Transaction sent") : i18n._("Transaction processed");
   return (

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react";
-import { ownerName, parseApiAmount, type TransactionView } from "@mutua/domain";
+import { ownerName, type TransactionView } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { useConfig } from "../../app/context";
 import { stageLabel } from "../reconversion/stages";
@@ -27,7 +27,7 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
         <span className="tx-side">
           <span className={negative ? "tx-amount negative" : "tx-amount positive"}>
             {negative ? "" : "+"}
-            {fmt.amount(parseApiAmount(tx.amount) ?? 0n)} {tx.currency}
+            {fmt.money(tx.amount, tx.currency)}
           </span>
           <span className="tx-date">
             <time dateTime={tx.date}>{fmt.date(date)}</time> · {fmt.relative(date)}

@@ -3,7 +3,7 @@ import { enUS, fr } from "date-fns/locale";
 import { periodOf, shiftPeriod, wholeDays } from "./period";
 import { pollEvery } from "../../lib/polling";
 
-describe("date shortcuts (spec 5 'Transaction date picker')", () => {
+describe("date shortcuts (docs/spec.md §5 'Transaction date picker')", () => {
   const wed = new Date(2026, 10, 18, 15, 30); // Wednesday 18 November 2026
   const now = new Date(2026, 10, 22, 12, 0); // Sunday 22 November 2026
   it("start weeks on Monday in French and on Sunday in American English", () => {
@@ -25,7 +25,7 @@ describe("date shortcuts (spec 5 'Transaction date picker')", () => {
   });
 });
 
-describe("refresh intervals (spec 7)", () => {
+describe("refresh intervals (docs/spec.md §7)", () => {
   it("turn config seconds into milliseconds, -1 into no polling", () => {
     expect(pollEvery(90)).toBe(90_000);
     expect(pollEvery(-1)).toBe(false);

@@ -11,7 +11,7 @@ export interface Range {
 }
 
 /**
- * The period of `unit` containing `ref`, never past now (spec 5 "Transaction date picker").
+ * The period of `unit` containing `ref`, never past now (docs/spec.md §5 "Transaction date picker").
  * Weeks start as the language's calendar does (Monday in French), which Monujo got wrong.
  */
 export function periodOf(unit: PeriodUnit, ref: Date, locale: Locale, now = new Date()): Range {

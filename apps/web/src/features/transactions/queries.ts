@@ -17,7 +17,7 @@ export const transactionKeys = {
 
 export const RECENT_COUNT = 5;
 
-/** Spec 2: the dashboard's last 5 transactions, refreshed every transactionsRefreshInterval seconds. */
+/** docs/spec.md §2: the dashboard's last 5 transactions, refreshed every transactionsRefreshInterval seconds. */
 export function useRecentTransactions(walletId: string | undefined) {
   const client = useClient();
   const config = useConfig();

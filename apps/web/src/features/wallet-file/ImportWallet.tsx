@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react";
 import type { Backend } from "@mutua/domain";
 import { useImportWallet } from "./useWalletFile";
 
-/** Spec 2 "Accounts list": an Import button per ledger-based backend, accepting a wallet file. */
+/** docs/spec.md §2 "Accounts list": an Import button per ledger-based backend, accepting a wallet file. */
 export function ImportWallet({ backends }: { backends: Backend[] }) {
   const ledgers = backends.filter((b) => b.kind === "ledger");
   if (ledgers.length === 0) return null;

@@ -1,6 +1,6 @@
 import { M, type Msg } from "@mutua/domain";
 
-/** A wallet file that cannot be used, with the message to show (spec 5 "Import wallet file"). */
+/** A wallet file that cannot be used, with the message to show (docs/spec.md §5 "Import wallet file"). */
 export class WalletFileError extends Error {
   constructor(readonly msg: Msg) {
     super(msg.id);

@@ -21,7 +21,7 @@ function fakePlatform(history: number) {
   return { platform, did, press: () => press() };
 }
 
-describe("hardware back button (spec 2)", () => {
+describe("hardware back button (docs/spec.md §2)", () => {
   it("steps back inside a modal first, then closes it, then goes back in history, then exits", () => {
     const { platform, did, press } = fakePlatform(2);
     const back = new BackButton(platform);

@@ -1,5 +1,5 @@
 /**
- * Spec 2: the hardware back button closes or steps back in a modal, else goes back in history,
+ * docs/spec.md §2: the hardware back button closes or steps back in a modal, else goes back in history,
  * else exits the app. Screens and modals register what "back" means for them while they are
  * shown; the newest registration answers first. The platform (Capacitor's App plugin in the
  * native shells) only reports presses and knows how to go back or exit, so the whole rule is
