@@ -5,6 +5,7 @@ import { useClient, useConfig } from "../../app/context";
 import { Field, PasswordField } from "../../ui/Field";
 import { getLoginEmail } from "../../lib/storage";
 import { toast } from "../../lib/toast";
+import { M } from "@mutua/domain";
 import { loginErrorMessage } from "./errors";
 import { useAuthCapabilities, useLogin, useSignedIn } from "./queries";
 import { useBiometricAvailable } from "../biometric/queries";
@@ -63,7 +64,7 @@ export function LoginScreen() {
       {
         onError: (err) => {
           toast.error(loginErrorMessage(err));
-          if (loginErrorMessage(err).id === "Unexpected issue when attempting to connect to remote server.") console.error(err);
+          if (loginErrorMessage(err).id === M.loginUnexpected) console.error(err);
         },
       },
     );
