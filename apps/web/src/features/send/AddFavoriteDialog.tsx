@@ -4,7 +4,7 @@ import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useSetFavorite } from "../recipients/queries";
 
-/** Spec 4: after paying someone who is not a favourite, offer Add or Later (closing is Later). */
+/** docs/spec.md §4: after paying someone who is not a favourite, offer Add or Later (closing is Later). */
 export function AddFavoriteDialog({ recipient, onClose }: { recipient: Recipient; onClose: () => void }) {
   const { i18n } = useLingui();
   const setFavorite = useSetFavorite();

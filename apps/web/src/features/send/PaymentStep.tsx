@@ -11,7 +11,7 @@ import { spendableCents } from "./spendable";
 import { AmountField } from "../../ui/AmountField";
 import type { PaymentDraft } from "./useSendPayment";
 
-/** A payment request read from a QR code or a payment link (spec 4 "requestPay"). */
+/** A payment request read from a QR code or a payment link (docs/spec.md §4 "requestPay"). */
 export interface PaymentRequest {
   amount: string;
   senderMemo: string | null;
@@ -23,7 +23,7 @@ interface Props {
   recipient: Recipient;
   /** Amount and recipient memo locked, sender memo prefilled. */
   request?: PaymentRequest | undefined;
-  /** Toward the safe wallet: no memos, the button says Reconversion (spec 4 "Reconversion"). */
+  /** Toward the safe wallet: no memos, the button says Reconversion (docs/spec.md §4 "Reconversion"). */
   reconversion?: boolean;
   onReview: (d: PaymentDraft) => void;
 }
@@ -32,7 +32,7 @@ function newKey(): string {
   return typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** Spec 2 "Send money" step 2 of 2: amount and memos, every rule of spec 5, then a review. */
+/** docs/spec.md §2 "Send money" step 2 of 2: amount and memos, every rule of docs/spec.md §5, then a review. */
 export function PaymentStep({ from, recipient, request, reconversion, onReview }: Props) {
   const { i18n } = useLingui();
   const config = useConfig();
@@ -43,7 +43,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   const [senderMemo, setSenderMemo] = useState(request?.senderMemo ?? "");
   const [sameMemo, setSameMemo] = useState(true);
   const [recipientMemo, setRecipientMemo] = useState("");
-  // A request fixes the recipient's memo: no split switch then (spec 5 "Memos").
+  // A request fixes the recipient's memo: no split switch then (docs/spec.md §5 "Memos").
   const splitMemo = from.splitMemoSupport && !config.disableSplitMemo && !request && !reconversion;
 
   const parsed = amountText === "" ? null : parseAmountInput(amountText, "send");

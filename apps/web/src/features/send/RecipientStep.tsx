@@ -5,7 +5,7 @@ import { toast } from "../../lib/toast";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
 
-/** Spec 2 "Send money" step 1 of 2: search (favourites when empty), pages loaded within 50 px of the bottom. */
+/** docs/spec.md §2 "Send money" step 1 of 2: search (favourites when empty), pages loaded within 50 px of the bottom. */
 export function RecipientStep({ onChoose, onScan }: { onChoose: (r: Recipient) => void; onScan: () => void }) {
   const { i18n } = useLingui();
   const [q, setQ] = useState("");

@@ -24,14 +24,14 @@ interface Props {
   accounts: AccountEntry[];
   /** A payment link or scanned code opens the payment step directly. */
   initial?: QrPayload | undefined;
-  /** Spec 2 "Money reconversion": straight to the payment step toward the safe wallet. */
+  /** docs/spec.md §2 "Money reconversion": straight to the payment step toward the safe wallet. */
   reconversion?: Recipient | undefined;
   onClose: () => void;
   onSent: (tx: TransactionView, draft: PaymentDraft) => void;
   onUnconfirmed: (draft: PaymentDraft) => void;
 }
 
-/** Spec 2 "Send money" and 4 "Money transfer modal", with a review before money leaves. */
+/** docs/spec.md §2 "Send money" and 4 "Money transfer modal", with a review before money leaves. */
 export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, onSent, onUnconfirmed }: Props) {
   const { i18n } = useLingui();
   const client = useClient();
@@ -39,7 +39,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
   const [scanning, setScanning] = useState(false);
   const { send, sending } = useSendPayment();
 
-  /** Spec 5 "QR scan": read, check, then look the recipient up by rp/rpb. */
+  /** docs/spec.md §5 "QR scan": read, check, then look the recipient up by rp/rpb. */
   const openFromCode = async (payload: QrPayload) => {
     let recipient: Recipient | undefined;
     try {

@@ -27,7 +27,7 @@ const RETRY_DELAYS_MS = [1000, 3000];
 const AMOUNT_RE = /^-?\d+\.\d{2}$/;
 
 /**
- * Spec 5 "Send pre-checks" and 8 "Payment": checks the latest balance, unlocks and signs for a
+ * docs/spec.md §5 "Send pre-checks" and 8 "Payment": checks the latest balance, unlocks and signs for a
  * ledger wallet, sends, and retries a lost answer with the same idempotency key so the member
  * learns the real outcome whenever the server can tell.
  */

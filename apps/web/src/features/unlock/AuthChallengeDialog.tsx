@@ -17,7 +17,7 @@ interface Props {
   onCancel: () => void;
 }
 
-/** The 'Authentication' dialog (spec 2 "Modals"): a PIN that submits itself at the 4th digit, or the wallet password. */
+/** The 'Authentication' dialog (docs/spec.md §2 "Modals"): a PIN that submits itself at the 4th digit, or the wallet password. */
 export function AuthChallengeDialog({ mode, failed, attemptsLeft, busy, onAnswer, onCancel }: Props) {
   const { i18n } = useLingui();
   const [value, setValue] = useState("");

@@ -4,7 +4,7 @@ import { PIN_LENGTH, pinProblems } from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { PinField } from "./PinField";
 
-/** The PIN and its confirmation, which appears once 4 digits are typed (spec 4 "Simplified-authentication switch"). */
+/** The PIN and its confirmation, which appears once 4 digits are typed (docs/spec.md §4 "Simplified-authentication switch"). */
 export function usePinDraft() {
   const [pin, setPin] = useState("");
   const [confirm, setConfirm] = useState("");

@@ -11,7 +11,7 @@ interface Props {
   disabled?: boolean;
 }
 
-/** Spec 5 "PIN": 4 digits, numeric keys only (a numeric keypad on phones). */
+/** docs/spec.md §5 "PIN": 4 digits, numeric keys only (a numeric keypad on phones). */
 export function PinField({ label, value, onChange, error, autoFocus, disabled }: Props) {
   const { i18n } = useLingui();
   return (

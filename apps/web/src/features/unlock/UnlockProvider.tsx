@@ -42,7 +42,7 @@ interface Ask {
 }
 
 /**
- * Spec 4 "Authentication challenge": the 'Authentication' dialog is the only way to unlock a
+ * docs/spec.md §4 "Authentication challenge": the 'Authentication' dialog is the only way to unlock a
  * ledger wallet, by its PIN on this device or its password. The key is decrypted here and never
  * leaves the device; with a Retention policy it stays in memory for the configured time.
  */

@@ -1,6 +1,6 @@
 import type { LocalAuthPolicy } from "@mutua/domain";
 
-/** How a wallet is unlocked on this device (spec 3 localAuthPolicy, default Retention 900 s over Pin). */
+/** How a wallet is unlocked on this device (docs/spec.md §3 localAuthPolicy, default Retention 900 s over Pin). */
 export interface AuthPolicy {
   /** How long an unlocked key is kept in memory from its entry; null keeps nothing. */
   retentionSeconds: number | null;

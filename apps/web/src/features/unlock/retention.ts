@@ -5,7 +5,7 @@ interface Kept {
 }
 
 /**
- * Spec 4 "Retention": unlocked keys kept in memory only, each for at most the policy's time from
+ * docs/spec.md §4 "Retention": unlocked keys kept in memory only, each for at most the policy's time from
  * the moment it was entered. Using a key does not extend it (Monujo's sliding window kept the
  * password alive for as long as it was used). Keys are zeroed when they expire or are forgotten.
  */
