@@ -4,9 +4,9 @@ import { M, PIN_LENGTH } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { PasswordField } from "../../ui/Field";
 import { PinField } from "./PinField";
+import type { ChallengeAnswer, ChallengeMode } from "./unlock-flow";
 
-export type ChallengeMode = "pin" | "password";
-export type ChallengeAnswer = { kind: "pin"; pin: string } | { kind: "password"; password: string } | { kind: "use-password" };
+export type { ChallengeAnswer, ChallengeMode };
 
 interface Props {
   mode: ChallengeMode;
