@@ -9,7 +9,7 @@ import { accountLabel, subAccountLabel } from "../accounts/labels";
 import { RecipientRow } from "./RecipientStep";
 import { spendableCents } from "./spendable";
 import { AmountField } from "../../ui/AmountField";
-import type { PaymentDraft } from "./useSendPayment";
+import { newPaymentKey, type PaymentDraft } from "./send-payment";
 
 /** A payment request read from a QR code or a payment link (docs/spec.md §4 "requestPay"). */
 export interface PaymentRequest {
@@ -26,10 +26,6 @@ interface Props {
   /** Toward the safe wallet: no memos, the button says Reconversion (docs/spec.md §4 "Reconversion"). */
   reconversion?: boolean;
   onReview: (d: PaymentDraft) => void;
-}
-
-function newKey(): string {
-  return typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
 /** docs/spec.md §2 "Send money" step 2 of 2: amount and memos, every rule of docs/spec.md §5, then a review. */
@@ -66,7 +62,6 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   const ready = Boolean(valid && plan.data && !amountError && !senderMemoError && !recipientMemoError);
   const parts = plan.data?.parts ?? [];
 
-
   return (
     <form
       className="payment-step"
@@ -84,7 +79,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           senderMemo: senderMemo.trim(),
           recipientMemo: request ? (request.recipientMemo ?? "") : (splitMemo && !sameMemo ? recipientMemo : senderMemo).trim(),
           // Made when the member presses Send; the retries of this payment reuse it.
-          key: newKey(),
+          key: newPaymentKey(),
         });
       }}
     >
@@ -118,7 +113,16 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
         autoFocus={!request}
         hint={i18n._("Available: {amount} {currency}", { amount: fmt.amount(available), currency: from.curr })}
       />
-      {!reconversion && <MemoField id={`${ids}-memo`} label={i18n._("Memo")} placeholder={i18n._("Add a payment memo (optional)")} value={senderMemo} onChange={setSenderMemo} error={senderMemoError ? tr(senderMemoError) : undefined} />}
+      {!reconversion && (
+        <MemoField
+          id={`${ids}-memo`}
+          label={i18n._("Memo")}
+          placeholder={i18n._("Add a payment memo (optional)")}
+          value={senderMemo}
+          onChange={setSenderMemo}
+          error={senderMemoError ? tr(senderMemoError) : undefined}
+        />
+      )}
       {request && (
         <div className="field">
           <label htmlFor={`${ids}-locked-memo`}>{i18n._("Memo for the recipient")}</label>
