@@ -117,7 +117,10 @@ async function changeFrom(locator: Locator, seen: string, ms: number): Promise<v
       (el, { seen, ms }) =>
         new Promise<void>((resolve) => {
           const images = () => [el, ...el.querySelectorAll("img")].filter((e): e is HTMLImageElement => e instanceof HTMLImageElement);
-          const state = () => `${el.outerHTML}|${images().map((img) => `${img.complete}:${img.naturalWidth}`).join(",")}`;
+          const state = () =>
+            `${el.outerHTML}|${images()
+              .map((img) => `${img.complete}:${img.naturalWidth}`)
+              .join(",")}`;
           const observer = new MutationObserver(() => check());
           const done = () => {
             observer.disconnect();

@@ -16,7 +16,7 @@ let tdb: TestDatabase;
  * on something to happen (a log line, a port, an answer), never for time itself to pass.
  */
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  for (const end = Date.now() + timeoutMs; ; ) {
+  for (const end = Date.now() + timeoutMs; ;) {
     if (await check()) return true;
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 20));
@@ -135,7 +135,10 @@ describe("graceful shutdown", () => {
       socket.on("data", (d) => (answer += d));
       const closed = new Promise((r) => socket.once("close", r));
       await new Promise((r) =>
-        socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`, r),
+        socket.write(
+          `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+          r,
+        ),
       );
       // In flight once the server has read its headers (it parses them as it reads).
       if (!(await waitFor(() => readByServer(port, socket.localPort!), 10_000))) throw new Error("the server did not read the request's headers");

@@ -59,8 +59,7 @@ afterAll(async () => {
  * What `seconds` passing does to the limiter: every counter's window started that much earlier
  * (the counters live in rate_limits; tests in this file run one at a time).
  */
-const windowsPass = (seconds: number) =>
-  tdb.db.query("UPDATE rate_limits SET window_start = window_start - make_interval(secs => $1)", [seconds]);
+const windowsPass = (seconds: number) => tdb.db.query("UPDATE rate_limits SET window_start = window_start - make_interval(secs => $1)", [seconds]);
 
 /** A member whose hash is cheap to check, so attempts are fast enough to fit in a 2 s window. */
 const fastMember = () => seedMember(tdb.db, { hashCost: 10 });

@@ -12,7 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, "../../../..");
  * held: waits for something to happen (a port answering, processes gone), not for time to pass.
  */
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
-  for (const end = Date.now() + timeoutMs; ; ) {
+  for (const end = Date.now() + timeoutMs; ;) {
     if (await check()) return true;
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, everyMs));
