@@ -150,7 +150,7 @@ describe("biometric login (passkeys)", () => {
     await login();
     // A fixed wait on purpose: what is tested is that the offer does NOT come back, and nothing in
     // the page marks the moment the app decided not to ask (the refusal leaves no DOM behind). The
-    // offer, when due, shows a few hundred ms after the dashboard (the first login above).
+    // 1 s (as before) is the bound assumed for the offer to show after the dashboard when it is due.
     await page.waitForTimeout(1000);
     expect(await offer.count()).toBe(0);
     await context.close();

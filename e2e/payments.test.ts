@@ -184,7 +184,8 @@ describe("the transaction list", () => {
     // Recipient filter: applies from 3 characters, by the counterparty's wallet.
     await modal.getByPlaceholder("All recipient").fill("bo");
     // A fixed wait on purpose: what is tested is that no suggestion comes for two characters, and
-    // no event marks a search that is never made; a search here answers well within 300 ms.
+    // no event marks a search that is never made. The 300 ms (as before) is the bound assumed for a
+    // search's suggestions to show.
     await page.waitForTimeout(300);
     expect(await modal.locator(".suggestions button").count()).toBe(0);
     await modal.getByPlaceholder("All recipient").fill("bob");
