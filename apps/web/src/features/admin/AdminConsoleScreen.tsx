@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { adminKeys, useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
 import { RefusedError } from "@mutua/client";
 import { useLingui } from "@lingui/react";
 import { type MemberWallet, type ReconversionView } from "@mutua/domain";
@@ -10,7 +11,6 @@ import { STAGES, stageLabel } from "../reconversion/stages";
 import { detailDate } from "../../lib/dates";
 import { AdminTable } from "./AdminTable";
 
-const KEY = ["me", "admin", "reconversions"] as const;
 
 /**
  * The administration console that the spec's "external administration link" leads to, for
@@ -22,12 +22,12 @@ export function AdminConsoleScreen() {
   const client = useClient();
   const fmt = useFormat();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: KEY, queryFn: () => client.listReconversions() });
+  const list = useReconversions();
   const advance = useMutation({
     mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => client.advanceReconversion(r.id, to),
     onSuccess: (r) => toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) })),
     onError: () => toast.error(i18n._("The reconversion could not be updated. Please refresh and try again.")),
-    onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.reconversions() }),
   });
   return (
     <main className="page">
@@ -76,12 +76,12 @@ function UnpaidOrders() {
   const client = useClient();
   const fmt = useFormat();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ["me", "admin", "unpaid-topups"], queryFn: () => client.listUnpaidTopUps() });
+  const list = useUnpaidTopUps();
   const mark = useMutation({
     mutationFn: (id: string) => client.markTopUpPaid(id),
     onSuccess: () => toast.success(i18n._("The top-up order is marked as paid; it now awaits validation.")),
     onError: () => toast.error(i18n._("The top-up order could not be updated. Please refresh and try again.")),
-    onSettled: () => qc.invalidateQueries({ queryKey: ["me", "admin"] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
   });
   return (
     <section aria-labelledby="orders-title">
@@ -117,8 +117,7 @@ function UnpaidOrders() {
 /** Who did what and when: every administrator action is kept (append-only). */
 function AuditLog() {
   const { i18n } = useLingui();
-  const client = useClient();
-  const list = useQuery({ queryKey: ["me", "admin", "audit"], queryFn: () => client.listAuditLog(100) });
+  const list = useAuditLog();
   return (
     <section aria-labelledby="audit-title">
       <h2 id="audit-title">{i18n._("Audit log")}</h2>
@@ -148,9 +147,8 @@ function AuditLog() {
 /** Members' wallets with their mutual-credit bounds and whether they take top-ups. */
 function MembersAndLimits() {
   const { i18n } = useLingui();
-  const client = useClient();
   const [q, setQ] = useState("");
-  const list = useQuery({ queryKey: ["me", "admin", "wallets", q], queryFn: () => client.listMemberWallets(q) });
+  const list = useMemberWallets(q);
   return (
     <section aria-labelledby="members-title">
       <h2 id="members-title">{i18n._("Members and limits")}</h2>
@@ -185,7 +183,7 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
       }),
     onSuccess: () => toast.success(i18n._("Limits of {name} saved", { name: wallet.name })),
     onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The limits could not be saved. Please refresh and try again.")),
-    onSettled: () => qc.invalidateQueries({ queryKey: ["me", "admin"] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
   });
   const label = (what: string) => `${what} — ${wallet.name}`;
   return (

@@ -1,19 +1,19 @@
 import { useRef } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { adminKeys, usePendingAccounts } from "./queries";
 import { useLingui } from "@lingui/react";
 import { M, type StagingAccount } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { AdminTable } from "./AdminTable";
 
-const KEY = ["me", "admin", "pending-accounts"] as const;
 
 /** docs/spec.md §2 "Pending accounts screen": user (and backend when several) with Approve and Discard. */
 export function PendingAccountsScreen() {
   const { i18n } = useLingui();
   const client = useClient();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: KEY, queryFn: () => client.getStagingUserAccounts() });
+  const list = usePendingAccounts();
   const running = useRef(new Set<string>());
   const decide = useMutation({
     mutationFn: ({ account, approve }: { account: StagingAccount; approve: boolean }) =>
@@ -22,7 +22,7 @@ export function PendingAccountsScreen() {
     onError: (_e, { account, approve }) => toast.error({ id: approve ? M.accountApproveFailed : M.accountDiscardFailed, values: { name: account.name } }),
     onSettled: (_d, _e, { account }) => {
       running.current.delete(account.walletId);
-      void qc.invalidateQueries({ queryKey: KEY });
+      void qc.invalidateQueries({ queryKey: adminKeys.pendingAccounts() });
     },
   });
   const run = (account: StagingAccount, approve: boolean) => {

@@ -1,5 +1,6 @@
 import { useRef } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { adminKeys, useCreditRequests } from "./queries";
 import { useLingui } from "@lingui/react";
 import { M, type CreditRequest } from "@mutua/domain";
 import { useClient } from "../../app/context";
@@ -7,7 +8,6 @@ import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { AdminTable } from "./AdminTable";
 
-const KEY = ["me", "admin", "credit-requests"] as const;
 
 /** docs/spec.md §2 "Pending top-up screen": user, amount, date with its relative date, Approve. */
 export function PendingCreditsScreen() {
@@ -15,7 +15,7 @@ export function PendingCreditsScreen() {
   const client = useClient();
   const fmt = useFormat();
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: KEY, queryFn: () => client.getCreditRequests() });
+  const list = useCreditRequests();
   // An approval already running for a request is ignored (docs/spec.md §4); the server pays once anyway.
   const running = useRef(new Set<string>());
   const approve = useMutation({
@@ -24,7 +24,7 @@ export function PendingCreditsScreen() {
     onError: (_e, r) => toast.error({ id: M.creditApproveFailed, values: { name: r.related } }),
     onSettled: (_d, _e, r) => {
       running.current.delete(r.id);
-      void qc.invalidateQueries({ queryKey: KEY });
+      void qc.invalidateQueries({ queryKey: adminKeys.creditRequests() });
     },
   });
   const backends = new Set((list.data ?? []).map((r) => r.backendId));
