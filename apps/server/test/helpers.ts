@@ -220,7 +220,6 @@ export async function http<T = unknown>(
 
 export type ErrorJson = ErrorBody;
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function countMembers(db: Db): Promise<number> {
   const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM members");
