@@ -5,7 +5,7 @@ import {
   InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError,
 } from "./errors";
 
-/** Spec 7: every request gives up after 20 seconds. */
+/** docs/spec.md §7: every request gives up after 20 seconds. */
 export const REQUEST_TIMEOUT_MS = 20_000;
 
 export interface ClientOptions {

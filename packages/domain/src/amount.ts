@@ -10,7 +10,7 @@ export type AmountResult = { ok: true; cents: bigint; text: string } | { ok: fal
 const DECIMAL = /^(\d*)(?:[.,](\d*))?$/;
 
 /**
- * Reads an amount as typed (spec 5 "Amount"): "12", "12.5", "12,50" (decimal comma) are
+ * Reads an amount as typed (docs/spec.md §5 "Amount"): "12", "12.5", "12,50" (decimal comma) are
  * fine; the result is in cents and as the 2-decimal string the API takes. Each refusal
  * carries the spec's exact message.
  */
@@ -37,7 +37,7 @@ export function parseAmountInput(raw: string, purpose: AmountPurpose = "send"): 
 
 export const MEMO_MAX = LIMITS.memo;
 
-/** Spec 5 "Memos": optional, at most 50 characters; on one line, with no direction override. */
+/** docs/spec.md §5 "Memos": optional, at most 50 characters; on one line, with no direction override. */
 export function memoProblem(memo: string): Msg | null {
   if ([...memo].length > MEMO_MAX) return msg(M.memoTooLong);
   return hasDeceptiveMemoCharacters(memo) ? msg(M.memoCharacters) : null;

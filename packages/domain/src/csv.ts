@@ -1,7 +1,7 @@
 import { stringify } from "csv-stringify/browser/esm/sync";
 
 /**
- * The transaction export of spec 9: a header row, every field quoted, CRLF after every line,
+ * The transaction export of docs/spec.md §9: a header row, every field quoted, CRLF after every line,
  * columns Source, Target, Amount, Date (YYYY-MM-DD HH:mm:ss), Description. The sender is the
  * member when the amount is negative, else the counterparty.
  */
@@ -60,7 +60,7 @@ export function transactionsCsv(me: string, txs: CsvTransaction[], headers: CsvH
   return writeCsv([[headers.source, headers.target, headers.amount, headers.date, headers.description], ...rows]);
 }
 
-/** transactions.csv, or transactions_{start}_{end}.csv with YYYY-MM-DD dates (spec 9). */
+/** transactions.csv, or transactions_{start}_{end}.csv with YYYY-MM-DD dates (docs/spec.md §9). */
 export function csvFileName(range?: { start: Date; end: Date } | null): string {
   return range ? `transactions_${isoDay(range.start)}_${isoDay(range.end)}.csv` : "transactions.csv";
 }

@@ -3,10 +3,10 @@ import { msg, type Msg } from "./message";
 
 export const EMAIL_MAX = 254;
 
-/** Spec 5: the e-mail is trimmed and lower-cased before it is sent or stored. */
+/** docs/spec.md §5: the e-mail is trimmed and lower-cased before it is sent or stored. */
 export const normalizeEmail = (raw: string): string => raw.trim().toLowerCase();
 
-// Basic shape only (spec 5): unlike Monujo's pattern it accepts "+" tags, apostrophes and IDN domains.
+// Basic shape only (docs/spec.md §5): unlike Monujo's pattern it accepts "+" tags, apostrophes and IDN domains.
 const EMAIL_RE = /^[^\s@"<>(),;:\\[\]]+@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}]{2,}$/u;
 
 export const isValidEmail = (email: string): boolean => EMAIL_RE.test(email);

@@ -18,7 +18,7 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 
-/** Spec 9: always exactly 2 decimals, grouped the language's way ("1,234.50", "1 234,50"). */
+/** docs/spec.md §9: always exactly 2 decimals, grouped the language's way ("1,234.50", "1 234,50"). */
 export function formatAmount(cents: bigint, locale: string): string {
   const nf = cached(numberFormats, locale, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   // Intl.NumberFormat formats a numeric string exactly (ES2023); the cast is for older typings.

@@ -1,7 +1,7 @@
 import type { LocalesConfig } from "./config";
 
 /**
- * Which language to show (spec 3 "locales"): the saved choice, then the navigator's languages
+ * Which language to show (docs/spec.md §3 "locales"): the saved choice, then the navigator's languages
  * when preferred, then the default. Unlike Monujo, "fr" or "fr-BE" also pick "fr-FR".
  */
 export function chooseLanguage(

@@ -3,12 +3,12 @@
  * Keep the spelling of the spec, typos included: they are msgids of the catalogs.
  */
 export const M = {
-  // Login (spec 8)
+  // Login (docs/spec.md §8)
   loginRefused: "Request refused by remote server. Contact your administrator",
   invalidCredentials: "Invalid credentials",
   requestFailed: "Request failed to remote server.",
   loginUnexpected: "Unexpected issue when attempting to connect to remote server.",
-  // Signup and reset (spec 5, 8)
+  // Signup and reset (docs/spec.md §5, 8)
   fieldEmpty: "This fiels can not be empty.",
   invalidEmail: "Invalid email.",
   passwordTooShort: "Password must be at least {n} characters long",
@@ -29,7 +29,7 @@ export const M = {
   forbidden: "You are not allowed to do this.",
   notFound: "Not found.",
   invalidRequest: "The request is invalid.",
-  // Amounts and memos (spec 5)
+  // Amounts and memos (docs/spec.md §5)
   amountSendNotPositive: "Amount to send must be a number greater than 0",
   amountRequestNotPositive: "Amount to request must be a number greater than 0",
   amountTooLarge: "Amount to send is too large (<= {maxValue})",
@@ -39,7 +39,7 @@ export const M = {
   // Ours, where the spec is silent
   memoCharacters: "The message must fit on one line, without invisible or text-direction characters.",
   nameCharacters: "Names cannot contain invisible characters or text-direction marks.",
-  // Payment (spec 5 "Send pre-checks", 8 "Payment")
+  // Payment (docs/spec.md §5 "Send pre-checks", 8 "Payment")
   insufficientBalanceShort: "Insufficient balance",
   balanceNotYetProcessed: "Your last transactions are not yet all processed. Please wait a few minutes, or lower the amount beneath your real balance of {balance} {currency}. If the problem persists, contact an administrator.",
   internalError: "An unexpected error occurred on the server.",
@@ -56,7 +56,7 @@ export const M = {
   recipientLimit: "The recipient cannot receive this much mutual credit. Please lower the amount.",
   backendUnavailable: "Temporarily unavailable - please refresh",
   signatureExpired: "This signed payment is too old. Please start it again.",
-  // Lookups, transactions, accounts, favourites (spec 8)
+  // Lookups, transactions, accounts, favourites (docs/spec.md §8)
   recipientLookupFailed: "An unexpected issue occurred while performing recipient lookup...",
   recipientListFailed: "An unexpected issue occured while downloading recipient list",
   transactionListFailed: "An unexpected issue occured while downloading transaction list",
@@ -74,13 +74,13 @@ export const M = {
   favoriteAdded: "{name} was added to your favorite list",
   authFailed: "Failed authentication. Please try again.",
   operationCanceled: "Operation canceled",
-  // QR codes and camera (spec 5 "QR scan", 8)
+  // QR codes and camera (docs/spec.md §5 "QR scan", 8)
   qrInvalidFormat: "Invalid QR code content format",
   qrOwnAccount: "You can not transfer money to your own account",
   qrUnreadable: "Unable to read QR code",
   qrRecipientSearchFailed: "An error occured while searching recipient",
   cameraDenied: "Permission denied to the camera",
-  // Top-up (spec 4, 5 "Top-up amount", 8 "Top-up")
+  // Top-up (docs/spec.md §4, 5 "Top-up amount", 8 "Top-up")
   topUpMin: "The minimum top up amount must be equal or greater than {amount}",
   topUpMax: "The maximum top up amount must be equal or less than {amount}",
   topUpPendingExists: "You already have a pending top-up. Please either pay or delete it before proceeding",
@@ -99,13 +99,13 @@ export const M = {
   requestAlreadyHandled: "This request has already been handled and can no longer be changed.",
   reconversionStageOrder: "A reconversion moves forward one stage at a time: sent, received, invoiced, then paid.",
   limitsRefused: "These limits would put the account's current balance outside them: the floor must be at most 0, the ceiling at least 0, and the balance between them.",
-  // Admin (spec 8 "Admin", success texts)
+  // Admin (docs/spec.md §8 "Admin", success texts)
   accountApproveFailed: "An unexpected issue occurred while approving the wallet account creation of user {name}.",
   accountDiscardFailed: "An unexpected issue occurred while discarding the wallet account creation of user {name}.",
   creditApproveFailed: "An issue occured upon the approval of the credit request of {name}.",
   accountCreationDecided: "User {name}'s account creation was approved or discarded",
   creditValidated: "Top up request from {name} of {amount} {currency} was validated",
-  // Wallet creation (spec 8)
+  // Wallet creation (docs/spec.md §8)
   walletAlreadyCreated: "Wallet already created.",
   walletCreationFailed: "Wallet creation unexpectedly failed. Please try again or contact your administrator.",
   walletRegistrationFailed: "Wallet registration unexpectedly failed",
@@ -122,11 +122,11 @@ export const M = {
   pinSaveFailed: "Your wallet was created, but its simplified authentication could not be saved. Please set it again in Settings.",
   pinAttemptsLeft: "{count, plural, one {# attempt left} other {# attempts left}} before this PIN is disabled.",
   pinDisabled: "Too many wrong PINs: this PIN is now disabled. Please enter your wallet password.",
-  // PIN and simplified authentication (spec 5 "PIN", 8)
+  // PIN and simplified authentication (docs/spec.md §5 "PIN", 8)
   pinLength: "PIN code must contain 4 digits",
   pinsDifferent: "Given PINs are different",
   editsSaved: "Edits were successfully saved",
-  // Biometric login (spec 4 "Login flow", 8)
+  // Biometric login (docs/spec.md §4 "Login flow", 8)
   biometricSetUp: "Biometric login successfully set up",
   biometricDisabled: "Biometric login successfully disabled",
   biometricSaveFailed: "Unexpected issue occurred while saving your credentials",
@@ -134,7 +134,7 @@ export const M = {
   reauthRequired: "Please confirm your password to continue.",
   wrongPassword: "Wrong password. Please try again.",
   deviceRemoved: "{name} can no longer sign in to your account.",
-  // Language (spec 8)
+  // Language (docs/spec.md §8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;
 

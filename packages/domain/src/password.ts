@@ -9,7 +9,7 @@ export interface PasswordRules {
   classes: readonly CharClass[];
 }
 
-/** Rules of member (sign-in) passwords; the message of spec 5 names all four classes, so all four are required. */
+/** Rules of member (sign-in) passwords; the message of docs/spec.md §5 names all four classes, so all four are required. */
 export const MEMBER_PASSWORD_RULES: PasswordRules = {
   minLength: 8,
   maxLength: 256,
@@ -23,7 +23,7 @@ const CLASS_TESTS: Record<CharClass, RegExp> = {
   symbol: /[^\p{L}\p{Nd}]/u,
 };
 
-/** The strength messages of spec 5 that apply to `password` (empty when strong enough). */
+/** The strength messages of docs/spec.md §5 that apply to `password` (empty when strong enough). */
 export function passwordProblems(password: string, rules: PasswordRules = MEMBER_PASSWORD_RULES): Msg[] {
   const problems: Msg[] = [];
   if ([...password].length < rules.minLength) problems.push(msg(M.passwordTooShort, { n: rules.minLength }));

@@ -1,7 +1,7 @@
 import type { Msg } from "./message";
 import { M } from "./messages";
 
-/** Spec 5 "PIN" and 9: exactly 4 digits. */
+/** docs/spec.md §5 "PIN" and 9: exactly 4 digits. */
 export const PIN_LENGTH = 4;
 /** Wrong PINs the server accepts for one PIN before it disables it (Monujo had no limit). */
 export const PIN_MAX_FAILURES = 5;

@@ -5,7 +5,7 @@ import { memoProblem } from "./amount";
 import { PAY_PATH } from "./paths";
 
 /**
- * What a QR code carries (spec 3 "QR payload for receiving"), in Monujo's exact JSON so codes
+ * What a QR code carries (docs/spec.md §3 "QR payload for receiving"), in Monujo's exact JSON so codes
  * scan both ways: `rp` the requester's member id, `rpb` their wallet id, and for a payment
  * request `amount` (2-decimal string) and the two memos.
  */
@@ -64,7 +64,7 @@ export function validatePayload(raw: Record<string, unknown>): QrResult {
 }
 
 /**
- * Reads scanned content (spec 5 "QR scan"): nothing read → 'Unable to read QR code'; not JSON
+ * Reads scanned content (docs/spec.md §5 "QR scan"): nothing read → 'Unable to read QR code'; not JSON
  * (nor a payment link) → 'Invalid QR code content format'; the member's own id → 'You can not
  * transfer money to your own account'.
  */

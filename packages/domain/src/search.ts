@@ -2,12 +2,12 @@
 export const searchKey = (s: string): string =>
   s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
 
-/** Spec 5: recipient search starts at an empty text or at 3 characters. */
+/** docs/spec.md §5: recipient search starts at an empty text or at 3 characters. */
 export const RECIPIENT_SEARCH_MIN = 3;
 export const shouldSearchRecipients = (q: string) => q.trim().length === 0 || q.trim().length >= RECIPIENT_SEARCH_MIN;
 
-/** Spec 5: the transaction recipient filter applies with more than 2 characters or none. */
+/** docs/spec.md §5: the transaction recipient filter applies with more than 2 characters or none. */
 export const shouldFilterTransactions = (q: string) => q.trim().length === 0 || q.trim().length > 2;
 
-/** Spec 2: wallet owner names in lists are cut to 15 characters. */
+/** docs/spec.md §2: wallet owner names in lists are cut to 15 characters. */
 export const ownerName = (name: string) => ([...name].length > 15 ? `${[...name].slice(0, 15).join("")}…` : name);

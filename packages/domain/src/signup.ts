@@ -14,7 +14,7 @@ export interface SignupValues {
 
 export type SignupField = keyof SignupValues;
 
-/** Every problem of a signup form, one message per field (spec 5 "Signup"). */
+/** Every problem of a signup form, one message per field (docs/spec.md §5 "Signup"). */
 export function signupProblems(
   v: SignupValues,
   rules: PasswordRules = MEMBER_PASSWORD_RULES,

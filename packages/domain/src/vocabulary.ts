@@ -47,7 +47,7 @@ export type PasskeyChallengePurpose = (typeof PASSKEY_CHALLENGE_PURPOSES)[number
 
 /** Limits the contract, the server and the database share (lengths in characters, i.e. code points). */
 export const LIMITS = {
-  /** A payment's memo, each side (spec 5 "Memos"). */
+  /** A payment's memo, each side (docs/spec.md §5 "Memos"). */
   memo: 50,
   /** A client's idempotency key. */
   idempotencyKeyMin: 8,

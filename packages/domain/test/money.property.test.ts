@@ -30,7 +30,7 @@ describe("money properties", () => {
   });
 });
 
-describe("amount messages at their boundaries (spec 5)", () => {
+describe("amount messages at their boundaries (docs/spec.md §5)", () => {
   const err = (t: string, p: "send" | "request" = "send") => {
     const r = parseAmountInput(t, p);
     return r.ok ? null : renderMsg(r.error);
@@ -92,7 +92,7 @@ describe("the split rule", () => {
   });
 });
 
-describe("CSV (spec 9)", () => {
+describe("CSV (docs/spec.md §9)", () => {
   it("quotes every field, doubles quotes, ends every line with CRLF, names the sender by the sign", () => {
     const csv = transactionsCsv(
       "Alice Martin",

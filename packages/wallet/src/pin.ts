@@ -4,7 +4,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes } from "@noble/hashes/utils.js";
 import { concat, fromHex, toHex, utf8 } from "./hex";
 
-/** Spec 9: the PIN is salted and hashed with PBKDF2-SHA256, 1023 iterations. */
+/** docs/spec.md §9: the PIN is salted and hashed with PBKDF2-SHA256, 1023 iterations. */
 export const PIN_KDF_ITERATIONS = 1023;
 
 /**

@@ -59,7 +59,7 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 
-/** Operations of the validation rights (spec 6); every other member gets 403. */
+/** Operations of the validation rights (docs/spec.md §6); every other member gets 403. */
 export const ADMIN_ROUTES = {
   accounts: ["getStagingUserAccounts", "validateCreation", "discardCreateRequest"],
   credits: ["getCreditRequests", "validateCredit", "markTopUpPaid", "listUnpaidTopUps"],

@@ -143,7 +143,7 @@ export const TransactionView = z.object({
   pending: z.boolean(),
   isTopUp: z.boolean(),
   isReconversion: z.boolean(),
-  /** Where a reconversion stands at the association (spec 3); null for every other kind. */
+  /** Where a reconversion stands at the association (docs/spec.md §3); null for every other kind. */
   reconversionStatus: ReconversionStatus.nullable(),
   parts: z.array(z.object({ account: SubAccountKind, amount: SignedAmountString })),
 });
@@ -204,7 +204,7 @@ const IdBody = z.object({ id: OrderId });
 const WalletBody = z.object({ walletId: WalletId });
 
 export const CreateTopUpBody = z.object({ walletId: WalletId, amount: AmountString });
-/** Spec 3 "Credit order": where the member pays. */
+/** docs/spec.md §3 "Credit order": where the member pays. */
 export const CreditOrder = z.object({ id: z.string(), order_url: z.string() });
 
 export const PendingTopUp = z.object({
@@ -218,12 +218,12 @@ export const PendingTopUp = z.object({
   reference: z.string(),
   requester: z.object({ id: z.number().int(), name: z.string() }),
   order_url: z.string(),
-  /** The signed-in member requested it: only they may pay or delete it (spec 6). */
+  /** The signed-in member requested it: only they may pay or delete it (docs/spec.md §6). */
   isMine: z.boolean(),
   canCancel: z.boolean(),
 });
 
-/** Spec 3 "Pending credit request". */
+/** docs/spec.md §3 "Pending credit request". */
 export const CreditRequest = z.object({
   id: z.string(),
   related: z.string(),
@@ -265,7 +265,7 @@ export const ReconversionView = z.object({
 export const ReconversionsQuery = z.object({ status: ReconversionStatus.optional() });
 export const AdvanceReconversionBody = z.object({ id: OrderId, status: ReconversionStatus });
 
-/** Spec 3 "Pending user account". */
+/** docs/spec.md §3 "Pending user account". */
 export const StagingAccount = z.object({
   walletId: z.string(),
   memberId: z.number().int(),
