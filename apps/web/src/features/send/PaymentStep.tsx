@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, memoProblem, parseAmountInput, parseApiAmount, type AccountEntry, type Recipient } from "@mutua/domain";
+import { M, memoProblem, parseAmountInput, type AccountEntry, type Recipient } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { useFormat } from "../../lib/format";
 import { tr } from "../../lib/i18n";
@@ -89,7 +89,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           <div className="from-account">
             <span>{accountLabel(i18n, from)}</span>{" "}
             <span className="amount">
-              {fmt.amount(parseApiAmount(from.bal ?? "0.00") ?? 0n)} {from.curr}
+              {fmt.money(from.bal ?? "0.00", from.curr)}
             </span>
           </div>
         </div>
@@ -151,7 +151,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           <ul>
             {parts.map((p) => (
               <li key={p.account}>
-                {subAccountLabel(i18n, p.account)}: {fmt.amount(parseApiAmount(p.amount) ?? 0n)} {from.curr}
+                {subAccountLabel(i18n, p.account)}: {fmt.money(p.amount, from.curr)}
               </li>
             ))}
           </ul>

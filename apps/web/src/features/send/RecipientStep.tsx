@@ -75,7 +75,12 @@ function FavoriteStar({ recipient, label }: { recipient: Recipient; label: strin
   const { i18n } = useLingui();
   const setFavorite = useSetFavorite();
   const [on, setOn] = useState(recipient.isFavorite);
-  useEffect(() => setOn(recipient.isFavorite), [recipient.isFavorite]);
+  // The server's answer wins when it changes: adjusted while rendering, not one render later.
+  const [known, setKnown] = useState(recipient.isFavorite);
+  if (known !== recipient.isFavorite) {
+    setKnown(recipient.isFavorite);
+    setOn(recipient.isFavorite);
+  }
   return (
     <button
       type="button"

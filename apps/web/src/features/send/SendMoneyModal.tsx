@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
-import { M, decodeQrContent, isPaymentRequest, parseApiAmount, type AccountEntry, type Profile, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
+import { M, decodeQrContent, isPaymentRequest, type AccountEntry, type Profile, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { useBackStep } from "../../lib/native/use-back-step";
 import { Dialog } from "../../ui/Dialog";
@@ -115,7 +115,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
 function Review({ draft, sending, onConfirm, reconversion }: { draft: PaymentDraft; sending: boolean; onConfirm: () => void; reconversion: boolean }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
-  const money = (s: string) => `${fmt.amount(parseApiAmount(s) ?? 0n)} ${draft.from.curr}`;
+  const money = (s: string) => fmt.money(s, draft.from.curr);
   return (
     <div className="review">
       <h3>{i18n._("Review the payment")}</h3>

@@ -41,7 +41,8 @@ export class KeyRetention {
   }
 
   clear(): void {
-    for (const id of [...this.kept.keys()]) this.forget(id);
+    // forget() deletes from the map: iterate over a copy of its keys.
+    for (const id of Array.from(this.kept.keys())) this.forget(id);
   }
 }
 
