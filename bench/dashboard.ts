@@ -39,7 +39,8 @@ async function member(db: Db, backend: BackendRow, tag: string, passwordHash: st
 
 /** `count` payments of 0.01 from `payer` to `payee`, one every 5 minutes up to now, written in bulk. */
 async function bulkHistory(db: Db, backend: BackendRow, payer: string, payee: string, count: number) {
-  const accounts = async (wallet: string) => (await db.query<{ id: bigint; balance: bigint }>("SELECT id, balance FROM accounts WHERE wallet_id = $1 AND kind = 'main'", [wallet])).rows[0]!;
+  const accounts = async (wallet: string) =>
+    (await db.query<{ id: bigint; balance: bigint }>("SELECT id, balance FROM accounts WHERE wallet_id = $1 AND kind = 'main'", [wallet])).rows[0]!;
   const from = await accounts(payer);
   const to = await accounts(payee);
   await db.query(
@@ -77,21 +78,39 @@ async function main() {
     const short = await member(db, backend, "short", passwordHash);
     const counterpart = await member(db, backend, "counterpart", passwordHash);
     await postMovement(db, {
-      kind: "topup", payerWalletId: issuance.id, payeeWalletId: counterpart.wallet, parts: [{ account: "main", amount: BigInt(history + 1000) }],
-      senderMemo: "", recipientMemo: "", idempotencyKey: "bench-seed-topup", initiatedBy: null,
+      kind: "topup",
+      payerWalletId: issuance.id,
+      payeeWalletId: counterpart.wallet,
+      parts: [{ account: "main", amount: BigInt(history + 1000) }],
+      senderMemo: "",
+      recipientMemo: "",
+      idempotencyKey: "bench-seed-topup",
+      initiatedBy: null,
     });
     const t0 = performance.now();
     await bulkHistory(db, backend, counterpart.wallet, long.wallet, history);
     for (let i = 0; i < 10; i++) {
       await postMovement(db, {
-        kind: "payment", payerWalletId: counterpart.wallet, payeeWalletId: short.wallet, parts: [{ account: "main", amount: 1n }],
-        senderMemo: "", recipientMemo: "", idempotencyKey: `bench-short-${i}`, initiatedBy: null,
+        kind: "payment",
+        payerWalletId: counterpart.wallet,
+        payeeWalletId: short.wallet,
+        parts: [{ account: "main", amount: 1n }],
+        senderMemo: "",
+        recipientMemo: "",
+        idempotencyKey: `bench-short-${i}`,
+        initiatedBy: null,
       });
     }
     await db.query("ANALYZE");
     console.log(`history of ${history} transactions written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const settings = readSettings({ ...process.env, HOST: "127.0.0.1", PORT: "0", RATE_LIMIT_LOGIN_IP_MAX: "1000000", RATE_LIMIT_LOGIN_ACCOUNT_MAX: "1000000" });
+    const settings = readSettings({
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      RATE_LIMIT_LOGIN_IP_MAX: "1000000",
+      RATE_LIMIT_LOGIN_ACCOUNT_MAX: "1000000",
+    });
     const app = await buildApp({ db, settings, mailer: { send: async () => {} } });
     await app.listen({ host: "127.0.0.1", port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -103,11 +122,18 @@ async function main() {
         return JSON.parse(body);
       };
       const rows: string[] = [];
-      for (const [label, who] of [["10 transactions", short], [`${history} transactions`, long]] as const) {
+      for (const [label, who] of [
+        ["10 transactions", short],
+        [`${history} transactions`, long],
+      ] as const) {
         const times = { login: [] as number[], accounts: [] as number[], last5: [] as number[], total: [] as number[] };
         for (let r = 0; r < rounds; r++) {
           const a = performance.now();
-          const { token } = await call(routes.login.path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login: who.email, password: PASSWORD }) });
+          const { token } = await call(routes.login.path, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ login: who.email, password: PASSWORD }),
+          });
           const b = performance.now();
           const auth = { headers: { authorization: `Bearer ${token}` } };
           await call(routes.getAccounts.path, auth);

@@ -18,7 +18,10 @@ try {
   ];
   console.log(`\n${lighthouseTable(rows)}`);
   const goal = readBudgets().lighthouse.performanceGoal;
-  for (const r of rows) console.log(`${r.page}: performance ${r.performance} (goal ${goal}, ${r.performance >= goal ? "met" : "not met"}; host benchmark index ${r.benchmarkIndex})`);
+  for (const r of rows)
+    console.log(
+      `${r.page}: performance ${r.performance} (goal ${goal}, ${r.performance >= goal ? "met" : "not met"}; host benchmark index ${r.benchmarkIndex})`,
+    );
 } finally {
   await server.stop();
   server.cleanup();

@@ -67,7 +67,11 @@ async function main() {
 
     // Every request comes from 127.0.0.1 for one account: the limits would stop the bench at once.
     const settings = readSettings({
-      ...process.env, HOST: "127.0.0.1", PORT: "0", RATE_LIMIT_LOGIN_IP_MAX: HUGE, RATE_LIMIT_LOGIN_ACCOUNT_MAX: HUGE,
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      RATE_LIMIT_LOGIN_IP_MAX: HUGE,
+      RATE_LIMIT_LOGIN_ACCOUNT_MAX: HUGE,
     });
     const mailer = { send: async () => {} };
     const app = await buildApp({ db, settings, mailer });
@@ -79,7 +83,9 @@ async function main() {
     const warm = await fetch(base + routes.login.path, { method: "POST", headers: { "content-type": "application/json" }, body });
     if (warm.status !== 200) throw new Error(`warm-up login failed: HTTP ${warm.status} ${await warm.text()}`);
 
-    console.log(`Mutua login bench: ${seconds} s, ${concurrency} concurrent clients, scrypt cost ${DEFAULT_COST} (N=2^${DEFAULT_COST}), ${os.cpus().length} CPUs`);
+    console.log(
+      `Mutua login bench: ${seconds} s, ${concurrency} concurrent clients, scrypt cost ${DEFAULT_COST} (N=2^${DEFAULT_COST}), ${os.cpus().length} CPUs`,
+    );
     console.log(`database: ${where}; server and clients share this process`);
 
     const latencies: number[] = [];

@@ -82,12 +82,20 @@ async function setUp(db: Db) {
     const payee = await createMember(db, { email: `${name}-${i}-payee@bench.invalid`, firstName: "Payee", lastName: String(i), passwordHash: "unused" });
     const payer = await openCustodialWallet(db, backend, member, "active");
     await postMovement(db, {
-      kind: "topup", payerWalletId: issuance.id, payeeWalletId: payer, parts: [{ account: "main", amount: 10_000_000_00n }],
-      senderMemo: "", recipientMemo: "", idempotencyKey: `bench-seed-${i}`, initiatedBy: null,
+      kind: "topup",
+      payerWalletId: issuance.id,
+      payeeWalletId: payer,
+      parts: [{ account: "main", amount: 10_000_000_00n }],
+      senderMemo: "",
+      recipientMemo: "",
+      idempotencyKey: `bench-seed-${i}`,
+      initiatedBy: null,
     });
     pairs.push({ payer, payee: await openCustodialWallet(db, backend, payee, "active"), token: (await createSession(db, member, 3_600)).token });
   }
-  await db.query("CREATE TABLE IF NOT EXISTS bench_baseline (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payer text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())");
+  await db.query(
+    "CREATE TABLE IF NOT EXISTS bench_baseline (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payer text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())",
+  );
   return pairs;
 }
 
@@ -118,8 +126,14 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
       cells.push(
         await measure("ledger service", clients, async (i) => {
           await postMovement(db, {
-            kind: "payment", payerWalletId: pairs[i]!.payer, payeeWalletId: pairs[i]!.payee, parts: [{ account: "main", amount: 1n }],
-            senderMemo: "bench", recipientMemo: "bench", idempotencyKey: `bench-svc-${++seq}`, initiatedBy: null,
+            kind: "payment",
+            payerWalletId: pairs[i]!.payer,
+            payeeWalletId: pairs[i]!.payee,
+            parts: [{ account: "main", amount: 1n }],
+            senderMemo: "bench",
+            recipientMemo: "bench",
+            idempotencyKey: `bench-svc-${++seq}`,
+            initiatedBy: null,
           });
         }),
       );
@@ -129,7 +143,13 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
           const res = await fetch(base + routes.transfer.path, {
             method: "POST",
             headers: { "content-type": "application/json", authorization: `Bearer ${p.token}` },
-            body: JSON.stringify({ from: p.payer, to: p.payee, parts: [{ account: "main", amount: "0.01" }], senderMemo: "bench", key: `api-${++seq}-${i}-bench` }),
+            body: JSON.stringify({
+              from: p.payer,
+              to: p.payee,
+              parts: [{ account: "main", amount: "0.01" }],
+              senderMemo: "bench",
+              key: `api-${++seq}-${i}-bench`,
+            }),
           });
           await res.arrayBuffer();
           if (res.status !== 200) throw new Error(`HTTP ${res.status}`);

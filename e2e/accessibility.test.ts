@@ -61,9 +61,15 @@ describe("axe-core on every modal", () => {
     await page.getByRole("button", { name: "Pay" }).click();
     const send1 = dialog(page, "Send money - 1/2");
     await send1.getByPlaceholder("Name, email address or phone number").fill("durand");
-    await send1.getByRole("button", { name: /^Bob Durand/ }).first().waitFor();
+    await send1
+      .getByRole("button", { name: /^Bob Durand/ })
+      .first()
+      .waitFor();
     await check(send1, "Send money - 1/2");
-    await send1.getByRole("button", { name: /^Bob Durand/ }).first().click();
+    await send1
+      .getByRole("button", { name: /^Bob Durand/ })
+      .first()
+      .click();
     const send2 = dialog(page, "Send money - 2/2");
     await send2.getByLabel("Amount").fill("1");
     await check(send2, "Send money - 2/2");
@@ -116,7 +122,10 @@ describe("axe-core on every modal", () => {
     await carol.page.getByRole("button", { name: "Pay" }).click();
     const c1 = dialog(carol.page, "Send money - 1/2");
     await c1.getByPlaceholder("Name, email address or phone number").fill("martin");
-    await c1.getByRole("button", { name: /^Alice Martin/ }).first().click();
+    await c1
+      .getByRole("button", { name: /^Alice Martin/ })
+      .first()
+      .click();
     const c2 = dialog(carol.page, "Send money - 2/2");
     await c2.getByLabel("Amount").fill("1");
     await c2.getByRole("button", { name: "Send", exact: true }).click();
@@ -207,7 +216,9 @@ describe("dialogs and the keyboard", () => {
     const confirmation = dialog(page, "Payment confirmation");
     await confirmation.getByText("Sent 3.21 DL").waitFor();
     await page.keyboard.press("Escape");
-    await dialog(page, "Add as favorite").waitFor().catch(() => undefined);
+    await dialog(page, "Add as favorite")
+      .waitFor()
+      .catch(() => undefined);
     await page.keyboard.press("Escape");
     await page.getByText("Keyboard only").first().waitFor();
     expect(errors).toEqual([]);
@@ -243,7 +254,10 @@ describe("page settings", () => {
           .filter((el) => el.offsetParent !== null && !el.closest("p, .skip-link"))
           .map((el) => ({ el, r: el.getBoundingClientRect() }))
           .filter(({ r }) => r.width > 0 && (r.height < 44 || r.width < 24))
-          .map(({ el, r }) => `${el.tagName} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`),
+          .map(
+            ({ el, r }) =>
+              `${el.tagName} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`,
+          ),
       );
     expect(await small()).toEqual([]);
     await page.getByRole("button", { name: "Pay" }).click();
@@ -276,8 +290,11 @@ describe("page settings", () => {
     expect(r + g + b).toBeGreaterThan(600);
 
     await page.emulateMedia({ reducedMotion: "reduce" });
-    const durations = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>("body *")].map((el) => getComputedStyle(el)).filter((s) => parseFloat(s.transitionDuration) > 0.02 || parseFloat(s.animationDuration) > 0.02).length,
+    const durations = await page.evaluate(
+      () =>
+        [...document.querySelectorAll<HTMLElement>("body *")]
+          .map((el) => getComputedStyle(el))
+          .filter((s) => parseFloat(s.transitionDuration) > 0.02 || parseFloat(s.animationDuration) > 0.02).length,
     );
     expect(durations).toBe(0);
     await context.close();

@@ -13,7 +13,6 @@ afterAll(async () => {
 });
 const suite = useSuite(() => ({ SMTP_URL: mailbox.url }));
 
-
 describe("signup", () => {
   it("shows every validation message, keeps Sign up disabled until the form is right, then creates the account", async () => {
     const { page, context, errors } = await newPage(suite.browser);

@@ -17,7 +17,11 @@ describe("the administration console", () => {
 
     const admin = await signedIn(suite, "admin@example.com");
     await admin.page.goto(`${suite.server.url}/admin`);
-    const row = admin.page.getByRole("region", { name: "Unpaid top-up orders" }).locator("tr").filter({ hasText: "Bob Durand" }).filter({ hasText: "10.00 DL" });
+    const row = admin.page
+      .getByRole("region", { name: "Unpaid top-up orders" })
+      .locator("tr")
+      .filter({ hasText: "Bob Durand" })
+      .filter({ hasText: "10.00 DL" });
     expect(await row.locator("code").innerText()).toMatch(/^MU-[A-Z2-9]{5}-[A-Z2-9]{5}$/);
     await row.getByRole("button", { name: "Mark as paid" }).click();
     await toastText(admin.page, "The top-up order is marked as paid; it now awaits validation.");

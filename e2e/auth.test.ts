@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { expectTitle, newPage, signIn, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";
 
-
 const suite = useSuite();
 
 describe("signing in and out", () => {

@@ -13,7 +13,14 @@ async function withAuthenticator(context: BrowserContext, page: Page): Promise<{
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, authenticatorId };
 }
@@ -33,7 +40,12 @@ function passkeyLoginStatus(page: Page, credentialId: string): Promise<number> {
     const post = (path: string, body: unknown) => fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const { challengeId, options } = await (await post("/api/auth/passkey/options", { credentialId: id })).json();
     const cred = (await navigator.credentials.get({
-      publicKey: { challenge: b64(options.challenge), rpId: options.rpId, allowCredentials: [{ type: "public-key", id: b64(id) }], userVerification: "required" },
+      publicKey: {
+        challenge: b64(options.challenge),
+        rpId: options.rpId,
+        allowCredentials: [{ type: "public-key", id: b64(id) }],
+        userVerification: "required",
+      },
     })) as PublicKeyCredential;
     const r = cred.response as AuthenticatorAssertionResponse;
     const response = {
@@ -41,7 +53,12 @@ function passkeyLoginStatus(page: Page, credentialId: string): Promise<number> {
       rawId: enc(cred.rawId),
       type: "public-key",
       clientExtensionResults: {},
-      response: { clientDataJSON: enc(r.clientDataJSON), authenticatorData: enc(r.authenticatorData), signature: enc(r.signature), userHandle: r.userHandle ? enc(r.userHandle) : undefined },
+      response: {
+        clientDataJSON: enc(r.clientDataJSON),
+        authenticatorData: enc(r.authenticatorData),
+        signature: enc(r.signature),
+        userHandle: r.userHandle ? enc(r.userHandle) : undefined,
+      },
     };
     return (await post("/api/auth/passkey", { challengeId, response })).status;
   }, credentialId);
@@ -51,7 +68,8 @@ function passkeyLoginStatus(page: Page, credentialId: string): Promise<number> {
 async function resetPassword(email: string, password: string) {
   const outbox = path.join(suite.server.dataDir, "outbox");
   const before = new Set(fs.existsSync(outbox) ? fs.readdirSync(outbox) : []);
-  const post = (p: string, body: unknown) => fetch(`${suite.server.url}${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (p: string, body: unknown) =>
+    fetch(`${suite.server.url}${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   expect((await post("/api/auth/reset-password", { email })).status).toBe(200);
   const file = fs.readdirSync(outbox).find((f) => !before.has(f))!;
   const token = /token=([\w-]+)/.exec(fs.readFileSync(path.join(outbox, file), "utf8"))![1];
@@ -169,7 +187,10 @@ describe("biometric login (passkeys)", () => {
     const phoneUa = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
     const pcUa = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
     const addDevice = async (ua: string) =>
-      (await (await post("/api/device-logins", undefined, { authorization: `Bearer ${login.token}`, "user-agent": ua })).json()) as { credentialId: string; secret: string };
+      (await (await post("/api/device-logins", undefined, { authorization: `Bearer ${login.token}`, "user-agent": ua })).json()) as {
+        credentialId: string;
+        secret: string;
+      };
     const device = await addDevice(phoneUa);
     const other = await addDevice(pcUa);
     const otherSession = (await (await post("/api/auth/device", other)).json()) as { token: string };
@@ -178,7 +199,13 @@ describe("biometric login (passkeys)", () => {
     const { page, context, errors } = await newPage(suite.browser);
     await withAuthenticator(context, page);
     await page.goto(`${url}/`);
-    expect(await page.evaluate(async (body) => (await fetch("/api/auth/device", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).status, device)).toBe(200);
+    expect(
+      await page.evaluate(
+        async (body) =>
+          (await fetch("/api/auth/device", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).status,
+        device,
+      ),
+    ).toBe(200);
     await page.goto(`${url}/preferences`);
     const devices = page.getByRole("region", { name: "Devices that sign in without your password" });
     await devices.getByText("Chrome · Android").waitFor();
@@ -204,7 +231,10 @@ describe("biometric login (passkeys)", () => {
     await ask.getByRole("button", { name: "Remove" }).click();
     await toastText(page, "Firefox · Windows can no longer sign in to your account.");
     await devices.getByRole("listitem").nth(1).waitFor();
-    expect(await devices.getByRole("listitem").allInnerTexts()).toEqual([expect.stringContaining("Chrome · Linux"), expect.stringContaining("Chrome · Android")]);
+    expect(await devices.getByRole("listitem").allInnerTexts()).toEqual([
+      expect.stringContaining("Chrome · Linux"),
+      expect.stringContaining("Chrome · Android"),
+    ]);
     expect((await post("/api/auth/device", other)).status).toBe(401);
     expect((await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${otherSession.token}` } })).status).toBe(401);
     expect(errors).toEqual([]);

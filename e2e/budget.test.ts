@@ -13,7 +13,9 @@ describe("JavaScript budgets", () => {
   it("the login page and the signed-in dashboard load no more than their budgets; heavy parts load on demand", async () => {
     const budgets = readBudgets();
     const { login, dashboard } = await measureRoutes(suite.browser, suite.server.url, "alice@example.com", "Demo1234!");
-    console.log(`login: ${kb(login.gzip)} in ${login.files.length} files (budget ${kb(budgets.loginJsGzipBytes)}); dashboard: ${kb(dashboard.gzip)} in ${dashboard.files.length} files (budget ${kb(budgets.dashboardJsGzipBytes)})`);
+    console.log(
+      `login: ${kb(login.gzip)} in ${login.files.length} files (budget ${kb(budgets.loginJsGzipBytes)}); dashboard: ${kb(dashboard.gzip)} in ${dashboard.files.length} files (budget ${kb(budgets.dashboardJsGzipBytes)})`,
+    );
     expect(login.gzip).toBeLessThanOrEqual(budgets.loginJsGzipBytes);
     expect(dashboard.gzip).toBeLessThanOrEqual(budgets.dashboardJsGzipBytes);
     // What must never be in those two: the PDF maker, the QR scanner and the wallet cryptography.

@@ -6,7 +6,6 @@ import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";
 
-
 /** English texts whose French differs, as whole-word patterns (placeholders left out). */
 const po = PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../apps/web/src/locales/fr-FR.po"), "utf8"));
 const englishOnly = po.items

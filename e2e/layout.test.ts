@@ -27,7 +27,10 @@ async function layoutProblems(page: Page): Promise<string[]> {
       let scroller = el.parentElement;
       while (scroller && !["auto", "scroll"].includes(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
       if (scroller) continue;
-      if (r.left < -1 || r.right > width + 1) problems.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? "").trim().slice(0, 25)}" spans ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
+      if (r.left < -1 || r.right > width + 1)
+        problems.push(
+          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? "").trim().slice(0, 25)}" spans ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`,
+        );
     }
     return problems.slice(0, 10);
   });
@@ -53,7 +56,10 @@ describe("layout on a phone and on a desktop", () => {
       await page.getByRole("button", { name: "Pay" }).click();
       const send = page.getByRole("dialog", { name: "Send money - 1/2" });
       await send.getByPlaceholder("Name, email address or phone number").fill("durand");
-      await send.getByRole("button", { name: /^Bob Durand/ }).first().click();
+      await send
+        .getByRole("button", { name: /^Bob Durand/ })
+        .first()
+        .click();
       const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
       await step2.getByLabel("Amount").fill("12.50");
       await step2.getByLabel("Memo", { exact: true }).fill("A memo long enough to wrap on a phone");

@@ -29,7 +29,11 @@ describe("members and limits", () => {
     expect(await again.page.getByRole("button", { name: "Top up" }).count()).toBe(0);
     await again.page.getByRole("button", { name: "Pay" }).click();
     await again.page.getByRole("dialog").getByPlaceholder("Name, email address or phone number").fill("alice");
-    await again.page.getByRole("dialog").getByRole("button", { name: /^Alice Martin/ }).first().click();
+    await again.page
+      .getByRole("dialog")
+      .getByRole("button", { name: /^Alice Martin/ })
+      .first()
+      .click();
     // Pledged 85.00 plus mutual credit from +40.00 down to -300.00.
     await again.page.getByRole("dialog").getByText("Available: 425.00 DL").waitFor();
     await again.context.close();

@@ -78,7 +78,13 @@ describe("installable and offline", () => {
     const firstTx = page.locator(".tx-list li").first();
     await firstTx.waitFor();
     const txText = (await firstTx.innerText()).trim();
-    const balance = (await page.locator(".accounts").getByText(/\d,\d\d|\d\.\d\d/).first().innerText()).trim();
+    const balance = (
+      await page
+        .locator(".accounts")
+        .getByText(/\d,\d\d|\d\.\d\d/)
+        .first()
+        .innerText()
+    ).trim();
     const kept = () => page.evaluate(() => localStorage.getItem("mutua.offlineCache") ?? "");
     await expect.poll(kept).toContain("recent");
 

@@ -12,7 +12,10 @@ async function prepare(page: Page, search: string, name: string, amount: string)
   await page.getByRole("button", { name: "Pay" }).click();
   const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
   await step1.getByPlaceholder("Name, email address or phone number").fill(search);
-  await step1.getByRole("button", { name: new RegExp(`^${name}`) }).first().click();
+  await step1
+    .getByRole("button", { name: new RegExp(`^${name}`) })
+    .first()
+    .click();
   const dialog = page.getByRole("dialog", { name: "Send money - 2/2" });
   await dialog.getByLabel("Amount").fill(amount);
   await dialog.getByRole("button", { name: "Send", exact: true }).click();
@@ -85,9 +88,18 @@ describe("payment errors", () => {
     const { page, context } = await signInAs("bob@example.com");
     const dialog = await prepare(page, "alice", "Alice Martin", "250.00");
     // Bob spends from another device meanwhile: the displayed balance is now stale.
-    const bob = (await sql(suite.server, "SELECT w.id FROM wallets w JOIN members m ON m.id = w.member_id WHERE m.email = 'bob@example.com'")) as { id: string }[];
-    const alice = (await sql(suite.server, "SELECT w.id FROM wallets w JOIN members m ON m.id = w.member_id WHERE m.email = 'alice@example.com' AND w.id LIKE 'custodial:%'")) as { id: string }[];
-    const login = await fetch(`${suite.server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login: "bob@example.com", password: "Demo1234!" }) });
+    const bob = (await sql(suite.server, "SELECT w.id FROM wallets w JOIN members m ON m.id = w.member_id WHERE m.email = 'bob@example.com'")) as {
+      id: string;
+    }[];
+    const alice = (await sql(
+      suite.server,
+      "SELECT w.id FROM wallets w JOIN members m ON m.id = w.member_id WHERE m.email = 'alice@example.com' AND w.id LIKE 'custodial:%'",
+    )) as { id: string }[];
+    const login = await fetch(`${suite.server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: "bob@example.com", password: "Demo1234!" }),
+    });
     const { token } = (await login.json()) as { token: string };
     const spent = await fetch(`${suite.server.url}/api/transfers`, {
       method: "POST",
@@ -96,7 +108,10 @@ describe("payment errors", () => {
     });
     expect(spent.status).toBe(200);
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
-    await toastText(page, /Your last transactions are not yet all processed\. Please wait a few minutes, or lower the amount beneath your real balance of \d+\.\d{2} DL/);
+    await toastText(
+      page,
+      /Your last transactions are not yet all processed\. Please wait a few minutes, or lower the amount beneath your real balance of \d+\.\d{2} DL/,
+    );
     await context.close();
   });
 
@@ -151,13 +166,19 @@ describe("payment errors", () => {
       route.fulfill({ status: 500, json: { error: { code: "internal_error", message: "An unexpected error occurred on the server." } } }),
     );
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
-    await toastText(page, "An unexpected issue occurred during the money transfer. We are sorry for the inconvenience. Please try again or contact your administrator");
+    await toastText(
+      page,
+      "An unexpected issue occurred during the money transfer. We are sorry for the inconvenience. Please try again or contact your administrator",
+    );
     await context.close();
   });
 
   it("shows a backend in maintenance as 'Temporarily unavailable - please refresh' and an inactive account's balance masked", async () => {
     await sql(suite.server, "UPDATE backends SET status = 'maintenance' WHERE id = 'ledger:demo-lokal'");
-    await sql(suite.server, "UPDATE wallets SET status = 'locked' WHERE member_id = (SELECT id FROM members WHERE email = 'alice@example.com') AND id LIKE 'custodial:%'");
+    await sql(
+      suite.server,
+      "UPDATE wallets SET status = 'locked' WHERE member_id = (SELECT id FROM members WHERE email = 'alice@example.com') AND id LIKE 'custodial:%'",
+    );
     try {
       const { page, context } = await signInAs("alice@example.com");
       await page.getByText("Temporarily unavailable - please refresh").waitFor();

@@ -18,7 +18,10 @@ async function openPayment(page: Page, search: string, name: string) {
   await page.getByRole("button", { name: "Pay" }).click();
   const dialog = page.getByRole("dialog", { name: "Send money - 1/2" });
   await dialog.getByPlaceholder("Name, email address or phone number").fill(search);
-  await dialog.getByRole("button", { name: new RegExp(`^${name}`) }).first().click();
+  await dialog
+    .getByRole("button", { name: new RegExp(`^${name}`) })
+    .first()
+    .click();
   const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
   await step2.getByLabel("Amount").waitFor();
   return step2;
@@ -100,7 +103,9 @@ describe("paying another member", () => {
     await confirmation.getByText("Payment was done in 2 transactions:").waitFor();
     await confirmation.getByRole("button", { name: "Ok" }).click();
     await page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }).click();
-    await page.waitForFunction(() => [...document.querySelectorAll(".accounts button.account")].some((b) => b.textContent?.includes("Pledged account") && b.textContent.includes("0.00")));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll(".accounts button.account")].some((b) => b.textContent?.includes("Pledged account") && b.textContent.includes("0.00")),
+    );
     expect(await balanceOf(page, "Pledged account")).toBe("0.00");
     expect(await balanceOf(page, "Mutual credit")).toBe("-45.00");
     expect(errors).toEqual([]);

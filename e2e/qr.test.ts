@@ -48,7 +48,15 @@ describe("requesting money by QR code", () => {
     const qr = step2.getByRole("img", { name: "QR code" });
     requestText = await qrFromScreen(qr);
     const payload = JSON.parse(requestText);
-    const bobId = (await (await fetch(`${suite.server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login: "bob@example.com", password: "Demo1234!" }) })).json()).profile.id;
+    const bobId = (
+      await (
+        await fetch(`${suite.server.url}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ login: "bob@example.com", password: "Demo1234!" }),
+        })
+      ).json()
+    ).profile.id;
     expect(Object.keys(payload)).toEqual(["rp", "rpb", "amount", "senderMemo", "recipientMemo"]);
     expect(payload).toMatchObject({ rp: bobId, amount: "12.34", senderMemo: "Cheese", recipientMemo: "Cheese" });
     expect(payload.rpb).toMatch(/^custodial:/);

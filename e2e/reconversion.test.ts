@@ -25,7 +25,10 @@ describe("reconversion", () => {
     await detail.waitFor({ state: "hidden" });
     expect(await alice.page.getByRole("dialog", { name: "Add as favorite" }).count()).toBe(0);
     await alice.page.waitForFunction(
-      (expected) => [...document.querySelectorAll(".accounts button.account")].some((b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected),
+      (expected) =>
+        [...document.querySelectorAll(".accounts button.account")].some(
+          (b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected,
+        ),
       (before - 5).toFixed(2),
     );
     const row = alice.page.locator(".transactions .tx").filter({ hasText: "Reconversion" }).first();

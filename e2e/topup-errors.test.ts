@@ -22,7 +22,9 @@ describe("top-up errors", () => {
     await page.unroute("**/api/topups?*");
 
     // The order cannot be created.
-    await page.route("**/api/topups", (r) => (r.request().method() === "POST" ? r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }) : r.continue()));
+    await page.route("**/api/topups", (r) =>
+      r.request().method() === "POST" ? r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }) : r.continue(),
+    );
     let modal = await open();
     await modal.getByRole("button", { name: "Next" }).click();
     await toastText(page, "An unexpected issue occurred while attempting to top up your account");

@@ -13,7 +13,8 @@ fs.writeFileSync(configFile, JSON.stringify({ accountsRefreshInterval: 10, trans
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const suite = useSuite(() => ({ APP_CONFIG: configFile }));
 
-const mainBalance = async (page: Page) => (await page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText()).trim();
+const mainBalance = async (page: Page) =>
+  (await page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText()).trim();
 
 describe("topping up", () => {
   it("alice tops up 25.00 through the demo checkout, her dialog notices the payment, credits@ approves, her balance rises by itself", async () => {
@@ -62,7 +63,10 @@ describe("topping up", () => {
 
     // No reload: the accounts poll (every 10 s here) brings the new balance.
     await alice.page.waitForFunction(
-      (expected) => [...document.querySelectorAll(".accounts button.account")].some((b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected),
+      (expected) =>
+        [...document.querySelectorAll(".accounts button.account")].some(
+          (b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected,
+        ),
       (before + 25).toFixed(2),
       { timeout: 30_000 },
     );

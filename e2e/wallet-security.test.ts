@@ -25,7 +25,10 @@ async function payFromWallet(page: Page, amount: string, [search, name] = ["caro
   await page.getByRole("button", { name: "Pay" }).click();
   const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
   await step1.getByPlaceholder("Name, email address or phone number").fill(search);
-  await step1.getByRole("button", { name: new RegExp(`^${name}`) }).first().click();
+  await step1
+    .getByRole("button", { name: new RegExp(`^${name}`) })
+    .first()
+    .click();
   const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
   await step2.getByLabel("Amount").fill(amount);
   await step2.getByRole("button", { name: "Send", exact: true }).click();
@@ -79,7 +82,8 @@ describe("wallet creation and PINs", () => {
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
     expect(stored).not.toContain("Wallet-Pass-9");
     // The PIN is digits, which random hex also holds: look for it as a value of its own.
-    const leaves = (v: unknown): string[] => (typeof v === "string" ? [v, ...(v.startsWith("{") ? leaves(JSON.parse(v)) : [])] : v && typeof v === "object" ? Object.values(v).flatMap(leaves) : []);
+    const leaves = (v: unknown): string[] =>
+      typeof v === "string" ? [v, ...(v.startsWith("{") ? leaves(JSON.parse(v)) : [])] : v && typeof v === "object" ? Object.values(v).flatMap(leaves) : [];
     expect(leaves(JSON.parse(stored))).not.toContain("1234");
 
     await approve("Bob Durand");
@@ -192,7 +196,10 @@ describe("wallet files", () => {
     await authDialog(page).getByLabel("Enter your password").fill("Comchain-Pass-3");
     await authDialog(page).getByRole("button", { name: "Send" }).click();
     await toastText(page, "The wallet file was imported.");
-    await page.locator(".pending-accounts").getByText(`Wallet ${keystore.address.slice(0, 4)}`).waitFor();
+    await page
+      .locator(".pending-accounts")
+      .getByText(`Wallet ${keystore.address.slice(0, 4)}`)
+      .waitFor();
     await context.close();
   });
 });

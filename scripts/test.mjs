@@ -38,9 +38,12 @@ if (pgOnly) {
   env.TEST_PG_URL ??= "postgres://postgres@127.0.0.1:5432/postgres";
   console.log(`› server suite on ${env.TEST_PG_URL.replace(/:[^:@/]*@/, ":***@")}`);
 } else {
-  buildWeb();
+  // The guardrails first: a lint or type error fails in seconds, not after half an hour of tests.
+  console.log("› linting (oxlint, prettier --check)");
+  run("npm", ["run", "--silent", "lint"]);
   console.log("› type-checking");
-  for (const p of ["packages/domain", "packages/wallet", "packages/client", "apps/server", "apps/web", "e2e"]) run("npx", ["tsc", "-p", p]);
+  run("npm", ["run", "--silent", "typecheck"]);
+  buildWeb();
 }
 
 const ALL = ["domain", "wallet", "client", "server", "web", "e2e"];

@@ -18,7 +18,11 @@ export default defineConfig({
         navigateFallback: "/index.html",
         navigateFallbackDenylist: [/^\/api\//, /^\/orders\//, /^\/config\.json$/, /^\/manifest\.webmanifest$/],
         runtimeCaching: [
-          { urlPattern: ({ url }) => url.pathname === "/config.json" || url.pathname === "/manifest.webmanifest", handler: "NetworkFirst", options: { cacheName: "mutua-config" } },
+          {
+            urlPattern: ({ url }) => url.pathname === "/config.json" || url.pathname === "/manifest.webmanifest",
+            handler: "NetworkFirst",
+            options: { cacheName: "mutua-config" },
+          },
         ],
         // A new version waits until the member accepts the reload prompt.
         skipWaiting: false,

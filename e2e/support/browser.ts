@@ -9,7 +9,10 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh context (its own storage and cookies); page errors fail loudly instead of passing unseen. */
-export async function newPage(browser: Browser, opts: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function newPage(
+  browser: Browser,
+  opts: { locale?: string; viewport?: { width: number; height: number } } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ locale: opts.locale ?? "en-US", viewport: opts.viewport ?? { width: 1200, height: 800 } });
   const page = await context.newPage();
   const errors: string[] = [];

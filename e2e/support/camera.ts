@@ -239,7 +239,12 @@ export function cameraVideoFromPng(png: Buffer, file: string, opts: CameraVideoO
       let r = 0;
       let g = 0;
       let b = 0;
-      for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+      for (const [dx, dy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ] as const) {
         const p = ((cy * 2 + dy) * W + cx * 2 + dx) * 3;
         r += rgb[p]!;
         g += rgb[p + 1]!;
@@ -504,7 +509,14 @@ function imageRgba(doc: PDFDocument, stream: PDFRawStream): { rgba: Uint8Array; 
   if (!cs) return null;
   const { colors, palette } = cs;
   const filter = dict.lookup(PDFName.of("Filter"));
-  const filterName = filter instanceof PDFName ? filter.asString() : filter instanceof PDFArray && filter.size() === 1 ? (filter.lookup(0) as PDFName).asString() : filter ? "?" : "";
+  const filterName =
+    filter instanceof PDFName
+      ? filter.asString()
+      : filter instanceof PDFArray && filter.size() === 1
+        ? (filter.lookup(0) as PDFName).asString()
+        : filter
+          ? "?"
+          : "";
   if (filterName !== "" && filterName !== "/FlateDecode") return null;
   let raw = filterName ? new Uint8Array(zlib.inflateSync(stream.contents)) : stream.contents;
   const rowBytes = Math.ceil((width * colors * bpc) / 8);

@@ -40,7 +40,16 @@ async function runInFreshProfile(baseUrl: string, paths: string[], login?: { ema
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-lighthouse-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", `--remote-debugging-port=${port}`],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      `--remote-debugging-port=${port}`,
+    ],
   });
   try {
     if (login) {
@@ -75,7 +84,12 @@ async function runOnce(port: number, baseUrl: string, p: string): Promise<Lighth
   const lhr = result!.lhr;
   const score = (k: string) => Math.round((lhr.categories[k]?.score ?? 0) * 100);
   const num = (k: string) => Number(lhr.audits[k]?.numericValue ?? NaN);
-  const failed = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && ["accessibility", "best-practices"].some((c) => lhr.categories[c]?.auditRefs.some((r) => r.id === a.id && r.weight > 0)));
+  const failed = Object.values(lhr.audits).filter(
+    (a) =>
+      a.score !== null &&
+      a.score < 1 &&
+      ["accessibility", "best-practices"].some((c) => lhr.categories[c]?.auditRefs.some((r) => r.id === a.id && r.weight > 0)),
+  );
   if (failed.length) console.log(`${p}: ${failed.map((a) => `${a.id} (${a.title})`).join("; ")}`);
   return {
     page: p,

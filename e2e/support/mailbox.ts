@@ -18,7 +18,10 @@ export async function startMailbox(): Promise<Mailbox> {
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {
-          const to = [mail.to].flat().flatMap((a) => a?.value ?? []).map((a) => a.address?.toLowerCase());
+          const to = [mail.to]
+            .flat()
+            .flatMap((a) => a?.value ?? [])
+            .map((a) => a.address?.toLowerCase());
           const w = waiters.findIndex((x) => to.includes(x.to));
           if (w >= 0) waiters.splice(w, 1)[0]!.resolve(mail);
           else received.push(mail);
@@ -33,7 +36,12 @@ export async function startMailbox(): Promise<Mailbox> {
     url: `smtp://127.0.0.1:${port}`,
     next(to, timeoutMs = 15_000) {
       const addr = to.toLowerCase();
-      const i = received.findIndex((m) => [m.to].flat().flatMap((a) => a?.value ?? []).some((a) => a.address?.toLowerCase() === addr));
+      const i = received.findIndex((m) =>
+        [m.to]
+          .flat()
+          .flatMap((a) => a?.value ?? [])
+          .some((a) => a.address?.toLowerCase() === addr),
+      );
       if (i >= 0) return Promise.resolve(received.splice(i, 1)[0]!);
       return new Promise((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`no mail to ${to} within ${timeoutMs} ms`)), timeoutMs);

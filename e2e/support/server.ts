@@ -93,7 +93,10 @@ export async function startServer(env: Record<string, string> = {}, opts: { host
  */
 export async function sql(server: RunningServer, text: string, params: unknown[] = []): Promise<unknown[]> {
   const { default: pg } = await import("pg");
-  const port = fs.readFileSync(path.join(server.dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[3]!.trim();
+  const port = fs
+    .readFileSync(path.join(server.dataDir, "pg", "postmaster.pid"), "utf8")
+    .split("\n")[3]!
+    .trim();
   const password = fs.readFileSync(path.join(server.dataDir, "pg-password"), "utf8").trim();
   const client = new pg.Client({ host: "127.0.0.1", port: Number(port), user: "mutua", password, database: "mutua" });
   await client.connect();

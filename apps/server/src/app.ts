@@ -26,7 +26,6 @@ import { requestId, requestLogging } from "./http/logging";
 import { scheduleSweeps } from "./services/maintenance";
 import { featuresOf } from "./services/features";
 
-
 export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logStream ? { level: "info", stream: opts.logStream } : opts.logger ? { level: process.env.LOG_LEVEL ?? "info" } : false,
@@ -37,7 +36,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     bodyLimit: 64 * 1024,
     // A malformed or overlong URL is answered like any other bad request, in the API's format.
     frameworkErrors: (err, _req, reply) => {
-      void (reply as FastifyReply).status(400).send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
+      void (reply as FastifyReply)
+        .status(400)
+        .send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
     },
   });
   // JSON bodies nested too deep (or poisoned) are refused before anything walks them (http/json-body.ts).
@@ -89,7 +90,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
-      return reply.status(err.statusCode).send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
+      return reply
+        .status(err.statusCode)
+        .send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
     }
     req.log.error({ err }, "unhandled error");
     return reply.status(500).send(errorBody(new Refusal(ErrorCode.internal, { id: M.internalError })));

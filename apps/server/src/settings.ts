@@ -87,7 +87,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     host: env.HOST ?? "0.0.0.0",
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
-    passkeyOrigins: (env.PASSKEY_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
+    passkeyOrigins: (env.PASSKEY_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     dataDir: path.resolve(env.DATA_DIR ?? "./data"),
     ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),

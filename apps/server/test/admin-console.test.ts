@@ -23,7 +23,10 @@ describe("admin console lists", () => {
     const member = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
     const created = await member.call("createTopUp", { body: { walletId, amount: "12.00" } });
     expect(created.status).toBe(200);
-    const admin = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { firstName: "Ana", canValidateAccounts: true, canValidateCredits: true })).id));
+    const admin = new Api(
+      server.baseUrl,
+      await memberToken(tdb.db, (await seedMember(tdb.db, { firstName: "Ana", canValidateAccounts: true, canValidateCredits: true })).id),
+    );
     const unpaid = await admin.call("listUnpaidTopUps");
     expect(unpaid.status).toBe(200);
     const order = unpaid.json.find((o: { id: string }) => o.id === created.json.id);

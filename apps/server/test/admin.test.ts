@@ -3,8 +3,17 @@ import { ADMIN_ROUTES, M, routes, type RouteName } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
-  Api, countMovements, createBackend, createTestDatabase, memberToken, openTestLedgerWallet, seedMember, startServer, walletBalances,
-  type TestDatabase, type TestServer,
+  Api,
+  countMovements,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  openTestLedgerWallet,
+  seedMember,
+  startServer,
+  walletBalances,
+  type TestDatabase,
+  type TestServer,
 } from "./helpers";
 
 /** Administrators: who may call what, validating credits exactly once, pending wallet creations, the audit log. */
@@ -50,10 +59,12 @@ afterAll(async () => {
 });
 
 const auditRows = async (subject: string) =>
-  (await tdb.db.query<{ member_id: bigint; action: string; details: Record<string, unknown> }>(
-    "SELECT member_id, action, details FROM audit_log WHERE subject = $1 ORDER BY id",
-    [subject],
-  )).rows;
+  (
+    await tdb.db.query<{ member_id: bigint; action: string; details: Record<string, unknown> }>(
+      "SELECT member_id, action, details FROM audit_log WHERE subject = $1 ORDER BY id",
+      [subject],
+    )
+  ).rows;
 
 /** Well-formed arguments for every admin operation, so only the right decides the answer. */
 const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
@@ -99,9 +110,8 @@ describe("who may call the admin operations", () => {
 describe("credit validation", () => {
   async function paidOrder(amount: string, backend: BackendRow = custodial, firstName = "Owner") {
     const owner = await api({ firstName });
-    const wallet = backend.kind === "ledger"
-      ? (await openTestLedgerWallet(tdb.db, backend, owner.id)).id
-      : await openCustodialWallet(tdb.db, backend, owner.id);
+    const wallet =
+      backend.kind === "ledger" ? (await openTestLedgerWallet(tdb.db, backend, owner.id)).id : await openCustodialWallet(tdb.db, backend, owner.id);
     const order = await owner.api.call("createTopUp", { body: { walletId: wallet, amount } });
     expect(order.status).toBe(200);
     const paid = await creditsAdmin.call("markTopUpPaid", { body: { id: order.json.id } });
@@ -146,10 +156,15 @@ describe("credit validation", () => {
 
     // The member sees the top-up in their history, and no longer as pending.
     const txs = await owner.api.call("getTransactions", { params: { walletId: wallet } });
-    expect(txs.json.items).toEqual([expect.objectContaining({ id: first.transactionId, kind: "topup", isTopUp: true, amount: "25.00", reconversionStatus: null })]);
+    expect(txs.json.items).toEqual([
+      expect.objectContaining({ id: first.transactionId, kind: "topup", isTopUp: true, amount: "25.00", reconversionStatus: null }),
+    ]);
     expect((await owner.api.call("getPendingTopUps", { query: { walletId: wallet } })).json).toEqual([]);
     expect((await creditsAdmin.call("getCreditRequests")).json.map((r) => r.id)).not.toContain(id);
-    const { rows } = await tdb.db.query("SELECT state, validated_by, idempotency_key FROM topup_orders o JOIN movements m ON m.id = o.movement_id WHERE o.public_id = $1", [id]);
+    const { rows } = await tdb.db.query(
+      "SELECT state, validated_by, idempotency_key FROM topup_orders o JOIN movements m ON m.id = o.movement_id WHERE o.public_id = $1",
+      [id],
+    );
     expect(rows).toEqual([{ state: "received", validated_by: creditsAdminId, idempotency_key: `topup:${id}` }]);
   });
 
@@ -180,8 +195,14 @@ describe("pending wallet creations", () => {
     const m = await seedMember(tdb.db, { firstName: "Ivy", lastName: "Waiting" });
     const wallet = await openCustodialWallet(tdb.db, custodial, m.id, "pending");
     const list = await accountsAdmin.call("getStagingUserAccounts");
-    expect(list.json.find((a) => a.walletId === wallet)).toMatchObject({ memberId: Number(m.id), name: "Ivy Waiting", backend: "custodial", backendId: custodial.id });
-    for (let i = 0; i < 2; i++) expect((await accountsAdmin.call("validateCreation", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "active" });
+    expect(list.json.find((a) => a.walletId === wallet)).toMatchObject({
+      memberId: Number(m.id),
+      name: "Ivy Waiting",
+      backend: "custodial",
+      backendId: custodial.id,
+    });
+    for (let i = 0; i < 2; i++)
+      expect((await accountsAdmin.call("validateCreation", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "active" });
     expect((await tdb.db.query("SELECT status FROM wallets WHERE id = $1", [wallet])).rows).toEqual([{ status: "active" }]);
     expect(await auditRows(wallet)).toEqual([{ member_id: accountsAdminId, action: "account.validate", details: { memberId: String(m.id) } }]);
     expect((await accountsAdmin.call("getStagingUserAccounts")).json.map((a) => a.walletId)).not.toContain(wallet);

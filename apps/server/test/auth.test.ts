@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, LoginRequiredError, MutuaClient } from "@mutua/client";
 import { ErrorCode, M, PUBLIC_ROUTES, routes, type RouteName } from "@mutua/domain";
-import {
-  createTestDatabase, http, seedMember, Session, startServer,
-  type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
-} from "./helpers";
+import { createTestDatabase, http, seedMember, Session, startServer, type ErrorJson, type SeededMember, type TestDatabase, type TestServer } from "./helpers";
 import { tokenHash } from "../src/services/sessions";
 
 let tdb: TestDatabase;
@@ -168,8 +165,7 @@ describe("sessions", () => {
     const r = await http<ErrorJson>(server.baseUrl, "GET", routes.getMyContact.path, { token });
     expect(r.status).toBe(401);
     expect(r.json.error).toMatchObject({ code: "login_required", message: M.loginRequired });
-    const { rows } = await tdb.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NOT NULL", [member.id]);
+    const { rows } = await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NOT NULL", [member.id]);
     expect(rows[0]!.n).toBeGreaterThanOrEqual(1);
   });
 
@@ -199,8 +195,11 @@ describe("sessions", () => {
     const sess = new Session(s.baseUrl);
     await sess.login(member.email, member.password);
     const lastSeen = async () =>
-      (await tdb.db.query<{ age: number }>("SELECT extract(epoch FROM now() - last_seen_at)::float8 AS age FROM sessions WHERE token_hash = $1", [tokenHash(sess.token!)]))
-        .rows[0]!.age;
+      (
+        await tdb.db.query<{ age: number }>("SELECT extract(epoch FROM now() - last_seen_at)::float8 AS age FROM sessions WHERE token_hash = $1", [
+          tokenHash(sess.token!),
+        ])
+      ).rows[0]!.age;
     const setAge = (seconds: number) =>
       tdb.db.query("UPDATE sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE token_hash = $1", [tokenHash(sess.token!), seconds]);
     // Used 30 s ago: the use is not written again (reads only)…
@@ -252,10 +251,7 @@ describe("route protection", () => {
 
   it.each(privateRoutes)("%s answers 401 login_required without a session", async (name) => {
     const route = routes[name];
-    const variants: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }[] = [
-      {},
-      { token: "not-a-session" },
-    ];
+    const variants: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }[] = [{}, { token: "not-a-session" }];
     // Authentication must come before body validation, so an anonymous caller learns nothing
     // about what the route expects.
     if (route.method !== "GET") variants.push({ body: {} }, { rawBody: "{not json", headers: { "content-type": "application/json" } });

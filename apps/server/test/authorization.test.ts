@@ -5,8 +5,21 @@ import { newPinProof, pinProof, signMessage } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import {
-  Api, createBackend, createTestDatabase, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer, startServer, topUp, walletBalances,
-  type SeededMember, type TestDatabase, type TestLedgerWallet, type TestServer,
+  Api,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  signTransfer,
+  startServer,
+  topUp,
+  walletBalances,
+  type SeededMember,
+  type TestDatabase,
+  type TestLedgerWallet,
+  type TestServer,
 } from "./helpers";
 
 /**
@@ -103,7 +116,12 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   registerWallet: () => {
     const at = new Date().toISOString();
     // Signed with the owner's key for the owner: replayed by anyone else, it must not attach the wallet to them.
-    const message = walletRegistrationMessage({ backendId: ledger.id, address: own.ledger.address.replace(/^0x/, "").toLowerCase(), memberId: Number(people.owner.id), at });
+    const message = walletRegistrationMessage({
+      backendId: ledger.id,
+      address: own.ledger.address.replace(/^0x/, "").toLowerCase(),
+      memberId: Number(people.owner.id),
+      at,
+    });
     return { body: { backendId: ledger.id, keystore: own.ledger.keystore, at, signature: signMessage(own.ledger.key, message) } };
   },
   createPin: () => ({ body: { walletId: own.ledger.id, verifier: "ab".repeat(32) } }),
@@ -242,8 +260,13 @@ describe("authorisation matrix", () => {
         const r = await call(role, name);
         check(role, name, r.status);
         // A refusal carries no trace of the owner's things.
-        if (r.status >= 400 && EXPECTED[name].owner === 200) expect(JSON.stringify(r.json)).not.toContain(own.ledger.address.replace(/^0x/, "").toLowerCase().slice(0, 12));
-        if (name === "getPendingTopUps" && r.status === 200) expect((r.json as unknown as { isMine: boolean }[]).every((o) => o.isMine), role).toBe(true);
+        if (r.status >= 400 && EXPECTED[name].owner === 200)
+          expect(JSON.stringify(r.json)).not.toContain(own.ledger.address.replace(/^0x/, "").toLowerCase().slice(0, 12));
+        if (name === "getPendingTopUps" && r.status === 200)
+          expect(
+            (r.json as unknown as { isMine: boolean }[]).every((o) => o.isMine),
+            role,
+          ).toBe(true);
       }
     }
     expect(await ownerState()).toEqual(before);

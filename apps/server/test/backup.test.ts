@@ -64,7 +64,9 @@ async function association(db: Db) {
     const [a, b] = rows;
     const api = new Api(server.baseUrl, await memberToken(db, a!.member_id));
     for (let i = 0; i < 3; i++) {
-      const r = await api.call("transfer", { body: { from: a!.id, to: b!.id, key: newKey(), parts: [{ account: "main", amount: "0.25" }], senderMemo: `before backup ${i}` } });
+      const r = await api.call("transfer", {
+        body: { from: a!.id, to: b!.id, key: newKey(), parts: [{ account: "main", amount: "0.25" }], senderMemo: `before backup ${i}` },
+      });
       expect(r.status).toBe(200);
     }
     return { payer: a!, payee: b! };

@@ -57,11 +57,17 @@ describe("creating a wallet", () => {
     const r = await member.call("createUserAccount", { body });
     expect(r.status).toBe(200);
     expect(r.json.internalId).toBe(`ledger:${keystore.address}`);
-    const stored = await tdb.db.query<{ keystore: { crypto: { ciphertext: string } }; address: string }>("SELECT keystore, address FROM wallets WHERE id = $1", [r.json.internalId]);
+    const stored = await tdb.db.query<{ keystore: { crypto: { ciphertext: string } }; address: string }>(
+      "SELECT keystore, address FROM wallets WHERE id = $1",
+      [r.json.internalId],
+    );
     expect(stored.rows[0]!.address).toBe(keystore.address);
     expect(stored.rows[0]!.keystore.crypto.ciphertext).toBe(keystore.crypto.ciphertext);
     expect(JSON.stringify(stored.rows[0])).not.toContain(Buffer.from(key).toString("hex"));
-    const subs = await tdb.db.query<{ kind: string; floor: bigint; ceiling: bigint | null }>("SELECT kind, floor, ceiling FROM accounts WHERE wallet_id = $1 ORDER BY kind", [r.json.internalId]);
+    const subs = await tdb.db.query<{ kind: string; floor: bigint; ceiling: bigint | null }>(
+      "SELECT kind, floor, ceiling FROM accounts WHERE wallet_id = $1 ORDER BY kind",
+      [r.json.internalId],
+    );
     expect(subs.rows.map((s) => [s.kind, String(s.floor), s.ceiling === null ? null : String(s.ceiling)])).toEqual([
       ["cm", "-1000", "5000"],
       ["nant", "0", null],

@@ -119,7 +119,10 @@ describe("the member's devices", () => {
     });
     expect(reg.status).toBe(200);
     // Added from a phone's browser: the list names it so.
-    const phone = await fetch(`${server.baseUrl}/api/device-logins`, { method: "POST", headers: { authorization: `Bearer ${m.api.token}`, "user-agent": CHROME_ANDROID } });
+    const phone = await fetch(`${server.baseUrl}/api/device-logins`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${m.api.token}`, "user-agent": CHROME_ANDROID },
+    });
     expect(phone.status).toBe(200);
     const device = (await phone.json()) as { credentialId: string; secret: string };
 
@@ -146,21 +149,16 @@ describe("the member's devices", () => {
     expect((await m.api.call("getMyContact")).status).toBe(200);
     expect((await m.api.call("listDevices")).json.map((d) => d.id)).toEqual([auth.id]);
 
-    const { rows } = await tdb.db.query<{ action: string; details: { kind: string } }>(
-      "SELECT action, details FROM audit_log WHERE subject = $1 ORDER BY id",
-      [`member:${m.id}`],
-    );
+    const { rows } = await tdb.db.query<{ action: string; details: { kind: string } }>("SELECT action, details FROM audit_log WHERE subject = $1 ORDER BY id", [
+      `member:${m.id}`,
+    ]);
     expect(rows.map((r) => [r.action, r.details.kind])).toEqual([
       ["credential.add", "passkey"],
       ["credential.add", "device"],
       ["credential.remove", "device"],
     ]);
     const subjects = mailsTo(m.email).map((x) => x.subject);
-    expect(subjects).toEqual([
-      "A new sign-in was added to your account",
-      "A new sign-in was added to your account",
-      "A sign-in was removed from your account",
-    ]);
+    expect(subjects).toEqual(["A new sign-in was added to your account", "A new sign-in was added to your account", "A sign-in was removed from your account"]);
     expect(mailsTo(m.email)[1]!.text).toContain("(Chrome · Android)");
   });
 

@@ -19,7 +19,14 @@ async function counts(): Promise<Record<string, number>> {
 }
 
 async function walletsOf(email: string) {
-  const { rows } = await tdb.db.query<{ id: string; kind: string; status: string; keystore: Record<string, unknown> | null; address: string | null; accounts: string[] }>(
+  const { rows } = await tdb.db.query<{
+    id: string;
+    kind: string;
+    status: string;
+    keystore: Record<string, unknown> | null;
+    address: string | null;
+    accounts: string[];
+  }>(
     `SELECT w.id, b.kind, w.status, w.keystore, w.address, array(SELECT a.kind FROM accounts a WHERE a.wallet_id = w.id ORDER BY a.kind) AS accounts
      FROM wallets w JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id WHERE m.email = $1 ORDER BY b.kind`,
     [email],
@@ -103,9 +110,7 @@ describe("seedDemo", () => {
       ["custodial", true, false, false],
       ["ledger", true, false, true],
     ]);
-    const { rows } = await tdb.db.query<{ wallet_id: string; total: string }>(
-      "SELECT wallet_id, sum(balance)::text AS total FROM accounts GROUP BY wallet_id",
-    );
+    const { rows } = await tdb.db.query<{ wallet_id: string; total: string }>("SELECT wallet_id, sum(balance)::text AS total FROM accounts GROUP BY wallet_id");
     for (const a of accounts.json) expect(a.bal, a.id).toBe(formatCents(BigInt(rows.find((r) => r.wallet_id === a.id)!.total)));
   });
 });

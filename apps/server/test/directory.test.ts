@@ -2,7 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M, type Recipient } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, openTestLedgerWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import {
+  Api,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  openTestLedgerWallet,
+  seedMember,
+  startServer,
+  type TestDatabase,
+  type TestServer,
+} from "./helpers";
 
 /** Recipient search and favourites: who can be found, how, in which order, and who never. */
 
@@ -36,11 +46,20 @@ beforeAll(async () => {
   here = await createBackend(tdb.db, { kind: "custodial", symbol: "HC" });
   ledger = await createBackend(tdb.db, { kind: "ledger", symbol: "LC" });
   elsewhere = await createBackend(tdb.db, { kind: "custodial", symbol: "EC" });
-  const s = await add("searcher", { firstName: "Zoe", lastName: "Searcher", email: "searcher@dir.example.org" }, [[here, "active"], [ledger, "active"], [elsewhere, "pending"]]);
+  const s = await add("searcher", { firstName: "Zoe", lastName: "Searcher", email: "searcher@dir.example.org" }, [
+    [here, "active"],
+    [ledger, "active"],
+    [elsewhere, "pending"],
+  ]);
   searcher = { id: s.id, wallet: s.wallets[0]!, api: new Api(server.baseUrl, await memberToken(tdb.db, s.id)) };
 
   // Findable: an active wallet in a backend where the searcher has an active one.
-  zoeWallets = (await add("zoe", { firstName: "Zoé", lastName: "Ñúñez", email: "Zoe.Nunez@Dir.Example.org", phone: "+33 6 12 34 56 78" }, [[here, "active"], [ledger, "active"]])).wallets;
+  zoeWallets = (
+    await add("zoe", { firstName: "Zoé", lastName: "Ñúñez", email: "Zoe.Nunez@Dir.Example.org", phone: "+33 6 12 34 56 78" }, [
+      [here, "active"],
+      [ledger, "active"],
+    ])
+  ).wallets;
   await add("alain", { firstName: "Alain", lastName: "Zola", phone: "07 98 76 54 32" }, [[here, "active"]]);
   await add("bea", { firstName: "béatrice", lastName: "Dirtest" }, [[here, "active"]]);
   await add("bruno", { firstName: "Bruno", lastName: "Dirtest" }, [[ledger, "active"]]);

@@ -259,4 +259,3 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
     expect(fs.existsSync(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false);
   });
 });
-

@@ -6,8 +6,18 @@ import { M } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
-  Api, countMovements, createBackend, createTestDatabase, http, memberToken, newKey, seedMember, startServer, topUp,
-  type TestDatabase, type TestServer,
+  Api,
+  countMovements,
+  createBackend,
+  createTestDatabase,
+  http,
+  memberToken,
+  newKey,
+  seedMember,
+  startServer,
+  topUp,
+  type TestDatabase,
+  type TestServer,
 } from "./helpers";
 
 /**
@@ -43,7 +53,8 @@ async function member() {
   const token = await memberToken(tdb.db, m.id);
   return { m, wallet, token, off: new Api(off.baseUrl, token), on: new Api(on.baseUrl, token) };
 }
-const orders = async (walletId: string) => (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [walletId])).rows[0]!.n;
+const orders = async (walletId: string) =>
+  (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [walletId])).rows[0]!.n;
 
 describe("features the association turned off", () => {
   it("top-ups: refused with 403 and a message, by our API and the Lokavaluto face; nothing written", async () => {
@@ -78,7 +89,9 @@ describe("features the association turned off", () => {
     });
     expect(cyclos.status, cyclos.text).toBe(403);
     expect(await countMovements(tdb.db, a.wallet)).toBe(before);
-    expect((await a.off.call("transfer", { body: { from: a.wallet, to: b.wallet, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(200);
+    expect((await a.off.call("transfer", { body: { from: a.wallet, to: b.wallet, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(
+      200,
+    );
     expect((await a.on.call("transfer", { body: { from: a.wallet, to: safe, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(200);
     expect(await ledgerViolations(tdb.db)).toEqual([]);
   });

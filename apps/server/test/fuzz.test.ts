@@ -6,7 +6,18 @@ import { schemas } from "@mutua/domain/api/schemas";
 import { strict } from "../src/http/contract";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet } from "../src/services/wallets";
-import { createBackend, createTestDatabase, http, memberToken, NO_WEB_DIR, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
+import {
+  createBackend,
+  createTestDatabase,
+  http,
+  memberToken,
+  NO_WEB_DIR,
+  seedMember,
+  startServer,
+  topUp,
+  type TestDatabase,
+  type TestServer,
+} from "./helpers";
 
 /**
  * Bad input, generated: every body, query and path parameter of the contract gets wrong types,
@@ -21,8 +32,23 @@ let walletId: string;
 
 /** Everything but the rate-limit counters, which bad requests are meant to move. */
 const TABLES = [
-  "members", "sessions", "password_resets", "currencies", "backends", "wallets", "accounts", "movements", "postings", "favorites",
-  "audit_log", "topup_orders", "reconversions", "pins", "passkeys", "webauthn_challenges", "device_logins",
+  "members",
+  "sessions",
+  "password_resets",
+  "currencies",
+  "backends",
+  "wallets",
+  "accounts",
+  "movements",
+  "postings",
+  "favorites",
+  "audit_log",
+  "topup_orders",
+  "reconversions",
+  "pins",
+  "passkeys",
+  "webauthn_challenges",
+  "device_logins",
 ];
 
 async function snapshot(): Promise<string[]> {
@@ -51,9 +77,35 @@ afterAll(async () => {
 });
 
 const NASTY_STRINGS = [
-  "", " ", "1.234", "1e3", "-1.00", "0.00", "0", "-0", "NaN", "Infinity", "0x10", "1,5", "١٢٣", "9".repeat(400),
-  "'; DROP TABLE members; --", "\" OR 1=1 --", "<img src=x onerror=alert(1)>", "<script>alert(1)</script>",
-  "\u0000", "a\u0000b", "\u202eevil", "\r\nSet-Cookie: x=1", "😀".repeat(60), "../../etc/passwd", "%00", "null", "true", "[]", "{}",
+  "",
+  " ",
+  "1.234",
+  "1e3",
+  "-1.00",
+  "0.00",
+  "0",
+  "-0",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "1,5",
+  "١٢٣",
+  "9".repeat(400),
+  "'; DROP TABLE members; --",
+  '" OR 1=1 --',
+  "<img src=x onerror=alert(1)>",
+  "<script>alert(1)</script>",
+  "\u0000",
+  "a\u0000b",
+  "\u202eevil",
+  "\r\nSet-Cookie: x=1",
+  "😀".repeat(60),
+  "../../etc/passwd",
+  "%00",
+  "null",
+  "true",
+  "[]",
+  "{}",
 ];
 const nastyString = fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ unit: "binary", maxLength: 120 }));
 const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -73,7 +125,13 @@ const shapeKeys = (s: z.ZodType | undefined): string[] => {
 const bodyFor = (keys: string[]): fc.Arbitrary<unknown> =>
   fc.oneof(
     fc.record(Object.fromEntries(keys.map((k) => [k, nastyValue])), { requiredKeys: [] }),
-    fc.tuple(fc.record(Object.fromEntries(keys.map((k) => [k, nastyValue])), { requiredKeys: [] }), fc.constantFrom("extra", "__proto__x", "amount2"), nastyValue).map(([o, k, v]) => ({ ...o, [k]: v })),
+    fc
+      .tuple(
+        fc.record(Object.fromEntries(keys.map((k) => [k, nastyValue])), { requiredKeys: [] }),
+        fc.constantFrom("extra", "__proto__x", "amount2"),
+        nastyValue,
+      )
+      .map(([o, k, v]) => ({ ...o, [k]: v })),
     fc.jsonValue({ maxDepth: 3 }),
   );
 const queryFor = (keys: string[]) =>
@@ -96,7 +154,9 @@ describe("bad input", () => {
     const s = schemas[name] as Schema;
     const paramKeys = routes[name].path.match(/:(\w+)/g)?.map((k) => k.slice(1)) ?? [];
     // Path parameters stay valid-looking where the schema has none to fuzz, so the body is what gets checked.
-    const validParams = Object.fromEntries(paramKeys.map((k) => [k, k === "walletId" ? walletId : k === "memberId" ? "1" : "00000000-0000-0000-0000-000000000000"]));
+    const validParams = Object.fromEntries(
+      paramKeys.map((k) => [k, k === "walletId" ? walletId : k === "memberId" ? "1" : "00000000-0000-0000-0000-000000000000"]),
+    );
     const args = fc.record({
       body: s.body ? bodyFor(shapeKeys(s.body)) : fc.constant(undefined),
       query: s.query ? queryFor(shapeKeys(s.query)) : fc.constant({}),
@@ -106,13 +166,20 @@ describe("bad input", () => {
       fc.asyncProperty(args, async ({ body, query, params }) => {
         const before = await snapshot();
         const qs = new URLSearchParams(query).toString();
-        const r = await http<{ error?: { message?: string } }>(server.baseUrl, routes[name].method, `${pathWith(name, params as Record<string, string>)}${qs ? `?${qs}` : ""}`, {
-          token,
-          ...(body !== undefined ? { body } : {}),
-        });
+        const r = await http<{ error?: { message?: string } }>(
+          server.baseUrl,
+          routes[name].method,
+          `${pathWith(name, params as Record<string, string>)}${qs ? `?${qs}` : ""}`,
+          {
+            token,
+            ...(body !== undefined ? { body } : {}),
+          },
+        );
         expect(r.status, `${r.status} ${r.text.slice(0, 300)}`).toBeLessThan(500);
         const valid =
-          (!s.body || strict(s.body).safeParse(body).success) && (!s.query || strict(s.query).safeParse(query).success) && (!s.params || s.params.safeParse(params).success);
+          (!s.body || strict(s.body).safeParse(body).success) &&
+          (!s.query || strict(s.query).safeParse(query).success) &&
+          (!s.params || s.params.safeParse(params).success);
         if (!valid) {
           expect(r.status, `${name} accepted ${JSON.stringify({ body, query, params }).slice(0, 300)}`).toBeGreaterThanOrEqual(400);
         }
@@ -127,7 +194,11 @@ describe("bad input", () => {
   });
 
   it("refuses a 10 MB body with 413 and a message", async () => {
-    const r = await http<{ error: { message: string } }>(server.baseUrl, "POST", routes.transfer.path, { token, rawBody: JSON.stringify({ senderMemo: "x".repeat(10 * 1024 * 1024) }), headers: { "content-type": "application/json" } });
+    const r = await http<{ error: { message: string } }>(server.baseUrl, "POST", routes.transfer.path, {
+      token,
+      rawBody: JSON.stringify({ senderMemo: "x".repeat(10 * 1024 * 1024) }),
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status).toBe(413);
     expect(r.json.error.message).toBeTruthy();
   });
@@ -158,8 +229,18 @@ describe("bad input", () => {
   it("refuses transaction cursors and dates that PostgreSQL would not take with 400, never 500", async () => {
     const cursor = (s: string) => Buffer.from(s).toString("base64url");
     const badDate = fc.constantFrom(
-      "2020-02-30T00:00:00.000000Z", "2021-13-01T00:00:00.000000Z", "0000-01-01T00:00:00.000000Z", "275760-09-13T00:00:00.000Z", "0000-01-01T00:00:00Z", "-001000-01-01T00:00:00Z",
-      "2020-01-01T25:00:00Z", "Tue", "1", "2020", "2020-01-01T00:00:00.000000Z\u0001", "9999-12-31T23:59:60.999999Z",
+      "2020-02-30T00:00:00.000000Z",
+      "2021-13-01T00:00:00.000000Z",
+      "0000-01-01T00:00:00.000000Z",
+      "275760-09-13T00:00:00.000Z",
+      "0000-01-01T00:00:00Z",
+      "-001000-01-01T00:00:00Z",
+      "2020-01-01T25:00:00Z",
+      "Tue",
+      "1",
+      "2020",
+      "2020-01-01T00:00:00.000000Z\u0001",
+      "9999-12-31T23:59:60.999999Z",
     );
     const badId = fc.constantFrom("1", "9223372036854775807", "9223372036854775808", "9999999999999999999", "0", "-1", "1e3");
     const path = routes.getTransactions.path.replace(":walletId", encodeURIComponent(walletId));

@@ -8,7 +8,15 @@ import { inject } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { MutuaClient, type ClientOptions } from "@mutua/client";
 import {
-  canonicalTransferMessage, formatCents, parseApiAmount, routes, walletRegistrationMessage, type ErrorBody, type ResponseOf, type RouteName, type SubAccount,
+  canonicalTransferMessage,
+  formatCents,
+  parseApiAmount,
+  routes,
+  walletRegistrationMessage,
+  type ErrorBody,
+  type ResponseOf,
+  type RouteName,
+  type SubAccount,
 } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, signMessage, type Keystore } from "@mutua/wallet";
 import { buildApp } from "../src/app";
@@ -21,8 +29,14 @@ import { hashPassword } from "../src/services/passwords";
 import { postMovement, type MovementRow } from "../src/services/ledger";
 import { createSession } from "../src/services/sessions";
 import {
-  ensureSystemWallets, getBackend, getWallet, openLedgerWallet, systemWallet,
-  type BackendKind, type BackendRow, type WalletStatus,
+  ensureSystemWallets,
+  getBackend,
+  getWallet,
+  openLedgerWallet,
+  systemWallet,
+  type BackendKind,
+  type BackendRow,
+  type WalletStatus,
 } from "../src/services/wallets";
 
 export interface TestDatabase {
@@ -127,7 +141,10 @@ export const NO_WEB_DIR = path.join(os.tmpdir(), "mutua-test-no-web-app");
  * Builds the real app on `db` with settings read from `env` (as from environment variables)
  * and listens on a free port of 127.0.0.1. Without a mailer, mail goes to a throwaway outbox.
  */
-export async function startServer(db: Db, opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {}): Promise<TestServer> {
+export async function startServer(
+  db: Db,
+  opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {},
+): Promise<TestServer> {
   let outbox: string | undefined;
   let mailer = opts.mailer;
   if (!mailer) {
@@ -220,7 +237,6 @@ export async function http<T = unknown>(
 
 export type ErrorJson = ErrorBody;
 
-
 export async function countMembers(db: Db): Promise<number> {
   const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM members");
   return rows[0]!.n;
@@ -253,7 +269,11 @@ export async function createBackend(
 ): Promise<BackendRow> {
   const name = opts.name ?? `t${process.pid}-${++backendSeq}-${randomBytes(3).toString("hex")}`;
   const currency = `cur-${opts.kind}-${name}`;
-  await db.query("INSERT INTO currencies (id, name, symbol) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [currency, `Currency ${name}`, opts.symbol ?? "TC"]);
+  await db.query("INSERT INTO currencies (id, name, symbol) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [
+    currency,
+    `Currency ${name}`,
+    opts.symbol ?? "TC",
+  ]);
   await db.query("INSERT INTO backends (id, kind, name, currency_id, cm_floor, cm_ceiling) VALUES ($1, $2, $3, $4, $5, $6)", [
     `${opts.kind}:${name}`,
     opts.kind,
@@ -291,7 +311,12 @@ export interface TestLedgerWallet {
  * import one (createUserAccount, registerWallet): the registration message signed by `signer`
  * (by default the keystore's own key) for `memberId` on `backendId` at `at`.
  */
-export async function provenWallet(key: Uint8Array, memberId: bigint | number, backendId: string, opts: { password?: string; at?: string; signer?: Uint8Array } = {}) {
+export async function provenWallet(
+  key: Uint8Array,
+  memberId: bigint | number,
+  backendId: string,
+  opts: { password?: string; at?: string; signer?: Uint8Array } = {},
+) {
   const keystore = await encryptKeystore(key, opts.password ?? "Wallet-pass-1", { n: 1024 });
   const at = opts.at ?? new Date().toISOString();
   const signature = signMessage(opts.signer ?? key, walletRegistrationMessage({ backendId, address: keystore.address, memberId: Number(memberId), at }));

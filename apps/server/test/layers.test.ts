@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 const SRC = path.join(import.meta.dirname, "../src");
 
 function files(dir: string): string[] {
-  return fs.readdirSync(path.join(SRC, dir), { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(path.join(SRC, dir), { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith(".ts"))
     .map((e) => path.relative(SRC, path.join(e.parentPath, e.name)));
 }
@@ -19,7 +20,11 @@ const imports = (f: string) => [...read(f).matchAll(/^(?:import|export)[^"']*fro
 
 describe("the server's layers", () => {
   it("services never import from http/", () => {
-    const offending = files("services").flatMap((f) => imports(f).filter((i) => i.startsWith("http/")).map((i) => `${f} → ${i}`));
+    const offending = files("services").flatMap((f) =>
+      imports(f)
+        .filter((i) => i.startsWith("http/"))
+        .map((i) => `${f} → ${i}`),
+    );
     expect(offending).toEqual([]);
   });
 

@@ -4,8 +4,22 @@ import { createPool, type Db } from "../src/db/pool";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import {
-  Api, countMovements, createBackend, createTestDatabase, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer, startServer, topUp,
-  walletBalances, type RawResponse, type TestDatabase, type TestLedgerWallet, type TestServer,
+  Api,
+  countMovements,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  signTransfer,
+  startServer,
+  topUp,
+  walletBalances,
+  type RawResponse,
+  type TestDatabase,
+  type TestLedgerWallet,
+  type TestServer,
 } from "./helpers";
 
 /**
@@ -119,7 +133,10 @@ describe("simultaneous requests with one idempotency key", () => {
     const payer = await custodialMember("10.00");
     const payee = await custodialMember();
     const body = { from: payer.wallet, to: payee.wallet, key: newKey(), parts: [{ account: "main", amount: "3.00" }] };
-    const rs = await race(payer.apis, Array.from({ length: 10 }, () => body));
+    const rs = await race(
+      payer.apis,
+      Array.from({ length: 10 }, () => body),
+    );
     expect(tally(rs)).toEqual({ "200": 10 });
     expect(new Set(rs.map((r) => r.text)).size).toBe(1);
     expect(await countMovements(tdb.db, payee.wallet)).toBe(1);
@@ -130,7 +147,10 @@ describe("simultaneous requests with one idempotency key", () => {
     const payer = await ledgerMember("10.00");
     const payee = await ledgerMember();
     const body = signTransfer(payer.wallet.key, { from: payer.wallet.id, to: payee.wallet.id, parts: [{ account: "nant", amount: "3.00" }] });
-    const rs = await race(payer.apis, Array.from({ length: 10 }, () => body));
+    const rs = await race(
+      payer.apis,
+      Array.from({ length: 10 }, () => body),
+    );
     expect(tally(rs)).toEqual({ "200": 10 });
     expect(new Set(rs.map((r) => r.json.id)).size).toBe(1);
     expect(await countMovements(tdb.db, payee.wallet.id)).toBe(1);

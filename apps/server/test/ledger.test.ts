@@ -264,7 +264,14 @@ describe("postMovement", () => {
     await expect(postMovement(tdb.db, { ...base, idempotencyKey: newKey(), parts: [{ account: "main", amount: -1n }] })).rejects.toThrow(/positive/);
     await expect(postMovement(tdb.db, { ...base, idempotencyKey: newKey(), parts: [] })).rejects.toThrow(/positive/);
     await expect(
-      postMovement(tdb.db, { ...base, idempotencyKey: newKey(), parts: [{ account: "main", amount: 1n }, { account: "main", amount: 1n }] }),
+      postMovement(tdb.db, {
+        ...base,
+        idempotencyKey: newKey(),
+        parts: [
+          { account: "main", amount: 1n },
+          { account: "main", amount: 1n },
+        ],
+      }),
     ).rejects.toThrow(/one part per sub-account/);
     // A ledger sub-account on a custodial wallet does not exist.
     await expect(postMovement(tdb.db, { ...base, idempotencyKey: newKey(), parts: [{ account: "cm", amount: 1n }] })).rejects.toMatchObject({

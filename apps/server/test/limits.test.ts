@@ -1,7 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M } from "@mutua/domain";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
-import { Api, createBackend, createTestDatabase, memberToken, newKey, openTestLedgerWallet, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
+import {
+  Api,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  startServer,
+  topUp,
+  type TestDatabase,
+  type TestServer,
+} from "./helpers";
 
 /** Administrators set mutual-credit bounds and top-up permission; the current balance always stays within. */
 let tdb: TestDatabase;
@@ -27,9 +39,23 @@ describe("wallet limits", () => {
     const other = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db)).id)).id;
     await topUp(tdb.db, w.walletId, "15.00");
     // Zoé spends 8.00 of mutual credit: her CM stands at -8.00.
-    await postMovement(tdb.db, { kind: "payment", payerWalletId: w.walletId, payeeWalletId: other, parts: [{ account: "cm", amount: 800n }], senderMemo: "", recipientMemo: "", idempotencyKey: newKey(), initiatedBy: null });
+    await postMovement(tdb.db, {
+      kind: "payment",
+      payerWalletId: w.walletId,
+      payeeWalletId: other,
+      parts: [{ account: "cm", amount: 800n }],
+      senderMemo: "",
+      recipientMemo: "",
+      idempotencyKey: newKey(),
+      initiatedBy: null,
+    });
     const found = await admin.call("listMemberWallets", { query: { q: "zoe" } });
-    expect(found.json.find((x: { walletId: string }) => x.walletId === w.walletId)).toMatchObject({ cmFloor: "-10.00", cmCeiling: "20.00", bal: "7.00", topupAllowed: true });
+    expect(found.json.find((x: { walletId: string }) => x.walletId === w.walletId)).toMatchObject({
+      cmFloor: "-10.00",
+      cmCeiling: "20.00",
+      bal: "7.00",
+      topupAllowed: true,
+    });
 
     const ok = await admin.call("setWalletLimits", { body: { walletId: w.walletId, cmFloor: "-50.00", cmCeiling: "100.00", topupAllowed: false } });
     expect(ok.status).toBe(200);

@@ -28,9 +28,11 @@ describe("migrate", () => {
     await migrate(d.url);
     expect(await applied(d)).toEqual(MIGRATIONS.map((f) => f.replace(/\.[^.]+$/, "")));
     const { rows } = await d.db.query<{ table_name: string }>(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    );
     expect(rows.map((r) => r.table_name)).toEqual(
-      expect.arrayContaining(["backends", "currencies", "members", "password_resets", "rate_limits", "schema_migrations", "sessions"]));
+      expect.arrayContaining(["backends", "currencies", "members", "password_resets", "rate_limits", "schema_migrations", "sessions"]),
+    );
   });
 
   it("a second run is a no-op that keeps the data", async () => {

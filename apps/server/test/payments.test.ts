@@ -1,12 +1,26 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, formatCents, routes, splitPayment, type RouteName, type SubAccount,
-} from "@mutua/domain";
+import { M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, formatCents, routes, splitPayment, type RouteName, type SubAccount } from "@mutua/domain";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
 import {
-  Api, cents, countMovements, createBackend, createTestDatabase, http, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer,
-  startServer, topUp, walletBalances, type SeededMember, type TestDatabase, type TestLedgerWallet, type TestServer,
+  Api,
+  cents,
+  countMovements,
+  createBackend,
+  createTestDatabase,
+  http,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  signTransfer,
+  startServer,
+  topUp,
+  walletBalances,
+  type SeededMember,
+  type TestDatabase,
+  type TestLedgerWallet,
+  type TestServer,
 } from "./helpers";
 
 /** Payments through the HTTP API: custodial and signed ledger transfers, their refusals, and who may do what. */
@@ -72,8 +86,12 @@ async function snapshot(...wallets: string[]) {
 const pay = (from: Person, to: string, amount: string, extra: { key?: string; senderMemo?: string; recipientMemo?: string } = {}) =>
   from.api.call("transfer", { body: { from: from.wallet, to, parts: [{ account: "main", amount }], key: extra.key ?? newKey(), ...extra } });
 
-const signedPay = (from: LedgerPerson, to: string, parts: { account: SubAccount; amount: string }[], extra: { key?: string; senderMemo?: string; recipientMemo?: string } = {}) =>
-  from.api.call("transfer", { body: signTransfer(from.wallet.key, { from: from.id, to, parts, ...extra }) });
+const signedPay = (
+  from: LedgerPerson,
+  to: string,
+  parts: { account: SubAccount; amount: string }[],
+  extra: { key?: string; senderMemo?: string; recipientMemo?: string } = {},
+) => from.api.call("transfer", { body: signTransfer(from.wallet.key, { from: from.id, to, parts, ...extra }) });
 
 const errorOf = (code: string, message: string) => ({ error: expect.objectContaining({ code, message }) });
 
@@ -156,7 +174,15 @@ describe("custodial transfers", () => {
     const bob = await person();
     const before = await snapshot(alice.wallet, bob.wallet);
     const r = await alice.api.call("transfer", {
-      body: { from: alice.wallet, to: bob.wallet, key: newKey(), parts: [{ account: "main", amount: "1.00" }, { account: "main", amount: "1.00" }] },
+      body: {
+        from: alice.wallet,
+        to: bob.wallet,
+        key: newKey(),
+        parts: [
+          { account: "main", amount: "1.00" },
+          { account: "main", amount: "1.00" },
+        ],
+      },
     });
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe("validation_failed");
@@ -171,7 +197,9 @@ describe("custodial transfers", () => {
     const across = await pay(alice, far.wallet, "1.00");
     expect(across.status).toBe(400);
     expect(across.json).toEqual(errorOf("validation_failed", M.cannotSendToAccount));
-    const nant = await alice.api.call("transfer", { body: { from: alice.wallet, to: bob.wallet, key: newKey(), parts: [{ account: "nant", amount: "1.00" }] } });
+    const nant = await alice.api.call("transfer", {
+      body: { from: alice.wallet, to: bob.wallet, key: newKey(), parts: [{ account: "nant", amount: "1.00" }] },
+    });
     expect(nant.status).toBe(400);
     expect(nant.json).toEqual(errorOf("validation_failed", M.cannotSendToAccount));
     expect(await snapshot(alice.wallet, far.wallet, bob.wallet)).toEqual(before);
@@ -337,7 +365,12 @@ describe("amounts and memos at the API", () => {
     const alice = await person({ balance: "5.00" });
     const bob = await person();
     const before = await snapshot(alice.wallet, bob.wallet);
-    for (const [field, memo] of [["senderMemo", "Rent\nPAID IN FULL"], ["recipientMemo", "refund \u202Etxt.exe"], ["senderMemo", "a\u2028b"], ["recipientMemo", "\u2066x\u2069"]] as const) {
+    for (const [field, memo] of [
+      ["senderMemo", "Rent\nPAID IN FULL"],
+      ["recipientMemo", "refund \u202Etxt.exe"],
+      ["senderMemo", "a\u2028b"],
+      ["recipientMemo", "\u2066x\u2069"],
+    ] as const) {
       const r = await pay(alice, bob.wallet, "1.00", { [field]: memo });
       expect(r.status, JSON.stringify(memo)).toBe(400);
       expect(r.json.error).toMatchObject({ code: "validation_failed", message: M.memoCharacters, fields: { [field]: { msgid: M.memoCharacters } } });
@@ -368,7 +401,9 @@ describe("signed transfers from ledger wallets", () => {
     expect(r.json).toMatchObject({ kind: "payment", amount: "-4.00", parts: [{ account: "nant", amount: "-4.00" }], description: "Piano" });
     expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "6.00", cm: "0.00" });
     expect(await walletBalances(tdb.db, payee.id)).toEqual({ nant: "4.00", cm: "0.00" });
-    const { rows } = await tdb.db.query<{ signed_message: string; signature: string }>("SELECT signed_message, signature FROM movements WHERE public_id = $1", [r.json.id]);
+    const { rows } = await tdb.db.query<{ signed_message: string; signature: string }>("SELECT signed_message, signature FROM movements WHERE public_id = $1", [
+      r.json.id,
+    ]);
     expect(rows[0]!.signature).toBe(body.signature);
     expect(rows[0]!.signed_message).toContain(`from: ${payer.id}\nto: ${payee.id}\nparts: nant=4.00\n`);
   });
@@ -402,7 +437,13 @@ describe("signed transfers from ledger wallets", () => {
     const altered = [
       { ...signed, parts: [{ account: "nant" as const, amount: "9.00" }] },
       { ...signed, parts: [{ account: "cm" as const, amount: "1.00" }] },
-      { ...signed, parts: [{ account: "nant" as const, amount: "0.50" }, { account: "cm" as const, amount: "0.50" }] },
+      {
+        ...signed,
+        parts: [
+          { account: "nant" as const, amount: "0.50" },
+          { account: "cm" as const, amount: "0.50" },
+        ],
+      },
       { ...signed, to: other.id },
       { ...signed, senderMemo: "Lessons" },
       { ...signed, recipientMemo: "" },
@@ -495,7 +536,13 @@ describe("signed transfers from ledger wallets", () => {
     const prepared = await payer.api.call("prepareTransfer", { body: { from: payer.id, to: payee.id, amount: "10.00" } });
     expect(prepared.status).toBe(200);
     // Spendable: 5.00 Nant + 13.00 of CM (3.00 held and 10.00 of credit), within the payee's 20.00 of room.
-    expect(prepared.json).toEqual({ parts: [{ account: "cm", amount: "5.00" }, { account: "nant", amount: "5.00" }], spendable: "18.00" });
+    expect(prepared.json).toEqual({
+      parts: [
+        { account: "cm", amount: "5.00" },
+        { account: "nant", amount: "5.00" },
+      ],
+      spendable: "18.00",
+    });
 
     const r = await signedPay(payer, payee.id, prepared.json.parts, { senderMemo: "Split" });
     expect(r.status).toBe(200);

@@ -57,9 +57,7 @@ describe("PINs", () => {
     // A right PIN in between resets the count.
     for (let i = 0; i < 4; i++) expect((await a.call("openPin", { params: { pinId }, body: { proof: bad } })).status).toBe(403);
     expect((await b.call("openPin", { params: { pinId }, body: { proof: await pinProof("1111", proofSalt) } })).status).toBe(200);
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).call("openPin", { params: { pinId }, body: { proof: bad } })),
-    );
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).call("openPin", { params: { pinId }, body: { proof: bad } })));
     const codes = answers.map((r) => r.json.error.code).sort();
     expect(codes.filter((c) => c === "wrong_pin")).toHaveLength(4);
     expect(codes.filter((c) => c === "pin_disabled")).toHaveLength(4);

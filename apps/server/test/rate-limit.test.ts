@@ -5,8 +5,21 @@ import { newPinProof, pinProof } from "@mutua/wallet";
 import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/rate-limit";
 import type { Mailer } from "../src/services/mail";
 import {
-  countMembers, createBackend, createTestDatabase, fetchFrom, http, memberToken, openTestLedgerWallet, seedMember, Session, startServer, uniqueEmail,
-  type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
+  countMembers,
+  createBackend,
+  createTestDatabase,
+  fetchFrom,
+  http,
+  memberToken,
+  openTestLedgerWallet,
+  seedMember,
+  Session,
+  startServer,
+  uniqueEmail,
+  type ErrorJson,
+  type SeededMember,
+  type TestDatabase,
+  type TestServer,
 } from "./helpers";
 
 /**
@@ -159,7 +172,8 @@ describe("login, per IP", () => {
 describe("signup limits", () => {
   it("per account: attempts on one address are counted whether they succeed or not", async () => {
     const email = uniqueEmail("signup");
-    const signup = (ip: string) => http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email }, headers: { "x-forwarded-for": ip } });
+    const signup = (ip: string) =>
+      http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email }, headers: { "x-forwarded-for": ip } });
     expect((await signup(newIp())).status).toBe(200);
     expect((await signup(newIp())).status).toBe(409);
     expectRateLimited(await signup(newIp()), 60);
@@ -227,9 +241,7 @@ describe("shared counters", () => {
 
   it("simultaneous wrong guesses on two instances cannot exceed the budget", async () => {
     const m = await fastMember();
-    const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => login(i % 2 ? twin : server, newIp(), m.email, WRONG)),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => login(i % 2 ? twin : server, newIp(), m.email, WRONG)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
@@ -311,7 +323,10 @@ describe("after the window, every limit lets in again", () => {
       const token = await memberToken(tdb.db, m.id);
       const wallet = await openTestLedgerWallet(tdb.db, ledger, m.id);
       const { proofSalt, verifier } = await newPinProof(pin);
-      const created = await http<{ pinId: string; deviceSecret: string }>(short.baseUrl, "POST", routes.createPin.path, { body: { walletId: wallet.id, verifier }, token });
+      const created = await http<{ pinId: string; deviceSecret: string }>(short.baseUrl, "POST", routes.createPin.path, {
+        body: { walletId: wallet.id, verifier },
+        token,
+      });
       const open = async (tried: string, ip: string) =>
         post(routes.openPin.path.replace(":pinId", created.json.pinId), { proof: await pinProof(tried, proofSalt) }, ip, token);
       return { open, deviceSecret: created.json.deviceSecret };
@@ -354,12 +369,14 @@ describe("anonymous passkey login options", () => {
 
 describe("expired rows", () => {
   it("old rate-limit windows and expired challenges are swept by a running server", async () => {
-    await tdb.db.query("INSERT INTO rate_limits (bucket, window_start, hits) VALUES ('login:ip:old', now() - interval '2 days', 7), ('login:ip:current', now(), 1)");
+    await tdb.db.query(
+      "INSERT INTO rate_limits (bucket, window_start, hits) VALUES ('login:ip:old', now() - interval '2 days', 7), ('login:ip:current', now(), 1)",
+    );
     await tdb.db.query("INSERT INTO webauthn_challenges (purpose, challenge, expires_at) VALUES ('login', 'old', now() - interval '1 minute')");
     const fresh = await startServer(tdb.db, { env: ENV });
     try {
       // The sweep runs when the server starts: wait for its effect, not for a time.
-      for (const end = Date.now() + 10_000; ; ) {
+      for (const end = Date.now() + 10_000; ;) {
         const { rows } = await tdb.db.query("SELECT bucket FROM rate_limits WHERE bucket IN ('login:ip:old', 'login:ip:current')");
         const left = await tdb.db.query("SELECT 1 FROM webauthn_challenges WHERE challenge = 'old'");
         if (rows.length === 1 && left.rowCount === 0) {

@@ -3,8 +3,20 @@ import { M } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
-  Api, countMovements, createBackend, createTestDatabase, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer, startServer, topUp,
-  walletBalances, type TestDatabase, type TestServer,
+  Api,
+  countMovements,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  signTransfer,
+  startServer,
+  topUp,
+  walletBalances,
+  type TestDatabase,
+  type TestServer,
 } from "./helpers";
 
 /** Reconversion statuses: sent → received → invoiced → paid, the last retiring the units. */
@@ -59,7 +71,14 @@ describe("reconversion statuses", () => {
       ["topup", null],
     ]);
     const list = await admin.call("listReconversions");
-    expect(list.json.find((r) => r.id === id)).toMatchObject({ related: "Rita Member", walletId: wallet, amount: "4.00", currency: "DL", status: "sent", backendId: custodial.id });
+    expect(list.json.find((r) => r.id === id)).toMatchObject({
+      related: "Rita Member",
+      walletId: wallet,
+      amount: "4.00",
+      currency: "DL",
+      status: "sent",
+      backendId: custodial.id,
+    });
     expect((await admin.call("listReconversions", { query: { status: "paid" } })).json.map((r) => r.id)).not.toContain(id);
   });
 
@@ -89,12 +108,21 @@ describe("reconversion statuses", () => {
     const cents = (s: string) => BigInt(s.replace(".", ""));
     expect(cents((await walletBalances(tdb.db, safe)).main!)).toBe(cents(safeBefore.main!) - 400n);
     expect(cents((await walletBalances(tdb.db, issuance)).main!)).toBe(cents(issuanceBefore.main!) + 400n);
-    const { rows } = await tdb.db.query<{ kind: string; payer_wallet_id: string; payee_wallet_id: string; amount: bigint; idempotency_key: string; initiated_by: bigint }>(
+    const { rows } = await tdb.db.query<{
+      kind: string;
+      payer_wallet_id: string;
+      payee_wallet_id: string;
+      amount: bigint;
+      idempotency_key: string;
+      initiated_by: bigint;
+    }>(
       `SELECT m.kind, m.payer_wallet_id, m.payee_wallet_id, m.amount, m.idempotency_key, m.initiated_by
        FROM reconversions r JOIN movements m ON m.id = r.retirement_movement_id JOIN movements o ON o.id = r.movement_id WHERE o.public_id = $1`,
       [id],
     );
-    expect(rows).toEqual([{ kind: "retirement", payer_wallet_id: safe, payee_wallet_id: issuance, amount: 400n, idempotency_key: `retire:${id}`, initiated_by: adminId }]);
+    expect(rows).toEqual([
+      { kind: "retirement", payer_wallet_id: safe, payee_wallet_id: issuance, amount: 400n, idempotency_key: `retire:${id}`, initiated_by: adminId },
+    ]);
     expect((await advance(id, "invoiced")).status).toBe(409);
 
     // The member sees it processed.

@@ -8,10 +8,7 @@ import { InvalidCredentialsError, LoginRequiredError, MutuaClient, RefusedError 
 import { routes } from "@mutua/domain";
 import { outboxMailer, smtpMailer } from "../src/services/mail";
 import { tokenHash } from "../src/services/sessions";
-import {
-  createTestDatabase, http, seedMember, Session, startServer,
-  type ErrorJson, type SeededMember, type TestDatabase, type TestServer,
-} from "./helpers";
+import { createTestDatabase, http, seedMember, Session, startServer, type ErrorJson, type SeededMember, type TestDatabase, type TestServer } from "./helpers";
 
 const PUBLIC_URL = "http://wallet.example.test";
 const FROM = "Mutua Test <no-reply@wallet.example.test>";

@@ -21,18 +21,21 @@ afterAll(async () => {
 const directives = (csp: string) => Object.fromEntries(csp.split(/;\s*/).map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
 
 describe("security headers", () => {
-  it.each(["/api/health", "/api/me", "/config.json", "/dashboard", "/orders/nope"])("%s carries a CSP without inline scripts, and no framing by other sites", async (path) => {
-    const r = await http(server.baseUrl, "GET", path);
-    const csp = directives(r.headers.get("content-security-policy") ?? "");
-    expect(csp["script-src"]).toEqual(["'self'", "'wasm-unsafe-eval'"]);
-    expect(csp["frame-ancestors"]).toEqual(["'self'"]);
-    expect(csp["object-src"]).toEqual(["'none'"]);
-    expect(csp["default-src"]).toEqual(["'self'"]);
-    expect(r.headers.get("x-content-type-options")).toBe("nosniff");
-    // An order page, the capability to pay, is never framed at all.
-    expect(r.headers.get("x-frame-options")).toBe(path.startsWith("/orders/") ? "DENY" : "SAMEORIGIN");
-    expect(r.headers.get("strict-transport-security")).toBeNull();
-  });
+  it.each(["/api/health", "/api/me", "/config.json", "/dashboard", "/orders/nope"])(
+    "%s carries a CSP without inline scripts, and no framing by other sites",
+    async (path) => {
+      const r = await http(server.baseUrl, "GET", path);
+      const csp = directives(r.headers.get("content-security-policy") ?? "");
+      expect(csp["script-src"]).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+      expect(csp["frame-ancestors"]).toEqual(["'self'"]);
+      expect(csp["object-src"]).toEqual(["'none'"]);
+      expect(csp["default-src"]).toEqual(["'self'"]);
+      expect(r.headers.get("x-content-type-options")).toBe("nosniff");
+      // An order page, the capability to pay, is never framed at all.
+      expect(r.headers.get("x-frame-options")).toBe(path.startsWith("/orders/") ? "DENY" : "SAMEORIGIN");
+      expect(r.headers.get("strict-transport-security")).toBeNull();
+    },
+  );
 
   it("sends HSTS when the public address is https", async () => {
     const r = await http(https.baseUrl, "GET", "/api/health");
@@ -56,8 +59,7 @@ describe("cross-site requests", () => {
     // Fresh: the route these tests post to adds a device login, which needs a proven session.
     return `mutua_session=${await memberToken(tdb.db, m.id, { fresh: true })}`;
   }
-  const post = (cookie: string, headers: Record<string, string>) =>
-    http(server.baseUrl, "POST", "/api/device-logins", { headers: { cookie, ...headers } });
+  const post = (cookie: string, headers: Record<string, string>) => http(server.baseUrl, "POST", "/api/device-logins", { headers: { cookie, ...headers } });
 
   it("refuses a cookie-authenticated change from another origin, and lets the same origin through", async () => {
     const cookie = await cookieOf();
@@ -104,7 +106,9 @@ describe("caching", () => {
     const login = await http(server.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
     expect(login.status).toBe(200);
     expect(login.headers.get("cache-control")).toBe("no-store");
-    expect((await http(server.baseUrl, "GET", "/lokavaluto_api/private/partner/0", { headers: { "API-KEY": token } })).headers.get("cache-control")).toBe("no-store");
+    expect((await http(server.baseUrl, "GET", "/lokavaluto_api/private/partner/0", { headers: { "API-KEY": token } })).headers.get("cache-control")).toBe(
+      "no-store",
+    );
     // The app's files keep their own caching.
     expect((await http(server.baseUrl, "GET", "/config.json")).headers.get("cache-control")).toBe("no-cache");
   });

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MutuaClient, RefusedError } from "@mutua/client";
 import { M, routes } from "@mutua/domain";
-import {
-  countMembers, createTestDatabase, http, Session, startServer, uniqueEmail,
-  type ErrorJson, type TestDatabase, type TestServer,
-} from "./helpers";
+import { countMembers, createTestDatabase, http, Session, startServer, uniqueEmail, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
 
 // The exact texts of the spec (section 5 and 8), typos included: they are the catalogs' msgids.
 const EMPTY = "This fiels can not be empty.";
@@ -65,7 +62,11 @@ describe("signup validation", () => {
   });
 
   it("refuses them through the Lokavaluto face's sign-up as well, writing nothing", async () => {
-    for (const [firstname, lastname] of [["\u202EecilA", "Martin"], ["Alice", "Mar\u2060tin"], ["\uFEFFAlice", "Martin"]]) {
+    for (const [firstname, lastname] of [
+      ["\u202EecilA", "Martin"],
+      ["Alice", "Mar\u2060tin"],
+      ["\uFEFFAlice", "Martin"],
+    ]) {
       const before = await countMembers(tdb.db);
       const r = await http<{ status: string; error?: string }>(server.baseUrl, "POST", "/lokavaluto_api/public/auth/signup", {
         body: { login: uniqueEmail(), firstname, lastname, password: GOOD.password },
@@ -164,9 +165,7 @@ describe("signup", () => {
 
   it("lets exactly one of several simultaneous sign-ups of one address through", async () => {
     const email = uniqueEmail("race");
-    const results = await Promise.all(
-      [0, 1, 2].map(() => http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...GOOD, email } })),
-    );
+    const results = await Promise.all([0, 1, 2].map(() => http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...GOOD, email } })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
   });
 

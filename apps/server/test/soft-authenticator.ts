@@ -40,7 +40,13 @@ export class SoftAuthenticator {
     const attested = new Uint8Array(Buffer.concat([new Uint8Array(16), idLength, this.credentialId, isoCBOR.encode(cose)]));
     const authData = this.authData(0x45, attested); // user present, verified, attested data
     const clientDataJSON = JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin, crossOrigin: false });
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]) as never,
+    );
     return {
       id: this.id,
       rawId: this.id,

@@ -3,8 +3,18 @@ import { M } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
 import {
-  Api, countMovements, createBackend, createTestDatabase, http, memberToken, seedMember, startServer, walletBalances,
-  type SeededMember, type TestDatabase, type TestServer,
+  Api,
+  countMovements,
+  createBackend,
+  createTestDatabase,
+  http,
+  memberToken,
+  seedMember,
+  startServer,
+  walletBalances,
+  type SeededMember,
+  type TestDatabase,
+  type TestServer,
 } from "./helpers";
 
 /** Top-up orders as members make them: limits, one unpaid own order, third parties, the order page. */
@@ -46,7 +56,9 @@ interface Person {
 }
 
 let names = 0;
-async function person(opts: { firstName?: string; lastName?: string; backend?: BackendRow; status?: WalletStatus; creditAdmin?: boolean } = {}): Promise<Person> {
+async function person(
+  opts: { firstName?: string; lastName?: string; backend?: BackendRow; status?: WalletStatus; creditAdmin?: boolean } = {},
+): Promise<Person> {
   const member = await seedMember(tdb.db, {
     firstName: opts.firstName ?? `T${++names}`,
     ...(opts.lastName ? { lastName: opts.lastName } : {}),
@@ -131,7 +143,10 @@ describe("one unpaid top-up of one's own", () => {
     expect(first.json.id).toMatch(/^to_[0-9a-f]{32}$/);
     const second = await create(alice, alice.wallet, "20.00");
     expect(second.status).toBe(409);
-    expect(second.json.error).toMatchObject({ code: "topup_pending", message: "You already have a pending top-up. Please either pay or delete it before proceeding" });
+    expect(second.json.error).toMatchObject({
+      code: "topup_pending",
+      message: "You already have a pending top-up. Please either pay or delete it before proceeding",
+    });
     // A credit administrator may still top up Alice's account meanwhile.
     const bob = await person({ creditAdmin: true });
     expect((await create(bob, alice.wallet, "7.00")).status).toBe(200);

@@ -4,7 +4,19 @@ import { M, type TransactionView } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
-import { Api, cents, createBackend, createTestDatabase, memberToken, newKey, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
+import {
+  Api,
+  cents,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  seedMember,
+  startServer,
+  topUp,
+  type TestDatabase,
+  type TestServer,
+} from "./helpers";
 
 /** A wallet's history at the API: order, signs, descriptions, filters and keyset paging. */
 
@@ -115,7 +127,13 @@ describe("transaction list", () => {
       isTopUp: false,
       pending: false,
     });
-    expect(p.items[5]).toMatchObject({ kind: "topup", isTopUp: true, related: "Association", relatedMemberId: null, parts: [{ account: "main", amount: "100.00" }] });
+    expect(p.items[5]).toMatchObject({
+      kind: "topup",
+      isTopUp: true,
+      related: "Association",
+      relatedMemberId: null,
+      parts: [{ account: "main", amount: "100.00" }],
+    });
   });
 
   it("shows the payee the recipient memo and a positive amount for the same movements", async () => {
@@ -149,7 +167,10 @@ describe("transaction list", () => {
   it("pages with cursor and next, every movement exactly once, with and without filters", async () => {
     for (const limit of [1, 2, 4, 6, 7]) {
       const { items, pages } = await allPages(alice, { limit });
-      expect(items.map((t) => t.id), `limit ${limit}`).toEqual(newestFirst());
+      expect(
+        items.map((t) => t.id),
+        `limit ${limit}`,
+      ).toEqual(newestFirst());
       expect(pages).toBe(Math.max(1, Math.ceil(history.length / limit)));
     }
     const filtered = await allPages(alice, { limit: 1, counterparty: bob.wallet });
@@ -172,14 +193,16 @@ describe("transaction list", () => {
     ];
     const ids: string[] = [];
     for (const t of times) ids.push(await rawPayment(x.wallet, y.wallet, 10n, t));
-    const expected = await tdb.db.query<{ public_id: string }>(
-      "SELECT public_id FROM movements WHERE payee_wallet_id = $1 ORDER BY created_at DESC, id DESC",
-      [y.wallet],
-    );
+    const expected = await tdb.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1 ORDER BY created_at DESC, id DESC", [
+      y.wallet,
+    ]);
     expect(expected.rows.map((r) => r.public_id).sort()).toEqual([...ids].sort());
     for (const limit of [1, 2, 3]) {
       const { items } = await allPages(y, { limit });
-      expect(items.map((t) => t.id), `limit ${limit}`).toEqual(expected.rows.map((r) => r.public_id));
+      expect(
+        items.map((t) => t.id),
+        `limit ${limit}`,
+      ).toEqual(expected.rows.map((r) => r.public_id));
     }
   });
 
@@ -225,7 +248,12 @@ async function rawPayment(payer: string, payee: string, amount: bigint, createdA
     );
     for (const a of accounts) {
       const delta = a.wallet_id === payer ? -amount : amount;
-      await c.query("INSERT INTO postings (movement_id, account_id, amount, balance_after) VALUES ($1, $2, $3, $4)", [rows[0]!.id, a.id, delta, a.balance + delta]);
+      await c.query("INSERT INTO postings (movement_id, account_id, amount, balance_after) VALUES ($1, $2, $3, $4)", [
+        rows[0]!.id,
+        a.id,
+        delta,
+        a.balance + delta,
+      ]);
       await c.query("UPDATE accounts SET balance = balance + $2 WHERE id = $1", [a.id, delta]);
     }
     return publicId;

@@ -107,9 +107,23 @@ describe("the database's CHECK constraints", () => {
   });
 });
 
-type JsonSchema = { type?: string; enum?: string[]; maxLength?: number; minLength?: number; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
+type JsonSchema = {
+  type?: string;
+  enum?: string[];
+  maxLength?: number;
+  minLength?: number;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+};
 type OpenApi = {
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> }; responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { requestBody?: { content: Record<string, { schema: JsonSchema }> }; responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }> }
+    >
+  >;
 };
 
 describe("the published contract (OpenAPI)", () => {
@@ -161,7 +175,10 @@ describe("the server's check of a memo", () => {
     expect(long.json.error.msgid).toBe(M.memoTooLong);
     expect(long.json.error.fields).toEqual({ senderMemo: { msgid: M.memoTooLong } });
     // Fifty emoji are fifty characters (a hundred UTF-16 units): past the contract, refused only for the unknown wallets.
-    const emoji = await http<{ error: { msgid: string } }>(server.baseUrl, "POST", routes.transfer.path, { token, body: { ...base, senderMemo: "😀".repeat(LIMITS.memo) } });
+    const emoji = await http<{ error: { msgid: string } }>(server.baseUrl, "POST", routes.transfer.path, {
+      token,
+      body: { ...base, senderMemo: "😀".repeat(LIMITS.memo) },
+    });
     expect(emoji.json.error.msgid).not.toBe(M.memoTooLong);
   });
 });

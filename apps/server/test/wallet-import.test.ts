@@ -46,14 +46,19 @@ describe("importing a wallet file", () => {
     const second = await api.call("registerWallet", { body: again });
     expect(second.json).toMatchObject({ internalId: walletId, status: "active", replaced: true });
     const ks = await api.call("getKeystore", { params: { walletId } });
-    expect((ks.json as unknown as { crypto: { ciphertext: string } }).crypto.ciphertext).toBe((again.keystore as { crypto: { ciphertext: string } }).crypto.ciphertext);
+    expect((ks.json as unknown as { crypto: { ciphertext: string } }).crypto.ciphertext).toBe(
+      (again.keystore as { crypto: { ciphertext: string } }).crypto.ciphertext,
+    );
   });
 
   it("refuses a signature by another key, for another member, too old, or a file that is not a wallet", async () => {
     const { api, id } = await member();
     const key = newPrivateKey();
     const forged = await importBody(key, id);
-    forged.signature = signMessage(newPrivateKey(), walletRegistrationMessage({ backendId: ledger.id, address: forged.keystore.address as string, memberId: id, at: forged.at }));
+    forged.signature = signMessage(
+      newPrivateKey(),
+      walletRegistrationMessage({ backendId: ledger.id, address: forged.keystore.address as string, memberId: id, at: forged.at }),
+    );
     expect((await api.call("registerWallet", { body: forged })).json.error.code).toBe("invalid_signature");
 
     // A proof captured from another member's import does not register the wallet to me.
@@ -89,7 +94,11 @@ describe("importing a wallet file", () => {
     const key = newPrivateKey();
     const walletId = (await api.call("registerWallet", { body: await importBody(key, id) })).json.internalId as string;
     expect((await admin.call("discardCreateRequest", { body: { walletId } })).status).toBe(200);
-    expect((await api.call("registerWallet", { body: await importBody(key, id) })).json).toMatchObject({ internalId: walletId, status: "pending", replaced: false });
+    expect((await api.call("registerWallet", { body: await importBody(key, id) })).json).toMatchObject({
+      internalId: walletId,
+      status: "pending",
+      replaced: false,
+    });
 
     const custodial = await createBackend(tdb.db, { kind: "custodial" });
     expect((await api.call("registerWallet", { body: await importBody(newPrivateKey(), id, { backendId: custodial.id }) })).status).toBe(404);

@@ -57,13 +57,27 @@ describe("config.json", () => {
   it("makes the web app manifest from the association's config: name, logo and colours", async () => {
     const plain = await http<Record<string, unknown>>(server.baseUrl, "GET", "/manifest.webmanifest");
     expect(plain.headers.get("content-type")).toContain("application/manifest+json");
-    expect(plain.json).toMatchObject({ name: "Mutua", display: "standalone", start_url: "/", icons: [{ src: "/logo.svg", type: "image/svg+xml", sizes: "any" }] });
+    expect(plain.json).toMatchObject({
+      name: "Mutua",
+      display: "standalone",
+      start_url: "/",
+      icons: [{ src: "/logo.svg", type: "image/svg+xml", sizes: "any" }],
+    });
 
     const file = path.join(tmp, "branded.json");
-    fs.writeFileSync(file, JSON.stringify({ appName: "Lokal", logoUrl: "/brand.png", theme: { "top-menu-background-color": "#123456", "color-1": "#fafafa" } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ appName: "Lokal", logoUrl: "/brand.png", theme: { "top-menu-background-color": "#123456", "color-1": "#fafafa" } }),
+    );
     const s = await extra({ APP_CONFIG: file });
     const r = await http<Record<string, unknown>>(s.baseUrl, "GET", "/manifest.webmanifest");
-    expect(r.json).toMatchObject({ name: "Lokal", short_name: "Lokal", theme_color: "#123456", background_color: "#fafafa", icons: [{ src: "/brand.png", type: "image/png" }] });
+    expect(r.json).toMatchObject({
+      name: "Lokal",
+      short_name: "Lokal",
+      theme_color: "#123456",
+      background_color: "#fafafa",
+      icons: [{ src: "/brand.png", type: "image/png" }],
+    });
   });
 });
 
@@ -74,15 +88,18 @@ describe("API errors", () => {
     expect(r.json).toEqual({ status: "ok", version: APP_VERSION });
   });
 
-  it.each([["GET", "/api/nope"], ["POST", "/api/auth/nope"], ["GET", "/api/me/rights/nope"], ["DELETE", "/api/me"], ["GET", "/api/docs.js"]])(
-    "%s %s is a 404 with a JSON error body",
-    async (method, p) => {
-      const r = await http<ErrorJson>(server.baseUrl, method, p);
-      expect(r.status).toBe(404);
-      expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(r.json).toEqual({ error: { code: ErrorCode.notFound, message: M.notFound, msgid: M.notFound } });
-    },
-  );
+  it.each([
+    ["GET", "/api/nope"],
+    ["POST", "/api/auth/nope"],
+    ["GET", "/api/me/rights/nope"],
+    ["DELETE", "/api/me"],
+    ["GET", "/api/docs.js"],
+  ])("%s %s is a 404 with a JSON error body", async (method, p) => {
+    const r = await http<ErrorJson>(server.baseUrl, method, p);
+    expect(r.status).toBe(404);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(r.json).toEqual({ error: { code: ErrorCode.notFound, message: M.notFound, msgid: M.notFound } });
+  });
 
   const login = routes.login.path;
   const badBodies: [string, { rawBody?: string; body?: unknown; headers?: Record<string, string> }, number][] = [
@@ -115,7 +132,10 @@ describe("API errors", () => {
 describe("OpenAPI document", () => {
   it("lists every operation of the contract", async () => {
     const r = await http<{ openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId?: string; security?: unknown }>> }>(
-      server.baseUrl, "GET", "/api/docs/json");
+      server.baseUrl,
+      "GET",
+      "/api/docs/json",
+    );
     expect(r.status).toBe(200);
     expect(r.json.openapi).toMatch(/^3\./);
     expect(r.json.info.version).toBe(APP_VERSION);
@@ -167,7 +187,15 @@ describe("web app", () => {
     fs.writeFileSync(path.join(web, "assets", "app-abc123.js.map"), JSON.stringify({ sources: ["/home/build/src/main.tsx"], sourcesContent: ["secret"] }));
     fs.writeFileSync(path.join(web, "sw.js.map"), JSON.stringify({ sources: ["/home/build/src/sw.ts"], sourcesContent: ["secret"] }));
     // Nor under another spelling of its path (a doubled slash is refused for every file, with 403).
-    for (const p of ["/assets/app-abc123.js.map", "/assets/app-abc123.js%2Emap", "/assets/app-abc123.js.map?v=1", "/assets/./app-abc123.js.map", "/assets/x/../app-abc123.js.map", "/sw.js.map", "/assets//app-abc123.js.map"]) {
+    for (const p of [
+      "/assets/app-abc123.js.map",
+      "/assets/app-abc123.js%2Emap",
+      "/assets/app-abc123.js.map?v=1",
+      "/assets/./app-abc123.js.map",
+      "/assets/x/../app-abc123.js.map",
+      "/sw.js.map",
+      "/assets//app-abc123.js.map",
+    ]) {
       const map = await http(s.baseUrl, "GET", p);
       expect(map.status, p).toBe(p.includes("//") ? 403 : 404);
       expect(map.text, p).not.toContain("sourcesContent");

@@ -1,9 +1,5 @@
-import {
-  routes, normalizeEmail, type RouteName, type BodyOf, type QueryOf, type ResponseOf, type ErrorBody, type TransactionsQuery,
-} from "@mutua/domain";
-import {
-  InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError,
-} from "./errors";
+import { routes, normalizeEmail, type RouteName, type BodyOf, type QueryOf, type ResponseOf, type ErrorBody, type TransactionsQuery } from "@mutua/domain";
+import { InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError } from "./errors";
 
 /** docs/spec.md §7: every request gives up after 20 seconds. */
 export const REQUEST_TIMEOUT_MS = 20_000;

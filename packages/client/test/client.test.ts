@@ -3,8 +3,14 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { routes, type ErrorBody } from "@mutua/domain";
 import {
-  ClientError, InvalidCredentialsError, LoginRequiredError, MutuaClient, REQUEST_TIMEOUT_MS,
-  RefusedError, RequestFailedError, UnexpectedError,
+  ClientError,
+  InvalidCredentialsError,
+  LoginRequiredError,
+  MutuaClient,
+  REQUEST_TIMEOUT_MS,
+  RefusedError,
+  RequestFailedError,
+  UnexpectedError,
 } from "../src";
 
 /**
@@ -25,10 +31,12 @@ let base: string;
 let respond: Respond;
 let seen: Seen[] = [];
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Respond => (_req, res) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Respond =>
+  (_req, res) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(JSON.stringify(body));
+  };
 
 const errorBody = (e: ErrorBody["error"]): ErrorBody => ({ error: e });
 
@@ -231,7 +239,13 @@ describe("error mapping", () => {
   it("a 429 is RefusedError carrying the wait", async () => {
     respond = json(
       429,
-      errorBody({ code: "rate_limited", message: "Too many attempts. Please wait 2 minutes and try again.", msgid: "Too many attempts. Please wait {minutes} minutes and try again.", values: { minutes: 2 }, retryAfter: 90 }),
+      errorBody({
+        code: "rate_limited",
+        message: "Too many attempts. Please wait 2 minutes and try again.",
+        msgid: "Too many attempts. Please wait {minutes} minutes and try again.",
+        values: { minutes: 2 },
+        retryAfter: 90,
+      }),
       { "retry-after": "90" },
     );
     const { c } = client();

@@ -84,8 +84,7 @@ export const DEFAULT_CONFIG: AppConfig = {
   transactionsRefreshInterval: 90,
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
 const bool = (v: unknown, dflt: boolean): boolean => (typeof v === "boolean" ? v : dflt);

@@ -27,7 +27,11 @@ export function formatAmount(cents: bigint, locale: string): string {
 
 /** A list date; unlike Monujo's it carries the year. */
 export function formatDate(date: Date, locale: string, timeZone?: string): string {
-  const f = cached(dateFormats, `${locale}|${timeZone ?? ""}`, () => new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", ...(timeZone ? { timeZone } : {}) }));
+  const f = cached(
+    dateFormats,
+    `${locale}|${timeZone ?? ""}`,
+    () => new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", ...(timeZone ? { timeZone } : {}) }),
+  );
   return f.format(date);
 }
 

@@ -4,11 +4,7 @@ import type { LocalesConfig } from "./config";
  * Which language to show (docs/spec.md §3 "locales"): the saved choice, then the navigator's languages
  * when preferred, then the default. Unlike Monujo, "fr" or "fr-BE" also pick "fr-FR".
  */
-export function chooseLanguage(
-  locales: LocalesConfig,
-  saved: string | null | undefined,
-  navigatorLanguages: readonly string[],
-): string {
+export function chooseLanguage(locales: LocalesConfig, saved: string | null | undefined, navigatorLanguages: readonly string[]): string {
   const tags = Object.keys(locales.availableLanguages);
   if (saved && tags.includes(saved)) return saved;
   if (locales.preferNavigatorLanguage) {

@@ -41,7 +41,8 @@ export const M = {
   nameCharacters: "Names cannot contain invisible characters or text-direction marks.",
   // Payment (docs/spec.md §5 "Send pre-checks", 8 "Payment")
   insufficientBalanceShort: "Insufficient balance",
-  balanceNotYetProcessed: "Your last transactions are not yet all processed. Please wait a few minutes, or lower the amount beneath your real balance of {balance} {currency}. If the problem persists, contact an administrator.",
+  balanceNotYetProcessed:
+    "Your last transactions are not yet all processed. Please wait a few minutes, or lower the amount beneath your real balance of {balance} {currency}. If the problem persists, contact an administrator.",
   internalError: "An unexpected error occurred on the server.",
   noConfirmation: "The transaction was sent but no confirmation was received.",
   noConfirmationAdvice: "Please check the transaction list before trying again, and contact an administrator if the problem persists.",
@@ -98,7 +99,8 @@ export const M = {
   reconversionsDisabled: "Reconversions are not available in this association.",
   requestAlreadyHandled: "This request has already been handled and can no longer be changed.",
   reconversionStageOrder: "A reconversion moves forward one stage at a time: sent, received, invoiced, then paid.",
-  limitsRefused: "These limits would put the account's current balance outside them: the floor must be at most 0, the ceiling at least 0, and the balance between them.",
+  limitsRefused:
+    "These limits would put the account's current balance outside them: the floor must be at most 0, the ceiling at least 0, and the balance between them.",
   // Admin (docs/spec.md §8 "Admin", success texts)
   accountApproveFailed: "An unexpected issue occurred while approving the wallet account creation of user {name}.",
   accountDiscardFailed: "An unexpected issue occurred while discarding the wallet account creation of user {name}.",

@@ -1,6 +1,5 @@
 /** The form names are compared in: lower-case, accents stripped ("Zoé" and "zoe" match). */
-export const searchKey = (s: string): string =>
-  s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+export const searchKey = (s: string): string => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
 
 /** docs/spec.md §5: recipient search starts at an empty text or at 3 characters. */
 export const RECIPIENT_SEARCH_MIN = 3;

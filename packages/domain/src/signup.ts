@@ -15,10 +15,7 @@ export interface SignupValues {
 export type SignupField = keyof SignupValues;
 
 /** Every problem of a signup form, one message per field (docs/spec.md §5 "Signup"). */
-export function signupProblems(
-  v: SignupValues,
-  rules: PasswordRules = MEMBER_PASSWORD_RULES,
-): Partial<Record<SignupField, Msg>> {
+export function signupProblems(v: SignupValues, rules: PasswordRules = MEMBER_PASSWORD_RULES): Partial<Record<SignupField, Msg>> {
   const out: Partial<Record<SignupField, Msg>> = {};
   const email = emailProblem(v.email);
   if (email) out.email = email;

@@ -5,13 +5,15 @@ const HEADERS = { source: "Source", target: "Target", amount: "Amount", date: "D
 
 describe("CSV formula injection (issue 16, finding 3)", () => {
   it("neutralises a memo that a spreadsheet would run, in the payee's export", () => {
-    const csv = transactionsCsv("Bob Durand", [{ amount: "2.50", related: "Mallory", date: new Date(2026, 10, 24, 14, 3, 0), description: "=cmd|' /C calc'!A0" }], HEADERS);
-    expect(csv).toBe(
-      '"Source","Target","Amount","Date","Description"\r\n' + `"Mallory","Bob Durand","2.50","2026-11-24 14:03:00","'=cmd|' /C calc'!A0"\r\n`,
+    const csv = transactionsCsv(
+      "Bob Durand",
+      [{ amount: "2.50", related: "Mallory", date: new Date(2026, 10, 24, 14, 3, 0), description: "=cmd|' /C calc'!A0" }],
+      HEADERS,
     );
+    expect(csv).toBe('"Source","Target","Amount","Date","Description"\r\n' + `"Mallory","Bob Durand","2.50","2026-11-24 14:03:00","'=cmd|' /C calc'!A0"\r\n`);
   });
 
-  it.each(["=1+1", "+1+1", "-1+1", "@SUM(A1)", "\t=1", "\r=1", "=HYPERLINK(\"http://evil\")"])("prefixes %j with a quote", (v) => {
+  it.each(["=1+1", "+1+1", "-1+1", "@SUM(A1)", "\t=1", "\r=1", '=HYPERLINK("http://evil")'])("prefixes %j with a quote", (v) => {
     expect(csvSafeCell(v)).toBe(`'${v}`);
   });
 
@@ -25,6 +27,11 @@ describe("CSV formula injection (issue 16, finding 3)", () => {
   });
 
   it("every export goes through the same writer: quoted fields, CRLF", () => {
-    expect(writeCsv([["a", "-1"], ["=b", ""]])).toBe('"a","-1"\r\n"\'=b",""\r\n');
+    expect(
+      writeCsv([
+        ["a", "-1"],
+        ["=b", ""],
+      ]),
+    ).toBe('"a","-1"\r\n"\'=b",""\r\n');
   });
 });

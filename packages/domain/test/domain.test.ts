@@ -1,8 +1,20 @@
 import { describe, expect, it } from "vitest";
 import {
-  MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiAmount,
-  normalizeEmail, emailProblem, passwordProblems, signupProblems, newPasswordProblems,
-  resolveConfig, apiBaseUrl, chooseLanguage, DEFAULT_LOCALES, renderMsg, M,
+  MAX_AMOUNT_CENTS,
+  MAX_AMOUNT_TEXT,
+  formatCents,
+  parseApiAmount,
+  normalizeEmail,
+  emailProblem,
+  passwordProblems,
+  signupProblems,
+  newPasswordProblems,
+  resolveConfig,
+  apiBaseUrl,
+  chooseLanguage,
+  DEFAULT_LOCALES,
+  renderMsg,
+  M,
 } from "../src";
 
 describe("money", () => {

@@ -1,8 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, M, formatCents, parseApiAmount, parseAmountInput, memoProblem, renderMsg,
-  splitPayment, spendable, transactionsCsv, csvFileName, canonicalTransferMessage,
+  MAX_AMOUNT_CENTS,
+  MAX_AMOUNT_TEXT,
+  M,
+  formatCents,
+  parseApiAmount,
+  parseAmountInput,
+  memoProblem,
+  renderMsg,
+  splitPayment,
+  spendable,
+  transactionsCsv,
+  csvFileName,
+  canonicalTransferMessage,
 } from "../src";
 
 const cents = fc.bigInt({ min: -MAX_AMOUNT_CENTS, max: MAX_AMOUNT_CENTS });
@@ -22,11 +33,13 @@ describe("money properties", () => {
     );
   });
   it("trailing zeros and missing decimals are the same amount", () => {
-    fc.assert(fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), (units) => {
-      const a = parseAmountInput(`${units}`);
-      const b = parseAmountInput(`${units}.000`);
-      return a.ok && b.ok && a.cents === b.cents && a.cents === units * 100n;
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), (units) => {
+        const a = parseAmountInput(`${units}`);
+        const b = parseAmountInput(`${units}.000`);
+        return a.ok && b.ok && a.cents === b.cents && a.cents === units * 100n;
+      }),
+    );
   });
 });
 
@@ -62,12 +75,12 @@ describe("amount messages at their boundaries (docs/spec.md §5)", () => {
 
 describe("the split rule", () => {
   const floor = fc.bigInt({ min: -100_000n, max: 0n });
-  const payer = fc.record({ nant: fc.bigInt({ min: 0n, max: 100_000n }), cmFloor: floor }).chain((p) =>
-    fc.record({ nant: fc.constant(p.nant), cmFloor: fc.constant(p.cmFloor), cm: fc.bigInt({ min: p.cmFloor, max: 100_000n }) }),
-  );
-  const payee = fc.option(fc.bigInt({ min: 0n, max: 100_000n }), { nil: null }).chain((ceiling) =>
-    fc.record({ cmCeiling: fc.constant(ceiling), cm: fc.bigInt({ min: -100_000n, max: ceiling ?? 100_000n }) }),
-  );
+  const payer = fc
+    .record({ nant: fc.bigInt({ min: 0n, max: 100_000n }), cmFloor: floor })
+    .chain((p) => fc.record({ nant: fc.constant(p.nant), cmFloor: fc.constant(p.cmFloor), cm: fc.bigInt({ min: p.cmFloor, max: 100_000n }) }));
+  const payee = fc
+    .option(fc.bigInt({ min: 0n, max: 100_000n }), { nil: null })
+    .chain((ceiling) => fc.record({ cmCeiling: fc.constant(ceiling), cm: fc.bigInt({ min: -100_000n, max: ceiling ?? 100_000n }) }));
   it("never breaks a floor or a ceiling, and pays exactly the amount or refuses", () => {
     fc.assert(
       fc.property(payer, payee, fc.bigInt({ min: 1n, max: 300_000n }), (a, b, amount) => {
@@ -75,8 +88,11 @@ describe("the split rule", () => {
         if (!r.ok) return amount > spendable(a, b) && r.spendable <= spendable(a, b);
         const { cm, nant } = r.split;
         return (
-          cm + nant === amount && cm >= 0n && nant >= 0n &&
-          a.nant - nant >= 0n && a.cm - cm >= a.cmFloor &&
+          cm + nant === amount &&
+          cm >= 0n &&
+          nant >= 0n &&
+          a.nant - nant >= 0n &&
+          a.cm - cm >= a.cmFloor &&
           (b.cmCeiling === null || b.cm + cm <= b.cmCeiling) &&
           amount <= spendable(a, b)
         );
@@ -87,7 +103,10 @@ describe("the split rule", () => {
     const payeeFree = { cm: 0n, cmCeiling: null };
     expect(splitPayment(500n, { nant: 1000n, cm: 300n, cmFloor: -1000n }, payeeFree)).toEqual({ ok: true, split: { cm: 300n, nant: 200n } });
     expect(splitPayment(1500n, { nant: 1000n, cm: 300n, cmFloor: -1000n }, payeeFree)).toEqual({ ok: true, split: { cm: 500n, nant: 1000n } });
-    expect(splitPayment(500n, { nant: 1000n, cm: 300n, cmFloor: -1000n }, { cm: 950n, cmCeiling: 1000n })).toEqual({ ok: true, split: { cm: 50n, nant: 450n } });
+    expect(splitPayment(500n, { nant: 1000n, cm: 300n, cmFloor: -1000n }, { cm: 950n, cmCeiling: 1000n })).toEqual({
+      ok: true,
+      split: { cm: 50n, nant: 450n },
+    });
     expect(splitPayment(2500n, { nant: 1000n, cm: 300n, cmFloor: -1000n }, payeeFree)).toEqual({ ok: false, spendable: 2300n });
   });
 });
@@ -114,7 +133,15 @@ describe("CSV (docs/spec.md §9)", () => {
 
 describe("signed transfer message", () => {
   it("puts every deciding field on its own line and cannot be forged through a memo", () => {
-    const base = { from: "ledger:aa", to: "ledger:bb", parts: [{ account: "cm" as const, amount: "1.00" }], senderMemo: "x", recipientMemo: "y", key: "k1", at: "2026-01-01T00:00:00.000Z" };
+    const base = {
+      from: "ledger:aa",
+      to: "ledger:bb",
+      parts: [{ account: "cm" as const, amount: "1.00" }],
+      senderMemo: "x",
+      recipientMemo: "y",
+      key: "k1",
+      at: "2026-01-01T00:00:00.000Z",
+    };
     const m = canonicalTransferMessage(base);
     expect(m.split("\n")).toHaveLength(8);
     expect(canonicalTransferMessage({ ...base, senderMemo: "x\nto: ledger:evil" }).split("\n")).toHaveLength(8);

@@ -26,10 +26,19 @@ describe("QR payloads", () => {
   it("round-trip through JSON and through the payment link", () => {
     fc.assert(
       fc.property(payload, (p) => {
-        const full = p.amount ? { rp: p.rp, rpb: p.rpb, amount: p.amount, senderMemo: p.senderMemo ?? null, recipientMemo: p.recipientMemo ?? null } : { rp: p.rp, rpb: p.rpb };
+        const full = p.amount
+          ? { rp: p.rp, rpb: p.rpb, amount: p.amount, senderMemo: p.senderMemo ?? null, recipientMemo: p.recipientMemo ?? null }
+          : { rp: p.rp, rpb: p.rpb };
         const viaJson = decodeQrContent(encodeQrPayload(p), ME);
         const viaLink = decodeQrContent(paymentLink("https://wallet.example.org", p), ME);
-        return viaJson.ok && viaLink.ok && JSON.stringify(viaJson.payload) === JSON.stringify(full) && viaLink.payload.rp === p.rp && viaLink.payload.rpb === p.rpb && viaLink.payload.amount === p.amount;
+        return (
+          viaJson.ok &&
+          viaLink.ok &&
+          JSON.stringify(viaJson.payload) === JSON.stringify(full) &&
+          viaLink.payload.rp === p.rp &&
+          viaLink.payload.rpb === p.rpb &&
+          viaLink.payload.amount === p.amount
+        );
       }),
     );
   });
@@ -61,7 +70,9 @@ describe("QR payloads", () => {
 
 describe("file names", () => {
   it("are safe on every file system", () => {
-    expect(safeFileName('QR code - Payment request to Bob / "Durand" of 12.34 DL (a:b*c?)', "pdf")).toBe("QR code - Payment request to Bob Durand of 12.34 DL (abc).pdf");
+    expect(safeFileName('QR code - Payment request to Bob / "Durand" of 12.34 DL (a:b*c?)', "pdf")).toBe(
+      "QR code - Payment request to Bob Durand of 12.34 DL (abc).pdf",
+    );
     expect(safeFileName("...", "pdf")).toBe("file.pdf");
     expect(safeFileName("x".repeat(300), "pdf").length).toBe(124);
   });

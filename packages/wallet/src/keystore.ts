@@ -96,7 +96,13 @@ export function parseKeystore(json: unknown): Keystore {
   if (!/^[0-9a-f]{40}$/.test(address)) throw new InvalidKeystoreError("keystore: bad address");
   const params = crypto.kdfparams as Record<string, number | string> | undefined;
   if (!params) throw new InvalidKeystoreError("keystore: no kdfparams");
-  return { ...(json as object), version: 3, id: String(top.id ?? ""), address, crypto: { ...(crypto as unknown as Keystore["crypto"]), kdfparams: params } } as Keystore;
+  return {
+    ...(json as object),
+    version: 3,
+    id: String(top.id ?? ""),
+    address,
+    crypto: { ...(crypto as unknown as Keystore["crypto"]), kdfparams: params },
+  } as Keystore;
 }
 
 /** Decrypts the private key; WrongPasswordError when the MAC does not match. */

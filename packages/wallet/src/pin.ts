@@ -77,5 +77,7 @@ export function parsePinRecord(raw: unknown): PinRecord | null {
   if (typeof raw !== "object" || raw === null) return null;
   const r = raw as Record<string, unknown>;
   const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]+$/.test(v);
-  return r.version === 1 && typeof r.pinId === "string" && hex(r.proofSalt) && hex(r.salt) && hex(r.iv) && hex(r.ciphertext) ? (r as unknown as PinRecord) : null;
+  return r.version === 1 && typeof r.pinId === "string" && hex(r.proofSalt) && hex(r.salt) && hex(r.iv) && hex(r.ciphertext)
+    ? (r as unknown as PinRecord)
+    : null;
 }

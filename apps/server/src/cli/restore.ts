@@ -21,7 +21,9 @@ async function main() {
     await c.connect();
     const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'").finally(() => c.end());
     if (rows[0]!.n > 0) {
-      throw new Error(`${target.label} already holds data: restore into an empty database (a new DATA_DIR, or a new database for DATABASE_URL). Nothing was changed.`);
+      throw new Error(
+        `${target.label} already holds data: restore into an empty database (a new DATA_DIR, or a new database for DATABASE_URL). Nothing was changed.`,
+      );
     }
     const restore = pgTool("pg_restore", await serverMajor(target.url));
     runTool(restore, ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction"], target.url, [file]);

@@ -57,7 +57,11 @@ export function pgTool(name: "pg_dump" | "pg_restore", major: number): string {
   const candidates = [
     ...(process.env.PG_BIN_DIR ? [path.join(process.env.PG_BIN_DIR, name)] : []),
     ...(fs.existsSync("/usr/lib/postgresql")
-      ? fs.readdirSync("/usr/lib/postgresql").filter((v) => Number(v) >= major).sort((a, b) => Number(a) - Number(b)).map((v) => `/usr/lib/postgresql/${v}/bin/${name}`)
+      ? fs
+          .readdirSync("/usr/lib/postgresql")
+          .filter((v) => Number(v) >= major)
+          .sort((a, b) => Number(a) - Number(b))
+          .map((v) => `/usr/lib/postgresql/${v}/bin/${name}`)
       : []),
     name,
   ];

@@ -48,7 +48,12 @@ interface RunAs {
 /** PostgreSQL refuses to run as root: as root, run it as an unprivileged system user of our own. */
 function unprivilegedUser(log: (m: string) => void): RunAs | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const id = (flag: string) => Number(execFileSync("id", [flag, OS_USER], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim());
+  const id = (flag: string) =>
+    Number(
+      execFileSync("id", [flag, OS_USER], { stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim(),
+    );
   try {
     return { uid: id("-u"), gid: id("-g") };
   } catch {
@@ -206,7 +211,12 @@ export async function startEmbeddedPostgres(
     }
     log(`creating the database cluster in ${clusterDir}`);
     try {
-      await run(bins.initdb, [`--pgdata=${scratch}`, `--username=${DB_USER}`, `--pwfile=${tmpPw}`, "--auth=scram-sha-256", "--encoding=UTF8", "--locale=C"], who, logFile);
+      await run(
+        bins.initdb,
+        [`--pgdata=${scratch}`, `--username=${DB_USER}`, `--pwfile=${tmpPw}`, "--auth=scram-sha-256", "--encoding=UTF8", "--locale=C"],
+        who,
+        logFile,
+      );
     } finally {
       fs.rmSync(tmpPw, { force: true });
     }
@@ -228,8 +238,18 @@ export async function startEmbeddedPostgres(
   const out = fs.openSync(logFile, "a");
   const child: ChildProcess = spawn(
     bins.postgres,
-    ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
-      "-c", `max_connections=${opts.maxConnections ?? 200}`],
+    [
+      "-D",
+      clusterDir,
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      `max_connections=${opts.maxConnections ?? 200}`,
+    ],
     { stdio: ["ignore", out, out], ...who, env: { ...process.env, LC_ALL: "C" } },
   );
   fs.closeSync(out);

@@ -12,13 +12,27 @@ export const DEMO_PASSWORD = "Demo1234!";
 export const DEMO_WALLET_PASSWORD = "Demo1234!";
 
 export const DEMO_MEMBERS = [
-  { email: "alice@example.com", firstName: "Alice", lastName: "Martin", phone: "+33 6 12 34 56 78", role: "member (custodial and ledger wallets)", wallets: ["custodial", "ledger"] },
+  {
+    email: "alice@example.com",
+    firstName: "Alice",
+    lastName: "Martin",
+    phone: "+33 6 12 34 56 78",
+    role: "member (custodial and ledger wallets)",
+    wallets: ["custodial", "ledger"],
+  },
   { email: "bob@example.com", firstName: "Bob", lastName: "Durand", phone: "+33 6 98 76 54 32", role: "member (custodial wallet)", wallets: ["custodial"] },
   { email: "carol@example.com", firstName: "Carol", lastName: "Petit", phone: "+33 7 11 22 33 44", role: "member (ledger wallet)", wallets: ["ledger"] },
   { email: "admin@example.com", firstName: "Ada", lastName: "Admin", role: "both validation rights", accounts: true, credits: true, wallets: [] },
   { email: "accounts@example.com", firstName: "Axel", lastName: "Accounts", role: "account validation", accounts: true, wallets: [] },
   { email: "credits@example.com", firstName: "Cleo", lastName: "Credits", role: "credit validation", credits: true, wallets: [] },
-  { email: "dan@example.com", firstName: "Dan", lastName: "Pending", role: "member (custodial wallet awaiting approval)", wallets: ["custodial"], pending: true },
+  {
+    email: "dan@example.com",
+    firstName: "Dan",
+    lastName: "Pending",
+    role: "member (custodial wallet awaiting approval)",
+    wallets: ["custodial"],
+    pending: true,
+  },
 ] as const;
 
 /** Alice's top-up, paid and waiting for a credit administrator; found again by its reference. */
@@ -108,7 +122,19 @@ async function seedHistory(db: Db, now: Date, w: Map<string, string>, keys: Map<
       });
       signature = signMessage(signer, signedMessage);
     }
-    await postMovement(db, { kind, payerWalletId: from, payeeWalletId: to, parts: list, senderMemo: memo, recipientMemo, idempotencyKey: key, initiatedBy: null, signedMessage, signature, at });
+    await postMovement(db, {
+      kind,
+      payerWalletId: from,
+      payeeWalletId: to,
+      parts: list,
+      senderMemo: memo,
+      recipientMemo,
+      idempotencyKey: key,
+      initiatedBy: null,
+      signedMessage,
+      signature,
+      at,
+    });
   };
 
   const aliceC = w.get("Alice:custodial")!;
@@ -125,7 +151,18 @@ async function seedHistory(db: Db, now: Date, w: Map<string, string>, keys: Map<
   await move("payment", aliceL, carolL, [["cm", "40.00"]], "Piano lesson", day(88, 17));
   await move("payment", carolL, aliceL, [["cm", "25.00"]], "Honey, 2 jars", day(80, 11));
   await move("payment", aliceC, bobC, [["main", "8.20"]], "Bread", day(71, 8));
-  await move("payment", aliceL, carolL, [["cm", "15.00"], ["nant", "5.00"]], "Books", day(60, 14), "Books for the club");
+  await move(
+    "payment",
+    aliceL,
+    carolL,
+    [
+      ["cm", "15.00"],
+      ["nant", "5.00"],
+    ],
+    "Books",
+    day(60, 14),
+    "Books for the club",
+  );
   await move("payment", bobC, aliceC, [["main", "45.00"]], "Firewood", day(52, 16));
   await move("topup", issuance.custodial, aliceC, [["main", "50.00"]], "Top-up", day(40));
   await move("payment", carolL, aliceL, [["nant", "20.00"]], "Repair café", day(33, 18));

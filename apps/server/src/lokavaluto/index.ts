@@ -13,13 +13,19 @@ import { CYCLOS_PREFIX, LOKAVALUTO_PREFIX } from "./shapes";
  * API (one ledger, one rule set).
  */
 export async function lokavalutoRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  await app.register(async (scope) => {
-    lokapiTransport(scope, { body: (e) => ({ error: e.message, code: e.code }) });
-    odooRoutes(scope, deps);
-  }, { prefix: LOKAVALUTO_PREFIX });
-  await app.register(async (scope) => {
-    // Cyclos refuses what it cannot do with 422, whatever the reason; the body's code says which.
-    lokapiTransport(scope, { body: cyclosError, status: (e) => (statusOf(e) === 400 || statusOf(e) === 409 ? 422 : statusOf(e)) });
-    cyclosRoutes(scope, deps);
-  }, { prefix: CYCLOS_PREFIX });
+  await app.register(
+    async (scope) => {
+      lokapiTransport(scope, { body: (e) => ({ error: e.message, code: e.code }) });
+      odooRoutes(scope, deps);
+    },
+    { prefix: LOKAVALUTO_PREFIX },
+  );
+  await app.register(
+    async (scope) => {
+      // Cyclos refuses what it cannot do with 422, whatever the reason; the body's code says which.
+      lokapiTransport(scope, { body: cyclosError, status: (e) => (statusOf(e) === 400 || statusOf(e) === 409 ? 422 : statusOf(e)) });
+      cyclosRoutes(scope, deps);
+    },
+    { prefix: CYCLOS_PREFIX },
+  );
 }

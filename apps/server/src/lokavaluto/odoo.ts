@@ -295,7 +295,10 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!b || body.addresses.length === 0) return {};
     const holders = await activeWalletHolders(db, body.addresses.map(walletOf), b.id);
     return Object.fromEntries(
-      holders.map((h) => [ownerOf(h.walletId), { partner_id: h.memberId === null ? false : Number(h.memberId), public_name: h.name ?? settings.associationName }]),
+      holders.map((h) => [
+        ownerOf(h.walletId),
+        { partner_id: h.memberId === null ? false : Number(h.memberId), public_name: h.name ?? settings.associationName },
+      ]),
     );
   });
 

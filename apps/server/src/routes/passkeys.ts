@@ -4,9 +4,7 @@ import { operation } from "../http/contract";
 import { requireFreshSession, sessionToken, signedIn } from "../http/auth";
 import { confirmPassword, listCredentials, removeCredential } from "../services/credentials";
 import { deviceName } from "../services/device-name";
-import {
-  confirmPasskey, createDeviceLogin, deviceLogin, loginOptions, passkeyLogin, registerPasskey, registrationOptions,
-} from "../services/passkeys";
+import { confirmPasskey, createDeviceLogin, deviceLogin, loginOptions, passkeyLogin, registerPasskey, registrationOptions } from "../services/passkeys";
 import { openedBy } from "../services/sessions";
 
 /**
@@ -36,9 +34,15 @@ export function passkeyRoutes(app: FastifyInstance, deps: Deps): void {
   });
   operation(app, deps, "listDevices", async ({ req, memberId }) => listCredentials(db, memberId, await openedBy(db, token(req))));
   operation(app, deps, "confirmPassword", async ({ req, memberId, body }) => confirmPassword(db, settings, memberId, req.ip, token(req), body.password));
-  operation(app, deps, "confirmPasskey", async ({ req, memberId, body }) => confirmPasskey(db, settings, memberId, token(req), body.challengeId, body.response));
+  operation(app, deps, "confirmPasskey", async ({ req, memberId, body }) =>
+    confirmPasskey(db, settings, memberId, token(req), body.challengeId, body.response),
+  );
 
   operation(app, deps, "passkeyLoginOptions", async ({ req, body }) => loginOptions(db, settings, req.ip, body.credentialId));
-  operation(app, deps, "passkeyLogin", async ({ req, reply, body }) => signedIn(reply, settings, await passkeyLogin(db, settings, req.ip, body.challengeId, body.response)));
-  operation(app, deps, "deviceLogin", async ({ req, reply, body }) => signedIn(reply, settings, await deviceLogin(db, settings, req.ip, body.credentialId, body.secret)));
+  operation(app, deps, "passkeyLogin", async ({ req, reply, body }) =>
+    signedIn(reply, settings, await passkeyLogin(db, settings, req.ip, body.challengeId, body.response)),
+  );
+  operation(app, deps, "deviceLogin", async ({ req, reply, body }) =>
+    signedIn(reply, settings, await deviceLogin(db, settings, req.ip, body.credentialId, body.secret)),
+  );
 }

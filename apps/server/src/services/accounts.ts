@@ -54,10 +54,9 @@ export async function listAccounts(db: Queryable, memberId: bigint, associationN
      WHERE w.member_id = $1 AND w.status <> 'discarded' ORDER BY b.kind, b.id`,
     [memberId],
   );
-  const { rows: accounts } = await db.query<AccountRow>(
-    "SELECT wallet_id, kind, balance, floor, ceiling FROM accounts WHERE wallet_id = ANY($1::text[])",
-    [rows.map((r) => r.wallet_id)],
-  );
+  const { rows: accounts } = await db.query<AccountRow>("SELECT wallet_id, kind, balance, floor, ceiling FROM accounts WHERE wallet_id = ANY($1::text[])", [
+    rows.map((r) => r.wallet_id),
+  ]);
   return rows.map((r) => {
     const unavailable = r.backend_status !== "active";
     const subs = unavailable ? [] : subAccountViews(r.wallet_id, accounts);

@@ -85,7 +85,11 @@ export async function setFavorite(db: Queryable, me: bigint, other: bigint, favo
  * (a pending or discarded wallet's owner is nobody's business); the association's own wallets
  * have no member and no name here.
  */
-export async function activeWalletHolders(db: Queryable, walletIds: string[], backendId: string): Promise<{ walletId: string; memberId: bigint | null; name: string | null }[]> {
+export async function activeWalletHolders(
+  db: Queryable,
+  walletIds: string[],
+  backendId: string,
+): Promise<{ walletId: string; memberId: bigint | null; name: string | null }[]> {
   const { rows } = await db.query<{ wallet_id: string; member_id: bigint | null; name: string | null }>(
     `SELECT w.id AS wallet_id, w.member_id, m.name
        FROM wallets w LEFT JOIN members m ON m.id = w.member_id WHERE w.id = ANY($1::text[]) AND w.backend_id = $2 AND w.status = 'active'`,

@@ -57,7 +57,14 @@ interface LockedAccount {
 
 /** What makes two requests "the same payment" for idempotency (not the signature or its time). */
 function requestHash(r: MovementRequest): string {
-  const content = JSON.stringify([r.kind, r.payerWalletId, r.payeeWalletId, r.parts.map((p) => [p.account, p.amount.toString()]), r.senderMemo, r.recipientMemo]);
+  const content = JSON.stringify([
+    r.kind,
+    r.payerWalletId,
+    r.payeeWalletId,
+    r.parts.map((p) => [p.account, p.amount.toString()]),
+    r.senderMemo,
+    r.recipientMemo,
+  ]);
   return createHash("sha256").update(content).digest("hex");
 }
 

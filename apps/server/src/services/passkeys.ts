@@ -106,7 +106,11 @@ export async function registerPasskey(db: Db, s: Settings, mailer: Mailer, me: b
 export async function createDeviceLogin(db: Db, s: Settings, mailer: Mailer, me: bigint, name: string) {
   const { token, hash } = newToken();
   const id = await credentialAdded(db, s, mailer, me, { kind: "device", name }, async (tx) => {
-    const { rows } = await tx.query<{ id: string }>("INSERT INTO device_logins (member_id, secret_hash, name) VALUES ($1, $2, $3) RETURNING id", [me, hash, name]);
+    const { rows } = await tx.query<{ id: string }>("INSERT INTO device_logins (member_id, secret_hash, name) VALUES ($1, $2, $3) RETURNING id", [
+      me,
+      hash,
+      name,
+    ]);
     return rows[0]!.id;
   });
   return { credentialId: `device:${id}`, secret: token };
@@ -188,10 +192,10 @@ export async function verifyAssertion(db: Db, s: Settings, challengeId: string, 
   }
   if (!verified.verified) throw invalid();
   // The counter only moves forward (authenticators that keep none always say 0).
-  const { rowCount } = await db.query(
-    "UPDATE passkeys SET counter = $2, last_used_at = now() WHERE credential_id = $1 AND ($2 = 0 OR counter < $2)",
-    [passkey.credential_id, verified.authenticationInfo.newCounter],
-  );
+  const { rowCount } = await db.query("UPDATE passkeys SET counter = $2, last_used_at = now() WHERE credential_id = $1 AND ($2 = 0 OR counter < $2)", [
+    passkey.credential_id,
+    verified.authenticationInfo.newCounter,
+  ]);
   if (!rowCount) throw invalid();
   await clear(db, accountBucket);
   return passkey;

@@ -20,10 +20,11 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
   if (!member) throw new Refusal(ErrorCode.unknownUser, { id: M.unknownUser });
   const { token, hash } = newToken();
-  await db.query(
-    "INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))",
-    [hash, member.id, s.resetTokenTtlSeconds],
-  );
+  await db.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
+    hash,
+    member.id,
+    s.resetTokenTtlSeconds,
+  ]);
   const link = `${s.publicUrl}/reset-password?token=${token}`;
   const minutes = Math.round(s.resetTokenTtlSeconds / 60);
   // Not awaited: an answer that waited for the mail server would take longer for members than

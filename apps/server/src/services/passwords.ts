@@ -23,7 +23,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [, cost, r, p, salt, hash] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hash, "base64");
   const key = await scrypt(password.normalize("NFC"), Buffer.from(salt, "base64"), expected.length, {
-    N: 2 ** Number(cost), r: Number(r), p: Number(p), maxmem: 512 * 1024 * 1024,
+    N: 2 ** Number(cost),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 512 * 1024 * 1024,
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

@@ -1,6 +1,16 @@
 import {
-  ErrorCode, M, memoProblem, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, canonicalTransferMessage, formatCents, parseApiAmount, splitPayment,
-  spendable, type SubAccount,
+  ErrorCode,
+  M,
+  memoProblem,
+  MAX_AMOUNT_CENTS,
+  MAX_AMOUNT_TEXT,
+  SIGNATURE_MAX_AGE_SECONDS,
+  canonicalTransferMessage,
+  formatCents,
+  parseApiAmount,
+  splitPayment,
+  spendable,
+  type SubAccount,
 } from "@mutua/domain";
 import { recoverSigner } from "@mutua/wallet";
 import type { Db } from "../db/pool";
@@ -105,7 +115,10 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
   const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
   if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   if (parts.reduce((s, p) => s + p.amount, 0n) > MAX_AMOUNT_CENTS) throw tooLarge();
-  for (const [field, m] of [["senderMemo", input.senderMemo], ["recipientMemo", input.recipientMemo]] as const) {
+  for (const [field, m] of [
+    ["senderMemo", input.senderMemo],
+    ["recipientMemo", input.recipientMemo],
+  ] as const) {
     // The domain's rule, as the app applies it: at most 50 characters, one line, no direction override (nor NUL, which PostgreSQL cannot hold).
     const problem = memoProblem(m);
     if (problem) throw invalid({ [field]: problem });

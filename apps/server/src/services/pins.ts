@@ -13,10 +13,12 @@ export async function createPin(db: Db, me: bigint, walletId: string, verifier: 
   const wallet = await getOwnWallet(db, me, walletId);
   if (!wallet || !wallet.address) throw notFound();
   const secret = randomBytes(32);
-  const { rows } = await db.query<{ id: string }>(
-    "INSERT INTO pins (member_id, wallet_id, verifier, device_secret) VALUES ($1, $2, $3, $4) RETURNING id",
-    [me, wallet.id, digest(verifier), secret],
-  );
+  const { rows } = await db.query<{ id: string }>("INSERT INTO pins (member_id, wallet_id, verifier, device_secret) VALUES ($1, $2, $3, $4) RETURNING id", [
+    me,
+    wallet.id,
+    digest(verifier),
+    secret,
+  ]);
   return { pinId: rows[0]!.id, deviceSecret: secret.toString("hex") };
 }
 

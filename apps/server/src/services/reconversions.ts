@@ -5,7 +5,6 @@ import { audit } from "./audit";
 import { postMovementTx } from "./ledger";
 import { systemWallet } from "./wallets";
 
-
 interface Row {
   movement_id: bigint;
   status: ReconversionStatus;
@@ -40,9 +39,7 @@ const view = (r: Row): ReconversionView => ({
 
 /** Newest first; those not yet paid out are what the administrator works on. */
 export async function listReconversions(db: Queryable, status?: ReconversionStatus): Promise<ReconversionView[]> {
-  const { rows } = await db.query<Row>(`${SELECT} WHERE ($1::text IS NULL OR r.status = $1) ORDER BY m.created_at DESC, m.id DESC LIMIT 500`, [
-    status ?? null,
-  ]);
+  const { rows } = await db.query<Row>(`${SELECT} WHERE ($1::text IS NULL OR r.status = $1) ORDER BY m.created_at DESC, m.id DESC LIMIT 500`, [status ?? null]);
   return rows.map(view);
 }
 
@@ -58,7 +55,8 @@ export async function advanceReconversion(db: Db, admin: bigint, publicId: strin
     const r = rows[0];
     if (!r) throw notFound();
     if (r.status === status) return view(r);
-    if (RECONVERSION_STATUSES.indexOf(status) !== RECONVERSION_STATUSES.indexOf(r.status) + 1) throw new Refusal(ErrorCode.stateConflict, { id: M.reconversionStageOrder });
+    if (RECONVERSION_STATUSES.indexOf(status) !== RECONVERSION_STATUSES.indexOf(r.status) + 1)
+      throw new Refusal(ErrorCode.stateConflict, { id: M.reconversionStageOrder });
     let retirement: bigint | null = null;
     if (status === "paid") {
       const issuance = await systemWallet(tx, r.backend_id, "issuance");

@@ -15,7 +15,6 @@ export const rightOf = (name: RouteName): Right | undefined => RIGHT_OF.get(name
 export async function requireRight(db: Queryable, memberId: bigint, right: Right): Promise<void> {
   const m = await findMemberById(db, memberId);
   if (!m) throw loginRequired();
-  const ok =
-    right === "accounts" ? m.can_validate_accounts : right === "credits" ? m.can_validate_credits : m.can_validate_accounts && m.can_validate_credits;
+  const ok = right === "accounts" ? m.can_validate_accounts : right === "credits" ? m.can_validate_credits : m.can_validate_accounts && m.can_validate_credits;
   if (!ok) throw forbidden();
 }

@@ -16,7 +16,12 @@ export interface SessionOrigin {
   proven?: boolean;
 }
 
-export async function createSession(db: Queryable, memberId: bigint, ttlSeconds: number, origin: SessionOrigin = {}): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  db: Queryable,
+  memberId: bigint,
+  ttlSeconds: number,
+  origin: SessionOrigin = {},
+): Promise<{ token: string; expiresAt: Date }> {
   const { token, hash } = newToken();
   const { rows } = await db.query<{ expires_at: Date }>(
     `INSERT INTO sessions (token_hash, member_id, expires_at, opened_by, reauth_at)
@@ -31,10 +36,10 @@ export async function createSession(db: Queryable, memberId: bigint, ttlSeconds:
  * (GitHub's "sudo mode"): what a stolen session token alone cannot do.
  */
 export async function isFresh(db: Queryable, token: string, windowSeconds: number): Promise<boolean> {
-  const { rows } = await db.query(
-    "SELECT 1 FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND reauth_at > now() - make_interval(secs => $2)",
-    [tokenHash(token), windowSeconds],
-  );
+  const { rows } = await db.query("SELECT 1 FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND reauth_at > now() - make_interval(secs => $2)", [
+    tokenHash(token),
+    windowSeconds,
+  ]);
   return rows.length > 0;
 }
 

@@ -11,7 +11,14 @@ export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> 
      FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN members m ON m.id = w.member_id
      WHERE w.status = 'pending' AND w.role = 'member' ORDER BY w.created_at, w.id`,
   );
-  return rows.map((r) => ({ walletId: r.id, memberId: Number(r.member_id), name: r.name, backend: r.kind, backendId: r.backend_id, date: r.created_at.toISOString() }));
+  return rows.map((r) => ({
+    walletId: r.id,
+    memberId: Number(r.member_id),
+    name: r.name,
+    backend: r.kind,
+    backendId: r.backend_id,
+    date: r.created_at.toISOString(),
+  }));
 }
 
 /**

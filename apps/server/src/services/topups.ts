@@ -194,9 +194,7 @@ export const creditRequests = (db: Queryable) => ordersInState(db, "paid");
 
 /** Orders in one state, oldest first: paid ones to validate, unpaid ones a bank transfer may settle. */
 export async function ordersInState(db: Queryable, state: "paid" | "unpaid") {
-  const { rows } = await db.query<
-    OrderRow & { symbol: string; backend_id: string; owner_id: bigint; owner_name: string; requester_name: string }
-  >(
+  const { rows } = await db.query<OrderRow & { symbol: string; backend_id: string; owner_id: bigint; owner_name: string; requester_name: string }>(
     `SELECT o.*, c.symbol, b.id AS backend_id, w.member_id AS owner_id, m.name AS owner_name,
             r.name AS requester_name
      FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN backends b ON b.id = w.backend_id
@@ -260,10 +258,11 @@ export async function validateCredit(db: Db, admin: bigint, publicId: string) {
       idempotencyKey: `topup:${o.public_id}`,
       initiatedBy: admin,
     });
-    await tx.query(
-      "UPDATE topup_orders SET state = 'received', validated_at = now(), validated_by = $2, movement_id = $3 WHERE id = $1 AND state = 'paid'",
-      [o.id, admin, movement.id],
-    );
+    await tx.query("UPDATE topup_orders SET state = 'received', validated_at = now(), validated_by = $2, movement_id = $3 WHERE id = $1 AND state = 'paid'", [
+      o.id,
+      admin,
+      movement.id,
+    ]);
     await audit(tx, admin, "credit.validate", o.public_id, { amount: formatCents(o.amount), walletId: o.wallet_id, movement: movement.public_id });
     return result(movement.public_id);
   });

@@ -79,10 +79,11 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
 export async function ensureSystemWallets(db: Queryable, backend: BackendRow): Promise<void> {
   for (const role of ["issuance", "safe"] as const) {
     const id = `${backend.kind}:${backend.name}.${role}`;
-    const { rowCount } = await db.query(
-      "INSERT INTO wallets (id, backend_id, role, status) VALUES ($1, $2, $3, 'active') ON CONFLICT DO NOTHING",
-      [id, backend.id, role],
-    );
+    const { rowCount } = await db.query("INSERT INTO wallets (id, backend_id, role, status) VALUES ($1, $2, $3, 'active') ON CONFLICT DO NOTHING", [
+      id,
+      backend.id,
+      role,
+    ]);
     if (rowCount) await openAccounts(db, id, backend, role);
   }
 }

@@ -6,8 +6,18 @@ import { DEMO_PASSWORD, seedDemo } from "../../src/demo/seed";
 import { ledgerViolations } from "../../src/services/ledger";
 import { cents, countMovements, createTestDatabase, freePort, http, Session, startServer, type TestDatabase, type TestServer } from "../helpers";
 import {
-  collect, lokapiExc, NodeLokAPI, ODOO_TOKEN_KEY, reqExc, RestExc,
-  type LokAccount, type LokBackend, type LokContact, type LokRecipient, type LokTransaction, type LokUserAccount,
+  collect,
+  lokapiExc,
+  NodeLokAPI,
+  ODOO_TOKEN_KEY,
+  reqExc,
+  RestExc,
+  type LokAccount,
+  type LokBackend,
+  type LokContact,
+  type LokRecipient,
+  type LokTransaction,
+  type LokUserAccount,
 } from "./node-lokapi";
 
 /**
@@ -81,7 +91,10 @@ async function member(email: string): Promise<Member> {
   const session = new Session(server.baseUrl);
   const { profile } = await session.login(email, DEMO_PASSWORD);
   const custodial = (await session.client.getAccounts()).filter((a) => a.backend === "custodial");
-  expect(custodial.map((a) => a.status), `${email}'s custodial wallets`).toEqual(["active"]);
+  expect(
+    custodial.map((a) => a.status),
+    `${email}'s custodial wallets`,
+  ).toEqual(["active"]);
   return { email, api: session.client, profile, walletId: custodial[0]!.id };
 }
 
@@ -258,7 +271,12 @@ describe("lokapi + Cyclos plugin against our server", () => {
     // The same wallets as our own search lists in that backend.
     const ours = await alice.api.searchRecipients({ q: "bob", limit: 50 });
     expect(ours.hasMore).toBe(false);
-    expect(rows.map((r) => r.walletId).sort()).toEqual(ours.rows.filter((r) => r.backendId === custodialBackendId).map((r) => r.walletId).sort());
+    expect(rows.map((r) => r.walletId).sort()).toEqual(
+      ours.rows
+        .filter((r) => r.backendId === custodialBackendId)
+        .map((r) => r.walletId)
+        .sort(),
+    );
 
     // The per-backend search (Monujo's, once a currency is chosen) gives the same recipients.
     const { backend } = await cyclosTree(lokapi);
@@ -266,7 +284,11 @@ describe("lokapi + Cyclos plugin against our server", () => {
     expect(perBackend.map((r) => r.id)).toEqual(found.map((r) => r.id));
 
     // Never oneself, even when the query matches.
-    for (const q of ["alice", "Martin", alice.profile.name]) expect((await search(lokapi, q)).map((r) => r.id), q).not.toContain(alice.profile.id);
+    for (const q of ["alice", "Martin", alice.profile.name])
+      expect(
+        (await search(lokapi, q)).map((r) => r.id),
+        q,
+      ).not.toContain(alice.profile.id);
   });
 
   it("4. toggles bob as a favourite, and our directory shows it", async () => {
@@ -338,7 +360,10 @@ describe("lokapi + Cyclos plugin against our server", () => {
     expect((await bob.api.getTransactions(bob.walletId, { limit: 1 })).items[0]!.id).toBe(id);
 
     // And the whole recent history (demo top-ups and payments) reads the same in both APIs.
-    for (const [lokapi, m] of [[aliceLokapi, alice], [bobLokapi, bob]] as const) {
+    for (const [lokapi, m] of [
+      [aliceLokapi, alice],
+      [bobLokapi, bob],
+    ] as const) {
       const { ours, theirs: listed } = await bothHistories(lokapi, m);
       // The demo gives each several top-ups and payments: the comparison is not of two empty lists.
       expect(ours.filter((t) => t.isTopUp).length, m.email).toBeGreaterThan(0);

@@ -5,8 +5,20 @@ import { ledgerViolations } from "../../src/services/ledger";
 import { markPaid } from "../../src/services/topups";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../../src/services/wallets";
 import {
-  Session, countMovements, createBackend, createTestDatabase, freePort, http, newKey, seedMember, startServer, topUp, walletBalances,
-  type SeededMember, type TestDatabase, type TestServer,
+  Session,
+  countMovements,
+  createBackend,
+  createTestDatabase,
+  freePort,
+  http,
+  newKey,
+  seedMember,
+  startServer,
+  topUp,
+  walletBalances,
+  type SeededMember,
+  type TestDatabase,
+  type TestServer,
 } from "../helpers";
 
 /**
@@ -69,7 +81,9 @@ describe("the Lokavaluto API over HTTP", () => {
     expect(pre.status).toBeLessThan(300);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     expect(pre.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("api-key");
-    const page = await fetch(`${server.baseUrl}/cyclos/api/${alice.owner}/transactions?page=0`, { headers: { "session-token": alice.token, origin: "https://monujo.example" } });
+    const page = await fetch(`${server.baseUrl}/cyclos/api/${alice.owner}/transactions?page=0`, {
+      headers: { "session-token": alice.token, origin: "https://monujo.example" },
+    });
     expect(page.headers.get("access-control-expose-headers")).toContain("X-Has-Next-Page");
     expect(page.headers.get("x-has-next-page")).toBe("false");
   });
@@ -93,7 +107,13 @@ describe("the Lokavaluto API over HTTP", () => {
 
   it("says whether a payment is allowed: between active wallets of the backend, from the caller's own", async () => {
     const allowed = async (token: string, from: string, to: string) =>
-      (await odoo("GET", `/partner/is_transaction_allowed?sender_wallet_ident=${encodeURIComponent(from)}&recipient_wallet_ident=${encodeURIComponent(to)}`, token)).json;
+      (
+        await odoo(
+          "GET",
+          `/partner/is_transaction_allowed?sender_wallet_ident=${encodeURIComponent(from)}&recipient_wallet_ident=${encodeURIComponent(to)}`,
+          token,
+        )
+      ).json;
     expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, `cyclos:${bob.owner}`)).toBe(true);
     expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, `cyclos:${alice.owner}`)).toBe(false);
     expect(await allowed(alice.token, `cyclos:${bob.owner}@host:1`, `cyclos:${alice.owner}`)).toBe(false);
@@ -117,7 +137,12 @@ describe("the Lokavaluto API over HTTP", () => {
     const bad = await auth(alice.email, "wrong");
     expect([bad.status, bad.json]).toEqual([200, { status: "Error", error: "Access denied" }]);
     const ok = await auth(alice.email, alice.password);
-    expect(ok.json).toMatchObject({ status: "OK", uid: Number(alice.id), api_version: 12, prefetch: { partner: { id: Number(alice.id), email: alice.email } } });
+    expect(ok.json).toMatchObject({
+      status: "OK",
+      uid: Number(alice.id),
+      api_version: 12,
+      prefetch: { partner: { id: Number(alice.id), email: alice.email } },
+    });
     const creds = (ok.json.prefetch as { backend_credentials: unknown[] }).backend_credentials;
     // The same backend data, token included, when asked again: lokapi caches a backend per JSON text.
     const again = await odoo("POST", "/partner/backend_credentials", ok.json.api_token as string);
@@ -175,7 +200,8 @@ describe("the Lokavaluto API over HTTP", () => {
     const others = [bob, await member("Bobby"), await member("Bobbie")];
     const key = `cyclos:${new URL(server.baseUrl).host}`;
     const search = async (value: string, offset: number, limit: number) =>
-      (await odoo("GET", `/partner/search?value=${value}&backend_keys%5B0%5D=${encodeURIComponent(key)}&offset=${offset}&limit=${limit}`, alice.token)).json as {
+      (await odoo("GET", `/partner/search?value=${value}&backend_keys%5B0%5D=${encodeURIComponent(key)}&offset=${offset}&limit=${limit}`, alice.token))
+        .json as {
         rows: { id: number; email: unknown; is_favorite: boolean; monujo_backends: Record<string, string[]> }[];
       };
     const first = await search("bob", 0, 2);

@@ -24,7 +24,9 @@ afterAll(async () => {
 
 async function check(db: Db, world: Awaited<ReturnType<typeof createWorld>>, journal: Awaited<ReturnType<typeof runLoad>>, what: string, kills: number) {
   const { problems, checked } = await verify(db, journal, world.initial);
-  console.log(`${what}: ${kills} kills, ${checked} acknowledged movements checked, ${journal.unknown} unknown outcomes retried (LOAD_SEED=${seed})\n${journal.table()}`);
+  console.log(
+    `${what}: ${kills} kills, ${checked} acknowledged movements checked, ${journal.unknown} unknown outcomes retried (LOAD_SEED=${seed})\n${journal.table()}`,
+  );
   expect(problems).toEqual([]);
   expect(await replayAcknowledged(world.world, journal)).toEqual([]);
   expect(journal.acknowledged().length).toBeGreaterThan(KILLS);
@@ -37,14 +39,18 @@ describe(`kill -9 under load (${KILLS} times, LOAD_SEED=${seed})`, () => {
     cleanups.push(() => tdb.drop());
     const servers = await Promise.all([ServerProcess.start(tdb.url), ServerProcess.start(tdb.url)]);
     cleanups.push(() => Promise.all(servers.map((s) => s.stop())));
-    const world = await createWorld(tdb.db, servers.map((s) => s.baseUrl), clients);
+    const world = await createWorld(
+      tdb.db,
+      servers.map((s) => s.baseUrl),
+      clients,
+    );
     const rng = seeded(seed);
     let kills = 0;
     const journal = await runLoad(world.world, world.safeOf, {
       seed,
       chaos: async () => {
         await pause(1000); // the load gets going before the first kill
-        for (; kills < KILLS; ) {
+        for (; kills < KILLS;) {
           const victim = servers[Math.floor(rng() * servers.length)]!;
           await victim.kill9();
           kills++;
@@ -57,32 +63,40 @@ describe(`kill -9 under load (${KILLS} times, LOAD_SEED=${seed})`, () => {
     expect(servers.flatMap((s) => s.unexpectedExits)).toEqual([]);
   }, 600_000);
 
-  it.skipIf(process.env.TEST_PG_URL !== undefined)("of the embedded PostgreSQL: recovery keeps every acknowledged transfer", async () => {
-    const pgs = await CrashablePostgres.start();
-    cleanups.push(() => pgs.stop());
-    await migrate(pgs.url);
-    const servers = await Promise.all([ServerProcess.start(pgs.url), ServerProcess.start(pgs.url)]);
-    cleanups.push(() => Promise.all(servers.map((s) => s.stop())));
-    const setup = createPool(pgs.url, 5);
-    const world = await createWorld(setup, servers.map((s) => s.baseUrl), clients);
-    await setup.end();
-    const rng = seeded(seed);
-    let kills = 0;
-    const journal = await runLoad(world.world, world.safeOf, {
-      seed,
-      chaos: async () => {
-        await pause(1000); // the load gets going before the first crash
-        for (; kills < KILLS; ) {
-          await pgs.crashAndRestart();
-          kills++;
-          await pause(300 + rng() * 1500); // the next crash lands at a seeded random moment of the load
-        }
-      },
-    });
-    const db = createPool(pgs.url, 5);
-    cleanups.push(() => db.end());
-    await check(db, world, journal, "PostgreSQL kill -9", kills);
-    // The servers rode the database's crashes out: they answered 5xx meanwhile and never died.
-    expect(servers.flatMap((s) => s.unexpectedExits)).toEqual([]);
-  }, 600_000);
+  it.skipIf(process.env.TEST_PG_URL !== undefined)(
+    "of the embedded PostgreSQL: recovery keeps every acknowledged transfer",
+    async () => {
+      const pgs = await CrashablePostgres.start();
+      cleanups.push(() => pgs.stop());
+      await migrate(pgs.url);
+      const servers = await Promise.all([ServerProcess.start(pgs.url), ServerProcess.start(pgs.url)]);
+      cleanups.push(() => Promise.all(servers.map((s) => s.stop())));
+      const setup = createPool(pgs.url, 5);
+      const world = await createWorld(
+        setup,
+        servers.map((s) => s.baseUrl),
+        clients,
+      );
+      await setup.end();
+      const rng = seeded(seed);
+      let kills = 0;
+      const journal = await runLoad(world.world, world.safeOf, {
+        seed,
+        chaos: async () => {
+          await pause(1000); // the load gets going before the first crash
+          for (; kills < KILLS;) {
+            await pgs.crashAndRestart();
+            kills++;
+            await pause(300 + rng() * 1500); // the next crash lands at a seeded random moment of the load
+          }
+        },
+      });
+      const db = createPool(pgs.url, 5);
+      cleanups.push(() => db.end());
+      await check(db, world, journal, "PostgreSQL kill -9", kills);
+      // The servers rode the database's crashes out: they answered 5xx meanwhile and never died.
+      expect(servers.flatMap((s) => s.unexpectedExits)).toEqual([]);
+    },
+    600_000,
+  );
 });

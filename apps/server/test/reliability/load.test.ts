@@ -27,27 +27,37 @@ afterAll(async () => {
 });
 
 describe(`random load on two instances (${clients} members, ${seconds} s, LOAD_SEED=${seed})`, () => {
-  it("keeps every invariant, and the ledger matches each client's view of success exactly", async () => {
-    const { world, initial, safeOf } = await createWorld(tdb.db, servers.map((s) => s.baseUrl), clients);
-    const journal = await runLoad(world, safeOf, { seconds, seed });
-    const { problems, checked } = await verify(tdb.db, journal, initial);
-    console.log(`load (LOAD_SEED=${seed}, ${seconds} s): ${checked} acknowledged movements checked, ${journal.unknown} unknown outcomes retried\n${journal.table()}`);
-    expect(problems).toEqual([]);
-    expect(await replayAcknowledged(world, journal)).toEqual([]);
-    // The run must have exercised what it claims to: successes and refusals of every kind.
-    const t = journal.tally;
-    const n = (prefix: string) => [...t.entries()].filter(([k]) => k.startsWith(prefix)).reduce((s, [, v]) => s + v, 0);
-    expect(n("custodial payment 200")).toBeGreaterThan(0);
-    expect(n("custodial payment 409 insufficient_balance")).toBeGreaterThan(0);
-    expect(n("ledger payment 200")).toBeGreaterThan(0);
-    expect(n("ledger payment 409")).toBeGreaterThan(0);
-    expect(n("custodial reconversion 200") + n("ledger reconversion 200")).toBeGreaterThan(0);
-    expect(n("replay 200")).toBeGreaterThan(0);
-    expect(n("altered replay 409")).toBeGreaterThan(0);
-    expect(n("altered replay 200")).toBe(0);
-    expect(n("invalid amount 400")).toBeGreaterThan(0);
-    expect(n("invalid amount 200")).toBe(0);
-    expect(n("admin validate credit 200")).toBeGreaterThan(0);
-    expect(n("admin reconversion → paid 200")).toBeGreaterThan(0);
-  }, (seconds + 240) * 1000);
+  it(
+    "keeps every invariant, and the ledger matches each client's view of success exactly",
+    async () => {
+      const { world, initial, safeOf } = await createWorld(
+        tdb.db,
+        servers.map((s) => s.baseUrl),
+        clients,
+      );
+      const journal = await runLoad(world, safeOf, { seconds, seed });
+      const { problems, checked } = await verify(tdb.db, journal, initial);
+      console.log(
+        `load (LOAD_SEED=${seed}, ${seconds} s): ${checked} acknowledged movements checked, ${journal.unknown} unknown outcomes retried\n${journal.table()}`,
+      );
+      expect(problems).toEqual([]);
+      expect(await replayAcknowledged(world, journal)).toEqual([]);
+      // The run must have exercised what it claims to: successes and refusals of every kind.
+      const t = journal.tally;
+      const n = (prefix: string) => [...t.entries()].filter(([k]) => k.startsWith(prefix)).reduce((s, [, v]) => s + v, 0);
+      expect(n("custodial payment 200")).toBeGreaterThan(0);
+      expect(n("custodial payment 409 insufficient_balance")).toBeGreaterThan(0);
+      expect(n("ledger payment 200")).toBeGreaterThan(0);
+      expect(n("ledger payment 409")).toBeGreaterThan(0);
+      expect(n("custodial reconversion 200") + n("ledger reconversion 200")).toBeGreaterThan(0);
+      expect(n("replay 200")).toBeGreaterThan(0);
+      expect(n("altered replay 409")).toBeGreaterThan(0);
+      expect(n("altered replay 200")).toBe(0);
+      expect(n("invalid amount 400")).toBeGreaterThan(0);
+      expect(n("invalid amount 200")).toBe(0);
+      expect(n("admin validate credit 200")).toBeGreaterThan(0);
+      expect(n("admin reconversion → paid 200")).toBeGreaterThan(0);
+    },
+    (seconds + 240) * 1000,
+  );
 });

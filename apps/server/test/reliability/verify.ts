@@ -90,7 +90,8 @@ export async function verify(db: Db, journal: Journal, initial: Map<string, bigi
   for (const v of validated.values()) {
     const m = movements.find((x) => x.idempotency_key === `topup:${v.orderId}`);
     if (!m) problems.push(`order ${v.orderId}: validated but no top-up movement`);
-    else if (m.public_id !== v.transactionId || m.amount !== v.amount || m.payee_wallet_id !== v.walletId) problems.push(`order ${v.orderId}: movement ${m.public_id} differs from its validation`);
+    else if (m.public_id !== v.transactionId || m.amount !== v.amount || m.payee_wallet_id !== v.walletId)
+      problems.push(`order ${v.orderId}: movement ${m.public_id} differs from its validation`);
     add(v.walletId, v.amount);
     checked++;
   }

@@ -155,7 +155,12 @@ export class Caller {
    * The definitive answer to one request: retried with the same body, on any instance, while
    * the outcome is unknown. `base` pins the first attempt to one instance.
    */
-  async call<T = Record<string, unknown>>(name: RouteName, token: string, body?: unknown, opts: { base?: string; query?: Record<string, string> } = {}): Promise<{ status: number; json: T }> {
+  async call<T = Record<string, unknown>>(
+    name: RouteName,
+    token: string,
+    body?: unknown,
+    opts: { base?: string; query?: Record<string, string> } = {},
+  ): Promise<{ status: number; json: T }> {
     let base = opts.base ?? pick(this.rng, this.world.instances);
     let last = "";
     for (;;) {
@@ -290,7 +295,14 @@ interface ReconversionJson {
 const NEXT = { sent: "received", received: "invoiced", invoiced: "paid" } as const;
 
 /** An administrator: marks orders paid, validates credits (sometimes twice at once), moves reconversions along. */
-export async function adminLoop(world: World, journal: Journal, token: string, rng: Rng, clock: RunClock, safeOf: (backendId: string) => string): Promise<void> {
+export async function adminLoop(
+  world: World,
+  journal: Journal,
+  token: string,
+  rng: Rng,
+  clock: RunClock,
+  safeOf: (backendId: string) => string,
+): Promise<void> {
   const caller = new Caller(world, journal, rng, clock);
   while (!clock.over) {
     const unpaid = await caller.call<CreditRequestJson[]>("listUnpaidTopUps", token);
@@ -303,11 +315,19 @@ export async function adminLoop(world: World, journal: Journal, token: string, r
     for (const c of credits.status === 200 ? credits.json : []) {
       const times = rng() < 0.3 ? 2 : 1;
       const rs = await Promise.all(
-        Array.from({ length: times }, (_, i) => caller.call<{ transactionId?: string; error?: { code: string } }>("validateCredit", token, { id: c.id }, { base: world.instances[i % world.instances.length]! })),
+        Array.from({ length: times }, (_, i) =>
+          caller.call<{ transactionId?: string; error?: { code: string } }>(
+            "validateCredit",
+            token,
+            { id: c.id },
+            { base: world.instances[i % world.instances.length]! },
+          ),
+        ),
       );
       for (const r of rs) {
         journal.count("admin validate credit", { status: r.status, ...(r.json.error ? { code: r.json.error.code } : {}) });
-        if (r.status === 200) journal.validations.push({ orderId: c.id, walletId: c.walletId, amount: parseApiAmount(c.amount)!, transactionId: r.json.transactionId! });
+        if (r.status === 200)
+          journal.validations.push({ orderId: c.id, walletId: c.walletId, amount: parseApiAmount(c.amount)!, transactionId: r.json.transactionId! });
       }
     }
     const recs = await caller.call<ReconversionJson[]>("listReconversions", token);
@@ -316,7 +336,8 @@ export async function adminLoop(world: World, journal: Journal, token: string, r
       const status = NEXT[rc.status];
       const r = await caller.call<ReconversionJson & { error?: { code: string } }>("advanceReconversion", token, { id: rc.id, status });
       journal.count(`admin reconversion → ${status}`, { status: r.status, ...(r.json.error ? { code: r.json.error.code } : {}) });
-      if (r.status === 200 && status === "paid") journal.retirements.push({ reconversionId: rc.id, safeWallet: safeOf(rc.backendId), amount: parseApiAmount(rc.amount)! });
+      if (r.status === 200 && status === "paid")
+        journal.retirements.push({ reconversionId: rc.id, safeWallet: safeOf(rc.backendId), amount: parseApiAmount(rc.amount)! });
     }
     await pause(20 + rng() * 80); // an administrator's think time between rounds
   }
@@ -337,7 +358,8 @@ export async function replayAcknowledged(world: World, journal: Journal): Promis
       acked.slice(i, i + 20).map(async (rec) => {
         const first = rec.answers.find((a) => a.status === 200)!;
         const again = await caller.sendTransfer(rec);
-        if (again.status !== 200 || again.id !== first.id) problems.push(`key ${rec.key}: retried, answered ${again.status} ${again.code ?? again.id}, first ${first.id}`);
+        if (again.status !== 200 || again.id !== first.id)
+          problems.push(`key ${rec.key}: retried, answered ${again.status} ${again.code ?? again.id}, first ${first.id}`);
       }),
     );
   }

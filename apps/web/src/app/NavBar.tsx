@@ -87,7 +87,14 @@ export function NavBar() {
           )}
           {member && (
             <div className="dropdown" ref={userMenu}>
-              <button type="button" className="nav-item dropdown-trigger" aria-haspopup="true" aria-expanded={userOpen} aria-controls="user-menu" onClick={() => setUserOpen((o) => !o)}>
+              <button
+                type="button"
+                className="nav-item dropdown-trigger"
+                aria-haspopup="true"
+                aria-expanded={userOpen}
+                aria-controls="user-menu"
+                onClick={() => setUserOpen((o) => !o)}
+              >
                 {member.name || i18n._("User")}
               </button>
               <div id="user-menu" className="dropdown-menu" hidden={!userOpen}>

@@ -125,24 +125,93 @@ const ROUTES: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: "/", element: <LoginRoute />, handle: h("Login") },
-      { path: "/carto", element: screen(() => import("../features/carto/CartoScreen"), (m) => m.CartoScreen), handle: h("Map") },
-      { path: "/reset-password", element: screen(() => import("../features/auth/ResetPasswordScreen"), (m) => m.ResetPasswordScreen), handle: h("Reset my password") },
-      { path: "/signup", element: screen(() => import("../features/auth/SignupScreen"), (m) => m.SignupScreen), handle: h("Sign-Up") },
-      { path: "/dashboard", element: screen(() => import("../features/dashboard/DashboardScreen"), (m) => m.DashboardScreen, privately), handle: h("Dashboard") },
-      { path: "/create-account", element: screen(() => import("../features/create-account/CreateAccountScreen"), (m) => m.CreateAccountScreen, privately), handle: h("Create my wallet") },
-      { path: "/preferences", element: screen(() => import("../features/preferences/PreferencesScreen"), (m) => m.PreferencesScreen, privately), handle: h("Preferences") },
+      {
+        path: "/carto",
+        element: screen(
+          () => import("../features/carto/CartoScreen"),
+          (m) => m.CartoScreen,
+        ),
+        handle: h("Map"),
+      },
+      {
+        path: "/reset-password",
+        element: screen(
+          () => import("../features/auth/ResetPasswordScreen"),
+          (m) => m.ResetPasswordScreen,
+        ),
+        handle: h("Reset my password"),
+      },
+      {
+        path: "/signup",
+        element: screen(
+          () => import("../features/auth/SignupScreen"),
+          (m) => m.SignupScreen,
+        ),
+        handle: h("Sign-Up"),
+      },
+      {
+        path: "/dashboard",
+        element: screen(
+          () => import("../features/dashboard/DashboardScreen"),
+          (m) => m.DashboardScreen,
+          privately,
+        ),
+        handle: h("Dashboard"),
+      },
+      {
+        path: "/create-account",
+        element: screen(
+          () => import("../features/create-account/CreateAccountScreen"),
+          (m) => m.CreateAccountScreen,
+          privately,
+        ),
+        handle: h("Create my wallet"),
+      },
+      {
+        path: "/preferences",
+        element: screen(
+          () => import("../features/preferences/PreferencesScreen"),
+          (m) => m.PreferencesScreen,
+          privately,
+        ),
+        handle: h("Preferences"),
+      },
       {
         path: "/admin/pending-accounts",
-        element: screen(() => import("../features/admin/PendingAccountsScreen"), (m) => m.PendingAccountsScreen, withRight("accountValidation")),
+        element: screen(
+          () => import("../features/admin/PendingAccountsScreen"),
+          (m) => m.PendingAccountsScreen,
+          withRight("accountValidation"),
+        ),
         handle: h("Approval of account creation"),
       },
       {
         path: "/admin/pending-credits",
-        element: screen(() => import("../features/admin/PendingCreditsScreen"), (m) => m.PendingCreditsScreen, withRight("creditValidation")),
+        element: screen(
+          () => import("../features/admin/PendingCreditsScreen"),
+          (m) => m.PendingCreditsScreen,
+          withRight("creditValidation"),
+        ),
         handle: h("Approval of top-up requests"),
       },
-      { path: "/admin", element: screen(() => import("../features/admin/AdminConsoleScreen"), (m) => m.AdminConsoleScreen, withRight("both")), handle: h("Administration") },
-      { path: PAY_PATH, element: screen(() => import("../features/qr/PayLinkScreen"), (m) => m.PayLinkScreen, privately), handle: h("Send money") },
+      {
+        path: "/admin",
+        element: screen(
+          () => import("../features/admin/AdminConsoleScreen"),
+          (m) => m.AdminConsoleScreen,
+          withRight("both"),
+        ),
+        handle: h("Administration"),
+      },
+      {
+        path: PAY_PATH,
+        element: screen(
+          () => import("../features/qr/PayLinkScreen"),
+          (m) => m.PayLinkScreen,
+          privately,
+        ),
+        handle: h("Send money"),
+      },
       { path: "*", element: <Navigate to="/carto" replace /> },
     ],
   },

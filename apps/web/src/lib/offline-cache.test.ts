@@ -6,7 +6,14 @@ const q = (queryKey: readonly unknown[], data: unknown = { any: 1 }, status: "su
 
 describe("what is kept for an offline start", () => {
   it("keeps what the dashboard draws", () => {
-    for (const key of [["me"], ["me", "rights"], ["me", "backends"], ["me", "accounts", "list"], ["me", "transactions", "w1", "recent"], ["me", "topups", "w1"]]) {
+    for (const key of [
+      ["me"],
+      ["me", "rights"],
+      ["me", "backends"],
+      ["me", "accounts", "list"],
+      ["me", "transactions", "w1", "recent"],
+      ["me", "topups", "w1"],
+    ]) {
       expect(keptOffline(q(key)), JSON.stringify(key)).toBe(true);
     }
   });

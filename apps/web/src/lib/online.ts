@@ -10,4 +10,9 @@ const subscribe = (onChange: () => void) => {
 };
 
 /** Whether the browser has a network connection; offline, the app is read-only (nothing is queued). */
-export const useOnline = (): boolean => useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+export const useOnline = (): boolean =>
+  useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );

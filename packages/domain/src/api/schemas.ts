@@ -4,16 +4,7 @@ import { EMAIL_MAX } from "../email";
 import { NAME_MAX } from "../names";
 import { MEMBER_PASSWORD_RULES } from "../password";
 import { M } from "../messages";
-import {
-  BACKEND_KINDS,
-  CREDENTIAL_KINDS,
-  LIMITS,
-  MOVEMENT_KINDS,
-  RECONVERSION_STATUSES,
-  SUB_ACCOUNTS,
-  TOPUP_STATES,
-  WALLET_STATUSES,
-} from "../vocabulary";
+import { BACKEND_KINDS, CREDENTIAL_KINDS, LIMITS, MOVEMENT_KINDS, RECONVERSION_STATUSES, SUB_ACCOUNTS, TOPUP_STATES, WALLET_STATUSES } from "../vocabulary";
 
 /** One request/response contract for the server (validation, OpenAPI) and the client (types). */
 
@@ -193,10 +184,17 @@ export const TransferBody = z.object({
   senderMemo: Memo.default(""),
   recipientMemo: Memo.default(""),
   /** Client-generated idempotency key, the same on every retry of one payment. */
-  key: z.string().min(LIMITS.idempotencyKeyMin).max(LIMITS.idempotencyKeyMax).regex(/^[\w-]+$/),
+  key: z
+    .string()
+    .min(LIMITS.idempotencyKeyMin)
+    .max(LIMITS.idempotencyKeyMax)
+    .regex(/^[\w-]+$/),
   /** Ledger wallets: signing time and EIP-191 signature of the canonical transfer message. */
   at: z.string().max(40).optional(),
-  signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/).optional(),
+  signature: z
+    .string()
+    .regex(/^(0x)?[0-9a-fA-F]{130}$/)
+    .optional(),
 });
 
 const OrderId = z.string().min(3).max(80);
@@ -286,7 +284,10 @@ export const CreateWalletBody = z.object({
   backendId: z.string().min(3).max(120),
   keystore: z.record(z.string(), z.unknown()).optional(),
   at: z.string().max(40).optional(),
-  signature: z.string().regex(/^(0x)?[0-9a-fA-F]{130}$/).optional(),
+  signature: z
+    .string()
+    .regex(/^(0x)?[0-9a-fA-F]{130}$/)
+    .optional(),
 });
 export const CreatedWallet = z.object({ internalId: z.string(), status: WalletStatus.extract(["pending", "active"]) });
 
@@ -405,7 +406,16 @@ export const schemas = {
   passkeyRegistrationOptions: { response: PasskeyOptions },
   registerPasskey: { body: RegisterPasskeyBody, response: z.object({ credentialId: z.string() }) },
   deletePasskey: { params: z.object({ credentialId: z.string().min(1).max(LIMITS.credentialId) }), response: Ok },
-  passkeyLoginOptions: { body: z.object({ credentialId: z.string().max(LIMITS.credentialId).regex(/^[\w-]+$/).optional() }), response: PasskeyOptions },
+  passkeyLoginOptions: {
+    body: z.object({
+      credentialId: z
+        .string()
+        .max(LIMITS.credentialId)
+        .regex(/^[\w-]+$/)
+        .optional(),
+    }),
+    response: PasskeyOptions,
+  },
   passkeyLogin: { body: PasskeyLoginBody, response: LoginResult },
   createDeviceLogin: { response: DeviceLogin },
   deviceLogin: { body: DeviceLogin, response: LoginResult },
@@ -428,4 +438,3 @@ export const schemas = {
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;
-

@@ -4,5 +4,12 @@ import type { TopUpProvider } from "./types";
 export const transferProvider: TopUpProvider = {
   name: "transfer",
   selfCheckout: false,
-  checkout: (order, s) => ({ kind: "bank-transfer", amount: order.amount, holder: s.bank.holder, iban: s.bank.iban, bic: s.bank.bic, reference: order.reference }),
+  checkout: (order, s) => ({
+    kind: "bank-transfer",
+    amount: order.amount,
+    holder: s.bank.holder,
+    iban: s.bank.iban,
+    bic: s.bank.bic,
+    reference: order.reference,
+  }),
 };

@@ -87,24 +87,24 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
                 </div>
               ) : (
                 <div className="account-row">
-                <button
-                  type="button"
-                  className={`account${isSelected && (single || !selected?.sub) ? " selected" : ""}`}
-                  aria-pressed={isSelected && (single || !selected?.sub)}
-                  onClick={() => onSelect({ walletId: a.id })}
-                >
-                  <span className="account-name">
-                    {single && a.subAccounts[0] ? subAccountLabel(i18n, a.subAccounts[0].kind) : accountLabel(i18n, a)}
-                    {multiCurrency && <span className="account-currency">{a.currencyName}</span>}
-                  </span>
-                  <span className="account-balance">
-                    <span className="amount" aria-label={a.bal === null ? i18n._("Balance hidden: the account is inactive") : undefined}>
-                      {money(a.bal)}
-                    </span>{" "}
-                    <span className="currency">{a.curr || "--"}</span>
-                  </span>
-                </button>
-                {isSelected && a.active && <AccountMenu account={a} actions={actions.filter((x) => x.available(a))} />}
+                  <button
+                    type="button"
+                    className={`account${isSelected && (single || !selected?.sub) ? " selected" : ""}`}
+                    aria-pressed={isSelected && (single || !selected?.sub)}
+                    onClick={() => onSelect({ walletId: a.id })}
+                  >
+                    <span className="account-name">
+                      {single && a.subAccounts[0] ? subAccountLabel(i18n, a.subAccounts[0].kind) : accountLabel(i18n, a)}
+                      {multiCurrency && <span className="account-currency">{a.currencyName}</span>}
+                    </span>
+                    <span className="account-balance">
+                      <span className="amount" aria-label={a.bal === null ? i18n._("Balance hidden: the account is inactive") : undefined}>
+                        {money(a.bal)}
+                      </span>{" "}
+                      <span className="currency">{a.curr || "--"}</span>
+                    </span>
+                  </button>
+                  {isSelected && a.active && <AccountMenu account={a} actions={actions.filter((x) => x.available(a))} />}
                 </div>
               )}
               {!single && !a.unavailable && (
@@ -167,7 +167,14 @@ function AccountMenu({ account, actions }: { account: AccountEntry; actions: Acc
   }
   return (
     <div className="dropdown">
-      <button type="button" className="button account-menu" aria-haspopup="true" aria-expanded={open} aria-label={i18n._("Account actions")} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="button account-menu"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-label={i18n._("Account actions")}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span aria-hidden="true">⋮</span>
       </button>
       <div className="dropdown-menu" hidden={!open}>

@@ -11,7 +11,6 @@ import { STAGES, stageLabel } from "../reconversion/stages";
 import { detailDate } from "../../lib/dates";
 import { AdminTable } from "./AdminTable";
 
-
 /**
  * The administration console that the spec's "external administration link" leads to, for
  * holders of both rights: reconversions move sent → received → invoiced → paid; at paid the
@@ -38,29 +37,27 @@ export function AdminConsoleScreen() {
         {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No reconversion yet")}</p>}
         {list.isSuccess && list.data.length > 0 && (
           <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Date"), i18n._("Stage")]}>
-              {list.data.map((r) => {
-                const next = STAGES[STAGES.indexOf(r.status) + 1];
-                return (
-                  <tr key={r.id}>
-                    <td>{r.related}</td>
-                    <td>
-                      {fmt.money(r.amount, r.currency)}
-                    </td>
-                    <td>
-                      <time dateTime={r.date}>{fmt.date(new Date(r.date))}</time>
-                    </td>
-                    <td>{stageLabel(i18n, r.status)}</td>
-                    <td className="actions">
-                      {next && (
-                        <button type="button" className="button small primary" disabled={advance.isPending} onClick={() => advance.mutate({ r, to: next })}>
-                          {i18n._("Mark as {stage}", { stage: stageLabel(i18n, next) })}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </AdminTable>
+            {list.data.map((r) => {
+              const next = STAGES[STAGES.indexOf(r.status) + 1];
+              return (
+                <tr key={r.id}>
+                  <td>{r.related}</td>
+                  <td>{fmt.money(r.amount, r.currency)}</td>
+                  <td>
+                    <time dateTime={r.date}>{fmt.date(new Date(r.date))}</time>
+                  </td>
+                  <td>{stageLabel(i18n, r.status)}</td>
+                  <td className="actions">
+                    {next && (
+                      <button type="button" className="button small primary" disabled={advance.isPending} onClick={() => advance.mutate({ r, to: next })}>
+                        {i18n._("Mark as {stage}", { stage: stageLabel(i18n, next) })}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </AdminTable>
         )}
       </section>
       <MembersAndLimits />
@@ -89,26 +86,24 @@ function UnpaidOrders() {
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No unpaid top-up order")}</p>}
       {list.isSuccess && list.data.length > 0 && (
         <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Reference"), i18n._("Date")]}>
-            {list.data.map((o) => (
-              <tr key={o.id}>
-                <td>{o.related}</td>
-                <td>
-                  {fmt.money(o.amount, o.currency)}
-                </td>
-                <td>
-                  <code>{o.reference}</code>
-                </td>
-                <td>
-                  <time dateTime={o.date}>{fmt.date(new Date(o.date))}</time>
-                </td>
-                <td className="actions">
-                  <button type="button" className="button small primary" disabled={mark.isPending} onClick={() => mark.mutate(o.id)}>
-                    {i18n._("Mark as paid")}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+          {list.data.map((o) => (
+            <tr key={o.id}>
+              <td>{o.related}</td>
+              <td>{fmt.money(o.amount, o.currency)}</td>
+              <td>
+                <code>{o.reference}</code>
+              </td>
+              <td>
+                <time dateTime={o.date}>{fmt.date(new Date(o.date))}</time>
+              </td>
+              <td className="actions">
+                <button type="button" className="button small primary" disabled={mark.isPending} onClick={() => mark.mutate(o.id)}>
+                  {i18n._("Mark as paid")}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </section>
   );
@@ -124,21 +119,21 @@ function AuditLog() {
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("Nothing recorded yet")}</p>}
       {list.isSuccess && list.data.length > 0 && (
         <AdminTable columns={[i18n._("When"), i18n._("Who"), i18n._("Action"), i18n._("Subject")]} actions={false}>
-            {list.data.map((e, i) => (
-              <tr key={`${e.at}-${i}`}>
-                <td>
-                  <time dateTime={e.at}>{detailDate(e.at)}</time>
-                </td>
-                <td>{e.actor}</td>
-                <td>
-                  <code>{e.action}</code>
-                </td>
-                <td>
-                  <code>{e.subject}</code>
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+          {list.data.map((e, i) => (
+            <tr key={`${e.at}-${i}`}>
+              <td>
+                <time dateTime={e.at}>{detailDate(e.at)}</time>
+              </td>
+              <td>{e.actor}</td>
+              <td>
+                <code>{e.action}</code>
+              </td>
+              <td>
+                <code>{e.subject}</code>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </section>
   );
@@ -157,11 +152,13 @@ function MembersAndLimits() {
         <input id="member-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
       </div>
       {list.isSuccess && (
-        <AdminTable columns={[i18n._("User"), i18n._("Backend"), i18n._("Balance"), i18n._("Mutual credit floor"), i18n._("Mutual credit ceiling"), i18n._("Top-ups")]}>
-            {list.data.map((w) => (
-              <LimitsRow key={w.walletId} wallet={w} />
-            ))}
-          </AdminTable>
+        <AdminTable
+          columns={[i18n._("User"), i18n._("Backend"), i18n._("Balance"), i18n._("Mutual credit floor"), i18n._("Mutual credit ceiling"), i18n._("Top-ups")]}
+        >
+          {list.data.map((w) => (
+            <LimitsRow key={w.walletId} wallet={w} />
+          ))}
+        </AdminTable>
       )}
     </section>
   );
@@ -191,8 +188,22 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
       <td>{wallet.name}</td>
       <td>{wallet.backendId}</td>
       <td>{wallet.bal}</td>
-      <td>{wallet.cmFloor !== null && <input aria-label={label(i18n._("Mutual credit floor"))} value={floor} onChange={(e) => setFloor(e.target.value)} inputMode="decimal" size={9} />}</td>
-      <td>{wallet.cmFloor !== null && <input aria-label={label(i18n._("Mutual credit ceiling"))} value={ceiling} onChange={(e) => setCeiling(e.target.value)} inputMode="decimal" size={9} />}</td>
+      <td>
+        {wallet.cmFloor !== null && (
+          <input aria-label={label(i18n._("Mutual credit floor"))} value={floor} onChange={(e) => setFloor(e.target.value)} inputMode="decimal" size={9} />
+        )}
+      </td>
+      <td>
+        {wallet.cmFloor !== null && (
+          <input
+            aria-label={label(i18n._("Mutual credit ceiling"))}
+            value={ceiling}
+            onChange={(e) => setCeiling(e.target.value)}
+            inputMode="decimal"
+            size={9}
+          />
+        )}
+      </td>
       <td>
         <input type="checkbox" aria-label={label(i18n._("Top-ups"))} checked={topups} onChange={(e) => setTopups(e.target.checked)} />
       </td>

@@ -7,7 +7,6 @@ import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { AdminTable } from "./AdminTable";
 
-
 /** docs/spec.md §2 "Pending accounts screen": user (and backend when several) with Approve and Discard. */
 export function PendingAccountsScreen() {
   const { i18n } = useLingui();
@@ -36,27 +35,31 @@ export function PendingAccountsScreen() {
       <h1>{i18n._("Account requests")}</h1>
       {list.isError && (
         <div className="notice error" role="alert">
-          <p>{i18n._("An unexpected issue occurred while loading the pending accounts. Please refresh the page, or contact your administrator if the issue persists.")}</p>
+          <p>
+            {i18n._(
+              "An unexpected issue occurred while loading the pending accounts. Please refresh the page, or contact your administrator if the issue persists.",
+            )}
+          </p>
         </div>
       )}
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No account pending for approval")}</p>}
       {list.isSuccess && list.data.length > 0 && (
         <AdminTable columns={[i18n._("User"), ...(several ? [i18n._("Backend")] : [])]}>
-            {list.data.map((a) => (
-              <tr key={a.walletId}>
-                <td>{a.name}</td>
-                {several && <td>{a.backendId}</td>}
-                <td className="actions">
-                  <button type="button" className="button small" onClick={() => run(a, false)}>
-                    {i18n._("Discard")}
-                  </button>
-                  <button type="button" className="button primary small" onClick={() => run(a, true)}>
-                    {i18n._("Approve")}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </AdminTable>
+          {list.data.map((a) => (
+            <tr key={a.walletId}>
+              <td>{a.name}</td>
+              {several && <td>{a.backendId}</td>}
+              <td className="actions">
+                <button type="button" className="button small" onClick={() => run(a, false)}>
+                  {i18n._("Discard")}
+                </button>
+                <button type="button" className="button primary small" onClick={() => run(a, true)}>
+                  {i18n._("Approve")}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </main>
   );

@@ -102,7 +102,13 @@ export function LoginScreen() {
           {i18n._("Sign in")}
         </button>
         {biometric.usable && (
-          <button type="button" className="button wide biometric-button" onClick={() => void biometric.start()} disabled={biometric.busy} aria-busy={biometric.busy}>
+          <button
+            type="button"
+            className="button wide biometric-button"
+            onClick={() => void biometric.start()}
+            disabled={biometric.busy}
+            aria-busy={biometric.busy}
+          >
             <span aria-hidden="true">☝</span> {i18n._("Sign in with biometrics")}
           </button>
         )}

@@ -42,11 +42,18 @@ function RequestResetForm() {
       {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt={config.appName} />}
       <h1>{i18n._("Reset my password")}</h1>
       <p>
-        {i18n._(
-          "Please enter the email address associated with your account below. We'll send you an email with instructions on how to reset your password",
-        )}
+        {i18n._("Please enter the email address associated with your account below. We'll send you an email with instructions on how to reset your password")}
       </p>
-      <Field label={i18n._("Email")} type="text" inputMode="email" autoComplete="email" autoCapitalize="none" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+      <Field
+        label={i18n._("Email")}
+        type="text"
+        inputMode="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        autoFocus
+      />
       <button className="button primary wide" type="submit" disabled={reset.isPending || email.trim() === ""} aria-busy={reset.isPending}>
         {i18n._("Reset password")}
       </button>

@@ -45,7 +45,9 @@ export function SignupScreen() {
 
   const errorOf = (name: keyof SignupValues) => {
     const e = errors[name] as { message?: string; values?: Record<string, string | number> } | undefined;
-    return e?.message && (dirtyFields[name] || touchedFields[name] || form.formState.isSubmitted) ? tr({ id: e.message, ...(e.values ? { values: e.values } : {}) }) : undefined;
+    return e?.message && (dirtyFields[name] || touchedFields[name] || form.formState.isSubmitted)
+      ? tr({ id: e.message, ...(e.values ? { values: e.values } : {}) })
+      : undefined;
   };
 
   return (
@@ -53,11 +55,29 @@ export function SignupScreen() {
       <form className="card auth-card" onSubmit={form.handleSubmit((v) => signup.mutate(v))} noValidate>
         {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt={config.appName} />}
         <h1>{i18n._("Sign up")}</h1>
-        <Field label={i18n._("Email")} type="text" inputMode="email" autoComplete="email" autoCapitalize="none" error={errorOf("email")} {...form.register("email")} />
+        <Field
+          label={i18n._("Email")}
+          type="text"
+          inputMode="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          error={errorOf("email")}
+          {...form.register("email")}
+        />
         <Field label={i18n._("Firstname")} autoComplete="given-name" error={errorOf("firstName")} {...form.register("firstName")} />
         <Field label={i18n._("Lastname")} autoComplete="family-name" error={errorOf("lastName")} {...form.register("lastName")} />
-        <PasswordField label={i18n._("Password")} autoComplete="new-password" error={errorOf("password")} {...form.register("password", { deps: ["confirmPassword"] })} />
-        <PasswordField label={i18n._("Confirm password")} autoComplete="new-password" error={errorOf("confirmPassword")} {...form.register("confirmPassword")} />
+        <PasswordField
+          label={i18n._("Password")}
+          autoComplete="new-password"
+          error={errorOf("password")}
+          {...form.register("password", { deps: ["confirmPassword"] })}
+        />
+        <PasswordField
+          label={i18n._("Confirm password")}
+          autoComplete="new-password"
+          error={errorOf("confirmPassword")}
+          {...form.register("confirmPassword")}
+        />
         <button className="button primary wide" type="submit" disabled={!isValid || signup.isPending} aria-busy={signup.isPending}>
           {i18n._("Sign up")}
         </button>

@@ -68,7 +68,12 @@ export const nativeBiometrics: BiometricLogin = {
     const { credentialId, secret } = await client.createDeviceLogin();
     try {
       // Readable only after a biometric check, and void once the enrolled fingers or faces change.
-      await NativeBiometric.setCredentials({ server: KEYCHAIN_ENTRY, username: credentialId, password: secret, accessControl: AccessControl.BIOMETRY_CURRENT_SET });
+      await NativeBiometric.setCredentials({
+        server: KEYCHAIN_ENTRY,
+        username: credentialId,
+        password: secret,
+        accessControl: AccessControl.BIOMETRY_CURRENT_SET,
+      });
     } catch (e) {
       await client.deletePasskey(credentialId).catch(() => undefined);
       throw e;

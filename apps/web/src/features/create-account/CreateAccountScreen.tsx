@@ -32,7 +32,14 @@ export function CreateAccountScreen() {
       {unconfigured.length > 1 && (
         <div className="segmented" role="radiogroup" aria-label={i18n._("Backend")}>
           {unconfigured.map((b) => (
-            <button key={b.id} type="button" role="radio" aria-checked={b.id === selected.id} className={b.id === selected.id ? "button primary" : "button"} onClick={() => setChosen(b.id)}>
+            <button
+              key={b.id}
+              type="button"
+              role="radio"
+              aria-checked={b.id === selected.id}
+              className={b.id === selected.id ? "button primary" : "button"}
+              onClick={() => setChosen(b.id)}
+            >
               {b.id}
             </button>
           ))}
@@ -102,8 +109,23 @@ function CreateWallet({ backend }: { backend: Backend }) {
       {ledger && (
         <>
           <p>{i18n._("Choose the password for your wallet. It is different from your user account password and is only related to your wallet.")}</p>
-          <PasswordField label={i18n._("Password")} autoComplete="new-password" value={password} readOnly={simplified} onChange={(e) => setPassword(e.target.value)} error={passwordError} autoFocus />
-          <PasswordField label={i18n._("Password confirmation")} autoComplete="new-password" value={confirm} readOnly={simplified} onChange={(e) => setConfirm(e.target.value)} error={confirmError} />
+          <PasswordField
+            label={i18n._("Password")}
+            autoComplete="new-password"
+            value={password}
+            readOnly={simplified}
+            onChange={(e) => setPassword(e.target.value)}
+            error={passwordError}
+            autoFocus
+          />
+          <PasswordField
+            label={i18n._("Password confirmation")}
+            autoComplete="new-password"
+            value={confirm}
+            readOnly={simplified}
+            onChange={(e) => setConfirm(e.target.value)}
+            error={confirmError}
+          />
           {policy.method === "pin" && (
             <div className="auth-pref">
               <label className="switch">

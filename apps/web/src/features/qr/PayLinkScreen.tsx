@@ -18,4 +18,3 @@ export function PayLinkScreen() {
   if (!result) return null;
   return <Navigate to="/dashboard" replace state={result.ok ? { pay: result.payload } : null} />;
 }
-

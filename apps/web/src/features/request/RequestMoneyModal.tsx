@@ -23,7 +23,9 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
 
   if (request) {
     const amount = fmt.apiAmount(request.amount!);
-    const title = i18n._("QR code - Payment request to {name} of {amount} {currency}", { name: me.name, amount, currency: account.curr }) + (memo.trim() ? ` (${memo.trim()})` : "");
+    const title =
+      i18n._("QR code - Payment request to {name} of {amount} {currency}", { name: me.name, amount, currency: account.curr }) +
+      (memo.trim() ? ` (${memo.trim()})` : "");
     return (
       <Dialog title={i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 })} onClose={onClose} onBack={() => setRequest(null)}>
         <p className="request-summary">
@@ -55,7 +57,14 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
         <AmountField value={amountText} onChange={setAmountText} currency={account.curr} error={amountError} autoFocus />
         <div className="field">
           <label htmlFor={`${ids}-memo`}>{i18n._("Memo")}</label>
-          <input id={`${ids}-memo`} autoComplete="off" placeholder={i18n._("Add a payment memo (optional)")} value={memo} onChange={(e) => setMemo(e.target.value)} aria-invalid={memoError ? true : undefined} />
+          <input
+            id={`${ids}-memo`}
+            autoComplete="off"
+            placeholder={i18n._("Add a payment memo (optional)")}
+            value={memo}
+            onChange={(e) => setMemo(e.target.value)}
+            aria-invalid={memoError ? true : undefined}
+          />
           {memoError && <p className="field-error">{tr(memoError)}</p>}
         </div>
         <button type="submit" className="button primary wide" disabled={!ready}>

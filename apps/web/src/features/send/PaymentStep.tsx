@@ -87,10 +87,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
         <div>
           <span className="label">{i18n._("From")}</span>
           <div className="from-account">
-            <span>{accountLabel(i18n, from)}</span>{" "}
-            <span className="amount">
-              {fmt.money(from.bal ?? "0.00", from.curr)}
-            </span>
+            <span>{accountLabel(i18n, from)}</span> <span className="amount">{fmt.money(from.bal ?? "0.00", from.curr)}</span>
           </div>
         </div>
         <div>

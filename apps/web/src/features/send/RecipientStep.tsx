@@ -34,11 +34,7 @@ export function RecipientStep({ onChoose, onScan }: { onChoose: (r: Recipient) =
           onChange={(e) => setQ(e.target.value)}
         />
       </div>
-      <ul
-        className="recipient-list"
-        aria-busy={search.isFetching}
-        onScroll={loadMoreNearBottom(50, search)}
-      >
+      <ul className="recipient-list" aria-busy={search.isFetching} onScroll={loadMoreNearBottom(50, search)}>
         {rows.map((r) => (
           <RecipientRow key={`${r.memberId}:${r.walletId}`} recipient={r} onChoose={onChoose} />
         ))}

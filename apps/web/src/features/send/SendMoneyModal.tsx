@@ -49,7 +49,9 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
       recipient = undefined;
     }
     if (!recipient) return toast.error({ id: M.qrRecipientSearchFailed });
-    const request = isPaymentRequest(payload) ? { amount: payload.amount, senderMemo: payload.senderMemo ?? null, recipientMemo: payload.recipientMemo ?? null } : undefined;
+    const request = isPaymentRequest(payload)
+      ? { amount: payload.amount, senderMemo: payload.senderMemo ?? null, recipientMemo: payload.recipientMemo ?? null }
+      : undefined;
     setStep({ name: "payment", recipient, request, fromQr: true });
   };
   useEffect(() => {

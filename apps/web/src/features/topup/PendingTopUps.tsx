@@ -13,8 +13,19 @@ export function PendingTopUps({ orders, onOpen }: { orders: PendingTopUp[]; onOp
   const paid = orders.filter((o) => o.state === "paid");
   return (
     <>
-      <Group title={i18n._("My unpaid top-up requests")} text={i18n._("The following top up requests needs to be paid or canceled")} orders={mine} onOpen={onOpen} />
-      <Group title={i18n._("Pending top-up requests")} text={i18n._("The following top up requests await payment by third party")} orders={others} onOpen={onOpen} withRequester />
+      <Group
+        title={i18n._("My unpaid top-up requests")}
+        text={i18n._("The following top up requests needs to be paid or canceled")}
+        orders={mine}
+        onOpen={onOpen}
+      />
+      <Group
+        title={i18n._("Pending top-up requests")}
+        text={i18n._("The following top up requests await payment by third party")}
+        orders={others}
+        onOpen={onOpen}
+        withRequester
+      />
       <Group
         title={i18n._("Top up waiting admin validation")}
         text={i18n._("The following top up have been paid and are waiting for an administrator of your local currency to validate them.")}
@@ -25,7 +36,19 @@ export function PendingTopUps({ orders, onOpen }: { orders: PendingTopUp[]; onOp
   );
 }
 
-function Group({ title, text, orders, onOpen, withRequester }: { title: string; text: string; orders: PendingTopUp[]; onOpen: (o: PendingTopUp) => void; withRequester?: boolean }) {
+function Group({
+  title,
+  text,
+  orders,
+  onOpen,
+  withRequester,
+}: {
+  title: string;
+  text: string;
+  orders: PendingTopUp[];
+  onOpen: (o: PendingTopUp) => void;
+  withRequester?: boolean;
+}) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   if (orders.length === 0) return null;
@@ -42,9 +65,7 @@ function Group({ title, text, orders, onOpen, withRequester }: { title: string; 
                 {withRequester && <span className="tx-memo">{i18n._("by {name}", { name: o.requester.name })}</span>}
               </span>
               <span className="tx-side">
-                <span className="tx-amount positive">
-                  {fmt.money(o.amount, o.currency)}
-                </span>
+                <span className="tx-amount positive">{fmt.money(o.amount, o.currency)}</span>
                 <span className="tx-date">{fmt.date(new Date(o.date))}</span>
               </span>
             </button>

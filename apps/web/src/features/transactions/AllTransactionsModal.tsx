@@ -52,7 +52,12 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
       }
       let csv;
       try {
-        csv = buildCsv(me.data?.name ?? "", txs, { source: i18n._("Source"), target: i18n._("Target"), amount: i18n._("Amount"), date: i18n._("Date"), description: i18n._("Description") }, range);
+        csv = buildCsv(
+          me.data?.name ?? "",
+          txs,
+          { source: i18n._("Source"), target: i18n._("Target"), amount: i18n._("Amount"), date: i18n._("Date"), description: i18n._("Description") },
+          range,
+        );
       } catch {
         toast.error({ id: M.csvFailed });
         return;
@@ -83,11 +88,7 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
         <PeriodFilter range={range} onChange={setRange} />
         <RecipientFilter backendId={account.backendId} value={counterparty} onChange={setCounterparty} />
       </div>
-      <ul
-        className="tx-list scroll"
-        aria-busy={pages.isFetching}
-        onScroll={loadMoreNearBottom(500, pages)}
-      >
+      <ul className="tx-list scroll" aria-busy={pages.isFetching} onScroll={loadMoreNearBottom(500, pages)}>
         {items.map((tx) => (
           <TransactionItem key={tx.id} tx={tx} onOpen={onOpen} />
         ))}
@@ -162,15 +163,7 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
       </div>
       {picking && (
         <div className="picker">
-          <DayPicker
-            mode="range"
-            locale={locale}
-            selected={picked}
-            onSelect={setPicked}
-            disabled={{ after: now }}
-            endMonth={now}
-            defaultMonth={now}
-          />
+          <DayPicker mode="range" locale={locale} selected={picked} onSelect={setPicked} disabled={{ after: now }} endMonth={now} defaultMonth={now} />
           <button
             type="button"
             className="button small primary"

@@ -25,7 +25,9 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
     >
       <p className="detail-headline">{headline}</p>
       <p className="detail-amount">
-        {sent ? i18n._("Sent {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency }) : i18n._("Received {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })}
+        {sent
+          ? i18n._("Sent {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })
+          : i18n._("Received {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })}
       </p>
       <p>
         {sent ? i18n._("to") : i18n._("from")} <strong>{tx.related}</strong>

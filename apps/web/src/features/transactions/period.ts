@@ -1,5 +1,17 @@
 import {
-  addDays, addMonths, addWeeks, addYears, endOfDay, endOfMonth, endOfWeek, endOfYear, min, startOfDay, startOfMonth, startOfWeek, startOfYear,
+  addDays,
+  addMonths,
+  addWeeks,
+  addYears,
+  endOfDay,
+  endOfMonth,
+  endOfWeek,
+  endOfYear,
+  min,
+  startOfDay,
+  startOfMonth,
+  startOfWeek,
+  startOfYear,
   type Locale,
 } from "date-fns";
 

@@ -36,7 +36,8 @@ export function useTransactionPages(walletId: string, filter: TransactionFilter)
   return useInfiniteQuery({
     queryKey: transactionKeys.list(walletId, filter),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.getTransactions(walletId, { ...filter, limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } satisfies TransactionsQuery),
+    queryFn: ({ pageParam }) =>
+      client.getTransactions(walletId, { ...filter, limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } satisfies TransactionsQuery),
     getNextPageParam: (last) => last.next ?? undefined,
   });
 }

@@ -15,7 +15,12 @@ export function useExportWallet() {
   return async (account: AccountEntry) => {
     try {
       const keystore = await client.getKeystore(account.id);
-      await deliverFile(JSON.stringify(keystore, null, 4), walletFileName(account.curr, account.backend, account.id), "application/json", i18n._("Wallet export"));
+      await deliverFile(
+        JSON.stringify(keystore, null, 4),
+        walletFileName(account.curr, account.backend, account.id),
+        "application/json",
+        i18n._("Wallet export"),
+      );
     } catch (e) {
       // The member closing the share sheet is not a failure.
       if ((e as Error).name === "AbortError") return;

@@ -3,5 +3,4 @@
  * `window.Capacitor` before the app runs; reading it spares the web the download of
  * @capacitor/core, which only the native adapters load.
  */
-export const isNative = (): boolean =>
-  Boolean((globalThis as { Capacitor?: { isNativePlatform?: () => boolean } }).Capacitor?.isNativePlatform?.());
+export const isNative = (): boolean => Boolean((globalThis as { Capacitor?: { isNativePlatform?: () => boolean } }).Capacitor?.isNativePlatform?.());
