@@ -184,7 +184,8 @@ describe("sendPayment", () => {
       policy: { retentionSeconds: null, method: "password" },
       retention: new KeyRetention(),
       ask: () => Promise.reject(new OperationCanceled()),
-      notify: () => undefined,
+      close: () => undefined,
+      toast: { error: () => undefined, warning: () => undefined },
     });
     expect(await sendPayment({ ...deps, unlockWallet: unlocker.unlockWallet }, draft(from))).toEqual({ kind: "canceled" });
     expect(transfers()).toHaveLength(0);

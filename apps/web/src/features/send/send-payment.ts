@@ -1,6 +1,6 @@
 import { RefusedError, RequestFailedError, type MutuaClient } from "@mutua/client";
 import { ErrorCode, M, canonicalTransferMessage, formatCents, type AccountEntry, type Msg, type Recipient, type TransactionView } from "@mutua/domain";
-import { OperationCanceled } from "../unlock/unlock-flow";
+import { OperationCanceled } from "../unlock/operation-canceled";
 import { spendableCents } from "./spendable";
 
 export interface PaymentDraft {

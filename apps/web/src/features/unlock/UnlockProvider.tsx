@@ -3,7 +3,9 @@ import { toast } from "../../lib/toast";
 import { useClient, useConfig } from "../../app/context";
 import { AuthChallengeDialog } from "./AuthChallengeDialog";
 import { readPolicy, type AuthPolicy } from "./policy";
-import { createUnlocker, OperationCanceled, type ChallengeAnswer, type ChallengeMode, type ChallengeQuestion, type Unlocker } from "./unlock-flow";
+import { OperationCanceled } from "./operation-canceled";
+import { retainedKeys } from "./retention";
+import type { ChallengeAnswer, ChallengeMode, ChallengeQuestion, Unlocker } from "./unlock-flow";
 
 export { OperationCanceled };
 
@@ -15,6 +17,14 @@ const UnlockContext = createContext<Unlock | null>(null);
 
 /** Numbers the questions asked: each one is a new dialog, its fields empty again. */
 let questions = 0;
+
+/** The unlock loop loads with the first question, as the wallet code does: the login page asks none. */
+let flow: Promise<typeof import("./unlock-flow")> | undefined;
+const loadFlow = () =>
+  (flow ??= import("./unlock-flow").catch((e: unknown) => {
+    flow = undefined; // tried again next time
+    throw e;
+  }));
 
 interface Ask {
   /** Each prompt is a new attempt: the dialog's fields start empty again. */
@@ -30,7 +40,7 @@ interface Ask {
 /**
  * docs/spec.md §4 "Authentication challenge": the 'Authentication' dialog is the only way to unlock a
  * ledger wallet, by its PIN on this device or its password. The key is decrypted on the device
- * and never leaves it (unlock-flow.ts asks, tries and keeps it); this shows the questions.
+ * and never leaves it: unlock-flow.ts asks, tries and keeps it; this shows its questions.
  */
 export function UnlockProvider({ children }: { children: ReactNode }) {
   const client = useClient();
@@ -41,18 +51,25 @@ export function UnlockProvider({ children }: { children: ReactNode }) {
   const [keystores] = useState(() => new Map<string, unknown>());
 
   const prompt = useCallback(
-    ({ mode, failed, attemptsLeft }: ChallengeQuestion) =>
-      new Promise<ChallengeAnswer>((resolve, reject) => setAsk({ attempt: ++questions, mode, failed, attemptsLeft, busy: false, resolve, reject })),
+    (q: ChallengeQuestion) => new Promise<ChallengeAnswer>((resolve, reject) => setAsk({ ...q, attempt: ++questions, busy: false, resolve, reject })),
     [],
   );
 
-  const value = useMemo<Unlock>(
-    () => ({
+  const value = useMemo<Unlock>(() => {
+    // The loop keeps nothing itself (the files fetched are `keystores`, the keys kept retainedKeys): one per call does.
+    const unlocker = async () => (await loadFlow()).createUnlocker({ client, policy, keystores, ask: prompt, close: () => setAsk(null), toast });
+    return {
       policy,
-      ...createUnlocker({ client, policy, keystores, ask: prompt, close: () => setAsk(null), notify: (kind, m) => toast[kind](m) }),
-    }),
-    [client, policy, keystores, prompt],
-  );
+      unlockWallet: async (walletId) => (await unlocker()).unlockWallet(walletId),
+      challenge: async (walletId, opts) => (await unlocker()).challenge(walletId, opts),
+      unlockFile: async (keystore) => (await unlocker()).unlockFile(keystore),
+      // At once, loaded or not: what the loop's forgetWallet does.
+      forgetWallet: (walletId) => {
+        keystores.delete(walletId);
+        retainedKeys.forget(walletId);
+      },
+    };
+  }, [client, policy, keystores, prompt]);
 
   return (
     <UnlockContext.Provider value={value}>

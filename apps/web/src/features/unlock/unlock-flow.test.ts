@@ -39,7 +39,7 @@ async function setup(policy: AuthPolicy, { withPin = false } = {}) {
     policy,
     retention,
     close,
-    notify: (kind, m) => void toasts.push([kind, m]),
+    toast: { error: (m) => void toasts.push(["error", m]), warning: (m) => void toasts.push(["warning", m]) },
     ask: async (q) => {
       questions.push(q);
       let a = answers.shift();

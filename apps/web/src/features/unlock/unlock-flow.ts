@@ -4,13 +4,7 @@ import { setAuthConfig } from "../../lib/storage";
 import { hasPin, openPin, PinDisabled, WrongPin } from "./pins";
 import type { AuthPolicy } from "./policy";
 import { retainedKeys, type KeyRetention } from "./retention";
-
-/** The member closed the Authentication dialog: the operation stops without an error message. */
-export class OperationCanceled extends Error {
-  constructor() {
-    super("Operation canceled");
-  }
-}
+export { OperationCanceled } from "./operation-canceled";
 
 export type ChallengeMode = "pin" | "password";
 export type ChallengeAnswer = { kind: "pin"; pin: string } | { kind: "password"; password: string } | { kind: "use-password" };
@@ -30,14 +24,13 @@ export interface UnlockDeps {
   /** Asks the member (the Authentication dialog); rejects when the member closes it. */
   ask: (q: ChallengeQuestion) => Promise<ChallengeAnswer>;
   /** The loop is over, whatever its end: the dialog goes away. */
-  close?: () => void;
-  /** Toasts. */
-  notify: (kind: "error" | "warning", m: Msg) => void;
+  close: () => void;
+  /** Shows the toasts of failed answers and of a cancel. */
+  toast: { error: (m: Msg) => void; warning: (m: Msg) => void };
   /** Unlocked keys kept for the policy's time; by default the app's one memory. */
   retention?: KeyRetention;
   /** Wallet files already fetched, by wallet id; kept by the caller across policy changes. */
   keystores?: Map<string, unknown>;
-  now?: () => number;
 }
 
 export interface Unlocker {
@@ -56,9 +49,10 @@ export interface Unlocker {
  * policy allows one and it is set, else its password, until the wallet file opens or the member
  * cancels. A wrong PIN says how many tries the server still allows; once it disables the PIN, or
  * the member chooses so, the password is asked. With a Retention policy the key is kept in memory.
+ * It keeps no state of its own: the files fetched are `keystores`, the keys kept `retention`.
  */
 export function createUnlocker(deps: UnlockDeps): Unlocker {
-  const { client, policy, ask, notify, retention = retainedKeys, keystores = new Map<string, unknown>(), now = Date.now } = deps;
+  const { client, policy, ask, toast, close, retention = retainedKeys, keystores = new Map<string, unknown>() } = deps;
 
   /** Asks until the file opens or the member cancels; returns the key and the password that opened it. */
   async function obtain(keystore: unknown, walletId: string | null, allowPin: boolean): Promise<{ key: Uint8Array; password: string }> {
@@ -73,7 +67,7 @@ export function createUnlocker(deps: UnlockDeps): Unlocker {
         try {
           answer = await ask({ mode: pinMode ? "pin" : "password", failed, attemptsLeft });
         } catch (e) {
-          notify("warning", { id: M.operationCanceled });
+          toast.warning({ id: M.operationCanceled });
           throw e;
         }
         if (answer.kind === "use-password") {
@@ -86,14 +80,14 @@ export function createUnlocker(deps: UnlockDeps): Unlocker {
             password = await openPin(client, walletId!, answer.pin);
           } catch (e) {
             if (e instanceof WrongPin) {
-              notify("error", { id: M.authFailed });
+              toast.error({ id: M.authFailed });
               [failed, attemptsLeft] = [true, e.attemptsLeft];
             } else if (e instanceof PinDisabled) {
               // openPin dropped the device's record: the next question is the password.
-              notify("warning", { id: M.pinDisabled });
+              toast.warning({ id: M.pinDisabled });
               [failed, attemptsLeft] = [false, null];
             } else if (e instanceof RequestFailedError) {
-              notify("error", { id: M.requestFailed });
+              toast.error({ id: M.requestFailed });
             } else throw e;
             continue;
           }
@@ -104,12 +98,12 @@ export function createUnlocker(deps: UnlockDeps): Unlocker {
           if (!(e instanceof wallet.WrongPasswordError)) throw e;
           // The PIN opened an old password: the wallet file was re-encrypted since. The PIN is useless now.
           if (answer.kind === "pin" && walletId) setAuthConfig(walletId, null);
-          notify("error", { id: M.authFailed });
+          toast.error({ id: M.authFailed });
           [failed, attemptsLeft] = [true, null];
         }
       }
     } finally {
-      deps.close?.();
+      close();
     }
   }
 
@@ -129,7 +123,7 @@ export function createUnlocker(deps: UnlockDeps): Unlocker {
         if (kept) return kept;
       }
       const keystore = await keystoreOf(walletId);
-      const enteredAt = now();
+      const enteredAt = Date.now();
       const { key } = await obtain(keystore, walletId, true);
       if (policy.retentionSeconds !== null) retention.keep(walletId, key, policy.retentionSeconds, enteredAt);
       return key;
