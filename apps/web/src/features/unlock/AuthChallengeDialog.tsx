@@ -8,6 +8,13 @@ import type { ChallengeAnswer, ChallengeMode } from "./unlock-flow";
 
 export type { ChallengeAnswer, ChallengeMode };
 
+/**
+ * React's autoFocus focuses the field before <Dialog> opens it, which a browser ignores; showModal()
+ * then focuses the first focusable element, the Close button. The autofocus attribute, set when the
+ * field is attached, is the one showModal() focuses: each question starts in its field.
+ */
+const autofocus = (input: HTMLInputElement | null) => void input?.setAttribute("autofocus", "");
+
 interface Props {
   mode: ChallengeMode;
   failed: boolean;
@@ -43,6 +50,7 @@ export function AuthChallengeDialog({ mode, failed, attemptsLeft, busy, onAnswer
         )}
         {mode === "pin" ? (
           <PinField
+            ref={autofocus}
             label={i18n._("PIN code")}
             value={value}
             autoFocus
@@ -53,7 +61,15 @@ export function AuthChallengeDialog({ mode, failed, attemptsLeft, busy, onAnswer
             }}
           />
         ) : (
-          <PasswordField label={i18n._("Enter your password")} autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} autoFocus disabled={busy} />
+          <PasswordField
+            ref={autofocus}
+            label={i18n._("Enter your password")}
+            autoComplete="off"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            autoFocus
+            disabled={busy}
+          />
         )}
         {mode === "pin" && (
           <button type="button" className="link-button" onClick={() => onAnswer({ kind: "use-password" })} disabled={busy}>

@@ -1,3 +1,4 @@
+import type { Ref } from "react";
 import { useLingui } from "@lingui/react";
 import { pinInput, PIN_LENGTH } from "@mutua/domain";
 import { Field } from "../../ui/Field";
@@ -9,13 +10,15 @@ interface Props {
   error?: string | undefined;
   autoFocus?: boolean;
   disabled?: boolean;
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** docs/spec.md §5 "PIN": 4 digits, numeric keys only (a numeric keypad on phones). */
-export function PinField({ label, value, onChange, error, autoFocus, disabled }: Props) {
+export function PinField({ label, value, onChange, error, autoFocus, disabled, ref }: Props) {
   const { i18n } = useLingui();
   return (
     <Field
+      ref={ref}
       label={label}
       type="password"
       inputMode="numeric"
