@@ -12,7 +12,7 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { routes } from "@mutua/domain";
+import { buildPath } from "@mutua/domain";
 import { buildApp } from "../apps/server/src/app";
 import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
@@ -129,16 +129,16 @@ async function main() {
         const times = { login: [] as number[], accounts: [] as number[], last5: [] as number[], total: [] as number[] };
         for (let r = 0; r < rounds; r++) {
           const a = performance.now();
-          const { token } = await call(routes.login.path, {
+          const { token } = await call(buildPath("login"), {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({ login: who.email, password: PASSWORD }),
           });
           const b = performance.now();
           const auth = { headers: { authorization: `Bearer ${token}` } };
-          await call(routes.getAccounts.path, auth);
+          await call(buildPath("getAccounts"), auth);
           const c = performance.now();
-          const page = await call(`${routes.getTransactions.path.replace(":walletId", encodeURIComponent(who.wallet))}?limit=5`, auth);
+          const page = await call(`${buildPath("getTransactions", { walletId: who.wallet })}?limit=5`, auth);
           const d = performance.now();
           if (page.items.length !== 5) throw new Error("expected 5 transactions");
           times.login.push(b - a);

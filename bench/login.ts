@@ -11,7 +11,7 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { routes } from "@mutua/domain";
+import { buildPath } from "@mutua/domain";
 import { buildApp } from "../apps/server/src/app";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
@@ -80,7 +80,7 @@ async function main() {
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
     const body = JSON.stringify({ login: EMAIL, password: PASSWORD });
-    const warm = await fetch(base + routes.login.path, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const warm = await fetch(base + buildPath("login"), { method: "POST", headers: { "content-type": "application/json" }, body });
     if (warm.status !== 200) throw new Error(`warm-up login failed: HTTP ${warm.status} ${await warm.text()}`);
 
     console.log(
@@ -97,7 +97,7 @@ async function main() {
         while (performance.now() < deadline) {
           const start = performance.now();
           try {
-            const res = await fetch(base + routes.login.path, { method: "POST", headers: { "content-type": "application/json" }, body });
+            const res = await fetch(base + buildPath("login"), { method: "POST", headers: { "content-type": "application/json" }, body });
             await res.arrayBuffer();
             if (res.status === 200) latencies.push(performance.now() - start);
             else errors.set(`HTTP ${res.status}`, (errors.get(`HTTP ${res.status}`) ?? 0) + 1);

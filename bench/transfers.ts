@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { routes } from "@mutua/domain";
+import { buildPath } from "@mutua/domain";
 import { buildApp } from "../apps/server/src/app";
 import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
@@ -140,7 +140,7 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
       cells.push(
         await measure("HTTP API", clients, async (i) => {
           const p = pairs[i]!;
-          const res = await fetch(base + routes.transfer.path, {
+          const res = await fetch(base + buildPath("transfer"), {
             method: "POST",
             headers: { "content-type": "application/json", authorization: `Bearer ${p.token}` },
             body: JSON.stringify({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, LoginRequiredError, MutuaClient } from "@mutua/client";
-import { ErrorCode, M, PUBLIC_ROUTES, routes, type RouteName } from "@mutua/domain";
+import { ErrorCode, M, PUBLIC_ROUTES, buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName } from "@mutua/domain";
 import { createTestDatabase, http, seedMember, Session, startServer, type ErrorJson, type SeededMember, type TestDatabase, type TestServer } from "./helpers";
 import { tokenHash } from "../src/services/sessions";
 
@@ -57,7 +57,7 @@ describe("login", () => {
   });
 
   it("normalises the e-mail on the server too, not only in the client", async () => {
-    const r = await http<{ token: string }>(server.baseUrl, "POST", routes.login.path, {
+    const r = await http<{ token: string }>(server.baseUrl, "POST", buildPath("login"), {
       body: { login: " Alice.MARTIN@example.org ", password: member.password },
     });
     expect(r.status).toBe(200);
@@ -71,7 +71,7 @@ describe("login", () => {
     expect((err as Error).message).toBe("Invalid credentials");
     expect(s.loginRequiredCalls).toBe(0);
 
-    const r = await http<ErrorJson>(server.baseUrl, "POST", routes.login.path, { body: { login: member.email, password: "Wrong1234!" } });
+    const r = await http<ErrorJson>(server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: "Wrong1234!" } });
     expect(r.status).toBe(401);
     expect(r.json.error).toMatchObject({ code: "invalid_credentials", message: "Invalid credentials", msgid: "Invalid credentials" });
     expect(r.headers.get("set-cookie")).toBeNull();
@@ -80,8 +80,8 @@ describe("login", () => {
   it("answers an unknown e-mail exactly like a wrong password", async () => {
     const s = new Session(server.baseUrl);
     await expect(s.login("nobody@example.org", member.password)).rejects.toBeInstanceOf(InvalidCredentialsError);
-    const unknown = await http<ErrorJson>(server.baseUrl, "POST", routes.login.path, { body: { login: "nobody@example.org", password: "x" } });
-    const wrong = await http<ErrorJson>(server.baseUrl, "POST", routes.login.path, { body: { login: member.email, password: "x" } });
+    const unknown = await http<ErrorJson>(server.baseUrl, "POST", buildPath("login"), { body: { login: "nobody@example.org", password: "x" } });
+    const wrong = await http<ErrorJson>(server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: "x" } });
     expect(unknown.status).toBe(401);
     expect(unknown.json).toEqual(wrong.json);
   });
@@ -96,7 +96,7 @@ describe("sessions", () => {
   });
 
   it("sets an HttpOnly, SameSite=Strict mutua_session cookie that alone opens the session", async () => {
-    const r = await http<{ token: string; expiresAt: string }>(server.baseUrl, "POST", routes.login.path, {
+    const r = await http<{ token: string; expiresAt: string }>(server.baseUrl, "POST", buildPath("login"), {
       body: { login: member.email, password: member.password },
     });
     expect(r.status).toBe(200);
@@ -118,17 +118,17 @@ describe("sessions", () => {
     expect(flag.split(/;\s*/)[0]).toBe("mutua_signed_in=1");
     expect(flag.toLowerCase()).not.toContain("httponly");
     expect(flag.toLowerCase()).toContain("samesite=strict");
-    const flagOnly = await http(server.baseUrl, "GET", routes.getMyContact.path, { headers: { cookie: "mutua_signed_in=1" } });
+    const flagOnly = await http(server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: "mutua_signed_in=1" } });
     expect(flagOnly.status).toBe(401);
 
-    const me = await http<{ email: string }>(server.baseUrl, "GET", routes.getMyContact.path, { headers: { cookie: `mutua_session=${r.json.token}` } });
+    const me = await http<{ email: string }>(server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: `mutua_session=${r.json.token}` } });
     expect(me.status).toBe(200);
     expect(me.json.email).toBe(member.email);
   });
 
   it("marks the cookie Secure when the public URL is https (and names it __Host-: security.test.ts)", async () => {
     const s = await extraServer({ PUBLIC_URL: "https://wallet.example.org" });
-    const r = await http(s.baseUrl, "POST", routes.login.path, { body: { login: member.email, password: member.password } });
+    const r = await http(s.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: member.password } });
     expect(r.status).toBe(200);
     const cookie = r.headers.getSetCookie().find((c) => c.startsWith("__Host-mutua_session="))!;
     expect(cookie.toLowerCase().split(/;\s*/)).toContain("secure");
@@ -136,8 +136,8 @@ describe("sessions", () => {
 
   it("refuses a made-up token, and a made-up cookie", async () => {
     const bogus = "A".repeat(43);
-    const a = await http<ErrorJson>(server.baseUrl, "GET", routes.getMyContact.path, { token: bogus });
-    const b = await http<ErrorJson>(server.baseUrl, "GET", routes.getMyContact.path, { headers: { cookie: `mutua_session=${bogus}` } });
+    const a = await http<ErrorJson>(server.baseUrl, "GET", buildPath("getMyContact"), { token: bogus });
+    const b = await http<ErrorJson>(server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: `mutua_session=${bogus}` } });
     for (const r of [a, b]) {
       expect(r.status).toBe(401);
       expect(r.json.error.code).toBe(ErrorCode.loginRequired);
@@ -150,7 +150,7 @@ describe("sessions", () => {
     const token = s.token!;
     await s.client.getMyContact();
 
-    const out = await http<{ ok: boolean }>(server.baseUrl, "POST", routes.logout.path, { token });
+    const out = await http<{ ok: boolean }>(server.baseUrl, "POST", buildPath("logout"), { token });
     expect(out.status).toBe(200);
     expect(out.json).toEqual({ ok: true });
     const cleared = out.headers.getSetCookie().find((c) => c.startsWith("mutua_session="));
@@ -162,7 +162,7 @@ describe("sessions", () => {
     // The same token, replayed (as a stolen copy would be), is dead on the server side.
     await expect(s.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
     expect(s.loginRequiredCalls).toBe(1);
-    const r = await http<ErrorJson>(server.baseUrl, "GET", routes.getMyContact.path, { token });
+    const r = await http<ErrorJson>(server.baseUrl, "GET", buildPath("getMyContact"), { token });
     expect(r.status).toBe(401);
     expect(r.json.error).toMatchObject({ code: "login_required", message: M.loginRequired });
     const { rows } = await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NOT NULL", [member.id]);
@@ -242,7 +242,6 @@ describe("rights", () => {
 
 describe("route protection", () => {
   const privateRoutes = (Object.keys(routes) as RouteName[]).filter((n) => !PUBLIC_ROUTES.has(n));
-  const concrete = (p: string) => p.replace(/:(\w+)/g, "1");
 
   it("the contract has private routes at all (guards the loop below against an empty table)", () => {
     expect(privateRoutes).toContain("getMyContact");
@@ -256,7 +255,7 @@ describe("route protection", () => {
     // about what the route expects.
     if (route.method !== "GET") variants.push({ body: {} }, { rawBody: "{not json", headers: { "content-type": "application/json" } });
     for (const v of variants) {
-      const r = await http<ErrorJson>(server.baseUrl, route.method, concrete(route.path), v);
+      const r = await http<ErrorJson>(server.baseUrl, route.method, pathWithAll(name, "1"), v);
       expect(r.status, `${route.method} ${route.path} ${JSON.stringify(v)}`).toBe(401);
       expect(r.json.error.code).toBe(ErrorCode.loginRequired);
     }
@@ -264,13 +263,14 @@ describe("route protection", () => {
 
   it.each(privateRoutes)("%s through the typed client without a session is LoginRequiredError", async (name) => {
     const s = new Session(server.baseUrl);
-    await expect(s.client.call(name)).rejects.toBeInstanceOf(LoginRequiredError);
+    const params = Object.fromEntries(pathParamNames(name).map((k) => [k, "1"])) as PathParams<RouteName>;
+    await expect(s.client.call(name, { params } as Parameters<typeof s.client.call>[1])).rejects.toBeInstanceOf(LoginRequiredError);
     expect(s.loginRequiredCalls).toBe(1);
   });
 
   it.each([...PUBLIC_ROUTES])("public route %s never asks for a session", async (name) => {
     const route = routes[name];
-    const r = await http(server.baseUrl, route.method, concrete(route.path), route.method === "GET" ? {} : { body: {} });
+    const r = await http(server.baseUrl, route.method, pathWithAll(name, "1"), route.method === "GET" ? {} : { body: {} });
     expect(r.status).not.toBe(401);
     expect(r.status).toBeLessThan(500);
   });

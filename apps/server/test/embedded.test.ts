@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { routes } from "@mutua/domain";
+import { buildPath } from "@mutua/domain";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/db/embedded";
 import { freePort, NO_WEB_DIR } from "./helpers";
 
@@ -189,7 +189,7 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
       await until("the server's health check", 90_000, async () => {
         if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output()}`);
         try {
-          return (await fetch(base + routes.health.path)).ok;
+          return (await fetch(base + buildPath("health"))).ok;
         } catch {
           return false;
         }
@@ -208,7 +208,7 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
         const email = `crash-${++next}@example.org`;
         let res: Response;
         try {
-          res = await fetch(base + routes.signup.path, {
+          res = await fetch(base + buildPath("signup"), {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({ email, firstName: "Crash", lastName: "Test", password: "Crash123!" }),
@@ -240,7 +240,7 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
     await Promise.all(
       [0, 1, 2, 3].map(async () => {
         for (let email = queue.shift(); email; email = queue.shift()) {
-          const r = await fetch(base + routes.login.path, {
+          const r = await fetch(base + buildPath("login"), {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({ login: email, password: "Crash123!" }),

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { routes, type RouteName } from "@mutua/domain";
+import { buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import { strict } from "../src/http/contract";
 import { ledgerViolations } from "../src/services/ledger";
@@ -143,16 +143,13 @@ const fuzzed = (Object.keys(routes) as RouteName[]).filter((n) => {
   return s.body || s.query || s.params;
 });
 
-function pathWith(name: RouteName, params: Record<string, string>): string {
-  let p: string = routes[name].path;
-  for (const [k, v] of Object.entries(params)) p = p.replace(`:${k}`, encodeURIComponent(v));
-  return p;
-}
+/** The path of a call whose parameters the test makes up (the route's own keys, any values). */
+const pathWith = (name: RouteName, params: Record<string, string>): string => buildPath(name, params as PathParams<RouteName>);
 
 describe("bad input", () => {
   it.each(fuzzed)("%s: refused with a 4xx and a message, nothing written, never a 5xx", async (name) => {
     const s = schemas[name] as Schema;
-    const paramKeys = routes[name].path.match(/:(\w+)/g)?.map((k) => k.slice(1)) ?? [];
+    const paramKeys = pathParamNames(name);
     // Path parameters stay valid-looking where the schema has none to fuzz, so the body is what gets checked.
     const validParams = Object.fromEntries(
       paramKeys.map((k) => [k, k === "walletId" ? walletId : k === "memberId" ? "1" : "00000000-0000-0000-0000-000000000000"]),
@@ -194,7 +191,7 @@ describe("bad input", () => {
   });
 
   it("refuses a 10 MB body with 413 and a message", async () => {
-    const r = await http<{ error: { message: string } }>(server.baseUrl, "POST", routes.transfer.path, {
+    const r = await http<{ error: { message: string } }>(server.baseUrl, "POST", buildPath("transfer"), {
       token,
       rawBody: JSON.stringify({ senderMemo: "x".repeat(10 * 1024 * 1024) }),
       headers: { "content-type": "application/json" },
@@ -210,13 +207,17 @@ describe("bad input", () => {
     const before = await snapshot();
     for (const name of Object.keys(routes) as RouteName[]) {
       if (!(schemas[name] as Schema).body) continue;
-      const params = Object.fromEntries((routes[name].path.match(/:(\w+)/g) ?? []).map((k) => [k.slice(1), "00000000-0000-0000-0000-000000000000"]));
       for (const auth of [{ token }, {}]) {
-        const r = await http<{ error: { code: string; message: string } }>(server.baseUrl, routes[name].method, pathWith(name, params), {
-          ...auth,
-          rawBody: nested(10_000),
-          headers: { "content-type": "application/json" },
-        });
+        const r = await http<{ error: { code: string; message: string } }>(
+          server.baseUrl,
+          routes[name].method,
+          pathWithAll(name, "00000000-0000-0000-0000-000000000000"),
+          {
+            ...auth,
+            rawBody: nested(10_000),
+            headers: { "content-type": "application/json" },
+          },
+        );
         // Anonymous calls of private routes are refused for the session first.
         expect([400, 401], `${name} ${r.status} ${r.text.slice(0, 200)}`).toContain(r.status);
         expect(r.json.error.message).toBeTruthy();
@@ -243,7 +244,7 @@ describe("bad input", () => {
       "9999-12-31T23:59:60.999999Z",
     );
     const badId = fc.constantFrom("1", "9223372036854775807", "9223372036854775808", "9999999999999999999", "0", "-1", "1e3");
-    const path = routes.getTransactions.path.replace(":walletId", encodeURIComponent(walletId));
+    const path = buildPath("getTransactions", { walletId });
     await fc.assert(
       fc.asyncProperty(badDate, badId, fc.constantFrom("cursor", "from", "to"), async (at, id, field) => {
         const value = field === "cursor" ? cursor(`${at}|${id}`) : at;

@@ -8,11 +8,14 @@ import { inject } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { MutuaClient, type ClientOptions } from "@mutua/client";
 import {
+  buildPath,
   canonicalTransferMessage,
   formatCents,
   parseApiAmount,
   routes,
   walletRegistrationMessage,
+  type PathArgs,
+  type PathParams,
   type ErrorBody,
   type ResponseOf,
   type RouteName,
@@ -386,7 +389,7 @@ export function signTransfer(privateKey: Uint8Array, d: TransferDraft, at: Date 
   return { ...body, signature: signMessage(privateKey, canonicalTransferMessage(body)) };
 }
 
-type CallArgs = { body?: unknown; query?: Record<string, string | number | undefined>; params?: Record<string, string | number> };
+type CallArgs<K extends RouteName> = { body?: unknown; query?: Record<string, string | number | undefined>; params?: PathParams<K> };
 
 /**
  * Calls an operation of the contract by name over plain HTTP, returning status and body
@@ -399,10 +402,9 @@ export class Api {
     public token?: string,
   ) {}
 
-  call<K extends RouteName>(name: K, args: CallArgs = {}): Promise<RawResponse<ResponseOf<K> & ErrorJson>> {
+  call<K extends RouteName>(name: K, args: CallArgs<K> = {}): Promise<RawResponse<ResponseOf<K> & ErrorJson>> {
     const route = routes[name];
-    let p: string = route.path;
-    for (const [k, v] of Object.entries(args.params ?? {})) p = p.replace(`:${k}`, encodeURIComponent(String(v)));
+    const p = buildPath(name, ...([args.params] as PathArgs<K>));
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(args.query ?? {})) if (v !== undefined) qs.set(k, String(v));
     const q = qs.toString();

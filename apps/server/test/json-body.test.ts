@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { M, routes } from "@mutua/domain";
+import { M, buildPath } from "@mutua/domain";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/http/json-body";
 import { countMembers, createTestDatabase, http, startServer, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
 
@@ -28,7 +28,7 @@ describe("JSON bodies nested too deep", () => {
     ["arrays", arrays],
     ["objects", objects],
   ])("POST /api/auth/login with %s 10,000 deep: 400 validation_failed, not 500", async (_, nested) => {
-    const r = await post(routes.login.path, nested(10_000));
+    const r = await post(buildPath("login"), nested(10_000));
     expect(r.status, r.text.slice(0, 200)).toBe(400);
     expect(r.json.error).toMatchObject({ code: "validation_failed", message: M.invalidRequest, msgid: M.invalidRequest });
   });
@@ -41,11 +41,11 @@ describe("JSON bodies nested too deep", () => {
   });
 
   it("still reads ordinary bodies, brackets inside strings included, and still refuses prototype poisoning", async () => {
-    const login = await post(routes.login.path, JSON.stringify({ login: "nobody@example.org", password: "[{".repeat(500) }));
+    const login = await post(buildPath("login"), JSON.stringify({ login: "nobody@example.org", password: "[{".repeat(500) }));
     expect(login.status, login.text.slice(0, 200)).toBe(401);
     expect(login.json.error.code).toBe("invalid_credentials");
     for (const poisoned of ['{"login":"a@example.org","password":"x","__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"isAdmin":true}}}']) {
-      const r = await post(routes.login.path, poisoned);
+      const r = await post(buildPath("login"), poisoned);
       expect(r.status, poisoned).toBe(400);
       expect(r.json.error.code).toBe("validation_failed");
     }

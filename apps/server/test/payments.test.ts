@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, formatCents, routes, splitPayment, type RouteName, type SubAccount } from "@mutua/domain";
+import { M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, buildPath, formatCents, splitPayment, type RouteName, type SubAccount } from "@mutua/domain";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
 import {
@@ -711,7 +711,7 @@ describe("authorisation", () => {
     }
     expect(await snapshot(alice.wallet, bob.wallet)).toEqual(before);
     // Through the path too, not only by name.
-    expect((await http(server.baseUrl, "GET", routes.getBalance.path.replace(":walletId", alice.wallet))).status).toBe(401);
+    expect((await http(server.baseUrl, "GET", buildPath("getBalance", { walletId: alice.wallet }))).status).toBe(401);
   });
 });
 

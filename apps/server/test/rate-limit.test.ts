@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, RefusedError } from "@mutua/client";
-import { M, renderMsg, routes } from "@mutua/domain";
+import { M, buildPath, renderMsg } from "@mutua/domain";
 import { newPinProof, pinProof } from "@mutua/wallet";
 import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/rate-limit";
 import type { Mailer } from "../src/services/mail";
@@ -78,7 +78,7 @@ const windowsPass = (seconds: number) => tdb.db.query("UPDATE rate_limits SET wi
 const fastMember = () => seedMember(tdb.db, { hashCost: 10 });
 
 function login(s: TestServer, ip: string, email: string, password: string) {
-  return http<ErrorJson>(s.baseUrl, "POST", routes.login.path, { body: { login: email, password }, headers: { "x-forwarded-for": ip } });
+  return http<ErrorJson>(s.baseUrl, "POST", buildPath("login"), { body: { login: email, password }, headers: { "x-forwarded-for": ip } });
 }
 
 /** Checks a 429 answer: code, message, and a Retry-After header that agrees with the body. */
@@ -173,7 +173,7 @@ describe("signup limits", () => {
   it("per account: attempts on one address are counted whether they succeed or not", async () => {
     const email = uniqueEmail("signup");
     const signup = (ip: string) =>
-      http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email }, headers: { "x-forwarded-for": ip } });
+      http<ErrorJson>(server.baseUrl, "POST", buildPath("signup"), { body: { ...SIGNUP, email }, headers: { "x-forwarded-for": ip } });
     expect((await signup(newIp())).status).toBe(200);
     expect((await signup(newIp())).status).toBe(409);
     expectRateLimited(await signup(newIp()), 60);
@@ -185,7 +185,7 @@ describe("signup limits", () => {
     // Sent together: the counter is updated atomically, so concurrency cannot buy extra attempts.
     const results = await Promise.all(
       [0, 1, 2, 3, 4].map(() =>
-        http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email: uniqueEmail("burst") }, headers: { "x-forwarded-for": ip } }),
+        http<ErrorJson>(server.baseUrl, "POST", buildPath("signup"), { body: { ...SIGNUP, email: uniqueEmail("burst") }, headers: { "x-forwarded-for": ip } }),
       ),
     );
     const statuses = results.map((r) => r.status).sort();
@@ -197,17 +197,17 @@ describe("signup limits", () => {
   it("validation failures do not spend the budget", async () => {
     const ip = newIp();
     for (let i = 0; i < 5; i++) {
-      const r = await http(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email: "not-an-email" }, headers: { "x-forwarded-for": ip } });
+      const r = await http(server.baseUrl, "POST", buildPath("signup"), { body: { ...SIGNUP, email: "not-an-email" }, headers: { "x-forwarded-for": ip } });
       expect(r.status).toBe(400);
     }
-    const r = await http(server.baseUrl, "POST", routes.signup.path, { body: { ...SIGNUP, email: uniqueEmail("after") }, headers: { "x-forwarded-for": ip } });
+    const r = await http(server.baseUrl, "POST", buildPath("signup"), { body: { ...SIGNUP, email: uniqueEmail("after") }, headers: { "x-forwarded-for": ip } });
     expect(r.status).toBe(200);
   });
 });
 
 describe("reset limits", () => {
   const reset = (email: string, ip: string) =>
-    http<ErrorJson>(server.baseUrl, "POST", routes.resetPassword.path, { body: { email }, headers: { "x-forwarded-for": ip } });
+    http<ErrorJson>(server.baseUrl, "POST", buildPath("resetPassword"), { body: { email }, headers: { "x-forwarded-for": ip } });
 
   it("per account: a member cannot be flooded with reset mails", async () => {
     const m = await seedMember(tdb.db);
@@ -296,24 +296,24 @@ describe("after the window, every limit lets in again", () => {
   it("sign-up: per account and per IP", async () => {
     const email = uniqueEmail("again");
     const ip = newIp();
-    expect((await post(routes.signup.path, { ...SIGNUP, email }, ip)).status).toBe(200);
-    const retry = expectRateLimited(await post(routes.signup.path, { ...SIGNUP, email: email.toUpperCase() }, newIp()), 2);
-    expect((await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
-    expectRateLimited(await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip), 2);
+    expect((await post(buildPath("signup"), { ...SIGNUP, email }, ip)).status).toBe(200);
+    const retry = expectRateLimited(await post(buildPath("signup"), { ...SIGNUP, email: email.toUpperCase() }, newIp()), 2);
+    expect((await post(buildPath("signup"), { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
+    expectRateLimited(await post(buildPath("signup"), { ...SIGNUP, email: uniqueEmail("again") }, ip), 2);
     await windowsPass(retry); // as long as Retry-After said
-    expect((await post(routes.signup.path, { ...SIGNUP, email }, newIp())).status).toBe(409); // counted again, and answered
-    expect((await post(routes.signup.path, { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
+    expect((await post(buildPath("signup"), { ...SIGNUP, email }, newIp())).status).toBe(409); // counted again, and answered
+    expect((await post(buildPath("signup"), { ...SIGNUP, email: uniqueEmail("again") }, ip)).status).toBe(200);
   });
 
   it("password reset: per account and per IP", async () => {
     const m = await seedMember(tdb.db);
     const ip = newIp();
-    expect((await post(routes.resetPassword.path, { email: m.email }, ip)).status).toBe(200);
-    const retry = expectRateLimited(await post(routes.resetPassword.path, { email: m.email }, newIp()), 2);
-    expect((await post(routes.resetPassword.path, { email: uniqueEmail("probe") }, ip)).status).toBe(404);
-    expectRateLimited(await post(routes.resetPassword.path, { email: uniqueEmail("probe") }, ip), 2);
+    expect((await post(buildPath("resetPassword"), { email: m.email }, ip)).status).toBe(200);
+    const retry = expectRateLimited(await post(buildPath("resetPassword"), { email: m.email }, newIp()), 2);
+    expect((await post(buildPath("resetPassword"), { email: uniqueEmail("probe") }, ip)).status).toBe(404);
+    expectRateLimited(await post(buildPath("resetPassword"), { email: uniqueEmail("probe") }, ip), 2);
     await windowsPass(retry); // as long as Retry-After said
-    expect((await post(routes.resetPassword.path, { email: m.email }, ip)).status).toBe(200);
+    expect((await post(buildPath("resetPassword"), { email: m.email }, ip)).status).toBe(200);
   });
 
   it("PIN proofs: per member and per IP, and the right PIN works once the window is over", async () => {
@@ -323,12 +323,12 @@ describe("after the window, every limit lets in again", () => {
       const token = await memberToken(tdb.db, m.id);
       const wallet = await openTestLedgerWallet(tdb.db, ledger, m.id);
       const { proofSalt, verifier } = await newPinProof(pin);
-      const created = await http<{ pinId: string; deviceSecret: string }>(short.baseUrl, "POST", routes.createPin.path, {
+      const created = await http<{ pinId: string; deviceSecret: string }>(short.baseUrl, "POST", buildPath("createPin"), {
         body: { walletId: wallet.id, verifier },
         token,
       });
       const open = async (tried: string, ip: string) =>
-        post(routes.openPin.path.replace(":pinId", created.json.pinId), { proof: await pinProof(tried, proofSalt) }, ip, token);
+        post(buildPath("openPin", { pinId: created.json.pinId }), { proof: await pinProof(tried, proofSalt) }, ip, token);
       return { open, deviceSecret: created.json.deviceSecret };
     };
     const alice = await pinOf("2468");
@@ -358,12 +358,12 @@ describe("anonymous passkey login options", () => {
     const before = await challenges();
     const answers = [];
     for (let i = 0; i < 6; i++) {
-      answers.push((await http<ErrorJson>(server.baseUrl, "POST", routes.passkeyLoginOptions.path, { body: {}, headers: { "x-forwarded-for": ip } })).status);
+      answers.push((await http<ErrorJson>(server.baseUrl, "POST", buildPath("passkeyLoginOptions"), { body: {}, headers: { "x-forwarded-for": ip } })).status);
     }
     expect(answers).toEqual([200, 200, 200, 429, 429, 429]);
     expect(await challenges()).toBe(before + 3);
     // Another address is not held back.
-    expect((await http(server.baseUrl, "POST", routes.passkeyLoginOptions.path, { body: {}, headers: { "x-forwarded-for": newIp() } })).status).toBe(200);
+    expect((await http(server.baseUrl, "POST", buildPath("passkeyLoginOptions"), { body: {}, headers: { "x-forwarded-for": newIp() } })).status).toBe(200);
   });
 });
 
@@ -400,7 +400,7 @@ describe("account enumeration by time", () => {
     try {
       const m = await fastMember();
       const reset = (email: string) =>
-        fetch(`${slow.baseUrl}${routes.resetPassword.path}`, {
+        fetch(`${slow.baseUrl}${buildPath("resetPassword")}`, {
           method: "POST",
           headers: { "content-type": "application/json", "x-forwarded-for": newIp() },
           body: JSON.stringify({ email }),

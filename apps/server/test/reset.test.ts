@@ -5,7 +5,7 @@ import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, LoginRequiredError, MutuaClient, RefusedError } from "@mutua/client";
-import { routes } from "@mutua/domain";
+import { buildPath } from "@mutua/domain";
 import { outboxMailer, smtpMailer } from "../src/services/mail";
 import { tokenHash } from "../src/services/sessions";
 import { createTestDatabase, http, seedMember, Session, startServer, type ErrorJson, type SeededMember, type TestDatabase, type TestServer } from "./helpers";
@@ -166,7 +166,7 @@ describe("password reset over SMTP", () => {
   it("keeps the link usable when the new password is refused as too weak", async () => {
     const m = await seedMember(tdb.db);
     const { token } = await requestReset(m);
-    const r = await http<ErrorJson>(server.baseUrl, "POST", routes.setNewPassword.path, { body: { token, password: "weak" } });
+    const r = await http<ErrorJson>(server.baseUrl, "POST", buildPath("setNewPassword"), { body: { token, password: "weak" } });
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe("validation_failed");
     expect(r.json.error.fields).toEqual({ password: { msgid: "Password must be at least {n} characters long", values: { n: 8 } } });
@@ -187,7 +187,7 @@ describe("password reset over SMTP", () => {
   });
 
   it("refuses a made-up token", async () => {
-    const r = await http<ErrorJson>(server.baseUrl, "POST", routes.setNewPassword.path, { body: { token: "A".repeat(43), password: "Strong123!" } });
+    const r = await http<ErrorJson>(server.baseUrl, "POST", buildPath("setNewPassword"), { body: { token: "A".repeat(43), password: "Strong123!" } });
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe("invalid_reset_token");
   });
@@ -205,7 +205,7 @@ describe("password reset over SMTP", () => {
       "UPDATE password_resets SET created_at = created_at - interval '2 seconds', expires_at = expires_at - interval '2 seconds' WHERE token_hash = $1",
       [tokenHash(token)],
     );
-    const r = await http<ErrorJson>(quick.baseUrl, "POST", routes.setNewPassword.path, { body: { token, password: "Late1234!" } });
+    const r = await http<ErrorJson>(quick.baseUrl, "POST", buildPath("setNewPassword"), { body: { token, password: "Late1234!" } });
     expect(r.status).toBe(400);
     expect(r.json.error).toMatchObject({ code: "invalid_reset_token", msgid: "This password reset link is invalid or has expired. Please ask for a new one." });
     await new Session(server.baseUrl).login(m.email, m.password);
@@ -213,7 +213,7 @@ describe("password reset over SMTP", () => {
 
   it("answers 404 unknown_user for an address that is no member's, and sends nothing", async () => {
     const before = inbox.length;
-    const r = await http<ErrorJson>(server.baseUrl, "POST", routes.resetPassword.path, { body: { email: "nobody-here@example.org" } });
+    const r = await http<ErrorJson>(server.baseUrl, "POST", buildPath("resetPassword"), { body: { email: "nobody-here@example.org" } });
     expect(r.status).toBe(404);
     expect(r.json.error).toMatchObject({ code: "unknown_user", message: UNKNOWN, msgid: UNKNOWN });
     const err = (await new MutuaClient({ baseUrl: server.baseUrl }).resetPassword("Nobody-Here@example.org").catch((e: unknown) => e)) as RefusedError;
@@ -227,7 +227,7 @@ describe("password reset over SMTP", () => {
     const off = await startServer(tdb.db, { env: { ALLOW_RESET_PASSWORD: "false" } });
     others.push(off);
     const m = await seedMember(tdb.db);
-    const r = await http<ErrorJson>(off.baseUrl, "POST", routes.resetPassword.path, { body: { email: m.email } });
+    const r = await http<ErrorJson>(off.baseUrl, "POST", buildPath("resetPassword"), { body: { email: m.email } });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe("reset_disabled");
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MutuaClient, RefusedError } from "@mutua/client";
-import { M, routes } from "@mutua/domain";
+import { M, buildPath } from "@mutua/domain";
 import { countMembers, createTestDatabase, http, Session, startServer, uniqueEmail, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
 
 // The exact texts of the spec (section 5 and 8), typos included: they are the catalogs' msgids.
@@ -33,7 +33,7 @@ type Fields = Record<string, { msgid: string; values?: Record<string, string | n
 /** Sends a signup as a raw body (the typed client would normalise it first) and checks nothing was written. */
 async function refused(body: Record<string, string>, s: TestServer = server) {
   const before = await countMembers(tdb.db);
-  const r = await http<ErrorJson>(s.baseUrl, "POST", routes.signup.path, { body });
+  const r = await http<ErrorJson>(s.baseUrl, "POST", buildPath("signup"), { body });
   expect(await countMembers(tdb.db)).toBe(before);
   return r;
 }
@@ -140,7 +140,7 @@ describe("signup", () => {
 
   it("normalises the e-mail on the server when a raw client sends it unnormalised", async () => {
     const email = uniqueEmail("raw");
-    const r = await http(server.baseUrl, "POST", routes.signup.path, { body: { ...GOOD, email: ` ${email.toUpperCase()}  ` } });
+    const r = await http(server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email: ` ${email.toUpperCase()}  ` } });
     expect(r.status).toBe(200);
     const { rows } = await tdb.db.query("SELECT 1 FROM members WHERE email = $1", [email]);
     expect(rows).toHaveLength(1);
@@ -148,7 +148,7 @@ describe("signup", () => {
 
   it("refuses a taken e-mail, however it is cased or spaced, with 409 email_taken", async () => {
     const email = uniqueEmail("dup");
-    expect((await http(server.baseUrl, "POST", routes.signup.path, { body: { ...GOOD, email } })).status).toBe(200);
+    expect((await http(server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email } })).status).toBe(200);
     for (const variant of [email, email.toUpperCase(), `  ${email} `, ` ${email.replace(/^./, (ch) => ch.toUpperCase())}\t`]) {
       const r = await refused({ ...GOOD, email: variant, firstName: "Other" });
       expect(r.status).toBe(409);
@@ -165,7 +165,7 @@ describe("signup", () => {
 
   it("lets exactly one of several simultaneous sign-ups of one address through", async () => {
     const email = uniqueEmail("race");
-    const results = await Promise.all([0, 1, 2].map(() => http<ErrorJson>(server.baseUrl, "POST", routes.signup.path, { body: { ...GOOD, email } })));
+    const results = await Promise.all([0, 1, 2].map(() => http<ErrorJson>(server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email } })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
   });
 

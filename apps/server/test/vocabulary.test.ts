@@ -12,6 +12,7 @@ import {
   TOPUP_STATES,
   WALLET_ROLES,
   WALLET_STATUSES,
+  buildPath,
   routes,
 } from "@mutua/domain";
 import { createTestDatabase, http, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
@@ -167,7 +168,7 @@ describe("the server's check of a memo", () => {
     const me = await seedMember(t.db, { email: "memo@example.com" });
     const token = await memberToken(t.db, me.id);
     const base = { from: "custodial:1", to: "custodial:2", parts: [{ account: "main", amount: "1.00" }], key: "memo-test-key" };
-    const long = await http<{ error: { msgid: string; fields: Record<string, { msgid: string }> } }>(server.baseUrl, "POST", routes.transfer.path, {
+    const long = await http<{ error: { msgid: string; fields: Record<string, { msgid: string }> } }>(server.baseUrl, "POST", buildPath("transfer"), {
       token,
       body: { ...base, senderMemo: "x".repeat(LIMITS.memo + 1) },
     });
@@ -175,7 +176,7 @@ describe("the server's check of a memo", () => {
     expect(long.json.error.msgid).toBe(M.memoTooLong);
     expect(long.json.error.fields).toEqual({ senderMemo: { msgid: M.memoTooLong } });
     // Fifty emoji are fifty characters (a hundred UTF-16 units): past the contract, refused only for the unknown wallets.
-    const emoji = await http<{ error: { msgid: string } }>(server.baseUrl, "POST", routes.transfer.path, {
+    const emoji = await http<{ error: { msgid: string } }>(server.baseUrl, "POST", buildPath("transfer"), {
       token,
       body: { ...base, senderMemo: "😀".repeat(LIMITS.memo) },
     });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_VERSION, DEFAULT_CONFIG, ErrorCode, M, resolveConfig, routes, type AppConfig } from "@mutua/domain";
+import { APP_VERSION, DEFAULT_CONFIG, ErrorCode, M, buildPath, resolveConfig, routes, type AppConfig } from "@mutua/domain";
 import { createTestDatabase, http, startServer, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
 
 let tdb: TestDatabase;
@@ -83,7 +83,7 @@ describe("config.json", () => {
 
 describe("API errors", () => {
   it("answers health with the version", async () => {
-    const r = await http(server.baseUrl, "GET", routes.health.path);
+    const r = await http(server.baseUrl, "GET", buildPath("health"));
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ status: "ok", version: APP_VERSION });
   });
@@ -101,7 +101,7 @@ describe("API errors", () => {
     expect(r.json).toEqual({ error: { code: ErrorCode.notFound, message: M.notFound, msgid: M.notFound } });
   });
 
-  const login = routes.login.path;
+  const login = buildPath("login");
   const badBodies: [string, { rawBody?: string; body?: unknown; headers?: Record<string, string> }, number][] = [
     ["malformed JSON", { rawBody: '{"login": "a@b.c", "password": ', headers: { "content-type": "application/json" } }, 400],
     ["an empty JSON body", { rawBody: "", headers: { "content-type": "application/json" } }, 400],
@@ -145,8 +145,8 @@ describe("OpenAPI document", () => {
       expect(op, `${route.method} ${p}`).toBeDefined();
       expect(op!.operationId).toBe(name);
     }
-    expect(r.json.paths[routes.getMyContact.path]!.get!.security).toEqual([{ session: [] }]);
-    expect(r.json.paths[routes.login.path]!.post!.security).toBeUndefined();
+    expect(r.json.paths[buildPath("getMyContact")]!.get!.security).toEqual([{ session: [] }]);
+    expect(r.json.paths[buildPath("login")]!.post!.security).toBeUndefined();
     // config.json is for the app, not an API operation.
     expect(r.json.paths["/config.json"]).toBeUndefined();
   });

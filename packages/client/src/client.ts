@@ -1,4 +1,16 @@
-import { routes, normalizeEmail, type RouteName, type BodyOf, type QueryOf, type ResponseOf, type ErrorBody, type TransactionsQuery } from "@mutua/domain";
+import {
+  buildPath,
+  routes,
+  normalizeEmail,
+  type PathArgs,
+  type PathParams,
+  type RouteName,
+  type BodyOf,
+  type QueryOf,
+  type ResponseOf,
+  type ErrorBody,
+  type TransactionsQuery,
+} from "@mutua/domain";
 import { InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError } from "./errors";
 
 /** docs/spec.md §7: every request gives up after 20 seconds. */
@@ -18,12 +30,12 @@ export interface ClientOptions {
   onLoginRequired?: () => void;
 }
 
+/** A call's arguments; `params` is required exactly when the operation's path has parameters. */
 type Args<K extends RouteName> = {
   body?: BodyOf<K>;
   query?: QueryOf<K>;
-  params?: Record<string, string | number>;
   idempotencyKey?: string;
-};
+} & (PathParams<K> extends undefined ? { params?: undefined } : { params: PathParams<K> });
 
 const GATEWAY_DOWN = new Set([502, 503, 504]);
 
@@ -40,10 +52,9 @@ export class MutuaClient {
   }
 
   /** Calls one operation of the contract by name. */
-  async call<K extends RouteName>(name: K, args: Args<K> = {}): Promise<ResponseOf<K>> {
+  async call<K extends RouteName>(name: K, args: Args<K> = {} as Args<K>): Promise<ResponseOf<K>> {
     const route = routes[name];
-    let path: string = route.path;
-    for (const [k, v] of Object.entries(args.params ?? {})) path = path.replace(`:${k}`, encodeURIComponent(String(v)));
+    const path = buildPath(name, ...([args.params] as PathArgs<K>));
     const url = new URL(this.baseUrl + path);
     if (args.query) {
       for (const [k, v] of Object.entries(args.query as Record<string, unknown>)) {

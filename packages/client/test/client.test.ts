@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { routes, type ErrorBody } from "@mutua/domain";
+import { buildPath, type ErrorBody } from "@mutua/domain";
 import {
   ClientError,
   InvalidCredentialsError,
@@ -94,13 +94,13 @@ describe("requests", () => {
     respond = json(200, { id: 1, name: "A B", firstName: "A", lastName: "B", email: "a@b.c" });
     state.token = "tok-123";
     expect(await c.getMyContact()).toEqual({ id: 1, name: "A B", firstName: "A", lastName: "B", email: "a@b.c" });
-    expect(seen[0]).toMatchObject({ method: "GET", url: routes.getMyContact.path, body: "" });
+    expect(seen[0]).toMatchObject({ method: "GET", url: buildPath("getMyContact"), body: "" });
     expect(seen[0]!.headers.authorization).toBe("Bearer tok-123");
     expect(seen[0]!.headers.accept).toBe("application/json");
 
     respond = json(200, { ok: true });
     await c.setNewPassword("t", "Secret123!");
-    expect(seen[1]).toMatchObject({ method: "POST", url: routes.setNewPassword.path });
+    expect(seen[1]).toMatchObject({ method: "POST", url: buildPath("setNewPassword") });
     expect(seen[1]!.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(seen[1]!.body)).toEqual({ token: "t", password: "Secret123!" });
   });
@@ -115,7 +115,7 @@ describe("requests", () => {
     const { c } = client();
     respond = json(200, { token: "t", expiresAt: new Date().toISOString(), profile: { id: 1, name: "", firstName: "", lastName: "", email: "" } });
     await c.login("  Alice.Martin@Example.COM \t", "  Pass Word1! ");
-    expect(seen[0]!.url).toBe(routes.login.path);
+    expect(seen[0]!.url).toBe(buildPath("login"));
     expect(JSON.parse(seen[0]!.body)).toEqual({ login: "alice.martin@example.com", password: "  Pass Word1! " });
   });
 
@@ -131,7 +131,7 @@ describe("requests", () => {
     const c = new MutuaClient({ baseUrl: `${base}/mutua///` });
     expect(c.baseUrl).toBe(`${base}/mutua`);
     await c.call("health");
-    expect(seen[0]!.url).toBe(`/mutua${routes.health.path}`);
+    expect(seen[0]!.url).toBe(`/mutua${buildPath("health")}`);
   });
 });
 
@@ -145,7 +145,7 @@ describe("error mapping", () => {
     const e = await failure(c.getMyContact());
     expect(e).toBeInstanceOf(RequestFailedError);
     expect(e.kind).toBe("request-failed");
-    expect(e.message).toContain(`GET ${routes.getMyContact.path}`);
+    expect(e.message).toContain(`GET ${buildPath("getMyContact")}`);
   });
 
   it.each([502, 503, 504])("a gateway's %i is RequestFailedError, even on login", async (status) => {

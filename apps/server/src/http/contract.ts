@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { z } from "zod";
-import { routes, PUBLIC_ROUTES, type RouteName } from "@mutua/domain";
+import { routes, rightOf, type RouteName } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { requireMember } from "./auth";
-import { requireRight, rightOf } from "../services/rights";
+import { requireRight } from "../services/rights";
 
 type S = typeof schemas;
 type Body<K extends RouteName> = S[K] extends { body: z.ZodType } ? z.output<S[K]["body"]> : undefined;
@@ -38,7 +38,7 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
   // A field the contract does not know is refused, not dropped: a misspelt "recipientMemo" must
   // not turn into a payment without its memo.
   const schema = { ...declared, body: strict(declared.body), query: strict(declared.query) };
-  const isPublic = PUBLIC_ROUTES.has(name);
+  const isPublic = route.access === "public";
   const right = rightOf(name);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,

@@ -1,4 +1,4 @@
-import { formatCents, parseApiAmount, routes, type RouteName, type SubAccount } from "@mutua/domain";
+import { buildPath, formatCents, parseApiAmount, routes, type PlainRouteName, type SubAccount } from "@mutua/domain";
 import { newKey, signTransfer, type TestLedgerWallet } from "../helpers";
 
 /**
@@ -132,10 +132,10 @@ export class Caller {
     private readonly clock: RunClock,
   ) {}
 
-  private async once(base: string, name: RouteName, token: string, body: unknown, query?: Record<string, string>) {
+  private async once(base: string, name: PlainRouteName, token: string, body: unknown, query?: Record<string, string>) {
     const route = routes[name];
     const qs = query ? `?${new URLSearchParams(query)}` : "";
-    const res = await fetch(base + route.path + qs, {
+    const res = await fetch(base + buildPath(name) + qs, {
       method: route.method,
       headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -156,7 +156,7 @@ export class Caller {
    * the outcome is unknown. `base` pins the first attempt to one instance.
    */
   async call<T = Record<string, unknown>>(
-    name: RouteName,
+    name: PlainRouteName,
     token: string,
     body?: unknown,
     opts: { base?: string; query?: Record<string, string> } = {},

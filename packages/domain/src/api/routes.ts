@@ -1,84 +1,133 @@
 /**
- * Method and path of every API operation. Plain data (no zod) so the web bundle can import
- * it; `schemas.ts` holds the matching request/response schemas, keyed the same way.
+ * Method, path and access of every API operation: the one route table. Plain data (no zod) so
+ * the web bundle can import it; `schemas.ts` holds the matching request/response schemas, keyed
+ * the same way. Everything else about a route (which ones are public, which right an
+ * administrative one needs, how its path is filled in) is derived from here.
+ *
+ * Access: `public` answers without a session; `member` needs one; `accounts` and `credits` need
+ * the account or credit validation right as well (docs/spec.md §6); `both` is the spec's
+ * "administrator", a holder of both rights.
  */
 export const routes = {
-  health: { method: "GET", path: "/api/health" },
-  ready: { method: "GET", path: "/api/ready" },
-  login: { method: "POST", path: "/api/auth/login" },
-  logout: { method: "POST", path: "/api/auth/logout" },
-  canSignup: { method: "GET", path: "/api/auth/can-signup" },
-  canResetPassword: { method: "GET", path: "/api/auth/can-reset-password" },
-  signup: { method: "POST", path: "/api/auth/signup" },
-  resetPassword: { method: "POST", path: "/api/auth/reset-password" },
-  setNewPassword: { method: "POST", path: "/api/auth/new-password" },
-  getMyContact: { method: "GET", path: "/api/me" },
-  hasUserAccountValidationRights: { method: "GET", path: "/api/me/rights/account-validation" },
-  hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation" },
-  getBackends: { method: "GET", path: "/api/backends" },
-  getAccounts: { method: "GET", path: "/api/accounts" },
-  getBalance: { method: "GET", path: "/api/accounts/:walletId/balance" },
-  getKeystore: { method: "GET", path: "/api/accounts/:walletId/keystore" },
-  getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions" },
-  searchRecipients: { method: "GET", path: "/api/recipients" },
-  setFavorite: { method: "PUT", path: "/api/favorites/:memberId" },
-  unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId" },
-  prepareTransfer: { method: "POST", path: "/api/transfers/prepare" },
-  transfer: { method: "POST", path: "/api/transfers" },
-  createUserAccount: { method: "POST", path: "/api/wallets" },
-  registerWallet: { method: "POST", path: "/api/wallets/register" },
-  createPin: { method: "POST", path: "/api/pins" },
-  openPin: { method: "POST", path: "/api/pins/:pinId/open" },
-  deletePin: { method: "DELETE", path: "/api/pins/:pinId" },
-  passkeyRegistrationOptions: { method: "POST", path: "/api/passkeys/options" },
-  registerPasskey: { method: "POST", path: "/api/passkeys" },
-  deletePasskey: { method: "DELETE", path: "/api/passkeys/:credentialId" },
-  passkeyLoginOptions: { method: "POST", path: "/api/auth/passkey/options" },
-  passkeyLogin: { method: "POST", path: "/api/auth/passkey" },
-  createDeviceLogin: { method: "POST", path: "/api/device-logins" },
-  deviceLogin: { method: "POST", path: "/api/auth/device" },
-  confirmPassword: { method: "POST", path: "/api/auth/confirm" },
-  confirmPasskey: { method: "POST", path: "/api/auth/confirm/passkey" },
-  listDevices: { method: "GET", path: "/api/me/devices" },
-  createTopUp: { method: "POST", path: "/api/topups" },
-  getPendingTopUps: { method: "GET", path: "/api/topups" },
-  cancelTopUp: { method: "POST", path: "/api/topups/cancel" },
-  getCreditRequests: { method: "GET", path: "/api/admin/credit-requests" },
-  validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate" },
-  markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid" },
-  listUnpaidTopUps: { method: "GET", path: "/api/admin/unpaid-topups" },
-  listAuditLog: { method: "GET", path: "/api/admin/audit" },
-  listMemberWallets: { method: "GET", path: "/api/admin/wallets" },
-  setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits" },
-  listReconversions: { method: "GET", path: "/api/admin/reconversions" },
-  advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance" },
-  getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts" },
-  validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate" },
-  discardCreateRequest: { method: "POST", path: "/api/admin/pending-accounts/discard" },
-} as const;
+  health: { method: "GET", path: "/api/health", access: "public" },
+  ready: { method: "GET", path: "/api/ready", access: "public" },
+  login: { method: "POST", path: "/api/auth/login", access: "public" },
+  logout: { method: "POST", path: "/api/auth/logout", access: "member" },
+  canSignup: { method: "GET", path: "/api/auth/can-signup", access: "public" },
+  canResetPassword: { method: "GET", path: "/api/auth/can-reset-password", access: "public" },
+  signup: { method: "POST", path: "/api/auth/signup", access: "public" },
+  resetPassword: { method: "POST", path: "/api/auth/reset-password", access: "public" },
+  setNewPassword: { method: "POST", path: "/api/auth/new-password", access: "public" },
+  getMyContact: { method: "GET", path: "/api/me", access: "member" },
+  hasUserAccountValidationRights: { method: "GET", path: "/api/me/rights/account-validation", access: "member" },
+  hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation", access: "member" },
+  getBackends: { method: "GET", path: "/api/backends", access: "member" },
+  getAccounts: { method: "GET", path: "/api/accounts", access: "member" },
+  getBalance: { method: "GET", path: "/api/accounts/:walletId/balance", access: "member" },
+  getKeystore: { method: "GET", path: "/api/accounts/:walletId/keystore", access: "member" },
+  getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions", access: "member" },
+  searchRecipients: { method: "GET", path: "/api/recipients", access: "member" },
+  setFavorite: { method: "PUT", path: "/api/favorites/:memberId", access: "member" },
+  unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },
+  prepareTransfer: { method: "POST", path: "/api/transfers/prepare", access: "member" },
+  transfer: { method: "POST", path: "/api/transfers", access: "member" },
+  createUserAccount: { method: "POST", path: "/api/wallets", access: "member" },
+  registerWallet: { method: "POST", path: "/api/wallets/register", access: "member" },
+  createPin: { method: "POST", path: "/api/pins", access: "member" },
+  openPin: { method: "POST", path: "/api/pins/:pinId/open", access: "member" },
+  deletePin: { method: "DELETE", path: "/api/pins/:pinId", access: "member" },
+  passkeyRegistrationOptions: { method: "POST", path: "/api/passkeys/options", access: "member" },
+  registerPasskey: { method: "POST", path: "/api/passkeys", access: "member" },
+  deletePasskey: { method: "DELETE", path: "/api/passkeys/:credentialId", access: "member" },
+  passkeyLoginOptions: { method: "POST", path: "/api/auth/passkey/options", access: "public" },
+  passkeyLogin: { method: "POST", path: "/api/auth/passkey", access: "public" },
+  createDeviceLogin: { method: "POST", path: "/api/device-logins", access: "member" },
+  deviceLogin: { method: "POST", path: "/api/auth/device", access: "public" },
+  confirmPassword: { method: "POST", path: "/api/auth/confirm", access: "member" },
+  confirmPasskey: { method: "POST", path: "/api/auth/confirm/passkey", access: "member" },
+  listDevices: { method: "GET", path: "/api/me/devices", access: "member" },
+  createTopUp: { method: "POST", path: "/api/topups", access: "member" },
+  getPendingTopUps: { method: "GET", path: "/api/topups", access: "member" },
+  cancelTopUp: { method: "POST", path: "/api/topups/cancel", access: "member" },
+  getCreditRequests: { method: "GET", path: "/api/admin/credit-requests", access: "credits" },
+  validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate", access: "credits" },
+  markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid", access: "credits" },
+  listUnpaidTopUps: { method: "GET", path: "/api/admin/unpaid-topups", access: "credits" },
+  listAuditLog: { method: "GET", path: "/api/admin/audit", access: "both" },
+  listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
+  setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits", access: "both" },
+  listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },
+  advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance", access: "both" },
+  getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
+  validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },
+  discardCreateRequest: { method: "POST", path: "/api/admin/pending-accounts/discard", access: "accounts" },
+} as const satisfies Record<string, { method: HttpMethodName; path: `/api/${string}`; access: Access }>;
+
+type HttpMethodName = "GET" | "POST" | "PUT" | "DELETE";
+/** The validation rights of docs/spec.md §6; `both` asks for the two at once. */
+export type Right = "accounts" | "credits" | "both";
+export type Access = "public" | "member" | Right;
 
 export type RouteName = keyof typeof routes;
-
-/** Operations of the validation rights (docs/spec.md §6); every other member gets 403. */
-export const ADMIN_ROUTES = {
-  accounts: ["getStagingUserAccounts", "validateCreation", "discardCreateRequest"],
-  credits: ["getCreditRequests", "validateCredit", "markTopUpPaid", "listUnpaidTopUps"],
-  /** The spec's "administrator": holders of both rights. */
-  both: ["listReconversions", "advanceReconversion", "listAuditLog", "listMemberWallets", "setWalletLimits"],
-} as const satisfies Record<string, readonly RouteName[]>;
 export type HttpMethod = (typeof routes)[RouteName]["method"];
 
+const NAMES = Object.keys(routes) as RouteName[];
+
 /** Routes that answer without a session. Everything else needs one. */
-export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
-  "health",
-  "ready",
-  "login",
-  "canSignup",
-  "canResetPassword",
-  "signup",
-  "resetPassword",
-  "setNewPassword",
-  "passkeyLoginOptions",
-  "passkeyLogin",
-  "deviceLogin",
-]);
+export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(NAMES.filter((n) => routes[n].access === "public"));
+
+/** Operations of each validation right (docs/spec.md §6); every other member gets 403. */
+export const ADMIN_ROUTES: Readonly<Record<Right, readonly RouteName[]>> = {
+  accounts: NAMES.filter((n) => routes[n].access === "accounts"),
+  credits: NAMES.filter((n) => routes[n].access === "credits"),
+  both: NAMES.filter((n) => routes[n].access === "both"),
+};
+
+/** The validation right an operation needs, if any. */
+export function rightOf(name: RouteName): Right | undefined {
+  const access: Access = routes[name].access;
+  return access === "public" || access === "member" ? undefined : access;
+}
+
+/** The names of a path's `:parameters`, as a union of string literals. */
+type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer Rest}` ? N | ParamNames<`/${Rest}`> : P extends `${string}:${infer N}` ? N : never;
+
+/**
+ * Path parameters of an operation, read from its path: `undefined` for a path without any. For a
+ * union of operations, the union of theirs (any one operation's parameters fit).
+ */
+export type PathParams<K extends RouteName> = K extends RouteName
+  ? [ParamNames<(typeof routes)[K]["path"]>] extends [never]
+    ? undefined
+    : Record<ParamNames<(typeof routes)[K]["path"]>, string | number>
+  : never;
+
+/** Operations whose path has no parameters. */
+export type PlainRouteName = { [K in RouteName]: PathParams<K> extends undefined ? K : never }[RouteName];
+
+/** buildPath's arguments after the name: the parameters exactly when the path has some. */
+export type PathArgs<K extends RouteName> = PathParams<K> extends undefined ? [params?: undefined] : [params: PathParams<K>];
+
+/** The names of an operation's path parameters, in path order. */
+export function pathParamNames(name: RouteName): string[] {
+  return [...routes[name].path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+}
+
+/** Every path parameter of an operation set to one value (tests that only need some path). */
+export function pathWithAll(name: RouteName, value: string): string {
+  return buildPath(name, Object.fromEntries(pathParamNames(name).map((k) => [k, value])) as PathParams<RouteName>);
+}
+
+/**
+ * The path of one call of an operation, its parameters filled in and encoded. Used by the
+ * client and by the tests, so a path is never spelled twice. A missing parameter throws: a path
+ * with a literal `:walletId` in it would reach some other route's 404, not a clear failure.
+ */
+export function buildPath<K extends RouteName>(name: K, ...[params]: PathArgs<K>): string {
+  const values = (params ?? {}) as Record<string, string | number>;
+  return routes[name].path.replace(/:(\w+)/g, (_, key: string) => {
+    const v = values[key];
+    if (v === undefined) throw new Error(`${name}: path parameter ${key} missing`);
+    return encodeURIComponent(String(v));
+  });
+}
