@@ -3,6 +3,7 @@ import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persist
 import type { Query, QueryClient } from "@tanstack/react-query";
 import { APP_VERSION } from "@mutua/domain";
 import { OFFLINE_CACHE_KEY, onForgetOfflineCache } from "./storage";
+import { MEMBER_KEY } from "./query-policy";
 
 /**
  * The last known accounts and transactions of the signed-in member, kept on the device so an
@@ -14,16 +15,12 @@ import { OFFLINE_CACHE_KEY, onForgetOfflineCache } from "./storage";
 const MAX_AGE_MS = 7 * 24 * 3600_000;
 
 /**
- * What an offline start needs to draw the dashboard: who is signed in, their rights and backends,
- * the wallets, the last transactions and pending top-ups. Never the admin lists, the recipient
- * searches, payment previews or the full history.
+ * What an offline start needs to draw the dashboard: the queries that say so (`meta: KEPT_OFFLINE`:
+ * who is signed in, their rights and backends, the wallets, the last transactions and pending
+ * top-ups), once they hold an answer. A signed-out member (`null`) is not kept.
  */
-export function keptOffline(query: Pick<Query, "queryKey" | "state">): boolean {
-  if (query.state.status !== "success" || query.state.data == null) return false;
-  const [root, kind, , part] = query.queryKey as readonly unknown[];
-  if (root !== "me") return false;
-  if (kind === undefined || kind === "rights" || kind === "backends" || kind === "accounts" || kind === "topups") return true;
-  return kind === "transactions" && part === "recent";
+export function keptOffline(query: Pick<Query, "meta" | "state">): boolean {
+  return query.meta?.offline === true && query.state.status === "success" && query.state.data != null;
 }
 
 /**
@@ -43,7 +40,7 @@ export async function keepForOffline(queryClient: QueryClient, { restore }: { re
   if (restore) {
     await persistQueryClientRestore({ ...options, maxAge: MAX_AGE_MS });
     // The session may have ended since: the next time the server answers, it is asked again.
-    void queryClient.invalidateQueries({ queryKey: ["me"], exact: true });
+    void queryClient.invalidateQueries({ queryKey: MEMBER_KEY, exact: true });
   }
   const unsubscribe = persistQueryClientSubscribe({ ...options, dehydrateOptions: { shouldDehydrateQuery: keptOffline } });
   onForgetOfflineCache(() => {

@@ -2,10 +2,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AccountEntry } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { pollEvery } from "../../lib/polling";
+import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 import { useMe } from "../auth/queries";
+import { transactionKeys } from "../transactions/queries";
 
 export const accountKeys = {
-  all: ["me", "accounts"] as const,
+  all: [...MEMBER_KEY, "accounts"] as const,
   list: () => [...accountKeys.all, "list"] as const,
 };
 
@@ -18,6 +20,7 @@ export function useAccounts() {
     queryKey: accountKeys.list(),
     enabled: Boolean(me.data),
     queryFn: () => client.getAccounts(),
+    meta: KEPT_OFFLINE,
     refetchInterval: pollEvery(config.accountsRefreshInterval),
     refetchIntervalInBackground: false,
   });
@@ -42,6 +45,6 @@ export function useRefreshAfterAction() {
       if (now !== before || Date.now() >= end) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    await qc.invalidateQueries({ queryKey: ["me", "transactions"] });
+    await qc.invalidateQueries({ queryKey: transactionKeys.all });
   };
 }

@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
+import { MEMBER_KEY } from "../../lib/query-policy";
 import { useClient } from "../../app/context";
 
 /** The administration's queries, one key factory: invalidating `adminKeys.all` refreshes every list. */
 export const adminKeys = {
-  all: ["me", "admin"] as const,
+  all: [...MEMBER_KEY, "admin"] as const,
   reconversions: () => [...adminKeys.all, "reconversions"] as const,
   unpaidTopUps: () => [...adminKeys.all, "unpaid-topups"] as const,
   audit: () => [...adminKeys.all, "audit"] as const,

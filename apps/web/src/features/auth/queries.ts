@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { LoginRequiredError, type MutuaClient } from "@mutua/client";
 import { PAY_PATH, SIGNED_IN_COOKIE, normalizeEmail, type LoginResult, type Profile } from "@mutua/domain";
 import { takePayLink } from "../../lib/pay-link";
+import { KEPT_OFFLINE, MEMBER_KEY, STALE } from "../../lib/query-policy";
 import { useClient } from "../../app/context";
 import { forgetOfflineCache, setLoginEmail } from "../../lib/storage";
 import { retainedKeys } from "../unlock/retention";
@@ -10,9 +11,9 @@ import { biometricOffer } from "../biometric/store";
 
 /** Query keys of the session domain (one factory, so invalidation never misses a key). */
 export const authKeys = {
-  me: ["me"] as const,
-  rights: ["me", "rights"] as const,
-  backends: ["me", "backends"] as const,
+  me: MEMBER_KEY,
+  rights: [...MEMBER_KEY, "rights"] as const,
+  backends: [...MEMBER_KEY, "backends"] as const,
   capabilities: ["auth-capabilities"] as const,
 };
 
@@ -36,7 +37,8 @@ export const meQuery = (client: MutuaClient) =>
         throw e;
       }
     },
-    staleTime: Infinity,
+    staleTime: STALE.pageLoad,
+    meta: KEPT_OFFLINE,
     retry: false,
     // An anonymous visitor is known without the network, so an offline start still shows the login page.
     networkMode: maySignedIn() ? "online" : "always",
@@ -64,7 +66,8 @@ export function useRights() {
   const q = useQuery({
     queryKey: authKeys.rights,
     enabled: Boolean(me.data),
-    staleTime: 5 * 60_000,
+    staleTime: STALE.rights,
+    meta: KEPT_OFFLINE,
     queryFn: async () => {
       const [accounts, credits] = await Promise.allSettled([client.hasUserAccountValidationRights(), client.hasCreditRequestValidationRights()]);
       return {
@@ -79,7 +82,14 @@ export function useRights() {
 export function useBackends(opts: { refetchOnMount?: "always" } = {}) {
   const client = useClient();
   const me = useMe();
-  return useQuery({ queryKey: authKeys.backends, enabled: Boolean(me.data), queryFn: () => client.getBackends(), staleTime: 60_000, ...opts });
+  return useQuery({
+    queryKey: authKeys.backends,
+    enabled: Boolean(me.data),
+    queryFn: () => client.getBackends(),
+    staleTime: STALE.backends,
+    meta: KEPT_OFFLINE,
+    ...opts,
+  });
 }
 
 /** Backends where the member has no wallet yet and may create one (docs/spec.md §3 "unconfigured"). */
@@ -92,7 +102,7 @@ export function useAuthCapabilities() {
   const client = useClient();
   return useQuery({
     queryKey: authKeys.capabilities,
-    staleTime: 5 * 60_000,
+    staleTime: STALE.rights,
     queryFn: async () => {
       const [signup, reset] = await Promise.allSettled([client.canSignup(), client.canResetPassword()]);
       return { canSignup: signup.status === "fulfilled" && signup.value, canResetPassword: reset.status === "fulfilled" && reset.value };
@@ -108,7 +118,7 @@ export function useSignedIn() {
     // Keys unlocked by someone else on this device must not serve the new member.
     retainedKeys.clear();
     setLoginEmail(normalizeEmail(result.profile.email));
-    qc.removeQueries({ queryKey: ["me"], exact: false });
+    qc.removeQueries({ queryKey: MEMBER_KEY, exact: false });
     qc.setQueryData(authKeys.me, result.profile);
     void import("../../lib/offline-cache").then((m) => m.keepForOffline(qc, { restore: false }));
     const pending = takePayLink();

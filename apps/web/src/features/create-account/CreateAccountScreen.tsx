@@ -5,6 +5,7 @@ import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import { ErrorCode, M, newPasswordProblems, type Backend } from "@mutua/domain";
 import { useClient } from "../../app/context";
+import { MEMBER_KEY } from "../../lib/query-policy";
 import { PasswordField } from "../../ui/Field";
 import { toast } from "../../lib/toast";
 import { tr } from "../../lib/i18n";
@@ -93,7 +94,7 @@ function CreateWallet({ backend }: { backend: Backend }) {
       }
       toast.warning({ id: M.walletAlreadyCreated });
     }
-    await qc.invalidateQueries({ queryKey: ["me"] });
+    await qc.invalidateQueries({ queryKey: MEMBER_KEY });
     void navigate("/dashboard");
   };
 

@@ -9,8 +9,8 @@ import { AccountsList, type AccountAction, type Selection } from "../accounts/Ac
 import { useExportWallet } from "../wallet-file/useWalletFile";
 import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/queries";
 import { useMe, useUnconfiguredBackends } from "../auth/queries";
-import { useClient, useConfig } from "../../app/context";
-import { topUpKeys, usePendingTopUps } from "../topup/queries";
+import { useConfig } from "../../app/context";
+import { topUpKeys, useFetchPendingTopUps, usePendingTopUps } from "../topup/queries";
 import { TopUpModal } from "../topup/TopUpModal";
 import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
@@ -51,7 +51,7 @@ export function DashboardScreen() {
   const current = usable.find((a) => a.id === selected?.walletId) ?? usable[0];
   const selection = current ? (selected?.walletId === current.id ? selected : { walletId: current.id }) : null;
   const config = useConfig();
-  const client = useClient();
+  const fetchPendingTopUps = useFetchPendingTopUps();
   const pendingTopUps = usePendingTopUps(current?.id);
 
   const openTopUp = (order: PendingTopUp) =>
@@ -70,7 +70,7 @@ export function DashboardScreen() {
   const topUp = async (account: AccountEntry) => {
     let pending: PendingTopUp[];
     try {
-      pending = await client.getPendingTopUps(account.id);
+      pending = await fetchPendingTopUps(account.id);
     } catch {
       return toast.error({ id: M.pendingTopUpsFailed });
     }

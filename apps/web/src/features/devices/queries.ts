@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { MEMBER_KEY } from "../../lib/query-policy";
 import { useClient } from "../../app/context";
 
 export const deviceKeys = {
-  all: ["me", "devices"] as const,
+  all: [...MEMBER_KEY, "devices"] as const,
 };
 
 /** The member's passkeys and device logins (never kept for offline starts: see lib/offline-cache). */

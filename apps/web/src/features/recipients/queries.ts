@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { shouldSearchRecipients, type Recipient } from "@mutua/domain";
 import { useClient } from "../../app/context";
+import { MEMBER_KEY, STALE } from "../../lib/query-policy";
 
 export const recipientKeys = {
-  all: ["me", "recipients"] as const,
+  all: [...MEMBER_KEY, "recipients"] as const,
   search: (q: string, backendId?: string) => [...recipientKeys.all, q.trim(), backendId ?? ""] as const,
 };
 
@@ -18,7 +19,7 @@ export function useRecipientSearch(q: string, backendId?: string) {
     initialPageParam: 0,
     queryFn: ({ pageParam }) => client.searchRecipients({ q: q.trim(), offset: pageParam, limit: PAGE, ...(backendId ? { backendId } : {}) }),
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length * PAGE : undefined),
-    staleTime: 30_000,
+    staleTime: STALE.search,
   });
 }
 

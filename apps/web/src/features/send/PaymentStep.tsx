@@ -1,8 +1,7 @@
 import { useId, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, memoProblem, parseAmountInput, type AccountEntry, type Recipient } from "@mutua/domain";
-import { useClient, useConfig } from "../../app/context";
+import { useConfig } from "../../app/context";
 import { useFormat } from "../../lib/format";
 import { tr } from "../../lib/i18n";
 import { accountLabel, subAccountLabel } from "../accounts/labels";
@@ -10,6 +9,7 @@ import { RecipientRow } from "./RecipientStep";
 import { spendableCents } from "./spendable";
 import { AmountField } from "../../ui/AmountField";
 import { newPaymentKey, type PaymentDraft } from "./send-payment";
+import { usePaymentPlan } from "./queries";
 
 /** A payment request read from a QR code or a payment link (docs/spec.md §4 "requestPay"). */
 export interface PaymentRequest {
@@ -32,7 +32,6 @@ interface Props {
 export function PaymentStep({ from, recipient, request, reconversion, onReview }: Props) {
   const { i18n } = useLingui();
   const config = useConfig();
-  const client = useClient();
   const fmt = useFormat();
   const ids = useId();
   const [amountText, setAmountText] = useState(request?.amount ?? "");
@@ -49,12 +48,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
 
   // The split between mutual credit and pledged money, as the server would make it.
   const valid = parsed?.ok && !amountError ? parsed : null;
-  const plan = useQuery({
-    queryKey: ["me", "prepare", from.id, recipient.walletId, valid?.text],
-    enabled: Boolean(valid),
-    retry: false,
-    queryFn: () => client.prepareTransfer({ from: from.id, to: recipient.walletId, amount: valid!.text }),
-  });
+  const plan = usePaymentPlan(from.id, recipient.walletId, valid?.text);
   if (valid && plan.isError) amountError = i18n._(M.insufficientBalanceShort);
 
   const senderMemoError = memoProblem(senderMemo);

@@ -2,12 +2,12 @@ import { useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type PendingTopUp } from "@mutua/domain";
-import { useClient } from "../../app/context";
+import { MEMBER_KEY } from "../../lib/query-policy";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
-import { useCancelTopUp } from "./queries";
+import { useCancelTopUp, useFetchPendingTopUps } from "./queries";
 
 /** docs/spec.md §4 "Top-up": 5 s between checks while a payment is awaited; we also give up after 15 minutes. */
 const POLL_MS = 5000;
@@ -16,7 +16,7 @@ const POLL_LIMIT_MS = 15 * 60_000;
 /** docs/spec.md §2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for the payment by itself. */
 export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTopUp; onClose: () => void; onPaid: () => void }) {
   const { i18n } = useLingui();
-  const client = useClient();
+  const fetchPendingTopUps = useFetchPendingTopUps();
   const fmt = useFormat();
   const qc = useQueryClient();
   const cancel = useCancelTopUp();
@@ -30,11 +30,11 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
   const watch = (since: number) => {
     timer.current = setTimeout(async () => {
       try {
-        const list = await client.getPendingTopUps(order.walletId);
+        const list = await fetchPendingTopUps(order.walletId);
         const now = list.find((o) => o.id === order.id);
         if (!now || now.state !== "unpaid") {
           setWaiting(false);
-          await qc.invalidateQueries({ queryKey: ["me"] });
+          await qc.invalidateQueries({ queryKey: MEMBER_KEY });
           toast.success({ id: M.topUpPaid });
           onPaid();
           return;
@@ -63,7 +63,7 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
                 cancel.mutate(order.id, {
                   onSuccess: () => {
                     toast.success({ id: M.topUpDeleted });
-                    void qc.invalidateQueries({ queryKey: ["me"] });
+                    void qc.invalidateQueries({ queryKey: MEMBER_KEY });
                     onClose();
                   },
                   onError: () => toast.error(i18n._(M.topUpDeleteFailed)),

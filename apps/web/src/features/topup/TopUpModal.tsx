@@ -2,18 +2,17 @@ import { useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import { M, formatCents, parseAmountInput, parseApiAmount, type AccountEntry, type PendingTopUp } from "@mutua/domain";
-import { useClient } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
 import { AmountField } from "../../ui/AmountField";
 import { tr } from "../../lib/i18n";
 import { toast } from "../../lib/toast";
 import { accountLabel } from "../accounts/labels";
-import { useCreateTopUp } from "./queries";
+import { useCreateTopUp, useFetchPendingTopUps } from "./queries";
 
 /** docs/spec.md §2 "Top up my account" and 5 "Top-up amount": min and max shown, Next disabled on error, Enter submits. */
 export function TopUpModal({ account, onClose, onCreated }: { account: AccountEntry; onClose: () => void; onCreated: (order: PendingTopUp) => void }) {
   const { i18n } = useLingui();
-  const client = useClient();
+  const fetchPendingTopUps = useFetchPendingTopUps();
   const create = useCreateTopUp();
   const [text, setText] = useState("");
   const min = account.minCreditAmount ? parseApiAmount(account.minCreditAmount)! : 100n;
@@ -36,7 +35,7 @@ export function TopUpModal({ account, onClose, onCreated }: { account: AccountEn
             const { id } = await create.mutateAsync({ walletId: account.id, amount: parsed.text });
             let pending: PendingTopUp[];
             try {
-              pending = await client.getPendingTopUps(account.id);
+              pending = await fetchPendingTopUps(account.id);
             } catch {
               return toast.error({ id: M.pendingTopUpsFailed });
             }

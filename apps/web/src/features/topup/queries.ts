@@ -1,23 +1,38 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { MutuaClient } from "@mutua/client";
 import { useClient, useConfig } from "../../app/context";
 import { pollEvery } from "../../lib/polling";
+import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 export const topUpKeys = {
-  all: ["me", "topups"] as const,
+  all: [...MEMBER_KEY, "topups"] as const,
   pending: (walletId: string) => [...topUpKeys.all, walletId] as const,
 };
+
+const pendingTopUpsQuery = (client: MutuaClient, walletId: string) =>
+  queryOptions({ queryKey: topUpKeys.pending(walletId), queryFn: () => client.getPendingTopUps(walletId), meta: KEPT_OFFLINE });
 
 /** docs/spec.md §2: pending top-ups head the transaction panel, refreshed with it. */
 export function usePendingTopUps(walletId: string | undefined, opts: { pollMs?: number | false } = {}) {
   const client = useClient();
   const config = useConfig();
   return useQuery({
-    queryKey: topUpKeys.pending(walletId ?? ""),
+    ...pendingTopUpsQuery(client, walletId ?? ""),
     enabled: Boolean(walletId),
-    queryFn: () => client.getPendingTopUps(walletId!),
     refetchInterval: opts.pollMs ?? pollEvery(config.transactionsRefreshInterval),
     refetchIntervalInBackground: false,
   });
+}
+
+/**
+ * The pending top-ups of a wallet as the server has them now, for a decision about to be made
+ * (is an unpaid order of mine already there? which is the order just created?). The answer goes
+ * through the cache, so the dashboard's panel shows it too.
+ */
+export function useFetchPendingTopUps() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return (walletId: string) => qc.fetchQuery({ ...pendingTopUpsQuery(client, walletId), staleTime: 0 });
 }
 
 export function useCreateTopUp() {

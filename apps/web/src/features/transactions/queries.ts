@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { TransactionsQuery } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { pollEvery } from "../../lib/polling";
+import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 export interface TransactionFilter {
   from?: string;
@@ -10,7 +11,7 @@ export interface TransactionFilter {
 }
 
 export const transactionKeys = {
-  all: ["me", "transactions"] as const,
+  all: [...MEMBER_KEY, "transactions"] as const,
   recent: (walletId: string) => [...transactionKeys.all, walletId, "recent"] as const,
   list: (walletId: string, f: TransactionFilter) => [...transactionKeys.all, walletId, "list", f] as const,
 };
@@ -25,6 +26,7 @@ export function useRecentTransactions(walletId: string | undefined) {
     queryKey: transactionKeys.recent(walletId ?? ""),
     enabled: Boolean(walletId),
     queryFn: async () => (await client.getTransactions(walletId!, { limit: RECENT_COUNT })).items,
+    meta: KEPT_OFFLINE,
     refetchInterval: pollEvery(config.transactionsRefreshInterval),
     refetchIntervalInBackground: false,
   });

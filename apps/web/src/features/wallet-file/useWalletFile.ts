@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { RefusedError } from "@mutua/client";
 import { ErrorCode, M, type AccountEntry } from "@mutua/domain";
 import { useClient } from "../../app/context";
+import { MEMBER_KEY } from "../../lib/query-policy";
 import { deliverFile } from "../../lib/deliver-file";
 import { toast } from "../../lib/toast";
 import { i18n, tr } from "../../lib/i18n";
@@ -70,7 +71,7 @@ export function useImportWallet() {
       const r = await client.registerWallet({ backendId, keystore, ...proveKey(wallet, key, address, backendId, me.id) });
       forgetWallet(r.internalId);
       toast.success({ id: M.walletImported });
-      await qc.invalidateQueries({ queryKey: ["me"] });
+      await qc.invalidateQueries({ queryKey: MEMBER_KEY });
     } catch (e) {
       if (e instanceof RefusedError && (e.code === ErrorCode.walletExists || e.code === ErrorCode.validation)) {
         toast.error(e.msg);
