@@ -8,12 +8,22 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh context (its own storage and cookies); page errors fail loudly instead of passing unseen. */
+/** The phone every layout is built for first: 360×740, touch, a mobile browser. */
+export const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true } as const;
+
+/**
+ * A fresh context (its own storage and cookies); page errors fail loudly instead of passing unseen.
+ * `phone: true` makes it the 360×740 touch phone (tap with `locator.tap()`).
+ */
 export async function newPage(
   browser: Browser,
-  opts: { locale?: string; viewport?: { width: number; height: number } } = {},
+  opts: { locale?: string; viewport?: { width: number; height: number }; phone?: boolean; colorScheme?: "light" | "dark" } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ locale: opts.locale ?? "en-US", viewport: opts.viewport ?? { width: 1200, height: 800 } });
+  const context = await browser.newContext({
+    locale: opts.locale ?? "en-US",
+    ...(opts.phone ? PHONE : { viewport: opts.viewport ?? { width: 1200, height: 800 } }),
+    ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));

@@ -21,8 +21,13 @@ export function useSuite(env: () => Record<string, string> = () => ({}), opts: {
 }
 
 /** A fresh browser context signed in as `email` (demo password), on a loaded dashboard. */
-export async function signedIn(suite: { server: RunningServer; browser: Browser }, email: string, password = "Demo1234!") {
-  const s = await newPage(suite.browser);
+export async function signedIn(
+  suite: { server: RunningServer; browser: Browser },
+  email: string,
+  password = "Demo1234!",
+  opts: Parameters<typeof newPage>[1] = {},
+) {
+  const s = await newPage(suite.browser, opts);
   await signIn(s.page, suite.server.url, email, password);
   await s.page.waitForURL(`${suite.server.url}/dashboard`);
   await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
