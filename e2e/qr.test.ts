@@ -117,8 +117,7 @@ describe("requesting money by QR code", () => {
     const link = `${suite.server.url}/pay?${new URLSearchParams({ ...JSON.parse(requestText), rp: String(JSON.parse(requestText).rp) })}`;
     const { page, context } = await newPage(suite.browser);
     await page.goto(link);
-    await page.waitForURL(`${suite.server.url}/carto`);
-    await page.goto(`${suite.server.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
     await page.getByLabel("Email").fill("alice@example.com");
     await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
     await page.getByRole("button", { name: "Sign in" }).click();

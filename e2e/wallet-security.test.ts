@@ -138,7 +138,11 @@ describe("wallet files", () => {
   it("carol exports her wallet, imports it on a browser that has nothing of it, and pays again; bad files say why", async () => {
     const carol = await signedIn(suite, "carol@example.com");
     await carol.page.getByRole("button", { name: "Account actions" }).click();
-    const [download] = await Promise.all([carol.page.waitForEvent("download"), carol.page.getByRole("button", { name: "Export wallet" }).click()]);
+    await carol.page.getByRole("button", { name: "Export wallet" }).click();
+    const [download] = await Promise.all([
+      carol.page.waitForEvent("download"),
+      carol.page.getByRole("dialog", { name: "Export the wallet file?" }).getByRole("button", { name: "Export" }).click(),
+    ]);
     const file = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
     expect(download.suggestedFilename()).toBe(`DL_ledger_${file.address}.json`);
     expect(file).toMatchObject({ version: 3, crypto: { cipher: "aes-128-ctr" } });
@@ -171,7 +175,8 @@ describe("wallet files", () => {
     await toastText(page, "Failed authentication. Please try again.");
     await auth.getByLabel("Enter your password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
-    await toastText(page, "The wallet file was imported.");
+    // The wallet was already Carol's, on the server: her file replaced the one it kept.
+    await toastText(page, "This wallet was already yours: its file on the server was replaced by the one you imported.");
 
     await payFromWallet(page, "3", ["alice", "Alice Martin"]);
     await auth.getByLabel("Enter your password").fill("Demo1234!");
@@ -195,7 +200,7 @@ describe("wallet files", () => {
     await importFile(page, "comchain.dat", JSON.stringify(keystore));
     await authDialog(page).getByLabel("Enter your password").fill("Comchain-Pass-3");
     await authDialog(page).getByRole("button", { name: "Send" }).click();
-    await toastText(page, "The wallet file was imported.");
+    await toastText(page, "The wallet file was imported. The wallet can be used once an administrator has approved it.");
     await page
       .locator(".pending-accounts")
       .getByText(`Wallet ${keystore.address.slice(0, 4)}`)

@@ -117,6 +117,10 @@ export const M = {
   // Ours, where the spec is silent
   notAWalletFile: "This file is not a wallet file.",
   walletImported: "The wallet file was imported.",
+  walletImportedPending: "The wallet file was imported. The wallet can be used once an administrator has approved it.",
+  walletFileReplaced: "This wallet was already yours: its file on the server was replaced by the one you imported.",
+  walletCreated: "Your wallet is ready.",
+  walletRequested: "Your wallet was created. It can be used once an administrator has approved it.",
   walletOfAnotherMember: "This wallet is already registered to another member.",
   walletNotSigned: "This wallet was not signed with its own key.",
   walletExportFailed: "The wallet could not be downloaded",

@@ -98,7 +98,15 @@ export function NavBar() {
                 {member.name || i18n._("User")}
               </button>
               <div id="user-menu" className="dropdown-menu" hidden={!userOpen}>
-                {!config.hideProfile && config.profileUrl && external(config.profileUrl, i18n._("Profile"))}
+                {/* The association's own profile page if it has one, else ours. */}
+                {!config.hideProfile &&
+                  (config.profileUrl ? (
+                    external(config.profileUrl, i18n._("Profile"))
+                  ) : (
+                    <Link className="nav-item" to="/profile">
+                      {i18n._("Profile")}
+                    </Link>
+                  ))}
                 {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
                 <Link className="nav-item" to="/preferences">
                   {i18n._("Settings")}

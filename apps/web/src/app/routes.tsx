@@ -10,7 +10,7 @@ import { useOnline } from "../lib/online";
 import { BiometricOffer } from "../features/biometric/BiometricOffer";
 import { useAccounts } from "../features/accounts/queries";
 import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
-import { LoginScreen } from "../features/auth/LoginScreen";
+import { LoginScreen, type LoginState } from "../features/auth/LoginScreen";
 import { rememberPayLink } from "../lib/pay-link";
 import { PAY_PATH } from "@mutua/domain";
 
@@ -77,8 +77,12 @@ function Private({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (session.status === "loading") return <main className="page" aria-busy="true" />;
   if (session.status !== "member") {
-    // A payment link opened before signing in is kept for after the login.
-    if (location.pathname === PAY_PATH) rememberPayLink(location.search);
+    // A payment link opened before signing in is kept for after the login, which it asks for
+    // (the spec's map screen would leave the payer nowhere to go).
+    if (location.pathname === PAY_PATH) {
+      rememberPayLink(location.search);
+      return <Navigate to="/" replace state={{ signInFor: "payment" } satisfies LoginState} />;
+    }
     return <Navigate to="/carto" replace />;
   }
   return children;
@@ -166,6 +170,15 @@ const ROUTES: RouteObject[] = [
           privately,
         ),
         handle: h("Create my wallet"),
+      },
+      {
+        path: "/profile",
+        element: screen(
+          () => import("../features/profile/ProfileScreen"),
+          (m) => m.ProfileScreen,
+          privately,
+        ),
+        handle: h("Profile"),
       },
       {
         path: "/preferences",

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useClient, useConfig } from "../../app/context";
 import { Field, PasswordField } from "../../ui/Field";
@@ -45,6 +45,11 @@ function useBiometricSignIn() {
   return { usable, busy, start };
 }
 
+/** Why another screen sent the visitor to sign in, said above the form. */
+export interface LoginState {
+  signInFor?: "payment";
+}
+
 /** docs/spec.md §2 "Login screen". */
 export function LoginScreen() {
   const { i18n } = useLingui();
@@ -55,6 +60,7 @@ export function LoginScreen() {
   const [email, setEmail] = useState(getLoginEmail);
   const [password, setPassword] = useState("");
   const biometric = useBiometricSignIn();
+  const signInFor = (useLocation().state as LoginState | null)?.signInFor;
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -78,6 +84,11 @@ export function LoginScreen() {
       <form className="card auth-card" onSubmit={submit} noValidate>
         {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt={config.appName} />}
         <h1>{i18n._("Sign in")}</h1>
+        {signInFor === "payment" && (
+          <p className="notice info" role="status">
+            {i18n._("Sign in to open the payment request: it is shown as soon as you are signed in.")}
+          </p>
+        )}
         <Field
           label={i18n._("Email")}
           name="email"

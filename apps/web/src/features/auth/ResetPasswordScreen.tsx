@@ -6,6 +6,7 @@ import { M, newPasswordProblems, normalizeEmail } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { Field, PasswordField } from "../../ui/Field";
 import { toast } from "../../lib/toast";
+import { setLoginEmail } from "../../lib/storage";
 import { tr } from "../../lib/i18n";
 import { accountErrorMessage } from "./errors";
 
@@ -26,6 +27,8 @@ function RequestResetForm() {
     mutationFn: (e: string) => client.resetPassword(e),
     onSuccess: (_r, e) => {
       toast.success({ id: M.resetEmailSent, values: { email: normalizeEmail(e) } });
+      // The login page, now and after the new password is set, opens on this address.
+      setLoginEmail(normalizeEmail(e));
       void navigate("/");
     },
     onError: (e) => toast.error(accountErrorMessage(e)),

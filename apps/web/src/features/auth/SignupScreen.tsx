@@ -1,12 +1,13 @@
 import { useEffect } from "react";
 import { Link, useNavigate } from "react-router";
-import { useForm, type Resolver } from "react-hook-form";
+import { useForm, useWatch, type Resolver } from "react-hook-form";
 import { useMutation } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, signupProblems, type SignupValues } from "@mutua/domain";
+import { M, normalizeEmail, signupProblems, type SignupValues } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { Field, PasswordField } from "../../ui/Field";
 import { toast } from "../../lib/toast";
+import { setLoginEmail } from "../../lib/storage";
 import { tr } from "../../lib/i18n";
 import { accountErrorMessage } from "./errors";
 
@@ -16,6 +17,9 @@ const resolver: Resolver<SignupValues> = async (values) => {
   const errors = Object.fromEntries(Object.entries(problems).map(([k, m]) => [k, { type: "validate", message: m.id, values: m.values }]));
   return { values: Object.keys(errors).length ? {} : values, errors } as ReturnType<Resolver<SignupValues>> extends Promise<infer R> ? R : never;
 };
+
+/** The form's fields, top to bottom. */
+const FIELD_ORDER: readonly (keyof SignupValues)[] = ["email", "firstName", "lastName", "password", "confirmPassword"];
 
 export function SignupScreen() {
   const { i18n } = useLingui();
@@ -27,11 +31,14 @@ export function SignupScreen() {
     mode: "onChange",
     defaultValues: { email: "", firstName: "", lastName: "", password: "", confirmPassword: "" },
   });
-  const { errors, isValid, dirtyFields, touchedFields } = form.formState;
+  const { isValid, dirtyFields, touchedFields } = form.formState;
+  const values = useWatch({ control: form.control });
   const signup = useMutation({
     mutationFn: (v: SignupValues) => client.signup(v),
-    onSuccess: () => {
+    onSuccess: (_, v) => {
       toast.success({ id: M.accountCreated });
+      // The login page opens on the new member's address.
+      setLoginEmail(normalizeEmail(v.email));
       void navigate("/");
     },
     onError: (e) => toast.error(accountErrorMessage(e)),
@@ -43,11 +50,14 @@ export function SignupScreen() {
   }, [config.signUpUrl]);
   if (config.signUpUrl) return null;
 
+  // A field's message shows once the member has been in it, or has gone past it to a later field:
+  // a first name left empty says so when the last name is typed, not only if the field was visited.
+  const problems = signupProblems(values as SignupValues);
+  const reached = (name: keyof SignupValues) =>
+    form.formState.isSubmitted || FIELD_ORDER.slice(FIELD_ORDER.indexOf(name)).some((f) => dirtyFields[f] || touchedFields[f]);
   const errorOf = (name: keyof SignupValues) => {
-    const e = errors[name] as { message?: string; values?: Record<string, string | number> } | undefined;
-    return e?.message && (dirtyFields[name] || touchedFields[name] || form.formState.isSubmitted)
-      ? tr({ id: e.message, ...(e.values ? { values: e.values } : {}) })
-      : undefined;
+    const m = problems[name];
+    return m && reached(name) ? tr(m) : undefined;
   };
 
   return (

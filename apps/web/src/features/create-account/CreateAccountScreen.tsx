@@ -82,6 +82,7 @@ function CreateWallet({ backend }: { backend: Backend }) {
         proven = { keystore: keystore as unknown as Record<string, unknown>, ...proveKey(wallet, key, keystore.address, backend.id, me!.id) };
       }
       const created = await client.createUserAccount(backend.id, proven);
+      toast.success({ id: created.status === "active" ? M.walletCreated : M.walletRequested });
       if (ledger && simplified) {
         // The wallet exists now: a PIN that fails to save must not look like a failed creation.
         await savePin(client, created.internalId, password, pin.pin).catch(() => toast.error({ id: M.pinSaveFailed }));

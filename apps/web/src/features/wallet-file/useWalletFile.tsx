@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { RefusedError } from "@mutua/client";
 import { ErrorCode, M, type AccountEntry } from "@mutua/domain";
 import { useClient } from "../../app/context";
+import { useModals } from "../../app/modals";
 import { MEMBER_KEY } from "../../lib/query-policy";
 import { deliverFile } from "../../lib/deliver-file";
 import { toast } from "../../lib/toast";
@@ -9,9 +10,29 @@ import { i18n, tr } from "../../lib/i18n";
 import { useMe } from "../auth/queries";
 import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
 import { readWalletFile, walletFileName, WalletFileError } from "./read-file";
+import { ExportWalletDialog } from "./ExportWalletDialog";
 
-/** Export wallet (account menu): the encrypted wallet file, as Comchain tools read it. */
+/**
+ * Export wallet (account menu): the encrypted wallet file, as Comchain tools read it, after a
+ * warning that the file and the wallet password together spend the wallet's money.
+ */
 export function useExportWallet() {
+  const modals = useModals();
+  const download = useDownloadWallet();
+  return (account: AccountEntry) =>
+    modals.open((close) => (
+      <ExportWalletDialog
+        account={account}
+        onClose={close}
+        onExport={() => {
+          close();
+          void download(account);
+        }}
+      />
+    ));
+}
+
+function useDownloadWallet() {
   const client = useClient();
   return async (account: AccountEntry) => {
     try {
@@ -70,7 +91,7 @@ export function useImportWallet() {
       const { proveKey } = await import("./key-proof");
       const r = await client.registerWallet({ backendId, keystore, ...proveKey(wallet, key, address, backendId, me.id) });
       forgetWallet(r.internalId);
-      toast.success({ id: M.walletImported });
+      toast.success({ id: r.replaced ? M.walletFileReplaced : r.status === "pending" ? M.walletImportedPending : M.walletImported });
       await qc.invalidateQueries({ queryKey: MEMBER_KEY });
     } catch (e) {
       if (e instanceof RefusedError && (e.code === ErrorCode.walletExists || e.code === ErrorCode.validation)) {

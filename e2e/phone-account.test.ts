@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { paymentLink } from "@mutua/domain";
+import { newPage, toastText } from "./support/browser";
+import { startMailbox, type Mailbox } from "./support/mailbox";
+import { signedIn, useSuite } from "./support/suite";
+
+/**
+ * Issue 18 on a 360×740 touch phone: a payment link opened while signed out (item 6), the feedback
+ * after signing up, asking for a reset, creating, re-importing and exporting a wallet (item 13),
+ * the Profile entry and the sign-up's empty first name (item 14).
+ */
+let mailbox: Mailbox;
+beforeAll(async () => {
+  mailbox = await startMailbox();
+});
+afterAll(async () => {
+  await mailbox?.close();
+});
+const suite = useSuite(() => ({ SMTP_URL: mailbox.url }));
+const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
+const shot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}-360x740.png`) });
+};
+
+/** A member's id and first wallet, from the API as the member. */
+async function memberAndWallet(email: string): Promise<{ id: number; walletId: string }> {
+  const login = await fetch(`${suite.server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: email, password: "Demo1234!" }),
+  });
+  const { token, profile } = (await login.json()) as { token: string; profile: { id: number } };
+  const accounts = (await (await fetch(`${suite.server.url}/api/accounts`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
+  return { id: profile.id, walletId: accounts[0]!.id };
+}
+
+describe("a payment link opened while signed out", () => {
+  it("asks to sign in, then opens that payment", async () => {
+    const bob = await memberAndWallet("bob@example.com");
+    const link = paymentLink(suite.server.url, { rp: bob.id, rpb: bob.walletId, amount: "7.25", senderMemo: "Bread", recipientMemo: "Bread" });
+    const { page, context, errors } = await newPage(suite.browser, { phone: true });
+    await page.goto(link);
+    await page.waitForURL(`${suite.server.url}/`);
+    await page.getByText("Sign in to open the payment request: it is shown as soon as you are signed in.").waitFor();
+    expect(await page.getByText(/No map is available/).count()).toBe(0);
+    await shot(page, "pay-link-signed-out");
+    await page.getByLabel("Email").fill("alice@example.com");
+    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Sign in" }).tap();
+    const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
+    await step2.getByText("Bob Durand").first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("feedback after each action", () => {
+  it("after signing up and after asking for a reset, the login page opens on the member's address", async () => {
+    const { page, context } = await newPage(suite.browser, { phone: true });
+    await page.goto(`${suite.server.url}/signup`);
+    await page.getByLabel("Email").fill("Eve.Phone@Example.org");
+    // A first name tapped into and left empty says so (item 14), as soon as the member moves on.
+    await page.getByLabel("Firstname").tap();
+    await page.getByLabel("Lastname").tap();
+    const first = page.getByLabel("Firstname");
+    await page
+      .locator(`#${await first.getAttribute("aria-describedby")}`)
+      .filter({ hasText: "This fiels can not be empty." })
+      .waitFor();
+    await first.fill("Eve");
+    await page.getByLabel("Lastname").fill("Phone");
+    await page.getByLabel("Password", { exact: true }).fill("Sunny-Day-42");
+    await page.getByLabel("Confirm password").fill("Sunny-Day-42");
+    await page.getByRole("button", { name: "Sign up" }).tap();
+    await toastText(page, "Your account has been created successfully.");
+    await page.waitForURL(`${suite.server.url}/`);
+    expect(await page.getByLabel("Email").inputValue()).toBe("eve.phone@example.org");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("password");
+
+    await page.goto(`${suite.server.url}/reset-password`);
+    await page.getByLabel("Email").fill("Bob@Example.com");
+    await page.getByRole("button", { name: "Reset password" }).tap();
+    await toastText(page, "An e-mail with a link to choose a new password has been sent to bob@example.com.");
+    await page.waitForURL(`${suite.server.url}/`);
+    expect(await page.getByLabel("Email").inputValue()).toBe("bob@example.com");
+    await context.close();
+  });
+
+  it("creating a wallet says it was created and waits for approval", async () => {
+    const carol = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
+    await carol.page.goto(`${suite.server.url}/create-account`);
+    await carol.page.getByRole("button", { name: "Create my wallet" }).tap();
+    await toastText(carol.page, "Your wallet was created. It can be used once an administrator has approved it.");
+    await carol.page.waitForURL(`${suite.server.url}/dashboard`);
+    await carol.context.close();
+  });
+
+  it("exporting a wallet warns first; importing the member's own wallet again says it replaced it", async () => {
+    const { page, context, errors } = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
+    await page.getByRole("button", { name: "Account actions" }).tap();
+    await page.getByRole("button", { name: "Export wallet" }).tap();
+    const warning = page.getByRole("dialog", { name: "Export the wallet file?" });
+    await warning.getByText(/Anyone who has the file and the password can spend this wallet's money/).waitFor();
+    await shot(page, "export-warning");
+    // Cancel leaves nothing behind.
+    await warning.getByRole("button", { name: "Cancel" }).tap();
+    await warning.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Account actions" }).tap();
+    await page.getByRole("button", { name: "Export wallet" }).tap();
+    const [download] = await Promise.all([page.waitForEvent("download"), warning.getByRole("button", { name: "Export" }).tap()]);
+    const exported = fs.readFileSync(await download.path(), "utf8");
+
+    await page.getByRole("button", { name: "Upload wallet file..." }).waitFor();
+    await page.locator('input[type="file"]').setInputFiles({ name: download.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(exported) });
+    const auth = page.getByRole("dialog", { name: "Authentication" });
+    await auth.getByRole("textbox").or(auth.locator("input[type=password]")).first().fill("Demo1234!");
+    await auth.getByRole("button", { name: "Send" }).tap();
+    await toastText(page, "This wallet was already yours: its file on the server was replaced by the one you imported.");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the member's profile", () => {
+  it("is in the user menu and shows who the member is", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    await page.getByRole("button", { name: "Menu" }).tap();
+    await page.getByRole("button", { name: "Alice Martin" }).tap();
+    await page.getByRole("link", { name: "Profile" }).tap();
+    await page.waitForURL(`${suite.server.url}/profile`);
+    await page.getByRole("heading", { name: "Profile" }).waitFor();
+    await page.getByText("alice@example.com").waitFor();
+    await page.getByRole("heading", { name: "Alice Martin" }).waitFor();
+    await shot(page, "profile");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
