@@ -125,6 +125,51 @@ describe("feedback after each action", () => {
   });
 });
 
+describe("a receipt after every payment", () => {
+  it("names both members, the memo, the local time and a reference; shares (copied here) and downloads as a PDF", async () => {
+    // A member in Paris, on a server that keeps UTC: the receipt says the time of Paris.
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true, timezoneId: "Europe/Paris" });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Pay", exact: true }).tap();
+    const send1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+    await send1.getByPlaceholder("Name, email address or phone number").fill("durand");
+    await send1
+      .getByRole("button", { name: /^Bob Durand/ })
+      .first()
+      .tap();
+    const send2 = page.getByRole("dialog", { name: "Send money - 2/2" });
+    await send2.getByLabel("Amount").fill("1.50");
+    await send2.getByLabel("Memo", { exact: true }).fill("Receipt test");
+    await send2.getByRole("button", { name: "Send", exact: true }).tap();
+    await send2.getByRole("button", { name: "Confirm and send" }).tap();
+
+    const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
+    await receipt.getByText("Sent 1.50 DL").waitFor();
+    const rows = await receipt.locator("dl.receipt").innerText();
+    expect(rows).toMatch(/From\s+Alice Martin\s+To\s+Bob Durand\s+Reference\s+tx_[0-9a-f]{24}/);
+    const reference = /tx_[0-9a-f]{24}/.exec(rows)![0];
+    await shot(page, "receipt");
+
+    // Headless Chromium on Linux has no share sheet: the receipt goes to the clipboard, and says so.
+    await receipt.getByRole("button", { name: "Share receipt" }).tap();
+    await toastText(page, "The receipt was copied: paste it where you want to keep or send it.");
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(text).toContain("Payment receipt\nAmount: 1.50 DL\nFrom: Alice Martin\nTo: Bob Durand\nMemo: Receipt test\n");
+    expect(text).toContain(`Reference: ${reference}`);
+    // The member's own clock, in words, not a UTC stamp.
+    const parisHour = new Intl.DateTimeFormat("en-US", { timeZone: "Europe/Paris", hour: "numeric", hour12: true }).format(new Date()).replace(/\s?[AP]M/, "");
+    expect(text).toMatch(new RegExp(`Date: [A-Z][a-z]+ \\d{1,2}, \\d{4} at ${parisHour}:\\d{2}\\s?[AP]M`));
+
+    const [download] = await Promise.all([page.waitForEvent("download"), receipt.getByRole("button", { name: "Download receipt" }).tap()]);
+    expect(download.suggestedFilename()).toBe(`Payment receipt ${reference}.pdf`);
+    const pdf = fs.readFileSync(await download.path(), "latin1");
+    expect(pdf.startsWith("%PDF-")).toBe(true);
+    for (const part of ["Alice Martin", "Bob Durand", "1.50 DL", "Receipt test", reference]) expect(pdf, part).toContain(part);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("the member's profile", () => {
   it("is in the user menu and shows who the member is", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });

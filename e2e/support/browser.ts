@@ -17,12 +17,13 @@ export const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, is
  */
 export async function newPage(
   browser: Browser,
-  opts: { locale?: string; viewport?: { width: number; height: number }; phone?: boolean; colorScheme?: "light" | "dark" } = {},
+  opts: { locale?: string; viewport?: { width: number; height: number }; phone?: boolean; colorScheme?: "light" | "dark"; timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     locale: opts.locale ?? "en-US",
     ...(opts.phone ? PHONE : { viewport: opts.viewport ?? { width: 1200, height: 800 } }),
     ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
   });
   const page = await context.newPage();
   const errors: string[] = [];

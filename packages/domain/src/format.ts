@@ -35,6 +35,16 @@ export function formatDate(date: Date, locale: string, timeZone?: string): strin
   return f.format(date);
 }
 
+/** A day and time in the language's long form ("25 November 2026 at 09:14"), in the device's time zone unless one is given. */
+export function formatDateTime(date: Date, locale: string, timeZone?: string): string {
+  const f = cached(
+    dateFormats,
+    `${locale}|${timeZone ?? ""}|time`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", ...(timeZone ? { timeZone } : {}) }),
+  );
+  return f.format(date);
+}
+
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 31_536_000],
   ["month", 2_592_000],

@@ -120,6 +120,7 @@ export const M = {
   walletImportedPending: "The wallet file was imported. The wallet can be used once an administrator has approved it.",
   walletFileReplaced: "This wallet was already yours: its file on the server was replaced by the one you imported.",
   walletCreated: "Your wallet is ready.",
+  receiptDownloadFailed: "The receipt could not be downloaded.",
   walletRequested: "Your wallet was created. It can be used once an administrator has approved it.",
   walletOfAnotherMember: "This wallet is already registered to another member.",
   walletNotSigned: "This wallet was not signed with its own key.",

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react";
-import { absCents, decodeApiAmount, formatAmount, formatDate, formatRelative } from "@mutua/domain";
+import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRelative } from "@mutua/domain";
 import { useConfig } from "../app/context";
 
 /** Amount and date formats of the active language (its config `numericFormat` and `dateFormat`). */
@@ -23,6 +23,7 @@ export function useFormat() {
     /** The number alone, for messages that place the currency themselves ("Sent {amount} {currency}"). */
     apiAmount: (apiAmount: string, opts: { abs?: boolean } = {}) => apiAmountText(apiAmount, opts),
     date: (d: Date) => formatDate(d, dates),
+    dateTime: (d: Date) => formatDateTime(d, dates),
     relative: (d: Date) => formatRelative(d, new Date(), i18n.locale),
   };
 }

@@ -1,18 +1,44 @@
 import { useLingui } from "@lingui/react";
-import { type TransactionView } from "@mutua/domain";
+import { M, type TransactionView } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
+import { toast } from "../../lib/toast";
 import { subAccountLabel } from "../accounts/labels";
+import { useMe } from "../auth/queries";
+import { downloadReceiptPdf, receiptOf, shareReceipt } from "./receipt";
 
-/** docs/spec.md §2 "Detail dialog": Transaction details, or Payment confirmation right after sending. */
+/**
+ * docs/spec.md §2 "Detail dialog": Transaction details, or Payment confirmation right after sending.
+ * Each is also the movement's receipt (both names, the memo, the reference), which the member can
+ * share or download.
+ */
 export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: TransactionView; confirmation?: boolean; onClose: () => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
+  const me = useMe().data;
   const sent = tx.amount.startsWith("-");
   const abs = (s: string) => fmt.apiAmount(s, { abs: true });
   const title = confirmation ? i18n._("Payment confirmation") : i18n._("Transaction details");
   const headline = confirmation ? i18n._("Payment sent") : sent ? i18n._("Transaction sent") : i18n._("Transaction processed");
+  const receipt = receiptOf(tx, me?.name ?? "", i18n, fmt);
+
+  const share = async () => {
+    try {
+      if ((await shareReceipt(receipt, i18n)) === "copied") toast.success(i18n._("The receipt was copied: paste it where you want to keep or send it."));
+    } catch (e) {
+      // The member closing the share sheet is not a failure.
+      if ((e as Error).name !== "AbortError") toast.error(i18n._("The receipt could not be shared."));
+    }
+  };
+  const download = async () => {
+    try {
+      await downloadReceiptPdf(receipt, i18n);
+    } catch (e) {
+      if ((e as Error).name !== "AbortError") toast.error({ id: M.receiptDownloadFailed });
+    }
+  };
+
   return (
     <Dialog
       title={title}
@@ -28,9 +54,6 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
         {sent
           ? i18n._("Sent {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })
           : i18n._("Received {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })}
-      </p>
-      <p>
-        {sent ? i18n._("to") : i18n._("from")} <strong>{tx.related}</strong>
       </p>
       {tx.description && <p className="detail-memo">{tx.description}</p>}
       {tx.parts.length > 1 && (
@@ -48,6 +71,22 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
       <p className="detail-date">
         <time dateTime={tx.date}>{detailDate(tx.date)}</time>
       </p>
+      <dl className="details receipt">
+        <dt>{i18n._("From")}</dt>
+        <dd>{receipt.from}</dd>
+        <dt>{i18n._("To")}</dt>
+        <dd>{receipt.to}</dd>
+        <dt>{i18n._("Reference")}</dt>
+        <dd className="reference">{receipt.reference}</dd>
+      </dl>
+      <div className="receipt-actions">
+        <button type="button" className="button small" onClick={() => void share()}>
+          {i18n._("Share receipt")}
+        </button>
+        <button type="button" className="button small" onClick={() => void download()}>
+          {i18n._("Download receipt")}
+        </button>
+      </div>
     </Dialog>
   );
 }
