@@ -5,6 +5,11 @@ import sourceCatalog from "../locales/en-US.json";
 
 export { i18n };
 
+// The bundled source catalog holds only the messages that need their compiled form
+// (scripts/copy-catalogs.mjs): any other msgid is its own text, shown as it is. Lingui hands such
+// a text to its compiler, which production builds leave out; this one keeps it as it is.
+i18n.setMessagesCompiler((text) => [text]);
+
 /** Translates a message that came as data (from the domain package or the server). */
 export const tr = (m: Msg): string => i18n._(m.id, m.values);
 
