@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { signedIn, useSuite } from "./support/suite";
+
+/**
+ * Menus on the 360×740 touch phone (issue 18): a menu floats above the page instead of pushing it
+ * down, closes on Escape and on a tap outside, gives the focus back to its button, and is gone
+ * before the dialog of its item opens.
+ */
+const suite = useSuite();
+const phone = { phone: true } as const;
+
+const isFocused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
+/** Whether `l` is what a tap at its own centre would hit: nothing (a backdrop, a dialog) covers it. */
+const onTop = (l: Locator) =>
+  l.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && el.contains(hit);
+  });
+const openPopovers = (page: Page) => page.evaluate(() => document.querySelectorAll(":popover-open").length);
+
+/** Waits until `l` has stopped moving (a toast slides in) and is on the screen. */
+async function settled(l: Locator) {
+  let last = "";
+  for (;;) {
+    const b = await l.boundingBox();
+    const now = JSON.stringify(b);
+    if (b && b.y >= 0 && now === last) return;
+    last = now;
+    await l.page().waitForTimeout(100);
+  }
+}
+
+/** A tap at the centre of `l` where it is on screen, whatever covers it (a menu's backdrop does). */
+async function tapAt(page: Page, l: Locator) {
+  const b = (await l.boundingBox())!;
+  await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2);
+}
+
+describe("menus on a phone", () => {
+  it("the account actions menu floats above the page, closes on Escape and on a tap outside, and is gone when its item's dialog opens", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", undefined, phone);
+    const transactions = page.getByRole("heading", { name: "Transactions" });
+    const trigger = page.getByRole("button", { name: "Account actions" });
+    // Measured once the dashboard has loaded (the accounts, then her waiting top-up, come in late).
+    await page.waitForLoadState("networkidle");
+    await trigger.waitFor();
+    await settled(transactions);
+    const before = await transactions.boundingBox();
+
+    await trigger.tap();
+    await page.locator(".accounts").getByText("QR code").waitFor();
+    // Nothing on the page moved: the menu is not laid out in the page's flow.
+    expect(await transactions.boundingBox()).toEqual(before);
+    const menu = page.getByRole("menu", { name: "Account actions" });
+    await menu.waitFor();
+    await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("true");
+    const items = menu.getByRole("menuitem");
+    expect(await items.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("Reconversion"), expect.stringContaining("QR code")]));
+    // All of it on the screen, above the dashboard's fixed footer.
+    const box = (await menu.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+    expect(box.y + box.height).toBeLessThanOrEqual(740);
+    expect(await onTop(items.last())).toBe(true);
+
+    // Escape closes it and the focus is back on ⋮.
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+    await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => isFocused(trigger)).toBe(true);
+
+    // From the keyboard: the first item takes the focus, arrows move it round, Tab leaves.
+    await page.keyboard.press("Enter");
+    await menu.waitFor();
+    await expect.poll(() => isFocused(items.first())).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    expect(await isFocused(items.nth(1))).toBe(true);
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    expect(await isFocused(items.last())).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    expect(await isFocused(items.first())).toBe(true);
+    await page.keyboard.press("End");
+    expect(await isFocused(items.last())).toBe(true);
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+    await expect.poll(() => isFocused(trigger)).toBe(true);
+
+    // A tap outside closes it, and does nothing else.
+    await trigger.tap();
+    await menu.waitFor();
+    await tapAt(page, page.getByRole("heading", { name: "your accounts" }));
+    await menu.waitFor({ state: "hidden" });
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    expect(await transactions.boundingBox()).toEqual(before);
+
+    // Choosing an item closes the menu before its dialog opens; closing the dialog gives the focus back to ⋮.
+    await trigger.tap();
+    await menu.getByRole("menuitem", { name: "QR code" }).tap();
+    const dialog = page.getByRole("dialog", { name: "QR code" });
+    await dialog.waitFor();
+    expect(await menu.isVisible()).toBe(false);
+    expect(await openPopovers(page)).toBe(0);
+    expect(await onTop(dialog.getByRole("heading", { name: "QR code" }))).toBe(true);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    await expect.poll(() => isFocused(trigger)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the user menu is the same menu: it does not push the page, closes on Escape and on a tap outside, and is gone when About opens", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", undefined, phone);
+    await page.getByRole("button", { name: "Menu" }).tap();
+    const trigger = page.getByRole("button", { name: "Alice Martin" });
+    const dashboardLink = page.getByRole("link", { name: "Dashboard" });
+    const before = await dashboardLink.boundingBox();
+    const transactions = page.getByRole("heading", { name: "Transactions" });
+    await page.waitForLoadState("networkidle");
+    await settled(transactions);
+    const transactionsBefore = await transactions.boundingBox();
+
+    await trigger.tap();
+    await page.locator(".navbar").getByText("Sign out").waitFor();
+    expect(await dashboardLink.boundingBox()).toEqual(before);
+    expect(await transactions.boundingBox()).toEqual(transactionsBefore);
+    const menu = page.getByRole("menu", { name: "Alice Martin" });
+    await menu.waitFor();
+    const box = (await menu.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(740);
+    expect(await onTop(menu.getByRole("menuitem", { name: "Sign out" }))).toBe(true);
+
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+    await expect.poll(() => isFocused(trigger)).toBe(true);
+
+    await trigger.tap();
+    await menu.waitFor();
+    await tapAt(page, page.getByRole("link", { name: "Dashboard" }).first());
+    await menu.waitFor({ state: "hidden" });
+
+    await trigger.tap();
+    await menu.getByRole("menuitem", { name: "About Mutua" }).tap();
+    const about = page.getByRole("dialog", { name: "About Mutua" });
+    await about.waitFor();
+    expect(await openPopovers(page)).toBe(0);
+    expect(await onTop(about.getByRole("button", { name: "Close" }))).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
