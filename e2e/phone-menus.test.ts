@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
+import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * Menus on the 360×740 touch phone (issue 18): a menu floats above the page instead of pushing it
- * down, closes on Escape and on a tap outside, gives the focus back to its button, and is gone
- * before the dialog of its item opens.
+ * Menus and toasts on the 360×740 touch phone (issue 18): a menu floats above the page instead of
+ * pushing it down, closes on Escape and on a tap outside, gives the focus back to its button, and
+ * is gone before the dialog of its item opens; a toast stays readable (and usable) above an open
+ * dialog, and none outlives the session that raised it.
  */
 const suite = useSuite();
 const phone = { phone: true } as const;
@@ -147,6 +149,76 @@ describe("menus on a phone", () => {
     await about.waitFor();
     expect(await openPopovers(page)).toBe(0);
     expect(await onTop(about.getByRole("button", { name: "Close" }))).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Bob's payment to Alice up to its review, with the Send money dialog open. */
+async function reviewPayment(page: Page, amount: string) {
+  await page.getByRole("button", { name: "Pay", exact: true }).tap();
+  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+  await step1.getByPlaceholder("Name, email address or phone number").fill("alice");
+  await step1
+    .getByRole("button", { name: /^Alice Martin/ })
+    .first()
+    .tap();
+  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
+  await step2.getByLabel("Amount").fill(amount);
+  await step2.getByRole("button", { name: "Send", exact: true }).tap();
+  await step2.getByRole("button", { name: "Confirm and send" }).waitFor();
+  return step2;
+}
+
+describe("toasts on a phone", () => {
+  it("a toast raised while a dialog is open is above it: readable, and its close button works", async () => {
+    const { page, context, errors } = await signedIn(suite, "bob@example.com", undefined, phone);
+    const dialog = await reviewPayment(page, "1.00");
+    await page.route("**/api/transfers", (route) =>
+      route.fulfill({ status: 500, json: { error: { code: "internal_error", message: "An unexpected error occurred on the server." } } }),
+    );
+    await dialog.getByRole("button", { name: "Confirm and send" }).tap();
+    const message = "An unexpected issue occurred during the money transfer.";
+    await toastText(page, message);
+    const toast = page.locator("[data-sonner-toast]").filter({ hasText: message });
+    expect(await dialog.isVisible()).toBe(true);
+    await settled(toast);
+    expect(await onTop(toast)).toBe(true);
+    // Not only seen: it can be closed without closing the dialog.
+    await toast.getByRole("button", { name: "Close toast" }).tap();
+    await toast.waitFor({ state: "detached" });
+    expect(await dialog.isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("signing out dismisses every toast: none is left after signing in again", async () => {
+    const { page, context, errors } = await signedIn(suite, "bob@example.com", undefined, phone);
+    const dialog = await reviewPayment(page, "1.00");
+    // The payment goes through but no answer ever comes: the warning stays until it is dismissed.
+    await page.route("**/api/transfers", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    await dialog.getByRole("button", { name: "Confirm and send" }).tap();
+    const message = "The transaction was sent but no confirmation was received.";
+    await toastText(page, message);
+    await dialog.waitFor({ state: "hidden" });
+    await page.unroute("**/api/transfers");
+
+    // The sticky toast covers the top of the screen: the navigation is reached from the keyboard.
+    await page.getByRole("button", { name: "Menu" }).press("Enter");
+    await page.getByRole("button", { name: "Bob Durand" }).press("Enter");
+    await page.locator(".navbar").getByText("Sign out").tap();
+    await page.waitForURL(`${suite.server.url}/`);
+    await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached", timeout: 5000 });
+
+    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Sign in" }).tap();
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
