@@ -91,7 +91,7 @@ describe("axe-core on every modal", () => {
     await page.keyboard.press("Escape");
 
     await page.getByRole("button", { name: "Account actions" }).first().click();
-    await page.getByRole("button", { name: "QR code" }).click();
+    await page.getByRole("menuitem", { name: "QR code" }).click();
     await check(dialog(page, "QR code"), "QR code");
     await page.keyboard.press("Escape");
 
@@ -108,12 +108,12 @@ describe("axe-core on every modal", () => {
     await page.keyboard.press("Escape");
 
     await page.getByRole("button", { name: "Account actions" }).first().click();
-    await page.getByRole("button", { name: "Reconversion" }).click();
+    await page.getByRole("menuitem", { name: "Reconversion" }).click();
     await check(dialog(page, "Money reconversion"), "Money reconversion");
     await page.keyboard.press("Escape");
 
     await page.getByRole("button", { name: "Alice Martin" }).click();
-    await page.getByRole("button", { name: "About Mutua" }).click();
+    await page.getByRole("menuitem", { name: "About Mutua" }).click();
     await check(dialog(page, "About Mutua"), "About Mutua");
     await context.close();
 

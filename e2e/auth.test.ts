@@ -49,7 +49,7 @@ describe("signing in and out", () => {
     await page.waitForURL(`${suite.server.url}/dashboard`);
 
     await userMenu.click();
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
     await page.waitForURL(`${suite.server.url}/`);
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     // The e-mail is remembered, normalised.
@@ -88,16 +88,16 @@ describe("signing in and out", () => {
     await signIn(page, suite.server.url, "accounts@example.com", "Demo1234!");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Axel Accounts" }).click();
-    await page.getByRole("link", { name: "Account requests" }).waitFor();
+    await page.getByRole("menuitem", { name: "Account requests" }).waitFor();
     const menu = page.locator("#user-menu");
-    await expect(menu.getByRole("link", { name: "Credit requests" }).count()).resolves.toBe(0);
-    await expect(menu.getByRole("link", { name: "Create my wallet" }).count()).resolves.toBe(1);
-    await page.getByRole("link", { name: "Account requests" }).click();
+    await expect(menu.getByRole("menuitem", { name: "Credit requests" }).count()).resolves.toBe(0);
+    await expect(menu.getByRole("menuitem", { name: "Create my wallet" }).count()).resolves.toBe(1);
+    await page.getByRole("menuitem", { name: "Account requests" }).click();
     await page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
     await expectTitle(page, "Mutua - Approval of account creation");
 
     await page.getByRole("button", { name: "Axel Accounts" }).click();
-    await page.getByRole("button", { name: "About Mutua" }).click();
+    await page.getByRole("menuitem", { name: "About Mutua" }).click();
     const dialog = page.getByRole("dialog", { name: "About Mutua" });
     await dialog.getByText("Mutua version 1.1.1").waitFor();
     // Any open modal closes on a route change.
@@ -109,16 +109,16 @@ describe("signing in and out", () => {
     const admin = await newPage(suite.browser);
     await signIn(admin.page, suite.server.url, "admin@example.com", "Demo1234!");
     await admin.page.getByRole("button", { name: "Ada Admin" }).click();
-    await admin.page.getByRole("link", { name: "Credit requests" }).waitFor();
-    await admin.page.getByRole("link", { name: "Account requests" }).waitFor();
+    await admin.page.getByRole("menuitem", { name: "Credit requests" }).waitFor();
+    await admin.page.getByRole("menuitem", { name: "Account requests" }).waitFor();
     await admin.context.close();
 
     const member = await newPage(suite.browser);
     await signIn(member.page, suite.server.url, "carol@example.com", "Demo1234!");
     await member.page.getByRole("button", { name: "Carol Petit" }).click();
-    await member.page.getByRole("button", { name: "Sign out" }).waitFor();
-    await expect(member.page.getByRole("link", { name: "Account requests" }).count()).resolves.toBe(0);
-    await expect(member.page.getByRole("link", { name: "Credit requests" }).count()).resolves.toBe(0);
+    await member.page.getByRole("menuitem", { name: "Sign out" }).waitFor();
+    await expect(member.page.getByRole("menuitem", { name: "Account requests" }).count()).resolves.toBe(0);
+    await expect(member.page.getByRole("menuitem", { name: "Credit requests" }).count()).resolves.toBe(0);
     await member.context.close();
   });
 
@@ -130,7 +130,7 @@ describe("signing in and out", () => {
     await page.getByRole("button", { name: "Bob Durand" }).click();
     // Preferences reload the accounts (security settings are per wallet): let that finish first.
     const accountsReloaded = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/accounts");
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("menuitem", { name: "Settings" }).click();
     await page.waitForURL(`${suite.server.url}/preferences`);
     await accountsReloaded;
     // The session ends behind the app's back (as a sign-out on another device would).

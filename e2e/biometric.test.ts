@@ -78,7 +78,7 @@ async function resetPassword(email: string, password: string) {
 
 async function signOut(page: Page, name: string) {
   await page.getByRole("button", { name }).click();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
   await page.waitForURL(`${suite.server.url}/`);
 }
 

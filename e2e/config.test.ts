@@ -60,9 +60,9 @@ describe("association config", () => {
     await signIn(page, suite.server.url, "bob@example.com", "Demo1234!");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Bob Durand" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor();
-    await expect(page.locator("#user-menu").getByRole("link", { name: "Help" }).count()).resolves.toBe(1);
-    await page.locator("#user-menu").getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).waitFor();
+    await expect(page.locator("#user-menu").getByRole("menuitem", { name: "Help" }).count()).resolves.toBe(1);
+    await page.locator("#user-menu").getByRole("menuitem", { name: "Settings" }).click();
     await page.getByText("None: only your password signs in to your account.").waitFor();
     await expect(page.getByRole("heading", { name: "Language settings" }).count()).resolves.toBe(0);
     await expect(page.getByRole("heading", { name: "Security settings" }).count()).resolves.toBe(0);

@@ -58,16 +58,16 @@ describe("French", () => {
     await page.getByRole("heading", { name: "vos comptes" }).waitFor();
     await page.waitForFunction(() => document.title === "Mutua - Tableau de bord");
     await page.getByRole("button", { name: "Alice Martin" }).click();
-    await page.getByRole("button", { name: "Se déconnecter" }).waitFor();
+    await page.getByRole("menuitem", { name: "Se déconnecter" }).waitFor();
     await expectNoEnglish(page, "dashboard with the user menu open");
 
-    await page.getByRole("button", { name: "À propos de Mutua" }).click();
+    await page.getByRole("menuitem", { name: "À propos de Mutua" }).click();
     await page.getByText("Mutua version 1.1.1").waitFor();
     await expectNoEnglish(page, "about dialog");
     await page.getByRole("button", { name: "Ok" }).click();
 
     await page.getByRole("button", { name: "Alice Martin" }).click();
-    await page.getByRole("link", { name: "Paramètres" }).click();
+    await page.getByRole("menuitem", { name: "Paramètres" }).click();
     await page.getByRole("heading", { name: "Paramètres de langue" }).waitFor();
     await expectNoEnglish(page, "preferences");
     expect(errors).toEqual([]);
@@ -82,7 +82,7 @@ describe("French", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Bob Durand" }).click();
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("menuitem", { name: "Settings" }).click();
     await page.getByRole("switch", { name: "Use custom language" }).check();
     await page.getByLabel("Language", { exact: true }).selectOption("fr-FR");
     await page.getByRole("heading", { name: "Préférences" }).waitFor();

@@ -108,7 +108,7 @@ describe("installable and offline", () => {
 
     // Signing out leaves none of the member's data on the device: an offline start shows the login page.
     await again.getByRole("button", { name: "Alice Martin" }).click();
-    await again.getByRole("button", { name: "Sign out" }).click();
+    await again.getByRole("menuitem", { name: "Sign out" }).click();
     await again.waitForURL(`${suite.server.url}/`);
     // A fixed wait on purpose: what is tested is that no write happens after sign-out. The cache is
     // written at most once a second (the storage persister's throttle), so a write scheduled before

@@ -102,7 +102,7 @@ describe("feedback after each action", () => {
   it("exporting a wallet warns first; importing the member's own wallet again says it replaced it", async () => {
     const { page, context, errors } = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
     await page.getByRole("button", { name: "Account actions" }).tap();
-    await page.getByRole("button", { name: "Export wallet" }).tap();
+    await page.getByRole("menuitem", { name: "Export wallet" }).tap();
     const warning = page.getByRole("dialog", { name: "Export the wallet file?" });
     await warning.getByText(/Anyone who has the file and the password can spend this wallet's money/).waitFor();
     await shot(page, "export-warning");
@@ -110,7 +110,7 @@ describe("feedback after each action", () => {
     await warning.getByRole("button", { name: "Cancel" }).tap();
     await warning.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Account actions" }).tap();
-    await page.getByRole("button", { name: "Export wallet" }).tap();
+    await page.getByRole("menuitem", { name: "Export wallet" }).tap();
     const [download] = await Promise.all([page.waitForEvent("download"), warning.getByRole("button", { name: "Export" }).tap()]);
     const exported = fs.readFileSync(await download.path(), "utf8");
 
@@ -175,7 +175,7 @@ describe("the member's profile", () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     await page.getByRole("button", { name: "Menu" }).tap();
     await page.getByRole("button", { name: "Alice Martin" }).tap();
-    await page.getByRole("link", { name: "Profile" }).tap();
+    await page.getByRole("menuitem", { name: "Profile" }).tap();
     await page.waitForURL(`${suite.server.url}/profile`);
     await page.getByRole("heading", { name: "Profile" }).waitFor();
     await page.getByText("alice@example.com").waitFor();

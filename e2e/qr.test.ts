@@ -133,7 +133,7 @@ describe("scanning problems", () => {
   it("scanning alice's own QR says she cannot pay herself", async () => {
     const { page, context } = await signedIn(suite, "alice@example.com");
     await page.getByRole("button", { name: "Account actions" }).click();
-    await page.getByRole("button", { name: "QR code" }).click();
+    await page.getByRole("menuitem", { name: "QR code" }).click();
     const modal = page.getByRole("dialog", { name: "QR code" });
     const png = await modal.getByRole("img", { name: "QR code" }).screenshot();
     const own = JSON.parse(await qrFromScreen(modal.getByRole("img", { name: "QR code" })));

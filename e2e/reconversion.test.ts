@@ -9,7 +9,7 @@ describe("reconversion", () => {
     const alice = await signedIn(suite, "alice@example.com");
     const before = Number(await alice.page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText());
     await alice.page.getByRole("button", { name: "Account actions" }).click();
-    await alice.page.getByRole("button", { name: "Reconversion" }).click();
+    await alice.page.getByRole("menuitem", { name: "Reconversion" }).click();
     const modal = alice.page.getByRole("dialog", { name: "Money reconversion" });
     expect(await modal.getByRole("button", { name: "Back" }).count()).toBe(0);
     expect(await modal.getByLabel("Memo", { exact: true }).count()).toBe(0);
@@ -36,7 +36,7 @@ describe("reconversion", () => {
 
     const admin = await signedIn(suite, "admin@example.com");
     await admin.page.getByRole("button", { name: "Ada Admin" }).click();
-    await admin.page.getByRole("link", { name: "Administration" }).click();
+    await admin.page.getByRole("menuitem", { name: "Administration" }).click();
     await admin.page.waitForURL(`${suite.server.url}/admin`);
     const line = admin.page.locator("tr").filter({ hasText: "Alice Martin" }).filter({ hasText: "5.00 DL" }).first();
     for (const stage of ["received", "invoiced", "processed"]) {

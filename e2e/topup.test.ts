@@ -51,7 +51,7 @@ describe("topping up", () => {
 
     const credits = await signedIn(suite, "credits@example.com");
     await credits.page.getByRole("button", { name: "Cleo Credits" }).click();
-    await credits.page.getByRole("link", { name: "Credit requests" }).click();
+    await credits.page.getByRole("menuitem", { name: "Credit requests" }).click();
     await credits.page.waitForURL(`${suite.server.url}/admin/pending-credits`);
     const row = credits.page.locator("tr").filter({ hasText: "Alice Martin" }).filter({ hasText: "25.00 DL" }).first();
     await row.waitFor();

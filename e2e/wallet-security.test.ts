@@ -106,7 +106,7 @@ describe("wallet creation and PINs", () => {
 
     // Signing out forgets the unlocked key: the PIN is asked again.
     await page.getByRole("button", { name: "Bob Durand" }).click();
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
     await page.waitForURL(`${suite.server.url}/`);
     await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -138,7 +138,7 @@ describe("wallet files", () => {
   it("carol exports her wallet, imports it on a browser that has nothing of it, and pays again; bad files say why", async () => {
     const carol = await signedIn(suite, "carol@example.com");
     await carol.page.getByRole("button", { name: "Account actions" }).click();
-    await carol.page.getByRole("button", { name: "Export wallet" }).click();
+    await carol.page.getByRole("menuitem", { name: "Export wallet" }).click();
     const [download] = await Promise.all([
       carol.page.waitForEvent("download"),
       carol.page.getByRole("dialog", { name: "Export the wallet file?" }).getByRole("button", { name: "Export" }).click(),
@@ -214,7 +214,7 @@ describe("simplified authentication in Preferences", () => {
     const { page, context, errors } = await signedIn(suite, "carol@example.com");
     const auth = authDialog(page);
     await page.getByRole("button", { name: "Carol Petit" }).click();
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("menuitem", { name: "Settings" }).click();
     await page.getByRole("heading", { name: "Security settings" }).waitFor();
     const toggle = page.getByRole("switch", { name: "Simplified authentication for this device" });
     expect(await toggle.isChecked()).toBe(false);
@@ -248,7 +248,7 @@ describe("simplified authentication in Preferences", () => {
 
     // Edit: the current PIN opens the editor for a new one.
     await page.getByRole("button", { name: "Carol Petit" }).click();
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("menuitem", { name: "Settings" }).click();
     await page.getByRole("button", { name: "Edit" }).click();
     await auth.getByLabel("PIN code", { exact: true }).pressSequentially("4321");
     await auth.waitFor({ state: "detached" });

@@ -8,7 +8,7 @@ describe("opening wallets and approving them", () => {
   it("carol opens a custodial wallet; accounts@ approves it; it moves from her pending accounts to her accounts", async () => {
     const carol = await signedIn(suite, "carol@example.com");
     await carol.page.getByRole("button", { name: "Carol Petit" }).click();
-    await carol.page.locator("#user-menu").getByRole("link", { name: "Create my wallet" }).click();
+    await carol.page.locator("#user-menu").getByRole("menuitem", { name: "Create my wallet" }).click();
     await carol.page.waitForURL(`${suite.server.url}/create-account`);
     await carol.page.getByRole("button", { name: "Create my wallet" }).click();
     await carol.page.waitForURL(`${suite.server.url}/dashboard`);
@@ -18,7 +18,7 @@ describe("opening wallets and approving them", () => {
 
     const admin = await signedIn(suite, "accounts@example.com");
     await admin.page.getByRole("button", { name: "Axel Accounts" }).click();
-    await admin.page.getByRole("link", { name: "Account requests" }).click();
+    await admin.page.getByRole("menuitem", { name: "Account requests" }).click();
     const row = admin.page.locator("tr").filter({ hasText: "Carol Petit" });
     await row.getByRole("button", { name: "Approve" }).click();
     await toastText(admin.page, "User Carol Petit's account creation was approved or discarded");

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
 import { useModals } from "./modals";
+import { Menu, MenuItem, menuItem } from "../ui/Menu";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
 
 /** docs/spec.md §2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
@@ -16,35 +17,18 @@ export function NavBar() {
   const modals = useModals();
   const location = useLocation();
   const [burgerOpen, setBurgerOpen] = useState(false);
-  const [userOpen, setUserOpen] = useState(false);
-  const userMenu = useRef<HTMLDivElement>(null);
 
-  // Menus close on navigation: adjusted while rendering the new route, not one render later.
+  // The burger menu closes on navigation: adjusted while rendering the new route, not one render
+  // later. The user menu (ui/Menu) closes by itself: on Escape, a tap outside, a choice or navigation.
   const [menuPath, setMenuPath] = useState(location.pathname);
   if (menuPath !== location.pathname) {
     setMenuPath(location.pathname);
     setBurgerOpen(false);
-    setUserOpen(false);
   }
-  useEffect(() => {
-    if (!userOpen) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setUserOpen(false);
-    const onClick = (e: MouseEvent) => !userMenu.current?.contains(e.target as Node) && setUserOpen(false);
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("click", onClick);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("click", onClick);
-    };
-  }, [userOpen]);
 
   const member = session.status === "member" ? session.profile : null;
-  const closeMenus = () => {
-    setBurgerOpen(false);
-    setUserOpen(false);
-  };
-  const external = (href: string, label: string) => (
-    <a className="nav-item" href={href} target="_blank" rel="noopener noreferrer" onClick={closeMenus}>
+  const external = (href: string, label: string, inMenu = false) => (
+    <a className="nav-item" {...(inMenu ? menuItem : {})} href={href} target="_blank" rel="noopener noreferrer" onClick={() => setBurgerOpen(false)}>
       {label}
     </a>
   );
@@ -86,81 +70,65 @@ export function NavBar() {
             </NavLink>
           )}
           {member && (
-            <div className="dropdown" ref={userMenu}>
-              <button
-                type="button"
-                className="nav-item dropdown-trigger"
-                aria-haspopup="true"
-                aria-expanded={userOpen}
-                aria-controls="user-menu"
-                onClick={() => setUserOpen((o) => !o)}
-              >
-                {member.name || i18n._("User")}
-              </button>
-              <div id="user-menu" className="dropdown-menu" hidden={!userOpen}>
-                {/* The association's own profile page if it has one, else ours. */}
-                {!config.hideProfile &&
-                  (config.profileUrl ? (
-                    external(config.profileUrl, i18n._("Profile"))
-                  ) : (
-                    <Link className="nav-item" to="/profile">
-                      {i18n._("Profile")}
-                    </Link>
-                  ))}
-                {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
-                <Link className="nav-item" to="/preferences">
-                  {i18n._("Settings")}
+            <Menu id="user-menu" button={member.name || i18n._("User")} buttonClassName="nav-item dropdown-trigger">
+              {/* The association's own profile page if it has one, else ours. */}
+              {!config.hideProfile &&
+                (config.profileUrl ? (
+                  external(config.profileUrl, i18n._("Profile"), true)
+                ) : (
+                  <Link className="nav-item" {...menuItem} to="/profile">
+                    {i18n._("Profile")}
+                  </Link>
+                ))}
+              {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
+              <Link className="nav-item" {...menuItem} to="/preferences">
+                {i18n._("Settings")}
+              </Link>
+              {unconfigured.length > 0 && (
+                <Link className="nav-item" {...menuItem} to="/create-account">
+                  {i18n._("Create my wallet")}
                 </Link>
-                {unconfigured.length > 0 && (
-                  <Link className="nav-item" to="/create-account">
-                    {i18n._("Create my wallet")}
+              )}
+              {rights.accountValidation && (
+                <Link className="nav-item" {...menuItem} to="/admin/pending-accounts">
+                  {i18n._("Account requests")}
+                </Link>
+              )}
+              {rights.creditValidation && (
+                <Link className="nav-item" {...menuItem} to="/admin/pending-credits">
+                  {i18n._("Credit requests")}
+                </Link>
+              )}
+              {rights.accountValidation &&
+                rights.creditValidation &&
+                (config.adminUrl ? (
+                  external(config.adminUrl, i18n._("Administration"), true)
+                ) : (
+                  <Link className="nav-item" {...menuItem} to="/admin">
+                    {i18n._("Administration")}
                   </Link>
-                )}
-                {rights.accountValidation && (
-                  <Link className="nav-item" to="/admin/pending-accounts">
-                    {i18n._("Account requests")}
-                  </Link>
-                )}
-                {rights.creditValidation && (
-                  <Link className="nav-item" to="/admin/pending-credits">
-                    {i18n._("Credit requests")}
-                  </Link>
-                )}
-                {rights.accountValidation &&
-                  rights.creditValidation &&
-                  (config.adminUrl ? (
-                    external(config.adminUrl, i18n._("Administration"))
-                  ) : (
-                    <Link className="nav-item" to="/admin">
-                      {i18n._("Administration")}
-                    </Link>
-                  ))}
-                <hr />
-                {config.helpUrl && external(config.helpUrl, i18n._("Help"))}
-                {config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"))}
-                <button
-                  type="button"
-                  className="nav-item"
-                  onClick={() => {
-                    closeMenus();
-                    // Rarely opened: loaded when asked, not with the login page.
-                    void import("../features/about/AboutDialog").then(({ AboutDialog }) => modals.open((close) => <AboutDialog onClose={close} />));
-                  }}
-                >
-                  {i18n._("About {appName}", { appName: config.appName })}
-                </button>
-                <button
-                  type="button"
-                  className="nav-item"
-                  onClick={() => {
-                    closeMenus();
-                    void logout();
-                  }}
-                >
-                  {i18n._("Sign out")}
-                </button>
-              </div>
-            </div>
+                ))}
+              <hr />
+              {config.helpUrl && external(config.helpUrl, i18n._("Help"), true)}
+              {config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"), true)}
+              <MenuItem
+                onSelect={() => {
+                  setBurgerOpen(false);
+                  // Rarely opened: loaded when asked, not with the login page.
+                  void import("../features/about/AboutDialog").then(({ AboutDialog }) => modals.open((close) => <AboutDialog onClose={close} />));
+                }}
+              >
+                {i18n._("About {appName}", { appName: config.appName })}
+              </MenuItem>
+              <MenuItem
+                onSelect={() => {
+                  setBurgerOpen(false);
+                  void logout();
+                }}
+              >
+                {i18n._("Sign out")}
+              </MenuItem>
+            </Menu>
           )}
         </div>
       </nav>

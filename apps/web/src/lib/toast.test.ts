@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-const sonnerToast = { error: vi.fn(), success: vi.fn(), warning: vi.fn(), info: vi.fn() };
+const sonnerToast = { error: vi.fn(), success: vi.fn(), warning: vi.fn(), info: vi.fn(), dismiss: vi.fn() };
 let sonnerAvailable = false;
 vi.mock("sonner", () => {
   if (!sonnerAvailable) throw new Error("Failed to fetch dynamically imported module");
@@ -25,5 +25,18 @@ describe("toasts", () => {
     expect(sonnerToast.success).not.toHaveBeenCalled();
     toastView.listening();
     await vi.waitFor(() => expect(sonnerToast.success).toHaveBeenCalledWith("Done", {}));
+  });
+
+  it("dismisses every toast when told (signing out), also one still waiting for the library", async () => {
+    sonnerAvailable = true;
+    const { toast, toastView, dismissAllToasts } = await import("./toast");
+    toast.error("For the member who signed out");
+    await vi.waitFor(() => expect(toastView.get().sonner).not.toBeNull());
+    dismissAllToasts();
+    expect(sonnerToast.dismiss).toHaveBeenCalledWith();
+    toastView.listening();
+    toast.error("For the next member");
+    await vi.waitFor(() => expect(sonnerToast.error).toHaveBeenCalledWith("For the next member", {}));
+    expect(sonnerToast.error).not.toHaveBeenCalledWith("For the member who signed out", {});
   });
 });

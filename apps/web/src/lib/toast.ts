@@ -26,6 +26,8 @@ const listeners = new Set<() => void>();
 let loading: Promise<Sonner> | null = null;
 let toasterListening: Promise<void> | null = null;
 let listening: () => void = () => undefined;
+// Bumped when every toast is dismissed: a toast still waiting for the library is dropped too.
+let generation = 0;
 
 function update(patch: Partial<ToastView>) {
   view = { ...view, ...patch };
@@ -60,10 +62,22 @@ async function ready(): Promise<Sonner> {
 }
 
 function show(kind: Kind, text: string, options: Parameters<Sonner["toast"]["info"]>[1] = {}): void {
+  const raisedIn = generation;
   ready().then(
-    ({ toast }) => void toast[kind](text, options),
-    () => update({ fallback: { kind, text } }),
+    ({ toast }) => void (raisedIn === generation && toast[kind](text, options)),
+    () => raisedIn === generation && update({ fallback: { kind, text } }),
   );
+}
+
+/**
+ * Takes every toast off the screen, and those on their way: signing out (features/auth/queries.ts
+ * forgetSession), since what the app told one member is not for whoever signs in next.
+ */
+export function dismissAllToasts(): void {
+  generation++;
+  // No library yet means no toast of it on screen: nothing is loaded just to dismiss.
+  view.sonner?.toast.dismiss();
+  if (view.fallback) update({ fallback: null });
 }
 
 const text = (m: string | Msg) => (typeof m === "string" ? m : tr(m));

@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
 import { M, type AccountEntry } from "@mutua/domain";
@@ -6,6 +5,7 @@ import { useFormat } from "../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 import { ImportWallet } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
+import { Menu, MenuItem } from "../../ui/Menu";
 import { accountLabel, subAccountLabel } from "./labels";
 
 export interface Selection {
@@ -155,7 +155,6 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
 /** Only on the selected account: one action as an icon button, several in a menu. */
 function AccountMenu({ account, actions }: { account: AccountEntry; actions: AccountAction[] }) {
   const { i18n } = useLingui();
-  const [open, setOpen] = useState(false);
   if (actions.length === 0) return null;
   if (actions.length === 1) {
     const a = actions[0]!;
@@ -166,32 +165,12 @@ function AccountMenu({ account, actions }: { account: AccountEntry; actions: Acc
     );
   }
   return (
-    <div className="dropdown">
-      <button
-        type="button"
-        className="button account-menu"
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-label={i18n._("Account actions")}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <span aria-hidden="true">⋮</span>
-      </button>
-      <div className="dropdown-menu" hidden={!open}>
-        {actions.map((a) => (
-          <button
-            key={a.id}
-            type="button"
-            className="nav-item"
-            onClick={() => {
-              setOpen(false);
-              a.run(account);
-            }}
-          >
-            <span aria-hidden="true">{a.icon}</span> {a.label}
-          </button>
-        ))}
-      </div>
-    </div>
+    <Menu button={<span aria-hidden="true">⋮</span>} label={i18n._("Account actions")} buttonClassName="button account-menu">
+      {actions.map((a) => (
+        <MenuItem key={a.id} onSelect={() => a.run(account)}>
+          <span aria-hidden="true">{a.icon}</span> {a.label}
+        </MenuItem>
+      ))}
+    </Menu>
   );
 }

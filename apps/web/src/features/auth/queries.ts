@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { LoginRequiredError, type MutuaClient } from "@mutua/client";
 import { PAY_PATH, SIGNED_IN_COOKIE, normalizeEmail, type LoginResult, type Profile } from "@mutua/domain";
 import { takePayLink } from "../../lib/pay-link";
+import { dismissAllToasts } from "../../lib/toast";
 import { KEPT_OFFLINE, MEMBER_KEY, STALE } from "../../lib/query-policy";
 import { useClient } from "../../app/context";
 import { forgetOfflineCache, setLoginEmail } from "../../lib/storage";
@@ -157,6 +158,7 @@ export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {
   retainedKeys.clear();
   forgetOfflineCache();
   biometricOffer.dismiss();
+  dismissAllToasts();
   qc.cancelQueries();
   qc.clear();
   qc.setQueryData(authKeys.me, null);

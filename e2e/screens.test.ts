@@ -1,0 +1,225 @@
+import fs from "node:fs";
+import path from "node:path";
+import PO from "pofile";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { newPage } from "./support/browser";
+import { axeViolations, layoutProblems } from "./support/screen-checks";
+import { useSuite } from "./support/suite";
+
+/**
+ * Every route and dialog, as a member pages through them (issue 18): on a 360×740 touch phone and
+ * at 1280×800, in English and in French, light and dark. On each: no sideways scroll, nothing
+ * outside the viewport, no visible control covered by another; axe-core clean (on the phone, in
+ * both schemes; colours and structure do not change with the width). The screenshots are kept
+ * in test-results/screens/ (`{screen}-{width}-{lang}-{scheme}.png`) to page through.
+ */
+const suite = useSuite();
+const OUT = path.resolve(import.meta.dirname, "../test-results/screens");
+
+const FRENCH = new Map(
+  PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../apps/web/src/locales/fr-FR.po"), "utf8")).items.map((i) => [i.msgid, i.msgstr[0] || i.msgid]),
+);
+
+const COMBOS = [
+  { lang: "en", phone: true },
+  { lang: "fr", phone: true },
+  { lang: "en", phone: false },
+  { lang: "fr", phone: false },
+] as const;
+
+describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) => {
+  const width = phone ? 360 : 1280;
+  /** A text of the app in this run's language (the English msgid, or its French translation). */
+  const t = (en: string, values: Record<string, string | number> = {}) =>
+    (lang === "fr" ? (FRENCH.get(en) ?? en) : en).replace(/\{(\w+)\}/g, (whole, k: string) => String(values[k] ?? whole));
+
+  async function open(email?: string) {
+    const s = await newPage(suite.browser, { locale: lang === "fr" ? "fr-FR" : "en-US", ...(phone ? { phone: true } : { viewport: { width, height: 800 } }) });
+    if (email) {
+      await s.page.goto(`${suite.server.url}/`);
+      await s.page.getByLabel(t("Email")).fill(email);
+      await s.page.getByLabel(t("Password"), { exact: true }).fill("Demo1234!");
+      await s.page.getByRole("button", { name: t("Sign in") }).click();
+      await s.page.waitForURL(`${suite.server.url}/dashboard`);
+    }
+    return s;
+  }
+
+  let problems: string[] = [];
+  beforeEach(() => {
+    problems = [];
+  });
+  afterEach(() => {
+    // What a member would trip over, all of it at once rather than the first only.
+    expect(problems).toEqual([]);
+  });
+  /** Looks at the screen as it is now, in light and dark. */
+  async function inspect(page: Page, name: string) {
+    // Fonts in and nothing still loading: the screen as the member sees it.
+    await page.evaluate(() => document.fonts.ready);
+    await page
+      .locator("[aria-busy=true]")
+      .first()
+      .waitFor({ state: "detached", timeout: 5000 })
+      .catch(() => undefined);
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      if (scheme === "light") problems.push(...(await layoutProblems(page)).map((p) => `${name}: ${p}`));
+      if (phone) problems.push(...(await axeViolations(page)).map((p) => `${name} (${scheme}): ${p}`));
+      await page.screenshot({ path: path.join(OUT, `${name}-${width}-${lang}-${scheme}.png`), fullPage: !(await page.locator("dialog[open]").count()) });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+  const dialog = (page: Page, name: string, values: Record<string, string | number> = {}) => page.getByRole("dialog", { name: t(name, values) });
+  const button = (page: Page, name: string) => page.getByRole("button", { name: t(name), exact: true });
+  const tap = (l: ReturnType<Page["locator"]>) => (phone ? l.tap() : l.click());
+  /** Opens the signed-in member's menu (behind the burger on a phone). */
+  async function userMenu(page: Page, name: string) {
+    if (phone) await tap(page.getByRole("button", { name: t("Menu") }));
+    await tap(page.getByRole("button", { name }));
+  }
+
+  it("signed out: login, sign-up, reset, map", async () => {
+    fs.mkdirSync(OUT, { recursive: true });
+    const { page, context, errors } = await open();
+    for (const [name, route] of [
+      ["login", "/"],
+      ["signup", "/signup"],
+      ["reset-password", "/reset-password"],
+      ["map", "/carto"],
+    ] as const) {
+      await page.goto(suite.server.url + route);
+      await page.locator("main").first().waitFor();
+      await inspect(page, name);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a member: dashboard, every dialog, menus, preferences, profile", async () => {
+    const { page, context, errors } = await open("alice@example.com");
+    await page.getByRole("heading", { name: t("Transactions") }).waitFor();
+    await inspect(page, "dashboard");
+
+    await tap(page.getByRole("button", { name: t("Account actions") }).first());
+    await inspect(page, "account-actions");
+    await page.keyboard.press("Escape");
+
+    await tap(button(page, "Pay"));
+    const send1 = dialog(page, "Send money - {step}/{steps}", { step: 1, steps: 2 });
+    await send1.waitFor();
+    await inspect(page, "send-recipient");
+    await send1.getByRole("searchbox").or(send1.getByRole("textbox")).first().fill("durand");
+    const bob = send1.getByRole("button", { name: /^Bob Durand/ }).first();
+    await bob.waitFor();
+    await inspect(page, "send-search");
+    await tap(bob);
+    const send2 = dialog(page, "Send money - {step}/{steps}", { step: 2, steps: 2 });
+    await send2.getByLabel(t("Amount")).fill("1");
+    await inspect(page, "send-amount");
+    await tap(send2.getByRole("button", { name: t("Send"), exact: true }));
+    await send2.getByRole("heading", { name: t("Review the payment") }).waitFor();
+    await inspect(page, "send-review");
+    await tap(send2.getByRole("button", { name: t("Confirm and send") }));
+    const confirmation = dialog(page, "Payment confirmation");
+    await confirmation.waitFor();
+    await inspect(page, "payment-confirmation");
+    await tap(confirmation.getByRole("button", { name: t("Ok") }));
+    const favorite = dialog(page, "Add as favorite");
+    await favorite.waitFor();
+    await inspect(page, "add-favorite");
+    await tap(favorite.getByRole("button", { name: t("Later") }));
+
+    await tap(button(page, "Request"));
+    const req1 = dialog(page, "Request money - {step}/{steps}", { step: 1, steps: 2 });
+    await req1.getByLabel(t("Amount")).fill("2");
+    await inspect(page, "request-amount");
+    await tap(req1.getByRole("button", { name: t("Generate QR code") }));
+    await dialog(page, "Request money - {step}/{steps}", { step: 2, steps: 2 }).waitFor();
+    await inspect(page, "request-qr");
+    await page.keyboard.press("Escape");
+
+    await tap(page.getByRole("button", { name: t("Account actions") }).first());
+    await tap(page.getByRole("menuitem", { name: t("QR code") }));
+    await dialog(page, "QR code").waitFor();
+    await inspect(page, "qr-code");
+    await page.keyboard.press("Escape");
+
+    await tap(page.getByRole("button", { name: t("Account actions") }).first());
+    await tap(page.getByRole("menuitem", { name: t("Reconversion") }));
+    await dialog(page, "Money reconversion").waitFor();
+    await inspect(page, "reconversion");
+    await page.keyboard.press("Escape");
+
+    await tap(button(page, "Top up"));
+    await dialog(page, "Top up my account").getByLabel(t("Amount")).waitFor();
+    await inspect(page, "top-up");
+    await page.keyboard.press("Escape");
+
+    await tap(button(page, "See more"));
+    await dialog(page, "All transactions").waitFor();
+    await inspect(page, "history");
+    await page.keyboard.press("Escape");
+
+    await tap(page.locator(".tx").first());
+    await dialog(page, "Transaction details").waitFor();
+    await inspect(page, "transaction-details");
+    await page.keyboard.press("Escape");
+
+    await userMenu(page, "Alice Martin");
+    await inspect(page, "user-menu");
+    const about = t("About {appName}", { appName: "Mutua" });
+    await tap(page.getByRole("menuitem", { name: about }));
+    await page.getByRole("dialog", { name: about }).waitFor();
+    await inspect(page, "about");
+    await page.keyboard.press("Escape");
+
+    for (const [name, route] of [
+      ["preferences", "/preferences"],
+      ["profile", "/profile"],
+    ] as const) {
+      await page.goto(suite.server.url + route);
+      await page.locator("main h1").first().waitFor();
+      await inspect(page, name);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a ledger wallet's Authentication dialog; a member without a wallet; the administrators' screens", async () => {
+    const carol = await open("carol@example.com");
+    await tap(button(carol.page, "Pay"));
+    const c1 = dialog(carol.page, "Send money - {step}/{steps}", { step: 1, steps: 2 });
+    await c1.getByRole("searchbox").or(c1.getByRole("textbox")).first().fill("martin");
+    await tap(c1.getByRole("button", { name: /^Alice Martin/ }).first());
+    const c2 = dialog(carol.page, "Send money - {step}/{steps}", { step: 2, steps: 2 });
+    await c2.getByLabel(t("Amount")).fill("1");
+    await tap(c2.getByRole("button", { name: t("Send"), exact: true }));
+    await tap(c2.getByRole("button", { name: t("Confirm and send") }));
+    await dialog(carol.page, "Authentication").waitFor();
+    await inspect(carol.page, "authentication");
+    await carol.context.close();
+
+    const dan = await open("dan@example.com");
+    await dan.page.locator("main h1, main h2").first().waitFor();
+    await inspect(dan.page, "dashboard-no-wallet");
+    await dan.page.goto(`${suite.server.url}/create-account`);
+    await dan.page.locator("main h1").first().waitFor();
+    await inspect(dan.page, "create-wallet");
+    await dan.context.close();
+
+    const admin = await open("admin@example.com");
+    for (const [name, route] of [
+      ["admin-pending-accounts", "/admin/pending-accounts"],
+      ["admin-pending-credits", "/admin/pending-credits"],
+      ["admin", "/admin"],
+    ] as const) {
+      await admin.page.goto(suite.server.url + route);
+      await admin.page.locator("main h1").first().waitFor();
+      await inspect(admin.page, name);
+    }
+    expect([...carol.errors, ...dan.errors, ...admin.errors]).toEqual([]);
+    await admin.context.close();
+  });
+});

@@ -1,0 +1,71 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+
+/**
+ * What a person paging through the app would notice, measured: the page scrolling sideways,
+ * something cut off at the viewport's edge, a visible control covered by another one. Only the
+ * open modal dialog is looked at when there is one (the page behind it is inert).
+ */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.documentElement;
+    const width = root.clientWidth;
+    const height = window.innerHeight;
+    if (root.scrollWidth > width) problems.push(`page scrolls sideways: ${root.scrollWidth} > ${width}`);
+    // The topmost modal holds the focus; a dialog opened from another (Authentication over Send money) covers it.
+    const dialogs = [...document.querySelectorAll("dialog[open]")];
+    const scope: ParentNode = document.activeElement?.closest("dialog[open]") ?? dialogs.at(-1) ?? document;
+    const describe = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${[...el.classList].join(".")} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`;
+    /** Inside a box clipped to nothing: the visually hidden texts read to screen readers only. */
+    const clippedAway = (el: HTMLElement) => {
+      for (let p: HTMLElement | null = el; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if ((s.clipPath !== "none" || s.clip !== "auto") && p.getBoundingClientRect().width <= 1) return true;
+      }
+      return false;
+    };
+    const visible = (el: HTMLElement) => {
+      if (el.closest("[hidden], [inert]") || !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) || clippedAway(el)) return false;
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0;
+    };
+    /** Inside something that scrolls sideways on purpose (a table): it may extend, the page may not. */
+    const inScroller = (el: HTMLElement) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
+      return false;
+    };
+    for (const el of scope.querySelectorAll<HTMLElement>(scope === document ? "main *, nav *, header *" : "*")) {
+      if (!visible(el) || inScroller(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < -1 || r.right > width + 1) problems.push(`${describe(el)} spans ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
+    }
+    const controls = scope.querySelectorAll<HTMLElement>(
+      "button, a[href], input:not([type=hidden]):not([type=file]), select, textarea, [role=menuitem], [role=tab]",
+    );
+    for (const el of controls) {
+      if (!visible(el)) continue;
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (x < 0 || x > width || y < 0 || y > height) continue; // taller than the viewport, or in a clipped scroller
+      const top = document.elementFromPoint(x, y);
+      // A label wrapping its input, or the input's own parts, count as the control.
+      if (!top || el.contains(top) || top.contains(el) || (el.id && top.closest(`label[for="${el.id}"]`))) continue;
+      problems.push(`${describe(el)} is covered by ${describe(top)}`);
+    }
+    window.scrollTo(0, 0);
+    for (const d of document.querySelectorAll("dialog[open]")) d.scrollTop = 0;
+    return [...new Set(problems)].slice(0, 12);
+  });
+}
+
+/** axe-core's WCAG 2.2 A/AA and best-practice rules on the page, or on the open dialog only. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]);
+  if (await page.locator("dialog[open]").count()) builder = builder.include("dialog[open]");
+  const { violations } = await builder.analyze();
+  return violations.map((v) => `${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+}
