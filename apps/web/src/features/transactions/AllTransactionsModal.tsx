@@ -190,16 +190,29 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
       </div>
       {picking && (
         <div className="picker">
-          <DayPicker mode="range" locale={locale} selected={picked} onSelect={setPicked} disabled={{ after: now }} endMonth={now} defaultMonth={now} />
+          {/* resetOnSelect: a tap after a whole range starts a new one, instead of stretching the last. */}
+          <DayPicker
+            mode="range"
+            resetOnSelect
+            locale={locale}
+            selected={picked}
+            onSelect={setPicked}
+            disabled={{ after: now }}
+            endMonth={now}
+            defaultMonth={picked?.from ?? now}
+          />
           <button
             type="button"
             className="button small primary"
             disabled={!picked?.from}
             onClick={() => {
               if (!picked?.from) return;
+              // Kept whole, so that the next tap (with resetOnSelect) starts a new range rather than ending this one.
+              const chosen = { from: picked.from, to: picked.to ?? picked.from };
+              setPicked(chosen);
               setUnit(null);
               setPicking(false);
-              onChange(wholeDays(picked.from, picked.to ?? picked.from));
+              onChange(wholeDays(chosen.from, chosen.to));
             }}
           >
             {i18n._("Confirm")}
