@@ -83,8 +83,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
       const fields: Record<string, Msg> = {};
       for (const v of err.validation) {
         const key = v.instancePath.replace(/^\//, "").replace(/\//g, ".") || "body";
-        // A schema that names its refusal (a msgid as the message) is answered in its words.
-        fields[key] ??= { id: v.message && isMsgId(v.message) ? v.message : M.invalidRequest };
+        // A schema that names its refusal (a msgid as the message) is answered in its words;
+        // a length refused says its limit.
+        const id = v.message && isMsgId(v.message) ? v.message : M.invalidRequest;
+        const max = id === M.fieldTooLong ? (v.params as { maximum?: unknown }).maximum : undefined;
+        fields[key] ??= typeof max === "number" ? { id, values: { max } } : { id };
       }
       return reply.status(400).send(errorBody(invalid(fields)));
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M, type TransactionView } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
@@ -77,7 +78,7 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-type Query = { cursor?: string; limit?: number; from?: string; to?: string; counterparty?: string };
+type Query = { cursor?: string; limit?: number; from?: string; to?: string; counterparty?: string; counterpartyName?: string; search?: string };
 
 async function page(who: { wallet: string; api: Api }, query: Query = {}) {
   const r = await who.api.call("getTransactions", { params: { walletId: who.wallet }, query });
@@ -227,6 +228,123 @@ describe("transaction list", () => {
     // The cursor the server hands out still pages.
     const first = await page(alice, { limit: 2 });
     expect((await page(alice, { limit: 2, cursor: first.next! })).items).toHaveLength(2);
+  });
+});
+
+describe("text search (issue 18: item 3)", () => {
+  let dana: { wallet: string; api: Api };
+  let outsider: { wallet: string; api: Api };
+  const ids = {} as Record<"dessert" | "rent" | "cafe" | "topup" | "hidden", string>;
+
+  beforeAll(async () => {
+    const named = async (firstName: string, lastName: string) => {
+      const m = await seedMember(tdb.db, { firstName, lastName });
+      const wallet = await openCustodialWallet(tdb.db, backend, m.id);
+      return { wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+    };
+    dana = await named("Dana", "Search");
+    const emilie = await named("Émilie", "Gärtner");
+    const frank = await named("Frank", "Loyer");
+    outsider = await named("Oscar", "Outsider");
+    const other = await named("Olga", "Other");
+    const issuance = (await tdb.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'issuance'", [backend.id])).rows[0]!.id;
+    for (const w of [dana.wallet, frank.wallet, outsider.wallet]) await move("topup", issuance, w, "50.00", "Top-up", "Top-up", day(10));
+    ids.topup = (await tdb.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1", [dana.wallet])).rows[0]!.public_id;
+    ids.dessert = await move("payment", dana.wallet, emilie.wallet, "12.50", "Crème brûlée", "r-dessert", day(11));
+    ids.rent = await move("payment", frank.wallet, dana.wallet, "7.00", "s-rent", "Loyer 100% payé_ok", day(12));
+    ids.cafe = await move("payment", dana.wallet, frank.wallet, "3.25", "Café", "r-cafe", day(13));
+    // Between two other members, with Dana's words and amount: never in Dana's results.
+    ids.hidden = await move("payment", outsider.wallet, other.wallet, "12.50", "Crème secret Dana", "Crème secret Dana", day(14));
+  });
+
+  const found = async (query: Query) => (await allPages(dana, { limit: 1, ...query })).items.map((t) => t.id);
+
+  it("finds the memo this side sees, whatever the case and accents, and not the other side's memo", async () => {
+    expect(await found({ search: "creme" })).toEqual([ids.dessert]);
+    expect(await found({ search: "CRÈME BRÛLÉE" })).toEqual([ids.dessert]);
+    expect(await found({ search: "brulee" })).toEqual([ids.dessert]);
+    expect(await found({ search: "cafe" })).toEqual([ids.cafe]);
+    expect(await found({ search: "loyer 100" })).toEqual([ids.rent]);
+    expect(await found({ search: "r-dessert" })).toEqual([]);
+    expect(await found({ search: "s-rent" })).toEqual([]);
+  });
+
+  it("finds the counterparty's name, the association's for a top-up", async () => {
+    expect(await found({ search: "emilie" })).toEqual([ids.dessert]);
+    expect(await found({ search: "GÄRTNER" })).toEqual([ids.dessert]);
+    // Frank Loyer by name, and the rent by the memo "Loyer …": newest first.
+    expect(await found({ search: "loyer" })).toEqual([ids.cafe, ids.rent]);
+    expect(await found({ search: "association" })).toEqual([ids.topup]);
+  });
+
+  it("finds an amount typed with a decimal comma or point, or as the list shows it", async () => {
+    for (const search of ["12,50", "12.50", "12.5", "-12.50", " 12,50 "]) expect(await found({ search }), search).toEqual([ids.dessert]);
+    expect(await found({ search: "3,25" })).toEqual([ids.cafe]);
+    expect(await found({ search: "50" })).toEqual([ids.topup]);
+    expect(await found({ search: "12,51" })).toEqual([]);
+  });
+
+  it("narrows by the counterparty's name alone with counterpartyName, with the other filters", async () => {
+    expect(await found({ counterpartyName: "emil" })).toEqual([ids.dessert]);
+    expect(await found({ counterpartyName: "frank" })).toEqual([ids.cafe, ids.rent]);
+    expect(await found({ counterpartyName: "creme" })).toEqual([]);
+    expect(await found({ counterpartyName: "frank", search: "cafe" })).toEqual([ids.cafe]);
+    expect(await found({ counterpartyName: "frank", to: day(12).toISOString() })).toEqual([ids.rent]);
+    expect(await found({ search: "loyer", from: day(13).toISOString() })).toEqual([ids.cafe]);
+    expect(await found({ counterpartyName: "   ", search: "" })).toHaveLength(4);
+  });
+
+  it("takes the search as text: wildcards and SQL are matched literally", async () => {
+    expect(await found({ search: "payé_o" })).toEqual([ids.rent]);
+    expect(await found({ search: "e%ok" })).toEqual([]);
+    expect(await found({ search: "y_ok" })).toEqual([]);
+    expect(await found({ search: "100%" })).toEqual([ids.rent]);
+    for (const search of ["'; DROP TABLE movements; --", "\\", "%%", "__", "\\%"]) expect(await found({ search }), search).toEqual([]);
+  });
+
+  it("answers any text up to the limit, never with a 500", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: "binary", maxLength: 100 }), fc.constantFrom("search", "counterpartyName"), async (text, key) => {
+        const r = await dana.api.call("getTransactions", { params: { walletId: dana.wallet }, query: { [key]: text } });
+        // The server refuses a NUL anywhere in a request (PostgreSQL cannot store it): a 400, like any bad input.
+        expect(r.status, `${key}=${JSON.stringify(text)}: ${r.text.slice(0, 200)}`).toBe(text.includes("\u0000") ? 400 : 200);
+      }),
+      {
+        numRuns: 100,
+        seed: Number(process.env.FUZZ_SEED ?? 20261125),
+        examples: [
+          ["\u0000", "search"],
+          ["a\u0000b", "counterpartyName"],
+          ["\ud800", "search"],
+        ],
+      },
+    );
+  });
+
+  it("never finds another member's transactions", async () => {
+    for (const search of ["secret", "oscar", "outsider", "olga"]) expect(await found({ search }), search).toEqual([]);
+    expect(await found({ search: "12,50" })).not.toContain(ids.hidden);
+    expect(await found({ search: "dana" })).toEqual([]);
+    // Nor through another member's wallet.
+    const r = await outsider.api.call("getTransactions", { params: { walletId: dana.wallet }, query: { search: "creme" } });
+    expect(r.status).toBe(404);
+    const own = await outsider.api.call("getTransactions", { params: { walletId: outsider.wallet }, query: { search: "creme" } });
+    expect(own.json.items.map((t: TransactionView) => t.id)).toEqual([ids.hidden]);
+  });
+
+  it("refuses a search longer than 100 characters with 400 and a message saying the limit, never 500", async () => {
+    expect(await found({ search: "é".repeat(100) })).toEqual([]);
+    for (const key of ["search", "counterpartyName"]) {
+      const r = await dana.api.call("getTransactions", { params: { walletId: dana.wallet }, query: { [key]: "x".repeat(101) } });
+      expect(r.status, r.text).toBe(400);
+      expect(r.json.error).toMatchObject({
+        code: "validation_failed",
+        message: "This field is too long (at most 100 characters).",
+        msgid: M.fieldTooLong,
+        values: { max: 100 },
+        fields: { [key]: { msgid: M.fieldTooLong, values: { max: 100 } } },
+      });
+    }
   });
 });
 

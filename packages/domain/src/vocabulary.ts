@@ -56,4 +56,6 @@ export const LIMITS = {
   deviceName: 100,
   /** A WebAuthn credential id. */
   credentialId: 1024,
+  /** A text search of the history (a name, a memo, an amount: memos are at most 50). */
+  search: 100,
 } as const;

@@ -1,4 +1,4 @@
-import { formatCents, M, type ReconversionStatus, type SubAccount, type TransactionView } from "@mutua/domain";
+import { formatCents, M, parseAmountInput, searchKey, type ReconversionStatus, type SubAccount, type TransactionView } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import { invalid } from "./errors";
 import type { MovementKind } from "./ledger";
@@ -65,10 +65,33 @@ export interface TransactionFilter {
   from?: string | undefined;
   to?: string | undefined;
   counterparty?: string | undefined;
+  /** Text the counterparty's name holds. */
+  counterpartyName?: string | undefined;
+  /** Text the counterparty's name or this side's memo holds, or an amount. */
+  search?: string | undefined;
 }
 
 /**
- * Newest first; filtered in the database by date and counterparty, paged by a keyset cursor.
+ * Accented Latin letters and their plain forms, for memos: `unaccent` is an extension the
+ * migrations do not install (and a host may not offer), `translate` is built in. Names need no
+ * such table: members.name_key holds them folded by searchKey.
+ */
+const ACCENTED = "ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖòóôõöÙÚÛÜùúûüÝýÿ";
+const PLAIN = "AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyy";
+const folded = (column: string) => `lower(translate(${column}, '${ACCENTED}', '${PLAIN}'))`;
+
+/** A LIKE pattern finding `text` anywhere, case- and accent-insensitively, its wildcards taken literally. */
+const containing = (text: string) => `%${searchKey(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The amount a search is, in cents ("12,50", "12.50", "-12.50" as the list shows a payment), or null. */
+function searchedAmount(text: string): bigint | null {
+  const r = parseAmountInput(text.trim().replace(/^[-+]/, ""));
+  return r.ok ? r.cents : null;
+}
+
+/**
+ * Newest first; filtered in the database by date, counterparty and search text (always bound as
+ * parameters), paged by a keyset cursor.
  * Each side (sent, received) takes its first page from its own index before the two are merged,
  * so a page costs the same with ten movements or a hundred thousand.
  */
@@ -82,13 +105,24 @@ export async function listTransactions(db: Queryable, walletId: string, f: Trans
   const cursor = decodeCursor(f.cursor);
   if (cursor) where.push(`(created_at, id) < ($${params.push(cursor.at)}::timestamptz, $${params.push(cursor.id)}::bigint)`);
   const counterparty = f.counterparty ? `$${params.push(f.counterparty)}` : null;
+  const name = f.counterpartyName?.trim() ? `$${params.push(containing(f.counterpartyName))}` : null;
+  const search = f.search?.trim() ? `$${params.push(containing(f.search))}` : null;
+  const amount = search ? searchedAmount(f.search!) : null;
+  const amountParam = amount === null ? null : `$${params.push(amount)}`;
+  const association = name || search ? `$${params.push(searchKey(associationName))}` : null;
   const offset = f.offset ?? 0;
   const limit = `$${params.push(f.limit + 1)}`;
   const sideLimit = offset ? `$${params.push(offset + f.limit + 1)}` : limit;
-  const side = (mine: string, theirs: string) =>
-    `(SELECT * FROM movements WHERE ${[`${mine} = $1`, ...(counterparty ? [`${theirs} = ${counterparty}`] : []), ...where].join(" AND ")}
-      ORDER BY created_at DESC, id DESC LIMIT ${sideLimit})`;
-  const source = `(${side("payer_wallet_id", "payee_wallet_id")} UNION ALL ${side("payee_wallet_id", "payer_wallet_id")})`;
+  // Each side sees its own memo (the payer the sender's, the payee the recipient's) and the other side's name.
+  const side = (mine: string, theirs: string, memo: string) => {
+    const theirName = `coalesce((SELECT n.name_key FROM wallets nw JOIN members n ON n.id = nw.member_id WHERE nw.id = movements.${theirs}), ${association})`;
+    const conditions = [`${mine} = $1`, ...where];
+    if (counterparty) conditions.push(`${theirs} = ${counterparty}`);
+    if (name) conditions.push(`${theirName} LIKE ${name}`);
+    if (search) conditions.push(`(${theirName} LIKE ${search} OR ${folded(memo)} LIKE ${search}${amountParam ? ` OR amount = ${amountParam}` : ""})`);
+    return `(SELECT * FROM movements WHERE ${conditions.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ${sideLimit})`;
+  };
+  const source = `(${side("payer_wallet_id", "payee_wallet_id", "sender_memo")} UNION ALL ${side("payee_wallet_id", "payer_wallet_id", "recipient_memo")})`;
   const skip = offset ? ` OFFSET $${params.push(offset)}` : "";
   const { rows } = await db.query<Row>(`${selectFrom(source)} ORDER BY m.created_at DESC, m.id DESC${skip} LIMIT ${limit}`, params);
   const page = rows.slice(0, f.limit);

@@ -147,6 +147,13 @@ export const TransactionsQuery = z.object({
   to: z.string().datetime({ offset: true }).optional(),
   /** Only movements with this counterparty wallet. */
   counterparty: z.string().max(120).optional(),
+  /** Only movements whose counterparty's name holds this text (typed, no suggestion picked). */
+  counterpartyName: z.string().max(LIMITS.search, M.fieldTooLong).optional(),
+  /**
+   * Only movements whose counterparty's name or memo (the one this wallet sees) holds this text,
+   * or whose amount it is ("12,50" or "12.50"); case and accents do not matter.
+   */
+  search: z.string().max(LIMITS.search, M.fieldTooLong).optional(),
 });
 
 export const TransactionPage = z.object({ items: z.array(TransactionView), next: z.string().nullable() });

@@ -3,12 +3,13 @@ import { DayPicker, type DateRange } from "react-day-picker";
 import { enUS, fr } from "react-day-picker/locale";
 import "react-day-picker/style.css";
 import { useLingui } from "@lingui/react";
-import { M, ownerName, shouldFilterTransactions, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
+import { LIMITS, M, ownerName, shouldFilterTransactions, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useFormat } from "../../lib/format";
+import { useDebounced } from "../../lib/debounce";
 import { useMe } from "../auth/queries";
 import { useRecipientSearch } from "../recipients/queries";
 import { TransactionItem } from "./TransactionItem";
@@ -22,17 +23,30 @@ interface Props {
   onOpen: (tx: TransactionView) => void;
 }
 
-/** docs/spec.md §2 "All transactions": time span and recipient filters (applied by the server), paging on scroll, CSV export. */
+/** Typed text is sent once the member pauses. */
+const TYPING_PAUSE_MS = 300;
+
+/**
+ * docs/spec.md §2 "All transactions": time span, recipient and text search filters (applied by the
+ * server), paging on scroll, CSV export. The list and the export ask with the same filter, so the
+ * file holds exactly the rows the filters select.
+ */
 export default function AllTransactionsModal({ account, onClose, onOpen }: Props) {
   const { i18n } = useLingui();
   const client = useClient();
   const me = useMe();
   const [range, setRange] = useState<Range | null>(null);
   const [counterparty, setCounterparty] = useState<Recipient | null>(null);
+  const [recipientText, setRecipientText] = useState("");
+  const [searchText, setSearchText] = useState("");
+  const typedName = useDebounced(shouldFilterTransactions(recipientText) ? recipientText.trim() : "", TYPING_PAUSE_MS);
+  const search = useDebounced(searchText.trim(), TYPING_PAUSE_MS);
   const [exporting, setExporting] = useState(false);
   const filter: TransactionFilter = {
     ...(range ? { from: range.start.toISOString(), to: range.end.toISOString() } : {}),
-    ...(counterparty ? { counterparty: counterparty.walletId } : {}),
+    // A picked recipient, else the name as typed.
+    ...(counterparty ? { counterparty: counterparty.walletId } : typedName ? { counterpartyName: typedName } : {}),
+    ...(search ? { search } : {}),
   };
   const pages = useTransactionPages(account.id, filter);
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
@@ -86,7 +100,20 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
     >
       <div className="tx-filters">
         <PeriodFilter range={range} onChange={setRange} />
-        <RecipientFilter backendId={account.backendId} value={counterparty} onChange={setCounterparty} />
+        <RecipientFilter backendId={account.backendId} value={counterparty} onChange={setCounterparty} text={recipientText} onText={setRecipientText} />
+        <div className="field">
+          <label htmlFor="tx-search">{i18n._("Search")}</label>
+          <input
+            id="tx-search"
+            type="search"
+            autoComplete="off"
+            enterKeyHint="search"
+            maxLength={LIMITS.search}
+            placeholder={i18n._("Name, memo or amount")}
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+          />
+        </div>
       </div>
       <ul className="tx-list scroll" aria-busy={pages.isFetching} onScroll={loadMoreNearBottom(500, pages)}>
         {items.map((tx) => (
@@ -163,16 +190,29 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
       </div>
       {picking && (
         <div className="picker">
-          <DayPicker mode="range" locale={locale} selected={picked} onSelect={setPicked} disabled={{ after: now }} endMonth={now} defaultMonth={now} />
+          {/* resetOnSelect: a tap after a whole range starts a new one, instead of stretching the last. */}
+          <DayPicker
+            mode="range"
+            resetOnSelect
+            locale={locale}
+            selected={picked}
+            onSelect={setPicked}
+            disabled={{ after: now }}
+            endMonth={now}
+            defaultMonth={picked?.from ?? now}
+          />
           <button
             type="button"
             className="button small primary"
             disabled={!picked?.from}
             onClick={() => {
               if (!picked?.from) return;
+              // Kept whole, so that the next tap (with resetOnSelect) starts a new range rather than ending this one.
+              const chosen = { from: picked.from, to: picked.to ?? picked.from };
+              setPicked(chosen);
               setUnit(null);
               setPicking(false);
-              onChange(wholeDays(picked.from, picked.to ?? picked.from));
+              onChange(wholeDays(chosen.from, chosen.to));
             }}
           >
             {i18n._("Confirm")}
@@ -183,9 +223,21 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
   );
 }
 
-function RecipientFilter({ backendId, value, onChange }: { backendId: string; value: Recipient | null; onChange: (r: Recipient | null) => void }) {
+/** A recipient picked from the suggestions, or the text typed (which filters by name as it is). */
+function RecipientFilter({
+  backendId,
+  value,
+  onChange,
+  text: q,
+  onText: setQ,
+}: {
+  backendId: string;
+  value: Recipient | null;
+  onChange: (r: Recipient | null) => void;
+  text: string;
+  onText: (text: string) => void;
+}) {
   const { i18n } = useLingui();
-  const [q, setQ] = useState("");
   const active = shouldFilterTransactions(q) && q.trim() !== "";
   const search = useRecipientSearch(active ? q : "", backendId);
   const rows = active ? (search.data?.pages.flatMap((p) => p.rows) ?? []) : [];
@@ -201,7 +253,15 @@ function RecipientFilter({ backendId, value, onChange }: { backendId: string; va
         </div>
       ) : (
         <>
-          <input id="tx-recipient" type="search" autoComplete="off" placeholder={i18n._("All recipient")} value={q} onChange={(e) => setQ(e.target.value)} />
+          <input
+            id="tx-recipient"
+            type="search"
+            autoComplete="off"
+            maxLength={LIMITS.search}
+            placeholder={i18n._("All recipient")}
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+          />
           {rows.length > 0 && (
             <ul className="suggestions">
               {rows.map((r) => (

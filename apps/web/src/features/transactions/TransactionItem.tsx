@@ -14,30 +14,27 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
   const who = tx.isTopUp ? i18n._("Top-up") : tx.isReconversion ? i18n._("Reconversion") : ownerName(tx.related);
   return (
     <li>
+      {/* One grid: name and amount on the first line, then the memo and the date (styles.css). */}
       <button type="button" className="tx" onClick={() => onOpen(tx)}>
-        <span className="tx-main">
-          <span className="tx-related" title={tx.related}>
-            {who}
-          </span>
-          {!tx.isTopUp && !tx.isReconversion && tx.description && <span className="tx-memo">{tx.description}</span>}
-          {tx.isReconversion && tx.reconversionStatus && !config.disableReconversionStatusDisplay && (
-            <span className="tx-memo stage">{stageLabel(i18n, tx.reconversionStatus)}</span>
-          )}
+        <span className="tx-related" title={tx.related}>
+          {who}
         </span>
-        <span className="tx-side">
-          <span className={negative ? "tx-amount negative" : "tx-amount positive"}>
-            {negative ? "" : "+"}
-            {fmt.money(tx.amount, tx.currency)}
-          </span>
-          <span className="tx-date">
-            <time dateTime={tx.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
-            {!tx.pending && (
-              <span className="tx-done" aria-label={i18n._("Processed")}>
-                {" "}
-                ✓
-              </span>
-            )}
-          </span>
+        <span className={negative ? "tx-amount negative" : "tx-amount positive"}>
+          {negative ? "" : "+"}
+          {fmt.money(tx.amount, tx.currency)}
+        </span>
+        {!tx.isTopUp && !tx.isReconversion && tx.description && <span className="tx-memo">{tx.description}</span>}
+        {tx.isReconversion && tx.reconversionStatus && !config.disableReconversionStatusDisplay && (
+          <span className="tx-memo stage">{stageLabel(i18n, tx.reconversionStatus)}</span>
+        )}
+        <span className="tx-date">
+          <time dateTime={tx.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
+          {!tx.pending && (
+            <span className="tx-done" aria-label={i18n._("Processed")}>
+              {" "}
+              ✓
+            </span>
+          )}
         </span>
       </button>
     </li>

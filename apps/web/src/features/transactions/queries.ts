@@ -4,10 +4,16 @@ import { useClient, useConfig } from "../../app/context";
 import { pollEvery } from "../../lib/polling";
 import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
+/** What the history screen and its CSV export both ask the server for: one filter, the same rows. */
 export interface TransactionFilter {
   from?: string;
   to?: string;
+  /** A picked recipient's wallet. */
   counterparty?: string;
+  /** A recipient's name as typed, no suggestion picked. */
+  counterpartyName?: string;
+  /** Text in the counterparty's name or the memo, or an amount. */
+  search?: string;
 }
 
 export const transactionKeys = {

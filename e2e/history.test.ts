@@ -1,0 +1,226 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { signedIn, useSuite } from "./support/suite";
+
+/**
+ * The history ("All transactions") on a 360×740 touch phone (issue 18: items 3 and 12): typed
+ * filters filter, the CSV holds exactly the rows shown, and the rows, filters and calendar fit
+ * the screen.
+ * Screenshots are kept in test-results/screens/ to look at.
+ */
+const suite = useSuite();
+const OUT = path.resolve(import.meta.dirname, "../test-results/screens");
+
+async function openHistory(page: Page): Promise<Locator> {
+  await page.getByRole("button", { name: "See more" }).tap();
+  const modal = page.getByRole("dialog", { name: "All transactions" });
+  await modal.locator(".tx").first().waitFor();
+  return modal;
+}
+
+/** Each row as the screen shows it: amount (as the CSV writes it), counterparty's full name, memo. */
+async function shownRows(modal: Locator): Promise<string[][]> {
+  return modal
+    .locator(".tx")
+    .evaluateAll((rows) =>
+      rows.map((r) => [
+        (r.querySelector(".tx-amount")?.textContent ?? "").replace(/[^\d.-]/g, ""),
+        r.querySelector(".tx-related")?.getAttribute("title") ?? "",
+        r.querySelector(".tx-memo")?.textContent ?? "",
+      ]),
+    );
+}
+
+/** Waits until the list has settled on rows that all pass `test` (and at least one). */
+async function listSettles(modal: Locator, test: (row: string[]) => boolean): Promise<string[][]> {
+  let rows: string[][] = [];
+  await expect
+    .poll(
+      async () => {
+        if ((await modal.locator(".tx-list").getAttribute("aria-busy")) === "true") return false;
+        rows = await shownRows(modal);
+        return rows.length > 0 && rows.every(test);
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return rows;
+}
+
+/** Downloads the CSV and answers its rows as [amount, counterparty, description], the member being `me`. */
+async function downloadedRows(page: Page, modal: Locator, me: string): Promise<string[][]> {
+  const [download] = await Promise.all([page.waitForEvent("download"), modal.getByRole("button", { name: "Download" }).tap()]);
+  const text = fs.readFileSync(await download.path(), "utf8");
+  const lines = text.split("\r\n").slice(1, -1);
+  return lines.map((line) => {
+    const [source, target, amount, , description] = JSON.parse(`[${line}]`) as string[];
+    return [amount!, source === me ? target! : source!, description!];
+  });
+}
+
+describe("the history on a phone", () => {
+  it("filters by a recipient's name typed without picking a suggestion, and the CSV holds exactly the rows shown", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const modal = await openHistory(page);
+    const all = await listSettles(modal, () => true);
+    expect(all.some((r) => r[1] !== "Bob Durand")).toBe(true);
+
+    await modal.getByLabel("Recipient").fill("durand");
+    const bob = await listSettles(modal, (r) => r[1] === "Bob Durand");
+    expect(bob.length).toBeGreaterThan(1);
+    expect(bob.length).toBe(all.filter((r) => r[1] === "Bob Durand").length);
+
+    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(bob);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("searches memos and amounts, and the CSV holds exactly the rows found", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const modal = await openHistory(page);
+    const search = modal.getByRole("searchbox", { name: "Search" });
+
+    // A memo word, any case.
+    await search.fill("BREAD");
+    const bread = await listSettles(modal, (r) => r[2] === "Bread");
+    expect(bread).toEqual([["-8.20", "Bob Durand", "Bread"]]);
+    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(bread);
+
+    // An amount with a decimal comma, as a French member types it.
+    await search.fill("12,50");
+    const basket = await listSettles(modal, (r) => r[0] === "-12.50");
+    expect(basket).toEqual([["-12.50", "Bob Durand", "Vegetable basket"]]);
+    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(basket);
+
+    // Search and recipient together.
+    await search.fill("fire");
+    await modal.getByLabel("Recipient").fill("bob");
+    const firewood = await listSettles(modal, (r) => r[2] === "Firewood");
+    expect(firewood).toEqual([["45.00", "Bob Durand", "Firewood"]]);
+    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(firewood);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows rows whose amount, name and date do not collide, filters inside the screen, and one day selected per tap", async () => {
+    fs.mkdirSync(OUT, { recursive: true });
+    // A memo as long as allowed, in one word: it must not push the amount or the date out of its row.
+    const bob = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    await bob.page.getByRole("button", { name: "Pay" }).tap();
+    const send = bob.page.getByRole("dialog", { name: "Send money - 1/2" });
+    await send.getByPlaceholder("Name, email address or phone number").fill("martin");
+    await send
+      .getByRole("button", { name: /^Alice Martin/ })
+      .first()
+      .tap();
+    const step2 = bob.page.getByRole("dialog", { name: "Send money - 2/2" });
+    await step2.getByLabel("Amount").fill("123,45");
+    await step2.getByLabel("Memo", { exact: true }).fill("Invoice FR7630006000011234567890189");
+    await step2.getByRole("button", { name: "Send", exact: true }).tap();
+    await step2.getByRole("button", { name: "Confirm and send" }).tap();
+    await bob.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Payment sent").waitFor();
+    await bob.context.close();
+
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    // The dashboard's last transactions are the same rows: the long memo does not widen the page.
+    await page.locator(".transactions .tx").filter({ hasText: "FR7630006000011234567890189" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const modal = await openHistory(page);
+    await listSettles(modal, () => true);
+    await page.screenshot({ path: path.join(OUT, "history-360x740.png") });
+
+    const width = await page.evaluate(() => document.documentElement.clientWidth);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    for (const box of [
+      modal.locator(".tx-filters"),
+      modal.getByLabel("Recipient"),
+      modal.getByRole("searchbox", { name: "Search" }),
+      modal.locator(".period"),
+    ]) {
+      const b = (await box.boundingBox())!;
+      expect(b.x, await box.evaluate((e) => e.className)).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.width, await box.evaluate((e) => e.className)).toBeLessThanOrEqual(width);
+    }
+
+    // Within each row, the amount, the name, the memo and the date each have their own box.
+    const overlaps = await modal.locator(".tx").evaluateAll((rows) => {
+      const found: string[] = [];
+      for (const row of rows) {
+        const parts = [".tx-amount", ".tx-related", ".tx-memo", ".tx-date"]
+          .map((s) => [s, row.querySelector(s)?.getBoundingClientRect()] as const)
+          .filter((p): p is readonly [string, DOMRect] => !!p[1] && p[1].width > 0);
+        const rowBox = row.getBoundingClientRect();
+        for (const [s, b] of parts) if (b.left < rowBox.left - 0.5 || b.right > rowBox.right + 0.5) found.push(`${s} sticks out of "${row.textContent}"`);
+        for (let i = 0; i < parts.length; i++)
+          for (let j = i + 1; j < parts.length; j++) {
+            const [a, ba] = parts[i]!;
+            const [b, bb] = parts[j]!;
+            const apart = ba.right <= bb.left + 0.5 || bb.right <= ba.left + 0.5 || ba.bottom <= bb.top + 0.5 || bb.bottom <= ba.top + 0.5;
+            if (!apart) found.push(`${a} and ${b} overlap in "${row.textContent}"`);
+          }
+      }
+      return found;
+    });
+    expect(overlaps).toEqual([]);
+
+    // The date-range picker: one tap, one day selected, also when a day was picked before.
+    const picker = modal.locator(".picker");
+    const openPicker = async () => {
+      await modal.getByRole("button", { name: "Choose dates" }).tap();
+      await picker.locator(".rdp-day_button").first().waitFor();
+    };
+    await openPicker();
+    // Two days of the month shown that can be picked, today aside (the month before on its first days).
+    const pickable = picker.locator(".rdp-day:not(.rdp-disabled):not(.rdp-outside):not(.rdp-today) .rdp-day_button");
+    if ((await pickable.count()) < 2) await picker.locator(".rdp-button_previous").tap();
+    const [first, second] = [pickable.nth(0), pickable.nth(1)];
+    const firstDay = (await first.textContent())!;
+    await first.tap();
+    expect(await selectedDays(picker)).toEqual([firstDay]);
+    await picker.getByRole("button", { name: "Confirm" }).tap();
+    await expect.poll(() => modal.locator(".period-label").textContent()).not.toBe("All dates");
+
+    await openPicker();
+    const secondDay = (await second.textContent())!;
+    await second.tap();
+    await page.screenshot({ path: path.join(OUT, "history-picker-360x740.png") });
+    expect(await selectedDays(picker)).toEqual([secondDay]);
+    // Every day and button of the calendar is big enough to tap (as e2e/accessibility.test.ts asks).
+    const small = await picker
+      .locator("button")
+      .evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect()).filter((r) => r.width > 0 && (r.height < 44 || r.width < 24)));
+    expect(small).toEqual([]);
+    const calendar = (await picker.boundingBox())!;
+    expect(calendar.x + calendar.width).toBeLessThanOrEqual(width);
+    const period = (await modal.locator(".period").boundingBox())!;
+    expect(period.x + period.width).toBeLessThanOrEqual(width);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * The days that show as selected: those the calendar marks selected, then every day drawn in the
+ * selection's colour (text, fill or border), so that today cannot pass for a second selected day.
+ */
+async function selectedDays(picker: Locator): Promise<string[]> {
+  return picker.locator(".rdp-day").evaluateAll((days) => {
+    const marked = days.filter((d) => d.getAttribute("aria-selected") === "true" || d.querySelector("[aria-selected='true']"));
+    if (marked.length === 0) return [];
+    // The calendar's accent colour, as computed styles write colours.
+    const probe = document.createElement("span");
+    probe.style.color = "var(--rdp-accent-color)";
+    marked[0]!.closest(".rdp-root")!.appendChild(probe);
+    const accent = getComputedStyle(probe).color;
+    probe.remove();
+    const looksSelected = (d: Element) => {
+      const b = d.querySelector("button");
+      if (!b) return false;
+      const s = getComputedStyle(b);
+      return [s.backgroundColor, s.color, s.borderTopColor].includes(accent);
+    };
+    return [...new Set([...marked, ...days.filter(looksSelected)])].map((d) => d.textContent ?? "");
+  });
+}
