@@ -4,7 +4,8 @@ import type { Page } from "playwright-core";
 /**
  * What a person paging through the app would notice, measured: the page scrolling sideways,
  * something cut off at the viewport's edge, a visible control covered by another one. Only the
- * open modal dialog is looked at when there is one (the page behind it is inert).
+ * open menu, else the topmost modal dialog, is looked at when there is one (what they cover is
+ * covered on purpose).
  */
 export async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -15,7 +16,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     if (root.scrollWidth > width) problems.push(`page scrolls sideways: ${root.scrollWidth} > ${width}`);
     // The topmost modal holds the focus; a dialog opened from another (Authentication over Send money) covers it.
     const dialogs = [...document.querySelectorAll("dialog[open]")];
-    const scope: ParentNode = document.activeElement?.closest("dialog[open]") ?? dialogs.at(-1) ?? document;
+    // An open menu (a popover) is above everything, and what it covers is meant to be covered.
+    const scope: ParentNode = document.querySelector(":popover-open") ?? document.activeElement?.closest("dialog[open]") ?? dialogs.at(-1) ?? document;
     const describe = (el: Element) =>
       `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${[...el.classList].join(".")} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`;
     /** Inside a box clipped to nothing: the visually hidden texts read to screen readers only. */
