@@ -9,6 +9,7 @@ import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useFormat } from "../../lib/format";
+import { accountLabel } from "../accounts/labels";
 import { useMe } from "../auth/queries";
 import { useRecipientSearch } from "../recipients/queries";
 import { TransactionItem } from "./TransactionItem";
@@ -84,6 +85,7 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
         </button>
       }
     >
+      <p className="account-card">{accountLabel(i18n, account)}</p>
       <div className="tx-filters">
         <PeriodFilter range={range} onChange={setRange} />
         <RecipientFilter backendId={account.backendId} value={counterparty} onChange={setCounterparty} />
