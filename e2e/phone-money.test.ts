@@ -72,4 +72,31 @@ describe("a member's money on a phone", () => {
     await close(aliceTopUp);
     await alice.context.close();
   });
+
+  it("Send money shows the balance with how far below zero the account may go; beyond what is available is 'Insufficient balance' (item 5)", async () => {
+    const { page, context, errors } = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
+    const card = page.locator(".accounts button.account").filter({ hasText: "Demo Lokal · signed wallet" });
+    const balance = (await card.locator(".amount").innerText()).trim();
+    const pay = await openPayment(page, "alice", "Alice Martin");
+    await pay.getByText(`${balance} DL · you may go down to -100.00 DL`).waitFor();
+    const available = (Number(balance) + 100).toFixed(2);
+    await pay.getByText(`Available: ${available} DL`).waitFor();
+    await pay.getByLabel("Amount").fill(available);
+    expect(await pay.getByText("Insufficient balance").count()).toBe(0);
+    await pay.getByLabel("Amount").fill((Number(available) + 0.01).toFixed(2));
+    await pay.getByText("Insufficient balance").waitFor();
+    expect(await pay.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+    await page.screenshot({ path: screen("phone-money-send.png") });
+    await close(pay);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // A custodial account cannot go below zero: its balance alone.
+    const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const aliceBalance = (await alice.page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText()).trim();
+    const alicePay = await openPayment(alice.page, "durand", "Bob Durand");
+    await alicePay.getByText(`${aliceBalance} DL`, { exact: true }).waitFor();
+    expect(await alicePay.getByText("you may go down to").count()).toBe(0);
+    await alice.context.close();
+  });
 });

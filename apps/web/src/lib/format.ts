@@ -15,6 +15,8 @@ export function useFormat() {
   };
   return {
     amount: (cents: bigint) => formatAmount(cents, numeric),
+    /** An amount the app worked out ("5,00 DL" in French), with its currency. */
+    centsMoney: (cents: bigint, currency: string) => `${formatAmount(cents, numeric)} ${currency}`,
     /**
      * An API amount ("-2.50") with its currency ("2.50 DL" with `abs`, where the direction is said
      * otherwise): the one place the app decodes the API's money for display.
