@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
+import { newPage } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 
 const screen = (name: string) => path.resolve(import.meta.dirname, "../test-results/screens", name);
@@ -98,5 +99,36 @@ describe("a member's money on a phone", () => {
     await alicePay.getByText(`${aliceBalance} DL`, { exact: true }).waitFor();
     expect(await alicePay.getByText("you may go down to").count()).toBe(0);
     await alice.context.close();
+  });
+
+  it("in French, the top-up limits and the credit line are French amounts (item 10)", async () => {
+    const { page, context, errors } = await newPage(suite.browser, { phone: true, locale: "fr-FR" });
+    await page.goto(`${suite.server.url}/`);
+    await page.getByLabel("E-mail").fill("carol@example.com");
+    await page.getByLabel("Mot de passe", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Se connecter" }).tap();
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await page.locator(".accounts button.account").first().waitFor();
+
+    await page.getByRole("button", { name: "Recharger" }).tap();
+    const topUp = page.getByRole("dialog", { name: "Recharger mon compte" });
+    await topUp.getByText("Montant minimum de crédit : 5,00 DL").waitFor();
+    await topUp.getByText("Montant maximum de crédit : 500,00 DL").waitFor();
+    await topUp.getByRole("textbox").fill("4");
+    await topUp.getByText("Le montant minimum de recharge doit être supérieur ou égal à 5,00 DL").waitFor();
+    expect(await topUp.innerText()).not.toMatch(/\d\.\d{2}/);
+    // The domain's own limit, carried in its message.
+    await topUp.getByRole("textbox").fill("99999999999999999");
+    await topUp.getByText(/^Le montant à envoyer est trop élevé/).waitFor();
+    expect(await topUp.innerText()).not.toMatch(/\d\.\d{2}/);
+    await page.screenshot({ path: screen("phone-money-topup-fr.png") });
+    await close(topUp);
+
+    const pay = await openPayment(page, "alice", "Alice Martin", "Envoyer de l'argent");
+    await pay.getByText(/-100,00 DL/).waitFor();
+    expect(await pay.innerText()).not.toMatch(/\d\.\d{2}/);
+    await close(pay);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

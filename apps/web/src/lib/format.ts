@@ -24,7 +24,18 @@ export function useFormat() {
     money: (apiAmount: string, currency: string, opts: { abs?: boolean } = {}) => `${apiAmountText(apiAmount, opts)} ${currency}`,
     /** The number alone, for messages that place the currency themselves ("Sent {amount} {currency}"). */
     apiAmount: (apiAmount: string, opts: { abs?: boolean } = {}) => apiAmountText(apiAmount, opts),
+    /**
+     * An API amount put in an amount field ("12,50" in French): the language's decimal mark and no
+     * grouping, which parseAmountInput reads back as it was.
+     */
+    amountInput: (apiAmount: string) => apiAmount.replace(".", decimalMark(numeric)),
     date: (d: Date) => formatDate(d, dates),
     relative: (d: Date) => formatRelative(d, new Date(), i18n.locale),
   };
+}
+
+/** "," or "." as the language writes decimals (any other mark is not one an amount field reads). */
+function decimalMark(locale: string): "," | "." {
+  const mark = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value;
+  return mark === "," ? "," : ".";
 }

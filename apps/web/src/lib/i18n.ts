@@ -1,12 +1,31 @@
 import { i18n, type Messages } from "@lingui/core";
-import type { AppConfig, Msg } from "@mutua/domain";
+import { formatAmount, parseApiAmount, type AppConfig, type Msg } from "@mutua/domain";
 // The strings' own language is compiled too, so its placeholders are filled without a runtime parser.
 import sourceCatalog from "../locales/en-US.json";
 
 export { i18n };
 
-/** Translates a message that came as data (from the domain package or the server). */
-export const tr = (m: Msg): string => i18n._(m.id, m.values);
+/** The number format of the active language (its config's numericFormat), set with the language. */
+let numericFormat: string | undefined;
+
+/**
+ * Translates a message that came as data (from the domain package or the server). Amounts travel
+ * in them as the API writes them ("5.00", "5.00 DL"): they are shown as the language writes them.
+ */
+export const tr = (m: Msg): string => i18n._(m.id, m.values && localizeAmounts(m.values, numericFormat ?? i18n.locale));
+
+const API_AMOUNT_TEXT = /^(-?\d+\.\d{2})( \S+)?$/;
+
+/** A message's values with each amount ("1234.50", "5.00 DL") in the language's format ("1 234,50", "5,00 DL" in French). */
+export function localizeAmounts(values: NonNullable<Msg["values"]>, locale: string): NonNullable<Msg["values"]> {
+  const out: NonNullable<Msg["values"]> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const m = typeof v === "string" ? API_AMOUNT_TEXT.exec(v) : null;
+    const cents = m ? parseApiAmount(m[1]!) : null;
+    out[k] = m && cents !== null ? formatAmount(cents, locale) + (m[2] ?? "") : v;
+  }
+  return out;
+}
 
 /**
  * Activates a language: the language the strings are written in needs no file; any other is
@@ -22,6 +41,7 @@ export async function activateLanguage(config: AppConfig, tag: string): Promise<
   } else {
     i18n.load(tag, (sourceCatalog as { messages: Messages }).messages);
   }
+  numericFormat = lang?.numericFormat ?? tag;
   i18n.activate(tag);
   document.documentElement.lang = tag;
 }

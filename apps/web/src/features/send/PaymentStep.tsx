@@ -34,7 +34,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   const config = useConfig();
   const fmt = useFormat();
   const ids = useId();
-  const [amountText, setAmountText] = useState(request?.amount ?? "");
+  const [amountText, setAmountText] = useState(request ? fmt.amountInput(request.amount) : "");
   const [senderMemo, setSenderMemo] = useState(request?.senderMemo ?? "");
   const [sameMemo, setSameMemo] = useState(true);
   const [recipientMemo, setRecipientMemo] = useState("");
