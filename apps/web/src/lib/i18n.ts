@@ -1,5 +1,5 @@
 import { i18n, type Messages } from "@lingui/core";
-import { formatAmount, parseApiAmount, type AppConfig, type Msg } from "@mutua/domain";
+import type { AppConfig, Msg } from "@mutua/domain";
 // The strings' own language is compiled too, so its placeholders are filled without a runtime parser.
 import sourceCatalog from "../locales/en-US.json";
 
@@ -14,15 +14,20 @@ let numericFormat: string | undefined;
  */
 export const tr = (m: Msg): string => i18n._(m.id, m.values && localizeAmounts(m.values, numericFormat ?? i18n.locale));
 
-const API_AMOUNT_TEXT = /^(-?\d+\.\d{2})( \S+)?$/;
+/** An amount as the API writes it ("-1234.50"), with the currency that may follow it ("5.00 DL"). */
+const API_AMOUNT_TEXT = /^-?\d{1,16}\.\d{2}(?=(?: \S+)?$)/;
 
-/** A message's values with each amount ("1234.50", "5.00 DL") in the language's format ("1 234,50", "5,00 DL" in French). */
+/**
+ * A message's values with each amount ("1234.50", "5.00 DL") in the language's format ("1 234,50",
+ * "5,00 DL" in French). Intl formats the decimal string exactly, as the domain's formatAmount does;
+ * that module is not imported here, where it would add a file to the login page.
+ */
 export function localizeAmounts(values: NonNullable<Msg["values"]>, locale: string): NonNullable<Msg["values"]> {
+  const nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const out: NonNullable<Msg["values"]> = {};
   for (const [k, v] of Object.entries(values)) {
-    const m = typeof v === "string" ? API_AMOUNT_TEXT.exec(v) : null;
-    const cents = m ? parseApiAmount(m[1]!) : null;
-    out[k] = m && cents !== null ? formatAmount(cents, locale) + (m[2] ?? "") : v;
+    // The cast: Intl.NumberFormat takes a numeric string (ES2023); older typings say number.
+    out[k] = typeof v === "string" ? v.replace(API_AMOUNT_TEXT, (a) => nf.format(a as unknown as number)) : v;
   }
   return out;
 }
