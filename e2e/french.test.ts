@@ -64,7 +64,7 @@ describe("French", () => {
     await page.getByRole("menuitem", { name: "À propos de Mutua" }).click();
     await page.getByText("Mutua version 1.1.1").waitFor();
     await expectNoEnglish(page, "about dialog");
-    await page.getByRole("button", { name: "Ok" }).click();
+    await page.getByRole("button", { name: "Ok", exact: true }).click();
 
     await page.getByRole("button", { name: "Alice Martin" }).click();
     await page.getByRole("menuitem", { name: "Paramètres" }).click();

@@ -145,7 +145,7 @@ describe("paying another member", () => {
       ["0", "Amount to send must be a number greater than 0"],
       ["abc", "Amount to send must be a number greater than 0"],
       ["1.234", "Amount to send must be a number with not more than 2 decimals"],
-      ["70368744177664", "Amount to send is too large (<= 70368744177663.99)"],
+      ["70368744177664", "Amount to send is too large (<= 70,368,744,177,663.99)"],
       ["1e3", "Unexpected amount received. Try to reenter your amount, and if the problem persists please contact your administator."],
       ["100000", "Insufficient balance"],
     ];

@@ -201,10 +201,7 @@ describe("wallet files", () => {
     await authDialog(page).getByLabel("Enter your password").fill("Comchain-Pass-3");
     await authDialog(page).getByRole("button", { name: "Send" }).click();
     await toastText(page, "The wallet file was imported. The wallet can be used once an administrator has approved it.");
-    await page
-      .locator(".pending-accounts")
-      .getByText(`Wallet ${keystore.address.slice(0, 4)}`)
-      .waitFor();
+    await page.locator(".pending-accounts").getByText("Demo Lokal · signed wallet").waitFor();
     await context.close();
   });
 });

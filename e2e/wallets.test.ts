@@ -13,7 +13,7 @@ describe("opening wallets and approving them", () => {
     await carol.page.getByRole("button", { name: "Create my wallet" }).click();
     await carol.page.waitForURL(`${suite.server.url}/dashboard`);
     const pending = carol.page.locator(".pending-accounts");
-    await pending.getByText("Main account").waitFor();
+    await pending.getByText("Demo Lokal", { exact: true }).waitFor();
     expect(await carol.page.locator(".accounts button.account").filter({ hasText: "Main account" }).count()).toBe(0);
 
     const admin = await signedIn(suite, "accounts@example.com");
@@ -76,8 +76,8 @@ describe("opening wallets and approving them", () => {
     await backends.first().waitFor();
     expect(await backends.count()).toBe(2);
     expect(await backends.first().getAttribute("aria-checked")).toBe("true");
-    await page.getByRole("radio", { name: "custodial:demo-lokal" }).click();
-    expect(await page.getByRole("radio", { name: "custodial:demo-lokal" }).getAttribute("aria-checked")).toBe("true");
+    await page.getByRole("radio", { name: "Demo Lokal", exact: true }).click();
+    expect(await page.getByRole("radio", { name: "Demo Lokal", exact: true }).getAttribute("aria-checked")).toBe("true");
     expect(await page.getByLabel("Password", { exact: true }).count()).toBe(0);
 
     await page.route("**/api/wallets", (r) => r.fulfill({ status: 500, body: "" }));
@@ -89,7 +89,7 @@ describe("opening wallets and approving them", () => {
     // The same wallet created from another tab in the meantime: a warning, and on to the dashboard.
     const other = await context.newPage();
     await other.goto(`${suite.server.url}/create-account`);
-    await other.getByRole("radio", { name: "custodial:demo-lokal" }).click();
+    await other.getByRole("radio", { name: "Demo Lokal", exact: true }).click();
     await other.getByRole("button", { name: "Create my wallet" }).click();
     await other.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("button", { name: "Create my wallet" }).click();

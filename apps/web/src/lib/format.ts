@@ -15,6 +15,8 @@ export function useFormat() {
   };
   return {
     amount: (cents: bigint) => formatAmount(cents, numeric),
+    /** An amount the app worked out ("5,00 DL" in French), with its currency. */
+    centsMoney: (cents: bigint, currency: string) => `${formatAmount(cents, numeric)} ${currency}`,
     /**
      * An API amount ("-2.50") with its currency ("2.50 DL" with `abs`, where the direction is said
      * otherwise): the one place the app decodes the API's money for display.
@@ -22,8 +24,19 @@ export function useFormat() {
     money: (apiAmount: string, currency: string, opts: { abs?: boolean } = {}) => `${apiAmountText(apiAmount, opts)} ${currency}`,
     /** The number alone, for messages that place the currency themselves ("Sent {amount} {currency}"). */
     apiAmount: (apiAmount: string, opts: { abs?: boolean } = {}) => apiAmountText(apiAmount, opts),
+    /**
+     * An API amount put in an amount field ("12,50" in French): the language's decimal mark and no
+     * grouping, which parseAmountInput reads back as it was.
+     */
+    amountInput: (apiAmount: string) => apiAmount.replace(".", decimalMark(numeric)),
     date: (d: Date) => formatDate(d, dates),
     dateTime: (d: Date) => formatDateTime(d, dates),
     relative: (d: Date) => formatRelative(d, new Date(), i18n.locale),
   };
+}
+
+/** "," or "." as the language writes decimals (any other mark is not one an amount field reads). */
+function decimalMark(locale: string): "," | "." {
+  const mark = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal")?.value;
+  return mark === "," ? "," : ".";
 }

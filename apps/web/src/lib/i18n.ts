@@ -10,8 +10,32 @@ export { i18n };
 // a text to its compiler, which production builds leave out; this one keeps it as it is.
 i18n.setMessagesCompiler((text) => [text]);
 
-/** Translates a message that came as data (from the domain package or the server). */
-export const tr = (m: Msg): string => i18n._(m.id, m.values);
+/** The number format of the active language (its config's numericFormat), set with the language. */
+let numericFormat: string | undefined;
+
+/**
+ * Translates a message that came as data (from the domain package or the server). Amounts travel
+ * in them as the API writes them ("5.00", "5.00 DL"): they are shown as the language writes them.
+ */
+export const tr = (m: Msg): string => i18n._(m.id, m.values && localizeAmounts(m.values, numericFormat ?? i18n.locale));
+
+/** An amount as the API writes it ("-1234.50"), with the currency that may follow it ("5.00 DL"). */
+const API_AMOUNT_TEXT = /^-?\d{1,16}\.\d{2}(?=(?: \S+)?$)/;
+
+/**
+ * A message's values with each amount ("1234.50", "5.00 DL") in the language's format ("1 234,50",
+ * "5,00 DL" in French). Intl formats the decimal string exactly, as the domain's formatAmount does;
+ * that module is not imported here, where it would add a file to the login page.
+ */
+export function localizeAmounts(values: NonNullable<Msg["values"]>, locale: string): NonNullable<Msg["values"]> {
+  const nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const out: NonNullable<Msg["values"]> = {};
+  for (const [k, v] of Object.entries(values)) {
+    // The cast: Intl.NumberFormat takes a numeric string (ES2023); older typings say number.
+    out[k] = typeof v === "string" ? v.replace(API_AMOUNT_TEXT, (a) => nf.format(a as unknown as number)) : v;
+  }
+  return out;
+}
 
 /**
  * Activates a language: the language the strings are written in needs no file; any other is
@@ -27,6 +51,7 @@ export async function activateLanguage(config: AppConfig, tag: string): Promise<
   } else {
     i18n.load(tag, (sourceCatalog as { messages: Messages }).messages);
   }
+  numericFormat = lang?.numericFormat ?? tag;
   i18n.activate(tag);
   document.documentElement.lang = tag;
 }

@@ -41,8 +41,6 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   const backends = useBackends().data ?? [];
   const usable = (accounts ?? []).filter((a) => a.status !== "pending");
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
-  // With several currencies, each account says which one it holds (Monujo's isMultiCurrency).
-  const multiCurrency = new Set(usable.map((a) => a.currencyId)).size > 1;
   const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.apiAmount(bal));
   // On a phone the transactions sit below this card: it keeps its last height while it loads.
   const { ref: cardRef, style: cardStyle } = useReservedHeight<HTMLElement>("accounts", loading);
@@ -94,8 +92,8 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
                     onClick={() => onSelect({ walletId: a.id })}
                   >
                     <span className="account-name">
-                      {single && a.subAccounts[0] ? subAccountLabel(i18n, a.subAccounts[0].kind) : accountLabel(i18n, a)}
-                      {multiCurrency && <span className="account-currency">{a.currencyName}</span>}
+                      <span>{accountLabel(i18n, a)}</span>
+                      {single && a.subAccounts[0] && <span className="account-kind">{subAccountLabel(i18n, a.subAccounts[0].kind)}</span>}
                     </span>
                     <span className="account-balance">
                       <span className="amount" aria-label={a.bal === null ? i18n._("Balance hidden: the account is inactive") : undefined}>

@@ -1,5 +1,5 @@
 import type { I18n } from "@lingui/core";
-import type { AccountEntry, SubAccountView } from "@mutua/domain";
+import type { AccountEntry, Backend, SubAccountView } from "@mutua/domain";
 
 /** docs/spec.md §2: Nant is 'Pledged account', other ledger types 'Mutual credit', all else 'Main account'. */
 export function subAccountLabel(i18n: I18n, kind: SubAccountView["kind"]): string {
@@ -8,7 +8,20 @@ export function subAccountLabel(i18n: I18n, kind: SubAccountView["kind"]): strin
   return i18n._("Main account");
 }
 
+/**
+ * What members call a wallet: its currency, and for a ledger wallet (one the device signs for) that
+ * it is the signed one. A member holds at most one wallet per backend, so the name tells them apart;
+ * ids and addresses are the machine's business, never an account's name.
+ */
+function walletName(i18n: I18n, kind: Backend["kind"], currencyName: string): string {
+  return kind === "ledger" ? i18n._("{currency} · signed wallet", { currency: currencyName }) : currencyName;
+}
+
 export function accountLabel(i18n: I18n, a: AccountEntry): string {
-  if (a.backend === "ledger") return i18n._("Wallet {address}", { address: `${a.id.slice(7, 11)}…${a.id.slice(-4)}` });
-  return i18n._("Main account");
+  return walletName(i18n, a.backend, a.currencyName);
+}
+
+/** The wallet a member would get from this backend (the create-wallet screen's choices). */
+export function backendLabel(i18n: I18n, b: Backend): string {
+  return walletName(i18n, b.kind, b.currency.name);
 }

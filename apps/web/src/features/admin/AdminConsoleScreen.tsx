@@ -166,6 +166,7 @@ function MembersAndLimits() {
 
 function LimitsRow({ wallet }: { wallet: MemberWallet }) {
   const { i18n } = useLingui();
+  const fmt = useFormat();
   const client = useClient();
   const qc = useQueryClient();
   const [floor, setFloor] = useState(wallet.cmFloor ?? "");
@@ -187,7 +188,7 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
     <tr>
       <td>{wallet.name}</td>
       <td>{wallet.backendId}</td>
-      <td>{wallet.bal}</td>
+      <td>{fmt.apiAmount(wallet.bal)}</td>
       <td>
         {wallet.cmFloor !== null && (
           <input aria-label={label(i18n._("Mutual credit floor"))} value={floor} onChange={(e) => setFloor(e.target.value)} inputMode="decimal" size={9} />

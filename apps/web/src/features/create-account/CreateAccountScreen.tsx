@@ -10,6 +10,7 @@ import { PasswordField } from "../../ui/Field";
 import { toast } from "../../lib/toast";
 import { tr } from "../../lib/i18n";
 import { useBackends, useMe, useUnconfiguredBackends } from "../auth/queries";
+import { backendLabel } from "../accounts/labels";
 import { useUnlock } from "../unlock/UnlockProvider";
 import { PinFields, usePinDraft } from "../unlock/PinEditor";
 import { savePin } from "../unlock/pins";
@@ -30,6 +31,7 @@ export function CreateAccountScreen() {
   return (
     <main className="page">
       <h1>{i18n._("Create my wallet")}</h1>
+      {unconfigured.length === 1 && <p className="account-card">{backendLabel(i18n, selected)}</p>}
       {unconfigured.length > 1 && (
         <div className="segmented" role="radiogroup" aria-label={i18n._("Backend")}>
           {unconfigured.map((b) => (
@@ -41,7 +43,7 @@ export function CreateAccountScreen() {
               className={b.id === selected.id ? "button primary" : "button"}
               onClick={() => setChosen(b.id)}
             >
-              {b.id}
+              {backendLabel(i18n, b)}
             </button>
           ))}
         </div>

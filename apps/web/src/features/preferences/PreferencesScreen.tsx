@@ -4,6 +4,7 @@ import { useLanguage } from "../../app/language";
 import { BiometricPref } from "../biometric/BiometricPref";
 import { DevicesSection } from "../devices/DevicesSection";
 import { useBiometricAvailable } from "../biometric/queries";
+import { accountLabel } from "../accounts/labels";
 import { AuthPref } from "./SecuritySettings";
 import { usePinWallets } from "./pin-wallets";
 
@@ -28,8 +29,8 @@ function SecuritySettings() {
   return (
     <section className="card prefs-group" aria-labelledby="security-title">
       <h2 id="security-title">{i18n._("Security settings")}</h2>
-      {wallets.map((id) => (
-        <AuthPref key={id} walletId={id} several={wallets.length > 1} />
+      {wallets.map((a) => (
+        <AuthPref key={a.id} walletId={a.id} name={wallets.length > 1 ? accountLabel(i18n, a) : null} />
       ))}
       {biometric && <BiometricPref />}
     </section>

@@ -7,8 +7,11 @@ import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
 import { PinEditor } from "../unlock/PinEditor";
 import { hasPin, removePin, savePin } from "../unlock/pins";
 
-/** docs/spec.md §4 "Simplified-authentication switch": one per wallet; on, off and edit each behind a challenge. */
-export function AuthPref({ walletId, several }: { walletId: string; several: boolean }) {
+/**
+ * docs/spec.md §4 "Simplified-authentication switch": one per wallet; on, off and edit each behind a
+ * challenge. `name` says which wallet when there are several (its account name, not its id).
+ */
+export function AuthPref({ walletId, name }: { walletId: string; name: string | null }) {
   const { i18n } = useLingui();
   const client = useClient();
   const { challenge } = useUnlock();
@@ -46,9 +49,7 @@ export function AuthPref({ walletId, several }: { walletId: string; several: boo
       toast.success({ id: M.editsSaved });
     });
 
-  const label = several
-    ? i18n._("Simplified authentication for account {account}", { account: walletId.slice(0, 15) })
-    : i18n._("Simplified authentication for this device");
+  const label = name ? i18n._("Simplified authentication for account {account}", { account: name }) : i18n._("Simplified authentication for this device");
   return (
     <div className="auth-pref">
       <div className="auth-pref-row">

@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react";
 import type { AccountEntry, Profile } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
+import { accountLabel } from "../accounts/labels";
 import { QrPanel } from "./QrPanel";
 
 /** docs/spec.md §2 "QR code": the member's own wallet QR, `{rp, rpb}`, to be paid any amount. */
@@ -8,6 +9,7 @@ export default function QrCodeModal({ me, account, onClose }: { me: Profile; acc
   const { i18n } = useLingui();
   return (
     <Dialog title={i18n._("QR code")} onClose={onClose}>
+      <p className="account-card">{accountLabel(i18n, account)}</p>
       <QrPanel payload={{ rp: me.id, rpb: account.id }} pdfTitle={i18n._("QR code wallet - {name}", { name: me.name })} onClose={onClose} />
     </Dialog>
   );

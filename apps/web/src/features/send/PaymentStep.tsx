@@ -6,7 +6,7 @@ import { useFormat } from "../../lib/format";
 import { tr } from "../../lib/i18n";
 import { accountLabel, subAccountLabel } from "../accounts/labels";
 import { RecipientRow } from "./RecipientStep";
-import { spendableCents } from "./spendable";
+import { balanceCents, floorCents, payableSubAccounts, spendableCents } from "./spendable";
 import { AmountField } from "../../ui/AmountField";
 import { newPaymentKey, type PaymentDraft } from "./send-payment";
 import { usePaymentPlan } from "./queries";
@@ -34,7 +34,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   const config = useConfig();
   const fmt = useFormat();
   const ids = useId();
-  const [amountText, setAmountText] = useState(request?.amount ?? "");
+  const [amountText, setAmountText] = useState(request ? fmt.amountInput(request.amount) : "");
   const [senderMemo, setSenderMemo] = useState(request?.senderMemo ?? "");
   const [sameMemo, setSameMemo] = useState(true);
   const [recipientMemo, setRecipientMemo] = useState("");
@@ -42,7 +42,10 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   const splitMemo = from.splitMemoSupport && !config.disableSplitMemo && !request && !reconversion;
 
   const parsed = amountText === "" ? null : parseAmountInput(amountText, "send");
-  const available = spendableCents(from.subAccounts);
+  const subs = payableSubAccounts(from.subAccounts, Boolean(reconversion));
+  const available = spendableCents(subs);
+  const floor = floorCents(subs);
+  const balance = fmt.centsMoney(balanceCents(subs), from.curr);
   let amountError = parsed && !parsed.ok ? tr(parsed.error) : undefined;
   if (parsed?.ok && parsed.cents > available) amountError = i18n._(M.insufficientBalanceShort);
 
@@ -81,7 +84,11 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
         <div>
           <span className="label">{i18n._("From")}</span>
           <div className="from-account">
-            <span>{accountLabel(i18n, from)}</span> <span className="amount">{fmt.money(from.bal ?? "0.00", from.curr)}</span>
+            <span>{accountLabel(i18n, from)}</span>
+            {/* The balance with its credit line: what is available below is the room between the two. */}
+            <span className="amount">
+              {floor !== null && floor < 0n ? i18n._("{balance} · you may go down to {floor}", { balance, floor: fmt.centsMoney(floor, from.curr) }) : balance}
+            </span>
           </div>
         </div>
         <div>

@@ -5,6 +5,7 @@ import { useClient } from "../../app/context";
 import { useBackStep } from "../../lib/native/use-back-step";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
+import { tr } from "../../lib/i18n";
 import { useFormat } from "../../lib/format";
 import { accountLabel, subAccountLabel } from "../accounts/labels";
 import { payingAccount } from "../accounts/queries";
@@ -100,7 +101,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
               const outcome = await send(step.draft);
               if (outcome.kind === "sent") onSent(outcome.tx, step.draft);
               else if (outcome.kind === "unconfirmed") onUnconfirmed(step.draft);
-              else if (outcome.kind === "failed") toast.error(outcome.messages.map((m) => i18n._(m.id, m.values)).join(" "));
+              else if (outcome.kind === "failed") toast.error(outcome.messages.map(tr).join(" "));
             }}
           />
         )}

@@ -1,10 +1,11 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
-import { M, formatCents, parseAmountInput, parseApiAmount, type AccountEntry, type PendingTopUp } from "@mutua/domain";
+import { M, parseAmountInput, parseApiAmount, type AccountEntry, type PendingTopUp } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { AmountField } from "../../ui/AmountField";
 import { tr } from "../../lib/i18n";
+import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { accountLabel } from "../accounts/labels";
 import { useCreateTopUp, useFetchPendingTopUps } from "./queries";
@@ -12,12 +13,13 @@ import { useCreateTopUp, useFetchPendingTopUps } from "./queries";
 /** docs/spec.md §2 "Top up my account" and 5 "Top-up amount": min and max shown, Next disabled on error, Enter submits. */
 export function TopUpModal({ account, onClose, onCreated }: { account: AccountEntry; onClose: () => void; onCreated: (order: PendingTopUp) => void }) {
   const { i18n } = useLingui();
+  const fmt = useFormat();
   const fetchPendingTopUps = useFetchPendingTopUps();
   const create = useCreateTopUp();
   const [text, setText] = useState("");
   const min = account.minCreditAmount ? parseApiAmount(account.minCreditAmount)! : 100n;
   const max = account.maxCreditAmount ? parseApiAmount(account.maxCreditAmount) : null;
-  const withCurrency = (c: bigint) => `${formatCents(c)} ${account.curr}`;
+  const withCurrency = (c: bigint) => fmt.centsMoney(c, account.curr);
   const parsed = text === "" ? null : parseAmountInput(text, "send");
   let error = parsed && !parsed.ok ? tr(parsed.error) : undefined;
   if (parsed?.ok && parsed.cents < min) error = i18n._(M.topUpMin, { amount: withCurrency(min) });

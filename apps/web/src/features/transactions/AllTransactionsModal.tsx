@@ -10,6 +10,7 @@ import { toast } from "../../lib/toast";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useFormat } from "../../lib/format";
 import { useDebounced } from "../../lib/debounce";
+import { accountLabel } from "../accounts/labels";
 import { useMe } from "../auth/queries";
 import { useRecipientSearch } from "../recipients/queries";
 import { TransactionItem } from "./TransactionItem";
@@ -98,6 +99,7 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
         </button>
       }
     >
+      <p className="account-card">{accountLabel(i18n, account)}</p>
       <div className="tx-filters">
         <PeriodFilter range={range} onChange={setRange} />
         <RecipientFilter backendId={account.backendId} value={counterparty} onChange={setCounterparty} text={recipientText} onText={setRecipientText} />

@@ -8,6 +8,7 @@ import { TransactionDetailDialog } from "./TransactionDetailDialog";
 import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
 import { useRecentTransactions } from "./queries";
 import { useReservedHeight } from "../../lib/reserved-height";
+import { accountLabel } from "../accounts/labels";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
 
@@ -36,7 +37,10 @@ export function RecentTransactions({
         <PendingTopUps orders={pending} onOpen={onOpenTopUp} />
       </div>
       <header className="card-header">
-        <h2 id="transactions-title">{i18n._("Transactions")}</h2>
+        <div>
+          <h2 id="transactions-title">{i18n._("Transactions")}</h2>
+          {account && <p className="hint">{accountLabel(i18n, account)}</p>}
+        </div>
         {recent.isFetching && !recent.isPending && (
           <span className="spin small" aria-hidden="true">
             ↻

@@ -21,7 +21,7 @@ function ImportButton({ backend, named }: { backend: Backend; named: boolean }) 
   const input = useRef<HTMLInputElement>(null);
   const importWallet = useImportWallet();
   const [busy, setBusy] = useState(false);
-  const label = named ? i18n._("Upload {backend} wallet file...", { backend: backend.name }) : i18n._("Upload wallet file...");
+  const label = named ? i18n._("Upload {backend} wallet file...", { backend: backend.currency.name }) : i18n._("Upload wallet file...");
   return (
     <>
       <input
