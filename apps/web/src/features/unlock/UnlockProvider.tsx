@@ -76,7 +76,7 @@ export function UnlockProvider({ children }: { children: ReactNode }) {
       {children}
       {ask && (
         <AuthChallengeDialog
-          key={ask.attempt}
+          attempt={ask.attempt}
           mode={ask.mode}
           failed={ask.failed}
           attemptsLeft={ask.attemptsLeft}

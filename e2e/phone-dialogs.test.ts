@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { toastText } from "./support/browser";
+import { signedIn, useSuite } from "./support/suite";
+
+/**
+ * Issue 18, "A member's phone first": the dialogs of paying and topping up, on the 360×740 touch
+ * phone. Each test looks at what the member sees and touches there.
+ */
+const suite = useSuite();
+const PHONE = { phone: true } as const;
+const phone = (email: string) => signedIn(suite, email, "Demo1234!", PHONE);
+
+const authDialog = (page: Page) => page.getByRole("dialog", { name: "Authentication" });
+
+/** The width a field's placeholder needs, and the width its input leaves for text (CSS pixels). */
+const placeholderFit = (field: Locator) =>
+  field.evaluate((input: HTMLInputElement) => {
+    const style = getComputedStyle(input);
+    const ctx = document.createElement("canvas").getContext("2d")!;
+    ctx.font = style.font;
+    ctx.letterSpacing = style.letterSpacing === "normal" ? "0px" : style.letterSpacing;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { needs: Math.ceil(ctx.measureText(input.placeholder).width), room };
+  });
+
+/** Starts a payment of `amount` from Carol's ledger wallet to Alice, up to the Authentication dialog. */
+async function payAlice(page: Page, amount: string) {
+  await page.getByRole("button", { name: "Pay" }).tap();
+  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+  await step1.getByPlaceholder("Name, email address or phone number").fill("alice");
+  await step1
+    .getByRole("button", { name: /^Alice Martin/ })
+    .first()
+    .tap();
+  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
+  await step2.getByLabel("Amount").fill(amount);
+  await step2.getByRole("button", { name: "Send", exact: true }).tap();
+  await step2.getByRole("button", { name: "Confirm and send" }).tap();
+}
+
+describe("Authentication dialog on a phone (item 7)", () => {
+  it("asks for the wallet password by name, shows the whole PIN placeholder, and keeps the PIN field focused through a wrong PIN", async () => {
+    const { page, context, errors } = await phone("carol@example.com");
+    const auth = authDialog(page);
+    // Carol turns the PIN on in Preferences (as in wallet-security.test.ts): her wallet password first.
+    await page.goto(`${suite.server.url}/preferences`);
+    await page.getByRole("switch", { name: "Simplified authentication for this device" }).tap();
+    const password = auth.getByLabel("Enter your wallet password", { exact: true });
+    await password.waitFor();
+    expect(await password.evaluate((el) => el === document.activeElement)).toBe(true);
+    await password.fill("Demo1234!");
+    await auth.getByRole("button", { name: "Send" }).tap();
+    await page.getByLabel("PIN code", { exact: true }).pressSequentially("4321");
+    await page.getByLabel("PIN code confirmation").pressSequentially("4321");
+    await page.getByRole("button", { name: "Save" }).tap();
+    await toastText(page, "Edits were successfully saved");
+
+    await page.goto(`${suite.server.url}/dashboard`);
+    await payAlice(page, "1");
+    const pin = auth.getByLabel("PIN code", { exact: true });
+    await pin.waitFor();
+    expect(await pin.getAttribute("placeholder")).toBe("4 digits");
+    const fit = await placeholderFit(pin);
+    expect(fit.needs, `"4 digits" needs ${fit.needs} px, the field leaves ${fit.room} px`).toBeLessThanOrEqual(fit.room);
+    await auth.screenshot({ path: "test-results/screens/phone-auth-pin.png" });
+
+    // The member taps the field and types a wrong PIN on the phone's keypad. A phone closes its
+    // keyboard whenever the field loses the focus: it must keep it, from the 4th digit to the next try.
+    await pin.tap();
+    await pin.evaluate((input) => {
+      const w = window as unknown as { pinBlurred: boolean };
+      w.pinBlurred = false;
+      input.addEventListener("blur", () => (w.pinBlurred = true));
+    });
+    await page.keyboard.type("9999");
+    await auth.getByText("4 attempts left before this PIN is disabled.").waitFor();
+    expect(await pin.evaluate((input: HTMLInputElement) => ({ focused: input === document.activeElement, value: input.value }))).toEqual({
+      focused: true,
+      value: "",
+    });
+    expect(await page.evaluate(() => (window as unknown as { pinBlurred: boolean }).pinBlurred)).toBe(false);
+    // The next digits go to the field without another tap.
+    await page.keyboard.type("4321");
+    await page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 1.00 DL").waitFor({ timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
