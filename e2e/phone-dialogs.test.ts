@@ -87,3 +87,40 @@ describe("Authentication dialog on a phone (item 7)", () => {
     await context.close();
   });
 });
+
+describe("Send money, step 1, on a phone (item 8)", () => {
+  it("opens with the focus in the search, offers favourites and the members lately paid, says 'No recipients found' only after a search, and draws the Scan icon", async () => {
+    const { page, context, errors } = await phone("alice@example.com");
+    await page.getByRole("button", { name: "Pay" }).tap();
+    const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+    const search = step1.getByPlaceholder("Name, email address or phone number");
+    await search.waitFor();
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Nothing typed: no favourite yet, the members Alice paid lately (the demo's history: Bob, then Carol).
+    const recent = step1.getByRole("list", { name: "Recently paid" });
+    await recent.waitFor();
+    expect(await recent.getByRole("button", { name: /^(Bob Durand|Carol Petit)/ }).count()).toBe(2);
+    expect(await step1.getByText("No recipients found").count()).toBe(0);
+    await step1.screenshot({ path: "test-results/screens/phone-send-step1.png" });
+
+    // A star makes Bob a favourite: he moves to the favourites' list.
+    await recent.getByRole("button", { name: "Favorite: Bob Durand" }).tap();
+    const favorites = step1.getByRole("list", { name: "Favorites" });
+    await favorites.getByRole("button", { name: /^Bob Durand/ }).waitFor();
+    await recent.getByRole("button", { name: /^Bob Durand/ }).waitFor({ state: "detached" });
+    await recent.getByRole("button", { name: /^Carol Petit/ }).waitFor();
+
+    // A search that finds nobody says so.
+    await search.fill("zzzz");
+    await step1.getByText("No recipients found").waitFor();
+
+    // The Scan button's icon is drawn by the app, not a character the phone's fonts may lack.
+    const scan = step1.getByRole("button", { name: "Scan a QR code" });
+    const icon = await scan.locator("svg").boundingBox();
+    expect(icon?.width).toBeGreaterThanOrEqual(16);
+    expect((await scan.innerText()).trim()).toBe("Scan a QR code");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -89,7 +89,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           {reconversion ? (
             <div>{recipient.name}</div>
           ) : (
-            <ul className="recipient-list single">
+            <ul className="recipient-list">
               <RecipientRow recipient={recipient} />
             </ul>
           )}
