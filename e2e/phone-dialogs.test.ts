@@ -124,3 +124,64 @@ describe("Send money, step 1, on a phone (item 8)", () => {
     await context.close();
   });
 });
+
+/** The names of the buttons of `scope` drawn in the colour of `token` (a custom property of styles.css). */
+const buttonsColoured = (scope: Locator, token: string) =>
+  scope.evaluate((root, token) => {
+    const probe = document.createElement("span");
+    probe.style.color = `var(${token})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return [...root.querySelectorAll("button")].filter((b) => getComputedStyle(b).backgroundColor === colour).map((b) => b.textContent?.trim());
+  }, token);
+
+describe("Top-up details on a phone (item 9)", () => {
+  it("has one primary action, asks before deleting, and shows unpaid top-ups apart from money received", async () => {
+    const { page, context, errors } = await phone("alice@example.com");
+    await page.getByRole("button", { name: "Top up" }).tap();
+    const modal = page.getByRole("dialog", { name: "Top up my account" });
+    await modal.getByLabel("Amount").fill("25");
+    await modal.getByRole("button", { name: "Next" }).tap();
+    const detail = page.getByRole("dialog", { name: "Top-up details" });
+    await detail.getByText("Requested 25.00 DL").waitFor();
+    // Pay is the one primary action of an unpaid top-up of one's own.
+    expect(await buttonsColoured(detail, "--primary-color")).toEqual(["Pay"]);
+    await detail.screenshot({ path: "test-results/screens/phone-topup-detail.png" });
+    await detail.getByRole("button", { name: "Ok" }).tap();
+
+    // The dashboard: the unpaid request is not in the green of money received, and says it is unpaid.
+    const group = (heading: string) => page.locator(".pending-topups").filter({ has: page.getByRole("heading", { name: heading }) });
+    const unpaid = group("My unpaid top-up requests").locator("li");
+    await unpaid.getByText("Unpaid", { exact: true }).waitFor();
+    const colour = (l: Locator) => l.evaluate((el) => getComputedStyle(el).color);
+    const received = page.locator(".transactions .tx").filter({ hasText: "+" }).first().getByText(/^\+/);
+    expect(await colour(unpaid.getByText("25.00 DL"))).not.toBe(await colour(received));
+    // The seeded top-up Alice paid waits for an administrator: Ok is its primary action.
+    const paid = group("Top up waiting admin validation").locator("li");
+    await paid.getByText("Awaiting validation", { exact: true }).waitFor();
+    expect(await colour(paid.getByText("25.00 DL"))).not.toBe(await colour(received));
+    await page.locator(".transactions").screenshot({ path: "test-results/screens/phone-pending-topups.png" });
+    await paid.getByRole("button").tap();
+    await detail.getByText("This top-up request is waiting for an administrator of your local currency to validate it").waitFor();
+    expect(await buttonsColoured(detail, "--primary-color")).toEqual(["Ok"]);
+    await detail.getByRole("button", { name: "Ok" }).tap();
+
+    // Delete asks first, with the amount; Cancel keeps the request.
+    await unpaid.getByRole("button").tap();
+    await detail.getByRole("button", { name: "Delete" }).tap();
+    const confirm = page.getByRole("dialog", { name: "Delete this top-up request of 25.00 DL?" });
+    await confirm.waitFor();
+    expect(await buttonsColoured(confirm, "--danger-color")).toEqual(["Delete"]);
+    await confirm.screenshot({ path: "test-results/screens/phone-topup-delete.png" });
+    await confirm.getByRole("button", { name: "Cancel" }).tap();
+    await confirm.waitFor({ state: "detached" });
+    await detail.getByText("Requested 25.00 DL").waitFor();
+    await detail.getByRole("button", { name: "Delete" }).tap();
+    await confirm.getByRole("button", { name: "Delete" }).tap();
+    await toastText(page, "The top-up request has been successfully deleted");
+    await unpaid.waitFor({ state: "detached" });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

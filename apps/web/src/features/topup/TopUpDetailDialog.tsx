@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type PendingTopUp } from "@mutua/domain";
 import { MEMBER_KEY } from "../../lib/query-policy";
-import { Dialog } from "../../ui/Dialog";
+import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
@@ -13,7 +14,10 @@ import { useCancelTopUp, useFetchPendingTopUps } from "./queries";
 const POLL_MS = 5000;
 const POLL_LIMIT_MS = 15 * 60_000;
 
-/** docs/spec.md §2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for the payment by itself. */
+/**
+ * docs/spec.md §2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for
+ * the payment by itself. One primary action: Pay when it is offered, Ok otherwise. Delete asks first.
+ */
 export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTopUp; onClose: () => void; onPaid: () => void }) {
   const { i18n } = useLingui();
   const fetchPendingTopUps = useFetchPendingTopUps();
@@ -21,9 +25,11 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
   const qc = useQueryClient();
   const cancel = useCancelTopUp();
   const [waiting, setWaiting] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const amount = fmt.apiAmount(order.amount);
   const unpaid = order.state === "unpaid";
+  const payable = order.isMine && unpaid && !waiting;
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -55,25 +61,11 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
       footer={
         <>
           {order.canCancel && unpaid && (
-            <button
-              type="button"
-              className="button"
-              disabled={cancel.isPending}
-              onClick={() =>
-                cancel.mutate(order.id, {
-                  onSuccess: () => {
-                    toast.success({ id: M.topUpDeleted });
-                    void qc.invalidateQueries({ queryKey: MEMBER_KEY });
-                    onClose();
-                  },
-                  onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
-                })
-              }
-            >
+            <button type="button" className="button" disabled={cancel.isPending} onClick={() => setConfirmingDelete(true)}>
               {i18n._("Delete")}
             </button>
           )}
-          {order.isMine && unpaid && !waiting && (
+          {payable && (
             <button
               type="button"
               className="button primary"
@@ -98,7 +90,7 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
               {i18n._("Stop waiting")}
             </button>
           )}
-          <button type="button" className="button primary" onClick={onClose}>
+          <button type="button" className={payable ? "button" : "button primary"} onClick={onClose}>
             {i18n._("Ok")}
           </button>
         </>
@@ -122,6 +114,41 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
       <p className="detail-date">
         <time dateTime={order.date}>{detailDate(order.date)}</time>
       </p>
+      {confirmingDelete &&
+        // Beside the details, not inside them: a dialog of its own on top of the other.
+        createPortal(
+          <Dialog
+            title={i18n._("Delete this top-up request of {amount} {currency}?", { amount, currency: order.currency })}
+            onClose={() => setConfirmingDelete(false)}
+          >
+            <div className="dialog-actions">
+              <button ref={dialogAutofocus} type="button" className="button" onClick={() => setConfirmingDelete(false)}>
+                {i18n._("Cancel")}
+              </button>
+              <button
+                type="button"
+                className="button danger"
+                disabled={cancel.isPending}
+                onClick={() =>
+                  cancel.mutate(order.id, {
+                    onSuccess: () => {
+                      toast.success({ id: M.topUpDeleted });
+                      void qc.invalidateQueries({ queryKey: MEMBER_KEY });
+                      onClose();
+                    },
+                    onError: () => {
+                      setConfirmingDelete(false);
+                      toast.error(i18n._(M.topUpDeleteFailed));
+                    },
+                  })
+                }
+              >
+                {i18n._("Delete")}
+              </button>
+            </div>
+          </Dialog>,
+          document.body,
+        )}
     </Dialog>
   );
 }
