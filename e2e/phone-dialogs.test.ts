@@ -185,3 +185,36 @@ describe("Top-up details on a phone (item 9)", () => {
     await context.close();
   });
 });
+
+describe("A payment request on a phone (item 11)", () => {
+  it("shows the amount and the recipient's memo it fixes as text with their labels, not as fields", async () => {
+    // Bob asks for 12.34 DL for cheese; Alice opens his payment link on her phone.
+    const bob = await phone("bob@example.com");
+    await bob.page.getByRole("button", { name: "Request" }).tap();
+    const request = bob.page.getByRole("dialog", { name: "Request money - 1/2" });
+    await request.getByLabel("Amount").fill("12.34");
+    await request.getByLabel("Memo").fill("Cheese");
+    await request.getByRole("button", { name: "Generate QR code" }).tap();
+    const link = await bob.page.getByRole("dialog", { name: "Request money - 2/2" }).getByLabel("Payment link").inputValue();
+    await bob.context.close();
+
+    const { page, context, errors } = await phone("alice@example.com");
+    await page.goto(link);
+    const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
+    const amount = step2.getByLabel("Amount");
+    await amount.waitFor();
+    expect(await amount.innerText()).toBe("12.34 DL");
+    expect(await step2.getByRole("textbox", { name: "Amount" }).count()).toBe(0);
+    expect(await step2.getByLabel("Memo for the recipient", { exact: true }).innerText()).toBe("Cheese");
+    expect(await step2.getByRole("textbox", { name: "Memo for the recipient" }).count()).toBe(0);
+    // Alice's own memo stays hers to write.
+    const memo = step2.getByRole("textbox", { name: "Memo", exact: true });
+    expect(await memo.inputValue()).toBe("Cheese");
+    await step2.screenshot({ path: "test-results/screens/phone-payment-request.png" });
+    await step2.getByRole("button", { name: "Send", exact: true }).tap();
+    await step2.getByRole("button", { name: "Confirm and send" }).tap();
+    await page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 12.34 DL").waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

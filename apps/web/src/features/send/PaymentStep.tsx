@@ -42,9 +42,10 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   const splitMemo = from.splitMemoSupport && !config.disableSplitMemo && !request && !reconversion;
 
   const parsed = amountText === "" ? null : parseAmountInput(amountText, "send");
-  const available = spendableCents(from.subAccounts);
+  const spendable = spendableCents(from.subAccounts);
+  const available = i18n._("Available: {amount} {currency}", { amount: fmt.amount(spendable), currency: from.curr });
   let amountError = parsed && !parsed.ok ? tr(parsed.error) : undefined;
-  if (parsed?.ok && parsed.cents > available) amountError = i18n._(M.insufficientBalanceShort);
+  if (parsed?.ok && parsed.cents > spendable) amountError = i18n._(M.insufficientBalanceShort);
 
   // The split between mutual credit and pledged money, as the server would make it.
   const valid = parsed?.ok && !amountError ? parsed : null;
@@ -95,15 +96,25 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           )}
         </div>
       </div>
-      <AmountField
-        value={amountText}
-        onChange={setAmountText}
-        currency={from.curr}
-        error={amountError}
-        readOnly={Boolean(request)}
-        autoFocus={!request}
-        hint={i18n._("Available: {amount} {currency}", { amount: fmt.amount(available), currency: from.curr })}
-      />
+      {/* What a request fixes is read, not typed: text with its label, not an input that looks editable. */}
+      {request ? (
+        <div className="request-amount">
+          <dl className="request-terms">
+            <dt id={`${ids}-amount`}>{i18n._("Amount")}</dt>
+            <dd aria-labelledby={`${ids}-amount`}>
+              {parsed?.ok ? fmt.amount(parsed.cents) : amountText} {from.curr}
+            </dd>
+          </dl>
+          <p className="hint">{available}</p>
+          {amountError && (
+            <p className="field-error" role="alert">
+              {amountError}
+            </p>
+          )}
+        </div>
+      ) : (
+        <AmountField value={amountText} onChange={setAmountText} currency={from.curr} error={amountError} autoFocus hint={available} />
+      )}
       {!reconversion && (
         <MemoField
           id={`${ids}-memo`}
@@ -115,10 +126,10 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
         />
       )}
       {request && (
-        <div className="field">
-          <label htmlFor={`${ids}-locked-memo`}>{i18n._("Memo for the recipient")}</label>
-          <input id={`${ids}-locked-memo`} readOnly value={request.recipientMemo ?? ""} />
-        </div>
+        <dl className="request-terms">
+          <dt id={`${ids}-locked-memo`}>{i18n._("Memo for the recipient")}</dt>
+          <dd aria-labelledby={`${ids}-locked-memo`}>{request.recipientMemo || "—"}</dd>
+        </dl>
       )}
       {splitMemo && (
         <label className="switch">
