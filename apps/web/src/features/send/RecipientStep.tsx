@@ -5,7 +5,8 @@ import { toast } from "../../lib/toast";
 import { dialogAutofocus } from "../../ui/Dialog";
 import { ScanIcon } from "../../ui/icons";
 import { loadMoreNearBottom } from "../../ui/scroll";
-import { useRecentRecipients, useRecipientSearch, useSetFavorite } from "../recipients/queries";
+import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
+import { useRecentRecipients } from "./recent-recipients";
 
 /**
  * docs/spec.md §2 "Send money" step 1 of 2: the search field has the focus. Before anything is typed
@@ -27,7 +28,7 @@ export function RecipientStep({ accounts, onChoose, onScan }: { accounts: Accoun
 
   // A favourite paid lately is listed once, with the favourites.
   const favorites = new Set(rows.map((r) => r.walletId));
-  const lately = recent.recipients.filter((r) => !favorites.has(r.walletId));
+  const lately = (recent.data ?? []).filter((r) => !favorites.has(r.walletId));
   const list = (recipients: Recipient[], labelledBy?: string) => (
     <ul className="recipient-list" aria-labelledby={labelledBy}>
       {recipients.map((r) => (

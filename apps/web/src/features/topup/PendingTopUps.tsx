@@ -67,9 +67,7 @@ function Group({
               <span className="tx-side">
                 {/* Not credited yet: not the green of money received, and said in words, not by colour alone. */}
                 <span className="tx-amount pending">{fmt.money(o.amount, o.currency)}</span>
-                <span className={o.state === "unpaid" ? "status unpaid" : "status"}>
-                  {o.state === "unpaid" ? i18n._("Unpaid") : i18n._("Awaiting validation")}
-                </span>
+                <span className={`status ${o.state}`}>{o.state === "unpaid" ? i18n._("Unpaid") : i18n._("Awaiting validation")}</span>
                 <span className="tx-date">{fmt.date(new Date(o.date))}</span>
               </span>
             </button>

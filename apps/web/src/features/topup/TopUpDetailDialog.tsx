@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from "react";
-import { createPortal } from "react-dom";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type PendingTopUp } from "@mutua/domain";
@@ -55,100 +54,98 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
   };
 
   return (
-    <Dialog
-      title={i18n._("Top-up details")}
-      onClose={onClose}
-      footer={
-        <>
-          {order.canCancel && unpaid && (
-            <button type="button" className="button" disabled={cancel.isPending} onClick={() => setConfirmingDelete(true)}>
-              {i18n._("Delete")}
-            </button>
-          )}
-          {payable && (
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => {
-                window.open(order.order_url, "_blank", "noopener");
-                setWaiting(true);
-                watch(Date.now());
-              }}
-            >
-              {i18n._("Pay")}
-            </button>
-          )}
-          {waiting && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                clearTimeout(timer.current);
-                setWaiting(false);
-              }}
-            >
-              {i18n._("Stop waiting")}
-            </button>
-          )}
-          <button type="button" className={payable ? "button" : "button primary"} onClick={onClose}>
-            {i18n._("Ok")}
-          </button>
-        </>
-      }
-    >
-      <p className="detail-headline">{unpaid || order.state === "paid" ? i18n._("Top-up requested") : i18n._("Top-up received")}</p>
-      <p className="detail-amount">{i18n._("Requested {amount} {currency}", { amount, currency: order.currency })}</p>
-      {!order.isMine && <p>{i18n._("by {name}", { name: order.requester.name })}</p>}
-      <p>
-        {unpaid
-          ? order.isMine
-            ? i18n._("Your top-up request is waiting for you to pay it or delete it")
-            : i18n._("This top-up request is waiting for its requester to pay it")
-          : i18n._("This top-up request is waiting for an administrator of your local currency to validate it")}
-      </p>
-      {waiting && (
-        <p className="notice info" aria-live="polite">
-          {i18n._("Waiting for the payment… This window notices it by itself.")}
-        </p>
-      )}
-      <p className="detail-date">
-        <time dateTime={order.date}>{detailDate(order.date)}</time>
-      </p>
-      {confirmingDelete &&
-        // Beside the details, not inside them: a dialog of its own on top of the other.
-        createPortal(
-          <Dialog
-            title={i18n._("Delete this top-up request of {amount} {currency}?", { amount, currency: order.currency })}
-            onClose={() => setConfirmingDelete(false)}
-          >
-            <div className="dialog-actions">
-              <button ref={dialogAutofocus} type="button" className="button" onClick={() => setConfirmingDelete(false)}>
-                {i18n._("Cancel")}
-              </button>
-              <button
-                type="button"
-                className="button danger"
-                disabled={cancel.isPending}
-                onClick={() =>
-                  cancel.mutate(order.id, {
-                    onSuccess: () => {
-                      toast.success({ id: M.topUpDeleted });
-                      void qc.invalidateQueries({ queryKey: MEMBER_KEY });
-                      onClose();
-                    },
-                    onError: () => {
-                      setConfirmingDelete(false);
-                      toast.error(i18n._(M.topUpDeleteFailed));
-                    },
-                  })
-                }
-              >
+    <>
+      <Dialog
+        title={i18n._("Top-up details")}
+        onClose={onClose}
+        footer={
+          <>
+            {order.canCancel && unpaid && (
+              <button type="button" className="button" onClick={() => setConfirmingDelete(true)}>
                 {i18n._("Delete")}
               </button>
-            </div>
-          </Dialog>,
-          document.body,
+            )}
+            {payable && (
+              <button
+                type="button"
+                className="button primary"
+                onClick={() => {
+                  window.open(order.order_url, "_blank", "noopener");
+                  setWaiting(true);
+                  watch(Date.now());
+                }}
+              >
+                {i18n._("Pay")}
+              </button>
+            )}
+            {waiting && (
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  clearTimeout(timer.current);
+                  setWaiting(false);
+                }}
+              >
+                {i18n._("Stop waiting")}
+              </button>
+            )}
+            <button type="button" className={payable ? "button" : "button primary"} onClick={onClose}>
+              {i18n._("Ok")}
+            </button>
+          </>
+        }
+      >
+        <p className="detail-headline">{unpaid || order.state === "paid" ? i18n._("Top-up requested") : i18n._("Top-up received")}</p>
+        <p className="detail-amount">{i18n._("Requested {amount} {currency}", { amount, currency: order.currency })}</p>
+        {!order.isMine && <p>{i18n._("by {name}", { name: order.requester.name })}</p>}
+        <p>
+          {unpaid
+            ? order.isMine
+              ? i18n._("Your top-up request is waiting for you to pay it or delete it")
+              : i18n._("This top-up request is waiting for its requester to pay it")
+            : i18n._("This top-up request is waiting for an administrator of your local currency to validate it")}
+        </p>
+        {waiting && (
+          <p className="notice info" aria-live="polite">
+            {i18n._("Waiting for the payment… This window notices it by itself.")}
+          </p>
         )}
-    </Dialog>
+        <p className="detail-date">
+          <time dateTime={order.date}>{detailDate(order.date)}</time>
+        </p>
+      </Dialog>
+      {/* Beside the details, not inside them: a dialog of its own on top of the other. */}
+      {confirmingDelete && (
+        <Dialog
+          title={i18n._("Delete this top-up request of {amount} {currency}?", { amount, currency: order.currency })}
+          onClose={() => setConfirmingDelete(false)}
+        >
+          <div className="dialog-actions">
+            <button ref={dialogAutofocus} type="button" className="button" onClick={() => setConfirmingDelete(false)}>
+              {i18n._("Cancel")}
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              disabled={cancel.isPending}
+              onClick={() =>
+                cancel.mutate(order.id, {
+                  onSuccess: () => {
+                    toast.success({ id: M.topUpDeleted });
+                    void qc.invalidateQueries({ queryKey: MEMBER_KEY });
+                    onClose();
+                  },
+                  // The question stays: the member may try again or cancel.
+                  onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
+                })
+              }
+            >
+              {i18n._("Delete")}
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </>
   );
 }
