@@ -141,7 +141,7 @@ describe("payment errors", () => {
       await page.locator('section.accounts[aria-busy="false"]').waitFor();
     });
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
-    await page.getByRole("dialog", { name: "Authentication" }).getByLabel("Enter your password").fill("Demo1234!");
+    await page.getByRole("dialog", { name: "Authentication" }).getByLabel("Enter your wallet password").fill("Demo1234!");
     await page.getByRole("dialog", { name: "Authentication" }).getByRole("button", { name: "Send" }).click();
     await toastText(page, "Transaction was refused due to insufficient balance");
     expect(await movementsCount()).toBe(before);

@@ -92,10 +92,10 @@ describe("paying another member", () => {
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
 
     const auth = page.getByRole("dialog", { name: "Authentication" });
-    await auth.getByLabel("Enter your password").fill("not the wallet password");
+    await auth.getByLabel("Enter your wallet password").fill("not the wallet password");
     await auth.getByRole("button", { name: "Send" }).click();
     await toastText(page, "Failed authentication. Please try again.");
-    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
 
     const confirmation = page.getByRole("dialog", { name: "Payment confirmation" });

@@ -45,6 +45,7 @@ describe("top-up errors", () => {
     await detail.getByText("Requested 10.00 DL").waitFor();
     await page.route("**/api/topups/cancel", (r) => r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }));
     await detail.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog", { name: "Delete this top-up request of 10.00 DL?" }).getByRole("button", { name: "Delete" }).click();
     await toastText(page, "An error occurred while deleting top-up request...");
     await context.close();
   });

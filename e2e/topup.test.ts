@@ -88,6 +88,7 @@ describe("topping up", () => {
     await toastText(page, "You already have a pending top-up. Please either pay or delete it before proceeding");
     await detail.getByText("Requested 10.00 DL").waitFor();
     await detail.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog", { name: "Delete this top-up request of 10.00 DL?" }).getByRole("button", { name: "Delete" }).click();
     await toastText(page, "The top-up request has been successfully deleted");
     await page.getByRole("heading", { name: "My unpaid top-up requests" }).waitFor({ state: "hidden" });
     await context.close();

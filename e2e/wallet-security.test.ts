@@ -119,7 +119,7 @@ describe("wallet creation and PINs", () => {
     await auth.getByLabel("PIN code", { exact: true }).pressSequentially("0000");
     await toastText(page, "Too many wrong PINs: this PIN is now disabled. Please enter your wallet password.");
     // The PIN is gone, even the right one would not do: the wallet password is asked.
-    await auth.getByLabel("Enter your password").fill("Wallet-Pass-9");
+    await auth.getByLabel("Enter your wallet password").fill("Wallet-Pass-9");
     await auth.getByRole("button", { name: "Send" }).click();
     await confirmed(page, "2.00");
     expect(await page.evaluate(() => localStorage.getItem("mutua.authConfig"))).toBe("{}");
@@ -164,22 +164,22 @@ describe("wallet files", () => {
     await page.route("**/api/wallets/register", (r) => r.fulfill({ status: 500, body: "" }));
     await importFile(page, download.suggestedFilename(), exported);
     const auth = authDialog(page);
-    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
     await toastText(page, "Wallet registration unexpectedly failed. Please try again or contact your administrator");
     await page.unroute("**/api/wallets/register");
 
     await importFile(page, download.suggestedFilename(), exported);
-    await auth.getByLabel("Enter your password").fill("Not-the-password-1");
+    await auth.getByLabel("Enter your wallet password").fill("Not-the-password-1");
     await auth.getByRole("button", { name: "Send" }).click();
     await toastText(page, "Failed authentication. Please try again.");
-    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
     // The wallet was already Carol's, on the server: her file replaced the one it kept.
     await toastText(page, "This wallet was already yours: its file on the server was replaced by the one you imported.");
 
     await payFromWallet(page, "3", ["alice", "Alice Martin"]);
-    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
     await confirmed(page, "3.00");
     expect(errors).toEqual([]);
@@ -187,7 +187,7 @@ describe("wallet files", () => {
     // The file is Carol's: nobody else can register it.
     const dan = await signedIn(suite, "dan@example.com");
     await importFile(dan.page, download.suggestedFilename(), exported);
-    await authDialog(dan.page).getByLabel("Enter your password").fill("Demo1234!");
+    await authDialog(dan.page).getByLabel("Enter your wallet password").fill("Demo1234!");
     await authDialog(dan.page).getByRole("button", { name: "Send" }).click();
     await toastText(dan.page, "This wallet is already registered to another member.");
     await dan.context.close();
@@ -198,7 +198,7 @@ describe("wallet files", () => {
     const keystore = await encryptKeystore(newPrivateKey(), "Comchain-Pass-3", { n: 1024 });
     const { page, context } = await signedIn(suite, "dan@example.com");
     await importFile(page, "comchain.dat", JSON.stringify(keystore));
-    await authDialog(page).getByLabel("Enter your password").fill("Comchain-Pass-3");
+    await authDialog(page).getByLabel("Enter your wallet password").fill("Comchain-Pass-3");
     await authDialog(page).getByRole("button", { name: "Send" }).click();
     await toastText(page, "The wallet file was imported. The wallet can be used once an administrator has approved it.");
     await page.locator(".pending-accounts").getByText("Demo Lokal · signed wallet").waitFor();
@@ -224,7 +224,7 @@ describe("simplified authentication in Preferences", () => {
 
     // On: the wallet password (it becomes the PIN's secret), then the editor.
     await toggle.click();
-    await auth.getByLabel("Enter your password").fill("Demo1234!");
+    await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
     const save = page.getByRole("button", { name: "Save" });
     await page.getByLabel("PIN code", { exact: true }).pressSequentially("4321");

@@ -102,14 +102,4 @@ describe("AmountField", () => {
     fireEvent.change(amount(), { target: { value: "5" } });
     expect(amount().getAttribute("aria-describedby")).toBe(hint.id);
   });
-
-  it("can be read-only (an amount fixed by a payment request)", () => {
-    render(
-      <I18nProvider i18n={i18n}>
-        <AmountField value="12.34" onChange={() => {}} currency="DL" readOnly />
-      </I18nProvider>,
-    );
-    expect(amount().readOnly).toBe(true);
-    expect(amount().value).toBe("12.34");
-  });
 });

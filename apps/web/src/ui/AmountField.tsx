@@ -8,12 +8,11 @@ interface Props {
   error?: string | undefined;
   /** Shown under the input (e.g. what is available). */
   hint?: ReactNode;
-  readOnly?: boolean;
   autoFocus?: boolean;
 }
 
 /** The amount input of payments, requests and top-ups: typed as text (decimal comma welcome), checked by the domain rules. */
-export function AmountField({ value, onChange, currency, error, hint, readOnly, autoFocus }: Props) {
+export function AmountField({ value, onChange, currency, error, hint, autoFocus }: Props) {
   const { i18n } = useLingui();
   const id = useId();
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
@@ -28,7 +27,6 @@ export function AmountField({ value, onChange, currency, error, hint, readOnly, 
           placeholder={i18n._("e.g. 50")}
           value={value}
           onChange={(e) => onChange(e.target.value)}
-          readOnly={readOnly}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           autoFocus={autoFocus}

@@ -1,6 +1,14 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 
+/**
+ * The ref of the field a dialog opens in. React's autoFocus focuses it before <Dialog> opens, which a
+ * browser ignores: showModal() then focuses the first focusable element, the Close button. The
+ * autofocus attribute, set when the field is attached, is the one showModal() focuses. (Fields that
+ * appear in a dialog already open, a later step, are focused by React's autoFocus.)
+ */
+export const dialogAutofocus = (el: HTMLElement | null) => void el?.setAttribute("autofocus", "");
+
 interface DialogProps {
   title: string;
   onClose: () => void;

@@ -43,11 +43,12 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
 
   const parsed = amountText === "" ? null : parseAmountInput(amountText, "send");
   const subs = payableSubAccounts(from.subAccounts, Boolean(reconversion));
-  const available = spendableCents(subs);
+  const spendable = spendableCents(subs);
   const floor = floorCents(subs);
   const balance = fmt.centsMoney(balanceCents(subs), from.curr);
+  const available = i18n._("Available: {amount} {currency}", { amount: fmt.amount(spendable), currency: from.curr });
   let amountError = parsed && !parsed.ok ? tr(parsed.error) : undefined;
-  if (parsed?.ok && parsed.cents > available) amountError = i18n._(M.insufficientBalanceShort);
+  if (parsed?.ok && parsed.cents > spendable) amountError = i18n._(M.insufficientBalanceShort);
 
   // The split between mutual credit and pledged money, as the server would make it.
   const valid = parsed?.ok && !amountError ? parsed : null;
@@ -96,21 +97,31 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           {reconversion ? (
             <div>{recipient.name}</div>
           ) : (
-            <ul className="recipient-list single">
+            <ul className="recipient-list">
               <RecipientRow recipient={recipient} />
             </ul>
           )}
         </div>
       </div>
-      <AmountField
-        value={amountText}
-        onChange={setAmountText}
-        currency={from.curr}
-        error={amountError}
-        readOnly={Boolean(request)}
-        autoFocus={!request}
-        hint={i18n._("Available: {amount} {currency}", { amount: fmt.amount(available), currency: from.curr })}
-      />
+      {/* What a request fixes is read, not typed: text with its label, not an input that looks editable. */}
+      {request ? (
+        <div className="request-amount">
+          <dl className="request-terms">
+            <dt id={`${ids}-amount`}>{i18n._("Amount")}</dt>
+            <dd aria-labelledby={`${ids}-amount`}>
+              {parsed?.ok ? fmt.amount(parsed.cents) : amountText} {from.curr}
+            </dd>
+          </dl>
+          <p className="hint">{available}</p>
+          {amountError && (
+            <p className="field-error" role="alert">
+              {amountError}
+            </p>
+          )}
+        </div>
+      ) : (
+        <AmountField value={amountText} onChange={setAmountText} currency={from.curr} error={amountError} autoFocus hint={available} />
+      )}
       {!reconversion && (
         <MemoField
           id={`${ids}-memo`}
@@ -122,10 +133,10 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
         />
       )}
       {request && (
-        <div className="field">
-          <label htmlFor={`${ids}-locked-memo`}>{i18n._("Memo for the recipient")}</label>
-          <input id={`${ids}-locked-memo`} readOnly value={request.recipientMemo ?? ""} />
-        </div>
+        <dl className="request-terms">
+          <dt id={`${ids}-locked-memo`}>{i18n._("Memo for the recipient")}</dt>
+          <dd aria-labelledby={`${ids}-locked-memo`}>{request.recipientMemo || "—"}</dd>
+        </dl>
       )}
       {splitMemo && (
         <label className="switch">

@@ -1,19 +1,41 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useLingui } from "@lingui/react";
-import { M, ownerName, type Recipient } from "@mutua/domain";
+import { M, ownerName, type AccountEntry, type Recipient } from "@mutua/domain";
 import { toast } from "../../lib/toast";
+import { dialogAutofocus } from "../../ui/Dialog";
+import { ScanIcon } from "../../ui/icons";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
+import { useRecentRecipients } from "./recent-recipients";
 
-/** docs/spec.md §2 "Send money" step 1 of 2: search (favourites when empty), pages loaded within 50 px of the bottom. */
-export function RecipientStep({ onChoose, onScan }: { onChoose: (r: Recipient) => void; onScan: () => void }) {
+/**
+ * docs/spec.md §2 "Send money" step 1 of 2: the search field has the focus. Before anything is typed
+ * the favourites (the server's answer to an empty search) and the members lately paid are offered,
+ * each under its heading; "No recipients found" is for a search that found nobody. Pages are loaded
+ * within 50 px of the bottom.
+ */
+export function RecipientStep({ accounts, onChoose, onScan }: { accounts: AccountEntry[]; onChoose: (r: Recipient) => void; onScan: () => void }) {
   const { i18n } = useLingui();
   const [q, setQ] = useState("");
   const search = useRecipientSearch(q);
   const rows = search.data?.pages.flatMap((p) => p.rows) ?? [];
+  const browsing = q.trim() === "";
+  const recent = useRecentRecipients(accounts);
+  const headings = useId();
   useEffect(() => {
     if (search.isError) toast.error({ id: M.recipientListFailed });
   }, [search.isError]);
+
+  // A favourite paid lately is listed once, with the favourites.
+  const favorites = new Set(rows.map((r) => r.walletId));
+  const lately = (recent.data ?? []).filter((r) => !favorites.has(r.walletId));
+  const list = (recipients: Recipient[], labelledBy?: string) => (
+    <ul className="recipient-list" aria-labelledby={labelledBy}>
+      {recipients.map((r) => (
+        <RecipientRow key={`${r.memberId}:${r.walletId}`} recipient={r} onChoose={onChoose} />
+      ))}
+    </ul>
+  );
 
   return (
     <div className="recipient-step">
@@ -22,9 +44,10 @@ export function RecipientStep({ onChoose, onScan }: { onChoose: (r: Recipient) =
           {i18n._("Recipient")}
         </label>
         <button type="button" className="button" onClick={onScan}>
-          <span aria-hidden="true">⌗</span> {i18n._("Scan a QR code")}
+          <ScanIcon /> {i18n._("Scan a QR code")}
         </button>
         <input
+          ref={dialogAutofocus}
           id="recipient-search"
           type="search"
           autoFocus
@@ -34,12 +57,32 @@ export function RecipientStep({ onChoose, onScan }: { onChoose: (r: Recipient) =
           onChange={(e) => setQ(e.target.value)}
         />
       </div>
-      <ul className="recipient-list" aria-busy={search.isFetching} onScroll={loadMoreNearBottom(50, search)}>
-        {rows.map((r) => (
-          <RecipientRow key={`${r.memberId}:${r.walletId}`} recipient={r} onChoose={onChoose} />
-        ))}
-        {search.isSuccess && rows.length === 0 && <li className="empty">{i18n._("No recipients found")}</li>}
-      </ul>
+      <div className="recipient-results" aria-busy={search.isFetching} onScroll={loadMoreNearBottom(50, search)}>
+        {browsing ? (
+          <>
+            {rows.length > 0 && (
+              <>
+                <h3 id={`${headings}-favorites`}>{i18n._("Favorites")}</h3>
+                {list(rows, `${headings}-favorites`)}
+              </>
+            )}
+            {lately.length > 0 && (
+              <>
+                <h3 id={`${headings}-recent`}>{i18n._("Recently paid")}</h3>
+                {list(lately, `${headings}-recent`)}
+              </>
+            )}
+            {search.isSuccess && !recent.isPending && rows.length === 0 && lately.length === 0 && (
+              <p className="empty">{i18n._("Your favorites and the members you pay will show here.")}</p>
+            )}
+          </>
+        ) : (
+          <>
+            {list(rows)}
+            {search.isSuccess && rows.length === 0 && <p className="empty">{i18n._("No recipients found")}</p>}
+          </>
+        )}
+      </div>
       {search.hasNextPage && (
         <button type="button" className="button small" onClick={() => void search.fetchNextPage()} disabled={search.isFetchingNextPage}>
           {i18n._("More")}

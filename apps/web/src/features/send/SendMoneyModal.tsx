@@ -76,7 +76,9 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
   return (
     <>
       <Dialog title={title} onClose={onClose} onBack={back}>
-        {step.name === "recipient" && <RecipientStep onChoose={(recipient) => setStep({ name: "payment", recipient })} onScan={() => setScanning(true)} />}
+        {step.name === "recipient" && (
+          <RecipientStep accounts={accounts} onChoose={(recipient) => setStep({ name: "payment", recipient })} onScan={() => setScanning(true)} />
+        )}
         {step.name === "payment" &&
           (() => {
             const from = payingAccount(accounts, step.recipient.backendId);

@@ -65,7 +65,9 @@ function Group({
                 {withRequester && <span className="tx-memo">{i18n._("by {name}", { name: o.requester.name })}</span>}
               </span>
               <span className="tx-side">
-                <span className="tx-amount positive">{fmt.money(o.amount, o.currency)}</span>
+                {/* Not credited yet: not the green of money received, and said in words, not by colour alone. */}
+                <span className="tx-amount pending">{fmt.money(o.amount, o.currency)}</span>
+                <span className={`status ${o.state}`}>{o.state === "unpaid" ? i18n._("Unpaid") : i18n._("Awaiting validation")}</span>
                 <span className="tx-date">{fmt.date(new Date(o.date))}</span>
               </span>
             </button>

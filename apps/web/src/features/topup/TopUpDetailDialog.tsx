@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type PendingTopUp } from "@mutua/domain";
 import { MEMBER_KEY } from "../../lib/query-policy";
-import { Dialog } from "../../ui/Dialog";
+import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
@@ -13,7 +13,10 @@ import { useCancelTopUp, useFetchPendingTopUps } from "./queries";
 const POLL_MS = 5000;
 const POLL_LIMIT_MS = 15 * 60_000;
 
-/** docs/spec.md §2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for the payment by itself. */
+/**
+ * docs/spec.md §2 "Top-up details": Delete / Pay / Ok for the requester's unpaid order; Pay waits for
+ * the payment by itself. One primary action: Pay when it is offered, Ok otherwise. Delete asks first.
+ */
 export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTopUp; onClose: () => void; onPaid: () => void }) {
   const { i18n } = useLingui();
   const fetchPendingTopUps = useFetchPendingTopUps();
@@ -21,9 +24,11 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
   const qc = useQueryClient();
   const cancel = useCancelTopUp();
   const [waiting, setWaiting] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const amount = fmt.apiAmount(order.amount);
   const unpaid = order.state === "unpaid";
+  const payable = order.isMine && unpaid && !waiting;
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -49,15 +54,80 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
   };
 
   return (
-    <Dialog
-      title={i18n._("Top-up details")}
-      onClose={onClose}
-      footer={
-        <>
-          {order.canCancel && unpaid && (
+    <>
+      <Dialog
+        title={i18n._("Top-up details")}
+        onClose={onClose}
+        footer={
+          <>
+            {order.canCancel && unpaid && (
+              <button type="button" className="button" onClick={() => setConfirmingDelete(true)}>
+                {i18n._("Delete")}
+              </button>
+            )}
+            {payable && (
+              <button
+                type="button"
+                className="button primary"
+                onClick={() => {
+                  window.open(order.order_url, "_blank", "noopener");
+                  setWaiting(true);
+                  watch(Date.now());
+                }}
+              >
+                {i18n._("Pay")}
+              </button>
+            )}
+            {waiting && (
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  clearTimeout(timer.current);
+                  setWaiting(false);
+                }}
+              >
+                {i18n._("Stop waiting")}
+              </button>
+            )}
+            <button type="button" className={payable ? "button" : "button primary"} onClick={onClose}>
+              {i18n._("Ok")}
+            </button>
+          </>
+        }
+      >
+        <p className="detail-headline">{unpaid || order.state === "paid" ? i18n._("Top-up requested") : i18n._("Top-up received")}</p>
+        <p className="detail-amount">{i18n._("Requested {amount} {currency}", { amount, currency: order.currency })}</p>
+        {!order.isMine && <p>{i18n._("by {name}", { name: order.requester.name })}</p>}
+        <p>
+          {unpaid
+            ? order.isMine
+              ? i18n._("Your top-up request is waiting for you to pay it or delete it")
+              : i18n._("This top-up request is waiting for its requester to pay it")
+            : i18n._("This top-up request is waiting for an administrator of your local currency to validate it")}
+        </p>
+        {waiting && (
+          <p className="notice info" aria-live="polite">
+            {i18n._("Waiting for the payment… This window notices it by itself.")}
+          </p>
+        )}
+        <p className="detail-date">
+          <time dateTime={order.date}>{detailDate(order.date)}</time>
+        </p>
+      </Dialog>
+      {/* Beside the details, not inside them: a dialog of its own on top of the other. */}
+      {confirmingDelete && (
+        <Dialog
+          title={i18n._("Delete this top-up request of {amount} {currency}?", { amount, currency: order.currency })}
+          onClose={() => setConfirmingDelete(false)}
+        >
+          <div className="dialog-actions">
+            <button ref={dialogAutofocus} type="button" className="button" onClick={() => setConfirmingDelete(false)}>
+              {i18n._("Cancel")}
+            </button>
             <button
               type="button"
-              className="button"
+              className="button danger"
               disabled={cancel.isPending}
               onClick={() =>
                 cancel.mutate(order.id, {
@@ -66,62 +136,16 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
                     void qc.invalidateQueries({ queryKey: MEMBER_KEY });
                     onClose();
                   },
+                  // The question stays: the member may try again or cancel.
                   onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
                 })
               }
             >
               {i18n._("Delete")}
             </button>
-          )}
-          {order.isMine && unpaid && !waiting && (
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => {
-                window.open(order.order_url, "_blank", "noopener");
-                setWaiting(true);
-                watch(Date.now());
-              }}
-            >
-              {i18n._("Pay")}
-            </button>
-          )}
-          {waiting && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                clearTimeout(timer.current);
-                setWaiting(false);
-              }}
-            >
-              {i18n._("Stop waiting")}
-            </button>
-          )}
-          <button type="button" className="button primary" onClick={onClose}>
-            {i18n._("Ok")}
-          </button>
-        </>
-      }
-    >
-      <p className="detail-headline">{unpaid || order.state === "paid" ? i18n._("Top-up requested") : i18n._("Top-up received")}</p>
-      <p className="detail-amount">{i18n._("Requested {amount} {currency}", { amount, currency: order.currency })}</p>
-      {!order.isMine && <p>{i18n._("by {name}", { name: order.requester.name })}</p>}
-      <p>
-        {unpaid
-          ? order.isMine
-            ? i18n._("Your top-up request is waiting for you to pay it or delete it")
-            : i18n._("This top-up request is waiting for its requester to pay it")
-          : i18n._("This top-up request is waiting for an administrator of your local currency to validate it")}
-      </p>
-      {waiting && (
-        <p className="notice info" aria-live="polite">
-          {i18n._("Waiting for the payment… This window notices it by itself.")}
-        </p>
+          </div>
+        </Dialog>
       )}
-      <p className="detail-date">
-        <time dateTime={order.date}>{detailDate(order.date)}</time>
-      </p>
-    </Dialog>
+    </>
   );
 }

@@ -1,21 +1,16 @@
-import { useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M, PIN_LENGTH } from "@mutua/domain";
-import { Dialog } from "../../ui/Dialog";
+import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 import { PasswordField } from "../../ui/Field";
 import { PinField } from "./PinField";
 import type { ChallengeAnswer, ChallengeMode } from "./unlock-flow";
 
 export type { ChallengeAnswer, ChallengeMode };
 
-/**
- * React's autoFocus focuses the field before <Dialog> opens it, which a browser ignores; showModal()
- * then focuses the first focusable element, the Close button. The autofocus attribute, set when the
- * field is attached, is the one showModal() focuses: each question starts in its field.
- */
-const autofocus = (input: HTMLInputElement | null) => void input?.setAttribute("autofocus", "");
-
 interface Props {
+  /** Numbers the questions: a new one (after a wrong answer) empties the field, in the same dialog. */
+  attempt: number;
   mode: ChallengeMode;
   failed: boolean;
   attemptsLeft: number | null;
@@ -24,10 +19,32 @@ interface Props {
   onCancel: () => void;
 }
 
-/** The 'Authentication' dialog (docs/spec.md §2 "Modals"): a PIN that submits itself at the 4th digit, or the wallet password. */
-export function AuthChallengeDialog({ mode, failed, attemptsLeft, busy, onAnswer, onCancel }: Props) {
+/**
+ * The 'Authentication' dialog (docs/spec.md §2 "Modals"): a PIN that submits itself at the 4th digit, or the wallet password.
+ *
+ * One dialog for all the questions of an unlock, and one field for all the answers of a kind: the
+ * field never loses the focus, not while an answer is checked (read-only then, not disabled, which
+ * would blur it) nor after a wrong one. On a phone a blur closes the keyboard, and a focus given back
+ * outside a tap does not open it again: the member was left with the dialog's Close button.
+ */
+export function AuthChallengeDialog({ attempt, mode, failed, attemptsLeft, busy, onAnswer, onCancel }: Props) {
   const { i18n } = useLingui();
   const [value, setValue] = useState("");
+  const [asked, setAsked] = useState(attempt);
+  if (asked !== attempt) {
+    setAsked(attempt);
+    setValue("");
+  }
+  const field = useRef<HTMLInputElement>(null);
+  const fieldRef = useCallback((input: HTMLInputElement | null) => {
+    field.current = input;
+    dialogAutofocus(input);
+  }, []);
+  // A new question keeps its field focused; a new kind of question (the password instead of the PIN)
+  // focuses its new field. The first one is showModal()'s (dialogAutofocus).
+  useEffect(() => {
+    if (field.current && document.activeElement !== field.current) field.current.focus();
+  }, [attempt, mode]);
   const ready = mode === "pin" ? value.length === PIN_LENGTH : value !== "";
   const submit = () => {
     if (!ready || busy) return;
@@ -50,11 +67,11 @@ export function AuthChallengeDialog({ mode, failed, attemptsLeft, busy, onAnswer
         )}
         {mode === "pin" ? (
           <PinField
-            ref={autofocus}
+            ref={fieldRef}
             label={i18n._("PIN code")}
             value={value}
             autoFocus
-            disabled={busy}
+            readOnly={busy}
             onChange={(pin) => {
               setValue(pin);
               if (pin.length === PIN_LENGTH && !busy) onAnswer({ kind: "pin", pin });
@@ -62,13 +79,13 @@ export function AuthChallengeDialog({ mode, failed, attemptsLeft, busy, onAnswer
           />
         ) : (
           <PasswordField
-            ref={autofocus}
-            label={i18n._("Enter your password")}
+            ref={fieldRef}
+            label={i18n._("Enter your wallet password")}
             autoComplete="off"
             value={value}
             onChange={(e) => setValue(e.target.value)}
             autoFocus
-            disabled={busy}
+            readOnly={busy}
           />
         )}
         {mode === "pin" && (

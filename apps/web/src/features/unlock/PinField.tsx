@@ -10,11 +10,13 @@ interface Props {
   error?: string | undefined;
   autoFocus?: boolean;
   disabled?: boolean;
+  /** While an answer is checked: unlike disabled, the field keeps the focus (and a phone its keyboard). */
+  readOnly?: boolean;
   ref?: Ref<HTMLInputElement>;
 }
 
 /** docs/spec.md §5 "PIN": 4 digits, numeric keys only (a numeric keypad on phones). */
-export function PinField({ label, value, onChange, error, autoFocus, disabled, ref }: Props) {
+export function PinField({ label, value, onChange, error, autoFocus, disabled, readOnly, ref }: Props) {
   const { i18n } = useLingui();
   return (
     <Field
@@ -30,6 +32,7 @@ export function PinField({ label, value, onChange, error, autoFocus, disabled, r
       error={error}
       autoFocus={autoFocus}
       disabled={disabled}
+      readOnly={readOnly}
       placeholder={i18n._("4 digits")}
       onKeyDown={(e) => {
         // Letters and symbols never reach the field; editing and navigation keys still work.

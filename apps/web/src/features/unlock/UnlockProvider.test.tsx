@@ -99,11 +99,15 @@ function press(name: string) {
 const typePin = (pin: string) => act(async () => void fireEvent.change(screen.getByLabelText("PIN code"), { target: { value: pin } }));
 
 describe("the Authentication dialog", () => {
-  it("asks the PIN in a focused field; a wrong PIN shows the error and the attempts left with the focus back in the PIN field", async () => {
+  it("asks the PIN in a focused field; a wrong PIN shows the error and the attempts left with the focus kept in the PIN field", async () => {
     await renderWithPin();
     press("Pay");
     await screen.findByRole("dialog", { name: "Authentication" });
-    expect(document.activeElement).toBe(screen.getByLabelText("PIN code"));
+    const asked = screen.getByLabelText("PIN code");
+    expect(document.activeElement).toBe(asked);
+    // A phone closes its keyboard when the field loses the focus: it must not, even for a moment.
+    const blurs: EventTarget[] = [];
+    asked.addEventListener("blur", (e) => blurs.push(e.target!));
     expect(screen.queryByRole("alert")).toBeNull();
 
     await typePin("9999");
@@ -112,7 +116,9 @@ describe("the Authentication dialog", () => {
     const field = screen.getByLabelText("PIN code") as HTMLInputElement;
     expect(field.value).toBe("");
     expect(field.disabled).toBe(false);
+    expect(field).toBe(asked);
     expect(document.activeElement).toBe(field);
+    expect(blurs).toEqual([]);
     expect(screen.getByRole("dialog", { name: "Authentication" }).contains(field)).toBe(true);
     expect(toasts).toEqual([["error", { id: M.authFailed }]]);
 
@@ -126,7 +132,7 @@ describe("the Authentication dialog", () => {
     press("Pay");
     await screen.findByRole("dialog", { name: "Authentication" });
     await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Use my wallet password instead" })));
-    const password = await screen.findByLabelText("Enter your password");
+    const password = await screen.findByLabelText("Enter your wallet password");
     expect(document.activeElement).toBe(password);
 
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));

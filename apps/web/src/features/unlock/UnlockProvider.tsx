@@ -1,7 +1,6 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { toast } from "../../lib/toast";
 import { useClient, useConfig } from "../../app/context";
-import { AuthChallengeDialog } from "./AuthChallengeDialog";
 import { readPolicy, type AuthPolicy } from "./policy";
 import { OperationCanceled } from "./operation-canceled";
 import { retainedKeys } from "./retention";
@@ -18,13 +17,20 @@ const UnlockContext = createContext<Unlock | null>(null);
 /** Numbers the questions asked: each one is a new dialog, its fields empty again. */
 let questions = 0;
 
-/** The unlock loop loads with the first question, as the wallet code does: the login page asks none. */
+/**
+ * The unlock loop and its dialog load with the first question, as the wallet code does: the login
+ * page asks none. The dialog's code is fetched with the loop's, so the question shows at once.
+ */
+const loadDialog = () => import("./AuthChallengeDialog");
+const AuthChallengeDialog = lazy(async () => ({ default: (await loadDialog()).AuthChallengeDialog }));
 let flow: Promise<typeof import("./unlock-flow")> | undefined;
 const loadFlow = () =>
-  (flow ??= import("./unlock-flow").catch((e: unknown) => {
-    flow = undefined; // tried again next time
-    throw e;
-  }));
+  (flow ??= Promise.all([import("./unlock-flow"), loadDialog()])
+    .then(([loop]) => loop)
+    .catch((e: unknown) => {
+      flow = undefined; // tried again next time
+      throw e;
+    }));
 
 interface Ask {
   /** Each prompt is a new attempt: the dialog's fields start empty again. */
@@ -75,21 +81,23 @@ export function UnlockProvider({ children }: { children: ReactNode }) {
     <UnlockContext.Provider value={value}>
       {children}
       {ask && (
-        <AuthChallengeDialog
-          key={ask.attempt}
-          mode={ask.mode}
-          failed={ask.failed}
-          attemptsLeft={ask.attemptsLeft}
-          busy={ask.busy}
-          onAnswer={(a) => {
-            setAsk({ ...ask, busy: true });
-            ask.resolve(a);
-          }}
-          onCancel={() => {
-            setAsk(null);
-            ask.reject(new OperationCanceled());
-          }}
-        />
+        <Suspense fallback={null}>
+          <AuthChallengeDialog
+            attempt={ask.attempt}
+            mode={ask.mode}
+            failed={ask.failed}
+            attemptsLeft={ask.attemptsLeft}
+            busy={ask.busy}
+            onAnswer={(a) => {
+              setAsk({ ...ask, busy: true });
+              ask.resolve(a);
+            }}
+            onCancel={() => {
+              setAsk(null);
+              ask.reject(new OperationCanceled());
+            }}
+          />
+        </Suspense>
       )}
     </UnlockContext.Provider>
   );
