@@ -64,7 +64,7 @@ describe("paying another member", () => {
     const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
     await step1.getByRole("button", { name: "Favorite: Bob Durand" }).waitFor();
     expect(await step1.getByRole("button", { name: "Favorite: Bob Durand" }).getAttribute("aria-pressed")).toBe("true");
-    await step1.getByRole("button", { name: "Close" }).click();
+    await step1.getByRole("button", { name: "Close", exact: true }).click();
     expect(errors).toEqual([]);
     await context.close();
 
@@ -127,7 +127,7 @@ describe("paying another member", () => {
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
     await page.getByRole("dialog", { name: "Authentication" }).getByRole("button", { name: "Cancel" }).click();
     await toastText(page, "Operation canceled");
-    await page.getByRole("dialog", { name: "Send money - 2/2" }).getByRole("button", { name: "Close" }).click();
+    await page.getByRole("dialog", { name: "Send money - 2/2" }).getByRole("button", { name: "Close", exact: true }).click();
     const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/accounts" && r.request().method() === "GET");
     await page.getByRole("button", { name: "Refresh" }).click();
     await refreshed;
@@ -170,7 +170,7 @@ describe("paying another member", () => {
     await dialog.getByLabel("Amount").fill(String(Number(before) + 0.01));
     await dialog.getByText("Insufficient balance", { exact: true }).waitFor();
     expect(await dialog.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
     expect(await balanceOf(page, "Main account")).toBe(before);
     await context.close();
   });

@@ -148,7 +148,7 @@ describe("menus on a phone", () => {
     const about = page.getByRole("dialog", { name: "About Mutua" });
     await about.waitFor();
     expect(await openPopovers(page)).toBe(0);
-    expect(await onTop(about.getByRole("button", { name: "Close" }))).toBe(true);
+    expect(await onTop(about.getByRole("button", { name: "Close", exact: true }))).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -28,7 +28,7 @@ describe("top-up errors", () => {
     let modal = await open();
     await modal.getByRole("button", { name: "Next" }).click();
     await toastText(page, "An unexpected issue occurred while attempting to top up your account");
-    await modal.getByRole("button", { name: "Close" }).click();
+    await modal.getByRole("button", { name: "Close", exact: true }).click();
     await page.unroute("**/api/topups");
 
     // The new order is missing from the pending list.
@@ -36,7 +36,7 @@ describe("top-up errors", () => {
     modal = await open();
     await modal.getByRole("button", { name: "Next" }).click();
     await toastText(page, "An unexpected value was returned in the pending topup list");
-    await modal.getByRole("button", { name: "Close" }).click();
+    await modal.getByRole("button", { name: "Close", exact: true }).click();
     await page.unroute("**/api/topups?*");
 
     // Deleting the order fails.

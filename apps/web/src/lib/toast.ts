@@ -9,7 +9,7 @@ import { tr } from "./i18n";
  * and shows the message there itself when the library cannot be fetched (the server is down
  * before the app was installed): an error is never lost for want of its toast.
  */
-type Sonner = typeof import("sonner");
+type Sonner = typeof import("./toaster");
 type Kind = "error" | "success" | "warning" | "info";
 
 export interface ToastView {
@@ -48,7 +48,7 @@ export const toastView = {
 
 async function ready(): Promise<Sonner> {
   // A failed load is tried again with the next toast.
-  loading ??= import("sonner").catch((e: unknown) => {
+  loading ??= import("./toaster").catch((e: unknown) => {
     loading = null;
     throw e;
   });
