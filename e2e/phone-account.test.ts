@@ -6,6 +6,7 @@ import { paymentLink } from "@mutua/domain";
 import { newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
+import { startPayment } from "./support/pay";
 
 /**
  * Issue 18 on a 360×740 touch phone: a payment link opened while signed out (item 6), the feedback
@@ -130,16 +131,7 @@ describe("a receipt after every payment", () => {
     // A member in Paris, on a server that keeps UTC: the receipt says the time of Paris.
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true, timezoneId: "Europe/Paris" });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    await page.getByRole("button", { name: "Pay", exact: true }).tap();
-    const send1 = page.getByRole("dialog", { name: "Send money - 1/2" });
-    await send1.getByPlaceholder("Name, email address or phone number").fill("durand");
-    await send1
-      .getByRole("button", { name: /^Bob Durand/ })
-      .first()
-      .tap();
-    const send2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-    await send2.getByLabel("Amount").fill("1.50");
-    await send2.getByLabel("Memo", { exact: true }).fill("Receipt test");
+    const send2 = await startPayment(page, "durand", "Bob Durand", "1.50", "Receipt test");
     await send2.getByRole("button", { name: "Send", exact: true }).tap();
     await send2.getByRole("button", { name: "Confirm and send" }).tap();
 

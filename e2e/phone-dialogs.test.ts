@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { startPayment } from "./support/pay";
 
 /**
  * Issue 18, "A member's phone first": the dialogs of paying and topping up, on the 360×740 touch
@@ -26,15 +27,7 @@ const placeholderFit = (field: Locator) =>
 
 /** Starts a payment of `amount` from Carol's ledger wallet to Alice, up to the Authentication dialog. */
 async function payAlice(page: Page, amount: string) {
-  await page.getByRole("button", { name: "Pay" }).tap();
-  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
-  await step1.getByPlaceholder("Name, email address or phone number").fill("alice");
-  await step1
-    .getByRole("button", { name: /^Alice Martin/ })
-    .first()
-    .tap();
-  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-  await step2.getByLabel("Amount").fill(amount);
+  const step2 = await startPayment(page, "alice", "Alice Martin", amount);
   await step2.getByRole("button", { name: "Send", exact: true }).tap();
   await step2.getByRole("button", { name: "Confirm and send" }).tap();
 }

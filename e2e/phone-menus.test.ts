@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { startPayment } from "./support/pay";
 
 /**
  * Menus and toasts on the 360×740 touch phone (issue 18): a menu floats above the page instead of
@@ -156,15 +157,7 @@ describe("menus on a phone", () => {
 
 /** Bob's payment to Alice up to its review, with the Send money dialog open. */
 async function reviewPayment(page: Page, amount: string) {
-  await page.getByRole("button", { name: "Pay", exact: true }).tap();
-  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
-  await step1.getByPlaceholder("Name, email address or phone number").fill("alice");
-  await step1
-    .getByRole("button", { name: /^Alice Martin/ })
-    .first()
-    .tap();
-  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-  await step2.getByLabel("Amount").fill(amount);
+  const step2 = await startPayment(page, "alice", "Alice Martin", amount);
   await step2.getByRole("button", { name: "Send", exact: true }).tap();
   await step2.getByRole("button", { name: "Confirm and send" }).waitFor();
   return step2;
