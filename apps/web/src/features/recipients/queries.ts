@@ -28,6 +28,10 @@ export function useSetFavorite() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ recipient, favorite }: { recipient: Recipient; favorite: boolean }) => client.setFavorite(recipient.memberId, favorite),
-    onSettled: () => qc.invalidateQueries({ queryKey: recipientKeys.all }),
+    onSettled: async () => {
+      // Searches kept from before would show the old star the next time Send money opens: they go.
+      qc.removeQueries({ queryKey: recipientKeys.all, type: "inactive" });
+      await qc.invalidateQueries({ queryKey: recipientKeys.all });
+    },
   });
 }

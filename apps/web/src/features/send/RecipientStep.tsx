@@ -26,9 +26,10 @@ export function RecipientStep({ accounts, onChoose, onScan }: { accounts: Accoun
     if (search.isError) toast.error({ id: M.recipientListFailed });
   }, [search.isError]);
 
-  // A favourite paid lately is listed once, with the favourites.
+  // A favourite paid lately is listed once, with the favourites: so the members lately paid wait
+  // for the favourites' answer (before it, a favourite would show among them, unstarred).
   const favorites = new Set(rows.map((r) => r.walletId));
-  const lately = (recent.data ?? []).filter((r) => !favorites.has(r.walletId));
+  const lately = search.isSuccess ? (recent.data ?? []).filter((r) => !favorites.has(r.walletId)) : [];
   const list = (recipients: Recipient[], labelledBy?: string) => (
     <ul className="recipient-list" aria-labelledby={labelledBy}>
       {recipients.map((r) => (
