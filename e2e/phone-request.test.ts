@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { toastText } from "./support/browser";
+import { newPage, toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
  * Issue 18 on a 360×740 touch phone: a payment request's link copied or shared, not only its QR
- * code and PDF (item A).
+ * code and PDF (item A); an empty dashboard says what to do next (item B).
  */
 const suite = useSuite();
 const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
@@ -18,14 +18,15 @@ const shot = async (page: Page, name: string) => {
 
 const phone = (email: string) => signedIn(suite, email, "Demo1234!", { phone: true });
 
-async function memberId(email: string): Promise<number> {
-  const login = await fetch(`${suite.server.url}/api/auth/login`, {
+async function login(email: string): Promise<{ token: string; profile: { id: number } }> {
+  const res = await fetch(`${suite.server.url}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ login: email, password: "Demo1234!" }),
   });
-  return ((await login.json()) as { profile: { id: number } }).profile.id;
+  return (await res.json()) as { token: string; profile: { id: number } };
 }
+const memberId = async (email: string) => (await login(email)).profile.id;
 
 describe("a payment request's link", () => {
   it("alice copies the link of a 4.20 request; opened by bob, it is Send money's second step to Alice Martin for 4.20", async () => {
@@ -91,6 +92,67 @@ describe("a payment request's link", () => {
     expect(url.pathname).toBe("/pay");
     expect(url.searchParams.get("rp")).toBe(String(await memberId("bob@example.com")));
     expect(url.searchParams.get("amount")).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("an empty dashboard says what to do next", () => {
+  it("a member who just signed up sees that they have no wallet yet, and its button leads to creating one", async () => {
+    const { page, context, errors } = await newPage(suite.browser, { phone: true });
+    await page.goto(`${suite.server.url}/signup`);
+    await page.getByLabel("Email").fill("nina.new@example.org");
+    await page.getByLabel("Firstname").fill("Nina");
+    await page.getByLabel("Lastname").fill("New");
+    await page.getByLabel("Password", { exact: true }).fill("Sunny-Day-42");
+    await page.getByLabel("Confirm password").fill("Sunny-Day-42");
+    await page.getByRole("button", { name: "Sign up" }).tap();
+    await toastText(page, "Your account has been created successfully.");
+    await page.waitForURL(`${suite.server.url}/`);
+    await page.getByLabel("Password", { exact: true }).fill("Sunny-Day-42");
+    await page.getByRole("button", { name: "Sign in" }).tap();
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    const accounts = page.getByRole("region", { name: "your accounts" });
+    await accounts.getByText("You don't have any wallet yet.").waitFor();
+    await accounts.getByText("Create your wallet to pay and receive payments.").waitFor();
+    await shot(page, "dashboard-no-wallet");
+    await accounts.getByRole("link", { name: "Create my wallet" }).tap();
+    await page.waitForURL(`${suite.server.url}/create-account`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("dan's wallet waiting for approval says so; once approved, his empty account says how to receive a first payment and shows his QR code", async () => {
+    const waiting = await phone("dan@example.com");
+    const accounts = waiting.page.getByRole("region", { name: "your accounts" });
+    await accounts.getByText("Your wallet is waiting for approval").waitFor();
+    await accounts.getByText(/Once yours is approved, you can pay and receive payments here/).waitFor();
+    expect(await accounts.getByRole("link", { name: "Create my wallet" }).count()).toBe(0);
+    await shot(waiting.page, "dashboard-wallet-pending");
+    await waiting.context.close();
+
+    // An administrator approves Dan's wallet.
+    const admin = await login("accounts@example.com");
+    const auth = { authorization: `Bearer ${admin.token}`, "content-type": "application/json" };
+    const staging = (await (await fetch(`${suite.server.url}/api/admin/pending-accounts`, { headers: auth })).json()) as { walletId: string; name: string }[];
+    const dans = staging.find((s) => s.name.startsWith("Dan"))!;
+    const approved = await fetch(`${suite.server.url}/api/admin/pending-accounts/validate`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ walletId: dans.walletId }),
+    });
+    expect(approved.status).toBe(200);
+
+    const { page, context, errors } = await phone("dan@example.com");
+    const transactions = page.getByRole("region", { name: "Transactions" });
+    await transactions.getByText("No payments yet").waitFor();
+    await transactions.getByText("Show your QR code or share your payment link to receive your first payment.").waitFor();
+    expect(await page.getByText("Your wallet is waiting for approval").count()).toBe(0);
+    await shot(page, "dashboard-no-transactions");
+    await transactions.getByRole("button", { name: "Show my QR code" }).tap();
+    const qr = page.getByRole("dialog", { name: "QR code" });
+    await qr.getByRole("button", { name: "Copy link" }).waitFor();
+    expect(await qr.getByLabel("Payment link").inputValue()).toContain(`/pay?rp=${await memberId("dan@example.com")}&`);
     expect(errors).toEqual([]);
     await context.close();
   });
