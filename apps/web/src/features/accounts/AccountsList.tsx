@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { lazy, Suspense } from "react";
 import { useLingui } from "@lingui/react";
 import { M, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
@@ -7,6 +7,8 @@ import { ImportWallet } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
 import { accountLabel, subAccountLabel } from "./labels";
+
+const NextStep = lazy(() => import("../dashboard/NextStep"));
 
 export interface Selection {
   walletId: string;
@@ -38,7 +40,8 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   const { i18n } = useLingui();
   const fmt = useFormat();
   const unconfigured = useUnconfiguredBackends();
-  const backends = useBackends().data ?? [];
+  const backendList = useBackends();
+  const backends = backendList.data ?? [];
   const usable = (accounts ?? []).filter((a) => a.status !== "pending");
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
   const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.apiAmount(bal));
@@ -62,15 +65,10 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
           <p>{i18n._(M.refreshHint)}</p>
         </div>
       )}
-      {!loading && !error && usable.length === 0 && pending.length === 0 && (
-        <div className="empty">
-          <p>{i18n._("You don't have any wallet yet.")}</p>
-          {unconfigured.length > 0 && (
-            <Link className="button primary" to="/create-account">
-              {i18n._("Create my wallet")}
-            </Link>
-          )}
-        </div>
+      {!loading && !error && usable.length === 0 && (
+        <Suspense fallback={null}>
+          <NextStep kind="no-wallet" pending={pending.length > 0} canCreate={backendList.isSuccess ? unconfigured.length > 0 : undefined} />
+        </Suspense>
       )}
       <ul className="account-list">
         {usable.map((a) => {

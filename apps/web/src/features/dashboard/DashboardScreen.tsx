@@ -148,6 +148,14 @@ export function DashboardScreen() {
       </Suspense>
     ));
 
+  const showQr = (account: AccountEntry) =>
+    me &&
+    modals.open((close) => (
+      <Suspense fallback={null}>
+        <QrCodeModal me={me} account={account} onClose={close} />
+      </Suspense>
+    ));
+
   const exportWallet = useExportWallet();
   const actions: AccountAction[] = [
     {
@@ -172,13 +180,7 @@ export function DashboardScreen() {
       label: i18n._("QR code"),
       icon: "▦",
       available: () => Boolean(me),
-      run: (account) =>
-        me &&
-        modals.open((close) => (
-          <Suspense fallback={null}>
-            <QrCodeModal me={me} account={account} onClose={close} />
-          </Suspense>
-        )),
+      run: (account) => showQr(account),
     },
     {
       id: "export",
@@ -203,7 +205,13 @@ export function DashboardScreen() {
           onSelect={setSelected}
           onRefresh={() => void refresh()}
         />
-        <RecentTransactions account={current} pending={pendingTopUps.data ?? []} pendingLoading={pendingTopUps.isPending} onOpenTopUp={openTopUp} />
+        <RecentTransactions
+          account={current}
+          pending={pendingTopUps.data ?? []}
+          pendingLoading={pendingTopUps.isPending}
+          onOpenTopUp={openTopUp}
+          onReceive={current && me ? () => showQr(current) : undefined}
+        />
       </div>
       <footer className="dashboard-footer">
         <button type="button" className="button pay" disabled={!current || !online} onClick={() => pay()}>

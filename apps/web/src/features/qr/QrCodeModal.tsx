@@ -10,7 +10,12 @@ export default function QrCodeModal({ me, account, onClose }: { me: Profile; acc
   return (
     <Dialog title={i18n._("QR code")} onClose={onClose}>
       <p className="account-card">{accountLabel(i18n, account)}</p>
-      <QrPanel payload={{ rp: me.id, rpb: account.id }} pdfTitle={i18n._("QR code wallet - {name}", { name: me.name })} onClose={onClose} />
+      <QrPanel
+        payload={{ rp: me.id, rpb: account.id }}
+        pdfTitle={i18n._("QR code wallet - {name}", { name: me.name })}
+        shareText={i18n._("Pay {name} in {currency}", { name: me.name, currency: account.curr })}
+        onClose={onClose}
+      />
     </Dialog>
   );
 }

@@ -26,13 +26,13 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
     const title =
       i18n._("QR code - Payment request to {name} of {amount} {currency}", { name: me.name, amount, currency: account.curr }) +
       (memo.trim() ? ` (${memo.trim()})` : "");
+    const summary =
+      i18n._("{name} requests {amount} {currency}", { name: me.name, amount, currency: account.curr }) +
+      (request.recipientMemo ? ` — ${request.recipientMemo}` : "");
     return (
       <Dialog title={i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 })} onClose={onClose} onBack={() => setRequest(null)}>
-        <p className="request-summary">
-          {i18n._("{name} requests {amount} {currency}", { name: me.name, amount, currency: account.curr })}
-          {request.recipientMemo ? ` — ${request.recipientMemo}` : ""}
-        </p>
-        <QrPanel payload={request} pdfTitle={title} onClose={onClose} />
+        <p className="request-summary">{summary}</p>
+        <QrPanel payload={request} pdfTitle={title} shareText={summary} onClose={onClose} />
       </Dialog>
     );
   }

@@ -11,6 +11,7 @@ import { useReservedHeight } from "../../lib/reserved-height";
 import { accountLabel } from "../accounts/labels";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
+const NextStep = lazy(() => import("../dashboard/NextStep"));
 
 /** docs/spec.md §2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
 export function RecentTransactions({
@@ -18,11 +19,14 @@ export function RecentTransactions({
   pending,
   pendingLoading,
   onOpenTopUp,
+  onReceive,
 }: {
   account: AccountEntry | undefined;
   pending: PendingTopUp[];
   pendingLoading: boolean;
   onOpenTopUp: (o: PendingTopUp) => void;
+  /** Opens the account's QR code, offered while the account has no transaction yet. */
+  onReceive: (() => void) | undefined;
 }) {
   const { i18n } = useLingui();
   const modals = useModals();
@@ -52,7 +56,11 @@ export function RecentTransactions({
           <p>{i18n._(M.lastTransactionsFailed)}</p>
         </div>
       )}
-      {recent.isSuccess && recent.data.length === 0 && <p className="empty">{i18n._("No previous transactions in your history.")}</p>}
+      {recent.isSuccess && recent.data.length === 0 && (
+        <Suspense fallback={null}>
+          <NextStep kind="no-transactions" onReceive={onReceive} />
+        </Suspense>
+      )}
       {recent.isSuccess && recent.data.length > 0 && (
         <>
           <ul className="tx-list">
