@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M, type AccountSummary, type SubAccount } from "@mutua/domain";
+import type { AccountSummary, SubAccount } from "@mutua/domain";
+import { UNKNOWN_TIME_ZONE } from "@mutua/domain/api/schemas";
 import { accountSummary } from "../src/services/account-summary";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
@@ -147,9 +148,9 @@ describe("account summary at the API", () => {
       expect(r.status, tz).toBe(400);
       expect(r.json.error.code, tz).toBe("validation_failed");
       if (tz === "Mars/Olympus_Mons") {
-        expect(r.json.error.msgid).toBe(M.unknownTimeZone);
+        expect(r.json.error.msgid).toBe(UNKNOWN_TIME_ZONE);
         expect(r.json.error.message).toContain("Unknown time zone");
-        expect(r.json.error.fields).toEqual({ tz: { msgid: M.unknownTimeZone } });
+        expect(r.json.error.fields).toEqual({ tz: { msgid: UNKNOWN_TIME_ZONE } });
       }
     }
     expect((await ask({})).status).toBe(400);
@@ -223,7 +224,7 @@ describe("account summary in the member's time zone (service, at a chosen moment
     const m = await member("Una");
     await expect(accountSummary(tdb.db, m.wallet, { tz: "Nowhere/Land", days: 30 })).rejects.toMatchObject({
       code: "validation_failed",
-      msg: { id: M.unknownTimeZone },
+      msg: { id: UNKNOWN_TIME_ZONE },
     });
   });
 });

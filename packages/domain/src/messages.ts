@@ -29,7 +29,6 @@ export const M = {
   forbidden: "You are not allowed to do this.",
   notFound: "Not found.",
   invalidRequest: "The request is invalid.",
-  unknownTimeZone: "Unknown time zone: give an IANA name such as Europe/Paris.",
   // Amounts and memos (docs/spec.md §5)
   amountSendNotPositive: "Amount to send must be a number greater than 0",
   amountRequestNotPositive: "Amount to request must be a number greater than 0",

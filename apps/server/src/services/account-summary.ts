@@ -1,4 +1,5 @@
-import { formatCents, M, type AccountSummary } from "@mutua/domain";
+import { formatCents, type AccountSummary } from "@mutua/domain";
+import { isTimeZone, UNKNOWN_TIME_ZONE } from "@mutua/domain/api/schemas";
 import type { Queryable } from "../db/pool";
 import { invalid } from "./errors";
 
@@ -23,6 +24,7 @@ interface Row {
  * `now` is for tests; the database's clock otherwise.
  */
 export async function accountSummary(db: Queryable, walletId: string, q: { tz: string; days: number }, now: Date | null = null): Promise<AccountSummary> {
+  if (!isTimeZone(q.tz)) throw invalid({ tz: { id: UNKNOWN_TIME_ZONE } });
   let row: Row;
   try {
     const { rows } = await db.query<Row>(
@@ -54,7 +56,7 @@ export async function accountSummary(db: Queryable, walletId: string, q: { tz: s
     row = rows[0]!;
   } catch (e) {
     // The contract lets through the names this runtime knows; PostgreSQL's list may lack one.
-    if ((e as { code?: string }).code === "22023" && /time zone/i.test(String((e as Error).message))) throw invalid({ tz: { id: M.unknownTimeZone } });
+    if ((e as { code?: string }).code === "22023" && /time zone/i.test(String((e as Error).message))) throw invalid({ tz: { id: UNKNOWN_TIME_ZONE } });
     throw e;
   }
   return summarise(row);

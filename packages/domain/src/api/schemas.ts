@@ -170,9 +170,15 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * The refusal of a time zone that is not one (the service checks it: a schema's own messages must
+ * be the app's msgids, and the app, which sends the device's zone, never shows this one).
+ */
+export const UNKNOWN_TIME_ZONE = "Unknown time zone: give an IANA name such as Europe/Paris.";
+
 export const AccountSummaryQuery = z.object({
-  /** The member's time zone: it decides where their days and their month begin. */
-  tz: z.string().max(64).refine(isTimeZone, { message: M.unknownTimeZone }),
+  /** The member's time zone, an IANA name (isTimeZone): it decides where their days and their month begin. */
+  tz: z.string().min(1).max(64),
   /** How many days of closing balances, today included. */
   days: z.coerce.number().int().min(7).max(90).default(30),
 });
