@@ -161,6 +161,13 @@ export class MutuaClient {
   getTransactions(walletId: string, query: TransactionsQuery = {}) {
     return this.call("getTransactions", { params: { walletId }, query });
   }
+  /**
+   * This month's money in and out and the balance at the end of each of the last `days` days
+   * (default 30), computed by the server from the ledger, in the time zone `tz` (an IANA name).
+   */
+  getAccountSummary(walletId: string, query: QueryOf<"getAccountSummary">) {
+    return this.call("getAccountSummary", { params: { walletId }, query });
+  }
   searchRecipients(query: QueryOf<"searchRecipients">) {
     return this.call("searchRecipients", { query });
   }

@@ -4,6 +4,7 @@ import { operation } from "../http/contract";
 import { notFound } from "../services/errors";
 import { listAccounts, walletBalance } from "../services/accounts";
 import { listTransactions } from "../services/transactions";
+import { accountSummary } from "../services/account-summary";
 import { getOwnWallet } from "../services/wallets";
 import { createUserAccount, registerWallet } from "../services/create-wallet";
 
@@ -27,4 +28,5 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "getTransactions", async ({ memberId, params, query }) =>
     listTransactions(db, (await own(memberId, params.walletId)).id, query, settings.associationName),
   );
+  operation(app, deps, "getAccountSummary", async ({ memberId, params, query }) => accountSummary(db, (await own(memberId, params.walletId)).id, query));
 }

@@ -156,6 +156,42 @@ export const TransactionsQuery = z.object({
   search: z.string().max(LIMITS.search, M.fieldTooLong).optional(),
 });
 
+/**
+ * An IANA time zone name ("Europe/Paris", "UTC", "Etc/GMT+3") that this runtime knows. Offsets
+ * ("+01:00") are refused: PostgreSQL reads them as POSIX zones, with the sign the other way.
+ */
+export function isTimeZone(tz: string): boolean {
+  if (!/^[A-Za-z][\w+-]*(\/[\w+-]+)*$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The refusal of a time zone that is not one (the service checks it: a schema's own messages must
+ * be the app's msgids, and the app, which sends the device's zone, never shows this one).
+ */
+export const UNKNOWN_TIME_ZONE = "Unknown time zone: give an IANA name such as Europe/Paris.";
+
+export const AccountSummaryQuery = z.object({
+  /** The member's time zone, an IANA name (isTimeZone): it decides where their days and their month begin. */
+  tz: z.string().min(1).max(64),
+  /** How many days of closing balances, today included. */
+  days: z.coerce.number().int().min(7).max(90).default(30),
+});
+
+export const AccountSummary = z.object({
+  currency: z.string(),
+  /** This calendar month (in `tz`) so far: what came in and what went out, movement by movement. */
+  monthIn: AmountString,
+  monthOut: AmountString,
+  /** The wallet's balance at the end of each day, oldest first, today (so far) last. */
+  points: z.array(z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), balance: SignedAmountString })),
+});
+
 export const TransactionPage = z.object({ items: z.array(TransactionView), next: z.string().nullable() });
 
 export const Recipient = z.object({
@@ -400,6 +436,7 @@ export const schemas = {
   getBalance: { params: WalletParams, response: Balance },
   getKeystore: { params: WalletParams, response: z.record(z.string(), z.unknown()) },
   getTransactions: { params: WalletParams, query: TransactionsQuery, response: TransactionPage },
+  getAccountSummary: { params: WalletParams, query: AccountSummaryQuery, response: AccountSummary },
   searchRecipients: { query: RecipientsQuery, response: RecipientPage },
   setFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
   unsetFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },

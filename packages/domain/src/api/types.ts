@@ -21,6 +21,7 @@ export type SubAccountView = AccountEntry["subAccounts"][number];
 export type TransactionView = ResponseOf<"transfer">;
 export type Recipient = ResponseOf<"searchRecipients">["rows"][number];
 export type TransactionsQuery = QueryOf<"getTransactions">;
+export type AccountSummary = ResponseOf<"getAccountSummary">;
 export type PendingTopUp = ResponseOf<"getPendingTopUps">[number];
 export type CreditRequest = ResponseOf<"getCreditRequests">[number];
 export type ReconversionView = ResponseOf<"listReconversions">[number];

@@ -20,9 +20,11 @@ import { AddFavoriteDialog } from "../send/AddFavoriteDialog";
 import type { PaymentDraft } from "../send/useSendPayment";
 import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
 import { useOnline } from "../../lib/online";
+import { summaryKeys, useAccountSummary } from "./queries";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
+const AccountSummaryCard = lazy(() => import("./AccountSummaryCard"));
 // Loaded when a payment starts, not with the dashboard.
 const SendMoneyModal = lazy(() => import("../send/SendMoneyModal").then((m) => ({ default: m.SendMoneyModal })));
 
@@ -43,7 +45,12 @@ export function DashboardScreen() {
   const navigate = useNavigate();
   // Keeps the backends fresh too, which is how a session ended elsewhere gets noticed here.
   useUnconfiguredBackends({ refetchOnMount: "always" });
-  const refreshAfterAction = useRefreshAfterAction();
+  const refreshAccounts = useRefreshAfterAction();
+  // The chart and month totals follow the balance (their key lives with the dashboard, not in the login bundle).
+  const refreshAfterAction = async (walletId: string, before: string | null) => {
+    await refreshAccounts(walletId, before);
+    await qc.invalidateQueries({ queryKey: summaryKeys.all });
+  };
   const refreshing = useIsFetching({ queryKey: accountKeys.all }) + useIsFetching({ queryKey: transactionKeys.all }) > 0;
   const [selected, setSelected] = useState<Selection | null>(null);
 
@@ -53,6 +60,7 @@ export function DashboardScreen() {
   const config = useConfig();
   const fetchPendingTopUps = useFetchPendingTopUps();
   const pendingTopUps = usePendingTopUps(current?.id);
+  const summary = useAccountSummary(current?.id);
 
   const openTopUp = (order: PendingTopUp) =>
     modals.open((close) => (
@@ -88,6 +96,7 @@ export function DashboardScreen() {
         qc.refetchQueries({ queryKey: accountKeys.all }),
         qc.refetchQueries({ queryKey: transactionKeys.all }),
         qc.refetchQueries({ queryKey: topUpKeys.all }),
+        qc.refetchQueries({ queryKey: summaryKeys.all }),
       ]);
     } catch {
       toast.error({ id: M.accountsRefreshFailed });
@@ -195,16 +204,24 @@ export function DashboardScreen() {
     <main className="dashboard">
       <h1 className="visually-hidden">{i18n._("Dashboard")}</h1>
       <div className="dashboard-columns">
-        <AccountsList
-          accounts={accounts.data}
-          actions={actions}
-          loading={accounts.isPending}
-          error={accounts.isError}
-          refreshing={refreshing}
-          selected={selection}
-          onSelect={setSelected}
-          onRefresh={() => void refresh()}
-        />
+        <div className="dashboard-side">
+          <AccountsList
+            accounts={accounts.data}
+            actions={actions}
+            loading={accounts.isPending}
+            error={accounts.isError}
+            refreshing={refreshing}
+            selected={selection}
+            onSelect={setSelected}
+            onRefresh={() => void refresh()}
+          />
+          {/* The chart's box keeps its height while its code and figures load (styles.css). */}
+          {current && !summary.isError && (
+            <Suspense fallback={<section className="card account-summary" aria-busy="true" />}>
+              {summary.data ? <AccountSummaryCard summary={summary.data} /> : <section className="card account-summary" aria-busy="true" />}
+            </Suspense>
+          )}
+        </div>
         <RecentTransactions
           account={current}
           pending={pendingTopUps.data ?? []}

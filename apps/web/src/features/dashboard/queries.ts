@@ -1,0 +1,27 @@
+import { useQuery } from "@tanstack/react-query";
+import { useClient, useConfig } from "../../app/context";
+import { pollEvery } from "../../lib/polling";
+import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
+
+export const summaryKeys = {
+  all: [...MEMBER_KEY, "summary"] as const,
+  wallet: (walletId: string, tz: string) => [...summaryKeys.all, walletId, tz] as const,
+};
+
+/** The device's time zone: the member's days and month begin where theirs do. */
+const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+/** A wallet's month in and out and its last 30 closing balances, worked out by the server from the ledger. */
+export function useAccountSummary(walletId: string | undefined) {
+  const client = useClient();
+  const config = useConfig();
+  const tz = timeZone();
+  return useQuery({
+    queryKey: summaryKeys.wallet(walletId ?? "", tz),
+    enabled: Boolean(walletId),
+    queryFn: () => client.getAccountSummary(walletId!, { tz }),
+    meta: KEPT_OFFLINE,
+    refetchInterval: pollEvery(config.transactionsRefreshInterval),
+    refetchIntervalInBackground: false,
+  });
+}
