@@ -1,0 +1,90 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { signedIn, useSuite } from "./support/suite";
+import { startPayment } from "./support/pay";
+
+/**
+ * Issue 18 on a 360×740 touch phone, the look of the lists and settings: people's initials beside
+ * their names, on/off settings as switches, grey skeletons while the dashboard loads.
+ * Screenshots are kept in test-results/screens/ to look at.
+ */
+const suite = useSuite();
+const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
+const shot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}-360x740.png`) });
+};
+
+/** The avatar in `where`: hidden from screen readers, left of the text `name`; answers its initials. */
+async function avatarBeside(where: Locator, name: string): Promise<string> {
+  const avatar = where.locator(".avatar").first();
+  await avatar.waitFor();
+  expect(await avatar.getAttribute("aria-hidden")).toBe("true");
+  const a = (await avatar.boundingBox())!;
+  expect(a.width).toBeGreaterThanOrEqual(24);
+  // Where the name's own text starts on the screen.
+  const nameLeft = await where.evaluate((el, text) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.textContent?.includes(text)) {
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        return range.getBoundingClientRect().left;
+      }
+    }
+    return -1;
+  }, name);
+  expect(nameLeft, `${name} is shown`).toBeGreaterThan(0);
+  expect(a.x + a.width, "the avatar is left of the name").toBeLessThanOrEqual(nameLeft + 1);
+  return (await avatar.innerText()).trim();
+}
+
+describe("initials avatars", () => {
+  it("stand beside Bob Durand in the recipient search, on the payment step, in the transaction rows and beside the member's name in the menu", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+
+    await page.getByRole("button", { name: "Pay", exact: true }).tap();
+    const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+    await step1.getByPlaceholder("Name, email address or phone number").fill("durand");
+    // The initials are not read out: the row is still named by the person.
+    const bob = step1.getByRole("button", { name: /^Bob Durand/ }).first();
+    expect(await avatarBeside(bob, "Bob Durand")).toBe("BD");
+    await shot(page, "avatar-recipients");
+    await step1.getByRole("button", { name: "Close" }).tap();
+
+    const step2 = await startPayment(page, "durand", "Bob Durand", "1.25", "Avatar test");
+    const chosen = step2.locator(".recipient").filter({ hasText: "Bob Durand" });
+    expect(await avatarBeside(chosen, "Bob Durand")).toBe("BD");
+    await step2.getByRole("button", { name: "Send", exact: true }).tap();
+    await step2.getByRole("button", { name: "Confirm and send" }).tap();
+    const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
+    await receipt.getByText("Sent 1.25 DL").waitFor();
+    await receipt.getByRole("button", { name: "Close" }).first().tap();
+    await receipt.waitFor({ state: "detached" });
+    // Bob is not a favourite yet: the app offers to add him.
+    await page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }).tap();
+
+    const row = page.locator(".transactions .tx").filter({ hasText: "Avatar test" }).first();
+    await row.waitFor();
+    expect(await avatarBeside(row, "Bob Durand")).toBe("BD");
+    expect(await row.locator(".tx-related").innerText()).toBe("Bob Durand");
+    await row.scrollIntoViewIfNeeded();
+    await shot(page, "avatar-transactions");
+
+    await page.getByRole("button", { name: "See more" }).tap();
+    const history = page.getByRole("dialog", { name: "All transactions" });
+    const historyRow = history.locator(".tx").filter({ hasText: "Avatar test" }).first();
+    expect(await avatarBeside(historyRow, "Bob Durand")).toBe("BD");
+    await history.getByRole("button", { name: "Close" }).first().tap();
+    await history.waitFor({ state: "detached" });
+
+    await page.getByRole("button", { name: "Menu" }).tap();
+    // Named by the member alone (the initials are not read out).
+    const me = page.getByRole("button", { name: /^Alice Martin/ });
+    expect(await avatarBeside(me, "Alice Martin")).toBe("AM");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
