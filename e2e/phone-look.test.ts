@@ -42,7 +42,7 @@ async function avatarBeside(where: Locator, name: string): Promise<string> {
 }
 
 describe("initials avatars", () => {
-  it("stand beside Bob Durand in the recipient search, on the payment step, in the transaction rows and beside the member's name in the menu", async () => {
+  it("stand beside Bob Durand in the recipient search, on the payment step, in the transaction rows", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
 
     await page.getByRole("button", { name: "Pay", exact: true }).tap();
@@ -80,10 +80,6 @@ describe("initials avatars", () => {
     await history.getByRole("button", { name: "Close" }).first().tap();
     await history.waitFor({ state: "detached" });
 
-    await page.getByRole("button", { name: "Menu" }).tap();
-    // Named by the member alone (the initials are not read out).
-    const me = page.getByRole("button", { name: /^Alice Martin/ });
-    expect(await avatarBeside(me, "Alice Martin")).toBe("AM");
     expect(errors).toEqual([]);
     await context.close();
   });

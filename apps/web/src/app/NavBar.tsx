@@ -3,7 +3,6 @@ import { Link, NavLink, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
 import { useModals } from "./modals";
-import { Avatar } from "../ui/Avatar";
 import { Menu, MenuItem, menuItem } from "../ui/Menu";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
 
@@ -71,16 +70,7 @@ export function NavBar() {
             </NavLink>
           )}
           {member && (
-            <Menu
-              id="user-menu"
-              button={
-                <>
-                  {member.name && <Avatar name={member.name} />}
-                  {member.name || i18n._("User")}
-                </>
-              }
-              buttonClassName="nav-item dropdown-trigger"
-            >
+            <Menu id="user-menu" button={member.name || i18n._("User")} buttonClassName="nav-item dropdown-trigger">
               {/* The association's own profile page if it has one, else ours. */}
               {!config.hideProfile &&
                 (config.profileUrl ? (
