@@ -84,3 +84,39 @@ describe("initials avatars", () => {
     await context.close();
   });
 });
+
+describe("on/off settings", () => {
+  it("are switches, announced as such, that a tap on their label toggles", async () => {
+    const { page, context, errors } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    await page.goto(`${suite.server.url}/preferences`);
+    const toggle = page.getByRole("switch", { name: "Use custom language" });
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(false);
+    // Drawn as a switch: a track wider than high, not a check box.
+    const look = await toggle.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { appearance: s.appearance, width: el.getBoundingClientRect().width, height: el.getBoundingClientRect().height };
+    });
+    expect(look.appearance).toBe("none");
+    expect(look.width).toBeGreaterThan(look.height * 1.5);
+    // The whole labelled row is the touch target.
+    const row = page.locator("label.switch").filter({ has: toggle });
+    expect((await row.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    const thumbLeft = () => toggle.evaluate((el) => new DOMMatrix(getComputedStyle(el, "::before").transform).m41);
+    const off = await thumbLeft();
+    await shot(page, "switch-off");
+
+    await row.getByText("Use custom language").tap();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    expect(await page.getByLabel("Language", { exact: true }).isEnabled()).toBe(true);
+    // The thumb moves to the on side.
+    await expect.poll(thumbLeft).toBeGreaterThan(off + 10);
+    await shot(page, "switch-on");
+
+    await row.getByText("Use custom language").tap();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    expect(await page.getByLabel("Language", { exact: true }).isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
