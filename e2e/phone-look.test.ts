@@ -120,3 +120,74 @@ describe("on/off settings", () => {
     await context.close();
   });
 });
+
+describe("while the dashboard loads", () => {
+  it("shows grey skeleton rows, not a spinner nor a 'Loading' text, then the accounts, and the transactions heading does not move", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const accounts = page.locator(".accounts");
+    const heading = page.getByRole("heading", { name: "Transactions" });
+    await accounts.getByText("Main account").waitFor();
+    await page.locator(".transactions .tx").first().waitFor();
+    const top = async () => (await heading.boundingBox())!.y;
+    const loaded = await top();
+
+    // The accounts are held back until the test lets them through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === "/api/accounts",
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.reload();
+    await accounts.locator(".skeleton > span").first().waitFor();
+    expect(await accounts.getAttribute("aria-busy")).toBe("true");
+    expect(await accounts.locator(".skeleton > span").count()).toBeGreaterThan(0);
+    await page.locator(".transactions .skeleton > span").first().waitFor();
+    expect(await accounts.locator(".skeleton").getAttribute("aria-hidden")).toBe("true");
+    const grey = await accounts
+      .locator(".skeleton > span")
+      .first()
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(grey).not.toBe("rgba(0, 0, 0, 0)");
+    // Nothing turns, nothing says it is loading.
+    expect(await page.locator(".spin").count()).toBe(0);
+    expect(await page.getByText(/loading/i).count()).toBe(0);
+    expect(await top(), "the transactions heading while the accounts load").toBeCloseTo(loaded, 0);
+    await shot(page, "dashboard-skeleton");
+
+    release();
+    await accounts.getByText("Main account").waitFor();
+    await page.locator(".transactions .tx").first().waitFor();
+    expect(await accounts.locator(".skeleton").count()).toBe(0);
+    expect(await page.locator(".transactions .skeleton").count()).toBe(0);
+    expect(await top(), "the transactions heading once they are shown").toBeCloseTo(loaded, 0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the skeleton still when the member asks for less motion", async () => {
+    const { page, context } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === "/api/accounts",
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.reload();
+    const block = page.locator(".accounts .skeleton > span").first();
+    await block.waitFor();
+    expect(await block.evaluate((el) => getComputedStyle(el).animationName)).toBe("none");
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    expect(await block.evaluate((el) => getComputedStyle(el).animationName)).toBe("skeleton-pulse");
+    release();
+    await page.locator(".accounts").getByText("Main account").waitFor();
+    await context.close();
+  });
+});

@@ -203,7 +203,13 @@ export function DashboardScreen() {
           onSelect={setSelected}
           onRefresh={() => void refresh()}
         />
-        <RecentTransactions account={current} pending={pendingTopUps.data ?? []} pendingLoading={pendingTopUps.isPending} onOpenTopUp={openTopUp} />
+        <RecentTransactions
+          account={current}
+          accountsLoading={accounts.isPending}
+          pending={pendingTopUps.data ?? []}
+          pendingLoading={pendingTopUps.isPending}
+          onOpenTopUp={openTopUp}
+        />
       </div>
       <footer className="dashboard-footer">
         <button type="button" className="button pay" disabled={!current || !online} onClick={() => pay()}>
