@@ -6,6 +6,7 @@ import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 import { ImportWallet } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
+import { Skeleton } from "../../ui/Skeleton";
 import { accountLabel, subAccountLabel } from "./labels";
 
 const NextStep = lazy(() => import("../dashboard/NextStep"));
@@ -45,7 +46,8 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   const usable = (accounts ?? []).filter((a) => a.status !== "pending");
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
   const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.apiAmount(bal));
-  // On a phone the transactions sit below this card: it keeps its last height while it loads.
+  // On a phone the transactions sit below this card: it keeps its last height while it loads, and
+  // shows grey rows (no spinner) meanwhile.
   const { ref: cardRef, style: cardStyle } = useReservedHeight<HTMLElement>("accounts", loading);
 
   return (
@@ -53,7 +55,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
       <header className="card-header">
         <h2 id="accounts-title">{i18n._("your accounts")}</h2>
         <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} title={i18n._("Refresh balance and transaction list")}>
-          <span className={refreshing ? "spin" : undefined} aria-hidden="true">
+          <span className={refreshing && !loading ? "spin" : undefined} aria-hidden="true">
             ↻
           </span>{" "}
           {i18n._("Refresh")}
@@ -70,6 +72,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
           <NextStep kind="no-wallet" pending={pending.length > 0} canCreate={backendList.isSuccess ? unconfigured.length > 0 : undefined} />
         </Suspense>
       )}
+      {loading && <Skeleton rows={2} className="account-skeleton" />}
       <ul className="account-list">
         {usable.map((a) => {
           const isSelected = selected?.walletId === a.id;
@@ -134,6 +137,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
               "The accounts listed below have been subjected to a creation request. Once the creation request is approved, these accounts will become usable.",
             )}
           </p>
+          {loading && <Skeleton rows={2} className="account-skeleton" />}
           <ul className="account-list">
             {pending.map((a) => (
               <li key={a.id} className="account inactive">

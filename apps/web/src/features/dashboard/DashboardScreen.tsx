@@ -224,6 +224,7 @@ export function DashboardScreen() {
         </div>
         <RecentTransactions
           account={current}
+          accountsLoading={accounts.isPending}
           pending={pendingTopUps.data ?? []}
           pendingLoading={pendingTopUps.isPending}
           onOpenTopUp={openTopUp}

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M, ownerName, type AccountEntry, type Recipient } from "@mutua/domain";
 import { toast } from "../../lib/toast";
+import { Avatar } from "../../ui/Avatar";
 import { dialogAutofocus } from "../../ui/Dialog";
 import { ScanIcon } from "../../ui/icons";
 import { loadMoreNearBottom } from "../../ui/scroll";
@@ -99,10 +100,12 @@ export function RecipientRow({ recipient, onChoose }: { recipient: Recipient; on
     <li className="recipient">
       {onChoose ? (
         <button type="button" className="recipient-choose" onClick={() => onChoose(recipient)}>
+          <Avatar name={recipient.name} />
           <span title={recipient.name}>{ownerName(recipient.name)}</span> <span className="currency">{recipient.currencySymbol}</span>
         </button>
       ) : (
         <span className="recipient-choose">
+          <Avatar name={recipient.name} />
           <span title={recipient.name}>{ownerName(recipient.name)}</span> <span className="currency">{recipient.currencySymbol}</span>
         </span>
       )}

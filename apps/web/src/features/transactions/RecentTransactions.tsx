@@ -9,6 +9,7 @@ import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDial
 import { useRecentTransactions } from "./queries";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { accountLabel } from "../accounts/labels";
+import { Skeleton } from "../../ui/Skeleton";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
 const NextStep = lazy(() => import("../dashboard/NextStep"));
@@ -16,12 +17,15 @@ const NextStep = lazy(() => import("../dashboard/NextStep"));
 /** docs/spec.md §2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
 export function RecentTransactions({
   account,
+  accountsLoading,
   pending,
   pendingLoading,
   onOpenTopUp,
   onReceive,
 }: {
   account: AccountEntry | undefined;
+  /** The accounts are not known yet: the transactions will follow. */
+  accountsLoading: boolean;
   pending: PendingTopUp[];
   pendingLoading: boolean;
   onOpenTopUp: (o: PendingTopUp) => void;
@@ -35,9 +39,10 @@ export function RecentTransactions({
   const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) =>
     modals.open((close) => (tx.isReconversion ? <ReconversionDetailDialog tx={tx} onClose={close} /> : <TransactionDetailDialog tx={tx} onClose={close} />));
   return (
-    <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching}>
-      {/* Pending top-ups head the panel: their last height is kept while they load, so the list below does not jump. */}
-      <div ref={pendingRef} style={pendingStyle}>
+    <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching || accountsLoading}>
+      {/* Pending top-ups head the panel: their last height is kept while they load, so the list below does not jump
+          (margins included: styles.css). */}
+      <div ref={pendingRef} className="reserved" style={pendingStyle}>
         <PendingTopUps orders={pending} onOpen={onOpenTopUp} />
       </div>
       <header className="card-header">
@@ -56,6 +61,7 @@ export function RecentTransactions({
           <p>{i18n._(M.lastTransactionsFailed)}</p>
         </div>
       )}
+      {recent.isPending && (account || accountsLoading) && <Skeleton rows={3} className="tx-skeleton" />}
       {recent.isSuccess && recent.data.length === 0 && (
         <Suspense fallback={null}>
           <NextStep kind="no-transactions" onReceive={onReceive} />

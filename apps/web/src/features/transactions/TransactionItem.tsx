@@ -2,9 +2,10 @@ import { useLingui } from "@lingui/react";
 import { ownerName, type TransactionView } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { useConfig } from "../../app/context";
+import { Avatar } from "../../ui/Avatar";
 import { stageLabel } from "../reconversion/stages";
 
-/** One row of a transaction list: signed amount, counterparty, memo, date with its relative date. */
+/** One row of a transaction list: the counterparty's initials (a sign for a top-up or a reconversion), signed amount, counterparty, memo, date with its relative date. */
 export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (tx: TransactionView) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
@@ -16,6 +17,7 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
     <li>
       {/* One grid: name and amount on the first line, then the memo and the date (styles.css). */}
       <button type="button" className="tx" onClick={() => onOpen(tx)}>
+        <Avatar name={tx.related} symbol={tx.isTopUp ? "⊕" : tx.isReconversion ? "⇄" : undefined} />
         <span className="tx-related" title={tx.related}>
           {who}
         </span>

@@ -1,0 +1,24 @@
+/**
+ * A person's initials: the first letter of each of the first two words that have one (an emoji or
+ * punctuation is skipped), with its accents, uppercase whatever the script ("Ève d'Orléans" → "ÈD").
+ */
+export const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .map((w) => /\p{L}\p{M}*/u.exec(w)?.[0])
+    .filter(Boolean)
+    .slice(0, 2)
+    .join("")
+    .toUpperCase();
+
+/** One of the four avatar colours (styles.css), always the same for a name. */
+export const avatarHue = (name: string) => [...name].reduce((h, c) => (h * 31 + c.codePointAt(0)!) >>> 0, 0) % 4;
+
+/** Initials in a coloured disc, beside the name it stands for (hence hidden from screen readers). */
+export function Avatar({ name, symbol }: { name: string; symbol?: string }) {
+  return (
+    <span className={`avatar avatar-${symbol ? "x" : avatarHue(name)}`} aria-hidden="true">
+      {symbol ?? initials(name)}
+    </span>
+  );
+}
