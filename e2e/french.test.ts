@@ -55,7 +55,7 @@ describe("French", () => {
     await page.getByLabel("Mot de passe", { exact: true }).fill("Demo1234!");
     await page.getByRole("button", { name: "Se connecter" }).click();
     await page.waitForURL(`${suite.server.url}/dashboard`);
-    await page.getByRole("heading", { name: "vos comptes" }).waitFor();
+    await page.getByRole("heading", { name: "Vos comptes" }).waitFor();
     await page.waitForFunction(() => document.title === "Mutua - Tableau de bord");
     await page.getByRole("button", { name: "Alice Martin" }).click();
     await page.getByRole("menuitem", { name: "Se déconnecter" }).waitFor();

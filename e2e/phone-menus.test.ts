@@ -94,7 +94,7 @@ describe("menus on a phone", () => {
     // A tap outside closes it, and does nothing else.
     await trigger.tap();
     await menu.waitFor();
-    await tapAt(page, page.getByRole("heading", { name: "your accounts" }));
+    await tapAt(page, page.getByRole("heading", { name: "Your accounts" }));
     await menu.waitFor({ state: "hidden" });
     expect(await page.getByRole("dialog").count()).toBe(0);
     expect(await transactions.boundingBox()).toEqual(before);

@@ -112,7 +112,7 @@ describe("an empty dashboard says what to do next", () => {
     await page.getByLabel("Password", { exact: true }).fill("Sunny-Day-42");
     await page.getByRole("button", { name: "Sign in" }).tap();
     await page.waitForURL(`${suite.server.url}/dashboard`);
-    const accounts = page.getByRole("region", { name: "your accounts" });
+    const accounts = page.getByRole("region", { name: "Your accounts" });
     await accounts.getByText("You don't have any wallet yet.").waitFor();
     await accounts.getByText("Create your wallet to pay and receive payments.").waitFor();
     await shot(page, "dashboard-no-wallet");
@@ -124,7 +124,7 @@ describe("an empty dashboard says what to do next", () => {
 
   it("dan's wallet waiting for approval says so; once approved, his empty account says how to receive a first payment and shows his QR code", async () => {
     const waiting = await phone("dan@example.com");
-    const accounts = waiting.page.getByRole("region", { name: "your accounts" });
+    const accounts = waiting.page.getByRole("region", { name: "Your accounts" });
     await accounts.getByText("Your wallet is waiting for approval").waitFor();
     await accounts.getByText(/Once yours is approved, you can pay and receive payments here/).waitFor();
     expect(await accounts.getByRole("link", { name: "Create my wallet" }).count()).toBe(0);

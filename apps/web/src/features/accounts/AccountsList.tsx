@@ -53,7 +53,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
   return (
     <section ref={cardRef} className="card accounts" aria-labelledby="accounts-title" aria-busy={loading || refreshing} style={cardStyle}>
       <header className="card-header">
-        <h2 id="accounts-title">{i18n._("your accounts")}</h2>
+        <h2 id="accounts-title">{i18n._("Your accounts")}</h2>
         <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} title={i18n._("Refresh balance and transaction list")}>
           <span className={refreshing && !loading ? "spin" : undefined} aria-hidden="true">
             ↻
@@ -131,7 +131,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
       </ul>
       {pending.length > 0 && (
         <div className="pending-accounts">
-          <h3>{i18n._("your pending accounts")}</h3>
+          <h3>{i18n._("Your pending accounts")}</h3>
           <p>
             {i18n._(
               "The accounts listed below have been subjected to a creation request. Once the creation request is approved, these accounts will become usable.",
