@@ -12,6 +12,10 @@ async function approve(name: string) {
   await admin.page.goto(`${suite.server.url}/admin/pending-accounts`);
   const row = admin.page.locator("tr").filter({ hasText: name });
   await row.getByRole("button", { name: "Approve" }).click();
+  await admin.page
+    .getByRole("dialog", { name: new RegExp(`^Approve the .+ wallet of ${name}\\?$`) })
+    .getByRole("button", { name: "Approve" })
+    .click();
   await toastText(admin.page, `User ${name}'s account creation was approved or discarded`);
   await admin.context.close();
 }
