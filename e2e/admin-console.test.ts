@@ -25,7 +25,9 @@ describe("the administration console", () => {
     expect(await row.locator("code").innerText()).toMatch(/^MU-[A-Z2-9]{5}-[A-Z2-9]{5}$/);
     await row.getByText("bob@example.com").waitFor();
     await row.getByRole("button", { name: "Mark as paid" }).click();
-    await admin.page.getByRole("dialog", { name: "Mark 10.00 DL from Bob Durand as paid?" }).getByRole("button", { name: "Mark as paid" }).click();
+    const ask = admin.page.getByRole("dialog", { name: "Mark this top-up order as paid?" });
+    expect(await ask.locator("dl").innerText()).toMatch(/Bob Durand\s+Email\s+bob@example\.com\s+Amount\s+10\.00 DL/);
+    await ask.getByRole("button", { name: "Mark as paid" }).click();
     await toastText(admin.page, "The top-up order is marked as paid; it now awaits validation.");
     await row.waitFor({ state: "detached" });
     const audit = admin.page.getByRole("region", { name: "Audit log" });

@@ -31,8 +31,8 @@ describe("an administrator on a phone (issue 18)", () => {
     expect(danCard[3]).toMatch(/^Requested on: \S+/);
     expect(await noSidewaysScroll(page)).toBe(true);
     await dan.getByRole("button", { name: "Approve" }).tap();
-    const ask = page.getByRole("dialog", { name: "Approve the Demo Lokal wallet of Dan Pending?" });
-    await ask.getByText("Dan Pending (dan@example.com) can use this wallet as soon as it is approved.").waitFor();
+    const ask = page.getByRole("dialog", { name: "Approve this wallet request?" });
+    expect(await ask.locator("dl").innerText()).toMatch(/User\s+Dan Pending\s+Email\s+dan@example\.com\s+Wallet\s+Demo Lokal/);
     // Cancel first: nothing happens.
     await ask.getByRole("button", { name: "Cancel" }).tap();
     await ask.waitFor({ state: "detached" });
@@ -40,7 +40,7 @@ describe("an administrator on a phone (issue 18)", () => {
     await dan.getByRole("button", { name: "Approve" }).tap();
     await ask.getByRole("button", { name: "Approve" }).tap();
     await toastText(page, "User Dan Pending's account creation was approved or discarded");
-    await toastText(page, "Approved the Demo Lokal wallet of Dan Pending");
+    await toastText(page, "Approved: Dan Pending, Demo Lokal");
     await dan.waitFor({ state: "detached" });
 
     // Credit requests: Alice's seeded 25.00 DL top-up, with its reference.
@@ -54,7 +54,9 @@ describe("an administrator on a phone (issue 18)", () => {
     expect(await noSidewaysScroll(page)).toBe(true);
     await alice.getByRole("button", { name: "Approve" }).tap();
     const credit = page.getByRole("dialog", { name: "Approve 25.00 DL for Alice Martin?" });
-    await credit.getByText("Alice Martin (alice@example.com) is credited 25.00 DL for the top-up order MU-DEMO2-ALICE.").waitFor();
+    expect(await credit.locator("dl").innerText()).toMatch(
+      /User\s+Alice Martin\s+Email\s+alice@example\.com\s+Amount\s+25\.00 DL\s+Reference\s+MU-DEMO2-ALICE/,
+    );
     await credit.getByRole("button", { name: "Approve" }).tap();
     await toastText(page, "Top up request from Alice Martin of 25.00 DL was validated");
     await alice.waitFor({ state: "detached" });

@@ -23,11 +23,12 @@ describe("opening wallets and approving them", () => {
     // The row shows who asked, with their e-mail; Approve asks first, naming the member and the wallet.
     await row.getByText("carol@example.com").waitFor();
     await row.getByRole("button", { name: "Approve" }).click();
-    const ask = admin.page.getByRole("dialog", { name: "Approve the Demo Lokal wallet of Carol Petit?" });
-    await ask.getByText("Carol Petit (carol@example.com) can use this wallet as soon as it is approved.").waitFor();
+    const ask = admin.page.getByRole("dialog", { name: "Approve this wallet request?" });
+    await ask.getByText("Carol Petit", { exact: true }).waitFor();
+    await ask.getByText("carol@example.com").waitFor();
     await ask.getByRole("button", { name: "Approve" }).click();
     await toastText(admin.page, "User Carol Petit's account creation was approved or discarded");
-    await toastText(admin.page, "Approved the Demo Lokal wallet of Carol Petit");
+    await toastText(admin.page, "Approved: Carol Petit, Demo Lokal");
     await row.waitFor({ state: "detached" });
 
     await carol.page.getByRole("button", { name: "Refresh" }).click();
@@ -38,12 +39,13 @@ describe("opening wallets and approving them", () => {
     // Discard: Dan's wallet request (seeded) goes, and he may ask again.
     const danRow = admin.page.locator("tr").filter({ hasText: "Dan Pending" });
     await danRow.getByRole("button", { name: "Discard" }).click();
-    const discard = admin.page.getByRole("dialog", { name: /^Discard the .+ wallet request of Dan Pending\?$/ });
+    const discard = admin.page.getByRole("dialog", { name: "Discard this wallet request?" });
+    await discard.getByText("Dan Pending", { exact: true }).waitFor();
     // The destructive choice is the red one.
     expect(await discard.getByRole("button", { name: "Discard" }).getAttribute("class")).toContain("danger");
     await discard.getByRole("button", { name: "Discard" }).click();
     await toastText(admin.page, "User Dan Pending's account creation was approved or discarded");
-    await toastText(admin.page, /^.*Discarded the .+ wallet request of Dan Pending/);
+    await toastText(admin.page, /Discarded: Dan Pending, Demo Lokal/);
     await danRow.waitFor({ state: "detached" });
     await admin.context.close();
 

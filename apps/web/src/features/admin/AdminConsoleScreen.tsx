@@ -30,10 +30,7 @@ export function AdminConsoleScreen() {
   const advance = useMutation({
     mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => client.advanceReconversion(r.id, to),
     onSuccess: (r) =>
-      toast.success(
-        i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) }),
-        i18n._("{amount} for {name}, reference {reference}", { amount: fmt.money(r.amount, r.currency), name: r.related, reference: r.id }),
-      ),
+      toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) }), fmt.money(r.amount, r.currency)),
     onError: () => toast.error(i18n._("The reconversion could not be updated. Please refresh and try again.")),
     onSettled: () => {
       setAsking(null);
@@ -78,28 +75,22 @@ export function AdminConsoleScreen() {
       </section>
       {asking && (
         <ConfirmDialog
-          title={i18n._("Mark the reconversion of {amount} for {name} as {stage}?", {
-            amount: fmt.money(asking.r.amount, asking.r.currency),
-            name: asking.r.related,
-            stage: stageLabel(i18n, asking.to),
-          })}
+          title={i18n._("Move this reconversion to its next stage?")}
           confirm={i18n._("Mark as {stage}", { stage: stageLabel(i18n, asking.to) })}
           busy={advance.isPending}
           onConfirm={() => advance.mutate(asking)}
           onClose={() => setAsking(null)}
+          facts={[
+            [i18n._("User"), asking.r.related],
+            [i18n._("Email"), asking.r.email],
+            [i18n._("Amount"), fmt.money(asking.r.amount, asking.r.currency)],
+            [i18n._("Reference"), asking.r.id],
+            [i18n._("Stage"), `${stageLabel(i18n, asking.r.status)} → ${stageLabel(i18n, asking.to)}`],
+          ]}
         >
-          <p>
-            {asking.to === "paid"
-              ? i18n._("The association has paid {name} ({email}) in national currency: the units leave circulation. This cannot be undone.", {
-                  name: asking.r.related,
-                  email: asking.r.email,
-                })
-              : i18n._("{name} ({email}) sees the new stage on the reconversion {reference}.", {
-                  name: asking.r.related,
-                  email: asking.r.email,
-                  reference: asking.r.id,
-                })}
-          </p>
+          {asking.to === "paid" && (
+            <p>{i18n._("The association has paid the member in national currency: the units leave circulation. This cannot be undone.")}</p>
+          )}
         </ConfirmDialog>
       )}
       <MembersAndLimits />
@@ -122,7 +113,7 @@ function UnpaidOrders() {
     onSuccess: (_r, o) =>
       toast.success(
         i18n._("The top-up order is marked as paid; it now awaits validation."),
-        i18n._("Received {amount} from {name}, reference {reference}", { amount: fmt.money(o.amount, o.currency), name: o.related, reference: o.reference }),
+        `${o.related}, ${fmt.money(o.amount, o.currency)}, ${o.reference}`,
       ),
     onError: () => toast.error(i18n._("The top-up order could not be updated. Please refresh and try again.")),
     onSettled: () => {
@@ -158,19 +149,19 @@ function UnpaidOrders() {
       )}
       {asking && (
         <ConfirmDialog
-          title={i18n._("Mark {amount} from {name} as paid?", { amount: fmt.money(asking.amount, asking.currency), name: asking.related })}
+          title={i18n._("Mark this top-up order as paid?")}
           confirm={i18n._("Mark as paid")}
           busy={mark.isPending}
           onConfirm={() => mark.mutate(asking)}
           onClose={() => setAsking(null)}
+          facts={[
+            [i18n._("User"), asking.related],
+            [i18n._("Email"), asking.email],
+            [i18n._("Amount"), fmt.money(asking.amount, asking.currency)],
+            [i18n._("Reference"), asking.reference],
+          ]}
         >
-          <p>
-            {i18n._("Only when the bank transfer with the reference {reference} has arrived. The order of {name} ({email}) then awaits validation.", {
-              reference: asking.reference,
-              name: asking.related,
-              email: asking.email,
-            })}
-          </p>
+          <p>{i18n._("Only once the bank transfer with this reference has arrived: the order then awaits validation.")}</p>
         </ConfirmDialog>
       )}
     </section>
@@ -218,7 +209,7 @@ function auditAction(i18n: I18n, e: AuditEntry): string {
       return i18n._("Limits changed");
     case "reconversion.advance":
       return typeof e.details.to === "string" && (STAGES as readonly string[]).includes(e.details.to)
-        ? i18n._("Reconversion marked as {stage}", { stage: stageLabel(i18n, e.details.to as ReconversionView["status"]) })
+        ? `${i18n._("Reconversion")}: ${stageLabel(i18n, e.details.to as ReconversionView["status"])}`
         : i18n._("Reconversion updated");
     case "credential.add":
       return i18n._("Sign-in method added");

@@ -1,11 +1,13 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 
 interface Props {
   /** The question, naming the member and the amount ("Approve 25.00 DL for Alice Martin?"). */
   title: string;
-  /** What the action will do, in a sentence or two. */
+  /** Whom and what it is about, label and value ("Email", "alice@example.com"). */
+  facts: [string, string][];
+  /** A word of warning, when the action needs one. */
   children?: ReactNode;
   /** The confirming button's text ("Approve", "Discard"...). */
   confirm: string;
@@ -20,10 +22,18 @@ interface Props {
  * The question every administrator action asks before it changes a member's money or account:
  * Cancel (focused, so a stray Enter does nothing) and the action, named as on the row.
  */
-export function ConfirmDialog({ title, children, confirm, danger = false, busy = false, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ title, facts, children, confirm, danger = false, busy = false, onConfirm, onClose }: Props) {
   const { i18n } = useLingui();
   return (
     <Dialog title={title} onClose={onClose}>
+      <dl className="details">
+        {facts.map(([label, value]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
+      </dl>
       {children}
       <div className="dialog-actions">
         <button ref={dialogAutofocus} type="button" className="button" onClick={onClose}>

@@ -29,9 +29,8 @@ export function PendingAccountsScreen() {
     onSuccess: (_r, { account, approve }) =>
       toast.success(
         { id: M.accountCreationDecided, values: { name: account.name } },
-        approve
-          ? i18n._("Approved the {wallet} wallet of {name}", { wallet: wallet(account), name: account.name })
-          : i18n._("Discarded the {wallet} wallet request of {name}", { wallet: wallet(account), name: account.name }),
+        // The spec's text says "approved or discarded": this line says which, and whose wallet.
+        `${approve ? i18n._("Approved") : i18n._("Discarded")}: ${account.name}, ${wallet(account)}`,
       ),
     onError: (_e, { account, approve }) => toast.error({ id: approve ? M.accountApproveFailed : M.accountDiscardFailed, values: { name: account.name } }),
     onSettled: (_d, _e, { account }) => {
@@ -82,22 +81,19 @@ export function PendingAccountsScreen() {
       )}
       {asking && (
         <ConfirmDialog
-          title={
-            asking.approve
-              ? i18n._("Approve the {wallet} wallet of {name}?", { wallet: wallet(asking.account), name: asking.account.name })
-              : i18n._("Discard the {wallet} wallet request of {name}?", { wallet: wallet(asking.account), name: asking.account.name })
-          }
+          title={asking.approve ? i18n._("Approve this wallet request?") : i18n._("Discard this wallet request?")}
           confirm={asking.approve ? i18n._("Approve") : i18n._("Discard")}
           danger={!asking.approve}
           busy={decide.isPending}
           onConfirm={() => run(asking.account, asking.approve)}
           onClose={() => setAsking(null)}
+          facts={[
+            [i18n._("User"), asking.account.name],
+            [i18n._("Email"), asking.account.email],
+            [i18n._("Wallet"), wallet(asking.account)],
+          ]}
         >
-          <p>
-            {asking.approve
-              ? i18n._("{name} ({email}) can use this wallet as soon as it is approved.", { name: asking.account.name, email: asking.account.email })
-              : i18n._("{name} ({email}) will not get this wallet, and may ask for it again.", { name: asking.account.name, email: asking.account.email })}
-          </p>
+          {!asking.approve && <p>{i18n._("The member does not get this wallet, and may ask for it again.")}</p>}
         </ConfirmDialog>
       )}
     </main>

@@ -87,16 +87,13 @@ export function PendingCreditsScreen() {
             approve.mutate(asking);
           }}
           onClose={() => setAsking(null)}
-        >
-          <p>
-            {i18n._("{name} ({email}) is credited {amount} for the top-up order {reference}.", {
-              name: asking.related,
-              email: asking.email,
-              amount: fmt.money(asking.amount, asking.currency),
-              reference: asking.reference,
-            })}
-          </p>
-        </ConfirmDialog>
+          facts={[
+            [i18n._("User"), asking.related],
+            [i18n._("Email"), asking.email],
+            [i18n._("Amount"), fmt.money(asking.amount, asking.currency)],
+            [i18n._("Reference"), asking.reference],
+          ]}
+        />
       )}
     </main>
   );
