@@ -23,11 +23,16 @@ describe("the administration console", () => {
       .filter({ hasText: "Bob Durand" })
       .filter({ hasText: "10.00 DL" });
     expect(await row.locator("code").innerText()).toMatch(/^MU-[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+    await row.getByText("bob@example.com").waitFor();
     await row.getByRole("button", { name: "Mark as paid" }).click();
+    const ask = admin.page.getByRole("dialog", { name: "Mark this top-up order as paid?" });
+    expect(await ask.locator("dl").innerText()).toMatch(/Bob Durand\s+Email\s+bob@example\.com\s+Amount\s+10\.00 DL/);
+    await ask.getByRole("button", { name: "Mark as paid" }).click();
     await toastText(admin.page, "The top-up order is marked as paid; it now awaits validation.");
     await row.waitFor({ state: "detached" });
     const audit = admin.page.getByRole("region", { name: "Audit log" });
-    await audit.locator("tr").filter({ hasText: "topup.mark_paid" }).filter({ hasText: "Ada Admin" }).first().waitFor();
+    // Who did what to whom, in words: no action code, no id.
+    await audit.locator("tr").filter({ hasText: "Top-up marked as paid" }).filter({ hasText: "Ada Admin" }).filter({ hasText: "Bob Durand" }).first().waitFor();
     await admin.context.close();
 
     await bob.page.getByRole("button", { name: "Refresh" }).click();

@@ -21,7 +21,7 @@ describe("members and limits", () => {
     await section.getByLabel("Top-ups — Carol Petit").uncheck();
     await section.locator("tr").filter({ hasText: "Carol Petit" }).getByRole("button", { name: "Save" }).click();
     await toastText(admin.page, "Limits of Carol Petit saved");
-    await admin.page.getByRole("region", { name: "Audit log" }).getByText("wallet.limits").first().waitFor();
+    await admin.page.getByRole("region", { name: "Audit log" }).getByText("Limits changed").first().waitFor();
     await admin.context.close();
 
     const again = await signedIn(suite, "carol@example.com");

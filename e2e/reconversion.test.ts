@@ -41,6 +41,9 @@ describe("reconversion", () => {
     const line = admin.page.locator("tr").filter({ hasText: "Alice Martin" }).filter({ hasText: "5.00 DL" }).first();
     for (const stage of ["received", "invoiced", "processed"]) {
       await line.getByRole("button", { name: `Mark as ${stage}` }).click();
+      const ask = admin.page.getByRole("dialog", { name: "Move this reconversion to its next stage?" });
+      expect(await ask.locator("dl").innerText()).toMatch(new RegExp(`Alice Martin[\\s\\S]*5\\.00 DL[\\s\\S]*→ ${stage}`));
+      await ask.getByRole("button", { name: `Mark as ${stage}` }).click();
       await toastText(admin.page, `Reconversion of Alice Martin is now ${stage}`);
     }
     await admin.context.close();

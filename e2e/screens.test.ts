@@ -217,8 +217,22 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
     ] as const) {
       await admin.page.goto(suite.server.url + route);
       await admin.page.locator("main h1").first().waitFor();
+      // The lists loaded: each of the screen's sections shows its table or its empty text.
+      const sections = route === "/admin" ? 4 : 1;
+      await admin.page.waitForFunction((n) => document.querySelectorAll("main .admin-table, main .empty").length >= n, sections);
       await inspect(admin.page, name);
     }
+    // An administrator's question before an action: the member, e-mail, amount and reference.
+    await admin.page.goto(suite.server.url + "/admin/pending-credits");
+    await admin.page
+      .locator("main .admin-table")
+      .getByRole("button", { name: t("Approve") })
+      .first()
+      .click();
+    await admin.page.getByRole("dialog").locator("dl").waitFor();
+    await inspect(admin.page, "admin-confirm");
+    await admin.page.keyboard.press("Escape");
+    await admin.page.getByRole("dialog").waitFor({ state: "detached" });
     expect([...carol.errors, ...dan.errors, ...admin.errors]).toEqual([]);
     await admin.context.close();
   });

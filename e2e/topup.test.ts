@@ -57,6 +57,7 @@ describe("topping up", () => {
     await row.waitFor();
     const rowsBefore = await credits.page.locator("tbody tr").count();
     await row.getByRole("button", { name: "Approve" }).click();
+    await credits.page.getByRole("dialog", { name: "Approve 25.00 DL for Alice Martin?" }).getByRole("button", { name: "Approve" }).click();
     await toastText(credits.page, "Top up request from Alice Martin of 25.00 DL was validated");
     await credits.page.waitForFunction((n) => document.querySelectorAll("tbody tr").length === n - 1 || document.querySelector(".empty"), rowsBefore);
     await credits.context.close();

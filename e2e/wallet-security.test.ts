@@ -12,6 +12,9 @@ async function approve(name: string) {
   await admin.page.goto(`${suite.server.url}/admin/pending-accounts`);
   const row = admin.page.locator("tr").filter({ hasText: name });
   await row.getByRole("button", { name: "Approve" }).click();
+  const ask = admin.page.getByRole("dialog", { name: "Approve this wallet request?" });
+  await ask.getByText(name, { exact: true }).waitFor();
+  await ask.getByRole("button", { name: "Approve" }).click();
   await toastText(admin.page, `User ${name}'s account creation was approved or discarded`);
   await admin.context.close();
 }

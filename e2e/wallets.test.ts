@@ -20,8 +20,15 @@ describe("opening wallets and approving them", () => {
     await admin.page.getByRole("button", { name: "Axel Accounts" }).click();
     await admin.page.getByRole("menuitem", { name: "Account requests" }).click();
     const row = admin.page.locator("tr").filter({ hasText: "Carol Petit" });
+    // The row shows who asked, with their e-mail; Approve asks first, naming the member and the wallet.
+    await row.getByText("carol@example.com").waitFor();
     await row.getByRole("button", { name: "Approve" }).click();
+    const ask = admin.page.getByRole("dialog", { name: "Approve this wallet request?" });
+    await ask.getByText("Carol Petit", { exact: true }).waitFor();
+    await ask.getByText("carol@example.com").waitFor();
+    await ask.getByRole("button", { name: "Approve" }).click();
     await toastText(admin.page, "User Carol Petit's account creation was approved or discarded");
+    await toastText(admin.page, "Approved: Carol Petit, Demo Lokal");
     await row.waitFor({ state: "detached" });
 
     await carol.page.getByRole("button", { name: "Refresh" }).click();
@@ -32,7 +39,13 @@ describe("opening wallets and approving them", () => {
     // Discard: Dan's wallet request (seeded) goes, and he may ask again.
     const danRow = admin.page.locator("tr").filter({ hasText: "Dan Pending" });
     await danRow.getByRole("button", { name: "Discard" }).click();
+    const discard = admin.page.getByRole("dialog", { name: "Discard this wallet request?" });
+    await discard.getByText("Dan Pending", { exact: true }).waitFor();
+    // The destructive choice is the red one.
+    expect(await discard.getByRole("button", { name: "Discard" }).getAttribute("class")).toContain("danger");
+    await discard.getByRole("button", { name: "Discard" }).click();
     await toastText(admin.page, "User Dan Pending's account creation was approved or discarded");
+    await toastText(admin.page, /Discarded: Dan Pending, Demo Lokal/);
     await danRow.waitFor({ state: "detached" });
     await admin.context.close();
 

@@ -30,12 +30,13 @@ describe("admin console lists", () => {
     const unpaid = await admin.call("listUnpaidTopUps");
     expect(unpaid.status).toBe(200);
     const order = unpaid.json.find((o: { id: string }) => o.id === created.json.id);
-    expect(order).toMatchObject({ amount: "12.00", currency: "DL" });
+    expect(order).toMatchObject({ amount: "12.00", currency: "DL", email: expect.stringContaining("@"), currencyName: expect.stringMatching(/^Currency /) });
     expect((await admin.call("markTopUpPaid", { body: { id: created.json.id } })).status).toBe(200);
     expect((await admin.call("listUnpaidTopUps")).json.some((o: { id: string }) => o.id === created.json.id)).toBe(false);
     const log = await admin.call("listAuditLog", { query: { limit: 10 } });
     expect(log.status).toBe(200);
-    expect(log.json[0]).toMatchObject({ action: "topup.mark_paid", subject: created.json.id });
+    // The subject is named after the member whose order it is, not only by its id.
+    expect(log.json[0]).toMatchObject({ action: "topup.mark_paid", subject: created.json.id, subjectName: expect.stringMatching(/^Olga /) });
     expect(log.json[0]?.actor).toMatch(/^Ana /);
   });
 });

@@ -131,6 +131,8 @@ describe("credit validation", () => {
       amount: "25.00",
       currency: "DL",
       backendId: custodial.id,
+      currencyName: expect.stringMatching(/^Currency /),
+      email: expect.stringContaining("@"),
     });
   });
 
@@ -198,8 +200,10 @@ describe("pending wallet creations", () => {
     expect(list.json.find((a) => a.walletId === wallet)).toMatchObject({
       memberId: Number(m.id),
       name: "Ivy Waiting",
+      email: expect.stringContaining("@"),
       backend: "custodial",
       backendId: custodial.id,
+      currencyName: expect.stringMatching(/^Currency /),
     });
     for (let i = 0; i < 2; i++)
       expect((await accountsAdmin.call("validateCreation", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "active" });

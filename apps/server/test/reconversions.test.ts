@@ -73,6 +73,8 @@ describe("reconversion statuses", () => {
     const list = await admin.call("listReconversions");
     expect(list.json.find((r) => r.id === id)).toMatchObject({
       related: "Rita Member",
+      email: expect.stringContaining("@"),
+      currencyName: expect.stringMatching(/^Currency /),
       walletId: wallet,
       amount: "4.00",
       currency: "DL",

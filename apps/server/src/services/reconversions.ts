@@ -16,20 +16,24 @@ interface Row {
   payee_wallet_id: string;
   backend_id: string;
   symbol: string;
+  currency_name: string;
   related: string | null;
+  email: string | null;
 }
 
 const SELECT = `
   SELECT r.movement_id, r.status, r.updated_at, m.public_id, m.amount, m.created_at, m.payer_wallet_id, m.payee_wallet_id, m.backend_id,
-         c.symbol, pm.name AS related
+         c.symbol, c.name AS currency_name, pm.name AS related, pm.email
   FROM reconversions r JOIN movements m ON m.id = r.movement_id JOIN currencies c ON c.id = m.currency_id
   JOIN wallets w ON w.id = m.payer_wallet_id LEFT JOIN members pm ON pm.id = w.member_id`;
 
 const view = (r: Row): ReconversionView => ({
   id: r.public_id,
   related: r.related ?? "",
+  email: r.email ?? "",
   walletId: r.payer_wallet_id,
   backendId: r.backend_id,
+  currencyName: r.currency_name,
   amount: formatCents(r.amount),
   currency: r.symbol,
   date: r.created_at.toISOString(),

@@ -6,17 +6,28 @@ import type { BackendKind, WalletStatus } from "./wallets";
 
 /** docs/spec.md §3 "Pending user account": wallets waiting for an account-validation administrator. */
 export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> {
-  const { rows } = await db.query<{ id: string; member_id: bigint; name: string; kind: BackendKind; backend_id: string; created_at: Date }>(
-    `SELECT w.id, w.member_id, m.name AS name, b.kind, b.id AS backend_id, w.created_at
-     FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN members m ON m.id = w.member_id
+  const { rows } = await db.query<{
+    id: string;
+    member_id: bigint;
+    name: string;
+    email: string;
+    kind: BackendKind;
+    backend_id: string;
+    currency_name: string;
+    created_at: Date;
+  }>(
+    `SELECT w.id, w.member_id, m.name AS name, m.email, b.kind, b.id AS backend_id, c.name AS currency_name, w.created_at
+     FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id
      WHERE w.status = 'pending' AND w.role = 'member' ORDER BY w.created_at, w.id`,
   );
   return rows.map((r) => ({
     walletId: r.id,
     memberId: Number(r.member_id),
     name: r.name,
+    email: r.email,
     backend: r.kind,
     backendId: r.backend_id,
+    currencyName: r.currency_name,
     date: r.created_at.toISOString(),
   }));
 }

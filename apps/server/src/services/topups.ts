@@ -194,8 +194,10 @@ export const creditRequests = (db: Queryable) => ordersInState(db, "paid");
 
 /** Orders in one state, oldest first: paid ones to validate, unpaid ones a bank transfer may settle. */
 export async function ordersInState(db: Queryable, state: "paid" | "unpaid") {
-  const { rows } = await db.query<OrderRow & { symbol: string; backend_id: string; owner_id: bigint; owner_name: string; requester_name: string }>(
-    `SELECT o.*, c.symbol, b.id AS backend_id, w.member_id AS owner_id, m.name AS owner_name,
+  const { rows } = await db.query<
+    OrderRow & { symbol: string; backend_id: string; currency_name: string; owner_id: bigint; owner_name: string; owner_email: string; requester_name: string }
+  >(
+    `SELECT o.*, c.symbol, c.name AS currency_name, b.id AS backend_id, w.member_id AS owner_id, m.name AS owner_name, m.email AS owner_email,
             r.name AS requester_name
      FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN backends b ON b.id = w.backend_id
      JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id JOIN members r ON r.id = o.requester_id
@@ -206,11 +208,13 @@ export async function ordersInState(db: Queryable, state: "paid" | "unpaid") {
     id: o.public_id,
     related: o.owner_name,
     memberId: Number(o.owner_id),
+    email: o.owner_email,
     walletId: o.wallet_id,
     amount: formatCents(o.amount),
     currency: o.symbol,
     date: (o.paid_at ?? o.created_at).toISOString(),
     backendId: o.backend_id,
+    currencyName: o.currency_name,
     reference: o.reference,
     requester: { id: Number(o.requester_id), name: o.requester_name },
   }));

@@ -84,7 +84,8 @@ const text = (m: string | Msg) => (typeof m === "string" ? m : tr(m));
 
 export const toast = {
   error: (m: string | Msg) => show("error", text(m)),
-  success: (m: string | Msg) => show("success", text(m)),
+  /** `detail`: a second line saying plainly what was done, under a text the spec words itself. */
+  success: (m: string | Msg, detail?: string) => show("success", text(m), detail ? { description: detail } : {}),
   warning: (m: string | Msg, opts?: { sticky?: boolean }) => show("warning", text(m), opts?.sticky ? { duration: Infinity } : {}),
   /** A message that stays until its action is taken or it is dismissed. */
   action: (m: string, label: string, onClick: () => void) => show("info", m, { duration: Infinity, action: { label, onClick } }),

@@ -269,11 +269,15 @@ export const CreditRequest = z.object({
   id: z.string(),
   related: z.string(),
   memberId: z.number().int(),
+  /** The member's e-mail, for the administrators who validate (the route's right). */
+  email: z.string(),
   walletId: z.string(),
   amount: AmountString,
   currency: z.string(),
   date: z.string(),
   backendId: z.string(),
+  /** The currency's name, what administrators call the backend ("Demo Lokal"). */
+  currencyName: z.string(),
   reference: z.string(),
   requester: z.object({ id: z.number().int(), name: z.string() }),
 });
@@ -294,8 +298,11 @@ export const ReconversionView = z.object({
   /** The reconversion movement's id (a transaction id). */
   id: z.string(),
   related: z.string(),
+  /** The member's e-mail (administrators only). */
+  email: z.string(),
   walletId: z.string(),
   backendId: z.string(),
+  currencyName: z.string(),
   amount: AmountString,
   currency: z.string(),
   date: z.string(),
@@ -311,8 +318,11 @@ export const StagingAccount = z.object({
   walletId: z.string(),
   memberId: z.number().int(),
   name: z.string(),
+  /** The member's e-mail, for the account-validation administrators (the route's right). */
+  email: z.string(),
   backend: BackendKind,
   backendId: z.string(),
+  currencyName: z.string(),
   date: z.string(),
 });
 
@@ -390,6 +400,8 @@ export const AuditEntry = z.object({
   actor: z.string(),
   action: z.string(),
   subject: z.string(),
+  /** What the subject is called: the member's name, or the name of the member the wallet, order or movement is of; null when unknown. */
+  subjectName: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
 });
 
@@ -400,6 +412,8 @@ export const MemberWallet = z.object({
   email: z.string(),
   walletId: z.string(),
   backendId: z.string(),
+  backend: BackendKind,
+  currencyName: z.string(),
   status: WalletStatus,
   bal: SignedAmountString,
   /** Mutual-credit bounds (ledger wallets only). */

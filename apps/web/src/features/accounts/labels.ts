@@ -13,7 +13,7 @@ export function subAccountLabel(i18n: I18n, kind: SubAccountView["kind"]): strin
  * it is the signed one. A member holds at most one wallet per backend, so the name tells them apart;
  * ids and addresses are the machine's business, never an account's name.
  */
-function walletName(i18n: I18n, kind: Backend["kind"], currencyName: string): string {
+export function walletName(i18n: I18n, kind: Backend["kind"], currencyName: string): string {
   return kind === "ledger" ? i18n._("{currency} · signed wallet", { currency: currencyName }) : currencyName;
 }
 

@@ -3,13 +3,17 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
 import { RefusedError } from "@mutua/client";
 import { useLingui } from "@lingui/react";
-import { type MemberWallet, type ReconversionView } from "@mutua/domain";
+import { type AuditEntry, type CreditRequest, type MemberWallet, type ReconversionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { STAGES, stageLabel } from "../reconversion/stages";
 import { detailDate } from "../../lib/dates";
+import { Field } from "../../ui/Field";
+import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
+import { ConfirmDialog } from "./ConfirmDialog";
+import type { I18n } from "@lingui/core";
 
 /**
  * The administration console that the spec's "external administration link" leads to, for
@@ -22,11 +26,16 @@ export function AdminConsoleScreen() {
   const fmt = useFormat();
   const qc = useQueryClient();
   const list = useReconversions();
+  const [asking, setAsking] = useState<{ r: ReconversionView; to: ReconversionView["status"] } | null>(null);
   const advance = useMutation({
     mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => client.advanceReconversion(r.id, to),
-    onSuccess: (r) => toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) })),
+    onSuccess: (r) =>
+      toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) }), fmt.money(r.amount, r.currency)),
     onError: () => toast.error(i18n._("The reconversion could not be updated. Please refresh and try again.")),
-    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.reconversions() }),
+    onSettled: () => {
+      setAsking(null);
+      void qc.invalidateQueries({ queryKey: adminKeys.all });
+    },
   });
   return (
     <main className="page">
@@ -36,20 +45,24 @@ export function AdminConsoleScreen() {
         {list.isError && <p className="notice error">{i18n._("The reconversions could not be loaded. Please refresh the page.")}</p>}
         {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No reconversion yet")}</p>}
         {list.isSuccess && list.data.length > 0 && (
-          <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Date"), i18n._("Stage")]}>
+          <AdminTable columns={[i18n._("User"), i18n._("Email"), i18n._("Amount"), i18n._("Date"), i18n._("Reference"), i18n._("Stage")]}>
             {list.data.map((r) => {
               const next = STAGES[STAGES.indexOf(r.status) + 1];
               return (
                 <tr key={r.id}>
                   <td>{r.related}</td>
+                  <td>{r.email}</td>
                   <td>{fmt.money(r.amount, r.currency)}</td>
                   <td>
                     <time dateTime={r.date}>{fmt.date(new Date(r.date))}</time>
                   </td>
+                  <td>
+                    <code>{r.id}</code>
+                  </td>
                   <td>{stageLabel(i18n, r.status)}</td>
                   <td className="actions">
                     {next && (
-                      <button type="button" className="button small primary" disabled={advance.isPending} onClick={() => advance.mutate({ r, to: next })}>
+                      <button type="button" className="button small primary" onClick={() => setAsking({ r, to: next })}>
                         {i18n._("Mark as {stage}", { stage: stageLabel(i18n, next) })}
                       </button>
                     )}
@@ -60,6 +73,26 @@ export function AdminConsoleScreen() {
           </AdminTable>
         )}
       </section>
+      {asking && (
+        <ConfirmDialog
+          title={i18n._("Move this reconversion to its next stage?")}
+          confirm={i18n._("Mark as {stage}", { stage: stageLabel(i18n, asking.to) })}
+          busy={advance.isPending}
+          onConfirm={() => advance.mutate(asking)}
+          onClose={() => setAsking(null)}
+          facts={[
+            [i18n._("User"), asking.r.related],
+            [i18n._("Email"), asking.r.email],
+            [i18n._("Amount"), fmt.money(asking.r.amount, asking.r.currency)],
+            [i18n._("Reference"), asking.r.id],
+            [i18n._("Stage"), `${stageLabel(i18n, asking.r.status)} → ${stageLabel(i18n, asking.to)}`],
+          ]}
+        >
+          {asking.to === "paid" && (
+            <p>{i18n._("The association has paid the member in national currency: the units leave circulation. This cannot be undone.")}</p>
+          )}
+        </ConfirmDialog>
+      )}
       <MembersAndLimits />
       <UnpaidOrders />
       <AuditLog />
@@ -74,36 +107,62 @@ function UnpaidOrders() {
   const fmt = useFormat();
   const qc = useQueryClient();
   const list = useUnpaidTopUps();
+  const [asking, setAsking] = useState<CreditRequest | null>(null);
   const mark = useMutation({
-    mutationFn: (id: string) => client.markTopUpPaid(id),
-    onSuccess: () => toast.success(i18n._("The top-up order is marked as paid; it now awaits validation.")),
+    mutationFn: (o: CreditRequest) => client.markTopUpPaid(o.id),
+    onSuccess: (_r, o) =>
+      toast.success(
+        i18n._("The top-up order is marked as paid; it now awaits validation."),
+        `${o.related}, ${fmt.money(o.amount, o.currency)}, ${o.reference}`,
+      ),
     onError: () => toast.error(i18n._("The top-up order could not be updated. Please refresh and try again.")),
-    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
+    onSettled: () => {
+      setAsking(null);
+      void qc.invalidateQueries({ queryKey: adminKeys.all });
+    },
   });
   return (
     <section aria-labelledby="orders-title">
       <h2 id="orders-title">{i18n._("Unpaid top-up orders")}</h2>
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No unpaid top-up order")}</p>}
       {list.isSuccess && list.data.length > 0 && (
-        <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Reference"), i18n._("Date")]}>
+        <AdminTable columns={[i18n._("User"), i18n._("Email"), i18n._("Amount"), i18n._("Date"), i18n._("Reference")]}>
           {list.data.map((o) => (
             <tr key={o.id}>
               <td>{o.related}</td>
+              <td>{o.email}</td>
               <td>{fmt.money(o.amount, o.currency)}</td>
-              <td>
-                <code>{o.reference}</code>
-              </td>
               <td>
                 <time dateTime={o.date}>{fmt.date(new Date(o.date))}</time>
               </td>
+              <td>
+                <code>{o.reference}</code>
+              </td>
               <td className="actions">
-                <button type="button" className="button small primary" disabled={mark.isPending} onClick={() => mark.mutate(o.id)}>
+                <button type="button" className="button small primary" onClick={() => setAsking(o)}>
                   {i18n._("Mark as paid")}
                 </button>
               </td>
             </tr>
           ))}
         </AdminTable>
+      )}
+      {asking && (
+        <ConfirmDialog
+          title={i18n._("Mark this top-up order as paid?")}
+          confirm={i18n._("Mark as paid")}
+          busy={mark.isPending}
+          onConfirm={() => mark.mutate(asking)}
+          onClose={() => setAsking(null)}
+          facts={[
+            [i18n._("User"), asking.related],
+            [i18n._("Email"), asking.email],
+            [i18n._("Amount"), fmt.money(asking.amount, asking.currency)],
+            [i18n._("Reference"), asking.reference],
+          ]}
+        >
+          <p>{i18n._("Only once the bank transfer with this reference has arrived: the order then awaits validation.")}</p>
+        </ConfirmDialog>
       )}
     </section>
   );
@@ -125,18 +184,42 @@ function AuditLog() {
                 <time dateTime={e.at}>{detailDate(e.at)}</time>
               </td>
               <td>{e.actor}</td>
-              <td>
-                <code>{e.action}</code>
-              </td>
-              <td>
-                <code>{e.subject}</code>
-              </td>
+              <td>{auditAction(i18n, e)}</td>
+              <td>{e.subjectName ?? <code>{e.subject}</code>}</td>
             </tr>
           ))}
         </AdminTable>
       )}
     </section>
   );
+}
+
+/** What an audit entry's action code means, in words; an unknown code is shown as it is. */
+function auditAction(i18n: I18n, e: AuditEntry): string {
+  switch (e.action) {
+    case "account.validate":
+      return i18n._("Wallet approved");
+    case "account.discard":
+      return i18n._("Wallet request discarded");
+    case "credit.validate":
+      return i18n._("Top-up approved");
+    case "topup.mark_paid":
+      return i18n._("Top-up marked as paid");
+    case "wallet.limits":
+      return i18n._("Limits changed");
+    case "reconversion.advance":
+      return typeof e.details.to === "string" && (STAGES as readonly string[]).includes(e.details.to)
+        ? `${i18n._("Reconversion")}: ${stageLabel(i18n, e.details.to as ReconversionView["status"])}`
+        : i18n._("Reconversion updated");
+    case "credential.add":
+      return i18n._("Sign-in method added");
+    case "credential.remove":
+      return i18n._("Sign-in method removed");
+    case "password.reset":
+      return i18n._("Password reset");
+    default:
+      return e.action;
+  }
 }
 
 /** Members' wallets with their mutual-credit bounds and whether they take top-ups. */
@@ -147,13 +230,18 @@ function MembersAndLimits() {
   return (
     <section aria-labelledby="members-title">
       <h2 id="members-title">{i18n._("Members and limits")}</h2>
-      <div className="field">
-        <label htmlFor="member-search">{i18n._("Search a member")}</label>
-        <input id="member-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
-      </div>
+      <Field id="member-search" label={i18n._("Search a member")} type="search" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
       {list.isSuccess && (
         <AdminTable
-          columns={[i18n._("User"), i18n._("Backend"), i18n._("Balance"), i18n._("Mutual credit floor"), i18n._("Mutual credit ceiling"), i18n._("Top-ups")]}
+          columns={[
+            i18n._("User"),
+            i18n._("Email"),
+            i18n._("Wallet"),
+            i18n._("Balance"),
+            i18n._("Mutual credit floor"),
+            i18n._("Mutual credit ceiling"),
+            i18n._("Top-ups"),
+          ]}
         >
           {list.data.map((w) => (
             <LimitsRow key={w.walletId} wallet={w} />
@@ -169,44 +257,44 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
   const fmt = useFormat();
   const client = useClient();
   const qc = useQueryClient();
-  const [floor, setFloor] = useState(wallet.cmFloor ?? "");
-  const [ceiling, setCeiling] = useState(wallet.cmCeiling ?? "");
+  const [floor, setFloor] = useState(wallet.cmFloor === null ? "" : fmt.amountInput(wallet.cmFloor));
+  const [ceiling, setCeiling] = useState(wallet.cmCeiling === null ? "" : fmt.amountInput(wallet.cmCeiling));
+  // Typed as the member's locale writes it (a decimal comma in French); the API takes a point.
+  const api = (text: string) => text.trim().replace(",", ".");
   const [topups, setTopups] = useState(wallet.topupAllowed);
   const save = useMutation({
     mutationFn: () =>
       client.setWalletLimits({
         walletId: wallet.walletId,
         topupAllowed: topups,
-        ...(wallet.cmFloor !== null ? { cmFloor: floor, cmCeiling: ceiling === "" ? null : ceiling } : {}),
+        ...(wallet.cmFloor !== null ? { cmFloor: api(floor), cmCeiling: ceiling.trim() === "" ? null : api(ceiling) } : {}),
       }),
     onSuccess: () => toast.success(i18n._("Limits of {name} saved", { name: wallet.name })),
     onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The limits could not be saved. Please refresh and try again.")),
     onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
   });
   const label = (what: string) => `${what} — ${wallet.name}`;
+  const limit = (what: string, value: string, set: (v: string) => void) => (
+    <div className="field compact">
+      <label className="visually-hidden" htmlFor={`${wallet.walletId}-${what}`}>
+        {label(what)}
+      </label>
+      <input id={`${wallet.walletId}-${what}`} value={value} onChange={(e) => set(e.target.value)} inputMode="decimal" autoComplete="off" />
+    </div>
+  );
   return (
     <tr>
       <td>{wallet.name}</td>
-      <td>{wallet.backendId}</td>
+      <td>{wallet.email}</td>
+      <td>{walletName(i18n, wallet.backend, wallet.currencyName)}</td>
       <td>{fmt.apiAmount(wallet.bal)}</td>
+      <td>{wallet.cmFloor !== null && limit(i18n._("Mutual credit floor"), floor, setFloor)}</td>
+      <td>{wallet.cmFloor !== null && limit(i18n._("Mutual credit ceiling"), ceiling, setCeiling)}</td>
       <td>
-        {wallet.cmFloor !== null && (
-          <input aria-label={label(i18n._("Mutual credit floor"))} value={floor} onChange={(e) => setFloor(e.target.value)} inputMode="decimal" size={9} />
-        )}
-      </td>
-      <td>
-        {wallet.cmFloor !== null && (
-          <input
-            aria-label={label(i18n._("Mutual credit ceiling"))}
-            value={ceiling}
-            onChange={(e) => setCeiling(e.target.value)}
-            inputMode="decimal"
-            size={9}
-          />
-        )}
-      </td>
-      <td>
-        <input type="checkbox" aria-label={label(i18n._("Top-ups"))} checked={topups} onChange={(e) => setTopups(e.target.checked)} />
+        <label className="switch">
+          <input type="checkbox" role="switch" aria-label={label(i18n._("Top-ups"))} checked={topups} onChange={(e) => setTopups(e.target.checked)} />
+          <span aria-hidden="true">{topups ? i18n._("Allowed") : i18n._("Not allowed")}</span>
+        </label>
       </td>
       <td className="actions">
         <button type="button" className="button small primary" disabled={save.isPending} onClick={() => save.mutate()}>

@@ -1,26 +1,41 @@
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, usePendingAccounts } from "./queries";
 import { useLingui } from "@lingui/react";
 import { M, type StagingAccount } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
+import { useFormat } from "../../lib/format";
+import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
+import { ConfirmDialog } from "./ConfirmDialog";
 
-/** docs/spec.md §2 "Pending accounts screen": user (and backend when several) with Approve and Discard. */
+/**
+ * docs/spec.md §2 "Pending accounts screen": user (and backend when several) with Approve and
+ * Discard; each asks first, naming the member and the wallet, and the toast says what was done.
+ */
 export function PendingAccountsScreen() {
   const { i18n } = useLingui();
   const client = useClient();
+  const fmt = useFormat();
   const qc = useQueryClient();
   const list = usePendingAccounts();
   const running = useRef(new Set<string>());
+  const [asking, setAsking] = useState<{ account: StagingAccount; approve: boolean } | null>(null);
+  const wallet = (a: StagingAccount) => walletName(i18n, a.backend, a.currencyName);
   const decide = useMutation({
     mutationFn: ({ account, approve }: { account: StagingAccount; approve: boolean }) =>
       approve ? client.validateCreation(account.walletId) : client.discardCreateRequest(account.walletId),
-    onSuccess: (_r, { account }) => toast.success({ id: M.accountCreationDecided, values: { name: account.name } }),
+    onSuccess: (_r, { account, approve }) =>
+      toast.success(
+        { id: M.accountCreationDecided, values: { name: account.name } },
+        // The spec's text says "approved or discarded": this line says which, and whose wallet.
+        `${approve ? i18n._("Approved") : i18n._("Discarded")}: ${account.name}, ${wallet(account)}`,
+      ),
     onError: (_e, { account, approve }) => toast.error({ id: approve ? M.accountApproveFailed : M.accountDiscardFailed, values: { name: account.name } }),
     onSettled: (_d, _e, { account }) => {
       running.current.delete(account.walletId);
+      setAsking(null);
       void qc.invalidateQueries({ queryKey: adminKeys.pendingAccounts() });
     },
   });
@@ -29,7 +44,6 @@ export function PendingAccountsScreen() {
     running.current.add(account.walletId);
     decide.mutate({ account, approve });
   };
-  const several = new Set((list.data ?? []).map((a) => a.backendId)).size > 1;
   return (
     <main className="page">
       <h1>{i18n._("Account requests")}</h1>
@@ -44,22 +58,43 @@ export function PendingAccountsScreen() {
       )}
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No account pending for approval")}</p>}
       {list.isSuccess && list.data.length > 0 && (
-        <AdminTable columns={[i18n._("User"), ...(several ? [i18n._("Backend")] : [])]}>
+        <AdminTable columns={[i18n._("User"), i18n._("Email"), i18n._("Wallet"), i18n._("Requested on")]}>
           {list.data.map((a) => (
             <tr key={a.walletId}>
               <td>{a.name}</td>
-              {several && <td>{a.backendId}</td>}
+              <td>{a.email}</td>
+              <td>{wallet(a)}</td>
+              <td>
+                <time dateTime={a.date}>{fmt.date(new Date(a.date))}</time>
+              </td>
               <td className="actions">
-                <button type="button" className="button small" onClick={() => run(a, false)}>
+                <button type="button" className="button small" onClick={() => setAsking({ account: a, approve: false })}>
                   {i18n._("Discard")}
                 </button>
-                <button type="button" className="button primary small" onClick={() => run(a, true)}>
+                <button type="button" className="button primary small" onClick={() => setAsking({ account: a, approve: true })}>
                   {i18n._("Approve")}
                 </button>
               </td>
             </tr>
           ))}
         </AdminTable>
+      )}
+      {asking && (
+        <ConfirmDialog
+          title={asking.approve ? i18n._("Approve this wallet request?") : i18n._("Discard this wallet request?")}
+          confirm={asking.approve ? i18n._("Approve") : i18n._("Discard")}
+          danger={!asking.approve}
+          busy={decide.isPending}
+          onConfirm={() => run(asking.account, asking.approve)}
+          onClose={() => setAsking(null)}
+          facts={[
+            [i18n._("User"), asking.account.name],
+            [i18n._("Email"), asking.account.email],
+            [i18n._("Wallet"), wallet(asking.account)],
+          ]}
+        >
+          {!asking.approve && <p>{i18n._("The member does not get this wallet, and may ask for it again.")}</p>}
+        </ConfirmDialog>
       )}
     </main>
   );

@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, useCreditRequests } from "./queries";
 import { useLingui } from "@lingui/react";
@@ -7,14 +7,19 @@ import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { AdminTable } from "./AdminTable";
+import { ConfirmDialog } from "./ConfirmDialog";
 
-/** docs/spec.md §2 "Pending top-up screen": user, amount, date with its relative date, Approve. */
+/**
+ * docs/spec.md §2 "Pending top-up screen": user, amount, date with its relative date, Approve,
+ * with the member's e-mail and the order's reference; Approve asks first, naming both.
+ */
 export function PendingCreditsScreen() {
   const { i18n } = useLingui();
   const client = useClient();
   const fmt = useFormat();
   const qc = useQueryClient();
   const list = useCreditRequests();
+  const [asking, setAsking] = useState<CreditRequest | null>(null);
   // An approval already running for a request is ignored (docs/spec.md §4); the server pays once anyway.
   const running = useRef(new Set<string>());
   const approve = useMutation({
@@ -23,10 +28,11 @@ export function PendingCreditsScreen() {
     onError: (_e, r) => toast.error({ id: M.creditApproveFailed, values: { name: r.related } }),
     onSettled: (_d, _e, r) => {
       running.current.delete(r.id);
+      setAsking(null);
       void qc.invalidateQueries({ queryKey: adminKeys.creditRequests() });
     },
   });
-  const backends = new Set((list.data ?? []).map((r) => r.backendId));
+  const currencies = new Set((list.data ?? []).map((r) => r.backendId));
   return (
     <main className="page">
       <h1>{i18n._("Credit requests")}</h1>
@@ -41,27 +47,27 @@ export function PendingCreditsScreen() {
       )}
       {list.isSuccess && list.data.length === 0 && <p className="empty">{i18n._("No top up request awaiting approval")}</p>}
       {list.isSuccess && list.data.length > 0 && (
-        <AdminTable columns={[i18n._("User"), i18n._("Amount"), i18n._("Date")]}>
+        <AdminTable columns={[i18n._("User"), i18n._("Email"), i18n._("Amount"), i18n._("Date"), i18n._("Reference")]}>
           {list.data.map((r) => (
             <tr key={r.id}>
+              <td>{r.related}</td>
+              <td>{r.email}</td>
               <td>
-                {r.related}
-                {backends.size > 1 && <span className="hint"> {r.backendId}</span>}
+                {fmt.money(r.amount, r.currency)}
+                {currencies.size > 1 && <span className="hint"> {r.currencyName}</span>}
               </td>
-              <td>{fmt.money(r.amount, r.currency)}</td>
               <td>
                 <time dateTime={r.date}>{fmt.date(new Date(r.date))}</time> <span className="hint">{fmt.relative(new Date(r.date))}</span>
               </td>
               <td>
+                <code>{r.reference}</code>
+              </td>
+              <td className="actions">
                 <button
                   type="button"
                   className="button primary small"
                   disabled={approve.isPending && approve.variables?.id === r.id}
-                  onClick={() => {
-                    if (running.current.has(r.id)) return;
-                    running.current.add(r.id);
-                    approve.mutate(r);
-                  }}
+                  onClick={() => setAsking(r)}
                 >
                   {i18n._("Approve")}
                 </button>
@@ -69,6 +75,25 @@ export function PendingCreditsScreen() {
             </tr>
           ))}
         </AdminTable>
+      )}
+      {asking && (
+        <ConfirmDialog
+          title={i18n._("Approve {amount} for {name}?", { amount: fmt.money(asking.amount, asking.currency), name: asking.related })}
+          confirm={i18n._("Approve")}
+          busy={approve.isPending}
+          onConfirm={() => {
+            if (running.current.has(asking.id)) return;
+            running.current.add(asking.id);
+            approve.mutate(asking);
+          }}
+          onClose={() => setAsking(null)}
+          facts={[
+            [i18n._("User"), asking.related],
+            [i18n._("Email"), asking.email],
+            [i18n._("Amount"), fmt.money(asking.amount, asking.currency)],
+            [i18n._("Reference"), asking.reference],
+          ]}
+        />
       )}
     </main>
   );

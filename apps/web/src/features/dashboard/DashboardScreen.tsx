@@ -215,8 +215,9 @@ export function DashboardScreen() {
             onSelect={setSelected}
             onRefresh={() => void refresh()}
           />
-          {/* The chart's box keeps its height while its code and figures load (styles.css). */}
-          {current && !summary.isError && (
+          {/* The chart's box keeps its height while the accounts, its code and its figures load
+              (styles.css): the transactions below it never jump down on a phone. */}
+          {(current || accounts.isPending) && !summary.isError && (
             <Suspense fallback={<section className="card account-summary" aria-busy="true" />}>
               {summary.data ? <AccountSummaryCard summary={summary.data} /> : <section className="card account-summary" aria-busy="true" />}
             </Suspense>

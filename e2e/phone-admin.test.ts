@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { toastText } from "./support/browser";
+import { signedIn, useSuite } from "./support/suite";
+
+const suite = useSuite();
+
+/** The column name a phone shows above a cell (AdminTable's `--col-N`, the cell's ::before). */
+const cellLabel = (cell: Locator) => cell.evaluate((td) => getComputedStyle(td, "::before").content.replace(/^"|"$/g, ""));
+
+/** Each cell of the row's card, as "label: text" (actions left out). */
+async function card(row: Locator): Promise<string[]> {
+  const cells = row.locator("td:not(.actions)");
+  const out: string[] = [];
+  for (let i = 0; i < (await cells.count()); i++) out.push(`${await cellLabel(cells.nth(i))}: ${(await cells.nth(i).innerText()).trim()}`);
+  return out;
+}
+
+const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe("an administrator on a phone (issue 18)", () => {
+  it("admin@ approves a pending account and a credit request, each after a question naming the member; the lists show who, e-mail, date, amount and reference, and no backend id", async () => {
+    const { page, context, errors } = await signedIn(suite, "admin@example.com", "Demo1234!", { phone: true });
+
+    // Account requests: Dan's seeded wallet, as a card labelled by column.
+    await page.goto(`${suite.server.url}/admin/pending-accounts`);
+    const dan = page.locator("tr").filter({ hasText: "Dan Pending" });
+    await dan.waitFor();
+    const danCard = await card(dan);
+    expect(danCard.slice(0, 3)).toEqual(["User: Dan Pending", "Email: dan@example.com", "Wallet: Demo Lokal"]);
+    expect(danCard[3]).toMatch(/^Requested on: \S+/);
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await dan.getByRole("button", { name: "Approve" }).tap();
+    const ask = page.getByRole("dialog", { name: "Approve this wallet request?" });
+    expect(await ask.locator("dl").innerText()).toMatch(/User\s+Dan Pending\s+Email\s+dan@example\.com\s+Wallet\s+Demo Lokal/);
+    // Cancel first: nothing happens.
+    await ask.getByRole("button", { name: "Cancel" }).tap();
+    await ask.waitFor({ state: "detached" });
+    await dan.waitFor();
+    await dan.getByRole("button", { name: "Approve" }).tap();
+    await ask.getByRole("button", { name: "Approve" }).tap();
+    await toastText(page, "User Dan Pending's account creation was approved or discarded");
+    await toastText(page, "Approved: Dan Pending, Demo Lokal");
+    await dan.waitFor({ state: "detached" });
+
+    // Credit requests: Alice's seeded 25.00 DL top-up, with its reference.
+    await page.goto(`${suite.server.url}/admin/pending-credits`);
+    const alice = page.locator("tr").filter({ hasText: "MU-DEMO2-ALICE" });
+    await alice.waitFor();
+    const aliceCard = await card(alice);
+    expect(aliceCard.slice(0, 3)).toEqual(["User: Alice Martin", "Email: alice@example.com", "Amount: 25.00 DL"]);
+    expect(aliceCard[3]).toMatch(/^Date: \S+/);
+    expect(aliceCard[4]).toBe("Reference: MU-DEMO2-ALICE");
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await alice.getByRole("button", { name: "Approve" }).tap();
+    const credit = page.getByRole("dialog", { name: "Approve 25.00 DL for Alice Martin?" });
+    expect(await credit.locator("dl").innerText()).toMatch(
+      /User\s+Alice Martin\s+Email\s+alice@example\.com\s+Amount\s+25\.00 DL\s+Reference\s+MU-DEMO2-ALICE/,
+    );
+    await credit.getByRole("button", { name: "Approve" }).tap();
+    await toastText(page, "Top up request from Alice Martin of 25.00 DL was validated");
+    await alice.waitFor({ state: "detached" });
+
+    // The console: people and currencies by name, never a backend id or a member id.
+    await page.goto(`${suite.server.url}/admin`);
+    const members = page.getByRole("region", { name: "Members and limits" });
+    const carol = members.locator("tr").filter({ hasText: "Carol Petit" }).first();
+    await carol.waitFor();
+    expect((await card(carol)).slice(0, 3)).toEqual(["User: Carol Petit", "Email: carol@example.com", "Wallet: Demo Lokal · signed wallet"]);
+    const audit = page.getByRole("region", { name: "Audit log" });
+    await audit.locator("tr").filter({ hasText: "Wallet approved" }).filter({ hasText: "Dan Pending" }).first().waitFor();
+    await audit.locator("tr").filter({ hasText: "Top-up approved" }).filter({ hasText: "Alice Martin" }).first().waitFor();
+    const text = await page.locator("body").innerText();
+    expect(text).not.toMatch(/custodial:|ledger:|member:/);
+    expect(await noSidewaysScroll(page)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
