@@ -52,7 +52,10 @@ describe("dialogs and the keyboard", () => {
         await page.keyboard.press("Tab");
         const el = await page.evaluate(() => {
           const a = document.activeElement as HTMLElement;
-          const label = a.getAttribute("aria-label") ?? (a as HTMLInputElement).labels?.[0]?.textContent ?? a.textContent ?? "";
+          // What a screen reader names it: decorations marked aria-hidden (initials avatars) left out.
+          const shown = a.cloneNode(true) as HTMLElement;
+          shown.querySelectorAll("[aria-hidden=true]").forEach((n) => n.remove());
+          const label = a.getAttribute("aria-label") ?? (a as HTMLInputElement).labels?.[0]?.textContent ?? shown.textContent ?? "";
           return { label: label.trim(), tag: a.tagName };
         });
         seen.push(`${el.tag}:${el.label}`);

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { useLingui } from "@lingui/react";
 import { M, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
@@ -8,8 +8,9 @@ import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
 import { Skeleton } from "../../ui/Skeleton";
 import { accountLabel, subAccountLabel } from "./labels";
+import { optionalLazy } from "../../ui/optional-lazy";
 
-const NextStep = lazy(() => import("../dashboard/NextStep"));
+const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
 
 export interface Selection {
   walletId: string;

@@ -21,10 +21,11 @@ import type { PaymentDraft } from "../send/useSendPayment";
 import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
 import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
+import { optionalLazy } from "../../ui/optional-lazy";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
-const AccountSummaryCard = lazy(() => import("./AccountSummaryCard"));
+const AccountSummaryCard = optionalLazy(() => import("./AccountSummaryCard"));
 // Loaded when a payment starts, not with the dashboard.
 const SendMoneyModal = lazy(() => import("../send/SendMoneyModal").then((m) => ({ default: m.SendMoneyModal })));
 

@@ -10,9 +10,10 @@ import { useRecentTransactions } from "./queries";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { accountLabel } from "../accounts/labels";
 import { Skeleton } from "../../ui/Skeleton";
+import { optionalLazy } from "../../ui/optional-lazy";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
-const NextStep = lazy(() => import("../dashboard/NextStep"));
+const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
 
 /** docs/spec.md §2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
 export function RecentTransactions({
