@@ -18,6 +18,7 @@ import { pinRoutes } from "./routes/pins";
 import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
+import { eventRoutes } from "./routes/events";
 import { orderPages } from "./routes/orders";
 import { lokavalutoRoutes } from "./lokavaluto";
 import { appConfig, webRoutes } from "./web";
@@ -119,6 +120,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   passkeyRoutes(app, full);
   topUpRoutes(app, full);
   adminRoutes(app, full);
+  eventRoutes(app, full);
   orderPages(app, full);
   await lokavalutoRoutes(app, full);
   // Every instance clears expired rate-limit windows and challenges on its own timer.

@@ -42,7 +42,16 @@ let payee: SeededMember;
 let payeeWallet: string;
 let payeeLedger: string;
 /** The owner's things. */
-const own = {} as { custodial: string; ledger: TestLedgerWallet; order: string; pinId: string; proofSalt: string; device: string; pendingWallet: string };
+const own = {} as {
+  custodial: string;
+  ledger: TestLedgerWallet;
+  order: string;
+  pinId: string;
+  proofSalt: string;
+  device: string;
+  pendingWallet: string;
+  event: string;
+};
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -75,6 +84,8 @@ beforeAll(async () => {
   own.device = (await new Api(server.baseUrl, await memberToken(tdb.db, people.owner.id, { fresh: true })).call("createDeviceLogin")).json.credentialId;
   const newcomer = await seedMember(tdb.db, { firstName: "Newcomer" });
   own.pendingWallet = await openCustodialWallet(tdb.db, custodial, newcomer.id, "pending");
+  // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
+  own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
 
 afterAll(async () => {
@@ -138,6 +149,10 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   confirmPassword: () => ({ body: { password: "not the password" } }),
   confirmPasskey: () => ({ body: { challengeId: randomUUID(), response: { id: "x" } } }),
   listDevices: () => ({}),
+  events: () => ({}),
+  listNotifications: () => ({}),
+  markNotificationsRead: () => ({ body: { ids: [own.event] } }),
+  markAllNotificationsRead: () => ({}),
   createTopUp: () => ({ body: { walletId: own.custodial, amount: "5.00" } }),
   getPendingTopUps: () => ({ query: { walletId: own.custodial } }),
   cancelTopUp: () => ({ body: { id: own.order } }),
@@ -213,6 +228,11 @@ const EXPECTED: Record<RouteName, Expected> = {
   confirmPasskey: member(403),
   // Each member lists only their own (credentials.test.ts).
   listDevices: member(200),
+  // Each member hears and reads only their own events: another's ids are ignored (ownerState checks).
+  events: member(200),
+  listNotifications: member(200),
+  markNotificationsRead: member(200),
+  markAllNotificationsRead: member(200),
   // Only the owner (who already has an unpaid one) and credit administrators (the spec's "top-ups by
   // other requesters") open orders on a wallet; for anybody else it does not exist.
   createTopUp: { ...owner(409), credits: 200, both: 200 },
@@ -233,6 +253,7 @@ async function ownerState() {
     pin: await q("SELECT failures FROM pins WHERE id = $1", [own.pinId]),
     devices: await q("SELECT id FROM device_logins WHERE member_id = $1", [people.owner.id]),
     sessions: await q("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NULL", [people.owner.id]),
+    unread: await q("SELECT id FROM member_events WHERE member_id = $1 AND read_at IS NULL ORDER BY id", [people.owner.id]),
   };
 }
 

@@ -228,6 +228,10 @@ export async function http<T = unknown>(
     body = JSON.stringify(opts.body);
   }
   const res = await fetch(baseUrl + urlPath, { method, headers, body });
+  if (res.ok && res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    // An event stream does not end: its opening (the position it starts from) is its answer here.
+    return { status: res.status, headers: res.headers, text: await streamOpening(res), json: undefined as T };
+  }
   const text = await res.text();
   let json: unknown = undefined;
   try {
@@ -236,6 +240,20 @@ export async function http<T = unknown>(
     /* not JSON: callers look at text */
   }
   return { status: res.status, headers: res.headers, text, json: json as T };
+}
+
+/** An event stream's first lines, up to and with its `ready` event; the stream is then closed. */
+async function streamOpening(res: Response): Promise<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!/event: ready\n[^]*?\n\n/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  return text;
 }
 
 export type ErrorJson = ErrorBody;

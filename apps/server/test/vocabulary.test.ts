@@ -3,6 +3,7 @@ import {
   BACKEND_KINDS,
   BACKEND_STATUSES,
   CREDENTIAL_KINDS,
+  EVENT_KINDS,
   LIMITS,
   M,
   MOVEMENT_KINDS,
@@ -35,6 +36,8 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "topup_orders.state": TOPUP_STATES,
   "reconversions.status": RECONVERSION_STATUSES,
   "webauthn_challenges.purpose": PASSKEY_CHALLENGE_PURPOSES,
+  "member_events.kind": EVENT_KINDS,
+  "member_events.stage": RECONVERSION_STATUSES,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */

@@ -11,6 +11,7 @@ import {
   type ErrorBody,
   type TransactionsQuery,
 } from "@mutua/domain";
+import { followEvents, type EventHandlers, type EventSourceConstructor } from "./events";
 import { InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError } from "./errors";
 
 /** docs/spec.md §7: every request gives up after 20 seconds. */
@@ -28,6 +29,8 @@ export interface ClientOptions {
   getToken?: () => string | null | undefined;
   /** Called when a private call answers 401: the session is gone. */
   onLoginRequired?: () => void;
+  /** For subscribe outside browsers (Node.js before 22 has none): the `eventsource` package's. */
+  EventSource?: EventSourceConstructor;
 }
 
 /** A call's arguments; `params` is required exactly when the operation's path has parameters. */
@@ -289,6 +292,20 @@ export class MutuaClient {
   /** Spec "account.discardCreateRequest". */
   discardCreateRequest(walletId: string) {
     return this.call("discardCreateRequest", { body: { walletId } });
+  }
+
+  /** Follows the member's events as they happen (events.ts); returns the function that stops. */
+  subscribe(handlers: EventHandlers): () => void {
+    return followEvents(this.baseUrl, handlers, { EventSource: this.options.EventSource, fetch: this.fetchImpl, token: this.options.getToken?.() });
+  }
+  listNotifications(query: QueryOf<"listNotifications"> = {}) {
+    return this.call("listNotifications", { query });
+  }
+  markNotificationsRead(ids: string[]) {
+    return this.call("markNotificationsRead", { body: { ids } });
+  }
+  markAllNotificationsRead() {
+    return this.call("markAllNotificationsRead");
   }
 }
 

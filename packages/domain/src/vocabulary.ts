@@ -45,6 +45,29 @@ export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 export const PASSKEY_CHALLENGE_PURPOSES = ["register", "login"] as const;
 export type PasskeyChallengePurpose = (typeof PASSKEY_CHALLENGE_PURPOSES)[number];
 
+/**
+ * What happened to a member that their open apps (and, for some, their inbox or phone) hear of
+ * (docs/architecture.md "Live money"). The database writes them itself, in the transaction of
+ * their cause (migration 0011), so an event exists exactly when its cause committed.
+ */
+export const EVENT_KINDS = [
+  "payment_received",
+  "payment_sent",
+  "topup_credited",
+  "reconversion_sent",
+  "reconversion_stage",
+  "wallet_approved",
+  "wallet_discarded",
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/**
+ * The member's own doing, told to their other tabs and devices so they update, but not a
+ * notification: the notification centre, its count, e-mails and pushes leave these out.
+ */
+export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent"] as const satisfies readonly EventKind[];
+export const isNotification = (kind: EventKind): boolean => !(SILENT_EVENT_KINDS as readonly EventKind[]).includes(kind);
+
 /** Limits the contract, the server and the database share (lengths in characters, i.e. code points). */
 export const LIMITS = {
   /** A payment's memo, each side (docs/spec.md §5 "Memos"). */

@@ -4,7 +4,17 @@ import { EMAIL_MAX } from "../email";
 import { NAME_MAX } from "../names";
 import { MEMBER_PASSWORD_RULES } from "../password";
 import { M } from "../messages";
-import { BACKEND_KINDS, CREDENTIAL_KINDS, LIMITS, MOVEMENT_KINDS, RECONVERSION_STATUSES, SUB_ACCOUNTS, TOPUP_STATES, WALLET_STATUSES } from "../vocabulary";
+import {
+  BACKEND_KINDS,
+  CREDENTIAL_KINDS,
+  EVENT_KINDS,
+  LIMITS,
+  MOVEMENT_KINDS,
+  RECONVERSION_STATUSES,
+  SUB_ACCOUNTS,
+  TOPUP_STATES,
+  WALLET_STATUSES,
+} from "../vocabulary";
 
 /** One request/response contract for the server (validation, OpenAPI) and the client (types). */
 
@@ -430,6 +440,48 @@ export const WalletLimitsBody = z.object({
   topupAllowed: z.boolean().optional(),
 });
 
+/** An event's id: a decimal integer, kept as text (it is the stream's `Last-Event-ID`). */
+const EventId = z.string().regex(/^\d{1,18}$/, M.invalidRequest);
+
+/** Something that happened to the member (docs/architecture.md "Live money"). */
+export const MemberEvent = z.object({
+  id: EventId,
+  kind: z.enum(EVENT_KINDS),
+  date: z.string(),
+  /** The member's account it concerns, and its currency's symbol. */
+  walletId: z.string(),
+  currency: z.string(),
+  /** The movement's amount, unsigned; null for a wallet's approval or discarding. */
+  amount: AmountString.nullable(),
+  /** Who paid the member or was paid (a name, or the association's); null when nobody else is concerned. */
+  counterparty: z.string().nullable(),
+  /** The movement's id, for its receipt (the reconversion's, for a reconversion_stage). */
+  transactionId: z.string().nullable(),
+  /** A reconversion's new stage. */
+  stage: ReconversionStatus.nullable(),
+  read: z.boolean(),
+});
+
+export const EventsQuery = z.object({
+  /** Resume after this event, for a stream opened anew (an EventSource reconnecting sends Last-Event-ID instead). */
+  after: EventId.optional(),
+});
+
+export const NotificationsQuery = z.object({
+  /** The page after this one: events older than this id. */
+  before: EventId.optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+export const NotificationPage = z.object({
+  items: z.array(MemberEvent),
+  next: z.string().nullable(),
+  /** How many notifications the member has not read, all pages together. */
+  unread: z.number().int(),
+});
+
+export const MarkReadBody = z.object({ ids: z.array(EventId).min(1).max(100) });
+
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const schemas = {
@@ -492,6 +544,11 @@ export const schemas = {
   listAuditLog: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), response: z.array(AuditEntry) },
   listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
   advanceReconversion: { body: AdvanceReconversionBody, response: ReconversionView },
+  /** Server-Sent Events: a `ready` event with the stream's position, then one `message` per MemberEvent. */
+  events: { query: EventsQuery, response: z.string() },
+  listNotifications: { query: NotificationsQuery, response: NotificationPage },
+  markNotificationsRead: { body: MarkReadBody, response: z.object({ unread: z.number().int() }) },
+  markAllNotificationsRead: { response: z.object({ unread: z.number().int() }) },
   getStagingUserAccounts: { response: z.array(StagingAccount) },
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },

@@ -29,3 +29,5 @@ export type StagingAccount = ResponseOf<"getStagingUserAccounts">[number];
 export type AuditEntry = ResponseOf<"listAuditLog">[number];
 export type MemberWallet = ResponseOf<"listMemberWallets">[number];
 export type DeviceView = ResponseOf<"listDevices">[number];
+export type NotificationPage = ResponseOf<"listNotifications">;
+export type MemberEvent = NotificationPage["items"][number];

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+/** A comment line this often keeps proxies and phones from closing a quiet stream. */
+export const HEARTBEAT_MS = 25_000;
+/** How long an EventSource waits before it reconnects (the SSE `retry` field). */
+export const RETRY_MS = 2_000;
+
+export interface EventStream {
+  send(message: { id?: string; event?: string; data: string }): void;
+  end(): void;
+  onClose(fn: () => void): void;
+  readonly closed: boolean;
+}
+
+/**
+ * Turns a request into a Server-Sent Events stream (text/event-stream, WHATWG HTML §9.2): the reply
+ * is taken over from Fastify, which neither compresses nor buffers it, so each event leaves at once.
+ */
+export function openEventStream(req: FastifyRequest, reply: FastifyReply): EventStream {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    // nginx and its kind would otherwise hold events back to fill a buffer.
+    "X-Accel-Buffering": "no",
+  });
+  res.write(`retry: ${RETRY_MS}\n\n`);
+  req.socket.setNoDelay(true);
+  req.socket.setKeepAlive(true);
+
+  let closed = false;
+  const closers: (() => void)[] = [];
+  const heartbeat = setInterval(() => res.write(":\n\n"), HEARTBEAT_MS);
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    for (const fn of closers) fn();
+  };
+  res.on("close", close);
+  req.raw.on("close", close);
+
+  return {
+    send({ id, event, data }) {
+      if (closed) return;
+      // One data line per line of text: the format's only escaping.
+      const lines = data.split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`);
+      res.write(`${event ? `event: ${event}\n` : ""}${id ? `id: ${id}\n` : ""}${lines.join("")}\n`);
+    },
+    end() {
+      close();
+      res.end();
+    },
+    onClose(fn) {
+      closers.push(fn);
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import pg from "pg";
+import type { Db } from "../db/pool";
+
+/** The channel migration 0011's trigger notifies, with the member's id, when it writes an event. */
+export const EVENTS_CHANNEL = "mutua_member_events";
+
+type Wake = () => void;
+
+/**
+ * One instance's ear on the database: a single connection LISTENs for members' new events (PostgreSQL
+ * is the bus between instances: a payment posted through any instance reaches streams open on all of
+ * them) and wakes the streams of that member open here. A wake-up says only "look": streams read
+ * what is new themselves (services/member-events.ts), so a notification lost while the connection
+ * was down costs nothing: every stream is woken when it is back.
+ *
+ * Only the open connections of this process live here, which no other instance could serve anyway;
+ * the events themselves are in the database.
+ */
+export class EventHub {
+  private readonly streams = new Map<string, Set<Wake>>();
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Wakes `wake` whenever the member may have new events; returns the unsubscribe. */
+  subscribe(memberId: bigint, wake: Wake): () => void {
+    const key = memberId.toString();
+    let set = this.streams.get(key);
+    if (!set) this.streams.set(key, (set = new Set()));
+    set.add(wake);
+    void this.listen();
+    return () => {
+      set.delete(wake);
+      if (set.size === 0) this.streams.delete(key);
+    };
+  }
+
+  /** How many streams are open on this instance. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.streams.values()) n += set.size;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private wakeAll(): void {
+    for (const set of this.streams.values()) for (const wake of set) wake();
+  }
+
+  private listen(): Promise<void> {
+    if (this.client || this.closed) return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client(this.db.options);
+    const lost = (why: string) => {
+      if (this.client !== client) return;
+      this.client = null;
+      client.end().catch(() => undefined);
+      if (this.closed) return;
+      this.log(`event listener lost (${why}); reconnecting`);
+      this.later();
+    };
+    client.on("error", (e) => lost(e.message));
+    client.on("end", () => lost("connection ended"));
+    client.on("notification", (n) => {
+      if (n.channel !== EVENTS_CHANNEL || !n.payload) return;
+      for (const wake of this.streams.get(n.payload) ?? []) wake();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    } catch (e) {
+      await client.end().catch(() => undefined);
+      if (!this.closed) {
+        this.log(`event listener cannot connect (${(e as Error).message}); retrying`);
+        this.later();
+      }
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    // What was notified while nobody listened is read now.
+    this.wakeAll();
+  }
+
+  private later(): void {
+    if (this.retry || this.closed) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.streams.size > 0) void this.listen();
+    }, 1000);
+    this.retry.unref();
+  }
+}

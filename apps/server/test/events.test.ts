@@ -1,0 +1,270 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { EventSource } from "eventsource";
+import { MutuaClient } from "@mutua/client";
+import type { MemberEvent } from "@mutua/domain";
+import { inTransaction } from "../src/db/pool";
+import { ledgerViolations, postMovementTx } from "../src/services/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import {
+  Api,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  seedMember,
+  startServer,
+  topUp,
+  type SeededMember,
+  type TestDatabase,
+  type TestServer,
+} from "./helpers";
+
+/**
+ * Live money (docs/architecture.md): the database writes a member's events in their cause's
+ * transaction, and every instance's event stream hands them to the member's open apps, in the order
+ * their transactions became visible, resuming after the last one a reconnecting app saw.
+ */
+
+let tdb: TestDatabase;
+let one: TestServer;
+let two: TestServer;
+let custodial: BackendRow;
+let admin: Api;
+
+interface Person extends SeededMember {
+  wallet: string;
+  api: Api;
+  token: string;
+}
+
+async function person(firstName: string, lastName: string, balance = "0.00"): Promise<Person> {
+  const m = await seedMember(tdb.db, { firstName, lastName });
+  const wallet = await openCustodialWallet(tdb.db, custodial, m.id);
+  if (balance !== "0.00") await topUp(tdb.db, wallet, balance);
+  const token = await memberToken(tdb.db, m.id);
+  return { ...m, wallet, token, api: new Api(one.baseUrl, token) };
+}
+
+/** An open app's stream: the events it received, and whether it is up. */
+function follow(server: TestServer, who: Person) {
+  const events: MemberEvent[] = [];
+  let opened = 0;
+  const client = new MutuaClient({ baseUrl: server.baseUrl, getToken: () => who.token, EventSource });
+  const stop = client.subscribe({ onEvent: (e) => events.push(e), onOpen: () => opened++ });
+  streams.push(stop);
+  return {
+    events,
+    stop,
+    opened: () => opened,
+    /** Waits until the stream said it is up (its `ready` event). */
+    ready: () => expect.poll(() => opened, { timeout: 5000 }).toBeGreaterThan(0),
+  };
+}
+const streams: (() => void)[] = [];
+
+const pay = (from: Person, to: Person, amount: string, memo = "") =>
+  from.api.call("transfer", {
+    body: { from: from.wallet, to: to.wallet, parts: [{ account: "main", amount }], key: newKey(), senderMemo: memo, recipientMemo: memo },
+  });
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  one = await startServer(tdb.db);
+  two = await startServer(tdb.db);
+  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
+  const a = await seedMember(tdb.db, { canValidateAccounts: true, canValidateCredits: true });
+  admin = new Api(one.baseUrl, await memberToken(tdb.db, a.id));
+});
+
+afterEach(async () => {
+  for (const stop of streams.splice(0)) stop();
+  expect(await ledgerViolations(tdb.db)).toEqual([]);
+});
+
+afterAll(async () => {
+  await one?.close();
+  await two?.close();
+  await tdb?.drop();
+});
+
+const eventsOf = async (m: Person) =>
+  (await tdb.db.query<{ kind: string; read: boolean }>("SELECT kind, read_at IS NOT NULL AS read FROM member_events WHERE member_id = $1 ORDER BY id", [m.id]))
+    .rows;
+
+describe("events", () => {
+  it("are written with their cause: a payment tells its payee (unread) and its payer (read); a refused one tells nobody", async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    expect(await eventsOf(alice)).toEqual([{ kind: "topup_credited", read: false }]);
+    expect((await pay(alice, bob, "2.50")).status).toBe(200);
+    expect((await pay(alice, bob, "50.00")).status).toBe(409);
+    expect(await eventsOf(bob)).toEqual([{ kind: "payment_received", read: false }]);
+    expect(await eventsOf(alice)).toEqual([
+      { kind: "topup_credited", read: false },
+      { kind: "payment_sent", read: true },
+    ]);
+  });
+
+  it("tell a member of their wallet approved or discarded, and of each stage of their reconversion", async () => {
+    const carol = await seedMember(tdb.db, { firstName: "Carol" });
+    const approved = await openCustodialWallet(tdb.db, custodial, carol.id, "pending");
+    expect((await admin.call("validateCreation", { body: { walletId: approved } })).status).toBe(200);
+    const rita = await person("Rita", "Roux", "10.00");
+    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+    const r = await rita.api.call("transfer", { body: { from: rita.wallet, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
+    expect(r.status).toBe(200);
+    expect((await admin.call("advanceReconversion", { body: { id: r.json.id, status: "received" } })).status).toBe(200);
+    const { rows } = await tdb.db.query("SELECT kind, stage, wallet_id FROM member_events WHERE member_id = ANY($1) ORDER BY id", [[carol.id, rita.id]]);
+    expect(rows).toEqual([
+      { kind: "wallet_approved", stage: null, wallet_id: approved },
+      { kind: "topup_credited", stage: null, wallet_id: rita.wallet },
+      { kind: "reconversion_sent", stage: null, wallet_id: rita.wallet },
+      { kind: "reconversion_stage", stage: "received", wallet_id: rita.wallet },
+    ]);
+  });
+});
+
+describe("the event stream", () => {
+  it("hands a payment posted through one instance to the payee's apps open on another, naming the payer and the amount", async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    const carol = await person("Carol", "Petit");
+    const bobOnTwo = follow(two, bob);
+    const bobSecondTab = follow(one, bob);
+    const carolOnTwo = follow(two, carol);
+    await Promise.all([bobOnTwo.ready(), bobSecondTab.ready(), carolOnTwo.ready()]);
+    const paid = await pay(alice, bob, "2.50", "Bread");
+    expect(paid.status).toBe(200);
+    for (const tab of [bobOnTwo, bobSecondTab]) {
+      await expect.poll(() => tab.events.length, { timeout: 2000 }).toBe(1);
+      expect(tab.events[0]).toMatchObject({
+        kind: "payment_received",
+        amount: "2.50",
+        currency: "DL",
+        counterparty: "Alice Martin",
+        walletId: bob.wallet,
+        transactionId: paid.json.id,
+        read: false,
+      });
+    }
+    // Nobody else hears of it.
+    await pay(alice, carol, "1.00");
+    await expect.poll(() => carolOnTwo.events.length).toBe(1);
+    expect(carolOnTwo.events[0]).toMatchObject({ counterparty: "Alice Martin", amount: "1.00" });
+    expect(bobOnTwo.events).toHaveLength(1);
+  });
+
+  it("resumes after the last event an app saw: a payment made while it was cut off arrives once", async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    const first = follow(two, bob);
+    await first.ready();
+    await pay(alice, bob, "1.00");
+    await expect.poll(() => first.events.length).toBe(1);
+    const lastSeen = first.events[0]!.id;
+    first.stop();
+
+    await pay(alice, bob, "2.00");
+    await pay(alice, bob, "3.00");
+    // An app coming back says where it stopped (an EventSource sends Last-Event-ID; a new one, ?after=).
+    const text = await streamText(two, bob, { "Last-Event-ID": lastSeen });
+    expect(amountsIn(text)).toEqual(["2.00", "3.00"]);
+    expect(amountsIn(await streamText(one, bob, {}, `?after=${lastSeen}`))).toEqual(["2.00", "3.00"]);
+    // A stream opened with no position starts now: what is past is in the notification centre.
+    expect(amountsIn(await streamText(one, bob, {}))).toEqual([]);
+  });
+
+  it("keeps to the order transactions became visible: an event that commits after a later-numbered one is still handed out", async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    const tab = follow(two, bob);
+    await tab.ready();
+    // A payment whose transaction stays open draws its event id first...
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let drawn!: () => void;
+    const eventDrawn = new Promise<void>((r) => (drawn = r));
+    const slow = inTransaction(tdb.db, async (tx) => {
+      await postMovementTx(tx, {
+        kind: "payment",
+        payerWalletId: alice.wallet,
+        payeeWalletId: bob.wallet,
+        parts: [{ account: "main", amount: 100n }],
+        senderMemo: "",
+        recipientMemo: "",
+        idempotencyKey: newKey(),
+        initiatedBy: alice.id,
+      });
+      drawn();
+      await held;
+    });
+    await eventDrawn;
+    // ...a payment to another of Bob's wallets commits meanwhile with a later id...
+    const other = await createBackend(tdb.db, { kind: "custodial", symbol: "EU" });
+    const bobEuro = await openCustodialWallet(tdb.db, other, bob.id);
+    await topUp(tdb.db, bobEuro, "5.00");
+    await new Promise((r) => setTimeout(r, 300));
+    // ...and is not handed out before the older transaction ends (it would then be skipped)...
+    expect(tab.events).toEqual([]);
+    release();
+    await slow;
+    // ...after which both are, once each.
+    await expect
+      .poll(() => tab.events.map((e) => `${e.kind} ${e.amount} ${e.currency}`).sort())
+      .toEqual(["payment_received 1.00 DL", "topup_credited 5.00 EU"]);
+  });
+});
+
+describe("the notification centre", () => {
+  it("lists a member's notifications newest first, a page at a time, counts the unread, and marks them read", async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    for (const amount of ["1.00", "2.00", "3.00"]) expect((await pay(alice, bob, amount)).status).toBe(200);
+    const bobApi = new Api(two.baseUrl, bob.token);
+    const first = await bobApi.call("listNotifications", { query: { limit: 2 } });
+    expect(first.json.items.map((e) => e.amount)).toEqual(["3.00", "2.00"]);
+    expect(first.json.unread).toBe(3);
+    const second = await bobApi.call("listNotifications", { query: { limit: 2, before: first.json.next! } });
+    expect(second.json.items.map((e) => e.amount)).toEqual(["1.00"]);
+    expect(second.json.next).toBeNull();
+    expect((await bobApi.call("markNotificationsRead", { body: { ids: [first.json.items[0]!.id] } })).json).toEqual({ unread: 2 });
+    // Alice's own payments are not notifications of hers; her top-up is.
+    const aliceList = await alice.api.call("listNotifications");
+    expect(aliceList.json.items.map((e) => e.kind)).toEqual(["topup_credited"]);
+    // Another member's ids mark nothing of Bob's.
+    expect((await alice.api.call("markNotificationsRead", { body: { ids: [first.json.items[1]!.id] } })).json).toEqual({ unread: 1 });
+    expect((await bobApi.call("listNotifications")).json.unread).toBe(2);
+    expect((await bobApi.call("markAllNotificationsRead")).json).toEqual({ unread: 0 });
+    expect((await bobApi.call("listNotifications")).json.items.every((e) => e.read)).toBe(true);
+  });
+
+  it("refuses ids that are not event ids", async () => {
+    const bob = await person("Bob", "Durand");
+    const r = await bob.api.call("markNotificationsRead", { body: { ids: ["1; DROP TABLE members"] } });
+    expect(r.status).toBe(400);
+  });
+});
+
+/** What a stream says in its first half second (the tests above read whole events only). */
+async function streamText(server: TestServer, who: Person, headers: Record<string, string>, query = ""): Promise<string> {
+  const controller = new AbortController();
+  const res = await fetch(`${server.baseUrl}/api/events${query}`, { headers: { Authorization: `Bearer ${who.token}`, ...headers }, signal: controller.signal });
+  expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const until = Date.now() + 500;
+  while (Date.now() < until) {
+    const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), until - Date.now()))]);
+    if (!chunk || chunk.done) break;
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  controller.abort();
+  return text;
+}
+
+const amountsIn = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => l.startsWith("data: {") && l.includes('"kind"'))
+    .map((l) => (JSON.parse(l.slice(6)) as MemberEvent).amount);
