@@ -83,6 +83,8 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
   }
   // Only with the members it is about: a database seeded before a member was added gets the member alone.
   if (fresh && walletOf.has("Alice:custodial") && walletOf.has("Bob:custodial")) await seedHistory(db, now, walletOf, keys);
+  // The demo's history is its members' past: read long ago, it does not greet them as news.
+  if (fresh) await db.query("UPDATE member_events SET read_at = created_at WHERE read_at IS NULL");
   await seedPaidTopUp(db);
 }
 
