@@ -47,7 +47,7 @@ export type PasskeyChallengePurpose = (typeof PASSKEY_CHALLENGE_PURPOSES)[number
 
 /**
  * What happened to a member that their open apps (and, for some, their inbox or phone) hear of
- * (docs/architecture.md "Live money"). The database writes them itself, in the transaction of
+ * (README "Live money"). The database writes them itself, in the transaction of
  * their cause (migration 0011), so an event exists exactly when its cause committed.
  */
 export const EVENT_KINDS = [

@@ -6,7 +6,7 @@ import { currentPosition, eventsAfter, listNotifications, markAllRead, markRead,
 import { openEventStream, type EventStream } from "../http/event-stream";
 
 /**
- * Live money (docs/architecture.md): one Server-Sent Events stream per open tab, fed from the
+ * Live money (README "Live money"): one Server-Sent Events stream per open tab, fed from the
  * database through the instance's EventHub, and the notification centre's list.
  */
 export function eventRoutes(app: FastifyInstance, deps: AppDeps): void {
