@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { useClient } from "../../app/context";
+import { FingerprintIcon, Icon } from "../../ui/icons";
 import { useSignedIn } from "../auth/queries";
 import { useBiometricAvailable } from "./queries";
 import { biometricLogin } from "./platform";
@@ -37,7 +38,8 @@ export default function BiometricSignIn({ credentialId }: { credentialId: string
   if (!available) return null;
   return (
     <button type="button" className="button wide biometric-button" onClick={() => void start()} disabled={busy} aria-busy={busy}>
-      <span aria-hidden="true">☝</span> {i18n._("Sign in with biometrics")}
+      <Icon node={FingerprintIcon} />
+      {i18n._("Sign in with biometrics")}
     </button>
   );
 }
