@@ -4,6 +4,7 @@ import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
 import { useModals } from "./modals";
 import { Menu, MenuItem, menuItem } from "../ui/Menu";
+import { ExpandIcon, Icon, MenuIcon } from "../ui/icons";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
 
 /** docs/spec.md §2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
@@ -48,7 +49,7 @@ export function NavBar() {
             aria-label={i18n._("Menu")}
             onClick={() => setBurgerOpen((o) => !o)}
           >
-            <span aria-hidden="true">☰</span>
+            <Icon node={MenuIcon} />
           </button>
         </div>
         <div id="navbar-menu" className={burgerOpen ? "navbar-menu open" : "navbar-menu"}>
@@ -70,7 +71,16 @@ export function NavBar() {
             </NavLink>
           )}
           {member && (
-            <Menu id="user-menu" button={member.name || i18n._("User")} buttonClassName="nav-item dropdown-trigger">
+            <Menu
+              id="user-menu"
+              button={
+                <>
+                  {member.name || i18n._("User")}
+                  <Icon node={ExpandIcon} />
+                </>
+              }
+              buttonClassName="nav-item dropdown-trigger"
+            >
               {/* The association's own profile page if it has one, else ours. */}
               {!config.hideProfile &&
                 (config.profileUrl ? (

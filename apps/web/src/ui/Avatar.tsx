@@ -1,3 +1,5 @@
+import { Icon, type IconNode } from "./icons";
+
 /**
  * A person's initials: the first letter of each of the first two words that have one (an emoji or
  * punctuation is skipped), with its accents, uppercase whatever the script ("Ève d'Orléans" → "ÈD").
@@ -14,11 +16,14 @@ export const initials = (name: string) =>
 /** One of the four avatar colours (styles.css), always the same for a name. */
 export const avatarHue = (name: string) => [...name].reduce((h, c) => (h * 31 + c.codePointAt(0)!) >>> 0, 0) % 4;
 
-/** Initials in a coloured disc, beside the name it stands for (hence hidden from screen readers). */
-export function Avatar({ name, symbol }: { name: string; symbol?: string }) {
+/**
+ * Initials in a coloured disc, or an icon instead (a top-up, a reconversion), beside the name it
+ * stands for (hence hidden from screen readers).
+ */
+export function Avatar({ name, icon }: { name: string; icon?: IconNode | undefined }) {
   return (
-    <span className={`avatar avatar-${symbol ? "x" : avatarHue(name)}`} aria-hidden="true">
-      {symbol ?? initials(name)}
+    <span className={`avatar avatar-${icon ? "x" : avatarHue(name)}`} aria-hidden="true">
+      {icon ? <Icon node={icon} /> : initials(name)}
     </span>
   );
 }

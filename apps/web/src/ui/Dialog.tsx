@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
+import { BackIcon, CloseIcon, Icon } from "./icons";
 
 /**
  * The ref of the field a dialog opens in. React's autoFocus focuses it before <Dialog> opens, which a
@@ -54,12 +55,12 @@ export function Dialog({ title, onClose, children, footer, onBack, className }: 
       <header className="dialog-header">
         {onBack && (
           <button type="button" className="icon-button back" aria-label={i18n._("Back")} onClick={onBack}>
-            ←
+            <Icon node={BackIcon} />
           </button>
         )}
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button close" aria-label={i18n._("Close")} onClick={onClose}>
-          ×
+          <Icon node={CloseIcon} />
         </button>
       </header>
       <div className="dialog-body">{children}</div>

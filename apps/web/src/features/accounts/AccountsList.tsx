@@ -6,6 +6,7 @@ import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 import { ImportWallet } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
+import { Icon, MoreIcon, RefreshIcon, type IconNode } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { accountLabel, subAccountLabel } from "./labels";
 import { optionalLazy } from "../../ui/optional-lazy";
@@ -21,7 +22,7 @@ export interface Selection {
 export interface AccountAction {
   id: string;
   label: string;
-  icon: string;
+  icon: IconNode;
   run: (a: AccountEntry) => void;
   available: (a: AccountEntry) => boolean;
 }
@@ -56,9 +57,7 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
       <header className="card-header">
         <h2 id="accounts-title">{i18n._("Your accounts")}</h2>
         <button type="button" className="button small" onClick={onRefresh} disabled={refreshing} title={i18n._("Refresh balance and transaction list")}>
-          <span className={refreshing && !loading ? "spin" : undefined} aria-hidden="true">
-            ↻
-          </span>{" "}
+          <Icon node={RefreshIcon} className={refreshing && !loading ? "spin" : undefined} />
           {i18n._("Refresh")}
         </button>
       </header>
@@ -161,15 +160,15 @@ function AccountMenu({ account, actions }: { account: AccountEntry; actions: Acc
     const a = actions[0]!;
     return (
       <button type="button" className="button account-menu" aria-label={a.label} title={a.label} onClick={() => a.run(account)}>
-        <span aria-hidden="true">{a.icon}</span>
+        <Icon node={a.icon} />
       </button>
     );
   }
   return (
-    <Menu button={<span aria-hidden="true">⋮</span>} label={i18n._("Account actions")} buttonClassName="button account-menu">
+    <Menu button={<Icon node={MoreIcon} />} label={i18n._("Account actions")} buttonClassName="button account-menu">
       {actions.map((a) => (
         <MenuItem key={a.id} onSelect={() => a.run(account)}>
-          <span aria-hidden="true">{a.icon}</span> {a.label}
+          <Icon node={a.icon} /> {a.label}
         </MenuItem>
       ))}
     </Menu>

@@ -1,49 +1,20 @@
-import { useEffect, useRef, useState } from "react";
+import { Suspense, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
-import { useClient, useConfig } from "../../app/context";
+import { useConfig } from "../../app/context";
 import { Field, PasswordField } from "../../ui/Field";
+import { optionalLazy } from "../../ui/optional-lazy";
 import { getLoginEmail } from "../../lib/storage";
 import { toast } from "../../lib/toast";
 import { M } from "@mutua/domain";
 import { loginErrorMessage } from "./errors";
-import { useAuthCapabilities, useLogin, useSignedIn } from "./queries";
-import { useBiometricAvailable } from "../biometric/queries";
-import { biometricLogin } from "../biometric/platform";
+import { useAuthCapabilities, useLogin } from "./queries";
 import { useBiometricState } from "../biometric/store";
 import { useOnline } from "../../lib/online";
 
-/**
- * docs/spec.md §4 "Login flow": with biometrics enabled and available, the check starts by itself when
- * the screen opens, and the biometric button starts it again. A failed or cancelled check is
- * silent: the password form is right there.
- */
-function useBiometricSignIn() {
-  const client = useClient();
-  const signedIn = useSignedIn();
-  const available = useBiometricAvailable();
-  const { enabled, credentialId } = useBiometricState();
-  const [busy, setBusy] = useState(false);
-  const usable = available && enabled === true && Boolean(credentialId);
-  const start = async () => {
-    setBusy(true);
-    try {
-      signedIn(await biometricLogin.signIn(client, credentialId!));
-    } catch (e) {
-      console.info("biometric login did not complete", e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const started = useRef(false);
-  useEffect(() => {
-    if (usable && !started.current) {
-      started.current = true;
-      void start();
-    }
-  });
-  return { usable, busy, start };
-}
+// Only a device where biometric login is turned on loads its part of the screen; without it (its
+// code could not be fetched) the password form is still there.
+const BiometricSignIn = optionalLazy(() => import("../biometric/BiometricSignIn"));
 
 /** Why another screen sent the visitor to sign in, said above the form. */
 export interface LoginState {
@@ -59,7 +30,7 @@ export function LoginScreen() {
   const online = useOnline();
   const [email, setEmail] = useState(getLoginEmail);
   const [password, setPassword] = useState("");
-  const biometric = useBiometricSignIn();
+  const { enabled: biometricOn, credentialId } = useBiometricState();
   const signInFor = (useLocation().state as LoginState | null)?.signInFor;
 
   const submit = (e: React.FormEvent) => {
@@ -112,16 +83,10 @@ export function LoginScreen() {
         <button className="button primary wide" type="submit" disabled={login.isPending || !online} aria-busy={login.isPending}>
           {i18n._("Sign in")}
         </button>
-        {biometric.usable && (
-          <button
-            type="button"
-            className="button wide biometric-button"
-            onClick={() => void biometric.start()}
-            disabled={biometric.busy}
-            aria-busy={biometric.busy}
-          >
-            <span aria-hidden="true">☝</span> {i18n._("Sign in with biometrics")}
-          </button>
+        {biometricOn === true && credentialId && (
+          <Suspense fallback={null}>
+            <BiometricSignIn credentialId={credentialId} />
+          </Suspense>
         )}
         <div className="auth-links">
           {showReset && <Link to="/reset-password">{i18n._("Forgot password ?")}</Link>}

@@ -4,6 +4,7 @@ import { RefusedError } from "@mutua/client";
 import { M } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
+import { Icon, WarningIcon } from "../../ui/icons";
 import { useDevicesChanged } from "../devices/queries";
 import { useEnrollBiometrics } from "./BiometricOfferPrompt";
 import { biometricLogin } from "./platform";
@@ -57,7 +58,7 @@ export function BiometricPref() {
       </label>
       {enabled === true && !credentialId && (
         <p className="hint">
-          <span aria-hidden="true">⚠</span> {i18n._("Your credentials will be saved after your next login")}
+          <Icon node={WarningIcon} /> {i18n._("Your credentials will be saved after your next login")}
         </p>
       )}
     </div>

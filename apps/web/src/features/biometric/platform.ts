@@ -1,5 +1,5 @@
 import type { MutuaClient } from "@mutua/client";
-import { isNative } from "../../lib/native/platform";
+import { nativeBiometricsAvailable, nativePlugin as plugin, passkeysAvailable, usesNativeBiometrics, webauthn } from "./availability";
 import type { LoginResult } from "@mutua/domain";
 
 /**
@@ -19,20 +19,8 @@ export interface BiometricLogin {
   disable(client: MutuaClient, credentialId: string): Promise<void>;
 }
 
-// @simplewebauthn/browser loads only on screens that use biometrics.
-const webauthn = () => import("@simplewebauthn/browser");
-
 export const passkeys: BiometricLogin = {
-  async isAvailable() {
-    // A passkey belongs to a domain: a page reached by IP address cannot have one.
-    if (/^[\d.]+$|^\[|:/.test(location.hostname)) return false;
-    try {
-      const { browserSupportsWebAuthn, platformAuthenticatorIsAvailable } = await webauthn();
-      return browserSupportsWebAuthn() && (await platformAuthenticatorIsAvailable());
-    } catch {
-      return false;
-    }
-  },
+  isAvailable: passkeysAvailable,
   async enroll(client) {
     const { startRegistration } = await webauthn();
     const { challengeId, options } = await client.passkeyRegistrationOptions();
@@ -52,17 +40,8 @@ export const passkeys: BiometricLogin = {
 
 /** The Keychain/Keystore entry holding this app's device credential. */
 export const KEYCHAIN_ENTRY = "mutua-login";
-const plugin = () => import("@capgo/capacitor-native-biometric");
-
 export const nativeBiometrics: BiometricLogin = {
-  async isAvailable() {
-    try {
-      const { NativeBiometric } = await plugin();
-      return (await NativeBiometric.isAvailable()).isAvailable;
-    } catch {
-      return false;
-    }
-  },
+  isAvailable: nativeBiometricsAvailable,
   async enroll(client) {
     const { NativeBiometric, AccessControl } = await plugin();
     const { credentialId, secret } = await client.createDeviceLogin();
@@ -93,10 +72,9 @@ export const nativeBiometrics: BiometricLogin = {
   },
 };
 
-/** Passkeys wherever WebAuthn works; the native plugin only inside a native shell without it. */
+/** Passkeys wherever WebAuthn works; the native plugin only inside a native shell without it (availability.ts). */
 export async function chooseBiometricLogin(): Promise<BiometricLogin> {
-  if (isNative() && !(await passkeys.isAvailable())) return nativeBiometrics;
-  return passkeys;
+  return (await usesNativeBiometrics()) ? nativeBiometrics : passkeys;
 }
 
 let chosen: Promise<BiometricLogin> | null = null;

@@ -22,6 +22,7 @@ import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDial
 import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
 import { optionalLazy } from "../../ui/optional-lazy";
+import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
@@ -171,7 +172,7 @@ export function DashboardScreen() {
     {
       id: "reconversion",
       label: i18n._("Reconversion"),
-      icon: "⇄",
+      icon: ExchangeIcon,
       // docs/spec.md §2: own accounts with a safe wallet recipient, unless disableReconversion.
       available: (a) => Boolean(a.safeWalletRecipient) && !config.disableReconversion,
       run: (a) =>
@@ -188,14 +189,14 @@ export function DashboardScreen() {
     {
       id: "qr",
       label: i18n._("QR code"),
-      icon: "▦",
+      icon: QrCodeIcon,
       available: () => Boolean(me),
       run: (account) => showQr(account),
     },
     {
       id: "export",
       label: i18n._("Export wallet"),
-      icon: "⇩",
+      icon: DownloadIcon,
       available: (a) => a.hasWalletData,
       run: (a) => void exportWallet(a),
     },

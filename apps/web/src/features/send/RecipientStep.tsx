@@ -4,7 +4,7 @@ import { M, ownerName, type AccountEntry, type Recipient } from "@mutua/domain";
 import { toast } from "../../lib/toast";
 import { Avatar } from "../../ui/Avatar";
 import { dialogAutofocus } from "../../ui/Dialog";
-import { ScanIcon } from "../../ui/icons";
+import { Icon, ScanIcon, StarIcon } from "../../ui/icons";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
 import { useRecentRecipients } from "./recent-recipients";
@@ -46,7 +46,8 @@ export function RecipientStep({ accounts, onChoose, onScan }: { accounts: Accoun
           {i18n._("Recipient")}
         </label>
         <button type="button" className="button" onClick={onScan}>
-          <ScanIcon /> {i18n._("Scan a QR code")}
+          <Icon node={ScanIcon} />
+          {i18n._("Scan a QR code")}
         </button>
         <input
           ref={dialogAutofocus}
@@ -141,7 +142,7 @@ function FavoriteStar({ recipient, label }: { recipient: Recipient; label: strin
         )
       }
     >
-      <span aria-hidden="true">{on ? "★" : "☆"}</span>
+      <Icon node={StarIcon} />
     </button>
   );
 }

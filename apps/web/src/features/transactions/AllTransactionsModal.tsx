@@ -6,6 +6,7 @@ import { useLingui } from "@lingui/react";
 import { LIMITS, M, ownerName, shouldFilterTransactions, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
+import { CloseIcon, Icon, NextIcon, PreviousIcon } from "../../ui/icons";
 import { toast } from "../../lib/toast";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useFormat } from "../../lib/format";
@@ -178,7 +179,7 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
       <div className="period-nav">
         {unit && range && (
           <button type="button" className="icon-button" aria-label={i18n._("Previous period")} onClick={() => onChange(shiftPeriod(unit, range, -1, locale))}>
-            ◀
+            <Icon node={PreviousIcon} />
           </button>
         )}
         <span className="period-label" aria-live="polite">
@@ -186,7 +187,7 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
         </span>
         {unit && range && !atNow && (
           <button type="button" className="icon-button" aria-label={i18n._("Next period")} onClick={() => onChange(shiftPeriod(unit, range, 1, locale))}>
-            ▶
+            <Icon node={NextIcon} />
           </button>
         )}
       </div>
@@ -250,7 +251,7 @@ function RecipientFilter({
         <div className="chip">
           <span title={value.name}>{ownerName(value.name)}</span>
           <button type="button" className="icon-button" aria-label={i18n._("All recipient")} onClick={() => onChange(null)}>
-            ×
+            <Icon node={CloseIcon} />
           </button>
         </div>
       ) : (

@@ -10,6 +10,7 @@ import { useRecentTransactions } from "./queries";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { accountLabel } from "../accounts/labels";
 import { Skeleton } from "../../ui/Skeleton";
+import { Icon, RefreshIcon } from "../../ui/icons";
 import { optionalLazy } from "../../ui/optional-lazy";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
@@ -51,11 +52,7 @@ export function RecentTransactions({
           <h2 id="transactions-title">{i18n._("Transactions")}</h2>
           {account && <p className="hint">{accountLabel(i18n, account)}</p>}
         </div>
-        {recent.isFetching && !recent.isPending && (
-          <span className="spin small" aria-hidden="true">
-            ↻
-          </span>
-        )}
+        {recent.isFetching && !recent.isPending && <Icon node={RefreshIcon} className="spin" />}
       </header>
       {recent.isError && (
         <div className="notice error" role="alert">

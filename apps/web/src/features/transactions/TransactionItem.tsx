@@ -3,6 +3,7 @@ import { ownerName, type TransactionView } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { useConfig } from "../../app/context";
 import { Avatar } from "../../ui/Avatar";
+import { CheckIcon, ExchangeIcon, Icon, PlusIcon } from "../../ui/icons";
 import { stageLabel } from "../reconversion/stages";
 
 /** One row of a transaction list: the counterparty's initials (a sign for a top-up or a reconversion), signed amount, counterparty, memo, date with its relative date. */
@@ -17,7 +18,7 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
     <li>
       {/* One grid: name and amount on the first line, then the memo and the date (styles.css). */}
       <button type="button" className="tx" onClick={() => onOpen(tx)}>
-        <Avatar name={tx.related} symbol={tx.isTopUp ? "⊕" : tx.isReconversion ? "⇄" : undefined} />
+        <Avatar name={tx.related} icon={tx.isTopUp ? PlusIcon : tx.isReconversion ? ExchangeIcon : undefined} />
         <span className="tx-related" title={tx.related}>
           {who}
         </span>
@@ -34,7 +35,7 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
           {!tx.pending && (
             <span className="tx-done" aria-label={i18n._("Processed")}>
               {" "}
-              ✓
+              <Icon node={CheckIcon} />
             </span>
           )}
         </span>

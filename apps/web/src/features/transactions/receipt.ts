@@ -35,17 +35,20 @@ export function receiptOf(
   };
 }
 
+/** The receipt's labelled lines, after its title and amount (the same in its text and its PDF). */
+function details(r: Receipt, i18n: I18n): [label: string, value: string][] {
+  return [
+    [i18n._("From"), r.from],
+    [i18n._("To"), r.to],
+    ...(r.memo ? [[i18n._("Memo"), r.memo] as [string, string]] : []),
+    [i18n._("Date"), r.when],
+    [i18n._("Reference"), r.reference],
+  ];
+}
+
 /** The receipt as lines of text, for a message or the clipboard. */
 export function receiptText(r: Receipt, i18n: I18n): string {
-  return [
-    r.title,
-    `${i18n._("Amount")}: ${r.amount}`,
-    `${i18n._("From")}: ${r.from}`,
-    `${i18n._("To")}: ${r.to}`,
-    ...(r.memo ? [`${i18n._("Memo")}: ${r.memo}`] : []),
-    `${i18n._("Date")}: ${r.when}`,
-    `${i18n._("Reference")}: ${r.reference}`,
-  ].join("\n");
+  return [r.title, `${i18n._("Amount")}: ${r.amount}`, ...details(r, i18n).map(([label, value]) => `${label}: ${value}`)].join("\n");
 }
 
 /** Shares the receipt (the system's share sheet), or copies it where the browser cannot share. */
@@ -59,32 +62,10 @@ export async function shareReceipt(r: Receipt, i18n: I18n): Promise<"shared" | "
   return "copied";
 }
 
-/** The receipt as an A5 PDF; jsPDF loads only when a member asks for it. */
+/** The receipt as an A5 PDF (receipt-pdf.ts, with jsPDF, loads only when a member asks for it). */
 export async function downloadReceiptPdf(r: Receipt, i18n: I18n): Promise<string> {
-  const { jsPDF } = await import("jspdf");
-  const doc = new jsPDF({ orientation: "portrait", unit: "mm", format: "a5" });
-  doc.setFontSize(18);
-  doc.text(r.title, 74, 22, { align: "center" });
-  doc.setFontSize(24);
-  doc.text(r.amount, 74, 38, { align: "center" });
-  doc.setFontSize(11);
-  let y = 56;
-  const rows: [string, string][] = [
-    [i18n._("From"), r.from],
-    [i18n._("To"), r.to],
-    ...(r.memo ? ([[i18n._("Memo"), r.memo]] as [string, string][]) : []),
-    [i18n._("Date"), r.when],
-    [i18n._("Reference"), r.reference],
-  ];
-  for (const [label, value] of rows) {
-    doc.setTextColor(100);
-    doc.text(label, 16, y);
-    doc.setTextColor(0);
-    const lines = doc.splitTextToSize(value, 80) as string[];
-    doc.text(lines, 52, y);
-    y += 8 * lines.length;
-  }
+  const { receiptPdf } = await import("./receipt-pdf");
   const name = safeFileName(`${r.title} ${r.reference}`, "pdf");
-  await deliverFile(doc.output("blob"), name, "application/pdf", r.title);
+  await deliverFile(receiptPdf(r.title, r.amount, details(r, i18n)), name, "application/pdf", r.title);
   return name;
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { useLingui } from "@lingui/react";
 import type { Backend } from "@mutua/domain";
 import { useImportWallet } from "./useWalletFile";
+import { Icon, UploadIcon } from "../../ui/icons";
 
 /** docs/spec.md §2 "Accounts list": an Import button per ledger-based backend, accepting a wallet file. */
 export function ImportWallet({ backends }: { backends: Backend[] }) {
@@ -39,7 +40,8 @@ function ImportButton({ backend, named }: { backend: Backend; named: boolean }) 
         }}
       />
       <button type="button" className="button small" onClick={() => input.current?.click()} disabled={busy} aria-busy={busy}>
-        <span aria-hidden="true">⇪</span> {label}
+        <Icon node={UploadIcon} />
+        {label}
       </button>
     </>
   );
