@@ -1,7 +1,8 @@
 // Compiled catalogs are served as static files at the url each language declares in config.json.
 // The strings' own language (en-US) is bundled instead, and slimmed: its msgids are its texts, so
-// only the messages whose compiled form differs from the text (placeholders, plurals) are kept;
-// the app shows every other msgid as it is (lib/i18n.ts). That halves what the login page loads.
+// only the messages whose compiled form is more than the text and its plain `{name}` placeholders
+// (plurals) are kept; the app compiles every other msgid itself (lib/i18n.ts compilePlain). That
+// leaves a handful of messages on the login page instead of every one.
 import fs from "node:fs";
 const src = new URL("../src/locales/", import.meta.url);
 const dst = new URL("../public/i18n/", import.meta.url);
@@ -10,5 +11,7 @@ for (const f of fs.readdirSync(src)) if (f.endsWith(".json") && !f.startsWith("e
 
 const sourceFile = new URL("en-US.json", src);
 const { messages } = JSON.parse(fs.readFileSync(sourceFile, "utf8"));
-const compiled = Object.fromEntries(Object.entries(messages).filter(([id, m]) => !(Array.isArray(m) && m.length === 1 && m[0] === id)));
+// lib/i18n.ts compilePlain, the same rule (i18n.test.ts checks both against Lingui's compiler).
+const compilePlain = (text) => text.split(/\{(\w+)\}/).flatMap((part, i) => (i % 2 ? [[part]] : part ? [part] : []));
+const compiled = Object.fromEntries(Object.entries(messages).filter(([id, m]) => JSON.stringify(m) !== JSON.stringify(compilePlain(id))));
 fs.writeFileSync(sourceFile, JSON.stringify({ messages: compiled }));

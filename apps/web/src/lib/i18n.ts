@@ -1,14 +1,21 @@
 import { i18n, type Messages } from "@lingui/core";
+import type { CompiledMessage } from "@lingui/message-utils/compileMessage";
 import type { AppConfig, Msg } from "@mutua/domain";
-// The strings' own language is compiled too, so its placeholders are filled without a runtime parser.
+// The strings' own language: only its plurals need their compiled form (compilePlain below).
 import sourceCatalog from "../locales/en-US.json";
 
 export { i18n };
 
-// The bundled source catalog holds only the messages that need their compiled form
-// (scripts/copy-catalogs.mjs): any other msgid is its own text, shown as it is. Lingui hands such
-// a text to its compiler, which production builds leave out; this one keeps it as it is.
-i18n.setMessagesCompiler((text) => [text]);
+/**
+ * A message whose only placeholders are plain `{name}`s, compiled as Lingui's compiler would
+ * ("Sent {amount}" → ["Sent ", ["amount"]]). The bundled source catalog leaves such messages out
+ * (scripts/copy-catalogs.mjs, with the same rule; i18n.test.ts checks both against Lingui's own
+ * compiler): Lingui hands a msgid it lacks to this, production builds having no compiler of their
+ * own. Plurals and selects stay in the catalog, compiled.
+ */
+export const compilePlain = (text: string): CompiledMessage =>
+  text.split(/\{(\w+)\}/).flatMap((part, i): CompiledMessage => (i % 2 ? [[part]] : part ? [part] : []));
+i18n.setMessagesCompiler(compilePlain);
 
 /** The number format of the active language (its config's numericFormat), set with the language. */
 let numericFormat: string | undefined;
