@@ -31,6 +31,7 @@ export async function verify(db: Db, journal: Journal, initial: Map<string, bigi
     "SELECT payer_wallet_id, idempotency_key FROM movements GROUP BY 1, 2 HAVING count(*) > 1",
   );
   for (const r of dupKeys.rows) problems.push(`key ${r.idempotency_key} of ${r.payer_wallet_id} has several movements`);
+  problems.push(...(await eventProblems(db)));
 
   const { rows: movements } = await db.query<MovementRow>("SELECT public_id, kind, payer_wallet_id, payee_wallet_id, amount, idempotency_key FROM movements");
   const byKey = new Map(movements.map((m) => [`${m.payer_wallet_id} ${m.idempotency_key}`, m]));
@@ -121,4 +122,27 @@ export async function verify(db: Db, journal: Journal, initial: Map<string, bigi
     if (BigInt(b.total) !== want) problems.push(`wallet ${b.wallet_id} holds ${formatCents(BigInt(b.total))}, its clients were told ${formatCents(want)}`);
   }
   return { problems, checked };
+}
+
+/**
+ * Live money's outbox against the ledger: every movement told exactly the members it concerns, once
+ * each (its payee for a payment or a top-up, its payer for a payment or a reconversion), every
+ * reconversion stage change told once, and no event of a movement that does not exist.
+ */
+async function eventProblems(db: Db): Promise<string[]> {
+  const { rows } = await db.query<{ id: bigint; kind: string; expected: number; told: number }>(
+    `SELECT m.id, m.kind,
+       (CASE WHEN pe.member_id IS NOT NULL AND m.kind IN ('payment', 'topup') THEN 1 ELSE 0 END
+        + CASE WHEN pa.member_id IS NOT NULL AND m.kind IN ('payment', 'reconversion') THEN 1 ELSE 0 END) AS expected,
+       (SELECT count(*)::int FROM member_events e WHERE e.movement_id = m.id AND e.kind <> 'reconversion_stage') AS told
+     FROM movements m JOIN wallets pa ON pa.id = m.payer_wallet_id JOIN wallets pe ON pe.id = m.payee_wallet_id`,
+  );
+  const out = rows.filter((r) => r.told !== r.expected).map((r) => `movement ${r.id} (${r.kind}) told ${r.told} members, not ${r.expected}`);
+  const stages = await db.query<{ movement_id: bigint; told: number; stage_changes: number }>(
+    `SELECT r.movement_id, (SELECT count(*)::int FROM member_events e WHERE e.movement_id = r.movement_id AND e.kind = 'reconversion_stage') AS told,
+       (SELECT count(*)::int FROM audit_log a WHERE a.action = 'reconversion.advance' AND a.subject = m.public_id) AS stage_changes
+     FROM reconversions r JOIN movements m ON m.id = r.movement_id`,
+  );
+  for (const r of stages.rows) if (r.told !== r.stage_changes) out.push(`reconversion ${r.movement_id}: ${r.stage_changes} stage changes, ${r.told} told`);
+  return out;
 }
