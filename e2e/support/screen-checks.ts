@@ -3,7 +3,8 @@ import type { Page } from "playwright-core";
 
 /**
  * What a person paging through the app would notice, measured: the page scrolling sideways,
- * something cut off at the viewport's edge, a visible control covered by another one. Only the
+ * something cut off at the viewport's edge, a visible control covered by another one, a
+ * placeholder cut short by its field. Only the
  * open menu, else the topmost modal dialog, is looked at when there is one (what they cover is
  * covered on purpose).
  */
@@ -57,6 +58,16 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       // A label wrapping its input, or the input's own parts, count as the control.
       if (!top || el.contains(top) || top.contains(el) || (el.id && top.closest(`label[for="${el.id}"]`))) continue;
       problems.push(`${describe(el)} is covered by ${describe(top)}`);
+    }
+    // A placeholder says what to type: cut, it says less (measured in its own font, inside the padding).
+    const canvas = document.createElement("canvas").getContext("2d")!;
+    for (const el of scope.querySelectorAll<HTMLInputElement>("input[placeholder]:placeholder-shown")) {
+      if (!visible(el)) continue;
+      const s = getComputedStyle(el);
+      canvas.font = getComputedStyle(el, "::placeholder").font || s.font;
+      const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+      const needed = canvas.measureText(el.placeholder).width;
+      if (needed > room + 1) problems.push(`${describe(el)}'s placeholder "${el.placeholder}" needs ${Math.ceil(needed)} px, has ${Math.floor(room)}`);
     }
     window.scrollTo(0, 0);
     for (const d of document.querySelectorAll("dialog[open]")) d.scrollTop = 0;

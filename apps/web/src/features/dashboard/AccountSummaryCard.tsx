@@ -35,10 +35,10 @@ export default function AccountSummaryCard({ summary: s }: { summary: AccountSum
       </svg>
       <p>
         {i18n._("This month:")}{" "}
+        {/* The dot ends the first half: on a narrow phone the line breaks after it, not before. */}
         <span>
-          +{money(s.monthIn)} {i18n._("in")}
+          +{money(s.monthIn)} {i18n._("in")} ·
         </span>{" "}
-        ·{" "}
         <span>
           −{money(s.monthOut)} {i18n._("out")}
         </span>
