@@ -34,8 +34,7 @@ export default function AccountSummaryCard({ summary: s }: { summary: AccountSum
         <path d={line} className="line" vectorEffect="non-scaling-stroke" />
       </svg>
       <p>
-        {i18n._("This month:")}{" "}
-        {/* The dot ends the first half: on a narrow phone the line breaks after it, not before. */}
+        {i18n._("This month:")} {/* The dot ends the first half: on a narrow phone the line breaks after it, not before. */}
         <span>
           +{money(s.monthIn)} {i18n._("in")} ·
         </span>{" "}
