@@ -57,6 +57,12 @@ describe("seedDemo", () => {
     expect(first.movements).toBeGreaterThan(10);
     expect(first.postings).toBeGreaterThanOrEqual(2 * first.movements!);
     expect(await ledgerViolations(tdb.db)).toEqual([]);
+    // The history told its members (the outbox), as read: the demo does not open on months of news.
+    const events = await tdb.db.query<{ n: number; unread: number }>(
+      "SELECT count(*)::int AS n, count(*) FILTER (WHERE read_at IS NULL)::int AS unread FROM member_events",
+    );
+    expect(events.rows[0]!.n).toBeGreaterThan(10);
+    expect(events.rows[0]!.unread).toBe(0);
   });
 
   it("changes nothing when run again", async () => {

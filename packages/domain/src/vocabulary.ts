@@ -66,7 +66,6 @@ export type EventKind = (typeof EVENT_KINDS)[number];
  * notification: the notification centre, its count, e-mails and pushes leave these out.
  */
 export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent"] as const satisfies readonly EventKind[];
-export const isNotification = (kind: EventKind): boolean => !(SILENT_EVENT_KINDS as readonly EventKind[]).includes(kind);
 
 /** Limits the contract, the server and the database share (lengths in characters, i.e. code points). */
 export const LIMITS = {

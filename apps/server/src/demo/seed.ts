@@ -55,10 +55,9 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
 
   const keys = new Map<string, Uint8Array>();
   const walletOf = new Map<string, string>();
-  let fresh = false;
+  const created: bigint[] = [];
   for (const m of DEMO_MEMBERS) {
     if (await findMemberByEmail(db, m.email)) continue;
-    fresh = true;
     const id = await createMember(db, {
       email: m.email,
       firstName: m.firstName,
@@ -68,6 +67,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
       canValidateAccounts: "accounts" in m && m.accounts,
       canValidateCredits: "credits" in m && m.credits,
     });
+    created.push(id);
     for (const kind of m.wallets) {
       if (kind === "custodial") {
         const status = "pending" in m && m.pending ? "pending" : "active";
@@ -82,9 +82,10 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
     }
   }
   // Only with the members it is about: a database seeded before a member was added gets the member alone.
-  if (fresh && walletOf.has("Alice:custodial") && walletOf.has("Bob:custodial")) await seedHistory(db, now, walletOf, keys);
-  // The demo's history is its members' past: read long ago, it does not greet them as news.
-  if (fresh) await db.query("UPDATE member_events SET read_at = created_at WHERE read_at IS NULL");
+  if (created.length > 0 && walletOf.has("Alice:custodial") && walletOf.has("Bob:custodial")) await seedHistory(db, now, walletOf, keys);
+  // The demo's history is its new members' past: read long ago, it does not greet them as news
+  // (and nobody else's notifications are touched).
+  await db.query("UPDATE member_events SET read_at = created_at WHERE read_at IS NULL AND member_id = ANY($1::bigint[])", [created]);
   await seedPaidTopUp(db);
 }
 
