@@ -51,6 +51,8 @@ const own = {} as {
   device: string;
   pendingWallet: string;
   event: string;
+  /** A movement of the owner's custodial wallet (its top-up). */
+  tx: string;
 };
 
 beforeAll(async () => {
@@ -85,6 +87,9 @@ beforeAll(async () => {
   const newcomer = await seedMember(tdb.db, { firstName: "Newcomer" });
   own.pendingWallet = await openCustodialWallet(tdb.db, custodial, newcomer.id, "pending");
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
+  own.tx = (
+    await tdb.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1 LIMIT 1", [own.custodial])
+  ).rows[0]!.public_id;
   own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
 
@@ -119,6 +124,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   getKeystore: () => ({ params: { walletId: own.ledger.id } }),
   getTransactions: () => ({ params: { walletId: own.custodial } }),
   getAccountSummary: () => ({ params: { walletId: own.custodial }, query: { tz: "Europe/Paris" } }),
+  getTransaction: () => ({ params: { walletId: own.custodial, transactionId: own.tx } }),
   searchRecipients: () => ({ query: { q: "" } }),
   setFavorite: () => ({ params: { memberId: members().payee } }),
   unsetFavorite: () => ({ params: { memberId: members().payee } }),
@@ -202,6 +208,7 @@ const EXPECTED: Record<RouteName, Expected> = {
   getKeystore: owner(200),
   getTransactions: owner(200),
   getAccountSummary: owner(200),
+  getTransaction: owner(200),
   searchRecipients: member(200),
   setFavorite: member(200),
   unsetFavorite: member(200),

@@ -231,6 +231,28 @@ describe("transaction list", () => {
   });
 });
 
+describe("one transaction (a notification's receipt)", () => {
+  it("answers the movement as the wallet's list shows it, from either side", async () => {
+    for (const who of [alice, bob]) {
+      const listed = (await page(who)).items.find((t) => t.id === history[1]);
+      const r = await who.api.call("getTransaction", { params: { walletId: who.wallet, transactionId: history[1]! } });
+      expect(r.status, r.text).toBe(200);
+      expect(r.json).toEqual(listed);
+    }
+  });
+
+  it("answers 404 for a movement the wallet took no part in, or an unknown id, never another member's", async () => {
+    // Alice and Carol's payment, asked for through Bob's wallet: not Bob's to read.
+    for (const transactionId of [history[2]!, "no-such-movement"]) {
+      const r = await bob.api.call("getTransaction", { params: { walletId: bob.wallet, transactionId } });
+      expect(r.status, r.text).toBe(404);
+    }
+    // Alice's payment to Bob, asked for by Carol through Alice's wallet.
+    const r = await carol.api.call("getTransaction", { params: { walletId: alice.wallet, transactionId: history[1]! } });
+    expect(r.status).toBe(404);
+  });
+});
+
 describe("text search (issue 18: item 3)", () => {
   let dana: { wallet: string; api: Api };
   let outsider: { wallet: string; api: Api };

@@ -168,6 +168,10 @@ export class MutuaClient {
    * This month's money in and out and the balance at the end of each of the last `days` days
    * (default 30), computed by the server from the ledger, in the time zone `tz` (an IANA name).
    */
+  /** One transaction as the wallet sees it, for its receipt (a notification links to it). */
+  getTransaction(walletId: string, transactionId: string) {
+    return this.call("getTransaction", { params: { walletId, transactionId } });
+  }
   getAccountSummary(walletId: string, query: QueryOf<"getAccountSummary">) {
     return this.call("getAccountSummary", { params: { walletId }, query });
   }

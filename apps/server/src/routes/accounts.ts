@@ -3,7 +3,7 @@ import type { Deps } from "../deps";
 import { operation } from "../http/contract";
 import { notFound } from "../services/errors";
 import { listAccounts, walletBalance } from "../services/accounts";
-import { listTransactions } from "../services/transactions";
+import { listTransactions, transactionByPublicId } from "../services/transactions";
 import { accountSummary } from "../services/account-summary";
 import { getOwnWallet } from "../services/wallets";
 import { createUserAccount, registerWallet } from "../services/create-wallet";
@@ -28,5 +28,10 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "getTransactions", async ({ memberId, params, query }) =>
     listTransactions(db, (await own(memberId, params.walletId)).id, query, settings.associationName),
   );
+  operation(app, deps, "getTransaction", async ({ memberId, params }) => {
+    const tx = await transactionByPublicId(db, (await own(memberId, params.walletId)).id, params.transactionId, settings.associationName);
+    if (!tx) throw notFound();
+    return tx;
+  });
   operation(app, deps, "getAccountSummary", async ({ memberId, params, query }) => accountSummary(db, (await own(memberId, params.walletId)).id, query));
 }

@@ -133,6 +133,15 @@ export async function listTransactions(db: Queryable, walletId: string, f: Trans
   };
 }
 
+/** A movement of the wallet's by its public id, as the wallet sees it; null when the wallet has none such. */
+export async function transactionByPublicId(db: Queryable, walletId: string, publicId: string, associationName: string): Promise<TransactionView | null> {
+  const { rows } = await db.query<Row>(`${selectFrom("movements")} WHERE m.public_id = $2 AND $1 IN (m.payer_wallet_id, m.payee_wallet_id)`, [
+    walletId,
+    publicId,
+  ]);
+  return rows[0] ? view(rows[0], walletId, associationName) : null;
+}
+
 export async function transactionByMovement(db: Queryable, walletId: string, movementId: bigint, associationName: string): Promise<TransactionView> {
   const { rows } = await db.query<Row>(`${selectFrom("movements")} WHERE m.id = $2 AND $1 IN (m.payer_wallet_id, m.payee_wallet_id)`, [walletId, movementId]);
   return view(rows[0]!, walletId, associationName);

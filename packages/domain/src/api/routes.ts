@@ -27,6 +27,7 @@ export const routes = {
   getKeystore: { method: "GET", path: "/api/accounts/:walletId/keystore", access: "member" },
   getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions", access: "member" },
   getAccountSummary: { method: "GET", path: "/api/accounts/:walletId/summary", access: "member" },
+  getTransaction: { method: "GET", path: "/api/accounts/:walletId/transactions/:transactionId", access: "member" },
   searchRecipients: { method: "GET", path: "/api/recipients", access: "member" },
   setFavorite: { method: "PUT", path: "/api/favorites/:memberId", access: "member" },
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },

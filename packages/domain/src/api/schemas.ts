@@ -76,6 +76,8 @@ export const AmountString = z.string().regex(/^\d{1,16}\.\d{2}$/, "an amount wit
 export const SignedAmountString = z.string().regex(/^-?\d{1,16}\.\d{2}$/);
 const WalletId = z.string().min(3).max(120);
 const WalletParams = z.object({ walletId: WalletId });
+/** One movement of the wallet's, by its public id (a notification's `transactionId`). */
+const TransactionParams = WalletParams.extend({ transactionId: z.string().min(1).max(64) });
 /**
  * At most LIMITS.memo characters, counted as the database counts them (code points, so an emoji
  * is one); JSON Schema's maxLength counts the same way, zod's max would count UTF-16 units.
@@ -503,6 +505,7 @@ export const schemas = {
   getKeystore: { params: WalletParams, response: z.record(z.string(), z.unknown()) },
   getTransactions: { params: WalletParams, query: TransactionsQuery, response: TransactionPage },
   getAccountSummary: { params: WalletParams, query: AccountSummaryQuery, response: AccountSummary },
+  getTransaction: { params: TransactionParams, response: TransactionView },
   searchRecipients: { query: RecipientsQuery, response: RecipientPage },
   setFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
   unsetFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },

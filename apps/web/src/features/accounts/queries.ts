@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AccountEntry } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
-import { pollEvery } from "../../lib/polling";
+import { usePollEvery } from "../../lib/polling";
 import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 import { useMe } from "../auth/queries";
 import { transactionKeys } from "../transactions/queries";
@@ -16,12 +16,13 @@ export function useAccounts() {
   const client = useClient();
   const config = useConfig();
   const me = useMe();
+  const every = usePollEvery(config.accountsRefreshInterval);
   return useQuery({
     queryKey: accountKeys.list(),
     enabled: Boolean(me.data),
     queryFn: () => client.getAccounts(),
     meta: KEPT_OFFLINE,
-    refetchInterval: pollEvery(config.accountsRefreshInterval),
+    refetchInterval: every,
     refetchIntervalInBackground: false,
   });
 }

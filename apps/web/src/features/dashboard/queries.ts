@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useClient, useConfig } from "../../app/context";
-import { pollEvery } from "../../lib/polling";
+import { usePollEvery } from "../../lib/polling";
 import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 export const summaryKeys = {
@@ -16,12 +16,13 @@ export function useAccountSummary(walletId: string | undefined) {
   const client = useClient();
   const config = useConfig();
   const tz = timeZone();
+  const every = usePollEvery(config.transactionsRefreshInterval);
   return useQuery({
     queryKey: summaryKeys.wallet(walletId ?? "", tz),
     enabled: Boolean(walletId),
     queryFn: () => client.getAccountSummary(walletId!, { tz }),
     meta: KEPT_OFFLINE,
-    refetchInterval: pollEvery(config.transactionsRefreshInterval),
+    refetchInterval: every,
     refetchIntervalInBackground: false,
   });
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MutuaClient } from "@mutua/client";
 import { useClient, useConfig } from "../../app/context";
-import { pollEvery } from "../../lib/polling";
+import { usePollEvery } from "../../lib/polling";
 import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 export const topUpKeys = {
@@ -16,10 +16,11 @@ const pendingTopUpsQuery = (client: MutuaClient, walletId: string) =>
 export function usePendingTopUps(walletId: string | undefined, opts: { pollMs?: number | false } = {}) {
   const client = useClient();
   const config = useConfig();
+  const every = usePollEvery(config.transactionsRefreshInterval);
   return useQuery({
     ...pendingTopUpsQuery(client, walletId ?? ""),
     enabled: Boolean(walletId),
-    refetchInterval: opts.pollMs ?? pollEvery(config.transactionsRefreshInterval),
+    refetchInterval: opts.pollMs ?? every,
     refetchIntervalInBackground: false,
   });
 }

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { TransactionsQuery } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
-import { pollEvery } from "../../lib/polling";
+import { usePollEvery } from "../../lib/polling";
 import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 /** What the history screen and its CSV export both ask the server for: one filter, the same rows. */
@@ -28,12 +28,13 @@ export const RECENT_COUNT = 5;
 export function useRecentTransactions(walletId: string | undefined) {
   const client = useClient();
   const config = useConfig();
+  const every = usePollEvery(config.transactionsRefreshInterval);
   return useQuery({
     queryKey: transactionKeys.recent(walletId ?? ""),
     enabled: Boolean(walletId),
     queryFn: async () => (await client.getTransactions(walletId!, { limit: RECENT_COUNT })).items,
     meta: KEPT_OFFLINE,
-    refetchInterval: pollEvery(config.transactionsRefreshInterval),
+    refetchInterval: every,
     refetchIntervalInBackground: false,
   });
 }
