@@ -209,6 +209,15 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
     await inspect(dan.page, "create-wallet");
     await dan.context.close();
 
+    // Bob's notification centre: Alice's payment of this run's member test, unread.
+    const bob = await open("bob@example.com");
+    await tap(bob.page.getByRole("link", { name: /^Notifications/ }));
+    await bob.page.getByRole("heading", { name: t("Notifications") }).waitFor();
+    await bob.page.locator("main .notification").first().waitFor();
+    await inspect(bob.page, "notifications");
+    expect(bob.errors).toEqual([]);
+    await bob.context.close();
+
     const admin = await open("admin@example.com");
     for (const [name, route] of [
       ["admin-pending-accounts", "/admin/pending-accounts"],

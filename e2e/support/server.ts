@@ -31,11 +31,24 @@ export async function freePort(): Promise<number> {
  * on an embedded PostgreSQL in a fresh data folder, serving the built web app.
  */
 export async function startServer(env: Record<string, string> = {}, opts: { host?: string } = {}): Promise<RunningServer> {
-  const port = await freePort();
+  return spawnServer(["--demo"], env, { host: opts.host ?? "127.0.0.1", port: await freePort() });
+}
+
+/**
+ * Starts another instance of the association's server on the database of `first` (its embedded
+ * PostgreSQL, through DATABASE_URL, as instances share one database in production). `port`
+ * restarts an instance where it was, so the pages open on it reconnect.
+ */
+export async function startInstance(first: RunningServer, env: Record<string, string> = {}, opts: { port?: number } = {}): Promise<RunningServer> {
+  return spawnServer([], { TOPUP_PROVIDER: "demo", ...env, DATABASE_URL: databaseUrl(first) }, { host: "127.0.0.1", port: opts.port ?? (await freePort()) });
+}
+
+async function spawnServer(args: string[], env: Record<string, string>, at: { host: string; port: number }): Promise<RunningServer> {
+  const { port } = at;
   // Passkeys need a domain name (WebAuthn refuses IP addresses): such suites use "localhost".
-  const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  const url = `http://${at.host}:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-e2e-"));
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "--demo"], {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,18 +100,23 @@ export async function startServer(env: Record<string, string> = {}, opts: { host
   };
 }
 
+/** The connection string of a started server's embedded PostgreSQL. */
+export function databaseUrl(server: RunningServer): string {
+  const port = fs
+    .readFileSync(path.join(server.dataDir, "pg", "postmaster.pid"), "utf8")
+    .split("\n")[3]!
+    .trim();
+  const password = fs.readFileSync(path.join(server.dataDir, "pg-password"), "utf8").trim();
+  return `postgres://mutua:${encodeURIComponent(password)}@127.0.0.1:${port}/mutua`;
+}
+
 /**
  * Runs SQL on a started server's embedded PostgreSQL, for what no screen does yet (an
  * administrator locking a wallet, a backend going into maintenance).
  */
 export async function sql(server: RunningServer, text: string, params: unknown[] = []): Promise<unknown[]> {
   const { default: pg } = await import("pg");
-  const port = fs
-    .readFileSync(path.join(server.dataDir, "pg", "postmaster.pid"), "utf8")
-    .split("\n")[3]!
-    .trim();
-  const password = fs.readFileSync(path.join(server.dataDir, "pg-password"), "utf8").trim();
-  const client = new pg.Client({ host: "127.0.0.1", port: Number(port), user: "mutua", password, database: "mutua" });
+  const client = new pg.Client({ connectionString: databaseUrl(server) });
   await client.connect();
   try {
     return (await client.query(text, params)).rows;

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
@@ -6,6 +6,10 @@ import { useModals } from "./modals";
 import { Menu, MenuItem, menuItem } from "../ui/Menu";
 import { ExpandIcon, Icon, MenuIcon } from "../ui/icons";
 import { useLogout, useRights, useSession, useUnconfiguredBackends } from "../features/auth/queries";
+import { optionalLazy } from "../ui/optional-lazy";
+
+// With the event stream (app/routes.tsx): loaded once a member is signed in, not with the login page.
+const NotificationBell = optionalLazy<object>(() => import("../features/notifications/live").then((m) => ({ default: m.NotificationBell })));
 
 /** docs/spec.md §2 "Navigation bar". The menus open on click (not hover) and close on Escape or navigation. */
 export function NavBar() {
@@ -41,16 +45,24 @@ export function NavBar() {
           <Link to="/dashboard" className="navbar-logo">
             {config.logoUrl ? <img src={config.logoUrl} alt={config.appName} height={36} /> : config.appName}
           </Link>
-          <button
-            type="button"
-            className="burger icon-button"
-            aria-expanded={burgerOpen}
-            aria-controls="navbar-menu"
-            aria-label={i18n._("Menu")}
-            onClick={() => setBurgerOpen((o) => !o)}
-          >
-            <Icon node={MenuIcon} />
-          </button>
+          <span className="navbar-actions">
+            {/* On a phone beside the menu button, where the thumb finds it without opening the menu. */}
+            {member && (
+              <Suspense fallback={null}>
+                <NotificationBell />
+              </Suspense>
+            )}
+            <button
+              type="button"
+              className="burger icon-button"
+              aria-expanded={burgerOpen}
+              aria-controls="navbar-menu"
+              aria-label={i18n._("Menu")}
+              onClick={() => setBurgerOpen((o) => !o)}
+            >
+              <Icon node={MenuIcon} />
+            </button>
+          </span>
         </div>
         <div id="navbar-menu" className={burgerOpen ? "navbar-menu open" : "navbar-menu"}>
           {config.mapUrl && (

@@ -13,6 +13,10 @@ import { authKeys, forgetSession, useRights, useSession } from "../features/auth
 import { LoginScreen, type LoginState } from "../features/auth/LoginScreen";
 import { rememberPayLink } from "../lib/pay-link";
 import { PAY_PATH } from "@mutua/domain";
+import { optionalLazy } from "../ui/optional-lazy";
+
+// The signed-in member's event stream (README "Live money"): loaded after the login, not with it.
+const LiveEvents = optionalLazy<object>(() => import("../features/notifications/live").then((m) => ({ default: m.LiveEvents })));
 
 /** Titles are msgids, translated when shown. */
 interface RouteHandle {
@@ -29,6 +33,7 @@ function Layout() {
   const location = useLocation();
   const navigate = useNavigate();
   const qc = useQueryClient();
+  const signedIn = useSession().status === "member";
   const title = (matchRoutes(ROUTES, location)?.at(-1)?.route.handle as RouteHandle | undefined)?.title;
 
   useEffect(() => {
@@ -67,6 +72,11 @@ function Layout() {
         </Suspense>
       </div>
       <BiometricOffer />
+      {signedIn && (
+        <Suspense fallback={null}>
+          <LiveEvents />
+        </Suspense>
+      )}
     </ModalHost>
   );
 }
@@ -188,6 +198,15 @@ const ROUTES: RouteObject[] = [
           privately,
         ),
         handle: h("Preferences"),
+      },
+      {
+        path: "/notifications",
+        element: screen(
+          () => import("../features/notifications/NotificationsScreen"),
+          (m) => m.NotificationsScreen,
+          privately,
+        ),
+        handle: h("Notifications"),
       },
       {
         path: "/admin/pending-accounts",

@@ -30,9 +30,19 @@ declare module "@tanstack/react-query" {
        * nothing else (never the admin lists, searches, payment previews or the full history).
        */
       offline?: true;
+      /**
+       * Shows the member's money (balances, transactions, pending top-ups): fetched again when the
+       * event stream says it moved (features/notifications/live.tsx), whichever screen shows it.
+       */
+      money?: true;
     };
   }
 }
 
 /** The `meta` of a query that an offline start shows again. */
 export const KEPT_OFFLINE = { offline: true } as const;
+
+/** The `meta` of a query of the member's money, refreshed by their events. */
+export const MONEY = { money: true } as const;
+/** Both: the member's money, shown again by an offline start. */
+export const MONEY_KEPT_OFFLINE = { offline: true, money: true } as const;

@@ -6,7 +6,8 @@ import { M } from "@mutua/domain";
 
 /**
  * Every English text the app can show must be translated in every catalog: the texts of the
- * app's own `i18n._("…")` calls and route titles, and the domain's messages (which travel as data).
+ * app's own `i18n._("…")` calls, route titles and messages built as data (`msg("…")`), and the domain's
+ * messages (which travel as data).
  */
 const SRC = path.resolve(import.meta.dirname, "..");
 
@@ -18,7 +19,7 @@ function sourceMsgids(): Set<string> {
       if (e.isDirectory()) walk(p);
       else if (/\.tsx?$/.test(e.name) && !e.name.endsWith(".test.ts")) {
         const text = fs.readFileSync(p, "utf8");
-        for (const m of text.matchAll(/(?:i18n\._|\bh)\(\s*"((?:[^"\\]|\\.)*)"/g)) ids.add(JSON.parse(`"${m[1]}"`));
+        for (const m of text.matchAll(/(?:i18n\._|\bh|\bmsg)\(\s*"((?:[^"\\]|\\.)*)"/g)) ids.add(JSON.parse(`"${m[1]}"`));
       }
     }
   };

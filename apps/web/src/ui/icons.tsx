@@ -15,6 +15,7 @@ import type { IconNode } from "lucide";
 export {
   ArrowLeft as BackIcon,
   ArrowLeftRight as ExchangeIcon,
+  Bell as BellIcon,
   Check as CheckIcon,
   ChevronDown as ExpandIcon,
   ChevronLeft as PreviousIcon,

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AccountEntry } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
+import { MONEY_KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 import { useMe } from "../auth/queries";
 import { transactionKeys } from "../transactions/queries";
 
@@ -21,7 +21,7 @@ export function useAccounts() {
     queryKey: accountKeys.list(),
     enabled: Boolean(me.data),
     queryFn: () => client.getAccounts(),
-    meta: KEPT_OFFLINE,
+    meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,
   });

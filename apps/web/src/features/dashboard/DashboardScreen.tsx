@@ -15,10 +15,8 @@ import { TopUpModal } from "../topup/TopUpModal";
 import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
 import { transactionKeys } from "../transactions/queries";
-import { TransactionDetailDialog } from "../transactions/TransactionDetailDialog";
 import { AddFavoriteDialog } from "../send/AddFavoriteDialog";
 import type { PaymentDraft } from "../send/useSendPayment";
-import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
 import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
 import { optionalLazy } from "../../ui/optional-lazy";
@@ -26,6 +24,7 @@ import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
+const ReceiptDialog = lazy(() => import("../transactions/ReceiptDialog"));
 const AccountSummaryCard = optionalLazy(() => import("./AccountSummaryCard"));
 // Loaded when a payment starts, not with the dashboard.
 const SendMoneyModal = lazy(() => import("../send/SendMoneyModal").then((m) => ({ default: m.SendMoneyModal })));
@@ -108,17 +107,18 @@ export function DashboardScreen() {
   const afterPayment = (tx: TransactionView, draft: PaymentDraft) => {
     modals.close();
     void refreshAfterAction(draft.from.id, draft.from.bal);
-    if (tx.isReconversion) return modals.open((close) => <ReconversionDetailDialog tx={tx} onClose={close} />);
     const askFavorite = (r: Recipient) => modals.open((close) => <AddFavoriteDialog recipient={r} onClose={close} />);
     modals.open((close) => (
-      <TransactionDetailDialog
-        tx={tx}
-        confirmation
-        onClose={() => {
-          close();
-          if (!draft.recipient.isFavorite) askFavorite(draft.recipient);
-        }}
-      />
+      <Suspense fallback={null}>
+        <ReceiptDialog
+          tx={tx}
+          confirmation
+          onClose={() => {
+            close();
+            if (!tx.isReconversion && !draft.recipient.isFavorite) askFavorite(draft.recipient);
+          }}
+        />
+      </Suspense>
     ));
   };
 

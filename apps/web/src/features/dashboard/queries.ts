@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
+import { MONEY_KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 export const summaryKeys = {
   all: [...MEMBER_KEY, "summary"] as const,
@@ -21,7 +21,7 @@ export function useAccountSummary(walletId: string | undefined) {
     queryKey: summaryKeys.wallet(walletId ?? "", tz),
     enabled: Boolean(walletId),
     queryFn: () => client.getAccountSummary(walletId!, { tz }),
-    meta: KEPT_OFFLINE,
+    meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,
   });

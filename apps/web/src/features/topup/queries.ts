@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { MutuaClient } from "@mutua/client";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
+import { MONEY_KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 export const topUpKeys = {
   all: [...MEMBER_KEY, "topups"] as const,
@@ -10,7 +10,7 @@ export const topUpKeys = {
 };
 
 const pendingTopUpsQuery = (client: MutuaClient, walletId: string) =>
-  queryOptions({ queryKey: topUpKeys.pending(walletId), queryFn: () => client.getPendingTopUps(walletId), meta: KEPT_OFFLINE });
+  queryOptions({ queryKey: topUpKeys.pending(walletId), queryFn: () => client.getPendingTopUps(walletId), meta: MONEY_KEPT_OFFLINE });
 
 /** docs/spec.md §2: pending top-ups head the transaction panel, refreshed with it. */
 export function usePendingTopUps(walletId: string | undefined, opts: { pollMs?: number | false } = {}) {

@@ -4,8 +4,7 @@ import { M, type AccountEntry, type PendingTopUp } from "@mutua/domain";
 import { PendingTopUps } from "../topup/PendingTopUps";
 import { useModals } from "../../app/modals";
 import { TransactionItem } from "./TransactionItem";
-import { TransactionDetailDialog } from "./TransactionDetailDialog";
-import { ReconversionDetailDialog } from "../reconversion/ReconversionDetailDialog";
+import type { TransactionView } from "@mutua/domain";
 import { useRecentTransactions } from "./queries";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { accountLabel } from "../accounts/labels";
@@ -14,6 +13,7 @@ import { Icon, RefreshIcon } from "../../ui/icons";
 import { optionalLazy } from "../../ui/optional-lazy";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
+const ReceiptDialog = lazy(() => import("./ReceiptDialog"));
 const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
 
 /** docs/spec.md §2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
@@ -38,8 +38,12 @@ export function RecentTransactions({
   const modals = useModals();
   const recent = useRecentTransactions(account?.id);
   const { ref: pendingRef, style: pendingStyle } = useReservedHeight<HTMLDivElement>("pending-topups", pendingLoading);
-  const open = (tx: Parameters<typeof TransactionDetailDialog>[0]["tx"]) =>
-    modals.open((close) => (tx.isReconversion ? <ReconversionDetailDialog tx={tx} onClose={close} /> : <TransactionDetailDialog tx={tx} onClose={close} />));
+  const open = (tx: TransactionView) =>
+    modals.open((close) => (
+      <Suspense fallback={null}>
+        <ReceiptDialog tx={tx} onClose={close} />
+      </Suspense>
+    ));
   return (
     <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching || accountsLoading}>
       {/* Pending top-ups head the panel: their last height is kept while they load, so the list below does not jump

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { TransactionsQuery } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
+import { MONEY, MONEY_KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 /** What the history screen and its CSV export both ask the server for: one filter, the same rows. */
 export interface TransactionFilter {
@@ -20,6 +20,7 @@ export const transactionKeys = {
   all: [...MEMBER_KEY, "transactions"] as const,
   recent: (walletId: string) => [...transactionKeys.all, walletId, "recent"] as const,
   list: (walletId: string, f: TransactionFilter) => [...transactionKeys.all, walletId, "list", f] as const,
+  one: (walletId: string, transactionId: string) => [...transactionKeys.all, walletId, "one", transactionId] as const,
 };
 
 export const RECENT_COUNT = 5;
@@ -33,7 +34,7 @@ export function useRecentTransactions(walletId: string | undefined) {
     queryKey: transactionKeys.recent(walletId ?? ""),
     enabled: Boolean(walletId),
     queryFn: async () => (await client.getTransactions(walletId!, { limit: RECENT_COUNT })).items,
-    meta: KEPT_OFFLINE,
+    meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,
   });
@@ -48,5 +49,6 @@ export function useTransactionPages(walletId: string, filter: TransactionFilter)
     queryFn: ({ pageParam }) =>
       client.getTransactions(walletId, { ...filter, limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } satisfies TransactionsQuery),
     getNextPageParam: (last) => last.next ?? undefined,
+    meta: MONEY,
   });
 }

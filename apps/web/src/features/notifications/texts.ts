@@ -1,0 +1,34 @@
+import { msg, type MemberEvent, type Msg } from "@mutua/domain";
+
+/**
+ * What the toast and the notification centre say of an event, as a message whose amounts the
+ * language writes its own way (lib/i18n `tr`). null for the member's own doing (a payment sent
+ * from another device), which updates the screens and tells nothing.
+ */
+export function eventMessage(e: MemberEvent): Msg | null {
+  const amount = e.amount === null ? "" : `${e.amount} ${e.currency}`;
+  switch (e.kind) {
+    case "payment_received":
+      return msg("Received {amount} from {name}", { amount, name: e.counterparty ?? "" });
+    case "topup_credited":
+      return msg("Top-up of {amount} credited", { amount });
+    case "reconversion_stage":
+      switch (e.stage) {
+        case "received":
+          return msg("Your reconversion of {amount} was received", { amount });
+        case "invoiced":
+          return msg("Your reconversion of {amount} was invoiced", { amount });
+        case "paid":
+          return msg("Your reconversion of {amount} was paid", { amount });
+        default:
+          return null;
+      }
+    case "wallet_approved":
+      return msg("Your {currency} wallet is open", { currency: e.currency });
+    case "wallet_discarded":
+      return msg("Your {currency} wallet request was declined", { currency: e.currency });
+    case "payment_sent":
+    case "reconversion_sent":
+      return null;
+  }
+}
