@@ -252,7 +252,7 @@ describe("e-mail notifications", () => {
       expect(page.status).toBe(200);
       expect(page.headers.get("content-type")).toMatch(/^text\/html/);
       expect(page.text).toContain('<html lang="fr-FR">');
-      expect(page.text).toContain("Vous recevez un e-mail sur l&#39;argent reçu.");
+      expect(page.text).toContain("Vous recevez des e-mails sur l&#39;argent reçu.");
       expect(page.text).toContain(`<form method="post" action="${link.replace(/&/g, "&amp;")}">`);
     }
     expect((await bob.api.call("getNotificationSettings")).json.email.payment_received).toBe(true);

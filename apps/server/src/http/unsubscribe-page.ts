@@ -22,7 +22,7 @@ interface Words {
 const WORDS: Record<MemberLanguage, Words> = {
   "en-US": {
     title: "E-mail notifications",
-    ask: (what) => `You get an e-mail about ${what}. Press the button to stop these e-mails.`,
+    ask: (what) => `You get e-mails about ${what}. Press the button to stop them.`,
     button: "Stop these e-mails",
     off: (what) => `You no longer get e-mails about ${what}. You can switch them on again in the app's Preferences.`,
     done: (what) => `Done: you will no longer get e-mails about ${what}. You can switch them on again in the app's Preferences.`,
@@ -31,7 +31,7 @@ const WORDS: Record<MemberLanguage, Words> = {
   },
   "fr-FR": {
     title: "Notifications par e-mail",
-    ask: (what) => `Vous recevez un e-mail sur ${what}. Appuyez sur le bouton pour ne plus recevoir ces e-mails.`,
+    ask: (what) => `Vous recevez des e-mails sur ${what}. Appuyez sur le bouton pour ne plus les recevoir.`,
     button: "Ne plus recevoir ces e-mails",
     off: (what) => `Vous ne recevez plus d'e-mails sur ${what}. Vous pouvez les réactiver dans les Préférences de l'application.`,
     done: (what) => `C'est fait : vous ne recevrez plus d'e-mails sur ${what}. Vous pouvez les réactiver dans les Préférences de l'application.`,
