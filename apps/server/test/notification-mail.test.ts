@@ -3,7 +3,9 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationKind } from "@mutua/domain";
 import { smtpMailer } from "../src/services/mail";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { currentPosition, eventsAfter } from "../src/services/member-events";
+import { retryDelaySeconds } from "../src/services/notification-worker";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
   Api,
   createBackend,
@@ -39,6 +41,9 @@ const inbox: Received[] = [];
 /** How many messages the SMTP server still refuses with 451 (a temporary failure) before accepting. */
 let refuseNext = 0;
 let refused = 0;
+/** While set, the SMTP server holds every message it received without answering: a slow mail server. */
+let hold: Promise<void> | null = null;
+let held = 0;
 
 let tdb: TestDatabase;
 let one: TestServer;
@@ -58,7 +63,11 @@ beforeAll(async () => {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
+      stream.on("end", async () => {
+        if (hold) {
+          held++;
+          await hold;
+        }
         if (refuseNext > 0) {
           refuseNext--;
           refused++;
@@ -213,6 +222,29 @@ describe("e-mail notifications", () => {
     expect(parseMail(mailsTo(fay)[0]!.raw).headers.subject).toBe("Votre compte a été crédité de 10,00 DL");
   });
 
+  it("tells a wallet approved and a reconversion paid (not its other stages), each once, by the administrators' own calls", async () => {
+    const admin = await seedMember(tdb.db, { canValidateAccounts: true, canValidateCredits: true });
+    const adminApi = new Api(two.baseUrl, await memberToken(tdb.db, admin.id));
+    const carolMember = await seedMember(tdb.db, { firstName: "Carol" });
+    const pending = await openCustodialWallet(tdb.db, custodial, carolMember.id, "pending");
+    const carol: Person = { ...carolMember, wallet: pending, api: new Api(one.baseUrl, await memberToken(tdb.db, carolMember.id)) };
+    await optIn(carol, { wallet_approved: true });
+    expect((await adminApi.call("validateCreation", { body: { walletId: pending } })).status).toBe(200);
+    await settled(carol, 1);
+    // Named by its currency, as the app names accounts.
+    expect(parseMail(mailsTo(carol)[0]!.raw).headers.subject).toMatch(/^Your Currency [\w-]+ account has been approved$/);
+
+    const rita = await person("Rita", "Roux", "10.00");
+    await optIn(rita, { reconversion_paid: true }, "fr-FR");
+    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+    const r = await rita.api.call("transfer", { body: { from: rita.wallet, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
+    expect(r.status).toBe(200);
+    for (const status of ["received", "invoiced", "paid"] as const)
+      expect((await adminApi.call("advanceReconversion", { body: { id: r.json.id, status } })).status).toBe(200);
+    await settled(rita, 1);
+    expect(mailsTo(rita).map((m) => parseMail(m.raw).headers.subject)).toEqual(["Votre reconversion de 4,00 DL a été payée"]);
+  });
+
   it("sends nothing to a member who did not opt in, nor for a kind they did not choose", async () => {
     const alice = await person("Alice", "Martin", "100.00");
     const carol = await person("Carol", "Petit");
@@ -344,6 +376,34 @@ describe("e-mail notifications", () => {
     expect(await deliveries(ida)).toEqual([{ kind: "payment_received", attempts: 2, sent: true, gave_up: false, last_error: null }]);
   });
 
+  it("a slow mail server holds back no member's live events (the claim is no transaction left open)", async () => {
+    const alice = await person("Alice", "Martin", "100.00");
+    const bob = await person("Bob", "Durand");
+    const carol = await person("Carol", "Petit");
+    await optIn(bob, { payment_received: true });
+    const carolWasAt = await currentPosition(tdb.db, carol.id);
+    let release = () => {};
+    hold = new Promise<void>((r) => (release = r));
+    held = 0;
+    try {
+      await pay(alice, bob, "1.00");
+      // Bob's message is in the middle of its SMTP conversation...
+      await expect.poll(() => held, { timeout: 5000 }).toBe(1);
+      await pay(alice, carol, "1.00");
+      // ...and Carol's payment is ready for her open apps all the same: no older transaction holds it
+      // back, as a claim kept open as a row lock during the send would (services/member-events.ts).
+      const forCarol = await eventsAfter(tdb.db, carol.id, carolWasAt, "Demo Association");
+      expect(forCarol.events.map((e) => e.kind)).toEqual(["payment_received"]);
+      expect(forCarol.waiting).toBe(false);
+      expect(mailsTo(bob)).toEqual([]);
+    } finally {
+      hold = null;
+      release();
+    }
+    await settled(bob, 1);
+    expect(mailsTo(bob)).toHaveLength(1);
+  });
+
   it("two instances send each of many messages once", async () => {
     const alice = await person("Alice", "Martin", "1000.00");
     const jo = await person("Jo", "Gris");
@@ -359,6 +419,48 @@ describe("e-mail notifications", () => {
     expect(subjects).toHaveLength(n);
     expect(new Set(subjects).size).toBe(n);
     expect((await deliveries(jo)).every((d) => d.attempts === 1)).toBe(true);
+  });
+});
+
+describe("retries", () => {
+  it("wait longer after each failure, up to the maximum, and stop after the last attempt allowed", () => {
+    const s = { retryBaseSeconds: 30, retryMaxSeconds: 3600, maxAttempts: 8 };
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelaySeconds(n, s))).toEqual([30, 60, 120, 240, 480, 960, 1920, null]);
+    expect(retryDelaySeconds(3, { ...s, retryMaxSeconds: 100 })).toBe(100);
+  });
+
+  it("give a message up after MAIL_MAX_ATTEMPTS refusals, its error kept, nothing sent", async () => {
+    const db = await createTestDatabase();
+    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    const server = await startServer(db.db, {
+      env: { PUBLIC_URL, MAIL_FROM: FROM, MAIL_RETRY_BASE_SECONDS: "1", MAIL_MAX_ATTEMPTS: "2" },
+      mailer: smtpMailer(smtpUrl, FROM),
+    });
+    try {
+      const backend = await createBackend(db.db, { kind: "custodial", symbol: "DL" });
+      const m = await seedMember(db.db, { firstName: "Max" });
+      const wallet = await openCustodialWallet(db.db, backend, m.id);
+      await db.db.query("INSERT INTO notification_preferences (member_id, channel, kind) VALUES ($1, 'email', 'topup_credited')", [m.id]);
+      refused = 0;
+      refuseNext = 10;
+      await topUp(db.db, wallet, "5.00");
+      const row = () =>
+        db.db
+          .query<{ attempts: number; gave_up: boolean; sent: boolean; last_error: string | null }>(
+            "SELECT attempts, gave_up_at IS NOT NULL AS gave_up, sent_at IS NOT NULL AS sent, last_error FROM notification_deliveries",
+          )
+          .then((r) => r.rows[0]);
+      await expect.poll(async () => (await row())?.gave_up, { timeout: 15_000, interval: 100 }).toBe(true);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await row()).toMatchObject({ attempts: 2, sent: false });
+      expect((await row())!.last_error).toMatch(/451/);
+      expect(refused).toBe(2);
+      expect(inbox.filter((x) => x.to.includes(m.email))).toEqual([]);
+    } finally {
+      refuseNext = 0;
+      await server.close();
+      await db.drop();
+    }
   });
 });
 
