@@ -17,14 +17,18 @@ afterAll(async () => {
 });
 const suite = useSuite(() => ({ SMTP_URL: mailbox.url }));
 
-/** A member's API session and custodial wallet, as the app has them. */
-async function apiSession(email: string): Promise<{ token: string; wallet: string }> {
-  const login = await fetch(`${suite.server.url}/api/auth/login`, {
+async function login(email: string): Promise<{ token: string }> {
+  const r = await fetch(`${suite.server.url}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ login: email, password: "Demo1234!" }),
   });
-  const { token } = (await login.json()) as { token: string };
+  return (await r.json()) as { token: string };
+}
+
+/** A member's API session and custodial wallet, as the app has them. */
+async function apiSession(email: string): Promise<{ token: string; wallet: string }> {
+  const { token } = await login(email);
   const accounts = (await (await fetch(`${suite.server.url}/api/accounts`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
   return { token, wallet: accounts.find((a) => a.id.startsWith("custodial:"))!.id };
 }
@@ -73,6 +77,29 @@ describe("e-mail notifications", () => {
     await page.goto(`${suite.server.url}/preferences`);
     await section.getByRole("switch", { name: "Money received" }).waitFor();
     expect(await section.getByRole("switch", { name: "Money received" }).isChecked()).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the language switch tells the server, so that e-mails come in the language the app is shown in", async () => {
+    const { page, context, errors } = await signedIn(suite, "dan@example.com");
+    const { token } = await login("dan@example.com");
+    const language = async () =>
+      (
+        (await (await fetch(`${suite.server.url}/api/me/notifications`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          language: string | null;
+        }
+      ).language;
+    expect(await language()).toBe(null);
+    await page.goto(`${suite.server.url}/preferences`);
+    await page.getByRole("switch", { name: "Use custom language" }).check();
+    await page.getByLabel("Language", { exact: true }).selectOption("fr-FR");
+    await page.getByRole("heading", { name: "Préférences" }).waitFor();
+    await expect.poll(language, { timeout: 5000 }).toBe("fr-FR");
+    // Back to the browser's language (English here): the server follows.
+    await page.getByRole("switch", { name: "Choisir la langue" }).uncheck();
+    await page.getByRole("heading", { name: "Preferences" }).waitFor();
+    await expect.poll(language, { timeout: 5000 }).toBe("en-US");
     expect(errors).toEqual([]);
     await context.close();
   });
