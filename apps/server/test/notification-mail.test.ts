@@ -214,12 +214,12 @@ describe("e-mail notifications", () => {
     expect(mail.text).toContain("Hello Erin,");
   });
 
-  it("tells a top-up credited by the association, naming nobody", async () => {
+  it("tells a top-up credited, naming the association", async () => {
     const fay = await person("Fay", "Leroy");
     await optIn(fay, { topup_credited: true }, "fr-FR");
     await topUp(tdb.db, fay.wallet, "10.00");
     await settled(fay, 1);
-    expect(parseMail(mailsTo(fay)[0]!.raw).headers.subject).toBe("Votre compte a été crédité de 10,00 DL");
+    expect(parseMail(mailsTo(fay)[0]!.raw).headers.subject).toBe("Demo Association a crédité votre compte de 10,00 DL");
   });
 
   it("tells a wallet approved and a reconversion paid (not its other stages), each once, by the administrators' own calls", async () => {
@@ -232,7 +232,7 @@ describe("e-mail notifications", () => {
     expect((await adminApi.call("validateCreation", { body: { walletId: pending } })).status).toBe(200);
     await settled(carol, 1);
     // Named by its currency, as the app names accounts.
-    expect(parseMail(mailsTo(carol)[0]!.raw).headers.subject).toMatch(/^Your Currency [\w-]+ account has been approved$/);
+    expect(parseMail(mailsTo(carol)[0]!.raw).headers.subject).toMatch(/^Demo Association approved your Currency [\w-]+ account$/);
 
     const rita = await person("Rita", "Roux", "10.00");
     await optIn(rita, { reconversion_paid: true }, "fr-FR");
@@ -242,7 +242,7 @@ describe("e-mail notifications", () => {
     for (const status of ["received", "invoiced", "paid"] as const)
       expect((await adminApi.call("advanceReconversion", { body: { id: r.json.id, status } })).status).toBe(200);
     await settled(rita, 1);
-    expect(mailsTo(rita).map((m) => parseMail(m.raw).headers.subject)).toEqual(["Votre reconversion de 4,00 DL a été payée"]);
+    expect(mailsTo(rita).map((m) => parseMail(m.raw).headers.subject)).toEqual(["Demo Association a payé votre reconversion de 4,00 DL"]);
   });
 
   it("sends nothing to a member who did not opt in, nor for a kind they did not choose", async () => {

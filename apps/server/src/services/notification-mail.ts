@@ -16,8 +16,8 @@ export interface NotificationFacts {
   amount: bigint | null;
   symbol: string;
   currencyName: string;
-  /** Who paid: a member's name, or the association's for its own wallets. */
-  counterparty: string | null;
+  /** Who paid, credited, approved: a member's name, or the association's for its own wallets and doings. */
+  counterparty: string;
   /** The payer's memo for the member, if any. */
   memo: string;
 }
@@ -38,9 +38,9 @@ const WORDS: Record<MemberLanguage, Words> = {
     hello: (name) => `Hello ${name},`,
     subject: {
       payment_received: (f, amount) => `${f.counterparty} paid you ${amount}`,
-      topup_credited: (_f, amount) => `Your account was credited with ${amount}`,
-      wallet_approved: (f) => `Your ${f.currencyName} account has been approved`,
-      reconversion_paid: (_f, amount) => `Your reconversion of ${amount} has been paid`,
+      topup_credited: (f, amount) => `${f.counterparty} credited your account with ${amount}`,
+      wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
+      reconversion_paid: (f, amount) => `${f.counterparty} paid your reconversion of ${amount}`,
     },
     memo: (memo) => `Memo: ${memo}`,
     open: (url) => `See it in your account: ${url}`,
@@ -57,9 +57,9 @@ const WORDS: Record<MemberLanguage, Words> = {
     hello: (name) => `Bonjour ${name},`,
     subject: {
       payment_received: (f, amount) => `${f.counterparty} vous a payé ${amount}`,
-      topup_credited: (_f, amount) => `Votre compte a été crédité de ${amount}`,
-      wallet_approved: (f) => `Votre compte ${f.currencyName} a été validé`,
-      reconversion_paid: (_f, amount) => `Votre reconversion de ${amount} a été payée`,
+      topup_credited: (f, amount) => `${f.counterparty} a crédité votre compte de ${amount}`,
+      wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
+      reconversion_paid: (f, amount) => `${f.counterparty} a payé votre reconversion de ${amount}`,
     },
     memo: (memo) => `Mémo : ${memo}`,
     open: (url) => `Voir dans votre compte : ${url}`,
