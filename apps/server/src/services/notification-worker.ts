@@ -24,7 +24,7 @@ import { unsubscribeToken } from "./unsubscribe-tokens";
  * and the database's "sent", twice: the unavoidable case of any outbox.
  *
  * A failed send is tried again after a backoff (`settings.notificationMail`: 30 s doubling up to an
- * hour by default), and given up after the last attempt allowed (8 by default, about two hours),
+ * hour by default), and given up after the last attempt allowed (8 by default, about an hour in all),
  * its error kept in the row. The worker wakes on the events' NOTIFY (the instance's EventHub, the
  * one LISTEN connection it already has), when the next retry falls due, and every minute besides.
  */
