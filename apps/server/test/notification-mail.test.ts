@@ -404,6 +404,29 @@ describe("e-mail notifications", () => {
     expect(mailsTo(bob)).toHaveLength(1);
   });
 
+  it("a message whose instance died mid-send is sent again once its claim runs out, not before", async () => {
+    const alice = await person("Alice", "Martin", "100.00");
+    const bob = await person("Bob", "Durand");
+    const carol = await person("Carol", "Petit");
+    await optIn(bob, { payment_received: true });
+    await pay(alice, bob, "1.00");
+    await settled(bob, 1);
+    // As an instance leaves it when it dies between its claim and "sent": claimed for ten minutes.
+    const claimed = async (sql: string) =>
+      tdb.db.query(`UPDATE notification_deliveries d SET sent_at = NULL, ${sql} FROM member_events e WHERE e.id = d.event_id AND e.member_id = $1`, [bob.id]);
+    await claimed("next_attempt_at = now() + interval '10 minutes'");
+    // Workers woken (by another member's event) leave it alone while the claim holds...
+    await pay(alice, carol, "1.00");
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(mailsTo(bob)).toHaveLength(1);
+    // ...and send it once it has run out.
+    await claimed("next_attempt_at = now()");
+    await pay(alice, carol, "1.00");
+    await settled(bob, 1);
+    expect(mailsTo(bob)).toHaveLength(2);
+    expect((await deliveries(bob))[0]).toMatchObject({ attempts: 2, sent: true });
+  });
+
   it("two instances send each of many messages once", async () => {
     const alice = await person("Alice", "Martin", "1000.00");
     const jo = await person("Jo", "Gris");
