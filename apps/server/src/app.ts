@@ -26,6 +26,9 @@ import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
 import { scheduleSweeps } from "./services/maintenance";
 import { featuresOf } from "./services/features";
+import { EventHub } from "./services/event-hub";
+import { NotificationWorker } from "./services/notification-worker";
+import { notificationRoutes } from "./routes/notifications";
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -64,7 +67,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
   const config = appConfig(deps.settings);
-  const full: AppDeps = { ...deps, features: featuresOf(config) };
+  const full: AppDeps = { ...deps, features: featuresOf(config), defaultLanguage: config.locales.defaultLanguage };
   securityHeaders(app, deps.settings, config);
   await app.register(swagger, {
     openapi: {
@@ -120,15 +123,33 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   passkeyRoutes(app, full);
   topUpRoutes(app, full);
   adminRoutes(app, full);
-  eventRoutes(app, full);
+  // The instance's one LISTEN connection: it wakes the event streams and the notification worker.
+  const hub = new EventHub(deps.db, (m) => app.log.warn(m));
+  eventRoutes(app, full, hub);
+  notificationRoutes(app, full);
   orderPages(app, full);
   await lokavalutoRoutes(app, full);
   // Every instance clears expired rate-limit windows and challenges on its own timer.
   let stopSweeps: (() => void) | undefined;
+  // Every instance sends notification e-mails too: they share the outbox in the database.
+  const worker = new NotificationWorker({
+    db: deps.db,
+    settings: deps.settings,
+    mailer: deps.mailer,
+    hub,
+    defaultLanguage: full.defaultLanguage,
+    log: (level, m) => app.log[level](m),
+  });
   app.addHook("onReady", async () => {
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
+    worker.start();
   });
-  app.addHook("onClose", async () => stopSweeps?.());
+  app.addHook("onClose", async () => {
+    stopSweeps?.();
+    // The message being sent is marked before the hub and then the pool (the caller's) close.
+    await worker.stop();
+    await hub.close();
+  });
   await webRoutes(app, deps.settings, config);
   return app;
 }

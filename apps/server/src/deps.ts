@@ -13,7 +13,10 @@ export interface Deps {
   mailer: Mailer;
 }
 
-/** What routes get besides: the features the association's config.json leaves on (read once at start). */
+/** What routes get besides, from the association's config.json (read once at start). */
 export interface AppDeps extends Deps {
+  /** The features it leaves on. */
   features: Features;
+  /** Its default language: the server writes in it to members who never said theirs. */
+  defaultLanguage: string;
 }

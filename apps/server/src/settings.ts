@@ -52,6 +52,11 @@ export interface Settings {
    * LOKAPI_CYCLOS_BACKEND; by default the first custodial backend.
    */
   lokapiCyclosBackend?: string;
+  /**
+   * Notification e-mails (services/notification-worker.ts): a failed send is tried again after
+   * `retryBaseSeconds`, doubled at each failure up to `retryMaxSeconds`, `maxAttempts` times in all.
+   */
+  notificationMail: { retryBaseSeconds: number; retryMaxSeconds: number; maxAttempts: number };
   /** The association's bank account, shown on transfer orders. */
   bank: { iban: string; bic: string; holder: string };
   limits: {
@@ -107,6 +112,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     trustProxy: flag(env.TRUST_PROXY, false),
     topupProvider: topupProvider(env.TOPUP_PROVIDER),
     ...(env.LOKAPI_CYCLOS_BACKEND ? { lokapiCyclosBackend: env.LOKAPI_CYCLOS_BACKEND } : {}),
+    notificationMail: {
+      retryBaseSeconds: Math.max(1, int(env.MAIL_RETRY_BASE_SECONDS, 30)),
+      retryMaxSeconds: Math.max(1, int(env.MAIL_RETRY_MAX_SECONDS, 3_600)),
+      maxAttempts: Math.max(1, int(env.MAIL_MAX_ATTEMPTS, 8)),
+    },
     bank: { iban: env.BANK_IBAN ?? "", bic: env.BANK_BIC ?? "", holder: env.BANK_HOLDER ?? env.ASSOCIATION_NAME ?? "Association" },
     limits: {
       loginPerIp: limit(env, "LOGIN_IP", 50, 900),

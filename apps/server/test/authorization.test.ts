@@ -86,10 +86,12 @@ beforeAll(async () => {
   own.device = (await new Api(server.baseUrl, await memberToken(tdb.db, people.owner.id, { fresh: true })).call("createDeviceLogin")).json.credentialId;
   const newcomer = await seedMember(tdb.db, { firstName: "Newcomer" });
   own.pendingWallet = await openCustodialWallet(tdb.db, custodial, newcomer.id, "pending");
-  // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.tx = (
     await tdb.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1 LIMIT 1", [own.custodial])
   ).rows[0]!.public_id;
+  // The owner gets e-mails for money received: a forged unsubscribe link must not stop them.
+  await tdb.db.query("INSERT INTO notification_preferences (member_id, channel, kind) VALUES ($1, 'email', 'payment_received')", [people.owner.id]);
+  // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
 
@@ -159,6 +161,12 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   listNotifications: () => ({}),
   markNotificationsRead: () => ({ body: { ids: [own.event] } }),
   markAllNotificationsRead: () => ({}),
+  getNotificationSettings: () => ({}),
+  // Each caller switches their own on: the owner's stay as they are (ownerState).
+  setNotificationSettings: () => ({ body: { language: "fr-FR", email: { payment_received: true, wallet_approved: false } } }),
+  // A token of the owner's, its signature forged: nobody, signed in or not, may use it.
+  unsubscribePage: () => ({ query: { token: `${people.owner.id}.payment_received.${"A".repeat(43)}` } }),
+  unsubscribe: () => ({ query: { token: `${people.owner.id}.payment_received.${"A".repeat(43)}` } }),
   createTopUp: () => ({ body: { walletId: own.custodial, amount: "5.00" } }),
   getPendingTopUps: () => ({ query: { walletId: own.custodial } }),
   cancelTopUp: () => ({ body: { id: own.order } }),
@@ -240,6 +248,11 @@ const EXPECTED: Record<RouteName, Expected> = {
   listNotifications: member(200),
   markNotificationsRead: member(200),
   markAllNotificationsRead: member(200),
+  // Each member's own settings; the unsubscribe link needs no session, only a signed token (notification-mail.test.ts).
+  getNotificationSettings: member(200),
+  setNotificationSettings: member(200),
+  unsubscribePage: same(400),
+  unsubscribe: same(400),
   // Only the owner (who already has an unpaid one) and credit administrators (the spec's "top-ups by
   // other requesters") open orders on a wallet; for anybody else it does not exist.
   createTopUp: { ...owner(409), credits: 200, both: 200 },
@@ -261,6 +274,10 @@ async function ownerState() {
     devices: await q("SELECT id FROM device_logins WHERE member_id = $1", [people.owner.id]),
     sessions: await q("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NULL", [people.owner.id]),
     unread: await q("SELECT id FROM member_events WHERE member_id = $1 AND read_at IS NULL ORDER BY id", [people.owner.id]),
+    notifications: await q(
+      "SELECT m.language, p.kind FROM members m LEFT JOIN notification_preferences p ON p.member_id = m.id WHERE m.id = $1 ORDER BY p.kind",
+      [people.owner.id],
+    ),
   };
 }
 

@@ -6,7 +6,10 @@ import {
   EVENT_KINDS,
   LIMITS,
   M,
+  MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_KINDS,
   PASSKEY_CHALLENGE_PURPOSES,
   RECONVERSION_STATUSES,
   SUB_ACCOUNTS,
@@ -38,6 +41,11 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "webauthn_challenges.purpose": PASSKEY_CHALLENGE_PURPOSES,
   "member_events.kind": EVENT_KINDS,
   "member_events.stage": RECONVERSION_STATUSES,
+  "members.language": MEMBER_LANGUAGES,
+  "notification_preferences.channel": NOTIFICATION_CHANNELS,
+  "notification_preferences.kind": NOTIFICATION_KINDS,
+  "notification_deliveries.channel": NOTIFICATION_CHANNELS,
+  "notification_deliveries.kind": NOTIFICATION_KINDS,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */
@@ -76,6 +84,9 @@ function listsIn(def: string): { column: string; values: string[]; whole: boolea
     const values = [...m[2]!.matchAll(/'([^']*)'::text/g)].map((v) => v[1]!);
     found.push({ column: m[1]!, values, whole: def === `CHECK ((${m[1]} = ANY (ARRAY[${m[2]}])))` });
   }
+  // A list of one (`col IN ('email')`) is spelt `col = 'email'::text`: read as a whole list only.
+  const one = /^CHECK \(\((\w+) = '([^']*)'::text\)\)$/.exec(def);
+  if (one) found.push({ column: one[1]!, values: [one[2]!], whole: true });
   return found;
 }
 

@@ -311,6 +311,16 @@ export class MutuaClient {
   markAllNotificationsRead() {
     return this.call("markAllNotificationsRead");
   }
+
+  /** Which notifications the member gets by e-mail, and the language the server writes in. */
+  getNotificationSettings() {
+    return this.call("getNotificationSettings");
+  }
+
+  /** Changes what `change` names (a kind on or off, the language), leaves the rest. */
+  setNotificationSettings(change: BodyOf<"setNotificationSettings">) {
+    return this.call("setNotificationSettings", { body: change });
+  }
 }
 
 async function readErrorBody(res: Response): Promise<ErrorBody["error"] | null> {

@@ -67,6 +67,25 @@ export type EventKind = (typeof EVENT_KINDS)[number];
  */
 export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent"] as const satisfies readonly EventKind[];
 
+/**
+ * What a member can ask to be told of by e-mail (or, later, by push), each switched on or off on
+ * its own in Preferences (README "Live money"). Event kinds but for `reconversion_paid`: a
+ * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
+ */
+export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid"] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** How a notification reaches the member outside the app; a `push` channel is meant to join it. */
+export const NOTIFICATION_CHANNELS = ["email"] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/**
+ * The languages the server writes to members in (e-mails, the unsubscribe page): the app's own
+ * catalogs. A member who never said theirs gets the association's default language, else English.
+ */
+export const MEMBER_LANGUAGES = ["en-US", "fr-FR"] as const;
+export type MemberLanguage = (typeof MEMBER_LANGUAGES)[number];
+
 /** Limits the contract, the server and the database share (lengths in characters, i.e. code points). */
 export const LIMITS = {
   /** A payment's memo, each side (docs/spec.md §5 "Memos"). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
-import { EventHub } from "../services/event-hub";
+import type { EventHub } from "../services/event-hub";
 import { currentPosition, eventsAfter, listNotifications, markAllRead, markRead, positionAfter, type StreamPosition } from "../services/member-events";
 import { openEventStream, type EventStream } from "../http/event-stream";
 
@@ -9,16 +9,14 @@ import { openEventStream, type EventStream } from "../http/event-stream";
  * Live money (README "Live money"): one Server-Sent Events stream per open tab, fed from the
  * database through the instance's EventHub, and the notification centre's list.
  */
-export function eventRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function eventRoutes(app: FastifyInstance, deps: AppDeps, hub: EventHub): void {
   const { db, settings } = deps;
-  const hub = new EventHub(db, (m) => app.log.warn(m));
   // Open streams would keep a closing server waiting for ever: they end first (their EventSources
   // reconnect to another instance, or to this one restarted, and resume where they were).
   const open = new Set<EventStream>();
   app.addHook("preClose", async () => {
     for (const s of open) s.end();
   });
-  app.addHook("onClose", () => hub.close());
 
   operation(app, deps, "events", async ({ req, reply, memberId, query }) => {
     // A reconnecting EventSource says where it stopped; a stream opened anew may say it in the query.

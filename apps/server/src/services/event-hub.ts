@@ -18,6 +18,8 @@ type Wake = () => void;
  */
 export class EventHub {
   private readonly streams = new Map<string, Set<Wake>>();
+  /** Woken by every member's events: the notification worker, which reads the outbox itself. */
+  private readonly everyEvent = new Set<Wake>();
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -41,6 +43,15 @@ export class EventHub {
     };
   }
 
+  /** Wakes `wake` whenever any member may have new events; returns the unsubscribe. */
+  subscribeAll(wake: Wake): () => void {
+    this.everyEvent.add(wake);
+    void this.listen();
+    return () => {
+      this.everyEvent.delete(wake);
+    };
+  }
+
   /** How many streams are open on this instance. */
   get size(): number {
     let n = 0;
@@ -57,6 +68,7 @@ export class EventHub {
   }
 
   private wakeAll(): void {
+    for (const wake of this.everyEvent) wake();
     for (const set of this.streams.values()) for (const wake of set) wake();
   }
 
@@ -80,6 +92,7 @@ export class EventHub {
     client.on("end", () => lost("connection ended"));
     client.on("notification", (n) => {
       if (n.channel !== EVENTS_CHANNEL || !n.payload) return;
+      for (const wake of this.everyEvent) wake();
       for (const wake of this.streams.get(n.payload) ?? []) wake();
     });
     try {
@@ -106,7 +119,7 @@ export class EventHub {
     if (this.retry || this.closed) return;
     this.retry = setTimeout(() => {
       this.retry = null;
-      if (this.streams.size > 0) void this.listen();
+      if (this.streams.size > 0 || this.everyEvent.size > 0) void this.listen();
     }, 1000);
     this.retry.unref();
   }

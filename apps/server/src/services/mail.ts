@@ -6,6 +6,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers (a notification's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -24,12 +26,16 @@ export async function sendBestEffort(mailer: Mailer, mail: Mail): Promise<void> 
   }
 }
 
-/** Real delivery through any SMTP server (SMTP_URL, e.g. smtps://user:pass@smtp.example.org). */
+/**
+ * Real delivery through any SMTP server (SMTP_URL, e.g. smtps://user:pass@smtp.example.org). A send
+ * ends within a few minutes whatever the server does (nodemailer waits up to 10 minutes for a
+ * silent socket by default): the notification worker's claim on a message must outlast its send.
+ */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  const transport = nodemailer.createTransport({ url, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, ...(mail.headers ? { headers: mail.headers } : {}) });
     },
   };
 }
@@ -43,7 +49,10 @@ export function outboxMailer(dir: string, from: string, log: (m: string) => void
     async send(mail) {
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}.eml`);
-      const eml = `From: ${from}\r\nTo: ${mail.to}\r\nSubject: ${mail.subject}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${mail.text.replace(/\n/g, "\r\n")}\r\n`;
+      const extra = Object.entries(mail.headers ?? {})
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("");
+      const eml = `From: ${from}\r\nTo: ${mail.to}\r\nSubject: ${mail.subject}\r\n${extra}Content-Type: text/plain; charset=utf-8\r\n\r\n${mail.text.replace(/\n/g, "\r\n")}\r\n`;
       fs.writeFileSync(file, eml, { mode: 0o600 });
       log(`mail to ${mail.to} written to ${file}:\n${mail.text}`);
     },

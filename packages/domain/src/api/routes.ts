@@ -55,6 +55,12 @@ export const routes = {
   listNotifications: { method: "GET", path: "/api/notifications", access: "member" },
   markNotificationsRead: { method: "POST", path: "/api/notifications/read", access: "member" },
   markAllNotificationsRead: { method: "POST", path: "/api/notifications/read-all", access: "member" },
+  getNotificationSettings: { method: "GET", path: "/api/me/notifications", access: "member" },
+  setNotificationSettings: { method: "PUT", path: "/api/me/notifications", access: "member" },
+  // The link of a notification e-mail (signed token, no session): GET shows the page and changes
+  // nothing (mail scanners open links), POST is its button and RFC 8058's one-click. HTML answers.
+  unsubscribePage: { method: "GET", path: "/api/unsubscribe", access: "public" },
+  unsubscribe: { method: "POST", path: "/api/unsubscribe", access: "public" },
   getCreditRequests: { method: "GET", path: "/api/admin/credit-requests", access: "credits" },
   validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate", access: "credits" },
   markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid", access: "credits" },

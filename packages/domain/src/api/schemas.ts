@@ -9,7 +9,9 @@ import {
   CREDENTIAL_KINDS,
   EVENT_KINDS,
   LIMITS,
+  MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
+  NOTIFICATION_KINDS,
   RECONVERSION_STATUSES,
   SUB_ACCOUNTS,
   TOPUP_STATES,
@@ -484,6 +486,22 @@ export const NotificationPage = z.object({
 
 export const MarkReadBody = z.object({ ids: z.array(EventId).min(1).max(100) });
 
+/** Which notifications the member gets by e-mail, and the language the server writes to them in. */
+export const NotificationSettings = z.object({
+  /** null: the association's default language. */
+  language: z.enum(MEMBER_LANGUAGES).nullable(),
+  email: z.record(z.enum(NOTIFICATION_KINDS), z.boolean()),
+});
+
+/** What to change; what is left out stays as it is (the language switch sends only the language). */
+export const NotificationSettingsBody = z.object({
+  language: z.enum(MEMBER_LANGUAGES).nullable().optional(),
+  email: z.partialRecord(z.enum(NOTIFICATION_KINDS), z.boolean()).optional(),
+});
+
+/** An unsubscribe link's signed token: the member, the kind and their signature (services/unsubscribe.ts). */
+export const UnsubscribeQuery = z.object({ token: z.string().min(1).max(200) });
+
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const schemas = {
@@ -552,6 +570,12 @@ export const schemas = {
   listNotifications: { query: NotificationsQuery, response: NotificationPage },
   markNotificationsRead: { body: MarkReadBody, response: z.object({ unread: z.number().int() }) },
   markAllNotificationsRead: { response: z.object({ unread: z.number().int() }) },
+  getNotificationSettings: { response: NotificationSettings },
+  setNotificationSettings: { body: NotificationSettingsBody, response: NotificationSettings },
+  /** An HTML page in the member's language. */
+  unsubscribePage: { query: UnsubscribeQuery, response: z.string() },
+  /** An HTML page; the body, when any, is a form's (`List-Unsubscribe=One-Click` from mail clients). */
+  unsubscribe: { query: UnsubscribeQuery, response: z.string() },
   getStagingUserAccounts: { response: z.array(StagingAccount) },
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },

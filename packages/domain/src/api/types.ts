@@ -31,3 +31,4 @@ export type MemberWallet = ResponseOf<"listMemberWallets">[number];
 export type DeviceView = ResponseOf<"listDevices">[number];
 export type NotificationPage = ResponseOf<"listNotifications">;
 export type MemberEvent = NotificationPage["items"][number];
+export type NotificationSettings = ResponseOf<"getNotificationSettings">;

@@ -1,4 +1,6 @@
 import { useLingui } from "@lingui/react";
+import { M } from "@mutua/domain";
+import { toast } from "../../lib/toast";
 import { useConfig } from "../../app/context";
 import { useLanguage } from "../../app/language";
 import { BiometricPref } from "../biometric/BiometricPref";
@@ -7,6 +9,8 @@ import { useBiometricAvailable } from "../biometric/queries";
 import { accountLabel } from "../accounts/labels";
 import { AuthPref } from "./SecuritySettings";
 import { usePinWallets } from "./pin-wallets";
+import { EmailNotifications } from "./EmailNotifications";
+import { serverLanguage, useSaveNotificationSettings } from "./notification-settings";
 
 /** docs/spec.md §2 "Preferences": groups appear only when they have something to set. */
 export function PreferencesScreen() {
@@ -16,6 +20,7 @@ export function PreferencesScreen() {
       <h1>{i18n._("Preferences")}</h1>
       <SecuritySettings />
       <DevicesSection />
+      <EmailNotifications />
       <LanguageSettings />
     </main>
   );
@@ -40,10 +45,16 @@ function SecuritySettings() {
 function LanguageSettings() {
   const { i18n } = useLingui();
   const config = useConfig();
-  const { saved, current, choose } = useLanguage();
+  const { saved, current, choose: switchTo } = useLanguage();
+  const saveOnServer = useSaveNotificationSettings();
   const langs = Object.entries(config.locales.availableLanguages);
   if (langs.length < 2) return null;
   const custom = Boolean(saved);
+  // The server writes e-mails in the language the app is now shown in.
+  const choose = async (tag: string | null) => {
+    await switchTo(tag);
+    saveOnServer.mutateAsync({ language: serverLanguage(i18n.locale) }).catch(() => toast.error({ id: M.settingsSaveFailed }));
+  };
   return (
     <section className="card prefs-group" aria-labelledby="lang-title">
       <h2 id="lang-title">{i18n._("Language settings")}</h2>
