@@ -14,6 +14,7 @@ import type { IconNode } from "lucide";
  */
 export {
   ArrowLeft as BackIcon,
+  ArrowDownLeft as ReceivedIcon,
   ArrowLeftRight as ExchangeIcon,
   Bell as BellIcon,
   Check as CheckIcon,

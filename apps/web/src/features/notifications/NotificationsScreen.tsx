@@ -6,15 +6,17 @@ import { useModals } from "../../app/modals";
 import { useFormat } from "../../lib/format";
 import { tr } from "../../lib/i18n";
 import { toast } from "../../lib/toast";
-import { Avatar } from "../../ui/Avatar";
-import { BellIcon, CheckIcon, ExchangeIcon, PlusIcon, WarningIcon, type IconNode } from "../../ui/icons";
+import { BellIcon, CheckIcon, ExchangeIcon, Icon, PlusIcon, ReceivedIcon, WarningIcon, type IconNode } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
-// Through ./live, whose chunk is loaded already: importing ./queries directly would split it out.
-import { eventMessage, useFetchTransaction, useMarkAllRead, useMarkRead, useNotificationPages, useUnreadCount } from "./live";
+import { useNotificationCentre } from "./centre";
+// Through ./live, whose chunk is loaded already: importing ./queries or ./texts directly would split them out.
+import { eventMessage, useUnreadCount } from "./live";
 
 const ReceiptDialog = lazy(() => import("../transactions/ReceiptDialog"));
 
+/** What happened, told by a sign as the transaction lists do (the text beside it says it in words). */
 const ICONS: Partial<Record<MemberEvent["kind"], IconNode>> = {
+  payment_received: ReceivedIcon,
   topup_credited: PlusIcon,
   reconversion_stage: ExchangeIcon,
   wallet_approved: CheckIcon,
@@ -27,11 +29,8 @@ const ICONS: Partial<Record<MemberEvent["kind"], IconNode>> = {
  */
 export function NotificationsScreen() {
   const { i18n } = useLingui();
-  const pages = useNotificationPages();
+  const { pages, markRead, markAll, fetchTransaction } = useNotificationCentre();
   const unread = useUnreadCount().data ?? 0;
-  const markRead = useMarkRead();
-  const markAll = useMarkAllRead();
-  const fetchTransaction = useFetchTransaction();
   const modals = useModals();
   const navigate = useNavigate();
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
@@ -107,7 +106,9 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
   return (
     <li>
       <button type="button" className={e.read ? "tx notification" : "tx notification unread"} onClick={() => onOpen(e)}>
-        <Avatar name={e.counterparty ?? ""} icon={e.counterparty ? undefined : (ICONS[e.kind] ?? BellIcon)} />
+        <span className="avatar avatar-x" aria-hidden="true">
+          <Icon node={ICONS[e.kind] ?? BellIcon} />
+        </span>
         <span className="tx-related">
           {!e.read && <span className="visually-hidden">{i18n._("Unread:")} </span>}
           {tr(m)}
