@@ -321,6 +321,19 @@ export class MutuaClient {
   setNotificationSettings(change: BodyOf<"setNotificationSettings">) {
     return this.call("setNotificationSettings", { body: change });
   }
+
+  /** The server's VAPID public key, for PushManager.subscribe. */
+  getPushKey() {
+    return this.call("getPushKey");
+  }
+  /** This device's push subscription (PushSubscription.toJSON()): its notifications come to it. */
+  subscribePush(subscription: BodyOf<"subscribePush">) {
+    return this.call("subscribePush", { body: subscription });
+  }
+  /** This device wants no more notifications. */
+  unsubscribePush(endpoint: string) {
+    return this.call("unsubscribePush", { body: { endpoint } });
+  }
 }
 
 async function readErrorBody(res: Response): Promise<ErrorBody["error"] | null> {

@@ -57,6 +57,9 @@ export const routes = {
   markAllNotificationsRead: { method: "POST", path: "/api/notifications/read-all", access: "member" },
   getNotificationSettings: { method: "GET", path: "/api/me/notifications", access: "member" },
   setNotificationSettings: { method: "PUT", path: "/api/me/notifications", access: "member" },
+  getPushKey: { method: "GET", path: "/api/push/key", access: "member" },
+  subscribePush: { method: "POST", path: "/api/push/subscriptions", access: "member" },
+  unsubscribePush: { method: "POST", path: "/api/push/subscriptions/remove", access: "member" },
   // The link of a notification e-mail (signed token, no session): GET shows the page and changes
   // nothing (mail scanners open links), POST is its button and RFC 8058's one-click. HTML answers.
   unsubscribePage: { method: "GET", path: "/api/unsubscribe", access: "public" },

@@ -499,6 +499,22 @@ export const NotificationSettingsBody = z.object({
   email: z.partialRecord(z.enum(NOTIFICATION_KINDS), z.boolean()).optional(),
 });
 
+/** The server's VAPID public key (base64url, uncompressed P-256 point): a device subscribes with it. */
+export const PushKey = z.object({ publicKey: z.string() });
+
+/**
+ * A device's push subscription, as the browser's PushSubscription.toJSON() gives it: where to send
+ * (the push service's https URL) and the keys to encrypt for (RFC 8291, base64url).
+ */
+export const PushSubscriptionBody = z.object({
+  endpoint: z.string().url().max(2048),
+  keys: z.object({
+    p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}$/, M.invalidRequest),
+    auth: z.string().regex(/^[A-Za-z0-9_-]{16,32}$/, M.invalidRequest),
+  }),
+});
+export const PushEndpointBody = z.object({ endpoint: z.string().url().max(2048) });
+
 /** An unsubscribe link's signed token: the member, the kind and their signature (services/unsubscribe.ts). */
 export const UnsubscribeQuery = z.object({ token: z.string().min(1).max(200) });
 
@@ -572,6 +588,9 @@ export const schemas = {
   markAllNotificationsRead: { response: z.object({ unread: z.number().int() }) },
   getNotificationSettings: { response: NotificationSettings },
   setNotificationSettings: { body: NotificationSettingsBody, response: NotificationSettings },
+  getPushKey: { response: PushKey },
+  subscribePush: { body: PushSubscriptionBody, response: Ok },
+  unsubscribePush: { body: PushEndpointBody, response: Ok },
   /** An HTML page in the member's language. */
   unsubscribePage: { query: UnsubscribeQuery, response: z.string() },
   /** An HTML page; the body, when any, is a form's (`List-Unsubscribe=One-Click` from mail clients). */
