@@ -28,6 +28,8 @@ export default defineConfig({
         skipWaiting: false,
         clientsClaim: true,
         cleanupOutdatedCaches: true,
+        // Web Push: shows the server's notifications and opens the app on a tap (public/push-sw.js).
+        importScripts: ["push-sw.js"],
         // Like the app's own chunks, the service worker ships without a source map.
         sourcemap: false,
       },

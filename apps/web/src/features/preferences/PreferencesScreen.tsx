@@ -10,6 +10,7 @@ import { accountLabel } from "../accounts/labels";
 import { AuthPref } from "./SecuritySettings";
 import { usePinWallets } from "./pin-wallets";
 import { EmailNotifications } from "./EmailNotifications";
+import { DeviceNotifications } from "./DeviceNotifications";
 import { serverLanguage, useSaveNotificationSettings } from "./notification-settings";
 
 /** docs/spec.md §2 "Preferences": groups appear only when they have something to set. */
@@ -21,6 +22,7 @@ export function PreferencesScreen() {
       <SecuritySettings />
       <DevicesSection />
       <EmailNotifications />
+      <DeviceNotifications />
       <LanguageSettings />
     </main>
   );
