@@ -25,6 +25,10 @@ export function openEventStream(req: FastifyRequest, reply: FastifyReply): Event
     "X-Content-Type-Options": "nosniff",
     // nginx and its kind would otherwise hold events back to fill a buffer.
     "X-Accel-Buffering": "no",
+    // A stream's connection carries nothing after it: it closes with the stream rather than idle
+    // as keep-alive (seen: a connection of an EventSource stopped in Node.js kept a closing
+    // server waiting for the whole keep-alive timeout, 72 s).
+    Connection: "close",
   });
   res.write(`retry: ${RETRY_MS}\n\n`);
   req.socket.setNoDelay(true);
