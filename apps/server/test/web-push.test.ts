@@ -361,6 +361,17 @@ describe("subscriptions", () => {
     expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [ned.id])).rowCount).toBe(0);
   });
 
+  it("keep a member's 20 most recently subscribed devices: the oldest gives way, a re-subscribed one stays", async () => {
+    const pia = await person("Pia", "Rouge");
+    const devices: Device[] = [];
+    for (let i = 0; i < 20; i++) devices.push(await subscribed(pia));
+    // The first device subscribes again (its browser renewed it): it is now the most recent.
+    expect((await pia.api.call("subscribePush", { body: devices[0]!.body })).status).toBe(200);
+    const extra = await subscribed(pia);
+    const { rows } = await tdb.db.query<{ endpoint: string }>("SELECT endpoint FROM push_subscriptions WHERE member_id = $1", [pia.id]);
+    expect(rows.map((r) => r.endpoint).sort()).toEqual([devices[0]!, ...devices.slice(2), extra].map((d) => d.endpoint).sort());
+  });
+
   it("every instance answers the same VAPID key, kept in the database, made once", async () => {
     const oz = await person("Oz", "Gris");
     const a = (await oz.api.call("getPushKey")).json.publicKey;
