@@ -53,7 +53,7 @@ export interface Settings {
    */
   lokapiCyclosBackend?: string;
   /**
-   * Notification e-mails (services/notification-worker.ts): a failed send is tried again after
+   * Notification e-mails and pushes (services/notification-worker.ts): a failed send is tried again after
    * `retryBaseSeconds`, doubled at each failure up to `retryMaxSeconds`, `maxAttempts` times in all.
    */
   notificationMail: { retryBaseSeconds: number; retryMaxSeconds: number; maxAttempts: number };

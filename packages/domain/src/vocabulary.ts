@@ -68,8 +68,8 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent"] as const satisfies readonly EventKind[];
 
 /**
- * What a member can ask to be told of by e-mail or push, each switched on or off on
- * its own in Preferences (README "Live money"). Event kinds but for `reconversion_paid`: a
+ * What a member can be told of outside the app (README "Live money"): by e-mail, each kind
+ * switched on or off on its own in Preferences, and by push, every kind on each subscribed device. Event kinds but for `reconversion_paid`: a
  * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
  */
 export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid"] as const;

@@ -12,26 +12,28 @@ import { unsubscribeToken } from "./unsubscribe-tokens";
 import { vapidKeys } from "./vapid";
 
 /**
- * Sends the notification e-mails and pushes the outbox holds (README "Live money"). Every instance runs one;
- * all their state is in PostgreSQL, so they share the work whatever their number, and one that
- * dies leaves nothing behind that another would need.
+ * Sends the notification e-mails and pushes the outbox holds (README "Live money"). Every instance
+ * runs one; all their state is in PostgreSQL, so they share the work whatever their number, and
+ * one that dies leaves nothing behind that another would need.
  *
  * A message is claimed (`FOR UPDATE SKIP LOCKED`, in a statement of its own), sent, then marked
  * sent. The claim is not held in an open transaction during the send, as a plain outbox would:
  * locking a row gives a transaction an id, and the event streams hand an event out only once every
  * older transaction has ended (services/member-events.ts), so a transaction open for the length of
- * an SMTP conversation (or a push service's answer) would hold back every member's live events meanwhile. The claim pushes the
- * row's `next_attempt_at` `LEASE_SECONDS` ahead instead: no other instance takes it before then,
- * and if this one dies mid-send the row falls due again then and is sent by whoever is up. The
- * SMTP mailer and the push request give up well within the lease (services/mail.ts, push-send.ts),
- * so a slow send is never taken up twice. A message is thus sent once, or, when an instance dies between the mail server's "accepted"
- * and the database's "sent", twice: the unavoidable case of any outbox.
+ * an SMTP conversation (or of a push service's answer) would hold back every member's live events
+ * meanwhile. The claim pushes the row's `next_attempt_at` `LEASE_SECONDS` ahead instead: no other
+ * instance takes it before then, and if this one dies mid-send the row falls due again then and is
+ * sent by whoever is up. The SMTP mailer and the push request give up well within the lease
+ * (services/mail.ts, push-send.ts), so a slow send is never taken up twice. A message is thus sent
+ * once, or, when an instance dies between the mail or push server's "accepted" and the database's
+ * "sent", twice: the unavoidable case of any outbox.
  *
  * A failed send is tried again after a backoff (`settings.notificationMail`: 30 s doubling up to an
  * hour by default), and given up after the last attempt allowed (8 by default, about an hour in all),
  * its error kept in the row. A push service answering that a device's subscription is gone (404,
- * 410) is not retried: the subscription is deleted, and its messages not sent with it. The worker wakes on the events' NOTIFY (the instance's EventHub, the
- * one LISTEN connection it already has), when the next retry falls due, and every minute besides.
+ * 410) is not retried: the subscription is deleted, and its messages not sent with it. The worker
+ * wakes on the events' NOTIFY (the instance's EventHub, the one LISTEN connection it already has),
+ * when the next retry falls due, and every minute besides.
  */
 
 const LEASE_SECONDS = 600;
