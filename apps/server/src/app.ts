@@ -29,6 +29,8 @@ import { featuresOf } from "./services/features";
 import { EventHub } from "./services/event-hub";
 import { NotificationWorker } from "./services/notification-worker";
 import { notificationRoutes } from "./routes/notifications";
+import { pushRoutes } from "./routes/push";
+import { vapidKeys } from "./services/vapid";
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -127,21 +129,25 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   const hub = new EventHub(deps.db, (m) => app.log.warn(m));
   eventRoutes(app, full, hub);
   notificationRoutes(app, full);
+  pushRoutes(app, full);
   orderPages(app, full);
   await lokavalutoRoutes(app, full);
   // Every instance clears expired rate-limit windows and challenges on its own timer.
   let stopSweeps: (() => void) | undefined;
-  // Every instance sends notification e-mails too: they share the outbox in the database.
+  // Every instance sends notification e-mails and pushes too: they share the outbox in the database.
   const worker = new NotificationWorker({
     db: deps.db,
     settings: deps.settings,
     mailer: deps.mailer,
     hub,
     defaultLanguage: full.defaultLanguage,
+    pushAgent: deps.pushAgent,
     log: (level, m) => app.log[level](m),
   });
   app.addHook("onReady", async () => {
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
+    // The VAPID key is made at the first start (services/vapid.ts), before any device subscribes with it.
+    await vapidKeys(deps.db);
     worker.start();
   });
   app.addHook("onClose", async () => {

@@ -1,3 +1,4 @@
+import type { Agent } from "node:https";
 import type { Db } from "./db/pool";
 import type { Settings } from "./settings";
 import type { Mailer } from "./services/mail";
@@ -11,6 +12,12 @@ export interface Deps {
   db: Db;
   settings: Settings;
   mailer: Mailer;
+  /**
+   * A test seam: the HTTPS agent Web Push requests go through, for a test's push service with a
+   * self-signed certificate. Unset in production: pushes go out with Node's default agent, which
+   * checks the push service's certificate against the system's authorities.
+   */
+  pushAgent?: Agent;
 }
 
 /** What routes get besides, from the association's config.json (read once at start). */

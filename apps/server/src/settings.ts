@@ -53,10 +53,16 @@ export interface Settings {
    */
   lokapiCyclosBackend?: string;
   /**
-   * Notification e-mails (services/notification-worker.ts): a failed send is tried again after
+   * Notification e-mails and pushes (services/notification-worker.ts): a failed send is tried again after
    * `retryBaseSeconds`, doubled at each failure up to `retryMaxSeconds`, `maxAttempts` times in all.
    */
   notificationMail: { retryBaseSeconds: number; retryMaxSeconds: number; maxAttempts: number };
+  /**
+   * The push services the server sends Web Push messages to, as host suffixes (PUSH_SERVICE_HOSTS,
+   * comma-separated): a subscription names the URL the server will POST to, so only these hosts
+   * are accepted (services/push-subscriptions.ts), never a member's choice of address.
+   */
+  pushServiceHosts: string[];
   /** The association's bank account, shown on transfer orders. */
   bank: { iban: string; bic: string; holder: string };
   limits: {
@@ -76,6 +82,9 @@ export interface Settings {
     searchPerMember: Limit;
   };
 }
+
+/** The browsers' push services: Chrome and Edge's (FCM), Firefox's, Safari's, Windows'. */
+export const DEFAULT_PUSH_SERVICE_HOSTS = ["fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com"];
 
 const int = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
 const flag = (v: string | undefined, d: boolean) => (v === undefined || v === "" ? d : /^(1|true|yes|on)$/i.test(v));
@@ -117,6 +126,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       retryMaxSeconds: Math.max(1, int(env.MAIL_RETRY_MAX_SECONDS, 3_600)),
       maxAttempts: Math.max(1, int(env.MAIL_MAX_ATTEMPTS, 8)),
     },
+    pushServiceHosts: (env.PUSH_SERVICE_HOSTS ?? DEFAULT_PUSH_SERVICE_HOSTS.join(","))
+      .split(",")
+      .map((h) => h.trim().toLowerCase().replace(/^\.+/, ""))
+      .filter(Boolean),
     bank: { iban: env.BANK_IBAN ?? "", bic: env.BANK_BIC ?? "", holder: env.BANK_HOLDER ?? env.ASSOCIATION_NAME ?? "Association" },
     limits: {
       loginPerIp: limit(env, "LOGIN_IP", 50, 900),

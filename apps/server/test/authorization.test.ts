@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ROUTES, PUBLIC_ROUTES, routes, walletRegistrationMessage, type RouteName } from "@mutua/domain";
 import { newPinProof, pinProof, signMessage } from "@mutua/wallet";
@@ -53,6 +53,14 @@ const own = {} as {
   event: string;
   /** A movement of the owner's custodial wallet (its top-up). */
   tx: string;
+  /** The push endpoint of the owner's device. */
+  pushEndpoint: string;
+};
+
+/** A device's push subscription on a default push service, with keys a browser would make. */
+const pushSubscription = (endpoint: string) => {
+  const ecdh = createECDH("prime256v1");
+  return { endpoint, keys: { p256dh: ecdh.generateKeys().toString("base64url"), auth: randomBytes(16).toString("base64url") } };
 };
 
 beforeAll(async () => {
@@ -91,6 +99,9 @@ beforeAll(async () => {
   ).rows[0]!.public_id;
   // The owner gets e-mails for money received: a forged unsubscribe link must not stop them.
   await tdb.db.query("INSERT INTO notification_preferences (member_id, channel, kind) VALUES ($1, 'email', 'payment_received')", [people.owner.id]);
+  // The owner's phone is subscribed to pushes: nobody else may remove it.
+  own.pushEndpoint = `https://fcm.googleapis.com/fcm/send/owner-${randomUUID()}`;
+  expect((await apis.owner.call("subscribePush", { body: pushSubscription(own.pushEndpoint) })).status).toBe(200);
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
@@ -165,6 +176,11 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   // Each caller switches their own on: the owner's stay as they are (ownerState).
   setNotificationSettings: () => ({ body: { language: "fr-FR", email: { payment_received: true, wallet_approved: false } } }),
   // A token of the owner's, its signature forged: nobody, signed in or not, may use it.
+  getPushKey: () => ({}),
+  // Each caller subscribes a device of their own (an endpoint is the browser's: see web-push.test.ts for one changing hands).
+  subscribePush: (role) => ({ body: pushSubscription(`https://fcm.googleapis.com/fcm/send/${role}-${randomUUID()}`) }),
+  // The owner's device: removed for the owner only, left as it is for anybody else (ownerState).
+  unsubscribePush: () => ({ body: { endpoint: own.pushEndpoint } }),
   unsubscribePage: () => ({ query: { token: `${people.owner.id}.payment_received.${"A".repeat(43)}` } }),
   unsubscribe: () => ({ query: { token: `${people.owner.id}.payment_received.${"A".repeat(43)}` } }),
   createTopUp: () => ({ body: { walletId: own.custodial, amount: "5.00" } }),
@@ -251,6 +267,10 @@ const EXPECTED: Record<RouteName, Expected> = {
   // Each member's own settings; the unsubscribe link needs no session, only a signed token (notification-mail.test.ts).
   getNotificationSettings: member(200),
   setNotificationSettings: member(200),
+  // Each member's own devices: another's endpoint is ignored, the owner's device stays (ownerState).
+  getPushKey: member(200),
+  subscribePush: member(200),
+  unsubscribePush: member(200),
   unsubscribePage: same(400),
   unsubscribe: same(400),
   // Only the owner (who already has an unpaid one) and credit administrators (the spec's "top-ups by
@@ -278,6 +298,7 @@ async function ownerState() {
       "SELECT m.language, p.kind FROM members m LEFT JOIN notification_preferences p ON p.member_id = m.id WHERE m.id = $1 ORDER BY p.kind",
       [people.owner.id],
     ),
+    pushDevices: await q("SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
 }
 
@@ -326,6 +347,10 @@ describe("authorisation matrix", () => {
     const names = [...(Object.keys(routes) as RouteName[]).filter((n) => !last.includes(n)), ...last];
     for (const name of names) check("owner", name, (await call("owner", name)).status);
     expect(await ledgerViolations(tdb.db)).toEqual([]);
+  });
+
+  it("the owner's call removes the owner's device", async () => {
+    expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE endpoint = $1", [own.pushEndpoint])).rowCount).toBe(0);
   });
 
   it("a pin proof from another member leaves the owner's PIN counter as it was", async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net, { type AddressInfo } from "node:net";
+import type { Agent } from "node:https";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -142,11 +143,12 @@ export const NO_WEB_DIR = path.join(os.tmpdir(), "mutua-test-no-web-app");
 
 /**
  * Builds the real app on `db` with settings read from `env` (as from environment variables)
- * and listens on a free port of 127.0.0.1. Without a mailer, mail goes to a throwaway outbox.
+ * and listens on a free port of 127.0.0.1. Without a mailer, mail goes to a throwaway outbox;
+ * `pushAgent` sends Web Push through an agent that trusts a test push service.
  */
 export async function startServer(
   db: Db,
-  opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: NodeJS.WritableStream } = {},
+  opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: NodeJS.WritableStream; pushAgent?: Agent } = {},
 ): Promise<TestServer> {
   let outbox: string | undefined;
   let mailer = opts.mailer;
@@ -155,7 +157,10 @@ export async function startServer(
     mailer = outboxMailer(outbox, "Mutua <no-reply@localhost>", () => {});
   }
   const settings = readSettings({ HOST: "127.0.0.1", PORT: "0", WEB_DIR: NO_WEB_DIR, ...opts.env });
-  const app = await buildApp({ db, settings, mailer }, opts.logStream ? { logStream: opts.logStream } : {});
+  const app = await buildApp(
+    { db, settings, mailer, ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}) },
+    opts.logStream ? { logStream: opts.logStream } : {},
+  );
   // Port 0 (any free port) unless the test chose one, to give PUBLIC_URL its real address.
   await app.listen({ host: "127.0.0.1", port: settings.port });
   const { port } = app.server.address() as AddressInfo;

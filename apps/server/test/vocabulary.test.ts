@@ -11,6 +11,7 @@ import {
   NOTIFICATION_CHANNELS,
   NOTIFICATION_KINDS,
   PASSKEY_CHALLENGE_PURPOSES,
+  PREFERENCE_CHANNELS,
   RECONVERSION_STATUSES,
   SUB_ACCOUNTS,
   TOPUP_STATES,
@@ -42,7 +43,8 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "member_events.kind": EVENT_KINDS,
   "member_events.stage": RECONVERSION_STATUSES,
   "members.language": MEMBER_LANGUAGES,
-  "notification_preferences.channel": NOTIFICATION_CHANNELS,
+  // Chosen kind by kind in Preferences: e-mail only (a device's push subscription is its opt-in).
+  "notification_preferences.channel": PREFERENCE_CHANNELS,
   "notification_preferences.kind": NOTIFICATION_KINDS,
   "notification_deliveries.channel": NOTIFICATION_CHANNELS,
   "notification_deliveries.kind": NOTIFICATION_KINDS,

@@ -141,6 +141,8 @@ export const M = {
   reauthRequired: "Please confirm your password to continue.",
   wrongPassword: "Wrong password. Please try again.",
   deviceRemoved: "{name} can no longer sign in to your account.",
+  // Web Push (ours): a subscription whose endpoint is not a push service the server sends to
+  pushServiceUnsupported: "This push service is not supported.",
   // Language (docs/spec.md §8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;

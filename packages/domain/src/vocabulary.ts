@@ -68,16 +68,22 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent"] as const satisfies readonly EventKind[];
 
 /**
- * What a member can ask to be told of by e-mail (or, later, by push), each switched on or off on
- * its own in Preferences (README "Live money"). Event kinds but for `reconversion_paid`: a
+ * What a member can be told of outside the app (README "Live money"): by e-mail, each kind
+ * switched on or off on its own in Preferences, and by push, every kind on each subscribed device. Event kinds but for `reconversion_paid`: a
  * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
  */
 export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-/** How a notification reaches the member outside the app; a `push` channel is meant to join it. */
-export const NOTIFICATION_CHANNELS = ["email"] as const;
+/** How a notification reaches the member outside the app: by e-mail, or pushed to a device (Web Push). */
+export const NOTIFICATION_CHANNELS = ["email", "push"] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/**
+ * The channels a member switches on kind by kind in Preferences. Push is not among them: a device
+ * subscribed ("Notify me on this device") is that device's opt-in, to every notification kind.
+ */
+export const PREFERENCE_CHANNELS = ["email"] as const satisfies readonly NotificationChannel[];
 
 /**
  * The languages the server writes to members in (e-mails, the unsubscribe page): the app's own

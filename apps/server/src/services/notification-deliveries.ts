@@ -1,9 +1,10 @@
-import type { MemberLanguage, NotificationKind } from "@mutua/domain";
+import type { MemberLanguage, NotificationChannel, NotificationKind } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 
 /**
- * The outbox of notification e-mails (migration 0012): rows written by trigger with their event,
- * claimed by the worker of any instance (services/notification-worker.ts), marked sent or failed.
+ * The outbox of notifications (migrations 0012, 0013): e-mails, and pushes to a member's devices,
+ * rows written by trigger with their event, claimed by the worker of any instance
+ * (services/notification-worker.ts), marked sent or failed.
  */
 
 export interface Claimed {
@@ -41,8 +42,20 @@ export async function giveUpAbandoned(db: Queryable, maxAttempts: number): Promi
   );
 }
 
+/** The device a push goes to (push_subscriptions). */
+export interface PushTarget {
+  id: bigint;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
 export interface DeliveryFacts {
+  channel: NotificationChannel;
+  eventId: bigint;
   memberId: bigint;
+  /** For a push: its device. */
+  device: PushTarget | null;
   kind: NotificationKind;
   email: string;
   firstName: string;
@@ -57,8 +70,10 @@ export interface DeliveryFacts {
 
 /** What a message must say, read when it is sent (the member's address and language as they are now). */
 export async function deliveryFacts(db: Queryable, id: bigint): Promise<DeliveryFacts | null> {
-  const { rows } = await db.query<DeliveryFacts>(
-    `SELECT e.member_id AS "memberId", d.kind, mb.email, mb.first_name AS "firstName", mb.language, m.amount, c.symbol,
+  const { rows } = await db.query<Omit<DeliveryFacts, "device"> & { deviceId: bigint | null; endpoint: string; p256dh: string; auth: string }>(
+    `SELECT d.channel, e.id AS "eventId", e.member_id AS "memberId",
+            s.id AS "deviceId", s.endpoint, s.p256dh, s.auth,
+            d.kind, mb.email, mb.first_name AS "firstName", mb.language, m.amount, c.symbol,
             c.name AS "currencyName", cm.name AS counterparty,
             coalesce(m.recipient_memo, '') AS memo
        FROM notification_deliveries d
@@ -70,10 +85,14 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
        LEFT JOIN movements m ON m.id = e.movement_id
        LEFT JOIN wallets cw ON cw.id = CASE e.kind WHEN 'payment_received' THEN m.payer_wallet_id END
        LEFT JOIN members cm ON cm.id = cw.member_id
+       LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
       WHERE d.id = $1`,
     [id],
   );
-  return rows[0] ?? null;
+  const r = rows[0];
+  if (!r) return null;
+  const { deviceId, endpoint, p256dh, auth, ...facts } = r;
+  return { ...facts, device: deviceId === null ? null : { id: deviceId, endpoint, p256dh, auth } };
 }
 
 export async function markSent(db: Queryable, id: bigint): Promise<void> {

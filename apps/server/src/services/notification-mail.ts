@@ -2,8 +2,8 @@ import { formatAmount, MEMBER_LANGUAGES, type MemberLanguage, type NotificationK
 import type { Mail } from "./mail";
 
 /**
- * A notification e-mail's words, in the member's language (English and French, as the app's
- * catalogs): pure, so each text can be read and tested without a server.
+ * A notification's words, e-mail and push, in the member's language (English and French, as the
+ * app's catalogs): pure, so each text can be read and tested without a server.
  */
 
 /** What a message says: the facts of its event, already resolved (services/notification-deliveries.ts). */
@@ -31,6 +31,10 @@ interface Words {
   stop: (what: string, url: string) => string;
   /** What the unsubscribe link stops, inside a sentence. */
   kinds: Record<NotificationKind, string>;
+  /** A push notification's title: short, the news itself (the phone shows little more). */
+  pushTitle: Record<NotificationKind, (f: PushFacts, amount: string) => string>;
+  /** Its body's first line: who. */
+  pushBody: Record<NotificationKind, (f: PushFacts, amount: string) => string>;
 }
 
 const WORDS: Record<MemberLanguage, Words> = {
@@ -52,6 +56,18 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: "accounts approved",
       reconversion_paid: "reconversions paid",
     },
+    pushTitle: {
+      payment_received: (_f, amount) => `Received ${amount}`,
+      topup_credited: (_f, amount) => `Top-up of ${amount} credited`,
+      wallet_approved: () => "Account approved",
+      reconversion_paid: (_f, amount) => `Reconversion of ${amount} paid`,
+    },
+    pushBody: {
+      payment_received: (f) => `From ${f.counterparty}`,
+      topup_credited: (f) => `By ${f.counterparty}`,
+      wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
+      reconversion_paid: (f) => `By ${f.counterparty}`,
+    },
   },
   "fr-FR": {
     hello: (name) => `Bonjour ${name},`,
@@ -71,8 +87,43 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: "les comptes validés",
       reconversion_paid: "les reconversions payées",
     },
+    pushTitle: {
+      payment_received: (_f, amount) => `Vous avez reçu ${amount}`,
+      topup_credited: (_f, amount) => `Rechargement de ${amount} crédité`,
+      wallet_approved: () => "Compte validé",
+      reconversion_paid: (_f, amount) => `Reconversion de ${amount} payée`,
+    },
+    pushBody: {
+      payment_received: (f) => `De ${f.counterparty}`,
+      topup_credited: (f) => `Par ${f.counterparty}`,
+      wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
+      reconversion_paid: (f) => `Par ${f.counterparty}`,
+    },
   },
 };
+
+/** What a push says: the facts of an e-mail but its recipient's address and name (the device is theirs). */
+export type PushFacts = Omit<NotificationFacts, "to" | "firstName">;
+
+/**
+ * A Web Push payload, read by the app's service worker: what it shows, the app path a tap opens,
+ * and the tag (the event's id) that keeps one notification per event on the device.
+ */
+export interface PushMessage {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}
+
+const amountText = (f: PushFacts) => (f.amount === null ? "" : `${formatAmount(f.amount, f.language)} ${f.symbol}`);
+
+export function notificationPush(f: PushFacts, links: { url: string; tag: string }): PushMessage {
+  const w = WORDS[f.language];
+  const amount = amountText(f);
+  const body = [w.pushBody[f.kind](f, amount), ...(f.memo ? [w.memo(f.memo)] : [])].join("\n");
+  return { title: w.pushTitle[f.kind](f, amount), body, url: links.url, tag: links.tag };
+}
 
 /** The language to write in: the member's own, else the association's default when the server has its words, else English. */
 export function writingLanguage(own: MemberLanguage | null, associationDefault: string): MemberLanguage {
@@ -90,7 +141,7 @@ export function kindWords(kind: NotificationKind, language: MemberLanguage): str
  */
 export function notificationMail(f: NotificationFacts, links: { app: string; unsubscribe: string }): Mail {
   const w = WORDS[f.language];
-  const amount = f.amount === null ? "" : `${formatAmount(f.amount, f.language)} ${f.symbol}`;
+  const amount = amountText(f);
   const subject = w.subject[f.kind](f, amount);
   const lines = [
     w.hello(f.firstName),

@@ -1,32 +1,39 @@
+import type { Agent } from "node:https";
 import type { MemberLanguage } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import type { EventHub } from "./event-hub";
 import type { Mailer } from "./mail";
-import { claimDue, deliveryFacts, giveUpAbandoned, markFailed, markSent, nextDueAt, type Claimed } from "./notification-deliveries";
-import { notificationMail, writingLanguage } from "./notification-mail";
+import { claimDue, deliveryFacts, giveUpAbandoned, markFailed, markSent, nextDueAt, type Claimed, type DeliveryFacts } from "./notification-deliveries";
+import { notificationMail, notificationPush, writingLanguage } from "./notification-mail";
+import { allowedEndpoint, forgetSubscription } from "./push-subscriptions";
+import { sendPush, vapidSubject } from "./push-send";
 import { unsubscribeToken } from "./unsubscribe-tokens";
+import { vapidKeys } from "./vapid";
 
 /**
- * Sends the notification e-mails the outbox holds (README "Live money"). Every instance runs one;
- * all their state is in PostgreSQL, so they share the work whatever their number, and one that
- * dies leaves nothing behind that another would need.
+ * Sends the notification e-mails and pushes the outbox holds (README "Live money"). Every instance
+ * runs one; all their state is in PostgreSQL, so they share the work whatever their number, and
+ * one that dies leaves nothing behind that another would need.
  *
  * A message is claimed (`FOR UPDATE SKIP LOCKED`, in a statement of its own), sent, then marked
  * sent. The claim is not held in an open transaction during the send, as a plain outbox would:
  * locking a row gives a transaction an id, and the event streams hand an event out only once every
  * older transaction has ended (services/member-events.ts), so a transaction open for the length of
- * an SMTP conversation would hold back every member's live events meanwhile. The claim pushes the
- * row's `next_attempt_at` `LEASE_SECONDS` ahead instead: no other instance takes it before then,
- * and if this one dies mid-send the row falls due again then and is sent by whoever is up. The
- * SMTP mailer gives up well within the lease (services/mail.ts), so a slow send is never taken up
- * twice. A message is thus sent once, or, when an instance dies between the mail server's "accepted"
- * and the database's "sent", twice: the unavoidable case of any outbox.
+ * an SMTP conversation (or of a push service's answer) would hold back every member's live events
+ * meanwhile. The claim pushes the row's `next_attempt_at` `LEASE_SECONDS` ahead instead: no other
+ * instance takes it before then, and if this one dies mid-send the row falls due again then and is
+ * sent by whoever is up. The SMTP mailer and the push request give up well within the lease
+ * (services/mail.ts, push-send.ts), so a slow send is never taken up twice. A message is thus sent
+ * once, or, when an instance dies between the mail or push server's "accepted" and the database's
+ * "sent", twice: the unavoidable case of any outbox.
  *
  * A failed send is tried again after a backoff (`settings.notificationMail`: 30 s doubling up to an
  * hour by default), and given up after the last attempt allowed (8 by default, about an hour in all),
- * its error kept in the row. The worker wakes on the events' NOTIFY (the instance's EventHub, the
- * one LISTEN connection it already has), when the next retry falls due, and every minute besides.
+ * its error kept in the row. A push service answering that a device's subscription is gone (404,
+ * 410) is not retried: the subscription is deleted, and its messages not sent with it. The worker
+ * wakes on the events' NOTIFY (the instance's EventHub, the one LISTEN connection it already has),
+ * when the next retry falls due, and every minute besides.
  */
 
 const LEASE_SECONDS = 600;
@@ -40,6 +47,8 @@ export interface WorkerDeps {
   hub: EventHub;
   /** The association's default language (config.json), for members who never said theirs. */
   defaultLanguage: string;
+  /** A test seam: the HTTPS agent pushes are sent with (a test's self-signed push service); none in production. */
+  pushAgent?: Agent | undefined;
   log: (level: "warn" | "error", message: string) => void;
 }
 
@@ -115,6 +124,7 @@ export class NotificationWorker {
     const f = await deliveryFacts(db, c.id);
     if (!f) return;
     const language: MemberLanguage = writingLanguage(f.language, this.deps.defaultLanguage);
+    if (f.channel === "push") return this.push(c, f, language);
     const token = await unsubscribeToken(db, f.memberId, f.kind);
     const mail = notificationMail(
       {
@@ -133,15 +143,50 @@ export class NotificationWorker {
     try {
       await mailer.send(mail);
     } catch (err) {
-      const retry = retryDelaySeconds(c.attempts, settings.notificationMail);
       // The error only: the text holds the unsubscribe link.
-      this.deps.log(
-        "warn",
-        `notification ${c.id} not sent (attempt ${c.attempts}${retry === null ? ", giving up" : `, again in ${retry} s`}): ${(err as Error).message}`,
-      );
-      await markFailed(db, c.id, (err as Error).message, retry);
-      return;
+      return this.failed(c, err as Error);
     }
     await markSent(db, c.id);
+  }
+
+  /** A push to one device: the payload is encrypted for it alone, and says nothing of the member's e-mail. */
+  private async push(c: Claimed, f: DeliveryFacts, language: MemberLanguage): Promise<void> {
+    const { db, settings } = this.deps;
+    // Migration 0013: a push row always names its device, and is deleted with it.
+    const device = f.device!;
+    // Subscribed when its host was allowed, no longer (PUSH_SERVICE_HOSTS changed): nothing is sent there.
+    if (!allowedEndpoint(device.endpoint, settings.pushServiceHosts)) {
+      await markFailed(db, c.id, "push service not allowed (PUSH_SERVICE_HOSTS)", null);
+      return;
+    }
+    const message = notificationPush(
+      {
+        kind: f.kind,
+        language,
+        amount: f.amount,
+        symbol: f.symbol,
+        currencyName: f.currencyName,
+        counterparty: f.counterparty ?? settings.associationName,
+        memo: f.memo,
+      },
+      // The app's notification centre, where the tapped notification is; the tag keeps one per event on the device.
+      { url: "/notifications", tag: String(f.eventId) },
+    );
+    const keys = await vapidKeys(db);
+    let outcome;
+    try {
+      outcome = await sendPush(device, JSON.stringify(message), keys, vapidSubject(settings), this.deps.pushAgent);
+    } catch (err) {
+      return this.failed(c, err as Error);
+    }
+    if (outcome === "gone") await forgetSubscription(db, device.id);
+    else await markSent(db, c.id);
+  }
+
+  /** Tried again after the backoff, or given up after the last attempt allowed. */
+  private async failed(c: Claimed, err: Error): Promise<void> {
+    const retry = retryDelaySeconds(c.attempts, this.deps.settings.notificationMail);
+    this.deps.log("warn", `notification ${c.id} not sent (attempt ${c.attempts}${retry === null ? ", giving up" : `, again in ${retry} s`}): ${err.message}`);
+    await markFailed(this.deps.db, c.id, err.message, retry);
   }
 }
