@@ -85,10 +85,10 @@ export async function startPushService(): Promise<PushService> {
 export function deviceKeys(): { p256dh: string; auth: string; decrypt(body: Buffer): string } {
   const ecdh: ECDH = createECDH("prime256v1");
   ecdh.generateKeys();
-  const auth = randomBytes(16).toString("base64url");
+  const auth = randomBytes(16);
   return {
     p256dh: ecdh.getPublicKey().toString("base64url"),
-    auth,
+    auth: auth.toString("base64url"),
     decrypt: (body) => ece.decrypt(body, { version: "aes128gcm", privateKey: ecdh, authSecret: auth }).toString("utf8"),
   };
 }

@@ -146,26 +146,13 @@ export function useLogout() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   return async () => {
-    await forgetDevicePush(client);
+    // A device signed out of stops showing the member's notifications: whoever uses the browser
+    // next must not see theirs. Only a page under the service worker can have subscribed.
+    if (navigator.serviceWorker?.controller) await import("../preferences/device-push").then((m) => m.forgetDevicePush(client)).catch(() => undefined);
     await client.logout().catch(() => undefined);
     forgetSession(qc);
     void navigate("/");
   };
-}
-
-/**
- * A member signing out of a device stops its notifications (Preferences "Notify me on this
- * device"): whoever uses the browser next must not be shown theirs.
- */
-async function forgetDevicePush(client: MutuaClient): Promise<void> {
-  try {
-    const sub = await (await navigator.serviceWorker?.getRegistration())?.pushManager?.getSubscription();
-    if (!sub) return;
-    await client.unsubscribePush(sub.endpoint).catch(() => undefined);
-    await sub.unsubscribe();
-  } catch {
-    // No service worker or no push here: nothing to forget.
-  }
 }
 
 export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {

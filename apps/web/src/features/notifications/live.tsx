@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { NavLink } from "react-router";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { SILENT_EVENT_KINDS, type MemberEvent } from "@mutua/domain";
+import type { MemberEvent } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { tr } from "../../lib/i18n";
 import { setLive } from "../../lib/polling";
@@ -27,8 +27,6 @@ function refreshAfter(qc: QueryClient, e: MemberEvent): void {
   if (e.kind === "wallet_approved" || e.kind === "wallet_discarded") void qc.invalidateQueries({ queryKey: authKeys.backends });
 }
 
-const SILENT: readonly string[] = SILENT_EVENT_KINDS;
-
 /**
  * Follows the signed-in member's event stream while mounted. While it is up nothing polls
  * (lib/polling); when it is down the screens poll as before, and the stream reopens by itself,
@@ -43,8 +41,9 @@ export function LiveEvents() {
       onDown: () => setLive(false),
       onEvent: (e) => {
         refreshAfter(qc, e);
-        // In the language active when it comes (tr), whatever it was when the stream opened.
-        const m = SILENT.includes(e.kind) ? null : eventMessage(e);
+        // In the language active when it comes (tr), whatever it was when the stream opened; the
+        // member's own doings (SILENT_EVENT_KINDS) have no message: they refresh, they tell nothing.
+        const m = eventMessage(e);
         if (m) toast.success(tr(m));
       },
     });

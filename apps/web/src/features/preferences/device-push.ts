@@ -43,6 +43,14 @@ async function readState(client: MutuaClient): Promise<DevicePush> {
   return "on";
 }
 
+/** Signing out: this device's subscription is dropped, here and on the server (features/auth useLogout). */
+export async function forgetDevicePush(client: MutuaClient): Promise<void> {
+  const sub = await (await navigator.serviceWorker.getRegistration())?.pushManager?.getSubscription();
+  if (!sub) return;
+  await client.unsubscribePush(sub.endpoint).catch(() => undefined);
+  await sub.unsubscribe();
+}
+
 export function useDevicePush() {
   const client = useClient();
   return useQuery({ queryKey: devicePushKey, queryFn: () => readState(client), retry: false });

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { EVENT_KINDS, SILENT_EVENT_KINDS, type MemberEvent } from "@mutua/domain";
+import { eventMessage } from "./texts";
+
+const event = (kind: MemberEvent["kind"]): MemberEvent => ({
+  id: "1",
+  kind,
+  date: "2026-11-25T10:00:00.000Z",
+  walletId: "w",
+  currency: "DL",
+  amount: kind.startsWith("wallet") ? null : "2.50",
+  counterparty: kind === "payment_received" ? "Alice Martin" : null,
+  transactionId: kind.startsWith("wallet") ? null : "tx",
+  stage: kind === "reconversion_stage" ? "paid" : null,
+  read: false,
+});
+
+describe("what an event says", () => {
+  it("tells every kind but the member's own doings, which only refresh the screens", () => {
+    for (const kind of EVENT_KINDS) {
+      const silent = (SILENT_EVENT_KINDS as readonly string[]).includes(kind);
+      expect(eventMessage(event(kind)) === null, kind).toBe(silent);
+    }
+  });
+
+  it("names who paid and how much, the amount as the API writes it (the language formats it)", () => {
+    expect(eventMessage(event("payment_received"))).toEqual({ id: "Received {amount} from {name}", values: { amount: "2.50 DL", name: "Alice Martin" } });
+    expect(eventMessage({ ...event("reconversion_stage"), stage: "received" })?.id).toBe("Your reconversion of {amount} was received");
+  });
+});
