@@ -26,6 +26,11 @@ export function DeviceNotifications() {
         <p className="hint">{i18n._("This browser cannot show notifications. On an iPhone, add the app to your home screen first.")}</p>
       ) : (
         <>
+          <p className="hint">
+            {current === "blocked"
+              ? i18n._("Notifications are blocked for this app in your browser's settings.")
+              : i18n._("Money received, top-ups credited and news of your wallets, even when the app is closed.")}
+          </p>
           <label className="switch">
             <input
               type="checkbox"
@@ -36,11 +41,6 @@ export function DeviceNotifications() {
             />
             <span>{i18n._("Notify me on this device")}</span>
           </label>
-          <p className="hint">
-            {current === "blocked"
-              ? i18n._("Notifications are blocked for this app in your browser's settings.")
-              : i18n._("Money received, top-ups credited and news of your wallets, even when the app is closed.")}
-          </p>
         </>
       )}
     </section>
