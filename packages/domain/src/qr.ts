@@ -7,7 +7,9 @@ import { PAY_PATH } from "./paths";
 /**
  * What a QR code carries (docs/spec.md §3 "QR payload for receiving"), in Monujo's exact JSON so codes
  * scan both ways: `rp` the requester's member id, `rpb` their wallet id, and for a payment
- * request `amount` (2-decimal string) and the two memos.
+ * request `amount` (2-decimal string) and the two memos. Ours add `rq`, the id of the payment
+ * request on the server (issue 20): Mutua clients pay that request (paid once, refused when expired
+ * or cancelled), while Monujo and older clients, which ignore the field, pay it as a plain request.
  */
 export interface QrPayload {
   rp: number;
@@ -15,13 +17,20 @@ export interface QrPayload {
   amount?: string;
   senderMemo?: string | null;
   recipientMemo?: string | null;
+  /** The server's payment request (`rq` in the code and the link); only with an amount. */
+  requestId?: string;
 }
+
+/** A payment request's public id, as the server makes them (PaymentRequestId of the contract). */
+const REQUEST_ID = /^pr_[\w-]{22}$/;
 
 export const isPaymentRequest = (p: QrPayload): p is QrPayload & { amount: string } => typeof p.amount === "string";
 
 export function encodeQrPayload(p: QrPayload): string {
   const base = { rp: p.rp, rpb: p.rpb };
-  return JSON.stringify(isPaymentRequest(p) ? { ...base, amount: p.amount, senderMemo: p.senderMemo ?? null, recipientMemo: p.recipientMemo ?? null } : base);
+  if (!isPaymentRequest(p)) return JSON.stringify(base);
+  const request = { ...base, amount: p.amount, senderMemo: p.senderMemo ?? null, recipientMemo: p.recipientMemo ?? null };
+  return JSON.stringify(p.requestId ? { ...request, rq: p.requestId } : request);
 }
 
 /** The path of the payment link: a URL of the app carrying the same fields, for phones' own camera apps. */
@@ -32,6 +41,7 @@ export function paymentLink(origin: string, p: QrPayload): string {
     q.set("amount", p.amount);
     if (p.senderMemo) q.set("senderMemo", p.senderMemo);
     if (p.recipientMemo) q.set("recipientMemo", p.recipientMemo);
+    if (p.requestId) q.set("rq", p.requestId);
   }
   return `${origin.replace(/\/+$/, "")}${PAY_PATH}?${q}`;
 }
@@ -58,6 +68,11 @@ export function validatePayload(raw: Record<string, unknown>): QrResult {
       // The memo rules of a typed payment: a code cannot smuggle a line break or an override in.
       else if (typeof v === "string" && !memoProblem(v)) payload[key] = v;
       else return invalid;
+    }
+    // A request id is ours to check strictly: a code cannot send the payer's app to any other path.
+    if (raw.rq !== undefined && raw.rq !== null) {
+      if (typeof raw.rq !== "string" || !REQUEST_ID.test(raw.rq)) return invalid;
+      payload.requestId = raw.rq;
     }
   }
   return { ok: true, payload };

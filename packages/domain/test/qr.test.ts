@@ -62,6 +62,28 @@ describe("QR payloads", () => {
     expect(err('{"rp":3,"rpb":"a"}')).toBeNull();
   });
 
+  it("carry the server's payment request id as rq, besides Monujo's fields, in the code and the link", () => {
+    const requestId = "pr_AbCdEfGhIjKlMnOpQrStU-";
+    const p = { rp: 3, rpb: "custodial:ab", amount: "12.50", senderMemo: "Bread", recipientMemo: null, requestId };
+    expect(encodeQrPayload(p)).toBe(
+      '{"rp":3,"rpb":"custodial:ab","amount":"12.50","senderMemo":"Bread","recipientMemo":null,"rq":"pr_AbCdEfGhIjKlMnOpQrStU-"}',
+    );
+    const link = paymentLink("https://wallet.example.org", p);
+    expect(new URL(link).searchParams.get("rq")).toBe(requestId);
+    for (const content of [encodeQrPayload(p), link]) {
+      const r = decodeQrContent(content, ME);
+      expect(r.ok && r.payload).toEqual({ rp: 3, rpb: "custodial:ab", amount: "12.50", senderMemo: "Bread", recipientMemo: null, requestId });
+    }
+    // Monujo's own code, without rq: a plain payment request, as before.
+    const monujo = decodeQrContent('{"rp":3,"rpb":"custodial:ab","amount":"12.50","senderMemo":"Bread","recipientMemo":null}', ME);
+    expect(monujo.ok && monujo.payload).toEqual({ rp: 3, rpb: "custodial:ab", amount: "12.50", senderMemo: "Bread", recipientMemo: null });
+    // A request id only comes with an amount, and in our exact form.
+    expect(encodeQrPayload({ rp: 3, rpb: "custodial:ab", requestId })).toBe('{"rp":3,"rpb":"custodial:ab"}');
+    for (const rq of ['"pr_short"', '"../../admin"', "12"]) {
+      expect(decodeQrContent(`{"rp":3,"rpb":"a","amount":"1.00","rq":${rq}}`, ME).ok, rq).toBe(false);
+    }
+  });
+
   it("accept Monujo's numeric rp and amounts written as numbers", () => {
     const r = decodeQrContent('{"rp":"12","rpb":"comchain:abc","amount":5,"senderMemo":null,"recipientMemo":null}', ME);
     expect(r.ok && r.payload).toEqual({ rp: 12, rpb: "comchain:abc", amount: "5.00", senderMemo: null, recipientMemo: null });
