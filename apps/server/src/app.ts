@@ -14,6 +14,7 @@ import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
 import { accountRoutes } from "./routes/accounts";
 import { paymentRoutes } from "./routes/payments";
+import { paymentRequestRoutes } from "./routes/payment-requests";
 import { pinRoutes } from "./routes/pins";
 import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
@@ -121,6 +122,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   meRoutes(app, full);
   accountRoutes(app, full);
   paymentRoutes(app, full);
+  paymentRequestRoutes(app, full);
   pinRoutes(app, full);
   passkeyRoutes(app, full);
   topUpRoutes(app, full);

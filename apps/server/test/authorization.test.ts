@@ -55,6 +55,8 @@ const own = {} as {
   tx: string;
   /** The push endpoint of the owner's device. */
   pushEndpoint: string;
+  /** An open payment request into the owner's custodial wallet. */
+  request: string;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -102,6 +104,7 @@ beforeAll(async () => {
   // The owner's phone is subscribed to pushes: nobody else may remove it.
   own.pushEndpoint = `https://fcm.googleapis.com/fcm/send/owner-${randomUUID()}`;
   expect((await apis.owner.call("subscribePush", { body: pushSubscription(own.pushEndpoint) })).status).toBe(200);
+  own.request = (await apis.owner.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "3.00" } })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
@@ -143,6 +146,9 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   unsetFavorite: () => ({ params: { memberId: members().payee } }),
   prepareTransfer: () => ({ body: { from: own.custodial, to: payeeWallet, amount: "1.00" } }),
   transfer: () => ({ body: custodialPayment() }),
+  createPaymentRequest: () => ({ body: { walletId: own.custodial, amount: "2.00" } }),
+  getPaymentRequest: () => ({ params: { requestId: own.request } }),
+  cancelPaymentRequest: () => ({ params: { requestId: own.request } }),
   createUserAccount: () => ({ body: { backendId: custodial.id } }),
   registerWallet: () => {
     const at = new Date().toISOString();
@@ -238,6 +244,11 @@ const EXPECTED: Record<RouteName, Expected> = {
   unsetFavorite: member(200),
   prepareTransfer: owner(200),
   transfer: owner(200),
+  // Asking for money into a wallet is its owner's; reading a request is for whoever holds its id
+  // (they scanned it), who pays it with `transfer`; only its owner sees who paid, or cancels it.
+  createPaymentRequest: owner(200),
+  getPaymentRequest: member(200),
+  cancelPaymentRequest: owner(200),
   // Opening a wallet is each member's own business; the owner already has one here.
   createUserAccount: { ...member(200), owner: 409 },
   // The owner re-registering their own file replaces it; another member presenting it is refused.
@@ -298,6 +309,9 @@ async function ownerState() {
       "SELECT m.language, p.kind FROM members m LEFT JOIN notification_preferences p ON p.member_id = m.id WHERE m.id = $1 ORDER BY p.kind",
       [people.owner.id],
     ),
+    requests: await q("SELECT r.public_id, r.status FROM payment_requests r JOIN wallets w ON w.id = r.wallet_id WHERE w.member_id = $1 ORDER BY r.id", [
+      people.owner.id,
+    ]),
     pushDevices: await q("SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
 }
@@ -330,6 +344,7 @@ describe("authorisation matrix", () => {
         // A refusal carries no trace of the owner's things.
         if (r.status >= 400 && EXPECTED[name].owner === 200)
           expect(JSON.stringify(r.json)).not.toContain(own.ledger.address.replace(/^0x/, "").toLowerCase().slice(0, 12));
+        if (name === "getPaymentRequest" && r.status === 200) expect(r.json, role).toMatchObject({ isMine: false, payment: null });
         if (name === "getPendingTopUps" && r.status === 200)
           expect(
             (r.json as unknown as { isMine: boolean }[]).every((o) => o.isMine),

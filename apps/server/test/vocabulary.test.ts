@@ -11,6 +11,7 @@ import {
   NOTIFICATION_CHANNELS,
   NOTIFICATION_KINDS,
   PASSKEY_CHALLENGE_PURPOSES,
+  PAYMENT_REQUEST_STATUSES,
   PREFERENCE_CHANNELS,
   RECONVERSION_STATUSES,
   SUB_ACCOUNTS,
@@ -48,12 +49,15 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "notification_preferences.kind": NOTIFICATION_KINDS,
   "notification_deliveries.channel": NOTIFICATION_CHANNELS,
   "notification_deliveries.kind": NOTIFICATION_KINDS,
+  "payment_requests.status": PAYMENT_REQUEST_STATUSES,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */
 const LENGTH_COLUMNS: Record<string, { min?: number; max: number }> = {
   "movements.sender_memo": { max: LIMITS.memo },
   "movements.recipient_memo": { max: LIMITS.memo },
+  "payment_requests.sender_memo": { max: LIMITS.memo },
+  "payment_requests.recipient_memo": { max: LIMITS.memo },
   "movements.idempotency_key": { min: LIMITS.idempotencyKeyMin, max: LIMITS.idempotencyKeyMax },
   "passkeys.name": { max: LIMITS.deviceName },
   "device_logins.name": { max: LIMITS.deviceName },

@@ -189,6 +189,18 @@ export class MutuaClient {
   transfer(body: BodyOf<"transfer">) {
     return this.call("transfer", { body });
   }
+  /** Asks for an exact amount into one of one's wallets; pay it with `transfer({ ..., requestId })`. */
+  createPaymentRequest(body: BodyOf<"createPaymentRequest">) {
+    return this.call("createPaymentRequest", { body });
+  }
+  /** A request by its id (scanned): what to pay, and its status; its payee also sees who paid. */
+  getPaymentRequest(requestId: string) {
+    return this.call("getPaymentRequest", { params: { requestId } });
+  }
+  /** The payee withdraws an unpaid request; a paid one stays paid. */
+  cancelPaymentRequest(requestId: string) {
+    return this.call("cancelPaymentRequest", { params: { requestId } });
+  }
   /** Spec "getCreditUrl": a top-up order on a wallet (one's own or another member's); pay it at order_url. */
   /**
    * Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount").

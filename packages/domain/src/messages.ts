@@ -57,6 +57,12 @@ export const M = {
   recipientLimit: "The recipient cannot receive this much mutual credit. Please lower the amount.",
   backendUnavailable: "Temporarily unavailable - please refresh",
   signatureExpired: "This signed payment is too old. Please start it again.",
+  // Payment requests (issue 20)
+  paymentRequestPaid: "This request has already been paid.",
+  paymentRequestExpired: "This payment request has expired.",
+  paymentRequestCancelled: "This payment request was cancelled.",
+  paymentRequestNotFound: "Payment request not found.",
+  paymentRequestMismatch: "This payment does not match the request: pay its exact amount to its recipient.",
   // Lookups, transactions, accounts, favourites (docs/spec.md §8)
   recipientLookupFailed: "An unexpected issue occurred while performing recipient lookup...",
   recipientListFailed: "An unexpected issue occured while downloading recipient list",

@@ -37,6 +37,13 @@ export type ReconversionStatus = (typeof RECONVERSION_STATUSES)[number];
 export const TOPUP_STATES = ["unpaid", "paid", "received", "canceled"] as const;
 export type TopUpState = (typeof TOPUP_STATES)[number];
 
+/**
+ * A payment request's life (issue 20): open until it is paid, cancelled by its payee, or past its
+ * expiry. A row still `open` past `expires_at` is expired wherever it is read or paid (no timer).
+ */
+export const PAYMENT_REQUEST_STATUSES = ["open", "paid", "expired", "cancelled"] as const;
+export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
+
 /** A member's lasting sign-ins besides the password. */
 export const CREDENTIAL_KINDS = ["passkey", "device"] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
@@ -96,6 +103,9 @@ export type MemberLanguage = (typeof MEMBER_LANGUAGES)[number];
 export const LIMITS = {
   /** A payment's memo, each side (docs/spec.md §5 "Memos"). */
   memo: 50,
+  /** How long a payment request stays payable, in minutes: 10 unless the payee says otherwise, at most a day. */
+  paymentRequestMinutesDefault: 10,
+  paymentRequestMinutesMax: 1440,
   /** A client's idempotency key. */
   idempotencyKeyMin: 8,
   idempotencyKeyMax: 100,

@@ -13,10 +13,11 @@ import {
   type SubAccount,
 } from "@mutua/domain";
 import { recoverSigner } from "@mutua/wallet";
-import type { Db } from "../db/pool";
+import { inTransaction, type Db } from "../db/pool";
 import { Refusal, invalid, notFound } from "./errors";
 import { requireReconversions, type Features } from "./features";
-import { postMovement } from "./ledger";
+import { postMovement, postMovementTx, type MovementRequest, type MovementRow } from "./ledger";
+import { lockRequestForPayment, markRequestPaid } from "./payment-requests";
 import { transactionByMovement } from "./transactions";
 import { getWallet, type WalletRow } from "./wallets";
 
@@ -102,6 +103,8 @@ export interface TransferInput {
   key: string;
   at?: string | undefined;
   signature?: string | undefined;
+  /** The payment request this pays (issue 20), if any. */
+  requestId?: string | undefined;
 }
 
 /**
@@ -143,7 +146,7 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
     });
     if (recoverSigner(signedMessage, input.signature) !== payer.address) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
   }
-  const { movement } = await postMovement(db, {
+  const movementRequest: MovementRequest = {
     kind: payee.role === "safe" ? "reconversion" : "payment",
     payerWalletId: payer.id,
     payeeWalletId: payee.id,
@@ -154,6 +157,36 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
     initiatedBy: me,
     signedMessage,
     signature: input.signature ?? null,
-  });
+  };
+  const movement = input.requestId ? await payRequest(db, input.requestId, movementRequest, now) : (await postMovement(db, movementRequest)).movement;
   return transactionByMovement(db, payer.id, movement.id, ctx.associationName);
+}
+
+/**
+ * Pays a payment request: the request row locked, checked, the movement posted and the request
+ * marked paid in one transaction, so of any number of concurrent payers exactly one moves money
+ * and the others find it paid. The retry of the payment that paid it (same key) answers that
+ * payment again. Retried, as postMovement is, when PostgreSQL asks to.
+ */
+async function payRequest(db: Db, requestId: string, req: MovementRequest, now: Date): Promise<MovementRow> {
+  const amount = req.parts.reduce((s, p) => s + p.amount, 0n);
+  const payment = { payerWalletId: req.payerWalletId, payeeWalletId: req.payeeWalletId, amount, key: req.idempotencyKey };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await inTransaction(db, async (tx) => {
+        const { replay } = await lockRequestForPayment(tx, requestId, payment, now);
+        const { movement, replayed } = await postMovementTx(tx, req);
+        if (replay) return movement;
+        // The key already paid something else with the same details: that payment is not this request's.
+        if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
+        await markRequestPaid(tx, requestId, movement);
+        return movement;
+      });
+    } catch (e) {
+      const { code, constraint } = e as { code?: string; constraint?: string };
+      const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
+      if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
+      throw e;
+    }
+  }
 }

@@ -33,6 +33,11 @@ export const routes = {
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },
   prepareTransfer: { method: "POST", path: "/api/transfers/prepare", access: "member" },
   transfer: { method: "POST", path: "/api/transfers", access: "member" },
+  // Payment requests (issue 20): anyone signed in who has the id (they scanned it) reads and pays
+  // one; only the payee's owner creates and cancels it, and sees who paid.
+  createPaymentRequest: { method: "POST", path: "/api/payment-requests", access: "member" },
+  getPaymentRequest: { method: "GET", path: "/api/payment-requests/:requestId", access: "member" },
+  cancelPaymentRequest: { method: "POST", path: "/api/payment-requests/:requestId/cancel", access: "member" },
   createUserAccount: { method: "POST", path: "/api/wallets", access: "member" },
   registerWallet: { method: "POST", path: "/api/wallets/register", access: "member" },
   createPin: { method: "POST", path: "/api/pins", access: "member" },

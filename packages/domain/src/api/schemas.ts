@@ -12,6 +12,7 @@ import {
   MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
   NOTIFICATION_KINDS,
+  PAYMENT_REQUEST_STATUSES,
   RECONVERSION_STATUSES,
   SUB_ACCOUNTS,
   TOPUP_STATES,
@@ -234,6 +235,9 @@ export const TransferPart = z.object({ account: SubAccountKind, amount: AmountSt
 export const PrepareTransferBody = z.object({ from: WalletId, to: WalletId, amount: AmountString });
 export const PreparedTransfer = z.object({ parts: z.array(TransferPart), spendable: AmountString });
 
+/** A payment request's public id: "pr_" and 22 random base64url characters (128 bits). */
+export const PaymentRequestId = z.string().regex(/^pr_[\w-]{22}$/);
+
 export const TransferBody = z.object({
   from: WalletId,
   to: WalletId,
@@ -246,12 +250,56 @@ export const TransferBody = z.object({
     .min(LIMITS.idempotencyKeyMin)
     .max(LIMITS.idempotencyKeyMax)
     .regex(/^[\w-]+$/),
+  /**
+   * The payment request this pays (issue 20): the payment must be its exact amount to its wallet,
+   * and is refused once the request is paid, cancelled or expired. Not part of a ledger wallet's
+   * signed message: it links the payment to the request, it moves no money.
+   */
+  requestId: PaymentRequestId.optional(),
   /** Ledger wallets: signing time and EIP-191 signature of the canonical transfer message. */
   at: z.string().max(40).optional(),
   signature: z
     .string()
     .regex(/^(0x)?[0-9a-fA-F]{130}$/)
     .optional(),
+});
+
+const PaymentRequestParams = z.object({ requestId: PaymentRequestId });
+
+export const CreatePaymentRequestBody = z.object({
+  /** One of the caller's own active wallets: where the money goes. */
+  walletId: WalletId,
+  amount: AmountString,
+  senderMemo: Memo.default(""),
+  recipientMemo: Memo.default(""),
+  expiresInMinutes: z.number().int().min(1).max(LIMITS.paymentRequestMinutesMax).default(LIMITS.paymentRequestMinutesDefault),
+});
+
+/**
+ * What a payer needs to pay a request, and its state. `payment` (who paid, and the movement) is
+ * the payee's to see: null for anybody else, and while unpaid.
+ */
+export const PaymentRequestView = z.object({
+  id: PaymentRequestId,
+  walletId: z.string(),
+  payee: z.object({ memberId: z.number().int(), name: z.string() }),
+  amount: AmountString,
+  currency: z.string(),
+  senderMemo: z.string(),
+  recipientMemo: z.string(),
+  status: z.enum(PAYMENT_REQUEST_STATUSES),
+  expiresAt: z.string(),
+  createdAt: z.string(),
+  /** The caller owns the payee wallet. */
+  isMine: z.boolean(),
+  payment: z
+    .object({
+      transactionId: z.string(),
+      payerWalletId: z.string(),
+      payerName: z.string(),
+      paidAt: z.string(),
+    })
+    .nullable(),
 });
 
 const OrderId = z.string().min(3).max(80);
@@ -545,6 +593,9 @@ export const schemas = {
   unsetFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
   prepareTransfer: { body: PrepareTransferBody, response: PreparedTransfer },
   transfer: { body: TransferBody, response: TransactionView },
+  createPaymentRequest: { body: CreatePaymentRequestBody, response: PaymentRequestView },
+  getPaymentRequest: { params: PaymentRequestParams, response: PaymentRequestView },
+  cancelPaymentRequest: { params: PaymentRequestParams, response: PaymentRequestView },
   createUserAccount: { body: CreateWalletBody, response: CreatedWallet },
   registerWallet: { body: RegisterWalletBody, response: RegisteredWallet },
   createPin: { body: CreatePinBody, response: PinCreated },

@@ -19,6 +19,7 @@ export type LoginResult = ResponseOf<"login">;
 export type AccountEntry = ResponseOf<"getAccounts">[number];
 export type SubAccountView = AccountEntry["subAccounts"][number];
 export type TransactionView = ResponseOf<"transfer">;
+export type PaymentRequestView = ResponseOf<"getPaymentRequest">;
 export type Recipient = ResponseOf<"searchRecipients">["rows"][number];
 export type TransactionsQuery = QueryOf<"getTransactions">;
 export type AccountSummary = ResponseOf<"getAccountSummary">;

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from "fastify";
+import type { AppDeps } from "../deps";
+import { operation } from "../http/contract";
+import { cancelPaymentRequest, createPaymentRequest, readPaymentRequest } from "../services/payment-requests";
+
+/** Payment requests (issue 20); paying one is the `transfer` operation with its `requestId`. */
+export function paymentRequestRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db } = deps;
+  operation(app, deps, "createPaymentRequest", async ({ memberId, body }) => createPaymentRequest(db, memberId, body));
+  operation(app, deps, "getPaymentRequest", async ({ memberId, params }) => readPaymentRequest(db, memberId, params.requestId));
+  operation(app, deps, "cancelPaymentRequest", async ({ memberId, params }) => cancelPaymentRequest(db, memberId, params.requestId));
+}
