@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M, decodeQrContent, encodeQrPayload } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { paymentRequestProblems } from "./reliability/verify";
 import {
   Api,
   countMovements,
@@ -41,6 +42,8 @@ beforeAll(async () => {
 
 afterEach(async () => {
   expect(await ledgerViolations(tdb.db)).toEqual([]);
+  // The load runs' invariant: each paid request's movement pays its wallet its amount, in time.
+  expect(await paymentRequestProblems(tdb.db)).toEqual([]);
 });
 
 afterAll(async () => {

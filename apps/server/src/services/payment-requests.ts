@@ -34,14 +34,15 @@ interface Row {
   movement_id: bigint | null;
   payer_wallet_id: string | null;
   paid_at: Date | null;
+  /** Still open past its expiry, by the database's clock (the one every instance shares). */
+  lapsed: boolean;
 }
 
 export const requestNotFound = () => new Refusal(ErrorCode.notFound, { id: M.paymentRequestNotFound });
 
 /** The status a row has now: one left open past its expiry is expired, whether or not a write said so. */
-function statusOf(r: Pick<Row, "status" | "expires_at">, now: Date): PaymentRequestStatus {
-  return r.status === "open" && r.expires_at.getTime() <= now.getTime() ? "expired" : r.status;
-}
+const statusOf = (r: Pick<Row, "status" | "lapsed">): PaymentRequestStatus => (r.lapsed ? "expired" : r.status);
+const LAPSED = "(r.status = 'open' AND r.expires_at <= now()) AS lapsed";
 
 /** Why a request that is not open cannot be paid (or cancelled), as the payer reads it. */
 function closedRefusal(status: Exclude<PaymentRequestStatus, "open">): Refusal {
@@ -57,7 +58,7 @@ export interface NewPaymentRequest {
   expiresInMinutes: number;
 }
 
-export async function createPaymentRequest(db: Queryable, me: bigint, input: NewPaymentRequest, now = new Date()): Promise<PaymentRequestView> {
+export async function createPaymentRequest(db: Queryable, me: bigint, input: NewPaymentRequest): Promise<PaymentRequestView> {
   const wallet = await getWallet(db, input.walletId);
   // Someone else's wallet (or the association's) is answered as one that does not exist.
   if (!wallet || wallet.member_id !== me || wallet.role !== "member" || wallet.status === "discarded")
@@ -73,17 +74,17 @@ export async function createPaymentRequest(db: Queryable, me: bigint, input: New
   }
   const publicId = `pr_${randomBytes(16).toString("base64url")}`;
   await db.query(
-    `INSERT INTO payment_requests (public_id, wallet_id, amount, sender_memo, recipient_memo, expires_at, created_by, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [publicId, wallet.id, cents, input.senderMemo, input.recipientMemo, new Date(now.getTime() + input.expiresInMinutes * 60_000), me, now],
+    `INSERT INTO payment_requests (public_id, wallet_id, amount, sender_memo, recipient_memo, expires_at, created_by)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6), $7)`,
+    [publicId, wallet.id, cents, input.senderMemo, input.recipientMemo, input.expiresInMinutes, me],
   );
-  return (await getPaymentRequest(db, me, publicId, now))!;
+  return (await getPaymentRequest(db, me, publicId))!;
 }
 
 /** A request as `me` sees it: anybody signed in holding the id reads what to pay; its owner also who paid. */
-export async function getPaymentRequest(db: Queryable, me: bigint, publicId: string, now = new Date()): Promise<PaymentRequestView | null> {
+export async function getPaymentRequest(db: Queryable, me: bigint, publicId: string): Promise<PaymentRequestView | null> {
   const { rows } = await db.query<Row & { member_id: bigint; payee_name: string; symbol: string; tx_id: string | null; payer_name: string | null }>(
-    `SELECT r.*, w.member_id, pm.name AS payee_name, c.symbol, m.public_id AS tx_id, payer.name AS payer_name
+    `SELECT r.*, ${LAPSED}, w.member_id, pm.name AS payee_name, c.symbol, m.public_id AS tx_id, payer.name AS payer_name
        FROM payment_requests r
        JOIN wallets w ON w.id = r.wallet_id
        JOIN members pm ON pm.id = w.member_id
@@ -106,7 +107,7 @@ export async function getPaymentRequest(db: Queryable, me: bigint, publicId: str
     currency: r.symbol,
     senderMemo: r.sender_memo,
     recipientMemo: r.recipient_memo,
-    status: statusOf(r, now),
+    status: statusOf(r),
     expiresAt: r.expires_at.toISOString(),
     createdAt: r.created_at.toISOString(),
     isMine,
@@ -128,15 +129,14 @@ export async function readPaymentRequest(db: Queryable, me: bigint, publicId: st
  * exist; a paid one is refused (the money moved); an expired or already cancelled one is answered
  * as it is, so a repeated cancel does no harm.
  */
-export async function cancelPaymentRequest(db: Queryable, me: bigint, publicId: string, now = new Date()): Promise<PaymentRequestView> {
-  const view = await getPaymentRequest(db, me, publicId, now);
+export async function cancelPaymentRequest(db: Queryable, me: bigint, publicId: string): Promise<PaymentRequestView> {
+  const view = await getPaymentRequest(db, me, publicId);
   if (!view || !view.isMine) throw requestNotFound();
   // The UPDATE re-checks status and expiry itself: a payment committing meanwhile wins, and is reported.
-  const { rowCount } = await db.query("UPDATE payment_requests SET status = 'cancelled' WHERE public_id = $1 AND status = 'open' AND expires_at > $2", [
+  const { rowCount } = await db.query("UPDATE payment_requests SET status = 'cancelled' WHERE public_id = $1 AND status = 'open' AND expires_at > now()", [
     publicId,
-    now,
   ]);
-  const after = (await getPaymentRequest(db, me, publicId, now))!;
+  const after = (await getPaymentRequest(db, me, publicId))!;
   if (!rowCount && after.status === "paid") throw closedRefusal("paid");
   return after;
 }
@@ -151,17 +151,17 @@ export async function lockRequestForPayment(
   tx: Tx,
   publicId: string,
   payment: { payerWalletId: string; payeeWalletId: string; amount: bigint; key: string },
-  now = new Date(),
 ): Promise<{ replay: boolean }> {
   const { rows } = await tx.query<Row & { key: string | null }>(
-    `SELECT r.*, m.idempotency_key AS key FROM payment_requests r LEFT JOIN movements m ON m.id = r.movement_id
+    `SELECT r.*, ${LAPSED}, m.idempotency_key AS key FROM payment_requests r LEFT JOIN movements m ON m.id = r.movement_id
       WHERE r.public_id = $1 FOR UPDATE OF r`,
     [publicId],
   );
   const r = rows[0];
   if (!r) throw requestNotFound();
   if (r.status === "paid" && r.payer_wallet_id === payment.payerWalletId && r.key === payment.key) return { replay: true };
-  const status = statusOf(r, now);
+  // now() is the transaction's start, which the movement's created_at will be too: paid in time means exactly that.
+  const status = statusOf(r);
   if (status !== "open") throw closedRefusal(status);
   if (r.wallet_id !== payment.payeeWalletId || r.amount !== payment.amount) throw new Refusal(ErrorCode.validation, { id: M.paymentRequestMismatch });
   return { replay: false };

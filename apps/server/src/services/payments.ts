@@ -158,7 +158,7 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
     signedMessage,
     signature: input.signature ?? null,
   };
-  const movement = input.requestId ? await payRequest(db, input.requestId, movementRequest, now) : (await postMovement(db, movementRequest)).movement;
+  const movement = input.requestId ? await payRequest(db, input.requestId, movementRequest) : (await postMovement(db, movementRequest)).movement;
   return transactionByMovement(db, payer.id, movement.id, ctx.associationName);
 }
 
@@ -168,13 +168,13 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
  * and the others find it paid. The retry of the payment that paid it (same key) answers that
  * payment again. Retried, as postMovement is, when PostgreSQL asks to.
  */
-async function payRequest(db: Db, requestId: string, req: MovementRequest, now: Date): Promise<MovementRow> {
+async function payRequest(db: Db, requestId: string, req: MovementRequest): Promise<MovementRow> {
   const amount = req.parts.reduce((s, p) => s + p.amount, 0n);
   const payment = { payerWalletId: req.payerWalletId, payeeWalletId: req.payeeWalletId, amount, key: req.idempotencyKey };
   for (let attempt = 0; ; attempt++) {
     try {
       return await inTransaction(db, async (tx) => {
-        const { replay } = await lockRequestForPayment(tx, requestId, payment, now);
+        const { replay } = await lockRequestForPayment(tx, requestId, payment);
         const { movement, replayed } = await postMovementTx(tx, req);
         if (replay) return movement;
         // The key already paid something else with the same details: that payment is not this request's.

@@ -32,6 +32,7 @@ export async function verify(db: Db, journal: Journal, initial: Map<string, bigi
   );
   for (const r of dupKeys.rows) problems.push(`key ${r.idempotency_key} of ${r.payer_wallet_id} has several movements`);
   problems.push(...(await eventProblems(db)));
+  problems.push(...(await paymentRequestProblems(db)));
 
   const { rows: movements } = await db.query<MovementRow>("SELECT public_id, kind, payer_wallet_id, payee_wallet_id, amount, idempotency_key FROM movements");
   const byKey = new Map(movements.map((m) => [`${m.payer_wallet_id} ${m.idempotency_key}`, m]));
@@ -145,4 +146,17 @@ async function eventProblems(db: Db): Promise<string[]> {
   );
   for (const r of stages.rows) if (r.told !== r.stage_changes) out.push(`reconversion ${r.movement_id}: ${r.stage_changes} stage changes, ${r.told} told`);
   return out;
+}
+
+/**
+ * Payment requests (issue 20) against the ledger: a paid request's movement is a payment from the
+ * payer it names to the request's own wallet, of exactly its amount, and no later than it expired.
+ */
+export async function paymentRequestProblems(db: Db): Promise<string[]> {
+  const { rows } = await db.query<{ public_id: string }>(
+    `SELECT r.public_id FROM payment_requests r JOIN movements m ON m.id = r.movement_id
+      WHERE m.kind <> 'payment' OR m.payee_wallet_id <> r.wallet_id OR m.payer_wallet_id <> r.payer_wallet_id OR m.amount <> r.amount
+         OR m.created_at > r.expires_at`,
+  );
+  return rows.map((r) => `payment request ${r.public_id} is marked paid by a movement that does not pay it`);
 }
