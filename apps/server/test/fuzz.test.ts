@@ -49,6 +49,7 @@ const TABLES = [
   "passkeys",
   "webauthn_challenges",
   "device_logins",
+  "payment_requests",
 ];
 
 async function snapshot(): Promise<string[]> {
