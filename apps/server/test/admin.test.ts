@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ROUTES, M, routes, type RouteName } from "@mutua/domain";
+import { ADMIN_ROUTES, M, routes, type RouteName, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
@@ -182,7 +182,7 @@ describe("credit validation", () => {
     const order = await owner.api.call("createTopUp", { body: { walletId: wallet, amount: "10.00" } });
     const unpaid = await creditsAdmin.call("validateCredit", { body: { id: order.json.id } });
     expect(unpaid.status).toBe(409);
-    expect(unpaid.json.error).toMatchObject({ code: "state_conflict", message: M.requestAlreadyHandled });
+    expect(unpaid.json.error).toMatchObject({ code: "state_conflict", message: SM.requestAlreadyHandled });
     await owner.api.call("cancelTopUp", { body: { id: order.json.id } });
     expect((await creditsAdmin.call("validateCredit", { body: { id: order.json.id } })).status).toBe(409);
     expect((await creditsAdmin.call("markTopUpPaid", { body: { id: order.json.id } })).status).toBe(409);

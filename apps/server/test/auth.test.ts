@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, LoginRequiredError, MutuaClient } from "@mutua/client";
-import { ErrorCode, M, PUBLIC_ROUTES, buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName } from "@mutua/domain";
+import { ErrorCode, PUBLIC_ROUTES, buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName, SM } from "@mutua/domain";
 import { createTestDatabase, http, seedMember, Session, startServer, type ErrorJson, type SeededMember, type TestDatabase, type TestServer } from "./helpers";
 import { tokenHash } from "../src/services/sessions";
 
@@ -164,7 +164,7 @@ describe("sessions", () => {
     expect(s.loginRequiredCalls).toBe(1);
     const r = await http<ErrorJson>(server.baseUrl, "GET", buildPath("getMyContact"), { token });
     expect(r.status).toBe(401);
-    expect(r.json.error).toMatchObject({ code: "login_required", message: M.loginRequired });
+    expect(r.json.error).toMatchObject({ code: "login_required", message: SM.loginRequired });
     const { rows } = await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NOT NULL", [member.id]);
     expect(rows[0]!.n).toBeGreaterThanOrEqual(1);
   });

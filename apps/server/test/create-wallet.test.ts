@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M } from "@mutua/domain";
+import { M, SM } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, type Keystore } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
 import { openLedgerWallet, type BackendRow } from "../src/services/wallets";
@@ -131,7 +131,7 @@ describe("claiming an address without its key (issue 16, finding 4)", () => {
       const ownerApi = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
       const refused = await ownerApi.call(how, { body: await provenWallet(key, owner.id, ledger.id) });
       expect(refused.status).toBe(409);
-      expect(refused.json.error.message).toBe(M.walletOfAnotherMember);
+      expect(refused.json.error.message).toBe(SM.walletOfAnotherMember);
       expect((await admin.call("discardCreateRequest", { body: { walletId: `ledger:${keystore.address}` } })).status).toBe(200);
       const r = await ownerApi.call(how, { body: await provenWallet(key, owner.id, ledger.id) });
       expect(r.status, how).toBe(200);

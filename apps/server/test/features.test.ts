@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { M } from "@mutua/domain";
+import { SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
@@ -61,7 +61,7 @@ describe("features the association turned off", () => {
     const a = await member();
     const r = await a.off.call("createTopUp", { body: { walletId: a.wallet, amount: "10.00" } });
     expect(r.status).toBe(403);
-    expect(r.json.error).toMatchObject({ code: "forbidden", message: M.topUpsDisabled });
+    expect(r.json.error).toMatchObject({ code: "forbidden", message: SM.topUpsDisabled });
     const owner = a.wallet.replace(/^custodial:/, "");
     const loka = await http<{ error?: unknown }>(off.baseUrl, "POST", "/lokavaluto_api/private/cyclos/credit", {
       headers: { "API-KEY": a.token },
@@ -80,7 +80,7 @@ describe("features the association turned off", () => {
     const before = await countMovements(tdb.db, a.wallet);
     const r = await a.off.call("transfer", { body: { from: a.wallet, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
     expect(r.status).toBe(403);
-    expect(r.json.error).toMatchObject({ code: "forbidden", message: M.reconversionsDisabled });
+    expect(r.json.error).toMatchObject({ code: "forbidden", message: SM.reconversionsDisabled });
     expect(await countMovements(tdb.db, a.wallet)).toBe(before);
     // Nor through the Lokavaluto face's Cyclos payment.
     const cyclos = await http<unknown>(off.baseUrl, "POST", "/cyclos/api/self/payments", {

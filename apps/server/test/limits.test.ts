@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M } from "@mutua/domain";
+import { SM } from "@mutua/domain";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import {
   Api,
@@ -66,7 +66,7 @@ describe("wallet limits", () => {
     for (const body of [{ cmFloor: "-5.00" }, { cmFloor: "1.00" }, { cmCeiling: "-1.00" }]) {
       const r = await admin.call("setWalletLimits", { body: { walletId: w.walletId, ...body } });
       expect(r.status, JSON.stringify(body)).toBe(409);
-      expect(r.json.error.message).toBe(M.limitsRefused);
+      expect(r.json.error.message).toBe(SM.limitsRefused);
     }
     const removed = await admin.call("setWalletLimits", { body: { walletId: w.walletId, cmCeiling: null } });
     expect(removed.json.cmCeiling).toBeNull();

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M, decodeQrContent, encodeQrPayload } from "@mutua/domain";
+import { M, decodeQrContent, encodeQrPayload, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import { paymentRequestProblems } from "./reliability/verify";
@@ -131,7 +131,7 @@ describe("creating, reading and cancelling", () => {
     const someone = await person();
     const r = await someone.api.call("getPaymentRequest", { params: { requestId: `pr_${"A".repeat(22)}` } });
     expect(r.status).toBe(404);
-    expect(r.json.error.msgid).toBe(M.paymentRequestNotFound);
+    expect(r.json.error.msgid).toBe(SM.paymentRequestNotFound);
     expect((await someone.api.call("getPaymentRequest", { params: { requestId: "pr_short" } })).status).toBe(400);
   });
 
@@ -148,7 +148,7 @@ describe("creating, reading and cancelling", () => {
     const before = await walletBalances(tdb.db, customer.wallet);
     const r = await pay(customer, shop.wallet, req.id);
     expect(r.status).toBe(409);
-    expect(r.json.error.msgid).toBe(M.paymentRequestCancelled);
+    expect(r.json.error.msgid).toBe(SM.paymentRequestCancelled);
     expect(await walletBalances(tdb.db, customer.wallet)).toEqual(before);
   });
 });
@@ -179,7 +179,7 @@ describe("paying a request", () => {
     // Paid, it cannot be cancelled.
     const cancel = await shop.api.call("cancelPaymentRequest", { params: { requestId: req.id } });
     expect(cancel.status).toBe(409);
-    expect(cancel.json.error.msgid).toBe(M.paymentRequestPaid);
+    expect(cancel.json.error.msgid).toBe(SM.paymentRequestPaid);
   });
 
   it("a second payment of it is 'This request has already been paid.' and moves nothing", async () => {
@@ -192,7 +192,7 @@ describe("paying a request", () => {
     for (const payer of [late, first]) {
       const r = await pay(payer, shop.wallet, req.id);
       expect(r.status).toBe(409);
-      expect(r.json.error.msgid).toBe(M.paymentRequestPaid);
+      expect(r.json.error.msgid).toBe(SM.paymentRequestPaid);
       expect(r.json.error.message).toBe("This request has already been paid.");
     }
     expect([await walletBalances(tdb.db, late.wallet), await walletBalances(tdb.db, shop.wallet)]).toEqual(before);
@@ -223,7 +223,7 @@ describe("paying a request", () => {
     expect(ok).toHaveLength(1);
     for (const r of answers.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(409);
-      expect(r.json.error.msgid).toBe(M.paymentRequestPaid);
+      expect(r.json.error.msgid).toBe(SM.paymentRequestPaid);
     }
     const movements = (await tdb.db.query("SELECT id, public_id FROM movements WHERE payee_wallet_id = $1", [shop.wallet])).rows;
     expect(movements).toHaveLength(1);
@@ -243,7 +243,7 @@ describe("paying a request", () => {
     );
     const r = await pay(customer, shop.wallet, req.id);
     expect(r.status).toBe(409);
-    expect(r.json.error.msgid).toBe(M.paymentRequestExpired);
+    expect(r.json.error.msgid).toBe(SM.paymentRequestExpired);
     expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "50.00" });
     expect((await customer.api.call("getPaymentRequest", { params: { requestId: req.id } })).json.status).toBe("expired");
   });
@@ -260,7 +260,7 @@ describe("paying a request", () => {
     ] as const) {
       const r = await pay(customer, to, req.id, amount);
       expect(r.status).toBe(400);
-      expect(r.json.error.msgid).toBe(M.paymentRequestMismatch);
+      expect(r.json.error.msgid).toBe(SM.paymentRequestMismatch);
     }
     expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "50.00" });
     expect((await requestRow(req.id)).status).toBe("open");
@@ -278,7 +278,7 @@ describe("paying a request", () => {
     const payerApi = new Api(server.baseUrl, await memberToken(tdb.db, payerMember.id));
     const req = (await shopApi.call("createPaymentRequest", { body: { walletId: shopWallet.id, amount: "4.00" } })).json;
     const wrong = signTransfer(payerWallet.key, { from: payerWallet.id, to: shopWallet.id, parts: [{ account: "nant", amount: "3.00" }] });
-    expect((await payerApi.call("transfer", { body: { ...wrong, requestId: req.id } })).json.error.msgid).toBe(M.paymentRequestMismatch);
+    expect((await payerApi.call("transfer", { body: { ...wrong, requestId: req.id } })).json.error.msgid).toBe(SM.paymentRequestMismatch);
     const body = {
       ...signTransfer(payerWallet.key, { from: payerWallet.id, to: shopWallet.id, parts: [{ account: "nant", amount: "4.00" }] }),
       requestId: req.id,
@@ -289,7 +289,7 @@ describe("paying a request", () => {
     // Its replay answers the same payment; a fresh signed payment of the same request is refused.
     expect((await payerApi.call("transfer", { body })).json.id).toBe(r.json.id);
     const again = signTransfer(payerWallet.key, { from: payerWallet.id, to: shopWallet.id, parts: [{ account: "nant", amount: "4.00" }] });
-    expect((await payerApi.call("transfer", { body: { ...again, requestId: req.id } })).json.error.msgid).toBe(M.paymentRequestPaid);
+    expect((await payerApi.call("transfer", { body: { ...again, requestId: req.id } })).json.error.msgid).toBe(SM.paymentRequestPaid);
     expect(await walletBalances(tdb.db, payerWallet.id)).toMatchObject({ nant: "16.00" });
   });
 });

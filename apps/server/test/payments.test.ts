@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, buildPath, formatCents, splitPayment, type RouteName, type SubAccount } from "@mutua/domain";
+import { M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, buildPath, formatCents, splitPayment, type RouteName, type SubAccount, SM } from "@mutua/domain";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
 import {
@@ -733,7 +733,7 @@ describe("inactive wallets and backends", () => {
     const before = await snapshot(payer.wallet, bob.wallet);
     const r = await pay(payer, bob.wallet, "1.00");
     expect(r.status).toBe(409);
-    expect(r.json).toEqual(errorOf("inactive_account", M.payerInactive));
+    expect(r.json).toEqual(errorOf("inactive_account", SM.payerInactive));
     expect(await snapshot(payer.wallet, bob.wallet)).toEqual(before);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, RefusedError } from "@mutua/client";
-import { M, buildPath, renderMsg } from "@mutua/domain";
+import { buildPath, renderMsg, SM } from "@mutua/domain";
 import { newPinProof, pinProof } from "@mutua/wallet";
 import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/rate-limit";
 import type { Mailer } from "../src/services/mail";
@@ -85,8 +85,8 @@ function login(s: TestServer, ip: string, email: string, password: string) {
 function expectRateLimited(r: Awaited<ReturnType<typeof login>>, maxWindow: number): number {
   expect(r.status).toBe(429);
   expect(r.json.error.code).toBe("rate_limited");
-  expect(r.json.error.msgid).toBe(M.rateLimited);
-  expect(r.json.error.message).toBe(renderMsg({ id: M.rateLimited, values: { minutes: Math.max(1, Math.ceil(maxWindow / 60)) } }));
+  expect(r.json.error.msgid).toBe(SM.rateLimited);
+  expect(r.json.error.message).toBe(renderMsg({ id: SM.rateLimited, values: { minutes: Math.max(1, Math.ceil(maxWindow / 60)) } }));
   expect(r.json.error.message).toMatch(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/);
   const header = r.headers.get("retry-after");
   expect(header).toMatch(/^\d+$/);

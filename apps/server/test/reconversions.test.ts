@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M } from "@mutua/domain";
+import { SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
@@ -90,7 +90,7 @@ describe("reconversion statuses", () => {
     for (const bad of ["invoiced", "paid"] as const) {
       const r = await advance(id, bad);
       expect(r.status).toBe(409);
-      expect(r.json.error).toMatchObject({ code: "state_conflict", message: M.reconversionStageOrder });
+      expect(r.json.error).toMatchObject({ code: "state_conflict", message: SM.reconversionStageOrder });
     }
     expect((await advance(id, "received")).json).toMatchObject({ id, status: "received" });
     expect((await advance(id, "sent")).status).toBe(409);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M } from "@mutua/domain";
+import { M, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
 import {
@@ -124,7 +124,7 @@ describe("top-up amount", () => {
     await tdb.db.query("UPDATE wallets SET topup_allowed = false WHERE id = $1", [off.wallet]);
     const r = await create(off, off.wallet, "10.00");
     expect(r.status).toBe(403);
-    expect(r.json.error.message).toBe(M.topUpNotAllowed);
+    expect(r.json.error.message).toBe(SM.topUpNotAllowed);
     expect((await create(off, "custodial:nope", "10.00")).status).toBe(404);
     const discarded = await person({ status: "discarded" });
     expect((await create(discarded, discarded.wallet, "10.00")).status).toBe(404);
@@ -195,7 +195,7 @@ describe("orders on other members' wallets (issue 16, finding 10)", () => {
     expect(outcomes.filter((r) => r.status === 200)).toHaveLength(5);
     for (const r of outcomes.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(409);
-      expect(r.json.error.message).toBe(M.topUpTooManyOpen);
+      expect(r.json.error.message).toBe(SM.topUpTooManyOpen);
     }
     expect(await openOrders(alice.wallet)).toBe(5);
     // The owner's own order counts too: the wallet is full.
@@ -268,7 +268,7 @@ describe("pending top-ups and deleting them", () => {
     await pressPay(demo.baseUrl, pathOf(paid.json.order_url));
     const late = await alice.api.call("cancelTopUp", { body: { id: paid.json.id } });
     expect(late.status).toBe(409);
-    expect(late.json.error).toMatchObject({ code: "state_conflict", message: M.requestAlreadyHandled });
+    expect(late.json.error).toMatchObject({ code: "state_conflict", message: SM.requestAlreadyHandled });
     expect(await orderState(paid.json.id)).toBe("paid");
     const shown = await alice.api.call("getPendingTopUps", { query: { walletId: alice.wallet } });
     expect(shown.json).toEqual([expect.objectContaining({ id: paid.json.id, state: "paid", paid: true, canCancel: false })]);

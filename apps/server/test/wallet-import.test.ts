@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M, walletRegistrationMessage } from "@mutua/domain";
+import { M, walletRegistrationMessage, SM } from "@mutua/domain";
 import { newPrivateKey, signMessage } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
 import type { BackendRow } from "../src/services/wallets";
@@ -82,7 +82,7 @@ describe("importing a wallet file", () => {
     const thief = await member();
     const stolen = await thief.api.call("registerWallet", { body: await importBody(key, thief.id) });
     expect(stolen.status).toBe(409);
-    expect(stolen.json.error.message).toBe(M.walletOfAnotherMember);
+    expect(stolen.json.error.message).toBe(SM.walletOfAnotherMember);
 
     const second = await owner.api.call("registerWallet", { body: await importBody(newPrivateKey(), owner.id) });
     expect(second.status).toBe(409);

@@ -1,6 +1,7 @@
 export * from "./message";
 export * from "./vocabulary";
 export * from "./messages";
+export * from "./server-messages";
 export * from "./errors";
 export * from "./email";
 export * from "./names";

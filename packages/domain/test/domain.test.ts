@@ -15,6 +15,7 @@ import {
   DEFAULT_LOCALES,
   renderMsg,
   M,
+  SM,
 } from "../src";
 
 describe("money", () => {
@@ -120,8 +121,8 @@ describe("language choice", () => {
 
 describe("messages", () => {
   it("renders ICU one/other plurals and placeholders in English", () => {
-    expect(renderMsg({ id: M.rateLimited, values: { minutes: 1 } })).toBe("Too many attempts. Please wait 1 minute and try again.");
-    expect(renderMsg({ id: M.rateLimited, values: { minutes: 15 } })).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    expect(renderMsg({ id: SM.rateLimited, values: { minutes: 1 } })).toBe("Too many attempts. Please wait 1 minute and try again.");
+    expect(renderMsg({ id: SM.rateLimited, values: { minutes: 15 } })).toBe("Too many attempts. Please wait 15 minutes and try again.");
     expect(renderMsg({ id: M.languageLoadFailed, values: { lang: "Français" } })).toBe("Failed to load language Français");
   });
 });

@@ -1,4 +1,4 @@
-import { ErrorCode, M, SIGNATURE_MAX_AGE_SECONDS, walletRegistrationMessage } from "@mutua/domain";
+import { ErrorCode, M, SIGNATURE_MAX_AGE_SECONDS, walletRegistrationMessage, SM } from "@mutua/domain";
 import { InvalidKeystoreError, parseKeystore, recoverSigner } from "@mutua/wallet";
 import { inTransaction, type Db, type Tx } from "../db/pool";
 import { Refusal, notFound } from "./errors";
@@ -30,7 +30,7 @@ export async function createUserAccount(db: Db, me: bigint, backendId: string, k
     }
   }
   const ks = readKeystore(keystore, M.invalidRequest);
-  if (!proof?.at || !proof.signature) throw new Refusal(ErrorCode.invalidSignature, { id: M.walletNotSigned });
+  if (!proof?.at || !proof.signature) throw new Refusal(ErrorCode.invalidSignature, { id: SM.walletNotSigned });
   const address = provenAddress(backend, me, ks, { at: proof.at, signature: proof.signature });
   const r = await claimLedgerWallet(db, me, backend, address, ks, { replaceOwn: false });
   return { internalId: r.internalId, status: "pending" as const };
@@ -81,7 +81,7 @@ function provenAddress(backend: BackendRow, me: bigint, ks: { address: string },
   } catch {
     /* malformed signature: refused below */
   }
-  if (signer !== address) throw new Refusal(ErrorCode.invalidSignature, { id: M.walletNotSigned });
+  if (signer !== address) throw new Refusal(ErrorCode.invalidSignature, { id: SM.walletNotSigned });
   return address;
 }
 
@@ -109,7 +109,7 @@ async function claimLedgerWallet(db: Db, me: bigint, backend: BackendRow, addres
         return { internalId: id, status: "pending" as const, replaced: false };
       }
       if (existing.member_id !== me) {
-        if (existing.status !== "discarded" || (await hasMoved(tx, existing.id))) throw new Refusal(ErrorCode.walletExists, { id: M.walletOfAnotherMember });
+        if (existing.status !== "discarded" || (await hasMoved(tx, existing.id))) throw new Refusal(ErrorCode.walletExists, { id: SM.walletOfAnotherMember });
         // The key holder takes over a discarded claim: it becomes their new request, nothing of the claimant's stays.
         await tx.query("DELETE FROM pins WHERE wallet_id = $1", [existing.id]);
         await tx.query("UPDATE wallets SET member_id = $2, keystore = $3, status = 'pending', created_at = now() WHERE id = $1", [existing.id, me, stored]);

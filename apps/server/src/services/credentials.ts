@@ -1,4 +1,4 @@
-import { ErrorCode, M } from "@mutua/domain";
+import { ErrorCode, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable, type Tx } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 import type { Settings } from "../settings";
@@ -125,7 +125,7 @@ export async function revokeDeviceLogins(tx: Tx, me: bigint): Promise<number> {
   return rowCount ?? 0;
 }
 
-export const reauthRequired = () => new Refusal(ErrorCode.reauthRequired, { id: M.reauthRequired });
+export const reauthRequired = () => new Refusal(ErrorCode.reauthRequired, { id: SM.reauthRequired });
 
 /**
  * Step-up by password: counted like a login attempt (per client address and per account), and
@@ -138,7 +138,7 @@ export async function confirmPassword(db: Db, s: Settings, me: bigint, ip: strin
   const accountBucket = `login:account:${member?.email ?? me}`;
   await hit(db, accountBucket, s.limits.loginPerAccount);
   const ok = member ? await verifyPassword(password, member.password_hash) : (await verifyPassword(password, await dummyHash()), false);
-  if (!ok) throw new Refusal(ErrorCode.reauthFailed, { id: M.wrongPassword });
+  if (!ok) throw new Refusal(ErrorCode.reauthFailed, { id: SM.wrongPassword });
   await forgive(db, ipBucket);
   await clear(db, accountBucket);
   return { ok: true as const, freshUntil: (await markProven(db, token, s.reauthWindowSeconds)).toISOString() };

@@ -1,4 +1,4 @@
-import { ErrorCode, M, renderMsg, type Msg } from "@mutua/domain";
+import { ErrorCode, M, renderMsg, type Msg, SM } from "@mutua/domain";
 
 /**
  * A refusal of the rules: what was refused (an ErrorCode) and why (a message the member reads).
@@ -16,7 +16,7 @@ export class Refusal extends Error {
   }
 }
 
-export const loginRequired = () => new Refusal(ErrorCode.loginRequired, { id: M.loginRequired });
+export const loginRequired = () => new Refusal(ErrorCode.loginRequired, { id: SM.loginRequired });
 export const forbidden = () => new Refusal(ErrorCode.forbidden, { id: M.forbidden });
 /** Bad input: the first field's message is the refusal's own. */
 export const invalid = (fields: Record<string, Msg>) => {

@@ -1,4 +1,4 @@
-import { ErrorCode, M, type AppConfig } from "@mutua/domain";
+import { ErrorCode, type AppConfig, SM } from "@mutua/domain";
 import { Refusal } from "./errors";
 
 /**
@@ -15,9 +15,9 @@ export const featuresOf = (config: AppConfig): Features => ({ topUp: !config.dis
 export const ALL_FEATURES: Features = { topUp: true, reconversion: true };
 
 export function requireTopUps(f: Features): void {
-  if (!f.topUp) throw new Refusal(ErrorCode.forbidden, { id: M.topUpsDisabled });
+  if (!f.topUp) throw new Refusal(ErrorCode.forbidden, { id: SM.topUpsDisabled });
 }
 
 export function requireReconversions(f: Features): void {
-  if (!f.reconversion) throw new Refusal(ErrorCode.forbidden, { id: M.reconversionsDisabled });
+  if (!f.reconversion) throw new Refusal(ErrorCode.forbidden, { id: SM.reconversionsDisabled });
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { ErrorCode, M, formatCents, type MovementKind, type SubAccount } from "@mutua/domain";
+import { ErrorCode, M, formatCents, type MovementKind, type SubAccount, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Tx } from "../db/pool";
 import { Refusal } from "./errors";
 
@@ -133,7 +133,7 @@ async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movem
   if (payer.backend_id !== payee.backend_id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
   if (payer.backend_status !== "active") throw refused(ErrorCode.backendUnavailable, M.backendUnavailable);
   if (payee.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
-  if (payer.status !== "active") throw refused(ErrorCode.inactiveAccount, M.payerInactive);
+  if (payer.status !== "active") throw refused(ErrorCode.inactiveAccount, SM.payerInactive);
 
   const postings: { account: LockedAccount; amount: bigint }[] = [];
   for (const part of req.parts) {

@@ -1,4 +1,4 @@
-import { ErrorCode, M, formatCents, parseApiAmount, searchKey, type MemberWallet } from "@mutua/domain";
+import { ErrorCode, M, formatCents, parseApiAmount, searchKey, type MemberWallet, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
@@ -76,7 +76,7 @@ export async function setWalletLimits(
       const floor = body.cmFloor !== undefined ? parseApiAmount(body.cmFloor) : cm.floor;
       const ceiling = body.cmCeiling === undefined ? cm.ceiling : body.cmCeiling === null ? null : parseApiAmount(body.cmCeiling);
       if (floor === null || floor > 0n || (ceiling !== null && ceiling < 0n) || fresh.balance < floor || (ceiling !== null && fresh.balance > ceiling)) {
-        throw new Refusal(ErrorCode.stateConflict, { id: M.limitsRefused });
+        throw new Refusal(ErrorCode.stateConflict, { id: SM.limitsRefused });
       }
       await tx.query("UPDATE accounts SET floor = $2, ceiling = $3 WHERE id = $1", [cm.id, floor, ceiling]);
       changes.cmFloor = formatCents(floor);

@@ -1,4 +1,4 @@
-import { ErrorCode, M, normalizeEmail, searchKey, signupProblems, type Msg } from "@mutua/domain";
+import { ErrorCode, M, normalizeEmail, searchKey, signupProblems, type Msg, SM } from "@mutua/domain";
 import type { Db, Queryable } from "../db/pool";
 import { Refusal, invalid } from "./errors";
 import type { Settings } from "../settings";
@@ -71,7 +71,7 @@ export interface SignupInput {
 }
 
 export async function signup(db: Db, s: Settings, ip: string, input: SignupInput): Promise<void> {
-  if (!s.allowSignup) throw new Refusal(ErrorCode.signupDisabled, { id: M.signupDisabled });
+  if (!s.allowSignup) throw new Refusal(ErrorCode.signupDisabled, { id: SM.signupDisabled });
   const problems = signupProblems({ ...input, confirmPassword: input.password });
   if (Object.keys(problems).length > 0) throw invalid(problems as Record<string, Msg>);
   const email = normalizeEmail(input.email);
@@ -105,7 +105,7 @@ export async function createMember(
     );
     return rows[0]!.id;
   } catch (e) {
-    if ((e as { code?: string }).code === "23505") throw new Refusal(ErrorCode.emailTaken, { id: M.userExists });
+    if ((e as { code?: string }).code === "23505") throw new Refusal(ErrorCode.emailTaken, { id: SM.userExists });
     throw e;
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, M, newPasswordProblems, normalizeEmail, type Msg } from "@mutua/domain";
+import { ErrorCode, newPasswordProblems, normalizeEmail, type Msg, SM } from "@mutua/domain";
 import { inTransaction, type Db } from "../db/pool";
 import { Refusal, invalid } from "./errors";
 import type { Settings } from "../settings";
@@ -12,13 +12,13 @@ import { newToken, revokeAllSessions, tokenHash } from "./sessions";
 
 /** E-mails a single-use link, valid for `resetTokenTtlSeconds`, to choose a new password. */
 export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, ip: string, emailRaw: string): Promise<void> {
-  if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: M.resetDisabled });
+  if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const email = normalizeEmail(emailRaw);
   await hit(db, `reset:ip:${ip}`, s.limits.resetPerIp);
   await hit(db, `reset:account:${email}`, s.limits.resetPerAccount);
   const member = await findMemberByEmail(db, email);
   // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
-  if (!member) throw new Refusal(ErrorCode.unknownUser, { id: M.unknownUser });
+  if (!member) throw new Refusal(ErrorCode.unknownUser, { id: SM.unknownUser });
   const { token, hash } = newToken();
   await db.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
     hash,
@@ -56,7 +56,7 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, token:
       [tokenHash(token)],
     );
     const memberId = rows[0]?.member_id;
-    if (memberId === undefined) throw new Refusal(ErrorCode.invalidResetToken, { id: M.resetTokenInvalid });
+    if (memberId === undefined) throw new Refusal(ErrorCode.invalidResetToken, { id: SM.resetTokenInvalid });
     await tx.query("UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1", [memberId, hash]);
     // Other links sent before this one must not reset the password again.
     await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [memberId]);

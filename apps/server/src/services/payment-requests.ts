@@ -9,6 +9,7 @@ import {
   parseApiAmount,
   type PaymentRequestStatus,
   type PaymentRequestView,
+  SM,
 } from "@mutua/domain";
 import type { Queryable, Tx } from "../db/pool";
 import { Refusal, invalid } from "./errors";
@@ -38,7 +39,7 @@ interface Row {
   lapsed: boolean;
 }
 
-export const requestNotFound = () => new Refusal(ErrorCode.notFound, { id: M.paymentRequestNotFound });
+export const requestNotFound = () => new Refusal(ErrorCode.notFound, { id: SM.paymentRequestNotFound });
 
 /** The status a row has now: one left open past its expiry is expired, whether or not a write said so. */
 const statusOf = (r: Pick<Row, "status" | "lapsed">): PaymentRequestStatus => (r.lapsed ? "expired" : r.status);
@@ -46,7 +47,7 @@ const LAPSED = "(r.status = 'open' AND r.expires_at <= now()) AS lapsed";
 
 /** Why a request that is not open cannot be paid (or cancelled), as the payer reads it. */
 function closedRefusal(status: Exclude<PaymentRequestStatus, "open">): Refusal {
-  const id = { paid: M.paymentRequestPaid, expired: M.paymentRequestExpired, cancelled: M.paymentRequestCancelled }[status];
+  const id = { paid: SM.paymentRequestPaid, expired: SM.paymentRequestExpired, cancelled: SM.paymentRequestCancelled }[status];
   return new Refusal(ErrorCode.stateConflict, { id });
 }
 
@@ -163,7 +164,7 @@ export async function lockRequestForPayment(
   // now() is the transaction's start, which the movement's created_at will be too: paid in time means exactly that.
   const status = statusOf(r);
   if (status !== "open") throw closedRefusal(status);
-  if (r.wallet_id !== payment.payeeWalletId || r.amount !== payment.amount) throw new Refusal(ErrorCode.validation, { id: M.paymentRequestMismatch });
+  if (r.wallet_id !== payment.payeeWalletId || r.amount !== payment.amount) throw new Refusal(ErrorCode.validation, { id: SM.paymentRequestMismatch });
   return { replay: false };
 }
 

@@ -11,6 +11,7 @@ import {
   splitPayment,
   spendable,
   type SubAccount,
+  SM,
 } from "@mutua/domain";
 import { recoverSigner } from "@mutua/wallet";
 import { inTransaction, type Db } from "../db/pool";
@@ -48,7 +49,7 @@ export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: Walle
   if (!payer || payer.member_id !== me || payer.status === "discarded") return notFound();
   if (!payee || (payee.role !== "member" && payee.role !== "safe")) return notFound();
   if (payer.id === payee.id || payer.backend_id !== payee.backend_id) return new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
-  if (payer.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: M.payerInactive });
+  if (payer.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: SM.payerInactive });
   if (payee.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
   return null;
 }

@@ -1,5 +1,5 @@
 import { ECDH } from "node:crypto";
-import { M } from "@mutua/domain";
+import { M, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { invalid } from "./errors";
 
@@ -32,7 +32,7 @@ export function allowedEndpoint(raw: string, hosts: readonly string[]): string |
   return url.href.length <= MAX_ENDPOINT ? url.href : null;
 }
 
-const refusedEndpoint = () => invalid({ endpoint: { id: M.pushServiceUnsupported } });
+const refusedEndpoint = () => invalid({ endpoint: { id: SM.pushServiceUnsupported } });
 
 /** The browser's keys, checked now rather than failing at every send: a P-256 point and a 16-byte secret. */
 function checkKeys(keys: { p256dh: string; auth: string }): void {

@@ -1,4 +1,4 @@
-import { ErrorCode, M } from "@mutua/domain";
+import { ErrorCode, SM } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import { Refusal } from "./errors";
 
@@ -22,7 +22,7 @@ export async function hit(db: Queryable, bucket: string, limit: Limit): Promise<
   const row = rows[0]!;
   if (row.hits > limit.max) {
     const retryAfter = Math.max(1, row.retry);
-    throw new Refusal(ErrorCode.rateLimited, { id: M.rateLimited, values: { minutes: Math.max(1, Math.ceil(retryAfter / 60)) } }, { retryAfter });
+    throw new Refusal(ErrorCode.rateLimited, { id: SM.rateLimited, values: { minutes: Math.max(1, Math.ceil(retryAfter / 60)) } }, { retryAfter });
   }
   const delay = slowdown(row.hits, limit.max);
   if (delay > 0) await new Promise((r) => setTimeout(r, delay));

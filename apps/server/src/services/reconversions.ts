@@ -1,4 +1,4 @@
-import { ErrorCode, M, RECONVERSION_STATUSES, formatCents, type ReconversionStatus, type ReconversionView, type SubAccount } from "@mutua/domain";
+import { ErrorCode, RECONVERSION_STATUSES, formatCents, type ReconversionStatus, type ReconversionView, type SubAccount, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
@@ -60,7 +60,7 @@ export async function advanceReconversion(db: Db, admin: bigint, publicId: strin
     if (!r) throw notFound();
     if (r.status === status) return view(r);
     if (RECONVERSION_STATUSES.indexOf(status) !== RECONVERSION_STATUSES.indexOf(r.status) + 1)
-      throw new Refusal(ErrorCode.stateConflict, { id: M.reconversionStageOrder });
+      throw new Refusal(ErrorCode.stateConflict, { id: SM.reconversionStageOrder });
     let retirement: bigint | null = null;
     if (status === "paid") {
       const issuance = await systemWallet(tx, r.backend_id, "issuance");

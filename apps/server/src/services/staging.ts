@@ -1,4 +1,4 @@
-import { ErrorCode, M, type StagingAccount } from "@mutua/domain";
+import { ErrorCode, type StagingAccount, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
@@ -46,7 +46,7 @@ export async function decideCreation(db: Db, admin: bigint, walletId: string, to
     const w = rows[0];
     if (!w) throw notFound();
     if (w.status === to) return { walletId, status: to };
-    if (w.status !== "pending") throw new Refusal(ErrorCode.stateConflict, { id: M.requestAlreadyHandled });
+    if (w.status !== "pending") throw new Refusal(ErrorCode.stateConflict, { id: SM.requestAlreadyHandled });
     await tx.query("UPDATE wallets SET status = $2 WHERE id = $1 AND status = 'pending'", [walletId, to]);
     await audit(tx, admin, to === "active" ? "account.validate" : "account.discard", walletId, { memberId: String(w.member_id) });
     return { walletId, status: to };

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiAmount, type PendingTopUp, type TopUpState } from "@mutua/domain";
+import { ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiAmount, type PendingTopUp, type TopUpState, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable, type Tx } from "../db/pool";
 import { Refusal, forbidden, notFound } from "./errors";
 import type { Settings } from "../settings";
@@ -36,7 +36,7 @@ function newReference(): string {
   return `MU-${pick(5)}-${pick(5)}`;
 }
 
-const handled = () => new Refusal(ErrorCode.stateConflict, { id: M.requestAlreadyHandled });
+const handled = () => new Refusal(ErrorCode.stateConflict, { id: SM.requestAlreadyHandled });
 const withSymbol = (cents: bigint, symbol: string) => `${formatCents(cents)} ${symbol}`;
 
 /** Orders not yet credited nor deleted (unpaid or paid) that one wallet, and one requester, may have at once. */
@@ -74,7 +74,7 @@ export async function createTopUp(db: Db, s: Settings, features: Features, me: b
     // Nobody opens orders (nor marks them paid on a demo checkout) on another member's wallet.
     if (w.member_id !== me && !requester[0]?.can_validate_credits) throw notFound();
     if (w.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
-    if (!w.topup_allowed) throw new Refusal(ErrorCode.forbidden, { id: M.topUpNotAllowed });
+    if (!w.topup_allowed) throw new Refusal(ErrorCode.forbidden, { id: SM.topUpNotAllowed });
     const min = w.min_credit_amount ?? 100n;
     if (amount < min) throw new Refusal(ErrorCode.validation, { id: M.topUpMin, values: { amount: withSymbol(min, w.symbol) } });
     if (w.max_credit_amount !== null && amount > w.max_credit_amount) {
@@ -92,7 +92,7 @@ export async function createTopUp(db: Db, s: Settings, features: Features, me: b
       [walletId, me],
     );
     if (open[0]!.wallet >= OPEN_ORDERS_PER_WALLET || open[0]!.requester >= OPEN_ORDERS_PER_REQUESTER) {
-      throw new Refusal(ErrorCode.topUpPending, { id: M.topUpTooManyOpen });
+      throw new Refusal(ErrorCode.topUpPending, { id: SM.topUpTooManyOpen });
     }
     const publicId = `to_${randomBytes(16).toString("hex")}`;
     await tx.query(

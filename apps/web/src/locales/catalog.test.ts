@@ -2,17 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import PO from "pofile";
 import { describe, expect, it } from "vitest";
-import { M } from "@mutua/domain";
+import { M, SM } from "@mutua/domain";
 
 /**
  * Every English text the app can show must be translated in every catalog: the texts of the
  * app's own `i18n._("…")` calls, route titles and messages built as data (`msg("…")`), and the domain's
- * messages (which travel as data).
+ * and the server's messages (which travel as data).
  */
 const SRC = path.resolve(import.meta.dirname, "..");
 
 function sourceMsgids(): Set<string> {
-  const ids = new Set<string>(Object.values(M));
+  const ids = new Set<string>([...Object.values(M), ...Object.values(SM)]);
   const walk = (dir: string) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);

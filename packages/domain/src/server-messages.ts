@@ -1,0 +1,44 @@
+import { M } from "./messages";
+
+/**
+ * Texts only the server words: its refusals, which the apps show as they come (translated through
+ * their catalogs, whose test requires these too) and never name. Kept out of `M`, which the web
+ * app bundles whole, so that its pages do not carry them (docs/performance.md). Like `M`'s, they
+ * are msgids: change one only with the catalogs.
+ */
+export const SM = {
+  userExists: "User or email already exist.",
+  unknownUser: "Unknown user or email. Please make sure to provide a valid username or email.",
+  rateLimited: "Too many attempts. Please wait {minutes, plural, one {# minute} other {# minutes}} and try again.",
+  resetTokenInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
+  signupDisabled: "Sign-up is not available on this server.",
+  resetDisabled: "Password reset is not available on this server.",
+  loginRequired: "Your session has ended. Please sign in again.",
+  payerInactive: "Your account is not active: it cannot send money.",
+  paymentRequestPaid: "This request has already been paid.",
+  paymentRequestExpired: "This payment request has expired.",
+  paymentRequestCancelled: "This payment request was cancelled.",
+  paymentRequestNotFound: "Payment request not found.",
+  paymentRequestMismatch: "This payment does not match the request: pay its exact amount to its recipient.",
+  recipientLookupFailed: "An unexpected issue occurred while performing recipient lookup...",
+  topUpNotAllowed: "Top-ups are not available for this account.",
+  topUpTooManyOpen: "Too many top-up requests are waiting to be paid or credited. Please wait until the association has handled them.",
+  topUpsDisabled: "Top-ups are not available in this association.",
+  reconversionsDisabled: "Reconversions are not available in this association.",
+  requestAlreadyHandled: "This request has already been handled and can no longer be changed.",
+  reconversionStageOrder: "A reconversion moves forward one stage at a time: sent, received, invoiced, then paid.",
+  limitsRefused:
+    "These limits would put the account's current balance outside them: the floor must be at most 0, the ceiling at least 0, and the balance between them.",
+  walletOfAnotherMember: "This wallet is already registered to another member.",
+  walletNotSigned: "This wallet was not signed with its own key.",
+  reauthRequired: "Please confirm your password to continue.",
+  wrongPassword: "Wrong password. Please try again.",
+  pushServiceUnsupported: "This push service is not supported.",
+} as const;
+
+/** Any message of the catalogs, whichever package words it. */
+export type MsgId = (typeof M)[keyof typeof M] | (typeof SM)[keyof typeof SM];
+
+const MSG_IDS: ReadonlySet<string> = new Set<string>([...Object.values(M), ...Object.values(SM)]);
+/** The text is one of the catalogs' msgids (a schema's refusal names its message this way). */
+export const isMsgId = (s: string): s is MsgId => MSG_IDS.has(s);
