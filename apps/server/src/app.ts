@@ -148,8 +148,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   app.addHook("onReady", async () => {
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
-    // The VAPID key is made at the first start (services/vapid.ts), before any device subscribes with it.
-    await vapidKeys(deps.db);
+    // The VAPID key is made at the first start (services/vapid.ts), or at its first use if the
+    // database is not there yet: an instance starts, alive, without it (GET /api/health).
+    vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));
     worker.start();
   });
   app.addHook("onClose", async () => {
