@@ -5,11 +5,11 @@ import type { Settings } from "../settings";
 import type { EventHub } from "./event-hub";
 import type { Mailer } from "./mail";
 import { claimDue, deliveryFacts, giveUpAbandoned, markFailed, markSent, nextDueAt, type Claimed, type DeliveryFacts } from "./notification-deliveries";
-import { notificationMail, notificationPush, writingLanguage } from "./notification-mail";
+import { notificationMail, notificationPush, writingLanguage, type PushFacts } from "./notification-mail";
 import { allowedEndpoint, forgetSubscription } from "./push-subscriptions";
 import { sendPush, vapidSubject } from "./push-send";
 import { unsubscribeToken } from "./unsubscribe-tokens";
-import { vapidKeys } from "./vapid";
+import { vapidKeys, type VapidKeys } from "./vapid";
 
 /**
  * Sends the notification e-mails and pushes the outbox holds (README "Live money"). Every instance
@@ -64,6 +64,8 @@ export class NotificationWorker {
   private again = false;
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
+  /** The VAPID key as read from the database: made once, never changed, so read once (again after a failed read). */
+  private vapid: Promise<VapidKeys> | null = null;
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -124,20 +126,20 @@ export class NotificationWorker {
     const f = await deliveryFacts(db, c.id);
     if (!f) return;
     const language: MemberLanguage = writingLanguage(f.language, this.deps.defaultLanguage);
-    if (f.channel === "push") return this.push(c, f, language);
+    // What both channels say, in the member's language.
+    const said: PushFacts = {
+      kind: f.kind,
+      language,
+      amount: f.amount,
+      symbol: f.symbol,
+      currencyName: f.currencyName,
+      counterparty: f.counterparty ?? settings.associationName,
+      memo: f.memo,
+    };
+    if (f.channel === "push") return this.push(c, f, said);
     const token = await unsubscribeToken(db, f.memberId, f.kind);
     const mail = notificationMail(
-      {
-        kind: f.kind,
-        to: f.email,
-        firstName: f.firstName,
-        language,
-        amount: f.amount,
-        symbol: f.symbol,
-        currencyName: f.currencyName,
-        counterparty: f.counterparty ?? settings.associationName,
-        memo: f.memo,
-      },
+      { ...said, to: f.email, firstName: f.firstName },
       { app: `${settings.publicUrl}/dashboard`, unsubscribe: `${settings.publicUrl}/api/unsubscribe?token=${token}` },
     );
     try {
@@ -150,7 +152,7 @@ export class NotificationWorker {
   }
 
   /** A push to one device: the payload is encrypted for it alone, and says nothing of the member's e-mail. */
-  private async push(c: Claimed, f: DeliveryFacts, language: MemberLanguage): Promise<void> {
+  private async push(c: Claimed, f: DeliveryFacts, said: PushFacts): Promise<void> {
     const { db, settings } = this.deps;
     // Migration 0013: a push row always names its device, and is deleted with it.
     const device = f.device!;
@@ -160,19 +162,15 @@ export class NotificationWorker {
       return;
     }
     const message = notificationPush(
-      {
-        kind: f.kind,
-        language,
-        amount: f.amount,
-        symbol: f.symbol,
-        currencyName: f.currencyName,
-        counterparty: f.counterparty ?? settings.associationName,
-        memo: f.memo,
-      },
+      said,
       // The app's notification centre, where the tapped notification is; the tag keeps one per event on the device.
       { url: "/notifications", tag: String(f.eventId) },
     );
-    const keys = await vapidKeys(db);
+    this.vapid ??= vapidKeys(db).catch((err: unknown) => {
+      this.vapid = null;
+      throw err;
+    });
+    const keys = await this.vapid;
     let outcome;
     try {
       outcome = await sendPush(device, JSON.stringify(message), keys, vapidSubject(settings), this.deps.pushAgent);
