@@ -93,6 +93,7 @@ describe("creating, reading and cancelling", () => {
       recipientMemo: "Sale 42",
       status: "open",
       isMine: true,
+      closedMessage: null,
       payment: null,
     });
     expect(req.id).toMatch(/^pr_[\w-]{22}$/);
@@ -144,7 +145,7 @@ describe("creating, reading and cancelling", () => {
     expect((await requestRow(req.id)).status).toBe("open");
     const cancelled = await shop.api.call("cancelPaymentRequest", { params: { requestId: req.id } });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.json.status).toBe("cancelled");
+    expect(cancelled.json).toMatchObject({ status: "cancelled", closedMessage: SM.paymentRequestCancelled });
     const before = await walletBalances(tdb.db, customer.wallet);
     const r = await pay(customer, shop.wallet, req.id);
     expect(r.status).toBe(409);
@@ -174,7 +175,8 @@ describe("paying a request", () => {
     });
     for (const who of [customer, stranger]) {
       const seen = await who.api.call("getPaymentRequest", { params: { requestId: req.id } });
-      expect(seen.json).toMatchObject({ status: "paid", isMine: false, payment: null });
+      // What paying it would answer, told to whoever scans it before they try.
+      expect(seen.json).toMatchObject({ status: "paid", isMine: false, closedMessage: SM.paymentRequestPaid, payment: null });
     }
     // Paid, it cannot be cancelled.
     const cancel = await shop.api.call("cancelPaymentRequest", { params: { requestId: req.id } });
@@ -245,7 +247,10 @@ describe("paying a request", () => {
     expect(r.status).toBe(409);
     expect(r.json.error.msgid).toBe(SM.paymentRequestExpired);
     expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "50.00" });
-    expect((await customer.api.call("getPaymentRequest", { params: { requestId: req.id } })).json.status).toBe("expired");
+    expect((await customer.api.call("getPaymentRequest", { params: { requestId: req.id } })).json).toMatchObject({
+      status: "expired",
+      closedMessage: SM.paymentRequestExpired,
+    });
   });
 
   it("another amount or another payee is refused, and moves nothing", async () => {

@@ -46,10 +46,8 @@ const statusOf = (r: Pick<Row, "status" | "lapsed">): PaymentRequestStatus => (r
 const LAPSED = "(r.status = 'open' AND r.expires_at <= now()) AS lapsed";
 
 /** Why a request that is not open cannot be paid (or cancelled), as the payer reads it. */
-function closedRefusal(status: Exclude<PaymentRequestStatus, "open">): Refusal {
-  const id = { paid: SM.paymentRequestPaid, expired: SM.paymentRequestExpired, cancelled: SM.paymentRequestCancelled }[status];
-  return new Refusal(ErrorCode.stateConflict, { id });
-}
+const CLOSED_MESSAGE = { paid: SM.paymentRequestPaid, expired: SM.paymentRequestExpired, cancelled: SM.paymentRequestCancelled } as const;
+const closedRefusal = (status: Exclude<PaymentRequestStatus, "open">) => new Refusal(ErrorCode.stateConflict, { id: CLOSED_MESSAGE[status] });
 
 export interface NewPaymentRequest {
   walletId: string;
@@ -100,6 +98,7 @@ export async function getPaymentRequest(db: Queryable, me: bigint, publicId: str
   const r = rows[0];
   if (!r) return null;
   const isMine = r.member_id === me;
+  const status = statusOf(r);
   return {
     id: r.public_id,
     walletId: r.wallet_id,
@@ -108,10 +107,12 @@ export async function getPaymentRequest(db: Queryable, me: bigint, publicId: str
     currency: r.symbol,
     senderMemo: r.sender_memo,
     recipientMemo: r.recipient_memo,
-    status: statusOf(r),
+    status,
     expiresAt: r.expires_at.toISOString(),
     createdAt: r.created_at.toISOString(),
     isMine,
+    // A scanning payer's app says at once what paying would answer, in the server's words.
+    closedMessage: status === "open" ? null : CLOSED_MESSAGE[status],
     payment:
       isMine && r.tx_id && r.payer_wallet_id && r.paid_at
         ? { transactionId: r.tx_id, payerWalletId: r.payer_wallet_id, payerName: r.payer_name ?? "", paidAt: r.paid_at.toISOString() }

@@ -292,6 +292,8 @@ export const PaymentRequestView = z.object({
   createdAt: z.string(),
   /** The caller owns the payee wallet. */
   isMine: z.boolean(),
+  /** Why it can no longer be paid (a msgid the apps translate, as a refusal's): null while open. */
+  closedMessage: z.string().nullable(),
   payment: z
     .object({
       transactionId: z.string(),
