@@ -16,6 +16,8 @@ export interface PaymentRequest {
   amount: string;
   senderMemo: string | null;
   recipientMemo: string | null;
+  /** The server's request (issue 20): the payment pays it, at most once. */
+  requestId?: string | undefined;
 }
 
 interface Props {
@@ -78,6 +80,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           recipientMemo: request ? (request.recipientMemo ?? "") : (splitMemo && !sameMemo ? recipientMemo : senderMemo).trim(),
           // Made when the member presses Send; the retries of this payment reuse it.
           key: newPaymentKey(),
+          ...(request?.requestId ? { requestId: request.requestId } : {}),
         });
       }}
     >

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M, decodeQrContent, isPaymentRequest, type AccountEntry, type Profile, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
+import { RefusedError } from "@mutua/client";
 import { useClient } from "../../app/context";
 import { useBackStep } from "../../lib/native/use-back-step";
 import { Dialog } from "../../ui/Dialog";
@@ -50,9 +51,21 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
       recipient = undefined;
     }
     if (!recipient) return toast.error({ id: M.qrRecipientSearchFailed });
-    const request = isPaymentRequest(payload)
-      ? { amount: payload.amount, senderMemo: payload.senderMemo ?? null, recipientMemo: payload.recipientMemo ?? null }
-      : undefined;
+    let request: PaymentRequest | undefined;
+    if (payload.requestId) {
+      // A till's request: what the server holds decides (paid by another customer, expired,
+      // cancelled), and is said before anything is typed.
+      let held;
+      try {
+        held = await client.getPaymentRequest(payload.requestId);
+      } catch (e) {
+        return toast.error(e instanceof RefusedError ? e.msg : { id: M.qrRecipientSearchFailed });
+      }
+      if (held.closedMessage) return toast.error({ id: held.closedMessage });
+      request = { amount: held.amount, senderMemo: held.senderMemo || null, recipientMemo: held.recipientMemo || null, requestId: held.id };
+    } else if (isPaymentRequest(payload)) {
+      request = { amount: payload.amount, senderMemo: payload.senderMemo ?? null, recipientMemo: payload.recipientMemo ?? null };
+    }
     setStep({ name: "payment", recipient, request, fromQr: true });
   };
   useEffect(() => {

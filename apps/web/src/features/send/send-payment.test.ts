@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ErrorCode, LIMITS, M, canonicalTransferMessage, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
+import { ErrorCode, LIMITS, M, SM, canonicalTransferMessage, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
 import { addressOf, encryptKeystore, newPrivateKey, recoverSigner } from "@mutua/wallet";
 import { fakeApi, json, networkError, refusal } from "../unlock/fake-api.testing";
 import { createUnlocker, OperationCanceled } from "../unlock/unlock-flow";
@@ -108,6 +108,17 @@ describe("sendPayment", () => {
       key: "pay-key-0001",
     });
     expect(deps.unlockWallet).not.toHaveBeenCalled();
+  });
+
+  it("pays a till's request by its id, which the signature leaves out (the server checks amount and payee against it)", async () => {
+    const from = ledgerAccount();
+    const { deps, key, transfers } = setup(from);
+    const requestId = "pr_abcdefghijklmnopqrstuv";
+    expect(await sendPayment(deps, draft(from, { requestId }))).toEqual({ kind: "sent", tx });
+    const body = transfers()[0]!.body as Record<string, unknown> & { signature: string; at: string };
+    expect(body.requestId).toBe(requestId);
+    const { requestId: _, signature, ...signedFields } = body;
+    expect(recoverSigner(canonicalTransferMessage(signedFields as Parameters<typeof canonicalTransferMessage>[0]), signature)).toBe(addressOf(key));
   });
 
   it("unlocks a ledger wallet and signs the canonical message with its key, then wipes the key it was given", async () => {
@@ -269,6 +280,12 @@ describe("sendPayment", () => {
         409,
         { code: ErrorCode.backendUnavailable, message: M.backendUnavailable, msgid: M.backendUnavailable, values: { n: 1 } },
         [{ id: M.backendUnavailable, values: { n: 1 } }],
+      ],
+      [
+        "state_conflict (a till's request paid by someone else meanwhile: the server's message)",
+        409,
+        { code: ErrorCode.stateConflict, message: SM.paymentRequestPaid, msgid: SM.paymentRequestPaid },
+        [{ id: SM.paymentRequestPaid }],
       ],
       ["idempotency_conflict", 409, { code: ErrorCode.idempotencyConflict, message: M.idempotencyConflict, msgid: M.idempotencyConflict }, generic],
       ["signature_expired", 403, { code: ErrorCode.signatureExpired, message: M.signatureExpired, msgid: M.signatureExpired }, generic],

@@ -13,6 +13,8 @@ export interface PaymentDraft {
   recipientMemo: string;
   /** Made when the member pressed Send; every retry of this payment reuses it. */
   key: string;
+  /** The server's payment request this payment pays (a scanned till code): paid once, or refused. */
+  requestId?: string;
 }
 
 export type SendOutcome = { kind: "sent"; tx: TransactionView } | { kind: "canceled" } | { kind: "unconfirmed" } | { kind: "failed"; messages: Msg[] };
@@ -67,6 +69,7 @@ export async function sendPayment(deps: SendPaymentDeps, d: PaymentDraft): Promi
     }
 
     const body = { from: d.from.id, to: d.recipient.walletId, parts: d.parts, senderMemo: d.senderMemo, recipientMemo: d.recipientMemo, key: d.key };
+    const request = d.requestId ? { requestId: d.requestId } : {};
     let signed: { at?: string; signature?: string } = {};
     if (d.from.requiresUnlock) {
       const privateKey = await deps.unlockWallet(d.from.id);
@@ -81,7 +84,7 @@ export async function sendPayment(deps: SendPaymentDeps, d: PaymentDraft): Promi
     // The same body every time: same key, same signature, so the server pays at most once.
     for (let attempt = 0; ; attempt++) {
       try {
-        return { kind: "sent", tx: await client.transfer({ ...body, ...signed }) };
+        return { kind: "sent", tx: await client.transfer({ ...body, ...request, ...signed }) };
       } catch (e) {
         if (e instanceof RequestFailedError && attempt < RETRY_DELAYS_MS.length) {
           await sleep(RETRY_DELAYS_MS[attempt]!);
@@ -114,6 +117,8 @@ export function refusalMessages(e: RefusedError): Msg[] | null {
       return [{ id: M.targetInactive }, { id: M.cannotSendToAccount }];
     case ErrorCode.recipientLimit:
     case ErrorCode.backendUnavailable:
+    // A payment request paid by someone else meanwhile, expired or cancelled: the server's own words.
+    case ErrorCode.stateConflict:
       return [e.msg];
     default:
       return null;
