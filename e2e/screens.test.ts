@@ -183,6 +183,17 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await page.locator("main h1").first().waitFor();
       await inspect(page, name);
     }
+
+    // The till (issue 20): the keypad, with Alice's two wallets to choose from, then a code waiting.
+    await page.goto(`${suite.server.url}/receive`);
+    const keypad = page.getByRole("group", { name: t("Keypad") });
+    for (const k of "250") await tap(keypad.getByRole("button", { name: k, exact: true }));
+    await inspect(page, "till");
+    await tap(page.getByRole("button", { name: new RegExp(`^${t("Ask {amount}", { amount: "" })}`) }));
+    await page.getByRole("img", { name: t("QR code") }).waitFor();
+    await inspect(page, "till-waiting");
+    await tap(page.getByRole("button", { name: t("Cancel the request") }));
+    await keypad.waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

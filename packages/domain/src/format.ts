@@ -45,6 +45,16 @@ export function formatDateTime(date: Date, locale: string, timeZone?: string): s
   return f.format(date);
 }
 
+/** A time of day in the language's short form ("14:03", "2:03 PM"), in the device's time zone unless one is given. */
+export function formatTime(date: Date, locale: string, timeZone?: string): string {
+  const f = cached(
+    dateFormats,
+    `${locale}|${timeZone ?? ""}|clock`,
+    () => new Intl.DateTimeFormat(locale, { timeStyle: "short", ...(timeZone ? { timeZone } : {}) }),
+  );
+  return f.format(date);
+}
+
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 31_536_000],
   ["month", 2_592_000],

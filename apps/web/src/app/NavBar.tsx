@@ -102,6 +102,10 @@ export function NavBar() {
                     {i18n._("Profile")}
                   </Link>
                 ))}
+              {/* The till: a shop asks an exact amount and sees it paid (features/till). */}
+              <Link className="nav-item" {...menuItem} to="/receive">
+                {i18n._("Receive payments")}
+              </Link>
               {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
               <Link className="nav-item" {...menuItem} to="/preferences">
                 {i18n._("Settings")}

@@ -200,6 +200,15 @@ const ROUTES: RouteObject[] = [
         handle: h("Preferences"),
       },
       {
+        path: "/receive",
+        element: screen(
+          () => import("../features/till/TillScreen"),
+          (m) => m.TillScreen,
+          privately,
+        ),
+        handle: h("Receive payments"),
+      },
+      {
         path: "/notifications",
         element: screen(
           () => import("../features/notifications/NotificationsScreen"),

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react";
-import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRelative } from "@mutua/domain";
+import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRelative, formatTime } from "@mutua/domain";
 import { useConfig } from "../app/context";
 
 /** Amount and date formats of the active language (its config `numericFormat` and `dateFormat`). */
@@ -31,6 +31,7 @@ export function useFormat() {
     amountInput: (apiAmount: string) => apiAmount.replace(".", decimalMark(numeric)),
     date: (d: Date) => formatDate(d, dates),
     dateTime: (d: Date) => formatDateTime(d, dates),
+    time: (d: Date) => formatTime(d, dates),
     relative: (d: Date) => formatRelative(d, new Date(), i18n.locale),
   };
 }

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 
 /**
- * The QR code of `text` as a 200 px SVG (docs/spec.md §9). The encoder loads with the modal that shows
+ * The QR code of `text` as an SVG of `size` (200 px by default, docs/spec.md §9; the till's is as large as the screen allows). The encoder loads with the modal that shows
  * it; the SVG markup is the library's own output for our payload, not user HTML.
  */
-export function QrImage({ text, label, onSvg }: { text: string; label: string; onSvg?: (svg: string) => void }) {
+export function QrImage({ text, label, onSvg, size = 200 }: { text: string; label: string; onSvg?: (svg: string) => void; size?: number | string }) {
   const [svg, setSvg] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -19,5 +19,5 @@ export function QrImage({ text, label, onSvg }: { text: string; label: string; o
       live = false;
     };
   }, [text, onSvg]);
-  return <div className="qr" role="img" aria-label={label} style={{ width: 200, height: 200 }} dangerouslySetInnerHTML={svg ? { __html: svg } : undefined} />;
+  return <div className="qr" role="img" aria-label={label} style={{ width: size, height: size }} dangerouslySetInnerHTML={svg ? { __html: svg } : undefined} />;
 }

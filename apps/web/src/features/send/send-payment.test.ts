@@ -115,10 +115,9 @@ describe("sendPayment", () => {
     const { deps, key, transfers } = setup(from);
     const requestId = "pr_abcdefghijklmnopqrstuv";
     expect(await sendPayment(deps, draft(from, { requestId }))).toEqual({ kind: "sent", tx });
-    const body = transfers()[0]!.body as Record<string, unknown> & { signature: string; at: string };
+    const body = transfers()[0]!.body as Parameters<typeof canonicalTransferMessage>[0] & { signature: string; requestId: string };
     expect(body.requestId).toBe(requestId);
-    const { requestId: _, signature, ...signedFields } = body;
-    expect(recoverSigner(canonicalTransferMessage(signedFields as Parameters<typeof canonicalTransferMessage>[0]), signature)).toBe(addressOf(key));
+    expect(recoverSigner(canonicalTransferMessage(body), body.signature)).toBe(addressOf(key));
   });
 
   it("unlocks a ledger wallet and signs the canonical message with its key, then wipes the key it was given", async () => {

@@ -1,0 +1,187 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { newPage, signIn, toastText } from "./support/browser";
+import { cameraVideoFromText, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
+import { sql } from "./support/server";
+import { useSuite } from "./support/suite";
+
+/**
+ * Issue 20, the till: a shop asks an exact amount on its phone; a customer scans the code on the
+ * shop's screen with their own phone's camera and pays; the shop's screen turns to Paid with the
+ * customer's name at once, without a reload, and the same code cannot be paid twice.
+ */
+const suite = useSuite();
+const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
+const shot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}-360x740.png`) });
+};
+const cameras: Browser[] = [];
+afterAll(async () => {
+  await Promise.all(cameras.map((b) => b.close()));
+});
+
+/** A customer's phone whose camera films the code `text`, signed in as `email`. */
+async function customerFilming(text: string, email: string) {
+  const browser = await launchCameraBrowser(await cameraVideoFromText(text, tempVideoPath("till")));
+  cameras.push(browser);
+  const s = await newPage(browser, { phone: true });
+  await signIn(s.page, suite.server.url, email, "Demo1234!");
+  await s.page.waitForURL(`${suite.server.url}/dashboard`);
+  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
+  return s;
+}
+
+async function scan(page: Page) {
+  await page.getByRole("button", { name: "Pay" }).tap();
+  await page.getByRole("dialog", { name: "Send money - 1/2" }).getByRole("button", { name: "Scan a QR code" }).tap();
+}
+
+/** A member's balances as the API tells them, by wallet id. */
+async function balances(email: string): Promise<Record<string, string | null>> {
+  const login = await fetch(`${suite.server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: email, password: "Demo1234!" }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const res = await fetch(`${suite.server.url}/api/accounts`, { headers: { authorization: `Bearer ${token}` } });
+  return Object.fromEntries(((await res.json()) as { id: string; bal: string | null }[]).map((a) => [a.id, a.bal]));
+}
+const cents = (s: string | null | undefined) => Math.round(Number(s) * 100);
+
+/**
+ * Bob's till on his phone, reached from the menu as a shopkeeper would. `clock`: the page's clock
+ * is Playwright's, which the test may move forward (time still flows by itself).
+ */
+async function openTill(opts: { clock?: boolean } = {}) {
+  const bob = await newPage(suite.browser, { phone: true });
+  if (opts.clock) await bob.page.clock.install();
+  await signIn(bob.page, suite.server.url, "bob@example.com", "Demo1234!");
+  await bob.page.waitForURL(`${suite.server.url}/dashboard`);
+  await bob.page.getByRole("button", { name: "Menu" }).tap();
+  await bob.page.getByRole("button", { name: "Bob Durand" }).tap();
+  await bob.page.getByRole("menuitem", { name: "Receive payments" }).tap();
+  await bob.page.waitForURL(`${suite.server.url}/receive`);
+  await bob.page.getByRole("heading", { name: "Receive payments" }).waitFor();
+  return bob;
+}
+
+async function type(page: Page, keys: string) {
+  const pad = page.getByRole("group", { name: "Keypad" });
+  for (const k of keys) await pad.getByRole("button", { name: k, exact: true }).tap();
+}
+
+describe("the till", () => {
+  it("Bob asks 12.50; Alice scans his screen and pays; his till says Paid with her name within 2 s; a second scan is refused and moves nothing", async () => {
+    const bob = await openTill();
+    const amount = bob.page.getByRole("status", { name: "Amount" });
+    expect(await amount.innerText()).toBe("0.00 DL");
+    await type(bob.page, "1250");
+    expect(await amount.innerText()).toBe("12.50 DL");
+    // A wrong key is taken back.
+    await type(bob.page, "7");
+    await bob.page.getByRole("button", { name: "Delete the last digit" }).tap();
+    expect(await amount.innerText()).toBe("12.50 DL");
+    await bob.page.getByLabel("Memo").fill("Bread");
+    await shot(bob.page, "till-keypad");
+    await bob.page.getByRole("button", { name: "Ask 12.50 DL" }).tap();
+
+    const code = bob.page.getByRole("img", { name: "QR code" });
+    await bob.page.getByRole("status").filter({ hasText: "Waiting for the payment…" }).waitFor();
+    await bob.page.getByText(/^Expires in (10:00|9:\d\d)$/).waitFor();
+    await shot(bob.page, "till-waiting");
+    const text = await qrFromScreen(code);
+    const payload = JSON.parse(text) as Record<string, unknown>;
+    // Monujo's fields, so older apps pay it as a plain request, and the request's id for ours.
+    expect(payload).toMatchObject({ amount: "12.50", senderMemo: "Bread", recipientMemo: "Bread", rpb: expect.stringMatching(/^custodial:/) });
+    expect(payload.rq).toMatch(/^pr_[\w-]{22}$/);
+
+    const bobBefore = await balances("bob@example.com");
+    const alice = await customerFilming(text, "alice@example.com");
+    await scan(alice.page);
+    const step2 = alice.page.getByRole("dialog", { name: "Send money - 2/2" });
+    await step2.getByLabel("Amount").waitFor({ timeout: 20_000 });
+    expect(await step2.getByLabel("Amount").innerText()).toBe("12.50 DL");
+    await step2.getByRole("button", { name: "Send", exact: true }).tap();
+    await step2.getByRole("button", { name: "Confirm and send" }).tap();
+    await alice.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 12.50 DL").waitFor();
+    // The payment has committed: the till, which nobody touches, turns within 2 s.
+    const paid = bob.page.getByRole("heading", { name: "Paid" });
+    await paid.waitFor({ timeout: 2000 });
+    const result = bob.page.locator(".till-result.paid");
+    expect(await result.locator(".till-amount").innerText()).toBe("12.50 DL");
+    expect(await result.locator(".till-payer").innerText()).toMatch(/^Alice Martin · \d{1,2}:\d\d( [AP]M)?$/);
+    // Where the hand goes next.
+    expect(await bob.page.evaluate(() => document.activeElement?.textContent)).toBe("New sale");
+    await shot(bob.page, "till-paid");
+    await alice.page.getByRole("dialog", { name: "Payment confirmation" }).getByRole("button", { name: "Ok" }).tap();
+    await alice.page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }).tap();
+
+    // The same code scanned again (the customer's second try, or the next customer): refused at
+    // once, before anything is typed, and nothing moves.
+    const aliceBefore = await balances("alice@example.com");
+    await scan(alice.page);
+    await toastText(alice.page, "This request has already been paid.");
+    expect(await alice.page.getByRole("dialog", { name: "Send money - 2/2" }).count()).toBe(0);
+    expect(await balances("alice@example.com")).toEqual(aliceBefore);
+    const bobAfter = await balances("bob@example.com");
+    const bobWallet = String(payload.rpb);
+    expect(cents(bobAfter[bobWallet]) - cents(bobBefore[bobWallet])).toBe(1250);
+    const movements = await sql(
+      suite.server,
+      "SELECT r.status, m.public_id FROM payment_requests r JOIN movements m ON m.id = r.movement_id WHERE r.public_id = $1",
+      [payload.rq],
+    );
+    expect(movements).toHaveLength(1);
+    expect(movements[0]).toMatchObject({ status: "paid" });
+    expect(alice.errors).toEqual([]);
+    await alice.context.close();
+
+    // The next customer.
+    await bob.page.getByRole("button", { name: "New sale" }).tap();
+    expect(await amount.innerText()).toBe("0.00 DL");
+    expect(await bob.page.getByLabel("Memo").inputValue()).toBe("");
+    expect(bob.errors).toEqual([]);
+    await bob.context.close();
+  });
+
+  it("a request cancelled by the shop cannot be paid; one left unpaid expires and says so; the shop asks it again", async () => {
+    const bob = await openTill({ clock: true });
+    await type(bob.page, "300");
+    await bob.page.getByLabel("Time to pay").selectOption({ label: "5 min" });
+    await bob.page.getByRole("button", { name: "Ask 3.00 DL" }).tap();
+    const firstText = await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }));
+    const first = JSON.parse(firstText) as { rq: string };
+    await bob.page.getByText(/^Expires in (5:00|4:\d\d)$/).waitFor();
+    await bob.page.getByRole("button", { name: "Cancel the request" }).tap();
+    // Back on the keypad with the amount, to correct it or ask again.
+    expect(await bob.page.getByRole("status", { name: "Amount" }).innerText()).toBe("3.00 DL");
+    const alice = await customerFilming(firstText, "alice@example.com");
+    await scan(alice.page);
+    await toastText(alice.page, "This payment request was cancelled.");
+    expect(await alice.page.getByRole("dialog", { name: "Send money - 2/2" }).count()).toBe(0);
+    await alice.context.close();
+
+    await bob.page.getByRole("button", { name: "Ask 3.00 DL" }).tap();
+    const second = JSON.parse(await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }))) as { rq: string };
+    expect(second.rq).not.toBe(first.rq);
+    // Five minutes pass: in the database, whose clock decides, and on the phone, which then asks.
+    await sql(
+      suite.server,
+      "UPDATE payment_requests SET created_at = created_at - interval '301 seconds', expires_at = expires_at - interval '301 seconds' WHERE public_id = $1",
+      [second.rq],
+    );
+    await bob.page.clock.fastForward("05:01");
+    await bob.page.getByText("This payment request has expired.").waitFor({ timeout: 10_000 });
+    await shot(bob.page, "till-expired");
+    await bob.page.getByRole("button", { name: "Ask again" }).tap();
+    const third = JSON.parse(await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }))) as { rq: string; amount: string };
+    expect(third.rq).not.toBe(second.rq);
+    expect(third.amount).toBe("3.00");
+    expect(bob.errors).toEqual([]);
+    await bob.context.close();
+  });
+});
