@@ -164,16 +164,20 @@ export class MutuaClient {
   getTransactions(walletId: string, query: TransactionsQuery = {}) {
     return this.call("getTransactions", { params: { walletId }, query });
   }
-  /**
-   * This month's money in and out and the balance at the end of each of the last `days` days
-   * (default 30), computed by the server from the ledger, in the time zone `tz` (an IANA name).
-   */
   /** One transaction as the wallet sees it, for its receipt (a notification links to it). */
   getTransaction(walletId: string, transactionId: string) {
     return this.call("getTransaction", { params: { walletId, transactionId } });
   }
+  /**
+   * This month's money in and out and the balance at the end of each of the last `days` days
+   * (default 30), computed by the server from the ledger, in the time zone `tz` (an IANA name).
+   */
   getAccountSummary(walletId: string, query: QueryOf<"getAccountSummary">) {
     return this.call("getAccountSummary", { params: { walletId }, query });
+  }
+  /** A till's sales between two instants (`from` included, `to` not), with their count and total over the whole range. */
+  getSales(walletId: string, query: QueryOf<"getSales">) {
+    return this.call("getSales", { params: { walletId }, query });
   }
   searchRecipients(query: QueryOf<"searchRecipients">) {
     return this.call("searchRecipients", { query });

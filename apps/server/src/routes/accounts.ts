@@ -5,6 +5,8 @@ import { notFound } from "../services/errors";
 import { listAccounts, walletBalance } from "../services/accounts";
 import { listTransactions, transactionByPublicId } from "../services/transactions";
 import { accountSummary } from "../services/account-summary";
+import { listSales } from "../services/sales";
+import { tillWallet } from "../services/tills";
 import { getOwnWallet } from "../services/wallets";
 import { createUserAccount, registerWallet } from "../services/create-wallet";
 
@@ -32,6 +34,10 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
     const tx = await transactionByPublicId(db, (await own(memberId, params.walletId)).id, params.transactionId, settings.associationName);
     if (!tx) throw notFound();
     return tx;
+  });
+  operation(app, deps, "getSales", async ({ memberId, params, query }) => {
+    const till = await tillWallet(db, memberId, params.walletId);
+    return { currency: till.currency, shopName: till.shopName, ...(await listSales(db, till.id, query, settings.associationName)) };
   });
   operation(app, deps, "getAccountSummary", async ({ memberId, params, query }) => accountSummary(db, (await own(memberId, params.walletId)).id, query));
 }

@@ -28,6 +28,8 @@ export const routes = {
   getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions", access: "member" },
   getAccountSummary: { method: "GET", path: "/api/accounts/:walletId/summary", access: "member" },
   getTransaction: { method: "GET", path: "/api/accounts/:walletId/transactions/:transactionId", access: "member" },
+  // The till's sales (issue 20): the wallet's owner, and the cashiers they let run its till.
+  getSales: { method: "GET", path: "/api/accounts/:walletId/sales", access: "member" },
   searchRecipients: { method: "GET", path: "/api/recipients", access: "member" },
   setFavorite: { method: "PUT", path: "/api/favorites/:memberId", access: "member" },
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },

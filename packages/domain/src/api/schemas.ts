@@ -209,6 +209,39 @@ export const AccountSummary = z.object({
 
 export const TransactionPage = z.object({ items: z.array(TransactionView), next: z.string().nullable() });
 
+/**
+ * A till's sales (issue 20): the payments a wallet received between two instants (`from`
+ * included, `to` excluded: the app sends the shop's local midnights), newest first.
+ */
+export const SalesQuery = z.object({
+  from: z.string().datetime({ offset: true }),
+  to: z.string().datetime({ offset: true }),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export const Sale = z.object({
+  transactionId: z.string(),
+  amount: AmountString,
+  payerName: z.string(),
+  /** The memo the shop sees (the payment's recipient memo). */
+  memo: z.string(),
+  date: z.string(),
+  /** The till's payment request it paid, if it paid one. */
+  requestId: z.string().nullable(),
+});
+
+export const SalesPage = z.object({
+  currency: z.string(),
+  /** Whose till it is: the wallet owner's name, the Target of the CSV. */
+  shopName: z.string(),
+  /** Over the whole range, whatever the page: what the ledger holds for it. */
+  count: z.number().int().min(0),
+  total: AmountString,
+  items: z.array(Sale),
+  next: z.string().nullable(),
+});
+
 export const Recipient = z.object({
   memberId: z.number().int(),
   name: z.string(),
@@ -589,6 +622,7 @@ export const schemas = {
   getKeystore: { params: WalletParams, response: z.record(z.string(), z.unknown()) },
   getTransactions: { params: WalletParams, query: TransactionsQuery, response: TransactionPage },
   getAccountSummary: { params: WalletParams, query: AccountSummaryQuery, response: AccountSummary },
+  getSales: { params: WalletParams, query: SalesQuery, response: SalesPage },
   getTransaction: { params: TransactionParams, response: TransactionView },
   searchRecipients: { query: RecipientsQuery, response: RecipientPage },
   setFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
