@@ -194,6 +194,9 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
     await inspect(page, "till-waiting");
     await tap(page.getByRole("button", { name: t("Cancel the request") }));
     await keypad.waitFor();
+    await tap(page.locator("a.till-today"));
+    await page.getByRole("heading", { name: t("Sales") }).waitFor();
+    await inspect(page, "till-sales");
     expect(errors).toEqual([]);
     await context.close();
   });

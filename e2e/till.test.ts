@@ -51,13 +51,22 @@ async function balances(email: string): Promise<Record<string, string | null>> {
   return Object.fromEntries(((await res.json()) as { id: string; bal: string | null }[]).map((a) => [a.id, a.bal]));
 }
 const cents = (s: string | null | undefined) => Math.round(Number(s) * 100);
+/** The shop's time zone: its days, not the server's nor UTC's, bound its sales. */
+const SHOP_ZONE = "Europe/Paris";
+
+/** The cells of a CSV as the app writes it (every field quoted, CRLF). */
+const csvRows = (text: string) =>
+  text
+    .split("\r\n")
+    .filter(Boolean)
+    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
 
 /**
  * Bob's till on his phone, reached from the menu as a shopkeeper would. `clock`: the page's clock
  * is Playwright's, which the test may move forward (time still flows by itself).
  */
 async function openTill(opts: { clock?: boolean } = {}) {
-  const bob = await newPage(suite.browser, { phone: true });
+  const bob = await newPage(suite.browser, { phone: true, timezoneId: SHOP_ZONE });
   if (opts.clock) await bob.page.clock.install();
   await signIn(bob.page, suite.server.url, "bob@example.com", "Demo1234!");
   await bob.page.waitForURL(`${suite.server.url}/dashboard`);
@@ -144,6 +153,43 @@ describe("the till", () => {
     await bob.page.getByRole("button", { name: "New sale" }).tap();
     expect(await amount.innerText()).toBe("0.00 DL");
     expect(await bob.page.getByLabel("Memo").inputValue()).toBe("");
+
+    // Closing time: the day's sales, their count and total, and the CSV, all the ledger's own.
+    const [ledger] = (await sql(
+      suite.server,
+      `SELECT count(*)::int AS count, coalesce(sum(p.amount), 0)::int AS cents
+         FROM movements m JOIN postings p ON p.movement_id = m.id JOIN accounts a ON a.id = p.account_id AND a.wallet_id = m.payee_wallet_id
+        WHERE m.payee_wallet_id = $1 AND m.kind = 'payment'
+          AND m.created_at >= date_trunc('day', now() AT TIME ZONE $2) AT TIME ZONE $2
+          AND m.created_at < (date_trunc('day', now() AT TIME ZONE $2) + interval '1 day') AT TIME ZONE $2`,
+      [bobWallet, SHOP_ZONE],
+    )) as { count: number; cents: number }[];
+    const total = `${(ledger!.cents / 100).toFixed(2)} DL`;
+    const today = bob.page.getByRole("link", { name: `Today: ${ledger!.count} sale${ledger!.count === 1 ? "" : "s"} · ${total}` });
+    await today.waitFor();
+    await today.tap();
+    await bob.page.getByRole("heading", { name: "Sales" }).waitFor();
+    expect(await bob.page.getByLabel("Total").innerText()).toBe(total);
+    const sale = bob.page.locator(".tx.sale").filter({ hasText: "Alice Martin" }).first();
+    expect(await sale.locator(".tx-amount").innerText()).toBe("+12.50 DL");
+    expect(await sale.locator(".tx-memo").innerText()).toBe("Bread");
+    await shot(bob.page, "till-sales");
+    const [download] = await Promise.all([bob.page.waitForEvent("download"), bob.page.getByRole("button", { name: "Download CSV" }).tap()]);
+    await toastText(bob.page, "Sales downloaded");
+    const day = await bob.page.evaluate(() => new Date().toLocaleDateString("sv"));
+    expect(download.suggestedFilename()).toBe(`sales_${day}.csv`);
+    const [header, ...rows] = csvRows(fs.readFileSync((await download.path())!, "utf8"));
+    expect(header).toEqual(["Source", "Target", "Amount", "Date", "Description", "Payment request"]);
+    expect(rows).toHaveLength(ledger!.count);
+    expect(rows.reduce((sum, r) => sum + cents(r[2]), 0)).toBe(ledger!.cents);
+    expect(rows.find((r) => r[5] === payload.rq)).toEqual([
+      "Alice Martin",
+      "Bob Durand",
+      "12.50",
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      "Bread",
+      payload.rq,
+    ]);
     expect(bob.errors).toEqual([]);
     await bob.context.close();
   });

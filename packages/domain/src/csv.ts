@@ -60,6 +60,30 @@ export function transactionsCsv(me: string, txs: CsvTransaction[], headers: CsvH
   return writeCsv([[headers.source, headers.target, headers.amount, headers.date, headers.description], ...rows]);
 }
 
+/** A till's sale (issue 20), as its CSV row needs it. */
+export interface CsvSale {
+  amount: string;
+  payerName: string;
+  date: Date;
+  memo: string;
+  requestId: string | null;
+}
+
+/**
+ * A till's sales: the transaction export's columns (the payer as Source, the shop as Target, the
+ * amount received, the date, the memo the shop sees) and the payment request each paid, if any.
+ */
+export function salesCsv(shopName: string, sales: CsvSale[], headers: CsvHeaders & { request: string }): string {
+  const rows = sales.map((s) => [s.payerName, shopName, s.amount, csvDate(s.date), s.memo, s.requestId ?? ""]);
+  return writeCsv([[headers.source, headers.target, headers.amount, headers.date, headers.description, headers.request], ...rows]);
+}
+
+/** sales_{day}.csv for one day, sales_{start}_{end}.csv for a range (YYYY-MM-DD, the shop's days). */
+export function salesCsvFileName(range: { start: Date; end: Date }): string {
+  const [start, end] = [isoDay(range.start), isoDay(range.end)];
+  return start === end ? `sales_${start}.csv` : `sales_${start}_${end}.csv`;
+}
+
 /** transactions.csv, or transactions_{start}_{end}.csv with YYYY-MM-DD dates (docs/spec.md §9). */
 export function csvFileName(range?: { start: Date; end: Date } | null): string {
   return range ? `transactions_${isoDay(range.start)}_${isoDay(range.end)}.csv` : "transactions.csv";

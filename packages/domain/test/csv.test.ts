@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvSafeCell, transactionsCsv, writeCsv } from "../src/csv";
+import { csvSafeCell, salesCsv, salesCsvFileName, transactionsCsv, writeCsv } from "../src/csv";
 
 const HEADERS = { source: "Source", target: "Target", amount: "Amount", date: "Date", description: "Description" };
 
@@ -33,5 +33,31 @@ describe("CSV formula injection (issue 16, finding 3)", () => {
         ["=b", ""],
       ]),
     ).toBe('"a","-1"\r\n"\'=b",""\r\n');
+  });
+});
+
+describe("a till's sales as CSV (issue 20)", () => {
+  const headers = { ...HEADERS, request: "Request" };
+  it("has the transaction export's columns and the request paid, the payer as Source and the shop as Target", () => {
+    const csv = salesCsv(
+      "Bob Durand",
+      [
+        { amount: "12.50", payerName: "Alice Martin", date: new Date(2026, 10, 25, 14, 3, 9), memo: "Bread", requestId: "pr_abcdefghijklmnopqrstuv" },
+        { amount: "3.20", payerName: "=Carol", date: new Date(2026, 10, 25, 9, 0, 0), memo: "", requestId: null },
+      ],
+      headers,
+    );
+    expect(csv).toBe(
+      [
+        '"Source","Target","Amount","Date","Description","Request"',
+        '"Alice Martin","Bob Durand","12.50","2026-11-25 14:03:09","Bread","pr_abcdefghijklmnopqrstuv"',
+        `"'=Carol","Bob Durand","3.20","2026-11-25 09:00:00","",""`,
+        "",
+      ].join("\r\n"),
+    );
+  });
+  it("is named after the day, or the first and last days of a range", () => {
+    expect(salesCsvFileName({ start: new Date(2026, 10, 25), end: new Date(2026, 10, 25, 23, 59) })).toBe("sales_2026-11-25.csv");
+    expect(salesCsvFileName({ start: new Date(2026, 10, 1), end: new Date(2026, 10, 30) })).toBe("sales_2026-11-01_2026-11-30.csv");
   });
 });

@@ -209,6 +209,15 @@ const ROUTES: RouteObject[] = [
         handle: h("Receive payments"),
       },
       {
+        path: "/receive/sales",
+        element: screen(
+          () => import("../features/till/SalesScreen"),
+          (m) => m.SalesScreen,
+          privately,
+        ),
+        handle: h("Sales"),
+      },
+      {
         path: "/notifications",
         element: screen(
           () => import("../features/notifications/NotificationsScreen"),

@@ -1,17 +1,17 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, type FormEvent } from "react";
 import { useLingui } from "@lingui/react";
-import { encodeQrPayload, paymentLink, type AccountEntry, type PaymentRequestView } from "@mutua/domain";
+import { Link, useSearchParams } from "react-router";
+import { encodeQrPayload, paymentLink, type PaymentRequestView } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { tr } from "../../lib/i18n";
 import { toast } from "../../lib/toast";
-import { BackspaceIcon, ExitFullScreenIcon, FullScreenIcon, Icon, PaidIcon } from "../../ui/icons";
+import { BackspaceIcon, ExitFullScreenIcon, FullScreenIcon, Icon, NextIcon, PaidIcon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
-import { useAccounts } from "../accounts/queries";
-import { accountLabel } from "../accounts/labels";
 import { useMe } from "../auth/queries";
 import { QrImage } from "../qr/QrImage";
 import { useFullScreen, useKeepScreenOn } from "./counter-screen";
 import { KEYPAD_ROWS, keyOf, type KeypadKey } from "./keypad";
+import { useTillWallets, useTodaysTotals, type TillWalletChoice } from "./queries";
 import { EXPIRY_CHOICES, useTill } from "./useTill";
 
 /**
@@ -21,10 +21,10 @@ import { EXPIRY_CHOICES, useTill } from "./useTill";
  */
 export function TillScreen() {
   const { i18n } = useLingui();
-  const accounts = useAccounts();
-  const receiving = accounts.data?.filter((a) => a.active && !a.unavailable) ?? [];
-  const [chosen, setChosen] = useState<string | null>(null);
-  const wallet = receiving.find((a) => a.id === chosen) ?? receiving[0];
+  const { wallets, isPending, isSuccess } = useTillWallets();
+  // The wallet is in the address (?wallet=…), so the sales screen and a reload keep it.
+  const [params, setParams] = useSearchParams();
+  const wallet = wallets.find((w) => w.id === params.get("wallet")) ?? wallets[0];
   const fullScreen = useFullScreen();
   useKeepScreenOn();
 
@@ -44,14 +44,34 @@ export function TillScreen() {
           </button>
         )}
       </header>
-      {accounts.isPending && <Skeleton rows={4} className="till-skeleton" />}
-      {accounts.isSuccess && !wallet && <p className="notice info">{i18n._("You have no active account to receive payments into.")}</p>}
-      {wallet && <Till wallet={wallet} wallets={receiving} onWallet={setChosen} />}
+      {isPending && <Skeleton rows={4} className="till-skeleton" />}
+      {isSuccess && !wallet && <p className="notice info">{i18n._("You have no active account to receive payments into.")}</p>}
+      {wallet && (
+        <>
+          <TodaysSales wallet={wallet} />
+          <Till key={wallet.id} wallet={wallet} wallets={wallets} onWallet={(id) => setParams({ wallet: id }, { replace: true })} />
+        </>
+      )}
     </main>
   );
 }
 
-function Till({ wallet, wallets, onWallet }: { wallet: AccountEntry; wallets: AccountEntry[]; onWallet: (id: string) => void }) {
+/** Today's count and total, the way to the day's sales: where the shop checks the till at closing. */
+function TodaysSales({ wallet }: { wallet: TillWalletChoice }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const totals = useTodaysTotals(wallet.id).data;
+  return (
+    <Link className="till-today" to={`/receive/sales?${new URLSearchParams({ wallet: wallet.id })}`}>
+      {totals
+        ? i18n._("Today: {count, plural, one {# sale} other {# sales}} · {total}", { count: totals.count, total: fmt.money(totals.total, totals.currency) })
+        : i18n._("Today's sales")}
+      <Icon node={NextIcon} />
+    </Link>
+  );
+}
+
+function Till({ wallet, wallets, onWallet }: { wallet: TillWalletChoice; wallets: TillWalletChoice[]; onWallet: (id: string) => void }) {
   const { i18n } = useLingui();
   const till = useTill(wallet.id);
   const { view } = till;
@@ -89,15 +109,15 @@ function KeypadView({
   onAsk,
 }: {
   till: TillState;
-  wallet: AccountEntry;
-  wallets: AccountEntry[];
+  wallet: TillWalletChoice;
+  wallets: TillWalletChoice[];
   onWallet: (id: string) => void;
   onAsk: () => void;
 }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const ids = useId();
-  const amount = fmt.centsMoney(till.cents, wallet.curr);
+  const amount = fmt.centsMoney(till.cents, wallet.currency);
   const { press, canAsk } = till;
 
   // A keyboard (a tablet's, a numeric pad) types on the keypad too, except into the memo.
@@ -131,13 +151,13 @@ function KeypadView({
           <select id={`${ids}-wallet`} value={wallet.id} onChange={(e) => onWallet(e.target.value)}>
             {wallets.map((w) => (
               <option key={w.id} value={w.id}>
-                {accountLabel(i18n, w)}
+                {w.label}
               </option>
             ))}
           </select>
         </div>
       ) : (
-        <p className="till-wallet">{i18n._("Into {account}", { account: accountLabel(i18n, wallet) })}</p>
+        <p className="till-wallet">{i18n._("Into {account}", { account: wallet.label })}</p>
       )}
       <output className={till.cents === 0n ? "till-amount empty" : "till-amount"} aria-live="polite" aria-label={i18n._("Amount")}>
         {amount}

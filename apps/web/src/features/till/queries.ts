@@ -1,12 +1,37 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useLingui } from "@lingui/react";
+import { addDays, startOfDay } from "date-fns";
+import type { MutuaClient } from "@mutua/client";
+import type { Sale } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
 import { MEMBER_KEY, MONEY } from "../../lib/query-policy";
+import { accountLabel } from "../accounts/labels";
+import { useAccounts } from "../accounts/queries";
 
 export const tillKeys = {
   all: [...MEMBER_KEY, "till"] as const,
   request: (id: string) => [...tillKeys.all, "request", id] as const,
+  sales: (walletId: string, from: string, to: string) => [...tillKeys.all, "sales", walletId, from, to] as const,
+  totals: (walletId: string, from: string, to: string) => [...tillKeys.all, "totals", walletId, from, to] as const,
 };
+
+/** A wallet whose till the member may run, named as members name wallets. */
+export interface TillWalletChoice {
+  id: string;
+  currency: string;
+  label: string;
+}
+
+/** The wallets whose till the member may run: their own active ones. */
+export function useTillWallets() {
+  const { i18n } = useLingui();
+  const accounts = useAccounts();
+  const wallets: TillWalletChoice[] = (accounts.data ?? [])
+    .filter((a) => a.active && !a.unavailable)
+    .map((a) => ({ id: a.id, currency: a.curr, label: accountLabel(i18n, a) }));
+  return { wallets, isPending: accounts.isPending, isSuccess: accounts.isSuccess };
+}
 
 /**
  * A till waits seconds, not the dashboard's minute and a half: while the event stream is down
@@ -29,4 +54,55 @@ export function usePaymentRequest(id: string | null) {
     meta: MONEY,
     refetchInterval: (q) => (q.state.data?.status === "open" ? every : false),
   });
+}
+
+/** Days of the shop's calendar, the last one included. */
+export interface DayRange {
+  start: Date;
+  end: Date;
+}
+
+/** The instants the server counts between: the first day's midnight, and the midnight after the last day (excluded). */
+export const rangeBounds = (r: DayRange) => ({ from: startOfDay(r.start).toISOString(), to: addDays(startOfDay(r.end), 1).toISOString() });
+
+export const today = (): DayRange => ({ start: new Date(), end: new Date() });
+
+/** The sales of the range, newest first, a page at a time; the count and the total come with every page. */
+export function useSales(walletId: string, range: DayRange) {
+  const client = useClient();
+  const { from, to } = rangeBounds(range);
+  return useInfiniteQuery({
+    queryKey: tillKeys.sales(walletId, from, to),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => client.getSales(walletId, { from, to, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
+    getNextPageParam: (last) => last.next ?? undefined,
+    meta: MONEY,
+  });
+}
+
+/** Today's count and total, for the till's own screen: one sale's worth of answer. */
+export function useTodaysTotals(walletId: string) {
+  const client = useClient();
+  const { from, to } = rangeBounds(today());
+  return useQuery({
+    queryKey: tillKeys.totals(walletId, from, to),
+    queryFn: () => client.getSales(walletId, { from, to, limit: 1 }),
+    select: (p) => ({ count: p.count, total: p.total, currency: p.currency }),
+    meta: MONEY,
+  });
+}
+
+/** Every sale of the range, for its CSV: page after page from the server, as the ledger holds them. */
+export async function fetchAllSales(client: MutuaClient, walletId: string, range: DayRange): Promise<{ shopName: string; sales: Sale[] }> {
+  const { from, to } = rangeBounds(range);
+  const sales: Sale[] = [];
+  let cursor: string | undefined;
+  let shopName = "";
+  do {
+    const page = await client.getSales(walletId, { from, to, limit: 500, ...(cursor ? { cursor } : {}) });
+    shopName = page.shopName;
+    sales.push(...page.items);
+    cursor = page.next ?? undefined;
+  } while (cursor);
+  return { shopName, sales };
 }
