@@ -1,6 +1,6 @@
 import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ROUTES, PUBLIC_ROUTES, routes, walletRegistrationMessage, type RouteName } from "@mutua/domain";
+import { ADMIN_ROUTES, PUBLIC_ROUTES, routes, walletOf, walletRegistrationMessage, type RouteName } from "@mutua/domain";
 import { newPinProof, pinProof, signMessage } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
@@ -26,9 +26,11 @@ import {
  * The authorisation matrix: every operation of the contract × every kind of caller, with the
  * status each must get. "owner" holds the wallets, order, PIN and device login the calls name;
  * everybody else calling on them must learn and move nothing (IDOR), which is checked on the
- * database after they all tried, before the owner's own calls run.
+ * database after they all tried, before the owner's own calls run. "cashier" runs the till of
+ * both of the owner's wallets (issue 20): it takes payments into them and sees their sales, and
+ * every other operation on them answers it 403.
  */
-const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both"] as const;
+const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "cashier"] as const;
 type Role = (typeof ROLES)[number];
 type Args = Parameters<Api["call"]>[1];
 
@@ -57,6 +59,8 @@ const own = {} as {
   pushEndpoint: string;
   /** An open payment request into the owner's custodial wallet. */
   request: string;
+  /** One the cashier asked at the owner's till: the cashier's to cancel. */
+  cashierRequest: string;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -71,7 +75,7 @@ beforeAll(async () => {
   custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
   ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", symbol: "DL" });
   apis.anonymous = new Api(server.baseUrl);
-  for (const role of ["owner", "other", "accounts", "credits", "both"] as const) {
+  for (const role of ["owner", "other", "accounts", "credits", "both", "cashier"] as const) {
     people[role] = await seedMember(tdb.db, {
       firstName: role,
       canValidateAccounts: role === "accounts" || role === "both",
@@ -105,6 +109,9 @@ beforeAll(async () => {
   own.pushEndpoint = `https://fcm.googleapis.com/fcm/send/owner-${randomUUID()}`;
   expect((await apis.owner.call("subscribePush", { body: pushSubscription(own.pushEndpoint) })).status).toBe(200);
   own.request = (await apis.owner.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "3.00" } })).json.id;
+  for (const wallet of [own.custodial, own.ledger.id])
+    expect((await apis.owner.call("grantCashier", { params: { walletId: wallet }, body: { email: people.cashier.email } })).status).toBe(200);
+  own.cashierRequest = (await apis.cashier.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "4.00" } })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
@@ -142,6 +149,11 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   getAccountSummary: () => ({ params: { walletId: own.custodial }, query: { tz: "Europe/Paris" } }),
   getTransaction: () => ({ params: { walletId: own.custodial, transactionId: own.tx } }),
   getSales: () => ({ params: { walletId: own.custodial }, query: { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() } }),
+  listCashiers: () => ({ params: { walletId: own.custodial } }),
+  // The owner names the payee, then removes them: anybody else's call must do neither.
+  grantCashier: () => ({ params: { walletId: own.custodial }, body: { email: payee.email } }),
+  revokeCashier: () => ({ params: { walletId: own.custodial, memberId: Number(payee.id) } }),
+  listTills: () => ({}),
   searchRecipients: () => ({ query: { q: "" } }),
   setFavorite: () => ({ params: { memberId: members().payee } }),
   unsetFavorite: () => ({ params: { memberId: members().payee } }),
@@ -149,7 +161,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   transfer: () => ({ body: custodialPayment() }),
   createPaymentRequest: () => ({ body: { walletId: own.custodial, amount: "2.00" } }),
   getPaymentRequest: () => ({ params: { requestId: own.request } }),
-  cancelPaymentRequest: () => ({ params: { requestId: own.request } }),
+  cancelPaymentRequest: (role) => ({ params: { requestId: role === "cashier" ? own.cashierRequest : own.request } }),
   createUserAccount: () => ({ body: { backendId: custodial.id } }),
   registerWallet: () => {
     const at = new Date().toISOString();
@@ -241,6 +253,11 @@ const EXPECTED: Record<RouteName, Expected> = {
   getAccountSummary: owner(200),
   getTransaction: owner(200),
   getSales: owner(200),
+  // Naming and removing cashiers is the owner's; each member lists the tills they run.
+  listCashiers: owner(200),
+  grantCashier: owner(200),
+  revokeCashier: owner(200),
+  listTills: member(200),
   searchRecipients: member(200),
   setFavorite: member(200),
   unsetFavorite: member(200),
@@ -295,6 +312,15 @@ const EXPECTED: Record<RouteName, Expected> = {
   ...(Object.fromEntries((Object.values(ADMIN_ROUTES).flat() as RouteName[]).map((n) => [n, admin(n)])) as Record<string, Expected>),
 } as Record<RouteName, Expected>;
 
+// The cashier is any other member, except on the owner's wallets: the till's operations answer it
+// as they answer the owner; every other operation naming those wallets answers 403 (the route
+// table's `wallet` and `till`), whatever it answers anybody else. It cancels a request of its own.
+for (const name of Object.keys(EXPECTED) as RouteName[]) {
+  const wallet = walletOf(name);
+  EXPECTED[name] = { ...EXPECTED[name], cashier: wallet ? (wallet.till ? EXPECTED[name].owner : 403) : EXPECTED[name].other };
+}
+EXPECTED.cancelPaymentRequest.cashier = 200;
+
 /** What the owner has, to compare before and after everybody else tried. */
 async function ownerState() {
   const q = async (sql: string, params: unknown[]) => (await tdb.db.query(sql, params)).rows;
@@ -311,8 +337,13 @@ async function ownerState() {
       "SELECT m.language, p.kind FROM members m LEFT JOIN notification_preferences p ON p.member_id = m.id WHERE m.id = $1 ORDER BY p.kind",
       [people.owner.id],
     ),
-    requests: await q("SELECT r.public_id, r.status FROM payment_requests r JOIN wallets w ON w.id = r.wallet_id WHERE w.member_id = $1 ORDER BY r.id", [
-      people.owner.id,
+    // The owner's own requests (the cashier asks and cancels its own at the owner's till).
+    requests: await q(
+      "SELECT r.public_id, r.status FROM payment_requests r JOIN wallets w ON w.id = r.wallet_id WHERE w.member_id = $1 AND r.created_by = $1 ORDER BY r.id",
+      [people.owner.id],
+    ),
+    cashiers: await q("SELECT wallet_id, member_id FROM wallet_cashiers WHERE wallet_id = ANY($1) ORDER BY wallet_id, member_id", [
+      [own.custodial, own.ledger.id],
     ]),
     pushDevices: await q("SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
@@ -346,7 +377,7 @@ describe("authorisation matrix", () => {
         // A refusal carries no trace of the owner's things.
         if (r.status >= 400 && EXPECTED[name].owner === 200)
           expect(JSON.stringify(r.json)).not.toContain(own.ledger.address.replace(/^0x/, "").toLowerCase().slice(0, 12));
-        if (name === "getPaymentRequest" && r.status === 200) expect(r.json, role).toMatchObject({ isMine: false, payment: null });
+        if (name === "getPaymentRequest" && r.status === 200) expect(r.json, role).toMatchObject({ isMine: role === "cashier", payment: null });
         if (name === "getPendingTopUps" && r.status === 200)
           expect(
             (r.json as unknown as { isMine: boolean }[]).every((o) => o.isMine),

@@ -179,6 +179,20 @@ export class MutuaClient {
   getSales(walletId: string, query: QueryOf<"getSales">) {
     return this.call("getSales", { params: { walletId }, query });
   }
+  /** Who may run one of the member's wallets' till (its cashiers), and the owner's ways to name and remove them. */
+  listCashiers(walletId: string) {
+    return this.call("listCashiers", { params: { walletId } });
+  }
+  grantCashier(walletId: string, email: string) {
+    return this.call("grantCashier", { params: { walletId }, body: { email } });
+  }
+  revokeCashier(walletId: string, memberId: number) {
+    return this.call("revokeCashier", { params: { walletId, memberId } });
+  }
+  /** The tills the member runs as a cashier, for their owners. */
+  listTills() {
+    return this.call("listTills");
+  }
   searchRecipients(query: QueryOf<"searchRecipients">) {
     return this.call("searchRecipients", { query });
   }

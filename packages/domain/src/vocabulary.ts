@@ -106,6 +106,8 @@ export const LIMITS = {
   /** How long a payment request stays payable, in minutes: 10 unless the payee says otherwise, at most a day. */
   paymentRequestMinutesDefault: 10,
   paymentRequestMinutesMax: 1440,
+  /** The cashiers one wallet's till may have (issue 20): a shop's staff, not a crowd. */
+  cashiersPerWallet: 20,
   /** A client's idempotency key. */
   idempotencyKeyMin: 8,
   idempotencyKeyMax: 100,

@@ -4,6 +4,7 @@ import { operation } from "../http/contract";
 import { loginRequired } from "../services/errors";
 import { findMemberById, toProfile } from "../services/members";
 import { listBackends } from "../services/backends";
+import { listTills } from "../services/tills";
 
 export function meRoutes(app: FastifyInstance, deps: Deps): void {
   const { db } = deps;
@@ -17,4 +18,5 @@ export function meRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "hasUserAccountValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_accounts }));
   operation(app, deps, "hasCreditRequestValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_credits }));
   operation(app, deps, "getBackends", async ({ memberId }) => listBackends(db, memberId));
+  operation(app, deps, "listTills", async ({ memberId }) => listTills(db, memberId));
 }

@@ -11,6 +11,8 @@ export interface MemberRow {
   email: string;
   first_name: string;
   last_name: string;
+  /** first_name and last_name, as the database spells them once (migration 0010). */
+  name: string;
   password_hash: string;
   phone: string | null;
   can_validate_accounts: boolean;

@@ -14,7 +14,7 @@ import {
 import type { Queryable, Tx } from "../db/pool";
 import { Refusal, invalid } from "./errors";
 import type { MovementRow } from "./ledger";
-import { getWallet } from "./wallets";
+import { tillWallet } from "./tills";
 
 /**
  * Payment requests (issue 20): a payee asks for an exact amount into one of their wallets. Its
@@ -58,10 +58,8 @@ export interface NewPaymentRequest {
 }
 
 export async function createPaymentRequest(db: Queryable, me: bigint, input: NewPaymentRequest): Promise<PaymentRequestView> {
-  const wallet = await getWallet(db, input.walletId);
-  // Someone else's wallet (or the association's) is answered as one that does not exist.
-  if (!wallet || wallet.member_id !== me || wallet.role !== "member" || wallet.status === "discarded")
-    throw new Refusal(ErrorCode.notFound, { id: M.notFound });
+  // The wallet's till: its owner or a cashier of it; anybody else's wallet (or the association's) does not exist.
+  const wallet = await tillWallet(db, me, input.walletId);
   if (wallet.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
   const cents = parseApiAmount(input.amount);
   if (cents === null || cents <= 0n) throw invalid({ amount: { id: M.amountRequestNotPositive } });
@@ -80,10 +78,13 @@ export async function createPaymentRequest(db: Queryable, me: bigint, input: New
   return (await getPaymentRequest(db, me, publicId))!;
 }
 
-/** A request as `me` sees it: anybody signed in holding the id reads what to pay; its owner also who paid. */
+/** A request as `me` sees it: anybody signed in holding the id reads what to pay; its till (owner, cashiers) also who paid. */
 export async function getPaymentRequest(db: Queryable, me: bigint, publicId: string): Promise<PaymentRequestView | null> {
-  const { rows } = await db.query<Row & { member_id: bigint; payee_name: string; symbol: string; tx_id: string | null; payer_name: string | null }>(
-    `SELECT r.*, ${LAPSED}, w.member_id, pm.name AS payee_name, c.symbol, m.public_id AS tx_id, payer.name AS payer_name
+  const { rows } = await db.query<
+    Row & { member_id: bigint; by_cashier: boolean; payee_name: string; symbol: string; tx_id: string | null; payer_name: string | null }
+  >(
+    `SELECT r.*, ${LAPSED}, w.member_id, pm.name AS payee_name, c.symbol, m.public_id AS tx_id, payer.name AS payer_name,
+       EXISTS (SELECT 1 FROM wallet_cashiers k WHERE k.wallet_id = r.wallet_id AND k.member_id = $2) AS by_cashier
        FROM payment_requests r
        JOIN wallets w ON w.id = r.wallet_id
        JOIN members pm ON pm.id = w.member_id
@@ -93,11 +94,11 @@ export async function getPaymentRequest(db: Queryable, me: bigint, publicId: str
        LEFT JOIN wallets pw ON pw.id = r.payer_wallet_id
        LEFT JOIN members payer ON payer.id = pw.member_id
       WHERE r.public_id = $1`,
-    [publicId],
+    [publicId, me],
   );
   const r = rows[0];
   if (!r) return null;
-  const isMine = r.member_id === me;
+  const isMine = r.member_id === me || r.by_cashier;
   const status = statusOf(r);
   return {
     id: r.public_id,

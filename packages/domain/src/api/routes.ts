@@ -7,6 +7,10 @@
  * Access: `public` answers without a session; `member` needs one; `accounts` and `credits` need
  * the account or credit validation right as well (docs/spec.md §6); `both` is the spec's
  * "administrator", a holder of both rights.
+ *
+ * `wallet` says where an operation names the wallet it acts on. Its owner may; anybody else is
+ * answered as if it did not exist (404), except a cashier of that wallet (issue 20), who is told
+ * 403 unless `till` says the operation is the till's (take payments, see the sales).
  */
 export const routes = {
   health: { method: "GET", path: "/api/health", access: "public" },
@@ -23,26 +27,31 @@ export const routes = {
   hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation", access: "member" },
   getBackends: { method: "GET", path: "/api/backends", access: "member" },
   getAccounts: { method: "GET", path: "/api/accounts", access: "member" },
-  getBalance: { method: "GET", path: "/api/accounts/:walletId/balance", access: "member" },
-  getKeystore: { method: "GET", path: "/api/accounts/:walletId/keystore", access: "member" },
-  getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions", access: "member" },
-  getAccountSummary: { method: "GET", path: "/api/accounts/:walletId/summary", access: "member" },
-  getTransaction: { method: "GET", path: "/api/accounts/:walletId/transactions/:transactionId", access: "member" },
-  // The till's sales (issue 20): the wallet's owner, and the cashiers they let run its till.
-  getSales: { method: "GET", path: "/api/accounts/:walletId/sales", access: "member" },
+  getBalance: { method: "GET", path: "/api/accounts/:walletId/balance", access: "member", wallet: "params.walletId" },
+  getKeystore: { method: "GET", path: "/api/accounts/:walletId/keystore", access: "member", wallet: "params.walletId" },
+  getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions", access: "member", wallet: "params.walletId" },
+  getAccountSummary: { method: "GET", path: "/api/accounts/:walletId/summary", access: "member", wallet: "params.walletId" },
+  getTransaction: { method: "GET", path: "/api/accounts/:walletId/transactions/:transactionId", access: "member", wallet: "params.walletId" },
+  // The till's sales (issue 20): the wallet's owner, and the cashiers they let run its till; the
+  // cashiers themselves are the owner's to name and remove; a member lists the tills they run.
+  getSales: { method: "GET", path: "/api/accounts/:walletId/sales", access: "member", wallet: "params.walletId", till: true },
+  listCashiers: { method: "GET", path: "/api/accounts/:walletId/cashiers", access: "member", wallet: "params.walletId" },
+  grantCashier: { method: "POST", path: "/api/accounts/:walletId/cashiers", access: "member", wallet: "params.walletId" },
+  revokeCashier: { method: "DELETE", path: "/api/accounts/:walletId/cashiers/:memberId", access: "member", wallet: "params.walletId" },
+  listTills: { method: "GET", path: "/api/me/tills", access: "member" },
   searchRecipients: { method: "GET", path: "/api/recipients", access: "member" },
   setFavorite: { method: "PUT", path: "/api/favorites/:memberId", access: "member" },
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },
-  prepareTransfer: { method: "POST", path: "/api/transfers/prepare", access: "member" },
-  transfer: { method: "POST", path: "/api/transfers", access: "member" },
+  prepareTransfer: { method: "POST", path: "/api/transfers/prepare", access: "member", wallet: "body.from" },
+  transfer: { method: "POST", path: "/api/transfers", access: "member", wallet: "body.from" },
   // Payment requests (issue 20): anyone signed in who has the id (they scanned it) reads and pays
-  // one; only the payee's owner creates and cancels it, and sees who paid.
-  createPaymentRequest: { method: "POST", path: "/api/payment-requests", access: "member" },
+  // one; only the payee wallet's till (its owner, its cashiers) creates and cancels it, and sees who paid.
+  createPaymentRequest: { method: "POST", path: "/api/payment-requests", access: "member", wallet: "body.walletId", till: true },
   getPaymentRequest: { method: "GET", path: "/api/payment-requests/:requestId", access: "member" },
   cancelPaymentRequest: { method: "POST", path: "/api/payment-requests/:requestId/cancel", access: "member" },
   createUserAccount: { method: "POST", path: "/api/wallets", access: "member" },
   registerWallet: { method: "POST", path: "/api/wallets/register", access: "member" },
-  createPin: { method: "POST", path: "/api/pins", access: "member" },
+  createPin: { method: "POST", path: "/api/pins", access: "member", wallet: "body.walletId" },
   openPin: { method: "POST", path: "/api/pins/:pinId/open", access: "member" },
   deletePin: { method: "DELETE", path: "/api/pins/:pinId", access: "member" },
   passkeyRegistrationOptions: { method: "POST", path: "/api/passkeys/options", access: "member" },
@@ -55,8 +64,8 @@ export const routes = {
   confirmPassword: { method: "POST", path: "/api/auth/confirm", access: "member" },
   confirmPasskey: { method: "POST", path: "/api/auth/confirm/passkey", access: "member" },
   listDevices: { method: "GET", path: "/api/me/devices", access: "member" },
-  createTopUp: { method: "POST", path: "/api/topups", access: "member" },
-  getPendingTopUps: { method: "GET", path: "/api/topups", access: "member" },
+  createTopUp: { method: "POST", path: "/api/topups", access: "member", wallet: "body.walletId" },
+  getPendingTopUps: { method: "GET", path: "/api/topups", access: "member", wallet: "query.walletId" },
   cancelTopUp: { method: "POST", path: "/api/topups/cancel", access: "member" },
   events: { method: "GET", path: "/api/events", access: "member" },
   listNotifications: { method: "GET", path: "/api/notifications", access: "member" },
@@ -83,9 +92,11 @@ export const routes = {
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },
   discardCreateRequest: { method: "POST", path: "/api/admin/pending-accounts/discard", access: "accounts" },
-} as const satisfies Record<string, { method: HttpMethodName; path: `/api/${string}`; access: Access }>;
+} as const satisfies Record<string, { method: HttpMethodName; path: `/api/${string}`; access: Access; wallet?: WalletAt; till?: true }>;
 
 type HttpMethodName = "GET" | "POST" | "PUT" | "DELETE";
+/** Where a request names the wallet its operation acts on. */
+export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | "body.from";
 /** The validation rights of docs/spec.md §6; `both` asks for the two at once. */
 export type Right = "accounts" | "credits" | "both";
 export type Access = "public" | "member" | Right;
@@ -104,6 +115,12 @@ export const ADMIN_ROUTES: Readonly<Record<Right, readonly RouteName[]>> = {
   credits: NAMES.filter((n) => routes[n].access === "credits"),
   both: NAMES.filter((n) => routes[n].access === "both"),
 };
+
+/** Where an operation names its wallet, and whether a cashier of that wallet may call it (the route table's `wallet` and `till`). */
+export function walletOf(name: RouteName): { at: WalletAt; till: boolean } | undefined {
+  const r = routes[name] as { access: Access; wallet?: WalletAt; till?: true };
+  return r.wallet ? { at: r.wallet, till: r.till === true } : undefined;
+}
 
 /** The validation right an operation needs, if any. */
 export function rightOf(name: RouteName): Right | undefined {

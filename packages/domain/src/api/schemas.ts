@@ -209,6 +209,12 @@ export const AccountSummary = z.object({
 
 export const TransactionPage = z.object({ items: z.array(TransactionView), next: z.string().nullable() });
 
+/** A member who may run a wallet's till (issue 20), as its owner sees them. */
+export const Cashier = z.object({ memberId: z.number().int(), name: z.string(), email: z.string(), since: z.string() });
+export const GrantCashierBody = z.object({ email: z.string().trim().min(3).max(254) });
+/** A till the member runs for its owner. */
+export const Till = z.object({ walletId: z.string(), shopName: z.string(), currency: z.string(), currencyName: z.string() });
+
 /**
  * A till's sales (issue 20): the payments a wallet received between two instants (`from`
  * included, `to` excluded: the app sends the shop's local midnights), newest first.
@@ -323,7 +329,7 @@ export const PaymentRequestView = z.object({
   status: z.enum(PAYMENT_REQUEST_STATUSES),
   expiresAt: z.string(),
   createdAt: z.string(),
-  /** The caller owns the payee wallet. */
+  /** The caller runs the payee wallet's till: its owner, or one of its cashiers. */
   isMine: z.boolean(),
   /** Why it can no longer be paid (a msgid the apps translate, as a refusal's): null while open. */
   closedMessage: z.string().nullable(),
@@ -623,6 +629,10 @@ export const schemas = {
   getTransactions: { params: WalletParams, query: TransactionsQuery, response: TransactionPage },
   getAccountSummary: { params: WalletParams, query: AccountSummaryQuery, response: AccountSummary },
   getSales: { params: WalletParams, query: SalesQuery, response: SalesPage },
+  listCashiers: { params: WalletParams, response: z.array(Cashier) },
+  grantCashier: { params: WalletParams, body: GrantCashierBody, response: Cashier },
+  revokeCashier: { params: WalletParams.extend({ memberId: z.coerce.number().int().min(1) }), response: Ok },
+  listTills: { response: z.array(Till) },
   getTransaction: { params: TransactionParams, response: TransactionView },
   searchRecipients: { query: RecipientsQuery, response: RecipientPage },
   setFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },
