@@ -2,10 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { routes, walletOf, type RouteName } from "@mutua/domain";
 import { newPage, signIn, toastText } from "./support/browser";
 import { cameraVideoFromText, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
 import { sql } from "./support/server";
-import { useSuite } from "./support/suite";
+import { signedIn, useSuite } from "./support/suite";
 
 /**
  * Issue 20, the till: a shop asks an exact amount on its phone; a customer scans the code on the
@@ -65,17 +66,18 @@ const csvRows = (text: string) =>
  * Bob's till on his phone, reached from the menu as a shopkeeper would. `clock`: the page's clock
  * is Playwright's, which the test may move forward (time still flows by itself).
  */
-async function openTill(opts: { clock?: boolean } = {}) {
-  const bob = await newPage(suite.browser, { phone: true, timezoneId: SHOP_ZONE });
-  if (opts.clock) await bob.page.clock.install();
-  await signIn(bob.page, suite.server.url, "bob@example.com", "Demo1234!");
-  await bob.page.waitForURL(`${suite.server.url}/dashboard`);
-  await bob.page.getByRole("button", { name: "Menu" }).tap();
-  await bob.page.getByRole("button", { name: "Bob Durand" }).tap();
-  await bob.page.getByRole("menuitem", { name: "Receive payments" }).tap();
-  await bob.page.waitForURL(`${suite.server.url}/receive`);
-  await bob.page.getByRole("heading", { name: "Receive payments" }).waitFor();
-  return bob;
+async function openTill(opts: { clock?: boolean; as?: { email: string; name: string } } = {}) {
+  const who = opts.as ?? { email: "bob@example.com", name: "Bob Durand" };
+  const s = await newPage(suite.browser, { phone: true, timezoneId: SHOP_ZONE });
+  if (opts.clock) await s.page.clock.install();
+  await signIn(s.page, suite.server.url, who.email, "Demo1234!");
+  await s.page.waitForURL(`${suite.server.url}/dashboard`);
+  await s.page.getByRole("button", { name: "Menu" }).tap();
+  await s.page.getByRole("button", { name: who.name }).tap();
+  await s.page.getByRole("menuitem", { name: "Receive payments" }).tap();
+  await s.page.waitForURL(`${suite.server.url}/receive`);
+  await s.page.getByRole("heading", { name: "Receive payments" }).waitFor();
+  return s;
 }
 
 async function type(page: Page, keys: string) {
@@ -229,5 +231,92 @@ describe("the till", () => {
     expect(third.amount).toBe("3.00");
     expect(bob.errors).toEqual([]);
     await bob.context.close();
+  });
+
+  it("Bob lets Carol take payments at his till; hers shows Alice's payment into his account and its sale, answers 403 on every other route of it; Bob removes her", async () => {
+    const bob = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    await bob.page.goto(`${suite.server.url}/preferences`);
+    const cashiers = bob.page.getByRole("region", { name: "Cashiers" });
+    await cashiers.getByLabel("E-mail of a new cashier").fill("carol@example.com");
+    await cashiers.getByRole("button", { name: "Add cashier" }).tap();
+    await toastText(bob.page, "Carol Petit can now take payments at your till.");
+    await cashiers.getByText("Carol Petit").waitFor();
+    await shot(bob.page, "preferences-cashiers");
+
+    // Carol runs Bob's till from her own phone, beside her own (signed) wallet.
+    const carol = await openTill({ as: { email: "carol@example.com", name: "Carol Petit" } });
+    await carol.page.getByLabel("Into").selectOption({ label: "Bob Durand · Demo Lokal" });
+    await type(carol.page, "400");
+    await carol.page.getByRole("button", { name: "Ask 4.00 DL" }).tap();
+    const link = await carol.page.getByRole("textbox", { name: "Payment link" }).inputValue();
+    const bobWallet = new URL(link).searchParams.get("rpb")!;
+    expect(bobWallet).toMatch(/^custodial:/);
+
+    const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    await alice.page.goto(link);
+    const step2 = alice.page.getByRole("dialog", { name: "Send money - 2/2" });
+    await step2.getByRole("button", { name: "Send", exact: true }).tap();
+    await step2.getByRole("button", { name: "Confirm and send" }).tap();
+    await alice.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 4.00 DL").waitFor();
+    // Bob's events are his: Carol's till asks, and turns within a few seconds.
+    await carol.page.getByRole("heading", { name: "Paid" }).waitFor({ timeout: 5000 });
+    expect(await carol.page.locator(".till-payer").innerText()).toMatch(/^Alice Martin · /);
+    await carol.page.getByRole("button", { name: "New sale" }).tap();
+    await carol.page.locator("a.till-today").tap();
+    await carol.page.getByRole("heading", { name: "Sales" }).waitFor();
+    const sale = carol.page.locator(".tx.sale").filter({ hasText: "Alice Martin" }).first();
+    expect(await sale.locator(".tx-amount").innerText()).toBe("+4.00 DL");
+    await alice.context.close();
+
+    // Nothing else of Bob's account is Carol's, whatever she asks the server (the route table's
+    // every operation that names a wallet and is not the till's).
+    const login = await fetch(`${suite.server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: "carol@example.com", password: "Demo1234!" }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const w = bobWallet;
+    const SWEEP: Partial<Record<RouteName, { params?: Record<string, string>; query?: Record<string, string>; body?: unknown }>> = {
+      getBalance: { params: { walletId: w } },
+      getKeystore: { params: { walletId: w } },
+      getTransactions: { params: { walletId: w } },
+      getAccountSummary: { params: { walletId: w }, query: { tz: SHOP_ZONE } },
+      getTransaction: { params: { walletId: w, transactionId: "tx_anything" } },
+      listCashiers: { params: { walletId: w } },
+      grantCashier: { params: { walletId: w }, body: { email: "alice@example.com" } },
+      revokeCashier: { params: { walletId: w, memberId: "1" } },
+      prepareTransfer: { body: { from: w, to: w, amount: "1.00" } },
+      transfer: { body: { from: w, to: w, parts: [{ account: "main", amount: "1.00" }], key: "cashier-steals-1" } },
+      createPin: { body: { walletId: w, verifier: "ab".repeat(32) } },
+      createTopUp: { body: { walletId: w, amount: "5.00" } },
+      getPendingTopUps: { query: { walletId: w } },
+    };
+    const walletRoutes = (Object.keys(routes) as RouteName[]).filter((n) => walletOf(n) && !walletOf(n)!.till);
+    expect(Object.keys(SWEEP).sort()).toEqual(walletRoutes.sort());
+    for (const name of walletRoutes) {
+      const call = SWEEP[name]!;
+      const path = routes[name].path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(call.params![k]!));
+      const res = await fetch(`${suite.server.url}${path}${call.query ? `?${new URLSearchParams(call.query)}` : ""}`, {
+        method: routes[name].method,
+        headers: { authorization: `Bearer ${token}`, ...(call.body ? { "content-type": "application/json" } : {}) },
+        ...(call.body ? { body: JSON.stringify(call.body) } : {}),
+      });
+      expect(res.status, name).toBe(403);
+    }
+
+    // Bob takes it back, after saying so.
+    await cashiers.getByRole("button", { name: "Remove Carol Petit" }).tap();
+    const confirm = bob.page.getByRole("dialog", { name: "Remove this cashier?" });
+    await confirm.getByRole("button", { name: "Remove" }).tap();
+    await toastText(bob.page, "Carol Petit is no longer a cashier.");
+    await cashiers.getByText("No cashiers yet.").waitFor();
+    await carol.page.goto(`${suite.server.url}/receive`);
+    await carol.page.getByText("Into Demo Lokal · signed wallet").waitFor();
+    expect(await carol.page.getByLabel("Into").count()).toBe(0);
+    expect(bob.errors).toEqual([]);
+    expect(carol.errors).toEqual([]);
+    await bob.context.close();
+    await carol.context.close();
   });
 });

@@ -22,6 +22,7 @@ export type TransactionView = ResponseOf<"transfer">;
 export type PaymentRequestView = ResponseOf<"getPaymentRequest">;
 export type SalesPage = ResponseOf<"getSales">;
 export type Sale = SalesPage["items"][number];
+export type Cashier = ResponseOf<"grantCashier">;
 export type Recipient = ResponseOf<"searchRecipients">["rows"][number];
 export type TransactionsQuery = QueryOf<"getTransactions">;
 export type AccountSummary = ResponseOf<"getAccountSummary">;

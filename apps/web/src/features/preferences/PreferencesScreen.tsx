@@ -5,6 +5,7 @@ import { useConfig } from "../../app/context";
 import { useLanguage } from "../../app/language";
 import { BiometricPref } from "../biometric/BiometricPref";
 import { DevicesSection } from "../devices/DevicesSection";
+import { CashiersSection } from "../till/CashiersSection";
 import { useBiometricAvailable } from "../biometric/queries";
 import { accountLabel } from "../accounts/labels";
 import { AuthPref } from "./SecuritySettings";
@@ -21,6 +22,7 @@ export function PreferencesScreen() {
       <h1>{i18n._("Preferences")}</h1>
       <SecuritySettings />
       <DevicesSection />
+      <CashiersSection />
       <EmailNotifications />
       <DeviceNotifications />
       <LanguageSettings />

@@ -7,7 +7,6 @@ import { tr } from "../../lib/i18n";
 import { toast } from "../../lib/toast";
 import { BackspaceIcon, ExitFullScreenIcon, FullScreenIcon, Icon, NextIcon, PaidIcon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
-import { useMe } from "../auth/queries";
 import { QrImage } from "../qr/QrImage";
 import { useFullScreen, useKeepScreenOn } from "./counter-screen";
 import { KEYPAD_ROWS, keyOf, type KeypadKey } from "./keypad";
@@ -73,7 +72,7 @@ function TodaysSales({ wallet }: { wallet: TillWalletChoice }) {
 
 function Till({ wallet, wallets, onWallet }: { wallet: TillWalletChoice; wallets: TillWalletChoice[]; onWallet: (id: string) => void }) {
   const { i18n } = useLingui();
-  const till = useTill(wallet.id);
+  const till = useTill(wallet.id, { cashier: wallet.cashier });
   const { view } = till;
 
   const ask = async () => {
@@ -241,11 +240,11 @@ function WaitingView({
   onCancel: () => void;
 }) {
   const { i18n } = useLingui();
-  const me = useMe().data;
   const ids = useId();
   // Monujo's fields for Monujo and older apps (a plain request), and the request's id for ours.
+  // The payee is the wallet's owner, whoever runs the till (a cashier asks in the owner's name).
   const payload = {
-    rp: me?.id ?? request.payee.memberId,
+    rp: request.payee.memberId,
     rpb: request.walletId,
     amount: request.amount,
     senderMemo: request.senderMemo || null,

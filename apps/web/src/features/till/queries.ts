@@ -1,11 +1,11 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { addDays, startOfDay } from "date-fns";
 import type { MutuaClient } from "@mutua/client";
 import type { Sale } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { MEMBER_KEY, MONEY } from "../../lib/query-policy";
+import { MEMBER_KEY, MONEY, STALE } from "../../lib/query-policy";
 import { accountLabel } from "../accounts/labels";
 import { useAccounts } from "../accounts/queries";
 
@@ -13,7 +13,12 @@ export const tillKeys = {
   all: [...MEMBER_KEY, "till"] as const,
   request: (id: string) => [...tillKeys.all, "request", id] as const,
   sales: (walletId: string, from: string, to: string) => [...tillKeys.all, "sales", walletId, from, to] as const,
-  totals: (walletId: string, from: string, to: string) => [...tillKeys.all, "totals", walletId, from, to] as const,
+  /** Every count and total of a day: a sale made at the till changes them. */
+  allTotals: () => [...tillKeys.all, "totals"] as const,
+  totals: (walletId: string, from: string, to: string) => [...tillKeys.allTotals(), walletId, from, to] as const,
+  /** The tills the member runs as a cashier. */
+  tills: () => [...tillKeys.all, "tills"] as const,
+  cashiers: (walletId: string) => [...tillKeys.all, "cashiers", walletId] as const,
 };
 
 /** A wallet whose till the member may run, named as members name wallets. */
@@ -21,16 +26,42 @@ export interface TillWalletChoice {
   id: string;
   currency: string;
   label: string;
+  /** Run for its owner, as their cashier: the owner's events do not reach this member. */
+  cashier: boolean;
 }
 
-/** The wallets whose till the member may run: their own active ones. */
+/** The wallets whose till the member may run: their own active ones, then those they are a cashier of. */
 export function useTillWallets() {
   const { i18n } = useLingui();
+  const client = useClient();
   const accounts = useAccounts();
-  const wallets: TillWalletChoice[] = (accounts.data ?? [])
-    .filter((a) => a.active && !a.unavailable)
-    .map((a) => ({ id: a.id, currency: a.curr, label: accountLabel(i18n, a) }));
-  return { wallets, isPending: accounts.isPending, isSuccess: accounts.isSuccess };
+  const tills = useQuery({ queryKey: tillKeys.tills(), queryFn: () => client.listTills(), staleTime: STALE.backends });
+  const wallets: TillWalletChoice[] = [
+    ...(accounts.data ?? [])
+      .filter((a) => a.active && !a.unavailable)
+      .map((a) => ({ id: a.id, currency: a.curr, label: accountLabel(i18n, a), cashier: false })),
+    ...(tills.data ?? []).map((t) => ({
+      id: t.walletId,
+      currency: t.currency,
+      label: i18n._("{shop} · {currency}", { shop: t.shopName, currency: t.currencyName }),
+      cashier: true,
+    })),
+  ];
+  return { wallets, isPending: accounts.isPending || tills.isPending, isSuccess: accounts.isSuccess && tills.isSuccess };
+}
+
+/** The cashiers of one of the member's wallets, and the owner's ways to name and remove them. */
+export function useCashiers(walletId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  const key = tillKeys.cashiers(walletId);
+  const list = useQuery({ queryKey: key, queryFn: () => client.listCashiers(walletId) });
+  const grant = useMutation({ mutationFn: (email: string) => client.grantCashier(walletId, email), onSettled: () => qc.invalidateQueries({ queryKey: key }) });
+  const revoke = useMutation({
+    mutationFn: (memberId: number) => client.revokeCashier(walletId, memberId),
+    onSettled: () => qc.invalidateQueries({ queryKey: key }),
+  });
+  return { list, grant, revoke };
 }
 
 /**
@@ -38,21 +69,25 @@ export function useTillWallets() {
  * (usePollEvery), an open request is asked about this often.
  */
 const FALLBACK_POLL_SECONDS = 3;
+/** How often a cashier's till asks about its open request: the payment shows within this, near enough "at once". */
+const CASHIER_POLL_MS = 1500;
 
 /**
  * One of the shop's payment requests. It counts as the member's money (`MONEY`): the event of the
  * payment that pays it fetches it again at once (features/notifications/live.tsx), on whichever
  * instance the customer paid. Only an open request can still change.
  */
-export function usePaymentRequest(id: string | null) {
+export function usePaymentRequest(id: string | null, opts: { cashier: boolean }) {
   const client = useClient();
   const every = usePollEvery(FALLBACK_POLL_SECONDS);
+  // A cashier's event stream carries the cashier's events, not the shop owner's: their till asks.
+  const poll = opts.cashier ? CASHIER_POLL_MS : every;
   return useQuery({
     queryKey: tillKeys.request(id ?? ""),
     enabled: id !== null,
     queryFn: () => client.getPaymentRequest(id!),
     meta: MONEY,
-    refetchInterval: (q) => (q.state.data?.status === "open" ? every : false),
+    refetchInterval: (q) => (q.state.data?.status === "open" ? poll : false),
   });
 }
 

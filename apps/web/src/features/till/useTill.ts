@@ -23,7 +23,7 @@ export const EXPIRY_CHOICES = [5, 10, 15, 30, 60] as const;
  * is the server's (features/till/queries.ts): paid by the payment's own transaction, expired by the
  * database's clock, so the till says what the ledger says.
  */
-export function useTill(walletId: string | undefined) {
+export function useTill(walletId: string | undefined, opts: { cashier: boolean } = { cashier: false }) {
   const client = useClient();
   const qc = useQueryClient();
   const [cents, setCents] = useState(0n);
@@ -31,7 +31,7 @@ export function useTill(walletId: string | undefined) {
   const [minutes, setMinutes] = useState<number>(LIMITS.paymentRequestMinutesDefault);
   const [asked, setAsked] = useState<{ id: string; deadline: number } | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const request = usePaymentRequest(asked?.id ?? null);
+  const request = usePaymentRequest(asked?.id ?? null, opts);
   const signal = useRef(createPaidSignal());
   const signalled = useRef<string | null>(null);
 
@@ -58,11 +58,12 @@ export function useTill(walletId: string | undefined) {
     return () => clearInterval(tick);
   }, [waiting, asked, refetch]);
 
-  // Paid: the sound and the vibration, once per request.
+  // Paid: the sound and the vibration, once per request; the day's count and total take the sale in.
   useEffect(() => {
     if (view.step === "paid" && signalled.current !== view.request.id) {
       signalled.current = view.request.id;
       signal.current.paid();
+      void qc.invalidateQueries({ queryKey: tillKeys.allTotals() });
     }
   });
   useEffect(() => () => signal.current.close(), []);

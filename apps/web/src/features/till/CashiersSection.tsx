@@ -1,0 +1,127 @@
+import { useRef, useState, type FormEvent } from "react";
+import { useLingui } from "@lingui/react";
+import { RefusedError } from "@mutua/client";
+import { M, type AccountEntry, type Cashier } from "@mutua/domain";
+import { tr } from "../../lib/i18n";
+import { useFormat } from "../../lib/format";
+import { toast } from "../../lib/toast";
+import { Dialog } from "../../ui/Dialog";
+import { Field } from "../../ui/Field";
+import { accountLabel } from "../accounts/labels";
+import { useAccounts } from "../accounts/queries";
+import { useCashiers } from "./queries";
+
+/**
+ * Preferences: who may run the till of each of the member's wallets (issue 20). A cashier takes
+ * payments into the wallet and sees its sales; never its balance, never sending from it.
+ */
+export function CashiersSection() {
+  const { i18n } = useLingui();
+  const wallets = (useAccounts().data ?? []).filter((a) => a.active);
+  if (wallets.length === 0) return null;
+  return (
+    <section className="card prefs-group" aria-labelledby="cashiers-title">
+      <h2 id="cashiers-title">{i18n._("Cashiers")}</h2>
+      <p className="hint">
+        {i18n._("People you let take payments at your till: they see the Receive payments screen and the sales, never your balance, and cannot send money.")}
+      </p>
+      {wallets.map((w) => (
+        <WalletCashiers key={w.id} wallet={w} named={wallets.length > 1} />
+      ))}
+    </section>
+  );
+}
+
+function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolean }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const { list, grant, revoke } = useCashiers(wallet.id);
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  const [removing, setRemoving] = useState<Cashier | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const account = accountLabel(i18n, wallet);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!email.trim()) return setError(i18n._("Type the e-mail address of the person who will use your till."));
+    try {
+      const cashier = await grant.mutateAsync(email.trim());
+      setEmail("");
+      setError(undefined);
+      toast.success(i18n._("{name} can now take payments at your till.", { name: cashier.name }));
+    } catch (err) {
+      // What the server says of the address (nobody has it, it is the member's own) belongs under it.
+      setError(err instanceof RefusedError ? tr(err.fields.email ?? err.msg) : i18n._(M.settingsSaveFailed));
+      field.current?.focus();
+    }
+  };
+
+  return (
+    <div className="cashiers">
+      {named && <h3>{account}</h3>}
+      {list.data && list.data.length === 0 && <p className="hint">{i18n._("No cashiers yet.")}</p>}
+      {list.data && list.data.length > 0 && (
+        <ul className="device-list">
+          {list.data.map((c) => (
+            <li key={c.memberId} className="device-row">
+              <div className="device-text">
+                <p className="device-name">{c.name}</p>
+                <p className="hint">
+                  {c.email} · {i18n._("since {date}", { date: fmt.date(new Date(c.since)) })}
+                </p>
+              </div>
+              <button type="button" className="button small" onClick={() => setRemoving(c)} aria-label={i18n._("Remove {name}", { name: c.name })}>
+                {i18n._("Remove")}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="cashier-add" noValidate onSubmit={(e) => void add(e)}>
+        <Field
+          ref={field}
+          label={named ? i18n._("E-mail of a new cashier for {account}", { account }) : i18n._("E-mail of a new cashier")}
+          type="email"
+          autoComplete="off"
+          inputMode="email"
+          value={email}
+          error={error}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setError(undefined);
+          }}
+        />
+        <button type="submit" className="button" disabled={grant.isPending} aria-busy={grant.isPending}>
+          {i18n._("Add cashier")}
+        </button>
+      </form>
+      {removing && (
+        <Dialog title={i18n._("Remove this cashier?")} onClose={() => setRemoving(null)}>
+          <p>{i18n._("{name} will no longer be able to take payments at your till.", { name: removing.name })}</p>
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => setRemoving(null)} autoFocus>
+              {i18n._("Cancel")}
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              disabled={revoke.isPending}
+              onClick={async () => {
+                try {
+                  await revoke.mutateAsync(removing.memberId);
+                  toast.success(i18n._("{name} is no longer a cashier.", { name: removing.name }));
+                  setRemoving(null);
+                } catch {
+                  toast.error({ id: M.settingsSaveFailed });
+                }
+              }}
+            >
+              {i18n._("Remove")}
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </div>
+  );
+}
