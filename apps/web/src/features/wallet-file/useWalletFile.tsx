@@ -4,7 +4,6 @@ import { ErrorCode, M, type AccountEntry } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { useModals } from "../../app/modals";
 import { MEMBER_KEY } from "../../lib/query-policy";
-import { deliverFile } from "../../lib/deliver-file";
 import { toast } from "../../lib/toast";
 import { i18n, tr } from "../../lib/i18n";
 import { useMe } from "../auth/queries";
@@ -36,7 +35,8 @@ function useDownloadWallet() {
   const client = useClient();
   return async (account: AccountEntry) => {
     try {
-      const keystore = await client.getKeystore(account.id);
+      // Loaded when a member exports, not with the dashboard that offers it (docs/performance.md).
+      const [keystore, { deliverFile }] = await Promise.all([client.getKeystore(account.id), import("../../lib/deliver-file")]);
       await deliverFile(
         JSON.stringify(keystore, null, 4),
         walletFileName(account.curr, account.backend, account.id),
