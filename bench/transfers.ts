@@ -1,7 +1,8 @@
 /**
  * Transfers per second and latency, through the HTTP API and through the ledger service alone,
  * with 1, 10 and 50 concurrent clients, next to a baseline of plain one-INSERT transactions on
- * the same database in the same run, so the ledger's own cost is visible.
+ * the same database in the same run, so the ledger's own cost is visible. Then the market day
+ * (issue 21's hot account): 50 clients each paying from its own wallet into one shop's.
  *
  *   npm run bench:transfers -- [seconds per cell = 5]
  *
@@ -96,7 +97,9 @@ async function setUp(db: Db) {
   await db.query(
     "CREATE TABLE IF NOT EXISTS bench_baseline (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payer text NOT NULL, amount bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())",
   );
-  return pairs;
+  const shopOwner = await createMember(db, { email: `${name}-shop@bench.invalid`, firstName: "Shop", lastName: "Bench", passwordHash: "unused" });
+  const shop = await openCustodialWallet(db, backend, shopOwner, "active");
+  return { pairs, shop };
 }
 
 async function benchDatabase(label: string, url: string): Promise<Cell[]> {
@@ -107,7 +110,7 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
   await app.listen({ host: "127.0.0.1", port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {
-    const pairs = await setUp(db);
+    const { pairs, shop } = await setUp(db);
     let seq = 0;
     const cells: Cell[] = [];
     for (const clients of CLIENTS) {
@@ -137,31 +140,42 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
           });
         }),
       );
-      cells.push(
-        await measure("HTTP API", clients, async (i) => {
-          const p = pairs[i]!;
-          const res = await fetch(base + buildPath("transfer"), {
-            method: "POST",
-            headers: { "content-type": "application/json", authorization: `Bearer ${p.token}` },
-            body: JSON.stringify({
-              from: p.payer,
-              to: p.payee,
-              parts: [{ account: "main", amount: "0.01" }],
-              senderMemo: "bench",
-              key: `api-${++seq}-${i}-bench`,
-            }),
-          });
-          await res.arrayBuffer();
-          if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-        }),
-      );
+      cells.push(await measure("HTTP API", clients, (i) => httpTransfer(base, pairs[i]!, pairs[i]!.payee, `api-${++seq}-${i}-bench`)));
     }
+    // The market day: every client pays the same shop, whose account every payment must lock.
+    const hot = Math.max(...CLIENTS);
+    cells.push(
+      await measure("ledger service, one shop", hot, async (i) => {
+        await postMovement(db, {
+          kind: "payment",
+          payerWalletId: pairs[i]!.payer,
+          payeeWalletId: shop,
+          parts: [{ account: "main", amount: 1n }],
+          senderMemo: "bench",
+          recipientMemo: "bench",
+          idempotencyKey: `bench-hot-${++seq}`,
+          initiatedBy: null,
+        });
+      }),
+    );
+    cells.push(await measure("HTTP API, one shop", hot, (i) => httpTransfer(base, pairs[i]!, shop, `api-hot-${++seq}-${i}`)));
     print(label, cells);
     return cells;
   } finally {
     await app.close();
     await db.end();
   }
+}
+
+/** One payment of 0.01 through `POST /api/transfers`, as the app sends it. */
+async function httpTransfer(base: string, from: { payer: string; token: string }, to: string, key: string): Promise<void> {
+  const res = await fetch(base + buildPath("transfer"), {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${from.token}` },
+    body: JSON.stringify({ from: from.payer, to, parts: [{ account: "main", amount: "0.01" }], senderMemo: "bench", key }),
+  });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
 }
 
 function print(label: string, cells: Cell[]) {

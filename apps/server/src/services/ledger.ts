@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ErrorCode, M, formatCents, type MovementKind, type SubAccount, SM } from "@mutua/domain";
-import { inTransaction, type Db, type Tx } from "../db/pool";
+import type { Db, Queryable, Tx } from "../db/pool";
 import { Refusal } from "./errors";
 
 /**
@@ -45,16 +45,6 @@ export interface MovementRow {
   created_at: Date;
 }
 
-interface LockedAccount {
-  id: bigint;
-  wallet_id: string;
-  kind: SubAccount;
-  currency_id: string;
-  floor: bigint | null;
-  ceiling: bigint | null;
-  balance: bigint;
-}
-
 /** What makes two requests "the same payment" for idempotency (not the signature or its time). */
 function requestHash(r: MovementRequest): string {
   const content = JSON.stringify([
@@ -77,12 +67,16 @@ function normalise(req: MovementRequest): { req: MovementRequest; hash: string }
   return { req: { ...req, parts }, hash: requestHash({ ...req, parts }) };
 }
 
-/** Posts a movement, or returns the one already posted under the same idempotency key. */
+/**
+ * Posts a movement, or returns the one already posted under the same idempotency key. One
+ * statement (`ledger_post`, migration 0016), so one round trip and, outside a transaction, one
+ * transaction of its own (issue 21).
+ */
 export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   const n = normalise(req);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await inTransaction(db, (tx) => post(tx, n.req, n.hash));
+      return await post(db, n.req, n.hash);
     } catch (e) {
       // A deadlock or serialisation failure is PostgreSQL asking to try again. So is the key
       // committed meanwhile by a request that locked other sub-accounts: the retry finds it.
@@ -105,61 +99,32 @@ export async function postMovementTx(tx: Tx, req: MovementRequest): Promise<{ mo
   return post(tx, n.req, n.hash);
 }
 
-async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movement: MovementRow; replayed: boolean }> {
-  const kinds = req.parts.map((p) => p.account);
-  const { rows: locked } = await tx.query<LockedAccount>(
-    `SELECT id, wallet_id, kind, currency_id, floor, ceiling, balance FROM accounts
-     WHERE wallet_id = ANY($1::text[]) AND kind = ANY($2::text[]) ORDER BY id FOR UPDATE`,
-    [[req.payerWalletId, req.payeeWalletId], kinds],
-  );
+/** Why ledger_post refused, as the member is told. */
+const REFUSALS: Record<string, () => Refusal> = {
+  idempotency_conflict: () => refused(ErrorCode.idempotencyConflict, M.idempotencyConflict),
+  not_found: () => refused(ErrorCode.notFound, M.notFound),
+  cannot_send: () => refused(ErrorCode.validation, M.cannotSendToAccount),
+  backend_unavailable: () => refused(ErrorCode.backendUnavailable, M.backendUnavailable),
+  target_inactive: () => refused(ErrorCode.inactiveAccount, M.targetInactive),
+  payer_inactive: () => refused(ErrorCode.inactiveAccount, SM.payerInactive),
+  insufficient_balance: () => refused(ErrorCode.insufficientBalance, M.insufficientBalance),
+  recipient_limit: () => refused(ErrorCode.recipientLimit, M.recipientLimit),
+};
 
-  // Under the payer's locks, an earlier request with this key has either committed or not.
-  const { rows: existing } = await tx.query<MovementRow>("SELECT * FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [
-    req.payerWalletId,
-    req.idempotencyKey,
-  ]);
-  if (existing[0]) {
-    if (existing[0].request_hash !== hash) throw refused(ErrorCode.idempotencyConflict, M.idempotencyConflict);
-    return { movement: existing[0], replayed: true };
-  }
-
-  const { rows: wallets } = await tx.query<{ id: string; status: string; backend_id: string; backend_status: string }>(
-    `SELECT w.id, w.status, w.backend_id, b.status AS backend_status FROM wallets w JOIN backends b ON b.id = w.backend_id WHERE w.id = ANY($1::text[])`,
-    [[req.payerWalletId, req.payeeWalletId]],
-  );
-  const payer = wallets.find((w) => w.id === req.payerWalletId);
-  const payee = wallets.find((w) => w.id === req.payeeWalletId);
-  if (!payer || !payee) throw new Refusal(ErrorCode.notFound, { id: M.notFound });
-  if (payer.backend_id !== payee.backend_id) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
-  if (payer.backend_status !== "active") throw refused(ErrorCode.backendUnavailable, M.backendUnavailable);
-  if (payee.status !== "active") throw refused(ErrorCode.inactiveAccount, M.targetInactive);
-  if (payer.status !== "active") throw refused(ErrorCode.inactiveAccount, SM.payerInactive);
-
-  const postings: { account: LockedAccount; amount: bigint }[] = [];
-  for (const part of req.parts) {
-    const from = locked.find((a) => a.wallet_id === req.payerWalletId && a.kind === part.account);
-    const to = locked.find((a) => a.wallet_id === req.payeeWalletId && a.kind === part.account);
-    if (!from || !to) throw new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
-    if (from.floor !== null && from.balance - part.amount < from.floor) throw refused(ErrorCode.insufficientBalance, M.insufficientBalance);
-    if (to.ceiling !== null && to.balance + part.amount > to.ceiling) throw refused(ErrorCode.recipientLimit, M.recipientLimit);
-    postings.push({ account: from, amount: -part.amount }, { account: to, amount: part.amount });
-  }
-  const currency = postings[0]!.account.currency_id;
-  if (postings.some((p) => p.account.currency_id !== currency)) throw new Error("postMovement: one currency per movement");
-
-  const total = req.parts.reduce((s, p) => s + p.amount, 0n);
-  const { rows } = await tx.query<MovementRow>(
-    `INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, sender_memo,
-       recipient_memo, initiated_by, idempotency_key, request_hash, signed_message, signature, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, coalesce($15, now())) RETURNING *`,
+/**
+ * The ledger's rules, applied by the database in one statement (migration 0016): the accounts
+ * locked in id order, the key answered, wallets, backend, floors and ceilings checked under the
+ * locks, then the movement, its postings and the cached balances written.
+ */
+async function post(db: Queryable, req: MovementRequest, hash: string): Promise<{ movement: MovementRow; replayed: boolean }> {
+  const { rows } = await db.query<MovementRow & { outcome: string }>(
+    "SELECT * FROM ledger_post($1, $2, $3, $4::text[], $5::bigint[], $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     [
-      `tx_${randomBytes(12).toString("hex")}`,
-      payer.backend_id,
-      currency,
       req.kind,
       req.payerWalletId,
       req.payeeWalletId,
-      total,
+      req.parts.map((p) => p.account),
+      req.parts.map((p) => p.amount.toString()),
       req.senderMemo,
       req.recipientMemo,
       req.initiatedBy,
@@ -168,24 +133,14 @@ async function post(tx: Tx, req: MovementRequest, hash: string): Promise<{ movem
       req.signedMessage ?? null,
       req.signature ?? null,
       req.at ?? null,
+      `tx_${randomBytes(12).toString("hex")}`,
     ],
   );
-  const movement = rows[0]!;
-  // Every reconversion is tracked from the moment it exists, whichever path posted it.
-  if (req.kind === "reconversion") {
-    await tx.query("INSERT INTO reconversions (movement_id, updated_at) VALUES ($1, $2)", [movement.id, movement.created_at]);
-  }
-  for (const p of postings) {
-    p.account.balance += p.amount;
-    await tx.query("INSERT INTO postings (movement_id, account_id, amount, balance_after) VALUES ($1, $2, $3, $4)", [
-      movement.id,
-      p.account.id,
-      p.amount,
-      p.account.balance,
-    ]);
-    await tx.query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.account.id, p.account.balance]);
-  }
-  return { movement, replayed: false };
+  const { outcome, ...movement } = rows[0]!;
+  if (outcome === "posted" || outcome === "replayed") return { movement, replayed: outcome === "replayed" };
+  const refusal = REFUSALS[outcome];
+  if (!refusal) throw new Error(`ledger_post: unknown outcome ${outcome}`);
+  throw refusal();
 }
 
 /**
