@@ -2,7 +2,9 @@
  * Transfers per second and latency, through the HTTP API and through the ledger service alone,
  * with 1, 10 and 50 concurrent clients, next to a baseline of plain one-INSERT transactions on
  * the same database in the same run, so the ledger's own cost is visible. Then the market day
- * (issue 21's hot account): 50 clients each paying from its own wallet into one shop's.
+ * (issue 21's hot account): 50 clients each paying from its own wallet into one shop's. And
+ * device-signed transfers (ledger wallets): signed beforehand, as a phone would, so the clients'
+ * signing is not the server's time; the server's signature check is timed apart.
  *
  *   npm run bench:transfers -- [seconds per cell = 5]
  *
@@ -15,7 +17,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { buildPath } from "@mutua/domain";
+import { buildPath, canonicalTransferMessage } from "@mutua/domain";
+import { encryptKeystore, newPrivateKey, recoverSigner, signMessage } from "@mutua/wallet";
 import { buildApp } from "../apps/server/src/app";
 import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
@@ -24,7 +27,7 @@ import { readSettings } from "../apps/server/src/settings";
 import { postMovement } from "../apps/server/src/services/ledger";
 import { createMember } from "../apps/server/src/services/members";
 import { createSession } from "../apps/server/src/services/sessions";
-import { ensureSystemWallets, getBackend, openCustodialWallet, systemWallet, type BackendRow } from "../apps/server/src/services/wallets";
+import { ensureSystemWallets, getBackend, openCustodialWallet, openLedgerWallet, systemWallet, type BackendRow } from "../apps/server/src/services/wallets";
 
 const seconds = Number(process.argv[2] ?? 5);
 if (!(seconds > 0)) {
@@ -99,7 +102,58 @@ async function setUp(db: Db) {
   );
   const shopOwner = await createMember(db, { email: `${name}-shop@bench.invalid`, firstName: "Shop", lastName: "Bench", passwordHash: "unused" });
   const shop = await openCustodialWallet(db, backend, shopOwner, "active");
-  return { pairs, shop };
+  return { pairs, shop, signed: await setUpLedger(db, name, max) };
+}
+
+/** A ledger backend: each client's member gets a signed wallet with its key, and a payee's. */
+async function setUpLedger(db: Db, name: string, count: number) {
+  const ledgerName = `${name}-l`;
+  await db.query("INSERT INTO backends (id, kind, name, currency_id) VALUES ($1, 'ledger', $2, $3)", [`ledger:${ledgerName}`, ledgerName, name]);
+  const backend = (await getBackend(db, `ledger:${ledgerName}`)) as BackendRow;
+  await ensureSystemWallets(db, backend);
+  const issuance = (await systemWallet(db, backend.id, "issuance"))!;
+  const out: { payer: string; payee: string; key: Uint8Array; token: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const wallet = async (label: string) => {
+      const key = newPrivateKey();
+      const member = await createMember(db, {
+        email: `${ledgerName}-${i}-${label}@bench.invalid`,
+        firstName: "Signed",
+        lastName: `${label} ${i}`,
+        passwordHash: "unused",
+      });
+      const id = await openLedgerWallet(db, backend, member, await encryptKeystore(key, "bench", { n: 1024 }), "active");
+      return { id, key, member };
+    };
+    const payer = await wallet("payer");
+    const payee = await wallet("payee");
+    await postMovement(db, {
+      kind: "topup",
+      payerWalletId: issuance.id,
+      payeeWalletId: payer.id,
+      parts: [{ account: "nant", amount: 10_000_000_00n }],
+      senderMemo: "",
+      recipientMemo: "",
+      idempotencyKey: `bench-ledger-seed-${i}`,
+      initiatedBy: null,
+    });
+    out.push({ payer: payer.id, payee: payee.id, key: payer.key, token: (await createSession(db, payer.member, 3_600)).token });
+  }
+  return out;
+}
+
+/** A transfer body as a phone signs it: the canonical message, signed with the wallet's key. */
+function signedBody(p: { payer: string; payee: string; key: Uint8Array }, key: string) {
+  const body = {
+    from: p.payer,
+    to: p.payee,
+    parts: [{ account: "nant" as const, amount: "0.01" }],
+    senderMemo: "bench",
+    recipientMemo: "",
+    key,
+    at: new Date().toISOString(),
+  };
+  return { ...body, signature: signMessage(p.key, canonicalTransferMessage(body)) };
 }
 
 async function benchDatabase(label: string, url: string): Promise<Cell[]> {
@@ -110,7 +164,7 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
   await app.listen({ host: "127.0.0.1", port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {
-    const { pairs, shop } = await setUp(db);
+    const { pairs, shop, signed } = await setUp(db);
     let seq = 0;
     const cells: Cell[] = [];
     for (const clients of CLIENTS) {
@@ -159,7 +213,22 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
       }),
     );
     cells.push(await measure("HTTP API, one shop", hot, (i) => httpTransfer(base, pairs[i]!, shop, `api-hot-${++seq}-${i}`)));
+    // Device-signed: each client's transfers signed before the clock starts, a phone's work.
+    for (const clients of CLIENTS) {
+      const ready = signed
+        .slice(0, clients)
+        .map((p, i) => Array.from({ length: Math.max(100, Math.ceil(3000 / clients)) }, (_, n) => signedBody(p, `signed-${clients}-${i}-${n}`)));
+      cells.push(
+        await measure("HTTP API, device-signed", clients, async (i) => {
+          const body = ready[i]!.pop() ?? signedBody(signed[i]!, `signed-${clients}-${i}-${++seq}-late`);
+          await post(base, signed[i]!.token, body);
+        }),
+      );
+    }
     print(label, cells);
+    console.log(
+      `\nThe server's signature check (recovering the signer, @mutua/wallet): ${signatureCheckMicros().toFixed(0)} µs per device-signed transfer, on one core.`,
+    );
     return cells;
   } finally {
     await app.close();
@@ -168,14 +237,36 @@ async function benchDatabase(label: string, url: string): Promise<Cell[]> {
 }
 
 /** One payment of 0.01 through `POST /api/transfers`, as the app sends it. */
-async function httpTransfer(base: string, from: { payer: string; token: string }, to: string, key: string): Promise<void> {
+const httpTransfer = (base: string, from: { payer: string; token: string }, to: string, key: string) =>
+  post(base, from.token, { from: from.payer, to, parts: [{ account: "main", amount: "0.01" }], senderMemo: "bench", key });
+
+async function post(base: string, token: string, body: unknown): Promise<void> {
   const res = await fetch(base + buildPath("transfer"), {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${from.token}` },
-    body: JSON.stringify({ from: from.payer, to, parts: [{ account: "main", amount: "0.01" }], senderMemo: "bench", key }),
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
   });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+}
+
+/** What the server's signature check costs one transfer: recovering the signer of a canonical message. */
+function signatureCheckMicros(): number {
+  const key = newPrivateKey();
+  const message = canonicalTransferMessage({
+    from: "ledger:a",
+    to: "ledger:b",
+    parts: [{ account: "nant", amount: "0.01" }],
+    senderMemo: "",
+    recipientMemo: "",
+    key: "k".repeat(20),
+    at: new Date().toISOString(),
+  });
+  const signature = signMessage(key, message);
+  const runs = 500;
+  const t0 = performance.now();
+  for (let i = 0; i < runs; i++) recoverSigner(message, signature);
+  return ((performance.now() - t0) / runs) * 1000;
 }
 
 function print(label: string, cells: Cell[]) {
