@@ -95,6 +95,13 @@ const signedPay = (
 
 const errorOf = (code: string, message: string) => ({ error: expect.objectContaining({ code, message }) });
 
+/** A transfer's answer, built from what the payment knew (services/transactions.ts sentView), is the transaction as the ledger lists it. */
+async function expectAnsweredAsListed(api: Api, walletId: string, answer: { id: string }) {
+  const listed = await api.call("getTransaction", { params: { walletId, transactionId: answer.id } });
+  expect(listed.status).toBe(200);
+  expect(answer).toEqual(listed.json);
+}
+
 describe("custodial transfers", () => {
   it("moves the money and answers the transaction as the payer sees it", async () => {
     const alice = await person({ firstName: "Alice", balance: "10.00" });
@@ -115,6 +122,7 @@ describe("custodial transfers", () => {
     });
     expect(r.json.id).toMatch(/^tx_[0-9a-f]{24}$/);
     expect(Math.abs(Date.parse(r.json.date) - Date.now())).toBeLessThan(60_000);
+    await expectAnsweredAsListed(alice.api, alice.wallet, r.json);
     expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "6.75" });
     expect(await walletBalances(tdb.db, bob.wallet)).toEqual({ main: "3.25" });
     const { rows } = await tdb.db.query("SELECT initiated_by, sender_memo, recipient_memo FROM movements WHERE public_id = $1", [r.json.id]);
@@ -551,6 +559,7 @@ describe("signed transfers from ledger wallets", () => {
       { account: "cm", amount: "-5.00" },
       { account: "nant", amount: "-5.00" },
     ]);
+    await expectAnsweredAsListed(payer.api, payer.id, r.json);
     expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "0.00", cm: "-2.00" });
     expect(await walletBalances(tdb.db, payee.id)).toEqual({ nant: "5.00", cm: "5.00" });
 
@@ -604,7 +613,8 @@ describe("signed transfers from ledger wallets", () => {
     expect(prepared.json).toEqual({ parts: [{ account: "nant", amount: "2.00" }], spendable: "5.00" });
     const r = await signedPay(payer, safe.id, [{ account: "nant", amount: "2.00" }]);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ kind: "reconversion", isReconversion: true });
+    expect(r.json).toMatchObject({ kind: "reconversion", isReconversion: true, reconversionStatus: "sent" });
+    await expectAnsweredAsListed(payer.api, payer.id, r.json);
     const cm = await signedPay(payer, safe.id, [{ account: "cm", amount: "1.00" }]);
     expect(cm.status).toBe(400);
     expect(cm.json.error.message).toBe(M.cannotSendToAccount);

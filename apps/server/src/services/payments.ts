@@ -19,8 +19,8 @@ import { Refusal, invalid, notFound } from "./errors";
 import { requireReconversions, type Features } from "./features";
 import { postMovement, postMovementTx, type MovementRequest, type MovementRow } from "./ledger";
 import { lockRequestForPayment, markRequestPaid } from "./payment-requests";
-import { transactionByMovement } from "./transactions";
-import { getWallet, type WalletRow } from "./wallets";
+import { sentView, transactionByMovement } from "./transactions";
+import type { WalletRow } from "./wallets";
 
 const tooLarge = () => new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
 
@@ -56,8 +56,19 @@ export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: Walle
 
 export const canPay = (me: bigint, payer: WalletRow | null, payee: WalletRow | null): boolean => paymentRefusal(me, payer, payee) === null;
 
-async function counterpart(db: Db, me: bigint, from: string, to: string): Promise<{ payer: WalletRow; payee: WalletRow }> {
-  const [payer, payee] = await Promise.all([getWallet(db, from), getWallet(db, to)]);
+/** A wallet of a payment, with what its answer names: the owner (none for the association's) and the currency. */
+type PaymentWallet = WalletRow & { owner_name: string | null; symbol: string };
+
+async function counterpart(db: Db, me: bigint, from: string, to: string): Promise<{ payer: PaymentWallet; payee: PaymentWallet }> {
+  // Both wallets in one read (issue 21: a round trip less per transfer).
+  const { rows } = await db.query<PaymentWallet>(
+    `SELECT w.*, m.name AS owner_name, c.symbol FROM wallets w
+       LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
+      WHERE w.id = ANY($1::text[])`,
+    [[from, to]],
+  );
+  const payer = rows.find((w) => w.id === from) ?? null;
+  const payee = rows.find((w) => w.id === to) ?? null;
   const refusal = paymentRefusal(me, payer, payee);
   if (refusal) throw refusal;
   return { payer: payer!, payee: payee! };
@@ -159,8 +170,10 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
     signedMessage,
     signature: input.signature ?? null,
   };
-  const movement = input.requestId ? await payRequest(db, input.requestId, movementRequest) : (await postMovement(db, movementRequest)).movement;
-  return transactionByMovement(db, payer.id, movement.id, ctx.associationName);
+  const { movement, replayed } = input.requestId ? await payRequest(db, input.requestId, movementRequest) : await postMovement(db, movementRequest);
+  // A payment just made is answered from what it knows; one answered again (same key) as the ledger holds it now.
+  if (replayed) return transactionByMovement(db, payer.id, movement.id, ctx.associationName);
+  return sentView(movement, parts, { id: payee.id, memberId: payee.member_id, name: payee.owner_name }, payer.symbol, ctx.associationName);
 }
 
 /**
@@ -169,7 +182,7 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
  * and the others find it paid. The retry of the payment that paid it (same key) answers that
  * payment again. Retried, as postMovement is, when PostgreSQL asks to.
  */
-async function payRequest(db: Db, requestId: string, req: MovementRequest): Promise<MovementRow> {
+async function payRequest(db: Db, requestId: string, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   const amount = req.parts.reduce((s, p) => s + p.amount, 0n);
   const payment = { payerWalletId: req.payerWalletId, payeeWalletId: req.payeeWalletId, amount, key: req.idempotencyKey };
   for (let attempt = 0; ; attempt++) {
@@ -177,11 +190,11 @@ async function payRequest(db: Db, requestId: string, req: MovementRequest): Prom
       return await inTransaction(db, async (tx) => {
         const { replay } = await lockRequestForPayment(tx, requestId, payment);
         const { movement, replayed } = await postMovementTx(tx, req);
-        if (replay) return movement;
+        if (replay) return { movement, replayed: true };
         // The key already paid something else with the same details: that payment is not this request's.
         if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
         await markRequestPaid(tx, requestId, movement);
-        return movement;
+        return { movement, replayed: false };
       });
     } catch (e) {
       const { code, constraint } = e as { code?: string; constraint?: string };

@@ -1,7 +1,7 @@
 import { formatCents, parseAmountInput, searchKey, type ReconversionStatus, type SubAccount, type TransactionView } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import { checkBound, decodeCursor, encodeCursor } from "./paging";
-import type { MovementKind } from "./ledger";
+import type { MovementKind, MovementRow } from "./ledger";
 
 interface Row {
   id: bigint;
@@ -140,6 +140,37 @@ export async function transactionByPublicId(db: Queryable, walletId: string, pub
     publicId,
   ]);
   return rows[0] ? view(rows[0], walletId, associationName) : null;
+}
+
+/**
+ * The payer's view of a movement it has just posted, built from what the payment knows rather than
+ * read back (issue 21): the same fields as `view` gives the payer's side of it, parts by sub-account.
+ */
+export function sentView(
+  m: MovementRow,
+  parts: { account: SubAccount; amount: bigint }[],
+  payee: { id: string; memberId: bigint | null; name: string | null },
+  symbol: string,
+  associationName: string,
+): TransactionView {
+  const sorted = [...parts].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+  return {
+    id: m.public_id,
+    kind: m.kind,
+    amount: formatCents(-m.amount),
+    currency: symbol,
+    related: payee.name ?? associationName,
+    relatedWalletId: payee.id,
+    relatedMemberId: payee.memberId === null ? null : Number(payee.memberId),
+    description: m.sender_memo,
+    date: m.created_at.toISOString(),
+    pending: false,
+    isTopUp: m.kind === "topup",
+    isReconversion: m.kind === "reconversion",
+    // A reconversion starts its life at the association as sent (services/reconversions.ts).
+    reconversionStatus: m.kind === "reconversion" ? "sent" : null,
+    parts: sorted.map((p) => ({ account: p.account, amount: formatCents(-p.amount) })),
+  };
 }
 
 export async function transactionByMovement(db: Queryable, walletId: string, movementId: bigint, associationName: string): Promise<TransactionView> {
