@@ -144,7 +144,7 @@ export async function transactionByPublicId(db: Queryable, walletId: string, pub
 
 /**
  * The payer's view of a movement it has just posted, built from what the payment knows rather than
- * read back (issue 21): the same fields as `view` gives the payer's side of it, parts by sub-account.
+ * read back (issue 21): the row `view` would have read, handed to it.
  */
 export function sentView(
   m: MovementRow,
@@ -153,24 +153,25 @@ export function sentView(
   symbol: string,
   associationName: string,
 ): TransactionView {
-  const sorted = [...parts].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
-  return {
-    id: m.public_id,
+  const row: Row = {
+    id: m.id,
+    public_id: m.public_id,
     kind: m.kind,
-    amount: formatCents(-m.amount),
-    currency: symbol,
-    related: payee.name ?? associationName,
-    relatedWalletId: payee.id,
-    relatedMemberId: payee.memberId === null ? null : Number(payee.memberId),
-    description: m.sender_memo,
-    date: m.created_at.toISOString(),
-    pending: false,
-    isTopUp: m.kind === "topup",
-    isReconversion: m.kind === "reconversion",
-    // A reconversion starts its life at the association as sent (services/reconversions.ts).
-    reconversionStatus: m.kind === "reconversion" ? "sent" : null,
-    parts: sorted.map((p) => ({ account: p.account, amount: formatCents(-p.amount) })),
+    created_at: m.created_at,
+    created_at_us: "",
+    payer_wallet_id: m.payer_wallet_id,
+    sender_memo: m.sender_memo,
+    recipient_memo: m.recipient_memo,
+    symbol,
+    // The payer's postings, by sub-account as the query orders them.
+    parts: [...parts].sort((a, b) => (a.account < b.account ? -1 : 1)).map((p) => ({ kind: p.account, amount: (-p.amount).toString() })),
+    cp_wallet: payee.id,
+    cp_member: payee.memberId,
+    cp_name: payee.name,
+    // A reconversion starts its life at the association as sent.
+    reconversion_status: null,
   };
+  return view(row, m.payer_wallet_id, associationName);
 }
 
 export async function transactionByMovement(db: Queryable, walletId: string, movementId: bigint, associationName: string): Promise<TransactionView> {
