@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Queryable } from "../db/pool";
+import type { Db, Queryable } from "../db/pool";
+import { Batcher, perPool } from "./batching";
 
 /** 256 random bits, base64url: the only copy is the member's; we keep its SHA-256. */
 export function newToken(): { token: string; hash: Buffer } {
@@ -61,21 +62,53 @@ export async function openedBy(db: Queryable, token: string): Promise<string | n
 /**
  * The member of a live session: not revoked, not past its absolute expiry, used within the idle
  * window. Its last use is written at most once a minute: most requests only read, so they cost
- * no write (and no WAL flush) at all.
+ * no write (and no WAL flush) at all. Requests arriving together are looked up in one query
+ * (services/batching.ts), each read after its request arrived.
  */
-export async function resolveSession(db: Queryable, token: string, idleSeconds: number): Promise<bigint | null> {
+export async function resolveSession(db: Db, token: string, idleSeconds: number): Promise<bigint | null> {
   if (token.length > 100) return null;
   const hash = tokenHash(token);
-  const { rows } = await db.query<{ member_id: bigint; stale: boolean }>(
-    `SELECT member_id, last_seen_at < now() - interval '1 minute' AS stale FROM sessions
-     WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now() AND last_seen_at > now() - make_interval(secs => $2)`,
-    [hash, idleSeconds],
-  );
-  const row = rows[0];
+  const row = await sessionReads(db).submit({ hash, idleSeconds });
   if (!row) return null;
   if (row.stale) await db.query("UPDATE sessions SET last_seen_at = now() WHERE token_hash = $1 AND last_seen_at < now() - interval '1 minute'", [hash]);
   return row.member_id;
 }
+
+interface SessionRead {
+  hash: Buffer;
+  idleSeconds: number;
+}
+type LiveSession = { member_id: bigint; stale: boolean } | null;
+
+const sessionReads = perPool(
+  (db: Db) =>
+    new Batcher<SessionRead, LiveSession>({
+      one: async ({ hash, idleSeconds }) => {
+        const { rows } = await db.query<{ member_id: bigint; stale: boolean }>({
+          name: "resolve-session",
+          text: `SELECT member_id, last_seen_at < now() - interval '1 minute' AS stale FROM sessions
+                  WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now() AND last_seen_at > now() - make_interval(secs => $2)`,
+          values: [hash, idleSeconds],
+        });
+        return rows[0] ?? null;
+      },
+      many: async (reads) => {
+        const { rows } = await db.query<{ i: string; member_id: bigint; stale: boolean }>({
+          name: "resolve-sessions",
+          text: `SELECT q.i, s.member_id, s.last_seen_at < now() - interval '1 minute' AS stale
+                   FROM unnest($1::bytea[], $2::float8[]) WITH ORDINALITY q(hash, idle, i)
+                   JOIN sessions s ON s.token_hash = q.hash AND s.revoked_at IS NULL AND s.expires_at > now()
+                    AND s.last_seen_at > now() - make_interval(secs => q.idle)`,
+          values: [reads.map((r) => r.hash), reads.map((r) => r.idleSeconds)],
+        });
+        const out: LiveSession[] = reads.map(() => null);
+        for (const r of rows) out[Number(r.i) - 1] = { member_id: r.member_id, stale: r.stale };
+        return out;
+      },
+      concurrency: 2,
+      maxBatch: 64,
+    }),
+);
 
 export async function revokeSession(db: Queryable, token: string): Promise<void> {
   await db.query("UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL", [tokenHash(token)]);

@@ -1,8 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { buildPath } from "@mutua/domain";
 import { migrate } from "../../src/db/migrate";
 import { createPool, type Db } from "../../src/db/pool";
-import { createTestDatabase, type TestDatabase } from "../helpers";
-import { CrashablePostgres, ServerProcess } from "./processes";
+import { ledgerViolations } from "../../src/services/ledger";
+import { openCustodialWallet } from "../../src/services/wallets";
+import { createBackend, createTestDatabase, memberToken, newKey, seedMember, topUp, walletBalances, type TestDatabase } from "../helpers";
+import { CrashablePostgres, ServerProcess, waitFor } from "./processes";
 import { verify } from "./verify";
 import { pause, replayAcknowledged, seeded } from "./workload";
 import { createWorld, loadSettings, runLoad } from "./world";
@@ -62,6 +65,102 @@ describe(`kill -9 under load (${KILLS} times, LOAD_SEED=${seed})`, () => {
     await check(tdb.db, world, journal, "server kill -9", kills);
     expect(servers.flatMap((s) => s.unexpectedExits)).toEqual([]);
   }, 600_000);
+
+  it("of a server process in the middle of a batch: nothing acknowledged is lost, each unanswered payment is paid once when retried", async () => {
+    const tdb: TestDatabase = await createTestDatabase();
+    cleanups.push(() => tdb.drop());
+    const server = await ServerProcess.start(tdb.url);
+    cleanups.push(() => server.stop());
+    const backend = await createBackend(tdb.db, { kind: "custodial" });
+    const shopWallet = async () => openCustodialWallet(tdb.db, backend, (await seedMember(tdb.db)).id);
+    const [first, second] = [await shopWallet(), await shopWallet()];
+    const payers = await Promise.all(
+      Array.from({ length: 26 }, async () => {
+        const m = await seedMember(tdb.db);
+        const wallet = await openCustodialWallet(tdb.db, backend, m.id);
+        await topUp(tdb.db, wallet, "10.00");
+        return { wallet, token: await memberToken(tdb.db, m.id), member: m.id };
+      }),
+    );
+    const payments = payers.map((p, i) => ({
+      p,
+      body: { from: p.wallet, to: i < 2 ? first : second, parts: [{ account: "main", amount: "1.00" }], key: newKey() },
+    }));
+    const pay = ({ p, body }: (typeof payments)[number]) =>
+      fetch(server.baseUrl + buildPath("transfer"), {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${p.token}` },
+        body: JSON.stringify(body),
+      });
+    const activity = async (where: string) =>
+      (
+        await tdb.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`,
+        )
+      ).rows[0]!.n;
+
+    // Four payments acknowledged before anything dies.
+    const acknowledged = payments.slice(22);
+    for (const r of await Promise.all(acknowledged.map(pay))) expect(r.status).toBe(200);
+
+    // The two batches the server may have in flight wait on the first shop's account, held by the test.
+    const [lockFirst, lockSecond] = [await tdb.db.connect(), await tdb.db.connect()];
+    cleanups.push(async () => {
+      lockFirst.release();
+      lockSecond.release();
+    });
+    for (const [c, shop] of [
+      [lockFirst, first],
+      [lockSecond, second],
+    ] as const) {
+      await c.query("BEGIN");
+      await c.query("SELECT 1 FROM accounts WHERE wallet_id = $1 FOR UPDATE", [shop]);
+    }
+    const cut = (r: Promise<Response>) =>
+      r.then(
+        () => "answered",
+        () => "cut",
+      );
+    const inFlight = payments.slice(0, 2).map((x) => cut(pay(x)));
+    expect(await waitFor(async () => (await activity("wait_event_type = 'Lock'")) === 2, 10_000, 20)).toBe(true);
+    // Twenty more queue in the server. Their sessions were last seen long ago, so each request marks
+    // its own (a write the test can see) before it reads the wallets and joins the queue.
+    const queued = payments.slice(2, 22);
+    await tdb.db.query("UPDATE sessions SET last_seen_at = now() - interval '2 minutes' WHERE member_id = ANY($1::bigint[])", [queued.map((x) => x.p.member)]);
+    const queuedAnswers = queued.map((x) => cut(pay(x)));
+    const seen = async () =>
+      (
+        await tdb.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM sessions WHERE member_id = ANY($1::bigint[]) AND last_seen_at > now() - interval '1 minute'",
+          [queued.map((x) => x.p.member)],
+        )
+      ).rows[0]!.n === queued.length;
+    expect(
+      await waitFor(async () => (await seen()) && (await activity("state = 'active' AND wait_event_type IS DISTINCT FROM 'Lock'")) === 0, 10_000, 20),
+    ).toBe(true);
+
+    // The first shop let go: a slot finishes its payment and takes the queue as one batch, which waits on the second shop.
+    await lockFirst.query("COMMIT");
+    expect(await waitFor(async () => (await activity("wait_event_type = 'Lock' AND query LIKE '%ledger_post_batch%'")) === 1, 10_000, 20)).toBe(true);
+    await server.kill9();
+    expect(new Set(await Promise.all(queuedAnswers))).toEqual(new Set(["cut"]));
+    // The batch's statement, alone in the database now, commits as one or not at all.
+    await lockSecond.query("COMMIT");
+    await Promise.all(inFlight);
+    await server.restart();
+
+    // The app retries every payment it did not hear back about, with its key: each is paid exactly once.
+    for (const r of await Promise.all(payments.map(pay))) expect(r.status).toBe(200);
+    const { rows } = await tdb.db.query<{ key: string; n: number }>(
+      "SELECT idempotency_key AS key, count(*)::int AS n FROM movements WHERE idempotency_key = ANY($1::text[]) GROUP BY 1",
+      [payments.map((x) => x.body.key)],
+    );
+    expect(rows.length).toBe(payments.length);
+    expect(rows.every((r) => r.n === 1)).toBe(true);
+    expect(await walletBalances(tdb.db, second)).toEqual({ main: "24.00" });
+    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(server.unexpectedExits).toEqual([]);
+  }, 120_000);
 
   it.skipIf(process.env.TEST_PG_URL !== undefined)(
     "of the embedded PostgreSQL: recovery keeps every acknowledged transfer",

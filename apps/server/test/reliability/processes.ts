@@ -11,7 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, "../../../..");
  * Polls `check` every `everyMs` until it holds or `timeoutMs` has gone by, and says whether it
  * held: waits for something to happen (a port answering, processes gone), not for time to pass.
  */
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
   for (const end = Date.now() + timeoutMs; ;) {
     if (await check()) return true;
     if (Date.now() > end) return false;
