@@ -212,6 +212,9 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   listAuditLog: () => ({}),
   listMemberWallets: () => ({}),
   setWalletLimits: () => ({ body: { walletId: "custodial:nope", topupAllowed: false } }),
+  // Whoever lacks the right tries it on the owner's real wallet (ownerState shows it untouched).
+  freezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial, reason: "Checked" } }),
+  unfreezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial } }),
   listReconversions: () => ({}),
   advanceReconversion: () => ({ body: { id: "tx_nope", status: "received" } }),
   getStagingUserAccounts: () => ({}),
@@ -327,7 +330,7 @@ async function ownerState() {
   return {
     balances: [await walletBalances(tdb.db, own.custodial), await walletBalances(tdb.db, own.ledger.id)],
     movements: await q("SELECT id FROM movements WHERE payer_wallet_id = ANY($1) ORDER BY id", [[own.custodial, own.ledger.id]]),
-    wallets: await q("SELECT id, member_id, status, keystore FROM wallets WHERE member_id = $1 ORDER BY id", [people.owner.id]),
+    wallets: await q("SELECT id, member_id, status, keystore, frozen_reason FROM wallets WHERE member_id = $1 ORDER BY id", [people.owner.id]),
     order: await q("SELECT state FROM topup_orders WHERE public_id = $1", [own.order]),
     pin: await q("SELECT failures FROM pins WHERE id = $1", [own.pinId]),
     devices: await q("SELECT id FROM device_logins WHERE member_id = $1", [people.owner.id]),

@@ -72,4 +72,34 @@ describe("wallet limits", () => {
     expect(removed.json.cmCeiling).toBeNull();
     expect((await admin.call("setWalletLimits", { body: { walletId: "ledger:nope", topupAllowed: true } })).status).toBe(404);
   });
+
+  it("changes limits while a payment of the wallet is being posted: neither waits for the other forever", async () => {
+    const backend = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-100.00", cmCeiling: "100.00" });
+    const payer = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db)).id)).id;
+    const payee = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db)).id)).id;
+    const waiting = async () =>
+      (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))
+        .rows[0]!.n;
+    // The test holds the wallet row; the limits change queues for it first, then a payment that
+    // already holds the CM accounts queues for it too (its movement's foreign key). Once let go,
+    // the change must not hold the row in a way the payment waits for while it waits for the account.
+    const holder = await tdb.db.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE", [payer]);
+      const change = admin.call("setWalletLimits", { body: { walletId: payer, cmFloor: "-200.00", cmCeiling: "200.00" } });
+      while ((await waiting()) < 1);
+      // The ledger's statement itself, so that a deadlock fails the test rather than being retried.
+      const payment = tdb.db.query<{ outcome: string }>(
+        "SELECT outcome FROM ledger_post('payment', $1, $2, ARRAY['cm'], ARRAY[100::bigint], '', '', NULL, $3, 'h', NULL, NULL, NULL, $4)",
+        [payer, payee, newKey(), `tx_${newKey()}`],
+      );
+      while ((await waiting()) < 2);
+      await holder.query("COMMIT");
+      expect((await change).status).toBe(200);
+      expect((await payment).rows).toEqual([{ outcome: "posted" }]);
+    } finally {
+      holder.release();
+    }
+  });
 });

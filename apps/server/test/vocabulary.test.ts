@@ -62,6 +62,7 @@ const LENGTH_COLUMNS: Record<string, { min?: number; max: number }> = {
   "passkeys.name": { max: LIMITS.deviceName },
   "device_logins.name": { max: LIMITS.deviceName },
   "passkeys.credential_id": { min: 1, max: LIMITS.credentialId },
+  "wallets.frozen_reason": { min: 1, max: LIMITS.freezeReason },
 };
 
 let t: TestDatabase;

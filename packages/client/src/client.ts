@@ -307,6 +307,14 @@ export class MutuaClient {
   setWalletLimits(body: BodyOf<"setWalletLimits">) {
     return this.call("setWalletLimits", { body });
   }
+
+  freezeWallet(body: BodyOf<"freezeWallet">) {
+    return this.call("freezeWallet", { body });
+  }
+
+  unfreezeWallet(body: BodyOf<"unfreezeWallet">) {
+    return this.call("unfreezeWallet", { body });
+  }
   listAuditLog(limit = 100) {
     return this.call("listAuditLog", { query: { limit } });
   }

@@ -15,6 +15,7 @@ export const SM = {
   resetDisabled: "Password reset is not available on this server.",
   loginRequired: "Your session has ended. Please sign in again.",
   payerInactive: "Your account is not active: it cannot send money.",
+  accountFrozen: "This account is frozen.",
   paymentRequestPaid: "This request has already been paid.",
   paymentRequestExpired: "This payment request has expired.",
   paymentRequestCancelled: "This payment request was cancelled.",

@@ -117,4 +117,6 @@ export const LIMITS = {
   credentialId: 1024,
   /** A text search of the history (a name, a memo, an amount: memos are at most 50). */
   search: 100,
+  /** Why an administrator froze a wallet, as its owner reads it (issue 22). */
+  freezeReason: 200,
 } as const;

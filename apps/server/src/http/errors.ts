@@ -19,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   wallet_exists: 409,
   recipient_limit: 409,
   inactive_account: 409,
+  account_frozen: 409,
   idempotency_conflict: 409,
   invalid_signature: 403,
   signature_expired: 403,

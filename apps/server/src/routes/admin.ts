@@ -6,6 +6,7 @@ import { decideCreation, stagingAccounts } from "../services/staging";
 import { ordersInState } from "../services/topups";
 import { auditLog } from "../services/audit";
 import { listMemberWallets, setWalletLimits } from "../services/limits";
+import { freezeWallet, unfreezeWallet } from "../services/freeze";
 
 /** Reconversions (both rights) and pending wallet creations (account right); `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
@@ -15,6 +16,8 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "listUnpaidTopUps", async () => ordersInState(db, "unpaid"));
   operation(app, deps, "listMemberWallets", async ({ query }) => listMemberWallets(db, query.q));
   operation(app, deps, "setWalletLimits", async ({ memberId, body }) => setWalletLimits(db, memberId, body));
+  operation(app, deps, "freezeWallet", async ({ memberId, body }) => freezeWallet(db, memberId, body.walletId, body.reason));
+  operation(app, deps, "unfreezeWallet", async ({ memberId, body }) => unfreezeWallet(db, memberId, body.walletId));
   operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
   operation(app, deps, "getStagingUserAccounts", async () => stagingAccounts(db));
   operation(app, deps, "validateCreation", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "active"));

@@ -16,6 +16,7 @@ interface Row {
   topup_allowed: boolean;
   has_keystore: boolean;
   safe_wallet: string | null;
+  frozen_reason: string | null;
 }
 
 interface AccountRow {
@@ -48,7 +49,7 @@ export async function listAccounts(db: Queryable, memberId: bigint, associationN
   const { rows } = await db.query<Row>(
     `SELECT w.id AS wallet_id, w.status, b.id AS backend_id, b.kind AS backend_kind, b.status AS backend_status,
             c.id AS currency_id, c.name AS currency_name, c.symbol, b.min_credit_amount, b.max_credit_amount, w.topup_allowed,
-            w.keystore IS NOT NULL AS has_keystore,
+            w.keystore IS NOT NULL AS has_keystore, w.frozen_reason,
             (SELECT s.id FROM wallets s WHERE s.backend_id = b.id AND s.role = 'safe') AS safe_wallet
      FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
      WHERE w.member_id = $1 AND w.status <> 'discarded' ORDER BY b.kind, b.id`,
@@ -73,13 +74,14 @@ export async function listAccounts(db: Queryable, memberId: bigint, associationN
       unavailable,
       bal: unavailable || r.status !== "active" ? null : formatCents(total),
       subAccounts: r.status === "active" ? subs : [],
-      isTopUpAllowed: r.topup_allowed && r.status === "active",
+      isTopUpAllowed: r.topup_allowed && r.status === "active" && r.frozen_reason === null,
       minCreditAmount: amount(r.min_credit_amount),
       maxCreditAmount: amount(r.max_credit_amount),
       safeWalletRecipient: r.safe_wallet ? { walletId: r.safe_wallet, name: associationName } : null,
       requiresUnlock: r.backend_kind === "ledger",
       hasWalletData: r.has_keystore,
       splitMemoSupport: r.backend_kind === "ledger",
+      frozenReason: r.frozen_reason,
     };
   });
 }

@@ -100,6 +100,7 @@ const REFUSALS: Record<string, () => Refusal> = {
   backend_unavailable: () => refused(ErrorCode.backendUnavailable, M.backendUnavailable),
   target_inactive: () => refused(ErrorCode.inactiveAccount, M.targetInactive),
   payer_inactive: () => refused(ErrorCode.inactiveAccount, SM.payerInactive),
+  frozen: () => refused(ErrorCode.accountFrozen, SM.accountFrozen),
   insufficient_balance: () => refused(ErrorCode.insufficientBalance, M.insufficientBalance),
   recipient_limit: () => refused(ErrorCode.recipientLimit, M.recipientLimit),
 };

@@ -17,12 +17,13 @@ interface Row {
   cm_floor: bigint | null;
   cm_ceiling: bigint | null;
   has_cm: boolean;
+  frozen_reason: string | null;
 }
 
 const SELECT = `
   SELECT m.id AS member_id, m.name AS name, m.email, w.id AS wallet_id, w.backend_id, b.kind, c.name AS currency_name, w.status, w.topup_allowed,
     (SELECT coalesce(sum(a.balance), 0)::text FROM accounts a WHERE a.wallet_id = w.id) AS bal,
-    cm.floor AS cm_floor, cm.ceiling AS cm_ceiling, cm.id IS NOT NULL AS has_cm
+    cm.floor AS cm_floor, cm.ceiling AS cm_ceiling, cm.id IS NOT NULL AS has_cm, w.frozen_reason
   FROM wallets w JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
   LEFT JOIN accounts cm ON cm.wallet_id = w.id AND cm.kind = 'cm'`;
 
@@ -39,6 +40,7 @@ const view = (r: Row): MemberWallet => ({
   cmFloor: r.has_cm && r.cm_floor !== null ? formatCents(r.cm_floor) : null,
   cmCeiling: r.has_cm && r.cm_ceiling !== null ? formatCents(r.cm_ceiling) : null,
   topupAllowed: r.topup_allowed,
+  frozenReason: r.frozen_reason,
 });
 
 /** Members' wallets for the console, found like the directory (case- and accent-insensitive). */
@@ -54,7 +56,9 @@ export async function listMemberWallets(db: Queryable, q: string): Promise<Membe
 /**
  * An administrator changes a wallet's mutual-credit bounds or whether it takes top-ups. The
  * CM account is locked, so no payment slips between the check and the change; a bound that
- * the current balance would already break is refused (the CHECK constraints would too).
+ * the current balance would already break is refused (the CHECK constraints would too). The
+ * wallet row is locked FOR NO KEY UPDATE, which a payment's foreign-key lock on it does not wait
+ * for: a payment holding the CM account and a FOR UPDATE here would wait on each other.
  */
 export async function setWalletLimits(
   db: Db,
@@ -63,7 +67,7 @@ export async function setWalletLimits(
 ): Promise<MemberWallet> {
   return inTransaction(db, async (tx) => {
     const { rows } = await tx.query<{ id: bigint; floor: bigint | null; ceiling: bigint | null; balance: bigint }>(
-      "SELECT a.id, a.floor, a.ceiling, a.balance FROM wallets w LEFT JOIN accounts a ON a.wallet_id = w.id AND a.kind = 'cm' WHERE w.id = $1 AND w.role = 'member' FOR UPDATE OF w",
+      "SELECT a.id, a.floor, a.ceiling, a.balance FROM wallets w LEFT JOIN accounts a ON a.wallet_id = w.id AND a.kind = 'cm' WHERE w.id = $1 AND w.role = 'member' FOR NO KEY UPDATE OF w",
       [body.walletId],
     );
     const cm = rows[0];
@@ -87,6 +91,11 @@ export async function setWalletLimits(
       changes.topupAllowed = body.topupAllowed;
     }
     await audit(tx, admin, "wallet.limits", body.walletId, changes);
-    return view((await tx.query<Row>(`${SELECT} WHERE w.id = $1`, [body.walletId])).rows[0]!);
+    return memberWallet(tx, body.walletId);
   });
+}
+
+/** One member's wallet as the console shows it (the wallet is known to exist). */
+export async function memberWallet(db: Queryable, walletId: string): Promise<MemberWallet> {
+  return view((await db.query<Row>(`${SELECT} WHERE w.id = $1`, [walletId])).rows[0]!);
 }

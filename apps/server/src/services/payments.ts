@@ -43,7 +43,7 @@ async function balances(db: Db, walletId: string) {
 /**
  * Why member `me` may not pay from `payer` to `payee`, or null when they may: the payer is one of
  * their wallets, the payee a member's or the association's safe (reconversions), another wallet
- * of the same backend, and both are active. The one rule for our API and the Lokavaluto face; the
+ * of the same backend, and both are active and not frozen. The one rule for our API and the Lokavaluto face; the
  * ledger checks the statuses again under its locks.
  */
 export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: WalletRow | null): Refusal | null {
@@ -52,6 +52,7 @@ export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: Walle
   if (payer.id === payee.id || payer.backend_id !== payee.backend_id) return new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
   if (payer.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: SM.payerInactive });
   if (payee.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
+  if (payer.frozen_reason !== null || payee.frozen_reason !== null) return new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
   return null;
 }
 

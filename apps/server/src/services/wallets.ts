@@ -25,6 +25,8 @@ export interface WalletRow {
   address: string | null;
   keystore: Record<string, unknown> | null;
   topup_allowed: boolean;
+  /** Why the association froze it (issue 22); null when it is not frozen. */
+  frozen_reason: string | null;
 }
 
 export async function getBackend(db: Queryable, id: string): Promise<BackendRow | null> {

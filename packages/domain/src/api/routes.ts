@@ -87,6 +87,8 @@ export const routes = {
   listAuditLog: { method: "GET", path: "/api/admin/audit", access: "both" },
   listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
   setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits", access: "both" },
+  freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
+  unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },
   advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance", access: "both" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },

@@ -4,6 +4,7 @@ import { EMAIL_MAX } from "../email";
 import { NAME_MAX } from "../names";
 import { MEMBER_PASSWORD_RULES } from "../password";
 import { M } from "../messages";
+import { hasDeceptiveMemoCharacters } from "../amount";
 import {
   BACKEND_KINDS,
   CREDENTIAL_KINDS,
@@ -126,6 +127,8 @@ export const AccountEntry = z.object({
   requiresUnlock: z.boolean(),
   hasWalletData: z.boolean(),
   splitMemoSupport: z.boolean(),
+  /** Why the association froze this wallet: it can neither send nor receive until unfrozen; null when not frozen. */
+  frozenReason: z.string().nullable(),
 });
 
 export const Balance = z.object({ bal: SignedAmountString, subAccounts: z.array(SubAccountView) });
@@ -523,7 +526,20 @@ export const MemberWallet = z.object({
   cmFloor: SignedAmountString.nullable(),
   cmCeiling: SignedAmountString.nullable(),
   topupAllowed: z.boolean(),
+  /** Why the association froze this wallet (it neither sends nor receives); null when it is not frozen. */
+  frozenReason: z.string().nullable(),
 });
+
+/** Why a wallet is frozen, as its owner will read it: one line of 1 to 200 characters. */
+const FreezeReason = z
+  .string()
+  .trim()
+  .min(1, M.invalidRequest)
+  .max(LIMITS.freezeReason, M.fieldTooLong)
+  .refine((s) => !hasDeceptiveMemoCharacters(s), { message: M.memoCharacters });
+
+export const FreezeWalletBody = z.object({ walletId: z.string().min(3).max(120), reason: FreezeReason });
+export const UnfreezeWalletBody = z.object({ walletId: z.string().min(3).max(120) });
 
 export const WalletLimitsBody = z.object({
   walletId: z.string().min(3).max(120),
@@ -675,6 +691,8 @@ export const schemas = {
   listUnpaidTopUps: { response: z.array(CreditRequest) },
   listMemberWallets: { query: z.object({ q: z.string().max(100).default("") }), response: z.array(MemberWallet) },
   setWalletLimits: { body: WalletLimitsBody, response: MemberWallet },
+  freezeWallet: { body: FreezeWalletBody, response: MemberWallet },
+  unfreezeWallet: { body: UnfreezeWalletBody, response: MemberWallet },
   listAuditLog: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), response: z.array(AuditEntry) },
   listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
   advanceReconversion: { body: AdvanceReconversionBody, response: ReconversionView },

@@ -106,6 +106,14 @@ export function AccountsList({ accounts, actions, loading, error, refreshing, se
                   {isSelected && a.active && <AccountMenu account={a} actions={actions.filter((x) => x.available(a))} />}
                 </div>
               )}
+              {a.frozenReason !== null && (
+                <div className="notice error account-frozen" role="status">
+                  <p>
+                    <strong>{i18n._("This account is frozen.")}</strong> {a.frozenReason}
+                  </p>
+                  <p>{i18n._("It can neither send nor receive money. Please contact your association.")}</p>
+                </div>
+              )}
               {!single && !a.unavailable && (
                 <ul className="sub-accounts">
                   {a.subAccounts.map((s) => (

@@ -13,6 +13,7 @@ import { Field } from "../../ui/Field";
 import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { FreezeControl } from "./FreezeControl";
 import type { I18n } from "@lingui/core";
 
 /**
@@ -207,6 +208,11 @@ function auditAction(i18n: I18n, e: AuditEntry): string {
       return i18n._("Top-up marked as paid");
     case "wallet.limits":
       return i18n._("Limits changed");
+    case "wallet.frozen":
+    case "wallet.unfrozen": {
+      const what = e.action === "wallet.frozen" ? i18n._("Account frozen") : i18n._("Account unfrozen");
+      return typeof e.details.reason === "string" ? `${what}: ${e.details.reason}` : what;
+    }
     case "reconversion.advance":
       return typeof e.details.to === "string" && (STAGES as readonly string[]).includes(e.details.to)
         ? `${i18n._("Reconversion")}: ${stageLabel(i18n, e.details.to as ReconversionView["status"])}`
@@ -286,7 +292,10 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
     <tr>
       <td>{wallet.name}</td>
       <td>{wallet.email}</td>
-      <td>{walletName(i18n, wallet.backend, wallet.currencyName)}</td>
+      <td>
+        {walletName(i18n, wallet.backend, wallet.currencyName)}
+        {wallet.frozenReason !== null && <span className="badge danger">{i18n._("Frozen: {reason}", { reason: wallet.frozenReason })}</span>}
+      </td>
       <td>{fmt.apiAmount(wallet.bal)}</td>
       <td>{wallet.cmFloor !== null && limit(i18n._("Mutual credit floor"), floor, setFloor)}</td>
       <td>{wallet.cmFloor !== null && limit(i18n._("Mutual credit ceiling"), ceiling, setCeiling)}</td>
@@ -296,10 +305,11 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
           <span aria-hidden="true">{topups ? i18n._("Allowed") : i18n._("Not allowed")}</span>
         </label>
       </td>
-      <td className="actions">
+      <td className="actions stacked">
         <button type="button" className="button small primary" disabled={save.isPending} onClick={() => save.mutate()}>
           {i18n._("Save")}
         </button>
+        <FreezeControl wallet={wallet} />
       </td>
     </tr>
   );

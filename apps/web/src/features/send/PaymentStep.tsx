@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { useLingui } from "@lingui/react";
-import { M, memoProblem, parseAmountInput, type AccountEntry, type Recipient } from "@mutua/domain";
+import { RefusedError } from "@mutua/client";
+import { ErrorCode, M, memoProblem, parseAmountInput, type AccountEntry, type Recipient } from "@mutua/domain";
 import { useConfig } from "../../app/context";
 import { useFormat } from "../../lib/format";
 import { tr } from "../../lib/i18n";
@@ -55,7 +56,11 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   // The split between mutual credit and pledged money, as the server would make it.
   const valid = parsed?.ok && !amountError ? parsed : null;
   const plan = usePaymentPlan(from.id, recipient.walletId, valid?.text);
-  if (valid && plan.isError) amountError = i18n._(M.insufficientBalanceShort);
+  // A refusal other than the balance (a frozen account) is said in the server's words.
+  if (valid && plan.isError) {
+    const e = plan.error;
+    amountError = e instanceof RefusedError && e.code === ErrorCode.accountFrozen ? tr(e.msg) : i18n._(M.insufficientBalanceShort);
+  }
 
   const senderMemoError = memoProblem(senderMemo);
   const recipientMemoError = splitMemo && !sameMemo ? memoProblem(recipientMemo) : null;

@@ -34,6 +34,7 @@ const account = (over: Partial<AccountEntry> = {}): AccountEntry => ({
   requiresUnlock: false,
   hasWalletData: false,
   splitMemoSupport: true,
+  frozenReason: null,
   ...over,
 });
 

@@ -116,6 +116,7 @@ export function refusalMessages(e: RefusedError): Msg[] | null {
     case ErrorCode.inactiveAccount:
       return [{ id: M.targetInactive }, { id: M.cannotSendToAccount }];
     case ErrorCode.recipientLimit:
+    case ErrorCode.accountFrozen:
     case ErrorCode.backendUnavailable:
     // A payment request paid by someone else meanwhile, expired or cancelled: the server's own words.
     case ErrorCode.stateConflict:
