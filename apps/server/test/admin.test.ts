@@ -79,6 +79,8 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   listAuditLog: {},
   listMemberWallets: {},
   setWalletLimits: { body: { walletId: "custodial:nope", topupAllowed: false } },
+  freezeWallet: { body: { walletId: "custodial:nope", reason: "Checked" } },
+  unfreezeWallet: { body: { walletId: "custodial:nope" } },
   advanceReconversion: { body: { id: "tx_nope", status: "received" } },
 };
 
