@@ -18,6 +18,9 @@ describe("dialogs and the keyboard", () => {
   it("a dialog takes the focus, keeps it inside, closes with Escape and gives it back", async () => {
     const { page, context } = await signedIn(suite, "alice@example.com");
     const pay = page.getByRole("button", { name: "Pay" });
+    // Pay is enabled once the accounts have loaded (a disabled button takes no focus): a trial
+    // click waits for that, as a hand would, without pressing it.
+    await pay.click({ trial: true });
     await pay.focus();
     await page.keyboard.press("Enter");
     const d = dialog(page, "Send money - 1/2");
