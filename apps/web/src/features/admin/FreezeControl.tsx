@@ -45,7 +45,7 @@ export function FreezeControl({ wallet }: { wallet: MemberWallet }) {
   ];
   return (
     <>
-      <button type="button" className={frozen ? "button small" : "button small danger"} onClick={() => setAsking(true)}>
+      <button type="button" className="button small" onClick={() => setAsking(true)}>
         {frozen ? i18n._("Unfreeze") : i18n._("Freeze")}
       </button>
       {asking && frozen && (
