@@ -26,6 +26,7 @@ import { appConfig, webRoutes } from "./web";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
 import { scheduleSweeps } from "./services/maintenance";
+import { scheduleLedgerChecks } from "./services/ledger-health";
 import { featuresOf } from "./services/features";
 import { EventHub } from "./services/event-hub";
 import { NotificationWorker } from "./services/notification-worker";
@@ -136,6 +137,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   await lokavalutoRoutes(app, full);
   // Every instance clears expired rate-limit windows and challenges on its own timer.
   let stopSweeps: (() => void) | undefined;
+  // One instance at a time checks the ledger's invariants (advisory lock), once an interval.
+  let stopChecks: (() => void) | undefined;
   // Every instance sends notification e-mails and pushes too: they share the outbox in the database.
   const worker = new NotificationWorker({
     db: deps.db,
@@ -148,6 +151,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   app.addHook("onReady", async () => {
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
+    stopChecks = scheduleLedgerChecks(deps.db, app.log);
     // The VAPID key is made at the first start (services/vapid.ts), or at its first use if the
     // database is not there yet: an instance starts, alive, without it (GET /api/health).
     vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));
@@ -155,6 +159,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   app.addHook("onClose", async () => {
     stopSweeps?.();
+    stopChecks?.();
     // The message being sent is marked before the hub and then the pool (the caller's) close.
     await worker.stop();
     await hub.close();

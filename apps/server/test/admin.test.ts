@@ -26,10 +26,11 @@ let member: Api;
 let accountsAdmin: Api;
 let creditsAdmin: Api;
 let bothAdmin: Api;
+let board: Api;
 let creditsAdminId: bigint;
 let accountsAdminId: bigint;
 
-const api = async (opts: { firstName?: string; canValidateAccounts?: boolean; canValidateCredits?: boolean } = {}) => {
+const api = async (opts: { firstName?: string; canValidateAccounts?: boolean; canValidateCredits?: boolean; canViewFigures?: boolean } = {}) => {
   const m = await seedMember(tdb.db, opts);
   return { id: m.id, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
 };
@@ -47,6 +48,7 @@ beforeAll(async () => {
   creditsAdmin = c.api;
   creditsAdminId = c.id;
   bothAdmin = (await api({ canValidateAccounts: true, canValidateCredits: true })).api;
+  board = (await api({ canViewFigures: true })).api;
 });
 
 afterEach(async () => {
@@ -82,6 +84,9 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   freezeWallet: { body: { walletId: "custodial:nope", reason: "Checked" } },
   unfreezeWallet: { body: { walletId: "custodial:nope" } },
   advanceReconversion: { body: { id: "tx_nope", status: "received" } },
+  getFigures: { query: { from: "2026-01-01", to: "2026-01-31", interval: "week", tz: "UTC" } },
+  getLedgerHealth: {},
+  checkLedger: {},
 };
 
 describe("who may call the admin operations", () => {
@@ -97,14 +102,29 @@ describe("who may call the admin operations", () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error.code).toBe("login_required");
     const right = (Object.entries(ADMIN_ROUTES) as [keyof typeof ADMIN_ROUTES, readonly RouteName[]][]).find(([, names]) => names.includes(name))![0];
-    const without = right === "accounts" ? [member, creditsAdmin] : right === "credits" ? [member, accountsAdmin] : [member, accountsAdmin, creditsAdmin];
+    // The board's right is read-only: its holder gets nothing else.
+    const without =
+      right === "accounts"
+        ? [member, creditsAdmin, board]
+        : right === "credits"
+          ? [member, accountsAdmin, board]
+          : right === "board"
+            ? [member, accountsAdmin, creditsAdmin]
+            : [member, accountsAdmin, creditsAdmin, board];
     for (const a of without) {
       const r = await a.call(name, ARGS[name]);
       expect(r.status, name).toBe(403);
       expect(r.json.error).toMatchObject({ code: "forbidden", message: M.forbidden });
       if (routes[name].method === "POST") expect((await a.call(name, { body: { nonsense: 1 } })).status).toBe(403);
     }
-    const holders = right === "accounts" ? [accountsAdmin, bothAdmin] : right === "credits" ? [creditsAdmin, bothAdmin] : [bothAdmin];
+    const holders =
+      right === "accounts"
+        ? [accountsAdmin, bothAdmin]
+        : right === "credits"
+          ? [creditsAdmin, bothAdmin]
+          : right === "board"
+            ? [board, bothAdmin]
+            : [bothAdmin];
     for (const a of holders) expect([200, 404], name).toContain((await a.call(name, ARGS[name])).status);
   });
 });

@@ -28,9 +28,10 @@ import {
  * everybody else calling on them must learn and move nothing (IDOR), which is checked on the
  * database after they all tried, before the owner's own calls run. "cashier" runs the till of
  * both of the owner's wallets (issue 20): it takes payments into them and sees their sales, and
- * every other operation on them answers it 403.
+ * every other operation on them answers it 403. "board" holds the board's read-only right (issue
+ * 22): the figures and the ledger's health, which administrators ("both") read too.
  */
-const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "cashier"] as const;
+const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "board", "cashier"] as const;
 type Role = (typeof ROLES)[number];
 type Args = Parameters<Api["call"]>[1];
 
@@ -75,11 +76,12 @@ beforeAll(async () => {
   custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
   ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", symbol: "DL" });
   apis.anonymous = new Api(server.baseUrl);
-  for (const role of ["owner", "other", "accounts", "credits", "both", "cashier"] as const) {
+  for (const role of ["owner", "other", "accounts", "credits", "both", "board", "cashier"] as const) {
     people[role] = await seedMember(tdb.db, {
       firstName: role,
       canValidateAccounts: role === "accounts" || role === "both",
       canValidateCredits: role === "credits" || role === "both",
+      canViewFigures: role === "board",
     });
     apis[role] = new Api(server.baseUrl, await memberToken(tdb.db, people[role].id));
   }
@@ -141,6 +143,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   getMyContact: () => ({}),
   hasUserAccountValidationRights: () => ({}),
   hasCreditRequestValidationRights: () => ({}),
+  hasBoardRights: () => ({}),
   getBackends: () => ({}),
   getAccounts: () => ({}),
   getBalance: () => ({ params: { walletId: own.custodial } }),
@@ -216,6 +219,9 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   freezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial, reason: "Checked" } }),
   unfreezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial } }),
   listReconversions: () => ({}),
+  getFigures: () => ({ query: { from: "2026-01-01", to: "2026-12-31", interval: "month", tz: "Europe/Paris" } }),
+  getLedgerHealth: () => ({}),
+  checkLedger: () => ({}),
   advanceReconversion: () => ({ body: { id: "tx_nope", status: "received" } }),
   getStagingUserAccounts: () => ({}),
   validateCreation: () => ({ body: { walletId: "custodial:nope" } }),
@@ -231,7 +237,8 @@ const owner = (status: number, others = 404): Expected => ({ ...same(others), an
 /** Administration: 403 without the right; with it, 404 here since the calls name nothing real. */
 function admin(name: RouteName): Expected {
   const right = (Object.entries(ADMIN_ROUTES) as [string, readonly RouteName[]][]).find(([, names]) => names.includes(name))![0];
-  const holders: Role[] = right === "accounts" ? ["accounts", "both"] : right === "credits" ? ["credits", "both"] : ["both"];
+  const holders: Role[] =
+    right === "accounts" ? ["accounts", "both"] : right === "credits" ? ["credits", "both"] : right === "board" ? ["board", "both"] : ["both"];
   return Object.fromEntries(ROLES.map((r) => [r, r === "anonymous" ? 401 : holders.includes(r) ? [200, 404] : 403])) as Expected;
 }
 
@@ -248,6 +255,7 @@ const EXPECTED: Record<RouteName, Expected> = {
   getMyContact: member(200),
   hasUserAccountValidationRights: member(200),
   hasCreditRequestValidationRights: member(200),
+  hasBoardRights: member(200),
   getBackends: member(200),
   getAccounts: member(200),
   getBalance: owner(200),
@@ -310,7 +318,7 @@ const EXPECTED: Record<RouteName, Expected> = {
   // other requesters") open orders on a wallet; for anybody else it does not exist.
   createTopUp: { ...owner(409), credits: 200, both: 200 },
   // Someone who topped the account up sees their own orders (checked below), anybody else nothing.
-  getPendingTopUps: { ...owner(200), other: [200, 404], accounts: [200, 404], credits: [200, 404], both: [200, 404] },
+  getPendingTopUps: { ...owner(200), other: [200, 404], accounts: [200, 404], credits: [200, 404], both: [200, 404], board: [200, 404] },
   cancelTopUp: owner(200),
   ...(Object.fromEntries((Object.values(ADMIN_ROUTES).flat() as RouteName[]).map((n) => [n, admin(n)])) as Record<string, Expected>),
 } as Record<RouteName, Expected>;

@@ -114,6 +114,7 @@ export async function seedMember(
     hashCost?: number;
     canValidateAccounts?: boolean;
     canValidateCredits?: boolean;
+    canViewFigures?: boolean;
   } = {},
 ): Promise<SeededMember> {
   const password = m.password ?? TEST_PASSWORD;
@@ -127,6 +128,7 @@ export async function seedMember(
     passwordHash,
     canValidateAccounts: m.canValidateAccounts ?? false,
     canValidateCredits: m.canValidateCredits ?? false,
+    canViewFigures: m.canViewFigures ?? false,
   });
   return { id, email: email.trim().toLowerCase(), password };
 }

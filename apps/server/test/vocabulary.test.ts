@@ -12,6 +12,7 @@ import {
   NOTIFICATION_KINDS,
   PASSKEY_CHALLENGE_PURPOSES,
   PAYMENT_REQUEST_STATUSES,
+  LEDGER_CHECK_TRIGGERS,
   PREFERENCE_CHANNELS,
   RECONVERSION_STATUSES,
   SUB_ACCOUNTS,
@@ -50,6 +51,7 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "notification_deliveries.channel": NOTIFICATION_CHANNELS,
   "notification_deliveries.kind": NOTIFICATION_KINDS,
   "payment_requests.status": PAYMENT_REQUEST_STATUSES,
+  "ledger_checks.trigger": LEDGER_CHECK_TRIGGERS,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */

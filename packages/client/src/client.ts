@@ -146,6 +146,10 @@ export class MutuaClient {
   async hasCreditRequestValidationRights(): Promise<boolean> {
     return (await this.call("hasCreditRequestValidationRights")).allowed;
   }
+  /** The board's read-only right: figures and ledger health (administrators hold it too). */
+  async hasBoardRights(): Promise<boolean> {
+    return (await this.call("hasBoardRights")).allowed;
+  }
   getBackends() {
     return this.call("getBackends");
   }
@@ -314,6 +318,15 @@ export class MutuaClient {
 
   unfreezeWallet(body: BodyOf<"unfreezeWallet">) {
     return this.call("unfreezeWallet", { body });
+  }
+  getFigures(query: QueryOf<"getFigures">) {
+    return this.call("getFigures", { query });
+  }
+  getLedgerHealth() {
+    return this.call("getLedgerHealth");
+  }
+  checkLedger() {
+    return this.call("checkLedger");
   }
   listAuditLog(limit = 100) {
     return this.call("listAuditLog", { query: { limit } });

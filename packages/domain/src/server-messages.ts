@@ -39,6 +39,7 @@ export const SM = {
   reauthRequired: "Please confirm your password to continue.",
   wrongPassword: "Wrong password. Please try again.",
   pushServiceUnsupported: "This push service is not supported.",
+  periodInvalid: "Choose a period that starts before it ends and lasts ten years at most.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

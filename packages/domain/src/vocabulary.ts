@@ -33,6 +33,14 @@ export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 export const RECONVERSION_STATUSES = ["sent", "received", "invoiced", "paid"] as const;
 export type ReconversionStatus = (typeof RECONVERSION_STATUSES)[number];
 
+/** Why the ledger's invariants were checked: the periodic job, or somebody asking (issue 22). */
+export const LEDGER_CHECK_TRIGGERS = ["schedule", "demand"] as const;
+export type LedgerCheckTrigger = (typeof LEDGER_CHECK_TRIGGERS)[number];
+
+/** How the board's figures cut a period: by ISO week (Monday first) or by calendar month. */
+export const FIGURE_INTERVALS = ["week", "month"] as const;
+export type FigureInterval = (typeof FIGURE_INTERVALS)[number];
+
 /** A top-up order: unpaid, paid by the member, received (credited) or canceled. */
 export const TOPUP_STATES = ["unpaid", "paid", "received", "canceled"] as const;
 export type TopUpState = (typeof TOPUP_STATES)[number];

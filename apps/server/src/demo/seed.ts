@@ -25,6 +25,7 @@ export const DEMO_MEMBERS = [
   { email: "admin@example.com", firstName: "Ada", lastName: "Admin", role: "both validation rights", accounts: true, credits: true, wallets: [] },
   { email: "accounts@example.com", firstName: "Axel", lastName: "Accounts", role: "account validation", accounts: true, wallets: [] },
   { email: "credits@example.com", firstName: "Cleo", lastName: "Credits", role: "credit validation", credits: true, wallets: [] },
+  { email: "board@example.com", firstName: "Bea", lastName: "Board", role: "board (figures and ledger health, read-only)", board: true, wallets: [] },
   {
     email: "dan@example.com",
     firstName: "Dan",
@@ -66,6 +67,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
       passwordHash: await hashPassword(DEMO_PASSWORD),
       canValidateAccounts: "accounts" in m && m.accounts,
       canValidateCredits: "credits" in m && m.credits,
+      canViewFigures: "board" in m && m.board,
     });
     created.push(id);
     for (const kind of m.wallets) {

@@ -7,8 +7,10 @@ import { ordersInState } from "../services/topups";
 import { auditLog } from "../services/audit";
 import { listMemberWallets, setWalletLimits } from "../services/limits";
 import { freezeWallet, unfreezeWallet } from "../services/freeze";
+import { figures } from "../services/figures";
+import { ledgerHealth, runLedgerCheck } from "../services/ledger-health";
 
-/** Reconversions (both rights) and pending wallet creations (account right); `operation` checks the right. */
+/** Reconversions (both rights), pending wallet creations (account right), the board's figures; `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   const { db } = deps;
   operation(app, deps, "listReconversions", async ({ query }) => listReconversions(db, query.status));
@@ -19,6 +21,13 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "freezeWallet", async ({ memberId, body }) => freezeWallet(db, memberId, body.walletId, body.reason));
   operation(app, deps, "unfreezeWallet", async ({ memberId, body }) => unfreezeWallet(db, memberId, body.walletId));
   operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
+  operation(app, deps, "getFigures", async ({ query }) => figures(db, query));
+  operation(app, deps, "getLedgerHealth", async () => ledgerHealth(db));
+  operation(app, deps, "checkLedger", async ({ memberId }) => {
+    const { violations } = await runLedgerCheck(db, memberId);
+    if (violations.length > 0) app.log.error({ violations }, "ledger invariant violated");
+    return ledgerHealth(db);
+  });
   operation(app, deps, "getStagingUserAccounts", async () => stagingAccounts(db));
   operation(app, deps, "validateCreation", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "active"));
   operation(app, deps, "discardCreateRequest", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "discarded"));

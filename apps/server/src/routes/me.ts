@@ -5,6 +5,7 @@ import { loginRequired } from "../services/errors";
 import { findMemberById, toProfile } from "../services/members";
 import { listBackends } from "../services/backends";
 import { listTills } from "../services/tills";
+import { holdsRight } from "../services/rights";
 
 export function meRoutes(app: FastifyInstance, deps: Deps): void {
   const { db } = deps;
@@ -17,6 +18,7 @@ export function meRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "getMyContact", async ({ memberId }) => toProfile(await me(memberId)));
   operation(app, deps, "hasUserAccountValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_accounts }));
   operation(app, deps, "hasCreditRequestValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_credits }));
+  operation(app, deps, "hasBoardRights", async ({ memberId }) => ({ allowed: holdsRight(await me(memberId), "board") }));
   operation(app, deps, "getBackends", async ({ memberId }) => listBackends(db, memberId));
   operation(app, deps, "listTills", async ({ memberId }) => listTills(db, memberId));
 }

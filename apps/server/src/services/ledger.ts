@@ -214,7 +214,7 @@ const groupCommit = perPool(
  * The ledger's invariants, checked by tests after every scenario and cheap enough for a
  * periodic job: returns the violations found (none when all is well).
  */
-export async function ledgerViolations(db: Db): Promise<string[]> {
+export async function ledgerViolations(db: Queryable): Promise<string[]> {
   const out: string[] = [];
   // sum() of bigint is numeric, which pg hands over as a string.
   const unbalanced = await db.query<{ currency_id: string; total: string }>(

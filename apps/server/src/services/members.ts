@@ -17,6 +17,8 @@ export interface MemberRow {
   phone: string | null;
   can_validate_accounts: boolean;
   can_validate_credits: boolean;
+  /** The board's read-only right (issue 22); administrators read the figures without it. */
+  can_view_figures: boolean;
 }
 
 export interface Profile {
@@ -92,6 +94,7 @@ export async function createMember(
     phone?: string;
     canValidateAccounts?: boolean;
     canValidateCredits?: boolean;
+    canViewFigures?: boolean;
   },
 ): Promise<bigint> {
   const email = normalizeEmail(m.email);
@@ -101,9 +104,20 @@ export async function createMember(
   const search = searchKey(`${m.firstName} ${m.lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
   try {
     const { rows } = await db.query<{ id: bigint }>(
-      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [email, m.firstName.trim(), m.lastName.trim(), m.passwordHash, phone, search, nameKey, m.canValidateAccounts ?? false, m.canValidateCredits ?? false],
+      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        email,
+        m.firstName.trim(),
+        m.lastName.trim(),
+        m.passwordHash,
+        phone,
+        search,
+        nameKey,
+        m.canValidateAccounts ?? false,
+        m.canValidateCredits ?? false,
+        m.canViewFigures ?? false,
+      ],
     );
     return rows[0]!.id;
   } catch (e) {

@@ -6,7 +6,8 @@
  *
  * Access: `public` answers without a session; `member` needs one; `accounts` and `credits` need
  * the account or credit validation right as well (docs/spec.md §6); `both` is the spec's
- * "administrator", a holder of both rights.
+ * "administrator", a holder of both rights; `board` reads the association's figures and the
+ * ledger's health and changes nothing: board members have it, and so do administrators.
  *
  * `wallet` says where an operation names the wallet it acts on. Its owner may; anybody else is
  * answered as if it did not exist (404), except a cashier of that wallet (issue 20), who is told
@@ -25,6 +26,7 @@ export const routes = {
   getMyContact: { method: "GET", path: "/api/me", access: "member" },
   hasUserAccountValidationRights: { method: "GET", path: "/api/me/rights/account-validation", access: "member" },
   hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation", access: "member" },
+  hasBoardRights: { method: "GET", path: "/api/me/rights/board", access: "member" },
   getBackends: { method: "GET", path: "/api/backends", access: "member" },
   getAccounts: { method: "GET", path: "/api/accounts", access: "member" },
   getBalance: { method: "GET", path: "/api/accounts/:walletId/balance", access: "member", wallet: "params.walletId" },
@@ -90,6 +92,10 @@ export const routes = {
   freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
   unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },
+  // The board's figures and the ledger's health (issue 22): read-only, for the board and the administrators.
+  getFigures: { method: "GET", path: "/api/admin/figures", access: "board" },
+  getLedgerHealth: { method: "GET", path: "/api/admin/ledger-health", access: "board" },
+  checkLedger: { method: "POST", path: "/api/admin/ledger-health/check", access: "board" },
   advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance", access: "both" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },
@@ -99,8 +105,8 @@ export const routes = {
 type HttpMethodName = "GET" | "POST" | "PUT" | "DELETE";
 /** Where a request names the wallet its operation acts on. */
 export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | "body.from";
-/** The validation rights of docs/spec.md §6; `both` asks for the two at once. */
-export type Right = "accounts" | "credits" | "both";
+/** The validation rights of docs/spec.md §6 (`both` asks for the two at once), and the board's read-only right. */
+export type Right = "accounts" | "credits" | "both" | "board";
 export type Access = "public" | "member" | Right;
 
 export type RouteName = keyof typeof routes;
@@ -116,6 +122,7 @@ export const ADMIN_ROUTES: Readonly<Record<Right, readonly RouteName[]>> = {
   accounts: NAMES.filter((n) => routes[n].access === "accounts"),
   credits: NAMES.filter((n) => routes[n].access === "credits"),
   both: NAMES.filter((n) => routes[n].access === "both"),
+  board: NAMES.filter((n) => routes[n].access === "board"),
 };
 
 /** Where an operation names its wallet, and whether a cashier of that wallet may call it (the route table's `wallet` and `till`). */

@@ -9,6 +9,8 @@ import {
   BACKEND_KINDS,
   CREDENTIAL_KINDS,
   EVENT_KINDS,
+  FIGURE_INTERVALS,
+  LEDGER_CHECK_TRIGGERS,
   LIMITS,
   MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
@@ -511,6 +513,69 @@ export const AuditEntry = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 
+/** A calendar day, YYYY-MM-DD. */
+const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidRequest);
+
+/**
+ * The board's figures for a period: `from` and `to` are days, both included, in the time zone
+ * `tz` (an IANA name: isTimeZone), which also decides where weeks and months begin.
+ */
+export const FiguresQuery = z.object({
+  from: IsoDay,
+  to: IsoDay,
+  interval: z.enum(FIGURE_INTERVALS).default("month"),
+  tz: z.string().min(1).max(64),
+});
+
+/** How many movements of a kind, and how much they moved. */
+const Flow = z.object({ count: z.number().int(), volume: AmountString });
+const Flows = z.object({ payment: Flow, topup: Flow, reconversion: Flow });
+
+/** One currency's figures (issue 22), all from the ledger in one snapshot. */
+export const CurrencyFigures = z.object({
+  currencyId: z.string(),
+  name: z.string(),
+  symbol: z.string(),
+  /** The sum of the members' balances at the end of the period (mutual credit sums to zero among them). */
+  circulation: SignedAmountString,
+  /** Top-ups credited (paid in national currency) less reconversions paid out, up to the end of the period. */
+  reserve: SignedAmountString,
+  /** reserve / circulation as a percentage with two decimals ("100.00"); null when nothing circulates. */
+  coverage: z
+    .string()
+    .regex(/^-?\d+\.\d{2}$/)
+    .nullable(),
+  /** Mutual credit (currencies with mutual-credit accounts): what members owe, what they are owed, who is at a bound. */
+  mutualCredit: z.object({ negative: SignedAmountString, positive: SignedAmountString, atFloor: z.number().int(), atCeiling: z.number().int() }).nullable(),
+  /** Members with an active wallet in this currency at the end of the period. */
+  membersWithWallet: z.number().int(),
+  /** Members who paid or were paid in the 30 days before the end of the period. */
+  activeMembers: z.number().int(),
+  /** The period's movements by kind; the series' buckets add up to these. */
+  totals: Flows,
+  /** One bucket per week or month of the period (`start` is its first day, maybe before `from`), oldest first. */
+  series: z.array(Flows.extend({ start: IsoDay })),
+});
+
+export const Figures = z.object({
+  from: IsoDay,
+  to: IsoDay,
+  interval: z.enum(FIGURE_INTERVALS),
+  /** The instant the stock figures (circulation, reserve...) stand at: the end of the period, or now if that is later. */
+  asOf: z.string(),
+  currencies: z.array(CurrencyFigures),
+});
+
+/** The last run of the ledger's invariant checks: when, what it found (nothing when all is well), and who asked. */
+export const LedgerCheck = z.object({
+  at: z.string(),
+  violations: z.array(z.string()),
+  trigger: z.enum(LEDGER_CHECK_TRIGGERS),
+  /** The member who asked for it, for a check on demand. */
+  requestedBy: z.string().nullable(),
+});
+export const LedgerHealth = z.object({ last: LedgerCheck.nullable(), everyMinutes: z.number().int() });
+
 /** A member's wallet as the administration console shows it, with its limits. */
 export const MemberWallet = z.object({
   memberId: z.number().int(),
@@ -638,6 +703,7 @@ export const schemas = {
   getMyContact: { response: Profile },
   hasUserAccountValidationRights: { response: Allowed },
   hasCreditRequestValidationRights: { response: Allowed },
+  hasBoardRights: { response: Allowed },
   getBackends: { response: z.array(Backend) },
   getAccounts: { response: z.array(AccountEntry) },
   getBalance: { params: WalletParams, response: Balance },
@@ -695,6 +761,9 @@ export const schemas = {
   unfreezeWallet: { body: UnfreezeWalletBody, response: MemberWallet },
   listAuditLog: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), response: z.array(AuditEntry) },
   listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
+  getFigures: { query: FiguresQuery, response: Figures },
+  getLedgerHealth: { response: LedgerHealth },
+  checkLedger: { response: LedgerHealth },
   advanceReconversion: { body: AdvanceReconversionBody, response: ReconversionView },
   /** Server-Sent Events: a `ready` event with the stream's position, then one `message` per MemberEvent. */
   events: { query: EventsQuery, response: z.string() },

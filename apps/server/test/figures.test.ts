@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SM, type CurrencyFigures } from "@mutua/domain";
+import { postMovement } from "../src/services/ledger";
+import { percent } from "../src/services/figures";
+import { systemWallet, type BackendRow } from "../src/services/wallets";
+import {
+  Api,
+  cents,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  startServer,
+  type TestDatabase,
+  type TestServer,
+} from "./helpers";
+
+/**
+ * The board's figures (issue 22): a currency's life over two months, written with known dates,
+ * and the figures the API gives for periods cut through it, checked against sums done by hand.
+ */
+let tdb: TestDatabase;
+let server: TestServer;
+let backend: BackendRow;
+let board: Api;
+const w = {} as Record<"ann" | "ben" | "cat", string>;
+
+const at = (iso: string) => new Date(iso);
+
+async function move(kind: "payment" | "topup" | "reconversion" | "retirement", from: string, to: string, account: "nant" | "cm", amount: string, when: string) {
+  await postMovement(tdb.db, {
+    kind,
+    payerWalletId: from,
+    payeeWalletId: to,
+    parts: [{ account, amount: cents(amount) }],
+    senderMemo: "",
+    recipientMemo: "",
+    idempotencyKey: newKey("fig"),
+    initiatedBy: null,
+    at: at(when),
+  });
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db);
+  backend = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "FG" });
+  const boardId = (await seedMember(tdb.db, { firstName: "Bea", canViewFigures: true })).id;
+  board = new Api(server.baseUrl, await memberToken(tdb.db, boardId));
+  for (const name of ["ann", "ben", "cat"] as const)
+    w[name] = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db, { firstName: name })).id)).id;
+  // The wallets were opened before the story starts.
+  await tdb.db.query("UPDATE wallets SET created_at = '2025-12-01T00:00:00Z' WHERE backend_id = $1", [backend.id]);
+  const issuance = (await systemWallet(tdb.db, backend.id, "issuance"))!.id;
+  const safe = (await systemWallet(tdb.db, backend.id, "safe"))!.id;
+  await move("topup", issuance, w.ann, "nant", "100.00", "2026-01-10T10:00:00Z");
+  await move("payment", w.ann, w.cat, "cm", "10.00", "2026-01-20T10:00:00Z");
+  // Late on 31 January in UTC, already 1 February in Paris.
+  await move("topup", issuance, w.ben, "nant", "50.00", "2026-01-31T23:30:00Z");
+  await move("payment", w.ben, w.cat, "cm", "10.00", "2026-02-05T10:00:00Z");
+  await move("reconversion", w.ann, safe, "nant", "20.00", "2026-02-10T10:00:00Z");
+  await move("retirement", safe, issuance, "nant", "20.00", "2026-02-15T10:00:00Z");
+});
+
+afterAll(async () => {
+  await server?.close();
+  await tdb?.drop();
+});
+
+async function figuresFor(from: string, to: string, interval: "week" | "month" = "month", tz = "UTC"): Promise<CurrencyFigures> {
+  const r = await board.call("getFigures", { query: { from, to, interval, tz } });
+  expect(r.status, JSON.stringify(r.json)).toBe(200);
+  return r.json.currencies.find((c) => c.currencyId === backend.currency_id)!;
+}
+
+describe("the board's figures", () => {
+  it("adds up the two months: circulation, reserve, coverage, mutual credit, members and flows", async () => {
+    const f = await figuresFor("2026-01-01", "2026-02-28");
+    // Ann 80.00 pledged and -10.00 credit, Ben 50.00 and -10.00, Cat +20.00 credit.
+    expect(f).toMatchObject({
+      circulation: "130.00",
+      reserve: "130.00",
+      coverage: "100.00",
+      mutualCredit: { negative: "-20.00", positive: "20.00", atFloor: 2, atCeiling: 1 },
+      membersWithWallet: 3,
+      // Ben paid Cat on 5 February; Ann's last payment was more than 30 days before 28 February ended.
+      activeMembers: 2,
+      totals: { payment: { count: 2, volume: "20.00" }, topup: { count: 2, volume: "150.00" }, reconversion: { count: 1, volume: "20.00" } },
+    });
+    expect(f.series).toEqual([
+      { start: "2026-01-01", payment: { count: 1, volume: "10.00" }, topup: { count: 2, volume: "150.00" }, reconversion: { count: 0, volume: "0.00" } },
+      { start: "2026-02-01", payment: { count: 1, volume: "10.00" }, topup: { count: 0, volume: "0.00" }, reconversion: { count: 1, volume: "20.00" } },
+    ]);
+  });
+
+  it("stands at the end of the period: before the reconversion was paid out, the reserve covers more than circulates", async () => {
+    const f = await figuresFor("2026-02-01", "2026-02-12");
+    // Circulation 130.00 (the 20.00 reconverted sit at the safe), reserve still 150.00.
+    expect(f).toMatchObject({ circulation: "130.00", reserve: "150.00", coverage: "115.38" });
+    const january = await figuresFor("2026-01-01", "2026-01-15");
+    expect(january).toMatchObject({ circulation: "100.00", reserve: "100.00", coverage: "100.00", activeMembers: 0 });
+    expect(january.mutualCredit).toEqual({ negative: "0.00", positive: "0.00", atFloor: 0, atCeiling: 0 });
+  });
+
+  it("cuts days, weeks and months in the time zone asked for", async () => {
+    const paris = await figuresFor("2026-01-01", "2026-02-28", "month", "Europe/Paris");
+    expect(paris.series.map((s) => [s.start, s.topup.count])).toEqual([
+      ["2026-01-01", 1],
+      ["2026-02-01", 1],
+    ]);
+    // January in Paris ends at 23:00 UTC: Ben's top-up is February's.
+    expect((await figuresFor("2026-01-01", "2026-01-31", "month", "Europe/Paris")).reserve).toBe("100.00");
+    expect((await figuresFor("2026-01-01", "2026-01-31", "month", "UTC")).reserve).toBe("150.00");
+    // ISO weeks start on Monday; 5 January 2026 is one, and the first bucket starts before the period does.
+    const weeks = await figuresFor("2026-01-01", "2026-01-25", "week");
+    expect(weeks.series.map((s) => s.start)).toEqual(["2025-12-29", "2026-01-05", "2026-01-12", "2026-01-19"]);
+    expect(weeks.series.reduce((n, s) => n + s.payment.count + s.topup.count, 0)).toBe(weeks.totals.payment.count + weeks.totals.topup.count);
+  });
+
+  it("refuses a period that ends before it starts, a day that does not exist, a long one, and an unknown zone", async () => {
+    for (const query of [
+      { from: "2026-02-01", to: "2026-01-31" },
+      { from: "2026-02-01", to: "2026-02-30" },
+      { from: "2000-01-01", to: "2026-01-01" },
+    ]) {
+      const r = await board.call("getFigures", { query: { ...query, interval: "month", tz: "UTC" } });
+      expect(r.status).toBe(400);
+      expect(r.json.error.message).toBe(SM.periodInvalid);
+    }
+    const zone = await board.call("getFigures", { query: { from: "2026-01-01", to: "2026-01-31", interval: "month", tz: "Mars/Olympus_Mons" } });
+    expect(zone.status).toBe(400);
+    const malformed = await board.call("getFigures", { query: { from: "January", to: "2026-01-31", interval: "month", tz: "UTC" } });
+    expect(malformed.status).toBe(400);
+  });
+
+  it("writes percentages in integers, rounded half away from zero", () => {
+    expect(percent(150n, 130n)).toBe("115.38");
+    expect(percent(1n, 3n)).toBe("33.33");
+    expect(percent(2n, 3n)).toBe("66.67");
+    expect(percent(1n, 1n)).toBe("100.00");
+    expect(percent(-1n, 8n)).toBe("-12.50");
+  });
+});
