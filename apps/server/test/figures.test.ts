@@ -87,11 +87,28 @@ describe("the board's figures", () => {
       membersWithWallet: 3,
       // Ben paid Cat on 5 February; Ann's last payment was more than 30 days before 28 February ended.
       activeMembers: 2,
-      totals: { payment: { count: 2, volume: "20.00" }, topup: { count: 2, volume: "150.00" }, reconversion: { count: 1, volume: "20.00" } },
+      totals: {
+        payment: { count: 2, volume: "20.00" },
+        topup: { count: 2, volume: "150.00" },
+        reconversion: { count: 1, volume: "20.00" },
+        retirement: { count: 1, volume: "20.00" },
+      },
     });
     expect(f.series).toEqual([
-      { start: "2026-01-01", payment: { count: 1, volume: "10.00" }, topup: { count: 2, volume: "150.00" }, reconversion: { count: 0, volume: "0.00" } },
-      { start: "2026-02-01", payment: { count: 1, volume: "10.00" }, topup: { count: 0, volume: "0.00" }, reconversion: { count: 1, volume: "20.00" } },
+      {
+        start: "2026-01-01",
+        payment: { count: 1, volume: "10.00" },
+        topup: { count: 2, volume: "150.00" },
+        reconversion: { count: 0, volume: "0.00" },
+        retirement: { count: 0, volume: "0.00" },
+      },
+      {
+        start: "2026-02-01",
+        payment: { count: 1, volume: "10.00" },
+        topup: { count: 0, volume: "0.00" },
+        reconversion: { count: 1, volume: "20.00" },
+        retirement: { count: 1, volume: "20.00" },
+      },
     ]);
   });
 

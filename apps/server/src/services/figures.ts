@@ -16,8 +16,8 @@ export interface FiguresQuery {
   tz: string;
 }
 
-/** The kinds of movement the board counts: retirements are the second half of a reconversion, not a flow of their own. */
-const FLOW_KINDS = ["payment", "topup", "reconversion"] as const;
+/** Every kind of movement: a retirement is a reconversion paid out, when the reserve goes down. */
+const FLOW_KINDS = ["payment", "topup", "reconversion", "retirement"] as const;
 type FlowKind = (typeof FLOW_KINDS)[number];
 type Flows = CurrencyFigures["totals"];
 
@@ -32,6 +32,7 @@ const emptyFlows = (): Flows => ({
   payment: { count: 0, volume: "0.00" },
   topup: { count: 0, volume: "0.00" },
   reconversion: { count: 0, volume: "0.00" },
+  retirement: { count: 0, volume: "0.00" },
 });
 
 /**
@@ -139,7 +140,7 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
     `WITH ${BOUNDS}
      SELECT currency_id, to_char(date_trunc($4, created_at AT TIME ZONE $3), 'YYYY-MM-DD') AS start, kind, count(*)::int AS n, sum(amount)::text AS volume
      FROM movements
-     WHERE kind IN ('payment', 'topup', 'reconversion') AND created_at >= (SELECT start_at FROM bounds) AND created_at < (SELECT end_at FROM bounds)
+     WHERE created_at >= (SELECT start_at FROM bounds) AND created_at < (SELECT end_at FROM bounds)
      GROUP BY 1, 2, 3`,
     [...args, q.interval],
   );

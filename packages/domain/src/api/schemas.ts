@@ -529,7 +529,8 @@ export const FiguresQuery = z.object({
 
 /** How many movements of a kind, and how much they moved. */
 const Flow = z.object({ count: z.number().int(), volume: AmountString });
-const Flows = z.object({ payment: Flow, topup: Flow, reconversion: Flow });
+/** Reconversions are what members sent back; retirements are those the association paid out (the reserve goes down by them). */
+const Flows = z.object({ payment: Flow, topup: Flow, reconversion: Flow, retirement: Flow });
 
 /** One currency's figures (issue 22), all from the ledger in one snapshot. */
 export const CurrencyFigures = z.object({
