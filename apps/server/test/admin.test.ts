@@ -85,6 +85,7 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   unfreezeWallet: { body: { walletId: "custodial:nope" } },
   advanceReconversion: { body: { id: "tx_nope", status: "received" } },
   getFigures: { query: { from: "2026-01-01", to: "2026-01-31", interval: "week", tz: "UTC" } },
+  getBooks: { query: { from: "2026-01-01", to: "2026-01-31", tz: "UTC" } },
   getLedgerHealth: {},
   checkLedger: {},
 };

@@ -220,6 +220,8 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   unfreezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial } }),
   listReconversions: () => ({}),
   getFigures: () => ({ query: { from: "2026-01-01", to: "2026-12-31", interval: "month", tz: "Europe/Paris" } }),
+  // The books list every movement, the owner's too: only the board's right reads them.
+  getBooks: () => ({ query: { from: "2026-01-01", to: "2026-12-31", tz: "Europe/Paris" } }),
   getLedgerHealth: () => ({}),
   checkLedger: () => ({}),
   advanceReconversion: () => ({ body: { id: "tx_nope", status: "received" } }),

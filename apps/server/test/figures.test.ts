@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SM, type CurrencyFigures } from "@mutua/domain";
+import { formatCents, SM, type CurrencyFigures } from "@mutua/domain";
 import { postMovement } from "../src/services/ledger";
 import { percent } from "../src/services/figures";
+import { books } from "../src/services/books";
 import { systemWallet, type BackendRow } from "../src/services/wallets";
 import {
   Api,
@@ -158,5 +159,38 @@ describe("the board's figures", () => {
     expect(percent(2n, 3n)).toBe("66.67");
     expect(percent(1n, 1n)).toBe("100.00");
     expect(percent(-1n, 8n)).toBe("-12.50");
+  });
+});
+
+describe("the books", () => {
+  it("list every movement of the period, oldest first, with names and each side's balance after it", async () => {
+    const r = await board.call("getBooks", { query: { from: "2026-01-01", to: "2026-02-28", tz: "Europe/Paris" } });
+    expect(r.status).toBe(200);
+    const mine = r.json.movements.filter((m) => m.currency === "FG");
+    expect(
+      mine.map((m) => [m.localDate, m.kind, m.payer.name ?? m.payer.role, m.payee.name ?? m.payee.role, m.amount, m.payer.balanceAfter, m.payee.balanceAfter]),
+    ).toEqual([
+      ["2026-01-10 11:00:00", "topup", "issuance", "ann Member", "100.00", "-100.00", "100.00"],
+      ["2026-01-20 11:00:00", "payment", "ann Member", "cat Member", "10.00", "90.00", "10.00"],
+      // Ben's top-up, late on 31 January in UTC, is on 1 February in Paris.
+      ["2026-02-01 00:30:00", "topup", "issuance", "ben Member", "50.00", "-150.00", "50.00"],
+      ["2026-02-05 11:00:00", "payment", "ben Member", "cat Member", "10.00", "40.00", "20.00"],
+      ["2026-02-10 11:00:00", "reconversion", "ann Member", "safe", "20.00", "70.00", "20.00"],
+      ["2026-02-15 11:00:00", "retirement", "safe", "issuance", "20.00", "0.00", "-130.00"],
+    ]);
+    // Per kind, the books add up to the figures' totals of the same period.
+    const f = await figuresFor("2026-01-01", "2026-02-28", "month", "Europe/Paris");
+    for (const kind of ["payment", "topup", "reconversion", "retirement"] as const) {
+      const rows = mine.filter((m) => m.kind === kind);
+      expect({ count: rows.length, volume: formatCents(rows.reduce((s, m) => s + cents(m.amount), 0n)) }, kind).toEqual(f.totals[kind]);
+    }
+    const audited = await tdb.db.query("SELECT action, details FROM audit_log WHERE action = 'books.exported'");
+    expect(audited.rows).toContainEqual({ action: "books.exported", details: { from: "2026-01-01", to: "2026-02-28", movements: r.json.movements.length } });
+  });
+
+  it("refuses a period with more movements than one answer lists, rather than cut it", async () => {
+    const period = { from: "2026-01-01", to: "2026-02-28", tz: "UTC" };
+    await expect(books(tdb.db, period, 5)).rejects.toMatchObject({ code: "validation_failed", msg: { id: SM.booksTooLong, values: { max: 5 } } });
+    expect((await books(tdb.db, period, 6)).movements).toHaveLength(6);
   });
 });

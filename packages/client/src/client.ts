@@ -322,6 +322,9 @@ export class MutuaClient {
   getFigures(query: QueryOf<"getFigures">) {
     return this.call("getFigures", { query });
   }
+  getBooks(query: QueryOf<"getBooks">) {
+    return this.call("getBooks", { query });
+  }
   getLedgerHealth() {
     return this.call("getLedgerHealth");
   }

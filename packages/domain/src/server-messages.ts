@@ -39,6 +39,7 @@ export const SM = {
   reauthRequired: "Please confirm your password to continue.",
   wrongPassword: "Wrong password. Please try again.",
   pushServiceUnsupported: "This push service is not supported.",
+  booksTooLong: "This period has more than {max} movements: choose a shorter one.",
   periodInvalid: "Choose a period that starts before it ends and lasts ten years at most.",
 } as const;
 

@@ -4,10 +4,12 @@ import { operation } from "../http/contract";
 import { advanceReconversion, listReconversions } from "../services/reconversions";
 import { decideCreation, stagingAccounts } from "../services/staging";
 import { ordersInState } from "../services/topups";
-import { auditLog } from "../services/audit";
 import { listMemberWallets, setWalletLimits } from "../services/limits";
 import { freezeWallet, unfreezeWallet } from "../services/freeze";
 import { figures } from "../services/figures";
+import { books } from "../services/books";
+import { inTransaction } from "../db/pool";
+import { audit, auditLog } from "../services/audit";
 import { ledgerHealth, runLedgerCheck } from "../services/ledger-health";
 
 /** Reconversions (both rights), pending wallet creations (account right), the board's figures; `operation` checks the right. */
@@ -22,6 +24,12 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "unfreezeWallet", async ({ memberId, body }) => unfreezeWallet(db, memberId, body.walletId));
   operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
   operation(app, deps, "getFigures", async ({ query }) => figures(db, query));
+  // The books name members and what they paid: who took them out, and which period, is audited.
+  operation(app, deps, "getBooks", async ({ memberId, query }) => {
+    const out = await books(db, query);
+    await inTransaction(db, (tx) => audit(tx, memberId, "books.exported", "books", { from: query.from, to: query.to, movements: out.movements.length }));
+    return out;
+  });
   operation(app, deps, "getLedgerHealth", async () => ledgerHealth(db));
   operation(app, deps, "checkLedger", async ({ memberId }) => {
     const { violations } = await runLedgerCheck(db, memberId);

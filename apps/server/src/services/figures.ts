@@ -1,32 +1,18 @@
-import { formatCents, SM, type CurrencyFigures, type FigureInterval, type Figures } from "@mutua/domain";
-import { isTimeZone, UNKNOWN_TIME_ZONE } from "@mutua/domain/api/schemas";
+import { formatCents, type CurrencyFigures, type FigureInterval, type Figures } from "@mutua/domain";
 import type { Db, Tx } from "../db/pool";
-import { inTransaction } from "../db/pool";
-import { invalid } from "./errors";
+import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
 
-/** The longest period the figures cover: ten years of weeks is 522 buckets per currency. */
-const MAX_DAYS = 3660;
 /** "Active" members paid or were paid within this many days before the figures' instant. */
 export const ACTIVE_DAYS = 30;
 
-export interface FiguresQuery {
-  from: string;
-  to: string;
+export interface FiguresQuery extends Period {
   interval: FigureInterval;
-  tz: string;
 }
 
 /** Every kind of movement: a retirement is a reconversion paid out, when the reserve goes down. */
 const FLOW_KINDS = ["payment", "topup", "reconversion", "retirement"] as const;
 type FlowKind = (typeof FLOW_KINDS)[number];
 type Flows = CurrencyFigures["totals"];
-
-/** A real calendar day (2026-02-30 is not one), as the day number since the epoch. */
-function dayNumber(s: string): number | null {
-  const t = Date.parse(`${s}T00:00:00Z`);
-  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== s) return null;
-  return t / 86_400_000;
-}
 
 const emptyFlows = (): Flows => ({
   payment: { count: 0, volume: "0.00" },
@@ -47,30 +33,12 @@ const emptyFlows = (): Flows => ({
  * period's movements by kind, in week or month buckets of `tz`.
  */
 export async function figures(db: Db, q: FiguresQuery): Promise<Figures> {
-  if (!isTimeZone(q.tz)) throw invalid({ tz: { id: UNKNOWN_TIME_ZONE } });
-  const from = dayNumber(q.from);
-  const to = dayNumber(q.to);
-  if (from === null || to === null || to < from || to - from >= MAX_DAYS) throw invalid({ to: { id: SM.periodInvalid } });
-  try {
-    return await inTransaction(db, async (tx) => {
-      await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      return await read(tx, q);
-    });
-  } catch (e) {
-    // The contract lets through the names this runtime knows; PostgreSQL's list may lack one.
-    if ((e as { code?: string }).code === "22023" && /time zone/i.test(String((e as Error).message))) throw invalid({ tz: { id: UNKNOWN_TIME_ZONE } });
-    throw e;
-  }
+  return readPeriod(db, q, (tx) => read(tx, q));
 }
-
-/** The period's bounds as instants: $1 from, $2 to, $3 tz. */
-const BOUNDS = `bounds AS (
-  SELECT ($1::date::timestamp AT TIME ZONE $3) AS start_at, (($2::date + 1)::timestamp AT TIME ZONE $3) AS end_at
-)`;
 
 async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
   const args = [q.from, q.to, q.tz];
-  const { rows: head } = await tx.query<{ as_of: Date }>(`WITH ${BOUNDS} SELECT least(end_at, now()) AS as_of FROM bounds`, args);
+  const { rows: head } = await tx.query<{ as_of: Date }>(`WITH ${PERIOD_BOUNDS} SELECT least(end_at, now()) AS as_of FROM bounds`, args);
   const asOf = head[0]!.as_of;
 
   // Member accounts at the end of the period (cents as text: sum() of bigint is numeric).
@@ -85,7 +53,7 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
     at_floor: number;
     at_ceiling: number;
   }>(
-    `WITH ${BOUNDS},
+    `WITH ${PERIOD_BOUNDS},
      balances AS (
        SELECT a.currency_id, a.kind, a.floor, a.ceiling,
          coalesce((SELECT sum(p.amount) FROM postings p JOIN movements m ON m.id = p.movement_id
@@ -107,14 +75,14 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
   );
 
   const { rows: reserves } = await tx.query<{ currency_id: string; reserve: string }>(
-    `WITH ${BOUNDS}
+    `WITH ${PERIOD_BOUNDS}
      SELECT currency_id, (coalesce(sum(amount) FILTER (WHERE kind = 'topup'), 0) - coalesce(sum(amount) FILTER (WHERE kind = 'retirement'), 0))::text AS reserve
      FROM movements WHERE kind IN ('topup', 'retirement') AND created_at < (SELECT end_at FROM bounds) GROUP BY currency_id`,
     args,
   );
 
   const { rows: people } = await tx.query<{ currency_id: string; with_wallet: number; active: number }>(
-    `WITH ${BOUNDS},
+    `WITH ${PERIOD_BOUNDS},
      instant AS (SELECT least(end_at, now()) AS t FROM bounds),
      active AS (
        SELECT DISTINCT mv.currency_id, w.member_id
@@ -137,7 +105,7 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
     [q.from, q.to, q.interval],
   );
   const { rows: flows } = await tx.query<{ currency_id: string; start: string; kind: FlowKind; n: number; volume: string }>(
-    `WITH ${BOUNDS}
+    `WITH ${PERIOD_BOUNDS}
      SELECT currency_id, to_char(date_trunc($4, created_at AT TIME ZONE $3), 'YYYY-MM-DD') AS start, kind, count(*)::int AS n, sum(amount)::text AS volume
      FROM movements
      WHERE created_at >= (SELECT start_at FROM bounds) AND created_at < (SELECT end_at FROM bounds)

@@ -94,6 +94,7 @@ export const routes = {
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },
   // The board's figures and the ledger's health (issue 22): read-only, for the board and the administrators.
   getFigures: { method: "GET", path: "/api/admin/figures", access: "board" },
+  getBooks: { method: "GET", path: "/api/admin/books", access: "board" },
   getLedgerHealth: { method: "GET", path: "/api/admin/ledger-health", access: "board" },
   checkLedger: { method: "POST", path: "/api/admin/ledger-health/check", access: "board" },
   advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance", access: "both" },

@@ -19,6 +19,7 @@ import {
   RECONVERSION_STATUSES,
   SUB_ACCOUNTS,
   TOPUP_STATES,
+  WALLET_ROLES,
   WALLET_STATUSES,
 } from "../vocabulary";
 
@@ -567,6 +568,35 @@ export const Figures = z.object({
   currencies: z.array(CurrencyFigures),
 });
 
+/** The books of a period (issue 22): every movement from the start of `from` to the end of `to` in `tz`. */
+export const BooksQuery = z.object({ from: IsoDay, to: IsoDay, tz: z.string().min(1).max(64) });
+
+/** One side of a movement in the books: whose wallet, and its balance (all its accounts) just after. */
+const BookParty = z.object({
+  walletId: z.string(),
+  /** The member's name; null for the association's own wallets (`role` says which). */
+  name: z.string().nullable(),
+  role: z.enum(WALLET_ROLES),
+  balanceAfter: SignedAmountString,
+});
+
+export const BookMovement = z.object({
+  reference: z.string(),
+  kind: z.enum(MOVEMENT_KINDS),
+  /** The instant, and the same as a wall-clock "YYYY-MM-DD HH:MM:SS" in `tz` (what a spreadsheet reads as a date). */
+  date: z.string(),
+  localDate: z.string(),
+  currency: z.string(),
+  currencyName: z.string(),
+  amount: AmountString,
+  senderMemo: z.string(),
+  recipientMemo: z.string(),
+  payer: BookParty,
+  payee: BookParty,
+});
+
+export const Books = z.object({ from: IsoDay, to: IsoDay, tz: z.string(), movements: z.array(BookMovement) });
+
 /** The last run of the ledger's invariant checks: when, what it found (nothing when all is well), and who asked. */
 export const LedgerCheck = z.object({
   at: z.string(),
@@ -763,6 +793,7 @@ export const schemas = {
   listAuditLog: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), response: z.array(AuditEntry) },
   listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
   getFigures: { query: FiguresQuery, response: Figures },
+  getBooks: { query: BooksQuery, response: Books },
   getLedgerHealth: { response: LedgerHealth },
   checkLedger: { response: LedgerHealth },
   advanceReconversion: { body: AdvanceReconversionBody, response: ReconversionView },
