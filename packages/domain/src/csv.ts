@@ -29,8 +29,8 @@ export function csvDate(d: Date): string {
 
 export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
-/** A plain number ("-12.50", "3"): what a spreadsheet should read as one, never a formula. */
-const NUMBER = /^-?\d+(\.\d+)?$/;
+/** A plain number ("-12.50", "-12,50", "3"): what a spreadsheet should read as one, never a formula. */
+const NUMBER = /^-?\d+([.,]\d+)?$/;
 
 /**
  * A cell a spreadsheet will not run (CSV formula injection, OWASP): text starting with `=`, `+`,
@@ -45,10 +45,10 @@ export function csvSafeCell(value: string): string {
  * The one CSV writer of every export (members', administrators', the books): a header row, every
  * field quoted, CRLF after every line, and every cell neutralised by `csvSafeCell`.
  */
-export function writeCsv(rows: readonly (readonly string[])[]): string {
+export function writeCsv(rows: readonly (readonly string[])[], opts: { delimiter?: "," | ";" } = {}): string {
   return stringify(
     rows.map((r) => r.map(csvSafeCell)),
-    { quoted: true, quoted_empty: true, record_delimiter: "windows" },
+    { quoted: true, quoted_empty: true, record_delimiter: "windows", delimiter: opts.delimiter ?? "," },
   );
 }
 

@@ -13,6 +13,7 @@ export * from "./amount";
 export * from "./split";
 export * from "./transfer";
 export * from "./csv";
+export * from "./books";
 export * from "./search";
 export * from "./qr";
 export * from "./config";

@@ -1,0 +1,119 @@
+import type { BookMovement, Books } from "./api/types";
+import { writeCsv } from "./csv";
+import { decodeApiAmount, formatCents } from "./money";
+import type { MovementKind } from "./vocabulary";
+
+/**
+ * The accountant's CSV files of a period's books (issue 22): every movement, and each account's
+ * statement with its running balance. Made to open in a spreadsheet without retyping: UTF-8
+ * with a byte order mark (Excel reads accents right only with it), dates as "YYYY-MM-DD
+ * HH:MM:SS" in the association's zone, amounts with a dot or, by choice, the language's
+ * comma; with a comma the fields are separated by semicolons, as spreadsheets in those
+ * languages expect.
+ */
+
+export type DecimalSeparator = "." | ",";
+
+/** The words of the files, in the reader's language (the app passes its catalog's). */
+export interface BooksLabels {
+  date: string;
+  reference: string;
+  kind: string;
+  payer: string;
+  payee: string;
+  currency: string;
+  amount: string;
+  senderMemo: string;
+  recipientMemo: string;
+  payerBalance: string;
+  payeeBalance: string;
+  account: string;
+  wallet: string;
+  counterparty: string;
+  memo: string;
+  balance: string;
+  openingBalance: string;
+  kinds: Record<MovementKind, string>;
+  /** What the association's own wallets are called. */
+  issuance: string;
+  safe: string;
+}
+
+const BOM = "\uFEFF";
+
+type Party = BookMovement["payer"];
+
+const partyName = (p: Party, l: BooksLabels) => p.name ?? (p.role === "safe" ? l.safe : l.issuance);
+
+/** A 2-decimal API amount in the file's notation. */
+const amountIn = (amount: string, decimal: DecimalSeparator) => (decimal === "," ? amount.replace(".", ",") : amount);
+
+const write = (rows: string[][], decimal: DecimalSeparator) => BOM + writeCsv(rows, { delimiter: decimal === "," ? ";" : "," });
+
+/** Every movement of the period, oldest first, with both sides' balances after it. */
+export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: DecimalSeparator): string {
+  const header = [l.date, l.reference, l.kind, l.payer, l.payee, l.currency, l.amount, l.senderMemo, l.recipientMemo, l.payerBalance, l.payeeBalance];
+  const rows = books.movements.map((m) => [
+    m.localDate,
+    m.reference,
+    l.kinds[m.kind],
+    partyName(m.payer, l),
+    partyName(m.payee, l),
+    m.currency,
+    amountIn(m.amount, decimal),
+    m.senderMemo,
+    m.recipientMemo,
+    amountIn(m.payer.balanceAfter, decimal),
+    amountIn(m.payee.balanceAfter, decimal),
+  ]);
+  return write([header, ...rows], decimal);
+}
+
+/**
+ * Each account (wallet) that moved in the period, by name: its opening balance, then each of
+ * its movements, signed from its side (money out is negative), with the balance after it. The
+ * opening balance is the first balance after less the first amount, so each line's balance is
+ * the previous one plus its amount.
+ */
+export function booksStatementsCsv(books: Books, l: BooksLabels, decimal: DecimalSeparator): string {
+  const lines = new Map<string, { party: Party; currency: string; rows: { m: BookMovement; amount: bigint; side: "payer" | "payee" }[] }>();
+  for (const m of books.movements) {
+    const amount: bigint = decodeApiAmount(m.amount);
+    for (const side of ["payer", "payee"] as const) {
+      const party = m[side];
+      const entry = lines.get(party.walletId) ?? { party, currency: m.currency, rows: [] };
+      entry.rows.push({ m, amount: side === "payer" ? -amount : amount, side });
+      lines.set(party.walletId, entry);
+    }
+  }
+  const accounts = [...lines.values()].sort(
+    (a, b) => partyName(a.party, l).localeCompare(partyName(b.party, l)) || a.party.walletId.localeCompare(b.party.walletId),
+  );
+  const header = [l.account, l.wallet, l.date, l.reference, l.kind, l.counterparty, l.memo, l.currency, l.amount, l.balance];
+  const rows: string[][] = [];
+  for (const { party, currency, rows: mine } of accounts) {
+    const name = partyName(party, l);
+    const first = mine[0]!;
+    const opening = decodeApiAmount(first.m[first.side].balanceAfter) - first.amount;
+    rows.push([name, party.walletId, `${books.from} 00:00:00`, "", l.openingBalance, "", "", currency, "", amountIn(formatCents(opening), decimal)]);
+    for (const { m, amount, side } of mine) {
+      const other = side === "payer" ? m.payee : m.payer;
+      rows.push([
+        name,
+        party.walletId,
+        m.localDate,
+        m.reference,
+        l.kinds[m.kind],
+        partyName(other, l),
+        side === "payer" ? m.senderMemo : m.recipientMemo,
+        currency,
+        amountIn(formatCents(amount), decimal),
+        amountIn(m[side].balanceAfter, decimal),
+      ]);
+    }
+  }
+  return write([header, ...rows], decimal);
+}
+
+/** movements_2026-01-01_2026-01-31.csv, statements_… */
+export const booksFileName = (what: "movements" | "statements", books: Pick<Books, "from" | "to">) => `${what}_${books.from}_${books.to}.csv`;
