@@ -81,6 +81,11 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   listAuditLog: {},
   listMemberWallets: {},
   setWalletLimits: { body: { walletId: "custodial:nope", topupAllowed: false } },
+  searchMembers: { query: { q: "nobody" } },
+  getMemberFile: { params: { memberId: 999_999_999 } },
+  signOutMember: { params: { memberId: 999_999_999 } },
+  resetMemberPins: { params: { memberId: 999_999_999 } },
+  sendMemberPasswordReset: { params: { memberId: 999_999_999 } },
   freezeWallet: { body: { walletId: "custodial:nope", reason: "Checked" } },
   unfreezeWallet: { body: { walletId: "custodial:nope" } },
   advanceReconversion: { body: { id: "tx_nope", status: "received" } },
@@ -116,7 +121,7 @@ describe("who may call the admin operations", () => {
       const r = await a.call(name, ARGS[name]);
       expect(r.status, name).toBe(403);
       expect(r.json.error).toMatchObject({ code: "forbidden", message: M.forbidden });
-      if (routes[name].method === "POST") expect((await a.call(name, { body: { nonsense: 1 } })).status).toBe(403);
+      if (routes[name].method === "POST") expect((await a.call(name, { ...ARGS[name], body: { nonsense: 1 } })).status).toBe(403);
     }
     const holders =
       right === "accounts"

@@ -126,6 +126,9 @@ afterAll(async () => {
 /** Each caller's own members that a call may name when it is not about the owner's things. */
 const members = () => ({ payee: Number(payee.id) });
 
+/** The owner, for a caller without the account right; a member who does not exist for one with it. */
+const memberOrNobody = (role: Role) => (role === "accounts" || role === "both" ? 999_999_999 : Number(people.owner.id));
+
 const custodialPayment = (key = newKey("authz")) => ({ from: own.custodial, to: payeeWallet, parts: [{ account: "main", amount: "1.00" }], key });
 
 /** The call each role makes for an operation (most name the owner's things whoever calls). */
@@ -215,6 +218,13 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   listAuditLog: () => ({}),
   listMemberWallets: () => ({}),
   setWalletLimits: () => ({ body: { walletId: "custodial:nope", topupAllowed: false } }),
+  // Whoever lacks the right tries it on the owner (ownerState shows the sessions, PINs and all untouched);
+  // the holders name nobody, so the owner's own session and PIN stay for the owner's calls.
+  searchMembers: () => ({ query: { q: "owner" } }),
+  getMemberFile: (role) => ({ params: { memberId: memberOrNobody(role) } }),
+  signOutMember: (role) => ({ params: { memberId: memberOrNobody(role) } }),
+  resetMemberPins: (role) => ({ params: { memberId: memberOrNobody(role) } }),
+  sendMemberPasswordReset: (role) => ({ params: { memberId: memberOrNobody(role) } }),
   // Whoever lacks the right tries it on the owner's real wallet (ownerState shows it untouched).
   freezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial, reason: "Checked" } }),
   unfreezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial } }),
@@ -344,6 +354,7 @@ async function ownerState() {
     order: await q("SELECT state FROM topup_orders WHERE public_id = $1", [own.order]),
     pin: await q("SELECT failures FROM pins WHERE id = $1", [own.pinId]),
     devices: await q("SELECT id FROM device_logins WHERE member_id = $1", [people.owner.id]),
+    resets: await q("SELECT count(*)::int AS n FROM password_resets WHERE member_id = $1", [people.owner.id]),
     sessions: await q("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NULL", [people.owner.id]),
     unread: await q("SELECT id FROM member_events WHERE member_id = $1 AND read_at IS NULL ORDER BY id", [people.owner.id]),
     notifications: await q(

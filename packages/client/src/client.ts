@@ -305,6 +305,21 @@ export class MutuaClient {
   listUnpaidTopUps() {
     return this.call("listUnpaidTopUps");
   }
+  searchMembers(q = "") {
+    return this.call("searchMembers", { query: { q } });
+  }
+  getMemberFile(memberId: number) {
+    return this.call("getMemberFile", { params: { memberId } });
+  }
+  signOutMember(memberId: number) {
+    return this.call("signOutMember", { params: { memberId } });
+  }
+  resetMemberPins(memberId: number) {
+    return this.call("resetMemberPins", { params: { memberId } });
+  }
+  sendMemberPasswordReset(memberId: number) {
+    return this.call("sendMemberPasswordReset", { params: { memberId } });
+  }
   listMemberWallets(q = "") {
     return this.call("listMemberWallets", { query: { q } });
   }

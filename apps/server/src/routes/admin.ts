@@ -11,13 +11,19 @@ import { books } from "../services/books";
 import { inTransaction } from "../db/pool";
 import { audit, auditLog } from "../services/audit";
 import { ledgerHealth, runLedgerCheck } from "../services/ledger-health";
+import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/member-file";
 
 /** Reconversions (both rights), pending wallet creations (account right), the board's figures; `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
-  const { db } = deps;
+  const { db, settings, mailer } = deps;
   operation(app, deps, "listReconversions", async ({ query }) => listReconversions(db, query.status));
   operation(app, deps, "advanceReconversion", async ({ memberId, body }) => advanceReconversion(db, memberId, body.id, body.status));
   operation(app, deps, "listUnpaidTopUps", async () => ordersInState(db, "unpaid"));
+  operation(app, deps, "searchMembers", async ({ query }) => searchMembers(db, query.q));
+  operation(app, deps, "getMemberFile", async ({ params }) => memberFile(db, BigInt(params.memberId)));
+  operation(app, deps, "signOutMember", async ({ memberId, params }) => signOutEverywhere(db, memberId, BigInt(params.memberId)));
+  operation(app, deps, "resetMemberPins", async ({ memberId, params }) => resetPinAttempts(db, memberId, BigInt(params.memberId)));
+  operation(app, deps, "sendMemberPasswordReset", async ({ memberId, params }) => resendPasswordReset(db, settings, mailer, memberId, BigInt(params.memberId)));
   operation(app, deps, "listMemberWallets", async ({ query }) => listMemberWallets(db, query.q));
   operation(app, deps, "setWalletLimits", async ({ memberId, body }) => setWalletLimits(db, memberId, body));
   operation(app, deps, "freezeWallet", async ({ memberId, body }) => freezeWallet(db, memberId, body.walletId, body.reason));

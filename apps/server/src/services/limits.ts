@@ -53,6 +53,12 @@ export async function listMemberWallets(db: Queryable, q: string): Promise<Membe
   return rows.map(view);
 }
 
+/** One member's wallets (not discarded), for their page. */
+export async function memberWallets(db: Queryable, memberId: bigint): Promise<MemberWallet[]> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE w.member_id = $1 AND w.status <> 'discarded' ORDER BY w.backend_id`, [memberId]);
+  return rows.map(view);
+}
+
 /**
  * An administrator changes a wallet's mutual-credit bounds or whether it takes top-ups. The
  * CM account is locked, so no payment slips between the check and the change; a bound that

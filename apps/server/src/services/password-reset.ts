@@ -1,11 +1,11 @@
 import { ErrorCode, newPasswordProblems, normalizeEmail, type Msg, SM } from "@mutua/domain";
-import { inTransaction, type Db } from "../db/pool";
+import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { Refusal, invalid } from "./errors";
 import type { Settings } from "../settings";
 import { audit } from "./audit";
 import { revokeDeviceLogins } from "./credentials";
-import { sendBestEffort, type Mailer } from "./mail";
-import { findMemberByEmail, findMemberById } from "./members";
+import { sendBestEffort, type Mail, type Mailer } from "./mail";
+import { findMemberByEmail, findMemberById, type MemberRow } from "./members";
 import { hashPassword } from "./passwords";
 import { hit } from "./rate-limit";
 import { newToken, revokeAllSessions, tokenHash } from "./sessions";
@@ -19,6 +19,19 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   const member = await findMemberByEmail(db, email);
   // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
   if (!member) throw new Refusal(ErrorCode.unknownUser, { id: SM.unknownUser });
+  const mail = await resetLinkMail(db, s, member);
+  // Not awaited: an answer that waited for the mail server would take longer for members than
+  // for unknown addresses, and tell who is a member by its time alone.
+  void sendBestEffort(mailer, mail);
+}
+
+/**
+ * Stores a new single-use reset token for the member and returns the e-mail carrying its link
+ * (sent by the caller once the token is committed). Refused when the association turned
+ * password resets off.
+ */
+export async function resetLinkMail(db: Queryable, s: Settings, member: Pick<MemberRow, "id" | "email" | "first_name">): Promise<Mail> {
+  if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const { token, hash } = newToken();
   await db.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
     hash,
@@ -27,9 +40,7 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   ]);
   const link = `${s.publicUrl}/reset-password?token=${token}`;
   const minutes = Math.round(s.resetTokenTtlSeconds / 60);
-  // Not awaited: an answer that waited for the mail server would take longer for members than
-  // for unknown addresses, and tell who is a member by its time alone.
-  void sendBestEffort(mailer, {
+  return {
     to: member.email,
     subject: "Choose a new password",
     text:
@@ -37,7 +48,7 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
       `Someone (hopefully you) asked to reset the password of your account.\n` +
       `Open this link within ${minutes} minutes to choose a new password:\n\n${link}\n\n` +
       `If you did not ask for it, ignore this message: your password stays as it is.\n`,
-  });
+  };
 }
 
 /**

@@ -89,6 +89,12 @@ export const routes = {
   listAuditLog: { method: "GET", path: "/api/admin/audit", access: "both" },
   listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
   setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits", access: "both" },
+  // The members' pages (issue 22): the account administrators find a member and help them.
+  searchMembers: { method: "GET", path: "/api/admin/members", access: "accounts" },
+  getMemberFile: { method: "GET", path: "/api/admin/members/:memberId", access: "accounts" },
+  signOutMember: { method: "POST", path: "/api/admin/members/:memberId/sign-out", access: "accounts" },
+  resetMemberPins: { method: "POST", path: "/api/admin/members/:memberId/pin-attempts/reset", access: "accounts" },
+  sendMemberPasswordReset: { method: "POST", path: "/api/admin/members/:memberId/password-reset", access: "accounts" },
   freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
   unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },

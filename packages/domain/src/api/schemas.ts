@@ -626,6 +626,62 @@ export const MemberWallet = z.object({
   frozenReason: z.string().nullable(),
 });
 
+/** A member as the account administrators' search lists them (issue 22). */
+export const MemberSummary = z.object({
+  memberId: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  /** Wallets not discarded, and how many of them are frozen. */
+  wallets: z.number().int(),
+  frozen: z.number().int(),
+});
+
+export const MemberParams = z.object({ memberId: z.coerce.number().int().min(1) });
+
+/** Who is on the other side of a member's movement: a member's name, or the association's wallet. */
+const Counterparty = z.object({ name: z.string().nullable(), role: z.enum(WALLET_ROLES) });
+
+/**
+ * A member's page for the account administrators (issue 22): their wallets with balances,
+ * limits and freezes, their last movements, what is pending, how they are signed in, their PINs.
+ */
+export const MemberFile = z.object({
+  memberId: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  since: z.string(),
+  rights: z.object({ accounts: z.boolean(), credits: z.boolean(), board: z.boolean() }),
+  wallets: z.array(MemberWallet),
+  /** The last 20 movements of any of their wallets, newest first; amounts signed from the member's side. */
+  transactions: z.array(
+    z.object({
+      reference: z.string(),
+      walletId: z.string(),
+      kind: z.enum(MOVEMENT_KINDS),
+      date: z.string(),
+      amount: SignedAmountString,
+      currency: z.string(),
+      counterparty: Counterparty,
+      memo: z.string(),
+    }),
+  ),
+  /** Top-up orders not yet credited (unpaid or paid). */
+  topUps: z.array(
+    z.object({ id: z.string(), walletId: z.string(), amount: AmountString, currency: z.string(), state: TopUpState, date: z.string(), reference: z.string() }),
+  ),
+  /** Reconversions not yet paid out. */
+  reconversions: z.array(
+    z.object({ id: z.string(), walletId: z.string(), amount: AmountString, currency: z.string(), status: ReconversionStatus, date: z.string() }),
+  ),
+  /** Open sessions, newest use first, and the device logins (a native app's biometric sign-in) that can open more. */
+  sessions: z.array(z.object({ createdAt: z.string(), lastSeenAt: z.string(), openedBy: z.enum(["password", "passkey", "device", "other"]) })),
+  deviceLogins: z.number().int(),
+  /** The member's PINs (one per wallet and device) with wrong attempts counted; the fifth in a row deletes the PIN. */
+  pins: z.array(z.object({ walletId: z.string(), failures: z.number().int(), attemptsLeft: z.number().int(), lastUsedAt: z.string().nullable() })),
+});
+
 /** Why a wallet is frozen, as its owner will read it: one line of 1 to 200 characters. */
 const FreezeReason = z
   .string()
@@ -786,6 +842,11 @@ export const schemas = {
   validateCredit: { body: IdBody, response: CreditValidation },
   markTopUpPaid: { body: IdBody, response: TopUpStateResult },
   listUnpaidTopUps: { response: z.array(CreditRequest) },
+  searchMembers: { query: z.object({ q: z.string().max(100).default("") }), response: z.array(MemberSummary) },
+  getMemberFile: { params: MemberParams, response: MemberFile },
+  signOutMember: { params: MemberParams, response: MemberFile },
+  resetMemberPins: { params: MemberParams, response: MemberFile },
+  sendMemberPasswordReset: { params: MemberParams, response: MemberFile },
   listMemberWallets: { query: z.object({ q: z.string().max(100).default("") }), response: z.array(MemberWallet) },
   setWalletLimits: { body: WalletLimitsBody, response: MemberWallet },
   freezeWallet: { body: FreezeWalletBody, response: MemberWallet },

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newPinProof } from "@mutua/wallet";
+import { SM } from "@mutua/domain";
+import type { Mail } from "../src/services/mail";
+import { ledgerViolations } from "../src/services/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import {
+  Api,
+  createBackend,
+  createTestDatabase,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  signTransfer,
+  startServer,
+  topUp,
+  type SeededMember,
+  type TestDatabase,
+  type TestServer,
+} from "./helpers";
+
+/**
+ * A member's page for the account administrators (issue 22): found by name or e-mail, their
+ * wallets, last movements, what is pending, their sessions and PINs; signing them out
+ * everywhere, giving their PINs their attempts back and sending a password reset, each audited.
+ */
+let tdb: TestDatabase;
+let server: TestServer;
+let custodial: BackendRow;
+let ledger: BackendRow;
+let admin: Api;
+let adminId: bigint;
+let elodie: SeededMember;
+let elodieApi: Api;
+let wallet: string;
+let ledgerWallet: string;
+let pinId: string;
+const sent: Mail[] = [];
+
+const auditOf = async (action: string) =>
+  (await tdb.db.query("SELECT subject, details FROM audit_log WHERE member_id = $1 AND action = $2", [adminId, action])).rows;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  server = await startServer(tdb.db, { mailer: { send: async (m) => void sent.push(m) }, env: { PUBLIC_URL: "http://wallet.example.test" } });
+  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(tdb.db, { kind: "ledger", symbol: "DL" });
+  adminId = (await seedMember(tdb.db, { firstName: "Axel", canValidateAccounts: true })).id;
+  admin = new Api(server.baseUrl, await memberToken(tdb.db, adminId));
+  elodie = await seedMember(tdb.db, { firstName: "Élodie", lastName: "Crémieux", phone: "+33 6 00 00 00 01", email: "e.c@asso.example" });
+  elodieApi = new Api(server.baseUrl, await memberToken(tdb.db, elodie.id));
+  wallet = await openCustodialWallet(tdb.db, custodial, elodie.id, "active");
+  const bob = await seedMember(tdb.db, { firstName: "Bob", lastName: "Durand" });
+  const bobWallet = await openCustodialWallet(tdb.db, custodial, bob.id, "active");
+  await topUp(tdb.db, wallet, "40.00");
+  expect(
+    (
+      await elodieApi.call("transfer", {
+        body: { from: wallet, to: bobWallet, parts: [{ account: "main", amount: "2.50" }], key: newKey(), senderMemo: "Bread" },
+      })
+    ).status,
+  ).toBe(200);
+  expect((await elodieApi.call("createTopUp", { body: { walletId: wallet, amount: "15.00" } })).status).toBe(200);
+  // A ledger wallet with a reconversion sent and a PIN with three wrong attempts.
+  const lw = await openTestLedgerWallet(tdb.db, ledger, elodie.id);
+  ledgerWallet = lw.id;
+  await topUp(tdb.db, ledgerWallet, "30.00");
+  const safe = (await systemWallet(tdb.db, ledger.id, "safe"))!.id;
+  expect(
+    (await elodieApi.call("transfer", { body: signTransfer(lw.key, { from: ledgerWallet, to: safe, parts: [{ account: "nant", amount: "10.00" }] }) })).status,
+  ).toBe(200);
+  const { verifier } = await newPinProof("2468");
+  pinId = (await elodieApi.call("createPin", { body: { walletId: ledgerWallet, verifier } })).json.pinId;
+  for (let i = 0; i < 3; i++) expect((await elodieApi.call("openPin", { params: { pinId }, body: { proof: "cd".repeat(32) } })).status).toBe(403);
+  // A native app's biometric sign-in (it needs a session that proved the password).
+  expect((await new Api(server.baseUrl, await memberToken(tdb.db, elodie.id, { fresh: true })).call("createDeviceLogin")).status).toBe(200);
+});
+
+afterAll(async () => {
+  expect(await ledgerViolations(tdb.db)).toEqual([]);
+  await server?.close();
+  await tdb?.drop();
+});
+
+describe("a member's page", () => {
+  it("finds the member by name without accents, by e-mail and by phone", async () => {
+    for (const q of ["cremieux", "ÉLODIE", "asso.example", "+33 6 00 00 00 01", "33600000001"]) {
+      const r = await admin.call("searchMembers", { query: { q } });
+      expect(r.status).toBe(200);
+      expect(r.json, q).toEqual([
+        { memberId: Number(elodie.id), name: "Élodie Crémieux", email: elodie.email, phone: "+33 6 00 00 00 01", wallets: 2, frozen: 0 },
+      ]);
+    }
+  });
+
+  it("shows the wallets, the last movements from the member's side, what is pending, sessions and PINs", async () => {
+    const r = await admin.call("getMemberFile", { params: { memberId: Number(elodie.id) } });
+    expect(r.status).toBe(200);
+    const f = r.json;
+    expect(f).toMatchObject({ name: "Élodie Crémieux", rights: { accounts: false, credits: false, board: false }, deviceLogins: 1 });
+    expect(f.wallets.map((w) => [w.walletId, w.bal, w.frozenReason])).toEqual(
+      [
+        [wallet, "37.50", null],
+        [ledgerWallet, "20.00", null],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(f.transactions.map((t) => [t.kind, t.amount, t.counterparty, t.memo])).toEqual([
+      ["reconversion", "-10.00", { name: null, role: "safe" }, ""],
+      ["topup", "30.00", { name: null, role: "issuance" }, "Top-up"],
+      ["payment", "-2.50", { name: "Bob Durand", role: "member" }, "Bread"],
+      ["topup", "40.00", { name: null, role: "issuance" }, "Top-up"],
+    ]);
+    expect(f.topUps).toMatchObject([{ walletId: wallet, amount: "15.00", state: "unpaid" }]);
+    expect(f.reconversions).toMatchObject([{ walletId: ledgerWallet, amount: "10.00", status: "sent" }]);
+    expect(f.sessions.length).toBeGreaterThanOrEqual(2);
+    expect(f.pins).toEqual([{ walletId: ledgerWallet, failures: 3, attemptsLeft: 2, lastUsedAt: null }]);
+  });
+
+  it("gives the PINs their attempts back, audited", async () => {
+    const r = await admin.call("resetMemberPins", { params: { memberId: Number(elodie.id) } });
+    expect(r.status).toBe(200);
+    expect(r.json.pins).toEqual([{ walletId: ledgerWallet, failures: 0, attemptsLeft: 5, lastUsedAt: null }]);
+    expect(await auditOf("member.pin_attempts_reset")).toEqual([{ subject: `member:${elodie.id}`, details: { pins: 1 } }]);
+  });
+
+  it("sends a password reset link, audited, and says so like the member's own request when resets are off", async () => {
+    const r = await admin.call("sendMemberPasswordReset", { params: { memberId: Number(elodie.id) } });
+    expect(r.status).toBe(200);
+    const resets = () => sent.filter((m) => m.to === elodie.email && m.subject === "Choose a new password");
+    await expect.poll(() => resets().length).toBe(1);
+    expect(resets()[0]!.text).toMatch(/^Hello Élodie,[\s\S]*http:\/\/wallet\.example\.test\/reset-password\?token=/);
+    expect(await auditOf("member.password_reset_sent")).toEqual([{ subject: `member:${elodie.id}`, details: { email: elodie.email } }]);
+    const off = await startServer(tdb.db, { env: { ALLOW_RESET_PASSWORD: "false" } });
+    try {
+      const refused = await new Api(off.baseUrl, await memberToken(tdb.db, adminId)).call("sendMemberPasswordReset", {
+        params: { memberId: Number(elodie.id) },
+      });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.json.error.message).toBe(SM.resetDisabled);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it("signs the member out everywhere: sessions end and device logins go, audited", async () => {
+    expect((await elodieApi.call("getAccounts")).status).toBe(200);
+    const r = await admin.call("signOutMember", { params: { memberId: Number(elodie.id) } });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ sessions: [], deviceLogins: 0 });
+    expect((await elodieApi.call("getAccounts")).status).toBe(401);
+    const [row] = await auditOf("member.signed_out");
+    expect(row).toMatchObject({ subject: `member:${elodie.id}`, details: { deviceLogins: 1 } });
+    expect((row as { details: { sessions: number } }).details.sessions).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers 404 for a member who does not exist, and 400 for an id that is not one", async () => {
+    expect((await admin.call("getMemberFile", { params: { memberId: 999_999_999 } })).status).toBe(404);
+    expect((await admin.call("signOutMember", { params: { memberId: 999_999_999 } })).status).toBe(404);
+    expect((await admin.call("getMemberFile", { params: { memberId: "abc" as unknown as number } })).status).toBe(400);
+  });
+});
