@@ -264,7 +264,7 @@ describe("route protection", () => {
   it.each(privateRoutes)("%s through the typed client without a session is LoginRequiredError", async (name) => {
     const s = new Session(server.baseUrl);
     const params = Object.fromEntries(pathParamNames(name).map((k) => [k, "1"])) as PathParams<RouteName>;
-    await expect(s.client.call(name, { params } as Parameters<typeof s.client.call>[1])).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(s.client.send(name, routes[name], { params } as Parameters<typeof s.client.send>[2])).rejects.toBeInstanceOf(LoginRequiredError);
     expect(s.loginRequiredCalls).toBe(1);
   });
 

@@ -1,8 +1,8 @@
 import {
-  buildPath,
-  routes,
+  fillPath,
+  memberRoutes,
   normalizeEmail,
-  type PathArgs,
+  type MemberRouteName,
   type PathParams,
   type RouteName,
   type BodyOf,
@@ -34,7 +34,7 @@ export interface ClientOptions {
 }
 
 /** A call's arguments; `params` is required exactly when the operation's path has parameters. */
-type Args<K extends RouteName> = {
+export type Args<K extends RouteName> = {
   body?: BodyOf<K>;
   query?: QueryOf<K>;
   idempotencyKey?: string;
@@ -54,10 +54,14 @@ export class MutuaClient {
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /** Calls one operation of the contract by name. */
-  async call<K extends RouteName>(name: K, args: Args<K> = {} as Args<K>): Promise<ResponseOf<K>> {
-    const route = routes[name];
-    const path = buildPath(name, ...([args.params] as PathArgs<K>));
+  /** Calls one operation of the members' part of the contract by name (the administrators' part: ./admin.ts). */
+  call<K extends MemberRouteName>(name: K, args: Args<K> = {} as Args<K>): Promise<ResponseOf<K>> {
+    return this.send(name, memberRoutes[name], args);
+  }
+
+  /** Sends one call of an operation whose route the caller holds. */
+  async send<K extends RouteName>(name: K, route: { method: string; path: string }, args: Args<K> = {} as Args<K>): Promise<ResponseOf<K>> {
+    const path = fillPath(route.path, args.params as Record<string, string | number> | undefined, name);
     const url = new URL(this.baseUrl + path);
     if (args.query) {
       for (const [k, v] of Object.entries(args.query as Record<string, unknown>)) {
@@ -290,83 +294,6 @@ export class MutuaClient {
   cancelTopUp(id: string) {
     return this.call("cancelTopUp", { body: { id } });
   }
-  getCreditRequests() {
-    return this.call("getCreditRequests");
-  }
-  /** Spec "credit.validate": credits the member; approving twice never pays twice. */
-  validateCredit(id: string) {
-    return this.call("validateCredit", { body: { id } });
-  }
-  /** A bank transfer for this order arrived (transfer provider). */
-  markTopUpPaid(id: string) {
-    return this.call("markTopUpPaid", { body: { id } });
-  }
-  /** Unpaid top-up orders, which an administrator marks paid when the bank transfer arrives. */
-  listUnpaidTopUps() {
-    return this.call("listUnpaidTopUps");
-  }
-  searchMembers(q = "") {
-    return this.call("searchMembers", { query: { q } });
-  }
-  getMemberFile(memberId: number) {
-    return this.call("getMemberFile", { params: { memberId } });
-  }
-  signOutMember(memberId: number) {
-    return this.call("signOutMember", { params: { memberId } });
-  }
-  resetMemberPins(memberId: number) {
-    return this.call("resetMemberPins", { params: { memberId } });
-  }
-  sendMemberPasswordReset(memberId: number) {
-    return this.call("sendMemberPasswordReset", { params: { memberId } });
-  }
-  listMemberWallets(q = "") {
-    return this.call("listMemberWallets", { query: { q } });
-  }
-  setWalletLimits(body: BodyOf<"setWalletLimits">) {
-    return this.call("setWalletLimits", { body });
-  }
-
-  freezeWallet(body: BodyOf<"freezeWallet">) {
-    return this.call("freezeWallet", { body });
-  }
-
-  unfreezeWallet(body: BodyOf<"unfreezeWallet">) {
-    return this.call("unfreezeWallet", { body });
-  }
-  getFigures(query: QueryOf<"getFigures">) {
-    return this.call("getFigures", { query });
-  }
-  getBooks(query: QueryOf<"getBooks">) {
-    return this.call("getBooks", { query });
-  }
-  getLedgerHealth() {
-    return this.call("getLedgerHealth");
-  }
-  checkLedger() {
-    return this.call("checkLedger");
-  }
-  listAuditLog(limit = 100) {
-    return this.call("listAuditLog", { query: { limit } });
-  }
-  listReconversions(query: QueryOf<"listReconversions"> = {}) {
-    return this.call("listReconversions", { query });
-  }
-  advanceReconversion(id: string, status: BodyOf<"advanceReconversion">["status"]) {
-    return this.call("advanceReconversion", { body: { id, status } });
-  }
-  getStagingUserAccounts() {
-    return this.call("getStagingUserAccounts");
-  }
-  /** Spec "account.validateCreation". */
-  validateCreation(walletId: string) {
-    return this.call("validateCreation", { body: { walletId } });
-  }
-  /** Spec "account.discardCreateRequest". */
-  discardCreateRequest(walletId: string) {
-    return this.call("discardCreateRequest", { body: { walletId } });
-  }
-
   /** Follows the member's events as they happen (events.ts); returns the function that stops. */
   subscribe(handlers: EventHandlers): () => void {
     return followEvents(this.baseUrl, handlers, { EventSource: this.options.EventSource, fetch: this.fetchImpl, token: this.options.getToken?.() });

@@ -1,4 +1,4 @@
-import { buildPath, type MemberEvent } from "@mutua/domain";
+import { fillPath, memberRoutes, type MemberEvent } from "@mutua/domain";
 
 /** What subscribe needs of an EventSource: the browser's, or the `eventsource` package's elsewhere. */
 export interface EventSourceLike {
@@ -45,7 +45,7 @@ export function followEvents(
   let stopped = false;
 
   const open = () => {
-    const url = `${baseUrl}${buildPath("events")}${last ? `?after=${encodeURIComponent(last)}` : ""}`;
+    const url = `${baseUrl}${fillPath(memberRoutes.events.path, undefined)}${last ? `?after=${encodeURIComponent(last)}` : ""}`;
     const s = new Source(url, { withCredentials: true, ...(authorised ? { fetch: authorised } : {}) });
     source = s;
     s.addEventListener("ready", (e) => {

@@ -1,3 +1,4 @@
 export * from "./client";
 export * from "./errors";
 export * from "./events";
+export * as admin from "./admin";

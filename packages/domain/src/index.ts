@@ -19,6 +19,8 @@ export * from "./qr";
 export * from "./config";
 export * from "./language";
 export * from "./api/routes";
+export * from "./api/admin-routes";
+export * from "./api/access";
 export type * from "./api/types";
 export * from "./pin";
 export * from "./wallet-registration";

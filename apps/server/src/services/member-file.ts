@@ -153,6 +153,7 @@ export async function memberFile(db: Db, memberId: bigint): Promise<MemberFile> 
       })),
       sessions: sessions.map((s) => ({ createdAt: s.created_at.toISOString(), lastSeenAt: s.last_seen_at.toISOString(), openedBy: sessionKind(s.opened_by) })),
       deviceLogins: devices[0]!.n,
+      pinMaxFailures: PIN_MAX_FAILURES,
       pins: pins.map((p) => ({
         walletId: p.wallet_id,
         failures: p.failures,

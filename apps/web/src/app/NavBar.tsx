@@ -120,6 +120,11 @@ export function NavBar() {
                   {i18n._("Account requests")}
                 </Link>
               )}
+              {rights.accountValidation && (
+                <Link className="nav-item" {...menuItem} to="/admin/members">
+                  {i18n._("Members")}
+                </Link>
+              )}
               {rights.creditValidation && (
                 <Link className="nav-item" {...menuItem} to="/admin/pending-credits">
                   {i18n._("Credit requests")}
@@ -134,6 +139,11 @@ export function NavBar() {
                     {i18n._("Administration")}
                   </Link>
                 ))}
+              {rights.board && (
+                <Link className="nav-item" {...menuItem} to="/admin/figures">
+                  {i18n._("Figures")}
+                </Link>
+              )}
               <hr />
               {config.helpUrl && external(config.helpUrl, i18n._("Help"), true)}
               {config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"), true)}

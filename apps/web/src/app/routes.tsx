@@ -98,8 +98,11 @@ function Private({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Admin screens open only with their validation right; others go to the dashboard. */
-function RequireRight({ right, children }: { right: "accountValidation" | "creditValidation" | "both"; children: ReactNode }) {
+/** What an admin screen asks: a validation right, both, or the board's (issue 22). */
+type Right = "accountValidation" | "creditValidation" | "board" | "both";
+
+/** Admin screens open only with their right; others go to the dashboard. */
+function RequireRight({ right, children }: { right: Right; children: ReactNode }) {
   const rights = useRights();
   if (rights.loading) return <main className="page" aria-busy="true" />;
   const allowed = right === "both" ? rights.accountValidation && rights.creditValidation : rights[right];
@@ -128,7 +131,7 @@ function screen<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, wrap: 
   return wrap(<Screen />);
 }
 const privately = (el: ReactNode) => <Private>{el}</Private>;
-const withRight = (right: "accountValidation" | "creditValidation" | "both") => (el: ReactNode) => (
+const withRight = (right: Right) => (el: ReactNode) => (
   <Private>
     <RequireRight right={right}>{el}</RequireRight>
   </Private>
@@ -229,7 +232,7 @@ const ROUTES: RouteObject[] = [
       {
         path: "/admin/pending-accounts",
         element: screen(
-          () => import("../features/admin/PendingAccountsScreen"),
+          () => import("./admin-screens"),
           (m) => m.PendingAccountsScreen,
           withRight("accountValidation"),
         ),
@@ -238,16 +241,43 @@ const ROUTES: RouteObject[] = [
       {
         path: "/admin/pending-credits",
         element: screen(
-          () => import("../features/admin/PendingCreditsScreen"),
+          () => import("./admin-screens"),
           (m) => m.PendingCreditsScreen,
           withRight("creditValidation"),
         ),
         handle: h("Approval of top-up requests"),
       },
       {
+        path: "/admin/members",
+        element: screen(
+          () => import("./admin-screens"),
+          (m) => m.MembersScreen,
+          withRight("accountValidation"),
+        ),
+        handle: h("Members"),
+      },
+      {
+        path: "/admin/members/:memberId",
+        element: screen(
+          () => import("./admin-screens"),
+          (m) => m.MemberScreen,
+          withRight("accountValidation"),
+        ),
+        handle: h("Member"),
+      },
+      {
+        path: "/admin/figures",
+        element: screen(
+          () => import("./admin-screens"),
+          (m) => m.FiguresScreen,
+          withRight("board"),
+        ),
+        handle: h("Figures"),
+      },
+      {
         path: "/admin",
         element: screen(
-          () => import("../features/admin/AdminConsoleScreen"),
+          () => import("./admin-screens"),
           (m) => m.AdminConsoleScreen,
           withRight("both"),
         ),

@@ -1,5 +1,6 @@
 /**
- * Method, path and access of every API operation: the one route table. Plain data (no zod) so
+ * Method, path and access of every API operation: the one route table, in two halves (the
+ * members' here, the administrators' in admin-routes.ts; access.ts joins them). Plain data (no zod) so
  * the web bundle can import it; `schemas.ts` holds the matching request/response schemas, keyed
  * the same way. Everything else about a route (which ones are public, which right an
  * administrative one needs, how its path is filled in) is derived from here.
@@ -13,7 +14,13 @@
  * answered as if it did not exist (404), except a cashier of that wallet (issue 20), who is told
  * 403 unless `till` says the operation is the till's (take payments, see the sales).
  */
-export const routes = {
+import type { adminRoutes } from "./admin-routes";
+import type { RouteSpec } from "./route-spec";
+
+export type { Access, HttpMethodName, Right, RouteSpec, WalletAt } from "./route-spec";
+
+/** The operations of members and visitors: what the app's every page may call. */
+export const memberRoutes = {
   health: { method: "GET", path: "/api/health", access: "public" },
   ready: { method: "GET", path: "/api/ready", access: "public" },
   login: { method: "POST", path: "/api/auth/login", access: "public" },
@@ -82,67 +89,15 @@ export const routes = {
   // nothing (mail scanners open links), POST is its button and RFC 8058's one-click. HTML answers.
   unsubscribePage: { method: "GET", path: "/api/unsubscribe", access: "public" },
   unsubscribe: { method: "POST", path: "/api/unsubscribe", access: "public" },
-  getCreditRequests: { method: "GET", path: "/api/admin/credit-requests", access: "credits" },
-  validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate", access: "credits" },
-  markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid", access: "credits" },
-  listUnpaidTopUps: { method: "GET", path: "/api/admin/unpaid-topups", access: "credits" },
-  listAuditLog: { method: "GET", path: "/api/admin/audit", access: "both" },
-  listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
-  setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits", access: "both" },
-  // The members' pages (issue 22): the account administrators find a member and help them.
-  searchMembers: { method: "GET", path: "/api/admin/members", access: "accounts" },
-  getMemberFile: { method: "GET", path: "/api/admin/members/:memberId", access: "accounts" },
-  signOutMember: { method: "POST", path: "/api/admin/members/:memberId/sign-out", access: "accounts" },
-  resetMemberPins: { method: "POST", path: "/api/admin/members/:memberId/pin-attempts/reset", access: "accounts" },
-  sendMemberPasswordReset: { method: "POST", path: "/api/admin/members/:memberId/password-reset", access: "accounts" },
-  freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
-  unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
-  listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },
-  // The board's figures and the ledger's health (issue 22): read-only, for the board and the administrators.
-  getFigures: { method: "GET", path: "/api/admin/figures", access: "board" },
-  getBooks: { method: "GET", path: "/api/admin/books", access: "board" },
-  getLedgerHealth: { method: "GET", path: "/api/admin/ledger-health", access: "board" },
-  checkLedger: { method: "POST", path: "/api/admin/ledger-health/check", access: "board" },
-  advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance", access: "both" },
-  getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
-  validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },
-  discardCreateRequest: { method: "POST", path: "/api/admin/pending-accounts/discard", access: "accounts" },
-} as const satisfies Record<string, { method: HttpMethodName; path: `/api/${string}`; access: Access; wallet?: WalletAt; till?: true }>;
+} as const satisfies Record<string, RouteSpec>;
 
-type HttpMethodName = "GET" | "POST" | "PUT" | "DELETE";
-/** Where a request names the wallet its operation acts on. */
-export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | "body.from";
-/** The validation rights of docs/spec.md §6 (`both` asks for the two at once), and the board's read-only right. */
-export type Right = "accounts" | "credits" | "both" | "board";
-export type Access = "public" | "member" | Right;
+/** Every operation's route, as a type (the value is access.ts's `routes`). */
+type AllRoutes = typeof memberRoutes & typeof adminRoutes;
 
-export type RouteName = keyof typeof routes;
-export type HttpMethod = (typeof routes)[RouteName]["method"];
-
-const NAMES = Object.keys(routes) as RouteName[];
-
-/** Routes that answer without a session. Everything else needs one. */
-export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(NAMES.filter((n) => routes[n].access === "public"));
-
-/** Operations of each validation right (docs/spec.md §6); every other member gets 403. */
-export const ADMIN_ROUTES: Readonly<Record<Right, readonly RouteName[]>> = {
-  accounts: NAMES.filter((n) => routes[n].access === "accounts"),
-  credits: NAMES.filter((n) => routes[n].access === "credits"),
-  both: NAMES.filter((n) => routes[n].access === "both"),
-  board: NAMES.filter((n) => routes[n].access === "board"),
-};
-
-/** Where an operation names its wallet, and whether a cashier of that wallet may call it (the route table's `wallet` and `till`). */
-export function walletOf(name: RouteName): { at: WalletAt; till: boolean } | undefined {
-  const r = routes[name] as { access: Access; wallet?: WalletAt; till?: true };
-  return r.wallet ? { at: r.wallet, till: r.till === true } : undefined;
-}
-
-/** The validation right an operation needs, if any. */
-export function rightOf(name: RouteName): Right | undefined {
-  const access: Access = routes[name].access;
-  return access === "public" || access === "member" ? undefined : access;
-}
+export type RouteName = keyof AllRoutes;
+export type MemberRouteName = keyof typeof memberRoutes;
+export type AdminRouteName = keyof typeof adminRoutes;
+export type HttpMethod = AllRoutes[RouteName]["method"];
 
 /** The names of a path's `:parameters`, as a union of string literals. */
 type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer Rest}` ? N | ParamNames<`/${Rest}`> : P extends `${string}:${infer N}` ? N : never;
@@ -152,9 +107,9 @@ type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer Rest
  * union of operations, the union of theirs (any one operation's parameters fit).
  */
 export type PathParams<K extends RouteName> = K extends RouteName
-  ? [ParamNames<(typeof routes)[K]["path"]>] extends [never]
+  ? [ParamNames<AllRoutes[K]["path"]>] extends [never]
     ? undefined
-    : Record<ParamNames<(typeof routes)[K]["path"]>, string | number>
+    : Record<ParamNames<AllRoutes[K]["path"]>, string | number>
   : never;
 
 /** Operations whose path has no parameters. */
@@ -163,24 +118,10 @@ export type PlainRouteName = { [K in RouteName]: PathParams<K> extends undefined
 /** buildPath's arguments after the name: the parameters exactly when the path has some. */
 export type PathArgs<K extends RouteName> = PathParams<K> extends undefined ? [params?: undefined] : [params: PathParams<K>];
 
-/** The names of an operation's path parameters, in path order. */
-export function pathParamNames(name: RouteName): string[] {
-  return [...routes[name].path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-}
-
-/** Every path parameter of an operation set to one value (tests that only need some path). */
-export function pathWithAll(name: RouteName, value: string): string {
-  return buildPath(name, Object.fromEntries(pathParamNames(name).map((k) => [k, value])) as PathParams<RouteName>);
-}
-
-/**
- * The path of one call of an operation, its parameters filled in and encoded. Used by the
- * client and by the tests, so a path is never spelled twice. A missing parameter throws: a path
- * with a literal `:walletId` in it would reach some other route's 404, not a clear failure.
- */
-export function buildPath<K extends RouteName>(name: K, ...[params]: PathArgs<K>): string {
-  const values = (params ?? {}) as Record<string, string | number>;
-  return routes[name].path.replace(/:(\w+)/g, (_, key: string) => {
+/** A route's path with its parameters filled in (buildPath, for a caller that holds the route itself). */
+export function fillPath(path: string, params: Record<string, string | number> | undefined, name: string = path): string {
+  const values = params ?? {};
+  return path.replace(/:(\w+)/g, (_, key: string) => {
     const v = values[key];
     if (v === undefined) throw new Error(`${name}: path parameter ${key} missing`);
     return encodeURIComponent(String(v));

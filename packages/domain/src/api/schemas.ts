@@ -678,7 +678,9 @@ export const MemberFile = z.object({
   /** Open sessions, newest use first, and the device logins (a native app's biometric sign-in) that can open more. */
   sessions: z.array(z.object({ createdAt: z.string(), lastSeenAt: z.string(), openedBy: z.enum(["password", "passkey", "device", "other"]) })),
   deviceLogins: z.number().int(),
-  /** The member's PINs (one per wallet and device) with wrong attempts counted; the fifth in a row deletes the PIN. */
+  /** How many wrong PINs in a row delete a PIN. */
+  pinMaxFailures: z.number().int(),
+  /** The member's PINs (one per wallet and device) with wrong attempts counted; the last allowed one deletes the PIN. */
   pins: z.array(z.object({ walletId: z.string(), failures: z.number().int(), attemptsLeft: z.number().int(), lastUsedAt: z.string().nullable() })),
 });
 

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
-import { RefusedError } from "@mutua/client";
+import { RefusedError, admin } from "@mutua/client";
 import { useLingui } from "@lingui/react";
 import { type AuditEntry, type CreditRequest, type MemberWallet, type ReconversionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
@@ -29,7 +29,7 @@ export function AdminConsoleScreen() {
   const list = useReconversions();
   const [asking, setAsking] = useState<{ r: ReconversionView; to: ReconversionView["status"] } | null>(null);
   const advance = useMutation({
-    mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => client.advanceReconversion(r.id, to),
+    mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => admin.advanceReconversion(client, r.id, to),
     onSuccess: (r) =>
       toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) }), fmt.money(r.amount, r.currency)),
     onError: () => toast.error(i18n._("The reconversion could not be updated. Please refresh and try again.")),
@@ -110,7 +110,7 @@ function UnpaidOrders() {
   const list = useUnpaidTopUps();
   const [asking, setAsking] = useState<CreditRequest | null>(null);
   const mark = useMutation({
-    mutationFn: (o: CreditRequest) => client.markTopUpPaid(o.id),
+    mutationFn: (o: CreditRequest) => admin.markTopUpPaid(client, o.id),
     onSuccess: (_r, o) =>
       toast.success(
         i18n._("The top-up order is marked as paid; it now awaits validation."),
@@ -223,6 +223,18 @@ function auditAction(i18n: I18n, e: AuditEntry): string {
       return i18n._("Sign-in method removed");
     case "password.reset":
       return i18n._("Password reset");
+    case "member.signed_out":
+      return i18n._("Signed out everywhere");
+    case "member.pin_attempts_reset":
+      return i18n._("PIN attempts reset");
+    case "member.password_reset_sent":
+      return i18n._("Password reset link sent");
+    case "ledger.checked":
+      return i18n._("Ledger checked");
+    case "books.exported":
+      return typeof e.details.from === "string" && typeof e.details.to === "string"
+        ? i18n._("Books downloaded: {from} to {to}", { from: e.details.from, to: e.details.to })
+        : i18n._("Books downloaded");
     default:
       return e.action;
   }
@@ -270,7 +282,7 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
   const [topups, setTopups] = useState(wallet.topupAllowed);
   const save = useMutation({
     mutationFn: () =>
-      client.setWalletLimits({
+      admin.setWalletLimits(client, {
         walletId: wallet.walletId,
         topupAllowed: topups,
         ...(wallet.cmFloor !== null ? { cmFloor: api(floor), cmCeiling: ceiling.trim() === "" ? null : api(ceiling) } : {}),

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { RefusedError } from "@mutua/client";
+import { RefusedError, admin } from "@mutua/client";
 import type { MemberWallet } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
@@ -25,7 +25,7 @@ export function FreezeControl({ wallet }: { wallet: MemberWallet }) {
   const frozen = wallet.frozenReason !== null;
   const change = useMutation({
     mutationFn: () =>
-      frozen ? client.unfreezeWallet({ walletId: wallet.walletId }) : client.freezeWallet({ walletId: wallet.walletId, reason: reason.trim() }),
+      frozen ? admin.unfreezeWallet(client, { walletId: wallet.walletId }) : admin.freezeWallet(client, { walletId: wallet.walletId, reason: reason.trim() }),
     onSuccess: (w) => {
       setAsking(false);
       setReason("");

@@ -1,4 +1,5 @@
 import { useRef, useState } from "react";
+import { admin } from "@mutua/client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, usePendingAccounts } from "./queries";
 import { useLingui } from "@lingui/react";
@@ -25,7 +26,7 @@ export function PendingAccountsScreen() {
   const wallet = (a: StagingAccount) => walletName(i18n, a.backend, a.currencyName);
   const decide = useMutation({
     mutationFn: ({ account, approve }: { account: StagingAccount; approve: boolean }) =>
-      approve ? client.validateCreation(account.walletId) : client.discardCreateRequest(account.walletId),
+      approve ? admin.validateCreation(client, account.walletId) : admin.discardCreateRequest(client, account.walletId),
     onSuccess: (_r, { account, approve }) =>
       toast.success(
         { id: M.accountCreationDecided, values: { name: account.name } },

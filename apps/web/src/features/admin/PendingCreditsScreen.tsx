@@ -1,4 +1,5 @@
 import { useRef, useState } from "react";
+import { admin } from "@mutua/client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, useCreditRequests } from "./queries";
 import { useLingui } from "@lingui/react";
@@ -23,7 +24,7 @@ export function PendingCreditsScreen() {
   // An approval already running for a request is ignored (docs/spec.md §4); the server pays once anyway.
   const running = useRef(new Set<string>());
   const approve = useMutation({
-    mutationFn: (r: CreditRequest) => client.validateCredit(r.id),
+    mutationFn: (r: CreditRequest) => admin.validateCredit(client, r.id),
     onSuccess: (v) => toast.success({ id: M.creditValidated, values: { name: v.related, amount: fmt.apiAmount(v.amount), currency: v.currency } }),
     onError: (_e, r) => toast.error({ id: M.creditApproveFailed, values: { name: r.related } }),
     onSettled: (_d, _e, r) => {

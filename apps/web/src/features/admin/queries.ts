@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { admin } from "@mutua/client";
 import { MEMBER_KEY } from "../../lib/query-policy";
 import { useClient } from "../../app/context";
 
@@ -18,30 +19,30 @@ const AUDIT_ROWS = 100;
 
 export function useReconversions() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.reconversions(), queryFn: () => client.listReconversions() });
+  return useQuery({ queryKey: adminKeys.reconversions(), queryFn: () => admin.listReconversions(client) });
 }
 
 export function useUnpaidTopUps() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.unpaidTopUps(), queryFn: () => client.listUnpaidTopUps() });
+  return useQuery({ queryKey: adminKeys.unpaidTopUps(), queryFn: () => admin.listUnpaidTopUps(client) });
 }
 
 export function useAuditLog() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.audit(), queryFn: () => client.listAuditLog(AUDIT_ROWS) });
+  return useQuery({ queryKey: adminKeys.audit(), queryFn: () => admin.listAuditLog(client, AUDIT_ROWS) });
 }
 
 export function useMemberWallets(q: string) {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.wallets(q), queryFn: () => client.listMemberWallets(q) });
+  return useQuery({ queryKey: adminKeys.wallets(q), queryFn: () => admin.listMemberWallets(client, q) });
 }
 
 export function usePendingAccounts() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.pendingAccounts(), queryFn: () => client.getStagingUserAccounts() });
+  return useQuery({ queryKey: adminKeys.pendingAccounts(), queryFn: () => admin.getStagingUserAccounts(client) });
 }
 
 export function useCreditRequests() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.creditRequests(), queryFn: () => client.getCreditRequests() });
+  return useQuery({ queryKey: adminKeys.creditRequests(), queryFn: () => admin.getCreditRequests(client) });
 }

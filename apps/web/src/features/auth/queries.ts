@@ -60,7 +60,10 @@ export function useSession(): SessionState {
   return { status: "anonymous" };
 }
 
-/** docs/spec.md §6: two checks after login; a failing check counts as "no right". */
+/** A yes-or-no check of the server; one that fails counts as "no". */
+const orNo = (check: Promise<boolean>) => check.catch(() => false);
+
+/** docs/spec.md §6: the rights' checks after login (and the board's, issue 22); a failing check counts as "no right". */
 export function useRights() {
   const client = useClient();
   const me = useMe();
@@ -70,14 +73,15 @@ export function useRights() {
     staleTime: STALE.rights,
     meta: KEPT_OFFLINE,
     queryFn: async () => {
-      const [accounts, credits] = await Promise.allSettled([client.hasUserAccountValidationRights(), client.hasCreditRequestValidationRights()]);
-      return {
-        accountValidation: accounts.status === "fulfilled" && accounts.value,
-        creditValidation: credits.status === "fulfilled" && credits.value,
-      };
+      const [accountValidation, creditValidation, board] = await Promise.all([
+        orNo(client.hasUserAccountValidationRights()),
+        orNo(client.hasCreditRequestValidationRights()),
+        orNo(client.hasBoardRights()),
+      ]);
+      return { accountValidation, creditValidation, board };
     },
   });
-  return { ...(q.data ?? { accountValidation: false, creditValidation: false }), loading: q.isPending && Boolean(me.data) };
+  return { ...(q.data ?? { accountValidation: false, creditValidation: false, board: false }), loading: q.isPending && Boolean(me.data) };
 }
 
 export function useBackends(opts: { refetchOnMount?: "always" } = {}) {
@@ -105,8 +109,8 @@ export function useAuthCapabilities() {
     queryKey: authKeys.capabilities,
     staleTime: STALE.rights,
     queryFn: async () => {
-      const [signup, reset] = await Promise.allSettled([client.canSignup(), client.canResetPassword()]);
-      return { canSignup: signup.status === "fulfilled" && signup.value, canResetPassword: reset.status === "fulfilled" && reset.value };
+      const [canSignup, canResetPassword] = await Promise.all([orNo(client.canSignup()), orNo(client.canResetPassword())]);
+      return { canSignup, canResetPassword };
     },
   });
 }

@@ -1,0 +1,12 @@
+/**
+ * The screens of the administrators and of the board, loaded together through this one module:
+ * each lazily loaded chunk is a name in the login page's preload map, which every member
+ * downloads, and these screens are opened by few (bench/budgets.json). The board's chart
+ * (uPlot) stays a chunk of its own, loaded by the figures screen.
+ */
+export { PendingAccountsScreen } from "../features/admin/PendingAccountsScreen";
+export { PendingCreditsScreen } from "../features/admin/PendingCreditsScreen";
+export { AdminConsoleScreen } from "../features/admin/AdminConsoleScreen";
+export { MembersScreen } from "../features/members/MembersScreen";
+export { MemberScreen } from "../features/members/MemberScreen";
+export { FiguresScreen } from "../features/board/FiguresScreen";

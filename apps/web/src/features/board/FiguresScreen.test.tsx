@@ -1,0 +1,119 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ReactNode } from "react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { I18nProvider } from "@lingui/react";
+import type { Messages } from "@lingui/core";
+import type { MutuaClient } from "@mutua/client";
+import type { AppConfig, CurrencyFigures } from "@mutua/domain";
+import { AppEnvContext } from "../../app/context";
+import { i18n } from "../../lib/i18n";
+import catalog from "../../locales/en-US.json";
+import { CurrencyView, LedgerHealthCard } from "./FiguresScreen";
+
+// The chart draws on a canvas, which jsdom has not: its place is enough here.
+vi.mock("./FlowsChart", () => ({ FlowsChart: () => null }));
+
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
+});
+afterEach(cleanup);
+
+const config = { locales: { availableLanguages: {} } } as unknown as AppConfig;
+const wrap = (children: ReactNode) => (
+  <AppEnvContext.Provider value={{ config, client: {} as MutuaClient }}>
+    <I18nProvider i18n={i18n}>{children}</I18nProvider>
+  </AppEnvContext.Provider>
+);
+
+/** The value of a label and value pair: the <dd> right after its <dt>. */
+const valueOf = (label: string) => screen.getByText(label, { selector: "dt" }).nextElementSibling?.textContent;
+
+describe("the ledger's health", () => {
+  it("shows the problems first, with who asked for the check", () => {
+    const onCheck = vi.fn();
+    render(
+      wrap(
+        <LedgerHealthCard
+          health={{
+            last: {
+              at: "2026-11-25T09:14:00Z",
+              violations: ["Movement 12 does not balance", "Account 3 is below its floor"],
+              trigger: "demand",
+              requestedBy: "Bea Board",
+            },
+            everyMinutes: 60,
+          }}
+          pending={false}
+          failed={false}
+          checking={false}
+          onCheck={onCheck}
+        />,
+      ),
+    );
+    const card = screen.getByRole("region", { name: "Ledger health" });
+    expect(within(card).getByRole("heading", { name: "Problems found in the ledger: 2" })).toBeTruthy();
+    expect(
+      within(card)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["Movement 12 does not balance", "Account 3 is below its floor"]);
+    expect(card.textContent).toContain("Asked by Bea Board");
+    expect(card.textContent).toContain("Checked every 60 minutes");
+    expect(card.textContent).not.toContain("No problem found");
+    fireEvent.click(within(card).getByRole("button", { name: "Check now" }));
+    expect(onCheck).toHaveBeenCalledOnce();
+  });
+
+  it("says when it was never checked, and holds the button while a check runs", () => {
+    render(wrap(<LedgerHealthCard health={{ last: null, everyMinutes: 60 }} pending={false} failed={false} checking onCheck={() => undefined} />));
+    const card = screen.getByRole("region", { name: "Ledger health" });
+    expect(card.textContent).toContain("Not checked yet");
+    const button = within(card).getByRole("button", { name: "Check now" }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute("aria-busy")).toBe("true");
+  });
+});
+
+describe("a currency's figures", () => {
+  const flow = (count: number, volume: string) => ({ count, volume });
+  const figures: CurrencyFigures = {
+    currencyId: "demo-lokal",
+    name: "Demo Lokal",
+    symbol: "DL",
+    circulation: "1234.50",
+    reserve: "1000.00",
+    coverage: "81.00",
+    mutualCredit: { negative: "-40.00", positive: "40.00", atFloor: 1, atCeiling: 0 },
+    membersWithWallet: 3,
+    activeMembers: 2,
+    totals: { payment: flow(3, "82.50"), topup: flow(2, "250.00"), reconversion: flow(0, "0.00"), retirement: flow(0, "0.00") },
+    series: [
+      { start: "2026-10-01", payment: flow(1, "30.00"), topup: flow(2, "250.00"), reconversion: flow(0, "0.00"), retirement: flow(0, "0.00") },
+      { start: "2026-11-01", payment: flow(2, "52.50"), topup: flow(0, "0.00"), reconversion: flow(0, "0.00"), retirement: flow(0, "0.00") },
+    ],
+  };
+
+  it("gives each figure as the value after its label, and the table's totals", () => {
+    render(wrap(<CurrencyView figures={figures} interval="month" stale={false} />));
+    expect(screen.getByRole("region", { name: "Demo Lokal" })).toBeTruthy();
+    expect(valueOf("Money in circulation")).toBe("1,234.50 DL");
+    expect(valueOf("Reserve")).toBe("1,000.00 DL");
+    expect(valueOf("Coverage")).toBe("81.00%");
+    expect(valueOf("Mutual credit owed")).toBe("-40.00 DL");
+    expect(valueOf("Members at their floor")).toBe("1");
+    expect(valueOf("Active members (30 days)")).toBe("2");
+    const table = screen.getByRole("table", { name: "Movements per month" });
+    const rows = within(table).getAllByRole("row");
+    expect(rows.map((r) => r.firstElementChild?.textContent)).toEqual(["Period", "October 2026", "November 2026", "Total"]);
+    expect([...rows.at(-1)!.children].slice(1, 5).map((c) => c.textContent)).toEqual(["3", "82.50 DL", "2", "250.00 DL"]);
+    expect(screen.getByRole("img").getAttribute("aria-label")).toContain("from October 2026 to November 2026");
+  });
+
+  it("leaves out mutual credit where the currency has none, and dashes a coverage without circulation", () => {
+    render(wrap(<CurrencyView figures={{ ...figures, mutualCredit: null, coverage: null }} interval="week" stale={false} />));
+    expect(valueOf("Coverage")).toBe("—");
+    expect(screen.queryByText("Mutual credit owed")).toBeNull();
+    const table = screen.getByRole("table", { name: "Movements per week" });
+    expect(within(table).getAllByRole("rowheader")[0]!.textContent).toBe("Week of Oct 1, 2026");
+  });
+});

@@ -1,0 +1,46 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { admin } from "@mutua/client";
+import type { FigureInterval, LedgerHealth } from "@mutua/domain";
+import { MEMBER_KEY } from "../../lib/query-policy";
+import { useClient } from "../../app/context";
+
+/** What the figures are asked for: days both included, cut by week or month in the time zone `tz`. */
+export interface FiguresQuery {
+  from: string;
+  to: string;
+  interval: FigureInterval;
+  tz: string;
+}
+
+/** The board's queries (issue 22), one key factory: invalidating `boardKeys.all` refreshes them all. */
+export const boardKeys = {
+  all: [...MEMBER_KEY, "board"] as const,
+  figures: (q: FiguresQuery) => [...boardKeys.all, "figures", q.from, q.to, q.interval, q.tz] as const,
+  health: () => [...boardKeys.all, "ledger-health"] as const,
+};
+
+/**
+ * The figures of a period. Another period keeps the last one's on screen until its own arrive
+ * (`isPlaceholderData`), so the page does not jump back to skeletons at each change.
+ */
+export function useFigures(query: FiguresQuery) {
+  const client = useClient();
+  // TanStack's keepPreviousData, written out: importing it would add it to the login page's shared chunk.
+  return useQuery({ queryKey: boardKeys.figures(query), queryFn: () => admin.getFigures(client, query), placeholderData: (previous) => previous });
+}
+
+/** The last run of the ledger's invariant checks. */
+export function useLedgerHealth() {
+  const client = useClient();
+  return useQuery({ queryKey: boardKeys.health(), queryFn: () => admin.getLedgerHealth(client) });
+}
+
+/** Runs the checks now; the answer is the new health, put in place of the old one. */
+export function useCheckLedger() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => admin.checkLedger(client),
+    onSuccess: (health: LedgerHealth) => qc.setQueryData(boardKeys.health(), health),
+  });
+}

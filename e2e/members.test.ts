@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { toastText } from "./support/browser";
+import { startMailbox, type Mailbox } from "./support/mailbox";
+import { sql } from "./support/server";
+import { signedIn, useSuite } from "./support/suite";
+
+/**
+ * The members' pages (issue 22): an account administrator (the accounts@ login, without the
+ * credit right) finds Bob by name, reads his page as the database has it, freezes and unfreezes
+ * his wallet with a reason, signs him out everywhere, sends him a password reset link, and gives
+ * Carol's PIN its attempts back; every action is in the audit log.
+ */
+let mailbox: Mailbox;
+beforeAll(async () => {
+  mailbox = await startMailbox();
+});
+afterAll(async () => {
+  await mailbox?.close();
+});
+const suite = useSuite(() => ({ SMTP_URL: mailbox.url }));
+
+const q = async <T>(text: string, params: unknown[] = []) => (await sql(suite.server, text, params)) as T[];
+
+/** Opens a member's page from the search, as the administrator does. */
+async function openMember(page: Page, search: string, name: string) {
+  await page.goto(`${suite.server.url}/admin/members`);
+  const field = page.getByRole("searchbox", { name: "Search a member" });
+  // The hand is in the search field already.
+  expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+  await field.fill(search);
+  await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
+  await page.getByRole("heading", { level: 1, name }).waitFor();
+}
+
+describe("the members' pages (issue 22)", () => {
+  it("an account administrator finds Bob, reads his page as the ledger has it, freezes and unfreezes, signs him out everywhere and sends a reset link", async () => {
+    const bob = await signedIn(suite, "bob@example.com", undefined, { phone: true });
+    const axel = await signedIn(suite, "accounts@example.com");
+    const { page } = axel;
+    await page.getByRole("button", { name: /Axel Accounts/ }).click();
+    await page.getByRole("menuitem", { name: "Members" }).click();
+    await page.getByRole("heading", { level: 1, name: "Members" }).waitFor();
+    await openMember(page, "durand", "Bob Durand");
+
+    // His wallet, its balance, and his last movement, as the database has them.
+    const [wallet] = await q<{ balance: string; memo: string }>(
+      `SELECT (SELECT sum(a.balance) FROM accounts a WHERE a.wallet_id = w.id)::text AS balance,
+         (SELECT CASE WHEN m.payer_wallet_id = w.id THEN m.sender_memo ELSE m.recipient_memo END FROM movements m
+          WHERE w.id IN (m.payer_wallet_id, m.payee_wallet_id) ORDER BY m.created_at DESC, m.id DESC LIMIT 1) AS memo
+       FROM wallets w JOIN members p ON p.id = w.member_id WHERE p.email = 'bob@example.com'`,
+    );
+    const card = page.getByRole("region", { name: "Wallets" }).getByRole("article", { name: "Demo Lokal" });
+    const cents = BigInt(wallet!.balance);
+    await card.getByText(`${cents / 100n}.${String(cents % 100n).padStart(2, "0")} DL`).waitFor();
+    await page.getByRole("region", { name: "Last movements" }).locator(".member-move").first().getByText(wallet!.memo).waitFor();
+
+    // Freeze, with the reason Bob will read; then unfreeze.
+    const reason = "Card reported stolen: please call us";
+    await card.getByRole("button", { name: "Freeze" }).click();
+    const ask = page.getByRole("dialog", { name: "Freeze the account of Bob Durand?" });
+    await ask.getByLabel("Reason, as the member will read it").fill(reason);
+    await ask.getByRole("button", { name: "Freeze" }).click();
+    await toastText(page, "The account of Bob Durand is frozen");
+    await ask.waitFor({ state: "detached" });
+    await card.getByText(`Frozen: ${reason}`).waitFor();
+    expect(await q("SELECT frozen_reason FROM wallets w JOIN members p ON p.id = w.member_id WHERE p.email = 'bob@example.com'")).toEqual([
+      { frozen_reason: reason },
+    ]);
+    await card.getByRole("button", { name: "Unfreeze" }).click();
+    const unfreeze = page.getByRole("dialog", { name: "Unfreeze the account of Bob Durand?" });
+    await unfreeze.getByRole("button", { name: "Unfreeze" }).click();
+    await unfreeze.waitFor({ state: "detached" });
+    await card.getByRole("button", { name: "Freeze", exact: true }).waitFor();
+    expect(await q("SELECT frozen_reason FROM wallets w JOIN members p ON p.id = w.member_id WHERE p.email = 'bob@example.com'")).toEqual([
+      { frozen_reason: null },
+    ]);
+
+    // Signed out everywhere: his phone's session ends.
+    const sessions = page.getByRole("region", { name: "Sessions" });
+    await sessions.getByText(/^Open sessions: [1-9]/).waitFor();
+    await sessions.getByRole("button", { name: "Sign out everywhere" }).click();
+    const confirm = page.getByRole("dialog", { name: "Sign Bob Durand out everywhere?" });
+    // Cancel has the focus: a stray Enter signs nobody out.
+    expect(await confirm.getByRole("button", { name: "Cancel" }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await confirm.getByRole("button", { name: "Sign out everywhere" }).click();
+    await toastText(page, "Bob Durand is signed out everywhere");
+    await sessions.getByText("Open sessions: 0").waitFor();
+    // His phone, opened again, no longer has a session: it is sent where signed-out visitors land.
+    await bob.page.reload();
+    await bob.page.waitForURL(`${suite.server.url}/carto`);
+
+    // A reset link, to his own address.
+    await page.getByRole("region", { name: "Password" }).getByRole("button", { name: "Send a password reset link" }).click();
+    await page
+      .getByRole("dialog", { name: "Send Bob Durand a link to choose a new password?" })
+      .getByRole("button", { name: "Send a password reset link" })
+      .click();
+    await toastText(page, "Password reset link sent to bob@example.com");
+    const mail = await mailbox.next("bob@example.com");
+    expect(mail.subject).toBe("Choose a new password");
+    expect(mail.text).toContain(`${suite.server.url}/reset-password?token=`);
+
+    // Each action in the audit log, with who did it.
+    const audit = await q<{ action: string; actor: string }>(
+      `SELECT a.action, m.email AS actor FROM audit_log a JOIN members m ON m.id = a.member_id
+       WHERE a.subject IN (SELECT 'member:' || id FROM members WHERE email = 'bob@example.com')
+          OR a.subject IN (SELECT w.id FROM wallets w JOIN members p ON p.id = w.member_id WHERE p.email = 'bob@example.com')
+       ORDER BY a.id`,
+    );
+    expect(audit).toEqual(
+      ["wallet.frozen", "wallet.unfrozen", "member.signed_out", "member.password_reset_sent"].map((action) => ({ action, actor: "accounts@example.com" })),
+    );
+  });
+
+  it("gives Carol's PIN its attempts back once confirmed, and the audit log says so", async () => {
+    // Three wrong PINs on Carol's phone (the device side of a PIN is in wallet-security.test.ts).
+    await q(
+      `INSERT INTO pins (member_id, wallet_id, verifier, device_secret, failures)
+       SELECT m.id, w.id, decode(repeat('ab', 32), 'hex'), decode(repeat('cd', 32), 'hex'), 3
+       FROM members m JOIN wallets w ON w.member_id = m.id WHERE m.email = 'carol@example.com'`,
+    );
+    const { page } = await signedIn(suite, "accounts@example.com");
+    await openMember(page, "petit", "Carol Petit");
+    const pins = page.getByRole("region", { name: "PINs" });
+    await pins.getByText("Attempts left: 2 of 5").waitFor();
+    await pins.getByRole("button", { name: "Reset PIN attempts" }).click();
+    await page.getByRole("dialog", { name: "Reset the PIN attempts of Carol Petit?" }).getByRole("button", { name: "Reset PIN attempts" }).click();
+    await toastText(page, "PIN attempts reset");
+    await pins.getByText("Attempts left: 5 of 5").waitFor();
+    expect(await q("SELECT failures FROM pins p JOIN members m ON m.id = p.member_id WHERE m.email = 'carol@example.com'")).toEqual([{ failures: 0 }]);
+
+    // An administrator holding both rights reads it in the console's audit log, in words.
+    const admin = await signedIn(suite, "admin@example.com");
+    await admin.page.goto(`${suite.server.url}/admin`);
+    const log = admin.page.getByRole("region", { name: "Audit log" });
+    const row = log.locator("tr").filter({ hasText: "PIN attempts reset" }).first();
+    await row.getByText("Axel Accounts").waitFor();
+    await row.getByText("Carol Petit").waitFor();
+  });
+
+  it("a member without the account right is sent back to the dashboard and cannot read a member's page", async () => {
+    const { page } = await signedIn(suite, "credits@example.com");
+    await page.goto(`${suite.server.url}/admin/members`);
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    const status = await page.evaluate(async () => (await fetch("/api/admin/members?q=durand")).status);
+    expect(status).toBe(403);
+  });
+});

@@ -1,0 +1,33 @@
+import type { RouteSpec } from "./route-spec";
+
+/**
+ * The operations of the administrators and the board, apart: the client's admin functions use
+ * them, so a member's app does not download this half of the table (bench/budgets.json).
+ */
+export const adminRoutes = {
+  getCreditRequests: { method: "GET", path: "/api/admin/credit-requests", access: "credits" },
+  validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate", access: "credits" },
+  markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid", access: "credits" },
+  listUnpaidTopUps: { method: "GET", path: "/api/admin/unpaid-topups", access: "credits" },
+  listAuditLog: { method: "GET", path: "/api/admin/audit", access: "both" },
+  listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
+  setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits", access: "both" },
+  // The members' pages (issue 22): the account administrators find a member and help them.
+  searchMembers: { method: "GET", path: "/api/admin/members", access: "accounts" },
+  getMemberFile: { method: "GET", path: "/api/admin/members/:memberId", access: "accounts" },
+  signOutMember: { method: "POST", path: "/api/admin/members/:memberId/sign-out", access: "accounts" },
+  resetMemberPins: { method: "POST", path: "/api/admin/members/:memberId/pin-attempts/reset", access: "accounts" },
+  sendMemberPasswordReset: { method: "POST", path: "/api/admin/members/:memberId/password-reset", access: "accounts" },
+  freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
+  unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
+  listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },
+  advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance", access: "both" },
+  // The board's figures and the ledger's health (issue 22): read-only, for the board and the administrators.
+  getFigures: { method: "GET", path: "/api/admin/figures", access: "board" },
+  getBooks: { method: "GET", path: "/api/admin/books", access: "board" },
+  getLedgerHealth: { method: "GET", path: "/api/admin/ledger-health", access: "board" },
+  checkLedger: { method: "POST", path: "/api/admin/ledger-health/check", access: "board" },
+  getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
+  validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },
+  discardCreateRequest: { method: "POST", path: "/api/admin/pending-accounts/discard", access: "accounts" },
+} as const satisfies Record<string, RouteSpec>;

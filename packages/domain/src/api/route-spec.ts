@@ -1,0 +1,14 @@
+/** The shape of a route of the contract (routes.ts, admin-routes.ts). */
+export type HttpMethodName = "GET" | "POST" | "PUT" | "DELETE";
+export interface RouteSpec {
+  method: HttpMethodName;
+  path: `/api/${string}`;
+  access: Access;
+  wallet?: WalletAt;
+  till?: true;
+}
+/** Where a request names the wallet its operation acts on. */
+export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | "body.from";
+/** The validation rights of docs/spec.md §6 (`both` asks for the two at once), and the board's read-only right. */
+export type Right = "accounts" | "credits" | "both" | "board";
+export type Access = "public" | "member" | Right;
