@@ -284,6 +284,23 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await inspect(admin.page, "admin-freeze");
       await admin.page.keyboard.press("Escape");
       await admin.page.getByRole("dialog").waitFor({ state: "detached" });
+      // The members' pages and the board's figures (issue 22).
+      await admin.page.goto(suite.server.url + "/admin/members");
+      await admin.page.getByRole("searchbox", { name: t("Search a member") }).fill("durand");
+      await admin.page.getByRole("link", { name: /^Bob Durand/ }).waitFor();
+      await inspect(admin.page, "admin-members");
+      await tap(admin.page.getByRole("link", { name: /^Bob Durand/ }));
+      await admin.page.getByRole("heading", { level: 1, name: "Bob Durand" }).waitFor();
+      await inspect(admin.page, "admin-member");
+      await tap(admin.page.getByRole("region", { name: t("Sessions") }).getByRole("button", { name: t("Sign out everywhere") }));
+      await dialog(admin.page, "Sign {name} out everywhere?", { name: "Bob Durand" }).waitFor();
+      await inspect(admin.page, "admin-member-sign-out");
+      await admin.page.keyboard.press("Escape");
+      await admin.page.getByRole("dialog").waitFor({ state: "detached" });
+      await admin.page.goto(suite.server.url + "/admin/figures");
+      await admin.page.getByRole("region", { name: "Demo Lokal" }).locator("dd").first().waitFor();
+      await admin.page.locator(".flows-chart canvas").first().waitFor();
+      await inspect(admin.page, "figures");
       expect([...carol.errors, ...dan.errors, ...admin.errors]).toEqual([]);
       await admin.context.close();
     },
