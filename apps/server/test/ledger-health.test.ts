@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerViolations } from "../src/services/ledger";
-import { runLedgerCheck } from "../src/services/ledger-health";
+import { Writable } from "node:stream";
+import { runLedgerCheck, scheduledCheck } from "../src/services/ledger-health";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
 
@@ -14,10 +15,18 @@ let server: TestServer;
 let backend: BackendRow;
 let board: Api;
 let boardId: bigint;
+/** The server's log lines (JSON, one per line). */
+const lines: { level: number; msg: string; violations?: string[] }[] = [];
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l) as (typeof lines)[number]);
+      done();
+    },
+  });
+  server = await startServer(tdb.db, { logStream });
   backend = await createBackend(tdb.db, { kind: "custodial" });
   boardId = (await seedMember(tdb.db, { firstName: "Bea", lastName: "Board", canViewFigures: true })).id;
   board = new Api(server.baseUrl, await memberToken(tdb.db, boardId));
@@ -84,6 +93,13 @@ describe("ledger health", () => {
       expect(found.some((v) => v.startsWith(`account ${account_id}: balance`))).toBe(true);
       // The card reads the same, until the next check.
       expect((await board.call("getLedgerHealth")).json.last!.violations).toEqual(found);
+      // And the server's log has it as an error, where an operator's alerting looks.
+      expect(lines.find((l) => l.msg === "ledger invariant violated")).toMatchObject({ level: 50, violations: found });
+      // The schedule's run, once one is due, logs it too.
+      await tdb.db.query("DELETE FROM ledger_checks");
+      const logged: { o: object; m: string }[] = [];
+      await scheduledCheck(tdb.db, { error: (o, m) => logged.push({ o, m }) });
+      expect(logged).toEqual([{ o: { violations: found }, m: "ledger invariant violated" }]);
     } finally {
       await behindTheLedgersBack("DELETE FROM postings WHERE movement_id = $1 AND amount = 100 AND balance_after = 0", [movement_id]);
     }

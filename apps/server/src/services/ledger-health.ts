@@ -62,20 +62,30 @@ export async function runLedgerCheck(db: Db, by: bigint | null): Promise<{ ran: 
   });
 }
 
+/** What the log needs: pino's error level (the app's logger, or a test's). */
+export interface ErrorLog {
+  error: (o: object, m: string) => void;
+}
+
+/**
+ * One look of the schedule: runs the check if one is due (runLedgerCheck), and writes what it
+ * found to the log as an error, where an operator's alerting sees it.
+ */
+export async function scheduledCheck(db: Db, log: ErrorLog): Promise<void> {
+  try {
+    const { ran, violations } = await runLedgerCheck(db, null);
+    if (ran && violations.length > 0) log.error({ violations }, "ledger invariant violated");
+  } catch (err) {
+    log.error({ err }, "ledger check failed");
+  }
+}
+
 /**
  * Every instance looks now and then whether a check is due; the advisory lock and the last
- * check's time make it one run per interval across all of them. Violations go to the log as
- * errors, where an operator's alerting sees them. Returns the stop.
+ * check's time make it one run per interval across all of them. Returns the stop.
  */
-export function scheduleLedgerChecks(db: Db, log: { error: (o: object, m: string) => void }): () => void {
-  const look = () =>
-    void runLedgerCheck(db, null).then(
-      ({ ran, violations }) => {
-        if (ran && violations.length > 0) log.error({ violations }, "ledger invariant violated");
-      },
-      (err: unknown) => log.error({ err }, "ledger check failed"),
-    );
-  const timer = setInterval(look, LOOK_EVERY_MS);
+export function scheduleLedgerChecks(db: Db, log: ErrorLog): () => void {
+  const timer = setInterval(() => void scheduledCheck(db, log), LOOK_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

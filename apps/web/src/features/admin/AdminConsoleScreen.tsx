@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link } from "react-router";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
 import { RefusedError, admin } from "@mutua/client";
@@ -302,7 +303,10 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
   );
   return (
     <tr>
-      <td>{wallet.name}</td>
+      <td>
+        {/* The member's page: their movements, sessions, PINs, password (features/members). */}
+        <Link to={`/admin/members/${wallet.memberId}`}>{wallet.name}</Link>
+      </td>
       <td>{wallet.email}</td>
       <td>
         {walletName(i18n, wallet.backend, wallet.currencyName)}

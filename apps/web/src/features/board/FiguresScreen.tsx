@@ -190,14 +190,19 @@ function FiguresView({ state }: { state: FiguresScreenState }) {
   );
 }
 
+/** A currency's amounts and counts as the member's language writes them. */
+function useFigureText(symbol: string) {
+  const fmt = useFormat();
+  const locales = useBoardLocales();
+  return { money: (amount: string) => fmt.money(amount, symbol), count: (n: number) => countText(n, locales.numeric) };
+}
+
 /** One currency: its stock figures as label and value pairs, then the period's flows. */
 export function CurrencyView({ figures: c, interval, stale }: { figures: CurrencyFigures; interval: FigureInterval; stale: boolean }) {
   const { i18n } = useLingui();
-  const fmt = useFormat();
   const locales = useBoardLocales();
   const id = useId();
-  const money = (amount: string) => fmt.money(amount, c.symbol);
-  const count = (n: number) => countText(n, locales.numeric);
+  const { money, count } = useFigureText(c.symbol);
   const pair = (label: string, value: string) => [<dt key={`${label}-dt`}>{label}</dt>, <dd key={`${label}-dd`}>{value}</dd>];
   return (
     <section className={stale ? "card figures-currency stale" : "card figures-currency"} aria-labelledby={`${id}-name`}>
@@ -228,8 +233,7 @@ function FlowsView({ figures: c, interval }: { figures: CurrencyFigures; interva
   const fmt = useFormat();
   const locales = useBoardLocales();
   const id = useId();
-  const money = (amount: string) => fmt.money(amount, c.symbol);
-  const count = (n: number) => countText(n, locales.numeric);
+  const { money, count } = useFigureText(c.symbol);
   const days = c.series.map((b) => dayOf(b.start) ?? new Date(b.start));
   const labels = days.map((d) => (interval === "month" ? monthText(d, locales.dates) : i18n._("Week of {date}", { date: fmt.date(d) })));
   // The weeks' summary names their first days, after "the weeks of".
