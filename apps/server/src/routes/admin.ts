@@ -7,9 +7,8 @@ import { ordersInState } from "../services/topups";
 import { listMemberWallets, setWalletLimits } from "../services/limits";
 import { freezeWallet, unfreezeWallet } from "../services/freeze";
 import { figures } from "../services/figures";
-import { books } from "../services/books";
-import { inTransaction } from "../db/pool";
-import { audit, auditLog } from "../services/audit";
+import { exportBooks } from "../services/books";
+import { auditLog } from "../services/audit";
 import { ledgerHealth, runLedgerCheck } from "../services/ledger-health";
 import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/member-file";
 
@@ -30,12 +29,7 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "unfreezeWallet", async ({ memberId, body }) => unfreezeWallet(db, memberId, body.walletId));
   operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
   operation(app, deps, "getFigures", async ({ query }) => figures(db, query));
-  // The books name members and what they paid: who took them out, and which period, is audited.
-  operation(app, deps, "getBooks", async ({ memberId, query }) => {
-    const out = await books(db, query);
-    await inTransaction(db, (tx) => audit(tx, memberId, "books.exported", "books", { from: query.from, to: query.to, movements: out.movements.length }));
-    return out;
-  });
+  operation(app, deps, "getBooks", async ({ memberId, query }) => exportBooks(db, memberId, query));
   operation(app, deps, "getLedgerHealth", async () => ledgerHealth(db));
   operation(app, deps, "checkLedger", async ({ memberId }) => {
     const { violations } = await runLedgerCheck(db, memberId);

@@ -1,5 +1,6 @@
 import { ErrorCode, formatCents, SM, type Books, type MovementKind, type WalletRole } from "@mutua/domain";
-import type { Db, Tx } from "../db/pool";
+import { inTransaction, type Db, type Tx } from "../db/pool";
+import { audit } from "./audit";
 import { Refusal } from "./errors";
 import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
 
@@ -81,4 +82,11 @@ export async function books(db: Db, q: Period, max = BOOKS_MAX_MOVEMENTS): Promi
       })),
     };
   });
+}
+
+/** The books for a board member: they name members and what they paid, so who took them out, and which period, is audited. */
+export async function exportBooks(db: Db, by: bigint, q: Period): Promise<Books> {
+  const out = await books(db, q);
+  await inTransaction(db, (tx) => audit(tx, by, "books.exported", "books", { from: q.from, to: q.to, movements: out.movements.length }));
+  return out;
 }

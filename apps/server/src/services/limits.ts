@@ -11,6 +11,7 @@ interface Row {
   backend_id: string;
   kind: MemberWallet["backend"];
   currency_name: string;
+  symbol: string;
   status: MemberWallet["status"];
   topup_allowed: boolean;
   bal: string;
@@ -21,7 +22,7 @@ interface Row {
 }
 
 const SELECT = `
-  SELECT m.id AS member_id, m.name AS name, m.email, w.id AS wallet_id, w.backend_id, b.kind, c.name AS currency_name, w.status, w.topup_allowed,
+  SELECT m.id AS member_id, m.name AS name, m.email, w.id AS wallet_id, w.backend_id, b.kind, c.name AS currency_name, c.symbol, w.status, w.topup_allowed,
     (SELECT coalesce(sum(a.balance), 0)::text FROM accounts a WHERE a.wallet_id = w.id) AS bal,
     cm.floor AS cm_floor, cm.ceiling AS cm_ceiling, cm.id IS NOT NULL AS has_cm, w.frozen_reason
   FROM wallets w JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
@@ -35,6 +36,7 @@ const view = (r: Row): MemberWallet => ({
   backendId: r.backend_id,
   backend: r.kind,
   currencyName: r.currency_name,
+  currency: r.symbol,
   status: r.status,
   bal: formatCents(BigInt(r.bal)),
   cmFloor: r.has_cm && r.cm_floor !== null ? formatCents(r.cm_floor) : null,

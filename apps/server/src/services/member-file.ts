@@ -52,7 +52,6 @@ export async function memberFile(db: Db, memberId: bigint): Promise<MemberFile> 
     await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
     const m = await findMemberById(tx, memberId);
     if (!m) throw notFound();
-    const { rows: since } = await tx.query<{ created_at: Date }>("SELECT created_at FROM members WHERE id = $1", [memberId]);
     const { rows: moves } = await tx.query<{
       public_id: string;
       wallet_id: string;
@@ -121,7 +120,7 @@ export async function memberFile(db: Db, memberId: bigint): Promise<MemberFile> 
       name: m.name,
       email: m.email,
       phone: m.phone,
-      since: since[0]!.created_at.toISOString(),
+      since: m.created_at.toISOString(),
       rights: { accounts: m.can_validate_accounts, credits: m.can_validate_credits, board: holdsRight(m, "board") },
       wallets: await memberWallets(tx, memberId),
       transactions: moves.map((r) => ({

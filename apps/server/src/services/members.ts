@@ -19,6 +19,7 @@ export interface MemberRow {
   can_validate_credits: boolean;
   /** The board's read-only right (issue 22); administrators read the figures without it. */
   can_view_figures: boolean;
+  created_at: Date;
 }
 
 export interface Profile {

@@ -616,6 +616,8 @@ export const MemberWallet = z.object({
   backendId: z.string(),
   backend: BackendKind,
   currencyName: z.string(),
+  /** The currency's symbol, which the wallet's amounts are written with. */
+  currency: z.string(),
   status: WalletStatus,
   bal: SignedAmountString,
   /** Mutual-credit bounds (ledger wallets only). */

@@ -5,6 +5,7 @@ import { RefusedError, admin } from "@mutua/client";
 import { booksFileName, booksMovementsCsv, booksStatementsCsv, type BooksLabels, type DecimalSeparator } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { deliverFile } from "../../lib/deliver-file";
+import { movementKindLabel } from "../admin/movement-kinds";
 import { toast } from "../../lib/toast";
 import type { Period } from "./periods";
 
@@ -29,10 +30,10 @@ function booksLabels(i18n: I18n): BooksLabels {
     balance: i18n._("Balance"),
     openingBalance: i18n._("Opening balance"),
     kinds: {
-      payment: i18n._("Payment"),
-      topup: i18n._("Top-up"),
-      reconversion: i18n._("Reconversion"),
-      retirement: i18n._("Reconversion paid out"),
+      payment: movementKindLabel(i18n, "payment"),
+      topup: movementKindLabel(i18n, "topup"),
+      reconversion: movementKindLabel(i18n, "reconversion"),
+      retirement: movementKindLabel(i18n, "retirement"),
     },
     issuance: i18n._("Association (issuance)"),
     safe: i18n._("Association (safe)"),

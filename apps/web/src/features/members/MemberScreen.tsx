@@ -7,12 +7,12 @@ import { BackIcon, Icon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { walletName } from "../accounts/labels";
 import { ConfirmDialog } from "../admin/ConfirmDialog";
+import { movementKindLabel } from "../admin/movement-kinds";
 import { FreezeControl } from "../admin/FreezeControl";
 import { stageLabel } from "../reconversion/stages";
 import {
   canResetPins,
   counterpartyLabel,
-  movementKindLabel,
   rightLabels,
   sessionMethodLabel,
   topUpStateLabel,
@@ -62,7 +62,7 @@ function MemberPage({ file }: { file: MemberFile }) {
   return (
     <>
       <MemberHeader file={file} />
-      <WalletsSection file={file} currencyOf={page.currencyOf} />
+      <WalletsSection file={file} />
       <MovementsSection file={file} />
       <PendingSection file={file} />
       <SessionsSection file={file} onSignOut={() => page.ask("signOut")} />
@@ -114,7 +114,7 @@ function MemberSection({ id, title, children }: { id: string; title: string; chi
   );
 }
 
-export function WalletsSection({ file, currencyOf }: { file: MemberFile; currencyOf: (w: Wallet) => string }) {
+export function WalletsSection({ file }: { file: MemberFile }) {
   const { i18n } = useLingui();
   return (
     <MemberSection id="member-wallets" title={i18n._("Wallets")}>
@@ -123,7 +123,7 @@ export function WalletsSection({ file, currencyOf }: { file: MemberFile; currenc
       ) : (
         <div className="member-wallets">
           {file.wallets.map((w) => (
-            <WalletCard key={w.walletId} wallet={w} currency={currencyOf(w)} />
+            <WalletCard key={w.walletId} wallet={w} />
           ))}
         </div>
       )}
@@ -132,7 +132,7 @@ export function WalletsSection({ file, currencyOf }: { file: MemberFile; currenc
 }
 
 /** One wallet: its balance and limits, and its freeze (the reason in the danger colour, with Unfreeze). */
-function WalletCard({ wallet, currency }: { wallet: Wallet; currency: string }) {
+function WalletCard({ wallet }: { wallet: Wallet }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const titleId = useId();
@@ -147,17 +147,17 @@ function WalletCard({ wallet, currency }: { wallet: Wallet; currency: string }) 
       {frozen && <p className="notice error member-frozen">{i18n._("Frozen: {reason}", { reason: wallet.frozenReason })}</p>}
       <dl className="details">
         <dt>{i18n._("Balance")}</dt>
-        <dd className="member-balance">{fmt.money(wallet.bal, currency)}</dd>
+        <dd className="member-balance">{fmt.money(wallet.bal, wallet.currency)}</dd>
         {wallet.cmFloor !== null && (
           <>
             <dt>{i18n._("Mutual credit floor")}</dt>
-            <dd>{fmt.money(wallet.cmFloor, currency)}</dd>
+            <dd>{fmt.money(wallet.cmFloor, wallet.currency)}</dd>
           </>
         )}
         {wallet.cmCeiling !== null && (
           <>
             <dt>{i18n._("Mutual credit ceiling")}</dt>
-            <dd>{fmt.money(wallet.cmCeiling, currency)}</dd>
+            <dd>{fmt.money(wallet.cmCeiling, wallet.currency)}</dd>
           </>
         )}
         <dt>{i18n._("Top-ups")}</dt>

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Messages } from "@lingui/core";
-import type { Backend, MemberFile } from "@mutua/domain";
+import type { MemberFile } from "@mutua/domain";
 import { i18n } from "../../lib/i18n";
 import catalog from "../../locales/en-US.json";
-import { canResetPins, counterpartyLabel, rightLabels, sessionMethodLabel, walletCurrency, walletKindLabel, walletLabel, whichWallet } from "./labels";
+import { canResetPins, counterpartyLabel, rightLabels, sessionMethodLabel, walletKindLabel, walletLabel, whichWallet } from "./labels";
 
 type Wallet = MemberFile["wallets"][number];
 
@@ -15,6 +15,7 @@ const wallet = (over: Partial<Wallet>): Wallet => ({
   backendId: "custodial:demo-lokal",
   backend: "custodial",
   currencyName: "Demo Lokal",
+  currency: "DL",
   status: "active",
   bal: "12.50",
   cmFloor: null,
@@ -26,24 +27,6 @@ const wallet = (over: Partial<Wallet>): Wallet => ({
 
 const custodial = wallet({});
 const ledger = wallet({ walletId: "ledger:demo-lokal:0xabc", backendId: "ledger:demo-lokal", backend: "ledger", cmFloor: "-100.00", cmCeiling: "1000.00" });
-
-const file = (over: Partial<MemberFile>): MemberFile => ({
-  memberId: 1,
-  name: "Alice Martin",
-  email: "alice@example.com",
-  phone: null,
-  since: "2026-07-01T10:00:00.000Z",
-  rights: { accounts: false, credits: false, board: false },
-  wallets: [custodial],
-  transactions: [],
-  topUps: [],
-  reconversions: [],
-  sessions: [],
-  deviceLogins: 0,
-  pinMaxFailures: 5,
-  pins: [],
-  ...over,
-});
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
@@ -82,17 +65,6 @@ describe("the members' pages' labels", () => {
         { walletId: "w", failures: 2, attemptsLeft: 3, lastUsedAt: null },
       ]),
     ).toBe(true);
-  });
-
-  it("writes a wallet's amounts with its backend's symbol, else a movement's, else the currency's name", () => {
-    const backends = [{ id: "custodial:demo-lokal", currency: { id: "c", name: "Demo Lokal", symbol: "DL" } }] as Backend[];
-    expect(walletCurrency(file({}), custodial, backends)).toBe("DL");
-    const withMove = file({
-      wallets: [custodial, ledger],
-      topUps: [{ id: "t", walletId: ledger.walletId, amount: "5.00", currency: "DLK", state: "unpaid", date: "2026-07-01T10:00:00.000Z", reference: "R" }],
-    });
-    expect(walletCurrency(withMove, ledger, backends)).toBe("DLK");
-    expect(walletCurrency(file({}), custodial, undefined)).toBe("Demo Lokal");
   });
 
   it("names which wallet something is of only when the member has several", () => {

@@ -1,5 +1,5 @@
 import type { I18n } from "@lingui/core";
-import type { Backend, MemberFile, MovementKind, TopUpState, WalletStatus } from "@mutua/domain";
+import type { Backend, MemberFile, TopUpState, WalletStatus } from "@mutua/domain";
 import { walletName } from "../accounts/labels";
 
 type Wallet = MemberFile["wallets"][number];
@@ -22,19 +22,6 @@ export function walletStatusLabel(i18n: I18n, status: WalletStatus): string {
       return i18n._("Locked");
     case "discarded":
       return i18n._("Discarded");
-  }
-}
-
-export function movementKindLabel(i18n: I18n, kind: MovementKind): string {
-  switch (kind) {
-    case "payment":
-      return i18n._("Payment");
-    case "topup":
-      return i18n._("Top-up");
-    case "reconversion":
-      return i18n._("Reconversion");
-    case "retirement":
-      return i18n._("Units retired");
   }
 }
 
@@ -80,18 +67,6 @@ export function rightLabels(i18n: I18n, rights: MemberFile["rights"]): string[] 
 
 /** Resetting gives every PIN its attempts back: worth it only once some PIN has a wrong attempt counted. */
 export const canResetPins = (pins: Pin[]): boolean => pins.some((p) => p.failures > 0);
-
-/**
- * The currency symbol a wallet's amounts are written with ("DL"): its backend's currency, else the
- * symbol of one of its movements or orders, else the currency's name.
- */
-export function walletCurrency(file: MemberFile, wallet: Wallet, backends: readonly Backend[] | undefined): string {
-  return (
-    backends?.find((b) => b.id === wallet.backendId)?.currency.symbol ??
-    [...file.transactions, ...file.topUps, ...file.reconversions].find((m) => m.walletId === wallet.walletId)?.currency ??
-    wallet.currencyName
-  );
-}
 
 /** A wallet of the member's, as members name wallets; its id when it is not among theirs (a discarded one). */
 export function walletLabel(i18n: I18n, wallets: Wallet[], walletId: string): string {

@@ -3,8 +3,6 @@ import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import type { MemberFile } from "@mutua/domain";
 import { toast } from "../../lib/toast";
-import { useBackends } from "../auth/queries";
-import { walletCurrency } from "./labels";
 import { useMemberActions } from "./queries";
 
 /** The actions of a member's page, each asked to confirm first. */
@@ -12,13 +10,11 @@ export type MemberAction = "signOut" | "resetPins" | "passwordReset";
 
 /**
  * The state of a member's page apart from how it is drawn: which action's confirmation is open,
- * whether it is under way, what each action says when it is done, and the currency each wallet's
- * amounts are written in. The freezes are features/admin/FreezeControl's own.
+ * whether it is under way, and what each action says when it is done. The freezes are features/admin/FreezeControl's own.
  */
 export function useMemberPage(file: MemberFile) {
   const { i18n } = useLingui();
   const actions = useMemberActions(file.memberId);
-  const backends = useBackends().data;
   const [asking, setAsking] = useState<MemberAction | null>(null);
 
   const mutations = { signOut: actions.signOut, resetPins: actions.resetPins, passwordReset: actions.sendPasswordReset };
@@ -50,7 +46,6 @@ export function useMemberPage(file: MemberFile) {
     cancel: () => setAsking(null),
     confirm,
     busy: asking !== null && mutations[asking].isPending,
-    currencyOf: (wallet: MemberFile["wallets"][number]) => walletCurrency(file, wallet, backends),
   };
 }
 
