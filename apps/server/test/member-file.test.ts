@@ -144,6 +144,34 @@ describe("a member's page", () => {
     }
   });
 
+  it("counts the administrator's reset links in the member's own per-address budget: past it, 429 and no mail", async () => {
+    const strict = await startServer(tdb.db, {
+      mailer: { send: async (m) => void sent.push(m) },
+      env: { RATE_LIMIT_RESET_ACCOUNT_MAX: "3", RATE_LIMIT_RESET_ACCOUNT_WINDOW: "600" },
+    });
+    try {
+      const m = await seedMember(tdb.db, { firstName: "Gaspard" });
+      const byAdmin = () => new Api(strict.baseUrl, admin.token).call("sendMemberPasswordReset", { params: { memberId: Number(m.id) } });
+      const byMember = () => new Api(strict.baseUrl).call("resetPassword", { body: { email: m.email.toUpperCase() } });
+      const tokens = async () => (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM password_resets WHERE member_id = $1", [m.id])).rows[0]!.n;
+      expect((await byMember()).status).toBe(200);
+      expect((await byAdmin()).status).toBe(200);
+      expect((await byAdmin()).status).toBe(200);
+      for (const refused of [await byAdmin(), await byMember()]) {
+        expect(refused.status).toBe(429);
+        expect(refused.json.error.msgid).toBe(SM.rateLimited);
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+      // Only the three within the budget made a link, were audited and mailed.
+      expect(await tokens()).toBe(3);
+      const audited = await tdb.db.query("SELECT 1 FROM audit_log WHERE action = 'member.password_reset_sent' AND subject = $1", [`member:${m.id}`]);
+      expect(audited.rowCount).toBe(2);
+      await expect.poll(() => sent.filter((x) => x.to === m.email).length).toBe(3);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("signs the member out everywhere: sessions end and device logins go, audited", async () => {
     expect((await elodieApi.call("getAccounts")).status).toBe(200);
     const r = await admin.call("signOutMember", { params: { memberId: Number(elodie.id) } });

@@ -33,12 +33,20 @@ export const isoDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-
 const NUMBER = /^-?\d+([.,]\d+)?$/;
 
 /**
- * A cell a spreadsheet will not run (CSV formula injection, OWASP): text starting with `=`, `+`,
- * `-`, `@`, a tab or a carriage return gets a leading `'`, which Excel, LibreOffice and Google
- * Sheets show as text. Plain numbers are left as they are, so amounts stay amounts.
+ * What a spreadsheet may run as a formula: a cell starting with a tab or a carriage return, or
+ * whose first visible character is `=`, `+`, `-` or `@`, in ASCII, full width or small form, or
+ * the minus sign (Excel reads `＝` as `=`), behind any spaces (some spreadsheets drop leading
+ * spaces and tabs, Unicode ones included, before deciding what a cell is).
+ */
+const FORMULA = /^(?:[\t\r]|[\s\u180e\u200b\u2060]*[=+\-@\u2212\ufe62\ufe63\ufe66\ufe6b\uff1d\uff0b\uff0d\uff20])/;
+
+/**
+ * A cell a spreadsheet will not run (CSV formula injection, OWASP): a cell that could start a
+ * formula (`FORMULA`) gets a leading `'`, which Excel, LibreOffice and Google Sheets show as
+ * text. Plain numbers are left as they are, so amounts stay amounts.
  */
 export function csvSafeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) && !NUMBER.test(value) ? `'${value}` : value;
+  return FORMULA.test(value) && !NUMBER.test(value) ? `'${value}` : value;
 }
 
 /**

@@ -21,6 +21,31 @@ describe("CSV formula injection (issue 16, finding 3)", () => {
     for (const v of ["-12.50", "12.50", "-3", "Alice Martin", "Lunch = 12", "a@b.org", "", "'quoted"]) expect(csvSafeCell(v)).toBe(v);
   });
 
+  it.each([
+    "  =1+1",
+    " \t+1+1",
+    "\u00a0-1+1",
+    "\u3000@SUM(A1)",
+    "\u2003=1",
+    "\u200b=1",
+    "\n=1",
+    "\uff1d1+1",
+    "\uff0b1+1",
+    "\uff0d1+1",
+    "\uff20SUM(A1)",
+    '  \uff1dHYPERLINK("http://evil")',
+    "\u3000\uff20SUM(A1)",
+    "\ufe661+1",
+    " \ufe62SUM(A1)",
+    "\u22121+1",
+  ])("prefixes %j, a formula behind spaces, in full width or small form, with a quote", (v) => {
+    expect(csvSafeCell(v)).toBe(`'${v}`);
+  });
+
+  it("leaves text with inner spaces and full-width signs, and amounts in either notation, alone", () => {
+    for (const v of ["  Bread", "Lunch \uff1d 12", "a\uff20b.org", " x = 1", "-0.01", "-12,50", "1000000.00", "\u3000Alice"]) expect(csvSafeCell(v)).toBe(v);
+  });
+
   it("neutralises names as well as memos, and negative amounts stay numbers", () => {
     const csv = transactionsCsv("@me", [{ amount: "-4.00", related: "=evil", date: new Date(2026, 0, 2, 3, 4, 5), description: "+x" }], HEADERS);
     expect(csv.split("\r\n")[1]).toBe(`"'@me","'=evil","-4.00","2026-01-02 03:04:05","'+x"`);

@@ -1,7 +1,9 @@
 import {
+  ErrorCode,
   formatCents,
   PIN_MAX_FAILURES,
   searchKey,
+  SM,
   type MemberFile,
   type MemberSummary,
   type MovementKind,
@@ -13,11 +15,11 @@ import { inTransaction, type Db, type Queryable } from "../db/pool";
 import type { Settings } from "../settings";
 import { audit } from "./audit";
 import { revokeDeviceLogins } from "./credentials";
-import { notFound } from "./errors";
+import { notFound, Refusal } from "./errors";
 import { memberWallets } from "./limits";
 import { sendBestEffort, type Mailer } from "./mail";
 import { findMemberById } from "./members";
-import { resetLinkMail } from "./password-reset";
+import { resetLinkMail, spendAddressResetBudget } from "./password-reset";
 import { holdsRight } from "./rights";
 import { revokeAllSessions } from "./sessions";
 
@@ -199,11 +201,16 @@ export async function resetPinAttempts(db: Db, admin: bigint, memberId: bigint):
 }
 
 /**
- * E-mails the member a password reset link, as if they had asked (without the per-address
- * limits: the administrator is signed in and audited). Refused like the member's own request
- * when the association turned password resets off.
+ * E-mails the member a password reset link, as if they had asked. Refused like the member's own
+ * request when the association turned password resets off, and counted in the same per-address
+ * budget: an administrator (or whoever stole their session) cannot flood the member's mailbox
+ * past it, and the member's own requests and the administrator's share it.
  */
 export async function resendPasswordReset(db: Db, s: Settings, mailer: Mailer, admin: bigint, memberId: bigint): Promise<MemberFile> {
+  if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
+  const member = await findMemberById(db, memberId);
+  if (!member) throw notFound();
+  await spendAddressResetBudget(db, s, member.email);
   const mail = await inTransaction(db, async (tx) => {
     await lockMember(tx, memberId);
     const m = (await findMemberById(tx, memberId))!;

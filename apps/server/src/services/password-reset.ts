@@ -15,7 +15,7 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const email = normalizeEmail(emailRaw);
   await hit(db, `reset:ip:${ip}`, s.limits.resetPerIp);
-  await hit(db, `reset:account:${email}`, s.limits.resetPerAccount);
+  await spendAddressResetBudget(db, s, email);
   const member = await findMemberByEmail(db, email);
   // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
   if (!member) throw new Refusal(ErrorCode.unknownUser, { id: SM.unknownUser });
@@ -23,6 +23,16 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   // Not awaited: an answer that waited for the mail server would take longer for members than
   // for unknown addresses, and tell who is a member by its time alone.
   void sendBestEffort(mailer, mail);
+}
+
+/**
+ * Counts one reset mail to `email` in the address's budget (429 once spent). Every reset mail
+ * to an address counts, whoever asked for it: the member's own request and an account
+ * administrator's send share it, so neither can flood the mailbox past it. Counted outside any
+ * transaction, so a refusal still counts and the slowdown holds no connection.
+ */
+export async function spendAddressResetBudget(db: Db, s: Settings, email: string): Promise<void> {
+  await hit(db, `reset:account:${normalizeEmail(email)}`, s.limits.resetPerAccount);
 }
 
 /**
