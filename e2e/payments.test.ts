@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
+import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 
 const suite = useSuite();
@@ -264,5 +265,48 @@ describe("text typed by other members", () => {
     expect(await alice.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(alice.errors).toEqual([]);
     await alice.context.close();
+  });
+});
+
+describe("names that look alike", () => {
+  it("shows beside each of two look-alike names when its member joined, and nothing beside a unique name", async () => {
+    // "bob DURAND", who joined in March 2024, with an active wallet beside Bob's: written into the
+    // database, as a member who signed up before names were compared would be.
+    await sql(
+      suite.server,
+      `WITH bob AS (SELECT w.backend_id, b.currency_id FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN members m ON m.id = w.member_id
+                     WHERE m.email = 'bob@example.com' AND b.kind = 'custodial'),
+            twin AS (INSERT INTO members (email, first_name, last_name, password_hash, search_text, name_key, created_at)
+                     VALUES ('bob.twin@example.org', 'bob', 'DURAND', 'x', 'bob durand', 'bob durand', '2024-03-05T12:00:00Z') RETURNING id),
+            w AS (INSERT INTO wallets (id, backend_id, member_id, status)
+                  SELECT 'custodial:00112233445566778899', bob.backend_id, twin.id, 'active' FROM bob, twin RETURNING id)
+       INSERT INTO accounts (wallet_id, currency_id, kind, floor) SELECT w.id, bob.currency_id, 'main', 0 FROM w, bob`,
+    );
+    const { page, context, errors } = await signInAs("alice@example.com");
+    await page.getByRole("button", { name: "Pay" }).click();
+    const dialog = page.getByRole("dialog", { name: "Send money - 1/2" });
+    const search = dialog.getByPlaceholder("Name, email address or phone number");
+    await search.fill("durand");
+    await dialog
+      .locator(".recipient")
+      .filter({ hasText: /bob DURAND/ })
+      .getByText("member since March 2024")
+      .waitFor();
+    expect(
+      await dialog
+        .locator(".recipient")
+        .filter({ hasText: /Bob Durand/ })
+        .locator(".name-hint")
+        .innerText(),
+    ).toMatch(/^member since \S+ \d{4}$/);
+    await search.fill("carol");
+    await dialog
+      .locator(".recipient")
+      .filter({ hasText: /Carol Petit/ })
+      .first()
+      .waitFor();
+    expect(await dialog.locator(".name-hint").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

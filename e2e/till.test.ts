@@ -233,18 +233,40 @@ describe("the till", () => {
     await bob.context.close();
   });
 
-  it("Bob lets Carol take payments at his till; hers shows Alice's payment into his account and its sale, answers 403 on every other route of it; Bob removes her", async () => {
+  it("Bob invites Carol to take payments at his till; she is told, accepts in her app, and hers then shows Alice's payment into his account and its sale, answers 403 on every other route of it; Bob removes her", async () => {
+    const carol = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
     const bob = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
     await bob.page.goto(`${suite.server.url}/preferences`);
     const cashiers = bob.page.getByRole("region", { name: "Cashiers" });
     await cashiers.getByLabel("E-mail of a new cashier").fill("carol@example.com");
     await cashiers.getByRole("button", { name: "Add cashier" }).tap();
-    await toastText(bob.page, "Carol Petit can now take payments at your till.");
+    // An invitation, shown by the address Bob typed: nothing says whether, or whom, it reached.
+    await toastText(bob.page, "Invitation sent to carol@example.com.");
+    // Carol hears of it at once.
+    await toastText(carol.page, "Bob Durand invites you to take payments at their till");
+    await cashiers.getByRole("listitem").filter({ hasText: "carol@example.com" }).getByText("Pending").waitFor();
+    expect(await cashiers.getByText("Carol Petit").count()).toBe(0);
+    await shot(bob.page, "preferences-cashiers-pending");
+
+    // She answers from the notification.
+    await carol.page.getByRole("link", { name: /^Notifications/ }).tap();
+    await carol.page.getByRole("button", { name: /Bob Durand invites you to take payments at their till/ }).tap();
+    await carol.page.waitForURL(`${suite.server.url}/preferences`);
+    const invitations = carol.page.getByRole("region", { name: "Cashier invitations" });
+    await invitations.getByText("Bob Durand").waitFor();
+    await shot(carol.page, "preferences-cashier-invitation");
+    await invitations.getByRole("button", { name: "Accept the invitation of Bob Durand" }).tap();
+    await toastText(carol.page, "You can now take payments at the till of Bob Durand.");
+    await invitations.waitFor({ state: "detached" });
+
+    // Accepted: Bob sees who runs his till.
+    await bob.page.reload();
     await cashiers.getByText("Carol Petit").waitFor();
     await shot(bob.page, "preferences-cashiers");
 
     // Carol runs Bob's till from her own phone, beside her own (signed) wallet.
-    const carol = await openTill({ as: { email: "carol@example.com", name: "Carol Petit" } });
+    await carol.page.goto(`${suite.server.url}/receive`);
+    await carol.page.getByRole("heading", { name: "Receive payments" }).waitFor();
     await carol.page.getByLabel("Into").selectOption({ label: "Bob Durand · Demo Lokal" });
     await type(carol.page, "400");
     await carol.page.getByRole("button", { name: "Ask 4.00 DL" }).tap();
@@ -286,6 +308,7 @@ describe("the till", () => {
       listCashiers: { params: { walletId: w } },
       grantCashier: { params: { walletId: w }, body: { email: "alice@example.com" } },
       revokeCashier: { params: { walletId: w, memberId: "1" } },
+      cancelCashierInvitation: { params: { walletId: w, invitationId: "00000000-0000-0000-0000-000000000000" } },
       prepareTransfer: { body: { from: w, to: w, amount: "1.00" } },
       transfer: { body: { from: w, to: w, parts: [{ account: "main", amount: "1.00" }], key: "cashier-steals-1" } },
       createPin: { body: { walletId: w, verifier: "ab".repeat(32) } },

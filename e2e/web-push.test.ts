@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.close();
 });
-const suite = useSuite(() => ({ PUSH_SERVICE_HOSTS: "127.0.0.1", NODE_EXTRA_CA_CERTS: service.certFile }));
+// Push services are reached on port 443 only, unless the entry names the port: the test's is any free one.
+const suite = useSuite(() => ({ PUSH_SERVICE_HOSTS: new URL(service.origin).host, NODE_EXTRA_CA_CERTS: service.certFile }));
 
 /** Bob's device: its subscription lives in localStorage, as a browser keeps its own across reloads. */
 async function bobsDevice(context: BrowserContext, endpoint: string, keys: { p256dh: string; auth: string }) {

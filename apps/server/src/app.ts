@@ -13,6 +13,7 @@ import { parseJsonBody } from "./http/json-body";
 import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
 import { accountRoutes } from "./routes/accounts";
+import { cashierRoutes } from "./routes/cashiers";
 import { paymentRoutes } from "./routes/payments";
 import { paymentRequestRoutes } from "./routes/payment-requests";
 import { pinRoutes } from "./routes/pins";
@@ -122,6 +123,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   authRoutes(app, full);
   meRoutes(app, full);
   accountRoutes(app, full);
+  cashierRoutes(app, full);
   paymentRoutes(app, full);
   paymentRequestRoutes(app, full);
   pinRoutes(app, full);

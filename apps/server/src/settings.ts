@@ -58,9 +58,19 @@ export interface Settings {
    */
   notificationMail: { retryBaseSeconds: number; retryMaxSeconds: number; maxAttempts: number };
   /**
+   * How the notification worker sends (services/notification-worker.ts): e-mails and pushes each in
+   * a lane of its own with this many sends at once per instance (NOTIFICATION_EMAIL_SENDERS,
+   * NOTIFICATION_PUSH_SENDERS); at most `pushPerMember` pushes of one member in flight across every
+   * instance (PUSH_PER_MEMBER); a push service silent `pushTimeoutSeconds` is given up
+   * (PUSH_TIMEOUT_SECONDS); a device whose pushes failed `pushMaxFailures` times in a row, paused
+   * meanwhile as a message's retries are, is dropped (PUSH_MAX_FAILURES).
+   */
+  notificationLanes: { emailSenders: number; pushSenders: number; pushPerMember: number; pushTimeoutSeconds: number; pushMaxFailures: number };
+  /**
    * The push services the server sends Web Push messages to, as host suffixes (PUSH_SERVICE_HOSTS,
    * comma-separated): a subscription names the URL the server will POST to, so only these hosts
-   * are accepted (services/push-subscriptions.ts), never a member's choice of address.
+   * are accepted (services/push-subscriptions.ts), never a member's choice of address, and on port
+   * 443 only unless the entry names another (`host:port`, a test's own push service).
    */
   pushServiceHosts: string[];
   /** The association's bank account, shown on transfer orders. */
@@ -80,6 +90,12 @@ export interface Settings {
     passkeyOptionsPerIp: Limit;
     /** Directory searches per member: generous for typing, short of walking the directory. */
     searchPerMember: Limit;
+    /** Payment requests created per member (a busy till asks every few seconds at most). */
+    paymentRequestPerMember: Limit;
+    /** The board's books per member (RATE_LIMIT_BOOKS_MEMBER_*): each lists up to 100,000 movements. */
+    booksPerMember: Limit;
+    /** The board's figures per member (RATE_LIMIT_FIGURES_MEMBER_*): each aggregates the ledger over a period. */
+    figuresPerMember: Limit;
   };
 }
 
@@ -126,6 +142,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       retryMaxSeconds: Math.max(1, int(env.MAIL_RETRY_MAX_SECONDS, 3_600)),
       maxAttempts: Math.max(1, int(env.MAIL_MAX_ATTEMPTS, 8)),
     },
+    notificationLanes: {
+      emailSenders: Math.max(1, int(env.NOTIFICATION_EMAIL_SENDERS, 3)),
+      pushSenders: Math.max(1, int(env.NOTIFICATION_PUSH_SENDERS, 6)),
+      pushPerMember: Math.max(1, int(env.PUSH_PER_MEMBER, 2)),
+      pushTimeoutSeconds: Math.max(1, int(env.PUSH_TIMEOUT_SECONDS, 5)),
+      pushMaxFailures: Math.max(1, int(env.PUSH_MAX_FAILURES, 8)),
+    },
     pushServiceHosts: (env.PUSH_SERVICE_HOSTS ?? DEFAULT_PUSH_SERVICE_HOSTS.join(","))
       .split(",")
       .map((h) => h.trim().toLowerCase().replace(/^\.+/, ""))
@@ -142,6 +165,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       pinPerIp: limit(env, "PIN_IP", 100, 900),
       passkeyOptionsPerIp: limit(env, "PASSKEY_OPTIONS_IP", 100, 900),
       searchPerMember: limit(env, "SEARCH_MEMBER", 600, 900),
+      paymentRequestPerMember: limit(env, "PAYMENT_REQUEST_MEMBER", 60, 600),
+      booksPerMember: limit(env, "BOOKS_MEMBER", 10, 600),
+      figuresPerMember: limit(env, "FIGURES_MEMBER", 60, 600),
     },
   };
 }

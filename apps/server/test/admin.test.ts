@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ROUTES, M, routes, type RouteName, SM } from "@mutua/domain";
+import { ADMIN_ROUTES, ErrorCode, M, routes, type RouteName, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
@@ -8,9 +8,11 @@ import {
   createBackend,
   createTestDatabase,
   memberToken,
+  newKey,
   openTestLedgerWallet,
   seedMember,
   startServer,
+  topUp,
   walletBalances,
   type TestDatabase,
   type TestServer,
@@ -29,6 +31,7 @@ let bothAdmin: Api;
 let board: Api;
 let creditsAdminId: bigint;
 let accountsAdminId: bigint;
+let bothAdminId: bigint;
 
 const api = async (opts: { firstName?: string; canValidateAccounts?: boolean; canValidateCredits?: boolean; canViewFigures?: boolean } = {}) => {
   const m = await seedMember(tdb.db, opts);
@@ -47,7 +50,9 @@ beforeAll(async () => {
   const c = await api({ canValidateCredits: true });
   creditsAdmin = c.api;
   creditsAdminId = c.id;
-  bothAdmin = (await api({ canValidateAccounts: true, canValidateCredits: true })).api;
+  const both = await api({ canValidateAccounts: true, canValidateCredits: true });
+  bothAdmin = both.api;
+  bothAdminId = both.id;
   board = (await api({ canViewFigures: true })).api;
 });
 
@@ -269,5 +274,108 @@ describe("pending wallet creations", () => {
     const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
     expect((await accountsAdmin.call("validateCreation", { body: { walletId: safe } })).status).toBe(404);
     expect((await accountsAdmin.call("discardCreateRequest", { body: { walletId: "custodial:nope" } })).status).toBe(404);
+  });
+});
+
+describe("separation of duties: an administrator's own wallets and orders are another's to decide", () => {
+  /** Everything the refusals must leave as it was: the wallet, its orders, movements and reconversions, and the audit log. */
+  async function snapshot(walletId: string) {
+    const q = async (sql: string) => (await tdb.db.query(sql, [walletId])).rows;
+    return {
+      wallet: await q("SELECT status, frozen_reason, frozen_by, topup_allowed FROM wallets WHERE id = $1"),
+      accounts: await q("SELECT kind, balance, floor, ceiling FROM accounts WHERE wallet_id = $1 ORDER BY kind"),
+      orders: await q("SELECT public_id, state FROM topup_orders WHERE wallet_id = $1 ORDER BY id"),
+      reconversions: await q("SELECT r.status FROM reconversions r JOIN movements m ON m.id = r.movement_id WHERE m.payer_wallet_id = $1"),
+      movements: await countMovements(tdb.db, walletId),
+      audit: (await tdb.db.query("SELECT count(*)::int AS n FROM audit_log")).rows[0],
+    };
+  }
+
+  const expectOwnRefusal = (r: { status: number; json: { error: { code: string; msgid?: string } } }, msgid: string) => {
+    expect(r.status).toBe(403);
+    expect(r.json.error).toMatchObject({ code: ErrorCode.forbidden, msgid });
+  };
+
+  it("an account administrator's own pending wallet is approved by another one", async () => {
+    const wallet = await openCustodialWallet(tdb.db, custodial, accountsAdminId, "pending");
+    const before = await snapshot(wallet);
+    const r = await accountsAdmin.call("validateCreation", { body: { walletId: wallet } });
+    expectOwnRefusal(r, SM.ownWalletApproval);
+    expect(r.json.error.message).toBe("Another administrator must do this: you cannot approve your own wallet.");
+    expect(await snapshot(wallet)).toEqual(before);
+    expect((await bothAdmin.call("validateCreation", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "active" });
+  });
+
+  it("an order on a credit administrator's wallet, or one they asked for, is neither marked paid nor credited by them", async () => {
+    const wallet = await openCustodialWallet(tdb.db, custodial, creditsAdminId);
+    const own = await creditsAdmin.call("createTopUp", { body: { walletId: wallet, amount: "500.00" } });
+    expect(own.status).toBe(200);
+    // For a member, topped up by the administrator (the spec's "top-ups by other requesters"): theirs too.
+    const member = await seedMember(tdb.db, { firstName: "Topped" });
+    const memberWallet = await openCustodialWallet(tdb.db, custodial, member.id);
+    const asked = await creditsAdmin.call("createTopUp", { body: { walletId: memberWallet, amount: "500.00" } });
+    expect(asked.status).toBe(200);
+    for (const [id, w] of [
+      [own.json.id, wallet],
+      [asked.json.id, memberWallet],
+    ] as const) {
+      const before = await snapshot(w);
+      expectOwnRefusal(await creditsAdmin.call("markTopUpPaid", { body: { id } }), SM.ownTopUp);
+      expect(await snapshot(w)).toEqual(before);
+      // Another credit administrator says the money came; the requester still cannot credit it.
+      expect((await bothAdmin.call("markTopUpPaid", { body: { id } })).json).toEqual({ id, state: "paid" });
+      const paid = await snapshot(w);
+      expectOwnRefusal(await creditsAdmin.call("validateCredit", { body: { id } }), SM.ownTopUp);
+      expect(await snapshot(w)).toEqual(paid);
+      expect(await walletBalances(tdb.db, w)).toEqual({ main: "0.00" });
+      expect((await bothAdmin.call("validateCredit", { body: { id } })).json).toMatchObject({ id, state: "received", amount: "500.00" });
+      expect(await walletBalances(tdb.db, w)).toEqual({ main: "500.00" });
+      expect((await auditRows(id)).map((a) => [a.member_id, a.action])).toEqual([
+        [bothAdminId, "topup.mark_paid"],
+        [bothAdminId, "credit.validate"],
+      ]);
+    }
+  });
+
+  it("an account administrator neither unfreezes nor re-freezes their own wallet; another one does", async () => {
+    const wallet = (await openTestLedgerWallet(tdb.db, ledger, accountsAdminId)).id;
+    expect((await bothAdmin.call("freezeWallet", { body: { walletId: wallet, reason: "Checking the top-ups" } })).status).toBe(200);
+    const before = await snapshot(wallet);
+    expectOwnRefusal(await accountsAdmin.call("unfreezeWallet", { body: { walletId: wallet } }), SM.ownFreeze);
+    // Freezing it again would make the freeze theirs to lift.
+    expectOwnRefusal(await accountsAdmin.call("freezeWallet", { body: { walletId: wallet, reason: "Mine now" } }), SM.ownFreeze);
+    expect(await snapshot(wallet)).toEqual(before);
+    expect((await bothAdmin.call("unfreezeWallet", { body: { walletId: wallet } })).json.frozenReason).toBeNull();
+  });
+
+  it("an administrator changes neither their own limits nor their own reconversion's stage; another one does", async () => {
+    const second = await api({ canValidateAccounts: true, canValidateCredits: true });
+    const w = await openTestLedgerWallet(tdb.db, ledger, bothAdminId);
+    await topUp(tdb.db, w.id, "10.00", "nant");
+    const before = await snapshot(w.id);
+    expectOwnRefusal(await bothAdmin.call("setWalletLimits", { body: { walletId: w.id, cmFloor: "-500.00", topupAllowed: true } }), SM.ownLimits);
+    expect(await snapshot(w.id)).toEqual(before);
+    expect((await second.api.call("setWalletLimits", { body: { walletId: w.id, cmFloor: "-20.00" } })).json.cmFloor).toBe("-20.00");
+
+    // A custodial reconversion of their own: "paid" would say the association paid them.
+    const own = await openCustodialWallet(tdb.db, custodial, bothAdminId);
+    await topUp(tdb.db, own, "10.00");
+    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+    const sent = await bothAdmin.call("transfer", { body: { from: own, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
+    expect(sent.status).toBe(200);
+    const sentState = await snapshot(own);
+    expectOwnRefusal(await bothAdmin.call("advanceReconversion", { body: { id: sent.json.id, status: "received" } }), SM.ownReconversion);
+    expect(await snapshot(own)).toEqual(sentState);
+    expect((await second.api.call("advanceReconversion", { body: { id: sent.json.id, status: "received" } })).json.status).toBe("received");
+  });
+
+  it("the ledger's health tells the console and the board how many hold each right", async () => {
+    const r = await board.call("getLedgerHealth");
+    const { rows } = await tdb.db.query<{ accounts: number; credits: number; both: number }>(
+      `SELECT count(*) FILTER (WHERE can_validate_accounts)::int AS accounts, count(*) FILTER (WHERE can_validate_credits)::int AS credits,
+              count(*) FILTER (WHERE can_validate_accounts AND can_validate_credits)::int AS both FROM members`,
+    );
+    expect(r.json.rightHolders).toEqual(rows[0]);
+    expect(r.json.rightHolders.both).toBeGreaterThanOrEqual(1);
   });
 });

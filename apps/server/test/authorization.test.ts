@@ -27,9 +27,11 @@ import {
  * status each must get. "owner" holds the wallets, order, PIN and device login the calls name;
  * everybody else calling on them must learn and move nothing (IDOR), which is checked on the
  * database after they all tried, before the owner's own calls run. "cashier" runs the till of
- * both of the owner's wallets (issue 20): it takes payments into them and sees their sales, and
- * every other operation on them answers it 403. "board" holds the board's read-only right (issue
- * 22): the figures and the ledger's health, which administrators ("both") read too.
+ * both of the owner's wallets (issue 20), having accepted the owner's invitations: it takes
+ * payments into them and sees their sales, and every other operation on them answers it 403.
+ * "other" was invited too and never answered, "board" declined: neither has any right for it.
+ * "board" holds the board's read-only right (issue 22): the figures and the ledger's health,
+ * which administrators ("both") read too.
  */
 const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "board", "cashier"] as const;
 type Role = (typeof ROLES)[number];
@@ -62,6 +64,11 @@ const own = {} as {
   request: string;
   /** One the cashier asked at the owner's till: the cashier's to cancel. */
   cashierRequest: string;
+  /** An invitation of the owner's to run their till, to an address nobody holds: the owner's to cancel. */
+  invitation: string;
+  /** Invitations to the owner to run the payee's tills: the owner's to accept, and to decline. */
+  toAccept: string;
+  toDecline: string;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -111,8 +118,26 @@ beforeAll(async () => {
   own.pushEndpoint = `https://fcm.googleapis.com/fcm/send/owner-${randomUUID()}`;
   expect((await apis.owner.call("subscribePush", { body: pushSubscription(own.pushEndpoint) })).status).toBe(200);
   own.request = (await apis.owner.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "3.00" } })).json.id;
-  for (const wallet of [own.custodial, own.ledger.id])
-    expect((await apis.owner.call("grantCashier", { params: { walletId: wallet }, body: { email: people.cashier.email } })).status).toBe(200);
+  // The cashier accepts the owner's invitations; "other" leaves them pending and "board" declines
+  // them: a cashier's rights come with acceptance only.
+  for (const wallet of [own.custodial, own.ledger.id]) {
+    for (const role of ["cashier", "other", "board"] as const)
+      expect((await apis.owner.call("grantCashier", { params: { walletId: wallet }, body: { email: people[role].email } })).status).toBe(200);
+  }
+  for (const [role, answer] of [
+    ["cashier", "acceptCashierInvitation"],
+    ["board", "declineCashierInvitation"],
+  ] as const) {
+    const invitations = (await apis[role].call("listCashierInvitations")).json as { id: string }[];
+    expect(invitations).toHaveLength(2);
+    for (const i of invitations) expect((await apis[role].call(answer, { params: { invitationId: i.id } })).status).toBe(200);
+  }
+  const invited = await apis.owner.call("grantCashier", { params: { walletId: own.custodial }, body: { email: `nobody-${randomUUID()}@example.org` } });
+  own.invitation = invited.json.invitationId!;
+  const payeeApi = new Api(server.baseUrl, await memberToken(tdb.db, payee.id));
+  for (const wallet of [payeeWallet, payeeLedger])
+    expect((await payeeApi.call("grantCashier", { params: { walletId: wallet }, body: { email: people.owner.email } })).status).toBe(200);
+  [own.toAccept, own.toDecline] = ((await apis.owner.call("listCashierInvitations")).json as { id: string }[]).map((i) => i.id) as [string, string];
   own.cashierRequest = (await apis.cashier.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "4.00" } })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
@@ -159,7 +184,11 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   // The owner names the payee, then removes them: anybody else's call must do neither.
   grantCashier: () => ({ params: { walletId: own.custodial }, body: { email: payee.email } }),
   revokeCashier: () => ({ params: { walletId: own.custodial, memberId: Number(payee.id) } }),
+  cancelCashierInvitation: () => ({ params: { walletId: own.custodial, invitationId: own.invitation } }),
   listTills: () => ({}),
+  listCashierInvitations: () => ({}),
+  acceptCashierInvitation: () => ({ params: { invitationId: own.toAccept } }),
+  declineCashierInvitation: () => ({ params: { invitationId: own.toDecline } }),
   searchRecipients: () => ({ query: { q: "" } }),
   setFavorite: () => ({ params: { memberId: members().payee } }),
   unsetFavorite: () => ({ params: { memberId: members().payee } }),
@@ -276,11 +305,16 @@ const EXPECTED: Record<RouteName, Expected> = {
   getAccountSummary: owner(200),
   getTransaction: owner(200),
   getSales: owner(200),
-  // Naming and removing cashiers is the owner's; each member lists the tills they run.
+  // Naming and removing cashiers is the owner's; each member lists the tills they run, and answers
+  // the invitations to them only (anybody else's is answered as if it did not exist).
   listCashiers: owner(200),
   grantCashier: owner(200),
   revokeCashier: owner(200),
+  cancelCashierInvitation: owner(200),
   listTills: member(200),
+  listCashierInvitations: member(200),
+  acceptCashierInvitation: owner(200),
+  declineCashierInvitation: owner(200),
   searchRecipients: member(200),
   setFavorite: member(200),
   unsetFavorite: member(200),
@@ -366,9 +400,15 @@ async function ownerState() {
       "SELECT r.public_id, r.status FROM payment_requests r JOIN wallets w ON w.id = r.wallet_id WHERE w.member_id = $1 AND r.created_by = $1 ORDER BY r.id",
       [people.owner.id],
     ),
-    cashiers: await q("SELECT wallet_id, member_id FROM wallet_cashiers WHERE wallet_id = ANY($1) ORDER BY wallet_id, member_id", [
+    cashiers: await q("SELECT wallet_id, member_id FROM wallet_cashiers WHERE wallet_id = ANY($1) OR member_id = $2 ORDER BY wallet_id, member_id", [
       [own.custodial, own.ledger.id],
+      people.owner.id,
     ]),
+    // The owner's invitations, and those to the owner: nobody else cancels, accepts or declines them.
+    invitations: await q(
+      "SELECT id, wallet_id, email, member_id, declined_at FROM cashier_invitations WHERE wallet_id = ANY($1) OR member_id = $2 ORDER BY id",
+      [[own.custodial, own.ledger.id], people.owner.id],
+    ),
     pushDevices: await q("SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
 }

@@ -190,6 +190,36 @@ describe("recipient search", () => {
   });
 });
 
+describe("names that look alike", () => {
+  it("come with when their member joined, the day when they joined the same month; a unique name comes with nothing", async () => {
+    const joined = async (key: string, at: string) => tdb.db.query("UPDATE members SET created_at = $2 WHERE id = $1", [ids[key], at]);
+    await add("alice1", { firstName: "Alice", lastName: "Martin" }, [[here, "active"]]);
+    await add("alice2", { firstName: "alice ", lastName: " MARTIN" }, [[here, "active"]]);
+    await add("alice3", { firstName: "Alice", lastName: "Martine" }, [[here, "active"]]);
+    // Written before names refused it (createMember does not check): it shows as "Alice Martin".
+    await add("alice4", { firstName: "Al\u00ADice", lastName: "Martin" }, [[ledger, "active"]]);
+    // Nobody can pay or be paid by these: they do not make a name ambiguous.
+    await add("alice5", { firstName: "Alice", lastName: "Martinez" }, [[here, "active"]]);
+    await add("alice6", { firstName: "ALICE", lastName: "MARTINEZ" }, [[here, "discarded"]]);
+    await joined("alice1", "2024-03-05T10:00:00Z");
+    await joined("alice2", "2025-01-20T10:00:00Z");
+    await joined("alice4", "2024-03-28T10:00:00Z");
+    const r = await search({ q: "alice mar", limit: 50 });
+    const hints = Object.fromEntries(r.rows.map((x) => [`${x.name}|${x.backendId === here.id ? "HC" : "LC"}`, x.hint ?? null]));
+    expect(hints).toEqual({
+      "Alice Martin|HC": { memberSince: "2024-03-05" },
+      "alice MARTIN|HC": { memberSince: "2025-01" },
+      "Al\u00ADice Martin|LC": { memberSince: "2024-03-28" },
+      "Alice Martine|HC": null,
+      "Alice Martinez|HC": null,
+    });
+    // A wallet looked up exactly (a scanned code) says it too, and no answer says more of anybody.
+    const one = await searcher.api.call("searchRecipients", { query: { walletId: r.rows.find((x) => x.memberId === ids.alice2)!.walletId } });
+    expect(one.json.rows.map((x) => x.hint)).toEqual([{ memberSince: "2025-01" }]);
+    expect(JSON.stringify(r.rows.map((x) => x.hint))).not.toMatch(/@|dir\.example/);
+  });
+});
+
 describe("favourites", () => {
   it("lists only favourites on an empty search, and favourites first (then by name) on any search", async () => {
     expect(await search({ q: "" })).toEqual({ rows: [], hasMore: false });

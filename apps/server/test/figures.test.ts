@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatCents, SM, type CurrencyFigures } from "@mutua/domain";
+import { schemas } from "@mutua/domain/api/schemas";
 import { postMovement } from "../src/services/ledger";
 import { percent } from "../src/services/figures";
 import { books } from "../src/services/books";
@@ -192,5 +193,74 @@ describe("the books", () => {
     const period = { from: "2026-01-01", to: "2026-02-28", tz: "UTC" };
     await expect(books(tdb.db, period, 5)).rejects.toMatchObject({ code: "validation_failed", msg: { id: SM.booksTooLong, values: { max: 5 } } });
     expect((await books(tdb.db, period, 6)).movements).toHaveLength(6);
+  });
+
+  it("answer what the contract's serializer would write, read and written a page at a time", async () => {
+    // 2,500 movements of another currency in June 2025, before the story: more than two pages.
+    const other = await createBackend(tdb.db, { kind: "custodial", symbol: "BK" });
+    const [issuance, safe] = await Promise.all([systemWallet(tdb.db, other.id, "issuance"), systemWallet(tdb.db, other.id, "safe")]);
+    const account = async (wallet: string) => (await tdb.db.query<{ id: bigint }>("SELECT id FROM accounts WHERE wallet_id = $1", [wallet])).rows[0]!.id;
+    const [from, to] = [await account(issuance!.id), await account(safe!.id)];
+    await tdb.db.query(
+      `WITH mv AS (
+         INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, idempotency_key, request_hash, created_at)
+         SELECT 'bulk-' || g, $1, $2, 'payment', $3, $4, 1, 'bulk-key-' || g, 'bulk', timestamptz '2025-06-01' + g * interval '1 minute'
+         FROM generate_series(1, 2500) g RETURNING id
+       ),
+       numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS i FROM mv),
+       p AS (
+         INSERT INTO postings (movement_id, account_id, amount, balance_after)
+         SELECT id, x.account, x.amount, x.after FROM numbered
+         CROSS JOIN LATERAL (VALUES ($5::bigint, -1, -i), ($6::bigint, 1, i)) x(account, amount, after) ORDER BY id, x.amount
+       )
+       UPDATE accounts SET balance = balance + CASE id WHEN $5 THEN -2500 ELSE 2500 END WHERE id IN ($5, $6)`,
+      [other.id, other.currency_id, issuance!.id, safe!.id, from, to],
+    );
+    await tdb.db.query("ANALYZE movements, postings");
+    const written = async (query: { from: string; to: string; tz: string }) => JSON.stringify(schemas.getBooks.response.encode(await books(tdb.db, query)));
+    const june = { from: "2025-06-01", to: "2025-06-30", tz: "Europe/Paris" };
+    const r = await board.call("getBooks", { query: june });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(r.text).toBe(await written(june));
+    expect(r.json.movements).toHaveLength(2500);
+    expect(r.json.movements.at(-1)).toMatchObject({
+      reference: "bulk-2500",
+      payer: { balanceAfter: "-25.00" },
+      payee: { role: "safe", balanceAfter: "25.00" },
+    });
+    // The story's months, and a period without any movement, as well.
+    for (const query of [
+      { from: "2026-01-01", to: "2026-02-28", tz: "UTC" },
+      { from: "2024-01-01", to: "2024-01-31", tz: "UTC" },
+    ]) {
+      const answer = await board.call("getBooks", { query });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(await written(query));
+    }
+    expect((await board.call("getBooks", { query: { from: "2024-01-01", to: "2024-01-31", tz: "UTC" } })).json.movements).toEqual([]);
+  });
+});
+
+describe("the board's budget", () => {
+  it("books and figures past a member's budget are refused with 429, for that member only", async () => {
+    const strict = await startServer(tdb.db, { env: { RATE_LIMIT_BOOKS_MEMBER_MAX: "1", RATE_LIMIT_FIGURES_MEMBER_MAX: "1" } });
+    try {
+      const boardMember = async () => new Api(strict.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { canViewFigures: true })).id));
+      const [eager, other] = [await boardMember(), await boardMember()];
+      const period = { from: "2026-01-01", to: "2026-01-31", tz: "UTC" };
+      const figures = { ...period, interval: "month" as const };
+      expect((await eager.call("getBooks", { query: period })).status).toBe(200);
+      expect((await eager.call("getFigures", { query: figures })).status).toBe(200);
+      for (const refused of [await eager.call("getBooks", { query: period }), await eager.call("getFigures", { query: figures })]) {
+        expect(refused.status).toBe(429);
+        expect(refused.json.error).toMatchObject({ code: "rate_limited", msgid: SM.rateLimited, values: { minutes: 10 } });
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+      expect((await other.call("getBooks", { query: period })).status).toBe(200);
+      expect((await other.call("getFigures", { query: figures })).status).toBe(200);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -1,16 +1,21 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, SM } from "@mutua/domain";
 import { Refusal } from "../src/services/errors";
+import { ALL_FEATURES } from "../src/services/features";
 import { ledgerViolations } from "../src/services/ledger";
+import { transfer } from "../src/services/payments";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import {
   Api,
   countMovements,
   createBackend,
   createTestDatabase,
+  http,
   memberToken,
   newKey,
+  openTestLedgerWallet,
   seedMember,
+  signTransfer,
   startServer,
   topUp,
   walletBalances,
@@ -128,5 +133,84 @@ describe("freezing a wallet", () => {
     expect(await countMovements(tdb.db, shop.wallet)).toBe(paid);
     expect((await pay(payer, shop.wallet)).json.error.code).toBe(ErrorCode.accountFrozen);
     expect(await walletBalances(tdb.db, shop.wallet)).toEqual({ main: `${paid}.00` });
+  });
+});
+
+describe("a payment retried after a freeze", () => {
+  const freeze = async (walletId: string) => expect((await admin.call("freezeWallet", { body: { walletId, reason: "Checking" } })).status).toBe(200);
+  const expectFrozen = (r: { status: number; json: { error: { code: string } } }) => {
+    expect(r.status).toBe(409);
+    expect(r.json.error.code).toBe(ErrorCode.accountFrozen);
+  };
+
+  it("answers the payment made before it (plain or paying a request) with the stored movement, and refuses a new one", async () => {
+    const alice = await member("Alice", "20.00");
+    const shop = await member("Shop");
+    const plain = { from: alice.wallet, to: shop.wallet, key: newKey(), parts: [{ account: "main", amount: "2.00" }], senderMemo: "Bread" };
+    const request = (await shop.api.call("createPaymentRequest", { body: { walletId: shop.wallet, amount: "3.00" } })).json.id;
+    const paying = { from: alice.wallet, to: shop.wallet, key: newKey(), parts: [{ account: "main", amount: "3.00" }], requestId: request };
+    const first = [await alice.api.call("transfer", { body: plain }), await alice.api.call("transfer", { body: paying })];
+    for (const r of first) expect(r.status).toBe(200);
+
+    // The payee frozen, then the payer too: the lost answers are asked for again.
+    for (const walletId of [shop.wallet, alice.wallet]) {
+      await freeze(walletId);
+      const again = [await alice.api.call("transfer", { body: plain }), await alice.api.call("transfer", { body: paying })];
+      expect(again.map((r) => [r.status, r.json])).toEqual(first.map((r) => [r.status, r.json]));
+    }
+    // A new payment, or the key reused for another one, still moves nothing.
+    expectFrozen(await alice.api.call("transfer", { body: { ...plain, key: newKey() } }));
+    const reused = await alice.api.call("transfer", { body: { ...plain, parts: [{ account: "main", amount: "2.01" }] } });
+    expect(reused.status).toBe(409);
+    expect(reused.json.error.code).toBe(ErrorCode.idempotencyConflict);
+    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "15.00" });
+    expect(await countMovements(tdb.db, shop.wallet)).toBe(2);
+  });
+
+  it("answers a device-signed payment made before it, even once its signature is too old; a new one is refused", async () => {
+    const ledger = await createBackend(tdb.db, { kind: "ledger" });
+    const [payerMember, payeeMember] = [await seedMember(tdb.db, { firstName: "Gus" }), await seedMember(tdb.db, { firstName: "Hana" })];
+    const [payer, payee] = [await openTestLedgerWallet(tdb.db, ledger, payerMember.id), await openTestLedgerWallet(tdb.db, ledger, payeeMember.id)];
+    await topUp(tdb.db, payer.id, "10.00", "nant");
+    const api = new Api(server.baseUrl, await memberToken(tdb.db, payerMember.id));
+    const parts = [{ account: "nant" as const, amount: "1.00" }];
+    const signed = signTransfer(payer.key, { from: payer.id, to: payee.id, parts });
+    const first = await api.call("transfer", { body: signed });
+    expect(first.status).toBe(200);
+
+    await freeze(payee.id);
+    const again = await api.call("transfer", { body: signed });
+    expect([again.status, again.json]).toEqual([200, first.json]);
+    // The app retrying an hour later: the signature is past its age, the key still answers.
+    const late = await transfer(tdb.db, payerMember.id, signed, { associationName: "x", features: ALL_FEATURES }, new Date(Date.now() + 3_600_000));
+    expect(late.id).toBe(first.json.id);
+    expectFrozen(await api.call("transfer", { body: signTransfer(payer.key, { from: payer.id, to: payee.id, parts }) }));
+    expect(await walletBalances(tdb.db, payer.id)).toMatchObject({ nant: "9.00" });
+  });
+
+  it("answers the Lokavaluto (Cyclos) face's retry with the same Idempotency-Key the same way", async () => {
+    const cyclosServer = await startServer(tdb.db, { env: { LOKAPI_CYCLOS_BACKEND: backend.id } });
+    try {
+      const ines = await member("Ines", "10.00");
+      const jo = await member("Jo");
+      const token = ines.api.token!;
+      const pay = (key: string) =>
+        http<{ id: string; message?: string }>(cyclosServer.baseUrl, "POST", "/cyclos/api/self/payments", {
+          body: { amount: "1.50", description: "Tea", subject: jo.wallet.replace(/^custodial:/, "") },
+          headers: { "session-token": token, "idempotency-key": key },
+        });
+      const key = newKey("cyclos");
+      const first = await pay(key);
+      expect(first.status).toBe(201);
+      await freeze(jo.wallet);
+      const again = await pay(key);
+      expect([again.status, again.json.id]).toEqual([201, first.json.id]);
+      // Cyclos refuses with 422 whatever the reason; the message says which.
+      const fresh = await pay(newKey("cyclos"));
+      expect([fresh.status, fresh.json.message]).toEqual([422, SM.accountFrozen]);
+      expect(await walletBalances(tdb.db, jo.wallet)).toEqual({ main: "1.50" });
+    } finally {
+      await cyclosServer.close();
+    }
   });
 });

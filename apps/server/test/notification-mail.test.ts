@@ -1,9 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationKind } from "@mutua/domain";
+import { ledgerViolations } from "../src/services/ledger";
 import { smtpMailer } from "../src/services/mail";
 import { currentPosition, eventsAfter } from "../src/services/member-events";
+import { claimEmail } from "../src/services/notification-deliveries";
+import { notificationMail, notificationPush } from "../src/services/notification-mail";
 import { retryDelaySeconds } from "../src/services/notification-worker";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
@@ -90,6 +93,8 @@ beforeAll(async () => {
   two = await startServer(tdb.db, { env, mailer: smtpMailer(smtpUrl, FROM) });
   custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
 });
+
+afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
 
 afterAll(async () => {
   for (const s of [one, two]) await s?.close();
@@ -204,14 +209,30 @@ describe("e-mail notifications", () => {
   });
 
   it("writes in the association's default language (English) to a member who never said theirs, amounts the English way", async () => {
+    // A second Alice Martin (the first paid Bob above): the message says when this one joined.
     const alice = await person("Alice", "Martin", "2000.00");
     const erin = await person("Erin", "Smith");
     await optIn(erin, { payment_received: true });
     expect((await pay(alice, erin, "1234.50")).status).toBe(200);
     await settled(erin, 1);
     const mail = parseMail(mailsTo(erin)[0]!.raw);
-    expect(mail.headers.subject).toBe("Alice Martin paid you 1,234.50 DL");
+    // Both joined this month: the day tells them apart.
+    const { rows } = await tdb.db.query<{ joined: Date }>("SELECT created_at AS joined FROM members WHERE id = $1", [alice.id]);
+    const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(rows[0]!.joined);
+    expect(mail.headers.subject).toBe(`Alice Martin (member since ${day}) paid you 1,234.50 DL`);
     expect(mail.text).toContain("Hello Erin,");
+  });
+
+  it("says a look-alike payer's hint in French too, the month or the day, by mail and by push", () => {
+    const facts = { kind: "payment_received" as const, to: "x@example.org", firstName: "Bob", language: "fr-FR" as const, amount: 250n, symbol: "DL" };
+    const more = { currencyName: "Demo", counterparty: "Alice Martin", memo: "" };
+    expect(notificationMail({ ...facts, ...more, counterpartySince: "2024-03" }, { app: "a", unsubscribe: "u" }).subject).toBe(
+      "Alice Martin (membre depuis mars 2024) vous a payé 2,50 DL",
+    );
+    expect(notificationPush({ ...facts, ...more, counterpartySince: "2024-03-05" }, { url: "/", tag: "1" }).body).toBe(
+      "De Alice Martin (membre depuis le 5 mars 2024)",
+    );
+    expect(notificationMail({ ...facts, ...more, counterpartySince: null }, { app: "a", unsubscribe: "u" }).subject).toBe("Alice Martin vous a payé 2,50 DL");
   });
 
   it("tells a top-up credited, naming the association", async () => {
@@ -450,6 +471,28 @@ describe("retries", () => {
     const s = { retryBaseSeconds: 30, retryMaxSeconds: 3600, maxAttempts: 8 };
     expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelaySeconds(n, s))).toEqual([30, 60, 120, 240, 480, 960, 1920, null]);
     expect(retryDelaySeconds(3, { ...s, retryMaxSeconds: 100 })).toBe(100);
+  });
+
+  it("come after new mail: a retry that fell due first is claimed after a first attempt", async () => {
+    // No server here: the claims are the test's own, one at a time.
+    const db = await createTestDatabase();
+    try {
+      const backend = await createBackend(db.db, { kind: "custodial", symbol: "DL" });
+      const m = await seedMember(db.db, { firstName: "Noa" });
+      const wallet = await openCustodialWallet(db.db, backend, m.id);
+      await db.db.query("INSERT INTO notification_preferences (member_id, channel, kind) VALUES ($1, 'email', 'topup_credited')", [m.id]);
+      await topUp(db.db, wallet, "1.00");
+      await topUp(db.db, wallet, "2.00");
+      const { rows } = await db.db.query<{ id: bigint }>("SELECT id FROM notification_deliveries ORDER BY id");
+      const [retry, fresh] = rows.map((r) => r.id) as [bigint, bigint];
+      // The first failed once and its backoff ran out a minute ago; the second was queued just now.
+      await db.db.query("UPDATE notification_deliveries SET attempts = 1, next_attempt_at = now() - interval '1 minute' WHERE id = $1", [retry]);
+      expect(await claimEmail(db.db, 600, 8)).toEqual({ id: fresh, attempts: 1 });
+      expect(await claimEmail(db.db, 600, 8)).toEqual({ id: retry, attempts: 2 });
+      expect(await claimEmail(db.db, 600, 8)).toBeNull();
+    } finally {
+      await db.drop();
+    }
   });
 
   it("give a message up after MAIL_MAX_ATTEMPTS refusals, its error kept, nothing sent", async () => {

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M, decodeQrContent, encodeQrPayload, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger";
+import { sweepExpired } from "../src/services/maintenance";
+import { OPEN_REQUESTS_PER_WALLET, UNPAID_KEPT_HOURS } from "../src/services/payment-requests";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import { paymentRequestProblems } from "./reliability/verify";
 import {
@@ -8,6 +10,7 @@ import {
   countMovements,
   createBackend,
   createTestDatabase,
+  http,
   memberToken,
   newKey,
   openTestLedgerWallet,
@@ -33,11 +36,14 @@ let ledger: BackendRow;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  // A second instance on the same database: the request row, not a process, decides who pays it.
-  second = await startServer(tdb.db);
   custodial = await createBackend(tdb.db, { kind: "custodial" });
   ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
+  server = await startServer(tdb.db);
+  // A second instance on the same database: the request row, not a process, decides who pays it.
+  // It also shows the custodial backend to Lokavaluto clients, and allows 3 new requests per member.
+  second = await startServer(tdb.db, {
+    env: { LOKAPI_CYCLOS_BACKEND: custodial.id, RATE_LIMIT_PAYMENT_REQUEST_MEMBER_MAX: "3", RATE_LIMIT_PAYMENT_REQUEST_MEMBER_WINDOW: "600" },
+  });
 });
 
 afterEach(async () => {
@@ -320,5 +326,165 @@ describe("Monujo's QR codes", () => {
     expect(await walletBalances(tdb.db, shop.wallet)).toEqual({ main: "12.50" });
     // The plain payment is not the request's: the till still waits for its own.
     expect((await requestRow(req.id)).status).toBe("open");
+  });
+});
+
+describe("how many requests, and for how long", () => {
+  const count = async (walletId: string) =>
+    (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM payment_requests WHERE wallet_id = $1", [walletId])).rows[0]!.n;
+
+  it(`a wallet has ${OPEN_REQUESTS_PER_WALLET} open requests at most: the next is refused until one is cancelled`, async () => {
+    const shop = await person();
+    const open = await Promise.all(Array.from({ length: OPEN_REQUESTS_PER_WALLET }, (_, i) => ask(shop, `${i + 1}.00`)));
+    // Asked at once: the wallet's lock counts them one after the other.
+    const late = await Promise.all([1, 2].map(() => shop.api.call("createPaymentRequest", { body: { walletId: shop.wallet, amount: "1.00" } })));
+    for (const r of late) {
+      expect(r.status).toBe(409);
+      expect(r.json.error).toMatchObject({ msgid: SM.paymentRequestsTooMany, message: "Too many open payment requests: cancel one first." });
+    }
+    expect(await count(shop.wallet)).toBe(OPEN_REQUESTS_PER_WALLET);
+    expect((await shop.api.call("cancelPaymentRequest", { params: { requestId: open[0]!.id } })).status).toBe(200);
+    await ask(shop, "1.00");
+    // Expired ones no longer count.
+    await tdb.db.query("UPDATE payment_requests SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' WHERE public_id = $1", [
+      open[1]!.id,
+    ]);
+    await ask(shop, "2.00");
+  });
+
+  it("a member creates 3 requests per window here (60 by default): the next answers 429 with Retry-After and writes nothing", async () => {
+    const shop = await person(undefined, second.baseUrl);
+    for (let i = 0; i < 3; i++) expect((await shop.api.call("createPaymentRequest", { body: { walletId: shop.wallet, amount: "1.00" } })).status).toBe(200);
+    const r = await shop.api.call("createPaymentRequest", { body: { walletId: shop.wallet, amount: "1.00" } });
+    expect(r.status).toBe(429);
+    expect(r.json.error.msgid).toBe(SM.rateLimited);
+    expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await count(shop.wallet)).toBe(3);
+  });
+
+  it("the sweep deletes requests never paid a day after they expired, keeps paid and recent ones; paying a swept one moves nothing", async () => {
+    const shop = await person();
+    const customer = await person("50.00");
+    const [lapsed, cancelled, recent, fresh] = [await ask(shop, "1.00"), await ask(shop, "2.00"), await ask(shop, "3.00"), await ask(shop, "4.00")];
+    const paid = await ask(shop, "5.00");
+    expect((await pay(customer, shop.wallet, paid.id, "5.00")).status).toBe(200);
+    expect((await shop.api.call("cancelPaymentRequest", { params: { requestId: cancelled.id } })).status).toBe(200);
+    const age = async (id: string, hoursPastExpiry: number) =>
+      tdb.db.query(
+        `UPDATE payment_requests SET created_at = now() - make_interval(hours => $2 + 1), expires_at = now() - make_interval(hours => $2),
+           paid_at = CASE WHEN paid_at IS NULL THEN NULL ELSE now() - make_interval(hours => $2 + 1) END WHERE public_id = $1`,
+        [id, hoursPastExpiry],
+      );
+    const paidTimes = (await tdb.db.query("SELECT created_at, expires_at, paid_at FROM payment_requests WHERE public_id = $1", [paid.id])).rows[0];
+    for (const id of [lapsed.id, cancelled.id, paid.id]) await age(id, UNPAID_KEPT_HOURS + 1);
+    await age(recent.id, 1);
+
+    expect((await sweepExpired(tdb.db, server.settings)).paymentRequests).toBeGreaterThanOrEqual(2);
+    const left = (await tdb.db.query<{ public_id: string }>("SELECT public_id FROM payment_requests WHERE wallet_id = $1 ORDER BY id", [shop.wallet])).rows;
+    expect(left.map((r) => r.public_id)).toEqual([recent.id, fresh.id, paid.id]);
+    // Its movement was not aged with it: the paid request gets its times back.
+    await tdb.db.query("UPDATE payment_requests SET created_at = $2, expires_at = $3, paid_at = $4 WHERE public_id = $1", [
+      paid.id,
+      paidTimes.created_at,
+      paidTimes.expires_at,
+      paidTimes.paid_at,
+    ]);
+    // Expired an hour ago: a late payer is still told so.
+    expect((await customer.api.call("getPaymentRequest", { params: { requestId: recent.id } })).json.closedMessage).toBe(SM.paymentRequestExpired);
+    // Swept: a payer holding its code is told it does not exist, and nothing moves.
+    const before = await walletBalances(tdb.db, customer.wallet);
+    const r = await pay(customer, shop.wallet, lapsed.id, "1.00");
+    expect(r.status).toBe(404);
+    expect(r.json.error.msgid).toBe(SM.paymentRequestNotFound);
+    expect(await walletBalances(tdb.db, customer.wallet)).toEqual(before);
+    // The paid one still answers its payer's retry and its till.
+    expect((await shop.api.call("getPaymentRequest", { params: { requestId: paid.id } })).json).toMatchObject({ status: "paid" });
+    expect((await shop.api.call("getPaymentRequest", { params: { requestId: fresh.id } })).json.status).toBe("open");
+  });
+});
+
+describe("the memo the till asked with", () => {
+  const sales = async (shop: Person) =>
+    (
+      await shop.api.call("getSales", {
+        params: { walletId: shop.wallet },
+        query: { from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() },
+      })
+    ).json.items;
+
+  it("a payment of a request carries the request's memo for the recipient, whatever the payer's app sent; its sale shows it", async () => {
+    const shop = await person();
+    const customer = await person("50.00");
+    const req = await ask(shop, "12.50", { senderMemo: "Lunch", recipientMemo: "Table 4" });
+    const body = {
+      from: customer.wallet,
+      to: shop.wallet,
+      parts: [{ account: "main", amount: "12.50" }],
+      senderMemo: "My lunch",
+      recipientMemo: "Anything else",
+      key: newKey(),
+      requestId: req.id,
+    };
+    const r = await customer.api.call("transfer", { body });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    // Its retry (a lost answer) is answered with the same payment.
+    expect((await customer.api.call("transfer", { body })).json.id).toBe(r.json.id);
+    const { rows } = await tdb.db.query("SELECT sender_memo, recipient_memo FROM movements WHERE public_id = $1", [r.json.id]);
+    expect(rows).toEqual([{ sender_memo: "My lunch", recipient_memo: "Table 4" }]);
+    expect(await sales(shop)).toEqual([expect.objectContaining({ transactionId: r.json.id, memo: "Table 4", requestId: req.id })]);
+  });
+
+  it("a device-signed payment cannot have its memo replaced: it must carry the request's, or it is refused", async () => {
+    const shopMember = await seedMember(tdb.db, { firstName: "MemoShop" });
+    const shopWallet = await openTestLedgerWallet(tdb.db, ledger, shopMember.id);
+    const shopApi = new Api(server.baseUrl, await memberToken(tdb.db, shopMember.id));
+    const payerMember = await seedMember(tdb.db, { firstName: "MemoPayer" });
+    const payerWallet = await openTestLedgerWallet(tdb.db, ledger, payerMember.id);
+    await topUp(tdb.db, payerWallet.id, "20.00", "nant");
+    const payerApi = new Api(server.baseUrl, await memberToken(tdb.db, payerMember.id));
+    const req = (await shopApi.call("createPaymentRequest", { body: { walletId: shopWallet.id, amount: "4.00", recipientMemo: "Order 7" } })).json;
+    const draft = { from: payerWallet.id, to: shopWallet.id, parts: [{ account: "nant" as const, amount: "4.00" }], senderMemo: "Soup" };
+    const wrong = await payerApi.call("transfer", { body: { ...signTransfer(payerWallet.key, { ...draft, recipientMemo: "Soup" }), requestId: req.id } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.msgid).toBe(SM.paymentRequestMemoMismatch);
+    expect(await walletBalances(tdb.db, payerWallet.id)).toMatchObject({ nant: "20.00" });
+    expect((await requestRow(req.id)).status).toBe("open");
+    const right = await payerApi.call("transfer", { body: { ...signTransfer(payerWallet.key, { ...draft, recipientMemo: "Order 7" }), requestId: req.id } });
+    expect(right.status, JSON.stringify(right.json)).toBe(200);
+    expect((await tdb.db.query("SELECT recipient_memo FROM movements WHERE public_id = $1", [right.json.id])).rows).toEqual([{ recipient_memo: "Order 7" }]);
+  });
+});
+
+describe("the Lokavaluto (Cyclos) face", () => {
+  const cyclosPay = (payer: Person, shop: Person, body: Record<string, unknown>) =>
+    http<{ id: string; code?: string }>(second.baseUrl, "POST", "/cyclos/api/self/payments", {
+      body: { amount: "7.00", description: "Tea", subject: shop.wallet.replace(/^custodial:/, ""), ...body },
+      headers: { "session-token": payer.api.token! },
+    });
+
+  it("a payment naming a request pays it: marked paid with that payment, which the till sees, and only once", async () => {
+    const shop = await person();
+    const customer = await person("50.00");
+    const req = await ask(shop, "7.00", { recipientMemo: "Pot of tea" });
+    const r = await cyclosPay(customer, shop, { paymentRequest: req.id });
+    expect(r.status, r.text).toBe(201);
+    const row = await requestRow(req.id);
+    expect(row).toMatchObject({ status: "paid", payer_wallet_id: customer.wallet });
+    expect((await tdb.db.query("SELECT public_id, recipient_memo FROM movements WHERE id = $1", [row.movement_id])).rows).toEqual([
+      { public_id: r.json.id, recipient_memo: "Pot of tea" },
+    ]);
+    expect((await shop.api.call("getPaymentRequest", { params: { requestId: req.id } })).json).toMatchObject({
+      status: "paid",
+      payment: { transactionId: r.json.id, payerWalletId: customer.wallet },
+    });
+    // Paid once: a second payment naming it is refused and moves nothing.
+    // (Cyclos answers 422 to whatever it refuses.)
+    const again = await cyclosPay(customer, shop, { paymentRequest: req.id });
+    expect([again.status, again.json]).toEqual([422, { code: "validation", message: SM.paymentRequestPaid }]);
+    expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "43.00" });
+    // Another amount is not this request's.
+    const other = await ask(shop, "7.00");
+    expect((await cyclosPay(customer, shop, { paymentRequest: other.id, amount: "6.00" })).status).toBe(422);
+    expect((await requestRow(other.id)).status).toBe("open");
   });
 });

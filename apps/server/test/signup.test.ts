@@ -76,6 +76,38 @@ describe("signup validation", () => {
     }
   });
 
+  it('refuses "Al\u00ADice Martin" (shown as "Alice Martin") and the other characters drawn as nothing, writing nothing', async () => {
+    // refused() checks that no member was written.
+    const names: [string, string][] = [
+      ["Al\u00ADice", "Martin"],
+      ["Alice", "Mar\u{E0041}tin"],
+      ["Alice\u3164", "Martin"],
+      ["Alice", "Martin\u2028"],
+      ["Ali\u200Cce", "Martin"],
+    ];
+    for (const [firstName, lastName] of names) {
+      expect(await fieldsOf({ ...GOOD, email: uniqueEmail(), firstName, lastName }), JSON.stringify([firstName, lastName])).toEqual(
+        firstName === "Alice" ? { lastName: { msgid: M.nameCharacters } } : { firstName: { msgid: M.nameCharacters } },
+      );
+    }
+    const before = await countMembers(tdb.db);
+    const r = await http<{ status: string; error?: string }>(server.baseUrl, "POST", "/lokavaluto_api/public/auth/signup", {
+      body: { login: uniqueEmail(), firstname: "Al\u00ADice", lastname: "Martin", password: GOOD.password },
+    });
+    expect(r.json).toEqual({ status: "Error", error: M.nameCharacters });
+    expect(await countMembers(tdb.db)).toBe(before);
+  });
+
+  it("stores a name's spaces of any kind as one ordinary space, so that it reads as it is spelt", async () => {
+    const email = uniqueEmail();
+    const r = await http(server.baseUrl, "POST", buildPath("signup"), {
+      body: { ...GOOD, email, firstName: "Anne\u00A0Marie", lastName: "Du\u3000\u2003Pont" },
+    });
+    expect(r.status).toBe(200);
+    const { rows } = await tdb.db.query("SELECT first_name, last_name, name_key FROM members WHERE email = $1", [email]);
+    expect(rows).toEqual([{ first_name: "Anne Marie", last_name: "Du Pont", name_key: "anne marie du pont" }]);
+  });
+
   it("reports empty first and last names, also when only spaces", async () => {
     expect(await fieldsOf({ ...GOOD, email: uniqueEmail(), firstName: "", lastName: "  \t " })).toEqual({
       firstName: { msgid: EMPTY },

@@ -1,14 +1,18 @@
 import { execFileSync } from "node:child_process";
 import { createECDH, createPublicKey, randomBytes, randomUUID, verify, type ECDH } from "node:crypto";
 import fs from "node:fs";
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import ece from "http_ece";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ledgerViolations } from "../src/services/ledger";
+import { allowedEndpoint } from "../src/services/push-subscriptions";
+import type { Mail, Mailer } from "../src/services/mail";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { readSettings } from "../src/settings";
 import {
   Api,
   createBackend,
@@ -49,6 +53,18 @@ let origin: string;
 const received: Received[] = [];
 /** Per endpoint path, the statuses the push service answers next (then 201, as a push service accepts). */
 const answers = new Map<string, number[]>();
+/** Requests to a path under /stall/: read, never answered (a push service gone silent), until the test ends them. */
+const stalled: { path: string; at: number; res: ServerResponse }[] = [];
+/** How many of them are open at once, at most. */
+let stalledOpen = 0;
+let stalledMostOpen = 0;
+/** The e-mails the instances sent, and when. */
+const mails: (Mail & { at: number })[] = [];
+const mailer: Mailer = {
+  async send(mail) {
+    mails.push({ ...mail, at: Date.now() });
+  },
+};
 
 let tdb: TestDatabase;
 let one: TestServer;
@@ -91,6 +107,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      if (req.url!.startsWith("/stall/")) {
+        stalled.push({ path: req.url!, at: Date.now(), res });
+        stalledMostOpen = Math.max(stalledMostOpen, ++stalledOpen);
+        res.on("close", () => stalledOpen--);
+        return;
+      }
       const status = answers.get(req.url!)?.shift() ?? 201;
       received.push({ path: req.url!, headers: req.headers, body: Buffer.concat(chunks), status });
       res.writeHead(status).end();
@@ -101,12 +123,23 @@ beforeAll(async () => {
   // The servers trust this push service's certificate, and only through the test seam.
   const agent = new https.Agent({ ca: fs.readFileSync(cert) });
   tdb = await createTestDatabase();
-  const env = { PUBLIC_URL, MAIL_FROM: FROM, ASSOCIATION_NAME: "Demo Association", MAIL_RETRY_BASE_SECONDS: "1", PUSH_SERVICE_HOSTS: "127.0.0.1" };
+  const env = {
+    PUBLIC_URL,
+    MAIL_FROM: FROM,
+    ASSOCIATION_NAME: "Demo Association",
+    MAIL_RETRY_BASE_SECONDS: "1",
+    // This push service's port, which an entry must name (443 else); and a real push service's host, for the port rule.
+    PUSH_SERVICE_HOSTS: `${new URL(origin).host},fcm.googleapis.com`,
+    PUSH_TIMEOUT_SECONDS: "1",
+    PUSH_MAX_FAILURES: "3",
+  };
   // Two instances on one database: their workers share the outbox.
-  one = await startServer(tdb.db, { env, pushAgent: agent });
-  two = await startServer(tdb.db, { env, pushAgent: agent });
+  one = await startServer(tdb.db, { env, pushAgent: agent, mailer });
+  two = await startServer(tdb.db, { env, pushAgent: agent, mailer });
   custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
 });
+
+afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
 
 afterAll(async () => {
   for (const s of [one, two]) await s?.close();
@@ -122,17 +155,18 @@ async function person(firstName: string, lastName: string, balance = "0.00"): Pr
   return { ...m, wallet, api: new Api(one.baseUrl, await memberToken(tdb.db, m.id)) };
 }
 
-function device(): Device {
+/** A device; `silent`: on a path where the push service reads the message and never answers. */
+function device(silent = false): Device {
   const ecdh = createECDH("prime256v1");
   ecdh.generateKeys();
   const auth = randomBytes(16);
-  const p = `/push/${randomUUID()}`;
+  const p = `/${silent ? "stall" : "push"}/${randomUUID()}`;
   const endpoint = `${origin}${p}`;
   return { endpoint, path: p, ecdh, auth, body: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") } } };
 }
 
-async function subscribed(p: Person, language?: "fr-FR"): Promise<Device> {
-  const d = device();
+async function subscribed(p: Person, language?: "fr-FR", silent = false): Promise<Device> {
+  const d = device(silent);
   if (language) expect((await p.api.call("setNotificationSettings", { body: { language } })).status).toBe(200);
   const r = await p.api.call("subscribePush", { body: d.body });
   expect(r.status).toBe(200);
@@ -220,7 +254,8 @@ describe("Web Push", () => {
     await settled(fay, 1);
     const message = decrypt(d, postsTo(d)[0]!);
     expect(message.title).toMatch(/^Vous avez reçu 1\s234,50 DL$/);
-    expect(message.body).toBe("De Alice Martin");
+    // The Alice Martin above paid first: this one comes with the day she joined (services/name-hints.ts).
+    expect(message.body).toMatch(/^De Alice Martin \(membre depuis le \d{1,2} \S+ \d{4}\)$/);
   });
 
   it("tells a top-up credited on every device of the member, naming the association", async () => {
@@ -266,6 +301,10 @@ describe("Web Push", () => {
     expect(postsTo(d).map((r) => r.status)).toEqual([500, 201]);
     expect(decrypt(d, postsTo(d)[1]!).title).toBe("Received 3.00 DL");
     expect(await pushes(ida)).toEqual([{ kind: "payment_received", attempts: 2, sent: true, gave_up: false }]);
+    // The device's failure is over with the success: not paused, nothing counted against it.
+    expect((await tdb.db.query("SELECT failures, paused_until FROM push_subscriptions WHERE member_id = $1", [ida.id])).rows).toEqual([
+      { failures: 0, paused_until: null },
+    ]);
   });
 
   it("pushes nothing for a payment refused for its balance", async () => {
@@ -333,7 +372,7 @@ describe("subscriptions", () => {
     const port = (pushService.address() as AddressInfo).port;
     for (const endpoint of [
       "https://169.254.169.254/latest/meta-data",
-      "https://fcm.googleapis.com/fcm/send/x", // a real push service, but not this server's configuration
+      "https://updates.push.services.mozilla.com/wpush/v2/x", // a real push service, but not this server's configuration
       `http://127.0.0.1:${port}/push/plain-http`,
       `https://user:pw@127.0.0.1:${port}/push/credentials`,
       "https://127.0.0.1.evil.example/push/x",
@@ -383,5 +422,136 @@ describe("subscriptions", () => {
     const ecdh = createECDH("prime256v1");
     ecdh.setPrivateKey(rows[0]!.key);
     expect(ecdh.getPublicKey().toString("base64url")).toBe(a);
+  });
+});
+
+describe("a member's silent devices", () => {
+  /** Ends the requests the push service held, and forgets the member's devices, so that nothing is sent to them after the test. */
+  async function release(p: Person) {
+    await tdb.db.query("DELETE FROM push_subscriptions WHERE member_id = $1", [p.id]);
+    for (const s of stalled.splice(0)) s.res.destroy();
+  }
+
+  it("twenty devices on a push service that never answers hold back neither another member's e-mail nor their push", async () => {
+    const alice = await person("Alice", "Martin", "100.00");
+    const xavier = await person("Xavier", "Lent");
+    const yves = await person("Yves", "Vif");
+    const zoe = await person("Zoe", "Vive");
+    for (let i = 0; i < 20; i++) await subscribed(xavier, undefined, true);
+    expect((await yves.api.call("setNotificationSettings", { body: { email: { payment_received: true } } })).status).toBe(200);
+    const zoes = await subscribed(zoe);
+    stalledMostOpen = 0;
+    try {
+      expect((await pay(alice, xavier, "1.00")).status).toBe(200);
+      // Xavier's pushes are on their way, and get no answer...
+      await expect.poll(() => stalledOpen, { timeout: 5000, interval: 20 }).toBeGreaterThan(0);
+      const paidAt = Date.now();
+      expect((await pay(alice, yves, "2.00")).status).toBe(200);
+      expect((await pay(alice, zoe, "3.00")).status).toBe(200);
+      // ...while Yves's e-mail and Zoe's push leave at once.
+      await expect.poll(() => mails.filter((m) => m.to === yves.email).length, { timeout: 2000, interval: 20 }).toBe(1);
+      await expect.poll(() => postsTo(zoes).length, { timeout: 2000 - (Date.now() - paidAt), interval: 20 }).toBe(1);
+      expect(mails.find((m) => m.to === yves.email)!.at - paidAt).toBeLessThan(2000);
+      expect(decrypt(zoes, postsTo(zoes)[0]!).title).toBe("Received 3.00 DL");
+      // Two instances with six push senders each: Xavier's devices never had more than two of them.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(stalled.length).toBeGreaterThan(2);
+      expect(stalledMostOpen).toBe(2);
+    } finally {
+      await release(xavier);
+    }
+  });
+
+  it("a device whose pushes keep failing is paused, then dropped after PUSH_MAX_FAILURES failures in a row", async () => {
+    const alice = await person("Alice", "Martin", "100.00");
+    const walt = await person("Walt", "Mou");
+    const d = await subscribed(walt, undefined, true);
+    const device = async () =>
+      (
+        await tdb.db.query<{ failures: number; paused: boolean }>(
+          "SELECT failures, paused_until > now() AS paused FROM push_subscriptions WHERE member_id = $1",
+          [walt.id],
+        )
+      ).rows[0];
+    const tries = () => stalled.filter((s) => s.path === d.path).length;
+    try {
+      expect((await pay(alice, walt, "1.00")).status).toBe(200);
+      // The push service stays silent past PUSH_TIMEOUT_SECONDS (1 s here): a failure, and the device paused.
+      await expect.poll(device, { timeout: 5000, interval: 50 }).toEqual({ failures: 1, paused: true });
+      expect(tries()).toBe(1);
+      // While it is paused nothing goes there: neither that message's retry nor a new one.
+      await tdb.db.query("UPDATE push_subscriptions SET paused_until = now() + interval '1 hour' WHERE member_id = $1", [walt.id]);
+      expect((await pay(alice, walt, "2.00")).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(tries()).toBe(1);
+      expect((await pushes(walt)).map((p) => p.attempts)).toEqual([1, 0]);
+      // Once the pause is over both go, fail, and the third failure in a row drops the device with its messages.
+      await tdb.db.query("UPDATE push_subscriptions SET paused_until = now() WHERE member_id = $1", [walt.id]);
+      expect((await pay(alice, await person("Una", "Autre"), "1.00")).status).toBe(200); // an event, to wake the workers
+      await expect.poll(device, { timeout: 10_000, interval: 100 }).toBeUndefined();
+      expect(tries()).toBe(3);
+      expect(await pushes(walt)).toEqual([]);
+    } finally {
+      await release(walt);
+    }
+  });
+});
+
+describe("the port rule", () => {
+  it("holds for the browsers' push services as configured by default, and a push gets 5 s", () => {
+    const { pushServiceHosts, notificationLanes } = readSettings({});
+    expect(allowedEndpoint("https://fcm.googleapis.com/fcm/send/x", pushServiceHosts)).toBe("https://fcm.googleapis.com/fcm/send/x");
+    expect(allowedEndpoint("https://web.push.apple.com:443/x", pushServiceHosts)).toBe("https://web.push.apple.com/x");
+    for (const endpoint of [
+      "https://fcm.googleapis.com:81/fcm/send/x",
+      "https://updates.push.services.mozilla.com:8443/wpush/v2/x",
+      "https://web.push.apple.com:80/x",
+    ])
+      expect(allowedEndpoint(endpoint, pushServiceHosts), endpoint).toBeNull();
+    expect(notificationLanes).toEqual({ emailSenders: 3, pushSenders: 6, pushPerMember: 2, pushTimeoutSeconds: 5, pushMaxFailures: 8 });
+  });
+
+  it("refuses an endpoint of an allowed push service on another port than 443, and accepts its port 443", async () => {
+    const vic = await person("Vic", "Port");
+    const keys = device().body.keys;
+    for (const endpoint of ["https://fcm.googleapis.com:81/fcm/send/x", "https://fcm.googleapis.com:8443/fcm/send/x", "https://127.0.0.1:443/push/x"]) {
+      const r = await vic.api.call("subscribePush", { body: { endpoint, keys } });
+      expect(r.status, endpoint).toBe(400);
+      expect(r.json.error.fields).toEqual({ endpoint: { msgid: "This push service is not supported." } });
+    }
+    expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [vic.id])).rowCount).toBe(0);
+    // Port 443 named or not, the same endpoint, stored without it.
+    const id = randomUUID();
+    expect((await vic.api.call("subscribePush", { body: { endpoint: `https://fcm.googleapis.com:443/fcm/send/${id}`, keys } })).status).toBe(200);
+    const stored = await tdb.db.query<{ endpoint: string }>("SELECT endpoint FROM push_subscriptions WHERE member_id = $1", [vic.id]);
+    expect(stored.rows).toEqual([{ endpoint: `https://fcm.googleapis.com/fcm/send/${id}` }]);
+    expect((await vic.api.call("unsubscribePush", { body: { endpoint: stored.rows[0]!.endpoint } })).status).toBe(200);
+  });
+
+  it("sends nothing to a stored endpoint on another port: the message is given up without a connection", async () => {
+    const alice = await person("Alice", "Martin", "100.00");
+    const val = await person("Val", "Port");
+    let connections = 0;
+    const other = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      // As a row written before the rule (or by hand): the push service's host, another port.
+      const keys = device().body.keys;
+      await tdb.db.query("INSERT INTO push_subscriptions (member_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)", [
+        val.id,
+        `https://127.0.0.1:${(other.address() as AddressInfo).port}/push/${randomUUID()}`,
+        keys.p256dh,
+        keys.auth,
+      ]);
+      expect((await pay(alice, val, "1.00")).status).toBe(200);
+      await expect.poll(async () => (await pushes(val))[0]?.gave_up, { timeout: 5000, interval: 50 }).toBe(true);
+      expect(await pushes(val)).toEqual([{ kind: "payment_received", attempts: 1, sent: false, gave_up: true }]);
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((r) => other.close(r));
+    }
   });
 });

@@ -5,6 +5,7 @@ export * from "./server-messages";
 export * from "./errors";
 export * from "./email";
 export * from "./names";
+export * from "./name-hints";
 export * from "./password";
 export * from "./signup";
 export * from "./money";

@@ -1,5 +1,17 @@
-/** The form names are compared in: lower-case, accents stripped ("Zoé" and "zoe" match). */
-export const searchKey = (s: string): string => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
+/**
+ * The form names are compared in: lower-case, accents stripped ("Zoé" and "zoe" match),
+ * compatibility forms folded (full-width "Ａlice", the "ﬁ" ligature), characters drawn as nothing
+ * dropped ("Al\u00ADice" is "alice"), spaces of any kind as one. Names that look alike get one
+ * key: the directory finds them together and tells them apart (services/name-hints.ts).
+ */
+export const searchKey = (s: string): string =>
+  s
+    .normalize("NFKD")
+    // DI: Default_Ignorable_Code_Point.
+    .replace(/\p{M}|\p{DI}/gu, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** docs/spec.md §5: recipient search starts at an empty text or at 3 characters. */
 export const RECIPIENT_SEARCH_MIN = 3;

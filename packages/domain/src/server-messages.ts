@@ -21,10 +21,12 @@ export const SM = {
   paymentRequestCancelled: "This payment request was cancelled.",
   paymentRequestNotFound: "Payment request not found.",
   cashierOnly: "As a cashier of this account you can take payments into it and see its sales, nothing else.",
-  cashierUnknown: "No member has this e-mail address.",
+  cashierInvitationGone: "This invitation no longer stands: it was withdrawn or has expired.",
   cashierSelf: "You already run this account's till.",
   cashierTooMany: "This account already has {max} cashiers: remove one first.",
   paymentRequestMismatch: "This payment does not match the request: pay its exact amount to its recipient.",
+  paymentRequestMemoMismatch: "This payment does not match the request: its memo for the recipient must be the request's.",
+  paymentRequestsTooMany: "Too many open payment requests: cancel one first.",
   recipientLookupFailed: "An unexpected issue occurred while performing recipient lookup...",
   topUpNotAllowed: "Top-ups are not available for this account.",
   topUpTooManyOpen: "Too many top-up requests are waiting to be paid or credited. Please wait until the association has handled them.",
@@ -41,6 +43,12 @@ export const SM = {
   pushServiceUnsupported: "This push service is not supported.",
   booksTooLong: "This period has more than {max} movements: choose a shorter one.",
   periodInvalid: "Choose a period that starts before it ends and lasts ten years at most.",
+  // Separation of duties: an administrator's rights are for other members' wallets and orders.
+  ownWalletApproval: "Another administrator must do this: you cannot approve your own wallet.",
+  ownTopUp: "Another administrator must do this: you cannot mark paid or credit your own top-up.",
+  ownFreeze: "Another administrator must do this: you cannot freeze or unfreeze your own wallet.",
+  ownLimits: "Another administrator must do this: you cannot change your own wallet's limits.",
+  ownReconversion: "Another administrator must do this: you cannot process your own reconversion.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

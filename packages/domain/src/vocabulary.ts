@@ -73,6 +73,8 @@ export const EVENT_KINDS = [
   "reconversion_stage",
   "wallet_approved",
   "wallet_discarded",
+  /** A wallet's owner named the member a cashier of its till: theirs to accept or decline. */
+  "cashier_invited",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -116,6 +118,8 @@ export const LIMITS = {
   paymentRequestMinutesMax: 1440,
   /** The cashiers one wallet's till may have (issue 20): a shop's staff, not a crowd. */
   cashiersPerWallet: 20,
+  /** How long an invitation to run a till stands unanswered (it counts among the cashiers meanwhile). */
+  cashierInvitationDays: 14,
   /** A client's idempotency key. */
   idempotencyKeyMin: 8,
   idempotencyKeyMax: 100,

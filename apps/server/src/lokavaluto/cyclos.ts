@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ErrorCode, type TransactionView } from "@mutua/domain";
+import { PaymentRequestId } from "@mutua/domain/api/schemas";
 import type { AppDeps } from "../deps";
 import { notFound, type Refusal } from "../services/errors";
 import { walletBalance } from "../services/accounts";
@@ -43,6 +44,12 @@ const PaymentBody = z.object({
   description: z.string().max(500).optional(),
   subject: z.string().max(100),
   type: z.string().max(100).optional(),
+  /**
+   * The payment request this pays (our till's, `pr_…`). Not Cyclos's: lokapi sends no request id,
+   * and Monujo reads only the payee, amount and memos from a till's QR code, so its payment is a
+   * plain one; a client that names the request has it settled as our own API does.
+   */
+  paymentRequest: PaymentRequestId.optional(),
 });
 
 /** "a,b", ["a"] or [",b"]: the shapes lokapi sends a date range in. */
@@ -125,7 +132,8 @@ export function cyclosRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   /**
    * A payment. Cyclos has no idempotency key, so lokapi sends none and a retry is a new payment;
-   * a client that sends an Idempotency-Key header gets the same protection as our own API.
+   * a client that sends an Idempotency-Key header gets the same protection as our own API. Naming
+   * a payment request pays it: marked paid with this payment, in its transaction, the till told.
    */
   app.post(`/self/payments`, async (req, reply) => {
     const { memberId, wallet } = await selfWallet(req);
@@ -138,7 +146,15 @@ export function cyclosRoutes(app: FastifyInstance, deps: AppDeps): void {
     const t = await transfer(
       db,
       memberId,
-      { from: wallet.id, to, parts: [{ account: "main", amount: amountText(body.amount) }], senderMemo: memo, recipientMemo: memo, key },
+      {
+        from: wallet.id,
+        to,
+        parts: [{ account: "main", amount: amountText(body.amount) }],
+        senderMemo: memo,
+        recipientMemo: memo,
+        key,
+        ...(body.paymentRequest ? { requestId: body.paymentRequest } : {}),
+      },
       { associationName: settings.associationName, features },
     );
     const currency = await currencyOf(db, wallet.backend_id);

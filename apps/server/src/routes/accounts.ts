@@ -6,7 +6,7 @@ import { listAccounts, walletBalance } from "../services/accounts";
 import { listTransactions, transactionByPublicId } from "../services/transactions";
 import { accountSummary } from "../services/account-summary";
 import { listSales } from "../services/sales";
-import { grantCashier, listCashiers, revokeCashier, tillWallet } from "../services/tills";
+import { tillWallet } from "../services/tills";
 import { getOwnWallet } from "../services/wallets";
 import { createUserAccount, registerWallet } from "../services/create-wallet";
 
@@ -39,8 +39,5 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
     const till = await tillWallet(db, memberId, params.walletId);
     return { currency: till.currency, shopName: till.shopName, ...(await listSales(db, till.id, query, settings.associationName)) };
   });
-  operation(app, deps, "listCashiers", async ({ memberId, params }) => listCashiers(db, memberId, params.walletId));
-  operation(app, deps, "grantCashier", async ({ memberId, params, body }) => grantCashier(db, memberId, params.walletId, body.email));
-  operation(app, deps, "revokeCashier", async ({ memberId, params }) => revokeCashier(db, memberId, params.walletId, params.memberId));
   operation(app, deps, "getAccountSummary", async ({ memberId, params, query }) => accountSummary(db, (await own(memberId, params.walletId)).id, query));
 }

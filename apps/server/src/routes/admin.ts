@@ -6,10 +6,10 @@ import { decideCreation, stagingAccounts } from "../services/staging";
 import { ordersInState } from "../services/topups";
 import { listMemberWallets, setWalletLimits } from "../services/limits";
 import { freezeWallet, unfreezeWallet } from "../services/freeze";
-import { figures } from "../services/figures";
+import { boardFigures } from "../services/figures";
 import { exportBooks } from "../services/books";
 import { auditLog } from "../services/audit";
-import { ledgerHealth, runLedgerCheck } from "../services/ledger-health";
+import { ledgerCheckOnDemand, ledgerHealth } from "../services/ledger-health";
 import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/member-file";
 
 /** Reconversions (both rights), pending wallet creations (account right), the board's figures; `operation` checks the right. */
@@ -28,14 +28,14 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "freezeWallet", async ({ memberId, body }) => freezeWallet(db, memberId, body.walletId, body.reason));
   operation(app, deps, "unfreezeWallet", async ({ memberId, body }) => unfreezeWallet(db, memberId, body.walletId));
   operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
-  operation(app, deps, "getFigures", async ({ query }) => figures(db, query));
-  operation(app, deps, "getBooks", async ({ memberId, query }) => exportBooks(db, memberId, query));
+  operation(app, deps, "getFigures", async ({ memberId, query }) => boardFigures(db, settings.limits.figuresPerMember, memberId, query));
+  // The books are the contract's JSON written by the service a page at a time (see exportBooks), not by the route's serializer.
+  operation(app, deps, "getBooks", async ({ memberId, query, reply }) =>
+    reply.type("application/json; charset=utf-8").send(await exportBooks(db, settings.limits.booksPerMember, memberId, query)),
+  );
   operation(app, deps, "getLedgerHealth", async () => ledgerHealth(db));
-  operation(app, deps, "checkLedger", async ({ memberId }) => {
-    const { violations } = await runLedgerCheck(db, memberId);
-    if (violations.length > 0) app.log.error({ violations }, "ledger invariant violated");
-    return ledgerHealth(db);
-  });
+  const checkLedgerNow = ledgerCheckOnDemand(db, app.log);
+  operation(app, deps, "checkLedger", async ({ memberId }) => checkLedgerNow(memberId));
   operation(app, deps, "getStagingUserAccounts", async () => stagingAccounts(db));
   operation(app, deps, "validateCreation", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "active"));
   operation(app, deps, "discardCreateRequest", async ({ memberId, body }) => decideCreation(db, memberId, body.walletId, "discarded"));

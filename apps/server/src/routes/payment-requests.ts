@@ -5,8 +5,8 @@ import { cancelPaymentRequest, createPaymentRequest, readPaymentRequest } from "
 
 /** Payment requests (issue 20); paying one is the `transfer` operation with its `requestId`. */
 export function paymentRequestRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const { db } = deps;
-  operation(app, deps, "createPaymentRequest", async ({ memberId, body }) => createPaymentRequest(db, memberId, body));
+  const { db, settings } = deps;
+  operation(app, deps, "createPaymentRequest", async ({ memberId, body }) => createPaymentRequest(db, settings, memberId, body));
   operation(app, deps, "getPaymentRequest", async ({ memberId, params }) => readPaymentRequest(db, memberId, params.requestId));
   operation(app, deps, "cancelPaymentRequest", async ({ memberId, params }) => cancelPaymentRequest(db, memberId, params.requestId));
 }

@@ -3,6 +3,7 @@ import type { Queryable } from "../db/pool";
 import { notFound } from "./errors";
 import type { Settings } from "../settings";
 import { hit } from "./rate-limit";
+import { memberSinceSql, nameHint } from "./name-hints";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -31,15 +32,25 @@ export interface RecipientQuery {
  * first, then by name. A search matches what the answer shows, the name (case- and
  * accent-insensitive, any part of it); an e-mail address or a phone number finds a member only
  * when given in full, so no one can spell out another member's contact details by extending a
- * query a character at a time. Searches are counted per member.
+ * query a character at a time. Searches are counted per member. A name that looks like another
+ * member's comes with a hint that tells them apart (name-hints.ts).
  */
 export async function searchRecipients(db: Queryable, s: Settings, me: bigint, query: RecipientQuery): Promise<{ rows: Recipient[]; hasMore: boolean }> {
   if (query.q.trim() !== "") await hit(db, `search:member:${me}`, s.limits.searchPerMember);
   const q = searchKey(query.q).replace(/[\\%_]/g, (c) => `\\${c}`);
   const email = EMAIL.test(query.q.trim()) ? normalizeEmail(query.q) : null;
   const phone = phoneDigits(query.q);
-  const { rows } = await db.query<{ id: bigint; name: string; wallet_id: string; backend_id: string; symbol: string; is_favorite: boolean }>(
-    `SELECT m.id, m.name AS name, w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite
+  const { rows } = await db.query<{
+    id: bigint;
+    name: string;
+    member_since: string | null;
+    wallet_id: string;
+    backend_id: string;
+    symbol: string;
+    is_favorite: boolean;
+  }>(
+    `SELECT m.id, m.name AS name, ${memberSinceSql("m")} AS member_since,
+            w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite
      FROM members m
      JOIN wallets w ON w.member_id = m.id AND w.status = 'active'
      JOIN backends b ON b.id = w.backend_id
@@ -62,6 +73,7 @@ export async function searchRecipients(db: Queryable, s: Settings, me: bigint, q
     rows: rows.slice(0, query.limit).map((r) => ({
       memberId: Number(r.id),
       name: r.name,
+      hint: nameHint(r.member_since),
       walletId: r.wallet_id,
       backendId: r.backend_id,
       currencySymbol: r.symbol,

@@ -1,6 +1,7 @@
 import { formatCents, type CurrencyFigures, type FigureInterval, type Figures } from "@mutua/domain";
 import type { Db, Tx } from "../db/pool";
 import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
+import { hit, type Limit } from "./rate-limit";
 
 /** "Active" members paid or were paid within this many days before the figures' instant. */
 export const ACTIVE_DAYS = 30;
@@ -34,6 +35,12 @@ const emptyFlows = (): Flows => ({
  */
 export async function figures(db: Db, q: FiguresQuery): Promise<Figures> {
   return readPeriod(db, q, (tx) => read(tx, q));
+}
+
+/** The figures for a board member, counted against their budget (`limit`, per member): each one aggregates the ledger over the period. */
+export async function boardFigures(db: Db, limit: Limit, by: bigint, q: FiguresQuery): Promise<Figures> {
+  await hit(db, `figures:member:${by}`, limit);
+  return figures(db, q);
 }
 
 async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {

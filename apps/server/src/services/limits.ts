@@ -2,6 +2,7 @@ import { ErrorCode, M, formatCents, parseApiAmount, searchKey, type MemberWallet
 import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
+import { refuseOwn } from "./separation";
 
 interface Row {
   member_id: bigint;
@@ -66,7 +67,8 @@ export async function memberWallets(db: Queryable, memberId: bigint): Promise<Me
  * CM account is locked, so no payment slips between the check and the change; a bound that
  * the current balance would already break is refused (the CHECK constraints would too). The
  * wallet row is locked FOR NO KEY UPDATE, which a payment's foreign-key lock on it does not wait
- * for: a payment holding the CM account and a FOR UPDATE here would wait on each other.
+ * for: a payment holding the CM account and a FOR UPDATE here would wait on each other. Another
+ * administrator changes an administrator's own wallet (a wider credit line is money to spend).
  */
 export async function setWalletLimits(
   db: Db,
@@ -74,12 +76,13 @@ export async function setWalletLimits(
   body: { walletId: string; cmFloor?: string | undefined; cmCeiling?: string | null | undefined; topupAllowed?: boolean | undefined },
 ): Promise<MemberWallet> {
   return inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<{ id: bigint; floor: bigint | null; ceiling: bigint | null; balance: bigint }>(
-      "SELECT a.id, a.floor, a.ceiling, a.balance FROM wallets w LEFT JOIN accounts a ON a.wallet_id = w.id AND a.kind = 'cm' WHERE w.id = $1 AND w.role = 'member' FOR NO KEY UPDATE OF w",
+    const { rows } = await tx.query<{ id: bigint; floor: bigint | null; ceiling: bigint | null; balance: bigint; member_id: bigint | null }>(
+      "SELECT a.id, a.floor, a.ceiling, a.balance, w.member_id FROM wallets w LEFT JOIN accounts a ON a.wallet_id = w.id AND a.kind = 'cm' WHERE w.id = $1 AND w.role = 'member' FOR NO KEY UPDATE OF w",
       [body.walletId],
     );
     const cm = rows[0];
     if (!cm) throw notFound();
+    refuseOwn(admin, "ownLimits", cm.member_id);
     const changes: Record<string, string | boolean | null> = {};
     if (body.cmFloor !== undefined || body.cmCeiling !== undefined) {
       if (cm.id === null) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });

@@ -43,7 +43,8 @@ const SELECT = `
   JOIN backends b ON b.id = w.backend_id
   JOIN currencies c ON c.id = b.currency_id
   LEFT JOIN movements m ON m.id = e.movement_id
-  LEFT JOIN wallets cw ON cw.id = CASE e.kind WHEN 'payment_received' THEN m.payer_wallet_id WHEN 'payment_sent' THEN m.payee_wallet_id END
+  LEFT JOIN wallets cw ON cw.id = CASE e.kind WHEN 'payment_received' THEN m.payer_wallet_id WHEN 'payment_sent' THEN m.payee_wallet_id
+    WHEN 'cashier_invited' THEN e.wallet_id END
   LEFT JOIN members cm ON cm.id = cw.member_id`;
 
 function view(r: Row, associationName: string): MemberEvent {
@@ -54,7 +55,8 @@ function view(r: Row, associationName: string): MemberEvent {
     walletId: r.wallet_id,
     currency: r.symbol,
     amount: r.amount === null ? null : formatCents(r.amount),
-    // A payment to or from a wallet of no member's (the association's own) names the association.
+    // A payment to or from a wallet of no member's (the association's own) names the association;
+    // an invitation to run a till names the till's owner.
     counterparty: r.has_counterparty ? (r.counterparty ?? associationName) : null,
     transactionId: r.public_id,
     stage: r.stage,

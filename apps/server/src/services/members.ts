@@ -1,4 +1,4 @@
-import { ErrorCode, M, normalizeEmail, searchKey, signupProblems, type Msg, SM } from "@mutua/domain";
+import { ErrorCode, M, normalizeEmail, normalizeName, searchKey, signupProblems, type Msg, SM } from "@mutua/domain";
 import type { Db, Queryable } from "../db/pool";
 import { Refusal, invalid } from "./errors";
 import type { Settings } from "../settings";
@@ -100,17 +100,19 @@ export async function createMember(
 ): Promise<bigint> {
   const email = normalizeEmail(m.email);
   const phone = m.phone?.trim() || null;
+  const firstName = normalizeName(m.firstName);
+  const lastName = normalizeName(m.lastName);
   // Members find each other by name only (name_key); administrators also by e-mail and phone (search_text).
-  const nameKey = searchKey(`${m.firstName} ${m.lastName}`);
-  const search = searchKey(`${m.firstName} ${m.lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
+  const nameKey = searchKey(`${firstName} ${lastName}`);
+  const search = searchKey(`${firstName} ${lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
   try {
     const { rows } = await db.query<{ id: bigint }>(
       `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
       [
         email,
-        m.firstName.trim(),
-        m.lastName.trim(),
+        firstName,
+        lastName,
         m.passwordHash,
         phone,
         search,

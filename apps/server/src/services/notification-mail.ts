@@ -1,4 +1,4 @@
-import { formatAmount, MEMBER_LANGUAGES, type MemberLanguage, type NotificationKind } from "@mutua/domain";
+import { formatAmount, memberSinceDate, MEMBER_LANGUAGES, type MemberLanguage, type NotificationKind } from "@mutua/domain";
 import type { Mail } from "./mail";
 
 /**
@@ -18,12 +18,19 @@ export interface NotificationFacts {
   currencyName: string;
   /** Who paid, credited, approved: a member's name, or the association's for its own wallets and doings. */
   counterparty: string;
+  /**
+   * When the counterparty joined (a NameHint's memberSince), when another member's name looks like
+   * theirs: said beside the name, so that a look-alike is not taken for them (services/name-hints.ts).
+   */
+  counterpartySince?: string | null;
   /** The payer's memo for the member, if any. */
   memo: string;
 }
 
 interface Words {
   hello: (name: string) => string;
+  /** A look-alike name's hint: the month, or the day, its member joined. */
+  since: (date: string, day: boolean) => string;
   subject: Record<NotificationKind, (f: NotificationFacts, amount: string) => string>;
   memo: (memo: string) => string;
   open: (url: string) => string;
@@ -40,6 +47,7 @@ interface Words {
 const WORDS: Record<MemberLanguage, Words> = {
   "en-US": {
     hello: (name) => `Hello ${name},`,
+    since: (date) => `member since ${date}`,
     subject: {
       payment_received: (f, amount) => `${f.counterparty} paid you ${amount}`,
       topup_credited: (f, amount) => `${f.counterparty} credited your account with ${amount}`,
@@ -71,6 +79,7 @@ const WORDS: Record<MemberLanguage, Words> = {
   },
   "fr-FR": {
     hello: (name) => `Bonjour ${name},`,
+    since: (date, day) => (day ? `membre depuis le ${date}` : `membre depuis ${date}`),
     subject: {
       payment_received: (f, amount) => `${f.counterparty} vous a payé ${amount}`,
       topup_credited: (f, amount) => `${f.counterparty} a crédité votre compte de ${amount}`,
@@ -118,7 +127,15 @@ export interface PushMessage {
 
 const amountText = (f: PushFacts) => (f.amount === null ? "" : `${formatAmount(f.amount, f.language)} ${f.symbol}`);
 
-export function notificationPush(f: PushFacts, links: { url: string; tag: string }): PushMessage {
+/** The facts with the counterparty's hint beside their name, when they have one: "Alice Martin (member since March 2024)". */
+function hinted<F extends PushFacts>(f: F): F {
+  if (!f.counterpartySince) return f;
+  const { date, day } = memberSinceDate(f.counterpartySince, f.language);
+  return { ...f, counterparty: `${f.counterparty} (${WORDS[f.language].since(date, day)})` };
+}
+
+export function notificationPush(facts: PushFacts, links: { url: string; tag: string }): PushMessage {
+  const f = hinted(facts);
   const w = WORDS[f.language];
   const amount = amountText(f);
   const body = [w.pushBody[f.kind](f, amount), ...(f.memo ? [w.memo(f.memo)] : [])].join("\n");
@@ -139,7 +156,8 @@ export function kindWords(kind: NotificationKind, language: MemberLanguage): str
  * The message, with RFC 8058's one-click unsubscribe headers: a mail client POSTs
  * `List-Unsubscribe=One-Click` to the link, which switches this kind off without a page.
  */
-export function notificationMail(f: NotificationFacts, links: { app: string; unsubscribe: string }): Mail {
+export function notificationMail(facts: NotificationFacts, links: { app: string; unsubscribe: string }): Mail {
+  const f = hinted(facts);
   const w = WORDS[f.language];
   const amount = amountText(f);
   const subject = w.subject[f.kind](f, amount);

@@ -11,10 +11,13 @@ import {
   type PaymentRequestView,
   SM,
 } from "@mutua/domain";
-import type { Queryable, Tx } from "../db/pool";
+import { inTransaction, type Db, type Queryable, type Tx } from "../db/pool";
+import type { Settings } from "../settings";
 import { Refusal, invalid } from "./errors";
 import type { MovementRow } from "./ledger";
+import { hit } from "./rate-limit";
 import { tillWallet } from "./tills";
+import { memberSinceSql, nameHint } from "./name-hints";
 
 /**
  * Payment requests (issue 20): a payee asks for an exact amount into one of their wallets. Its
@@ -57,7 +60,16 @@ export interface NewPaymentRequest {
   expiresInMinutes: number;
 }
 
-export async function createPaymentRequest(db: Queryable, me: bigint, input: NewPaymentRequest): Promise<PaymentRequestView> {
+/** Open requests one wallet may have at once: a till asks one customer at a time, a busy one a few. */
+export const OPEN_REQUESTS_PER_WALLET = 20;
+
+/**
+ * A new request. Each one is a row that lives up to a day, so they are budgeted: per member (the
+ * rate limit, shared by every instance) and per wallet (open ones at once, counted under the
+ * wallet row's lock so that simultaneous creations cannot all pass the count).
+ */
+export async function createPaymentRequest(db: Db, s: Settings, me: bigint, input: NewPaymentRequest): Promise<PaymentRequestView> {
+  await hit(db, `payment-request:member:${me}`, s.limits.paymentRequestPerMember);
   // The wallet's till: its owner or a cashier of it; anybody else's wallet (or the association's) does not exist.
   const wallet = await tillWallet(db, me, input.walletId);
   if (wallet.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
@@ -70,20 +82,38 @@ export async function createPaymentRequest(db: Queryable, me: bigint, input: New
     if (problem) throw invalid({ [field]: problem });
   }
   const publicId = `pr_${randomBytes(16).toString("base64url")}`;
-  await db.query(
-    `INSERT INTO payment_requests (public_id, wallet_id, amount, sender_memo, recipient_memo, expires_at, created_by)
-     VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6), $7)`,
-    [publicId, wallet.id, cents, input.senderMemo, input.recipientMemo, input.expiresInMinutes, me],
-  );
+  await inTransaction(db, async (tx) => {
+    // FOR NO KEY UPDATE: a payment's key-share lock on the wallet does not wait for it.
+    await tx.query("SELECT 1 FROM wallets WHERE id = $1 FOR NO KEY UPDATE", [wallet.id]);
+    const { rows } = await tx.query<{ open: number }>(
+      "SELECT count(*)::int AS open FROM payment_requests WHERE wallet_id = $1 AND status = 'open' AND expires_at > now()",
+      [wallet.id],
+    );
+    if (rows[0]!.open >= OPEN_REQUESTS_PER_WALLET) throw new Refusal(ErrorCode.stateConflict, { id: SM.paymentRequestsTooMany });
+    await tx.query(
+      `INSERT INTO payment_requests (public_id, wallet_id, amount, sender_memo, recipient_memo, expires_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, now() + make_interval(mins => $6), $7)`,
+      [publicId, wallet.id, cents, input.senderMemo, input.recipientMemo, input.expiresInMinutes, me],
+    );
+  });
   return (await getPaymentRequest(db, me, publicId))!;
 }
 
 /** A request as `me` sees it: anybody signed in holding the id reads what to pay; its till (owner, cashiers) also who paid. */
 export async function getPaymentRequest(db: Queryable, me: bigint, publicId: string): Promise<PaymentRequestView | null> {
   const { rows } = await db.query<
-    Row & { member_id: bigint; by_cashier: boolean; payee_name: string; symbol: string; tx_id: string | null; payer_name: string | null }
+    Row & {
+      member_id: bigint;
+      by_cashier: boolean;
+      payee_name: string;
+      symbol: string;
+      tx_id: string | null;
+      payer_name: string | null;
+      payer_since: string | null;
+    }
   >(
     `SELECT r.*, ${LAPSED}, w.member_id, pm.name AS payee_name, c.symbol, m.public_id AS tx_id, payer.name AS payer_name,
+       ${memberSinceSql("payer")} AS payer_since,
        EXISTS (SELECT 1 FROM wallet_cashiers k WHERE k.wallet_id = r.wallet_id AND k.member_id = $2) AS by_cashier
        FROM payment_requests r
        JOIN wallets w ON w.id = r.wallet_id
@@ -116,7 +146,13 @@ export async function getPaymentRequest(db: Queryable, me: bigint, publicId: str
     closedMessage: status === "open" ? null : CLOSED_MESSAGE[status],
     payment:
       isMine && r.tx_id && r.payer_wallet_id && r.paid_at
-        ? { transactionId: r.tx_id, payerWalletId: r.payer_wallet_id, payerName: r.payer_name ?? "", paidAt: r.paid_at.toISOString() }
+        ? {
+            transactionId: r.tx_id,
+            payerWalletId: r.payer_wallet_id,
+            payerName: r.payer_name ?? "",
+            payerHint: nameHint(r.payer_since),
+            paidAt: r.paid_at.toISOString(),
+          }
         : null,
   };
 }
@@ -148,26 +184,32 @@ export async function cancelPaymentRequest(db: Queryable, me: bigint, publicId: 
  * Locks the request a payment names, in the payment's transaction and before the ledger's locks
  * (so request payers queue on the request row and never deadlock with each other), and refuses
  * unless the payment may pay it. Answers whether the payment is the replay of the one that already
- * paid it (same payer, same idempotency key): the ledger then answers that movement again.
+ * paid it (same payer, same idempotency key): the ledger then answers that movement again. Also
+ * answers the request's memo for its recipient, which the payment carries (the till's sales list
+ * it): the payer's own memo is replaced, unless a device signed it, which the server cannot
+ * change, so a signed payment must carry the request's memo already.
  */
 export async function lockRequestForPayment(
   tx: Tx,
   publicId: string,
-  payment: { payerWalletId: string; payeeWalletId: string; amount: bigint; key: string },
-): Promise<{ replay: boolean }> {
-  const { rows } = await tx.query<Row & { key: string | null }>(
-    `SELECT r.*, ${LAPSED}, m.idempotency_key AS key FROM payment_requests r LEFT JOIN movements m ON m.id = r.movement_id
+  payment: { payerWalletId: string; payeeWalletId: string; amount: bigint; key: string; recipientMemo: string; signed: boolean },
+): Promise<{ replay: boolean; recipientMemo: string }> {
+  const { rows } = await tx.query<Row & { key: string | null; paid_memo: string | null }>(
+    `SELECT r.*, ${LAPSED}, m.idempotency_key AS key, m.recipient_memo AS paid_memo FROM payment_requests r LEFT JOIN movements m ON m.id = r.movement_id
       WHERE r.public_id = $1 FOR UPDATE OF r`,
     [publicId],
   );
   const r = rows[0];
   if (!r) throw requestNotFound();
-  if (r.status === "paid" && r.payer_wallet_id === payment.payerWalletId && r.key === payment.key) return { replay: true };
+  // A replay carries the memo its payment was made with, so that the ledger recognises it.
+  if (r.status === "paid" && r.payer_wallet_id === payment.payerWalletId && r.key === payment.key) return { replay: true, recipientMemo: r.paid_memo ?? "" };
+  const recipientMemo = r.recipient_memo;
   // now() is the transaction's start, which the movement's created_at will be too: paid in time means exactly that.
   const status = statusOf(r);
   if (status !== "open") throw closedRefusal(status);
   if (r.wallet_id !== payment.payeeWalletId || r.amount !== payment.amount) throw new Refusal(ErrorCode.validation, { id: SM.paymentRequestMismatch });
-  return { replay: false };
+  if (payment.signed && payment.recipientMemo !== recipientMemo) throw new Refusal(ErrorCode.validation, { id: SM.paymentRequestMemoMismatch });
+  return { replay: false, recipientMemo };
 }
 
 /** Marks the locked request paid by `movement`, in the same transaction. */
@@ -178,4 +220,23 @@ export async function markRequestPaid(tx: Tx, publicId: string, movement: Moveme
     movement.payer_wallet_id,
     movement.created_at,
   ]);
+}
+
+/**
+ * How long a request never paid (expired or cancelled) is kept once it has expired: a payer who
+ * scans it late is told it expired rather than that it never existed. Paid ones stay: they name
+ * the movement that paid them, and a lost answer's retry is answered from them.
+ */
+export const UNPAID_KEPT_HOURS = 24;
+
+/**
+ * Deletes the requests never paid, a while after their expiry (`maintenance.ts` runs it on every
+ * instance). A payment holding one's lock is waited for, and cannot pay it (it has expired); one
+ * arriving after finds no request and is refused as not found, moving nothing.
+ */
+export async function sweepPaymentRequests(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM payment_requests WHERE status <> 'paid' AND expires_at < now() - make_interval(hours => $1)", [
+    UNPAID_KEPT_HOURS,
+  ]);
+  return rowCount ?? 0;
 }

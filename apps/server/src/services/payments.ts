@@ -61,15 +61,27 @@ export const canPay = (me: bigint, payer: WalletRow | null, payee: WalletRow | n
 /** A wallet of a payment, with what its answer names: the owner (none for the association's) and the currency. */
 type PaymentWallet = WalletRow & { owner_name: string | null; symbol: string };
 
-async function counterpart(db: Db, me: bigint, from: string, to: string): Promise<{ payer: PaymentWallet; payee: PaymentWallet }> {
+/**
+ * The two wallets of a payment, refused by `paymentRefusal`. With the payment's idempotency
+ * `key`, a freeze does not refuse the retry of a payment made before it (its answer was lost):
+ * the ledger answers it with the movement it holds, and refuses any new one as frozen, under its
+ * locks (it looks the key up before it looks at the freeze).
+ */
+async function counterpart(db: Db, me: bigint, from: string, to: string, key?: string): Promise<{ payer: PaymentWallet; payee: PaymentWallet }> {
   // Both wallets in one read (issue 21: a round trip less per transfer), shared with the payments
   // that arrive at the same time (services/batching.ts).
   const rows = await paymentWalletReads(db).submit([from, to]);
   const payer = rows.find((w) => w.id === from) ?? null;
   const payee = rows.find((w) => w.id === to) ?? null;
   const refusal = paymentRefusal(me, payer, payee);
-  if (refusal) throw refusal;
+  if (refusal && !(refusal.code === ErrorCode.accountFrozen && key !== undefined && (await alreadyPosted(db, payer!.id, key)))) throw refusal;
   return { payer: payer!, payee: payee! };
+}
+
+/** Whether the payer's wallet already made a movement under this idempotency key. */
+async function alreadyPosted(db: Db, payerId: string, key: string): Promise<boolean> {
+  const { rowCount } = await db.query("SELECT 1 FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [payerId, key]);
+  return (rowCount ?? 0) > 0;
 }
 
 const readPaymentWallets = async (db: Db, ids: string[]) =>
@@ -147,7 +159,7 @@ export interface TransferInput {
  * the server, which never holds the key, cannot forge one.
  */
 export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { associationName: string; features: Features }, now = new Date()) {
-  const { payer, payee } = await counterpart(db, me, input.from, input.to);
+  const { payer, payee } = await counterpart(db, me, input.from, input.to, input.key);
   if (payee.role === "safe") requireReconversions(ctx.features);
   const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
   if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
@@ -166,8 +178,7 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
     const at = Date.parse(input.at);
     if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000) {
       // An old message is refused unless it is the retry of a payment already made (idempotency answers it).
-      const known = await db.query("SELECT 1 FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [payer.id, input.key]);
-      if (!known.rowCount) throw new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
+      if (!(await alreadyPosted(db, payer.id, input.key))) throw new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
     }
     signedMessage = canonicalTransferMessage({
       from: input.from,
@@ -206,12 +217,20 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
  */
 async function payRequest(db: Db, requestId: string, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   const amount = req.parts.reduce((s, p) => s + p.amount, 0n);
-  const payment = { payerWalletId: req.payerWalletId, payeeWalletId: req.payeeWalletId, amount, key: req.idempotencyKey };
+  const payment = {
+    payerWalletId: req.payerWalletId,
+    payeeWalletId: req.payeeWalletId,
+    amount,
+    key: req.idempotencyKey,
+    recipientMemo: req.recipientMemo,
+    signed: req.signedMessage != null,
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       return await inTransaction(db, async (tx) => {
-        const { replay } = await lockRequestForPayment(tx, requestId, payment);
-        const { movement, replayed } = await postMovementTx(tx, req);
+        const { replay, recipientMemo } = await lockRequestForPayment(tx, requestId, payment);
+        // The payee reads the memo they asked with, whatever the payer's app sent.
+        const { movement, replayed } = await postMovementTx(tx, { ...req, recipientMemo });
         if (replay) return { movement, replayed: true };
         // The key already paid something else with the same details: that payment is not this request's.
         if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });

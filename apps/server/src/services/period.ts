@@ -6,6 +6,28 @@ import { invalid } from "./errors";
 /** The longest period the board reads: ten years of weeks is 522 buckets per currency. */
 const MAX_DAYS = 3660;
 
+/**
+ * How many of the board's reads (figures, books) one instance runs at once: each may aggregate
+ * or list the whole ledger, and a few board members asking together must leave the instance, its
+ * CPU and its connections to the members. Those past it wait in turn, holding no connection.
+ */
+export const BOARD_READS_AT_ONCE = 2;
+let reading = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(fn: () => Promise<T>): Promise<T> {
+  if (reading < BOARD_READS_AT_ONCE) reading++;
+  else await new Promise<void>((start) => waiting.push(start));
+  try {
+    return await fn();
+  } finally {
+    // The place passes to the next one waiting, or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else reading--;
+  }
+}
+
 /** A period of the board's (figures, books): days `from` and `to`, both included, in the time zone `tz`. */
 export interface Period {
   from: string;
@@ -31,7 +53,7 @@ export const PERIOD_BOUNDS = `bounds AS (
 /**
  * Runs `read` on one read-only snapshot (REPEATABLE READ), so every figure of an answer stands
  * at the same instant, once the period is checked: a known zone, real days, `from` not after
- * `to`, ten years at most.
+ * `to`, ten years at most; and in turn with the instance's other board reads (BOARD_READS_AT_ONCE).
  */
 export async function readPeriod<T>(db: Db, p: Period, read: (tx: Tx) => Promise<T>): Promise<T> {
   if (!isTimeZone(p.tz)) throw invalid({ tz: { id: UNKNOWN_TIME_ZONE } });
@@ -39,10 +61,12 @@ export async function readPeriod<T>(db: Db, p: Period, read: (tx: Tx) => Promise
   const to = dayNumber(p.to);
   if (from === null || to === null || to < from || to - from >= MAX_DAYS) throw invalid({ to: { id: SM.periodInvalid } });
   try {
-    return await inTransaction(db, async (tx) => {
-      await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      return await read(tx);
-    });
+    return await inTurn(() =>
+      inTransaction(db, async (tx) => {
+        await tx.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+        return await read(tx);
+      }),
+    );
   } catch (e) {
     // The contract lets through the names this runtime knows; PostgreSQL's list may lack one.
     if ((e as { code?: string }).code === "22023" && /time zone/i.test(String((e as Error).message))) throw invalid({ tz: { id: UNKNOWN_TIME_ZONE } });

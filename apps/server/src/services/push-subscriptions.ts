@@ -13,11 +13,17 @@ import { invalid } from "./errors";
 const MAX_DEVICES = 20;
 const MAX_ENDPOINT = 2048;
 
+/** The port every browser's push service answers Web Push on (RFC 8030 is HTTPS): no other is ever posted to. */
+const PUSH_PORT = "443";
+
 /**
  * The endpoint, if the server may POST to it: the server sends there whatever a member wrote, so
  * only `https:` URLs on the configured push services' hosts (settings.pushServiceHosts, host
- * suffixes) are accepted, never an address of the server's own network. Answers the URL as WHATWG
- * serialises it (ASCII, the form it is stored and looked up in); null when refused.
+ * suffixes) are accepted, never an address of the server's own network, and on port 443 only: a
+ * member's choice of another port of an allowed host (`fcm.googleapis.com:81`) would be a
+ * connection nobody answers, holding a sender until it gives up. A `host:port` entry allows that
+ * port of that host alone (a test's own push service). Answers the URL as WHATWG serialises it
+ * (ASCII, the form it is stored and looked up in); null when refused.
  */
 export function allowedEndpoint(raw: string, hosts: readonly string[]): string | null {
   let url: URL;
@@ -28,7 +34,13 @@ export function allowedEndpoint(raw: string, hosts: readonly string[]): string |
   }
   if (url.protocol !== "https:" || url.username || url.password) return null;
   const host = url.hostname.toLowerCase();
-  if (!hosts.some((h) => host === h || host.endsWith(`.${h}`))) return null;
+  // WHATWG leaves the port empty when it is the scheme's own (443), however it was written.
+  const port = url.port || PUSH_PORT;
+  const allowed = hosts.some((entry) => {
+    const [, h, p] = /^(.*?)(?::(\d+))?$/.exec(entry)!;
+    return port === String(Number(p ?? PUSH_PORT)) && (host === h || host.endsWith(`.${h}`));
+  });
+  if (!allowed) return null;
   return url.href.length <= MAX_ENDPOINT ? url.href : null;
 }
 
@@ -92,4 +104,34 @@ export async function unsubscribePush(db: Queryable, memberId: bigint, endpoint:
 /** The push service said the subscription no longer exists (404, 410): it goes, with its messages not sent. */
 export async function forgetSubscription(db: Queryable, id: bigint): Promise<void> {
   await db.query("DELETE FROM push_subscriptions WHERE id = $1", [id]);
+}
+
+/**
+ * A push to the device failed (its push service silent, refusing, unreachable): one more failure in
+ * a row, and nothing is sent to the device for a while, doubling as a message's retries do
+ * (`pauseBaseSeconds` up to `pauseMaxSeconds`), so that a dead device takes no sender from anyone
+ * meanwhile. After `maxFailures` in a row it is dropped, with its messages not sent: the app hands
+ * the browser's subscription to the server again when the member next opens Preferences.
+ */
+export async function subscriptionFailed(
+  db: Queryable,
+  id: bigint,
+  s: { pauseBaseSeconds: number; pauseMaxSeconds: number; maxFailures: number },
+): Promise<"paused" | "dropped" | "gone"> {
+  const { rows } = await db.query<{ failures: number }>(
+    `UPDATE push_subscriptions SET failures = failures + 1,
+            paused_until = now() + make_interval(secs => least($2::float8 * 2 ^ least(failures, 30), $3::float8))
+      WHERE id = $1 RETURNING failures`,
+    [id, s.pauseBaseSeconds, s.pauseMaxSeconds],
+  );
+  const failures = rows[0]?.failures;
+  if (failures === undefined) return "gone";
+  if (failures < s.maxFailures) return "paused";
+  await db.query("DELETE FROM push_subscriptions WHERE id = $1 AND failures >= $2", [id, s.maxFailures]);
+  return "dropped";
+}
+
+/** A push to the device went through: its failures in a row, if any, are over. */
+export async function subscriptionWorked(db: Queryable, id: bigint): Promise<void> {
+  await db.query("UPDATE push_subscriptions SET failures = 0, paused_until = NULL WHERE id = $1 AND (failures > 0 OR paused_until IS NOT NULL)", [id]);
 }

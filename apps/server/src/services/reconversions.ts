@@ -2,6 +2,7 @@ import { ErrorCode, RECONVERSION_STATUSES, formatCents, type ReconversionStatus,
 import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
+import { refuseOwn } from "./separation";
 import { postMovementTx } from "./ledger";
 import { systemWallet } from "./wallets";
 
@@ -19,11 +20,12 @@ interface Row {
   currency_name: string;
   related: string | null;
   email: string | null;
+  member_id: bigint | null;
 }
 
 const SELECT = `
   SELECT r.movement_id, r.status, r.updated_at, m.public_id, m.amount, m.created_at, m.payer_wallet_id, m.payee_wallet_id, m.backend_id,
-         c.symbol, c.name AS currency_name, pm.name AS related, pm.email
+         c.symbol, c.name AS currency_name, pm.name AS related, pm.email, w.member_id
   FROM reconversions r JOIN movements m ON m.id = r.movement_id JOIN currencies c ON c.id = m.currency_id
   JOIN wallets w ON w.id = m.payer_wallet_id LEFT JOIN members pm ON pm.id = w.member_id`;
 
@@ -51,13 +53,15 @@ export async function listReconversions(db: Queryable, status?: ReconversionStat
  * Moves a reconversion one stage forward (asking for the stage it is at already answers it
  * unchanged, so a repeated click is harmless). Reaching 'paid' means the association paid the
  * member in national currency: the units go back from the safe wallet to the issuance wallet
- * and leave circulation, in the same transaction, under the reconversion row's lock.
+ * and leave circulation, in the same transaction, under the reconversion row's lock. Another
+ * administrator moves an administrator's own reconversion (paid means the association paid them).
  */
 export async function advanceReconversion(db: Db, admin: bigint, publicId: string, status: ReconversionStatus): Promise<ReconversionView> {
   return inTransaction(db, async (tx) => {
     const { rows } = await tx.query<Row>(`${SELECT} WHERE m.public_id = $1 FOR UPDATE OF r`, [publicId]);
     const r = rows[0];
     if (!r) throw notFound();
+    refuseOwn(admin, "ownReconversion", r.member_id);
     if (r.status === status) return view(r);
     if (RECONVERSION_STATUSES.indexOf(status) !== RECONVERSION_STATUSES.indexOf(r.status) + 1)
       throw new Refusal(ErrorCode.stateConflict, { id: SM.reconversionStageOrder });

@@ -2,6 +2,7 @@ import { formatCents, M } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import { invalid } from "./errors";
 import { checkBound, decodeCursor, encodeCursor } from "./paging";
+import { memberSinceSql, nameHint } from "./name-hints";
 
 export interface SalesRange {
   from: string;
@@ -21,6 +22,7 @@ interface Row {
   created_at: Date;
   created_at_us: string;
   payer_name: string | null;
+  payer_since: string | null;
   request_id: string | null;
 }
 
@@ -48,7 +50,7 @@ export async function listSales(db: Queryable, walletId: string, range: SalesRan
   const { rows } = await db.query<Row>(
     `SELECT m.id, m.public_id, m.amount, m.recipient_memo, m.created_at,
        to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us,
-       payer.name AS payer_name, r.public_id AS request_id
+       payer.name AS payer_name, ${memberSinceSql("payer")} AS payer_since, r.public_id AS request_id
      FROM movements m
      JOIN wallets pw ON pw.id = m.payer_wallet_id
      LEFT JOIN members payer ON payer.id = pw.member_id
@@ -67,6 +69,7 @@ export async function listSales(db: Queryable, walletId: string, range: SalesRan
       transactionId: r.public_id,
       amount: formatCents(r.amount),
       payerName: r.payer_name ?? associationName,
+      payerHint: nameHint(r.payer_since),
       memo: r.recipient_memo,
       date: r.created_at.toISOString(),
       requestId: r.request_id,

@@ -2,6 +2,7 @@ import { ErrorCode, type StagingAccount, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 import { audit } from "./audit";
+import { refuseOwn } from "./separation";
 import type { BackendKind, WalletStatus } from "./wallets";
 
 /** docs/spec.md §3 "Pending user account": wallets waiting for an account-validation administrator. */
@@ -36,6 +37,8 @@ export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> 
  * pending → active (approve) or → discarded (the member may then ask again: the one-wallet-per-
  * backend index ignores discarded wallets). Deciding again the same way answers unchanged; the
  * other way is refused. Mutual-credit limits were set when the wallet was opened: nothing to add.
+ * An administrator's own wallet is approved by another one; discarding their own request harms
+ * nobody but themselves, and is theirs to do.
  */
 export async function decideCreation(db: Db, admin: bigint, walletId: string, to: "active" | "discarded") {
   return inTransaction(db, async (tx) => {
@@ -45,6 +48,7 @@ export async function decideCreation(db: Db, admin: bigint, walletId: string, to
     );
     const w = rows[0];
     if (!w) throw notFound();
+    if (to === "active") refuseOwn(admin, "ownWalletApproval", w.member_id);
     if (w.status === to) return { walletId, status: to };
     if (w.status !== "pending") throw new Refusal(ErrorCode.stateConflict, { id: SM.requestAlreadyHandled });
     await tx.query("UPDATE wallets SET status = $2 WHERE id = $1 AND status = 'pending'", [walletId, to]);

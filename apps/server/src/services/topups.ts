@@ -6,6 +6,7 @@ import type { Settings } from "../settings";
 import { audit } from "./audit";
 import { requireTopUps, type Features } from "./features";
 import { postMovementTx } from "./ledger";
+import { refuseOwn } from "./separation";
 import { systemWallet, type BackendKind } from "./wallets";
 
 export type { TopUpState };
@@ -175,12 +176,14 @@ export async function cancelTopUp(db: Db, me: bigint, publicId: string) {
 
 /**
  * unpaid → paid: the provider (or an administrator, for a bank transfer) says the money came.
- * `by` is the administrator, audited; null for the demo's test checkout.
+ * `by` is the administrator, audited, never the wallet's owner nor the order's requester (another
+ * administrator says the money came for them); null for the demo's test checkout.
  */
 export async function markPaid(db: Db, publicId: string, by: bigint | null, only?: { provider: string }) {
   return inTransaction(db, async (tx) => {
     const o = await lockOrder(tx, publicId);
     if (!o || (only && o.provider !== only.provider)) throw notFound();
+    if (by !== null) refuseOwn(by, "ownTopUp", o.owner_id, o.requester_id);
     if (o.state === "paid" || o.state === "received") return { id: o.public_id, state: o.state };
     if (o.state !== "unpaid") throw handled();
     await tx.query("UPDATE topup_orders SET state = 'paid', paid_at = now() WHERE id = $1 AND state = 'unpaid'", [o.id]);
@@ -230,6 +233,8 @@ export async function validateCredit(db: Db, admin: bigint, publicId: string) {
   return inTransaction(db, async (tx) => {
     const o = await lockOrder(tx, publicId);
     if (!o) throw notFound();
+    // Whoever owns the wallet or asked for the order, another credit administrator credits it.
+    refuseOwn(admin, "ownTopUp", o.owner_id, o.requester_id);
     const { rows: info } = await tx.query<{ backend_id: string; kind: BackendKind; symbol: string; owner_name: string }>(
       `SELECT b.id AS backend_id, b.kind, c.symbol, m.name AS owner_name
        FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id

@@ -42,12 +42,22 @@ export const memberRoutes = {
   getAccountSummary: { method: "GET", path: "/api/accounts/:walletId/summary", access: "member", wallet: "params.walletId" },
   getTransaction: { method: "GET", path: "/api/accounts/:walletId/transactions/:transactionId", access: "member", wallet: "params.walletId" },
   // The till's sales (issue 20): the wallet's owner, and the cashiers they let run its till; the
-  // cashiers themselves are the owner's to name and remove; a member lists the tills they run.
+  // cashiers themselves are the owner's to name (invite) and remove; a member lists the tills they run.
   getSales: { method: "GET", path: "/api/accounts/:walletId/sales", access: "member", wallet: "params.walletId", till: true },
   listCashiers: { method: "GET", path: "/api/accounts/:walletId/cashiers", access: "member", wallet: "params.walletId" },
   grantCashier: { method: "POST", path: "/api/accounts/:walletId/cashiers", access: "member", wallet: "params.walletId" },
   revokeCashier: { method: "DELETE", path: "/api/accounts/:walletId/cashiers/:memberId", access: "member", wallet: "params.walletId" },
+  cancelCashierInvitation: {
+    method: "DELETE",
+    path: "/api/accounts/:walletId/cashier-invitations/:invitationId",
+    access: "member",
+    wallet: "params.walletId",
+  },
   listTills: { method: "GET", path: "/api/me/tills", access: "member" },
+  // Naming a cashier invites them: the invitee (the member holding the address) accepts or declines.
+  listCashierInvitations: { method: "GET", path: "/api/me/cashier-invitations", access: "member" },
+  acceptCashierInvitation: { method: "POST", path: "/api/me/cashier-invitations/:invitationId/accept", access: "member" },
+  declineCashierInvitation: { method: "POST", path: "/api/me/cashier-invitations/:invitationId/decline", access: "member" },
   searchRecipients: { method: "GET", path: "/api/recipients", access: "member" },
   setFavorite: { method: "PUT", path: "/api/favorites/:memberId", access: "member" },
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },

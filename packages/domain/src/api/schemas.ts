@@ -215,9 +215,38 @@ export const AccountSummary = z.object({
 
 export const TransactionPage = z.object({ items: z.array(TransactionView), next: z.string().nullable() });
 
-/** A member who may run a wallet's till (issue 20), as its owner sees them. */
-export const Cashier = z.object({ memberId: z.number().int(), name: z.string(), email: z.string(), since: z.string() });
-export const GrantCashierBody = z.object({ email: z.string().trim().min(3).max(254) });
+/**
+ * One of a wallet's cashiers (issue 20), or an invitation to become one, as the wallet's owner
+ * sees them. Naming a cashier invites the address typed: until its holder accepts, the owner sees
+ * that address and nothing else, and an address no member holds is answered alike, so naming a
+ * cashier tells nobody who is a member or what they are called.
+ */
+export const Cashier = z.object({
+  /** pending: invited, not answered yet; declined: the invitee said no; accepted: runs the till. */
+  status: z.enum(["pending", "declined", "accepted"]),
+  email: z.string(),
+  /** The cashier, once they accepted; null before. */
+  memberId: z.number().int().nullable(),
+  name: z.string().nullable(),
+  /** The invitation while it stands (the owner cancels it by this id); null once accepted. */
+  invitationId: z.string().nullable(),
+  /** When they were invited, or since when they run the till. */
+  since: z.string(),
+  /** When a standing invitation lapses; null once accepted. */
+  expiresAt: z.string().nullable(),
+});
+export const GrantCashierBody = z.object({ email: z.string().trim().min(3).max(EMAIL_MAX) });
+const CashierInvitationParams = z.object({ invitationId: z.string().uuid() });
+/** An invitation to run somebody's till, as its invitee sees it: whose till, until when. */
+export const CashierInvitation = z.object({
+  id: z.string(),
+  walletId: z.string(),
+  shopName: z.string(),
+  currency: z.string(),
+  currencyName: z.string(),
+  since: z.string(),
+  expiresAt: z.string(),
+});
 /** A till the member runs for its owner. */
 export const Till = z.object({ walletId: z.string(), shopName: z.string(), currency: z.string(), currencyName: z.string() });
 
@@ -232,10 +261,18 @@ export const SalesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
+/**
+ * What tells a member apart from others whose names look the same (same searchKey: case, accents,
+ * compatibility forms, spaces, invisible characters): when they joined, a month ("2024-03"), or a
+ * day ("2024-03-05") when another of that name joined the same month. Present only on such names.
+ */
+export const NameHint = z.object({ memberSince: z.string() });
+
 export const Sale = z.object({
   transactionId: z.string(),
   amount: AmountString,
   payerName: z.string(),
+  payerHint: NameHint.optional(),
   /** The memo the shop sees (the payment's recipient memo). */
   memo: z.string(),
   date: z.string(),
@@ -257,6 +294,7 @@ export const SalesPage = z.object({
 export const Recipient = z.object({
   memberId: z.number().int(),
   name: z.string(),
+  hint: NameHint.optional(),
   walletId: z.string(),
   backendId: z.string(),
   currencySymbol: z.string(),
@@ -344,6 +382,7 @@ export const PaymentRequestView = z.object({
       transactionId: z.string(),
       payerWalletId: z.string(),
       payerName: z.string(),
+      payerHint: NameHint.optional(),
       paidAt: z.string(),
     })
     .nullable(),
@@ -605,7 +644,13 @@ export const LedgerCheck = z.object({
   /** The member who asked for it, for a check on demand. */
   requestedBy: z.string().nullable(),
 });
-export const LedgerHealth = z.object({ last: LedgerCheck.nullable(), everyMinutes: z.number().int() });
+/**
+ * How many members hold each validation right (`both`: the administrators), so the console and
+ * the board can say when one holds it alone: their own wallets, top-ups and reconversions need
+ * another administrator (separation of duties), and there is none.
+ */
+export const RightHolders = z.object({ accounts: z.number().int(), credits: z.number().int(), both: z.number().int() });
+export const LedgerHealth = z.object({ last: LedgerCheck.nullable(), everyMinutes: z.number().int(), rightHolders: RightHolders });
 
 /** A member's wallet as the administration console shows it, with its limits. */
 export const MemberWallet = z.object({
@@ -713,12 +758,12 @@ export const MemberEvent = z.object({
   id: EventId,
   kind: z.enum(EVENT_KINDS),
   date: z.string(),
-  /** The member's account it concerns, and its currency's symbol. */
+  /** The member's account it concerns (for cashier_invited, the till's), and its currency's symbol. */
   walletId: z.string(),
   currency: z.string(),
   /** The movement's amount, unsigned; null for a wallet's approval or discarding. */
   amount: AmountString.nullable(),
-  /** Who paid the member or was paid (a name, or the association's); null when nobody else is concerned. */
+  /** Who paid the member or was paid (a name, or the association's), or whose till they are invited to; null when nobody else is concerned. */
   counterparty: z.string().nullable(),
   /** The movement's id, for its receipt (the reconversion's, for a reconversion_stage). */
   transactionId: z.string().nullable(),
@@ -805,7 +850,12 @@ export const schemas = {
   listCashiers: { params: WalletParams, response: z.array(Cashier) },
   grantCashier: { params: WalletParams, body: GrantCashierBody, response: Cashier },
   revokeCashier: { params: WalletParams.extend({ memberId: z.coerce.number().int().min(1) }), response: Ok },
+  cancelCashierInvitation: { params: WalletParams.extend(CashierInvitationParams.shape), response: Ok },
   listTills: { response: z.array(Till) },
+  listCashierInvitations: { response: z.array(CashierInvitation) },
+  /** Answers the till the invitee now runs. */
+  acceptCashierInvitation: { params: CashierInvitationParams, response: Till },
+  declineCashierInvitation: { params: CashierInvitationParams, response: Ok },
   getTransaction: { params: TransactionParams, response: TransactionView },
   searchRecipients: { query: RecipientsQuery, response: RecipientPage },
   setFavorite: { params: z.object({ memberId: z.coerce.number().int().positive() }), response: z.object({ isFavorite: z.boolean() }) },

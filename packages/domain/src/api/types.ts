@@ -23,7 +23,11 @@ export type PaymentRequestView = ResponseOf<"getPaymentRequest">;
 export type SalesPage = ResponseOf<"getSales">;
 export type Sale = SalesPage["items"][number];
 export type Cashier = ResponseOf<"grantCashier">;
+export type CashierInvitation = ResponseOf<"listCashierInvitations">[number];
+export type Till = ResponseOf<"listTills">[number];
 export type Recipient = ResponseOf<"searchRecipients">["rows"][number];
+/** What tells apart members whose names look alike (schemas.ts NameHint). */
+export type NameHint = NonNullable<Recipient["hint"]>;
 export type TransactionsQuery = QueryOf<"getTransactions">;
 export type AccountSummary = ResponseOf<"getAccountSummary">;
 export type PendingTopUp = ResponseOf<"getPendingTopUps">[number];

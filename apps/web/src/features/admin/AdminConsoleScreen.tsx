@@ -15,6 +15,9 @@ import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { FreezeControl } from "./FreezeControl";
+import { SoleAdministratorNotice } from "./SoleAdministratorNotice";
+import { ownRefusal } from "./own-refusal";
+import { useLedgerHealth } from "../board/queries";
 import type { I18n } from "@lingui/core";
 
 /**
@@ -28,12 +31,14 @@ export function AdminConsoleScreen() {
   const fmt = useFormat();
   const qc = useQueryClient();
   const list = useReconversions();
+  // Who holds each right comes with the ledger's health (the board's card; administrators read it too).
+  const health = useLedgerHealth();
   const [asking, setAsking] = useState<{ r: ReconversionView; to: ReconversionView["status"] } | null>(null);
   const advance = useMutation({
     mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => admin.advanceReconversion(client, r.id, to),
     onSuccess: (r) =>
       toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) }), fmt.money(r.amount, r.currency)),
-    onError: () => toast.error(i18n._("The reconversion could not be updated. Please refresh and try again.")),
+    onError: (e) => toast.error(ownRefusal(e) ?? i18n._("The reconversion could not be updated. Please refresh and try again.")),
     onSettled: () => {
       setAsking(null);
       void qc.invalidateQueries({ queryKey: adminKeys.all });
@@ -42,6 +47,7 @@ export function AdminConsoleScreen() {
   return (
     <main className="page">
       <h1>{i18n._("Administration")}</h1>
+      <SoleAdministratorNotice holders={health.data?.rightHolders} />
       <section aria-labelledby="reconversions-title">
         <h2 id="reconversions-title">{i18n._("Reconversions")}</h2>
         {list.isError && <p className="notice error">{i18n._("The reconversions could not be loaded. Please refresh the page.")}</p>}
@@ -117,7 +123,7 @@ function UnpaidOrders() {
         i18n._("The top-up order is marked as paid; it now awaits validation."),
         `${o.related}, ${fmt.money(o.amount, o.currency)}, ${o.reference}`,
       ),
-    onError: () => toast.error(i18n._("The top-up order could not be updated. Please refresh and try again.")),
+    onError: (e) => toast.error(ownRefusal(e) ?? i18n._("The top-up order could not be updated. Please refresh and try again.")),
     onSettled: () => {
       setAsking(null);
       void qc.invalidateQueries({ queryKey: adminKeys.all });

@@ -10,6 +10,7 @@ import { useFormat } from "../../lib/format";
 import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { ownRefusal } from "./own-refusal";
 
 /**
  * docs/spec.md §2 "Pending accounts screen": user (and backend when several) with Approve and
@@ -33,7 +34,8 @@ export function PendingAccountsScreen() {
         // The spec's text says "approved or discarded": this line says which, and whose wallet.
         `${approve ? i18n._("Approved") : i18n._("Discarded")}: ${account.name}, ${wallet(account)}`,
       ),
-    onError: (_e, { account, approve }) => toast.error({ id: approve ? M.accountApproveFailed : M.accountDiscardFailed, values: { name: account.name } }),
+    onError: (e, { account, approve }) =>
+      toast.error(ownRefusal(e) ?? { id: approve ? M.accountApproveFailed : M.accountDiscardFailed, values: { name: account.name } }),
     onSettled: (_d, _e, { account }) => {
       running.current.delete(account.walletId);
       setAsking(null);

@@ -9,6 +9,7 @@ import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { AdminTable } from "./AdminTable";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { ownRefusal } from "./own-refusal";
 
 /**
  * docs/spec.md §2 "Pending top-up screen": user, amount, date with its relative date, Approve,
@@ -26,7 +27,7 @@ export function PendingCreditsScreen() {
   const approve = useMutation({
     mutationFn: (r: CreditRequest) => admin.validateCredit(client, r.id),
     onSuccess: (v) => toast.success({ id: M.creditValidated, values: { name: v.related, amount: fmt.apiAmount(v.amount), currency: v.currency } }),
-    onError: (_e, r) => toast.error({ id: M.creditApproveFailed, values: { name: r.related } }),
+    onError: (e, r) => toast.error(ownRefusal(e) ?? { id: M.creditApproveFailed, values: { name: r.related } }),
     onSettled: (_d, _e, r) => {
       running.current.delete(r.id);
       setAsking(null);

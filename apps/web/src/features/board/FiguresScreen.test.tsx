@@ -8,6 +8,7 @@ import type { AppConfig, CurrencyFigures } from "@mutua/domain";
 import { AppEnvContext } from "../../app/context";
 import { i18n } from "../../lib/i18n";
 import catalog from "../../locales/en-US.json";
+import { SoleAdministratorNotice } from "../admin/SoleAdministratorNotice";
 import { CurrencyView, LedgerHealthCard } from "./FiguresScreen";
 
 // The chart draws on a canvas, which jsdom has not: its place is enough here.
@@ -42,6 +43,7 @@ describe("the ledger's health", () => {
               requestedBy: "Bea Board",
             },
             everyMinutes: 60,
+            rightHolders: { accounts: 2, credits: 2, both: 2 },
           }}
           pending={false}
           failed={false}
@@ -65,7 +67,8 @@ describe("the ledger's health", () => {
   });
 
   it("says when it was never checked, and holds the button while a check runs", () => {
-    render(wrap(<LedgerHealthCard health={{ last: null, everyMinutes: 60 }} pending={false} failed={false} checking onCheck={() => undefined} />));
+    const health = { last: null, everyMinutes: 60, rightHolders: { accounts: 2, credits: 2, both: 2 } };
+    render(wrap(<LedgerHealthCard health={health} pending={false} failed={false} checking onCheck={() => undefined} />));
     const card = screen.getByRole("region", { name: "Ledger health" });
     expect(card.textContent).toContain("Not checked yet");
     const button = within(card).getByRole("button", { name: "Check now" }) as HTMLButtonElement;
@@ -115,5 +118,18 @@ describe("a currency's figures", () => {
     expect(screen.queryByText("Mutual credit owed")).toBeNull();
     const table = screen.getByRole("table", { name: "Movements per week" });
     expect(within(table).getAllByRole("rowheader")[0]!.textContent).toBe("Week of Oct 1, 2026");
+  });
+});
+
+describe("a right with a single holder", () => {
+  it("is named, one line per such right, since that administrator's own wallets and top-ups need another", () => {
+    render(wrap(<SoleAdministratorNotice holders={{ accounts: 2, credits: 1, both: 1 }} />));
+    expect(screen.getByRole("note").textContent).toBe(
+      "Only one administrator can validate credits: their own top-ups need a second administrator." +
+        "Only one administrator holds both rights: their own reconversions and limits need a second administrator.",
+    );
+    cleanup();
+    render(wrap(<SoleAdministratorNotice holders={{ accounts: 3, credits: 2, both: 2 }} />));
+    expect(screen.queryByRole("note")).toBeNull();
   });
 });

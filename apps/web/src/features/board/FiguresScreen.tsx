@@ -5,6 +5,7 @@ import { useFormat } from "../../lib/format";
 import { Icon, PaidIcon, WarningIcon } from "../../ui/icons";
 import { optionalLazy } from "../../ui/optional-lazy";
 import { Skeleton } from "../../ui/Skeleton";
+import { SoleAdministratorNotice } from "../admin/SoleAdministratorNotice";
 import { BooksSection } from "./BooksSection";
 import type { FlowsChartProps } from "./FlowsChart";
 import { countText, monthText, percentText, tickText, volumeNumber } from "./labels";
@@ -33,6 +34,8 @@ export function FiguresScreen() {
         checking={state.checking}
         onCheck={state.checkNow}
       />
+      {/* After the ledger's health, whose problems come first on the page. */}
+      <SoleAdministratorNotice holders={state.health.data?.rightHolders} />
       <PeriodControls state={state} />
       <FiguresView state={state} />
       <BooksSection period={state.period} tz={state.tz} />

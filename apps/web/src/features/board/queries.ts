@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { admin } from "@mutua/client";
+import { admin, RefusedError } from "@mutua/client";
 import type { FigureInterval, LedgerHealth } from "@mutua/domain";
 import { MEMBER_KEY } from "../../lib/query-policy";
 import { useClient } from "../../app/context";
@@ -21,12 +21,18 @@ export const boardKeys = {
 
 /**
  * The figures of a period. Another period keeps the last one's on screen until its own arrive
- * (`isPlaceholderData`), so the page does not jump back to skeletons at each change.
+ * (`isPlaceholderData`), so the page does not jump back to skeletons at each change. A refusal
+ * (a period refused, the member's budget of figures spent) is shown at once, not asked again.
  */
 export function useFigures(query: FiguresQuery) {
   const client = useClient();
-  // TanStack's keepPreviousData, written out: importing it would add it to the login page's shared chunk.
-  return useQuery({ queryKey: boardKeys.figures(query), queryFn: () => admin.getFigures(client, query), placeholderData: (previous) => previous });
+  return useQuery({
+    queryKey: boardKeys.figures(query),
+    queryFn: () => admin.getFigures(client, query),
+    // TanStack's keepPreviousData, written out: importing it would add it to the login page's shared chunk.
+    placeholderData: (previous) => previous,
+    retry: (failures, error) => !(error instanceof RefusedError) && failures < 3,
+  });
 }
 
 /** The last run of the ledger's invariant checks. */

@@ -37,6 +37,8 @@ export function NotificationsScreen() {
 
   const open = async (e: MemberEvent) => {
     if (!e.read) markRead.mutate([e.id]);
+    // An invitation to run a till is answered in Preferences, first there while it stands.
+    if (e.kind === "cashier_invited") return void navigate("/preferences");
     if (!e.transactionId) return void navigate("/dashboard");
     try {
       const tx = await fetchTransaction(e.walletId, e.transactionId);

@@ -26,5 +26,9 @@ describe("what an event says", () => {
   it("names who paid and how much, the amount as the API writes it (the language formats it)", () => {
     expect(eventMessage(event("payment_received"))).toEqual({ id: "Received {amount} from {name}", values: { amount: "2.50 DL", name: "Alice Martin" } });
     expect(eventMessage({ ...event("reconversion_stage"), stage: "received" })?.id).toBe("Your reconversion of {amount} was received");
+    expect(eventMessage({ ...event("cashier_invited"), counterparty: "Bob Durand" })).toEqual({
+      id: "{name} invites you to take payments at their till",
+      values: { name: "Bob Durand" },
+    });
   });
 });

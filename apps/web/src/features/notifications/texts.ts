@@ -27,6 +27,8 @@ export function eventMessage(e: MemberEvent): Msg | null {
       return msg("Your {currency} wallet is open", { currency: e.currency });
     case "wallet_discarded":
       return msg("Your {currency} wallet request was declined", { currency: e.currency });
+    case "cashier_invited":
+      return msg("{name} invites you to take payments at their till", { name: e.counterparty ?? "" });
     case "payment_sent":
     case "reconversion_sent":
       return null;

@@ -6,6 +6,7 @@ import { useLanguage } from "../../app/language";
 import { BiometricPref } from "../biometric/BiometricPref";
 import { DevicesSection } from "../devices/DevicesSection";
 import { CashiersSection } from "../till/CashiersSection";
+import { CashierInvitationsSection } from "../till/CashierInvitations";
 import { useBiometricAvailable } from "../biometric/queries";
 import { accountLabel } from "../accounts/labels";
 import { AuthPref } from "./SecuritySettings";
@@ -20,6 +21,8 @@ export function PreferencesScreen() {
   return (
     <main className="page">
       <h1>{i18n._("Preferences")}</h1>
+      {/* First when there are any: a notification of an invitation opens this page to answer it. */}
+      <CashierInvitationsSection />
       <SecuritySettings />
       <DevicesSection />
       <CashiersSection />

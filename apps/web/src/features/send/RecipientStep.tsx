@@ -6,6 +6,7 @@ import { Avatar } from "../../ui/Avatar";
 import { dialogAutofocus } from "../../ui/Dialog";
 import { Icon, ScanIcon, StarIcon } from "../../ui/icons";
 import { loadMoreNearBottom } from "../../ui/scroll";
+import { NameHint } from "../recipients/NameHint";
 import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
 import { useRecentRecipients } from "./recent-recipients";
 
@@ -102,12 +103,14 @@ export function RecipientRow({ recipient, onChoose }: { recipient: Recipient; on
       {onChoose ? (
         <button type="button" className="recipient-choose" onClick={() => onChoose(recipient)}>
           <Avatar name={recipient.name} />
-          <span title={recipient.name}>{ownerName(recipient.name)}</span> <span className="currency">{recipient.currencySymbol}</span>
+          <span title={recipient.name}>{ownerName(recipient.name)}</span> <NameHint hint={recipient.hint} />{" "}
+          <span className="currency">{recipient.currencySymbol}</span>
         </button>
       ) : (
         <span className="recipient-choose">
           <Avatar name={recipient.name} />
-          <span title={recipient.name}>{ownerName(recipient.name)}</span> <span className="currency">{recipient.currencySymbol}</span>
+          <span title={recipient.name}>{ownerName(recipient.name)}</span> <NameHint hint={recipient.hint} />{" "}
+          <span className="currency">{recipient.currencySymbol}</span>
         </span>
       )}
       <FavoriteStar recipient={recipient} label={i18n._("Favorite")} />

@@ -13,7 +13,9 @@ import { useCashiers } from "./queries";
 
 /**
  * Preferences: who may run the till of each of the member's wallets (issue 20). A cashier takes
- * payments into the wallet and sees its sales; never its balance, never sending from it.
+ * payments into the wallet and sees its sales; never its balance, never sending from it. Naming
+ * one invites the address typed: until its holder accepts, the list shows that address, pending,
+ * and nothing of who holds it (an address nobody holds looks the same).
  */
 export function CashiersSection() {
   const { i18n } = useLingui();
@@ -23,7 +25,9 @@ export function CashiersSection() {
     <section className="card prefs-group" aria-labelledby="cashiers-title">
       <h2 id="cashiers-title">{i18n._("Cashiers")}</h2>
       <p className="hint">
-        {i18n._("People you let take payments at your till: they see the Receive payments screen and the sales, never your balance, and cannot send money.")}
+        {i18n._(
+          "People you let take payments at your till: they see the Receive payments screen and the sales, never your balance, and cannot send money. Each one accepts your invitation in their own app first.",
+        )}
       </p>
       {wallets.map((w) => (
         <WalletCashiers key={w.id} wallet={w} named={wallets.length > 1} />
@@ -34,8 +38,7 @@ export function CashiersSection() {
 
 function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolean }) {
   const { i18n } = useLingui();
-  const fmt = useFormat();
-  const { list, grant, revoke } = useCashiers(wallet.id);
+  const { list, grant, revoke, cancel } = useCashiers(wallet.id);
   const [email, setEmail] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [removing, setRemoving] = useState<Cashier | null>(null);
@@ -46,14 +49,27 @@ function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolea
     e.preventDefault();
     if (!email.trim()) return setError(i18n._("Type the e-mail address of the person who will use your till."));
     try {
-      const cashier = await grant.mutateAsync(email.trim());
+      const entry = await grant.mutateAsync(email.trim());
       setEmail("");
       setError(undefined);
-      toast.success(i18n._("{name} can now take payments at your till.", { name: cashier.name }));
+      toast.success(
+        entry.status === "pending"
+          ? i18n._("Invitation sent to {email}.", { email: entry.email })
+          : i18n._("{email} is already in the list.", { email: entry.email }),
+      );
     } catch (err) {
-      // What the server says of the address (nobody has it, it is the member's own) belongs under it.
+      // What the server says of the address (malformed, the member's own, too many) belongs under it.
       setError(err instanceof RefusedError ? tr(err.fields.email ?? err.msg) : i18n._(M.settingsSaveFailed));
       field.current?.focus();
+    }
+  };
+
+  const withdraw = async (c: Cashier) => {
+    try {
+      await cancel.mutateAsync(c.invitationId!);
+      toast.success(i18n._("The invitation to {email} is withdrawn.", { email: c.email }));
+    } catch {
+      toast.error({ id: M.settingsSaveFailed });
     }
   };
 
@@ -64,17 +80,13 @@ function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolea
       {list.data && list.data.length > 0 && (
         <ul className="device-list">
           {list.data.map((c) => (
-            <li key={c.memberId} className="device-row">
-              <div className="device-text">
-                <p className="device-name">{c.name}</p>
-                <p className="hint">
-                  {c.email} · {i18n._("since {date}", { date: fmt.date(new Date(c.since)) })}
-                </p>
-              </div>
-              <button type="button" className="button small" onClick={() => setRemoving(c)} aria-label={i18n._("Remove {name}", { name: c.name })}>
-                {i18n._("Remove")}
-              </button>
-            </li>
+            <CashierRow
+              key={c.invitationId ?? `member-${c.memberId}`}
+              cashier={c}
+              busy={cancel.isPending}
+              onRemove={() => setRemoving(c)}
+              onWithdraw={() => void withdraw(c)}
+            />
           ))}
         </ul>
       )}
@@ -98,7 +110,7 @@ function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolea
       </form>
       {removing && (
         <Dialog title={i18n._("Remove this cashier?")} onClose={() => setRemoving(null)}>
-          <p>{i18n._("{name} will no longer be able to take payments at your till.", { name: removing.name })}</p>
+          <p>{i18n._("{name} will no longer be able to take payments at your till.", { name: removing.name ?? removing.email })}</p>
           <div className="dialog-actions">
             <button type="button" className="button" onClick={() => setRemoving(null)} autoFocus>
               {i18n._("Cancel")}
@@ -109,8 +121,8 @@ function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolea
               disabled={revoke.isPending}
               onClick={async () => {
                 try {
-                  await revoke.mutateAsync(removing.memberId);
-                  toast.success(i18n._("{name} is no longer a cashier.", { name: removing.name }));
+                  await revoke.mutateAsync(removing.memberId!);
+                  toast.success(i18n._("{name} is no longer a cashier.", { name: removing.name ?? removing.email }));
                   setRemoving(null);
                 } catch {
                   toast.error({ id: M.settingsSaveFailed });
@@ -123,5 +135,49 @@ function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolea
         </Dialog>
       )}
     </div>
+  );
+}
+
+/** A cashier by name; an invitation by the address typed, with its state, until it is accepted. */
+function CashierRow({ cashier: c, busy, onRemove, onWithdraw }: { cashier: Cashier; busy: boolean; onRemove: () => void; onWithdraw: () => void }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const date = fmt.date(new Date(c.since));
+  if (c.status === "accepted") {
+    const name = c.name ?? c.email;
+    return (
+      <li className="device-row">
+        <div className="device-text">
+          <p className="device-name">{name}</p>
+          <p className="hint">
+            {c.email} · {i18n._("since {date}", { date })}
+          </p>
+        </div>
+        <button type="button" className="button small" onClick={onRemove} aria-label={i18n._("Remove {name}", { name })}>
+          {i18n._("Remove")}
+        </button>
+      </li>
+    );
+  }
+  const pending = c.status === "pending";
+  return (
+    <li className="device-row">
+      <div className="device-text">
+        <p className="device-name">
+          {c.email}
+          <span className="badge">{pending ? i18n._("Pending") : i18n._("Declined")}</span>
+        </p>
+        <p className="hint">{i18n._("Invited on {date}", { date })}</p>
+      </div>
+      <button
+        type="button"
+        className="button small"
+        disabled={busy}
+        onClick={onWithdraw}
+        aria-label={pending ? i18n._("Cancel the invitation to {email}", { email: c.email }) : i18n._("Remove the invitation to {email}", { email: c.email })}
+      >
+        {pending ? i18n._("Cancel") : i18n._("Remove")}
+      </button>
+    </li>
   );
 }

@@ -9,6 +9,7 @@ import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { Icon, PreviousIcon, ReceivedIcon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
+import { NameHint } from "../recipients/NameHint";
 import { fetchAllSales, today, useSales, useTillWallets, type DayRange, type TillWalletChoice } from "./queries";
 
 const DAY = "yyyy-MM-dd";
@@ -169,7 +170,9 @@ function SaleRow({ sale, currency, withDay }: { sale: Sale; currency: string; wi
       <span className="avatar avatar-x" aria-hidden="true">
         <Icon node={ReceivedIcon} />
       </span>
-      <span className="tx-related">{sale.payerName}</span>
+      <span className="tx-related">
+        {sale.payerName} <NameHint hint={sale.payerHint} />
+      </span>
       <span className="tx-amount positive">+{fmt.money(sale.amount, currency)}</span>
       {sale.memo && <span className="tx-memo">{sale.memo}</span>}
       <time className="tx-date" dateTime={sale.date}>

@@ -8,6 +8,7 @@ import { toast } from "../../lib/toast";
 import { BackspaceIcon, ExitFullScreenIcon, FullScreenIcon, Icon, NextIcon, PaidIcon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { QrImage } from "../qr/QrImage";
+import { NameHint } from "../recipients/NameHint";
 import { useFullScreen, useKeepScreenOn } from "./counter-screen";
 import { KEYPAD_ROWS, keyOf, type KeypadKey } from "./keypad";
 import { useTillWallets, useTodaysTotals, type TillWalletChoice } from "./queries";
@@ -290,7 +291,7 @@ function PaidView({ request, onNext }: { request: PaymentRequestView; onNext: ()
       <RequestSummary request={request} />
       {paid && (
         <p className="till-payer">
-          {paid.payerName} · <time dateTime={paid.paidAt}>{fmt.time(new Date(paid.paidAt))}</time>
+          {paid.payerName} <NameHint hint={paid.payerHint} /> · <time dateTime={paid.paidAt}>{fmt.time(new Date(paid.paidAt))}</time>
         </p>
       )}
       <NextSale onNext={onNext} primary />

@@ -5,21 +5,12 @@ import type { MutuaClient } from "@mutua/client";
 import type { Sale } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { MEMBER_KEY, MONEY, STALE } from "../../lib/query-policy";
+import { MONEY, STALE } from "../../lib/query-policy";
+import { tillKeys } from "./keys";
 import { accountLabel } from "../accounts/labels";
 import { useAccounts } from "../accounts/queries";
 
-export const tillKeys = {
-  all: [...MEMBER_KEY, "till"] as const,
-  request: (id: string) => [...tillKeys.all, "request", id] as const,
-  sales: (walletId: string, from: string, to: string) => [...tillKeys.all, "sales", walletId, from, to] as const,
-  /** Every count and total of a day: a sale made at the till changes them. */
-  allTotals: () => [...tillKeys.all, "totals"] as const,
-  totals: (walletId: string, from: string, to: string) => [...tillKeys.allTotals(), walletId, from, to] as const,
-  /** The tills the member runs as a cashier. */
-  tills: () => [...tillKeys.all, "tills"] as const,
-  cashiers: (walletId: string) => [...tillKeys.all, "cashiers", walletId] as const,
-};
+export { tillKeys };
 
 /** A wallet whose till the member may run, named as members name wallets. */
 export interface TillWalletChoice {
@@ -50,18 +41,31 @@ export function useTillWallets() {
   return { wallets, isPending: accounts.isPending || tills.isPending, isSuccess: accounts.isSuccess && tills.isSuccess };
 }
 
-/** The cashiers of one of the member's wallets, and the owner's ways to name and remove them. */
+/** The cashiers of one of the member's wallets and its invitations, and the owner's ways to invite, cancel and remove. */
 export function useCashiers(walletId: string) {
   const client = useClient();
   const qc = useQueryClient();
   const key = tillKeys.cashiers(walletId);
+  const onSettled = () => qc.invalidateQueries({ queryKey: key });
   const list = useQuery({ queryKey: key, queryFn: () => client.listCashiers(walletId) });
-  const grant = useMutation({ mutationFn: (email: string) => client.grantCashier(walletId, email), onSettled: () => qc.invalidateQueries({ queryKey: key }) });
-  const revoke = useMutation({
-    mutationFn: (memberId: number) => client.revokeCashier(walletId, memberId),
-    onSettled: () => qc.invalidateQueries({ queryKey: key }),
+  const grant = useMutation({ mutationFn: (email: string) => client.grantCashier(walletId, email), onSettled });
+  const revoke = useMutation({ mutationFn: (memberId: number) => client.revokeCashier(walletId, memberId), onSettled });
+  const cancel = useMutation({ mutationFn: (invitationId: string) => client.cancelCashierInvitation(walletId, invitationId), onSettled });
+  return { list, grant, revoke, cancel };
+}
+
+/** The invitations to run somebody's till the member has to answer, and their answers. */
+export function useCashierInvitations() {
+  const client = useClient();
+  const qc = useQueryClient();
+  const key = tillKeys.invitations();
+  const list = useQuery({ queryKey: key, queryFn: () => client.listCashierInvitations() });
+  const accept = useMutation({
+    mutationFn: (id: string) => client.acceptCashierInvitation(id),
+    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: key }), qc.invalidateQueries({ queryKey: tillKeys.tills() })]),
   });
-  return { list, grant, revoke };
+  const decline = useMutation({ mutationFn: (id: string) => client.declineCashierInvitation(id), onSettled: () => qc.invalidateQueries({ queryKey: key }) });
+  return { list, accept, decline };
 }
 
 /**
