@@ -3,6 +3,9 @@ import { EventSource } from "eventsource";
 import { MutuaClient } from "@mutua/client";
 import type { MemberEvent } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
+import { SUPERSEDED_RETRY_MS } from "../src/http/event-feeds";
+import { STREAM_CAPS } from "../src/services/event-streams";
+import { createSession, newToken } from "../src/services/sessions";
 import { ledgerViolations, postMovementTx } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
 import {
@@ -82,6 +85,9 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  // A fetch whose event stream was aborted leaves behind a connection that never sends a request,
+  // which a closing server would otherwise wait out (its 72 s keep-alive); every stream is over.
+  for (const s of [one, two]) s?.app.server.closeAllConnections();
   await one?.close();
   await two?.close();
   await tdb?.drop();
@@ -215,6 +221,110 @@ describe("the event stream", () => {
   });
 });
 
+describe("a stream ends with its session", () => {
+  it("at a logout: the payment after it reaches the member's other session, not the stream", async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    const stolen = await openStream(one, bob.token);
+    const other = await openStream(one, await memberToken(tdb.db, bob.id));
+    await pay(alice, bob, "1.00");
+    await expect.poll(() => stolen.amounts()).toEqual(["1.00"]);
+    expect((await bob.api.call("logout")).status).toBe(200);
+    await expect.poll(() => stolen.ended(), { timeout: 2000 }).toBe(true);
+    await pay(alice, bob, "2.00");
+    await expect.poll(() => other.amounts()).toEqual(["1.00", "2.00"]);
+    expect(stolen.amounts()).toEqual(["1.00"]);
+    // Nor can it be reopened.
+    const again = await fetch(`${one.baseUrl}/api/events`, { headers: { Authorization: `Bearer ${bob.token}` } });
+    expect([again.status, (await again.json()).error.code]).toEqual([401, "login_required"]);
+  });
+
+  it("at a logout through another instance", async () => {
+    const bob = await person("Bob", "Durand");
+    const stream = await openStream(one, bob.token);
+    expect((await new Api(two.baseUrl, bob.token).call("logout")).status).toBe(200);
+    await expect.poll(() => stream.ended(), { timeout: 2000 }).toBe(true);
+  });
+
+  it("at an administrator's sign-out-everywhere, on every instance", async () => {
+    const bob = await person("Bob", "Durand");
+    const onOne = await openStream(one, bob.token);
+    const onTwo = await openStream(two, await memberToken(tdb.db, bob.id));
+    expect((await admin.call("signOutMember", { params: { memberId: Number(bob.id) } })).status).toBe(200);
+    await expect.poll(() => [onOne.ended(), onTwo.ended()], { timeout: 2000 }).toEqual([true, true]);
+  });
+
+  it("at a password reset", async () => {
+    const bob = await person("Bob", "Durand");
+    const stream = await openStream(one, bob.token);
+    const { token, hash } = newToken();
+    await tdb.db.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')", [hash, bob.id]);
+    expect((await new Api(two.baseUrl).call("setNewPassword", { body: { token, password: "Another-Passw0rd!" } })).status).toBe(200);
+    await expect.poll(() => stream.ended(), { timeout: 2000 }).toBe(true);
+  });
+
+  it("at its expiry, with nothing else happening", async () => {
+    const bob = await person("Bob", "Durand");
+    const stream = await openStream(two, (await createSession(tdb.db, bob.id, 1.5)).token);
+    await expect.poll(() => stream.ended(), { timeout: 3000 }).toBe(true);
+  });
+});
+
+describe("event streams", () => {
+  const openRows = async (m: Person) =>
+    (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM event_streams WHERE member_id = $1", [m.id])).rows[0]!.n;
+
+  it(`are ${STREAM_CAPS.perSession} at most per session: one more closes the oldest, wherever it is, and the newest works`, async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    const tabs: OpenedStream[] = [];
+    for (let i = 0; i <= STREAM_CAPS.perSession; i++) tabs.push(await openStream(i % 2 ? two : one, bob.token));
+    const closed = [true, ...tabs.slice(1).map(() => false)];
+    await expect.poll(() => tabs.map((t) => t.ended()), { timeout: 2000 }).toEqual(closed);
+    // Its EventSource waits before reconnecting, rather than close the next oldest in turn.
+    expect(tabs[0]!.text()).toContain(`retry: ${SUPERSEDED_RETRY_MS}\n`);
+    await pay(alice, bob, "1.00");
+    for (const t of tabs.slice(1)) await expect.poll(() => t.amounts()).toEqual(["1.00"]);
+    expect(await openRows(bob)).toBe(STREAM_CAPS.perSession);
+  });
+
+  it(`are ${STREAM_CAPS.perMember} at most per member, across sessions`, async () => {
+    const bob = await person("Bob", "Durand");
+    const tabs: OpenedStream[] = [];
+    for (let i = 0; i <= STREAM_CAPS.perMember; i++) {
+      if (i % STREAM_CAPS.perSession === 0) bob.token = await memberToken(tdb.db, bob.id);
+      tabs.push(await openStream(i % 2 ? two : one, bob.token));
+    }
+    const closed = [true, ...tabs.slice(1).map(() => false)];
+    await expect.poll(() => tabs.map((t) => t.ended()), { timeout: 2000 }).toEqual(closed);
+    expect(await openRows(bob)).toBe(STREAM_CAPS.perMember);
+  });
+
+  it("of one member on one instance share one read of their new events", async () => {
+    const alice = await person("Alice", "Martin", "10.00");
+    const bob = await person("Bob", "Durand");
+    const tabs: OpenedStream[] = [];
+    for (let i = 0; i < 4; i++) tabs.push(await openStream(one, bob.token));
+    // The reads of their openings are over.
+    await new Promise((r) => setTimeout(r, 200));
+    const query = tdb.db.query.bind(tdb.db);
+    let reads = 0;
+    tdb.db.query = ((text: unknown, values?: unknown[]) => {
+      if (typeof text === "string" && text.includes("(e.xid, e.id) >") && values?.[0] === bob.id) reads++;
+      return query(text as string, values);
+    }) as typeof tdb.db.query;
+    try {
+      await pay(alice, bob, "1.00");
+      for (const t of tabs) await expect.poll(() => t.amounts()).toEqual(["1.00"]);
+    } finally {
+      delete (tdb.db as { query?: unknown }).query;
+    }
+    // One read (two, had the event waited behind another transaction), not one per stream.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThan(tabs.length);
+  });
+});
+
 describe("the notification centre", () => {
   it("lists a member's notifications newest first, a page at a time, counts the unread, and marks them read", async () => {
     const alice = await person("Alice", "Martin", "10.00");
@@ -244,6 +354,30 @@ describe("the notification centre", () => {
     expect(r.status).toBe(400);
   });
 });
+
+type OpenedStream = Awaited<ReturnType<typeof openStream>>;
+
+/** A stream opened by hand, up (its `ready` came): what it said, and whether the server ended it. */
+async function openStream(server: TestServer, token: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${server.baseUrl}/api/events`, { headers: { Authorization: `Bearer ${token}` }, signal: controller.signal });
+  expect(res.status).toBe(200);
+  streams.push(() => controller.abort());
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let ended = false;
+  void (async () => {
+    try {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+    } catch {
+      // Aborted once the test is over.
+    }
+    ended = true;
+  })();
+  await expect.poll(() => text).toContain("event: ready");
+  return { text: () => text, ended: () => ended, amounts: () => amountsIn(text) };
+}
 
 /** What a stream says in its first half second (the tests above read whole events only). */
 async function streamText(server: TestServer, who: Person, headers: Record<string, string>, query = ""): Promise<string> {

@@ -7,7 +7,8 @@ export const RETRY_MS = 2_000;
 
 export interface EventStream {
   send(message: { id?: string; event?: string; data: string }): void;
-  end(): void;
+  /** Ends the stream; `retryMs` first tells the EventSource how long to wait before it reconnects. */
+  end(retryMs?: number): void;
   onClose(fn: () => void): void;
   readonly closed: boolean;
 }
@@ -45,6 +46,8 @@ export function openEventStream(req: FastifyRequest, reply: FastifyReply): Event
   };
   res.on("close", close);
   req.raw.on("close", close);
+  // A client gone while the stream was being prepared would otherwise never say so.
+  if (req.socket.destroyed) close();
 
   return {
     send({ id, event, data }) {
@@ -53,12 +56,14 @@ export function openEventStream(req: FastifyRequest, reply: FastifyReply): Event
       const lines = data.split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`);
       res.write(`${event ? `event: ${event}\n` : ""}${id ? `id: ${id}\n` : ""}${lines.join("")}\n`);
     },
-    end() {
+    end(retryMs) {
+      if (!closed && retryMs !== undefined) res.write(`retry: ${retryMs}\n\n`);
       close();
       res.end();
     },
     onClose(fn) {
-      closers.push(fn);
+      if (closed) fn();
+      else closers.push(fn);
     },
     get closed() {
       return closed;

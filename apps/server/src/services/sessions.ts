@@ -117,3 +117,20 @@ export async function revokeSession(db: Queryable, token: string): Promise<void>
 export async function revokeAllSessions(db: Queryable, memberId: bigint): Promise<void> {
   await db.query("UPDATE sessions SET revoked_at = now() WHERE member_id = $1 AND revoked_at IS NULL", [memberId]);
 }
+
+/**
+ * How long each of these sessions has left to live, in milliseconds (the nearer of its absolute
+ * and its idle expiry, as the database's clock tells), keyed by the token hash in hex; a session
+ * no longer live is absent. What an open event stream checks, since it outlives its request.
+ */
+export async function sessionsLeft(db: Queryable, hashes: readonly Buffer[], idleSeconds: number): Promise<Map<string, number>> {
+  if (hashes.length === 0) return new Map();
+  const { rows } = await db.query<{ hash: Buffer; ms: number }>(
+    `SELECT token_hash AS hash,
+            extract(epoch FROM least(expires_at, last_seen_at + make_interval(secs => $2)) - now())::float8 * 1000 AS ms
+       FROM sessions
+      WHERE token_hash = ANY($1::bytea[]) AND revoked_at IS NULL AND expires_at > now() AND last_seen_at > now() - make_interval(secs => $2)`,
+    [hashes, idleSeconds],
+  );
+  return new Map(rows.map((r) => [r.hash.toString("hex"), r.ms]));
+}
