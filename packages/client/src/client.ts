@@ -187,34 +187,6 @@ export class MutuaClient {
   getSales(walletId: string, query: QueryOf<"getSales">) {
     return this.call("getSales", { params: { walletId }, query });
   }
-  /** Who may run one of the member's wallets' till (its cashiers), and the owner's ways to name and remove them. */
-  listCashiers(walletId: string) {
-    return this.call("listCashiers", { params: { walletId } });
-  }
-  grantCashier(walletId: string, email: string) {
-    return this.call("grantCashier", { params: { walletId }, body: { email } });
-  }
-  revokeCashier(walletId: string, memberId: number) {
-    return this.call("revokeCashier", { params: { walletId, memberId } });
-  }
-  /** The owner withdraws an invitation to run the till (pending or declined). */
-  cancelCashierInvitation(walletId: string, invitationId: string) {
-    return this.call("cancelCashierInvitation", { params: { walletId, invitationId } });
-  }
-  /** The tills the member runs as a cashier, for their owners. */
-  listTills() {
-    return this.call("listTills");
-  }
-  /** The invitations to run somebody's till the member has to answer, and their answers. */
-  listCashierInvitations() {
-    return this.call("listCashierInvitations");
-  }
-  acceptCashierInvitation(invitationId: string) {
-    return this.call("acceptCashierInvitation", { params: { invitationId } });
-  }
-  declineCashierInvitation(invitationId: string) {
-    return this.call("declineCashierInvitation", { params: { invitationId } });
-  }
   searchRecipients(query: QueryOf<"searchRecipients">) {
     return this.call("searchRecipients", { query });
   }

@@ -9,7 +9,6 @@ import { setLive } from "../../lib/polling";
 import { toast } from "../../lib/toast";
 import { BellIcon, Icon } from "../../ui/icons";
 import { authKeys } from "../auth/queries";
-import { tillKeys } from "../till/keys";
 import { notificationKeys, useUnreadCount } from "./queries";
 import { eventMessage } from "./texts";
 
@@ -20,14 +19,13 @@ export * from "./queries";
 /**
  * The one place where the member's events become fresh screens (README "Live money"): every query
  * of their money (`meta: MONEY`, lib/query-policy) is fetched again, whichever screen shows it,
- * and their notifications; a wallet approved or discarded changes their backends too, and an
- * invitation to run a till the invitations to answer.
+ * and their notifications (the invitations to run a till among them); a wallet approved or
+ * discarded changes their backends too.
  */
 function refreshAfter(qc: QueryClient, e: MemberEvent): void {
   void qc.invalidateQueries({ predicate: (q) => q.meta?.money === true });
   void qc.invalidateQueries({ queryKey: notificationKeys.all });
   if (e.kind === "wallet_approved" || e.kind === "wallet_discarded") void qc.invalidateQueries({ queryKey: authKeys.backends });
-  if (e.kind === "cashier_invited") void qc.invalidateQueries({ queryKey: tillKeys.invitations() });
 }
 
 /**

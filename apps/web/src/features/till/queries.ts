@@ -1,16 +1,33 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { addDays, startOfDay } from "date-fns";
-import type { MutuaClient } from "@mutua/client";
+import { cashiers, type MutuaClient } from "@mutua/client";
 import type { Sale } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { MONEY, STALE } from "../../lib/query-policy";
-import { tillKeys } from "./keys";
+import { MEMBER_KEY, MONEY, STALE } from "../../lib/query-policy";
 import { accountLabel } from "../accounts/labels";
 import { useAccounts } from "../accounts/queries";
 
-export { tillKeys };
+/** The till's queries. */
+export const tillKeys = {
+  all: [...MEMBER_KEY, "till"] as const,
+  request: (id: string) => [...tillKeys.all, "request", id] as const,
+  sales: (walletId: string, from: string, to: string) => [...tillKeys.all, "sales", walletId, from, to] as const,
+  /** Every count and total of a day: a sale made at the till changes them. */
+  allTotals: () => [...tillKeys.all, "totals"] as const,
+  totals: (walletId: string, from: string, to: string) => [...tillKeys.allTotals(), walletId, from, to] as const,
+  /** The tills the member runs as a cashier. */
+  tills: () => [...tillKeys.all, "tills"] as const,
+  cashiers: (walletId: string) => [...tillKeys.all, "cashiers", walletId] as const,
+  /**
+   * The invitations to run somebody's till the member has to answer. An invitation arrives as an
+   * event, so they sit under the notifications' key (features/notifications/queries.ts), which
+   * every event refreshes, rather than the till's; written out so that the event stream's chunk
+   * and the till's share no module for one key.
+   */
+  invitations: () => [...MEMBER_KEY, "notifications", "cashier-invitations"] as const,
+};
 
 /** A wallet whose till the member may run, named as members name wallets. */
 export interface TillWalletChoice {
@@ -26,7 +43,7 @@ export function useTillWallets() {
   const { i18n } = useLingui();
   const client = useClient();
   const accounts = useAccounts();
-  const tills = useQuery({ queryKey: tillKeys.tills(), queryFn: () => client.listTills(), staleTime: STALE.backends });
+  const tills = useQuery({ queryKey: tillKeys.tills(), queryFn: () => cashiers.listTills(client), staleTime: STALE.backends });
   const wallets: TillWalletChoice[] = [
     ...(accounts.data ?? [])
       .filter((a) => a.active && !a.unavailable)
@@ -47,10 +64,10 @@ export function useCashiers(walletId: string) {
   const qc = useQueryClient();
   const key = tillKeys.cashiers(walletId);
   const onSettled = () => qc.invalidateQueries({ queryKey: key });
-  const list = useQuery({ queryKey: key, queryFn: () => client.listCashiers(walletId) });
-  const grant = useMutation({ mutationFn: (email: string) => client.grantCashier(walletId, email), onSettled });
-  const revoke = useMutation({ mutationFn: (memberId: number) => client.revokeCashier(walletId, memberId), onSettled });
-  const cancel = useMutation({ mutationFn: (invitationId: string) => client.cancelCashierInvitation(walletId, invitationId), onSettled });
+  const list = useQuery({ queryKey: key, queryFn: () => cashiers.listCashiers(client, walletId) });
+  const grant = useMutation({ mutationFn: (email: string) => cashiers.grantCashier(client, walletId, email), onSettled });
+  const revoke = useMutation({ mutationFn: (memberId: number) => cashiers.revokeCashier(client, walletId, memberId), onSettled });
+  const cancel = useMutation({ mutationFn: (invitationId: string) => cashiers.cancelCashierInvitation(client, walletId, invitationId), onSettled });
   return { list, grant, revoke, cancel };
 }
 
@@ -59,12 +76,15 @@ export function useCashierInvitations() {
   const client = useClient();
   const qc = useQueryClient();
   const key = tillKeys.invitations();
-  const list = useQuery({ queryKey: key, queryFn: () => client.listCashierInvitations() });
+  const list = useQuery({ queryKey: key, queryFn: () => cashiers.listCashierInvitations(client) });
   const accept = useMutation({
-    mutationFn: (id: string) => client.acceptCashierInvitation(id),
+    mutationFn: (id: string) => cashiers.acceptCashierInvitation(client, id),
     onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: key }), qc.invalidateQueries({ queryKey: tillKeys.tills() })]),
   });
-  const decline = useMutation({ mutationFn: (id: string) => client.declineCashierInvitation(id), onSettled: () => qc.invalidateQueries({ queryKey: key }) });
+  const decline = useMutation({
+    mutationFn: (id: string) => cashiers.declineCashierInvitation(client, id),
+    onSettled: () => qc.invalidateQueries({ queryKey: key }),
+  });
   return { list, accept, decline };
 }
 
