@@ -1,5 +1,6 @@
 // Shared steps of the two quick-start commands. Plain Node (no dependencies): it runs before `npm ci`.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -21,16 +22,121 @@ export function checkNode() {
   }
 }
 
-/** Installs the npm dependencies when they are missing or older than the lock file. */
-export function ensureDependencies() {
+/** Whether node_modules holds what package-lock.json says (npm writes its own copy last). */
+function dependenciesInstalled() {
   const lock = path.join(ROOT, "package-lock.json");
   const installed = path.join(ROOT, "node_modules", ".package-lock.json");
-  if (fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs) return;
-  console.log("› installing dependencies (npm ci)");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  return fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(lock).mtimeMs;
 }
 
+/** Installs the npm dependencies when they are missing or older than the lock file. */
+export function ensureDependencies() {
+  if (dependenciesInstalled()) return;
+  // Two commands started together in one checkout (two `npm start`, or a start beside a test run)
+  // would each run `npm ci`, which deletes node_modules first: the second waits for the first and
+  // then finds the install done.
+  withLock("install", () => {
+    if (dependenciesInstalled()) return;
+    console.log("› installing dependencies (npm ci)");
+    run("npm", ["ci", "--no-audit", "--no-fund"]);
+  });
+}
+
+const WEB_SOURCES = [
+  "apps/web/src",
+  "apps/web/public",
+  "apps/web/index.html",
+  "apps/web/vite.config.ts",
+  "apps/web/package.json",
+  "packages/domain/src",
+  "packages/client/src",
+  "packages/wallet/src",
+  "package-lock.json",
+];
+const BUILD_STAMP = path.join(ROOT, "apps/web/dist/.sources");
+
+/** A digest of every file the web build reads, to tell whether dist/ is the build of these sources. */
+function webSourcesDigest() {
+  const hash = createHash("sha256");
+  const walk = (p) => {
+    if (!fs.existsSync(p)) return;
+    if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p).sort()) walk(path.join(p, e));
+    else hash.update(path.relative(ROOT, p)).update("\0").update(fs.readFileSync(p));
+  };
+  for (const s of WEB_SOURCES) walk(path.join(ROOT, s));
+  return hash.digest("hex");
+}
+
+/**
+ * Builds the web app, unless dist/ already is the build of the current sources (a second
+ * `npm start` beside a first one would otherwise empty dist/ under the first one's feet).
+ */
 export function buildWeb() {
-  console.log("› building the web app");
-  run("npm", ["run", "build", "-w", "apps/web"]);
+  withLock("build", () => {
+    const digest = webSourcesDigest();
+    if (fs.existsSync(BUILD_STAMP) && fs.readFileSync(BUILD_STAMP, "utf8") === digest) {
+      console.log("› the web app is built (sources unchanged)");
+      return;
+    }
+    console.log("› building the web app");
+    run("npm", ["run", "build", "-w", "apps/web"]);
+    fs.writeFileSync(BUILD_STAMP, digest);
+  });
+}
+
+/**
+ * Runs `fn` holding a lock of this checkout named `name` (a directory made atomically), waiting
+ * while another process holds it; a lock left by a process that died is taken over.
+ */
+function withLock(name, fn) {
+  const dir = path.join(ROOT, `.${name}.lock`);
+  const owner = path.join(dir, "pid");
+  const deadline = Date.now() + 20 * 60_000;
+  let told = false;
+  for (;;) {
+    try {
+      fs.mkdirSync(dir);
+      fs.writeFileSync(owner, String(process.pid));
+      break;
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      if (!alive(owner)) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`${dir} is held by another process for over 20 minutes`);
+      if (!told) console.log(`› waiting for another command of this checkout to finish its ${name} step`);
+      told = true;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Whether the process whose pid is in `file` still runs. A lock just made may not have its pid
+ * yet: it counts as held for a few seconds.
+ */
+function alive(file) {
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(file, "utf8"));
+  } catch {
+    try {
+      return Date.now() - fs.statSync(path.dirname(file)).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  if (!pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
 }
