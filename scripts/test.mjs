@@ -71,6 +71,7 @@ for (const { name, projects } of runs) {
     failed++;
   }
 }
+spawnSync(process.execPath, [path.join(ROOT, "scripts/test-report.mjs"), ...runs.map((r) => r.name), "--top", "15"], { cwd: ROOT, stdio: "inherit" });
 if (passed === 0 && failed === 0) failed = 1; // a run that executed nothing proves nothing
 console.log(`\n${pgOnly ? "postgresql" : "tests"}: ${passed} passed, ${failed} failed`);
 process.exit(status !== 0 || failed > 0 ? 1 : 0);
