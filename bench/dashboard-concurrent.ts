@@ -1,7 +1,7 @@
 /**
- * The dashboard's API calls on the demo association under 10 concurrent clients (issue 8's server
- * budget: p99 within 50 ms). Each client is a demo member signed in once, then loading the
- * dashboard again and again: profile, both validation rights, backends, accounts, the last 5
+ * The dashboard's API calls on the demo association under 10 concurrent clients, against the
+ * server's budget: p99 within 50 ms. Each client is a demo member signed in once, then loading
+ * the dashboard again and again: profile, both validation rights, backends, accounts, the last 5
  * transactions of each wallet and the pending top-ups.
  *
  *   npm run bench:dashboard-concurrent -- [seconds = 10] [clients = 10]

@@ -1,5 +1,5 @@
 /**
- * Live money under many open apps (issue 19): N members each keep an event stream open on one
+ * Live money under many open apps: N members each keep an event stream open on one
  * server instance (a process of its own, as in production), and a payment is made to each of them.
  * Prints how long each payment took to reach its payee's stream after the payment was acknowledged
  * (p50, p99), and the server's memory per open stream. The baseline, measured in the same run, is

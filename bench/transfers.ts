@@ -2,9 +2,10 @@
  * Transfers per second and latency, through the HTTP API and through the ledger service alone,
  * with 1, 10 and 50 concurrent clients, next to a baseline of plain one-INSERT transactions on
  * the same database in the same run, so the ledger's own cost is visible. Then the market day
- * (issue 21's hot account): 50 clients each paying from its own wallet into one shop's. And
- * device-signed transfers (ledger wallets): signed beforehand, as a phone would, so the clients'
- * signing is not the server's time; the server's signature check is timed apart.
+ * (one hot account, the shop's, locked by every payment): 50 clients each paying from its own
+ * wallet into one shop's. And device-signed transfers (ledger wallets): signed beforehand, as a
+ * phone would, so the clients' signing is not the server's time; the server's signature check is
+ * timed apart.
  *
  *   npm run bench:transfers -- [seconds per cell = 5]
  *

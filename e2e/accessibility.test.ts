@@ -4,7 +4,7 @@ import { newPage, signIn } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * Accessibility (issue 8): axe-core finds nothing on any route or modal (e2e/screens.test.ts, in
+ * Accessibility: axe-core finds nothing on any route or modal (e2e/screens.test.ts, in
  * both languages and colour schemes); dialogs trap focus,
  * give it back and close with Escape; a payment can be made with the keyboard alone; <html lang>
  * follows the language; zoom stays allowed; touch targets are 44 px; toasts are announced; dark

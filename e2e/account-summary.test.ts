@@ -6,7 +6,7 @@ import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./support/pay";
 
 /**
- * Issue 18 on a 360×740 touch phone: the selected account's balance chart and this month's money
+ * On a 360×740 touch phone: the selected account's balance chart and this month's money
  * in and out on the dashboard, as the server works them out from the ledger, following a payment.
  */
 const suite = useSuite();

@@ -8,7 +8,7 @@ import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * The board's figures (issue 22): the board login reads, for the demo association, each figure
+ * The board's figures: the board login reads, for the demo association, each figure
  * the database's own sums give (computed here with SQL of the test's own, not the server's);
  * a top-up credited and a reconversion paid out move them by exactly their amounts; a row broken
  * behind the ledger's back shows first on the page, in red, after a check.
@@ -26,7 +26,7 @@ const centsOf = (text: string) => {
   return m[1] ? -cents : cents;
 };
 
-/** What the database says for the period [from, to] in `tz`, each figure by its definition (issue 22). */
+/** What the database says for the period [from, to] in `tz`, each figure by its definition. */
 async function expected(from: string, to: string, tz: string) {
   const [stock] = await q<Record<"circulation" | "owed" | "held" | "at_floor" | "at_ceiling", string>>(
     `SELECT coalesce(sum(a.balance), 0)::text AS circulation,
@@ -134,7 +134,7 @@ const adminCall = (page: Page, path: string, body: unknown) =>
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-describe("the board's figures (issue 22)", () => {
+describe("the board's figures", () => {
   it("each figure is the database's own sum; a top-up credited and a reconversion paid out move them by exactly their amounts", async () => {
     const board = await signedIn(suite, "board@example.com");
     const { page } = board;

@@ -25,7 +25,7 @@ async function payBob(page: import("playwright-core").Page, amount: string) {
   return step2;
 }
 
-describe("freezing a wallet (issue 22)", () => {
+describe("freezing a wallet", () => {
   it("an administrator freezes Bob's wallet with a reason: Alice's payment is refused, Bob reads why; unfreezing restores both; both in the audit log", async () => {
     const reason = "Unusual activity: please call the association";
     const admin = await signedIn(suite, "admin@example.com");

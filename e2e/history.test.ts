@@ -5,9 +5,8 @@ import type { Locator, Page } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * The history ("All transactions") on a 360×740 touch phone (issue 18: items 3 and 12): typed
- * filters filter, the CSV holds exactly the rows shown, and the rows, filters and calendar fit
- * the screen.
+ * The history ("All transactions") on a 360×740 touch phone: typed filters filter, the CSV holds
+ * exactly the rows shown, and the rows, filters and calendar fit the screen.
  * Screenshots are kept in test-results/screens/ to look at.
  */
 const suite = useSuite();

@@ -6,7 +6,7 @@ import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * The members' pages (issue 22): an account administrator (the accounts@ login, without the
+ * The members' pages: an account administrator (the accounts@ login, without the
  * credit right) finds Bob by name, reads his page as the database has it, freezes and unfreezes
  * his wallet with a reason, signs him out everywhere, sends him a password reset link, and gives
  * Carol's PIN its attempts back; every action is in the audit log.
@@ -33,7 +33,7 @@ async function openMember(page: Page, search: string, name: string) {
   await page.getByRole("heading", { level: 1, name }).waitFor();
 }
 
-describe("the members' pages (issue 22)", () => {
+describe("the members' pages", () => {
   it("an account administrator finds Bob, reads his page as the ledger has it, freezes and unfreezes, signs him out everywhere and sends a reset link", async () => {
     const bob = await signedIn(suite, "bob@example.com", undefined, { phone: true });
     const axel = await signedIn(suite, "accounts@example.com");

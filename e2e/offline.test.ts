@@ -7,7 +7,7 @@ import { newPage, signIn, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";
 
 /**
- * Installable and offline (issue 8): a manifest that follows config.json, a service worker that
+ * Installable and offline: a manifest that follows config.json, a service worker that
  * keeps the app shell, an offline banner with every action disabled (nothing is queued), and a
  * prompt to reload when a new version is deployed. The server serves a copy of the built app so
  * the test can deploy a "new version" of it.

@@ -9,9 +9,9 @@ import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./support/pay";
 
 /**
- * Issue 18 on a 360×740 touch phone: a payment link opened while signed out (item 6), the feedback
- * after signing up, asking for a reset, creating, re-importing and exporting a wallet (item 13),
- * the Profile entry and the sign-up's empty first name (item 14).
+ * On a 360×740 touch phone: a payment link opened while signed out, the feedback
+ * after signing up, asking for a reset, creating, re-importing and exporting a wallet,
+ * the Profile entry and the sign-up's empty first name.
  */
 let mailbox: Mailbox;
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe("feedback after each action", () => {
     const { page, context } = await newPage(suite.browser, { phone: true });
     await page.goto(`${suite.server.url}/signup`);
     await page.getByLabel("Email").fill("Eve.Phone@Example.org");
-    // A first name tapped into and left empty says so (item 14), as soon as the member moves on.
+    // A first name tapped into and left empty says so, as soon as the member moves on.
     await page.getByLabel("Firstname").tap();
     await page.getByLabel("Lastname").tap();
     const first = page.getByLabel("Firstname");

@@ -18,7 +18,7 @@ async function card(row: Locator): Promise<string[]> {
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-describe("an administrator on a phone (issue 18)", () => {
+describe("an administrator on a phone", () => {
   it("admin@ approves a pending account and a credit request, each after a question naming the member; the lists show who, e-mail, date, amount and reference, and no backend id", async () => {
     const { page, context, errors } = await signedIn(suite, "admin@example.com", "Demo1234!", { phone: true });
 

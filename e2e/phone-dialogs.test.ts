@@ -5,7 +5,7 @@ import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./support/pay";
 
 /**
- * Issue 18, "A member's phone first": the dialogs of paying and topping up, on the 360×740 touch
+ * A member's phone first: the dialogs of paying and topping up, on the 360×740 touch
  * phone. Each test looks at what the member sees and touches there.
  */
 const suite = useSuite();
@@ -32,7 +32,7 @@ async function payAlice(page: Page, amount: string) {
   await step2.getByRole("button", { name: "Confirm and send" }).tap();
 }
 
-describe("Authentication dialog on a phone (item 7)", () => {
+describe("Authentication dialog on a phone", () => {
   it("asks for the wallet password by name, shows the whole PIN placeholder, and keeps the PIN field focused through a wrong PIN", async () => {
     const { page, context, errors } = await phone("carol@example.com");
     const auth = authDialog(page);
@@ -81,7 +81,7 @@ describe("Authentication dialog on a phone (item 7)", () => {
   });
 });
 
-describe("Send money, step 1, on a phone (item 8)", () => {
+describe("Send money, step 1, on a phone", () => {
   it("opens with the focus in the search, offers favourites and the members lately paid, says 'No recipients found' only after a search, and draws the Scan icon", async () => {
     const { page, context, errors } = await phone("alice@example.com");
     await page.getByRole("button", { name: "Pay" }).tap();
@@ -129,7 +129,7 @@ const buttonsColoured = (scope: Locator, token: string) =>
     return [...root.querySelectorAll("button")].filter((b) => getComputedStyle(b).backgroundColor === colour).map((b) => b.textContent?.trim());
   }, token);
 
-describe("Top-up details on a phone (item 9)", () => {
+describe("Top-up details on a phone", () => {
   it("has one primary action, asks before deleting, and shows unpaid top-ups apart from money received", async () => {
     const { page, context, errors } = await phone("alice@example.com");
     await page.getByRole("button", { name: "Top up" }).tap();
@@ -179,7 +179,7 @@ describe("Top-up details on a phone (item 9)", () => {
   });
 });
 
-describe("A payment request on a phone (item 11)", () => {
+describe("A payment request on a phone", () => {
   it("shows the amount and the recipient's memo it fixes as text with their labels, not as fields", async () => {
     // Bob asks for 12.34 DL for cheese; Alice opens his payment link on her phone.
     const bob = await phone("bob@example.com");

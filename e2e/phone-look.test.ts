@@ -6,7 +6,7 @@ import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./support/pay";
 
 /**
- * Issue 18 on a 360×740 touch phone, the look of the lists and settings: people's initials beside
+ * On a 360×740 touch phone, the look of the lists and settings: people's initials beside
  * their names, on/off settings as switches, grey skeletons while the dashboard loads.
  * Screenshots are kept in test-results/screens/ to look at.
  */

@@ -5,7 +5,7 @@ import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./support/pay";
 
 /**
- * Menus and toasts on the 360×740 touch phone (issue 18): a menu floats above the page instead of
+ * Menus and toasts on the 360×740 touch phone: a menu floats above the page instead of
  * pushing it down, closes on Escape and on a tap outside, gives the focus back to its button, and
  * is gone before the dialog of its item opens; a toast stays readable (and usable) above an open
  * dialog, and none outlives the session that raised it.

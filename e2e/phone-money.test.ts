@@ -36,7 +36,7 @@ async function close(dialog: Locator) {
 }
 
 describe("a member's money on a phone", () => {
-  it("names each account by its currency, never by an id or an address, on every screen that acts on it (item 4)", async () => {
+  it("names each account by its currency, never by an id or an address, on every screen that acts on it", async () => {
     const { page, context, errors } = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
     const accounts = page.locator(".accounts");
     await accounts.getByText("Demo Lokal · signed wallet").waitFor();
@@ -74,7 +74,7 @@ describe("a member's money on a phone", () => {
     await alice.context.close();
   });
 
-  it("Send money shows the balance with how far below zero the account may go; beyond what is available is 'Insufficient balance' (item 5)", async () => {
+  it("Send money shows the balance with how far below zero the account may go; beyond what is available is 'Insufficient balance'", async () => {
     const { page, context, errors } = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
     const card = page.locator(".accounts button.account").filter({ hasText: "Demo Lokal · signed wallet" });
     const balance = (await card.locator(".amount").innerText()).trim();
@@ -101,7 +101,7 @@ describe("a member's money on a phone", () => {
     await alice.context.close();
   });
 
-  it("in French, the top-up limits and the credit line are French amounts (item 10)", async () => {
+  it("in French, the top-up limits and the credit line are French amounts", async () => {
     const { page, context, errors } = await newPage(suite.browser, { phone: true, locale: "fr-FR" });
     await page.goto(`${suite.server.url}/`);
     await page.getByLabel("E-mail").fill("carol@example.com");

@@ -6,8 +6,8 @@ import { newPage, toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * Issue 18 on a 360×740 touch phone: a payment request's link copied or shared, not only its QR
- * code and PDF (item A); an empty dashboard says what to do next (item B).
+ * On a 360×740 touch phone: a payment request's link copied or shared, not only its QR
+ * code and PDF; an empty dashboard says what to do next.
  */
 const suite = useSuite();
 const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");

@@ -82,7 +82,7 @@ describe("requesting money by QR code", () => {
     const before = await balance(page);
     await scan(page);
     const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-    // The amount and the recipient's memo are the request's: read as text, not fields (issue 18: item 11).
+    // The amount and the recipient's memo are the request's: read as text, not fields.
     const amount = step2.getByLabel("Amount");
     await amount.waitFor({ timeout: 20_000 });
     expect(await amount.innerText()).toBe("12.34 DL");

@@ -8,7 +8,7 @@ import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { useSuite } from "./support/suite";
 
 /**
- * Every route and dialog, as a member pages through them (issue 18): on a 360×740 touch phone and
+ * Every route and dialog, as a member pages through them: on a 360×740 touch phone and
  * at 1280×800, in English and in French, light and dark. On each: no sideways scroll, nothing
  * outside the viewport, no visible control covered by another; axe-core clean (on the phone, in
  * both schemes; colours and structure do not change with the width). The screenshots are kept
@@ -191,7 +191,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
         await inspect(page, name);
       }
 
-      // The till (issue 20): the keypad, with Alice's two wallets to choose from, then a code waiting.
+      // The till: the keypad, with Alice's two wallets to choose from, then a code waiting.
       await page.goto(`${suite.server.url}/receive`);
       const keypad = page.getByRole("group", { name: t("Keypad") });
       for (const k of "250") await tap(keypad.getByRole("button", { name: k, exact: true }));
@@ -267,7 +267,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await inspect(admin.page, "admin-confirm");
       await admin.page.keyboard.press("Escape");
       await admin.page.getByRole("dialog").waitFor({ state: "detached" });
-      // Freezing a wallet asks for the reason its owner will read (issue 22).
+      // Freezing a wallet asks for the reason its owner will read.
       await admin.page.goto(suite.server.url + "/admin");
       const members = admin.page.getByRole("region", { name: t("Members and limits") });
       await members.getByLabel(t("Search a member")).fill("durand");
@@ -284,7 +284,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await inspect(admin.page, "admin-freeze");
       await admin.page.keyboard.press("Escape");
       await admin.page.getByRole("dialog").waitFor({ state: "detached" });
-      // The members' pages and the board's figures (issue 22).
+      // The members' pages and the board's figures.
       await admin.page.goto(suite.server.url + "/admin/members");
       await admin.page.getByRole("searchbox", { name: t("Search a member") }).fill("durand");
       await admin.page.getByRole("link", { name: /^Bob Durand/ }).waitFor();

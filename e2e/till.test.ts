@@ -9,7 +9,7 @@ import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * Issue 20, the till: a shop asks an exact amount on its phone; a customer scans the code on the
+ * The till: a shop asks an exact amount on its phone; a customer scans the code on the
  * shop's screen with their own phone's camera and pays; the shop's screen turns to Paid with the
  * customer's name at once, without a reload, and the same code cannot be paid twice.
  */

@@ -7,7 +7,7 @@ import { sql } from "./support/server";
 import { useSuite } from "./support/suite";
 
 /**
- * Issue 19, Web Push, in the browser: Bob switches on "Notify me on this device", Alice pays him,
+ * Web Push in the browser: Bob switches on "Notify me on this device", Alice pays him,
  * the server sends the push service an encrypted message that only Bob's device keys open, and
  * Bob's service worker shows it. Chromium's own push service is Google's, out of reach here: the
  * page's PushManager hands out a subscription to the test's push service instead (what a browser

@@ -27,10 +27,10 @@ import {
  * status each must get. "owner" holds the wallets, order, PIN and device login the calls name;
  * everybody else calling on them must learn and move nothing (IDOR), which is checked on the
  * database after they all tried, before the owner's own calls run. "cashier" runs the till of
- * both of the owner's wallets (issue 20), having accepted the owner's invitations: it takes
+ * both of the owner's wallets, having accepted the owner's invitations: it takes
  * payments into them and sees their sales, and every other operation on them answers it 403.
  * "other" was invited too and never answered, "board" declined: neither has any right for it.
- * "board" holds the board's read-only right (issue 22): the figures and the ledger's health,
+ * "board" holds the board's read-only right: the figures and the ledger's health,
  * which administrators ("both") read too.
  */
 const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "board", "cashier"] as const;

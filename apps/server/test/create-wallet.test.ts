@@ -86,7 +86,7 @@ describe("creating a wallet", () => {
   });
 });
 
-describe("claiming an address without its key (issue 16, finding 4)", () => {
+describe("claiming a wallet address without its key", () => {
   const walletRow = async (address: string) =>
     (await tdb.db.query<{ member_id: bigint; status: string }>("SELECT member_id, status FROM wallets WHERE address = $1", [address])).rows[0];
 

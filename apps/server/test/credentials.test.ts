@@ -4,7 +4,7 @@ import { ORIGIN, SoftAuthenticator } from "./soft-authenticator";
 import { Api, createTestDatabase, memberToken, seedMember, TEST_PASSWORD, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /**
- * Issue 16, finding 1: a stolen session token must not mint lasting credentials. Adding a
+ * A stolen session token must not mint lasting credentials. Adding a
  * passkey or a device login needs a fresh proof of the password or of a passkey; a password
  * reset ends every device login and session; the member lists and removes their credentials;
  * each addition and removal is in the audit log and e-mailed to them.

@@ -21,7 +21,7 @@ import {
 } from "./helpers";
 
 /**
- * Issue 16, finding 12: what the association's config.json turns off (disableTopUp,
+ * What the association's config.json turns off (disableTopUp,
  * disableReconversion) is refused by the server, not only hidden by the app.
  */
 let tdb: TestDatabase;

@@ -20,7 +20,7 @@ import {
 } from "./helpers";
 
 /**
- * The board's figures (issue 22): a currency's life over two months, written with known dates,
+ * The board's figures: a currency's life over two months, written with known dates,
  * and the figures the API gives for periods cut through it, checked against sums done by hand.
  */
 let tdb: TestDatabase;

@@ -24,7 +24,7 @@ import {
 } from "./helpers";
 
 /**
- * Freezing a wallet (issue 22): an account administrator stops it from sending and receiving
+ * Freezing a wallet: an account administrator stops it from sending and receiving
  * with a reason its owner reads; the ledger refuses any movement touching it; unfreezing gives it
  * back; both are audited with the reason, before and after.
  */

@@ -7,7 +7,7 @@ import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import { createBackend, createTestDatabase, newKey, seedMember, topUp, walletBalances, type TestDatabase } from "./helpers";
 
 /**
- * Group commit (issue 21): movements that arrive while the database is busy go together, in one
+ * Group commit: movements that arrive while the database is busy go together, in one
  * statement and one transaction, and each is answered its own outcome.
  */
 

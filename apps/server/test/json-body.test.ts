@@ -4,7 +4,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/http/json-body";
 import { countMembers, createTestDatabase, http, startServer, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
 
 /**
- * Issue 16, finding 6: a JSON body nested ten thousand deep (a few kilobytes) overflowed the stack
+ * A JSON body nested ten thousand deep (a few kilobytes) overflowed the stack
  * of whatever walked it and answered 500, on anonymous routes too. It is a 400 in the API's format.
  */
 let tdb: TestDatabase;

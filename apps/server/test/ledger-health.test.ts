@@ -7,7 +7,7 @@ import { openCustodialWallet, systemWallet, type BackendRow } from "../src/servi
 import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
 
 /**
- * The ledger's health (issue 22): the invariant checks run by one instance at a time on a
+ * The ledger's health: the invariant checks run by one instance at a time on a
  * schedule, and on demand; a row broken behind the ledger's back (its triggers switched off)
  * shows up as a violation in what the board reads. "Check now" clicked many times, by many, or
  * within a minute of the last check, costs one scan, which never holds up members' requests.

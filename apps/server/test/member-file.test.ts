@@ -21,7 +21,7 @@ import {
 } from "./helpers";
 
 /**
- * A member's page for the account administrators (issue 22): found by name or e-mail, their
+ * A member's page for the account administrators: found by name or e-mail, their
  * wallets, last movements, what is pending, their sessions and PINs; signing them out
  * everywhere, giving their PINs their attempts back and sending a password reset, each audited.
  */

@@ -24,7 +24,7 @@ import {
 } from "./helpers";
 
 /**
- * Payment requests (issue 20): created by a payee, read by whoever scanned them, paid exactly once
+ * Payment requests: created by a payee, read by whoever scanned them, paid exactly once
  * whatever the number of payers and server instances, refused once paid, expired or cancelled.
  */
 

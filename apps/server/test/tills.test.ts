@@ -5,7 +5,7 @@ import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import { Api, createBackend, createTestDatabase, memberToken, newKey, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
 
 /**
- * Tills (issue 20). Their sales: the payments a wallet received in a range, with their count and
+ * Tills. Their sales: the payments a wallet received in a range, with their count and
  * total over the whole range, which must be the ledger's own figures for it. Their cashiers: a
  * wallet's owner invites another login by e-mail address to run its till — take payments into it,
  * see who paid and the sales — and nothing else of it, once they accepted; naming an address tells

@@ -170,7 +170,7 @@ describe("one unpaid top-up of one's own", () => {
   });
 });
 
-describe("orders on other members' wallets (issue 16, finding 10)", () => {
+describe("top-up orders on other members' wallets are refused, and open orders are capped", () => {
   const openOrders = async (walletId: string) =>
     (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [walletId])).rows[0]!.n;
 

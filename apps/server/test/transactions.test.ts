@@ -217,7 +217,7 @@ describe("transaction list", () => {
     }
   });
 
-  it("refuses a cursor whose date PostgreSQL would refuse with 400 in the API's error shape, not 500 (issue 16, finding 6)", async () => {
+  it("refuses a cursor whose date PostgreSQL would refuse with 400 in the API's error shape, not 500", async () => {
     const cursor = (s: string) => Buffer.from(s).toString("base64url");
     // Dates JavaScript reads (30 February rolls over to March, year 0 exists) but PostgreSQL does not.
     for (const at of ["2024-02-30T12:00:00.000000Z", "0000-01-01T00:00:00.000000Z"]) {
@@ -253,7 +253,7 @@ describe("one transaction (a notification's receipt)", () => {
   });
 });
 
-describe("text search (issue 18: item 3)", () => {
+describe("text search of the history", () => {
   let dana: { wallet: string; api: Api };
   let outsider: { wallet: string; api: Api };
   const ids = {} as Record<"dessert" | "rent" | "cafe" | "topup" | "hidden", string>;

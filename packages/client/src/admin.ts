@@ -21,7 +21,7 @@ export const markTopUpPaid = (c: MutuaClient, id: string) => call(c, "markTopUpP
 /** Unpaid top-up orders, which an administrator marks paid when the bank transfer arrives. */
 export const listUnpaidTopUps = (c: MutuaClient) => call(c, "listUnpaidTopUps");
 
-/** The members' pages (issue 22): find a member, read their file, and help them. */
+/** The members' pages: find a member, read their file, and help them. */
 export const searchMembers = (c: MutuaClient, q = "") => call(c, "searchMembers", { query: { q } });
 export const getMemberFile = (c: MutuaClient, memberId: number) => call(c, "getMemberFile", { params: { memberId } });
 export const signOutMember = (c: MutuaClient, memberId: number) => call(c, "signOutMember", { params: { memberId } });
@@ -33,7 +33,7 @@ export const setWalletLimits = (c: MutuaClient, body: BodyOf<"setWalletLimits">)
 export const freezeWallet = (c: MutuaClient, body: BodyOf<"freezeWallet">) => call(c, "freezeWallet", { body });
 export const unfreezeWallet = (c: MutuaClient, body: BodyOf<"unfreezeWallet">) => call(c, "unfreezeWallet", { body });
 
-/** The board's (issue 22): figures, the books, the ledger's health. */
+/** The board's: figures, the books, the ledger's health. */
 export const getFigures = (c: MutuaClient, query: QueryOf<"getFigures">) => call(c, "getFigures", { query });
 export const getBooks = (c: MutuaClient, query: QueryOf<"getBooks">) => call(c, "getBooks", { query });
 export const getLedgerHealth = (c: MutuaClient) => call(c, "getLedgerHealth");

@@ -4,7 +4,7 @@ import { decodeApiAmount, formatCents } from "./money";
 import type { MovementKind } from "./vocabulary";
 
 /**
- * The accountant's CSV files of a period's books (issue 22): every movement, and each account's
+ * The accountant's CSV files of a period's books: every movement, and each account's
  * statement with its running balance. Made to open in a spreadsheet without retyping: UTF-8
  * with a byte order mark (Excel reads accents right only with it), dates as "YYYY-MM-DD
  * HH:MM:SS" in the association's zone, amounts with a dot or, by choice, the language's

@@ -68,7 +68,7 @@ export function transactionsCsv(me: string, txs: CsvTransaction[], headers: CsvH
   return writeCsv([[headers.source, headers.target, headers.amount, headers.date, headers.description], ...rows]);
 }
 
-/** A till's sale (issue 20), as its CSV row needs it. */
+/** A till's sale, as its CSV row needs it. */
 export interface CsvSale {
   amount: string;
   payerName: string;

@@ -15,7 +15,7 @@ export const ErrorCode = {
   walletExists: "wallet_exists",
   recipientLimit: "recipient_limit",
   inactiveAccount: "inactive_account",
-  /** The payer's or payee's wallet is frozen by the association (issue 22). */
+  /** The payer's or payee's wallet is frozen by the association. */
   accountFrozen: "account_frozen",
   idempotencyConflict: "idempotency_conflict",
   invalidSignature: "invalid_signature",

@@ -11,7 +11,7 @@ function themeColor(config: AppConfig, keys: string[], fallback: string): string
 
 /**
  * The web app manifest of an association, from its config.json: the name, the logo and the
- * colours follow the config, so a rebrand needs no rebuild (issue 8).
+ * colours follow the config, so a rebrand needs no rebuild.
  */
 export function webManifest(config: AppConfig) {
   const logo = config.logoUrl || "/logo.svg";

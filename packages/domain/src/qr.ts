@@ -8,7 +8,7 @@ import { PAY_PATH } from "./paths";
  * What a QR code carries (docs/spec.md §3 "QR payload for receiving"), in Monujo's exact JSON so codes
  * scan both ways: `rp` the requester's member id, `rpb` their wallet id, and for a payment
  * request `amount` (2-decimal string) and the two memos. Ours add `rq`, the id of the payment
- * request on the server (issue 20): Mutua clients pay that request (paid once, refused when expired
+ * request on the server: Mutua clients pay that request (paid once, refused when expired
  * or cancelled), while Monujo and older clients, which ignore the field, pay it as a plain request.
  */
 export interface QrPayload {

@@ -33,7 +33,7 @@ export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 export const RECONVERSION_STATUSES = ["sent", "received", "invoiced", "paid"] as const;
 export type ReconversionStatus = (typeof RECONVERSION_STATUSES)[number];
 
-/** Why the ledger's invariants were checked: the periodic job, or somebody asking (issue 22). */
+/** Why the ledger's invariants were checked: the periodic job, or somebody asking. */
 export const LEDGER_CHECK_TRIGGERS = ["schedule", "demand"] as const;
 export type LedgerCheckTrigger = (typeof LEDGER_CHECK_TRIGGERS)[number];
 
@@ -46,7 +46,7 @@ export const TOPUP_STATES = ["unpaid", "paid", "received", "canceled"] as const;
 export type TopUpState = (typeof TOPUP_STATES)[number];
 
 /**
- * A payment request's life (issue 20): open until it is paid, cancelled by its payee, or past its
+ * A payment request's life: open until it is paid, cancelled by its payee, or past its
  * expiry. A row still `open` past `expires_at` is expired wherever it is read or paid (no timer).
  */
 export const PAYMENT_REQUEST_STATUSES = ["open", "paid", "expired", "cancelled"] as const;
@@ -116,7 +116,7 @@ export const LIMITS = {
   /** How long a payment request stays payable, in minutes: 10 unless the payee says otherwise, at most a day. */
   paymentRequestMinutesDefault: 10,
   paymentRequestMinutesMax: 1440,
-  /** The cashiers one wallet's till may have (issue 20): a shop's staff, not a crowd. */
+  /** The cashiers one wallet's till may have: a shop's staff, not a crowd. */
   cashiersPerWallet: 20,
   /** How long an invitation to run a till stands unanswered (it counts among the cashiers meanwhile). */
   cashierInvitationDays: 14,
@@ -129,6 +129,6 @@ export const LIMITS = {
   credentialId: 1024,
   /** A text search of the history (a name, a memo, an amount: memos are at most 50). */
   search: 100,
-  /** Why an administrator froze a wallet, as its owner reads it (issue 22). */
+  /** Why an administrator froze a wallet, as its owner reads it. */
   freezeReason: 200,
 } as const;

@@ -68,7 +68,7 @@ const BOOKS: Books = {
 
 const rows = (csv: string, delimiter = ",") => parse(csv, { bom: true, delimiter }) as string[][];
 
-describe("the books' CSV files (issue 22)", () => {
+describe("the books' CSV files", () => {
   it("movements: a byte order mark, one line per movement with both balances after it, accents and commas kept", () => {
     const csv = booksMovementsCsv(BOOKS, LABELS, ".");
     expect(csv.startsWith('\uFEFF"Date",')).toBe(true);

@@ -3,7 +3,7 @@ import { csvSafeCell, salesCsv, salesCsvFileName, transactionsCsv, writeCsv } fr
 
 const HEADERS = { source: "Source", target: "Target", amount: "Amount", date: "Date", description: "Description" };
 
-describe("CSV formula injection (issue 16, finding 3)", () => {
+describe("CSV formula injection: cells a spreadsheet would run are neutralised", () => {
   it("neutralises a memo that a spreadsheet would run, in the payee's export", () => {
     const csv = transactionsCsv(
       "Bob Durand",
@@ -61,7 +61,7 @@ describe("CSV formula injection (issue 16, finding 3)", () => {
   });
 });
 
-describe("a till's sales as CSV (issue 20)", () => {
+describe("a till's sales as CSV", () => {
   const headers = { ...HEADERS, request: "Request" };
   it("has the transaction export's columns and the request paid, the payer as Source and the shop as Target", () => {
     const csv = salesCsv(

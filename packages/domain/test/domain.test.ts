@@ -147,7 +147,7 @@ describe("display formats", () => {
   });
 });
 
-describe("deceptive characters (issue 16, finding 11)", () => {
+describe("deceptive characters refused in names and memos", () => {
   it("names refuse direction controls and invisible characters, and keep real names", async () => {
     const { nameProblem, M } = await import("../src");
     for (const bad of ["Alice\u202Egnp", "Al\u200Bice", "Bob\u2066x\u2069", "\u200FBob", "E\uFEFFve", "Ali\u200Dce", "Eve\u200C"]) {

@@ -80,7 +80,7 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
         });
       } catch (e) {
         // A wallet route refuses everybody but the owner as if the wallet did not exist; its
-        // cashiers know it does, and are told it is not theirs to use (issue 20). Asked only on
+        // cashiers know it does, and are told it is not theirs to use. Asked only on
         // that refusal, so an owner's call costs nothing more.
         if (wallet && !wallet.till && e instanceof Refusal && e.code === ErrorCode.notFound) {
           const id = walletIdAt(req, wallet.at);

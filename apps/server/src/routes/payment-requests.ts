@@ -3,7 +3,7 @@ import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { cancelPaymentRequest, createPaymentRequest, readPaymentRequest } from "../services/payment-requests";
 
-/** Payment requests (issue 20); paying one is the `transfer` operation with its `requestId`. */
+/** Payment requests; paying one is the `transfer` operation with its `requestId`. */
 export function paymentRequestRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings } = deps;
   operation(app, deps, "createPaymentRequest", async ({ memberId, body }) => createPaymentRequest(db, settings, memberId, body));

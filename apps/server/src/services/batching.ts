@@ -1,9 +1,9 @@
 import type { Db } from "../db/pool";
 
 /**
- * Batching in the application (issue 21), as TigerBeetle batches and as PostgreSQL groups WAL
- * flushes: work that arrives while the database is busy waits for the next batch and goes with
- * everything else that arrived meanwhile, as one statement. Nothing waits on a timer: a lone item
+ * Batching in the application (measured in docs/performance.md), as TigerBeetle batches and as
+ * PostgreSQL groups WAL flushes: work that arrives while the database is busy waits for the next
+ * batch and goes with everything else that arrived meanwhile, as one statement. Nothing waits on a timer: a lone item
  * goes at once (alone), and a batch is as large as the queue that built up while the previous
  * batches were in flight, up to `maxBatch`. Movements batched this way commit together (group
  * commit, services/ledger.ts); reads batched this way (a request's session, a payment's wallets)

@@ -47,7 +47,7 @@ const PAGE = 250;
 type BookMovementOut = Books["movements"][number];
 
 /**
- * The books of a period (issue 22): every movement, oldest first, with both sides' names and
+ * The books of a period: every movement, oldest first, with both sides' names and
  * balances after it, from one snapshot. The app makes the accountant's CSV files of it, the
  * movements and each account's statement, whose sums are the figures' totals.
  */

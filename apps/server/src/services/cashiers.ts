@@ -8,7 +8,7 @@ import { hit } from "./rate-limit";
 import { getOwnWallet } from "./wallets";
 
 /**
- * A wallet's cashiers (issue 20): the owner names one by e-mail address, which invites whoever
+ * A wallet's cashiers: the owner names one by e-mail address, which invites whoever
  * holds it; only once they accept do they run the till (wallet_cashiers, services/tills.ts).
  *
  * Naming must not tell the owner who is a member: an address nobody holds gets the same answer

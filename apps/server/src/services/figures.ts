@@ -23,7 +23,7 @@ const emptyFlows = (): Flows => ({
 });
 
 /**
- * The board's figures (issue 22), for every currency, computed from the ledger in one
+ * The board's figures, for every currency, computed from the ledger in one
  * read-only snapshot (REPEATABLE READ), so they add up with each other and with the ledger at
  * one instant. The period runs from the start of `from` to the end of `to` in `tz`.
  *

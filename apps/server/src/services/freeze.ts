@@ -6,7 +6,7 @@ import { memberWallet } from "./limits";
 import { refuseOwn } from "./separation";
 
 /**
- * Freezing a member's wallet (issue 22): while frozen it neither sends nor receives — the ledger
+ * Freezing a member's wallet: while frozen it neither sends nor receives — the ledger
  * refuses any movement touching it (`ledger_post`, migration 0018) — and its owner sees the reason.
  * The wallet's accounts are locked before the change, as a movement locks them, so every movement
  * either committed before the freeze or sees it. Each change is audited in its own transaction,

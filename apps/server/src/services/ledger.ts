@@ -70,9 +70,10 @@ function normalise(req: MovementRequest): { req: MovementRequest; hash: string }
 
 /**
  * Posts a movement, or returns the one already posted under the same idempotency key. One
- * statement (`ledger_post`, migration 0016), so one round trip and its own transaction; when
+ * statement (`ledger_post`, created by migration 0016, live version in the latest migration that
+ * redefines it, currently 0018), so one round trip and its own transaction; when
  * movements arrive together they share one (group commit, `ledger_post_batch`, migration 0017),
- * each with its own outcome (issue 21).
+ * each with its own outcome.
  */
 export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   const n = normalise(req);
@@ -120,7 +121,8 @@ function answer({ outcome, ...movement }: Outcome): { movement: MovementRow; rep
 }
 
 /**
- * The ledger's rules, applied by the database in one statement (migration 0016): the accounts
+ * The ledger's rules, applied by the database in one statement (`ledger_post`, currently as
+ * redefined by migration 0018): the accounts
  * locked in id order, the key answered, wallets, backend, floors and ceilings checked under the
  * locks, then the movement, its postings and the cached balances written.
  */

@@ -27,7 +27,7 @@ import { revokeAllSessions } from "./sessions";
 const LAST_MOVEMENTS = 20;
 
 /**
- * Members for the account administrators (issue 22), found by name, e-mail or phone, case- and
+ * Members for the account administrators, found by name, e-mail or phone, case- and
  * accent-insensitive like the console's wallet search; with how many wallets they have, and how
  * many are frozen.
  */

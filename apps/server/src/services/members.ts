@@ -17,7 +17,7 @@ export interface MemberRow {
   phone: string | null;
   can_validate_accounts: boolean;
   can_validate_credits: boolean;
-  /** The board's read-only right (issue 22); administrators read the figures without it. */
+  /** The board's read-only right; administrators read the figures without it. */
   can_view_figures: boolean;
   created_at: Date;
 }

@@ -20,7 +20,7 @@ import { tillWallet } from "./tills";
 import { memberSinceSql, nameHint } from "./name-hints";
 
 /**
- * Payment requests (issue 20): a payee asks for an exact amount into one of their wallets. Its
+ * Payment requests: a payee asks for an exact amount into one of their wallets. Its
  * public id goes into the QR code and the link; whoever holds it may read and pay it. The first
  * payment marks it paid in the movement's own transaction (payRequestTx), so it is paid at most
  * once whatever the number of payers and server instances.

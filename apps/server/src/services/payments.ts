@@ -68,7 +68,7 @@ type PaymentWallet = WalletRow & { owner_name: string | null; symbol: string };
  * locks (it looks the key up before it looks at the freeze).
  */
 async function counterpart(db: Db, me: bigint, from: string, to: string, key?: string): Promise<{ payer: PaymentWallet; payee: PaymentWallet }> {
-  // Both wallets in one read (issue 21: a round trip less per transfer), shared with the payments
+  // Both wallets in one read (a round trip less per transfer), shared with the payments
   // that arrive at the same time (services/batching.ts).
   const rows = await paymentWalletReads(db).submit([from, to]);
   const payer = rows.find((w) => w.id === from) ?? null;
@@ -149,7 +149,7 @@ export interface TransferInput {
   key: string;
   at?: string | undefined;
   signature?: string | undefined;
-  /** The payment request this pays (issue 20), if any. */
+  /** The payment request this pays, if any. */
   requestId?: string | undefined;
 }
 

@@ -27,7 +27,7 @@ interface Row {
 }
 
 /**
- * What a till took between two instants (issue 20): the payments the wallet received — each paid
+ * What a till took between two instants: the payments the wallet received — each paid
  * request is one, a payment that paid none as well — newest first, with their count and total
  * over the whole range. Top-ups and reconversions are not sales. Read from the ledger's own
  * movements, so the till's figures are the ledger's.

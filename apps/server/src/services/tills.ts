@@ -3,7 +3,7 @@ import type { Queryable } from "../db/pool";
 import { Refusal, notFound } from "./errors";
 
 /**
- * Tills (issue 20): who may take payments into a wallet and see its sales — its owner, and the
+ * Tills: who may take payments into a wallet and see its sales — its owner, and the
  * cashiers who accepted the owner's invitation (wallet_cashiers; services/cashiers.ts names them)
  * — and nothing more for the cashiers. A pending or declined invitation gives no right at all.
  */

@@ -144,7 +144,7 @@ export async function transactionByPublicId(db: Queryable, walletId: string, pub
 
 /**
  * The payer's view of a movement it has just posted, built from what the payment knows rather than
- * read back (issue 21): the row `view` would have read, handed to it.
+ * read back (a query less per transfer): the row `view` would have read, handed to it.
  */
 export function sentView(
   m: MovementRow,

@@ -25,7 +25,7 @@ export interface WalletRow {
   address: string | null;
   keystore: Record<string, unknown> | null;
   topup_allowed: boolean;
-  /** Why the association froze it (issue 22); null when it is not frozen. */
+  /** Why the association froze it; null when it is not frozen. */
   frozen_reason: string | null;
 }
 

@@ -155,7 +155,7 @@ describe("the Lokavaluto API over HTTP", () => {
     ]);
   });
 
-  it("builds the login answer's URLs from PUBLIC_URL, whatever Host the request names (issue 16, finding 14)", async () => {
+  it("builds the login answer's URLs from PUBLIC_URL, whatever Host the request names", async () => {
     // node:http, not fetch: fetch will not send a Host of the caller's choosing.
     const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(

@@ -149,7 +149,7 @@ async function eventProblems(db: Db): Promise<string[]> {
 }
 
 /**
- * Payment requests (issue 20) against the ledger: a paid request's movement is a payment from the
+ * Payment requests against the ledger: a paid request's movement is a payment from the
  * payer it names to the request's own wallet, of exactly its amount, and no later than it expired.
  */
 export async function paymentRequestProblems(db: Db): Promise<string[]> {

@@ -98,7 +98,7 @@ function Private({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** What an admin screen asks: a validation right, both, or the board's (issue 22). */
+/** What an admin screen asks: a validation right, both, or the board's. */
 type Right = "accountValidation" | "creditValidation" | "board" | "both";
 
 /** Admin screens open only with their right; others go to the dashboard. */

@@ -7,7 +7,7 @@ import { MEMBER_KEY } from "./query-policy";
 
 /**
  * The last known accounts and transactions of the signed-in member, kept on the device so an
- * offline start shows them read-only (issue 8). Loaded only once a member is signed in, never
+ * offline start shows them read-only. Loaded only once a member is signed in, never
  * with the login page. Logging out (or a session that ended) deletes them: see forgetSession.
  */
 

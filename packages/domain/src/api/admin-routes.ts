@@ -12,7 +12,7 @@ export const adminRoutes = {
   listAuditLog: { method: "GET", path: "/api/admin/audit", access: "both" },
   listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
   setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits", access: "both" },
-  // The members' pages (issue 22): the account administrators find a member and help them.
+  // The members' pages: the account administrators find a member and help them.
   searchMembers: { method: "GET", path: "/api/admin/members", access: "accounts" },
   getMemberFile: { method: "GET", path: "/api/admin/members/:memberId", access: "accounts" },
   signOutMember: { method: "POST", path: "/api/admin/members/:memberId/sign-out", access: "accounts" },
@@ -22,7 +22,7 @@ export const adminRoutes = {
   unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },
   advanceReconversion: { method: "POST", path: "/api/admin/reconversions/advance", access: "both" },
-  // The board's figures and the ledger's health (issue 22): read-only, for the board and the administrators.
+  // The board's figures and the ledger's health: read-only, for the board and the administrators.
   getFigures: { method: "GET", path: "/api/admin/figures", access: "board" },
   getBooks: { method: "GET", path: "/api/admin/books", access: "board" },
   getLedgerHealth: { method: "GET", path: "/api/admin/ledger-health", access: "board" },

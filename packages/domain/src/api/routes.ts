@@ -11,7 +11,7 @@
  * ledger's health and changes nothing: board members have it, and so do administrators.
  *
  * `wallet` says where an operation names the wallet it acts on. Its owner may; anybody else is
- * answered as if it did not exist (404), except a cashier of that wallet (issue 20), who is told
+ * answered as if it did not exist (404), except a cashier of that wallet, who is told
  * 403 unless `till` says the operation is the till's (take payments, see the sales).
  */
 import type { adminRoutes } from "./admin-routes";
@@ -41,7 +41,7 @@ export const memberRoutes = {
   getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions", access: "member", wallet: "params.walletId" },
   getAccountSummary: { method: "GET", path: "/api/accounts/:walletId/summary", access: "member", wallet: "params.walletId" },
   getTransaction: { method: "GET", path: "/api/accounts/:walletId/transactions/:transactionId", access: "member", wallet: "params.walletId" },
-  // The till's sales (issue 20): the wallet's owner, and the cashiers they let run its till; the
+  // The till's sales: the wallet's owner, and the cashiers they let run its till; the
   // cashiers themselves are the owner's to name (invite) and remove; a member lists the tills they run.
   getSales: { method: "GET", path: "/api/accounts/:walletId/sales", access: "member", wallet: "params.walletId", till: true },
   listCashiers: { method: "GET", path: "/api/accounts/:walletId/cashiers", access: "member", wallet: "params.walletId" },
@@ -63,7 +63,7 @@ export const memberRoutes = {
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },
   prepareTransfer: { method: "POST", path: "/api/transfers/prepare", access: "member", wallet: "body.from" },
   transfer: { method: "POST", path: "/api/transfers", access: "member", wallet: "body.from" },
-  // Payment requests (issue 20): anyone signed in who has the id (they scanned it) reads and pays
+  // Payment requests: anyone signed in who has the id (they scanned it) reads and pays
   // one; only the payee wallet's till (its owner, its cashiers) creates and cancels it, and sees who paid.
   createPaymentRequest: { method: "POST", path: "/api/payment-requests", access: "member", wallet: "body.walletId", till: true },
   getPaymentRequest: { method: "GET", path: "/api/payment-requests/:requestId", access: "member" },

@@ -216,7 +216,7 @@ export const AccountSummary = z.object({
 export const TransactionPage = z.object({ items: z.array(TransactionView), next: z.string().nullable() });
 
 /**
- * One of a wallet's cashiers (issue 20), or an invitation to become one, as the wallet's owner
+ * One of a wallet's cashiers, or an invitation to become one, as the wallet's owner
  * sees them. Naming a cashier invites the address typed: until its holder accepts, the owner sees
  * that address and nothing else, and an address no member holds is answered alike, so naming a
  * cashier tells nobody who is a member or what they are called.
@@ -251,7 +251,7 @@ export const CashierInvitation = z.object({
 export const Till = z.object({ walletId: z.string(), shopName: z.string(), currency: z.string(), currencyName: z.string() });
 
 /**
- * A till's sales (issue 20): the payments a wallet received between two instants (`from`
+ * A till's sales: the payments a wallet received between two instants (`from`
  * included, `to` excluded: the app sends the shop's local midnights), newest first.
  */
 export const SalesQuery = z.object({
@@ -334,7 +334,7 @@ export const TransferBody = z.object({
     .max(LIMITS.idempotencyKeyMax)
     .regex(/^[\w-]+$/),
   /**
-   * The payment request this pays (issue 20): the payment must be its exact amount to its wallet,
+   * The payment request this pays: the payment must be its exact amount to its wallet,
    * and is refused once the request is paid, cancelled or expired. Not part of a ledger wallet's
    * signed message: it links the payment to the request, it moves no money.
    */
@@ -572,7 +572,7 @@ const Flow = z.object({ count: z.number().int(), volume: AmountString });
 /** Reconversions are what members sent back; retirements are those the association paid out (the reserve goes down by them). */
 const Flows = z.object({ payment: Flow, topup: Flow, reconversion: Flow, retirement: Flow });
 
-/** One currency's figures (issue 22), all from the ledger in one snapshot. */
+/** One currency's figures, all from the ledger in one snapshot. */
 export const CurrencyFigures = z.object({
   currencyId: z.string(),
   name: z.string(),
@@ -607,7 +607,7 @@ export const Figures = z.object({
   currencies: z.array(CurrencyFigures),
 });
 
-/** The books of a period (issue 22): every movement from the start of `from` to the end of `to` in `tz`. */
+/** The books of a period: every movement from the start of `from` to the end of `to` in `tz`. */
 export const BooksQuery = z.object({ from: IsoDay, to: IsoDay, tz: z.string().min(1).max(64) });
 
 /** One side of a movement in the books: whose wallet, and its balance (all its accounts) just after. */
@@ -673,7 +673,7 @@ export const MemberWallet = z.object({
   frozenReason: z.string().nullable(),
 });
 
-/** A member as the account administrators' search lists them (issue 22). */
+/** A member as the account administrators' search lists them. */
 export const MemberSummary = z.object({
   memberId: z.number().int(),
   name: z.string(),
@@ -690,7 +690,7 @@ export const MemberParams = z.object({ memberId: z.coerce.number().int().min(1) 
 const Counterparty = z.object({ name: z.string().nullable(), role: z.enum(WALLET_ROLES) });
 
 /**
- * A member's page for the account administrators (issue 22): their wallets with balances,
+ * A member's page for the account administrators: their wallets with balances,
  * limits and freezes, their last movements, what is pending, how they are signed in, their PINs.
  */
 export const MemberFile = z.object({

@@ -1,7 +1,7 @@
 -- Up Migration
 
 -- The members' directory searches names only: searching e-mail and phone too let a member recover
--- another's address one character at a time (issue 16). name_key is the name as search_text
+-- another's address one character at a time. name_key is the name as search_text
 -- holds it (lower-case, accents stripped by the server), so existing rows take search_text's
 -- prefix before their e-mail; search_text stays for administrators, who may search by e-mail.
 ALTER TABLE members ADD COLUMN name_key text;

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Payment requests as server objects (issue 20): a payee asks for an exact amount into one wallet;
+-- Payment requests as server objects: a payee asks for an exact amount into one wallet;
 -- the first payment of it marks it paid, in the movement's own transaction, and every later one is
 -- refused. A row still 'open' past expires_at is expired wherever it is read or paid
 -- (services/payment-requests.ts): no timer has to run for a request to stop being payable.
@@ -28,7 +28,7 @@ CREATE TABLE payment_requests (
     AND (movement_id IS NULL) = (paid_at IS NULL)
   )
 );
--- The till's lists of a wallet's requests (later increments of issue 20).
+-- The till's lists of a wallet's requests.
 CREATE INDEX payment_requests_wallet ON payment_requests (wallet_id, created_at);
 
 -- Down Migration

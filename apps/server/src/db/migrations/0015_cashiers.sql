@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Cashiers (issue 20): members a wallet's owner lets run its till — take payments into it and see
+-- Cashiers: members a wallet's owner lets run its till — take payments into it and see
 -- its sales — and nothing else of it: not its balance, not sending from it, not its wallet file,
 -- not its settings (apps/server/src/http/contract.ts answers them 403). A revocation deletes the
 -- row; the audit log keeps every grant and revocation.

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Posting a movement in one round trip (issue 21). The rules are those services/ledger.ts applied
+-- Posting a movement in one round trip. The rules are those services/ledger.ts applied
 -- over six to eight statements, each a round trip to the database: lock the accounts the movement
 -- touches in id order, answer a key already used (the same payment again, or a conflict), check
 -- both wallets and the backend, check every floor and ceiling under the locks, then insert the

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Group commit (issue 21): movements that arrive together are posted by one statement, in one
+-- Group commit: movements that arrive together are posted by one statement, in one
 -- transaction, so they share its round trip, its commit and its WAL flush, and a hot account (a
 -- shop on market day) is locked once for all of them instead of once each.
 --

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Freezing a wallet (issue 22): an account administrator stops a wallet from sending or receiving,
+-- Freezing a wallet: an account administrator stops a wallet from sending or receiving,
 -- with a reason its owner sees. Apart from the status (pending, active, locked, discarded), which
 -- says where the wallet is in its life: a frozen wallet is still an active one, and unfreezing
 -- gives it back exactly as it was. Who froze it and when are in the audit log too, with the reason.
@@ -83,7 +83,7 @@ BEGIN
   IF payer.status <> 'active' THEN
     outcome := 'payer_inactive'; RETURN NEXT; RETURN;
   END IF;
-  -- A frozen wallet neither sends nor receives (issue 22); its owner is told why by the app.
+  -- A frozen wallet neither sends nor receives; its owner is told why by the app.
   IF payer.frozen_at IS NOT NULL OR payee.frozen_at IS NOT NULL THEN
     outcome := 'frozen'; RETURN NEXT; RETURN;
   END IF;

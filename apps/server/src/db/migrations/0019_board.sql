@@ -1,6 +1,6 @@
 -- Up Migration
 
--- The board's right (issue 22): reads the association's figures and the ledger's health, and
+-- The board's right: reads the association's figures and the ledger's health, and
 -- changes nothing. Administrators (both validation rights) have it too, without this flag.
 ALTER TABLE members ADD COLUMN can_view_figures boolean NOT NULL DEFAULT false;
 

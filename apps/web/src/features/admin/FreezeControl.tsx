@@ -12,7 +12,7 @@ import { ConfirmDialog } from "./ConfirmDialog";
 import { adminKeys } from "./queries";
 
 /**
- * Freezing a member's wallet (issue 22): a frozen wallet neither sends nor receives, and its
+ * Freezing a member's wallet: a frozen wallet neither sends nor receives, and its
  * owner reads the reason on their dashboard. Freezing asks for that reason first (the field has
  * the focus); unfreezing asks for a confirmation. Both are in the audit log.
  */

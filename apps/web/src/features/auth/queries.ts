@@ -63,7 +63,7 @@ export function useSession(): SessionState {
 /** A yes-or-no check of the server; one that fails counts as "no". */
 const orNo = (check: Promise<boolean>) => check.catch(() => false);
 
-/** docs/spec.md §6: the rights' checks after login (and the board's, issue 22); a failing check counts as "no right". */
+/** docs/spec.md §6: the rights' checks after login (and the board's); a failing check counts as "no right". */
 export function useRights() {
   const client = useClient();
   const me = useMe();

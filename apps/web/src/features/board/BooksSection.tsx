@@ -44,7 +44,7 @@ function booksLabels(i18n: I18n): BooksLabels {
 const languageDecimal = (locale: string): DecimalSeparator => (new Intl.NumberFormat(locale).format(1.5).includes(",") ? "," : ".");
 
 /**
- * The books of the period for the accountant (issue 22): every movement, and each account's
+ * The books of the period for the accountant: every movement, and each account's
  * statement, as CSV files that open in a spreadsheet without retyping. Made here from the
  * server's list of the period's movements, so their sums are the figures' totals.
  */

@@ -17,7 +17,7 @@ import { useBoardLocales, useFiguresScreen, type FiguresScreenState } from "./us
 const FlowsChart = optionalLazy<FlowsChartProps>(() => import("./FlowsChart").then((m) => ({ default: m.FlowsChart })));
 
 /**
- * The board's figures (issue 22): the ledger's health first, then for each currency what is in
+ * The board's figures: the ledger's health first, then for each currency what is in
  * circulation and what covers it, who uses it, and the period's movements as a chart and a table.
  * Read-only: the board sees, the administrators act.
  */

@@ -32,7 +32,7 @@ const TICK_SPACE = 64;
 const FONT = "12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
 /**
- * The volumes of a period's buckets as lines (issue 22), drawn with uPlot on a canvas sized to
+ * The volumes of a period's buckets as lines, drawn with uPlot on a canvas sized to
  * its container. Colours come from the design tokens, so the chart follows the light and dark
  * themes and an association's own. The canvas is for the eye: the screen's table says the same
  * to everyone, and the container (FiguresScreen) names it as an image.

@@ -12,7 +12,7 @@ export interface FiguresQuery {
   tz: string;
 }
 
-/** The board's queries (issue 22), one key factory: invalidating `boardKeys.all` refreshes them all. */
+/** The board's queries, one key factory: invalidating `boardKeys.all` refreshes them all. */
 export const boardKeys = {
   all: [...MEMBER_KEY, "board"] as const,
   figures: (q: FiguresQuery) => [...boardKeys.all, "figures", q.from, q.to, q.interval, q.tz] as const,

@@ -16,7 +16,7 @@ export function useBoardLocales() {
 }
 
 /**
- * The state of the board's figures screen (issue 22), apart from how it is drawn: the period and
+ * The state of the board's figures screen, apart from how it is drawn: the period and
  * how it is cut, the figures of that period, the ledger's health and the check asked now.
  * Days are the device's: the server cuts weeks and months in the device's time zone too.
  */

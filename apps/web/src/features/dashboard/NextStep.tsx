@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
 
 /**
- * What the dashboard says when it has nothing to show: why, and the next step (issue 18).
+ * What the dashboard says when it has nothing to show: why, and the next step.
  * `canCreate` is undefined while the backends load.
  */
 export type NextStepProps =

@@ -27,7 +27,7 @@ import { useMemberPage, type MemberPageState } from "./useMemberPage";
 type Wallet = MemberFile["wallets"][number];
 
 /**
- * A member's page for the account administrators (issue 22): who they are, their wallets with
+ * A member's page for the account administrators: who they are, their wallets with
  * balances, limits and freezes, their last movements, what is pending, how they are signed in and
  * their PINs; and the ways to help them: sign them out everywhere, give their PINs their attempts
  * back, send them a password reset link. Every action asks to confirm first.

@@ -7,7 +7,7 @@ import { Skeleton } from "../../ui/Skeleton";
 import { useMemberSearch } from "./queries";
 
 /**
- * The account administrators' way to a member (issue 22): found by name, e-mail or phone, each
+ * The account administrators' way to a member: found by name, e-mail or phone, each
  * result a link to the member's page. The text typed is in the address (?q=), so coming back
  * from a member's page finds the same results.
  */

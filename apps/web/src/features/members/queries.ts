@@ -7,7 +7,7 @@ import { STALE } from "../../lib/query-policy";
 import { adminKeys } from "../admin/queries";
 
 /**
- * The members' pages (issue 22), under the administration's keys: invalidating `adminKeys.all`
+ * The members' pages, under the administration's keys: invalidating `adminKeys.all`
  * (a freeze, the console's actions) refreshes them too.
  */
 export const memberKeys = {

@@ -17,7 +17,7 @@ export interface PaymentRequest {
   amount: string;
   senderMemo: string | null;
   recipientMemo: string | null;
-  /** The server's request (issue 20): the payment pays it, at most once. */
+  /** The server's request: the payment pays it, at most once. */
   requestId?: string | undefined;
 }
 

@@ -12,7 +12,7 @@ import { useAccounts } from "../accounts/queries";
 import { useCashiers } from "./queries";
 
 /**
- * Preferences: who may run the till of each of the member's wallets (issue 20). A cashier takes
+ * Preferences: who may run the till of each of the member's wallets. A cashier takes
  * payments into the wallet and sees its sales; never its balance, never sending from it. Naming
  * one invites the address typed: until its holder accepts, the list shows that address, pending,
  * and nothing of who holds it (an address nobody holds looks the same).

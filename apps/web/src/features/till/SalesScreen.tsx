@@ -20,7 +20,7 @@ const readDay = (value: string): Date | null => {
 };
 
 /**
- * A till's sales (issue 20): today's by default, or any day or range the shop picks; the count
+ * A till's sales: today's by default, or any day or range the shop picks; the count
  * and the total are the server's over the whole range, which are the ledger's, and the CSV holds
  * exactly those sales.
  */

@@ -15,7 +15,7 @@ import { useTillWallets, useTodaysTotals, type TillWalletChoice } from "./querie
 import { EXPIRY_CHOICES, useTill } from "./useTill";
 
 /**
- * The till (issue 20): the shop types the amount, the customer scans the code, and the screen
+ * The till: the shop types the amount, the customer scans the code, and the screen
  * turns to "Paid" with the customer's name the moment the payment commits. Built to stand on a
  * counter: large keys and code, the screen kept on, full screen where the browser allows.
  */

@@ -18,7 +18,7 @@ export type TillView =
 export const EXPIRY_CHOICES = [5, 10, 15, 30, 60] as const;
 
 /**
- * The state of the till (issue 20), apart from how it is drawn: the amount typed on the keypad,
+ * The state of the till, apart from how it is drawn: the amount typed on the keypad,
  * the memo and the time to pay, the request asked, and what became of it. The request's status
  * is the server's (features/till/queries.ts): paid by the payment's own transaction, expired by the
  * database's clock, so the till says what the ledger says.
