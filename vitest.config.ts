@@ -6,6 +6,8 @@ export default defineConfig({
       { test: { name: "domain", include: ["packages/domain/test/**/*.test.ts"], environment: "node" } },
       { test: { name: "wallet", include: ["packages/wallet/test/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
       { test: { name: "client", include: ["packages/client/test/**/*.test.ts"], environment: "node" } },
+      // The docs checker: links, paths and npm scripts named in README.md and docs/*.md exist.
+      { test: { name: "docs", include: ["scripts/**/*.test.ts"], environment: "node" } },
       {
         test: {
           name: "server",

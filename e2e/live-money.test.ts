@@ -6,7 +6,7 @@ import { startInstance, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
 
 /**
- * Live money (README "Live money") across two instances of the server on one PostgreSQL: what
+ * Live money (docs/architecture.md "Live money") across two instances of the server on one PostgreSQL: what
  * happens through instance 1 shows at once in the app open on instance 2, with no reload and no
  * polling (the association's refresh intervals are the default 90 s, far beyond the 2 s allowed here).
  */

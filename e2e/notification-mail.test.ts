@@ -4,7 +4,7 @@ import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * E-mail notifications (README "Live money"): Bob switches "Money received" on in Preferences,
+ * E-mail notifications (docs/architecture.md "Live money"): Bob switches "Money received" on in Preferences,
  * it stays on, and Alice's payment reaches his inbox over SMTP in the app's language.
  */
 

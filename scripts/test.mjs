@@ -46,7 +46,7 @@ if (pgOnly) {
   buildWeb();
 }
 
-const ALL = ["domain", "wallet", "client", "server", "web", "e2e"];
+const ALL = ["domain", "wallet", "client", "docs", "server", "web", "e2e"];
 const runs = [
   { name: pgOnly ? "vitest-pg" : "vitest", projects: pgOnly ? ["server"] : ALL },
   { name: pgOnly ? "reliability-pg" : "reliability", projects: ["reliability"] },

@@ -3,7 +3,7 @@ import type { CapacitorConfig } from "@capacitor/cli";
 /**
  * The Android and iOS shells: the built web app (dist) in a WebView, talking to the association's
  * server named by config.json's `lokapiHost` (the shell has no server of its own). See the
- * README's "Mobile apps" section for building them on a machine with the SDKs.
+ * "Mobile apps" in docs/operations.md for building them on a machine with the SDKs.
  */
 const config: CapacitorConfig = {
   appId: "org.mutua.wallet",

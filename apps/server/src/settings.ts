@@ -17,7 +17,7 @@ function topupProvider(v: string | undefined): TopUpProviderName {
   return name as TopUpProviderName;
 }
 
-/** Server settings, all from environment variables (documented in the README). */
+/** Server settings, all from environment variables (documented in docs/operations.md, "Server environment"). */
 export interface Settings {
   port: number;
   host: string;

@@ -23,7 +23,7 @@ import {
 } from "./helpers";
 
 /**
- * Live money (README "Live money"): the database writes a member's events in their cause's
+ * Live money (docs/architecture.md "Live money"): the database writes a member's events in their cause's
  * transaction, and every instance's event stream hands them to the member's open apps, in the order
  * their transactions became visible, resuming after the last one a reconnecting app saw.
  */

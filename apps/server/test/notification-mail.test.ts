@@ -25,7 +25,7 @@ import {
 } from "./helpers";
 
 /**
- * E-mail notifications (README "Live money") over a real SMTP conversation: the trigger queues a
+ * E-mail notifications (docs/architecture.md "Live money") over a real SMTP conversation: the trigger queues a
  * message with its event when the member opted in, the workers of two instances on one database
  * send it once, in the member's language, with a one-click unsubscribe link that works without
  * signing in.

@@ -28,7 +28,7 @@ import {
 } from "./helpers";
 
 /**
- * Web Push (README "Live money") against a real push service: an HTTPS server of the test's own,
+ * Web Push (docs/architecture.md "Live money") against a real push service: an HTTPS server of the test's own,
  * with a certificate made here. A device subscribes with keys the test makes, as a browser would;
  * the trigger queues a push with the event; the workers of two instances send it once, encrypted
  * for the device (RFC 8291) and signed with the server's VAPID key (RFC 8292); the test decrypts

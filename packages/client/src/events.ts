@@ -22,7 +22,7 @@ const CLOSED = 2;
 export const REOPEN_MS = 5_000;
 
 /**
- * Follows the member's events (README "Live money"). The EventSource reconnects by
+ * Follows the member's events (docs/architecture.md "Live money"). The EventSource reconnects by
  * itself after a cut, saying the last event it saw (Last-Event-ID), so the server resumes after it:
  * nothing is missed, nothing repeated. When it gives up, it is opened anew after REOPEN_MS with
  * `after=` that same event. Returns the function that stops following.

@@ -62,7 +62,7 @@ export type PasskeyChallengePurpose = (typeof PASSKEY_CHALLENGE_PURPOSES)[number
 
 /**
  * What happened to a member that their open apps (and, for some, their inbox or phone) hear of
- * (README "Live money"). The database writes them itself, in the transaction of
+ * (docs/architecture.md "Live money"). The database writes them itself, in the transaction of
  * their cause (migration 0011), so an event exists exactly when its cause committed.
  */
 export const EVENT_KINDS = [
@@ -85,7 +85,7 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent"] as const satisfies readonly EventKind[];
 
 /**
- * What a member can be told of outside the app (README "Live money"): by e-mail, each kind
+ * What a member can be told of outside the app (docs/architecture.md "Live money"): by e-mail, each kind
  * switched on or off on its own in Preferences, and by push, every kind on each subscribed device. Event kinds but for `reconversion_paid`: a
  * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
  */

@@ -38,7 +38,7 @@ interface Options {
 }
 
 /**
- * The event streams open on this instance (README "Live money"), grouped by member. A stream lives
+ * The event streams open on this instance (docs/architecture.md "Live money"), grouped by member. A stream lives
  * no longer than its session: it looks at it again when any instance says one of the member's
  * sessions ended (the hub), when the session is due to expire, and at each heartbeat, and always
  * before it reads anything more. Its row in event_streams is what counts it against the caps on

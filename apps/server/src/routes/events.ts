@@ -9,7 +9,7 @@ import { sessionToken } from "../http/auth";
 import { EventFeeds } from "../http/event-feeds";
 
 /**
- * Live money (README "Live money"): one Server-Sent Events stream per open tab, fed from the
+ * Live money (docs/architecture.md "Live money"): one Server-Sent Events stream per open tab, fed from the
  * database through the instance's EventHub (http/event-feeds.ts), and the notification centre's list.
  */
 export function eventRoutes(app: FastifyInstance, deps: AppDeps, hub: EventHub): void {

@@ -8,7 +8,7 @@ import { writingLanguage } from "../services/notification-mail";
 import { readUnsubscribeToken } from "../services/unsubscribe-tokens";
 
 /**
- * E-mail notifications (README "Live money"): the member's choices in Preferences, and the
+ * E-mail notifications (docs/architecture.md "Live money"): the member's choices in Preferences, and the
  * unsubscribe link of every message, which works without signing in.
  */
 export function notificationRoutes(app: FastifyInstance, deps: AppDeps): void {

@@ -5,7 +5,7 @@ import { subscribePush, unsubscribePush } from "../services/push-subscriptions";
 import { vapidKeys } from "../services/vapid";
 
 /**
- * Web Push (README "Live money"): the key a device subscribes with, and the member's devices
+ * Web Push (docs/architecture.md "Live money"): the key a device subscribes with, and the member's devices
  * (Preferences → "Notify me on this device"). Each member subscribes and removes only their own.
  */
 export function pushRoutes(app: FastifyInstance, deps: AppDeps): void {

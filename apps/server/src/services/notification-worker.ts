@@ -22,7 +22,7 @@ import { unsubscribeToken } from "./unsubscribe-tokens";
 import { vapidKeys, type VapidKeys } from "./vapid";
 
 /**
- * Sends the notification e-mails and pushes the outbox holds (README "Live money"). Every instance
+ * Sends the notification e-mails and pushes the outbox holds (docs/architecture.md "Live money"). Every instance
  * runs one; all their state is in PostgreSQL, so they share the work whatever their number, and
  * one that dies leaves nothing behind that another would need.
  *

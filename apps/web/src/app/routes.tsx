@@ -15,7 +15,7 @@ import { rememberPayLink } from "../lib/pay-link";
 import { PAY_PATH } from "@mutua/domain";
 import { optionalLazy } from "../ui/optional-lazy";
 
-// The signed-in member's event stream (README "Live money"): loaded after the login, not with it.
+// The signed-in member's event stream (docs/architecture.md "Live money"): loaded after the login, not with it.
 const LiveEvents = optionalLazy<object>(() => import("../features/notifications/live").then((m) => ({ default: m.LiveEvents })));
 
 /** Titles are msgids, translated when shown. */

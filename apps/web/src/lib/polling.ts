@@ -6,7 +6,7 @@ export const pollEvery = (seconds: number): number | false => (seconds < 0 ? fal
 /**
  * Whether the member's event stream is up (features/notifications/live.tsx says so). While it
  * is, the server tells the app of every change to the member's money, so nothing polls: polling
- * is the fallback for when the stream cannot be opened (README "Live money").
+ * is the fallback for when the stream cannot be opened (docs/architecture.md "Live money").
  */
 let live = false;
 const listeners = new Set<() => void>();

@@ -753,7 +753,7 @@ export const WalletLimitsBody = z.object({
 /** An event's id: a decimal integer, kept as text (it is the stream's `Last-Event-ID`). */
 const EventId = z.string().regex(/^\d{1,18}$/, M.invalidRequest);
 
-/** Something that happened to the member (README "Live money"). */
+/** Something that happened to the member (docs/architecture.md "Live money"). */
 export const MemberEvent = z.object({
   id: EventId,
   kind: z.enum(EVENT_KINDS),

@@ -1,7 +1,7 @@
 -- Up Migration
 
 -- What happened to a member, for their open apps (Server-Sent Events), their notification centre,
--- and later their inbox and phone: the transactional outbox of README "Live money".
+-- and later their inbox and phone: the transactional outbox of docs/architecture.md "Live money".
 -- The database writes each event itself, by trigger, in the transaction of its cause (a movement
 -- posted, a reconversion moved on, a wallet approved or discarded), whichever code path caused it:
 -- an event exists exactly when its cause committed, never for one rolled back.

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- E-mail notifications (README "Live money"): what each member asked to be told of, in which
+-- E-mail notifications (docs/architecture.md "Live money"): what each member asked to be told of, in which
 -- language, and the deliveries still to make, written by trigger in the transaction of the event.
 
 -- The language the server writes to the member in; null: the association's default language.

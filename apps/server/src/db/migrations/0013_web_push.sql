@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Web Push (README "Live money"): the devices that asked to be notified, and their deliveries in the
+-- Web Push (docs/architecture.md "Live money"): the devices that asked to be notified, and their deliveries in the
 -- outbox of migration 0012. A device's subscription is its member's opt-in: it gets every kind the
 -- e-mails can tell (payment_received, topup_credited, wallet_approved, reconversion_paid), mapped
 -- from events exactly as e-mails are.

@@ -24,7 +24,7 @@ const ICONS: Partial<Record<MemberEvent["kind"], IconNode>> = {
 };
 
 /**
- * The notification centre (README "Live money"): what happened to the member's money and wallets,
+ * The notification centre (docs/architecture.md "Live money"): what happened to the member's money and wallets,
  * newest first, the same on every device. Opening one marks it read and shows what it concerns.
  */
 export function NotificationsScreen() {

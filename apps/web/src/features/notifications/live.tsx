@@ -17,7 +17,7 @@ export { eventMessage } from "./texts";
 export * from "./queries";
 
 /**
- * The one place where the member's events become fresh screens (README "Live money"): every query
+ * The one place where the member's events become fresh screens (docs/architecture.md "Live money"): every query
  * of their money (`meta: MONEY`, lib/query-policy) is fetched again, whichever screen shows it,
  * and their notifications (the invitations to run a till among them); a wallet approved or
  * discarded changes their backends too.

@@ -2,7 +2,7 @@ import { useLingui } from "@lingui/react";
 import { toast } from "../../lib/toast";
 import { useDevicePush, useSetDevicePush } from "./device-push";
 
-/** Preferences: "Notify me on this device", the installed app's Web Push (README "Live money"). */
+/** Preferences: "Notify me on this device", the installed app's Web Push (docs/architecture.md "Live money"). */
 export function DeviceNotifications() {
   const { i18n } = useLingui();
   const state = useDevicePush();

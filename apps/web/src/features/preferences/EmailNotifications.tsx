@@ -4,7 +4,7 @@ import { toast } from "../../lib/toast";
 import { serverLanguage, useNotificationSettings, useSaveNotificationSettings } from "./notification-settings";
 
 /**
- * Preferences: one switch per kind of e-mail notification (README "Live money"), each saved as it
+ * Preferences: one switch per kind of e-mail notification (docs/architecture.md "Live money"), each saved as it
  * is flipped, with the app's language so that the messages come in it.
  */
 export function EmailNotifications() {

@@ -4,7 +4,7 @@ import { useClient } from "../../app/context";
 import { MEMBER_KEY } from "../../lib/query-policy";
 
 /**
- * "Notify me on this device" (README "Live money"): this browser's Web Push subscription, made
+ * "Notify me on this device" (docs/architecture.md "Live money"): this browser's Web Push subscription, made
  * with the server's VAPID key and handed to the server, which sends the member's notifications to
  * it (the service worker shows them: public/push-sw.js).
  */
