@@ -7,7 +7,7 @@ import { refuseOwn } from "./separation";
 
 /**
  * Freezing a member's wallet: while frozen it neither sends nor receives — the ledger
- * refuses any movement touching it (`ledger_post`, migration 0018) — and its owner sees the reason.
+ * refuses any movement touching it (`ledger_post`, db/functions/ledger_post.sql) — and its owner sees the reason.
  * The wallet's accounts are locked before the change, as a movement locks them, so every movement
  * either committed before the freeze or sees it. Each change is audited in its own transaction,
  * with the state before and after and the reason. An administrator neither freezes nor unfreezes

@@ -70,10 +70,9 @@ function normalise(req: MovementRequest): { req: MovementRequest; hash: string }
 
 /**
  * Posts a movement, or returns the one already posted under the same idempotency key. One
- * statement (`ledger_post`, created by migration 0016, live version in the latest migration that
- * redefines it, currently 0018), so one round trip and its own transaction; when
- * movements arrive together they share one (group commit, `ledger_post_batch`, migration 0017),
- * each with its own outcome.
+ * statement (`ledger_post`, db/functions/ledger_post.sql), so one round trip and its own
+ * transaction; when movements arrive together they share one (group commit, `ledger_post_batch`,
+ * db/functions/ledger_post_batch.sql), each with its own outcome.
  */
 export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   const n = normalise(req);
@@ -121,10 +120,10 @@ function answer({ outcome, ...movement }: Outcome): { movement: MovementRow; rep
 }
 
 /**
- * The ledger's rules, applied by the database in one statement (`ledger_post`, currently as
- * redefined by migration 0018): the accounts
- * locked in id order, the key answered, wallets, backend, floors and ceilings checked under the
- * locks, then the movement, its postings and the cached balances written.
+ * The ledger's rules, applied by the database in one statement (`ledger_post`,
+ * db/functions/ledger_post.sql): the accounts locked in id order, the key answered, wallets,
+ * backend, floors and ceilings checked under the locks, then the movement, its postings and the
+ * cached balances written.
  */
 async function post(db: Queryable, p: Posting): Promise<Outcome> {
   const { req } = p;
@@ -167,7 +166,7 @@ async function postAlone(db: Db, p: Posting): Promise<Outcome> {
   }
 }
 
-/** Several movements in one statement and one transaction, each with its outcome (migration 0017). */
+/** Several movements in one statement and one transaction, each with its outcome (db/functions/ledger_post_batch.sql). */
 async function postBatch(db: Db, batch: Posting[]): Promise<Outcome[]> {
   const items = batch.map(({ req, hash, publicId }) => ({
     kind: req.kind,

@@ -55,6 +55,3 @@ CREATE TABLE backends (
   currency_id text NOT NULL REFERENCES currencies(id),
   created_at timestamptz NOT NULL DEFAULT now()
 );
-
--- Down Migration
-DROP TABLE backends, currencies, rate_limits, password_resets, sessions, members;

@@ -111,9 +111,3 @@ CREATE TABLE favorites (
 );
 
 UPDATE members SET search_text = lower(first_name || ' ' || last_name || ' ' || email);
-
--- Down Migration
-DROP TABLE favorites, postings, movements, accounts, wallets;
-DROP FUNCTION ledger_append_only, ledger_check_balanced;
-ALTER TABLE backends DROP COLUMN status, DROP COLUMN min_credit_amount, DROP COLUMN max_credit_amount, DROP COLUMN cm_floor, DROP COLUMN cm_ceiling;
-ALTER TABLE members DROP COLUMN phone, DROP COLUMN search_text;

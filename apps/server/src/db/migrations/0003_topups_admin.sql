@@ -51,6 +51,3 @@ CREATE TABLE reconversions (
 );
 CREATE INDEX reconversions_open ON reconversions(status) WHERE status <> 'paid';
 INSERT INTO reconversions (movement_id, updated_at) SELECT id, created_at FROM movements WHERE kind = 'reconversion';
-
--- Down Migration
-DROP TABLE reconversions, topup_orders, audit_log;

@@ -16,6 +16,3 @@ CREATE TABLE pins (
   last_used_at timestamptz
 );
 CREATE INDEX pins_member ON pins(member_id);
-
--- Down Migration
-DROP TABLE pins;

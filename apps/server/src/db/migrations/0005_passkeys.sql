@@ -26,7 +26,3 @@ CREATE TABLE webauthn_challenges (
   expires_at timestamptz NOT NULL
 );
 CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges(expires_at);
-
--- Down Migration
-DROP TABLE webauthn_challenges;
-DROP TABLE passkeys;

@@ -11,6 +11,3 @@ CREATE TABLE device_logins (
   last_used_at timestamptz
 );
 CREATE INDEX device_logins_member ON device_logins(member_id);
-
--- Down Migration
-DROP TABLE device_logins;

@@ -15,10 +15,3 @@ ALTER TABLE device_logins ADD COLUMN name text NOT NULL DEFAULT '' CHECK (length
 
 -- Old rate-limit windows and answered-or-expired challenges are swept on a schedule.
 CREATE INDEX rate_limits_window ON rate_limits(window_start);
-
--- Down Migration
-DROP INDEX rate_limits_window;
-ALTER TABLE device_logins DROP COLUMN name;
-ALTER TABLE passkeys DROP COLUMN name;
-ALTER TABLE sessions DROP COLUMN opened_by;
-ALTER TABLE sessions DROP COLUMN reauth_at;

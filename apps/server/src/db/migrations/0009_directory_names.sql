@@ -10,6 +10,3 @@ UPDATE members SET name_key = CASE
   ELSE lower(first_name || ' ' || last_name)
 END;
 ALTER TABLE members ALTER COLUMN name_key SET NOT NULL;
-
--- Down Migration
-ALTER TABLE members DROP COLUMN name_key;

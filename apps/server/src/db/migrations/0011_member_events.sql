@@ -79,10 +79,3 @@ END $$;
 CREATE TRIGGER wallets_member_events AFTER UPDATE OF status ON wallets
   FOR EACH ROW WHEN (OLD.status = 'pending' AND NEW.status IN ('active', 'discarded') AND NEW.member_id IS NOT NULL)
   EXECUTE FUNCTION member_events_of_wallet();
-
--- Down Migration
-DROP TRIGGER wallets_member_events ON wallets;
-DROP TRIGGER reconversions_member_events ON reconversions;
-DROP TRIGGER movements_member_events ON movements;
-DROP TABLE member_events;
-DROP FUNCTION member_events_of_wallet, member_events_of_reconversion, member_events_of_movement, member_events_notify;

@@ -61,9 +61,3 @@ BEGIN
   RETURN NULL;
 END $$;
 CREATE TRIGGER member_events_deliveries AFTER INSERT ON member_events FOR EACH ROW EXECUTE FUNCTION notification_deliveries_of_event();
-
--- Down Migration
-DROP TRIGGER member_events_deliveries ON member_events;
-DROP FUNCTION notification_deliveries_of_event;
-DROP TABLE server_keys, notification_deliveries, notification_preferences;
-ALTER TABLE members DROP COLUMN language;

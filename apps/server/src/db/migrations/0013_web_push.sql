@@ -51,28 +51,3 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
-
--- Down Migration
-CREATE OR REPLACE FUNCTION notification_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  k text := CASE
-    WHEN NEW.kind IN ('payment_received', 'topup_credited', 'wallet_approved') THEN NEW.kind
-    WHEN NEW.kind = 'reconversion_stage' AND NEW.stage = 'paid' THEN 'reconversion_paid'
-  END;
-BEGIN
-  IF k IS NOT NULL THEN
-    INSERT INTO notification_deliveries (event_id, channel, kind)
-    SELECT NEW.id, p.channel, k FROM notification_preferences p WHERE p.member_id = NEW.member_id AND p.kind = k;
-  END IF;
-  RETURN NULL;
-END $$;
-DELETE FROM notification_deliveries WHERE channel = 'push';
-DROP INDEX notification_deliveries_email, notification_deliveries_push, notification_deliveries_subscription;
-ALTER TABLE notification_deliveries
-  DROP CONSTRAINT notification_deliveries_push_device,
-  DROP CONSTRAINT notification_deliveries_channel_check,
-  ADD CONSTRAINT notification_deliveries_channel_check CHECK (channel IN ('email')),
-  ADD CONSTRAINT notification_deliveries_event_id_channel_key UNIQUE (event_id, channel),
-  DROP COLUMN subscription_id;
-DROP TABLE push_subscriptions;
-DELETE FROM server_keys WHERE name = 'vapid';

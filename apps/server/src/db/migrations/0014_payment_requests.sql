@@ -30,6 +30,3 @@ CREATE TABLE payment_requests (
 );
 -- The till's lists of a wallet's requests.
 CREATE INDEX payment_requests_wallet ON payment_requests (wallet_id, created_at);
-
--- Down Migration
-DROP TABLE payment_requests;

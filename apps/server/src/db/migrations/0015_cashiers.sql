@@ -13,6 +13,3 @@ CREATE TABLE wallet_cashiers (
 );
 -- The tills a member runs (their app's list), and the check of every till call.
 CREATE INDEX wallet_cashiers_member ON wallet_cashiers (member_id);
-
--- Down Migration
-DROP TABLE wallet_cashiers;

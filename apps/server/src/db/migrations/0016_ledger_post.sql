@@ -130,6 +130,3 @@ BEGIN
 
   RETURN QUERY SELECT 'posted'::text, (moved).*;
 END $$;
-
--- Down Migration
-DROP FUNCTION ledger_post;

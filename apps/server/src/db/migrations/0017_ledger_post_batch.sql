@@ -58,6 +58,3 @@ BEGIN
     ) r;
   END LOOP;
 END $$;
-
--- Down Migration
-DROP FUNCTION ledger_post_batch;

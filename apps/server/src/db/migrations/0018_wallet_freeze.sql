@@ -138,7 +138,3 @@ BEGIN
 
   RETURN QUERY SELECT 'posted'::text, (moved).*;
 END $$;
-
--- Down Migration
--- (The previous ledger_post is migration 0016's; restore it from there before dropping the columns.)
-ALTER TABLE wallets DROP CONSTRAINT wallets_frozen_with_reason, DROP COLUMN frozen_by, DROP COLUMN frozen_reason, DROP COLUMN frozen_at;

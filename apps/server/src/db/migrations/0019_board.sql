@@ -19,8 +19,3 @@ CREATE INDEX ledger_checks_at ON ledger_checks(at DESC);
 
 -- The figures count movements of a kind over a period.
 CREATE INDEX movements_kind_created ON movements(kind, created_at);
-
--- Down Migration
-DROP INDEX movements_kind_created;
-DROP TABLE ledger_checks;
-ALTER TABLE members DROP COLUMN can_view_figures;

@@ -28,9 +28,3 @@ CREATE TRIGGER sessions_ended AFTER UPDATE OF revoked_at, expires_at ON sessions
   FOR EACH ROW WHEN (NEW.revoked_at IS NOT NULL AND OLD.revoked_at IS NULL OR NEW.expires_at < OLD.expires_at)
   EXECUTE FUNCTION sessions_ended_notify();
 CREATE TRIGGER sessions_deleted AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION sessions_ended_notify();
-
--- Down Migration
-DROP TRIGGER sessions_deleted ON sessions;
-DROP TRIGGER sessions_ended ON sessions;
-DROP FUNCTION sessions_ended_notify;
-DROP TABLE event_streams;

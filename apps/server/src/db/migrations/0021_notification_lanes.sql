@@ -19,8 +19,3 @@ CREATE INDEX notification_deliveries_pending_push ON notification_deliveries (su
 ALTER TABLE push_subscriptions
   ADD COLUMN failures integer NOT NULL DEFAULT 0,
   ADD COLUMN paused_until timestamptz;
-
--- Down Migration
-ALTER TABLE push_subscriptions DROP COLUMN paused_until, DROP COLUMN failures;
-DROP INDEX notification_deliveries_pending_push, notification_deliveries_lane;
-ALTER TABLE notification_deliveries DROP COLUMN claimed_at;

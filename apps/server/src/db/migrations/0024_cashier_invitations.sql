@@ -40,15 +40,3 @@ BEGIN
 END $$;
 CREATE TRIGGER cashier_invitations_member_events AFTER INSERT ON cashier_invitations
   FOR EACH ROW WHEN (NEW.member_id IS NOT NULL) EXECUTE FUNCTION member_events_of_cashier_invitation();
-
--- Down Migration
-DROP TRIGGER cashier_invitations_member_events ON cashier_invitations;
-DROP FUNCTION member_events_of_cashier_invitation;
-DELETE FROM member_events WHERE kind = 'cashier_invited';
-ALTER TABLE member_events DROP CONSTRAINT member_events_check;
-ALTER TABLE member_events ADD CONSTRAINT member_events_check
-  CHECK ((kind IN ('wallet_approved', 'wallet_discarded')) = (movement_id IS NULL));
-ALTER TABLE member_events DROP CONSTRAINT member_events_kind_check;
-ALTER TABLE member_events ADD CONSTRAINT member_events_kind_check CHECK (kind IN ('payment_received', 'payment_sent',
-  'topup_credited', 'reconversion_sent', 'reconversion_stage', 'wallet_approved', 'wallet_discarded'));
-DROP TABLE cashier_invitations;

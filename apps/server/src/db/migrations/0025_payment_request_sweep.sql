@@ -5,7 +5,3 @@
 -- a day after they expired. Both read only the unpaid rows, never a till's years of paid ones.
 CREATE INDEX payment_requests_open ON payment_requests (wallet_id) WHERE status = 'open';
 CREATE INDEX payment_requests_unpaid_expiry ON payment_requests (expires_at) WHERE status <> 'paid';
-
--- Down Migration
-DROP INDEX payment_requests_unpaid_expiry;
-DROP INDEX payment_requests_open;

@@ -1,0 +1,19 @@
+-- The event's e-mails as before, and a push to every device of the member, in the event's own
+-- transaction. `FOR KEY SHARE`: a device removed by a transaction that commits meanwhile is skipped
+-- rather than referenced (a plain read could still see it, and the foreign key would then fail
+-- the payment itself); one being removed waits for the payment instead, and takes its row along.
+CREATE OR REPLACE FUNCTION notification_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  k text := CASE
+    WHEN NEW.kind IN ('payment_received', 'topup_credited', 'wallet_approved') THEN NEW.kind
+    WHEN NEW.kind = 'reconversion_stage' AND NEW.stage = 'paid' THEN 'reconversion_paid'
+  END;
+BEGIN
+  IF k IS NOT NULL THEN
+    INSERT INTO notification_deliveries (event_id, channel, kind)
+    SELECT NEW.id, p.channel, k FROM notification_preferences p WHERE p.member_id = NEW.member_id AND p.kind = k;
+    INSERT INTO notification_deliveries (event_id, channel, kind, subscription_id)
+    SELECT NEW.id, 'push', k, s.id FROM push_subscriptions s WHERE s.member_id = NEW.member_id FOR KEY SHARE;
+  END IF;
+  RETURN NULL;
+END $$;
