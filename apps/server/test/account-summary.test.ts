@@ -1,28 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AccountSummary, SubAccount } from "@mutua/domain";
 import { UNKNOWN_TIME_ZONE } from "@mutua/domain/api/schemas";
 import { accountSummary } from "../src/services/account-summary";
-import { ledgerViolations, postMovement } from "../src/services/ledger";
+import { postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
-import {
-  Api,
-  cents,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  openTestLedgerWallet,
-  seedMember,
-  startServer,
-  topUp,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, cents, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, topUp } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** The dashboard's balance chart and month totals: what the ledger's movements imply, day by day in the member's zone. */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let custodial: BackendRow;
 let ledger: BackendRow;
 let issuance: string;
@@ -33,14 +20,14 @@ interface Who {
 }
 
 async function member(firstName: string, backend: BackendRow = custodial): Promise<Who> {
-  const m = await seedMember(tdb.db, { firstName, lastName: "Doe" });
-  const wallet = backend.kind === "ledger" ? (await openTestLedgerWallet(tdb.db, backend, m.id)).id : await openCustodialWallet(tdb.db, backend, m.id);
-  return { wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+  const m = await seedMember(t.db, { firstName, lastName: "Doe" });
+  const wallet = backend.kind === "ledger" ? (await openTestLedgerWallet(t.db, backend, m.id)).id : await openCustodialWallet(t.db, backend, m.id);
+  return { wallet, api: new Api(t.server.baseUrl, await memberToken(t.db, m.id)) };
 }
 
 /** A movement at a chosen instant (postMovement's `at`), split over sub-accounts if asked. */
 async function move(from: string, to: string, parts: Partial<Record<SubAccount, string>>, at?: string) {
-  await postMovement(tdb.db, {
+  await postMovement(t.db, {
     kind: from === issuance ? "topup" : "payment",
     payerWalletId: from,
     payeeWalletId: to,
@@ -63,20 +50,9 @@ const at = (s: AccountSummary, day: string) => s.points.find((p) => p.day === da
 const todayIn = (tz: string) => new Intl.DateTimeFormat("en-CA", { timeZone: tz }).format(new Date());
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-100.00" });
-  issuance = (await systemWallet(tdb.db, custodial.id, "issuance"))!.id;
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-100.00" });
+  issuance = (await systemWallet(t.db, custodial.id, "issuance"))!.id;
 });
 
 describe("account summary at the API", () => {
@@ -84,8 +60,8 @@ describe("account summary at the API", () => {
     const alice = await member("Alice");
     const bob = await member("Bob");
     const carol = await member("Carol");
-    await topUp(tdb.db, alice.wallet, "100.00");
-    await topUp(tdb.db, carol.wallet, "20.00");
+    await topUp(t.db, alice.wallet, "100.00");
+    await topUp(t.db, carol.wallet, "20.00");
     await move(alice.wallet, bob.wallet, { main: "10.00" });
     await move(carol.wallet, alice.wallet, { main: "5.00" });
     await move(alice.wallet, carol.wallet, { main: "3.25" });
@@ -119,7 +95,7 @@ describe("account summary at the API", () => {
   it("counts a payment split across sub-accounts once, at its whole amount", async () => {
     const dave = await member("Dave", ledger);
     const erin = await member("Erin", ledger);
-    await topUp(tdb.db, dave.wallet, "10.00");
+    await topUp(t.db, dave.wallet, "10.00");
     await move(dave.wallet, erin.wallet, { nant: "4.00", cm: "3.00" });
     expect(await summary(dave)).toMatchObject({ monthIn: "10.00", monthOut: "7.00" });
     expect((await summary(dave)).points.at(-1)!.balance).toBe("3.00");
@@ -168,7 +144,7 @@ describe("account summary in the member's time zone (service, at a chosen moment
     await move(issuance, sam.wallet, { main: "20.00" }, "2024-01-19T05:01:00Z");
     const now = new Date("2024-01-20T15:00:00Z");
 
-    const ny = await accountSummary(tdb.db, sam.wallet, { tz: "America/New_York", days: 7 }, now);
+    const ny = await accountSummary(t.db, sam.wallet, { tz: "America/New_York", days: 7 }, now);
     expect(ny.points.map((p) => [p.day, p.balance])).toEqual([
       ["2024-01-14", "0.00"],
       ["2024-01-15", "0.00"],
@@ -179,10 +155,10 @@ describe("account summary in the member's time zone (service, at a chosen moment
       ["2024-01-20", "30.00"],
     ]);
     // In UTC both fell on the 19th.
-    const utc = await accountSummary(tdb.db, sam.wallet, { tz: "UTC", days: 7 }, now);
+    const utc = await accountSummary(t.db, sam.wallet, { tz: "UTC", days: 7 }, now);
     expect([at(utc, "2024-01-18"), at(utc, "2024-01-19")]).toEqual(["0.00", "30.00"]);
     // A zone ahead of UTC: 04:59 and 05:01 UTC are the same morning in Tokyo.
-    const tokyo = await accountSummary(tdb.db, sam.wallet, { tz: "Asia/Tokyo", days: 7 }, now);
+    const tokyo = await accountSummary(t.db, sam.wallet, { tz: "Asia/Tokyo", days: 7 }, now);
     expect([at(tokyo, "2024-01-18"), at(tokyo, "2024-01-19")]).toEqual(["0.00", "30.00"]);
   });
 
@@ -194,7 +170,7 @@ describe("account summary in the member's time zone (service, at a chosen moment
     await move(issuance, pat.wallet, { main: "10.00" }, "2024-02-29T22:59:00Z");
     await move(issuance, pat.wallet, { main: "20.00" }, "2024-02-29T23:01:00Z");
     await move(pat.wallet, quinn.wallet, { main: "5.00" }, "2024-03-01T08:00:00Z");
-    const s = await accountSummary(tdb.db, pat.wallet, { tz: "Europe/Paris", days: 7 }, new Date("2024-03-01T10:00:00Z"));
+    const s = await accountSummary(t.db, pat.wallet, { tz: "Europe/Paris", days: 7 }, new Date("2024-03-01T10:00:00Z"));
     expect(s).toMatchObject({ monthIn: "20.00", monthOut: "5.00" });
     expect(s.points.map((p) => [p.day, p.balance])).toEqual([
       ["2024-02-24", "1.00"],
@@ -206,23 +182,23 @@ describe("account summary in the member's time zone (service, at a chosen moment
       ["2024-03-01", "26.00"],
     ]);
     // In UTC, the 20.00 was February's.
-    expect(await accountSummary(tdb.db, pat.wallet, { tz: "UTC", days: 7 }, new Date("2024-03-01T10:00:00Z"))).toMatchObject({
+    expect(await accountSummary(t.db, pat.wallet, { tz: "UTC", days: 7 }, new Date("2024-03-01T10:00:00Z"))).toMatchObject({
       monthIn: "0.00",
       monthOut: "5.00",
     });
     // Late in February, with a 7-day chart: the month's money before the chart still counts, and
     // January's 1.00 and the month's early days are in the first point. Later movements are not yet.
-    const feb = await accountSummary(tdb.db, pat.wallet, { tz: "Europe/Paris", days: 7 }, new Date("2024-02-28T12:00:00Z"));
+    const feb = await accountSummary(t.db, pat.wallet, { tz: "Europe/Paris", days: 7 }, new Date("2024-02-28T12:00:00Z"));
     expect(feb).toMatchObject({ monthIn: "0.00", monthOut: "0.00" });
     expect(feb.points.map((p) => p.balance)).toEqual(Array(7).fill("1.00"));
-    const march = await accountSummary(tdb.db, pat.wallet, { tz: "Europe/Paris", days: 7 }, new Date("2024-03-31T12:00:00Z"));
+    const march = await accountSummary(t.db, pat.wallet, { tz: "Europe/Paris", days: 7 }, new Date("2024-03-31T12:00:00Z"));
     expect(march).toMatchObject({ monthIn: "20.00", monthOut: "5.00" });
     expect(march.points.map((p) => p.balance)).toEqual(Array(7).fill("26.00"));
   });
 
   it("refuses a zone PostgreSQL does not know as bad input", async () => {
     const m = await member("Una");
-    await expect(accountSummary(tdb.db, m.wallet, { tz: "Nowhere/Land", days: 30 })).rejects.toMatchObject({
+    await expect(accountSummary(t.db, m.wallet, { tz: "Nowhere/Land", days: 30 })).rejects.toMatchObject({
       code: "validation_failed",
       msg: { id: UNKNOWN_TIME_ZONE },
     });

@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { Api, createBackend, memberToken, seedMember } from "./helpers";
+import { setupServerTest } from "./setup";
 import { openCustodialWallet } from "../src/services/wallets";
 
 /** The console's lists: unpaid orders (credit right) and the audit log (both rights). */
-let tdb: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-});
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
-});
+const t = setupServerTest();
 
 describe("admin console lists", () => {
   it("lists unpaid orders for marking paid, and records who marked them in the audit log", async () => {
-    const backend = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-    const owner = await seedMember(tdb.db, { firstName: "Olga" });
-    const walletId = await openCustodialWallet(tdb.db, backend, owner.id, "active");
-    const member = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
+    const backend = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+    const owner = await seedMember(t.db, { firstName: "Olga" });
+    const walletId = await openCustodialWallet(t.db, backend, owner.id, "active");
+    const member = new Api(t.server.baseUrl, await memberToken(t.db, owner.id));
     const created = await member.call("createTopUp", { body: { walletId, amount: "12.00" } });
     expect(created.status).toBe(200);
     const admin = new Api(
-      server.baseUrl,
-      await memberToken(tdb.db, (await seedMember(tdb.db, { firstName: "Ana", canValidateAccounts: true, canValidateCredits: true })).id),
+      t.server.baseUrl,
+      await memberToken(t.db, (await seedMember(t.db, { firstName: "Ana", canValidateAccounts: true, canValidateCredits: true })).id),
     );
     const unpaid = await admin.call("listUnpaidTopUps");
     expect(unpaid.status).toBe(200);

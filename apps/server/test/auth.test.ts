@@ -1,41 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, LoginRequiredError, MutuaClient } from "@mutua/client";
 import { ErrorCode, PUBLIC_ROUTES, buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName, SM } from "@mutua/domain";
-import { createTestDatabase, http, seedMember, Session, startServer, type ErrorJson, type SeededMember, type TestDatabase, type TestServer } from "./helpers";
+import { http, seedMember, Session, type ErrorJson, type SeededMember } from "./helpers";
+import { setupServerTest } from "./setup";
 import { tokenHash } from "../src/services/sessions";
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let member: SeededMember;
 let accountAdmin: SeededMember;
 let creditAdmin: SeededMember;
-const closeLater: TestServer[] = [];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  member = await seedMember(tdb.db, { email: "alice.martin@example.org", firstName: " Alice ", lastName: "Martin" });
-  accountAdmin = await seedMember(tdb.db, { canValidateAccounts: true });
-  creditAdmin = await seedMember(tdb.db, { canValidateCredits: true });
+  member = await seedMember(t.db, { email: "alice.martin@example.org", firstName: " Alice ", lastName: "Martin" });
+  accountAdmin = await seedMember(t.db, { canValidateAccounts: true });
+  creditAdmin = await seedMember(t.db, { canValidateCredits: true });
 });
-
-afterAll(async () => {
-  for (const s of [server, ...closeLater]) await s?.close();
-  await tdb?.drop();
-});
-
-async function extraServer(env: Record<string, string>): Promise<TestServer> {
-  const s = await startServer(tdb.db, { env });
-  closeLater.push(s);
-  return s;
-}
 
 /**
  * What `seconds` passing does to a session: each time it records (opened, last used, expiry,
  * last proof) moves that far into the past, so a test need not wait for a lifetime to run out.
  */
 async function sessionAges(token: string, seconds: number): Promise<void> {
-  await tdb.db.query(
+  await t.db.query(
     `UPDATE sessions SET created_at = created_at - make_interval(secs => $2), last_seen_at = last_seen_at - make_interval(secs => $2),
        expires_at = expires_at - make_interval(secs => $2), reauth_at = reauth_at - make_interval(secs => $2)
      WHERE token_hash = $1`,
@@ -45,7 +31,7 @@ async function sessionAges(token: string, seconds: number): Promise<void> {
 
 describe("login", () => {
   it("accepts the e-mail typed with spaces and capitals, and returns a session and the profile", async () => {
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     const before = Date.now();
     const r = await s.login("  ALICE.Martin@Example.ORG  ", member.password);
     expect(r.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
@@ -57,7 +43,7 @@ describe("login", () => {
   });
 
   it("normalises the e-mail on the server too, not only in the client", async () => {
-    const r = await http<{ token: string }>(server.baseUrl, "POST", buildPath("login"), {
+    const r = await http<{ token: string }>(t.server.baseUrl, "POST", buildPath("login"), {
       body: { login: " Alice.MARTIN@example.org ", password: member.password },
     });
     expect(r.status).toBe(200);
@@ -65,23 +51,23 @@ describe("login", () => {
   });
 
   it("refuses a wrong password with InvalidCredentialsError (401 invalid_credentials)", async () => {
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     const err = await s.login(member.email, "Wrong1234!").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidCredentialsError);
     expect((err as Error).message).toBe("Invalid credentials");
     expect(s.loginRequiredCalls).toBe(0);
 
-    const r = await http<ErrorJson>(server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: "Wrong1234!" } });
+    const r = await http<ErrorJson>(t.server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: "Wrong1234!" } });
     expect(r.status).toBe(401);
     expect(r.json.error).toMatchObject({ code: "invalid_credentials", message: "Invalid credentials", msgid: "Invalid credentials" });
     expect(r.headers.get("set-cookie")).toBeNull();
   });
 
   it("answers an unknown e-mail exactly like a wrong password", async () => {
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     await expect(s.login("nobody@example.org", member.password)).rejects.toBeInstanceOf(InvalidCredentialsError);
-    const unknown = await http<ErrorJson>(server.baseUrl, "POST", buildPath("login"), { body: { login: "nobody@example.org", password: "x" } });
-    const wrong = await http<ErrorJson>(server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: "x" } });
+    const unknown = await http<ErrorJson>(t.server.baseUrl, "POST", buildPath("login"), { body: { login: "nobody@example.org", password: "x" } });
+    const wrong = await http<ErrorJson>(t.server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: "x" } });
     expect(unknown.status).toBe(401);
     expect(unknown.json).toEqual(wrong.json);
   });
@@ -89,14 +75,14 @@ describe("login", () => {
 
 describe("sessions", () => {
   it("works with the Bearer token", async () => {
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     await s.login(member.email, member.password);
     const me = await s.client.getMyContact();
     expect(me).toEqual({ id: Number(member.id), name: "Alice Martin", firstName: "Alice", lastName: "Martin", email: member.email });
   });
 
   it("sets an HttpOnly, SameSite=Strict mutua_session cookie that alone opens the session", async () => {
-    const r = await http<{ token: string; expiresAt: string }>(server.baseUrl, "POST", buildPath("login"), {
+    const r = await http<{ token: string; expiresAt: string }>(t.server.baseUrl, "POST", buildPath("login"), {
       body: { login: member.email, password: member.password },
     });
     expect(r.status).toBe(200);
@@ -118,16 +104,16 @@ describe("sessions", () => {
     expect(flag.split(/;\s*/)[0]).toBe("mutua_signed_in=1");
     expect(flag.toLowerCase()).not.toContain("httponly");
     expect(flag.toLowerCase()).toContain("samesite=strict");
-    const flagOnly = await http(server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: "mutua_signed_in=1" } });
+    const flagOnly = await http(t.server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: "mutua_signed_in=1" } });
     expect(flagOnly.status).toBe(401);
 
-    const me = await http<{ email: string }>(server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: `mutua_session=${r.json.token}` } });
+    const me = await http<{ email: string }>(t.server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: `mutua_session=${r.json.token}` } });
     expect(me.status).toBe(200);
     expect(me.json.email).toBe(member.email);
   });
 
   it("marks the cookie Secure when the public URL is https (and names it __Host-: security.test.ts)", async () => {
-    const s = await extraServer({ PUBLIC_URL: "https://wallet.example.org" });
+    const s = await t.startServer({ env: { PUBLIC_URL: "https://wallet.example.org" } });
     const r = await http(s.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: member.password } });
     expect(r.status).toBe(200);
     const cookie = r.headers.getSetCookie().find((c) => c.startsWith("__Host-mutua_session="))!;
@@ -136,8 +122,8 @@ describe("sessions", () => {
 
   it("refuses a made-up token, and a made-up cookie", async () => {
     const bogus = "A".repeat(43);
-    const a = await http<ErrorJson>(server.baseUrl, "GET", buildPath("getMyContact"), { token: bogus });
-    const b = await http<ErrorJson>(server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: `mutua_session=${bogus}` } });
+    const a = await http<ErrorJson>(t.server.baseUrl, "GET", buildPath("getMyContact"), { token: bogus });
+    const b = await http<ErrorJson>(t.server.baseUrl, "GET", buildPath("getMyContact"), { headers: { cookie: `mutua_session=${bogus}` } });
     for (const r of [a, b]) {
       expect(r.status).toBe(401);
       expect(r.json.error.code).toBe(ErrorCode.loginRequired);
@@ -145,12 +131,12 @@ describe("sessions", () => {
   });
 
   it("logout revokes the session on the server and clears the cookie", async () => {
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     await s.login(member.email, member.password);
     const token = s.token!;
     await s.client.getMyContact();
 
-    const out = await http<{ ok: boolean }>(server.baseUrl, "POST", buildPath("logout"), { token });
+    const out = await http<{ ok: boolean }>(t.server.baseUrl, "POST", buildPath("logout"), { token });
     expect(out.status).toBe(200);
     expect(out.json).toEqual({ ok: true });
     const cleared = out.headers.getSetCookie().find((c) => c.startsWith("mutua_session="));
@@ -162,16 +148,16 @@ describe("sessions", () => {
     // The same token, replayed (as a stolen copy would be), is dead on the server side.
     await expect(s.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
     expect(s.loginRequiredCalls).toBe(1);
-    const r = await http<ErrorJson>(server.baseUrl, "GET", buildPath("getMyContact"), { token });
+    const r = await http<ErrorJson>(t.server.baseUrl, "GET", buildPath("getMyContact"), { token });
     expect(r.status).toBe(401);
     expect(r.json.error).toMatchObject({ code: "login_required", message: SM.loginRequired });
-    const { rows } = await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NOT NULL", [member.id]);
+    const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions WHERE member_id = $1 AND revoked_at IS NOT NULL", [member.id]);
     expect(rows[0]!.n).toBeGreaterThanOrEqual(1);
   });
 
   it("logging out one session leaves the member's other sessions open", async () => {
-    const a = new Session(server.baseUrl);
-    const b = new Session(server.baseUrl);
+    const a = new Session(t.server.baseUrl);
+    const b = new Session(t.server.baseUrl);
     await a.login(member.email, member.password);
     await b.login(member.email, member.password);
     await a.client.logout();
@@ -180,7 +166,7 @@ describe("sessions", () => {
   });
 
   it("refuses a session past its absolute lifetime", async () => {
-    const s = await extraServer({ SESSION_TTL_SECONDS: "1" });
+    const s = await t.startServer({ env: { SESSION_TTL_SECONDS: "1" } });
     const sess = new Session(s.baseUrl);
     const r = await sess.login(member.email, member.password);
     expect(Date.parse(r.expiresAt) - Date.now()).toBeLessThan(1_500);
@@ -191,17 +177,17 @@ describe("sessions", () => {
   });
 
   it("keeps a session in use alive past the idle limit, noting its use at most once a minute", async () => {
-    const s = await extraServer({ SESSION_IDLE_SECONDS: "120" });
+    const s = await t.startServer({ env: { SESSION_IDLE_SECONDS: "120" } });
     const sess = new Session(s.baseUrl);
     await sess.login(member.email, member.password);
     const lastSeen = async () =>
       (
-        await tdb.db.query<{ age: number }>("SELECT extract(epoch FROM now() - last_seen_at)::float8 AS age FROM sessions WHERE token_hash = $1", [
+        await t.db.query<{ age: number }>("SELECT extract(epoch FROM now() - last_seen_at)::float8 AS age FROM sessions WHERE token_hash = $1", [
           tokenHash(sess.token!),
         ])
       ).rows[0]!.age;
     const setAge = (seconds: number) =>
-      tdb.db.query("UPDATE sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE token_hash = $1", [tokenHash(sess.token!), seconds]);
+      t.db.query("UPDATE sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE token_hash = $1", [tokenHash(sess.token!), seconds]);
     // Used 30 s ago: the use is not written again (reads only)…
     await setAge(30);
     await sess.client.getMyContact();
@@ -216,13 +202,13 @@ describe("sessions", () => {
   });
 
   it("refuses a session left idle longer than the idle limit", async () => {
-    const s = await extraServer({ SESSION_IDLE_SECONDS: "1" });
+    const s = await t.startServer({ env: { SESSION_IDLE_SECONDS: "1" } });
     const sess = new Session(s.baseUrl);
     await sess.login(member.email, member.password);
     await sessionAges(sess.token!, 2);
     await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
     // Idle expiry is a server rule: the main server (default idle limit) would still have taken a fresh session.
-    const fresh = new Session(server.baseUrl);
+    const fresh = new Session(t.server.baseUrl);
     await fresh.login(member.email, member.password);
     await expect(fresh.client.getMyContact()).resolves.toBeTruthy();
   });
@@ -230,7 +216,7 @@ describe("sessions", () => {
 
 describe("rights", () => {
   async function rights(m: SeededMember) {
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     await s.login(m.email, m.password);
     return [await s.client.hasUserAccountValidationRights(), await s.client.hasCreditRequestValidationRights()];
   }
@@ -255,14 +241,14 @@ describe("route protection", () => {
     // about what the route expects.
     if (route.method !== "GET") variants.push({ body: {} }, { rawBody: "{not json", headers: { "content-type": "application/json" } });
     for (const v of variants) {
-      const r = await http<ErrorJson>(server.baseUrl, route.method, pathWithAll(name, "1"), v);
+      const r = await http<ErrorJson>(t.server.baseUrl, route.method, pathWithAll(name, "1"), v);
       expect(r.status, `${route.method} ${route.path} ${JSON.stringify(v)}`).toBe(401);
       expect(r.json.error.code).toBe(ErrorCode.loginRequired);
     }
   });
 
   it.each(privateRoutes)("%s through the typed client without a session is LoginRequiredError", async (name) => {
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     const params = Object.fromEntries(pathParamNames(name).map((k) => [k, "1"])) as PathParams<RouteName>;
     await expect(s.client.send(name, routes[name], { params } as Parameters<typeof s.client.send>[2])).rejects.toBeInstanceOf(LoginRequiredError);
     expect(s.loginRequiredCalls).toBe(1);
@@ -270,7 +256,7 @@ describe("route protection", () => {
 
   it.each([...PUBLIC_ROUTES])("public route %s never asks for a session", async (name) => {
     const route = routes[name];
-    const r = await http(server.baseUrl, route.method, pathWithAll(name, "1"), route.method === "GET" ? {} : { body: {} });
+    const r = await http(t.server.baseUrl, route.method, pathWithAll(name, "1"), route.method === "GET" ? {} : { body: {} });
     expect(r.status).not.toBe(401);
     expect(r.status).toBeLessThan(500);
   });
@@ -278,16 +264,16 @@ describe("route protection", () => {
 
 describe("capabilities", () => {
   it("signup and reset are allowed by default", async () => {
-    const c = new MutuaClient({ baseUrl: server.baseUrl });
+    const c = new MutuaClient({ baseUrl: t.server.baseUrl });
     expect(await c.canSignup()).toBe(true);
     expect(await c.canResetPassword()).toBe(true);
   });
 
   it("follow ALLOW_SIGNUP and ALLOW_RESET_PASSWORD", async () => {
-    const noSignup = new MutuaClient({ baseUrl: (await extraServer({ ALLOW_SIGNUP: "false" })).baseUrl });
+    const noSignup = new MutuaClient({ baseUrl: (await t.startServer({ env: { ALLOW_SIGNUP: "false" } })).baseUrl });
     expect(await noSignup.canSignup()).toBe(false);
     expect(await noSignup.canResetPassword()).toBe(true);
-    const noReset = new MutuaClient({ baseUrl: (await extraServer({ ALLOW_RESET_PASSWORD: "0" })).baseUrl });
+    const noReset = new MutuaClient({ baseUrl: (await t.startServer({ env: { ALLOW_RESET_PASSWORD: "0" } })).baseUrl });
     expect(await noReset.canSignup()).toBe(true);
     expect(await noReset.canResetPassword()).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { createECDH, randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ROUTES, PUBLIC_ROUTES, routes, walletOf, walletRegistrationMessage, type RouteName } from "@mutua/domain";
 import { newPinProof, pinProof, signMessage } from "@mutua/wallet";
 import { ledgerViolations } from "../src/services/ledger";
@@ -7,20 +7,17 @@ import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import {
   Api,
   createBackend,
-  createTestDatabase,
   memberToken,
   newKey,
   openTestLedgerWallet,
   seedMember,
   signTransfer,
-  startServer,
   topUp,
   walletBalances,
   type SeededMember,
-  type TestDatabase,
   type TestLedgerWallet,
-  type TestServer,
 } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * The authorisation matrix: every operation of the contract × every kind of caller, with the
@@ -37,8 +34,7 @@ const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "bo
 type Role = (typeof ROLES)[number];
 type Args = Parameters<Api["call"]>[1];
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let custodial: BackendRow;
 let ledger: BackendRow;
 const people = {} as Record<Exclude<Role, "anonymous">, SeededMember>;
@@ -78,42 +74,38 @@ const pushSubscription = (endpoint: string) => {
 };
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", symbol: "DL" });
-  apis.anonymous = new Api(server.baseUrl);
+  custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", symbol: "DL" });
+  apis.anonymous = new Api(t.server.baseUrl);
   for (const role of ["owner", "other", "accounts", "credits", "both", "board", "cashier"] as const) {
-    people[role] = await seedMember(tdb.db, {
+    people[role] = await seedMember(t.db, {
       firstName: role,
       canValidateAccounts: role === "accounts" || role === "both",
       canValidateCredits: role === "credits" || role === "both",
       canViewFigures: role === "board",
     });
-    apis[role] = new Api(server.baseUrl, await memberToken(tdb.db, people[role].id));
+    apis[role] = new Api(t.server.baseUrl, await memberToken(t.db, people[role].id));
   }
-  payee = await seedMember(tdb.db, { firstName: "Payee" });
-  payeeWallet = await openCustodialWallet(tdb.db, custodial, payee.id, "active");
-  payeeLedger = (await openTestLedgerWallet(tdb.db, ledger, payee.id)).id;
+  payee = await seedMember(t.db, { firstName: "Payee" });
+  payeeWallet = await openCustodialWallet(t.db, custodial, payee.id, "active");
+  payeeLedger = (await openTestLedgerWallet(t.db, ledger, payee.id)).id;
 
-  own.custodial = await openCustodialWallet(tdb.db, custodial, people.owner.id, "active");
-  await topUp(tdb.db, own.custodial, "100.00");
-  own.ledger = await openTestLedgerWallet(tdb.db, ledger, people.owner.id);
-  await topUp(tdb.db, own.ledger.id, "100.00");
+  own.custodial = await openCustodialWallet(t.db, custodial, people.owner.id, "active");
+  await topUp(t.db, own.custodial, "100.00");
+  own.ledger = await openTestLedgerWallet(t.db, ledger, people.owner.id);
+  await topUp(t.db, own.ledger.id, "100.00");
   const order = await apis.owner.call("createTopUp", { body: { walletId: own.custodial, amount: "10.00" } });
   own.order = order.json.id;
   const { proofSalt, verifier } = await newPinProof("2468");
   own.proofSalt = proofSalt;
   own.pinId = (await apis.owner.call("createPin", { body: { walletId: own.ledger.id, verifier } })).json.pinId;
   // Adding a device login needs a session that proved the password (apis.owner's did not).
-  own.device = (await new Api(server.baseUrl, await memberToken(tdb.db, people.owner.id, { fresh: true })).call("createDeviceLogin")).json.credentialId;
-  const newcomer = await seedMember(tdb.db, { firstName: "Newcomer" });
-  own.pendingWallet = await openCustodialWallet(tdb.db, custodial, newcomer.id, "pending");
-  own.tx = (
-    await tdb.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1 LIMIT 1", [own.custodial])
-  ).rows[0]!.public_id;
+  own.device = (await new Api(t.server.baseUrl, await memberToken(t.db, people.owner.id, { fresh: true })).call("createDeviceLogin")).json.credentialId;
+  const newcomer = await seedMember(t.db, { firstName: "Newcomer" });
+  own.pendingWallet = await openCustodialWallet(t.db, custodial, newcomer.id, "pending");
+  own.tx = (await t.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1 LIMIT 1", [own.custodial])).rows[0]!.public_id;
   // The owner gets e-mails for money received: a forged unsubscribe link must not stop them.
-  await tdb.db.query("INSERT INTO notification_preferences (member_id, channel, kind) VALUES ($1, 'email', 'payment_received')", [people.owner.id]);
+  await t.db.query("INSERT INTO notification_preferences (member_id, channel, kind) VALUES ($1, 'email', 'payment_received')", [people.owner.id]);
   // The owner's phone is subscribed to pushes: nobody else may remove it.
   own.pushEndpoint = `https://fcm.googleapis.com/fcm/send/owner-${randomUUID()}`;
   expect((await apis.owner.call("subscribePush", { body: pushSubscription(own.pushEndpoint) })).status).toBe(200);
@@ -134,18 +126,13 @@ beforeAll(async () => {
   }
   const invited = await apis.owner.call("grantCashier", { params: { walletId: own.custodial }, body: { email: `nobody-${randomUUID()}@example.org` } });
   own.invitation = invited.json.invitationId!;
-  const payeeApi = new Api(server.baseUrl, await memberToken(tdb.db, payee.id));
+  const payeeApi = new Api(t.server.baseUrl, await memberToken(t.db, payee.id));
   for (const wallet of [payeeWallet, payeeLedger])
     expect((await payeeApi.call("grantCashier", { params: { walletId: wallet }, body: { email: people.owner.email } })).status).toBe(200);
   [own.toAccept, own.toDecline] = ((await apis.owner.call("listCashierInvitations")).json as { id: string }[]).map((i) => i.id) as [string, string];
   own.cashierRequest = (await apis.cashier.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "4.00" } })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
-  own.event = String((await tdb.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  own.event = String((await t.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
 
 /** Each caller's own members that a call may name when it is not about the owner's things. */
@@ -380,9 +367,9 @@ EXPECTED.cancelPaymentRequest.cashier = 200;
 
 /** What the owner has, to compare before and after everybody else tried. */
 async function ownerState() {
-  const q = async (sql: string, params: unknown[]) => (await tdb.db.query(sql, params)).rows;
+  const q = async (sql: string, params: unknown[]) => (await t.db.query(sql, params)).rows;
   return {
-    balances: [await walletBalances(tdb.db, own.custodial), await walletBalances(tdb.db, own.ledger.id)],
+    balances: [await walletBalances(t.db, own.custodial), await walletBalances(t.db, own.ledger.id)],
     movements: await q("SELECT id FROM movements WHERE payer_wallet_id = ANY($1) ORDER BY id", [[own.custodial, own.ledger.id]]),
     wallets: await q("SELECT id, member_id, status, keystore, frozen_reason FROM wallets WHERE member_id = $1 ORDER BY id", [people.owner.id]),
     order: await q("SELECT state FROM topup_orders WHERE public_id = $1", [own.order]),
@@ -415,7 +402,7 @@ async function ownerState() {
 
 async function call(role: Role, name: RouteName) {
   // Logging out ends the session: each caller does it with a session of its own.
-  const api = name === "logout" && role !== "anonymous" ? new Api(server.baseUrl, await memberToken(tdb.db, people[role].id)) : apis[role];
+  const api = name === "logout" && role !== "anonymous" ? new Api(t.server.baseUrl, await memberToken(t.db, people[role].id)) : apis[role];
   return api.call(name, ARGS[name](role));
 }
 
@@ -450,7 +437,7 @@ describe("authorisation matrix", () => {
       }
     }
     expect(await ownerState()).toEqual(before);
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(await ledgerViolations(t.db)).toEqual([]);
   });
 
   it("the owner gets each answer the table says", async () => {
@@ -458,11 +445,11 @@ describe("authorisation matrix", () => {
     const last: RouteName[] = ["openPin", "deletePin", "cancelTopUp", "deletePasskey", "logout"];
     const names = [...(Object.keys(routes) as RouteName[]).filter((n) => !last.includes(n)), ...last];
     for (const name of names) check("owner", name, (await call("owner", name)).status);
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(await ledgerViolations(t.db)).toEqual([]);
   });
 
   it("the owner's call removes the owner's device", async () => {
-    expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE endpoint = $1", [own.pushEndpoint])).rowCount).toBe(0);
+    expect((await t.db.query("SELECT 1 FROM push_subscriptions WHERE endpoint = $1", [own.pushEndpoint])).rowCount).toBe(0);
   });
 
   it("a pin proof from another member leaves the owner's PIN counter as it was", async () => {
@@ -472,15 +459,15 @@ describe("authorisation matrix", () => {
       const r = await apis[role].call("openPin", { params: { pinId }, body: { proof: await pinProof("1357", proofSalt) } });
       expect(r.status).toBe(410);
     }
-    expect((await tdb.db.query("SELECT failures FROM pins WHERE id = $1", [pinId])).rows[0]).toEqual({ failures: 0 });
+    expect((await t.db.query("SELECT failures FROM pins WHERE id = $1", [pinId])).rows[0]).toEqual({ failures: 0 });
     expect((await apis.owner.call("openPin", { params: { pinId }, body: { proof: await pinProof("1357", proofSalt) } })).status).toBe(200);
   });
 
   it("a ledger payment signed by the owner cannot be sent by another member", async () => {
     const body = signTransfer(own.ledger.key, { from: own.ledger.id, to: payeeLedger, parts: [{ account: "nant", amount: "1.00" }] });
-    const before = await walletBalances(tdb.db, own.ledger.id);
+    const before = await walletBalances(t.db, own.ledger.id);
     for (const role of ["other", "both"] as const) expect((await apis[role].call("transfer", { body })).status).toBe(404);
-    expect(await walletBalances(tdb.db, own.ledger.id)).toEqual(before);
+    expect(await walletBalances(t.db, own.ledger.id)).toEqual(before);
     expect((await apis.owner.call("transfer", { body })).status).toBe(200);
   });
 });

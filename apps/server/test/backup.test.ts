@@ -9,12 +9,15 @@ import { createPool, type Db } from "../src/db/pool";
 import { seedDemo } from "../src/demo/seed";
 import { ledgerViolations } from "../src/services/ledger";
 import { createTestDatabase, memberToken, newKey, startServer, Api, type TestDatabase } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * npm run backup / npm run restore, run as an operator would: a backup restored into a fresh
  * database holds the same ledger, row for row, and the association carries on from it.
  */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
+/** The first backup's source: a migrated database of the file's own (the others are made by the tests that need them). */
+const t = setupServerTest({ server: false });
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
@@ -77,8 +80,7 @@ async function association(db: Db) {
 
 describe("backup and restore (DATABASE_URL)", () => {
   it("restores into an empty database the same rows, every invariant holds, and payments carry on", async () => {
-    const source: TestDatabase = await createTestDatabase();
-    cleanups.push(() => source.drop());
+    const source = t.tdb;
     const { payer, payee } = await association(source.db);
     const file = path.join(tempDir("backup"), "association.dump");
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Mail, Mailer } from "../src/services/mail";
 import { ORIGIN, SoftAuthenticator } from "./soft-authenticator";
-import { Api, createTestDatabase, memberToken, seedMember, TEST_PASSWORD, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api, memberToken, seedMember, TEST_PASSWORD } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * A stolen session token must not mint lasting credentials. Adding a
@@ -11,41 +12,31 @@ import { Api, createTestDatabase, memberToken, seedMember, TEST_PASSWORD, startS
  */
 const CHROME_ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
 
-let tdb: TestDatabase;
-let server: TestServer;
 const sent: Mail[] = [];
 const mailer: Mailer = {
   async send(m) {
     sent.push(m);
   },
 };
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db, { env: { PUBLIC_URL: ORIGIN, RATE_LIMIT_RESET_ACCOUNT_MAX: "100" }, mailer });
-});
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
-});
+const t = setupServerTest({ server: { env: { PUBLIC_URL: ORIGIN, RATE_LIMIT_RESET_ACCOUNT_MAX: "100" }, mailer } });
 
 const mailsTo = (email: string) => sent.filter((m) => m.to === email);
-const count = async (sql: string, params: unknown[]) => (await tdb.db.query<{ n: number }>(sql, params)).rows[0]!.n;
+const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(sql, params)).rows[0]!.n;
 const credentialsOf = async (id: bigint) =>
   (await count("SELECT count(*)::int AS n FROM passkeys WHERE member_id = $1", [id])) +
   (await count("SELECT count(*)::int AS n FROM device_logins WHERE member_id = $1", [id]));
 
 /** A member signed in by password through the API: a fresh session, as the app has right after login. */
 async function signedInByPassword() {
-  const m = await seedMember(tdb.db);
-  const r = await new Api(server.baseUrl).call("login", { body: { login: m.email, password: TEST_PASSWORD } });
+  const m = await seedMember(t.db);
+  const r = await new Api(t.server.baseUrl).call("login", { body: { login: m.email, password: TEST_PASSWORD } });
   expect(r.status).toBe(200);
-  return { ...m, api: new Api(server.baseUrl, r.json.token) };
+  return { ...m, api: new Api(t.server.baseUrl, r.json.token) };
 }
 
 /** Makes the session's last proof older than the step-up window, as time would. */
 async function ageProof(memberId: bigint) {
-  await tdb.db.query("UPDATE sessions SET reauth_at = now() - interval '1 hour' WHERE member_id = $1", [memberId]);
+  await t.db.query("UPDATE sessions SET reauth_at = now() - interval '1 hour' WHERE member_id = $1", [memberId]);
 }
 
 async function enrolPasskey(api: Api, auth = new SoftAuthenticator()) {
@@ -56,9 +47,9 @@ async function enrolPasskey(api: Api, auth = new SoftAuthenticator()) {
 
 describe("step-up before adding a credential", () => {
   it("a stolen session token alone mints neither a device login nor a passkey", async () => {
-    const victim = await seedMember(tdb.db);
+    const victim = await seedMember(t.db);
     // What an attacker holds: the token of a session opened long ago, nothing else.
-    const stolen = new Api(server.baseUrl, await memberToken(tdb.db, victim.id));
+    const stolen = new Api(t.server.baseUrl, await memberToken(t.db, victim.id));
     const device = await stolen.call("createDeviceLogin");
     expect(device.status).toBe(403);
     expect(device.json.error).toMatchObject({ code: "reauth_required", message: "Please confirm your password to continue." });
@@ -96,7 +87,7 @@ describe("step-up before adding a credential", () => {
     const other = await signedInByPassword();
     const theirs = new SoftAuthenticator();
     expect((await enrolPasskey(other.api, theirs)).status).toBe(200);
-    const anon = new Api(server.baseUrl);
+    const anon = new Api(t.server.baseUrl);
     const o1 = await anon.call("passkeyLoginOptions", { body: {} });
     const wrong = await m.api.call("confirmPasskey", { body: { challengeId: o1.json.challengeId, response: theirs.assert(o1.json.options) } });
     expect(wrong.status).toBe(403);
@@ -114,12 +105,12 @@ describe("the member's devices", () => {
     const m = await signedInByPassword();
     const auth = new SoftAuthenticator();
     const opts = await m.api.call("passkeyRegistrationOptions");
-    const reg = await new Api(server.baseUrl, m.api.token).call("registerPasskey", {
+    const reg = await new Api(t.server.baseUrl, m.api.token).call("registerPasskey", {
       body: { challengeId: opts.json.challengeId, response: auth.register(opts.json.options) },
     });
     expect(reg.status).toBe(200);
     // Added from a phone's browser: the list names it so.
-    const phone = await fetch(`${server.baseUrl}/api/device-logins`, {
+    const phone = await fetch(`${t.server.baseUrl}/api/device-logins`, {
       method: "POST",
       headers: { authorization: `Bearer ${m.api.token}`, "user-agent": CHROME_ANDROID },
     });
@@ -127,9 +118,9 @@ describe("the member's devices", () => {
     const device = (await phone.json()) as { credentialId: string; secret: string };
 
     // The device signs in: its session is "this device" in the list, and its last use is shown.
-    const onPhone = await new Api(server.baseUrl).call("deviceLogin", { body: device });
+    const onPhone = await new Api(t.server.baseUrl).call("deviceLogin", { body: device });
     expect(onPhone.status).toBe(200);
-    const list = await new Api(server.baseUrl, onPhone.json.token).call("listDevices");
+    const list = await new Api(t.server.baseUrl, onPhone.json.token).call("listDevices");
     expect(list.status).toBe(200);
     expect(list.json).toHaveLength(2);
     const byId = new Map(list.json.map((d) => [d.id, d]));
@@ -143,13 +134,13 @@ describe("the member's devices", () => {
     expect((await other.api.call("listDevices")).json).toEqual([]);
 
     expect((await m.api.call("deletePasskey", { params: { credentialId: device.credentialId } })).status).toBe(200);
-    expect((await new Api(server.baseUrl).call("deviceLogin", { body: device })).status).toBe(401);
+    expect((await new Api(t.server.baseUrl).call("deviceLogin", { body: device })).status).toBe(401);
     // The session the removed device had opened ends with it; the member's own goes on.
-    expect((await new Api(server.baseUrl, onPhone.json.token).call("getMyContact")).status).toBe(401);
+    expect((await new Api(t.server.baseUrl, onPhone.json.token).call("getMyContact")).status).toBe(401);
     expect((await m.api.call("getMyContact")).status).toBe(200);
     expect((await m.api.call("listDevices")).json.map((d) => d.id)).toEqual([auth.id]);
 
-    const { rows } = await tdb.db.query<{ action: string; details: { kind: string } }>("SELECT action, details FROM audit_log WHERE subject = $1 ORDER BY id", [
+    const { rows } = await t.db.query<{ action: string; details: { kind: string } }>("SELECT action, details FROM audit_log WHERE subject = $1 ORDER BY id", [
       `member:${m.id}`,
     ]);
     expect(rows.map((r) => [r.action, r.details.kind])).toEqual([
@@ -167,7 +158,7 @@ describe("the member's devices", () => {
     const auth = new SoftAuthenticator();
     expect((await enrolPasskey(m.api, auth)).status).toBe(200);
     const device = (await m.api.call("createDeviceLogin")).json;
-    const anon = new Api(server.baseUrl);
+    const anon = new Api(t.server.baseUrl);
     expect((await anon.call("resetPassword", { body: { email: m.email } })).status).toBe(200);
     const link = mailsTo(m.email).find((x) => x.subject === "Choose a new password")!.text;
     const token = /token=([\w-]+)/.exec(link)![1]!;
@@ -176,11 +167,11 @@ describe("the member's devices", () => {
     expect((await m.api.call("getMyContact")).status).toBe(401);
     expect((await anon.call("deviceLogin", { body: device })).status).toBe(401);
     const again = await anon.call("login", { body: { login: m.email, password: "Another-Pass-2" } });
-    const list = await new Api(server.baseUrl, again.json.token).call("listDevices");
+    const list = await new Api(t.server.baseUrl, again.json.token).call("listDevices");
     expect(list.json.map((d) => d.id)).toEqual([auth.id]);
     const notice = mailsTo(m.email).find((x) => x.subject === "Your password was changed")!;
     expect(notice.text).toContain("Passkeys stay");
-    const { rows } = await tdb.db.query("SELECT details FROM audit_log WHERE subject = $1 AND action = 'password.reset'", [`member:${m.id}`]);
+    const { rows } = await t.db.query("SELECT details FROM audit_log WHERE subject = $1 AND action = 'password.reset'", [`member:${m.id}`]);
     expect(rows).toEqual([{ details: { deviceLoginsRemoved: 1 } }]);
   });
 });

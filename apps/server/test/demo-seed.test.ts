@@ -1,25 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatCents } from "@mutua/domain";
 import { addressOf, decryptKeystore } from "@mutua/wallet";
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "../src/demo/seed";
 import { ledgerViolations } from "../src/services/ledger";
-import { Api, createTestDatabase, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** The demo association: idempotent, consistent, and with the wallets the demo guide promises. */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest({ server: false });
 
 const TABLES = ["members", "currencies", "backends", "wallets", "accounts", "movements", "postings", "topup_orders", "reconversions"] as const;
 
 async function counts(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of TABLES) out[t] = (await tdb.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`)).rows[0]!.n;
+  for (const table of TABLES) out[table] = (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
   return out;
 }
 
 async function walletsOf(email: string) {
-  const { rows } = await tdb.db.query<{
+  const { rows } = await t.db.query<{
     id: string;
     kind: string;
     status: string;
@@ -34,31 +34,18 @@ async function walletsOf(email: string) {
   return rows;
 }
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
-});
-
 describe("seedDemo", () => {
   let first: Record<string, number>;
 
   it("seeds a fresh database with a consistent history", async () => {
-    await seedDemo(tdb.db);
+    await seedDemo(t.db);
     first = await counts();
     expect(first.members).toBe(DEMO_MEMBERS.length);
     expect(first.movements).toBeGreaterThan(10);
     expect(first.postings).toBeGreaterThanOrEqual(2 * first.movements!);
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(await ledgerViolations(t.db)).toEqual([]);
     // The history told its members (the outbox), as read: the demo does not open on months of news.
-    const events = await tdb.db.query<{ n: number; unread: number }>(
+    const events = await t.db.query<{ n: number; unread: number }>(
       "SELECT count(*)::int AS n, count(*) FILTER (WHERE read_at IS NULL)::int AS unread FROM member_events",
     );
     expect(events.rows[0]!.n).toBeGreaterThan(10);
@@ -66,9 +53,9 @@ describe("seedDemo", () => {
   });
 
   it("changes nothing when run again", async () => {
-    await seedDemo(tdb.db);
+    await seedDemo(t.db);
     expect(await counts()).toEqual(first);
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(await ledgerViolations(t.db)).toEqual([]);
   });
 
   it("gives Alice an active custodial wallet and an active ledger wallet with Nant and CM, Bob custodial only, Carol ledger only", async () => {
@@ -84,11 +71,11 @@ describe("seedDemo", () => {
 
   it("leaves something on each admin screen: Dan's pending wallet, Alice's paid top-up, the reconversion", async () => {
     expect((await walletsOf("dan@example.com")).map((w) => [w.kind, w.status])).toEqual([["custodial", "pending"]]);
-    const { rows } = await tdb.db.query<{ state: string; amount: bigint; provider: string; email: string }>(
+    const { rows } = await t.db.query<{ state: string; amount: bigint; provider: string; email: string }>(
       "SELECT o.state, o.amount, o.provider, m.email FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN members m ON m.id = w.member_id",
     );
     expect(rows).toEqual([{ state: "paid", amount: 2500n, provider: "demo", email: "alice@example.com" }]);
-    const rec = await tdb.db.query<{ status: string }>("SELECT status FROM reconversions");
+    const rec = await t.db.query<{ status: string }>("SELECT status FROM reconversions");
     expect(rec.rows).toEqual([{ status: "sent" }]);
   });
 
@@ -99,7 +86,7 @@ describe("seedDemo", () => {
     expect(ledger.id).toBe(`ledger:${ledger.address}`);
     await expect(decryptKeystore(ledger.keystore, "wrong password")).rejects.toThrow();
     // And every signed demo movement of that wallet was signed by that key.
-    const { rows } = await tdb.db.query<{ n: number }>(
+    const { rows } = await t.db.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM movements WHERE payer_wallet_id = $1 AND (signature IS NULL OR signed_message IS NULL)",
       [ledger.id],
     );
@@ -107,7 +94,7 @@ describe("seedDemo", () => {
   });
 
   it("lets Alice sign in and see both wallets with their balances at the API", async () => {
-    server = await startServer(tdb.db);
+    const server = await t.startServer();
     const login = await new Api(server.baseUrl).call("login", { body: { login: "alice@example.com", password: DEMO_PASSWORD } });
     expect(login.status).toBe(200);
     const accounts = await new Api(server.baseUrl, login.json.token).call("getAccounts");
@@ -116,7 +103,7 @@ describe("seedDemo", () => {
       ["custodial", true, false, false],
       ["ledger", true, false, true],
     ]);
-    const { rows } = await tdb.db.query<{ wallet_id: string; total: string }>("SELECT wallet_id, sum(balance)::text AS total FROM accounts GROUP BY wallet_id");
+    const { rows } = await t.db.query<{ wallet_id: string; total: string }>("SELECT wallet_id, sum(balance)::text AS total FROM accounts GROUP BY wallet_id");
     for (const a of accounts.json) expect(a.bal, a.id).toBe(formatCents(BigInt(rows.find((r) => r.wallet_id === a.id)!.total)));
   });
 });

@@ -1,23 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { M, type Recipient } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
-import {
-  Api,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  openTestLedgerWallet,
-  seedMember,
-  startServer,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, createBackend, memberToken, openTestLedgerWallet, seedMember } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Recipient search and favourites: who can be found, how, in which order, and who never. */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let here: BackendRow;
 let ledger: BackendRow;
 let elsewhere: BackendRow;
@@ -29,10 +18,10 @@ async function add(
   p: { firstName: string; lastName: string; email?: string; phone?: string },
   wallets: [BackendRow, WalletStatus][],
 ): Promise<{ id: bigint; wallets: string[] }> {
-  const m = await seedMember(tdb.db, { ...p, email: p.email ?? `${key.toLowerCase()}@dir.example.org` });
+  const m = await seedMember(t.db, { ...p, email: p.email ?? `${key.toLowerCase()}@dir.example.org` });
   const out: string[] = [];
   for (const [b, status] of wallets) {
-    out.push(b.kind === "ledger" ? (await openTestLedgerWallet(tdb.db, b, m.id, status)).id : await openCustodialWallet(tdb.db, b, m.id, status));
+    out.push(b.kind === "ledger" ? (await openTestLedgerWallet(t.db, b, m.id, status)).id : await openCustodialWallet(t.db, b, m.id, status));
   }
   ids[key] = Number(m.id);
   return { id: m.id, wallets: out };
@@ -41,17 +30,15 @@ async function add(
 let zoeWallets: string[] = [];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  here = await createBackend(tdb.db, { kind: "custodial", symbol: "HC" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", symbol: "LC" });
-  elsewhere = await createBackend(tdb.db, { kind: "custodial", symbol: "EC" });
+  here = await createBackend(t.db, { kind: "custodial", symbol: "HC" });
+  ledger = await createBackend(t.db, { kind: "ledger", symbol: "LC" });
+  elsewhere = await createBackend(t.db, { kind: "custodial", symbol: "EC" });
   const s = await add("searcher", { firstName: "Zoe", lastName: "Searcher", email: "searcher@dir.example.org" }, [
     [here, "active"],
     [ledger, "active"],
     [elsewhere, "pending"],
   ]);
-  searcher = { id: s.id, wallet: s.wallets[0]!, api: new Api(server.baseUrl, await memberToken(tdb.db, s.id)) };
+  searcher = { id: s.id, wallet: s.wallets[0]!, api: new Api(t.server.baseUrl, await memberToken(t.db, s.id)) };
 
   // Findable: an active wallet in a backend where the searcher has an active one.
   zoeWallets = (
@@ -77,15 +64,6 @@ beforeAll(async () => {
   await add("discarded", { firstName: "Zoe", lastName: "Discarded Dirtest" }, [[here, "discarded"]]);
   await add("far", { firstName: "Zoe", lastName: "Far Dirtest" }, [[elsewhere, "active"]]);
   await add("nowallet", { firstName: "Zoe", lastName: "Nowallet Dirtest" }, []);
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
 });
 
 async function search(query: { q?: string; offset?: number; limit?: number; backendId?: string; walletId?: string }, api = searcher.api) {
@@ -144,7 +122,7 @@ describe("recipient search", () => {
     const all = await search({ q: "dirtest", limit: 50 });
     expect(names(all.rows)).toEqual(["béatrice Dirtest", "Bruno Dirtest", "Céline Dirtest", "David Dirtest", "Émile Dirtest"]);
     // Nor by the exact wallet id.
-    const far = await tdb.db.query<{ id: string }>("SELECT id FROM wallets WHERE member_id = $1", [ids.far]);
+    const far = await t.db.query<{ id: string }>("SELECT id FROM wallets WHERE member_id = $1", [ids.far]);
     expect((await search({ walletId: far.rows[0]!.id })).rows).toEqual([]);
     expect((await search({ walletId: searcher.wallet })).rows).toEqual([]);
   });
@@ -158,7 +136,7 @@ describe("recipient search", () => {
 
   it("sees nobody from a backend where the searcher's own wallet is not active", async () => {
     const m = await add("lonely", { firstName: "Lonely", lastName: "Pending" }, [[elsewhere, "pending"]]);
-    const api = new Api(server.baseUrl, await memberToken(tdb.db, m.id));
+    const api = new Api(t.server.baseUrl, await memberToken(t.db, m.id));
     expect((await search({ q: "zoe" }, api)).rows).toEqual([]);
     expect((await search({ q: "dirtest" }, api)).rows).toEqual([]);
   });
@@ -192,7 +170,7 @@ describe("recipient search", () => {
 
 describe("names that look alike", () => {
   it("come with when their member joined, the day when they joined the same month; a unique name comes with nothing", async () => {
-    const joined = async (key: string, at: string) => tdb.db.query("UPDATE members SET created_at = $2 WHERE id = $1", [ids[key], at]);
+    const joined = async (key: string, at: string) => t.db.query("UPDATE members SET created_at = $2 WHERE id = $1", [ids[key], at]);
     await add("alice1", { firstName: "Alice", lastName: "Martin" }, [[here, "active"]]);
     await add("alice2", { firstName: "alice ", lastName: " MARTIN" }, [[here, "active"]]);
     await add("alice3", { firstName: "Alice", lastName: "Martine" }, [[here, "active"]]);
@@ -258,7 +236,7 @@ describe("favourites", () => {
   });
 
   it("answers 404 for an unknown member or oneself, and 400 for a malformed id", async () => {
-    const { rows } = await tdb.db.query<{ max: bigint }>("SELECT max(id) AS max FROM members");
+    const { rows } = await t.db.query<{ max: bigint }>("SELECT max(id) AS max FROM members");
     for (const memberId of [Number(rows[0]!.max) + 1000, Number(searcher.id)]) {
       for (const name of ["setFavorite", "unsetFavorite"] as const) {
         const r = await searcher.api.call(name, { params: { memberId } });
@@ -275,37 +253,33 @@ describe("favourites", () => {
 
   it("keeps favourites per member", async () => {
     const other = await add("other", { firstName: "Other", lastName: "Searcher" }, [[here, "active"]]);
-    const api = new Api(server.baseUrl, await memberToken(tdb.db, other.id));
+    const api = new Api(t.server.baseUrl, await memberToken(t.db, other.id));
     expect((await api.call("setFavorite", { params: { memberId: ids.bea! } })).status).toBe(200);
     expect(names((await search({}, api)).rows)).toEqual(["béatrice Dirtest"]);
     expect((await search({})).rows).toEqual([]);
     // A favourite who is no longer payable is not listed.
-    await tdb.db.query("UPDATE wallets SET status = 'locked' WHERE member_id = $1", [ids.bea]);
+    await t.db.query("UPDATE wallets SET status = 'locked' WHERE member_id = $1", [ids.bea]);
     try {
       expect((await search({}, api)).rows).toEqual([]);
     } finally {
-      await tdb.db.query("UPDATE wallets SET status = 'active' WHERE member_id = $1", [ids.bea]);
+      await t.db.query("UPDATE wallets SET status = 'active' WHERE member_id = $1", [ids.bea]);
     }
   });
 });
 
 describe("search budget", () => {
   it("counts each member's searches and answers 429 past the budget; listing favourites is free", async () => {
-    const strict = await startServer(tdb.db, { env: { RATE_LIMIT_SEARCH_MEMBER_MAX: "5", RATE_LIMIT_SEARCH_MEMBER_WINDOW: "600" } });
-    try {
-      const m = await add("budget", { firstName: "Budget", lastName: "Searcher" }, [[here, "active"]]);
-      const api = new Api(strict.baseUrl, await memberToken(tdb.db, m.id));
-      const statuses = [];
-      for (let i = 0; i < 7; i++) statuses.push((await api.call("searchRecipients", { query: { q: `dirtest${i}` } })).status);
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
-      const refused = await api.call("searchRecipients", { query: { q: "dirtest" } });
-      expect(refused.json.error).toMatchObject({ code: "rate_limited" });
-      expect(refused.headers.get("retry-after")).toBeTruthy();
-      expect((await api.call("searchRecipients", { query: { q: "" } })).status).toBe(200);
-      // Another member's budget is their own.
-      expect((await searcher.api.call("searchRecipients", { query: { q: "dirtest" } })).status).toBe(200);
-    } finally {
-      await strict.close();
-    }
+    const strict = await t.startServer({ env: { RATE_LIMIT_SEARCH_MEMBER_MAX: "5", RATE_LIMIT_SEARCH_MEMBER_WINDOW: "600" } });
+    const m = await add("budget", { firstName: "Budget", lastName: "Searcher" }, [[here, "active"]]);
+    const api = new Api(strict.baseUrl, await memberToken(t.db, m.id));
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await api.call("searchRecipients", { query: { q: `dirtest${i}` } })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const refused = await api.call("searchRecipients", { query: { q: "dirtest" } });
+    expect(refused.json.error).toMatchObject({ code: "rate_limited" });
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+    expect((await api.call("searchRecipients", { query: { q: "" } })).status).toBe(200);
+    // Another member's budget is their own.
+    expect((await searcher.api.call("searchRecipients", { query: { q: "dirtest" } })).status).toBe(200);
   });
 });

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formatCents, SM, type CurrencyFigures } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import { postMovement } from "../src/services/ledger";
 import { percent } from "../src/services/figures";
 import { books } from "../src/services/books";
 import { systemWallet, type BackendRow } from "../src/services/wallets";
-import {
-  Api,
-  cents,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  openTestLedgerWallet,
-  seedMember,
-  startServer,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, cents, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * The board's figures: a currency's life over two months, written with known dates,
  * and the figures the API gives for periods cut through it, checked against sums done by hand.
  */
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let backend: BackendRow;
 let board: Api;
 const w = {} as Record<"ann" | "ben" | "cat", string>;
@@ -32,7 +20,7 @@ const w = {} as Record<"ann" | "ben" | "cat", string>;
 const at = (iso: string) => new Date(iso);
 
 async function move(kind: "payment" | "topup" | "reconversion" | "retirement", from: string, to: string, account: "nant" | "cm", amount: string, when: string) {
-  await postMovement(tdb.db, {
+  await postMovement(t.db, {
     kind,
     payerWalletId: from,
     payeeWalletId: to,
@@ -46,17 +34,14 @@ async function move(kind: "payment" | "topup" | "reconversion" | "retirement", f
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  backend = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "FG" });
-  const boardId = (await seedMember(tdb.db, { firstName: "Bea", canViewFigures: true })).id;
-  board = new Api(server.baseUrl, await memberToken(tdb.db, boardId));
-  for (const name of ["ann", "ben", "cat"] as const)
-    w[name] = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db, { firstName: name })).id)).id;
+  backend = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "FG" });
+  const boardId = (await seedMember(t.db, { firstName: "Bea", canViewFigures: true })).id;
+  board = new Api(t.server.baseUrl, await memberToken(t.db, boardId));
+  for (const name of ["ann", "ben", "cat"] as const) w[name] = (await openTestLedgerWallet(t.db, backend, (await seedMember(t.db, { firstName: name })).id)).id;
   // The wallets were opened before the story starts.
-  await tdb.db.query("UPDATE wallets SET created_at = '2025-12-01T00:00:00Z' WHERE backend_id = $1", [backend.id]);
-  const issuance = (await systemWallet(tdb.db, backend.id, "issuance"))!.id;
-  const safe = (await systemWallet(tdb.db, backend.id, "safe"))!.id;
+  await t.db.query("UPDATE wallets SET created_at = '2025-12-01T00:00:00Z' WHERE backend_id = $1", [backend.id]);
+  const issuance = (await systemWallet(t.db, backend.id, "issuance"))!.id;
+  const safe = (await systemWallet(t.db, backend.id, "safe"))!.id;
   await move("topup", issuance, w.ann, "nant", "100.00", "2026-01-10T10:00:00Z");
   await move("payment", w.ann, w.cat, "cm", "10.00", "2026-01-20T10:00:00Z");
   // Late on 31 January in UTC, already 1 February in Paris.
@@ -64,11 +49,6 @@ beforeAll(async () => {
   await move("payment", w.ben, w.cat, "cm", "10.00", "2026-02-05T10:00:00Z");
   await move("reconversion", w.ann, safe, "nant", "20.00", "2026-02-10T10:00:00Z");
   await move("retirement", safe, issuance, "nant", "20.00", "2026-02-15T10:00:00Z");
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
 });
 
 async function figuresFor(from: string, to: string, interval: "week" | "month" = "month", tz = "UTC"): Promise<CurrencyFigures> {
@@ -185,23 +165,23 @@ describe("the books", () => {
       const rows = mine.filter((m) => m.kind === kind);
       expect({ count: rows.length, volume: formatCents(rows.reduce((s, m) => s + cents(m.amount), 0n)) }, kind).toEqual(f.totals[kind]);
     }
-    const audited = await tdb.db.query("SELECT action, details FROM audit_log WHERE action = 'books.exported'");
+    const audited = await t.db.query("SELECT action, details FROM audit_log WHERE action = 'books.exported'");
     expect(audited.rows).toContainEqual({ action: "books.exported", details: { from: "2026-01-01", to: "2026-02-28", movements: r.json.movements.length } });
   });
 
   it("refuses a period with more movements than one answer lists, rather than cut it", async () => {
     const period = { from: "2026-01-01", to: "2026-02-28", tz: "UTC" };
-    await expect(books(tdb.db, period, 5)).rejects.toMatchObject({ code: "validation_failed", msg: { id: SM.booksTooLong, values: { max: 5 } } });
-    expect((await books(tdb.db, period, 6)).movements).toHaveLength(6);
+    await expect(books(t.db, period, 5)).rejects.toMatchObject({ code: "validation_failed", msg: { id: SM.booksTooLong, values: { max: 5 } } });
+    expect((await books(t.db, period, 6)).movements).toHaveLength(6);
   });
 
   it("answer what the contract's serializer would write, read and written a page at a time", async () => {
     // 2,500 movements of another currency in June 2025, before the story: more than two pages.
-    const other = await createBackend(tdb.db, { kind: "custodial", symbol: "BK" });
-    const [issuance, safe] = await Promise.all([systemWallet(tdb.db, other.id, "issuance"), systemWallet(tdb.db, other.id, "safe")]);
-    const account = async (wallet: string) => (await tdb.db.query<{ id: bigint }>("SELECT id FROM accounts WHERE wallet_id = $1", [wallet])).rows[0]!.id;
+    const other = await createBackend(t.db, { kind: "custodial", symbol: "BK" });
+    const [issuance, safe] = await Promise.all([systemWallet(t.db, other.id, "issuance"), systemWallet(t.db, other.id, "safe")]);
+    const account = async (wallet: string) => (await t.db.query<{ id: bigint }>("SELECT id FROM accounts WHERE wallet_id = $1", [wallet])).rows[0]!.id;
     const [from, to] = [await account(issuance!.id), await account(safe!.id)];
-    await tdb.db.query(
+    await t.db.query(
       `WITH mv AS (
          INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, idempotency_key, request_hash, created_at)
          SELECT 'bulk-' || g, $1, $2, 'payment', $3, $4, 1, 'bulk-key-' || g, 'bulk', timestamptz '2025-06-01' + g * interval '1 minute'
@@ -216,8 +196,8 @@ describe("the books", () => {
        UPDATE accounts SET balance = balance + CASE id WHEN $5 THEN -2500 ELSE 2500 END WHERE id IN ($5, $6)`,
       [other.id, other.currency_id, issuance!.id, safe!.id, from, to],
     );
-    await tdb.db.query("ANALYZE movements, postings");
-    const written = async (query: { from: string; to: string; tz: string }) => JSON.stringify(schemas.getBooks.response.encode(await books(tdb.db, query)));
+    await t.db.query("ANALYZE movements, postings");
+    const written = async (query: { from: string; to: string; tz: string }) => JSON.stringify(schemas.getBooks.response.encode(await books(t.db, query)));
     const june = { from: "2025-06-01", to: "2025-06-30", tz: "Europe/Paris" };
     const r = await board.call("getBooks", { query: june });
     expect(r.status).toBe(200);
@@ -244,23 +224,19 @@ describe("the books", () => {
 
 describe("the board's budget", () => {
   it("books and figures past a member's budget are refused with 429, for that member only", async () => {
-    const strict = await startServer(tdb.db, { env: { RATE_LIMIT_BOOKS_MEMBER_MAX: "1", RATE_LIMIT_FIGURES_MEMBER_MAX: "1" } });
-    try {
-      const boardMember = async () => new Api(strict.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { canViewFigures: true })).id));
-      const [eager, other] = [await boardMember(), await boardMember()];
-      const period = { from: "2026-01-01", to: "2026-01-31", tz: "UTC" };
-      const figures = { ...period, interval: "month" as const };
-      expect((await eager.call("getBooks", { query: period })).status).toBe(200);
-      expect((await eager.call("getFigures", { query: figures })).status).toBe(200);
-      for (const refused of [await eager.call("getBooks", { query: period }), await eager.call("getFigures", { query: figures })]) {
-        expect(refused.status).toBe(429);
-        expect(refused.json.error).toMatchObject({ code: "rate_limited", msgid: SM.rateLimited, values: { minutes: 10 } });
-        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      }
-      expect((await other.call("getBooks", { query: period })).status).toBe(200);
-      expect((await other.call("getFigures", { query: figures })).status).toBe(200);
-    } finally {
-      await strict.close();
+    const strict = await t.startServer({ env: { RATE_LIMIT_BOOKS_MEMBER_MAX: "1", RATE_LIMIT_FIGURES_MEMBER_MAX: "1" } });
+    const boardMember = async () => new Api(strict.baseUrl, await memberToken(t.db, (await seedMember(t.db, { canViewFigures: true })).id));
+    const [eager, other] = [await boardMember(), await boardMember()];
+    const period = { from: "2026-01-01", to: "2026-01-31", tz: "UTC" };
+    const figures = { ...period, interval: "month" as const };
+    expect((await eager.call("getBooks", { query: period })).status).toBe(200);
+    expect((await eager.call("getFigures", { query: figures })).status).toBe(200);
+    for (const refused of [await eager.call("getBooks", { query: period }), await eager.call("getFigures", { query: figures })]) {
+      expect(refused.status).toBe(429);
+      expect(refused.json.error).toMatchObject({ code: "rate_limited", msgid: SM.rateLimited, values: { minutes: 10 } });
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     }
+    expect((await other.call("getBooks", { query: period })).status).toBe(200);
+    expect((await other.call("getFigures", { query: figures })).status).toBe(200);
   });
 });

@@ -1,57 +1,45 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, SM } from "@mutua/domain";
 import { Refusal } from "../src/services/errors";
 import { ALL_FEATURES } from "../src/services/features";
-import { ledgerViolations } from "../src/services/ledger";
 import { transfer } from "../src/services/payments";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import {
   Api,
   countMovements,
   createBackend,
-  createTestDatabase,
   http,
   memberToken,
   newKey,
   openTestLedgerWallet,
   seedMember,
   signTransfer,
-  startServer,
   topUp,
   walletBalances,
-  type TestDatabase,
-  type TestServer,
 } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Freezing a wallet: an account administrator stops it from sending and receiving
  * with a reason its owner reads; the ledger refuses any movement touching it; unfreezing gives it
  * back; both are audited with the reason, before and after.
  */
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let backend: BackendRow;
 let admin: Api;
 let adminId: bigint;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  backend = await createBackend(tdb.db, { kind: "custodial" });
-  adminId = (await seedMember(tdb.db, { firstName: "Ada", canValidateAccounts: true })).id;
-  admin = new Api(server.baseUrl, await memberToken(tdb.db, adminId));
-});
-afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  backend = await createBackend(t.db, { kind: "custodial" });
+  adminId = (await seedMember(t.db, { firstName: "Ada", canValidateAccounts: true })).id;
+  admin = new Api(t.server.baseUrl, await memberToken(t.db, adminId));
 });
 
 async function member(firstName: string, balance?: string) {
-  const m = await seedMember(tdb.db, { firstName });
-  const wallet = await openCustodialWallet(tdb.db, backend, m.id);
-  if (balance) await topUp(tdb.db, wallet, balance);
-  return { wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+  const m = await seedMember(t.db, { firstName });
+  const wallet = await openCustodialWallet(t.db, backend, m.id);
+  if (balance) await topUp(t.db, wallet, balance);
+  return { wallet, api: new Api(t.server.baseUrl, await memberToken(t.db, m.id)) };
 }
 
 const pay = (from: { wallet: string; api: Api }, to: string, amount = "1.00") =>
@@ -71,9 +59,9 @@ describe("freezing a wallet", () => {
       expect(r.json.error).toMatchObject({ code: ErrorCode.accountFrozen, message: SM.accountFrozen });
     }
     // Money from the association (a credited top-up) is refused too.
-    await expect(topUp(tdb.db, bob.wallet, "1.00")).rejects.toSatisfy((e) => e instanceof Refusal && e.code === ErrorCode.accountFrozen);
-    expect(await walletBalances(tdb.db, bob.wallet)).toEqual({ main: "5.00" });
-    expect(await countMovements(tdb.db, bob.wallet)).toBe(1);
+    await expect(topUp(t.db, bob.wallet, "1.00")).rejects.toSatisfy((e) => e instanceof Refusal && e.code === ErrorCode.accountFrozen);
+    expect(await walletBalances(t.db, bob.wallet)).toEqual({ main: "5.00" });
+    expect(await countMovements(t.db, bob.wallet)).toBe(1);
 
     const seen = (await bob.api.call("getAccounts", {})).json.find((a: { id: string }) => a.id === bob.wallet);
     expect(seen).toMatchObject({ frozenReason: "Unusual activity: please call us", isTopUpAllowed: false });
@@ -84,10 +72,10 @@ describe("freezing a wallet", () => {
     expect(thawed.json.frozenReason).toBeNull();
     expect((await pay(alice, bob.wallet, "2.00")).status).toBe(200);
     expect((await pay(bob, alice.wallet, "1.00")).status).toBe(200);
-    expect(await walletBalances(tdb.db, bob.wallet)).toEqual({ main: "6.00" });
+    expect(await walletBalances(t.db, bob.wallet)).toEqual({ main: "6.00" });
     expect((await bob.api.call("getAccounts", {})).json.find((a: { id: string }) => a.id === bob.wallet)?.frozenReason).toBeNull();
 
-    const { rows } = await tdb.db.query<{ member_id: bigint; action: string; details: unknown }>(
+    const { rows } = await t.db.query<{ member_id: bigint; action: string; details: unknown }>(
       "SELECT member_id, action, details FROM audit_log WHERE subject = $1 ORDER BY id",
       [bob.wallet],
     );
@@ -112,12 +100,12 @@ describe("freezing a wallet", () => {
       expect(r.status, JSON.stringify(reason)).toBe(400);
     }
     expect((await admin.call("freezeWallet", { body: { walletId: "custodial:nope", reason: "Why" } })).status).toBe(404);
-    const { rows } = await tdb.db.query("SELECT frozen_reason FROM wallets WHERE id = $1", [carol.wallet]);
+    const { rows } = await t.db.query("SELECT frozen_reason FROM wallets WHERE id = $1", [carol.wallet]);
     expect(rows).toEqual([{ frozen_reason: null }]);
-    expect((await tdb.db.query("SELECT 1 FROM audit_log WHERE subject = $1", [carol.wallet])).rowCount).toBe(0);
+    expect((await t.db.query("SELECT 1 FROM audit_log WHERE subject = $1", [carol.wallet])).rowCount).toBe(0);
     // Unfreezing a wallet that is not frozen changes nothing and records nothing.
     expect((await admin.call("unfreezeWallet", { body: { walletId: carol.wallet } })).status).toBe(200);
-    expect((await tdb.db.query("SELECT 1 FROM audit_log WHERE subject = $1", [carol.wallet])).rowCount).toBe(0);
+    expect((await t.db.query("SELECT 1 FROM audit_log WHERE subject = $1", [carol.wallet])).rowCount).toBe(0);
   });
 
   it("a freeze racing payments: each payment is paid before it or refused, never half-done", async () => {
@@ -130,9 +118,9 @@ describe("freezing a wallet", () => {
     const paid = answers.filter((r) => r.status === 200).length;
     for (const r of answers.filter((x) => x.status !== 200)) expect(r.json.error.code).toBe(ErrorCode.accountFrozen);
     // Every payment answered as paid is in the ledger, and no other.
-    expect(await countMovements(tdb.db, shop.wallet)).toBe(paid);
+    expect(await countMovements(t.db, shop.wallet)).toBe(paid);
     expect((await pay(payer, shop.wallet)).json.error.code).toBe(ErrorCode.accountFrozen);
-    expect(await walletBalances(tdb.db, shop.wallet)).toEqual({ main: `${paid}.00` });
+    expect(await walletBalances(t.db, shop.wallet)).toEqual({ main: `${paid}.00` });
   });
 });
 
@@ -163,16 +151,16 @@ describe("a payment retried after a freeze", () => {
     const reused = await alice.api.call("transfer", { body: { ...plain, parts: [{ account: "main", amount: "2.01" }] } });
     expect(reused.status).toBe(409);
     expect(reused.json.error.code).toBe(ErrorCode.idempotencyConflict);
-    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "15.00" });
-    expect(await countMovements(tdb.db, shop.wallet)).toBe(2);
+    expect(await walletBalances(t.db, alice.wallet)).toEqual({ main: "15.00" });
+    expect(await countMovements(t.db, shop.wallet)).toBe(2);
   });
 
   it("answers a device-signed payment made before it, even once its signature is too old; a new one is refused", async () => {
-    const ledger = await createBackend(tdb.db, { kind: "ledger" });
-    const [payerMember, payeeMember] = [await seedMember(tdb.db, { firstName: "Gus" }), await seedMember(tdb.db, { firstName: "Hana" })];
-    const [payer, payee] = [await openTestLedgerWallet(tdb.db, ledger, payerMember.id), await openTestLedgerWallet(tdb.db, ledger, payeeMember.id)];
-    await topUp(tdb.db, payer.id, "10.00", "nant");
-    const api = new Api(server.baseUrl, await memberToken(tdb.db, payerMember.id));
+    const ledger = await createBackend(t.db, { kind: "ledger" });
+    const [payerMember, payeeMember] = [await seedMember(t.db, { firstName: "Gus" }), await seedMember(t.db, { firstName: "Hana" })];
+    const [payer, payee] = [await openTestLedgerWallet(t.db, ledger, payerMember.id), await openTestLedgerWallet(t.db, ledger, payeeMember.id)];
+    await topUp(t.db, payer.id, "10.00", "nant");
+    const api = new Api(t.server.baseUrl, await memberToken(t.db, payerMember.id));
     const parts = [{ account: "nant" as const, amount: "1.00" }];
     const signed = signTransfer(payer.key, { from: payer.id, to: payee.id, parts });
     const first = await api.call("transfer", { body: signed });
@@ -182,35 +170,31 @@ describe("a payment retried after a freeze", () => {
     const again = await api.call("transfer", { body: signed });
     expect([again.status, again.json]).toEqual([200, first.json]);
     // The app retrying an hour later: the signature is past its age, the key still answers.
-    const late = await transfer(tdb.db, payerMember.id, signed, { associationName: "x", features: ALL_FEATURES }, new Date(Date.now() + 3_600_000));
+    const late = await transfer(t.db, payerMember.id, signed, { associationName: "x", features: ALL_FEATURES }, new Date(Date.now() + 3_600_000));
     expect(late.id).toBe(first.json.id);
     expectFrozen(await api.call("transfer", { body: signTransfer(payer.key, { from: payer.id, to: payee.id, parts }) }));
-    expect(await walletBalances(tdb.db, payer.id)).toMatchObject({ nant: "9.00" });
+    expect(await walletBalances(t.db, payer.id)).toMatchObject({ nant: "9.00" });
   });
 
   it("answers the Lokavaluto (Cyclos) face's retry with the same Idempotency-Key the same way", async () => {
-    const cyclosServer = await startServer(tdb.db, { env: { LOKAPI_CYCLOS_BACKEND: backend.id } });
-    try {
-      const ines = await member("Ines", "10.00");
-      const jo = await member("Jo");
-      const token = ines.api.token!;
-      const pay = (key: string) =>
-        http<{ id: string; message?: string }>(cyclosServer.baseUrl, "POST", "/cyclos/api/self/payments", {
-          body: { amount: "1.50", description: "Tea", subject: jo.wallet.replace(/^custodial:/, "") },
-          headers: { "session-token": token, "idempotency-key": key },
-        });
-      const key = newKey("cyclos");
-      const first = await pay(key);
-      expect(first.status).toBe(201);
-      await freeze(jo.wallet);
-      const again = await pay(key);
-      expect([again.status, again.json.id]).toEqual([201, first.json.id]);
-      // Cyclos refuses with 422 whatever the reason; the message says which.
-      const fresh = await pay(newKey("cyclos"));
-      expect([fresh.status, fresh.json.message]).toEqual([422, SM.accountFrozen]);
-      expect(await walletBalances(tdb.db, jo.wallet)).toEqual({ main: "1.50" });
-    } finally {
-      await cyclosServer.close();
-    }
+    const cyclosServer = await t.startServer({ env: { LOKAPI_CYCLOS_BACKEND: backend.id } });
+    const ines = await member("Ines", "10.00");
+    const jo = await member("Jo");
+    const token = ines.api.token!;
+    const pay = (key: string) =>
+      http<{ id: string; message?: string }>(cyclosServer.baseUrl, "POST", "/cyclos/api/self/payments", {
+        body: { amount: "1.50", description: "Tea", subject: jo.wallet.replace(/^custodial:/, "") },
+        headers: { "session-token": token, "idempotency-key": key },
+      });
+    const key = newKey("cyclos");
+    const first = await pay(key);
+    expect(first.status).toBe(201);
+    await freeze(jo.wallet);
+    const again = await pay(key);
+    expect([again.status, again.json.id]).toEqual([201, first.json.id]);
+    // Cyclos refuses with 422 whatever the reason; the message says which.
+    const fresh = await pay(newKey("cyclos"));
+    expect([fresh.status, fresh.json.message]).toEqual([422, SM.accountFrozen]);
+    expect(await walletBalances(t.db, jo.wallet)).toEqual({ main: "1.50" });
   });
 });

@@ -1,23 +1,13 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import { strict } from "../src/http/contract";
 import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet } from "../src/services/wallets";
-import {
-  createBackend,
-  createTestDatabase,
-  http,
-  memberToken,
-  NO_WEB_DIR,
-  seedMember,
-  startServer,
-  topUp,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { createBackend, http, memberToken, NO_WEB_DIR, seedMember, topUp } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Bad input, generated: every body, query and path parameter of the contract gets wrong types,
@@ -25,8 +15,7 @@ import {
  * HTML, missing and extra fields. Whatever the schema refuses must be a 4xx with a message and
  * leave every table as it was; nothing may ever be a 5xx.
  */
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest({ server: { env: { WEB_DIR: NO_WEB_DIR } } });
 let token: string;
 let other: string;
 let walletId: string;
@@ -55,29 +44,23 @@ const TABLES = [
 
 async function snapshot(): Promise<string[]> {
   const out: string[] = [];
-  for (const t of TABLES) {
+  for (const table of TABLES) {
     // A session's last_seen_at moves with use, by design; what a session is does not.
-    const row = t === "sessions" ? "(t.token_hash, t.member_id, t.expires_at, t.revoked_at)::text" : "t::text";
-    const { rows } = await tdb.db.query<{ h: string }>(`SELECT md5(coalesce(string_agg(${row}, ',' ORDER BY ${row}), '')) AS h FROM ${t} t`);
-    out.push(`${t}:${rows[0]!.h}`);
+    const row = table === "sessions" ? "(t.token_hash, t.member_id, t.expires_at, t.revoked_at)::text" : "t::text";
+    const { rows } = await t.db.query<{ h: string }>(`SELECT md5(coalesce(string_agg(${row}, ',' ORDER BY ${row}), '')) AS h FROM ${table} t`);
+    out.push(`${table}:${rows[0]!.h}`);
   }
   return out;
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db, { env: { WEB_DIR: NO_WEB_DIR } });
-  const backend = await createBackend(tdb.db, { kind: "custodial" });
-  const m = await seedMember(tdb.db, { canValidateAccounts: true, canValidateCredits: true });
-  walletId = await openCustodialWallet(tdb.db, backend, m.id, "active");
-  await topUp(tdb.db, walletId, "50.00");
-  token = await memberToken(tdb.db, m.id);
+  const backend = await createBackend(t.db, { kind: "custodial" });
+  const m = await seedMember(t.db, { canValidateAccounts: true, canValidateCredits: true });
+  walletId = await openCustodialWallet(t.db, backend, m.id, "active");
+  await topUp(t.db, walletId, "50.00");
+  token = await memberToken(t.db, m.id);
   // The member the members' pages name: another, or signing "them" out everywhere would end the fuzzer's own session.
-  other = String((await seedMember(tdb.db)).id);
-});
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  other = String((await seedMember(t.db)).id);
 });
 
 const NASTY_STRINGS = [
@@ -168,7 +151,7 @@ describe("bad input", () => {
         const before = await snapshot();
         const qs = new URLSearchParams(query).toString();
         const r = await http<{ error?: { message?: string } }>(
-          server.baseUrl,
+          t.server.baseUrl,
           routes[name].method,
           `${pathWith(name, params as Record<string, string>)}${qs ? `?${qs}` : ""}`,
           {
@@ -197,7 +180,7 @@ describe("bad input", () => {
   });
 
   it("refuses a 10 MB body with 413 and a message", async () => {
-    const r = await http<{ error: { message: string } }>(server.baseUrl, "POST", buildPath("transfer"), {
+    const r = await http<{ error: { message: string } }>(t.server.baseUrl, "POST", buildPath("transfer"), {
       token,
       rawBody: JSON.stringify({ senderMemo: "x".repeat(10 * 1024 * 1024) }),
       headers: { "content-type": "application/json" },
@@ -215,7 +198,7 @@ describe("bad input", () => {
       if (!(schemas[name] as Schema).body) continue;
       for (const auth of [{ token }, {}]) {
         const r = await http<{ error: { code: string; message: string } }>(
-          server.baseUrl,
+          t.server.baseUrl,
           routes[name].method,
           pathWithAll(name, "00000000-0000-0000-0000-000000000000"),
           {
@@ -254,18 +237,18 @@ describe("bad input", () => {
     await fc.assert(
       fc.asyncProperty(badDate, badId, fc.constantFrom("cursor", "from", "to"), async (at, id, field) => {
         const value = field === "cursor" ? cursor(`${at}|${id}`) : at;
-        const r = await http<{ error?: { message?: string } }>(server.baseUrl, "GET", `${path}?${new URLSearchParams({ [field]: value })}`, { token });
+        const r = await http<{ error?: { message?: string } }>(t.server.baseUrl, "GET", `${path}?${new URLSearchParams({ [field]: value })}`, { token });
         expect(r.status, `${field}=${at}|${id}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
         if (r.status !== 200) expect(r.status).toBe(400);
       }),
       { numRuns: 60, seed: Number(process.env.FUZZ_SEED ?? 20261124) },
     );
     // A cursor that is not one of ours is said to be wrong, not silently ignored.
-    const r = await http<{ error: { code: string } }>(server.baseUrl, "GET", `${path}?cursor=${cursor("2020-02-30T00:00:00.000000Z|1")}`, { token });
+    const r = await http<{ error: { code: string } }>(t.server.baseUrl, "GET", `${path}?cursor=${cursor("2020-02-30T00:00:00.000000Z|1")}`, { token });
     expect(r.status).toBe(400);
   });
 
   it("leaves the ledger consistent", async () => {
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(await ledgerViolations(t.db)).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, formatCents } from "@mutua/domain";
 import { Refusal } from "../src/services/errors";
 import { Batcher } from "../src/services/batching";
-import { ledgerViolations, postMovement, type MovementRequest } from "../src/services/ledger";
+import { postMovement, type MovementRequest } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
-import { createBackend, createTestDatabase, newKey, seedMember, topUp, walletBalances, type TestDatabase } from "./helpers";
+import { createBackend, newKey, seedMember, topUp, walletBalances } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Group commit: movements that arrive while the database is busy go together, in one
@@ -88,24 +89,17 @@ describe("Batcher, the queue", () => {
 });
 
 describe("group commit in the ledger", () => {
-  let tdb: TestDatabase;
+  const t = setupServerTest({ server: false });
   let backend: BackendRow;
 
   beforeAll(async () => {
-    tdb = await createTestDatabase();
-    backend = await createBackend(tdb.db, { kind: "custodial" });
-  });
-  afterEach(async () => {
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
-  });
-  afterAll(async () => {
-    await tdb?.drop();
+    backend = await createBackend(t.db, { kind: "custodial" });
   });
 
   async function wallet(balance?: string, status: "active" | "pending" = "active") {
-    const m = await seedMember(tdb.db);
-    const w = await openCustodialWallet(tdb.db, backend, m.id, status);
-    if (balance) await topUp(tdb.db, w, balance);
+    const m = await seedMember(t.db);
+    const w = await openCustodialWallet(t.db, backend, m.id, status);
+    if (balance) await topUp(t.db, w, balance);
     return w;
   }
 
@@ -125,16 +119,16 @@ describe("group commit in the ledger", () => {
    * movements submitted next queue up and go as one batch when the lock is let go.
    */
   async function heldBack(submitQueued: () => Promise<unknown>[]): Promise<{ queued: unknown[]; held: unknown[] }> {
-    const locker = await tdb.db.connect();
+    const locker = await t.db.connect();
     const blockerPayer = await wallet("10.00");
     const shop = await wallet();
     try {
       await locker.query("BEGIN");
       await locker.query("SELECT 1 FROM accounts WHERE wallet_id = $1 FOR UPDATE", [shop]);
-      const held = [postMovement(tdb.db, payment(blockerPayer, shop, 100n)), postMovement(tdb.db, payment(blockerPayer, shop, 200n))];
+      const held = [postMovement(t.db, payment(blockerPayer, shop, 100n)), postMovement(t.db, payment(blockerPayer, shop, 200n))];
       // Both in flight and waiting on the lock: what is submitted now can only queue.
       for (let waiting = 0; waiting < 2;) {
-        const { rows } = await tdb.db.query<{ n: number }>(
+        const { rows } = await t.db.query<{ n: number }>(
           "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         waiting = rows[0]!.n;
@@ -154,12 +148,12 @@ describe("group commit in the ledger", () => {
     const inactive = await wallet(undefined, "pending");
     const repeated = payment(payers[1]!, payee, 50n);
     const { queued } = await heldBack(() => [
-      ...payers.map((p, i) => postMovement(tdb.db, payment(p, payee, BigInt(100 + i)))),
-      postMovement(tdb.db, payment(broke, payee, 500n)),
-      postMovement(tdb.db, payment(payers[0]!, inactive, 100n)),
-      postMovement(tdb.db, repeated),
-      postMovement(tdb.db, repeated),
-      postMovement(tdb.db, { ...repeated, parts: [{ account: "main", amount: 51n }] }),
+      ...payers.map((p, i) => postMovement(t.db, payment(p, payee, BigInt(100 + i)))),
+      postMovement(t.db, payment(broke, payee, 500n)),
+      postMovement(t.db, payment(payers[0]!, inactive, 100n)),
+      postMovement(t.db, repeated),
+      postMovement(t.db, repeated),
+      postMovement(t.db, { ...repeated, parts: [{ account: "main", amount: 51n }] }),
     ]);
 
     const posted = queued.slice(0, 8) as { movement: { id: bigint; amount: bigint }; replayed: boolean }[];
@@ -175,17 +169,17 @@ describe("group commit in the ledger", () => {
 
     // They went as one transaction: every movement written by the batch carries its xid.
     const ids = [...posted.map((r) => r.movement.id), first!.movement.id];
-    const { rows } = await tdb.db.query<{ n: number }>("SELECT count(DISTINCT xmin::text)::int AS n FROM movements WHERE id = ANY($1::bigint[])", [ids]);
+    const { rows } = await t.db.query<{ n: number }>("SELECT count(DISTINCT xmin::text)::int AS n FROM movements WHERE id = ANY($1::bigint[])", [ids]);
     expect(rows[0]!.n).toBe(1);
-    expect(await walletBalances(tdb.db, payee)).toEqual({ main: formatSum([...payers.map((_, i) => 100 + i), 50]) });
-    expect(await walletBalances(tdb.db, broke)).toEqual({ main: "1.00" });
-    expect(await walletBalances(tdb.db, inactive)).toEqual({ main: "0.00" });
+    expect(await walletBalances(t.db, payee)).toEqual({ main: formatSum([...payers.map((_, i) => 100 + i), 50]) });
+    expect(await walletBalances(t.db, broke)).toEqual({ main: "1.00" });
+    expect(await walletBalances(t.db, inactive)).toEqual({ main: "0.00" });
   });
 
   it("floors hold inside a batch: a payer's later movements see its earlier ones", async () => {
     const payer = await wallet("3.00");
     const payee = await wallet();
-    const { queued } = await heldBack(() => Array.from({ length: 5 }, () => postMovement(tdb.db, payment(payer, payee, 100n))));
+    const { queued } = await heldBack(() => Array.from({ length: 5 }, () => postMovement(t.db, payment(payer, payee, 100n))));
     expect(queued.map((r) => (r instanceof Refusal ? r.code : "posted"))).toEqual([
       "posted",
       "posted",
@@ -193,7 +187,7 @@ describe("group commit in the ledger", () => {
       ErrorCode.insufficientBalance,
       ErrorCode.insufficientBalance,
     ]);
-    expect(await walletBalances(tdb.db, payer)).toEqual({ main: "0.00" });
+    expect(await walletBalances(t.db, payer)).toEqual({ main: "0.00" });
   });
 });
 

@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { M, buildPath } from "@mutua/domain";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/http/json-body";
-import { countMembers, createTestDatabase, http, startServer, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
+import { countMembers, http, type ErrorJson } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * A JSON body nested ten thousand deep (a few kilobytes) overflowed the stack
  * of whatever walked it and answered 500, on anonymous routes too. It is a 400 in the API's format.
  */
-let tdb: TestDatabase;
-let server: TestServer;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-});
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
-});
+const t = setupServerTest();
 
 const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
 const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
-const post = (path: string, rawBody: string) => http<ErrorJson>(server.baseUrl, "POST", path, { rawBody, headers: { "content-type": "application/json" } });
+const post = (path: string, rawBody: string) => http<ErrorJson>(t.server.baseUrl, "POST", path, { rawBody, headers: { "content-type": "application/json" } });
 
 describe("JSON bodies nested too deep", () => {
   it.each([
@@ -34,10 +25,10 @@ describe("JSON bodies nested too deep", () => {
   });
 
   it("the same on the Lokavaluto face, which parses its own bodies", async () => {
-    const before = await countMembers(tdb.db);
+    const before = await countMembers(t.db);
     const r = await post("/lokavaluto_api/public/auth/signup", `{"login":${arrays(10_000)}}`);
     expect(r.status, r.text.slice(0, 200)).toBe(400);
-    expect(await countMembers(tdb.db)).toBe(before);
+    expect(await countMembers(t.db)).toBe(before);
   });
 
   it("still reads ordinary bodies, brackets inside strings included, and still refuses prototype poisoning", async () => {

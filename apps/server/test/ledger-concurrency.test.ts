@@ -1,13 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { M, type SubAccount } from "@mutua/domain";
 import { createPool, type Db } from "../src/db/pool";
-import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import {
   Api,
   countMovements,
   createBackend,
-  createTestDatabase,
   memberToken,
   newKey,
   openTestLedgerWallet,
@@ -17,60 +15,55 @@ import {
   topUp,
   walletBalances,
   type RawResponse,
-  type TestDatabase,
   type TestLedgerWallet,
   type TestServer,
 } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Payments racing each other on two server instances (two apps on one database, each with its
  * own pool, as two processes would be): no balance passes its floor, no key pays twice.
  */
 
-let tdb: TestDatabase;
+const t = setupServerTest({ server: false });
 const pools: Db[] = [];
 let servers: [TestServer, TestServer];
 let custodial: BackendRow;
 let ledger: BackendRow;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  const a = createPool(tdb.url, 10);
-  const b = createPool(tdb.url, 10);
+  const a = createPool(t.tdb.url, 10);
+  const b = createPool(t.tdb.url, 10);
   pools.push(a, b);
   servers = [await startServer(a), await startServer(b)];
-  custodial = await createBackend(tdb.db, { kind: "custodial" });
+  custodial = await createBackend(t.db, { kind: "custodial" });
   // No mutual credit here: a ledger wallet spends exactly its Nant.
-  ledger = await createBackend(tdb.db, { kind: "ledger" });
+  ledger = await createBackend(t.db, { kind: "ledger" });
 });
 
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
+// Each instance has a pool of its own, not the setup's: closed here, before the setup drops the database.
 afterAll(async () => {
   for (const s of servers ?? []) await s?.close();
   for (const p of pools) await p.end();
-  await tdb?.drop();
 });
 
 /** One member's session on each instance. */
 async function onBoth(memberId: bigint): Promise<[Api, Api]> {
-  const token = await memberToken(tdb.db, memberId);
+  const token = await memberToken(t.db, memberId);
   return [new Api(servers[0].baseUrl, token), new Api(servers[1].baseUrl, token)];
 }
 
 async function custodialMember(balance?: string) {
-  const m = await seedMember(tdb.db);
-  const wallet = await openCustodialWallet(tdb.db, custodial, m.id);
-  if (balance) await topUp(tdb.db, wallet, balance);
+  const m = await seedMember(t.db);
+  const wallet = await openCustodialWallet(t.db, custodial, m.id);
+  if (balance) await topUp(t.db, wallet, balance);
   return { wallet, apis: await onBoth(m.id) };
 }
 
 async function ledgerMember(nant?: string): Promise<{ wallet: TestLedgerWallet; apis: [Api, Api] }> {
-  const m = await seedMember(tdb.db);
-  const wallet = await openTestLedgerWallet(tdb.db, ledger, m.id);
-  if (nant) await topUp(tdb.db, wallet.id, nant);
+  const m = await seedMember(t.db);
+  const wallet = await openTestLedgerWallet(t.db, ledger, m.id);
+  if (nant) await topUp(t.db, wallet.id, nant);
   return { wallet, apis: await onBoth(m.id) };
 }
 
@@ -94,9 +87,9 @@ describe("100 simultaneous payments of 1.00 from a wallet holding 10.00, over tw
     const rs = await race(payer.apis, bodies);
     expect(tally(rs)).toEqual({ "200": 10, "409 insufficient_balance": 90 });
     for (const r of rs.filter((x) => x.status === 409)) expect(r.json.error.message).toBe("Transaction was refused due to insufficient balance");
-    expect(await walletBalances(tdb.db, payer.wallet)).toEqual({ main: "0.00" });
-    expect(await walletBalances(tdb.db, payee.wallet)).toEqual({ main: "10.00" });
-    expect(await countMovements(tdb.db, payee.wallet)).toBe(10);
+    expect(await walletBalances(t.db, payer.wallet)).toEqual({ main: "0.00" });
+    expect(await walletBalances(t.db, payee.wallet)).toEqual({ main: "10.00" });
+    expect(await countMovements(t.db, payee.wallet)).toBe(10);
     expect(new Set(rs.filter((r) => r.status === 200).map((r) => r.json.id)).size).toBe(10);
   });
 
@@ -109,9 +102,9 @@ describe("100 simultaneous payments of 1.00 from a wallet holding 10.00, over tw
     const rs = await race(payer.apis, bodies);
     expect(tally(rs)).toEqual({ "200": 10, "409 insufficient_balance": 90 });
     for (const r of rs.filter((x) => x.status === 409)) expect(r.json.error.message).toBe(M.insufficientBalance);
-    expect(await walletBalances(tdb.db, payer.wallet.id)).toEqual({ nant: "0.00", cm: "0.00" });
-    expect(await walletBalances(tdb.db, payee.wallet.id)).toEqual({ nant: "10.00", cm: "0.00" });
-    expect(await countMovements(tdb.db, payee.wallet.id)).toBe(10);
+    expect(await walletBalances(t.db, payer.wallet.id)).toEqual({ nant: "0.00", cm: "0.00" });
+    expect(await walletBalances(t.db, payee.wallet.id)).toEqual({ nant: "10.00", cm: "0.00" });
+    expect(await countMovements(t.db, payee.wallet.id)).toBe(10);
   });
 });
 
@@ -123,8 +116,8 @@ describe("simultaneous payments in both directions", () => {
     const ba = Array.from({ length: 25 }, () => ({ from: b.wallet, to: a.wallet, key: newKey(), parts: [{ account: "main", amount: "1.00" }] }));
     const rs = await Promise.all([race(a.apis, ab), race(b.apis, ba)]);
     expect(tally(rs.flat())).toEqual({ "200": 50 });
-    expect(await walletBalances(tdb.db, a.wallet)).toEqual({ main: "25.00" });
-    expect(await walletBalances(tdb.db, b.wallet)).toEqual({ main: "25.00" });
+    expect(await walletBalances(t.db, a.wallet)).toEqual({ main: "25.00" });
+    expect(await walletBalances(t.db, b.wallet)).toEqual({ main: "25.00" });
   });
 });
 
@@ -139,8 +132,8 @@ describe("simultaneous requests with one idempotency key", () => {
     );
     expect(tally(rs)).toEqual({ "200": 10 });
     expect(new Set(rs.map((r) => r.text)).size).toBe(1);
-    expect(await countMovements(tdb.db, payee.wallet)).toBe(1);
-    expect(await walletBalances(tdb.db, payer.wallet)).toEqual({ main: "7.00" });
+    expect(await countMovements(t.db, payee.wallet)).toBe(1);
+    expect(await walletBalances(t.db, payer.wallet)).toEqual({ main: "7.00" });
   });
 
   it("ledger: 10 copies of one signed request make one payment", async () => {
@@ -153,8 +146,8 @@ describe("simultaneous requests with one idempotency key", () => {
     );
     expect(tally(rs)).toEqual({ "200": 10 });
     expect(new Set(rs.map((r) => r.json.id)).size).toBe(1);
-    expect(await countMovements(tdb.db, payee.wallet.id)).toBe(1);
-    expect(await walletBalances(tdb.db, payer.wallet.id)).toEqual({ nant: "7.00", cm: "0.00" });
+    expect(await countMovements(t.db, payee.wallet.id)).toBe(1);
+    expect(await walletBalances(t.db, payer.wallet.id)).toEqual({ nant: "7.00", cm: "0.00" });
   });
 
   it("custodial: one key for different payees at once makes one payment; the others are conflicts", async () => {
@@ -163,18 +156,18 @@ describe("simultaneous requests with one idempotency key", () => {
     const key = newKey();
     const bodies = payees.flatMap((p) => [0, 1].map(() => ({ from: payer.wallet, to: p.wallet, key, parts: [{ account: "main", amount: "1.00" }] })));
     const rs = await race(payer.apis, bodies);
-    const t = tally(rs);
+    const tallied = tally(rs);
     // The winner's copy is a replay: 2 answers of 200, 8 conflicts.
-    expect(t).toEqual({ "200": 2, "409 idempotency_conflict": 8 });
-    expect(await countMovements(tdb.db, payer.wallet)).toBe(2); // top-up and one payment
-    expect(await walletBalances(tdb.db, payer.wallet)).toEqual({ main: "9.00" });
+    expect(tallied).toEqual({ "200": 2, "409 idempotency_conflict": 8 });
+    expect(await countMovements(t.db, payer.wallet)).toBe(2); // top-up and one payment
+    expect(await walletBalances(t.db, payer.wallet)).toEqual({ main: "9.00" });
   });
 
   it("ledger: one key for different sub-accounts at once makes one payment; the others are conflicts, never errors", async () => {
     // Parts on different sub-accounts lock different rows: only the key's uniqueness orders them.
     const payer = await ledgerMember("10.00");
     const payee = await ledgerMember();
-    await tdb.db.query("UPDATE accounts SET floor = -1000 WHERE wallet_id = $1 AND kind = 'cm'", [payer.wallet.id]);
+    await t.db.query("UPDATE accounts SET floor = -1000 WHERE wallet_id = $1 AND kind = 'cm'", [payer.wallet.id]);
     for (let round = 0; round < 5; round++) {
       const key = newKey();
       const bodies = (["cm", "nant", "cm", "nant"] as SubAccount[]).map((account) =>
@@ -182,9 +175,9 @@ describe("simultaneous requests with one idempotency key", () => {
       );
       const rs = await race(payer.apis, bodies);
       expect(tally(rs), `round ${round}`).toEqual({ "200": 2, "409 idempotency_conflict": 2 });
-      const { rows } = await tdb.db.query("SELECT 1 FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [payer.wallet.id, key]);
+      const { rows } = await t.db.query("SELECT 1 FROM movements WHERE payer_wallet_id = $1 AND idempotency_key = $2", [payer.wallet.id, key]);
       expect(rows).toHaveLength(1);
     }
-    expect(await countMovements(tdb.db, payee.wallet.id)).toBe(5);
+    expect(await countMovements(t.db, payee.wallet.id)).toBe(5);
   });
 });

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ledgerViolations } from "../src/services/ledger";
 import { Writable } from "node:stream";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { runLedgerCheck, scheduledCheck } from "../src/services/ledger-health";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
+import { Api, createBackend, memberToken, seedMember, topUp } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * The ledger's health: the invariant checks run by one instance at a time on a
@@ -12,8 +13,6 @@ import { Api, createBackend, createTestDatabase, memberToken, seedMember, startS
  * shows up as a violation in what the board reads. "Check now" clicked many times, by many, or
  * within a minute of the last check, costs one scan, which never holds up members' requests.
  */
-let tdb: TestDatabase;
-let server: TestServer;
 let backend: BackendRow;
 let board: Api;
 let boardId: bigint;
@@ -22,39 +21,33 @@ let owner: Api;
 let ownerWallet: string;
 /** The server's log lines (JSON, one per line). */
 const lines: { level: number; msg: string; violations?: string[] }[] = [];
+const logStream = new Writable({
+  write(chunk, _enc, done) {
+    for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l) as (typeof lines)[number]);
+    done();
+  },
+});
+const t = setupServerTest({ server: { logStream } });
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  const logStream = new Writable({
-    write(chunk, _enc, done) {
-      for (const l of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(l) as (typeof lines)[number]);
-      done();
-    },
-  });
-  server = await startServer(tdb.db, { logStream });
-  backend = await createBackend(tdb.db, { kind: "custodial" });
-  boardId = (await seedMember(tdb.db, { firstName: "Bea", lastName: "Board", canViewFigures: true })).id;
-  board = new Api(server.baseUrl, await memberToken(tdb.db, boardId));
-  const ownerId = (await seedMember(tdb.db)).id;
-  owner = new Api(server.baseUrl, await memberToken(tdb.db, ownerId));
-  ownerWallet = await openCustodialWallet(tdb.db, backend, ownerId, "active");
-  await topUp(tdb.db, ownerWallet, "25.00");
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  backend = await createBackend(t.db, { kind: "custodial" });
+  boardId = (await seedMember(t.db, { firstName: "Bea", lastName: "Board", canViewFigures: true })).id;
+  board = new Api(t.server.baseUrl, await memberToken(t.db, boardId));
+  const ownerId = (await seedMember(t.db)).id;
+  owner = new Api(t.server.baseUrl, await memberToken(t.db, ownerId));
+  ownerWallet = await openCustodialWallet(t.db, backend, ownerId, "active");
+  await topUp(t.db, ownerWallet, "25.00");
 });
 
 const checks = async () =>
-  (await tdb.db.query<{ trigger: string; n: number }>("SELECT trigger, count(*)::int AS n FROM ledger_checks GROUP BY trigger ORDER BY trigger")).rows;
+  (await t.db.query<{ trigger: string; n: number }>("SELECT trigger, count(*)::int AS n FROM ledger_checks GROUP BY trigger ORDER BY trigger")).rows;
 
 /** The checks made so far, a minute older: the next "Check now" runs one. */
-const aMinuteLater = () => tdb.db.query("UPDATE ledger_checks SET at = at - interval '61 seconds'");
+const aMinuteLater = () => t.db.query("UPDATE ledger_checks SET at = at - interval '61 seconds'");
 
 /** Writes `sql` with the ledger's triggers off (superuser only), as a bad restore or a hand edit would. */
 async function behindTheLedgersBack(sql: string, params: unknown[] = []) {
-  const c = await tdb.db.connect();
+  const c = await t.db.connect();
   try {
     await c.query("BEGIN");
     await c.query("SET LOCAL session_replication_role = replica");
@@ -75,9 +68,9 @@ describe("ledger health", () => {
 
   it("the schedule runs one check across instances, then none until the interval has passed", async () => {
     // Four instances' timers firing together: the advisory lock and the last check's time let one through.
-    const runs = await Promise.all([1, 2, 3, 4].map(() => runLedgerCheck(tdb.db, null)));
+    const runs = await Promise.all([1, 2, 3, 4].map(() => runLedgerCheck(t.db, null)));
     expect(runs.filter((r) => r.ran)).toHaveLength(1);
-    expect((await runLedgerCheck(tdb.db, null)).ran).toBe(false);
+    expect((await runLedgerCheck(t.db, null)).ran).toBe(false);
     expect(await checks()).toEqual([{ trigger: "schedule", n: 1 }]);
     const r = await board.call("getLedgerHealth");
     expect(r.json.last).toMatchObject({ trigger: "schedule", violations: [], requestedBy: null });
@@ -89,12 +82,12 @@ describe("ledger health", () => {
     expect(r.status).toBe(200);
     expect(r.json.last).toMatchObject({ trigger: "demand", violations: [], requestedBy: "Bea Board" });
     expect(Date.now() - Date.parse(r.json.last!.at)).toBeLessThan(60_000);
-    const audit = await tdb.db.query("SELECT action, subject, details FROM audit_log WHERE member_id = $1", [boardId]);
+    const audit = await t.db.query("SELECT action, subject, details FROM audit_log WHERE member_id = $1", [boardId]);
     expect(audit.rows).toEqual([{ action: "ledger.checked", subject: "ledger", details: { violations: 0 } }]);
   });
 
   it("a posting written with the triggers off is a violation the next check reports", async () => {
-    const { rows } = await tdb.db.query<{ movement_id: bigint; account_id: bigint }>("SELECT movement_id, account_id FROM postings ORDER BY id DESC LIMIT 1");
+    const { rows } = await t.db.query<{ movement_id: bigint; account_id: bigint }>("SELECT movement_id, account_id FROM postings ORDER BY id DESC LIMIT 1");
     const { movement_id, account_id } = rows[0]!;
     await behindTheLedgersBack("INSERT INTO postings (movement_id, account_id, amount, balance_after) VALUES ($1, $2, 100, 0)", [movement_id, account_id]);
     try {
@@ -109,14 +102,14 @@ describe("ledger health", () => {
       // And the server's log has it as an error, where an operator's alerting looks.
       expect(lines.find((l) => l.msg === "ledger invariant violated")).toMatchObject({ level: 50, violations: found });
       // The schedule's run, once one is due, logs it too.
-      await tdb.db.query("DELETE FROM ledger_checks");
+      await t.db.query("DELETE FROM ledger_checks");
       const logged: { o: object; m: string }[] = [];
-      await scheduledCheck(tdb.db, { error: (o, m) => logged.push({ o, m }) });
+      await scheduledCheck(t.db, { error: (o, m) => logged.push({ o, m }) });
       expect(logged).toEqual([{ o: { violations: found }, m: "ledger invariant violated" }]);
     } finally {
       await behindTheLedgersBack("DELETE FROM postings WHERE movement_id = $1 AND amount = 100 AND balance_after = 0", [movement_id]);
     }
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(await ledgerViolations(t.db)).toEqual([]);
     await aMinuteLater();
     expect((await board.call("checkLedger")).json.last!.violations).toEqual([]);
   });
@@ -135,9 +128,9 @@ describe("a large ledger being checked", () => {
     // 30,000 movements (60,000 postings) between the wallets of a new currency's association, written
     // in bulk with the triggers off but consistent, so that one scan takes a noticeable time.
     const n = 30_000;
-    const bulk = await createBackend(tdb.db, { kind: "custodial" });
-    const [issuance, safe] = await Promise.all([systemWallet(tdb.db, bulk.id, "issuance"), systemWallet(tdb.db, bulk.id, "safe")]);
-    const account = async (wallet: string) => (await tdb.db.query<{ id: bigint }>("SELECT id FROM accounts WHERE wallet_id = $1", [wallet])).rows[0]!.id;
+    const bulk = await createBackend(t.db, { kind: "custodial" });
+    const [issuance, safe] = await Promise.all([systemWallet(t.db, bulk.id, "issuance"), systemWallet(t.db, bulk.id, "safe")]);
+    const account = async (wallet: string) => (await t.db.query<{ id: bigint }>("SELECT id FROM accounts WHERE wallet_id = $1", [wallet])).rows[0]!.id;
     const [from, to] = [await account(issuance!.id), await account(safe!.id)];
     await behindTheLedgersBack(
       `WITH mv AS (
@@ -154,7 +147,7 @@ describe("a large ledger being checked", () => {
        UPDATE accounts SET balance = balance + CASE id WHEN $6 THEN -$5::bigint ELSE $5::bigint END WHERE id IN ($6, $7)`,
       [bulk.id, bulk.currency_id, issuance!.id, safe!.id, n, from, to],
     );
-    await tdb.db.query("ANALYZE movements, postings, accounts");
+    await t.db.query("ANALYZE movements, postings, accounts");
   });
 
   it("twenty clicks at once run one scan, and a member's balance answers meanwhile in under 200 ms", async () => {
@@ -163,7 +156,7 @@ describe("a large ledger being checked", () => {
     let answered = false;
     const clicks = Promise.all(Array.from({ length: 20 }, () => board.call("checkLedger"))).finally(() => (answered = true));
     // Once the scan holds the check's lock, a member's request is served as usual.
-    const locked = () => tdb.db.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted").then((r) => r.rowCount! > 0);
+    const locked = () => t.db.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted").then((r) => r.rowCount! > 0);
     while (!answered && !(await locked())) await new Promise((r) => setTimeout(r, 5));
     const started = performance.now();
     const balance = await owner.call("getBalance", { params: { walletId: ownerWallet } });
@@ -180,7 +173,7 @@ describe("a large ledger being checked", () => {
   it("its books are read and written a page at a time: the instance never stalls for 200 ms, members' requests are served", async () => {
     // Downloaded as a browser would, not parsed here: this test runs in the server's own process.
     const download = async () => {
-      const res = await fetch(`${server.baseUrl}/api/admin/books?from=2025-06-01&to=2025-06-01&tz=UTC`, {
+      const res = await fetch(`${t.server.baseUrl}/api/admin/books?from=2025-06-01&to=2025-06-01&tz=UTC`, {
         headers: { authorization: `Bearer ${board.token}`, "accept-encoding": "identity" },
       });
       let bytes = 0;
@@ -200,7 +193,7 @@ describe("a large ledger being checked", () => {
     const { status, bytes } = await exported;
     expect(status).toBe(200);
     expect(bytes).toBeGreaterThan(30_000 * 300);
-    const audited = await tdb.db.query("SELECT details FROM audit_log WHERE action = 'books.exported'");
+    const audited = await t.db.query("SELECT details FROM audit_log WHERE action = 'books.exported'");
     expect(audited.rows).toEqual([{ details: { from: "2025-06-01", to: "2025-06-01", movements: 30_000 } }]);
     expect(served).toBeGreaterThan(2);
     // Built at once, 30,000 movements stop everything for a quarter of a second or more.
@@ -210,7 +203,7 @@ describe("a large ledger being checked", () => {
   it("two instances asked at once: one scans, the other waits for its result instead of scanning again", async () => {
     await aMinuteLater();
     const before = (await checks()).find((c) => c.trigger === "demand")!.n;
-    const runs = await Promise.all([runLedgerCheck(tdb.db, boardId), runLedgerCheck(tdb.db, boardId)]);
+    const runs = await Promise.all([runLedgerCheck(t.db, boardId), runLedgerCheck(t.db, boardId)]);
     expect(runs.map((r) => r.ran).sort()).toEqual([false, true]);
     expect((await checks()).find((c) => c.trigger === "demand")!.n).toBe(before + 1);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import { ErrorCode, M, formatCents } from "@mutua/domain";
 import type { Db } from "../src/db/pool";
@@ -7,7 +7,8 @@ import { Refusal } from "../src/services/errors";
 import { statusOf } from "../src/http/errors";
 import { ledgerViolations, postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
-import { cents, countMovements, createBackend, createTestDatabase, newKey, seedMember, topUp, walletBalances, type TestDatabase } from "./helpers";
+import { cents, countMovements, createBackend, newKey, seedMember, topUp, walletBalances } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * The ledger's own guarantees, below the API: what the database refuses by itself (unbalanced
@@ -15,7 +16,7 @@ import { cents, countMovements, createBackend, createTestDatabase, newKey, seedM
  * ledgerViolations reports when something slipped through.
  */
 
-let tdb: TestDatabase;
+const t = setupServerTest({ server: false });
 let backend: BackendRow;
 let other: BackendRow;
 let alice: string;
@@ -23,28 +24,19 @@ let bob: string;
 let carolOther: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  backend = await createBackend(tdb.db, { kind: "custodial" });
-  other = await createBackend(tdb.db, { kind: "custodial" });
-  const a = await seedMember(tdb.db, { firstName: "Alice" });
-  const b = await seedMember(tdb.db, { firstName: "Bob" });
-  const c = await seedMember(tdb.db, { firstName: "Carol" });
-  alice = await openCustodialWallet(tdb.db, backend, a.id);
-  bob = await openCustodialWallet(tdb.db, backend, b.id);
-  carolOther = await openCustodialWallet(tdb.db, other, c.id);
-  await topUp(tdb.db, alice, "50.00");
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await tdb?.drop();
+  backend = await createBackend(t.db, { kind: "custodial" });
+  other = await createBackend(t.db, { kind: "custodial" });
+  const a = await seedMember(t.db, { firstName: "Alice" });
+  const b = await seedMember(t.db, { firstName: "Bob" });
+  const c = await seedMember(t.db, { firstName: "Carol" });
+  alice = await openCustodialWallet(t.db, backend, a.id);
+  bob = await openCustodialWallet(t.db, backend, b.id);
+  carolOther = await openCustodialWallet(t.db, other, c.id);
+  await topUp(t.db, alice, "50.00");
 });
 
 async function mainAccount(walletId: string): Promise<{ id: bigint; balance: bigint; currency_id: string }> {
-  const { rows } = await tdb.db.query<{ id: bigint; balance: bigint; currency_id: string }>(
+  const { rows } = await t.db.query<{ id: bigint; balance: bigint; currency_id: string }>(
     "SELECT id, balance, currency_id FROM accounts WHERE wallet_id = $1 AND kind = 'main'",
     [walletId],
   );
@@ -63,7 +55,7 @@ async function insertMovementRow(c: pg.PoolClient, payer: string, payee: string,
 
 /** Runs `fn` in a transaction that is always rolled back, so nothing it writes survives the test. */
 async function rolledBack<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const c = await tdb.db.connect();
+  const c = await t.db.connect();
   try {
     await c.query("BEGIN");
     return await fn(c);
@@ -78,9 +70,9 @@ const violationsIn = (c: pg.PoolClient) => ledgerViolations(c as unknown as Db);
 
 describe("the database refuses what would break the ledger", () => {
   it("accepts an unbalanced posting inside a transaction but refuses it at COMMIT", async () => {
-    const before = await countMovements(tdb.db);
+    const before = await countMovements(t.db);
     const acc = await mainAccount(bob);
-    const c = await tdb.db.connect();
+    const c = await t.db.connect();
     try {
       await c.query("BEGIN");
       const id = await insertMovementRow(c, alice, bob, 100n);
@@ -94,14 +86,14 @@ describe("the database refuses what would break the ledger", () => {
       await c.query("ROLLBACK").catch(() => undefined);
       c.release();
     }
-    expect(await countMovements(tdb.db)).toBe(before);
+    expect(await countMovements(t.db)).toBe(before);
     expect((await mainAccount(bob)).balance).toBe(acc.balance);
   });
 
   it("refuses at COMMIT a movement whose postings do not cancel out, even when both sides are written", async () => {
     const a = await mainAccount(alice);
     const b = await mainAccount(bob);
-    const c = await tdb.db.connect();
+    const c = await t.db.connect();
     try {
       await c.query("BEGIN");
       const id = await insertMovementRow(c, alice, bob, 100n);
@@ -115,7 +107,7 @@ describe("the database refuses what would break the ledger", () => {
   });
 
   it("refuses UPDATE and DELETE of movements and postings (history is append-only)", async () => {
-    const m = await topUp(tdb.db, bob, "1.00");
+    const m = await topUp(t.db, bob, "1.00");
     const refusals = [
       ["UPDATE movements SET sender_memo = 'changed' WHERE id = $1", "movements"],
       ["UPDATE movements SET amount = 1 WHERE id = $1", "movements"],
@@ -124,9 +116,9 @@ describe("the database refuses what would break the ledger", () => {
       ["DELETE FROM postings WHERE movement_id = $1", "postings"],
     ] as const;
     for (const [sql, table] of refusals) {
-      await expect(tdb.db.query(sql, [m.id]), sql).rejects.toMatchObject({ code: "42501", message: `${table} is append-only` });
+      await expect(t.db.query(sql, [m.id]), sql).rejects.toMatchObject({ code: "42501", message: `${table} is append-only` });
     }
-    const { rows } = await tdb.db.query<{ sender_memo: string; amount: bigint; n: number }>(
+    const { rows } = await t.db.query<{ sender_memo: string; amount: bigint; n: number }>(
       "SELECT m.sender_memo, m.amount, (SELECT count(*)::int FROM postings p WHERE p.movement_id = m.id) AS n FROM movements m WHERE id = $1",
       [m.id],
     );
@@ -135,17 +127,17 @@ describe("the database refuses what would break the ledger", () => {
 
   it("refuses a balance below its floor or above its ceiling (CHECK constraints)", async () => {
     const acc = await mainAccount(bob);
-    await expect(tdb.db.query("UPDATE accounts SET balance = -1 WHERE id = $1", [acc.id])).rejects.toMatchObject({ code: "23514" });
+    await expect(t.db.query("UPDATE accounts SET balance = -1 WHERE id = $1", [acc.id])).rejects.toMatchObject({ code: "23514" });
     // The issuance account may go down without bound but never above 0.
-    const issuance = (await systemWallet(tdb.db, backend.id, "issuance"))!;
-    await expect(tdb.db.query("UPDATE accounts SET balance = 1 WHERE wallet_id = $1", [issuance.id])).rejects.toMatchObject({ code: "23514" });
+    const issuance = (await systemWallet(t.db, backend.id, "issuance"))!;
+    await expect(t.db.query("UPDATE accounts SET balance = 1 WHERE wallet_id = $1", [issuance.id])).rejects.toMatchObject({ code: "23514" });
     expect((await mainAccount(bob)).balance).toBe(acc.balance);
   });
 });
 
 describe("ledgerViolations reports what the database lets through", () => {
   it("reports nothing on a consistent ledger", async () => {
-    expect(await ledgerViolations(tdb.db)).toEqual([]);
+    expect(await ledgerViolations(t.db)).toEqual([]);
   });
 
   it("reports a cached balance that differs from the sum of its postings", async () => {
@@ -211,7 +203,7 @@ describe("ledgerViolations reports what the database lets through", () => {
 
 describe("postMovement", () => {
   const pay = (key: string, amount: string, to = bob, memo = "") =>
-    postMovement(tdb.db, {
+    postMovement(t.db, {
       kind: "payment",
       payerWalletId: alice,
       payeeWalletId: to,
@@ -223,11 +215,11 @@ describe("postMovement", () => {
     });
 
   it("writes two postings that sum to zero, with running balances, and updates the cached balances", async () => {
-    const before = { alice: await walletBalances(tdb.db, alice), bob: await walletBalances(tdb.db, bob) };
+    const before = { alice: await walletBalances(t.db, alice), bob: await walletBalances(t.db, bob) };
     const { movement, replayed } = await pay(newKey(), "2.50");
     expect(replayed).toBe(false);
     expect(movement).toMatchObject({ kind: "payment", amount: 250n, payer_wallet_id: alice, payee_wallet_id: bob });
-    const { rows } = await tdb.db.query<{ wallet_id: string; amount: bigint; balance_after: bigint }>(
+    const { rows } = await t.db.query<{ wallet_id: string; amount: bigint; balance_after: bigint }>(
       "SELECT a.wallet_id, p.amount, p.balance_after FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = $1 ORDER BY p.amount",
       [movement.id],
     );
@@ -235,14 +227,14 @@ describe("postMovement", () => {
       { wallet_id: alice, amount: -250n, balance_after: cents(before.alice.main!) - 250n },
       { wallet_id: bob, amount: 250n, balance_after: cents(before.bob.main!) + 250n },
     ]);
-    expect(await walletBalances(tdb.db, alice)).toEqual({ main: formatAdd(before.alice.main!, -250n) });
-    expect(await walletBalances(tdb.db, bob)).toEqual({ main: formatAdd(before.bob.main!, 250n) });
+    expect(await walletBalances(t.db, alice)).toEqual({ main: formatAdd(before.alice.main!, -250n) });
+    expect(await walletBalances(t.db, bob)).toEqual({ main: formatAdd(before.bob.main!, 250n) });
   });
 
   it("returns the movement already posted under a key, and refuses the key for another payment", async () => {
     const key = newKey();
     const first = await pay(key, "1.00", bob, "lunch");
-    const count = await countMovements(tdb.db);
+    const count = await countMovements(t.db);
     const again = await pay(key, "1.00", bob, "lunch");
     expect(again.replayed).toBe(true);
     expect(again.movement.id).toBe(first.movement.id);
@@ -252,19 +244,19 @@ describe("postMovement", () => {
       expect(err).toMatchObject({ code: ErrorCode.idempotencyConflict, message: M.idempotencyConflict });
       expect(statusOf(err as Refusal)).toBe(409);
     }
-    expect(await countMovements(tdb.db)).toBe(count);
+    expect(await countMovements(t.db)).toBe(count);
   });
 
   it("refuses to overdraw, to pay across backends, and to mix or repeat sub-accounts; nothing is written", async () => {
-    const count = await countMovements(tdb.db);
-    const balance = (await walletBalances(tdb.db, alice)).main!;
+    const count = await countMovements(t.db);
+    const balance = (await walletBalances(t.db, alice)).main!;
     await expect(pay(newKey(), formatAdd(balance, 1n))).rejects.toMatchObject({ code: ErrorCode.insufficientBalance });
     await expect(pay(newKey(), "1.00", carolOther)).rejects.toMatchObject({ code: ErrorCode.validation, message: M.cannotSendToAccount });
     const base = { kind: "payment" as const, payerWalletId: alice, payeeWalletId: bob, senderMemo: "", recipientMemo: "", initiatedBy: null };
-    await expect(postMovement(tdb.db, { ...base, idempotencyKey: newKey(), parts: [{ account: "main", amount: -1n }] })).rejects.toThrow(/positive/);
-    await expect(postMovement(tdb.db, { ...base, idempotencyKey: newKey(), parts: [] })).rejects.toThrow(/positive/);
+    await expect(postMovement(t.db, { ...base, idempotencyKey: newKey(), parts: [{ account: "main", amount: -1n }] })).rejects.toThrow(/positive/);
+    await expect(postMovement(t.db, { ...base, idempotencyKey: newKey(), parts: [] })).rejects.toThrow(/positive/);
     await expect(
-      postMovement(tdb.db, {
+      postMovement(t.db, {
         ...base,
         idempotencyKey: newKey(),
         parts: [
@@ -274,11 +266,11 @@ describe("postMovement", () => {
       }),
     ).rejects.toThrow(/one part per sub-account/);
     // A ledger sub-account on a custodial wallet does not exist.
-    await expect(postMovement(tdb.db, { ...base, idempotencyKey: newKey(), parts: [{ account: "cm", amount: 1n }] })).rejects.toMatchObject({
+    await expect(postMovement(t.db, { ...base, idempotencyKey: newKey(), parts: [{ account: "cm", amount: 1n }] })).rejects.toMatchObject({
       code: ErrorCode.validation,
     });
-    expect(await countMovements(tdb.db)).toBe(count);
-    expect((await walletBalances(tdb.db, alice)).main).toBe(balance);
+    expect(await countMovements(t.db)).toBe(count);
+    expect((await walletBalances(t.db, alice)).main).toBe(balance);
   });
 });
 

@@ -1,45 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
-import { ledgerViolations, postMovement } from "../src/services/ledger";
-import {
-  Api,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  openTestLedgerWallet,
-  seedMember,
-  startServer,
-  topUp,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { postMovement } from "../src/services/ledger";
+import { Api, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, topUp } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Administrators set mutual-credit bounds and top-up permission; the current balance always stays within. */
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let admin: Api;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  admin = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { canValidateAccounts: true, canValidateCredits: true })).id));
-});
-afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  admin = new Api(t.server.baseUrl, await memberToken(t.db, (await seedMember(t.db, { canValidateAccounts: true, canValidateCredits: true })).id));
 });
 
 describe("wallet limits", () => {
   it("finds members, changes bounds and top-ups, audits it, and refuses bounds the balance already breaks", async () => {
-    const backend = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
-    const m = await seedMember(tdb.db, { firstName: "Zoé" });
-    const w = { walletId: (await openTestLedgerWallet(tdb.db, backend, m.id)).id };
-    const other = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db)).id)).id;
-    await topUp(tdb.db, w.walletId, "15.00");
+    const backend = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
+    const m = await seedMember(t.db, { firstName: "Zoé" });
+    const w = { walletId: (await openTestLedgerWallet(t.db, backend, m.id)).id };
+    const other = (await openTestLedgerWallet(t.db, backend, (await seedMember(t.db)).id)).id;
+    await topUp(t.db, w.walletId, "15.00");
     // Zoé spends 8.00 of mutual credit: her CM stands at -8.00.
-    await postMovement(tdb.db, {
+    await postMovement(t.db, {
       kind: "payment",
       payerWalletId: w.walletId,
       payeeWalletId: other,
@@ -74,23 +55,23 @@ describe("wallet limits", () => {
   });
 
   it("changes limits while a payment of the wallet is being posted: neither waits for the other forever", async () => {
-    const backend = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-100.00", cmCeiling: "100.00" });
-    const payer = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db)).id)).id;
-    const payee = (await openTestLedgerWallet(tdb.db, backend, (await seedMember(tdb.db)).id)).id;
+    const backend = await createBackend(t.db, { kind: "ledger", cmFloor: "-100.00", cmCeiling: "100.00" });
+    const payer = (await openTestLedgerWallet(t.db, backend, (await seedMember(t.db)).id)).id;
+    const payee = (await openTestLedgerWallet(t.db, backend, (await seedMember(t.db)).id)).id;
     const waiting = async () =>
-      (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))
+      (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))
         .rows[0]!.n;
     // The test holds the wallet row; the limits change queues for it first, then a payment that
     // already holds the CM accounts queues for it too (its movement's foreign key). Once let go,
     // the change must not hold the row in a way the payment waits for while it waits for the account.
-    const holder = await tdb.db.connect();
+    const holder = await t.db.connect();
     try {
       await holder.query("BEGIN");
       await holder.query("SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE", [payer]);
       const change = admin.call("setWalletLimits", { body: { walletId: payer, cmFloor: "-200.00", cmCeiling: "200.00" } });
       while ((await waiting()) < 1);
       // The ledger's statement itself, so that a deadlock fails the test rather than being retried.
-      const payment = tdb.db.query<{ outcome: string }>(
+      const payment = t.db.query<{ outcome: string }>(
         "SELECT outcome FROM ledger_post('payment', $1, $2, ARRAY['cm'], ARRAY[100::bigint], '', '', NULL, $3, 'h', NULL, NULL, NULL, $4)",
         [payer, payee, newKey(), `tx_${newKey()}`],
       );

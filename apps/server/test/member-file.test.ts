@@ -1,32 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newPinProof } from "@mutua/wallet";
 import { SM } from "@mutua/domain";
 import type { Mail } from "../src/services/mail";
-import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
-import {
-  Api,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  openTestLedgerWallet,
-  seedMember,
-  signTransfer,
-  startServer,
-  topUp,
-  type SeededMember,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer, topUp, type SeededMember } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * A member's page for the account administrators: found by name or e-mail, their
  * wallets, last movements, what is pending, their sessions and PINs; signing them out
  * everywhere, giving their PINs their attempts back and sending a password reset, each audited.
  */
-let tdb: TestDatabase;
-let server: TestServer;
 let custodial: BackendRow;
 let ledger: BackendRow;
 let admin: Api;
@@ -39,21 +23,21 @@ let pinId: string;
 const sent: Mail[] = [];
 
 const auditOf = async (action: string) =>
-  (await tdb.db.query("SELECT subject, details FROM audit_log WHERE member_id = $1 AND action = $2", [adminId, action])).rows;
+  (await t.db.query("SELECT subject, details FROM audit_log WHERE member_id = $1 AND action = $2", [adminId, action])).rows;
+
+const t = setupServerTest({ server: { mailer: { send: async (m) => void sent.push(m) }, env: { PUBLIC_URL: "http://wallet.example.test" } } });
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db, { mailer: { send: async (m) => void sent.push(m) }, env: { PUBLIC_URL: "http://wallet.example.test" } });
-  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", symbol: "DL" });
-  adminId = (await seedMember(tdb.db, { firstName: "Axel", canValidateAccounts: true })).id;
-  admin = new Api(server.baseUrl, await memberToken(tdb.db, adminId));
-  elodie = await seedMember(tdb.db, { firstName: "Élodie", lastName: "Crémieux", phone: "+33 6 00 00 00 01", email: "e.c@asso.example" });
-  elodieApi = new Api(server.baseUrl, await memberToken(tdb.db, elodie.id));
-  wallet = await openCustodialWallet(tdb.db, custodial, elodie.id, "active");
-  const bob = await seedMember(tdb.db, { firstName: "Bob", lastName: "Durand" });
-  const bobWallet = await openCustodialWallet(tdb.db, custodial, bob.id, "active");
-  await topUp(tdb.db, wallet, "40.00");
+  custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(t.db, { kind: "ledger", symbol: "DL" });
+  adminId = (await seedMember(t.db, { firstName: "Axel", canValidateAccounts: true })).id;
+  admin = new Api(t.server.baseUrl, await memberToken(t.db, adminId));
+  elodie = await seedMember(t.db, { firstName: "Élodie", lastName: "Crémieux", phone: "+33 6 00 00 00 01", email: "e.c@asso.example" });
+  elodieApi = new Api(t.server.baseUrl, await memberToken(t.db, elodie.id));
+  wallet = await openCustodialWallet(t.db, custodial, elodie.id, "active");
+  const bob = await seedMember(t.db, { firstName: "Bob", lastName: "Durand" });
+  const bobWallet = await openCustodialWallet(t.db, custodial, bob.id, "active");
+  await topUp(t.db, wallet, "40.00");
   expect(
     (
       await elodieApi.call("transfer", {
@@ -63,10 +47,10 @@ beforeAll(async () => {
   ).toBe(200);
   expect((await elodieApi.call("createTopUp", { body: { walletId: wallet, amount: "15.00" } })).status).toBe(200);
   // A ledger wallet with a reconversion sent and a PIN with three wrong attempts.
-  const lw = await openTestLedgerWallet(tdb.db, ledger, elodie.id);
+  const lw = await openTestLedgerWallet(t.db, ledger, elodie.id);
   ledgerWallet = lw.id;
-  await topUp(tdb.db, ledgerWallet, "30.00");
-  const safe = (await systemWallet(tdb.db, ledger.id, "safe"))!.id;
+  await topUp(t.db, ledgerWallet, "30.00");
+  const safe = (await systemWallet(t.db, ledger.id, "safe"))!.id;
   expect(
     (await elodieApi.call("transfer", { body: signTransfer(lw.key, { from: ledgerWallet, to: safe, parts: [{ account: "nant", amount: "10.00" }] }) })).status,
   ).toBe(200);
@@ -74,13 +58,7 @@ beforeAll(async () => {
   pinId = (await elodieApi.call("createPin", { body: { walletId: ledgerWallet, verifier } })).json.pinId;
   for (let i = 0; i < 3; i++) expect((await elodieApi.call("openPin", { params: { pinId }, body: { proof: "cd".repeat(32) } })).status).toBe(403);
   // A native app's biometric sign-in (it needs a session that proved the password).
-  expect((await new Api(server.baseUrl, await memberToken(tdb.db, elodie.id, { fresh: true })).call("createDeviceLogin")).status).toBe(200);
-});
-
-afterAll(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-  await server?.close();
-  await tdb?.drop();
+  expect((await new Api(t.server.baseUrl, await memberToken(t.db, elodie.id, { fresh: true })).call("createDeviceLogin")).status).toBe(200);
 });
 
 describe("a member's page", () => {
@@ -131,45 +109,37 @@ describe("a member's page", () => {
     await expect.poll(() => resets().length).toBe(1);
     expect(resets()[0]!.text).toMatch(/^Hello Élodie,[\s\S]*http:\/\/wallet\.example\.test\/reset-password\?token=/);
     expect(await auditOf("member.password_reset_sent")).toEqual([{ subject: `member:${elodie.id}`, details: { email: elodie.email } }]);
-    const off = await startServer(tdb.db, { env: { ALLOW_RESET_PASSWORD: "false" } });
-    try {
-      const refused = await new Api(off.baseUrl, await memberToken(tdb.db, adminId)).call("sendMemberPasswordReset", {
-        params: { memberId: Number(elodie.id) },
-      });
-      expect(refused.status).toBeGreaterThanOrEqual(400);
-      expect(refused.status).toBeLessThan(500);
-      expect(refused.json.error.message).toBe(SM.resetDisabled);
-    } finally {
-      await off.close();
-    }
+    const off = await t.startServer({ env: { ALLOW_RESET_PASSWORD: "false" } });
+    const refused = await new Api(off.baseUrl, await memberToken(t.db, adminId)).call("sendMemberPasswordReset", {
+      params: { memberId: Number(elodie.id) },
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(refused.json.error.message).toBe(SM.resetDisabled);
   });
 
   it("counts the administrator's reset links in the member's own per-address budget: past it, 429 and no mail", async () => {
-    const strict = await startServer(tdb.db, {
+    const strict = await t.startServer({
       mailer: { send: async (m) => void sent.push(m) },
       env: { RATE_LIMIT_RESET_ACCOUNT_MAX: "3", RATE_LIMIT_RESET_ACCOUNT_WINDOW: "600" },
     });
-    try {
-      const m = await seedMember(tdb.db, { firstName: "Gaspard" });
-      const byAdmin = () => new Api(strict.baseUrl, admin.token).call("sendMemberPasswordReset", { params: { memberId: Number(m.id) } });
-      const byMember = () => new Api(strict.baseUrl).call("resetPassword", { body: { email: m.email.toUpperCase() } });
-      const tokens = async () => (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM password_resets WHERE member_id = $1", [m.id])).rows[0]!.n;
-      expect((await byMember()).status).toBe(200);
-      expect((await byAdmin()).status).toBe(200);
-      expect((await byAdmin()).status).toBe(200);
-      for (const refused of [await byAdmin(), await byMember()]) {
-        expect(refused.status).toBe(429);
-        expect(refused.json.error.msgid).toBe(SM.rateLimited);
-        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      }
-      // Only the three within the budget made a link, were audited and mailed.
-      expect(await tokens()).toBe(3);
-      const audited = await tdb.db.query("SELECT 1 FROM audit_log WHERE action = 'member.password_reset_sent' AND subject = $1", [`member:${m.id}`]);
-      expect(audited.rowCount).toBe(2);
-      await expect.poll(() => sent.filter((x) => x.to === m.email).length).toBe(3);
-    } finally {
-      await strict.close();
+    const m = await seedMember(t.db, { firstName: "Gaspard" });
+    const byAdmin = () => new Api(strict.baseUrl, admin.token).call("sendMemberPasswordReset", { params: { memberId: Number(m.id) } });
+    const byMember = () => new Api(strict.baseUrl).call("resetPassword", { body: { email: m.email.toUpperCase() } });
+    const tokens = async () => (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM password_resets WHERE member_id = $1", [m.id])).rows[0]!.n;
+    expect((await byMember()).status).toBe(200);
+    expect((await byAdmin()).status).toBe(200);
+    expect((await byAdmin()).status).toBe(200);
+    for (const refused of [await byAdmin(), await byMember()]) {
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.msgid).toBe(SM.rateLimited);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     }
+    // Only the three within the budget made a link, were audited and mailed.
+    expect(await tokens()).toBe(3);
+    const audited = await t.db.query("SELECT 1 FROM audit_log WHERE action = 'member.password_reset_sent' AND subject = $1", [`member:${m.id}`]);
+    expect(audited.rowCount).toBe(2);
+    await expect.poll(() => sent.filter((x) => x.to === m.email).length).toBe(3);
   });
 
   it("signs the member out everywhere: sessions end and device logins go, audited", async () => {

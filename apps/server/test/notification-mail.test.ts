@@ -1,8 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationKind } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
 import { smtpMailer } from "../src/services/mail";
 import { currentPosition, eventsAfter } from "../src/services/member-events";
 import { claimEmail } from "../src/services/notification-deliveries";
@@ -20,9 +19,9 @@ import {
   startServer,
   topUp,
   type SeededMember,
-  type TestDatabase,
   type TestServer,
 } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * E-mail notifications (docs/architecture.md "Live money") over a real SMTP conversation: the trigger queues a
@@ -48,7 +47,6 @@ let refused = 0;
 let hold: Promise<void> | null = null;
 let held = 0;
 
-let tdb: TestDatabase;
 let one: TestServer;
 let two: TestServer;
 let custodial: BackendRow;
@@ -85,28 +83,28 @@ beforeAll(async () => {
     smtp.once("error", reject);
     smtp.listen(0, "127.0.0.1", () => resolve());
   });
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
-  tdb = await createTestDatabase();
-  const env = { PUBLIC_URL, MAIL_FROM: FROM, ASSOCIATION_NAME: "Demo Association", MAIL_RETRY_BASE_SECONDS: "1" };
-  // Two instances on one database: their workers share the outbox.
-  one = await startServer(tdb.db, { env, mailer: smtpMailer(smtpUrl, FROM) });
-  two = await startServer(tdb.db, { env, mailer: smtpMailer(smtpUrl, FROM) });
-  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
 });
-
-afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
-
 afterAll(async () => {
-  for (const s of [one, two]) await s?.close();
-  await tdb?.drop();
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
+// Registered after the SMTP server's hooks, so that the instances are closed before it is.
+const t = setupServerTest({ server: false });
+
+beforeAll(async () => {
+  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  const env = { PUBLIC_URL, MAIL_FROM: FROM, ASSOCIATION_NAME: "Demo Association", MAIL_RETRY_BASE_SECONDS: "1" };
+  // Two instances on one database: their workers share the outbox.
+  one = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
+  two = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
+  custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+});
+
 async function person(firstName: string, lastName: string, balance = "0.00"): Promise<Person> {
-  const m = await seedMember(tdb.db, { firstName, lastName });
-  const wallet = await openCustodialWallet(tdb.db, custodial, m.id);
-  if (balance !== "0.00") await topUp(tdb.db, wallet, balance);
-  return { ...m, wallet, api: new Api(one.baseUrl, await memberToken(tdb.db, m.id)) };
+  const m = await seedMember(t.db, { firstName, lastName });
+  const wallet = await openCustodialWallet(t.db, custodial, m.id);
+  if (balance !== "0.00") await topUp(t.db, wallet, balance);
+  return { ...m, wallet, api: new Api(one.baseUrl, await memberToken(t.db, m.id)) };
 }
 
 const pay = (from: Person, to: Person, amount: string, memo = "") =>
@@ -124,7 +122,7 @@ const mailsTo = (p: Person) => inbox.filter((m) => m.to.includes(p.email));
 
 /** The member's queued messages, as the outbox holds them. */
 async function deliveries(p: Person) {
-  const { rows } = await tdb.db.query<{ kind: string; attempts: number; sent: boolean; gave_up: boolean; last_error: string | null }>(
+  const { rows } = await t.db.query<{ kind: string; attempts: number; sent: boolean; gave_up: boolean; last_error: string | null }>(
     `SELECT d.kind, d.attempts, d.sent_at IS NOT NULL AS sent, d.gave_up_at IS NOT NULL AS gave_up, d.last_error
        FROM notification_deliveries d JOIN member_events e ON e.id = d.event_id WHERE e.member_id = $1 ORDER BY d.id`,
     [p.id],
@@ -217,7 +215,7 @@ describe("e-mail notifications", () => {
     await settled(erin, 1);
     const mail = parseMail(mailsTo(erin)[0]!.raw);
     // Both joined this month: the day tells them apart.
-    const { rows } = await tdb.db.query<{ joined: Date }>("SELECT created_at AS joined FROM members WHERE id = $1", [alice.id]);
+    const { rows } = await t.db.query<{ joined: Date }>("SELECT created_at AS joined FROM members WHERE id = $1", [alice.id]);
     const day = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(rows[0]!.joined);
     expect(mail.headers.subject).toBe(`Alice Martin (member since ${day}) paid you 1,234.50 DL`);
     expect(mail.text).toContain("Hello Erin,");
@@ -238,17 +236,17 @@ describe("e-mail notifications", () => {
   it("tells a top-up credited, naming the association", async () => {
     const fay = await person("Fay", "Leroy");
     await optIn(fay, { topup_credited: true }, "fr-FR");
-    await topUp(tdb.db, fay.wallet, "10.00");
+    await topUp(t.db, fay.wallet, "10.00");
     await settled(fay, 1);
     expect(parseMail(mailsTo(fay)[0]!.raw).headers.subject).toBe("Demo Association a crédité votre compte de 10,00 DL");
   });
 
   it("tells a wallet approved and a reconversion paid (not its other stages), each once, by the administrators' own calls", async () => {
-    const admin = await seedMember(tdb.db, { canValidateAccounts: true, canValidateCredits: true });
-    const adminApi = new Api(two.baseUrl, await memberToken(tdb.db, admin.id));
-    const carolMember = await seedMember(tdb.db, { firstName: "Carol" });
-    const pending = await openCustodialWallet(tdb.db, custodial, carolMember.id, "pending");
-    const carol: Person = { ...carolMember, wallet: pending, api: new Api(one.baseUrl, await memberToken(tdb.db, carolMember.id)) };
+    const admin = await seedMember(t.db, { canValidateAccounts: true, canValidateCredits: true });
+    const adminApi = new Api(two.baseUrl, await memberToken(t.db, admin.id));
+    const carolMember = await seedMember(t.db, { firstName: "Carol" });
+    const pending = await openCustodialWallet(t.db, custodial, carolMember.id, "pending");
+    const carol: Person = { ...carolMember, wallet: pending, api: new Api(one.baseUrl, await memberToken(t.db, carolMember.id)) };
     await optIn(carol, { wallet_approved: true });
     expect((await adminApi.call("validateCreation", { body: { walletId: pending } })).status).toBe(200);
     await settled(carol, 1);
@@ -257,7 +255,7 @@ describe("e-mail notifications", () => {
 
     const rita = await person("Rita", "Roux", "10.00");
     await optIn(rita, { reconversion_paid: true }, "fr-FR");
-    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+    const safe = (await systemWallet(t.db, custodial.id, "safe"))!.id;
     const r = await rita.api.call("transfer", { body: { from: rita.wallet, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
     expect(r.status).toBe(200);
     for (const status of ["received", "invoiced", "paid"] as const)
@@ -379,7 +377,7 @@ describe("e-mail notifications", () => {
       }
     }
     // A signature from another key (another database's) is refused as well.
-    await tdb.db.query("UPDATE server_keys SET key = sha256('another key'::bytea) WHERE name = 'unsubscribe'");
+    await t.db.query("UPDATE server_keys SET key = sha256('another key'::bytea) WHERE name = 'unsubscribe'");
     expect((await http(one.baseUrl, "POST", link, form(""))).status).toBe(400);
     expect((await hal.api.call("getNotificationSettings")).json.email).toMatchObject({ payment_received: true, topup_credited: true });
   });
@@ -402,7 +400,7 @@ describe("e-mail notifications", () => {
     const bob = await person("Bob", "Durand");
     const carol = await person("Carol", "Petit");
     await optIn(bob, { payment_received: true });
-    const carolWasAt = await currentPosition(tdb.db, carol.id);
+    const carolWasAt = await currentPosition(t.db, carol.id);
     let release = () => {};
     hold = new Promise<void>((r) => (release = r));
     held = 0;
@@ -413,7 +411,7 @@ describe("e-mail notifications", () => {
       await pay(alice, carol, "1.00");
       // ...and Carol's payment is ready for her open apps all the same: no older transaction holds it
       // back, as a claim kept open as a row lock during the send would (services/member-events.ts).
-      const forCarol = await eventsAfter(tdb.db, carol.id, carolWasAt, "Demo Association");
+      const forCarol = await eventsAfter(t.db, carol.id, carolWasAt, "Demo Association");
       expect(forCarol.events.map((e) => e.kind)).toEqual(["payment_received"]);
       expect(forCarol.waiting).toBe(false);
       expect(mailsTo(bob)).toEqual([]);
@@ -434,7 +432,7 @@ describe("e-mail notifications", () => {
     await settled(bob, 1);
     // As an instance leaves it when it dies between its claim and "sent": claimed for ten minutes.
     const claimed = async (sql: string) =>
-      tdb.db.query(`UPDATE notification_deliveries d SET sent_at = NULL, ${sql} FROM member_events e WHERE e.id = d.event_id AND e.member_id = $1`, [bob.id]);
+      t.db.query(`UPDATE notification_deliveries d SET sent_at = NULL, ${sql} FROM member_events e WHERE e.id = d.event_id AND e.member_id = $1`, [bob.id]);
     await claimed("next_attempt_at = now() + interval '10 minutes'");
     // Workers woken (by another member's event) leave it alone while the claim holds...
     await pay(alice, carol, "1.00");

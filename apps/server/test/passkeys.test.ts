@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ORIGIN, RP_ID, SoftAuthenticator } from "./soft-authenticator";
-import { Api, createTestDatabase, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api, memberToken, seedMember, type TestServer } from "./helpers";
+import { setupServerTest } from "./setup";
 
-let tdb: TestDatabase;
+const env = { PUBLIC_URL: ORIGIN };
+const t = setupServerTest({ server: { env } });
 let servers: TestServer[];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  const env = { PUBLIC_URL: ORIGIN };
-  servers = [await startServer(tdb.db, { env }), await startServer(tdb.db, { env })];
-});
-afterAll(async () => {
-  for (const s of servers ?? []) await s.close();
-  await tdb?.drop();
+  servers = [t.server, await t.startServer({ env })];
 });
 
 async function member(server = 0) {
-  const m = await seedMember(tdb.db);
+  const m = await seedMember(t.db);
   // Signed in by password a moment ago: the session may add passkeys (step-up, credentials.test.ts).
-  return { ...m, api: new Api(servers[server]!.baseUrl, await memberToken(tdb.db, m.id, { fresh: true })) };
+  return { ...m, api: new Api(servers[server]!.baseUrl, await memberToken(t.db, m.id, { fresh: true })) };
 }
 
 /** Registers a new authenticator for a member: options on one instance, answer on the other. */

@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M, decodeQrContent, encodeQrPayload, SM } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
 import { sweepExpired } from "../src/services/maintenance";
 import { OPEN_REQUESTS_PER_WALLET, UNPAID_KEPT_HOURS } from "../src/services/payment-requests";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
@@ -9,62 +8,50 @@ import {
   Api,
   countMovements,
   createBackend,
-  createTestDatabase,
   http,
   memberToken,
   newKey,
   openTestLedgerWallet,
   seedMember,
   signTransfer,
-  startServer,
   topUp,
   walletBalances,
-  type TestDatabase,
   type TestServer,
 } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Payment requests: created by a payee, read by whoever scanned them, paid exactly once
  * whatever the number of payers and server instances, refused once paid, expired or cancelled.
  */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let second: TestServer;
 let custodial: BackendRow;
 let ledger: BackendRow;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  custodial = await createBackend(tdb.db, { kind: "custodial" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
-  server = await startServer(tdb.db);
+  custodial = await createBackend(t.db, { kind: "custodial" });
+  ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
   // A second instance on the same database: the request row, not a process, decides who pays it.
   // It also shows the custodial backend to Lokavaluto clients, and allows 3 new requests per member.
-  second = await startServer(tdb.db, {
+  second = await t.startServer({
     env: { LOKAPI_CYCLOS_BACKEND: custodial.id, RATE_LIMIT_PAYMENT_REQUEST_MEMBER_MAX: "3", RATE_LIMIT_PAYMENT_REQUEST_MEMBER_WINDOW: "600" },
   });
 });
 
 afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
   // The load runs' invariant: each paid request's movement pays its wallet its amount, in time.
-  expect(await paymentRequestProblems(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await second?.close();
-  await server?.close();
-  await tdb?.drop();
+  expect(await paymentRequestProblems(t.db)).toEqual([]);
 });
 
 let names = 0;
-async function person(balance?: string, base = server.baseUrl) {
+async function person(balance?: string, base = t.server.baseUrl) {
   const firstName = `R${++names}`;
-  const member = await seedMember(tdb.db, { firstName });
-  const wallet = await openCustodialWallet(tdb.db, custodial, member.id, "active");
-  if (balance) await topUp(tdb.db, wallet, balance);
-  return { member, firstName, wallet, api: new Api(base, await memberToken(tdb.db, member.id)) };
+  const member = await seedMember(t.db, { firstName });
+  const wallet = await openCustodialWallet(t.db, custodial, member.id, "active");
+  if (balance) await topUp(t.db, wallet, balance);
+  return { member, firstName, wallet, api: new Api(base, await memberToken(t.db, member.id)) };
 }
 
 type Person = Awaited<ReturnType<typeof person>>;
@@ -79,7 +66,7 @@ const pay = (payer: Person, to: string, requestId: string | undefined, amount = 
   payer.api.call("transfer", { body: { from: payer.wallet, to, parts: [{ account: "main", amount }], key, ...(requestId ? { requestId } : {}) } });
 
 const requestRow = async (id: string) =>
-  (await tdb.db.query("SELECT status, movement_id, payer_wallet_id FROM payment_requests WHERE public_id = $1", [id])).rows[0] as {
+  (await t.db.query("SELECT status, movement_id, payer_wallet_id FROM payment_requests WHERE public_id = $1", [id])).rows[0] as {
     status: string;
     movement_id: bigint | null;
     payer_wallet_id: string | null;
@@ -115,7 +102,7 @@ describe("creating, reading and cancelling", () => {
   it("refuses bad input with 4xx and writes nothing", async () => {
     const shop = await person();
     const other = await person();
-    const count = async () => Number((await tdb.db.query("SELECT count(*) FROM payment_requests")).rows[0]!.count);
+    const count = async () => Number((await t.db.query("SELECT count(*) FROM payment_requests")).rows[0]!.count);
     const n = await count();
     const cases: [Record<string, unknown>, number][] = [
       [{ walletId: shop.wallet, amount: "0.00" }, 400],
@@ -152,11 +139,11 @@ describe("creating, reading and cancelling", () => {
     const cancelled = await shop.api.call("cancelPaymentRequest", { params: { requestId: req.id } });
     expect(cancelled.status).toBe(200);
     expect(cancelled.json).toMatchObject({ status: "cancelled", closedMessage: SM.paymentRequestCancelled });
-    const before = await walletBalances(tdb.db, customer.wallet);
+    const before = await walletBalances(t.db, customer.wallet);
     const r = await pay(customer, shop.wallet, req.id);
     expect(r.status).toBe(409);
     expect(r.json.error.msgid).toBe(SM.paymentRequestCancelled);
-    expect(await walletBalances(tdb.db, customer.wallet)).toEqual(before);
+    expect(await walletBalances(t.db, customer.wallet)).toEqual(before);
   });
 });
 
@@ -171,7 +158,7 @@ describe("paying a request", () => {
     });
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     const row = await requestRow(req.id);
-    const movement = (await tdb.db.query("SELECT id, public_id, sender_memo FROM movements WHERE id = $1", [row.movement_id])).rows[0];
+    const movement = (await t.db.query("SELECT id, public_id, sender_memo FROM movements WHERE id = $1", [row.movement_id])).rows[0];
     expect(row).toMatchObject({ status: "paid", payer_wallet_id: customer.wallet });
     expect(movement).toMatchObject({ public_id: r.json.id, sender_memo: "Bread" });
     const mine = await shop.api.call("getPaymentRequest", { params: { requestId: req.id } });
@@ -196,15 +183,15 @@ describe("paying a request", () => {
     const late = await person("50.00");
     const req = await ask(shop);
     expect((await pay(first, shop.wallet, req.id)).status).toBe(200);
-    const before = [await walletBalances(tdb.db, late.wallet), await walletBalances(tdb.db, shop.wallet)];
+    const before = [await walletBalances(t.db, late.wallet), await walletBalances(t.db, shop.wallet)];
     for (const payer of [late, first]) {
       const r = await pay(payer, shop.wallet, req.id);
       expect(r.status).toBe(409);
       expect(r.json.error.msgid).toBe(SM.paymentRequestPaid);
       expect(r.json.error.message).toBe("This request has already been paid.");
     }
-    expect([await walletBalances(tdb.db, late.wallet), await walletBalances(tdb.db, shop.wallet)]).toEqual(before);
-    expect(await countMovements(tdb.db, late.wallet)).toBe(1);
+    expect([await walletBalances(t.db, late.wallet), await walletBalances(t.db, shop.wallet)]).toEqual(before);
+    expect(await countMovements(t.db, late.wallet)).toBe(1);
   });
 
   it("the retry of the payment that paid it answers that payment, not 'already paid'", async () => {
@@ -216,7 +203,7 @@ describe("paying a request", () => {
     const b = await pay(customer, shop.wallet, req.id, "12.50", key);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.json.id).toBe(a.json.id);
-    expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "37.50" });
+    expect(await walletBalances(t.db, customer.wallet)).toEqual({ main: "37.50" });
     // The same key with other details is still an idempotency conflict.
     const c = await pay(customer, shop.wallet, req.id, "12.00", key);
     expect(c.status).toBe(409);
@@ -225,7 +212,7 @@ describe("paying a request", () => {
   it("20 payers at once on two instances: exactly one movement, the others refused, the request points at it", async () => {
     const shop = await person();
     const req = await ask(shop, "5.00");
-    const payers = await Promise.all(Array.from({ length: 20 }, (_, i) => person("10.00", i % 2 ? second.baseUrl : server.baseUrl)));
+    const payers = await Promise.all(Array.from({ length: 20 }, (_, i) => person("10.00", i % 2 ? second.baseUrl : t.server.baseUrl)));
     const answers = await Promise.all(payers.map((p) => pay(p, shop.wallet, req.id, "5.00")));
     const ok = answers.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
@@ -233,11 +220,11 @@ describe("paying a request", () => {
       expect(r.status).toBe(409);
       expect(r.json.error.msgid).toBe(SM.paymentRequestPaid);
     }
-    const movements = (await tdb.db.query("SELECT id, public_id FROM movements WHERE payee_wallet_id = $1", [shop.wallet])).rows;
+    const movements = (await t.db.query("SELECT id, public_id FROM movements WHERE payee_wallet_id = $1", [shop.wallet])).rows;
     expect(movements).toHaveLength(1);
     expect(movements[0]!.public_id).toBe(ok[0]!.json.id);
     expect((await requestRow(req.id)).movement_id).toBe(movements[0]!.id);
-    expect(await walletBalances(tdb.db, shop.wallet)).toEqual({ main: "5.00" });
+    expect(await walletBalances(t.db, shop.wallet)).toEqual({ main: "5.00" });
   });
 
   it("an expired request is refused, and reads as expired", async () => {
@@ -245,14 +232,14 @@ describe("paying a request", () => {
     const customer = await person("50.00");
     const req = await ask(shop, "12.50", { expiresInMinutes: 1 });
     // Aged in the database rather than waited for.
-    await tdb.db.query(
+    await t.db.query(
       "UPDATE payment_requests SET created_at = created_at - interval '2 minutes', expires_at = expires_at - interval '2 minutes' WHERE public_id = $1",
       [req.id],
     );
     const r = await pay(customer, shop.wallet, req.id);
     expect(r.status).toBe(409);
     expect(r.json.error.msgid).toBe(SM.paymentRequestExpired);
-    expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "50.00" });
+    expect(await walletBalances(t.db, customer.wallet)).toEqual({ main: "50.00" });
     expect((await customer.api.call("getPaymentRequest", { params: { requestId: req.id } })).json).toMatchObject({
       status: "expired",
       closedMessage: SM.paymentRequestExpired,
@@ -273,20 +260,20 @@ describe("paying a request", () => {
       expect(r.status).toBe(400);
       expect(r.json.error.msgid).toBe(SM.paymentRequestMismatch);
     }
-    expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "50.00" });
+    expect(await walletBalances(t.db, customer.wallet)).toEqual({ main: "50.00" });
     expect((await requestRow(req.id)).status).toBe("open");
     // The right payment still pays it.
     expect((await pay(customer, shop.wallet, req.id)).status).toBe(200);
   });
 
   it("a ledger wallet pays a request with its usual signed message; the request id is not part of it", async () => {
-    const shopMember = await seedMember(tdb.db, { firstName: "LedgerShop" });
-    const shopWallet = await openTestLedgerWallet(tdb.db, ledger, shopMember.id);
-    const shopApi = new Api(server.baseUrl, await memberToken(tdb.db, shopMember.id));
-    const payerMember = await seedMember(tdb.db, { firstName: "LedgerPayer" });
-    const payerWallet = await openTestLedgerWallet(tdb.db, ledger, payerMember.id);
-    await topUp(tdb.db, payerWallet.id, "20.00", "nant");
-    const payerApi = new Api(server.baseUrl, await memberToken(tdb.db, payerMember.id));
+    const shopMember = await seedMember(t.db, { firstName: "LedgerShop" });
+    const shopWallet = await openTestLedgerWallet(t.db, ledger, shopMember.id);
+    const shopApi = new Api(t.server.baseUrl, await memberToken(t.db, shopMember.id));
+    const payerMember = await seedMember(t.db, { firstName: "LedgerPayer" });
+    const payerWallet = await openTestLedgerWallet(t.db, ledger, payerMember.id);
+    await topUp(t.db, payerWallet.id, "20.00", "nant");
+    const payerApi = new Api(t.server.baseUrl, await memberToken(t.db, payerMember.id));
     const req = (await shopApi.call("createPaymentRequest", { body: { walletId: shopWallet.id, amount: "4.00" } })).json;
     const wrong = signTransfer(payerWallet.key, { from: payerWallet.id, to: shopWallet.id, parts: [{ account: "nant", amount: "3.00" }] });
     expect((await payerApi.call("transfer", { body: { ...wrong, requestId: req.id } })).json.error.msgid).toBe(SM.paymentRequestMismatch);
@@ -301,7 +288,7 @@ describe("paying a request", () => {
     expect((await payerApi.call("transfer", { body })).json.id).toBe(r.json.id);
     const again = signTransfer(payerWallet.key, { from: payerWallet.id, to: shopWallet.id, parts: [{ account: "nant", amount: "4.00" }] });
     expect((await payerApi.call("transfer", { body: { ...again, requestId: req.id } })).json.error.msgid).toBe(SM.paymentRequestPaid);
-    expect(await walletBalances(tdb.db, payerWallet.id)).toMatchObject({ nant: "16.00" });
+    expect(await walletBalances(t.db, payerWallet.id)).toMatchObject({ nant: "16.00" });
   });
 });
 
@@ -323,7 +310,7 @@ describe("Monujo's QR codes", () => {
       body: { from: customer.wallet, to: p.rpb, parts: [{ account: "main", amount: p.amount! }], senderMemo: p.senderMemo ?? "", key: newKey() },
     });
     expect(r.status).toBe(200);
-    expect(await walletBalances(tdb.db, shop.wallet)).toEqual({ main: "12.50" });
+    expect(await walletBalances(t.db, shop.wallet)).toEqual({ main: "12.50" });
     // The plain payment is not the request's: the till still waits for its own.
     expect((await requestRow(req.id)).status).toBe("open");
   });
@@ -331,7 +318,7 @@ describe("Monujo's QR codes", () => {
 
 describe("how many requests, and for how long", () => {
   const count = async (walletId: string) =>
-    (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM payment_requests WHERE wallet_id = $1", [walletId])).rows[0]!.n;
+    (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM payment_requests WHERE wallet_id = $1", [walletId])).rows[0]!.n;
 
   it(`a wallet has ${OPEN_REQUESTS_PER_WALLET} open requests at most: the next is refused until one is cancelled`, async () => {
     const shop = await person();
@@ -346,7 +333,7 @@ describe("how many requests, and for how long", () => {
     expect((await shop.api.call("cancelPaymentRequest", { params: { requestId: open[0]!.id } })).status).toBe(200);
     await ask(shop, "1.00");
     // Expired ones no longer count.
-    await tdb.db.query("UPDATE payment_requests SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' WHERE public_id = $1", [
+    await t.db.query("UPDATE payment_requests SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' WHERE public_id = $1", [
       open[1]!.id,
     ]);
     await ask(shop, "2.00");
@@ -370,20 +357,20 @@ describe("how many requests, and for how long", () => {
     expect((await pay(customer, shop.wallet, paid.id, "5.00")).status).toBe(200);
     expect((await shop.api.call("cancelPaymentRequest", { params: { requestId: cancelled.id } })).status).toBe(200);
     const age = async (id: string, hoursPastExpiry: number) =>
-      tdb.db.query(
+      t.db.query(
         `UPDATE payment_requests SET created_at = now() - make_interval(hours => $2 + 1), expires_at = now() - make_interval(hours => $2),
            paid_at = CASE WHEN paid_at IS NULL THEN NULL ELSE now() - make_interval(hours => $2 + 1) END WHERE public_id = $1`,
         [id, hoursPastExpiry],
       );
-    const paidTimes = (await tdb.db.query("SELECT created_at, expires_at, paid_at FROM payment_requests WHERE public_id = $1", [paid.id])).rows[0];
+    const paidTimes = (await t.db.query("SELECT created_at, expires_at, paid_at FROM payment_requests WHERE public_id = $1", [paid.id])).rows[0];
     for (const id of [lapsed.id, cancelled.id, paid.id]) await age(id, UNPAID_KEPT_HOURS + 1);
     await age(recent.id, 1);
 
-    expect((await sweepExpired(tdb.db, server.settings)).paymentRequests).toBeGreaterThanOrEqual(2);
-    const left = (await tdb.db.query<{ public_id: string }>("SELECT public_id FROM payment_requests WHERE wallet_id = $1 ORDER BY id", [shop.wallet])).rows;
+    expect((await sweepExpired(t.db, t.server.settings)).paymentRequests).toBeGreaterThanOrEqual(2);
+    const left = (await t.db.query<{ public_id: string }>("SELECT public_id FROM payment_requests WHERE wallet_id = $1 ORDER BY id", [shop.wallet])).rows;
     expect(left.map((r) => r.public_id)).toEqual([recent.id, fresh.id, paid.id]);
     // Its movement was not aged with it: the paid request gets its times back.
-    await tdb.db.query("UPDATE payment_requests SET created_at = $2, expires_at = $3, paid_at = $4 WHERE public_id = $1", [
+    await t.db.query("UPDATE payment_requests SET created_at = $2, expires_at = $3, paid_at = $4 WHERE public_id = $1", [
       paid.id,
       paidTimes.created_at,
       paidTimes.expires_at,
@@ -392,11 +379,11 @@ describe("how many requests, and for how long", () => {
     // Expired an hour ago: a late payer is still told so.
     expect((await customer.api.call("getPaymentRequest", { params: { requestId: recent.id } })).json.closedMessage).toBe(SM.paymentRequestExpired);
     // Swept: a payer holding its code is told it does not exist, and nothing moves.
-    const before = await walletBalances(tdb.db, customer.wallet);
+    const before = await walletBalances(t.db, customer.wallet);
     const r = await pay(customer, shop.wallet, lapsed.id, "1.00");
     expect(r.status).toBe(404);
     expect(r.json.error.msgid).toBe(SM.paymentRequestNotFound);
-    expect(await walletBalances(tdb.db, customer.wallet)).toEqual(before);
+    expect(await walletBalances(t.db, customer.wallet)).toEqual(before);
     // The paid one still answers its payer's retry and its till.
     expect((await shop.api.call("getPaymentRequest", { params: { requestId: paid.id } })).json).toMatchObject({ status: "paid" });
     expect((await shop.api.call("getPaymentRequest", { params: { requestId: fresh.id } })).json.status).toBe("open");
@@ -429,29 +416,29 @@ describe("the memo the till asked with", () => {
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     // Its retry (a lost answer) is answered with the same payment.
     expect((await customer.api.call("transfer", { body })).json.id).toBe(r.json.id);
-    const { rows } = await tdb.db.query("SELECT sender_memo, recipient_memo FROM movements WHERE public_id = $1", [r.json.id]);
+    const { rows } = await t.db.query("SELECT sender_memo, recipient_memo FROM movements WHERE public_id = $1", [r.json.id]);
     expect(rows).toEqual([{ sender_memo: "My lunch", recipient_memo: "Table 4" }]);
     expect(await sales(shop)).toEqual([expect.objectContaining({ transactionId: r.json.id, memo: "Table 4", requestId: req.id })]);
   });
 
   it("a device-signed payment cannot have its memo replaced: it must carry the request's, or it is refused", async () => {
-    const shopMember = await seedMember(tdb.db, { firstName: "MemoShop" });
-    const shopWallet = await openTestLedgerWallet(tdb.db, ledger, shopMember.id);
-    const shopApi = new Api(server.baseUrl, await memberToken(tdb.db, shopMember.id));
-    const payerMember = await seedMember(tdb.db, { firstName: "MemoPayer" });
-    const payerWallet = await openTestLedgerWallet(tdb.db, ledger, payerMember.id);
-    await topUp(tdb.db, payerWallet.id, "20.00", "nant");
-    const payerApi = new Api(server.baseUrl, await memberToken(tdb.db, payerMember.id));
+    const shopMember = await seedMember(t.db, { firstName: "MemoShop" });
+    const shopWallet = await openTestLedgerWallet(t.db, ledger, shopMember.id);
+    const shopApi = new Api(t.server.baseUrl, await memberToken(t.db, shopMember.id));
+    const payerMember = await seedMember(t.db, { firstName: "MemoPayer" });
+    const payerWallet = await openTestLedgerWallet(t.db, ledger, payerMember.id);
+    await topUp(t.db, payerWallet.id, "20.00", "nant");
+    const payerApi = new Api(t.server.baseUrl, await memberToken(t.db, payerMember.id));
     const req = (await shopApi.call("createPaymentRequest", { body: { walletId: shopWallet.id, amount: "4.00", recipientMemo: "Order 7" } })).json;
     const draft = { from: payerWallet.id, to: shopWallet.id, parts: [{ account: "nant" as const, amount: "4.00" }], senderMemo: "Soup" };
     const wrong = await payerApi.call("transfer", { body: { ...signTransfer(payerWallet.key, { ...draft, recipientMemo: "Soup" }), requestId: req.id } });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error.msgid).toBe(SM.paymentRequestMemoMismatch);
-    expect(await walletBalances(tdb.db, payerWallet.id)).toMatchObject({ nant: "20.00" });
+    expect(await walletBalances(t.db, payerWallet.id)).toMatchObject({ nant: "20.00" });
     expect((await requestRow(req.id)).status).toBe("open");
     const right = await payerApi.call("transfer", { body: { ...signTransfer(payerWallet.key, { ...draft, recipientMemo: "Order 7" }), requestId: req.id } });
     expect(right.status, JSON.stringify(right.json)).toBe(200);
-    expect((await tdb.db.query("SELECT recipient_memo FROM movements WHERE public_id = $1", [right.json.id])).rows).toEqual([{ recipient_memo: "Order 7" }]);
+    expect((await t.db.query("SELECT recipient_memo FROM movements WHERE public_id = $1", [right.json.id])).rows).toEqual([{ recipient_memo: "Order 7" }]);
   });
 });
 
@@ -470,7 +457,7 @@ describe("the Lokavaluto (Cyclos) face", () => {
     expect(r.status, r.text).toBe(201);
     const row = await requestRow(req.id);
     expect(row).toMatchObject({ status: "paid", payer_wallet_id: customer.wallet });
-    expect((await tdb.db.query("SELECT public_id, recipient_memo FROM movements WHERE id = $1", [row.movement_id])).rows).toEqual([
+    expect((await t.db.query("SELECT public_id, recipient_memo FROM movements WHERE id = $1", [row.movement_id])).rows).toEqual([
       { public_id: r.json.id, recipient_memo: "Pot of tea" },
     ]);
     expect((await shop.api.call("getPaymentRequest", { params: { requestId: req.id } })).json).toMatchObject({
@@ -481,7 +468,7 @@ describe("the Lokavaluto (Cyclos) face", () => {
     // (Cyclos answers 422 to whatever it refuses.)
     const again = await cyclosPay(customer, shop, { paymentRequest: req.id });
     expect([again.status, again.json]).toEqual([422, { code: "validation", message: SM.paymentRequestPaid }]);
-    expect(await walletBalances(tdb.db, customer.wallet)).toEqual({ main: "43.00" });
+    expect(await walletBalances(t.db, customer.wallet)).toEqual({ main: "43.00" });
     // Another amount is not this request's.
     const other = await ask(shop, "7.00");
     expect((await cyclosPay(customer, shop, { paymentRequest: other.id, amount: "6.00" })).status).toBe(422);

@@ -1,52 +1,37 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, buildPath, formatCents, splitPayment, type RouteName, type SubAccount, SM } from "@mutua/domain";
-import { ledgerViolations, postMovement } from "../src/services/ledger";
+import { postMovement } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
 import {
   Api,
   cents,
   countMovements,
   createBackend,
-  createTestDatabase,
   http,
   memberToken,
   newKey,
   openTestLedgerWallet,
   seedMember,
   signTransfer,
-  startServer,
   topUp,
   walletBalances,
   type SeededMember,
-  type TestDatabase,
   type TestLedgerWallet,
-  type TestServer,
 } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Payments through the HTTP API: custodial and signed ledger transfers, their refusals, and who may do what. */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let custodial: BackendRow;
 let ledger: BackendRow;
 let elsewhere: BackendRow;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  custodial = await createBackend(tdb.db, { kind: "custodial" });
+  custodial = await createBackend(t.db, { kind: "custodial" });
   // Mutual credit from -10.00 to +20.00.
-  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
-  elsewhere = await createBackend(tdb.db, { kind: "custodial" });
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00" });
+  elsewhere = await createBackend(t.db, { kind: "custodial" });
 });
 
 interface Person {
@@ -58,10 +43,10 @@ interface Person {
 
 let names = 0;
 async function person(opts: { firstName?: string; backend?: BackendRow; status?: WalletStatus; balance?: string } = {}): Promise<Person> {
-  const member = await seedMember(tdb.db, { firstName: opts.firstName ?? `P${++names}` });
-  const wallet = await openCustodialWallet(tdb.db, opts.backend ?? custodial, member.id, opts.status ?? "active");
-  if (opts.balance) await topUp(tdb.db, wallet, opts.balance);
-  return { member, wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, member.id)) };
+  const member = await seedMember(t.db, { firstName: opts.firstName ?? `P${++names}` });
+  const wallet = await openCustodialWallet(t.db, opts.backend ?? custodial, member.id, opts.status ?? "active");
+  if (opts.balance) await topUp(t.db, wallet, opts.balance);
+  return { member, wallet, api: new Api(t.server.baseUrl, await memberToken(t.db, member.id)) };
 }
 
 interface LedgerPerson {
@@ -72,15 +57,15 @@ interface LedgerPerson {
 }
 
 async function ledgerPerson(opts: { nant?: string; status?: WalletStatus } = {}): Promise<LedgerPerson> {
-  const member = await seedMember(tdb.db, { firstName: `L${++names}` });
-  const wallet = await openTestLedgerWallet(tdb.db, ledger, member.id, opts.status ?? "active");
-  if (opts.nant) await topUp(tdb.db, wallet.id, opts.nant, "nant");
-  return { member, wallet, id: wallet.id, api: new Api(server.baseUrl, await memberToken(tdb.db, member.id)) };
+  const member = await seedMember(t.db, { firstName: `L${++names}` });
+  const wallet = await openTestLedgerWallet(t.db, ledger, member.id, opts.status ?? "active");
+  if (opts.nant) await topUp(t.db, wallet.id, opts.nant, "nant");
+  return { member, wallet, id: wallet.id, api: new Api(t.server.baseUrl, await memberToken(t.db, member.id)) };
 }
 
 /** Movements and balances of the given wallets: what "nothing moves" compares. */
 async function snapshot(...wallets: string[]) {
-  return { movements: await countMovements(tdb.db), balances: await Promise.all(wallets.map((w) => walletBalances(tdb.db, w))) };
+  return { movements: await countMovements(t.db), balances: await Promise.all(wallets.map((w) => walletBalances(t.db, w))) };
 }
 
 const pay = (from: Person, to: string, amount: string, extra: { key?: string; senderMemo?: string; recipientMemo?: string } = {}) =>
@@ -123,9 +108,9 @@ describe("custodial transfers", () => {
     expect(r.json.id).toMatch(/^tx_[0-9a-f]{24}$/);
     expect(Math.abs(Date.parse(r.json.date) - Date.now())).toBeLessThan(60_000);
     await expectAnsweredAsListed(alice.api, alice.wallet, r.json);
-    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "6.75" });
-    expect(await walletBalances(tdb.db, bob.wallet)).toEqual({ main: "3.25" });
-    const { rows } = await tdb.db.query("SELECT initiated_by, sender_memo, recipient_memo FROM movements WHERE public_id = $1", [r.json.id]);
+    expect(await walletBalances(t.db, alice.wallet)).toEqual({ main: "6.75" });
+    expect(await walletBalances(t.db, bob.wallet)).toEqual({ main: "3.25" });
+    const { rows } = await t.db.query("SELECT initiated_by, sender_memo, recipient_memo FROM movements WHERE public_id = $1", [r.json.id]);
     expect(rows[0]).toEqual({ initiated_by: alice.member.id, sender_memo: "Vegetables", recipient_memo: "From Alice" });
   });
 
@@ -139,8 +124,8 @@ describe("custodial transfers", () => {
     const again = await pay(alice, bob.wallet, "0.01");
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe("insufficient_balance");
-    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "0.00" });
-    expect(await walletBalances(tdb.db, bob.wallet)).toEqual({ main: "5.00" });
+    expect(await walletBalances(t.db, alice.wallet)).toEqual({ main: "0.00" });
+    expect(await walletBalances(t.db, bob.wallet)).toEqual({ main: "5.00" });
   });
 
   it("prepares a custodial payment as one main part, with what can be spent", async () => {
@@ -156,8 +141,8 @@ describe("custodial transfers", () => {
 
   it("pays the association's safe wallet as a reconversion, never its issuance wallet", async () => {
     const alice = await person({ balance: "4.00" });
-    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!;
-    const issuance = (await systemWallet(tdb.db, custodial.id, "issuance"))!;
+    const safe = (await systemWallet(t.db, custodial.id, "safe"))!;
+    const issuance = (await systemWallet(t.db, custodial.id, "issuance"))!;
     const r = await pay(alice, safe.id, "1.00");
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ kind: "reconversion", isReconversion: true, related: "Association", relatedMemberId: null });
@@ -224,9 +209,9 @@ describe("idempotency keys", () => {
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.json).toEqual(first.json);
-    expect(await countMovements(tdb.db, alice.wallet)).toBe(2); // the top-up and one payment
-    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "8.00" });
-    expect(await walletBalances(tdb.db, bob.wallet)).toEqual({ main: "2.00" });
+    expect(await countMovements(t.db, alice.wallet)).toBe(2); // the top-up and one payment
+    expect(await walletBalances(t.db, alice.wallet)).toEqual({ main: "8.00" });
+    expect(await walletBalances(t.db, bob.wallet)).toEqual({ main: "2.00" });
   });
 
   it("refuses the key for a different amount, payee or memo with 409 idempotency_conflict; nothing moves", async () => {
@@ -258,7 +243,7 @@ describe("idempotency keys", () => {
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(b.json.id).not.toBe(a.json.id);
-    expect(await walletBalances(tdb.db, carol.wallet)).toEqual({ main: "2.00" });
+    expect(await walletBalances(t.db, carol.wallet)).toEqual({ main: "2.00" });
   });
 });
 
@@ -395,7 +380,7 @@ describe("amounts and memos at the API", () => {
       expect(r.status, String(key)).toBe(400);
       expect(r.json.error.fields).toHaveProperty("key");
     }
-    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "2.00" });
+    expect(await walletBalances(t.db, alice.wallet)).toEqual({ main: "2.00" });
   });
 });
 
@@ -407,9 +392,9 @@ describe("signed transfers from ledger wallets", () => {
     const r = await payer.api.call("transfer", { body });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ kind: "payment", amount: "-4.00", parts: [{ account: "nant", amount: "-4.00" }], description: "Piano" });
-    expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "6.00", cm: "0.00" });
-    expect(await walletBalances(tdb.db, payee.id)).toEqual({ nant: "4.00", cm: "0.00" });
-    const { rows } = await tdb.db.query<{ signed_message: string; signature: string }>("SELECT signed_message, signature FROM movements WHERE public_id = $1", [
+    expect(await walletBalances(t.db, payer.id)).toEqual({ nant: "6.00", cm: "0.00" });
+    expect(await walletBalances(t.db, payee.id)).toEqual({ nant: "4.00", cm: "0.00" });
+    const { rows } = await t.db.query<{ signed_message: string; signature: string }>("SELECT signed_message, signature FROM movements WHERE public_id = $1", [
       r.json.id,
     ]);
     expect(rows[0]!.signature).toBe(body.signature);
@@ -485,7 +470,7 @@ describe("signed transfers from ledger wallets", () => {
       expect(again.json).toEqual(first.json);
     }
     expect(await snapshot(payer.id, payee.id)).toEqual(after);
-    expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "7.00", cm: "0.00" });
+    expect(await walletBalances(t.db, payer.id)).toEqual({ nant: "7.00", cm: "0.00" });
   });
 
   it(`refuses a never-used message signed more than ${SIGNATURE_MAX_AGE_SECONDS} s ago or ahead (403 signature_expired)`, async () => {
@@ -528,7 +513,7 @@ describe("signed transfers from ledger wallets", () => {
     const friend = await ledgerPerson();
     const payee = await ledgerPerson();
     // The payer holds 3.00 of positive mutual credit, received from a friend.
-    await postMovement(tdb.db, {
+    await postMovement(t.db, {
       kind: "payment",
       payerWalletId: friend.id,
       payeeWalletId: payer.id,
@@ -560,8 +545,8 @@ describe("signed transfers from ledger wallets", () => {
       { account: "nant", amount: "-5.00" },
     ]);
     await expectAnsweredAsListed(payer.api, payer.id, r.json);
-    expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "0.00", cm: "-2.00" });
-    expect(await walletBalances(tdb.db, payee.id)).toEqual({ nant: "5.00", cm: "5.00" });
+    expect(await walletBalances(t.db, payer.id)).toEqual({ nant: "0.00", cm: "-2.00" });
+    expect(await walletBalances(t.db, payee.id)).toEqual({ nant: "5.00", cm: "5.00" });
 
     const over = await payer.api.call("prepareTransfer", { body: { from: payer.id, to: payee.id, amount: "8.01" } });
     expect(over.status).toBe(409);
@@ -581,7 +566,7 @@ describe("signed transfers from ledger wallets", () => {
     expect(nant.json.error.code).toBe("insufficient_balance");
     expect(await snapshot(payer.id, payee.id)).toEqual(before);
     expect((await signedPay(payer, payee.id, [{ account: "cm", amount: "10.00" }])).status).toBe(200);
-    expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "0.00", cm: "-10.00" });
+    expect(await walletBalances(t.db, payer.id)).toEqual({ nant: "0.00", cm: "-10.00" });
     expect((await signedPay(payer, payee.id, [{ account: "cm", amount: "0.01" }])).status).toBe(409);
   });
 
@@ -599,16 +584,16 @@ describe("signed transfers from ledger wallets", () => {
     expect(over.json).toEqual(errorOf("recipient_limit", M.recipientLimit));
     expect(await snapshot(payee.id, b.id, c.id)).toEqual(before);
     expect((await signedPay(c, payee.id, [{ account: "cm", amount: "5.00" }])).status).toBe(200);
-    expect(await walletBalances(tdb.db, payee.id)).toEqual({ nant: "0.00", cm: "20.00" });
+    expect(await walletBalances(t.db, payee.id)).toEqual({ nant: "0.00", cm: "20.00" });
     const full = await signedPay(b, payee.id, [{ account: "cm", amount: "0.01" }]);
     expect(full.status).toBe(409);
     expect(full.json.error.code).toBe("recipient_limit");
-    expect(await walletBalances(tdb.db, b.id)).toEqual({ nant: "0.00", cm: "-5.00" });
+    expect(await walletBalances(t.db, b.id)).toEqual({ nant: "0.00", cm: "-5.00" });
   });
 
   it("reconverts Nant to the safe wallet; mutual credit cannot go there", async () => {
     const payer = await ledgerPerson({ nant: "5.00" });
-    const safe = (await systemWallet(tdb.db, ledger.id, "safe"))!;
+    const safe = (await systemWallet(t.db, ledger.id, "safe"))!;
     const prepared = await payer.api.call("prepareTransfer", { body: { from: payer.id, to: safe.id, amount: "2.00" } });
     expect(prepared.json).toEqual({ parts: [{ account: "nant", amount: "2.00" }], spendable: "5.00" });
     const r = await signedPay(payer, safe.id, [{ account: "nant", amount: "2.00" }]);
@@ -618,7 +603,7 @@ describe("signed transfers from ledger wallets", () => {
     const cm = await signedPay(payer, safe.id, [{ account: "cm", amount: "1.00" }]);
     expect(cm.status).toBe(400);
     expect(cm.json.error.message).toBe(M.cannotSendToAccount);
-    expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "3.00", cm: "0.00" });
+    expect(await walletBalances(t.db, payer.id)).toEqual({ nant: "3.00", cm: "0.00" });
   });
 });
 
@@ -630,8 +615,8 @@ describe("authorisation", () => {
 
   beforeAll(async () => {
     alice = await person({ balance: "10.00" });
-    aliceLedger = await openTestLedgerWallet(tdb.db, ledger, alice.member.id);
-    await topUp(tdb.db, aliceLedger.id, "10.00");
+    aliceLedger = await openTestLedgerWallet(t.db, ledger, alice.member.id);
+    await topUp(t.db, aliceLedger.id, "10.00");
     mallory = await person({ balance: "1.00" });
     bob = await person();
   });
@@ -673,7 +658,7 @@ describe("authorisation", () => {
     expect(custodialTry.status).toBe(404);
     expect(custodialTry.json).toEqual(notFound);
     // A body Alice really signed (say, intercepted) is still hers to send, not Mallory's.
-    const malloryLedger = await openTestLedgerWallet(tdb.db, ledger, mallory.member.id);
+    const malloryLedger = await openTestLedgerWallet(t.db, ledger, mallory.member.id);
     const signed = signTransfer(aliceLedger.key, { from: aliceLedger.id, to: malloryLedger.id, parts: [{ account: "nant", amount: "5.00" }] });
     const signedTry = await mallory.api.call("transfer", { body: signed });
     expect(signedTry.status).toBe(404);
@@ -712,7 +697,7 @@ describe("authorisation", () => {
       ["transfer", { body: { nonsense: true } }],
     ];
     for (const token of [undefined, "not-a-session-token"]) {
-      const api = new Api(server.baseUrl, token);
+      const api = new Api(t.server.baseUrl, token);
       for (const [name, args] of calls) {
         const r = await api.call(name, args);
         expect(r.status, `${name} ${token}`).toBe(401);
@@ -721,7 +706,7 @@ describe("authorisation", () => {
     }
     expect(await snapshot(alice.wallet, bob.wallet)).toEqual(before);
     // Through the path too, not only by name.
-    expect((await http(server.baseUrl, "GET", buildPath("getBalance", { walletId: alice.wallet }))).status).toBe(401);
+    expect((await http(t.server.baseUrl, "GET", buildPath("getBalance", { walletId: alice.wallet }))).status).toBe(401);
   });
 });
 
@@ -739,7 +724,7 @@ describe("inactive wallets and backends", () => {
   it("refuses to pay from a locked wallet, saying it is the payer's (409 inactive_account)", async () => {
     const payer = await person({ balance: "5.00" });
     const bob = await person();
-    await tdb.db.query("UPDATE wallets SET status = 'locked' WHERE id = $1", [payer.wallet]);
+    await t.db.query("UPDATE wallets SET status = 'locked' WHERE id = $1", [payer.wallet]);
     const before = await snapshot(payer.wallet, bob.wallet);
     const r = await pay(payer, bob.wallet, "1.00");
     expect(r.status).toBe(409);
@@ -753,17 +738,17 @@ describe("inactive wallets and backends", () => {
     const r = await signedPay(payer, payee.id, [{ account: "nant", amount: "1.00" }]);
     expect(r.status).toBe(409);
     expect(r.json).toEqual(errorOf("inactive_account", "Target account is inactive."));
-    expect(await walletBalances(tdb.db, payer.id)).toEqual({ nant: "5.00", cm: "0.00" });
+    expect(await walletBalances(t.db, payer.id)).toEqual({ nant: "5.00", cm: "0.00" });
   });
 
   it("shows a backend in maintenance as unavailable with no balance, and refuses its transfers (backend_unavailable)", async () => {
-    const closing = await createBackend(tdb.db, { kind: "custodial" });
+    const closing = await createBackend(t.db, { kind: "custodial" });
     const alice = await person({ backend: closing, balance: "5.00" });
     const bob = await person({ backend: closing });
     // Alice also has a wallet in a backend that stays up.
-    const up = await openCustodialWallet(tdb.db, custodial, alice.member.id);
-    await topUp(tdb.db, up, "1.00");
-    await tdb.db.query("UPDATE backends SET status = 'maintenance' WHERE id = $1", [closing.id]);
+    const up = await openCustodialWallet(t.db, custodial, alice.member.id);
+    await topUp(t.db, up, "1.00");
+    await t.db.query("UPDATE backends SET status = 'maintenance' WHERE id = $1", [closing.id]);
     try {
       const accounts = await alice.api.call("getAccounts");
       expect(accounts.status).toBe(200);
@@ -777,7 +762,7 @@ describe("inactive wallets and backends", () => {
       expect(r.json).toEqual(errorOf("backend_unavailable", "Temporarily unavailable - please refresh"));
       expect(await snapshot(alice.wallet, bob.wallet)).toEqual(before);
     } finally {
-      await tdb.db.query("UPDATE backends SET status = 'active' WHERE id = $1", [closing.id]);
+      await t.db.query("UPDATE backends SET status = 'active' WHERE id = $1", [closing.id]);
     }
     expect((await pay(alice, bob.wallet, "1.00")).status).toBe(200);
   });

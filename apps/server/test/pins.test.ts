@@ -1,30 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { M } from "@mutua/domain";
 import { newPinProof, newPrivateKey, openWithPin, pinProof, sealWithPin } from "@mutua/wallet";
 import type { BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, provenWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api, createBackend, memberToken, provenWallet, seedMember, type TestServer } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** PINs: the server holds each device secret and counts wrong PINs, on every instance. */
-let tdb: TestDatabase;
+const t = setupServerTest();
 let servers: TestServer[];
 let ledger: BackendRow;
 
 async function memberWithWallet(serverIndex = 0): Promise<{ api: Api; walletId: string; token: string }> {
-  const m = await seedMember(tdb.db);
-  const token = await memberToken(tdb.db, m.id);
+  const m = await seedMember(t.db);
+  const token = await memberToken(t.db, m.id);
   const api = new Api(servers[serverIndex]!.baseUrl, token);
   const r = await api.call("createUserAccount", { body: await provenWallet(newPrivateKey(), m.id, ledger.id) });
   return { api, walletId: r.json.internalId as string, token };
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  servers = [await startServer(tdb.db), await startServer(tdb.db)];
-  ledger = await createBackend(tdb.db, { kind: "ledger" });
-});
-afterAll(async () => {
-  for (const s of servers ?? []) await s.close();
-  await tdb?.drop();
+  servers = [t.server, await t.startServer()];
+  ledger = await createBackend(t.db, { kind: "ledger" });
 });
 
 describe("PINs", () => {
@@ -43,7 +39,7 @@ describe("PINs", () => {
     expect(right.json.deviceSecret).toBe(deviceSecret);
     expect(await openWithPin(record, "2468", right.json.deviceSecret)).toBe("Wallet-pass-1");
     // The secret is stored as given out, the PIN and its proof are not.
-    const row = await tdb.db.query<{ verifier: Buffer }>("SELECT verifier FROM pins WHERE id = $1", [pinId]);
+    const row = await t.db.query<{ verifier: Buffer }>("SELECT verifier FROM pins WHERE id = $1", [pinId]);
     expect(row.rows[0]!.verifier.toString("hex")).not.toBe(verifier);
   });
 
@@ -84,17 +80,13 @@ describe("PINs", () => {
   });
 
   it("limits PIN attempts per member", async () => {
-    const s = await startServer(tdb.db, { env: { RATE_LIMIT_PIN_MEMBER_MAX: "3" } });
-    try {
-      const { walletId, token } = await memberWithWallet();
-      const api = new Api(s.baseUrl, token);
-      const { proofSalt, verifier } = await newPinProof("1234");
-      const { pinId } = (await api.call("createPin", { body: { walletId, verifier } })).json;
-      const proof = await pinProof("1234", proofSalt);
-      for (let i = 0; i < 3; i++) expect((await api.call("openPin", { params: { pinId }, body: { proof } })).status).toBe(200);
-      expect((await api.call("openPin", { params: { pinId }, body: { proof } })).status).toBe(429);
-    } finally {
-      await s.close();
-    }
+    const s = await t.startServer({ env: { RATE_LIMIT_PIN_MEMBER_MAX: "3" } });
+    const { walletId, token } = await memberWithWallet();
+    const api = new Api(s.baseUrl, token);
+    const { proofSalt, verifier } = await newPinProof("1234");
+    const { pinId } = (await api.call("createPin", { body: { walletId, verifier } })).json;
+    const proof = await pinProof("1234", proofSalt);
+    for (let i = 0; i < 3; i++) expect((await api.call("openPin", { params: { pinId }, body: { proof } })).status).toBe(200);
+    expect((await api.call("openPin", { params: { pinId }, body: { proof } })).status).toBe(429);
   });
 });

@@ -8,7 +8,8 @@ import { InvalidCredentialsError, LoginRequiredError, MutuaClient, RefusedError 
 import { buildPath } from "@mutua/domain";
 import { outboxMailer, smtpMailer } from "../src/services/mail";
 import { tokenHash } from "../src/services/sessions";
-import { createTestDatabase, http, seedMember, Session, startServer, type ErrorJson, type SeededMember, type TestDatabase, type TestServer } from "./helpers";
+import { http, seedMember, Session, type ErrorJson, type SeededMember, type TestServer } from "./helpers";
+import { setupServerTest } from "./setup";
 
 const PUBLIC_URL = "http://wallet.example.test";
 const FROM = "Mutua Test <no-reply@wallet.example.test>";
@@ -27,9 +28,8 @@ let smtpPort: number;
 const inbox: Received[] = [];
 const waiting: (() => void)[] = [];
 
-let tdb: TestDatabase;
+const t = setupServerTest({ server: false });
 let server: TestServer;
-const others: TestServer[] = [];
 const tmpDirs: string[] = [];
 
 beforeAll(async () => {
@@ -58,16 +58,13 @@ beforeAll(async () => {
   });
   smtpPort = (smtp.server.address() as AddressInfo).port;
 
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db, {
+  server = await t.startServer({
     env: { PUBLIC_URL, MAIL_FROM: FROM, ...NO_LIMITS },
     mailer: smtpMailer(`smtp://127.0.0.1:${smtpPort}`, FROM),
   });
 });
 
 afterAll(async () => {
-  for (const s of [server, ...others]) await s?.close();
-  await tdb?.drop();
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
   for (const d of tmpDirs) fs.rmSync(d, { recursive: true, force: true });
 });
@@ -126,7 +123,7 @@ async function requestReset(m: SeededMember, typed = m.email, s: TestServer = se
 
 describe("password reset over SMTP", () => {
   it("mails a link; the new password then works, the old one, the link and open sessions do not", async () => {
-    const m = await seedMember(tdb.db, { firstName: "Basile" });
+    const m = await seedMember(t.db, { firstName: "Basile" });
     const open = new Session(server.baseUrl);
     await open.login(m.email, m.password);
 
@@ -142,7 +139,7 @@ describe("password reset over SMTP", () => {
     expect(mail.text).toContain(`${PUBLIC_URL}/reset-password?token=${token}`);
     expect(token.length).toBeGreaterThanOrEqual(40);
     // Only a hash of the token is stored.
-    const { rows } = await tdb.db.query<{ token_hash: Buffer }>("SELECT token_hash FROM password_resets WHERE member_id = $1", [m.id]);
+    const { rows } = await t.db.query<{ token_hash: Buffer }>("SELECT token_hash FROM password_resets WHERE member_id = $1", [m.id]);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash.toString("utf8")).not.toContain(token);
 
@@ -164,7 +161,7 @@ describe("password reset over SMTP", () => {
   });
 
   it("keeps the link usable when the new password is refused as too weak", async () => {
-    const m = await seedMember(tdb.db);
+    const m = await seedMember(t.db);
     const { token } = await requestReset(m);
     const r = await http<ErrorJson>(server.baseUrl, "POST", buildPath("setNewPassword"), { body: { token, password: "weak" } });
     expect(r.status).toBe(400);
@@ -175,7 +172,7 @@ describe("password reset over SMTP", () => {
   });
 
   it("a used link also kills the other links sent before it", async () => {
-    const m = await seedMember(tdb.db);
+    const m = await seedMember(t.db);
     const first = await requestReset(m);
     const second = await requestReset(m);
     expect(second.token).not.toBe(first.token);
@@ -193,15 +190,14 @@ describe("password reset over SMTP", () => {
   });
 
   it("refuses an expired link, and the password stays as it was", async () => {
-    const quick = await startServer(tdb.db, {
+    const quick = await t.startServer({
       env: { PUBLIC_URL, RESET_TOKEN_TTL_SECONDS: "1", ...NO_LIMITS },
       mailer: smtpMailer(`smtp://127.0.0.1:${smtpPort}`, FROM),
     });
-    others.push(quick);
-    const m = await seedMember(tdb.db);
+    const m = await seedMember(t.db);
     const { token } = await requestReset(m, m.email, quick);
     // Two seconds later, as the link sees it: its row is aged in SQL rather than waited out.
-    await tdb.db.query(
+    await t.db.query(
       "UPDATE password_resets SET created_at = created_at - interval '2 seconds', expires_at = expires_at - interval '2 seconds' WHERE token_hash = $1",
       [tokenHash(token)],
     );
@@ -224,9 +220,8 @@ describe("password reset over SMTP", () => {
   });
 
   it("is refused with 403 when reset is disabled", async () => {
-    const off = await startServer(tdb.db, { env: { ALLOW_RESET_PASSWORD: "false" } });
-    others.push(off);
-    const m = await seedMember(tdb.db);
+    const off = await t.startServer({ env: { ALLOW_RESET_PASSWORD: "false" } });
+    const m = await seedMember(t.db);
     const r = await http<ErrorJson>(off.baseUrl, "POST", buildPath("resetPassword"), { body: { email: m.email } });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe("reset_disabled");
@@ -239,9 +234,8 @@ describe("outbox mailer", () => {
     tmpDirs.push(dir);
     const outbox = path.join(dir, "outbox");
     const logged: string[] = [];
-    const s = await startServer(tdb.db, { env: { PUBLIC_URL, ...NO_LIMITS }, mailer: outboxMailer(outbox, FROM, (l) => logged.push(l)) });
-    others.push(s);
-    const m = await seedMember(tdb.db, { firstName: "Olga" });
+    const s = await t.startServer({ env: { PUBLIC_URL, ...NO_LIMITS }, mailer: outboxMailer(outbox, FROM, (l) => logged.push(l)) });
+    const m = await seedMember(t.db, { firstName: "Olga" });
     await new MutuaClient({ baseUrl: s.baseUrl }).resetPassword(m.email);
 
     const files = fs.readdirSync(outbox);

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBackend, createTestDatabase, http, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createBackend, http, memberToken, seedMember, type TestServer } from "./helpers";
+import { setupServerTest } from "./setup";
 import { openCustodialWallet } from "../src/services/wallets";
 
 /** Transport and headers: the CSP and its companions on every answer, HSTS behind HTTPS, CSRF refused. */
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let https: TestServer;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  https = await startServer(tdb.db, { env: { PUBLIC_URL: "https://wallet.example.org" } });
-});
-afterAll(async () => {
-  await server?.close();
-  await https?.close();
-  await tdb?.drop();
+  https = await t.startServer({ env: { PUBLIC_URL: "https://wallet.example.org" } });
 });
 
 const directives = (csp: string) => Object.fromEntries(csp.split(/;\s*/).map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
@@ -24,7 +17,7 @@ describe("security headers", () => {
   it.each(["/api/health", "/api/me", "/config.json", "/dashboard", "/orders/nope"])(
     "%s carries a CSP without inline scripts, and no framing by other sites",
     async (path) => {
-      const r = await http(server.baseUrl, "GET", path);
+      const r = await http(t.server.baseUrl, "GET", path);
       const csp = directives(r.headers.get("content-security-policy") ?? "");
       expect(csp["script-src"]).toEqual(["'self'", "'wasm-unsafe-eval'"]);
       expect(csp["frame-ancestors"]).toEqual(["'self'"]);
@@ -43,8 +36,8 @@ describe("security headers", () => {
   });
 
   it("never puts the session in a URL: login answers it in the body and an HttpOnly cookie", async () => {
-    const m = await seedMember(tdb.db);
-    const r = await http<{ token: string }>(server.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
+    const m = await seedMember(t.db);
+    const r = await http<{ token: string }>(t.server.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
     expect(r.status).toBe(200);
     expect(r.headers.get("location")).toBeNull();
     expect(r.headers.get("set-cookie")).toMatch(/HttpOnly/i);
@@ -53,13 +46,13 @@ describe("security headers", () => {
 
 describe("cross-site requests", () => {
   async function cookieOf() {
-    const m = await seedMember(tdb.db);
-    const backend = await createBackend(tdb.db, { kind: "custodial" });
-    await openCustodialWallet(tdb.db, backend, m.id, "active");
+    const m = await seedMember(t.db);
+    const backend = await createBackend(t.db, { kind: "custodial" });
+    await openCustodialWallet(t.db, backend, m.id, "active");
     // Fresh: the route these tests post to adds a device login, which needs a proven session.
-    return `mutua_session=${await memberToken(tdb.db, m.id, { fresh: true })}`;
+    return `mutua_session=${await memberToken(t.db, m.id, { fresh: true })}`;
   }
-  const post = (cookie: string, headers: Record<string, string>) => http(server.baseUrl, "POST", "/api/device-logins", { headers: { cookie, ...headers } });
+  const post = (cookie: string, headers: Record<string, string>) => http(t.server.baseUrl, "POST", "/api/device-logins", { headers: { cookie, ...headers } });
 
   it("refuses a cookie-authenticated change from another origin, and lets the same origin through", async () => {
     const cookie = await cookieOf();
@@ -69,20 +62,20 @@ describe("cross-site requests", () => {
     expect((await post(cookie, { origin: "null" })).status).toBe(403);
     // A same-origin page with Referrer-Policy no-referrer posts its forms with "Origin: null".
     expect((await post(cookie, { origin: "null", "sec-fetch-site": "same-origin" })).status).toBe(200);
-    expect((await post(cookie, { origin: server.baseUrl, "sec-fetch-site": "same-origin" })).status).toBe(200);
+    expect((await post(cookie, { origin: t.server.baseUrl, "sec-fetch-site": "same-origin" })).status).toBe(200);
     // Reads are not changes, and a Bearer token is never sent by another site on its own.
-    expect((await http(server.baseUrl, "GET", "/api/me", { headers: { cookie, origin: "https://evil.example.net" } })).status).toBe(200);
+    expect((await http(t.server.baseUrl, "GET", "/api/me", { headers: { cookie, origin: "https://evil.example.net" } })).status).toBe(200);
   });
 
   it("lets Bearer-token clients through whatever their origin", async () => {
-    const m = await seedMember(tdb.db);
-    const token = await memberToken(tdb.db, m.id, { fresh: true });
-    expect((await http(server.baseUrl, "POST", "/api/device-logins", { token, headers: { origin: "capacitor://localhost" } })).status).toBe(200);
+    const m = await seedMember(t.db);
+    const token = await memberToken(t.db, m.id, { fresh: true });
+    expect((await http(t.server.baseUrl, "POST", "/api/device-logins", { token, headers: { origin: "capacitor://localhost" } })).status).toBe(200);
   });
 
   it("a cookie never signs in a request that carries an Authorization header, so no header skips the Origin check", async () => {
     const cookie = await cookieOf();
-    const devices = async () => (await tdb.db.query("SELECT 1 FROM device_logins")).rowCount;
+    const devices = async () => (await t.db.query("SELECT 1 FROM device_logins")).rowCount;
     const before = await devices();
     const evil = { origin: "https://evil.example.net", "sec-fetch-site": "cross-site" };
     // Any header used to skip the check while the cookie still authenticated the change.
@@ -98,25 +91,25 @@ describe("cross-site requests", () => {
 
 describe("caching", () => {
   it("answers of the API, its login and the Lokavaluto face say no-store", async () => {
-    const m = await seedMember(tdb.db);
-    const token = await memberToken(tdb.db, m.id);
+    const m = await seedMember(t.db);
+    const token = await memberToken(t.db, m.id);
     for (const path of ["/api/me", "/api/accounts", "/api/me/devices", "/api/health"]) {
-      expect((await http(server.baseUrl, "GET", path, { token })).headers.get("cache-control"), path).toBe("no-store");
+      expect((await http(t.server.baseUrl, "GET", path, { token })).headers.get("cache-control"), path).toBe("no-store");
     }
-    const login = await http(server.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
+    const login = await http(t.server.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
     expect(login.status).toBe(200);
     expect(login.headers.get("cache-control")).toBe("no-store");
-    expect((await http(server.baseUrl, "GET", "/lokavaluto_api/private/partner/0", { headers: { "API-KEY": token } })).headers.get("cache-control")).toBe(
+    expect((await http(t.server.baseUrl, "GET", "/lokavaluto_api/private/partner/0", { headers: { "API-KEY": token } })).headers.get("cache-control")).toBe(
       "no-store",
     );
     // The app's files keep their own caching.
-    expect((await http(server.baseUrl, "GET", "/config.json")).headers.get("cache-control")).toBe("no-cache");
+    expect((await http(t.server.baseUrl, "GET", "/config.json")).headers.get("cache-control")).toBe("no-cache");
   });
 });
 
 describe("the session cookie under https", () => {
   it("is a __Host- cookie: Secure, path /, no Domain", async () => {
-    const m = await seedMember(tdb.db);
+    const m = await seedMember(t.db);
     const r = await http(https.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
     expect(r.status).toBe(200);
     const session = r.headers.getSetCookie().find((c) => c.includes("mutua_session="))!;
@@ -128,8 +121,8 @@ describe("the session cookie under https", () => {
   });
 
   it("accepts only the prefixed cookie there: one without the prefix may have been planted by a sibling subdomain", async () => {
-    const m = await seedMember(tdb.db);
-    const token = await memberToken(tdb.db, m.id);
+    const m = await seedMember(t.db);
+    const token = await memberToken(t.db, m.id);
     expect((await http(https.baseUrl, "GET", "/api/me", { headers: { cookie: `mutua_session=${token}` } })).status).toBe(401);
     expect((await http(https.baseUrl, "GET", "/api/me", { headers: { cookie: `__Host-mutua_session=${token}` } })).status).toBe(200);
   });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MutuaClient, RefusedError } from "@mutua/client";
 import { M, buildPath } from "@mutua/domain";
-import { countMembers, createTestDatabase, http, Session, startServer, uniqueEmail, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
+import { countMembers, http, Session, uniqueEmail, type ErrorJson, type TestServer } from "./helpers";
+import { setupServerTest } from "./setup";
 
 // The exact texts of the spec (section 5 and 8), typos included: they are the catalogs' msgids.
 const EMPTY = "This fiels can not be empty.";
@@ -12,29 +13,16 @@ const TAKEN = "User or email already exist.";
 
 const GOOD = { firstName: "Zoé", lastName: "Durand", password: "Signup123!" };
 
-let tdb: TestDatabase;
-let server: TestServer;
-let closed: TestServer | undefined;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  // Limits are tested in rate-limit.test.ts; here they must not get in the way.
-  server = await startServer(tdb.db, { env: { RATE_LIMIT_SIGNUP_IP_MAX: "10000", RATE_LIMIT_SIGNUP_ACCOUNT_MAX: "10000" } });
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closed?.close();
-  await tdb?.drop();
-});
+// Limits are tested in rate-limit.test.ts; here they must not get in the way.
+const t = setupServerTest({ server: { env: { RATE_LIMIT_SIGNUP_IP_MAX: "10000", RATE_LIMIT_SIGNUP_ACCOUNT_MAX: "10000" } } });
 
 type Fields = Record<string, { msgid: string; values?: Record<string, string | number> }>;
 
 /** Sends a signup as a raw body (the typed client would normalise it first) and checks nothing was written. */
-async function refused(body: Record<string, string>, s: TestServer = server) {
-  const before = await countMembers(tdb.db);
+async function refused(body: Record<string, string>, s: TestServer = t.server) {
+  const before = await countMembers(t.db);
   const r = await http<ErrorJson>(s.baseUrl, "POST", buildPath("signup"), { body });
-  expect(await countMembers(tdb.db)).toBe(before);
+  expect(await countMembers(t.db)).toBe(before);
   return r;
 }
 
@@ -67,12 +55,12 @@ describe("signup validation", () => {
       ["Alice", "Mar\u2060tin"],
       ["\uFEFFAlice", "Martin"],
     ]) {
-      const before = await countMembers(tdb.db);
-      const r = await http<{ status: string; error?: string }>(server.baseUrl, "POST", "/lokavaluto_api/public/auth/signup", {
+      const before = await countMembers(t.db);
+      const r = await http<{ status: string; error?: string }>(t.server.baseUrl, "POST", "/lokavaluto_api/public/auth/signup", {
         body: { login: uniqueEmail(), firstname, lastname, password: GOOD.password },
       });
       expect(r.json, JSON.stringify([firstname, lastname])).toEqual({ status: "Error", error: M.nameCharacters });
-      expect(await countMembers(tdb.db)).toBe(before);
+      expect(await countMembers(t.db)).toBe(before);
     }
   });
 
@@ -90,21 +78,21 @@ describe("signup validation", () => {
         firstName === "Alice" ? { lastName: { msgid: M.nameCharacters } } : { firstName: { msgid: M.nameCharacters } },
       );
     }
-    const before = await countMembers(tdb.db);
-    const r = await http<{ status: string; error?: string }>(server.baseUrl, "POST", "/lokavaluto_api/public/auth/signup", {
+    const before = await countMembers(t.db);
+    const r = await http<{ status: string; error?: string }>(t.server.baseUrl, "POST", "/lokavaluto_api/public/auth/signup", {
       body: { login: uniqueEmail(), firstname: "Al\u00ADice", lastname: "Martin", password: GOOD.password },
     });
     expect(r.json).toEqual({ status: "Error", error: M.nameCharacters });
-    expect(await countMembers(tdb.db)).toBe(before);
+    expect(await countMembers(t.db)).toBe(before);
   });
 
   it("stores a name's spaces of any kind as one ordinary space, so that it reads as it is spelt", async () => {
     const email = uniqueEmail();
-    const r = await http(server.baseUrl, "POST", buildPath("signup"), {
+    const r = await http(t.server.baseUrl, "POST", buildPath("signup"), {
       body: { ...GOOD, email, firstName: "Anne\u00A0Marie", lastName: "Du\u3000\u2003Pont" },
     });
     expect(r.status).toBe(200);
-    const { rows } = await tdb.db.query("SELECT first_name, last_name, name_key FROM members WHERE email = $1", [email]);
+    const { rows } = await t.db.query("SELECT first_name, last_name, name_key FROM members WHERE email = $1", [email]);
     expect(rows).toEqual([{ first_name: "Anne Marie", last_name: "Du Pont", name_key: "anne marie du pont" }]);
   });
 
@@ -144,7 +132,7 @@ describe("signup validation", () => {
   });
 
   it("exposes the fields through the client's RefusedError", async () => {
-    const c = new MutuaClient({ baseUrl: server.baseUrl });
+    const c = new MutuaClient({ baseUrl: t.server.baseUrl });
     const err = (await c.signup({ ...GOOD, email: "x@y", password: "abc" }).catch((e: unknown) => e)) as RefusedError;
     expect(err).toBeInstanceOf(RefusedError);
     expect(err.status).toBe(400);
@@ -156,15 +144,15 @@ describe("signup validation", () => {
 describe("signup", () => {
   it("creates the member, who can then log in with a differently typed e-mail", async () => {
     const email = uniqueEmail("new");
-    const before = await countMembers(tdb.db);
-    const c = new MutuaClient({ baseUrl: server.baseUrl });
+    const before = await countMembers(t.db);
+    const c = new MutuaClient({ baseUrl: t.server.baseUrl });
     expect(await c.signup({ ...GOOD, email: `  ${email.toUpperCase()} `, firstName: "  Zoé ", lastName: " Durand" })).toEqual({ ok: true });
-    expect(await countMembers(tdb.db)).toBe(before + 1);
+    expect(await countMembers(t.db)).toBe(before + 1);
 
-    const s = new Session(server.baseUrl);
+    const s = new Session(t.server.baseUrl);
     const r = await s.login(`  ${email.toUpperCase()}`, GOOD.password);
     expect(r.profile).toMatchObject({ email, firstName: "Zoé", lastName: "Durand", name: "Zoé Durand" });
-    const { rows } = await tdb.db.query<{ email: string; password_hash: string }>("SELECT email, password_hash FROM members WHERE email = $1", [email]);
+    const { rows } = await t.db.query<{ email: string; password_hash: string }>("SELECT email, password_hash FROM members WHERE email = $1", [email]);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.password_hash).toMatch(/^scrypt\$/);
     expect(rows[0]!.password_hash).not.toContain(GOOD.password);
@@ -172,37 +160,37 @@ describe("signup", () => {
 
   it("normalises the e-mail on the server when a raw client sends it unnormalised", async () => {
     const email = uniqueEmail("raw");
-    const r = await http(server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email: ` ${email.toUpperCase()}  ` } });
+    const r = await http(t.server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email: ` ${email.toUpperCase()}  ` } });
     expect(r.status).toBe(200);
-    const { rows } = await tdb.db.query("SELECT 1 FROM members WHERE email = $1", [email]);
+    const { rows } = await t.db.query("SELECT 1 FROM members WHERE email = $1", [email]);
     expect(rows).toHaveLength(1);
   });
 
   it("refuses a taken e-mail, however it is cased or spaced, with 409 email_taken", async () => {
     const email = uniqueEmail("dup");
-    expect((await http(server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email } })).status).toBe(200);
+    expect((await http(t.server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email } })).status).toBe(200);
     for (const variant of [email, email.toUpperCase(), `  ${email} `, ` ${email.replace(/^./, (ch) => ch.toUpperCase())}\t`]) {
       const r = await refused({ ...GOOD, email: variant, firstName: "Other" });
       expect(r.status).toBe(409);
       expect(r.json.error).toMatchObject({ code: "email_taken", message: TAKEN, msgid: TAKEN });
     }
-    const c = new MutuaClient({ baseUrl: server.baseUrl });
+    const c = new MutuaClient({ baseUrl: t.server.baseUrl });
     const err = (await c.signup({ ...GOOD, email }).catch((e: unknown) => e)) as RefusedError;
     expect(err).toBeInstanceOf(RefusedError);
     expect([err.status, err.code, err.msg.id]).toEqual([409, "email_taken", TAKEN]);
     // The first sign-up's password still opens the account: a refused one did not overwrite it.
-    const { rows } = await tdb.db.query<{ first_name: string }>("SELECT first_name FROM members WHERE email = $1", [email]);
+    const { rows } = await t.db.query<{ first_name: string }>("SELECT first_name FROM members WHERE email = $1", [email]);
     expect(rows.map((r) => r.first_name)).toEqual([GOOD.firstName]);
   });
 
   it("lets exactly one of several simultaneous sign-ups of one address through", async () => {
     const email = uniqueEmail("race");
-    const results = await Promise.all([0, 1, 2].map(() => http<ErrorJson>(server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email } })));
+    const results = await Promise.all([0, 1, 2].map(() => http<ErrorJson>(t.server.baseUrl, "POST", buildPath("signup"), { body: { ...GOOD, email } })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
   });
 
   it("is refused with 403 when sign-up is disabled, and writes nothing", async () => {
-    closed = await startServer(tdb.db, { env: { ALLOW_SIGNUP: "no" } });
+    const closed = await t.startServer({ env: { ALLOW_SIGNUP: "no" } });
     const r = await refused({ ...GOOD, email: uniqueEmail("closed") }, closed);
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe("signup_disabled");

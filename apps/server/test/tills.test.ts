@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { LIMITS, M, SM, parseApiAmount } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, newKey, seedMember, startServer, topUp, type TestDatabase, type TestServer } from "./helpers";
+import { Api, createBackend, memberToken, newKey, seedMember, topUp } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Tills. Their sales: the payments a wallet received in a range, with their count and
@@ -13,32 +13,20 @@ import { Api, createBackend, createTestDatabase, memberToken, newKey, seedMember
  * cashier, a pending and a declined invitee against every route of the contract.)
  */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let custodial: BackendRow;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  custodial = await createBackend(tdb.db, { kind: "custodial" });
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  custodial = await createBackend(t.db, { kind: "custodial" });
 });
 
 let names = 0;
 async function person(opts: { balance?: string; wallet?: boolean } = {}) {
   const firstName = `T${++names}`;
-  const member = await seedMember(tdb.db, { firstName });
-  const wallet = opts.wallet === false ? "" : await openCustodialWallet(tdb.db, custodial, member.id, "active");
-  if (opts.balance) await topUp(tdb.db, wallet, opts.balance);
-  return { member, firstName, wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, member.id)) };
+  const member = await seedMember(t.db, { firstName });
+  const wallet = opts.wallet === false ? "" : await openCustodialWallet(t.db, custodial, member.id, "active");
+  if (opts.balance) await topUp(t.db, wallet, opts.balance);
+  return { member, firstName, wallet, api: new Api(t.server.baseUrl, await memberToken(t.db, member.id)) };
 }
 type Person = Awaited<ReturnType<typeof person>>;
 
@@ -53,7 +41,7 @@ const around = () => ({ from: new Date(Date.now() - hour).toISOString(), to: new
 
 /** What the ledger credited the wallet by payments in the range: the sum of its own postings. */
 async function ledgerSum(wallet: string, from: string, to: string): Promise<bigint> {
-  const { rows } = await tdb.db.query<{ sum: string | null }>(
+  const { rows } = await t.db.query<{ sum: string | null }>(
     `SELECT sum(p.amount)::text AS sum FROM postings p JOIN accounts a ON a.id = p.account_id JOIN movements m ON m.id = p.movement_id
       WHERE a.wallet_id = $1 AND m.kind = 'payment' AND m.payee_wallet_id = $1 AND m.created_at >= $2 AND m.created_at < $3`,
     [wallet, from, to],
@@ -70,7 +58,7 @@ describe("a till's sales", () => {
     const first = await pay(alice, shop.wallet, "12.50", { requestId: request.id, recipientMemo: "Bread" });
     const second = await pay(bob, shop.wallet, "3.20", { recipientMemo: "Apples" });
     // Not sales: a top-up of the shop's, what the shop paid, and money paid to someone else.
-    await topUp(tdb.db, shop.wallet, "7.00");
+    await topUp(t.db, shop.wallet, "7.00");
     await pay(shop, bob.wallet, "1.00");
     await pay(alice, bob.wallet, "9.99");
 
@@ -114,7 +102,7 @@ describe("a till's sales", () => {
     const payer = await person({ balance: "10.00" });
     const ids = [await pay(payer, shop.wallet, "1.00"), await pay(payer, shop.wallet, "2.00"), await pay(payer, shop.wallet, "4.00")];
     const at = (id: string) =>
-      tdb.db
+      t.db
         .query<{ at: string }>(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM movements WHERE public_id = $1`, [id])
         .then((q) => q.rows[0]!.at);
     const [a, b, c] = [await at(ids[0]!), await at(ids[1]!), await at(ids[2]!)];
@@ -145,11 +133,11 @@ describe("a till's sales", () => {
   it("tells the till who paid when the payer's name looks like another member's: when each joined, nothing more", async () => {
     const shop = await person();
     const named = async (firstName: string, lastName: string, joined: string) => {
-      const member = await seedMember(tdb.db, { firstName, lastName });
-      await tdb.db.query("UPDATE members SET created_at = $2 WHERE id = $1", [member.id, joined]);
-      const wallet = await openCustodialWallet(tdb.db, custodial, member.id, "active");
-      await topUp(tdb.db, wallet, "10.00");
-      return { member, firstName, wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, member.id)) };
+      const member = await seedMember(t.db, { firstName, lastName });
+      await t.db.query("UPDATE members SET created_at = $2 WHERE id = $1", [member.id, joined]);
+      const wallet = await openCustodialWallet(t.db, custodial, member.id, "active");
+      await topUp(t.db, wallet, "10.00");
+      return { member, firstName, wallet, api: new Api(t.server.baseUrl, await memberToken(t.db, member.id)) };
     };
     const payer = await named("Tilly", "Lookalike", "2023-11-15T12:00:00Z");
     await named("TILLY ", "lookalike", "2024-06-01T12:00:00Z");
@@ -164,7 +152,7 @@ describe("a till's sales", () => {
 
 const grant = (owner: Person, email: string, wallet = owner.wallet) => owner.api.call("grantCashier", { params: { walletId: wallet }, body: { email } });
 const auditOf = async (wallet: string) =>
-  (await tdb.db.query("SELECT action, member_id, details FROM audit_log WHERE subject = $1 ORDER BY id", [wallet])).rows as {
+  (await t.db.query("SELECT action, member_id, details FROM audit_log WHERE subject = $1 ORDER BY id", [wallet])).rows as {
     action: string;
     member_id: bigint;
     details: { cashier?: number; name?: string; email?: string };
@@ -319,7 +307,7 @@ describe("cashiers", () => {
     ]);
     expect(JSON.stringify(listed)).not.toContain(hidden.firstName);
     // The member holding the address is told; nobody else is.
-    expect((await tdb.db.query("SELECT member_id FROM member_events WHERE kind = 'cashier_invited' AND wallet_id = $1", [shop.wallet])).rows).toEqual([
+    expect((await t.db.query("SELECT member_id FROM member_events WHERE kind = 'cashier_invited' AND wallet_id = $1", [shop.wallet])).rows).toEqual([
       { member_id: hidden.member.id },
     ]);
   });
@@ -334,7 +322,7 @@ describe("cashiers", () => {
     const cancelled = await idOf(withdrawn);
     expect((await shop.api.call("cancelCashierInvitation", { params: { walletId: shop.wallet, invitationId: cancelled } })).status).toBe(200);
     const expired = await idOf(lapsed);
-    await tdb.db.query("UPDATE cashier_invitations SET expires_at = now() - interval '1 second' WHERE id = $1", [expired]);
+    await t.db.query("UPDATE cashier_invitations SET expires_at = now() - interval '1 second' WHERE id = $1", [expired]);
 
     expect((await shop.api.call("listCashiers", { params: { walletId: shop.wallet } })).json.map((c) => [c.email, c.status])).toEqual([
       [pending.member.email, "pending"],
@@ -373,20 +361,18 @@ describe("cashiers", () => {
   it("counts each naming in the member's directory search budget, shared with searches: past it, 429 and nothing written", async () => {
     const shop = await person();
     const bucket = `search:member:${shop.member.id}`;
-    const hits = async () => (await tdb.db.query<{ hits: number }>("SELECT hits FROM rate_limits WHERE bucket = $1", [bucket])).rows[0]?.hits;
+    const hits = async () => (await t.db.query<{ hits: number }>("SELECT hits FROM rate_limits WHERE bucket = $1", [bucket])).rows[0]?.hits;
     expect((await grant(shop, "first-try@example.org")).status).toBe(200);
     expect(await hits()).toBe(1);
     expect((await shop.api.call("searchRecipients", { query: { q: "someone" } })).status).toBe(200);
     expect(await hits()).toBe(2);
     // The rest of the budget spent (by searches or namings alike).
-    await tdb.db.query("UPDATE rate_limits SET hits = $2 WHERE bucket = $1", [bucket, server.settings.limits.searchPerMember.max]);
+    await t.db.query("UPDATE rate_limits SET hits = $2 WHERE bucket = $1", [bucket, t.server.settings.limits.searchPerMember.max]);
     const over = await grant(shop, "one-more@example.org");
     expect(over.status).toBe(429);
     expect(over.json.error.msgid).toBe(SM.rateLimited);
     expect((await shop.api.call("searchRecipients", { query: { q: "someone" } })).status).toBe(429);
-    expect((await tdb.db.query("SELECT email FROM cashier_invitations WHERE wallet_id = $1", [shop.wallet])).rows).toEqual([
-      { email: "first-try@example.org" },
-    ]);
+    expect((await t.db.query("SELECT email FROM cashier_invitations WHERE wallet_id = $1", [shop.wallet])).rows).toEqual([{ email: "first-try@example.org" }]);
   });
 
   it("refuses oneself, a malformed address, a cashier too many (invitations count), and anybody but the owner, writing nothing", async () => {

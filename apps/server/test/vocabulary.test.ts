@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   BACKEND_KINDS,
   BACKEND_STATUSES,
@@ -22,7 +22,8 @@ import {
   buildPath,
   routes,
 } from "@mutua/domain";
-import { createTestDatabase, http, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { http, memberToken, seedMember } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * One source per closed list and limit: the domain declares them (packages/domain/src/vocabulary.ts),
@@ -67,23 +68,15 @@ const LENGTH_COLUMNS: Record<string, { min?: number; max: number }> = {
   "wallets.frozen_reason": { min: 1, max: LIMITS.freezeReason },
 };
 
-let t: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let checks: { table: string; def: string }[];
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  server = await startServer(t.db);
   const { rows } = await t.db.query<{ table: string; def: string }>(
     `SELECT conrelid::regclass::text AS table, pg_get_constraintdef(oid) AS def
        FROM pg_constraint WHERE contype = 'c' AND connamespace = 'public'::regnamespace ORDER BY 1, 2`,
   );
   checks = rows;
-});
-
-afterAll(async () => {
-  await server?.close();
-  await t?.drop();
 });
 
 /** The values of `col = ANY (ARRAY['a'::text, …])`, PostgreSQL's spelling of `col IN ('a', …)`. */
@@ -153,7 +146,7 @@ type OpenApi = {
 describe("the published contract (OpenAPI)", () => {
   let doc: OpenApi;
   beforeAll(async () => {
-    doc = (await http<OpenApi>(server.baseUrl, "GET", "/api/docs/json")).json;
+    doc = (await http<OpenApi>(t.server.baseUrl, "GET", "/api/docs/json")).json;
   });
   const body = (name: keyof typeof routes): JsonSchema => {
     const r = routes[name];
@@ -191,7 +184,7 @@ describe("the server's check of a memo", () => {
     const me = await seedMember(t.db, { email: "memo@example.com" });
     const token = await memberToken(t.db, me.id);
     const base = { from: "custodial:1", to: "custodial:2", parts: [{ account: "main", amount: "1.00" }], key: "memo-test-key" };
-    const long = await http<{ error: { msgid: string; fields: Record<string, { msgid: string }> } }>(server.baseUrl, "POST", buildPath("transfer"), {
+    const long = await http<{ error: { msgid: string; fields: Record<string, { msgid: string }> } }>(t.server.baseUrl, "POST", buildPath("transfer"), {
       token,
       body: { ...base, senderMemo: "x".repeat(LIMITS.memo + 1) },
     });
@@ -199,7 +192,7 @@ describe("the server's check of a memo", () => {
     expect(long.json.error.msgid).toBe(M.memoTooLong);
     expect(long.json.error.fields).toEqual({ senderMemo: { msgid: M.memoTooLong } });
     // Fifty emoji are fifty characters (a hundred UTF-16 units): past the contract, refused only for the unknown wallets.
-    const emoji = await http<{ error: { msgid: string } }>(server.baseUrl, "POST", buildPath("transfer"), {
+    const emoji = await http<{ error: { msgid: string } }>(t.server.baseUrl, "POST", buildPath("transfer"), {
       token,
       body: { ...base, senderMemo: "😀".repeat(LIMITS.memo) },
     });

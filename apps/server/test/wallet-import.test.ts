@@ -1,34 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { M, walletRegistrationMessage, SM } from "@mutua/domain";
 import { newPrivateKey, signMessage } from "@mutua/wallet";
-import { ledgerViolations } from "../src/services/ledger";
 import type { BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, provenWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api, createBackend, memberToken, provenWallet, seedMember } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Importing a wallet file: only a device that opened the file (and signed for this member) can register it. */
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let ledger: BackendRow;
 let admin: Api;
 
 async function member(): Promise<{ api: Api; id: number }> {
-  const m = await seedMember(tdb.db);
-  return { api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)), id: Number(m.id) };
+  const m = await seedMember(t.db);
+  return { api: new Api(t.server.baseUrl, await memberToken(t.db, m.id)), id: Number(m.id) };
 }
 
 const importBody = (key: Uint8Array, memberId: number, opts: { password?: string; at?: string; backendId?: string } = {}) =>
   provenWallet(key, memberId, opts.backendId ?? ledger.id, opts);
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  ledger = await createBackend(tdb.db, { kind: "ledger" });
-  admin = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { canValidateAccounts: true })).id));
-});
-afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  ledger = await createBackend(t.db, { kind: "ledger" });
+  admin = new Api(t.server.baseUrl, await memberToken(t.db, (await seedMember(t.db, { canValidateAccounts: true })).id));
 });
 
 describe("importing a wallet file", () => {
@@ -72,7 +64,7 @@ describe("importing a wallet file", () => {
     const r = await api.call("registerWallet", { body: notWallet });
     expect(r.status).toBe(400);
     expect(r.json.error.message).toBe(M.notAWalletFile);
-    expect((await tdb.db.query("SELECT 1 FROM wallets WHERE member_id = $1", [id])).rowCount).toBe(0);
+    expect((await t.db.query("SELECT 1 FROM wallets WHERE member_id = $1", [id])).rowCount).toBe(0);
   });
 
   it("refuses another member's wallet and a second wallet on the same backend", async () => {
@@ -100,7 +92,7 @@ describe("importing a wallet file", () => {
       replaced: false,
     });
 
-    const custodial = await createBackend(tdb.db, { kind: "custodial" });
+    const custodial = await createBackend(t.db, { kind: "custodial" });
     expect((await api.call("registerWallet", { body: await importBody(newPrivateKey(), id, { backendId: custodial.id }) })).status).toBe(404);
     expect((await api.call("registerWallet", { body: await importBody(newPrivateKey(), id, { backendId: "ledger:nope" }) })).status).toBe(404);
   });

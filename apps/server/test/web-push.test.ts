@@ -7,25 +7,13 @@ import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import ece from "http_ece";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ledgerViolations } from "../src/services/ledger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedEndpoint } from "../src/services/push-subscriptions";
 import type { Mail, Mailer } from "../src/services/mail";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
 import { readSettings } from "../src/settings";
-import {
-  Api,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  seedMember,
-  startServer,
-  topUp,
-  type SeededMember,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, createBackend, memberToken, newKey, seedMember, topUp, type SeededMember, type TestServer } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Web Push (docs/architecture.md "Live money") against a real push service: an HTTPS server of the test's own,
@@ -50,6 +38,8 @@ let certDir: string;
 let pushService: https.Server;
 /** The push service's origin, https://127.0.0.1:<port>: the audience of the VAPID token. */
 let origin: string;
+/** The servers trust this push service's certificate, and only through the test seam. */
+let agent: https.Agent;
 const received: Received[] = [];
 /** Per endpoint path, the statuses the push service answers next (then 201, as a push service accepts). */
 const answers = new Map<string, number[]>();
@@ -66,7 +56,6 @@ const mailer: Mailer = {
   },
 };
 
-let tdb: TestDatabase;
 let one: TestServer;
 let two: TestServer;
 let custodial: BackendRow;
@@ -120,9 +109,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => pushService.listen(0, "127.0.0.1", () => resolve()));
   origin = `https://127.0.0.1:${(pushService.address() as AddressInfo).port}`;
-  // The servers trust this push service's certificate, and only through the test seam.
-  const agent = new https.Agent({ ca: fs.readFileSync(cert) });
-  tdb = await createTestDatabase();
+  agent = new https.Agent({ ca: fs.readFileSync(cert) });
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => (pushService ? pushService.close(() => resolve()) : resolve()));
+  if (certDir) fs.rmSync(certDir, { recursive: true, force: true });
+});
+
+// Registered after the push service's hooks, so that the instances are closed before it is.
+const t = setupServerTest({ server: false });
+
+beforeAll(async () => {
   const env = {
     PUBLIC_URL,
     MAIL_FROM: FROM,
@@ -134,25 +131,16 @@ beforeAll(async () => {
     PUSH_MAX_FAILURES: "3",
   };
   // Two instances on one database: their workers share the outbox.
-  one = await startServer(tdb.db, { env, pushAgent: agent, mailer });
-  two = await startServer(tdb.db, { env, pushAgent: agent, mailer });
-  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-});
-
-afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
-
-afterAll(async () => {
-  for (const s of [one, two]) await s?.close();
-  await tdb?.drop();
-  await new Promise<void>((resolve) => (pushService ? pushService.close(() => resolve()) : resolve()));
-  if (certDir) fs.rmSync(certDir, { recursive: true, force: true });
+  one = await t.startServer({ env, pushAgent: agent, mailer });
+  two = await t.startServer({ env, pushAgent: agent, mailer });
+  custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
 });
 
 async function person(firstName: string, lastName: string, balance = "0.00"): Promise<Person> {
-  const m = await seedMember(tdb.db, { firstName, lastName });
-  const wallet = await openCustodialWallet(tdb.db, custodial, m.id);
-  if (balance !== "0.00") await topUp(tdb.db, wallet, balance);
-  return { ...m, wallet, api: new Api(one.baseUrl, await memberToken(tdb.db, m.id)) };
+  const m = await seedMember(t.db, { firstName, lastName });
+  const wallet = await openCustodialWallet(t.db, custodial, m.id);
+  if (balance !== "0.00") await topUp(t.db, wallet, balance);
+  return { ...m, wallet, api: new Api(one.baseUrl, await memberToken(t.db, m.id)) };
 }
 
 /** A device; `silent`: on a path where the push service reads the message and never answers. */
@@ -183,7 +171,7 @@ const postsTo = (d: Device) => received.filter((r) => r.path === d.path);
 
 /** The member's queued pushes, as the outbox holds them. */
 async function pushes(p: Person) {
-  const { rows } = await tdb.db.query<{ kind: string; attempts: number; sent: boolean; gave_up: boolean }>(
+  const { rows } = await t.db.query<{ kind: string; attempts: number; sent: boolean; gave_up: boolean }>(
     `SELECT d.kind, d.attempts, d.sent_at IS NOT NULL AS sent, d.gave_up_at IS NOT NULL AS gave_up
        FROM notification_deliveries d JOIN member_events e ON e.id = d.event_id WHERE e.member_id = $1 AND d.channel = 'push' ORDER BY d.id`,
     [p.id],
@@ -237,7 +225,7 @@ describe("Web Push", () => {
     checkVapid(post, publicKey);
     expect(post.headers.ttl).toBe("86400");
     expect(post.headers.urgency).toBe("high");
-    const event = (await tdb.db.query<{ id: bigint }>("SELECT id FROM member_events WHERE member_id = $1 AND kind = 'payment_received'", [bob.id])).rows[0]!;
+    const event = (await t.db.query<{ id: bigint }>("SELECT id FROM member_events WHERE member_id = $1 AND kind = 'payment_received'", [bob.id])).rows[0]!;
     expect(decrypt(bobs, post)).toEqual({ title: "Received 2.50 DL", body: "From Alice Martin\nMemo: Pain", url: "/notifications", tag: String(event.id) });
     // Nothing but the encrypted payload leaves the server: no name, no amount in the clear.
     expect(post.body.toString("latin1")).not.toMatch(/Alice|2\.50/);
@@ -262,7 +250,7 @@ describe("Web Push", () => {
     const gus = await person("Gus", "Blanc");
     const phone = await subscribed(gus);
     const laptop = await subscribed(gus);
-    await topUp(tdb.db, gus.wallet, "10.00");
+    await topUp(t.db, gus.wallet, "10.00");
     await settled(gus, 2);
     for (const d of [phone, laptop]) {
       expect(postsTo(d)).toHaveLength(1);
@@ -279,9 +267,7 @@ describe("Web Push", () => {
     const d = await subscribed(hal);
     answers.set(d.path, [410]);
     expect((await pay(alice, hal, "1.00")).status).toBe(200);
-    await expect
-      .poll(async () => (await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [hal.id])).rowCount, { timeout: 15_000 })
-      .toBe(0);
+    await expect.poll(async () => (await t.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [hal.id])).rowCount, { timeout: 15_000 }).toBe(0);
     await new Promise((r) => setTimeout(r, 2500));
     expect(postsTo(d).map((r) => r.status)).toEqual([410]);
     expect(await pushes(hal)).toEqual([]);
@@ -302,7 +288,7 @@ describe("Web Push", () => {
     expect(decrypt(d, postsTo(d)[1]!).title).toBe("Received 3.00 DL");
     expect(await pushes(ida)).toEqual([{ kind: "payment_received", attempts: 2, sent: true, gave_up: false }]);
     // The device's failure is over with the success: not paused, nothing counted against it.
-    expect((await tdb.db.query("SELECT failures, paused_until FROM push_subscriptions WHERE member_id = $1", [ida.id])).rows).toEqual([
+    expect((await t.db.query("SELECT failures, paused_until FROM push_subscriptions WHERE member_id = $1", [ida.id])).rows).toEqual([
       { failures: 0, paused_until: null },
     ]);
   });
@@ -339,7 +325,7 @@ describe("Web Push", () => {
     const kim = await person("Kim", "Rose");
     const d = await subscribed(kim);
     expect((await alice.api.call("unsubscribePush", { body: { endpoint: d.endpoint } })).status).toBe(200);
-    expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [kim.id])).rowCount).toBe(1);
+    expect((await t.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [kim.id])).rowCount).toBe(1);
     expect((await kim.api.call("unsubscribePush", { body: { endpoint: d.endpoint } })).json).toEqual({ ok: true });
     expect((await pay(alice, kim, "1.00")).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1000));
@@ -354,7 +340,7 @@ describe("Web Push", () => {
     const d = await subscribed(lou);
     const r = await max.api.call("subscribePush", { body: d.body });
     expect(r.status).toBe(200);
-    expect((await tdb.db.query<{ member_id: bigint }>("SELECT member_id FROM push_subscriptions WHERE endpoint = $1", [d.endpoint])).rows).toEqual([
+    expect((await t.db.query<{ member_id: bigint }>("SELECT member_id FROM push_subscriptions WHERE endpoint = $1", [d.endpoint])).rows).toEqual([
       { member_id: max.id },
     ]);
     expect((await pay(alice, lou, "1.00")).status).toBe(200);
@@ -382,7 +368,7 @@ describe("subscriptions", () => {
       expect(r.json.error.message, endpoint).toBe("This push service is not supported.");
       expect(r.json.error.fields).toEqual({ endpoint: { msgid: "This push service is not supported." } });
     }
-    expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [ned.id])).rowCount).toBe(0);
+    expect((await t.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [ned.id])).rowCount).toBe(0);
   });
 
   it("refuse keys that are no P-256 point or no 16-byte secret with a 400, writing nothing", async () => {
@@ -397,7 +383,7 @@ describe("subscriptions", () => {
       const r = await ned.api.call("subscribePush", { body: { endpoint: d.endpoint, keys } });
       expect(r.status, JSON.stringify(keys)).toBe(400);
     }
-    expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [ned.id])).rowCount).toBe(0);
+    expect((await t.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [ned.id])).rowCount).toBe(0);
   });
 
   it("keep a member's 20 most recently subscribed devices: the oldest gives way, a re-subscribed one stays", async () => {
@@ -407,7 +393,7 @@ describe("subscriptions", () => {
     // The first device subscribes again (its browser renewed it): it is now the most recent.
     expect((await pia.api.call("subscribePush", { body: devices[0]!.body })).status).toBe(200);
     const extra = await subscribed(pia);
-    const { rows } = await tdb.db.query<{ endpoint: string }>("SELECT endpoint FROM push_subscriptions WHERE member_id = $1", [pia.id]);
+    const { rows } = await t.db.query<{ endpoint: string }>("SELECT endpoint FROM push_subscriptions WHERE member_id = $1", [pia.id]);
     expect(rows.map((r) => r.endpoint).sort()).toEqual([devices[0]!, ...devices.slice(2), extra].map((d) => d.endpoint).sort());
   });
 
@@ -417,7 +403,7 @@ describe("subscriptions", () => {
     const b = (await new Api(two.baseUrl, oz.api.token).call("getPushKey")).json.publicKey;
     expect(a).toBe(b);
     expect(Buffer.from(a, "base64url")).toHaveLength(65);
-    const { rows } = await tdb.db.query<{ key: Buffer }>("SELECT key FROM server_keys WHERE name = 'vapid'");
+    const { rows } = await t.db.query<{ key: Buffer }>("SELECT key FROM server_keys WHERE name = 'vapid'");
     expect(rows).toHaveLength(1);
     const ecdh = createECDH("prime256v1");
     ecdh.setPrivateKey(rows[0]!.key);
@@ -428,7 +414,7 @@ describe("subscriptions", () => {
 describe("a member's silent devices", () => {
   /** Ends the requests the push service held, and forgets the member's devices, so that nothing is sent to them after the test. */
   async function release(p: Person) {
-    await tdb.db.query("DELETE FROM push_subscriptions WHERE member_id = $1", [p.id]);
+    await t.db.query("DELETE FROM push_subscriptions WHERE member_id = $1", [p.id]);
     for (const s of stalled.splice(0)) s.res.destroy();
   }
 
@@ -468,7 +454,7 @@ describe("a member's silent devices", () => {
     const d = await subscribed(walt, undefined, true);
     const device = async () =>
       (
-        await tdb.db.query<{ failures: number; paused: boolean }>(
+        await t.db.query<{ failures: number; paused: boolean }>(
           "SELECT failures, paused_until > now() AS paused FROM push_subscriptions WHERE member_id = $1",
           [walt.id],
         )
@@ -480,13 +466,13 @@ describe("a member's silent devices", () => {
       await expect.poll(device, { timeout: 5000, interval: 50 }).toEqual({ failures: 1, paused: true });
       expect(tries()).toBe(1);
       // While it is paused nothing goes there: neither that message's retry nor a new one.
-      await tdb.db.query("UPDATE push_subscriptions SET paused_until = now() + interval '1 hour' WHERE member_id = $1", [walt.id]);
+      await t.db.query("UPDATE push_subscriptions SET paused_until = now() + interval '1 hour' WHERE member_id = $1", [walt.id]);
       expect((await pay(alice, walt, "2.00")).status).toBe(200);
       await new Promise((r) => setTimeout(r, 2000));
       expect(tries()).toBe(1);
       expect((await pushes(walt)).map((p) => p.attempts)).toEqual([1, 0]);
       // Once the pause is over both go, fail, and the third failure in a row drops the device with its messages.
-      await tdb.db.query("UPDATE push_subscriptions SET paused_until = now() WHERE member_id = $1", [walt.id]);
+      await t.db.query("UPDATE push_subscriptions SET paused_until = now() WHERE member_id = $1", [walt.id]);
       expect((await pay(alice, await person("Una", "Autre"), "1.00")).status).toBe(200); // an event, to wake the workers
       await expect.poll(device, { timeout: 10_000, interval: 100 }).toBeUndefined();
       expect(tries()).toBe(3);
@@ -519,11 +505,11 @@ describe("the port rule", () => {
       expect(r.status, endpoint).toBe(400);
       expect(r.json.error.fields).toEqual({ endpoint: { msgid: "This push service is not supported." } });
     }
-    expect((await tdb.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [vic.id])).rowCount).toBe(0);
+    expect((await t.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [vic.id])).rowCount).toBe(0);
     // Port 443 named or not, the same endpoint, stored without it.
     const id = randomUUID();
     expect((await vic.api.call("subscribePush", { body: { endpoint: `https://fcm.googleapis.com:443/fcm/send/${id}`, keys } })).status).toBe(200);
-    const stored = await tdb.db.query<{ endpoint: string }>("SELECT endpoint FROM push_subscriptions WHERE member_id = $1", [vic.id]);
+    const stored = await t.db.query<{ endpoint: string }>("SELECT endpoint FROM push_subscriptions WHERE member_id = $1", [vic.id]);
     expect(stored.rows).toEqual([{ endpoint: `https://fcm.googleapis.com/fcm/send/${id}` }]);
     expect((await vic.api.call("unsubscribePush", { body: { endpoint: stored.rows[0]!.endpoint } })).status).toBe(200);
   });
@@ -540,7 +526,7 @@ describe("the port rule", () => {
     try {
       // As a row written before the rule (or by hand): the push service's host, another port.
       const keys = device().body.keys;
-      await tdb.db.query("INSERT INTO push_subscriptions (member_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)", [
+      await t.db.query("INSERT INTO push_subscriptions (member_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)", [
         val.id,
         `https://127.0.0.1:${(other.address() as AddressInfo).port}/push/${randomUUID()}`,
         keys.p256dh,

@@ -4,34 +4,23 @@ import path from "node:path";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_VERSION, DEFAULT_CONFIG, ErrorCode, M, buildPath, resolveConfig, routes, type AppConfig } from "@mutua/domain";
-import { createTestDatabase, http, startServer, type ErrorJson, type TestDatabase, type TestServer } from "./helpers";
+import { http, type ErrorJson } from "./helpers";
+import { setupServerTest } from "./setup";
 
-let tdb: TestDatabase;
-let server: TestServer;
-const others: TestServer[] = [];
+const t = setupServerTest();
 let tmp: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-test-web-"));
 });
 
 afterAll(async () => {
-  for (const s of [server, ...others]) await s?.close();
-  await tdb?.drop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function extra(env: Record<string, string>): Promise<TestServer> {
-  const s = await startServer(tdb.db, { env });
-  others.push(s);
-  return s;
-}
-
 describe("config.json", () => {
   it("serves every key of the app config with its default, and an empty lokapiHost", async () => {
-    const r = await http<AppConfig>(server.baseUrl, "GET", "/config.json");
+    const r = await http<AppConfig>(t.server.baseUrl, "GET", "/config.json");
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
     expect(r.headers.get("cache-control")).toBe("no-cache");
@@ -41,7 +30,7 @@ describe("config.json", () => {
   });
 
   it("points lokapiHost at PUBLIC_URL when it is set", async () => {
-    const s = await extra({ PUBLIC_URL: "https://wallet.example.org/" });
+    const s = await t.startServer({ env: { PUBLIC_URL: "https://wallet.example.org/" } });
     const r = await http<AppConfig>(s.baseUrl, "GET", "/config.json");
     expect(r.json).toEqual({ ...resolveConfig({}), lokapiHost: "https://wallet.example.org" });
   });
@@ -49,13 +38,13 @@ describe("config.json", () => {
   it("fills the keys an association's file leaves out, and never lets it redirect the app elsewhere", async () => {
     const file = path.join(tmp, "config.json");
     fs.writeFileSync(file, JSON.stringify({ appName: "Lokal", lokapiHost: "odoo.example.com", accountsRefreshInterval: 3, hideProfile: true }));
-    const s = await extra({ APP_CONFIG: file });
+    const s = await t.startServer({ env: { APP_CONFIG: file } });
     const r = await http<AppConfig>(s.baseUrl, "GET", "/config.json");
     expect(r.json).toEqual({ ...resolveConfig({}), appName: "Lokal", accountsRefreshInterval: 10, hideProfile: true, lokapiHost: "" });
   });
 
   it("makes the web app manifest from the association's config: name, logo and colours", async () => {
-    const plain = await http<Record<string, unknown>>(server.baseUrl, "GET", "/manifest.webmanifest");
+    const plain = await http<Record<string, unknown>>(t.server.baseUrl, "GET", "/manifest.webmanifest");
     expect(plain.headers.get("content-type")).toContain("application/manifest+json");
     expect(plain.json).toMatchObject({
       name: "Mutua",
@@ -69,7 +58,7 @@ describe("config.json", () => {
       file,
       JSON.stringify({ appName: "Lokal", logoUrl: "/brand.png", theme: { "top-menu-background-color": "#123456", "color-1": "#fafafa" } }),
     );
-    const s = await extra({ APP_CONFIG: file });
+    const s = await t.startServer({ env: { APP_CONFIG: file } });
     const r = await http<Record<string, unknown>>(s.baseUrl, "GET", "/manifest.webmanifest");
     expect(r.json).toMatchObject({
       name: "Lokal",
@@ -83,7 +72,7 @@ describe("config.json", () => {
 
 describe("API errors", () => {
   it("answers health with the version", async () => {
-    const r = await http(server.baseUrl, "GET", buildPath("health"));
+    const r = await http(t.server.baseUrl, "GET", buildPath("health"));
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ status: "ok", version: APP_VERSION });
   });
@@ -95,7 +84,7 @@ describe("API errors", () => {
     ["DELETE", "/api/me"],
     ["GET", "/api/docs.js"],
   ])("%s %s is a 404 with a JSON error body", async (method, p) => {
-    const r = await http<ErrorJson>(server.baseUrl, method, p);
+    const r = await http<ErrorJson>(t.server.baseUrl, method, p);
     expect(r.status).toBe(404);
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
     expect(r.json).toEqual({ error: { code: ErrorCode.notFound, message: M.notFound, msgid: M.notFound } });
@@ -115,7 +104,7 @@ describe("API errors", () => {
   ];
 
   it.each(badBodies)("login with %s is a client error with an error body, never a 500", async (_what, opts, status) => {
-    const r = await http<ErrorJson>(server.baseUrl, "POST", login, opts);
+    const r = await http<ErrorJson>(t.server.baseUrl, "POST", login, opts);
     expect(r.status).toBe(status);
     expect(r.json.error.code).toBe(ErrorCode.validation);
     expect(typeof r.json.error.message).toBe("string");
@@ -123,7 +112,7 @@ describe("API errors", () => {
   });
 
   it("names the offending fields of a body that breaks the schema", async () => {
-    const r = await http<ErrorJson>(server.baseUrl, "POST", login, { body: { login: "a@b.c" } });
+    const r = await http<ErrorJson>(t.server.baseUrl, "POST", login, { body: { login: "a@b.c" } });
     expect(r.status).toBe(400);
     expect(r.json.error.fields).toEqual({ password: { msgid: M.invalidRequest } });
   });
@@ -132,7 +121,7 @@ describe("API errors", () => {
 describe("OpenAPI document", () => {
   it("lists every operation of the contract", async () => {
     const r = await http<{ openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId?: string; security?: unknown }>> }>(
-      server.baseUrl,
+      t.server.baseUrl,
       "GET",
       "/api/docs/json",
     );
@@ -152,7 +141,7 @@ describe("OpenAPI document", () => {
   });
 
   it("serves the documentation page", async () => {
-    const r = await http(server.baseUrl, "GET", "/api/docs/");
+    const r = await http(t.server.baseUrl, "GET", "/api/docs/");
     expect(r.status).toBe(200);
     expect(r.text).toMatch(/swagger/i);
   });
@@ -160,7 +149,7 @@ describe("OpenAPI document", () => {
 
 describe("web app", () => {
   it("says plainly that the app is not built when it is not", async () => {
-    const r = await http(server.baseUrl, "GET", "/wallet");
+    const r = await http(t.server.baseUrl, "GET", "/wallet");
     expect(r.status).toBe(503);
     expect(r.text).toContain("npm run build");
   });
@@ -170,7 +159,7 @@ describe("web app", () => {
     fs.mkdirSync(path.join(web, "assets"), { recursive: true });
     fs.writeFileSync(path.join(web, "index.html"), "<!doctype html><title>Mutua</title>");
     fs.writeFileSync(path.join(web, "assets", "app-abc123.js"), "console.log(1)");
-    const s = await extra({ WEB_DIR: web });
+    const s = await t.startServer({ env: { WEB_DIR: web } });
 
     for (const p of ["/", "/wallet", "/reset-password?token=abc"]) {
       const r = await http(s.baseUrl, "GET", p);
@@ -211,7 +200,7 @@ describe("web app", () => {
     fs.writeFileSync(path.join(web, "index.html"), "<!doctype html><title>Mutua</title>");
     const js = `export const data = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ i, label: "row" })))};`;
     fs.writeFileSync(path.join(web, "assets", "big-1.js"), js);
-    const s = await extra({ WEB_DIR: web });
+    const s = await t.startServer({ env: { WEB_DIR: web } });
     const raw = await new Promise<{ encoding: string | undefined; bytes: number }>((resolve, reject) => {
       // node:http, not fetch: fetch decompresses and hides the encoding on the wire.
       const req = httpRequest(`${s.baseUrl}/assets/big-1.js`, { headers: { "accept-encoding": "gzip" } }, (res) => {

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { formatCents, type Profile } from "@mutua/domain";
 import { MutuaClient, RefusedError } from "@mutua/client";
 import { DEMO_PASSWORD, seedDemo } from "../../src/demo/seed";
-import { ledgerViolations } from "../../src/services/ledger";
-import { cents, countMovements, createTestDatabase, freePort, http, Session, startServer, type TestDatabase, type TestServer } from "../helpers";
+import { cents, countMovements, freePort, http, Session, type TestServer } from "../helpers";
+import { setupServerTest } from "../setup";
 import {
   collect,
   lokapiExc,
@@ -32,7 +32,7 @@ import {
  * docs/lokavaluto.md.
  */
 
-let tdb: TestDatabase;
+const t = setupServerTest({ server: false });
 let server: TestServer;
 /** `cyclos:<host:port>`: the key of our backend in lokapi (taken from the Cyclos URL it is given). */
 let backendKey: string;
@@ -58,11 +58,10 @@ interface Member {
 beforeAll(async () => {
   // lokapi logs every backend it builds ("making backend …") and every failed request.
   vi.spyOn(console, "log").mockImplementation(() => {});
-  tdb = await createTestDatabase();
-  await seedDemo(tdb.db);
+  await seedDemo(t.db);
   // lokapi follows the accounts' URLs, which are built from PUBLIC_URL: it names the server's real address.
   const port = await freePort();
-  server = await startServer(tdb.db, { env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  server = await t.startServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
   host = new URL(server.baseUrl).host;
   backendKey = `cyclos:${host}`;
   alice = await member("alice@example.com");
@@ -72,14 +71,8 @@ beforeAll(async () => {
   symbol = entry.curr;
 });
 
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
+afterAll(() => {
   vi.restoreAllMocks();
-  await server?.close();
-  await tdb?.drop();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -464,12 +457,12 @@ describe("refusals as lokapi sees them", () => {
   });
 
   it("paying more than the balance is InsufficientBalance, and moves nothing", async () => {
-    const before = { alice: await ourBalance(alice), bob: await ourBalance(bob), movements: await countMovements(tdb.db) };
+    const before = { alice: await ourBalance(alice), bob: await ourBalance(bob), movements: await countMovements(t.db) };
     const lokapi = await lokapiAs(alice);
     const recipient = await bobFor(lokapi);
     const [planned] = await recipient.prepareTransfer(plus(before.alice, "1000.00"), "too much", "too much");
     await expect(planned!.execute()).rejects.toBeInstanceOf(lokapiExc.InsufficientBalance);
-    expect({ alice: await ourBalance(alice), bob: await ourBalance(bob), movements: await countMovements(tdb.db) }).toEqual(before);
+    expect({ alice: await ourBalance(alice), bob: await ourBalance(bob), movements: await countMovements(t.db) }).toEqual(before);
     // Refused, not logged out.
     expect(lokapi.requestLoginCalls).toBe(0);
     expect(lokapi.isLogged).toBe(true);

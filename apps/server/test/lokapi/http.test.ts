@@ -1,32 +1,29 @@
 import { request as httpRequest } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { advanceReconversion } from "../../src/services/reconversions";
-import { ledgerViolations } from "../../src/services/ledger";
 import { markPaid } from "../../src/services/topups";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../../src/services/wallets";
 import {
   Session,
   countMovements,
   createBackend,
-  createTestDatabase,
   freePort,
   http,
   newKey,
   seedMember,
-  startServer,
   topUp,
   walletBalances,
   type SeededMember,
-  type TestDatabase,
   type TestServer,
 } from "../helpers";
+import { setupServerTest } from "../setup";
 
 /**
  * Lokavaluto's API at the HTTP level: what the conformance test with the real lokapi cannot show
  * (browsers' preflight, status codes and bodies of refusals, paging, other members' data).
  */
 
-let tdb: TestDatabase;
+const t = setupServerTest({ server: false });
 let server: TestServer;
 let backend: BackendRow;
 let alice: SeededMember & { wallet: string; owner: string; token: string };
@@ -35,8 +32,8 @@ let bob: SeededMember & { wallet: string; owner: string; token: string };
 const owner = (walletId: string) => walletId.replace(/^custodial:/, "");
 
 async function member(firstName: string) {
-  const m = await seedMember(tdb.db, { firstName, lastName: "Test" });
-  const wallet = await openCustodialWallet(tdb.db, backend, m.id, "active");
+  const m = await seedMember(t.db, { firstName, lastName: "Test" });
+  const wallet = await openCustodialWallet(t.db, backend, m.id, "active");
   const token = (await new Session(server.baseUrl).login(m.email, m.password)).token;
   return { ...m, wallet, owner: owner(wallet), token };
 }
@@ -53,23 +50,13 @@ const cyclos = (method: string, path: string, token: string | undefined, opts: {
   });
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  backend = await createBackend(tdb.db, { kind: "custodial", symbol: "LOK" });
+  backend = await createBackend(t.db, { kind: "custodial", symbol: "LOK" });
   // Links are built from PUBLIC_URL, so it names the server's real address.
   const port = await freePort();
-  server = await startServer(tdb.db, { env: { LOKAPI_CYCLOS_BACKEND: backend.id, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  server = await t.startServer({ env: { LOKAPI_CYCLOS_BACKEND: backend.id, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
   alice = await member("Alice");
   bob = await member("Bob");
-  await topUp(tdb.db, alice.wallet, "50.00");
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  await topUp(t.db, alice.wallet, "50.00");
 });
 
 describe("the Lokavaluto API over HTTP", () => {
@@ -119,7 +106,7 @@ describe("the Lokavaluto API over HTTP", () => {
     expect(await allowed(alice.token, `cyclos:${bob.owner}@host:1`, `cyclos:${alice.owner}`)).toBe(false);
     expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, "cyclos:nobody")).toBe(false);
     // The association's issuance wallet takes no payment: our API refuses it, and so does this question.
-    const issuance = await systemWallet(tdb.db, backend.id, "issuance");
+    const issuance = await systemWallet(t.db, backend.id, "issuance");
     expect(await allowed(alice.token, `cyclos:${alice.owner}@host:1`, `cyclos:${owner(issuance!.id)}`)).toBe(false);
     const r = await http<{ error: { code: string } }>(server.baseUrl, "POST", "/api/transfers", {
       token: alice.token,
@@ -186,10 +173,10 @@ describe("the Lokavaluto API over HTTP", () => {
   });
 
   it("names only active wallets to /cyclos/contact: a pending or discarded wallet's owner stays unknown", async () => {
-    const pending = await seedMember(tdb.db, { firstName: "Pending", lastName: "Person" });
-    const discarded = await seedMember(tdb.db, { firstName: "Discarded", lastName: "Person" });
-    const pw = await openCustodialWallet(tdb.db, backend, pending.id, "pending");
-    const dw = await openCustodialWallet(tdb.db, backend, discarded.id, "discarded");
+    const pending = await seedMember(t.db, { firstName: "Pending", lastName: "Person" });
+    const discarded = await seedMember(t.db, { firstName: "Discarded", lastName: "Person" });
+    const pw = await openCustodialWallet(t.db, backend, pending.id, "pending");
+    const dw = await openCustodialWallet(t.db, backend, discarded.id, "discarded");
     const r = await odoo("POST", "/cyclos/contact", alice.token, { addresses: [owner(pw), owner(dw), bob.owner] });
     expect(r.status).toBe(200);
     expect(Object.keys(r.json)).toEqual([bob.owner]);
@@ -223,7 +210,7 @@ describe("the Lokavaluto API over HTTP", () => {
 
   it("pages transactions with X-Has-Next-Page, in the same order and with the same ids as our own API", async () => {
     const carol = await member("Carol");
-    for (let i = 0; i < 41; i++) await topUp(tdb.db, carol.wallet, "1.00");
+    for (let i = 0; i < 41; i++) await topUp(t.db, carol.wallet, "1.00");
     const page = async (n: number) => cyclos("GET", `/${carol.owner}/transactions?page=${n}&orderBy=dateDesc`, carol.token);
     const [p0, p1] = [await page(0), await page(1)];
     expect([p0.headers.get("x-has-next-page"), p1.headers.get("x-has-next-page")]).toEqual(["true", "false"]);
@@ -238,18 +225,18 @@ describe("the Lokavaluto API over HTTP", () => {
   it("pays through the Cyclos slice: refusals in Cyclos's words, nothing moved; a repeated Idempotency-Key pays once", async () => {
     const pay = (amount: unknown, headers: Record<string, string> = {}) =>
       cyclos("POST", "/self/payments", alice.token, { body: { amount, description: "bread", subject: bob.owner }, headers });
-    const before = await countMovements(tdb.db);
+    const before = await countMovements(t.db);
     expect([(await pay("1.234")).status, (await pay("1.234")).json]).toEqual([422, { code: "validation", message: expect.any(String) }]);
     expect(await pay("100000.00")).toMatchObject({ status: 422, json: { code: "insufficientBalance" } });
-    expect(await countMovements(tdb.db)).toBe(before);
+    expect(await countMovements(t.db)).toBe(before);
     const key = newKey("cyclos");
     const first = await pay("2.50", { "idempotency-key": key });
     const second = await pay("2.50", { "idempotency-key": key });
     expect(first.status).toBe(201);
     expect(first.json).toMatchObject({ amount: "2.50", to: { kind: "user" }, toUser: { id: bob.owner }, currency: { suffix: "LOK" } });
     expect((second.json as { id: string }).id).toBe((first.json as { id: string }).id);
-    expect(await countMovements(tdb.db)).toBe(before + 1);
-    expect(await walletBalances(tdb.db, bob.wallet)).toEqual({ main: "2.50" });
+    expect(await countMovements(t.db)).toBe(before + 1);
+    expect(await walletBalances(t.db, bob.wallet)).toEqual({ main: "2.50" });
   });
 
   it("shows a member only their own top-ups and reconversions; credit requests need the validation right", async () => {
@@ -258,15 +245,15 @@ describe("the Lokavaluto API over HTTP", () => {
     expect(mine.json).toEqual([expect.objectContaining({ order_url: order.order_url, amount: 12, paid: false })]);
     expect((await odoo("GET", `/partner/pending-topup?backend_keys%5B0%5D=${encodeURIComponent(`cyclos:${alice.owner}`)}`, bob.token)).status).toBe(404);
     expect((await odoo("GET", "/partner/credit-requests?backend_keys%5B0%5D=x", alice.token)).status).toBe(403);
-    const admin = await seedMember(tdb.db, { canValidateCredits: true });
+    const admin = await seedMember(t.db, { canValidateCredits: true });
     const adminToken = (await new Session(server.baseUrl).login(admin.email, admin.password)).token;
     const orderId = (mine.json as unknown as { order_id: string }[])[0]!.order_id;
-    await markPaid(tdb.db, orderId, null);
+    await markPaid(t.db, orderId, null);
     const requests = await odoo("GET", "/partner/credit-requests?backend_keys%5B0%5D=x", adminToken);
     expect(requests.json).toEqual([expect.objectContaining({ order_id: orderId, amount: 12, paid: true })]);
 
     // Alice reconverts 3.00: its status, once the association has received it, is hers alone to read.
-    const safe = (await systemWallet(tdb.db, backend.id, "safe"))!;
+    const safe = (await systemWallet(t.db, backend.id, "safe"))!;
     const r = (await cyclos("POST", "/self/payments", alice.token, { body: { amount: "3.00", description: "back", subject: owner(safe.id) } })).json as {
       id: string;
       to: { kind: string };
@@ -274,7 +261,7 @@ describe("the Lokavaluto API over HTTP", () => {
     expect(r.to.kind).toBe("system");
     const uri = `cyclos://${new URL(server.baseUrl).host}/tx/${r.id}`;
     expect((await odoo("POST", "/partner/reconversions", alice.token, { transactions: [uri] })).json).toEqual({});
-    await advanceReconversion(tdb.db, admin.id, r.id, "received");
+    await advanceReconversion(t.db, admin.id, r.id, "received");
     expect((await odoo("POST", "/partner/reconversions", alice.token, { transactions: [uri] })).json).toEqual({ [uri]: "received" });
     expect((await odoo("POST", "/partner/reconversions", bob.token, { transactions: [uri] })).json).toEqual({});
   });

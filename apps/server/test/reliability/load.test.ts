@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../helpers";
+import { setupServerTest } from "../setup";
 import { ServerProcess } from "./processes";
 import { verify } from "./verify";
 import { replayAcknowledged } from "./workload";
@@ -13,17 +13,15 @@ import { createWorld, loadSettings, runLoad } from "./world";
  * the ledger must agree exactly with what every client was told.
  */
 const { seconds, seed, clients } = loadSettings(30);
-let tdb: TestDatabase;
+const t = setupServerTest({ server: false });
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  servers.push(...(await Promise.all([ServerProcess.start(tdb.url), ServerProcess.start(tdb.url)])));
+  servers.push(...(await Promise.all([ServerProcess.start(t.tdb.url), ServerProcess.start(t.tdb.url)])));
 });
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
-  await tdb?.drop();
 });
 
 describe(`random load on two instances (${clients} members, ${seconds} s, LOAD_SEED=${seed})`, () => {
@@ -31,20 +29,20 @@ describe(`random load on two instances (${clients} members, ${seconds} s, LOAD_S
     "keeps every invariant, and the ledger matches each client's view of success exactly",
     async () => {
       const { world, initial, safeOf } = await createWorld(
-        tdb.db,
+        t.db,
         servers.map((s) => s.baseUrl),
         clients,
       );
       const journal = await runLoad(world, safeOf, { seconds, seed });
-      const { problems, checked } = await verify(tdb.db, journal, initial);
+      const { problems, checked } = await verify(t.db, journal, initial);
       console.log(
         `load (LOAD_SEED=${seed}, ${seconds} s): ${checked} acknowledged movements checked, ${journal.unknown} unknown outcomes retried\n${journal.table()}`,
       );
       expect(problems).toEqual([]);
       expect(await replayAcknowledged(world, journal)).toEqual([]);
       // The run must have exercised what it claims to: successes and refusals of every kind.
-      const t = journal.tally;
-      const n = (prefix: string) => [...t.entries()].filter(([k]) => k.startsWith(prefix)).reduce((s, [, v]) => s + v, 0);
+      const tally = journal.tally;
+      const n = (prefix: string) => [...tally.entries()].filter(([k]) => k.startsWith(prefix)).reduce((s, [, v]) => s + v, 0);
       expect(n("custodial payment 200")).toBeGreaterThan(0);
       expect(n("custodial payment 409 insufficient_balance")).toBeGreaterThan(0);
       expect(n("ledger payment 200")).toBeGreaterThan(0);
