@@ -1,27 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ROUTES, ErrorCode, M, routes, type RouteName, SM } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
-import {
-  Api,
-  countMovements,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  openTestLedgerWallet,
-  seedMember,
-  startServer,
-  topUp,
-  walletBalances,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, countMovements, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, topUp, walletBalances } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Administrators: who may call what, validating credits exactly once, pending wallet creations, the audit log. */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let custodial: BackendRow;
 let ledger: BackendRow;
 let member: Api;
@@ -34,15 +19,13 @@ let accountsAdminId: bigint;
 let bothAdminId: bigint;
 
 const api = async (opts: { firstName?: string; canValidateAccounts?: boolean; canValidateCredits?: boolean; canViewFigures?: boolean } = {}) => {
-  const m = await seedMember(tdb.db, opts);
-  return { id: m.id, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+  const m = await seedMember(t.db, opts);
+  return { id: m.id, api: new Api(t.server.baseUrl, await memberToken(t.db, m.id)) };
 };
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "DL" });
+  custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "DL" });
   member = (await api()).api;
   const a = await api({ canValidateAccounts: true });
   accountsAdmin = a.api;
@@ -56,18 +39,9 @@ beforeAll(async () => {
   board = (await api({ canViewFigures: true })).api;
 });
 
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
-});
-
 const auditRows = async (subject: string) =>
   (
-    await tdb.db.query<{ member_id: bigint; action: string; details: Record<string, unknown> }>(
+    await t.db.query<{ member_id: bigint; action: string; details: Record<string, unknown> }>(
       "SELECT member_id, action, details FROM audit_log WHERE subject = $1 ORDER BY id",
       [subject],
     )
@@ -109,7 +83,7 @@ describe("who may call the admin operations", () => {
   });
 
   it.each(all)("%s: 401 anonymous, 403 without the right (also with a malformed body), allowed with it", async (name) => {
-    const anonymous = await new Api(server.baseUrl).call(name, ARGS[name]);
+    const anonymous = await new Api(t.server.baseUrl).call(name, ARGS[name]);
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error.code).toBe("login_required");
     const right = (Object.entries(ADMIN_ROUTES) as [keyof typeof ADMIN_ROUTES, readonly RouteName[]][]).find(([, names]) => names.includes(name))![0];
@@ -143,8 +117,7 @@ describe("who may call the admin operations", () => {
 describe("credit validation", () => {
   async function paidOrder(amount: string, backend: BackendRow = custodial, firstName = "Owner") {
     const owner = await api({ firstName });
-    const wallet =
-      backend.kind === "ledger" ? (await openTestLedgerWallet(tdb.db, backend, owner.id)).id : await openCustodialWallet(tdb.db, backend, owner.id);
+    const wallet = backend.kind === "ledger" ? (await openTestLedgerWallet(t.db, backend, owner.id)).id : await openCustodialWallet(t.db, backend, owner.id);
     const order = await owner.api.call("createTopUp", { body: { walletId: wallet, amount } });
     expect(order.status).toBe(200);
     const paid = await creditsAdmin.call("markTopUpPaid", { body: { id: order.json.id } });
@@ -171,22 +144,22 @@ describe("credit validation", () => {
 
   it("credits exactly once with five concurrent approvals and a later repeat", async () => {
     const { id, wallet, owner } = await paidOrder("25.00", custodial, "Henry");
-    const issuance = (await systemWallet(tdb.db, custodial.id, "issuance"))!.id;
-    const issuanceBefore = await walletBalances(tdb.db, issuance);
-    const movementsBefore = await countMovements(tdb.db);
+    const issuance = (await systemWallet(t.db, custodial.id, "issuance"))!.id;
+    const issuanceBefore = await walletBalances(t.db, issuance);
+    const movementsBefore = await countMovements(t.db);
     const all = await Promise.all(Array.from({ length: 5 }, () => creditsAdmin.call("validateCredit", { body: { id } })));
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const first = all[0]!.json;
     expect(first).toMatchObject({ id, state: "received", related: "Henry Member", amount: "25.00", currency: "DL" });
     for (const r of all) expect(r.json).toEqual(first);
-    expect(await countMovements(tdb.db)).toBe(movementsBefore + 1);
-    expect(await walletBalances(tdb.db, wallet)).toEqual({ main: "25.00" });
-    expect(BigInt((await walletBalances(tdb.db, issuance)).main!.replace(".", ""))).toBe(BigInt(issuanceBefore.main!.replace(".", "")) - 2500n);
+    expect(await countMovements(t.db)).toBe(movementsBefore + 1);
+    expect(await walletBalances(t.db, wallet)).toEqual({ main: "25.00" });
+    expect(BigInt((await walletBalances(t.db, issuance)).main!.replace(".", ""))).toBe(BigInt(issuanceBefore.main!.replace(".", "")) - 2500n);
 
     const later = await bothAdmin.call("validateCredit", { body: { id } });
     expect(later.json).toEqual(first);
-    expect(await walletBalances(tdb.db, wallet)).toEqual({ main: "25.00" });
-    expect(await countMovements(tdb.db)).toBe(movementsBefore + 1);
+    expect(await walletBalances(t.db, wallet)).toEqual({ main: "25.00" });
+    expect(await countMovements(t.db)).toBe(movementsBefore + 1);
     expect((await auditRows(id)).map((r) => r.action)).toEqual(["topup.mark_paid", "credit.validate"]);
 
     // The member sees the top-up in their history, and no longer as pending.
@@ -196,7 +169,7 @@ describe("credit validation", () => {
     ]);
     expect((await owner.api.call("getPendingTopUps", { query: { walletId: wallet } })).json).toEqual([]);
     expect((await creditsAdmin.call("getCreditRequests")).json.map((r) => r.id)).not.toContain(id);
-    const { rows } = await tdb.db.query(
+    const { rows } = await t.db.query(
       "SELECT state, validated_by, idempotency_key FROM topup_orders o JOIN movements m ON m.id = o.movement_id WHERE o.public_id = $1",
       [id],
     );
@@ -206,12 +179,12 @@ describe("credit validation", () => {
   it("credits a ledger wallet's pledged (Nant) account", async () => {
     const { id, wallet } = await paidOrder("12.00", ledger);
     expect((await creditsAdmin.call("validateCredit", { body: { id } })).status).toBe(200);
-    expect(await walletBalances(tdb.db, wallet)).toEqual({ nant: "12.00", cm: "0.00" });
+    expect(await walletBalances(t.db, wallet)).toEqual({ nant: "12.00", cm: "0.00" });
   });
 
   it("refuses to validate an unpaid or deleted order (409) and unknown ones (404)", async () => {
     const owner = await api();
-    const wallet = await openCustodialWallet(tdb.db, custodial, owner.id);
+    const wallet = await openCustodialWallet(t.db, custodial, owner.id);
     const order = await owner.api.call("createTopUp", { body: { walletId: wallet, amount: "10.00" } });
     const unpaid = await creditsAdmin.call("validateCredit", { body: { id: order.json.id } });
     expect(unpaid.status).toBe(409);
@@ -220,15 +193,15 @@ describe("credit validation", () => {
     expect((await creditsAdmin.call("validateCredit", { body: { id: order.json.id } })).status).toBe(409);
     expect((await creditsAdmin.call("markTopUpPaid", { body: { id: order.json.id } })).status).toBe(409);
     expect((await creditsAdmin.call("validateCredit", { body: { id: "to_nope" } })).status).toBe(404);
-    expect(await walletBalances(tdb.db, wallet)).toEqual({ main: "0.00" });
+    expect(await walletBalances(t.db, wallet)).toEqual({ main: "0.00" });
     expect(await auditRows(order.json.id)).toEqual([]);
   });
 });
 
 describe("pending wallet creations", () => {
   it("lists pending wallets, approves idempotently and audits once", async () => {
-    const m = await seedMember(tdb.db, { firstName: "Ivy", lastName: "Waiting" });
-    const wallet = await openCustodialWallet(tdb.db, custodial, m.id, "pending");
+    const m = await seedMember(t.db, { firstName: "Ivy", lastName: "Waiting" });
+    const wallet = await openCustodialWallet(t.db, custodial, m.id, "pending");
     const list = await accountsAdmin.call("getStagingUserAccounts");
     expect(list.json.find((a) => a.walletId === wallet)).toMatchObject({
       memberId: Number(m.id),
@@ -240,7 +213,7 @@ describe("pending wallet creations", () => {
     });
     for (let i = 0; i < 2; i++)
       expect((await accountsAdmin.call("validateCreation", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "active" });
-    expect((await tdb.db.query("SELECT status FROM wallets WHERE id = $1", [wallet])).rows).toEqual([{ status: "active" }]);
+    expect((await t.db.query("SELECT status FROM wallets WHERE id = $1", [wallet])).rows).toEqual([{ status: "active" }]);
     expect(await auditRows(wallet)).toEqual([{ member_id: accountsAdminId, action: "account.validate", details: { memberId: String(m.id) } }]);
     expect((await accountsAdmin.call("getStagingUserAccounts")).json.map((a) => a.walletId)).not.toContain(wallet);
     // Approved is approved: it cannot be discarded afterwards.
@@ -248,30 +221,30 @@ describe("pending wallet creations", () => {
   });
 
   it("approves a pending ledger wallet with the mutual-credit limits it was opened with", async () => {
-    const m = await seedMember(tdb.db);
-    const w = await openTestLedgerWallet(tdb.db, ledger, m.id, "pending");
+    const m = await seedMember(t.db);
+    const w = await openTestLedgerWallet(t.db, ledger, m.id, "pending");
     expect((await accountsAdmin.call("validateCreation", { body: { walletId: w.id } })).status).toBe(200);
-    const { rows } = await tdb.db.query("SELECT floor, ceiling FROM accounts WHERE wallet_id = $1 AND kind = 'cm'", [w.id]);
+    const { rows } = await t.db.query("SELECT floor, ceiling FROM accounts WHERE wallet_id = $1 AND kind = 'cm'", [w.id]);
     expect(rows).toEqual([{ floor: -1000n, ceiling: 2000n }]);
   });
 
   it("discards idempotently, and the member may ask for a wallet again", async () => {
-    const m = await seedMember(tdb.db);
-    const wallet = await openCustodialWallet(tdb.db, custodial, m.id, "pending");
+    const m = await seedMember(t.db);
+    const wallet = await openCustodialWallet(t.db, custodial, m.id, "pending");
     // While the request stands, a second one on the backend is refused by the database.
-    await expect(openCustodialWallet(tdb.db, custodial, m.id, "pending")).rejects.toThrow(/wallets_one_per_member/);
+    await expect(openCustodialWallet(t.db, custodial, m.id, "pending")).rejects.toThrow(/wallets_one_per_member/);
     for (let i = 0; i < 2; i++) {
       expect((await accountsAdmin.call("discardCreateRequest", { body: { walletId: wallet } })).json).toEqual({ walletId: wallet, status: "discarded" });
     }
     expect((await auditRows(wallet)).map((r) => r.action)).toEqual(["account.discard"]);
     expect((await accountsAdmin.call("validateCreation", { body: { walletId: wallet } })).status).toBe(409);
-    const again = await openCustodialWallet(tdb.db, custodial, m.id, "pending");
+    const again = await openCustodialWallet(t.db, custodial, m.id, "pending");
     expect((await accountsAdmin.call("getStagingUserAccounts")).json.map((a) => a.walletId)).toContain(again);
     expect((await accountsAdmin.call("validateCreation", { body: { walletId: again } })).json.status).toBe("active");
   });
 
   it("answers 404 for system wallets and unknown ids", async () => {
-    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+    const safe = (await systemWallet(t.db, custodial.id, "safe"))!.id;
     expect((await accountsAdmin.call("validateCreation", { body: { walletId: safe } })).status).toBe(404);
     expect((await accountsAdmin.call("discardCreateRequest", { body: { walletId: "custodial:nope" } })).status).toBe(404);
   });
@@ -280,14 +253,14 @@ describe("pending wallet creations", () => {
 describe("separation of duties: an administrator's own wallets and orders are another's to decide", () => {
   /** Everything the refusals must leave as it was: the wallet, its orders, movements and reconversions, and the audit log. */
   async function snapshot(walletId: string) {
-    const q = async (sql: string) => (await tdb.db.query(sql, [walletId])).rows;
+    const q = async (sql: string) => (await t.db.query(sql, [walletId])).rows;
     return {
       wallet: await q("SELECT status, frozen_reason, frozen_by, topup_allowed FROM wallets WHERE id = $1"),
       accounts: await q("SELECT kind, balance, floor, ceiling FROM accounts WHERE wallet_id = $1 ORDER BY kind"),
       orders: await q("SELECT public_id, state FROM topup_orders WHERE wallet_id = $1 ORDER BY id"),
       reconversions: await q("SELECT r.status FROM reconversions r JOIN movements m ON m.id = r.movement_id WHERE m.payer_wallet_id = $1"),
-      movements: await countMovements(tdb.db, walletId),
-      audit: (await tdb.db.query("SELECT count(*)::int AS n FROM audit_log")).rows[0],
+      movements: await countMovements(t.db, walletId),
+      audit: (await t.db.query("SELECT count(*)::int AS n FROM audit_log")).rows[0],
     };
   }
 
@@ -297,7 +270,7 @@ describe("separation of duties: an administrator's own wallets and orders are an
   };
 
   it("an account administrator's own pending wallet is approved by another one", async () => {
-    const wallet = await openCustodialWallet(tdb.db, custodial, accountsAdminId, "pending");
+    const wallet = await openCustodialWallet(t.db, custodial, accountsAdminId, "pending");
     const before = await snapshot(wallet);
     const r = await accountsAdmin.call("validateCreation", { body: { walletId: wallet } });
     expectOwnRefusal(r, SM.ownWalletApproval);
@@ -307,12 +280,12 @@ describe("separation of duties: an administrator's own wallets and orders are an
   });
 
   it("an order on a credit administrator's wallet, or one they asked for, is neither marked paid nor credited by them", async () => {
-    const wallet = await openCustodialWallet(tdb.db, custodial, creditsAdminId);
+    const wallet = await openCustodialWallet(t.db, custodial, creditsAdminId);
     const own = await creditsAdmin.call("createTopUp", { body: { walletId: wallet, amount: "500.00" } });
     expect(own.status).toBe(200);
     // For a member, topped up by the administrator (the spec's "top-ups by other requesters"): theirs too.
-    const member = await seedMember(tdb.db, { firstName: "Topped" });
-    const memberWallet = await openCustodialWallet(tdb.db, custodial, member.id);
+    const member = await seedMember(t.db, { firstName: "Topped" });
+    const memberWallet = await openCustodialWallet(t.db, custodial, member.id);
     const asked = await creditsAdmin.call("createTopUp", { body: { walletId: memberWallet, amount: "500.00" } });
     expect(asked.status).toBe(200);
     for (const [id, w] of [
@@ -327,9 +300,9 @@ describe("separation of duties: an administrator's own wallets and orders are an
       const paid = await snapshot(w);
       expectOwnRefusal(await creditsAdmin.call("validateCredit", { body: { id } }), SM.ownTopUp);
       expect(await snapshot(w)).toEqual(paid);
-      expect(await walletBalances(tdb.db, w)).toEqual({ main: "0.00" });
+      expect(await walletBalances(t.db, w)).toEqual({ main: "0.00" });
       expect((await bothAdmin.call("validateCredit", { body: { id } })).json).toMatchObject({ id, state: "received", amount: "500.00" });
-      expect(await walletBalances(tdb.db, w)).toEqual({ main: "500.00" });
+      expect(await walletBalances(t.db, w)).toEqual({ main: "500.00" });
       expect((await auditRows(id)).map((a) => [a.member_id, a.action])).toEqual([
         [bothAdminId, "topup.mark_paid"],
         [bothAdminId, "credit.validate"],
@@ -338,7 +311,7 @@ describe("separation of duties: an administrator's own wallets and orders are an
   });
 
   it("an account administrator neither unfreezes nor re-freezes their own wallet; another one does", async () => {
-    const wallet = (await openTestLedgerWallet(tdb.db, ledger, accountsAdminId)).id;
+    const wallet = (await openTestLedgerWallet(t.db, ledger, accountsAdminId)).id;
     expect((await bothAdmin.call("freezeWallet", { body: { walletId: wallet, reason: "Checking the top-ups" } })).status).toBe(200);
     const before = await snapshot(wallet);
     expectOwnRefusal(await accountsAdmin.call("unfreezeWallet", { body: { walletId: wallet } }), SM.ownFreeze);
@@ -350,17 +323,17 @@ describe("separation of duties: an administrator's own wallets and orders are an
 
   it("an administrator changes neither their own limits nor their own reconversion's stage; another one does", async () => {
     const second = await api({ canValidateAccounts: true, canValidateCredits: true });
-    const w = await openTestLedgerWallet(tdb.db, ledger, bothAdminId);
-    await topUp(tdb.db, w.id, "10.00", "nant");
+    const w = await openTestLedgerWallet(t.db, ledger, bothAdminId);
+    await topUp(t.db, w.id, "10.00", "nant");
     const before = await snapshot(w.id);
     expectOwnRefusal(await bothAdmin.call("setWalletLimits", { body: { walletId: w.id, cmFloor: "-500.00", topupAllowed: true } }), SM.ownLimits);
     expect(await snapshot(w.id)).toEqual(before);
     expect((await second.api.call("setWalletLimits", { body: { walletId: w.id, cmFloor: "-20.00" } })).json.cmFloor).toBe("-20.00");
 
     // A custodial reconversion of their own: "paid" would say the association paid them.
-    const own = await openCustodialWallet(tdb.db, custodial, bothAdminId);
-    await topUp(tdb.db, own, "10.00");
-    const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+    const own = await openCustodialWallet(t.db, custodial, bothAdminId);
+    await topUp(t.db, own, "10.00");
+    const safe = (await systemWallet(t.db, custodial.id, "safe"))!.id;
     const sent = await bothAdmin.call("transfer", { body: { from: own, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
     expect(sent.status).toBe(200);
     const sentState = await snapshot(own);
@@ -371,7 +344,7 @@ describe("separation of duties: an administrator's own wallets and orders are an
 
   it("the ledger's health tells the console and the board how many hold each right", async () => {
     const r = await board.call("getLedgerHealth");
-    const { rows } = await tdb.db.query<{ accounts: number; credits: number; both: number }>(
+    const { rows } = await t.db.query<{ accounts: number; credits: number; both: number }>(
       `SELECT count(*) FILTER (WHERE can_validate_accounts)::int AS accounts, count(*) FILTER (WHERE can_validate_credits)::int AS credits,
               count(*) FILTER (WHERE can_validate_accounts AND can_validate_credits)::int AS both FROM members`,
     );

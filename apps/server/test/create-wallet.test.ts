@@ -1,13 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { M, SM } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, type Keystore } from "@mutua/wallet";
-import { ledgerViolations } from "../src/services/ledger";
 import { openLedgerWallet, type BackendRow } from "../src/services/wallets";
-import { Api, createBackend, createTestDatabase, memberToken, provenWallet, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { Api, createBackend, memberToken, provenWallet, seedMember } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** A member opens a wallet: pending until approved, one per backend, ledger wallets by their keystore only. */
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let custodial: BackendRow;
 let ledger: BackendRow;
 let member: Api;
@@ -15,18 +14,11 @@ let memberId: bigint;
 let admin: Api;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  custodial = await createBackend(tdb.db, { kind: "custodial" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "50.00" });
-  memberId = (await seedMember(tdb.db)).id;
-  member = new Api(server.baseUrl, await memberToken(tdb.db, memberId));
-  admin = new Api(server.baseUrl, await memberToken(tdb.db, (await seedMember(tdb.db, { canValidateAccounts: true })).id));
-});
-afterEach(async () => expect(await ledgerViolations(tdb.db)).toEqual([]));
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  custodial = await createBackend(t.db, { kind: "custodial" });
+  ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "50.00" });
+  memberId = (await seedMember(t.db)).id;
+  member = new Api(t.server.baseUrl, await memberToken(t.db, memberId));
+  admin = new Api(t.server.baseUrl, await memberToken(t.db, (await seedMember(t.db, { canValidateAccounts: true })).id));
 });
 
 describe("creating a wallet", () => {
@@ -57,14 +49,13 @@ describe("creating a wallet", () => {
     const r = await member.call("createUserAccount", { body });
     expect(r.status).toBe(200);
     expect(r.json.internalId).toBe(`ledger:${keystore.address}`);
-    const stored = await tdb.db.query<{ keystore: { crypto: { ciphertext: string } }; address: string }>(
-      "SELECT keystore, address FROM wallets WHERE id = $1",
-      [r.json.internalId],
-    );
+    const stored = await t.db.query<{ keystore: { crypto: { ciphertext: string } }; address: string }>("SELECT keystore, address FROM wallets WHERE id = $1", [
+      r.json.internalId,
+    ]);
     expect(stored.rows[0]!.address).toBe(keystore.address);
     expect(stored.rows[0]!.keystore.crypto.ciphertext).toBe(keystore.crypto.ciphertext);
     expect(JSON.stringify(stored.rows[0])).not.toContain(Buffer.from(key).toString("hex"));
-    const subs = await tdb.db.query<{ kind: string; floor: bigint; ceiling: bigint | null }>(
+    const subs = await t.db.query<{ kind: string; floor: bigint; ceiling: bigint | null }>(
       "SELECT kind, floor, ceiling FROM accounts WHERE wallet_id = $1 ORDER BY kind",
       [r.json.internalId],
     );
@@ -75,8 +66,8 @@ describe("creating a wallet", () => {
   });
 
   it("refuses a ledger wallet without a valid keystore, and the same key twice", async () => {
-    const o = await seedMember(tdb.db);
-    const other = new Api(server.baseUrl, await memberToken(tdb.db, o.id));
+    const o = await seedMember(t.db);
+    const other = new Api(t.server.baseUrl, await memberToken(t.db, o.id));
     expect((await other.call("createUserAccount", { body: { backendId: ledger.id } })).status).toBe(400);
     expect((await other.call("createUserAccount", { body: { backendId: ledger.id, keystore: { version: 3, address: "zz" } } })).status).toBe(400);
     const key = newPrivateKey();
@@ -88,14 +79,14 @@ describe("creating a wallet", () => {
 
 describe("claiming a wallet address without its key", () => {
   const walletRow = async (address: string) =>
-    (await tdb.db.query<{ member_id: bigint; status: string }>("SELECT member_id, status FROM wallets WHERE address = $1", [address])).rows[0];
+    (await t.db.query<{ member_id: bigint; status: string }>("SELECT member_id, status FROM wallets WHERE address = $1", [address])).rows[0];
 
   it("a keystore carrying someone else's address is refused without the key's signature; nothing is written", async () => {
     const victimKey = newPrivateKey();
     const victimKeystore = await encryptKeystore(victimKey, "Victim-pass-1", { n: 1024 });
     const address = victimKeystore.address;
-    const m = await seedMember(tdb.db);
-    const mallory = new Api(server.baseUrl, await memberToken(tdb.db, m.id));
+    const m = await seedMember(t.db);
+    const mallory = new Api(t.server.baseUrl, await memberToken(t.db, m.id));
     const ks = victimKeystore as unknown as Record<string, unknown>;
     const attempts = [
       // What main accepted: the keystore alone.
@@ -113,8 +104,8 @@ describe("claiming a wallet address without its key", () => {
     }
     expect(await walletRow(address)).toBeUndefined();
     // The key holder opens it as usual.
-    const owner = await seedMember(tdb.db);
-    const ownerApi = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
+    const owner = await seedMember(t.db);
+    const ownerApi = new Api(t.server.baseUrl, await memberToken(t.db, owner.id));
     const body = await provenWallet(victimKey, owner.id, ledger.id);
     expect((await ownerApi.call("createUserAccount", { body: { ...body, keystore: ks } })).status).toBe(200);
     expect(await walletRow(address)).toMatchObject({ member_id: owner.id, status: "pending" });
@@ -124,11 +115,11 @@ describe("claiming a wallet address without its key", () => {
     for (const how of ["registerWallet", "createUserAccount"] as const) {
       const key = newPrivateKey();
       const keystore = await encryptKeystore(key, "Victim-pass-1", { n: 1024 });
-      const claimant = await seedMember(tdb.db);
+      const claimant = await seedMember(t.db);
       // The claim as main let it in: another member's pending wallet on the victim's address.
-      await openLedgerWallet(tdb.db, ledger, claimant.id, keystore as unknown as { address: string } & Record<string, unknown>, "pending");
-      const owner = await seedMember(tdb.db);
-      const ownerApi = new Api(server.baseUrl, await memberToken(tdb.db, owner.id));
+      await openLedgerWallet(t.db, ledger, claimant.id, keystore as unknown as { address: string } & Record<string, unknown>, "pending");
+      const owner = await seedMember(t.db);
+      const ownerApi = new Api(t.server.baseUrl, await memberToken(t.db, owner.id));
       const refused = await ownerApi.call(how, { body: await provenWallet(key, owner.id, ledger.id) });
       expect(refused.status).toBe(409);
       expect(refused.json.error.message).toBe(SM.walletOfAnotherMember);
@@ -146,6 +137,6 @@ describe("claiming a wallet address without its key", () => {
 
   it("answers 404 for an unknown backend and 401 anonymously", async () => {
     expect((await member.call("createUserAccount", { body: { backendId: "custodial:nope" } })).status).toBe(404);
-    expect((await new Api(server.baseUrl).call("createUserAccount", { body: { backendId: custodial.id } })).status).toBe(401);
+    expect((await new Api(t.server.baseUrl).call("createUserAccount", { body: { backendId: custodial.id } })).status).toBe(401);
   });
 });

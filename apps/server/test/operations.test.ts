@@ -3,13 +3,14 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPool } from "../src/db/pool";
-import { Api, createTestDatabase, freePort, http, NO_WEB_DIR, seedMember, startServer, type TestDatabase } from "./helpers";
+import { Api, freePort, http, NO_WEB_DIR, seedMember, startServer } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Operations: one log line per request without secrets, liveness and readiness, a shutdown that finishes requests in flight. */
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-let tdb: TestDatabase;
+const t = setupServerTest({ server: false });
 
 /**
  * Polls `check` until it holds or `timeoutMs` has gone by, and says whether it held: for waiting
@@ -51,13 +52,6 @@ const refusesConnections = (port: number) =>
     probe.once("error", () => resolve(true));
   });
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
-
 describe("request logs", () => {
   it("writes one JSON line per request, with the id it answers in X-Request-Id, and no password, token or query string", async () => {
     const lines: string[] = [];
@@ -67,9 +61,9 @@ describe("request logs", () => {
         done();
       },
     });
-    const server = await startServer(tdb.db, { logStream: stream });
+    const server = await startServer(t.db, { logStream: stream });
     try {
-      const m = await seedMember(tdb.db);
+      const m = await seedMember(t.db);
       const login = await http<{ token: string }>(server.baseUrl, "POST", "/api/auth/login", { body: { login: m.email, password: m.password } });
       expect(login.status).toBe(200);
       const session = login.json.token;
@@ -97,7 +91,7 @@ describe("request logs", () => {
 
 describe("health and readiness", () => {
   it("is alive without the database, and ready only when the database answers", async () => {
-    const up = await startServer(tdb.db);
+    const up = await startServer(t.db);
     const deadPool = createPool(`postgres://nobody@127.0.0.1:${await freePort()}/nothing`, 1);
     const down = await startServer(deadPool);
     try {
@@ -118,7 +112,7 @@ describe("health and readiness", () => {
 describe("graceful shutdown", () => {
   it("finishes a request in flight after SIGTERM, refuses new connections, and exits cleanly", async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: tdb.url, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", WEB_DIR: NO_WEB_DIR };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: t.tdb.url, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", WEB_DIR: NO_WEB_DIR };
     const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout!.on("data", (d) => (output += d));

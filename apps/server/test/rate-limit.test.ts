@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, RefusedError } from "@mutua/client";
 import { buildPath, renderMsg, SM } from "@mutua/domain";
 import { newPinProof, pinProof } from "@mutua/wallet";
@@ -7,7 +7,6 @@ import type { Mailer } from "../src/services/mail";
 import {
   countMembers,
   createBackend,
-  createTestDatabase,
   fetchFrom,
   http,
   memberToken,
@@ -18,9 +17,9 @@ import {
   uniqueEmail,
   type ErrorJson,
   type SeededMember,
-  type TestDatabase,
   type TestServer,
 } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /**
  * Small budgets so a test can exhaust them. Login windows are 2 s; sign-up and reset windows are
@@ -50,7 +49,7 @@ const ENV = {
 const WRONG = "Wrong1234!";
 const SIGNUP = { firstName: "Rate", lastName: "Limit", password: "Signup123!" };
 
-let tdb: TestDatabase;
+const t = setupServerTest({ server: { env: ENV } });
 let server: TestServer;
 let twin: TestServer;
 let ipSeq = 0;
@@ -58,24 +57,18 @@ let ipSeq = 0;
 const newIp = () => `203.0.113.${++ipSeq}`;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  [server, twin] = await Promise.all([startServer(tdb.db, { env: ENV }), startServer(tdb.db, { env: ENV })]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await twin?.close();
-  await tdb?.drop();
+  server = t.server;
+  twin = await t.startServer({ env: ENV });
 });
 
 /**
  * What `seconds` passing does to the limiter: every counter's window started that much earlier
  * (the counters live in rate_limits; tests in this file run one at a time).
  */
-const windowsPass = (seconds: number) => tdb.db.query("UPDATE rate_limits SET window_start = window_start - make_interval(secs => $1)", [seconds]);
+const windowsPass = (seconds: number) => t.db.query("UPDATE rate_limits SET window_start = window_start - make_interval(secs => $1)", [seconds]);
 
 /** A member whose hash is cheap to check, so attempts are fast enough to fit in a 2 s window. */
-const fastMember = () => seedMember(tdb.db, { hashCost: 10 });
+const fastMember = () => seedMember(t.db, { hashCost: 10 });
 
 function login(s: TestServer, ip: string, email: string, password: string) {
   return http<ErrorJson>(s.baseUrl, "POST", buildPath("login"), { body: { login: email, password }, headers: { "x-forwarded-for": ip } });
@@ -181,7 +174,7 @@ describe("signup limits", () => {
 
   it("per IP: of simultaneous sign-ups beyond the budget, exactly the excess is refused and not written", async () => {
     const ip = newIp();
-    const before = await countMembers(tdb.db);
+    const before = await countMembers(t.db);
     // Sent together: the counter is updated atomically, so concurrency cannot buy extra attempts.
     const results = await Promise.all(
       [0, 1, 2, 3, 4].map(() =>
@@ -191,7 +184,7 @@ describe("signup limits", () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     for (const r of results.filter((x) => x.status === 429)) expectRateLimited(r, 60);
-    expect(await countMembers(tdb.db)).toBe(before + 3);
+    expect(await countMembers(t.db)).toBe(before + 3);
   });
 
   it("validation failures do not spend the budget", async () => {
@@ -210,14 +203,14 @@ describe("reset limits", () => {
     http<ErrorJson>(server.baseUrl, "POST", buildPath("resetPassword"), { body: { email }, headers: { "x-forwarded-for": ip } });
 
   it("per account: a member cannot be flooded with reset mails", async () => {
-    const m = await seedMember(tdb.db);
+    const m = await seedMember(t.db);
     expect((await reset(m.email, newIp())).status).toBe(200);
     expect((await reset(m.email.toUpperCase(), newIp())).status).toBe(200);
     expectRateLimited(await reset(m.email, newIp()), 60);
   });
 
   it("per IP: probing addresses spends the budget, then even a member's reset is refused", async () => {
-    const m = await seedMember(tdb.db);
+    const m = await seedMember(t.db);
     const ip = newIp();
     for (let i = 0; i < 3; i++) expect((await reset(uniqueEmail("probe"), ip)).status).toBe(404);
     expectRateLimited(await reset(m.email, ip), 60);
@@ -235,7 +228,7 @@ describe("shared counters", () => {
     expectRateLimited(await login(twin, newIp(), m.email, m.password), 2);
     expectRateLimited(await login(server, newIp(), m.email, m.password), 2);
 
-    const { rows } = await tdb.db.query<{ hits: number }>("SELECT hits FROM rate_limits WHERE bucket = $1", [`login:account:${m.email}`]);
+    const { rows } = await t.db.query<{ hits: number }>("SELECT hits FROM rate_limits WHERE bucket = $1", [`login:account:${m.email}`]);
     expect(rows).toEqual([{ hits: 5 }]);
   });
 
@@ -285,10 +278,7 @@ describe("after the window, every limit lets in again", () => {
   };
   let short: TestServer;
   beforeAll(async () => {
-    short = await startServer(tdb.db, { env: SHORT });
-  });
-  afterAll(async () => {
-    await short?.close();
+    short = await t.startServer({ env: SHORT });
   });
   const post = (path: string, body: unknown, ip: string, token?: string) =>
     http<ErrorJson & { deviceSecret?: string }>(short.baseUrl, "POST", path, { body, headers: { "x-forwarded-for": ip }, ...(token ? { token } : {}) });
@@ -306,7 +296,7 @@ describe("after the window, every limit lets in again", () => {
   });
 
   it("password reset: per account and per IP", async () => {
-    const m = await seedMember(tdb.db);
+    const m = await seedMember(t.db);
     const ip = newIp();
     expect((await post(buildPath("resetPassword"), { email: m.email }, ip)).status).toBe(200);
     const retry = expectRateLimited(await post(buildPath("resetPassword"), { email: m.email }, newIp()), 2);
@@ -317,11 +307,11 @@ describe("after the window, every limit lets in again", () => {
   });
 
   it("PIN proofs: per member and per IP, and the right PIN works once the window is over", async () => {
-    const ledger = await createBackend(tdb.db, { kind: "ledger" });
+    const ledger = await createBackend(t.db, { kind: "ledger" });
     const pinOf = async (pin: string) => {
-      const m = await seedMember(tdb.db);
-      const token = await memberToken(tdb.db, m.id);
-      const wallet = await openTestLedgerWallet(tdb.db, ledger, m.id);
+      const m = await seedMember(t.db);
+      const token = await memberToken(t.db, m.id);
+      const wallet = await openTestLedgerWallet(t.db, ledger, m.id);
       const { proofSalt, verifier } = await newPinProof(pin);
       const created = await http<{ pinId: string; deviceSecret: string }>(short.baseUrl, "POST", buildPath("createPin"), {
         body: { walletId: wallet.id, verifier },
@@ -354,7 +344,7 @@ describe("after the window, every limit lets in again", () => {
 describe("anonymous passkey login options", () => {
   it("are limited per client address, so nobody can fill the challenge table", async () => {
     const ip = newIp();
-    const challenges = async () => (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webauthn_challenges")).rows[0]!.n;
+    const challenges = async () => (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webauthn_challenges")).rows[0]!.n;
     const before = await challenges();
     const answers = [];
     for (let i = 0; i < 6; i++) {
@@ -369,16 +359,16 @@ describe("anonymous passkey login options", () => {
 
 describe("expired rows", () => {
   it("old rate-limit windows and expired challenges are swept by a running server", async () => {
-    await tdb.db.query(
+    await t.db.query(
       "INSERT INTO rate_limits (bucket, window_start, hits) VALUES ('login:ip:old', now() - interval '2 days', 7), ('login:ip:current', now(), 1)",
     );
-    await tdb.db.query("INSERT INTO webauthn_challenges (purpose, challenge, expires_at) VALUES ('login', 'old', now() - interval '1 minute')");
-    const fresh = await startServer(tdb.db, { env: ENV });
+    await t.db.query("INSERT INTO webauthn_challenges (purpose, challenge, expires_at) VALUES ('login', 'old', now() - interval '1 minute')");
+    const fresh = await startServer(t.db, { env: ENV });
     try {
       // The sweep runs when the server starts: wait for its effect, not for a time.
       for (const end = Date.now() + 10_000; ;) {
-        const { rows } = await tdb.db.query("SELECT bucket FROM rate_limits WHERE bucket IN ('login:ip:old', 'login:ip:current')");
-        const left = await tdb.db.query("SELECT 1 FROM webauthn_challenges WHERE challenge = 'old'");
+        const { rows } = await t.db.query("SELECT bucket FROM rate_limits WHERE bucket IN ('login:ip:old', 'login:ip:current')");
+        const left = await t.db.query("SELECT 1 FROM webauthn_challenges WHERE challenge = 'old'");
         if (rows.length === 1 && left.rowCount === 0) {
           expect(rows).toEqual([{ bucket: "login:ip:current" }]);
           break;
@@ -396,7 +386,7 @@ describe("account enumeration by time", () => {
   it("a reset answers a member's address without waiting for the mail server, as fast as an unknown one", async () => {
     // A mail server that never answers: an answer that waited for it would never come for a member.
     const stuck: Mailer = { send: () => new Promise<void>(() => {}) };
-    const slow = await startServer(tdb.db, { env: ENV, mailer: stuck });
+    const slow = await startServer(t.db, { env: ENV, mailer: stuck });
     try {
       const m = await fastMember();
       const reset = (email: string) =>

@@ -1,59 +1,32 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
-import {
-  Api,
-  countMovements,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  openTestLedgerWallet,
-  seedMember,
-  signTransfer,
-  startServer,
-  topUp,
-  walletBalances,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, countMovements, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer, topUp, walletBalances } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Reconversion statuses: sent → received → invoiced → paid, the last retiring the units. */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let custodial: BackendRow;
 let ledger: BackendRow;
 let admin: Api;
 let adminId: bigint;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  custodial = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-  ledger = await createBackend(tdb.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "DL" });
-  const a = await seedMember(tdb.db, { canValidateAccounts: true, canValidateCredits: true });
+  custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+  ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", cmCeiling: "20.00", symbol: "DL" });
+  const a = await seedMember(t.db, { canValidateAccounts: true, canValidateCredits: true });
   adminId = a.id;
-  admin = new Api(server.baseUrl, await memberToken(tdb.db, a.id));
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
+  admin = new Api(t.server.baseUrl, await memberToken(t.db, a.id));
 });
 
 /** A member who reconverted `amount` of a custodial balance of 10.00 to the safe wallet. */
 async function reconverted(amount: string) {
-  const m = await seedMember(tdb.db, { firstName: "Rita" });
-  const wallet = await openCustodialWallet(tdb.db, custodial, m.id);
-  await topUp(tdb.db, wallet, "10.00");
-  const api = new Api(server.baseUrl, await memberToken(tdb.db, m.id));
-  const safe = (await systemWallet(tdb.db, custodial.id, "safe"))!.id;
+  const m = await seedMember(t.db, { firstName: "Rita" });
+  const wallet = await openCustodialWallet(t.db, custodial, m.id);
+  await topUp(t.db, wallet, "10.00");
+  const api = new Api(t.server.baseUrl, await memberToken(t.db, m.id));
+  const safe = (await systemWallet(t.db, custodial.id, "safe"))!.id;
   const r = await api.call("transfer", { body: { from: wallet, to: safe, parts: [{ account: "main", amount }], key: newKey() } });
   expect(r.status).toBe(200);
   return { api, wallet, safe, id: r.json.id, tx: r.json };
@@ -86,7 +59,7 @@ describe("reconversion statuses", () => {
 
   it("move forward one stage at a time; 'paid' retires the units from the safe wallet to the issuance wallet", async () => {
     const { id, api, wallet, safe } = await reconverted("4.00");
-    const issuance = (await systemWallet(tdb.db, custodial.id, "issuance"))!.id;
+    const issuance = (await systemWallet(t.db, custodial.id, "issuance"))!.id;
     for (const bad of ["invoiced", "paid"] as const) {
       const r = await advance(id, bad);
       expect(r.status).toBe(409);
@@ -99,18 +72,18 @@ describe("reconversion statuses", () => {
     expect((await advance(id, "invoiced")).json.status).toBe("invoiced");
     expect((await advance(id, "received")).status).toBe(409);
 
-    const safeBefore = await walletBalances(tdb.db, safe);
-    const issuanceBefore = await walletBalances(tdb.db, issuance);
-    const movements = await countMovements(tdb.db);
+    const safeBefore = await walletBalances(t.db, safe);
+    const issuanceBefore = await walletBalances(t.db, issuance);
+    const movements = await countMovements(t.db);
     // Concurrent clicks on "paid": one retirement only.
     const all = await Promise.all(Array.from({ length: 5 }, () => advance(id, "paid")));
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     for (const r of all) expect(r.json.status).toBe("paid");
-    expect(await countMovements(tdb.db)).toBe(movements + 1);
+    expect(await countMovements(t.db)).toBe(movements + 1);
     const cents = (s: string) => BigInt(s.replace(".", ""));
-    expect(cents((await walletBalances(tdb.db, safe)).main!)).toBe(cents(safeBefore.main!) - 400n);
-    expect(cents((await walletBalances(tdb.db, issuance)).main!)).toBe(cents(issuanceBefore.main!) + 400n);
-    const { rows } = await tdb.db.query<{
+    expect(cents((await walletBalances(t.db, safe)).main!)).toBe(cents(safeBefore.main!) - 400n);
+    expect(cents((await walletBalances(t.db, issuance)).main!)).toBe(cents(issuanceBefore.main!) + 400n);
+    const { rows } = await t.db.query<{
       kind: string;
       payer_wallet_id: string;
       payee_wallet_id: string;
@@ -131,7 +104,7 @@ describe("reconversion statuses", () => {
     const items = (await api.call("getTransactions", { params: { walletId: wallet } })).json.items;
     expect(items[0]).toMatchObject({ id, reconversionStatus: "paid" });
     // One audit row per stage actually moved, in order.
-    const audit = await tdb.db.query<{ action: string; member_id: bigint; details: { from: string; to: string } }>(
+    const audit = await t.db.query<{ action: string; member_id: bigint; details: { from: string; to: string } }>(
       "SELECT action, member_id, details FROM audit_log WHERE subject = $1 ORDER BY id",
       [id],
     );
@@ -143,23 +116,23 @@ describe("reconversion statuses", () => {
   });
 
   it("retire a ledger reconversion's pledged (Nant) units", async () => {
-    const m = await seedMember(tdb.db);
-    const w = await openTestLedgerWallet(tdb.db, ledger, m.id);
-    await topUp(tdb.db, w.id, "6.00", "nant");
-    const api = new Api(server.baseUrl, await memberToken(tdb.db, m.id));
-    const safe = (await systemWallet(tdb.db, ledger.id, "safe"))!.id;
-    const issuance = (await systemWallet(tdb.db, ledger.id, "issuance"))!.id;
+    const m = await seedMember(t.db);
+    const w = await openTestLedgerWallet(t.db, ledger, m.id);
+    await topUp(t.db, w.id, "6.00", "nant");
+    const api = new Api(t.server.baseUrl, await memberToken(t.db, m.id));
+    const safe = (await systemWallet(t.db, ledger.id, "safe"))!.id;
+    const issuance = (await systemWallet(t.db, ledger.id, "issuance"))!.id;
     const r = await api.call("transfer", { body: signTransfer(w.key, { from: w.id, to: safe, parts: [{ account: "nant", amount: "6.00" }] }) });
     expect(r.json.reconversionStatus).toBe("sent");
     for (const s of ["received", "invoiced", "paid"] as const) expect((await advance(r.json.id, s)).status).toBe(200);
-    expect(await walletBalances(tdb.db, safe)).toEqual({ nant: "0.00" });
-    expect(await walletBalances(tdb.db, issuance)).toEqual({ nant: "0.00" });
+    expect(await walletBalances(t.db, safe)).toEqual({ nant: "0.00" });
+    expect(await walletBalances(t.db, issuance)).toEqual({ nant: "0.00" });
   });
 
   it("answers 404 for a movement that is not a reconversion", async () => {
-    const m = await seedMember(tdb.db);
-    const wallet = await openCustodialWallet(tdb.db, custodial, m.id);
-    const top = await topUp(tdb.db, wallet, "1.00");
+    const m = await seedMember(t.db);
+    const wallet = await openCustodialWallet(t.db, custodial, m.id);
+    const top = await topUp(t.db, wallet, "1.00");
     expect((await advance(top.public_id, "received")).status).toBe(404);
     expect((await advance("tx_nope", "received")).status).toBe(404);
   });

@@ -1,26 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { M, SM } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
-import {
-  Api,
-  countMovements,
-  createBackend,
-  createTestDatabase,
-  http,
-  memberToken,
-  seedMember,
-  startServer,
-  walletBalances,
-  type SeededMember,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, countMovements, createBackend, http, memberToken, seedMember, walletBalances, type SeededMember, type TestServer } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** Top-up orders as members make them: limits, one unpaid own order, third parties, the order page. */
 
-let tdb: TestDatabase;
-let server: TestServer;
 let demo: TestServer;
 /** Top-ups from 5.00 to 500.00 DL. */
 let limited: BackendRow;
@@ -29,23 +14,13 @@ let plain: BackendRow;
 
 const BANK = { BANK_IBAN: "FR76 3000 6000 0112 3456 7890 189", BANK_BIC: "AGRIFRPP", BANK_HOLDER: "Association Lokal" };
 
+const t = setupServerTest({ server: { env: BANK } });
+
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db, { env: BANK });
-  demo = await startServer(tdb.db, { env: { TOPUP_PROVIDER: "demo" } });
-  limited = await createBackend(tdb.db, { kind: "custodial", symbol: "DL" });
-  await tdb.db.query("UPDATE backends SET min_credit_amount = 500, max_credit_amount = 50000 WHERE id = $1", [limited.id]);
-  plain = await createBackend(tdb.db, { kind: "custodial", symbol: "TC" });
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await demo?.close();
-  await server?.close();
-  await tdb?.drop();
+  demo = await t.startServer({ env: { TOPUP_PROVIDER: "demo" } });
+  limited = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
+  await t.db.query("UPDATE backends SET min_credit_amount = 500, max_credit_amount = 50000 WHERE id = $1", [limited.id]);
+  plain = await createBackend(t.db, { kind: "custodial", symbol: "TC" });
 });
 
 interface Person {
@@ -59,18 +34,18 @@ let names = 0;
 async function person(
   opts: { firstName?: string; lastName?: string; backend?: BackendRow; status?: WalletStatus; creditAdmin?: boolean } = {},
 ): Promise<Person> {
-  const member = await seedMember(tdb.db, {
+  const member = await seedMember(t.db, {
     firstName: opts.firstName ?? `T${++names}`,
     ...(opts.lastName ? { lastName: opts.lastName } : {}),
     canValidateCredits: opts.creditAdmin ?? false,
   });
-  const wallet = await openCustodialWallet(tdb.db, opts.backend ?? plain, member.id, opts.status ?? "active");
-  const token = await memberToken(tdb.db, member.id);
-  return { member, wallet, api: new Api(server.baseUrl, token), demoApi: new Api(demo.baseUrl, token) };
+  const wallet = await openCustodialWallet(t.db, opts.backend ?? plain, member.id, opts.status ?? "active");
+  const token = await memberToken(t.db, member.id);
+  return { member, wallet, api: new Api(t.server.baseUrl, token), demoApi: new Api(demo.baseUrl, token) };
 }
 
 const create = (p: Person, walletId: string, amount: string, api = p.api) => api.call("createTopUp", { body: { walletId, amount } });
-const orderState = async (id: string) => (await tdb.db.query<{ state: string }>("SELECT state FROM topup_orders WHERE public_id = $1", [id])).rows[0]!.state;
+const orderState = async (id: string) => (await t.db.query<{ state: string }>("SELECT state FROM topup_orders WHERE public_id = $1", [id])).rows[0]!.state;
 const pathOf = (orderUrl: string) => new URL(orderUrl).pathname;
 
 /** The demo checkout's button as a browser presses it: a form post, redirects not followed. */
@@ -121,7 +96,7 @@ describe("top-up amount", () => {
     const pending = await person({ status: "pending" });
     expect((await create(pending, pending.wallet, "10.00")).json.error).toMatchObject({ code: "inactive_account", message: M.targetInactive });
     const off = await person();
-    await tdb.db.query("UPDATE wallets SET topup_allowed = false WHERE id = $1", [off.wallet]);
+    await t.db.query("UPDATE wallets SET topup_allowed = false WHERE id = $1", [off.wallet]);
     const r = await create(off, off.wallet, "10.00");
     expect(r.status).toBe(403);
     expect(r.json.error.message).toBe(SM.topUpNotAllowed);
@@ -129,7 +104,7 @@ describe("top-up amount", () => {
     const discarded = await person({ status: "discarded" });
     expect((await create(discarded, discarded.wallet, "10.00")).status).toBe(404);
     // A system wallet is no member's account.
-    const { rows } = await tdb.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'safe'", [plain.id]);
+    const { rows } = await t.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'safe'", [plain.id]);
     expect((await create(off, rows[0]!.id, "10.00")).status).toBe(404);
   });
 });
@@ -139,7 +114,7 @@ describe("one unpaid top-up of one's own", () => {
     const alice = await person();
     const first = await create(alice, alice.wallet, "10.00");
     expect(first.status).toBe(200);
-    expect(first.json.order_url).toBe(`${server.settings.publicUrl}/orders/${first.json.id}`);
+    expect(first.json.order_url).toBe(`${t.server.settings.publicUrl}/orders/${first.json.id}`);
     expect(first.json.id).toMatch(/^to_[0-9a-f]{32}$/);
     const second = await create(alice, alice.wallet, "20.00");
     expect(second.status).toBe(409);
@@ -158,7 +133,7 @@ describe("one unpaid top-up of one's own", () => {
     const alice = await person();
     const all = await Promise.all(Array.from({ length: 5 }, (_, i) => create(alice, alice.wallet, `${10 + i}.00`)));
     expect(all.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
-    const { rows } = await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [alice.wallet]);
+    const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [alice.wallet]);
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -172,7 +147,7 @@ describe("one unpaid top-up of one's own", () => {
 
 describe("top-up orders on other members' wallets are refused, and open orders are capped", () => {
   const openOrders = async (walletId: string) =>
-    (await tdb.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [walletId])).rows[0]!.n;
+    (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [walletId])).rows[0]!.n;
 
   it("a member cannot open orders on someone else's wallet, nor pay them on the demo checkout: the wallet does not exist for them", async () => {
     const alice = await person();
@@ -183,7 +158,7 @@ describe("top-up orders on other members' wallets are refused, and open orders a
       expect(r.json.error.code).toBe("not_found");
     }
     // The same answer as for a wallet that does not exist, whatever its state.
-    await tdb.db.query("UPDATE wallets SET topup_allowed = false WHERE id = $1", [alice.wallet]);
+    await t.db.query("UPDATE wallets SET topup_allowed = false WHERE id = $1", [alice.wallet]);
     expect((await create(mallory, alice.wallet, "10.00")).status).toBe(404);
     expect(await openOrders(alice.wallet)).toBe(0);
   });
@@ -279,10 +254,10 @@ describe("the order page", () => {
   it("shows amount, reference and the association's bank details for a transfer, with every value escaped", async () => {
     const hostile = await person({ firstName: `<script>alert("x")</script>`, lastName: `O'Neil & <b>Co</b>` });
     const order = await create(hostile, hostile.wallet, "12.34");
-    const page = await http(server.baseUrl, "GET", pathOf(order.json.order_url));
+    const page = await http(t.server.baseUrl, "GET", pathOf(order.json.order_url));
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
-    const { rows } = await tdb.db.query<{ reference: string }>("SELECT reference FROM topup_orders WHERE public_id = $1", [order.json.id]);
+    const { rows } = await t.db.query<{ reference: string }>("SELECT reference FROM topup_orders WHERE public_id = $1", [order.json.id]);
     expect(page.text).toContain("12.34 TC");
     expect(page.text).toContain(rows[0]!.reference);
     expect(page.text).toContain(BANK.BANK_IBAN);
@@ -297,7 +272,7 @@ describe("the order page", () => {
   });
 
   it("answers 404 for an unknown order", async () => {
-    const r = await http(server.baseUrl, "GET", "/orders/to_0000");
+    const r = await http(t.server.baseUrl, "GET", "/orders/to_0000");
     expect(r.status).toBe(404);
     expect(r.text).toContain("Order not found");
   });
@@ -305,7 +280,7 @@ describe("the order page", () => {
   it("refuses the demo payment on a transfer server, and for a transfer order", async () => {
     const alice = await person();
     const order = await create(alice, alice.wallet, "10.00");
-    expect((await pressPay(server.baseUrl, pathOf(order.json.order_url))).status).toBe(404);
+    expect((await pressPay(t.server.baseUrl, pathOf(order.json.order_url))).status).toBe(404);
     // Nor does a demo server pay an order made for a bank transfer.
     expect((await pressPay(demo.baseUrl, pathOf(order.json.order_url))).status).toBe(404);
     expect(await orderState(order.json.id)).toBe("unpaid");
@@ -314,7 +289,7 @@ describe("the order page", () => {
   it("pays a demo order with the test checkout's button, moving no money until an administrator validates it", async () => {
     const alice = await person();
     const order = await create(alice, alice.wallet, "25.00", alice.demoApi);
-    const before = await countMovements(tdb.db);
+    const before = await countMovements(t.db);
     const page = await http(demo.baseUrl, "GET", pathOf(order.json.order_url));
     expect(page.text).toContain("Test checkout — no real money");
     expect(page.text).toContain(`<form method="post" action="/orders/${order.json.id}/demo-pay">`);
@@ -328,8 +303,8 @@ describe("the order page", () => {
     expect(after.text).not.toContain("Pay (demo)");
     // Pressing again (back button) changes nothing.
     expect((await pressPay(demo.baseUrl, `/orders/${order.json.id}`)).status).toBe(303);
-    expect(await countMovements(tdb.db)).toBe(before);
-    expect(await walletBalances(tdb.db, alice.wallet)).toEqual({ main: "0.00" });
+    expect(await countMovements(t.db)).toBe(before);
+    expect(await walletBalances(t.db, alice.wallet)).toEqual({ main: "0.00" });
     // A deleted order cannot be paid.
     const bob = await person();
     const gone = await create(bob, bob.wallet, "5.00", bob.demoApi);

@@ -1,28 +1,16 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { M, type TransactionView } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
-import { ledgerViolations, postMovement } from "../src/services/ledger";
+import { postMovement } from "../src/services/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
-import {
-  Api,
-  cents,
-  createBackend,
-  createTestDatabase,
-  memberToken,
-  newKey,
-  seedMember,
-  startServer,
-  topUp,
-  type TestDatabase,
-  type TestServer,
-} from "./helpers";
+import { Api, cents, createBackend, memberToken, newKey, seedMember, topUp } from "./helpers";
+import { setupServerTest } from "./setup";
 
 /** A wallet's history at the API: order, signs, descriptions, filters and keyset paging. */
 
-let tdb: TestDatabase;
-let server: TestServer;
+const t = setupServerTest();
 let backend: BackendRow;
 let alice: { wallet: string; api: Api };
 let bob: { wallet: string; api: Api };
@@ -32,13 +20,13 @@ const history: string[] = [];
 const day = (d: number, hour = 12) => new Date(Date.UTC(2024, 0, d, hour));
 
 async function member(firstName: string) {
-  const m = await seedMember(tdb.db, { firstName, lastName: "Doe" });
-  const wallet = await openCustodialWallet(tdb.db, backend, m.id);
-  return { wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+  const m = await seedMember(t.db, { firstName, lastName: "Doe" });
+  const wallet = await openCustodialWallet(t.db, backend, m.id);
+  return { wallet, api: new Api(t.server.baseUrl, await memberToken(t.db, m.id)) };
 }
 
 async function move(kind: "payment" | "topup", from: string, to: string, amount: string, senderMemo: string, recipientMemo: string, at: Date) {
-  const { movement } = await postMovement(tdb.db, {
+  const { movement } = await postMovement(t.db, {
     kind,
     payerWalletId: from,
     payeeWalletId: to,
@@ -53,13 +41,11 @@ async function move(kind: "payment" | "topup", from: string, to: string, amount:
 }
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  server = await startServer(tdb.db);
-  backend = await createBackend(tdb.db, { kind: "custodial" });
+  backend = await createBackend(t.db, { kind: "custodial" });
   alice = await member("Alice");
   bob = await member("Bob");
   carol = await member("Carol");
-  const issuance = (await tdb.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'issuance'", [backend.id])).rows[0]!.id;
+  const issuance = (await t.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'issuance'", [backend.id])).rows[0]!.id;
   await move("topup", issuance, carol.wallet, "20.00", "Top-up", "Top-up", day(1, 9));
   history.push(await move("topup", issuance, alice.wallet, "100.00", "Top-up", "Top-up", day(1)));
   history.push(await move("payment", alice.wallet, bob.wallet, "10.00", "s-rent", "r-rent", day(2)));
@@ -67,15 +53,6 @@ beforeAll(async () => {
   history.push(await move("payment", alice.wallet, carol.wallet, "3.00", "s-book", "r-book", day(4)));
   history.push(await move("payment", bob.wallet, alice.wallet, "2.00", "s-coffee", "r-coffee", day(5)));
   history.push(await move("payment", alice.wallet, bob.wallet, "1.50", "s-tea", "r-tea", day(6)));
-});
-
-afterEach(async () => {
-  expect(await ledgerViolations(tdb.db)).toEqual([]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await tdb?.drop();
 });
 
 type Query = { cursor?: string; limit?: number; from?: string; to?: string; counterparty?: string; counterpartyName?: string; search?: string };
@@ -183,7 +160,7 @@ describe("transaction list", () => {
     // in one millisecond, two at the very same instant.
     const x = await member("Xavier");
     const y = await member("Yann");
-    await topUp(tdb.db, x.wallet, "10.00");
+    await topUp(t.db, x.wallet, "10.00");
     const times = [
       "2024-03-01T10:00:00.123001Z",
       "2024-03-01T10:00:00.123400Z",
@@ -194,7 +171,7 @@ describe("transaction list", () => {
     ];
     const ids: string[] = [];
     for (const t of times) ids.push(await rawPayment(x.wallet, y.wallet, 10n, t));
-    const expected = await tdb.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1 ORDER BY created_at DESC, id DESC", [
+    const expected = await t.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1 ORDER BY created_at DESC, id DESC", [
       y.wallet,
     ]);
     expect(expected.rows.map((r) => r.public_id).sort()).toEqual([...ids].sort());
@@ -260,18 +237,18 @@ describe("text search of the history", () => {
 
   beforeAll(async () => {
     const named = async (firstName: string, lastName: string) => {
-      const m = await seedMember(tdb.db, { firstName, lastName });
-      const wallet = await openCustodialWallet(tdb.db, backend, m.id);
-      return { wallet, api: new Api(server.baseUrl, await memberToken(tdb.db, m.id)) };
+      const m = await seedMember(t.db, { firstName, lastName });
+      const wallet = await openCustodialWallet(t.db, backend, m.id);
+      return { wallet, api: new Api(t.server.baseUrl, await memberToken(t.db, m.id)) };
     };
     dana = await named("Dana", "Search");
     const emilie = await named("Émilie", "Gärtner");
     const frank = await named("Frank", "Loyer");
     outsider = await named("Oscar", "Outsider");
     const other = await named("Olga", "Other");
-    const issuance = (await tdb.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'issuance'", [backend.id])).rows[0]!.id;
+    const issuance = (await t.db.query<{ id: string }>("SELECT id FROM wallets WHERE backend_id = $1 AND role = 'issuance'", [backend.id])).rows[0]!.id;
     for (const w of [dana.wallet, frank.wallet, outsider.wallet]) await move("topup", issuance, w, "50.00", "Top-up", "Top-up", day(10));
-    ids.topup = (await tdb.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1", [dana.wallet])).rows[0]!.public_id;
+    ids.topup = (await t.db.query<{ public_id: string }>("SELECT public_id FROM movements WHERE payee_wallet_id = $1", [dana.wallet])).rows[0]!.public_id;
     ids.dessert = await move("payment", dana.wallet, emilie.wallet, "12.50", "Crème brûlée", "r-dessert", day(11));
     ids.rent = await move("payment", frank.wallet, dana.wallet, "7.00", "s-rent", "Loyer 100% payé_ok", day(12));
     ids.cafe = await move("payment", dana.wallet, frank.wallet, "3.25", "Café", "r-cafe", day(13));
@@ -375,7 +352,7 @@ describe("text search of the history", () => {
  * what the API cannot produce on demand but concurrent payments do.
  */
 async function rawPayment(payer: string, payee: string, amount: bigint, createdAt: string): Promise<string> {
-  return inTransaction(tdb.db, async (c) => {
+  return inTransaction(t.db, async (c) => {
     const { rows: accounts } = await c.query<{ id: bigint; wallet_id: string; balance: bigint }>(
       "SELECT id, wallet_id, balance FROM accounts WHERE wallet_id = ANY($1::text[]) AND kind = 'main' ORDER BY id FOR UPDATE",
       [[payer, payee]],
