@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -27,11 +27,29 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Where the run's demo data folder is (e2e/support/global-setup.ts): made once, by a server
+ * started and stopped as `npm start` would, and copied for each test file's server, which then
+ * finds its PostgreSQL made, migrated and seeded (the seed adds nothing to a seeded database)
+ * instead of doing it all again.
+ */
+export const TEMPLATE_ENV = "MUTUA_E2E_DATA_TEMPLATE";
+
+/**
  * Starts the real server (the same entry point as `npm start`) with the demo association,
- * on an embedded PostgreSQL in a fresh data folder, serving the built web app.
+ * on an embedded PostgreSQL in a fresh data folder (a copy of the run's demo data folder when
+ * there is one), serving the built web app.
  */
 export async function startServer(env: Record<string, string> = {}, opts: { host?: string } = {}): Promise<RunningServer> {
-  return spawnServer(["--demo"], env, { host: opts.host ?? "127.0.0.1", port: await freePort() });
+  return spawnServer(["--demo"], env, { host: opts.host ?? "127.0.0.1", port: await freePort() }, process.env[TEMPLATE_ENV]);
+}
+
+/** Makes the run's demo data folder: a server with the demo association, started and stopped. */
+export async function makeDataTemplate(): Promise<string> {
+  const server = await spawnServer(["--demo"], {}, { host: "127.0.0.1", port: await freePort() });
+  await server.stop();
+  // What that server wrote besides its database (mail it sent) is not part of the copy.
+  fs.rmSync(path.join(server.dataDir, "outbox"), { recursive: true, force: true });
+  return server.dataDir;
 }
 
 /**
@@ -43,11 +61,13 @@ export async function startInstance(first: RunningServer, env: Record<string, st
   return spawnServer([], { TOPUP_PROVIDER: "demo", ...env, DATABASE_URL: databaseUrl(first) }, { host: "127.0.0.1", port: opts.port ?? (await freePort()) });
 }
 
-async function spawnServer(args: string[], env: Record<string, string>, at: { host: string; port: number }): Promise<RunningServer> {
+async function spawnServer(args: string[], env: Record<string, string>, at: { host: string; port: number }, template?: string): Promise<RunningServer> {
   const { port } = at;
   // Passkeys need a domain name (WebAuthn refuses IP addresses): such suites use "localhost".
   const url = `http://${at.host}:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-e2e-"));
+  // cp -a keeps the owner of the PostgreSQL files (as root, the unprivileged user that runs it).
+  if (template && fs.existsSync(template)) execFileSync("cp", ["-a", `${template}/.`, dataDir]);
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env },
