@@ -180,13 +180,20 @@ describe("a large ledger being checked", () => {
       for await (const chunk of res.body!) bytes += (chunk as Uint8Array).length;
       return { status: res.status, bytes };
     };
+    const balance = async () => expect((await owner.call("getBalance", { params: { walletId: ownerWallet } })).status).toBe(200);
+    // The machine's own noise first (a busy machine also pauses a process now and then): the
+    // same balance calls for a while with no download.
+    const noise = monitorEventLoopDelay({ resolution: 5 });
+    noise.enable();
+    for (const until = Date.now() + 1500; Date.now() < until;) await balance();
+    noise.disable();
     const stalls = monitorEventLoopDelay({ resolution: 5 });
     stalls.enable();
     let done = false;
     const exported = download().finally(() => (done = true));
     let served = 0;
     while (!done) {
-      expect((await owner.call("getBalance", { params: { walletId: ownerWallet } })).status).toBe(200);
+      await balance();
       served++;
     }
     stalls.disable();
@@ -196,8 +203,9 @@ describe("a large ledger being checked", () => {
     const audited = await t.db.query("SELECT details FROM audit_log WHERE action = 'books.exported'");
     expect(audited.rows).toEqual([{ details: { from: "2025-06-01", to: "2025-06-01", movements: 30_000 } }]);
     expect(served).toBeGreaterThan(2);
-    // Built at once, 30,000 movements stop everything for a quarter of a second or more.
-    expect(stalls.max / 1e6).toBeLessThan(200);
+    // Built at once, 30,000 movements stop everything for a quarter of a second or more, on top
+    // of whatever the machine's noise is.
+    expect(stalls.max / 1e6).toBeLessThan(200 + noise.max / 1e6);
   });
 
   it("two instances asked at once: one scans, the other waits for its result instead of scanning again", async () => {

@@ -22,7 +22,8 @@ beforeAll(async () => {
 
 let names = 0;
 async function person(opts: { balance?: string; wallet?: boolean } = {}) {
-  const firstName = `T${++names}`;
+  // A name no date or id can contain ("T15" is in every timestamp of three in the afternoon).
+  const firstName = `Tillmember${String.fromCharCode(97 + (names % 26))}${++names}`;
   const member = await seedMember(t.db, { firstName });
   const wallet = opts.wallet === false ? "" : await openCustodialWallet(t.db, custodial, member.id, "active");
   if (opts.balance) await topUp(t.db, wallet, opts.balance);
