@@ -47,40 +47,8 @@ if (pgOnly) {
 }
 
 const ALL = ["domain", "wallet", "client", "docs", "server", "web", "e2e"];
-/**
- * The PostgreSQL pass runs again the server tests whose outcome hangs on the database engine and
- * its setup (an external server, reached by DATABASE_URL, rather than the embedded one): the
- * ledger's SQL functions and their locks, concurrency and isolation, LISTEN/NOTIFY, SKIP LOCKED,
- * advisory locks, time zones in SQL, accent-insensitive search, migrations, backups. The others
- * test HTTP, validation and rules above the database, which the embedded pass has proven.
- */
-const PG_FILES = [
-  "account-summary",
-  "backup",
-  "directory",
-  "events",
-  "figures",
-  "freeze",
-  "functions",
-  "group-commit",
-  "ledger",
-  "ledger-concurrency",
-  "ledger-health",
-  "limits",
-  "migrate",
-  "notification-mail",
-  "payment-requests",
-  "payments",
-  "rate-limit",
-  "reconversions",
-  "setup",
-  "tills",
-  "topups",
-  "transactions",
-  "web-push",
-].map((f) => `apps/server/test/${f}.test.ts`);
 const runs = [
-  { name: pgOnly ? "vitest-pg" : "vitest", projects: pgOnly ? ["server"] : ALL, files: pgOnly ? PG_FILES : [] },
+  { name: pgOnly ? "vitest-pg" : "vitest", projects: pgOnly ? ["server"] : ALL },
   { name: pgOnly ? "reliability-pg" : "reliability", projects: ["reliability"] },
   // JavaScript sizes and Lighthouse scores against bench/budgets.json, on a quiet machine.
   ...(pgOnly ? [] : [{ name: "budgets", projects: ["budgets"] }]),
@@ -88,11 +56,11 @@ const runs = [
 let passed = 0;
 let failed = 0;
 let status = 0;
-for (const { name, projects, files = [] } of runs) {
+for (const { name, projects } of runs) {
   const outFile = path.join(ROOT, "test-results", `${name}.json`);
   fs.mkdirSync(path.dirname(outFile), { recursive: true });
   fs.rmSync(outFile, { force: true });
-  const args = ["vitest", "run", ...files, ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile=${outFile}`];
+  const args = ["vitest", "run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile=${outFile}`];
   const r = spawnSync("npx", args, { cwd: ROOT, stdio: "inherit", env });
   if (r.status !== 0) status = 1;
   try {
