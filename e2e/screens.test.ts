@@ -68,6 +68,13 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       .first()
       .waitFor({ state: "detached", timeout: 5000 })
       .catch(() => undefined);
+    // A screen swapped in after the one waited for (a guard's brief busy page) has settled once
+    // its heading is there; a screen without one still fails axe below.
+    await page
+      .locator("h1")
+      .first()
+      .waitFor({ state: "attached", timeout: 5000 })
+      .catch(() => undefined);
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       if (scheme === "light") problems.push(...(await layoutProblems(page)).map((p) => `${name}: ${p}`));
