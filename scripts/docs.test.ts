@@ -252,6 +252,12 @@ describe("the docs checker", () => {
     expect([...anchorsOf("# A\n## B\n```\n# not a heading\n```\n## B\n")]).toEqual(["a", "b", "b-1"]);
   });
 
+  it("names the Node.js that the two commands fetch on an older Node", async () => {
+    // @ts-expect-error: plain JavaScript without declarations (it runs before npm ci)
+    const { FETCHED_NODE } = (await import("./lib.mjs")) as { FETCHED_NODE: string };
+    expect(fs.readFileSync(path.join(ROOT, "README.md"), "utf8")).toContain(`.tools/node-v${FETCHED_NODE}/bin`);
+  });
+
   it("finds nothing broken in README.md and docs/*.md", () => {
     expect(show(checkDocs(repositoryDocs()))).toEqual([]);
   });

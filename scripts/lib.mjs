@@ -1,7 +1,8 @@
 // Shared steps of the two quick-start commands. Plain Node (no dependencies): it runs before `npm ci`.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -14,12 +15,67 @@ export function run(cmd, args, opts = {}) {
   }
 }
 
-export function checkNode() {
+/**
+ * The Node.js Mutua is made for: 22 LTS from 22.12 (Node 20 left maintenance in April 2026, and
+ * some dependencies declare 22.12). Pinned, so every checkout that has to fetch it runs the same.
+ */
+const NODE_MIN = [22, 12];
+export const FETCHED_NODE = "22.23.3";
+
+const newEnough = (version) => {
+  const [major, minor] = version.split(".").map(Number);
+  return major > NODE_MIN[0] || (major === NODE_MIN[0] && minor >= NODE_MIN[1]);
+};
+
+/**
+ * Runs the calling script under Node.js 22. On an older Node (Debian 12's, or a Node 20 machine)
+ * it fetches Node.js FETCHED_NODE from the npm registry (the node-<platform>-<arch> package that
+ * the `node` package installs, its integrity checked by npm) into .tools/, then runs the same
+ * command again under it, with that Node first in PATH, so npm, npx and every child use it too.
+ * Resolves only when the running Node is new enough; otherwise the process ends with the child's
+ * exit code.
+ */
+export async function checkNode() {
+  if (newEnough(process.versions.node)) return;
   const [major, minor] = process.versions.node.split(".").map(Number);
-  if (major < 20 || (major === 20 && minor < 19)) {
-    console.error(`Mutua needs Node.js 20.19 or newer (this is ${process.version}).`);
+  if (major < 18 || (major === 20 && minor < 17) || major === 19 || major === 21) {
+    console.error(`Mutua needs Node.js 22.12 or newer; this one (${process.version}) cannot even fetch it with its npm. Install Node.js 22 LTS.`);
     process.exit(1);
   }
+  const pkg = `node-${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
+  const dir = path.join(ROOT, ".tools", `node-v${FETCHED_NODE}`);
+  const bin = path.join(dir, "bin", process.platform === "win32" ? "node.exe" : "node");
+  if (!fs.existsSync(bin)) {
+    withLock("node", () => {
+      if (fs.existsSync(bin)) return;
+      console.log(`› this is Node.js ${process.version}; fetching Node.js ${FETCHED_NODE} (${pkg}) from the npm registry into .tools/`);
+      const scratch = `${dir}.part`;
+      fs.rmSync(scratch, { recursive: true, force: true });
+      fs.mkdirSync(scratch, { recursive: true });
+      const packed = spawnSync("npm", ["pack", `${pkg}@${FETCHED_NODE}`, "--pack-destination", scratch, "--silent"], { cwd: scratch, encoding: "utf8" });
+      const tarball = packed.stdout?.trim().split("\n").pop();
+      if (packed.status !== 0 || !tarball) {
+        console.error(
+          `${packed.stderr ?? ""}\n✗ could not fetch ${pkg}@${FETCHED_NODE} from the npm registry. Install Node.js 22 LTS and run the command again.`,
+        );
+        process.exit(1);
+      }
+      run("tar", ["xzf", path.join(scratch, tarball), "-C", scratch, "--strip-components=1", "package/bin", "package/LICENSE"]);
+      fs.rmSync(path.join(scratch, tarball));
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.renameSync(scratch, dir);
+    });
+  }
+  console.log(`› running under Node.js ${FETCHED_NODE} from .tools/ (this machine's is ${process.version})`);
+  const child = spawn(bin, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ""}` },
+  });
+  // An operator's Ctrl-C reaches both through the terminal; a signal sent to this process alone
+  // (systemd's stop, kill) is passed on, so the server still shuts down cleanly.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+  const code = await new Promise((resolve) => child.on("exit", (c, sig) => resolve(c ?? (sig ? 128 + (os.constants.signals[sig] ?? 0) : 1))));
+  process.exit(code);
 }
 
 /** Whether node_modules holds what package-lock.json says (npm writes its own copy last). */
@@ -88,7 +144,7 @@ export function buildWeb() {
  * Runs `fn` holding a lock of this checkout named `name` (a directory made atomically), waiting
  * while another process holds it; a lock left by a process that died is taken over.
  */
-function withLock(name, fn) {
+export function withLock(name, fn) {
   const dir = path.join(ROOT, `.${name}.lock`);
   const owner = path.join(dir, "pid");
   const deadline = Date.now() + 20 * 60_000;

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { ROOT, buildWeb, checkNode, ensureDependencies } from "./lib.mjs";
 
-checkNode();
+await checkNode();
 ensureDependencies();
 buildWeb();
 const args = ["--import", "tsx", "apps/server/src/main.ts", ...process.argv.slice(2)];

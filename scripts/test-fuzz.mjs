@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { ROOT, checkNode, ensureDependencies } from "./lib.mjs";
 
-checkNode();
+await checkNode();
 ensureDependencies();
 const env = { ...process.env, FUZZ_RUNS: process.argv[2] ?? "500" };
 env.FUZZ_SEED ??= String(Math.floor(Math.random() * 2 ** 31));

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { ROOT, checkNode, ensureDependencies } from "./lib.mjs";
 
-checkNode();
+await checkNode();
 ensureDependencies();
 const [seconds, kills] = process.argv.slice(2);
 const env = { ...process.env };

@@ -11,7 +11,7 @@ import path from "node:path";
 import { ROOT, buildWeb, checkNode, ensureDependencies, run } from "./lib.mjs";
 
 const pgOnly = process.argv.includes("--pg");
-checkNode();
+await checkNode();
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!pgOnly && !fs.existsSync(chromium)) {
