@@ -1,7 +1,12 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Vitest's default (one worker less than the cores) is one worker on a two-core machine, and
+    // most of these files wait on a browser, a server or PostgreSQL rather than compute: two at a
+    // time at least keeps both cores busy.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     projects: [
       { test: { name: "domain", include: ["packages/domain/test/**/*.test.ts"], environment: "node" } },
       { test: { name: "wallet", include: ["packages/wallet/test/**/*.test.ts"], environment: "node", testTimeout: 60_000 } },
@@ -57,7 +62,6 @@ export default defineConfig({
           globalSetup: ["e2e/support/global-setup.ts"],
           testTimeout: 90_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
         },
       },
     ],
