@@ -18,10 +18,10 @@ import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
 import { createPool, type Db } from "../apps/server/src/db/pool";
 import { readSettings } from "../apps/server/src/settings";
-import { postMovement } from "../apps/server/src/services/ledger";
-import { createMember } from "../apps/server/src/services/members";
-import { hashPassword } from "../apps/server/src/services/passwords";
-import { ensureSystemWallets, getBackend, openCustodialWallet, systemWallet, type BackendRow } from "../apps/server/src/services/wallets";
+import { postMovement } from "../apps/server/src/services/ledger/ledger";
+import { createMember } from "../apps/server/src/services/members/members";
+import { hashPassword } from "../apps/server/src/services/members/passwords";
+import { ensureSystemWallets, getBackend, openCustodialWallet, systemWallet, type BackendRow } from "../apps/server/src/services/wallets/wallets";
 
 const history = Number(process.argv[2] ?? 100_000);
 const rounds = Number(process.argv[3] ?? 20);

@@ -17,10 +17,10 @@ import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
 import { createPool, type Db } from "../apps/server/src/db/pool";
 import { seedDemo } from "../apps/server/src/demo/seed";
-import { postMovement } from "../apps/server/src/services/ledger";
-import { createMember } from "../apps/server/src/services/members";
-import { createSession } from "../apps/server/src/services/sessions";
-import { getBackend, openCustodialWallet, systemWallet } from "../apps/server/src/services/wallets";
+import { postMovement } from "../apps/server/src/services/ledger/ledger";
+import { createMember } from "../apps/server/src/services/members/members";
+import { createSession } from "../apps/server/src/services/members/sessions";
+import { getBackend, openCustodialWallet, systemWallet } from "../apps/server/src/services/wallets/wallets";
 
 const streams = Number(process.argv[2] ?? 2000);
 const inFlight = Number(process.argv[3] ?? 20);

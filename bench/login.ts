@@ -17,8 +17,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "../apps/server/src
 import { migrate } from "../apps/server/src/db/migrate";
 import { createPool } from "../apps/server/src/db/pool";
 import { readSettings } from "../apps/server/src/settings";
-import { createMember } from "../apps/server/src/services/members";
-import { DEFAULT_COST, hashPassword } from "../apps/server/src/services/passwords";
+import { createMember } from "../apps/server/src/services/members/members";
+import { DEFAULT_COST, hashPassword } from "../apps/server/src/services/members/passwords";
 
 const seconds = Number(process.argv[2] ?? 10);
 const concurrency = Number(process.argv[3] ?? 4);

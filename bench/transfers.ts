@@ -26,10 +26,17 @@ import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
 import { createPool, type Db } from "../apps/server/src/db/pool";
 import { readSettings } from "../apps/server/src/settings";
-import { postMovement } from "../apps/server/src/services/ledger";
-import { createMember } from "../apps/server/src/services/members";
-import { createSession } from "../apps/server/src/services/sessions";
-import { ensureSystemWallets, getBackend, openCustodialWallet, openLedgerWallet, systemWallet, type BackendRow } from "../apps/server/src/services/wallets";
+import { postMovement } from "../apps/server/src/services/ledger/ledger";
+import { createMember } from "../apps/server/src/services/members/members";
+import { createSession } from "../apps/server/src/services/members/sessions";
+import {
+  ensureSystemWallets,
+  getBackend,
+  openCustodialWallet,
+  openLedgerWallet,
+  systemWallet,
+  type BackendRow,
+} from "../apps/server/src/services/wallets/wallets";
 
 const seconds = Number(process.argv[2] ?? 5);
 if (!(seconds > 0)) {

@@ -6,7 +6,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { APP_VERSION, ErrorCode, M, isMsgId, type Msg } from "@mutua/domain";
 import type { AppDeps, Deps } from "./deps";
-import { Refusal, invalid } from "./services/errors";
+import { Refusal, invalid } from "./services/platform/errors";
 import { errorBody, statusOf } from "./http/errors";
 import { operation } from "./http/contract";
 import { parseJsonBody } from "./http/json-body";
@@ -26,14 +26,14 @@ import { lokavalutoRoutes } from "./lokavaluto";
 import { appConfig, webRoutes } from "./web";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
-import { scheduleSweeps } from "./services/maintenance";
-import { scheduleLedgerChecks } from "./services/ledger-health";
-import { featuresOf } from "./services/features";
-import { EventHub } from "./services/event-hub";
-import { NotificationWorker } from "./services/notification-worker";
+import { scheduleSweeps } from "./services/platform/maintenance";
+import { scheduleLedgerChecks } from "./services/board/ledger-health";
+import { featuresOf } from "./services/platform/features";
+import { EventHub } from "./services/notifications/event-hub";
+import { NotificationWorker } from "./services/notifications/notification-worker";
 import { notificationRoutes } from "./routes/notifications";
 import { pushRoutes } from "./routes/push";
-import { vapidKeys } from "./services/vapid";
+import { vapidKeys } from "./services/notifications/vapid";
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -154,7 +154,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   app.addHook("onReady", async () => {
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
     stopChecks = scheduleLedgerChecks(deps.db, app.log);
-    // The VAPID key is made at the first start (services/vapid.ts), or at its first use if the
+    // The VAPID key is made at the first start (services/notifications/vapid.ts), or at its first use if the
     // database is not there yet: an instance starts, alive, without it (GET /api/health).
     vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));
     worker.start();

@@ -1,8 +1,8 @@
 import type { Agent } from "node:https";
 import type { Db } from "./db/pool";
 import type { Settings } from "./settings";
-import type { Mailer } from "./services/mail";
-import type { Features } from "./services/features";
+import type { Mailer } from "./services/notifications/mail";
+import type { Features } from "./services/platform/features";
 
 /**
  * What the server is built from, in a module of its own: routes, the Lokavaluto face and tests

@@ -4,7 +4,7 @@ import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
 import { readSettings } from "./settings";
 import { buildApp } from "./app";
-import { outboxMailer, smtpMailer } from "./services/mail";
+import { outboxMailer, smtpMailer } from "./services/notifications/mail";
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./demo/seed";
 
 /**

@@ -1,6 +1,6 @@
 import path from "node:path";
 
-/** A rate limit: attempts allowed in one window, per bucket (services/rate-limit.ts counts them). */
+/** A rate limit: attempts allowed in one window, per bucket (services/platform/rate-limit.ts counts them). */
 export interface Limit {
   /** Attempts allowed in one window. */
   max: number;
@@ -45,7 +45,7 @@ export interface Settings {
   /** How long a proof of the password (or a passkey) lets a session add passkeys and device logins. */
   reauthWindowSeconds: number;
   trustProxy: boolean;
-  /** How members pay top-up orders (services/providers): "transfer" or "demo". */
+  /** How members pay top-up orders (services/payments/providers): "transfer" or "demo". */
   topupProvider: TopUpProviderName;
   /**
    * The custodial backend that Lokavaluto clients (lokapi's Cyclos plugin) see, by id, from
@@ -53,12 +53,12 @@ export interface Settings {
    */
   lokapiCyclosBackend?: string;
   /**
-   * Notification e-mails and pushes (services/notification-worker.ts): a failed send is tried again after
+   * Notification e-mails and pushes (services/notifications/notification-worker.ts): a failed send is tried again after
    * `retryBaseSeconds`, doubled at each failure up to `retryMaxSeconds`, `maxAttempts` times in all.
    */
   notificationMail: { retryBaseSeconds: number; retryMaxSeconds: number; maxAttempts: number };
   /**
-   * How the notification worker sends (services/notification-worker.ts): e-mails and pushes each in
+   * How the notification worker sends (services/notifications/notification-worker.ts): e-mails and pushes each in
    * a lane of its own with this many sends at once per instance (NOTIFICATION_EMAIL_SENDERS,
    * NOTIFICATION_PUSH_SENDERS); at most `pushPerMember` pushes of one member in flight across every
    * instance (PUSH_PER_MEMBER); a push service silent `pushTimeoutSeconds` is given up
@@ -69,7 +69,7 @@ export interface Settings {
   /**
    * The push services the server sends Web Push messages to, as host suffixes (PUSH_SERVICE_HOSTS,
    * comma-separated): a subscription names the URL the server will POST to, so only these hosts
-   * are accepted (services/push-subscriptions.ts), never a member's choice of address, and on port
+   * are accepted (services/notifications/push-subscriptions.ts), never a member's choice of address, and on port
    * 443 only unless the entry names another (`host:port`, a test's own push service).
    */
   pushServiceHosts: string[];

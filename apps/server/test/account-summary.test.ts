@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AccountSummary, SubAccount } from "@mutua/domain";
 import { UNKNOWN_TIME_ZONE } from "@mutua/domain/api/schemas";
-import { accountSummary } from "../src/services/account-summary";
-import { postMovement } from "../src/services/ledger";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import { accountSummary } from "../src/services/wallets/account-summary";
+import { postMovement } from "../src/services/ledger/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, cents, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
 

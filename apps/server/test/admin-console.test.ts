@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Api, createBackend, memberToken, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
-import { openCustodialWallet } from "../src/services/wallets";
+import { openCustodialWallet } from "../src/services/wallets/wallets";
 
 /** The console's lists: unpaid orders (credit right) and the audit log (both rights). */
 const t = setupServerTest();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ROUTES, ErrorCode, M, routes, type RouteName, SM } from "@mutua/domain";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, countMovements, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, topUp, walletBalances } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -3,7 +3,7 @@ import { InvalidCredentialsError, LoginRequiredError, MutuaClient } from "@mutua
 import { ErrorCode, PUBLIC_ROUTES, buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName, SM } from "@mutua/domain";
 import { http, seedMember, Session, type ErrorJson, type SeededMember } from "./helpers";
 import { setupServerTest } from "./setup";
-import { tokenHash } from "../src/services/sessions";
+import { tokenHash } from "../src/services/members/sessions";
 
 const t = setupServerTest();
 let member: SeededMember;

@@ -2,8 +2,8 @@ import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ROUTES, PUBLIC_ROUTES, routes, walletOf, walletRegistrationMessage, type RouteName } from "@mutua/domain";
 import { newPinProof, pinProof, signMessage } from "@mutua/wallet";
-import { ledgerViolations } from "../src/services/ledger";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { ledgerViolations } from "../src/services/ledger/ledger";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import {
   Api,
   createBackend,

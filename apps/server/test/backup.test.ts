@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/db/embedded
 import { migrate } from "../src/db/migrate";
 import { createPool, type Db } from "../src/db/pool";
 import { seedDemo } from "../src/demo/seed";
-import { ledgerViolations } from "../src/services/ledger";
+import { ledgerViolations } from "../src/services/ledger/ledger";
 import { createTestDatabase, memberToken, newKey, startServer, Api, type TestDatabase } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { M, SM } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, type Keystore } from "@mutua/wallet";
-import { openLedgerWallet, type BackendRow } from "../src/services/wallets";
+import { openLedgerWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, provenWallet, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatCents } from "@mutua/domain";
 import { addressOf, decryptKeystore } from "@mutua/wallet";
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "../src/demo/seed";
-import { ledgerViolations } from "../src/services/ledger";
+import { ledgerViolations } from "../src/services/ledger/ledger";
 import { Api } from "./helpers";
 import { setupServerTest } from "./setup";
 

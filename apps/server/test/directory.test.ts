@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { M, type Recipient } from "@mutua/domain";
-import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
+import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, openTestLedgerWallet, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -4,10 +4,10 @@ import { MutuaClient } from "@mutua/client";
 import type { MemberEvent } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
 import { SUPERSEDED_RETRY_MS } from "../src/http/event-feeds";
-import { STREAM_CAPS } from "../src/services/event-streams";
-import { createSession, newToken } from "../src/services/sessions";
-import { postMovementTx } from "../src/services/ledger";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import { STREAM_CAPS } from "../src/services/notifications/event-streams";
+import { createSession, newToken } from "../src/services/members/sessions";
+import { postMovementTx } from "../src/services/ledger/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, newKey, seedMember, topUp, type SeededMember, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
 

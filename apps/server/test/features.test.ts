@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
-import { ledgerViolations } from "../src/services/ledger";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import { ledgerViolations } from "../src/services/ledger/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, countMovements, createBackend, http, memberToken, newKey, seedMember, topUp, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
 

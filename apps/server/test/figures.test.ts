@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatCents, SM, type CurrencyFigures } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
-import { postMovement } from "../src/services/ledger";
-import { percent } from "../src/services/figures";
-import { books } from "../src/services/books";
-import { systemWallet, type BackendRow } from "../src/services/wallets";
+import { postMovement } from "../src/services/ledger/ledger";
+import { percent } from "../src/services/board/figures";
+import { books } from "../src/services/board/books";
+import { systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, cents, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, SM } from "@mutua/domain";
-import { Refusal } from "../src/services/errors";
-import { ALL_FEATURES } from "../src/services/features";
-import { transfer } from "../src/services/payments";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { Refusal } from "../src/services/platform/errors";
+import { ALL_FEATURES } from "../src/services/platform/features";
+import { transfer } from "../src/services/payments/payments";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import {
   Api,
   countMovements,

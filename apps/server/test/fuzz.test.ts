@@ -4,8 +4,8 @@ import type { z } from "zod";
 import { buildPath, pathParamNames, pathWithAll, routes, type PathParams, type RouteName } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import { strict } from "../src/http/contract";
-import { ledgerViolations } from "../src/services/ledger";
-import { openCustodialWallet } from "../src/services/wallets";
+import { ledgerViolations } from "../src/services/ledger/ledger";
+import { openCustodialWallet } from "../src/services/wallets/wallets";
 import { createBackend, http, memberToken, NO_WEB_DIR, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
 

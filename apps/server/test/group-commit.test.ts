@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, formatCents } from "@mutua/domain";
-import { Refusal } from "../src/services/errors";
-import { Batcher } from "../src/services/batching";
-import { postMovement, type MovementRequest } from "../src/services/ledger";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { Refusal } from "../src/services/platform/errors";
+import { Batcher } from "../src/services/ledger/batching";
+import { postMovement, type MovementRequest } from "../src/services/ledger/ledger";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { createBackend, newKey, seedMember, topUp, walletBalances } from "./helpers";
 import { setupServerTest } from "./setup";
 

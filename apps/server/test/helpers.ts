@@ -27,11 +27,11 @@ import { buildApp } from "../src/app";
 import { migrate } from "../src/db/migrate";
 import { createPool, type Db } from "../src/db/pool";
 import { readSettings, type Settings } from "../src/settings";
-import { outboxMailer, type Mailer } from "../src/services/mail";
-import { createMember } from "../src/services/members";
-import { hashPassword } from "../src/services/passwords";
-import { postMovement, type MovementRow } from "../src/services/ledger";
-import { createSession } from "../src/services/sessions";
+import { outboxMailer, type Mailer } from "../src/services/notifications/mail";
+import { createMember } from "../src/services/members/members";
+import { hashPassword } from "../src/services/members/passwords";
+import { postMovement, type MovementRow } from "../src/services/ledger/ledger";
+import { createSession } from "../src/services/members/sessions";
 import {
   ensureSystemWallets,
   getBackend,
@@ -41,7 +41,7 @@ import {
   type BackendKind,
   type BackendRow,
   type WalletStatus,
-} from "../src/services/wallets";
+} from "../src/services/wallets/wallets";
 
 export interface TestDatabase {
   name: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { M, type SubAccount } from "@mutua/domain";
 import { createPool, type Db } from "../src/db/pool";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import {
   Api,
   countMovements,

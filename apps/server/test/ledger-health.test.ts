@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ledgerViolations } from "../src/services/ledger";
+import { ledgerViolations } from "../src/services/ledger/ledger";
 import { Writable } from "node:stream";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { runLedgerCheck, scheduledCheck } from "../src/services/ledger-health";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import { runLedgerCheck, scheduledCheck } from "../src/services/board/ledger-health";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
 

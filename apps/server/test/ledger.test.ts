@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import { ErrorCode, M, formatCents } from "@mutua/domain";
 import type { Db } from "../src/db/pool";
-import { Refusal } from "../src/services/errors";
+import { Refusal } from "../src/services/platform/errors";
 import { statusOf } from "../src/http/errors";
-import { ledgerViolations, postMovement } from "../src/services/ledger";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import { ledgerViolations, postMovement } from "../src/services/ledger/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { cents, countMovements, createBackend, newKey, seedMember, topUp, walletBalances } from "./helpers";
 import { setupServerTest } from "./setup";
 

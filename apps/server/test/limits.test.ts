@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
-import { postMovement } from "../src/services/ledger";
+import { postMovement } from "../src/services/ledger/ledger";
 import { Api, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
 

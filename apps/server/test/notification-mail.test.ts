@@ -2,12 +2,12 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationKind } from "@mutua/domain";
-import { smtpMailer } from "../src/services/mail";
-import { currentPosition, eventsAfter } from "../src/services/member-events";
-import { claimEmail } from "../src/services/notification-deliveries";
-import { notificationMail, notificationPush } from "../src/services/notification-mail";
-import { retryDelaySeconds } from "../src/services/notification-worker";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets";
+import { smtpMailer } from "../src/services/notifications/mail";
+import { currentPosition, eventsAfter } from "../src/services/notifications/member-events";
+import { claimEmail } from "../src/services/notifications/notification-deliveries";
+import { notificationMail, notificationPush } from "../src/services/notifications/notification-mail";
+import { retryDelaySeconds } from "../src/services/notifications/notification-worker";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import {
   Api,
   createBackend,
@@ -410,7 +410,7 @@ describe("e-mail notifications", () => {
       await expect.poll(() => held, { timeout: 5000 }).toBe(1);
       await pay(alice, carol, "1.00");
       // ...and Carol's payment is ready for her open apps all the same: no older transaction holds it
-      // back, as a claim kept open as a row lock during the send would (services/member-events.ts).
+      // back, as a claim kept open as a row lock during the send would (services/notifications/member-events.ts).
       const forCarol = await eventsAfter(t.db, carol.id, carolWasAt, "Demo Association");
       expect(forCarol.events.map((e) => e.kind)).toEqual(["payment_received"]);
       expect(forCarol.waiting).toBe(false);

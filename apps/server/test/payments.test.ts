@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { M, MAX_AMOUNT_TEXT, SIGNATURE_MAX_AGE_SECONDS, buildPath, formatCents, splitPayment, type RouteName, type SubAccount, SM } from "@mutua/domain";
-import { postMovement } from "../src/services/ledger";
-import { openCustodialWallet, systemWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
+import { postMovement } from "../src/services/ledger/ledger";
+import { openCustodialWallet, systemWallet, type BackendRow, type WalletStatus } from "../src/services/wallets/wallets";
 import {
   Api,
   cents,
@@ -80,7 +80,7 @@ const signedPay = (
 
 const errorOf = (code: string, message: string) => ({ error: expect.objectContaining({ code, message }) });
 
-/** A transfer's answer, built from what the payment knew (services/transactions.ts sentView), is the transaction as the ledger lists it. */
+/** A transfer's answer, built from what the payment knew (services/ledger/transactions.ts sentView), is the transaction as the ledger lists it. */
 async function expectAnsweredAsListed(api: Api, walletId: string, answer: { id: string }) {
   const listed = await api.call("getTransaction", { params: { walletId, transactionId: answer.id } });
   expect(listed.status).toBe(200);

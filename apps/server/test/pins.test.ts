@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { M } from "@mutua/domain";
 import { newPinProof, newPrivateKey, openWithPin, pinProof, sealWithPin } from "@mutua/wallet";
-import type { BackendRow } from "../src/services/wallets";
+import type { BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, provenWallet, seedMember, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
 

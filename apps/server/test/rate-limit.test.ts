@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, RefusedError } from "@mutua/client";
 import { buildPath, renderMsg, SM } from "@mutua/domain";
 import { newPinProof, pinProof } from "@mutua/wallet";
-import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/rate-limit";
-import type { Mailer } from "../src/services/mail";
+import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/platform/rate-limit";
+import type { Mailer } from "../src/services/notifications/mail";
 import {
   countMembers,
   createBackend,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createBackend, http, memberToken, seedMember, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
-import { openCustodialWallet } from "../src/services/wallets";
+import { openCustodialWallet } from "../src/services/wallets/wallets";
 
 /** Transport and headers: the CSP and its companions on every answer, HSTS behind HTTPS, CSRF refused. */
 const t = setupServerTest();

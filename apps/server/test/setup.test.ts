@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createBackend, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
-import { openCustodialWallet } from "../src/services/wallets";
+import { openCustodialWallet } from "../src/services/wallets/wallets";
 
 /**
  * The shared setup checks the ledger after every test, with no code of the test's own: a test

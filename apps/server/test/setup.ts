@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { Db } from "../src/db/pool";
-import { ledgerViolations } from "../src/services/ledger";
+import { ledgerViolations } from "../src/services/ledger/ledger";
 import { createTestDatabase, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /** What `startServer` takes: settings as environment variables, a mailer, a log stream, a push agent. */
@@ -80,7 +80,7 @@ export function setupServerTest(opts: { server?: boolean | ServerOptions } = {})
   };
 }
 
-/** The ledger's invariants hold on `db` (services/ledger.ts `ledgerViolations`): the check run after every server test. */
+/** The ledger's invariants hold on `db` (services/ledger/ledger.ts `ledgerViolations`): the check run after every server test. */
 export async function expectLedgerHealthy(db: Db): Promise<void> {
   expect(await ledgerViolations(db), "the ledger's invariants after this test").toEqual([]);
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { LIMITS, M, SM, parseApiAmount } from "@mutua/domain";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, newKey, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { M, SM } from "@mutua/domain";
-import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets";
+import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets/wallets";
 import { Api, countMovements, createBackend, http, memberToken, seedMember, walletBalances, type SeededMember, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
 

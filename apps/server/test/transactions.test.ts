@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { M, type TransactionView } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
-import { postMovement } from "../src/services/ledger";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { postMovement } from "../src/services/ledger/ledger";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, cents, createBackend, memberToken, newKey, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
 

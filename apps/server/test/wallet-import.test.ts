@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { M, walletRegistrationMessage, SM } from "@mutua/domain";
 import { newPrivateKey, signMessage } from "@mutua/wallet";
-import type { BackendRow } from "../src/services/wallets";
+import type { BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, provenWallet, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -8,9 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import ece from "http_ece";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowedEndpoint } from "../src/services/push-subscriptions";
-import type { Mail, Mailer } from "../src/services/mail";
-import { openCustodialWallet, type BackendRow } from "../src/services/wallets";
+import { allowedEndpoint } from "../src/services/notifications/push-subscriptions";
+import type { Mail, Mailer } from "../src/services/notifications/mail";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { readSettings } from "../src/settings";
 import { Api, createBackend, memberToken, newKey, seedMember, topUp, type SeededMember, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
@@ -242,7 +242,7 @@ describe("Web Push", () => {
     await settled(fay, 1);
     const message = decrypt(d, postsTo(d)[0]!);
     expect(message.title).toMatch(/^Vous avez reçu 1\s234,50 DL$/);
-    // The Alice Martin above paid first: this one comes with the day she joined (services/name-hints.ts).
+    // The Alice Martin above paid first: this one comes with the day she joined (services/members/name-hints.ts).
     expect(message.body).toMatch(/^De Alice Martin \(membre depuis le \d{1,2} \S+ \d{4}\)$/);
   });
 

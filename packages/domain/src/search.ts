@@ -2,7 +2,7 @@
  * The form names are compared in: lower-case, accents stripped ("Zoé" and "zoe" match),
  * compatibility forms folded (full-width "Ａlice", the "ﬁ" ligature), characters drawn as nothing
  * dropped ("Al\u00ADice" is "alice"), spaces of any kind as one. Names that look alike get one
- * key: the directory finds them together and tells them apart (services/name-hints.ts).
+ * key: the directory finds them together and tells them apart (services/members/name-hints.ts).
  */
 export const searchKey = (s: string): string =>
   s

@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { canonicalTransferMessage, formatCents, parseApiAmount, type SubAccount } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, signMessage } from "@mutua/wallet";
 import type { Db } from "../db/pool";
-import { postMovement, type MovementKind } from "../services/ledger";
-import { createMember, findMemberByEmail } from "../services/members";
-import { hashPassword } from "../services/passwords";
-import { ensureSystemWallets, getBackend, openCustodialWallet, openLedgerWallet, systemWallet } from "../services/wallets";
+import { postMovement, type MovementKind } from "../services/ledger/ledger";
+import { createMember, findMemberByEmail } from "../services/members/members";
+import { hashPassword } from "../services/members/passwords";
+import { ensureSystemWallets, getBackend, openCustodialWallet, openLedgerWallet, systemWallet } from "../services/wallets/wallets";
 
 export const DEMO_PASSWORD = "Demo1234!";
 /** The demo ledger wallets are encrypted with this password (asked when a payment is signed). */

@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { SIGNED_IN_COOKIE } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
-import { reauthRequired } from "../services/credentials";
-import { isFresh, resolveSession } from "../services/sessions";
-import type { Profile } from "../services/members";
-import { loginRequired } from "../services/errors";
+import { reauthRequired } from "../services/members/credentials";
+import { isFresh, resolveSession } from "../services/members/sessions";
+import type { Profile } from "../services/members/members";
+import { loginRequired } from "../services/platform/errors";
 
 /**
  * The session cookie's name. Under https it carries the __Host- prefix: the browser then only

@@ -6,9 +6,9 @@ import { schemas } from "@mutua/domain/api/schemas";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { requireMember } from "./auth";
-import { requireRight } from "../services/rights";
-import { Refusal } from "../services/errors";
-import { cashierOnly, isCashierOf } from "../services/tills";
+import { requireRight } from "../services/members/rights";
+import { Refusal } from "../services/platform/errors";
+import { cashierOnly, isCashierOf } from "../services/shops/tills";
 
 type S = typeof schemas;
 type Body<K extends RouteName> = S[K] extends { body: z.ZodType } ? z.output<S[K]["body"]> : undefined;

@@ -1,7 +1,7 @@
 import type { ErrorBody, ErrorCode } from "@mutua/domain";
-import type { Refusal } from "../services/errors";
+import type { Refusal } from "../services/platform/errors";
 
-/** Services refuse in their own terms (services/errors.ts); here alone is what that means in HTTP. */
+/** Services refuse in their own terms (services/platform/errors.ts); here alone is what that means in HTTP. */
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_credentials: 401,

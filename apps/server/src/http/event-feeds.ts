@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/pool";
-import type { EventHub, MemberListener } from "../services/event-hub";
-import { currentPosition, eventsAfter, positionAfter, type StreamPosition } from "../services/member-events";
-import { REFRESH_MS, refreshStreams, registerStream, sweepStaleStreams, unregisterStreams } from "../services/event-streams";
-import { loginRequired } from "../services/errors";
-import { sessionsLeft } from "../services/sessions";
+import type { EventHub, MemberListener } from "../services/notifications/event-hub";
+import { currentPosition, eventsAfter, positionAfter, type StreamPosition } from "../services/notifications/member-events";
+import { REFRESH_MS, refreshStreams, registerStream, sweepStaleStreams, unregisterStreams } from "../services/notifications/event-streams";
+import { loginRequired } from "../services/platform/errors";
+import { sessionsLeft } from "../services/members/sessions";
 import { openEventStream, type EventStream } from "./event-stream";
 
 /**
@@ -42,7 +42,7 @@ interface Options {
  * no longer than its session: it looks at it again when any instance says one of the member's
  * sessions ended (the hub), when the session is due to expire, and at each heartbeat, and always
  * before it reads anything more. Its row in event_streams is what counts it against the caps on
- * every instance (services/event-streams.ts).
+ * every instance (services/notifications/event-streams.ts).
  *
  * Only the open connections of this process live here; whatever another instance must know is in
  * the database.

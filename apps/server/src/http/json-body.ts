@@ -1,6 +1,6 @@
 import sjson from "secure-json-parse";
 import { ErrorCode, M } from "@mutua/domain";
-import { Refusal } from "../services/errors";
+import { Refusal } from "../services/platform/errors";
 
 /** No request of the contract nests deeper than a handful of levels; 64 leaves room and no stack risk. */
 export const MAX_JSON_DEPTH = 64;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppConfig } from "@mutua/domain";
 import type { Settings } from "../settings";
-import { forbidden } from "../services/errors";
+import { forbidden } from "../services/platform/errors";
 import { sessionCredential } from "./auth";
 
 const originOf = (url: string | undefined): string | null => {

@@ -1,5 +1,5 @@
 import type { MemberLanguage, NotificationKind } from "@mutua/domain";
-import { kindWords } from "../services/notification-mail";
+import { kindWords } from "../services/notifications/notification-mail";
 import { escapeHtml as e } from "./html";
 
 /** The unsubscribe link's page, in the member's language: plain HTML, every value escaped. */

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { ErrorCode, type TransactionView } from "@mutua/domain";
 import { PaymentRequestId } from "@mutua/domain/api/schemas";
 import type { AppDeps } from "../deps";
-import { notFound, type Refusal } from "../services/errors";
-import { walletBalance } from "../services/accounts";
-import { transfer } from "../services/payments";
-import { listTransactions } from "../services/transactions";
-import { firstMemberWallet, getWallet, type WalletRow } from "../services/wallets";
+import { notFound, type Refusal } from "../services/platform/errors";
+import { walletBalance } from "../services/wallets/accounts";
+import { transfer } from "../services/payments/payments";
+import { listTransactions } from "../services/ledger/transactions";
+import { firstMemberWallet, getWallet, type WalletRow } from "../services/wallets/wallets";
 import { currencyOf, exposedBackend, ownExposedWallet, ownerOf, walletFromIdent } from "./shapes";
 import { amountText, memberOf, parse, query } from "./transport";
 

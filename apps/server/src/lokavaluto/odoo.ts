@@ -2,15 +2,15 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ErrorCode, type Recipient } from "@mutua/domain";
 import type { AppDeps } from "../deps";
-import { Refusal, notFound } from "../services/errors";
-import { findMemberById, login, signup, type MemberRow } from "../services/members";
-import { requestPasswordReset } from "../services/password-reset";
-import { activeWalletHolders, searchRecipients, setFavorite } from "../services/directory";
-import { cancelTopUp, createTopUp, creditRequests, pendingTopUps } from "../services/topups";
-import { reconversionStatuses } from "../services/reconversions";
-import { canPay } from "../services/payments";
-import { requireRight } from "../services/rights";
-import { firstMemberWallet, getWallet, systemWallet } from "../services/wallets";
+import { Refusal, notFound } from "../services/platform/errors";
+import { findMemberById, login, signup, type MemberRow } from "../services/members/members";
+import { requestPasswordReset } from "../services/members/password-reset";
+import { activeWalletHolders, searchRecipients, setFavorite } from "../services/members/directory";
+import { cancelTopUp, createTopUp, creditRequests, pendingTopUps } from "../services/payments/topups";
+import { reconversionStatuses } from "../services/payments/reconversions";
+import { canPay } from "../services/payments/payments";
+import { requireRight } from "../services/members/rights";
+import { firstMemberWallet, getWallet, systemWallet } from "../services/wallets/wallets";
 import { backendKey, cyclosUrl, decimalNumber, exposedBackend, ownExposedWallet, ownerOf, ownPartner, partner, walletFromIdent, walletOf } from "./shapes";
 import { amountText, apiKey, memberOfKey, parse, query } from "./transport";
 
@@ -207,7 +207,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
   }
 
-  // The payment rule of our own API (services/payments.ts), asked of the two wallets.
+  // The payment rule of our own API (services/payments/payments.ts), asked of the two wallets.
   app.get(`${PRIVATE}/partner/is_transaction_allowed`, async (req) => {
     const m = await me(req);
     const q = parse(AllowedQuery, query(req));

@@ -1,10 +1,10 @@
 import { formatCents } from "@mutua/domain";
 import type { Queryable } from "../db/pool";
 import type { Settings } from "../settings";
-import type { MemberRow } from "../services/members";
-import { notFound } from "../services/errors";
-import { currencyOfBackend, custodialBackend } from "../services/backends";
-import { getWallet, type BackendRow, type WalletRow } from "../services/wallets";
+import type { MemberRow } from "../services/members/members";
+import { notFound } from "../services/platform/errors";
+import { currencyOfBackend, custodialBackend } from "../services/wallets/backends";
+import { getWallet, type BackendRow, type WalletRow } from "../services/wallets/wallets";
 
 /**
  * Names and shapes of Lokavaluto's API (its Odoo `lokavaluto_api` module and the Cyclos calls

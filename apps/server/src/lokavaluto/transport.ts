@@ -5,10 +5,10 @@ import type { z } from "zod";
 import { ErrorCode, M } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
-import { Refusal, loginRequired } from "../services/errors";
+import { Refusal, loginRequired } from "../services/platform/errors";
 import { statusOf } from "../http/errors";
 import { parseJsonBody } from "../http/json-body";
-import { resolveSession } from "../services/sessions";
+import { resolveSession } from "../services/members/sessions";
 
 /**
  * How lokapi talks: JSON bodies (also on body-less POST and PUT, which it sends with a JSON

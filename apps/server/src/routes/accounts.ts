@@ -1,14 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
-import { notFound } from "../services/errors";
-import { listAccounts, walletBalance } from "../services/accounts";
-import { listTransactions, transactionByPublicId } from "../services/transactions";
-import { accountSummary } from "../services/account-summary";
-import { listSales } from "../services/sales";
-import { tillWallet } from "../services/tills";
-import { getOwnWallet } from "../services/wallets";
-import { createUserAccount, registerWallet } from "../services/create-wallet";
+import { notFound } from "../services/platform/errors";
+import { listAccounts, walletBalance } from "../services/wallets/accounts";
+import { listTransactions, transactionByPublicId } from "../services/ledger/transactions";
+import { accountSummary } from "../services/wallets/account-summary";
+import { listSales } from "../services/shops/sales";
+import { tillWallet } from "../services/shops/tills";
+import { getOwnWallet } from "../services/wallets/wallets";
+import { createUserAccount, registerWallet } from "../services/wallets/create-wallet";
 
 export function accountRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
-import { advanceReconversion, listReconversions } from "../services/reconversions";
-import { decideCreation, stagingAccounts } from "../services/staging";
-import { ordersInState } from "../services/topups";
-import { listMemberWallets, setWalletLimits } from "../services/limits";
-import { freezeWallet, unfreezeWallet } from "../services/freeze";
-import { boardFigures } from "../services/figures";
-import { exportBooks } from "../services/books";
-import { auditLog } from "../services/audit";
-import { ledgerCheckOnDemand, ledgerHealth } from "../services/ledger-health";
-import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/member-file";
+import { advanceReconversion, listReconversions } from "../services/payments/reconversions";
+import { decideCreation, stagingAccounts } from "../services/wallets/staging";
+import { ordersInState } from "../services/payments/topups";
+import { listMemberWallets, setWalletLimits } from "../services/payments/limits";
+import { freezeWallet, unfreezeWallet } from "../services/payments/freeze";
+import { boardFigures } from "../services/board/figures";
+import { exportBooks } from "../services/board/books";
+import { auditLog } from "../services/board/audit";
+import { ledgerCheckOnDemand, ledgerHealth } from "../services/board/ledger-health";
+import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/members/member-file";
 
 /** Reconversions (both rights), pending wallet creations (account right), the board's figures; `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {

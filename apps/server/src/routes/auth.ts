@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
 import { clearSessionCookie, sessionToken, signedIn } from "../http/auth";
-import { login, signup } from "../services/members";
-import { requestPasswordReset, setNewPassword } from "../services/password-reset";
-import { revokeSession } from "../services/sessions";
+import { login, signup } from "../services/members/members";
+import { requestPasswordReset, setNewPassword } from "../services/members/password-reset";
+import { revokeSession } from "../services/members/sessions";
 
 export function authRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
-import { acceptInvitation, cancelInvitation, declineInvitation, inviteCashier, listCashiers, listInvitations, revokeCashier } from "../services/cashiers";
+import { acceptInvitation, cancelInvitation, declineInvitation, inviteCashier, listCashiers, listInvitations, revokeCashier } from "../services/shops/cashiers";
 
 /** A till's cashiers: the owner invites and removes them; the invitee accepts or declines. */
 export function cashierRoutes(app: FastifyInstance, deps: Deps): void {

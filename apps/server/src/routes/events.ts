@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
-import type { EventHub } from "../services/event-hub";
-import { listNotifications, markAllRead, markRead } from "../services/member-events";
-import { loginRequired } from "../services/errors";
-import { tokenHash } from "../services/sessions";
+import type { EventHub } from "../services/notifications/event-hub";
+import { listNotifications, markAllRead, markRead } from "../services/notifications/member-events";
+import { loginRequired } from "../services/platform/errors";
+import { tokenHash } from "../services/members/sessions";
 import { sessionToken } from "../http/auth";
 import { EventFeeds } from "../http/event-feeds";
 

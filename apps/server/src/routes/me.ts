@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
-import { loginRequired } from "../services/errors";
-import { findMemberById, toProfile } from "../services/members";
-import { listBackends } from "../services/backends";
-import { listTills } from "../services/tills";
-import { holdsRight } from "../services/rights";
+import { loginRequired } from "../services/platform/errors";
+import { findMemberById, toProfile } from "../services/members/members";
+import { listBackends } from "../services/wallets/backends";
+import { listTills } from "../services/shops/tills";
+import { holdsRight } from "../services/members/rights";
 
 export function meRoutes(app: FastifyInstance, deps: Deps): void {
   const { db } = deps;

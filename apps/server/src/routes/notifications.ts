@@ -3,9 +3,9 @@ import type { MemberLanguage } from "@mutua/domain";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { unsubscribePageHtml } from "../http/unsubscribe-page";
-import { emailsOn, memberLanguage, notificationSettings, setNotificationSettings, stopEmails } from "../services/notification-settings";
-import { writingLanguage } from "../services/notification-mail";
-import { readUnsubscribeToken } from "../services/unsubscribe-tokens";
+import { emailsOn, memberLanguage, notificationSettings, setNotificationSettings, stopEmails } from "../services/notifications/notification-settings";
+import { writingLanguage } from "../services/notifications/notification-mail";
+import { readUnsubscribeToken } from "../services/notifications/unsubscribe-tokens";
 
 /**
  * E-mail notifications (docs/architecture.md "Live money"): the member's choices in Preferences, and the

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode, formatCents } from "@mutua/domain";
 import type { Deps } from "../deps";
-import { Refusal } from "../services/errors";
+import { Refusal } from "../services/platform/errors";
 import { escapeHtml as e } from "../http/html";
-import { topUpProvider, type Checkout } from "../services/providers";
-import { markPaid, orderForPage, type TopUpState } from "../services/topups";
+import { topUpProvider, type Checkout } from "../services/payments/providers";
+import { markPaid, orderForPage, type TopUpState } from "../services/payments/topups";
 
 const STATE_TEXT: Record<TopUpState, string> = {
   unpaid: "Waiting for your payment.",

@@ -2,10 +2,10 @@ import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
 import { requireFreshSession, sessionToken, signedIn } from "../http/auth";
-import { confirmPassword, listCredentials, removeCredential } from "../services/credentials";
-import { deviceName } from "../services/device-name";
-import { confirmPasskey, createDeviceLogin, deviceLogin, loginOptions, passkeyLogin, registerPasskey, registrationOptions } from "../services/passkeys";
-import { openedBy } from "../services/sessions";
+import { confirmPassword, listCredentials, removeCredential } from "../services/members/credentials";
+import { deviceName } from "../services/members/device-name";
+import { confirmPasskey, createDeviceLogin, deviceLogin, loginOptions, passkeyLogin, registerPasskey, registrationOptions } from "../services/members/passkeys";
+import { openedBy } from "../services/members/sessions";
 
 /**
  * Biometric login (docs/spec.md §4 "Login flow"): WebAuthn passkeys, and device logins for native shells

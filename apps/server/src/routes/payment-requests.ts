@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
-import { cancelPaymentRequest, createPaymentRequest, readPaymentRequest } from "../services/payment-requests";
+import { cancelPaymentRequest, createPaymentRequest, readPaymentRequest } from "../services/payments/payment-requests";
 
 /** Payment requests; paying one is the `transfer` operation with its `requestId`. */
 export function paymentRequestRoutes(app: FastifyInstance, deps: AppDeps): void {

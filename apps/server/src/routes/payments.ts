@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
-import { searchRecipients, setFavorite } from "../services/directory";
-import { prepareTransfer, transfer } from "../services/payments";
+import { searchRecipients, setFavorite } from "../services/members/directory";
+import { prepareTransfer, transfer } from "../services/payments/payments";
 
 export function paymentRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings, features } = deps;

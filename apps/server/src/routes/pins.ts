@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
-import { createPin, deletePin, openPin } from "../services/pins";
+import { createPin, deletePin, openPin } from "../services/wallets/pins";
 
 export function pinRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;

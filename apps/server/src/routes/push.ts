@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
-import { subscribePush, unsubscribePush } from "../services/push-subscriptions";
-import { vapidKeys } from "../services/vapid";
+import { subscribePush, unsubscribePush } from "../services/notifications/push-subscriptions";
+import { vapidKeys } from "../services/notifications/vapid";
 
 /**
  * Web Push (docs/architecture.md "Live money"): the key a device subscribes with, and the member's devices

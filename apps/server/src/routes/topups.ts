@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
-import { cancelTopUp, createTopUp, creditRequests, markPaid, pendingTopUps, validateCredit } from "../services/topups";
+import { cancelTopUp, createTopUp, creditRequests, markPaid, pendingTopUps, validateCredit } from "../services/payments/topups";
 
 export function topUpRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings, features } = deps;

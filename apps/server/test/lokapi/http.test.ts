@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { advanceReconversion } from "../../src/services/reconversions";
-import { markPaid } from "../../src/services/topups";
-import { openCustodialWallet, systemWallet, type BackendRow } from "../../src/services/wallets";
+import { advanceReconversion } from "../../src/services/payments/reconversions";
+import { markPaid } from "../../src/services/payments/topups";
+import { openCustodialWallet, systemWallet, type BackendRow } from "../../src/services/wallets/wallets";
 import {
   Session,
   countMovements,

@@ -1,6 +1,6 @@
 import { formatCents } from "@mutua/domain";
 import type { Db } from "../../src/db/pool";
-import { ledgerViolations } from "../../src/services/ledger";
+import { ledgerViolations } from "../../src/services/ledger/ledger";
 import type { Journal } from "./workload";
 
 interface MovementRow {

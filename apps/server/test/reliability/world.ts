@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { Db } from "../../src/db/pool";
-import { openCustodialWallet, systemWallet } from "../../src/services/wallets";
+import { openCustodialWallet, systemWallet } from "../../src/services/wallets/wallets";
 import { cents, createBackend, memberToken, openTestLedgerWallet, seedMember, topUp } from "../helpers";
 import { adminLoop, Journal, memberLoop, RunClock, seeded, type World } from "./workload";
 

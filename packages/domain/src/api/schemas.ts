@@ -821,7 +821,7 @@ export const PushSubscriptionBody = z.object({
 });
 export const PushEndpointBody = z.object({ endpoint: z.string().url().max(2048) });
 
-/** An unsubscribe link's signed token: the member, the kind and their signature (services/unsubscribe.ts). */
+/** An unsubscribe link's signed token: the member, the kind and their signature (services/notifications/unsubscribe-tokens.ts). */
 export const UnsubscribeQuery = z.object({ token: z.string().min(1).max(200) });
 
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });

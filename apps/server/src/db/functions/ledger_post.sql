@@ -1,5 +1,5 @@
 -- ledger_post (migration 0016) with one more refusal: 'frozen', when either wallet is. A freeze
--- locks the wallet's accounts before it is written (services/freeze.ts), so a movement either
+-- locks the wallet's accounts before it is written (services/payments/freeze.ts), so a movement either
 -- committed before it or sees it.
 CREATE OR REPLACE FUNCTION ledger_post(
   p_kind text,

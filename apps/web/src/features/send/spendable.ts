@@ -30,7 +30,7 @@ export function floorCents(subs: SubAccountView[]): bigint | null {
 
 /**
  * The sub-accounts a payment may draw on: a reconversion (toward the safe wallet) takes pledged or
- * main money only, never mutual credit (the server's plan, services/payments.ts).
+ * main money only, never mutual credit (the server's plan, services/payments/payments.ts).
  */
 export function payableSubAccounts(subs: SubAccountView[], reconversion: boolean): SubAccountView[] {
   return reconversion ? subs.filter((s) => s.kind !== "cm") : subs;

@@ -62,7 +62,7 @@ export function fakeApi() {
 export type FakeApi = ReturnType<typeof fakeApi>;
 
 /**
- * The server's side of PINs, as apps/server/src/services/pins.ts behaves: the device secret for
+ * The server's side of PINs, as apps/server/src/services/wallets/pins.ts behaves: the device secret for
  * the right proof, one failure more for a wrong one, and the fifth failure deletes the PIN.
  */
 export function fakePinServer(api: FakeApi) {

@@ -1,0 +1,166 @@
+import { formatCents, type CurrencyFigures, type FigureInterval, type Figures } from "@mutua/domain";
+import type { Db, Tx } from "../../db/pool";
+import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
+import { hit, type Limit } from "../platform/rate-limit";
+
+/** "Active" members paid or were paid within this many days before the figures' instant. */
+export const ACTIVE_DAYS = 30;
+
+export interface FiguresQuery extends Period {
+  interval: FigureInterval;
+}
+
+/** Every kind of movement: a retirement is a reconversion paid out, when the reserve goes down. */
+const FLOW_KINDS = ["payment", "topup", "reconversion", "retirement"] as const;
+type FlowKind = (typeof FLOW_KINDS)[number];
+type Flows = CurrencyFigures["totals"];
+
+const emptyFlows = (): Flows => ({
+  payment: { count: 0, volume: "0.00" },
+  topup: { count: 0, volume: "0.00" },
+  reconversion: { count: 0, volume: "0.00" },
+  retirement: { count: 0, volume: "0.00" },
+});
+
+/**
+ * The board's figures, for every currency, computed from the ledger in one
+ * read-only snapshot (REPEATABLE READ), so they add up with each other and with the ledger at
+ * one instant. The period runs from the start of `from` to the end of `to` in `tz`.
+ *
+ * Stock figures stand at the end of the period: a member account's balance is the sum of its
+ * postings before it, which is the account's balance itself for a period that ends today.
+ * The reserve is what the ledger says came in and went out in national currency: top-ups
+ * credited less reconversions paid out (their retirement movements). The flows count the
+ * period's movements by kind, in week or month buckets of `tz`.
+ */
+export async function figures(db: Db, q: FiguresQuery): Promise<Figures> {
+  return readPeriod(db, q, (tx) => read(tx, q));
+}
+
+/** The figures for a board member, counted against their budget (`limit`, per member): each one aggregates the ledger over the period. */
+export async function boardFigures(db: Db, limit: Limit, by: bigint, q: FiguresQuery): Promise<Figures> {
+  await hit(db, `figures:member:${by}`, limit);
+  return figures(db, q);
+}
+
+async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
+  const args = [q.from, q.to, q.tz];
+  const { rows: head } = await tx.query<{ as_of: Date }>(`WITH ${PERIOD_BOUNDS} SELECT least(end_at, now()) AS as_of FROM bounds`, args);
+  const asOf = head[0]!.as_of;
+
+  // Member accounts at the end of the period (cents as text: sum() of bigint is numeric).
+  const { rows: stocks } = await tx.query<{
+    currency_id: string;
+    name: string;
+    symbol: string;
+    circulation: string;
+    has_cm: boolean;
+    cm_negative: string;
+    cm_positive: string;
+    at_floor: number;
+    at_ceiling: number;
+  }>(
+    `WITH ${PERIOD_BOUNDS},
+     balances AS (
+       SELECT a.currency_id, a.kind, a.floor, a.ceiling,
+         coalesce((SELECT sum(p.amount) FROM postings p JOIN movements m ON m.id = p.movement_id
+                   WHERE p.account_id = a.id AND m.created_at < (SELECT end_at FROM bounds)), 0) AS balance
+       FROM accounts a JOIN wallets w ON w.id = a.wallet_id
+       WHERE w.role = 'member'
+     )
+     SELECT c.id AS currency_id, c.name, c.symbol,
+       coalesce(sum(b.balance), 0)::text AS circulation,
+       coalesce(bool_or(b.kind = 'cm'), false) AS has_cm,
+       coalesce(sum(b.balance) FILTER (WHERE b.kind = 'cm' AND b.balance < 0), 0)::text AS cm_negative,
+       coalesce(sum(b.balance) FILTER (WHERE b.kind = 'cm' AND b.balance > 0), 0)::text AS cm_positive,
+       count(*) FILTER (WHERE b.kind = 'cm' AND b.floor < 0 AND b.balance <= b.floor)::int AS at_floor,
+       count(*) FILTER (WHERE b.kind = 'cm' AND b.ceiling IS NOT NULL AND b.balance >= b.ceiling)::int AS at_ceiling
+     FROM currencies c LEFT JOIN balances b ON b.currency_id = c.id
+     WHERE EXISTS (SELECT 1 FROM backends WHERE currency_id = c.id)
+     GROUP BY c.id, c.name, c.symbol ORDER BY c.name, c.id`,
+    args,
+  );
+
+  const { rows: reserves } = await tx.query<{ currency_id: string; reserve: string }>(
+    `WITH ${PERIOD_BOUNDS}
+     SELECT currency_id, (coalesce(sum(amount) FILTER (WHERE kind = 'topup'), 0) - coalesce(sum(amount) FILTER (WHERE kind = 'retirement'), 0))::text AS reserve
+     FROM movements WHERE kind IN ('topup', 'retirement') AND created_at < (SELECT end_at FROM bounds) GROUP BY currency_id`,
+    args,
+  );
+
+  const { rows: people } = await tx.query<{ currency_id: string; with_wallet: number; active: number }>(
+    `WITH ${PERIOD_BOUNDS},
+     instant AS (SELECT least(end_at, now()) AS t FROM bounds),
+     active AS (
+       SELECT DISTINCT mv.currency_id, w.member_id
+       FROM movements mv JOIN wallets w ON w.id IN (mv.payer_wallet_id, mv.payee_wallet_id)
+       WHERE mv.kind = 'payment' AND w.role = 'member'
+         AND mv.created_at >= (SELECT t FROM instant) - make_interval(days => $4) AND mv.created_at < (SELECT t FROM instant)
+     )
+     SELECT b.currency_id,
+       count(DISTINCT w.member_id) FILTER (WHERE w.status = 'active' AND w.created_at < (SELECT end_at FROM bounds))::int AS with_wallet,
+       (SELECT count(*) FROM active WHERE active.currency_id = b.currency_id)::int AS active
+     FROM backends b JOIN wallets w ON w.backend_id = b.id AND w.role = 'member'
+     GROUP BY b.currency_id`,
+    [...args, ACTIVE_DAYS],
+  );
+
+  // Every bucket of the period, even an empty one: a chart with gaps would hide a quiet month.
+  const { rows: buckets } = await tx.query<{ start: string }>(
+    `SELECT to_char(d, 'YYYY-MM-DD') AS start
+     FROM generate_series(date_trunc($3, $1::date::timestamp), date_trunc($3, $2::date::timestamp), ('1 ' || $3)::interval) d`,
+    [q.from, q.to, q.interval],
+  );
+  const { rows: flows } = await tx.query<{ currency_id: string; start: string; kind: FlowKind; n: number; volume: string }>(
+    `WITH ${PERIOD_BOUNDS}
+     SELECT currency_id, to_char(date_trunc($4, created_at AT TIME ZONE $3), 'YYYY-MM-DD') AS start, kind, count(*)::int AS n, sum(amount)::text AS volume
+     FROM movements
+     WHERE created_at >= (SELECT start_at FROM bounds) AND created_at < (SELECT end_at FROM bounds)
+     GROUP BY 1, 2, 3`,
+    [...args, q.interval],
+  );
+
+  const currencies = stocks.map((s): CurrencyFigures => {
+    const circulation = BigInt(s.circulation);
+    const reserve = BigInt(reserves.find((r) => r.currency_id === s.currency_id)?.reserve ?? "0");
+    const counts = people.find((p) => p.currency_id === s.currency_id);
+    const mine = flows.filter((f) => f.currency_id === s.currency_id);
+    const series = buckets.map(({ start }) => {
+      const bucket = { start, ...emptyFlows() };
+      for (const f of mine.filter((f) => f.start === start)) bucket[f.kind] = { count: f.n, volume: formatCents(BigInt(f.volume)) };
+      return bucket;
+    });
+    return {
+      currencyId: s.currency_id,
+      name: s.name,
+      symbol: s.symbol,
+      circulation: formatCents(circulation),
+      reserve: formatCents(reserve),
+      coverage: circulation > 0n ? percent(reserve, circulation) : null,
+      mutualCredit: s.has_cm
+        ? { negative: formatCents(BigInt(s.cm_negative)), positive: formatCents(BigInt(s.cm_positive)), atFloor: s.at_floor, atCeiling: s.at_ceiling }
+        : null,
+      membersWithWallet: counts?.with_wallet ?? 0,
+      activeMembers: counts?.active ?? 0,
+      totals: total(mine),
+      series,
+    };
+  });
+  return { from: q.from, to: q.to, interval: q.interval, asOf: asOf.toISOString(), currencies };
+}
+
+/** a / b as a percentage with two decimals, rounded half away from zero, in integers only. */
+export function percent(a: bigint, b: bigint): string {
+  const scaled = (a * 20000n) / b; // hundredths of a percent, times two
+  const rounded = (scaled + (scaled >= 0n ? 1n : -1n)) / 2n;
+  return formatCents(rounded);
+}
+
+function total(rows: { kind: FlowKind; n: number; volume: string }[]): Flows {
+  const out = emptyFlows();
+  for (const kind of FLOW_KINDS) {
+    const mine = rows.filter((r) => r.kind === kind);
+    out[kind] = { count: mine.reduce((s, r) => s + r.n, 0), volume: formatCents(mine.reduce((s, r) => s + BigInt(r.volume), 0n)) };
+  }
+  return out;
+}

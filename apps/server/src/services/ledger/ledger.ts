@@ -1,0 +1,246 @@
+import { createHash, randomBytes } from "node:crypto";
+import { ErrorCode, M, formatCents, type MovementKind, type SubAccount, SM } from "@mutua/domain";
+import type { Db, Queryable, Tx } from "../../db/pool";
+import { Refusal } from "../platform/errors";
+import { Batcher, perPool } from "./batching";
+
+/**
+ * The double-entry ledger. A movement is one database transaction of postings that sum to
+ * zero; the accounts it touches are locked in id order first, so concurrent movements on
+ * any number of server instances serialise per account and never deadlock, and no balance
+ * can pass its floor or ceiling. The database re-checks both (CHECK constraints, a deferred
+ * balance trigger) and refuses updates and deletes of history.
+ */
+
+export type { MovementKind };
+
+export interface MovementRequest {
+  kind: MovementKind;
+  payerWalletId: string;
+  payeeWalletId: string;
+  /** Money taken from the payer's sub-account and given to the payee's sub-account of the same kind. */
+  parts: { account: SubAccount; amount: bigint }[];
+  senderMemo: string;
+  recipientMemo: string;
+  idempotencyKey: string;
+  initiatedBy: bigint | null;
+  signedMessage?: string | null;
+  signature?: string | null;
+  /** Only for seeding history. */
+  at?: Date;
+}
+
+export interface MovementRow {
+  id: bigint;
+  public_id: string;
+  backend_id: string;
+  currency_id: string;
+  kind: MovementKind;
+  payer_wallet_id: string;
+  payee_wallet_id: string;
+  amount: bigint;
+  sender_memo: string;
+  recipient_memo: string;
+  idempotency_key: string;
+  request_hash: string;
+  created_at: Date;
+}
+
+/** What makes two requests "the same payment" for idempotency (not the signature or its time). */
+function requestHash(r: MovementRequest): string {
+  const content = JSON.stringify([
+    r.kind,
+    r.payerWalletId,
+    r.payeeWalletId,
+    r.parts.map((p) => [p.account, p.amount.toString()]),
+    r.senderMemo,
+    r.recipientMemo,
+  ]);
+  return createHash("sha256").update(content).digest("hex");
+}
+
+const refused = (code: ErrorCode, id: string) => new Refusal(code, { id });
+
+function normalise(req: MovementRequest): { req: MovementRequest; hash: string } {
+  const parts = req.parts.filter((p) => p.amount !== 0n);
+  if (parts.length === 0 || parts.some((p) => p.amount < 0n)) throw new Error("postMovement: parts must be positive");
+  if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new Error("postMovement: one part per sub-account");
+  return { req: { ...req, parts }, hash: requestHash({ ...req, parts }) };
+}
+
+/**
+ * Posts a movement, or returns the one already posted under the same idempotency key. One
+ * statement (`ledger_post`, db/functions/ledger_post.sql), so one round trip and its own
+ * transaction; when movements arrive together they share one (group commit, `ledger_post_batch`,
+ * db/functions/ledger_post_batch.sql), each with its own outcome.
+ */
+export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
+  const n = normalise(req);
+  return answer(await groupCommit(db).submit({ req: n.req, hash: n.hash, publicId: newPublicId() }));
+}
+
+/**
+ * Posts a movement inside the caller's transaction, so it commits or rolls back with the
+ * caller's other writes (an order's state, an audit row). No retry here: a deadlock or a
+ * concurrent commit of the same key aborts the whole transaction, so callers serialise on a
+ * row of their own (the order, the reconversion) taken FOR UPDATE before calling this.
+ */
+export async function postMovementTx(tx: Tx, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
+  const n = normalise(req);
+  return answer(await post(tx, { req: n.req, hash: n.hash, publicId: newPublicId() }));
+}
+
+const newPublicId = () => `tx_${randomBytes(12).toString("hex")}`;
+
+/** Why ledger_post refused, as the member is told. */
+const REFUSALS: Record<string, () => Refusal> = {
+  idempotency_conflict: () => refused(ErrorCode.idempotencyConflict, M.idempotencyConflict),
+  not_found: () => refused(ErrorCode.notFound, M.notFound),
+  cannot_send: () => refused(ErrorCode.validation, M.cannotSendToAccount),
+  backend_unavailable: () => refused(ErrorCode.backendUnavailable, M.backendUnavailable),
+  target_inactive: () => refused(ErrorCode.inactiveAccount, M.targetInactive),
+  payer_inactive: () => refused(ErrorCode.inactiveAccount, SM.payerInactive),
+  frozen: () => refused(ErrorCode.accountFrozen, SM.accountFrozen),
+  insufficient_balance: () => refused(ErrorCode.insufficientBalance, M.insufficientBalance),
+  recipient_limit: () => refused(ErrorCode.recipientLimit, M.recipientLimit),
+};
+
+interface Posting {
+  req: MovementRequest;
+  hash: string;
+  publicId: string;
+}
+type Outcome = MovementRow & { outcome: string };
+
+function answer({ outcome, ...movement }: Outcome): { movement: MovementRow; replayed: boolean } {
+  if (outcome === "posted" || outcome === "replayed") return { movement, replayed: outcome === "replayed" };
+  const refusal = REFUSALS[outcome];
+  if (!refusal) throw new Error(`ledger_post: unknown outcome ${outcome}`);
+  throw refusal();
+}
+
+/**
+ * The ledger's rules, applied by the database in one statement (`ledger_post`,
+ * db/functions/ledger_post.sql): the accounts locked in id order, the key answered, wallets,
+ * backend, floors and ceilings checked under the locks, then the movement, its postings and the
+ * cached balances written.
+ */
+async function post(db: Queryable, p: Posting): Promise<Outcome> {
+  const { req } = p;
+  const { rows } = await db.query<Outcome>({
+    name: "ledger-post",
+    text: "SELECT * FROM ledger_post($1, $2, $3, $4::text[], $5::bigint[], $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    values: [
+      req.kind,
+      req.payerWalletId,
+      req.payeeWalletId,
+      req.parts.map((x) => x.account),
+      req.parts.map((x) => x.amount.toString()),
+      req.senderMemo,
+      req.recipientMemo,
+      req.initiatedBy,
+      req.idempotencyKey,
+      p.hash,
+      req.signedMessage ?? null,
+      req.signature ?? null,
+      req.at ?? null,
+      p.publicId,
+    ],
+  });
+  return rows[0]!;
+}
+
+/** One movement in its own transaction, tried again when PostgreSQL asks to. */
+async function postAlone(db: Db, p: Posting): Promise<Outcome> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await post(db, p);
+    } catch (e) {
+      // A deadlock or serialisation failure is PostgreSQL asking to try again. So is the key
+      // committed meanwhile by a request that locked other sub-accounts: the retry finds it.
+      const { code, constraint } = e as { code?: string; constraint?: string };
+      const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
+      if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
+      throw e;
+    }
+  }
+}
+
+/** Several movements in one statement and one transaction, each with its outcome (db/functions/ledger_post_batch.sql). */
+async function postBatch(db: Db, batch: Posting[]): Promise<Outcome[]> {
+  const items = batch.map(({ req, hash, publicId }) => ({
+    kind: req.kind,
+    payer: req.payerWalletId,
+    payee: req.payeeWalletId,
+    accounts: req.parts.map((x) => x.account),
+    amounts: req.parts.map((x) => x.amount.toString()),
+    senderMemo: req.senderMemo,
+    recipientMemo: req.recipientMemo,
+    initiatedBy: req.initiatedBy?.toString() ?? null,
+    key: req.idempotencyKey,
+    hash,
+    signedMessage: req.signedMessage ?? null,
+    signature: req.signature ?? null,
+    at: req.at?.toISOString() ?? null,
+    publicId,
+  }));
+  const { rows } = await db.query<Outcome & { item: number }>({
+    name: "ledger-post-batch",
+    text: "SELECT * FROM ledger_post_batch($1::jsonb)",
+    values: [JSON.stringify(items)],
+  });
+  const out: Outcome[] = [];
+  for (const { item, ...row } of rows) out[item] = row;
+  if (out.length !== batch.length || out.includes(undefined as never)) throw new Error("ledger_post_batch: an item has no outcome");
+  return out;
+}
+
+/**
+ * Movements of one pool go through one group committer. Two batches in flight at most: fewer
+ * means larger batches, and measured on two cores (bench:transfers) one or two batches at once
+ * post three times as many movements per second as ten; the second keeps the queue moving while
+ * the first waits on a lock held by another instance.
+ */
+const groupCommit = perPool(
+  (db: Db) =>
+    new Batcher<Posting, Outcome>({
+      one: (p) => postAlone(db, p),
+      many: (batch) => postBatch(db, batch),
+      concurrency: 2,
+      maxBatch: 64,
+    }),
+);
+
+/**
+ * The ledger's invariants, checked by tests after every scenario and cheap enough for a
+ * periodic job: returns the violations found (none when all is well).
+ */
+export async function ledgerViolations(db: Queryable): Promise<string[]> {
+  const out: string[] = [];
+  // sum() of bigint is numeric, which pg hands over as a string.
+  const unbalanced = await db.query<{ currency_id: string; total: string }>(
+    "SELECT a.currency_id, sum(p.amount) AS total FROM postings p JOIN accounts a ON a.id = p.account_id GROUP BY a.currency_id HAVING sum(p.amount) <> 0",
+  );
+  for (const r of unbalanced.rows) out.push(`postings of ${r.currency_id} sum to ${formatCents(BigInt(r.total))}`);
+  const movements = await db.query<{ movement_id: bigint }>("SELECT movement_id FROM postings GROUP BY movement_id HAVING sum(amount) <> 0");
+  for (const r of movements.rows) out.push(`movement ${r.movement_id} is not balanced`);
+  const empty = await db.query<{ id: bigint }>("SELECT m.id FROM movements m WHERE NOT EXISTS (SELECT 1 FROM postings p WHERE p.movement_id = m.id)");
+  for (const r of empty.rows) out.push(`movement ${r.id} has no postings`);
+  const cache = await db.query<{ id: bigint; balance: bigint; total: bigint }>(
+    `SELECT a.id, a.balance, coalesce(sum(p.amount), 0) AS total FROM accounts a LEFT JOIN postings p ON p.account_id = a.id
+     GROUP BY a.id HAVING a.balance <> coalesce(sum(p.amount), 0)`,
+  );
+  for (const r of cache.rows) out.push(`account ${r.id}: balance ${r.balance} but postings sum to ${r.total}`);
+  const bounds = await db.query<{ id: bigint }>(
+    "SELECT id FROM accounts WHERE (floor IS NOT NULL AND balance < floor) OR (ceiling IS NOT NULL AND balance > ceiling)",
+  );
+  for (const r of bounds.rows) out.push(`account ${r.id} is past its floor or ceiling`);
+  // Running balances: each posting's balance_after follows from the previous one.
+  const running = await db.query<{ id: bigint }>(
+    `SELECT id FROM (
+       SELECT id, balance_after, sum(amount) OVER (PARTITION BY account_id ORDER BY id) AS running FROM postings
+     ) x WHERE balance_after <> running`,
+  );
+  for (const r of running.rows) out.push(`posting ${r.id}: balance_after does not follow`);
+  return out;
+}

@@ -1,0 +1,130 @@
+import { ErrorCode, M, normalizeEmail, normalizeName, searchKey, signupProblems, type Msg, SM } from "@mutua/domain";
+import type { Db, Queryable } from "../../db/pool";
+import { Refusal, invalid } from "../platform/errors";
+import type { Settings } from "../../settings";
+import { hashPassword, verifyPassword, dummyHash } from "./passwords";
+import { hit, forgive, clear } from "../platform/rate-limit";
+import { createSession } from "./sessions";
+
+export interface MemberRow {
+  id: bigint;
+  email: string;
+  first_name: string;
+  last_name: string;
+  /** first_name and last_name, as the database spells them once (migration 0010). */
+  name: string;
+  password_hash: string;
+  phone: string | null;
+  can_validate_accounts: boolean;
+  can_validate_credits: boolean;
+  /** The board's read-only right; administrators read the figures without it. */
+  can_view_figures: boolean;
+  created_at: Date;
+}
+
+export interface Profile {
+  id: number;
+  name: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+export const toProfile = (m: MemberRow): Profile => ({
+  id: Number(m.id),
+  name: `${m.first_name} ${m.last_name}`,
+  firstName: m.first_name,
+  lastName: m.last_name,
+  email: m.email,
+});
+
+export async function findMemberById(db: Queryable, id: bigint): Promise<MemberRow | null> {
+  const { rows } = await db.query<MemberRow>("SELECT * FROM members WHERE id = $1", [id]);
+  return rows[0] ?? null;
+}
+
+export async function findMemberByEmail(db: Queryable, email: string): Promise<MemberRow | null> {
+  const { rows } = await db.query<MemberRow>("SELECT * FROM members WHERE email = $1", [normalizeEmail(email)]);
+  return rows[0] ?? null;
+}
+
+/**
+ * Checks the password and opens a session. Every attempt is counted per IP and per account
+ * before the password is checked (so parallel guesses cannot slip through); a success gives
+ * its attempt back.
+ */
+export async function login(db: Db, s: Settings, ip: string, loginRaw: string, password: string) {
+  const email = normalizeEmail(loginRaw);
+  const ipBucket = `login:ip:${ip}`;
+  const accountBucket = `login:account:${email}`;
+  await hit(db, ipBucket, s.limits.loginPerIp);
+  await hit(db, accountBucket, s.limits.loginPerAccount);
+  const member = await findMemberByEmail(db, email);
+  const ok = member ? await verifyPassword(password, member.password_hash) : (await verifyPassword(password, await dummyHash()), false);
+  if (!member || !ok) throw new Refusal(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  await forgive(db, ipBucket);
+  await clear(db, accountBucket);
+  const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: "password", proven: true });
+  return { ...session, profile: toProfile(member) };
+}
+
+export interface SignupInput {
+  email: string;
+  firstName: string;
+  lastName: string;
+  password: string;
+}
+
+export async function signup(db: Db, s: Settings, ip: string, input: SignupInput): Promise<void> {
+  if (!s.allowSignup) throw new Refusal(ErrorCode.signupDisabled, { id: SM.signupDisabled });
+  const problems = signupProblems({ ...input, confirmPassword: input.password });
+  if (Object.keys(problems).length > 0) throw invalid(problems as Record<string, Msg>);
+  const email = normalizeEmail(input.email);
+  await hit(db, `signup:ip:${ip}`, s.limits.signupPerIp);
+  await hit(db, `signup:account:${email}`, s.limits.signupPerAccount);
+  await createMember(db, { email, firstName: input.firstName, lastName: input.lastName, passwordHash: await hashPassword(input.password) });
+}
+
+export async function createMember(
+  db: Queryable,
+  m: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    passwordHash: string;
+    phone?: string;
+    canValidateAccounts?: boolean;
+    canValidateCredits?: boolean;
+    canViewFigures?: boolean;
+  },
+): Promise<bigint> {
+  const email = normalizeEmail(m.email);
+  const phone = m.phone?.trim() || null;
+  const firstName = normalizeName(m.firstName);
+  const lastName = normalizeName(m.lastName);
+  // Members find each other by name only (name_key); administrators also by e-mail and phone (search_text).
+  const nameKey = searchKey(`${firstName} ${lastName}`);
+  const search = searchKey(`${firstName} ${lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
+  try {
+    const { rows } = await db.query<{ id: bigint }>(
+      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        email,
+        firstName,
+        lastName,
+        m.passwordHash,
+        phone,
+        search,
+        nameKey,
+        m.canValidateAccounts ?? false,
+        m.canValidateCredits ?? false,
+        m.canViewFigures ?? false,
+      ],
+    );
+    return rows[0]!.id;
+  } catch (e) {
+    if ((e as { code?: string }).code === "23505") throw new Refusal(ErrorCode.emailTaken, { id: SM.userExists });
+    throw e;
+  }
+}

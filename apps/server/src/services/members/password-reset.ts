@@ -1,0 +1,101 @@
+import { ErrorCode, newPasswordProblems, normalizeEmail, type Msg, SM } from "@mutua/domain";
+import { inTransaction, type Db, type Queryable } from "../../db/pool";
+import { Refusal, invalid } from "../platform/errors";
+import type { Settings } from "../../settings";
+import { audit } from "../board/audit";
+import { revokeDeviceLogins } from "./credentials";
+import { sendBestEffort, type Mail, type Mailer } from "../notifications/mail";
+import { findMemberByEmail, findMemberById, type MemberRow } from "./members";
+import { hashPassword } from "./passwords";
+import { hit } from "../platform/rate-limit";
+import { newToken, revokeAllSessions, tokenHash } from "./sessions";
+
+/** E-mails a single-use link, valid for `resetTokenTtlSeconds`, to choose a new password. */
+export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, ip: string, emailRaw: string): Promise<void> {
+  if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
+  const email = normalizeEmail(emailRaw);
+  await hit(db, `reset:ip:${ip}`, s.limits.resetPerIp);
+  await spendAddressResetBudget(db, s, email);
+  const member = await findMemberByEmail(db, email);
+  // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
+  if (!member) throw new Refusal(ErrorCode.unknownUser, { id: SM.unknownUser });
+  const mail = await resetLinkMail(db, s, member);
+  // Not awaited: an answer that waited for the mail server would take longer for members than
+  // for unknown addresses, and tell who is a member by its time alone.
+  void sendBestEffort(mailer, mail);
+}
+
+/**
+ * Counts one reset mail to `email` in the address's budget (429 once spent). Every reset mail
+ * to an address counts, whoever asked for it: the member's own request and an account
+ * administrator's send share it, so neither can flood the mailbox past it. Counted outside any
+ * transaction, so a refusal still counts and the slowdown holds no connection.
+ */
+export async function spendAddressResetBudget(db: Db, s: Settings, email: string): Promise<void> {
+  await hit(db, `reset:account:${normalizeEmail(email)}`, s.limits.resetPerAccount);
+}
+
+/**
+ * Stores a new single-use reset token for the member and returns the e-mail carrying its link
+ * (sent by the caller once the token is committed). Refused when the association turned
+ * password resets off.
+ */
+export async function resetLinkMail(db: Queryable, s: Settings, member: Pick<MemberRow, "id" | "email" | "first_name">): Promise<Mail> {
+  if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
+  const { token, hash } = newToken();
+  await db.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
+    hash,
+    member.id,
+    s.resetTokenTtlSeconds,
+  ]);
+  const link = `${s.publicUrl}/reset-password?token=${token}`;
+  const minutes = Math.round(s.resetTokenTtlSeconds / 60);
+  return {
+    to: member.email,
+    subject: "Choose a new password",
+    text:
+      `Hello ${member.first_name},\n\n` +
+      `Someone (hopefully you) asked to reset the password of your account.\n` +
+      `Open this link within ${minutes} minutes to choose a new password:\n\n${link}\n\n` +
+      `If you did not ask for it, ignore this message: your password stays as it is.\n`,
+  };
+}
+
+/**
+ * Consumes a reset token and sets the new password. Every open session and every device login
+ * of the member ends (whoever had stolen one is out); passkeys stay, and the member is told by
+ * e-mail where to review them.
+ */
+export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, token: string, password: string): Promise<void> {
+  const problems = newPasswordProblems(password, password);
+  if (problems.password) throw invalid({ password: problems.password } as Record<string, Msg>);
+  const hash = await hashPassword(password);
+  const memberId = await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<{ member_id: bigint }>(
+      `UPDATE password_resets SET used_at = now()
+       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING member_id`,
+      [tokenHash(token)],
+    );
+    const memberId = rows[0]?.member_id;
+    if (memberId === undefined) throw new Refusal(ErrorCode.invalidResetToken, { id: SM.resetTokenInvalid });
+    await tx.query("UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1", [memberId, hash]);
+    // Other links sent before this one must not reset the password again.
+    await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [memberId]);
+    await revokeAllSessions(tx, memberId);
+    const devices = await revokeDeviceLogins(tx, memberId);
+    await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });
+    return memberId;
+  });
+  const member = await findMemberById(db, memberId);
+  if (member) {
+    await sendBestEffort(mailer, {
+      to: member.email,
+      subject: "Your password was changed",
+      text:
+        `Hello ${member.first_name},\n\n` +
+        `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
+        `Passkeys stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.\n\n` +
+        `If you did not change it, ask for a new password at once: ${s.publicUrl}/reset-password\n`,
+    });
+  }
+}

@@ -1,0 +1,182 @@
+import { formatAmount, memberSinceDate, MEMBER_LANGUAGES, type MemberLanguage, type NotificationKind } from "@mutua/domain";
+import type { Mail } from "./mail";
+
+/**
+ * A notification's words, e-mail and push, in the member's language (English and French, as the
+ * app's catalogs): pure, so each text can be read and tested without a server.
+ */
+
+/** What a message says: the facts of its event, already resolved (services/notifications/notification-deliveries.ts). */
+export interface NotificationFacts {
+  kind: NotificationKind;
+  to: string;
+  firstName: string;
+  language: MemberLanguage;
+  /** The movement's amount in cents; null for a wallet's approval. */
+  amount: bigint | null;
+  symbol: string;
+  currencyName: string;
+  /** Who paid, credited, approved: a member's name, or the association's for its own wallets and doings. */
+  counterparty: string;
+  /**
+   * When the counterparty joined (a NameHint's memberSince), when another member's name looks like
+   * theirs: said beside the name, so that a look-alike is not taken for them (services/members/name-hints.ts).
+   */
+  counterpartySince?: string | null;
+  /** The payer's memo for the member, if any. */
+  memo: string;
+}
+
+interface Words {
+  hello: (name: string) => string;
+  /** A look-alike name's hint: the month, or the day, its member joined. */
+  since: (date: string, day: boolean) => string;
+  subject: Record<NotificationKind, (f: NotificationFacts, amount: string) => string>;
+  memo: (memo: string) => string;
+  open: (url: string) => string;
+  why: string;
+  stop: (what: string, url: string) => string;
+  /** What the unsubscribe link stops, inside a sentence. */
+  kinds: Record<NotificationKind, string>;
+  /** A push notification's title: short, the news itself (the phone shows little more). */
+  pushTitle: Record<NotificationKind, (f: PushFacts, amount: string) => string>;
+  /** Its body's first line: who. */
+  pushBody: Record<NotificationKind, (f: PushFacts, amount: string) => string>;
+}
+
+const WORDS: Record<MemberLanguage, Words> = {
+  "en-US": {
+    hello: (name) => `Hello ${name},`,
+    since: (date) => `member since ${date}`,
+    subject: {
+      payment_received: (f, amount) => `${f.counterparty} paid you ${amount}`,
+      topup_credited: (f, amount) => `${f.counterparty} credited your account with ${amount}`,
+      wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
+      reconversion_paid: (f, amount) => `${f.counterparty} paid your reconversion of ${amount}`,
+    },
+    memo: (memo) => `Memo: ${memo}`,
+    open: (url) => `See it in your account: ${url}`,
+    why: "You get this e-mail because you asked for it in your Preferences.",
+    stop: (what, url) => `To stop e-mails about ${what}, open this link: ${url}`,
+    kinds: {
+      payment_received: "money received",
+      topup_credited: "top-ups credited",
+      wallet_approved: "accounts approved",
+      reconversion_paid: "reconversions paid",
+    },
+    pushTitle: {
+      payment_received: (_f, amount) => `Received ${amount}`,
+      topup_credited: (_f, amount) => `Top-up of ${amount} credited`,
+      wallet_approved: () => "Account approved",
+      reconversion_paid: (_f, amount) => `Reconversion of ${amount} paid`,
+    },
+    pushBody: {
+      payment_received: (f) => `From ${f.counterparty}`,
+      topup_credited: (f) => `By ${f.counterparty}`,
+      wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
+      reconversion_paid: (f) => `By ${f.counterparty}`,
+    },
+  },
+  "fr-FR": {
+    hello: (name) => `Bonjour ${name},`,
+    since: (date, day) => (day ? `membre depuis le ${date}` : `membre depuis ${date}`),
+    subject: {
+      payment_received: (f, amount) => `${f.counterparty} vous a payé ${amount}`,
+      topup_credited: (f, amount) => `${f.counterparty} a crédité votre compte de ${amount}`,
+      wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
+      reconversion_paid: (f, amount) => `${f.counterparty} a payé votre reconversion de ${amount}`,
+    },
+    memo: (memo) => `Mémo : ${memo}`,
+    open: (url) => `Voir dans votre compte : ${url}`,
+    why: "Vous recevez cet e-mail parce que vous l'avez demandé dans vos Préférences.",
+    stop: (what, url) => `Pour ne plus recevoir d'e-mails sur ${what}, ouvrez ce lien : ${url}`,
+    kinds: {
+      payment_received: "l'argent reçu",
+      topup_credited: "les rechargements crédités",
+      wallet_approved: "les comptes validés",
+      reconversion_paid: "les reconversions payées",
+    },
+    pushTitle: {
+      payment_received: (_f, amount) => `Vous avez reçu ${amount}`,
+      topup_credited: (_f, amount) => `Rechargement de ${amount} crédité`,
+      wallet_approved: () => "Compte validé",
+      reconversion_paid: (_f, amount) => `Reconversion de ${amount} payée`,
+    },
+    pushBody: {
+      payment_received: (f) => `De ${f.counterparty}`,
+      topup_credited: (f) => `Par ${f.counterparty}`,
+      wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
+      reconversion_paid: (f) => `Par ${f.counterparty}`,
+    },
+  },
+};
+
+/** What a push says: the facts of an e-mail but its recipient's address and name (the device is theirs). */
+export type PushFacts = Omit<NotificationFacts, "to" | "firstName">;
+
+/**
+ * A Web Push payload, read by the app's service worker: what it shows, the app path a tap opens,
+ * and the tag (the event's id) that keeps one notification per event on the device.
+ */
+export interface PushMessage {
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+}
+
+const amountText = (f: PushFacts) => (f.amount === null ? "" : `${formatAmount(f.amount, f.language)} ${f.symbol}`);
+
+/** The facts with the counterparty's hint beside their name, when they have one: "Alice Martin (member since March 2024)". */
+function hinted<F extends PushFacts>(f: F): F {
+  if (!f.counterpartySince) return f;
+  const { date, day } = memberSinceDate(f.counterpartySince, f.language);
+  return { ...f, counterparty: `${f.counterparty} (${WORDS[f.language].since(date, day)})` };
+}
+
+export function notificationPush(facts: PushFacts, links: { url: string; tag: string }): PushMessage {
+  const f = hinted(facts);
+  const w = WORDS[f.language];
+  const amount = amountText(f);
+  const body = [w.pushBody[f.kind](f, amount), ...(f.memo ? [w.memo(f.memo)] : [])].join("\n");
+  return { title: w.pushTitle[f.kind](f, amount), body, url: links.url, tag: links.tag };
+}
+
+/** The language to write in: the member's own, else the association's default when the server has its words, else English. */
+export function writingLanguage(own: MemberLanguage | null, associationDefault: string): MemberLanguage {
+  return own ?? ((MEMBER_LANGUAGES as readonly string[]).includes(associationDefault) ? (associationDefault as MemberLanguage) : "en-US");
+}
+
+/** What an unsubscribe link stops, in the member's language ("money received", "l'argent reçu"). */
+export function kindWords(kind: NotificationKind, language: MemberLanguage): string {
+  return WORDS[language].kinds[kind];
+}
+
+/**
+ * The message, with RFC 8058's one-click unsubscribe headers: a mail client POSTs
+ * `List-Unsubscribe=One-Click` to the link, which switches this kind off without a page.
+ */
+export function notificationMail(facts: NotificationFacts, links: { app: string; unsubscribe: string }): Mail {
+  const f = hinted(facts);
+  const w = WORDS[f.language];
+  const amount = amountText(f);
+  const subject = w.subject[f.kind](f, amount);
+  const lines = [
+    w.hello(f.firstName),
+    "",
+    `${subject}.`,
+    ...(f.memo ? [w.memo(f.memo)] : []),
+    "",
+    w.open(links.app),
+    "",
+    "--",
+    w.why,
+    w.stop(w.kinds[f.kind], links.unsubscribe),
+  ];
+  return {
+    to: f.to,
+    subject,
+    text: `${lines.join("\n")}\n`,
+    headers: { "List-Unsubscribe": `<${links.unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
