@@ -40,7 +40,8 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-      { test: { name: "web", include: ["apps/web/src/**/*.test.{ts,tsx}"], environment: "jsdom" } },
+      // Some run real key derivations (PINs, keystores), slow on a loaded two-core machine.
+      { test: { name: "web", include: ["apps/web/src/**/*.test.{ts,tsx}"], environment: "jsdom", testTimeout: 20_000 } },
       {
         // Measurements that CPU contention would skew: run by themselves (scripts/test.mjs).
         test: {

@@ -13,7 +13,7 @@ import { detailDate } from "../../lib/dates";
 import { Field } from "../../ui/Field";
 import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { FreezeControl } from "./FreezeControl";
 import { SoleAdministratorNotice } from "./SoleAdministratorNotice";
 import { ownRefusal } from "./own-refusal";

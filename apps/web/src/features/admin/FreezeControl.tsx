@@ -8,7 +8,7 @@ import { toast } from "../../lib/toast";
 import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 import { Field } from "../../ui/Field";
 import { walletName } from "../accounts/labels";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { adminKeys } from "./queries";
 
 /**

@@ -9,7 +9,7 @@ import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { ownRefusal } from "./own-refusal";
 
 /**

@@ -8,7 +8,7 @@ import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { AdminTable } from "./AdminTable";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { ownRefusal } from "./own-refusal";
 
 /**

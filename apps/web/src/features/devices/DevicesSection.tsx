@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react";
 import { M, type DeviceView } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
-import { Dialog } from "../../ui/Dialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { biometricStore } from "../biometric/store";
 import { useDevices, useRemoveDevice } from "./queries";
 
@@ -82,16 +82,15 @@ function RemoveDeviceDialog({ device, onDone }: { device: DeviceView; onDone: ()
     onDone();
   };
   return (
-    <Dialog title={i18n._("Remove this sign-in?")} onClose={onDone}>
+    <ConfirmDialog
+      title={i18n._("Remove this sign-in?")}
+      confirm={i18n._("Remove")}
+      danger
+      busy={remove.isPending}
+      onConfirm={() => void confirm()}
+      onClose={onDone}
+    >
       <p>{i18n._("{name} will no longer sign in to your account. You can add it again later with your password.", { name })}</p>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onDone} autoFocus>
-          {i18n._("Cancel")}
-        </button>
-        <button type="button" className="button danger" disabled={remove.isPending} onClick={() => void confirm()}>
-          {i18n._("Remove")}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

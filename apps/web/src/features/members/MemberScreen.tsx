@@ -6,7 +6,7 @@ import { useFormat } from "../../lib/format";
 import { BackIcon, Icon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { walletName } from "../accounts/labels";
-import { ConfirmDialog } from "../admin/ConfirmDialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { movementKindLabel } from "../admin/movement-kinds";
 import { FreezeControl } from "../admin/FreezeControl";
 import { stageLabel } from "../reconversion/stages";

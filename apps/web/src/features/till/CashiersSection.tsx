@@ -5,7 +5,7 @@ import { M, type AccountEntry, type Cashier } from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
-import { Dialog } from "../../ui/Dialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { Field } from "../../ui/Field";
 import { accountLabel } from "../accounts/labels";
 import { useAccounts } from "../accounts/queries";
@@ -109,30 +109,24 @@ function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolea
         </button>
       </form>
       {removing && (
-        <Dialog title={i18n._("Remove this cashier?")} onClose={() => setRemoving(null)}>
+        <ConfirmDialog
+          title={i18n._("Remove this cashier?")}
+          confirm={i18n._("Remove")}
+          danger
+          busy={revoke.isPending}
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            try {
+              await revoke.mutateAsync(removing.memberId!);
+              toast.success(i18n._("{name} is no longer a cashier.", { name: removing.name ?? removing.email }));
+              setRemoving(null);
+            } catch {
+              toast.error({ id: M.settingsSaveFailed });
+            }
+          }}
+        >
           <p>{i18n._("{name} will no longer be able to take payments at your till.", { name: removing.name ?? removing.email })}</p>
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={() => setRemoving(null)} autoFocus>
-              {i18n._("Cancel")}
-            </button>
-            <button
-              type="button"
-              className="button danger"
-              disabled={revoke.isPending}
-              onClick={async () => {
-                try {
-                  await revoke.mutateAsync(removing.memberId!);
-                  toast.success(i18n._("{name} is no longer a cashier.", { name: removing.name ?? removing.email }));
-                  setRemoving(null);
-                } catch {
-                  toast.error({ id: M.settingsSaveFailed });
-                }
-              }}
-            >
-              {i18n._("Remove")}
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </div>
   );

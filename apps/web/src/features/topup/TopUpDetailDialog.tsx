@@ -3,7 +3,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type PendingTopUp } from "@mutua/domain";
 import { MEMBER_KEY } from "../../lib/query-policy";
-import { Dialog, dialogAutofocus } from "../../ui/Dialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
+import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
@@ -117,34 +118,24 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
       </Dialog>
       {/* Beside the details, not inside them: a dialog of its own on top of the other. */}
       {confirmingDelete && (
-        <Dialog
+        <ConfirmDialog
           title={i18n._("Delete this top-up request of {amount} {currency}?", { amount, currency: order.currency })}
+          confirm={i18n._("Delete")}
+          danger
+          busy={cancel.isPending}
           onClose={() => setConfirmingDelete(false)}
-        >
-          <div className="dialog-actions">
-            <button ref={dialogAutofocus} type="button" className="button" onClick={() => setConfirmingDelete(false)}>
-              {i18n._("Cancel")}
-            </button>
-            <button
-              type="button"
-              className="button danger"
-              disabled={cancel.isPending}
-              onClick={() =>
-                cancel.mutate(order.id, {
-                  onSuccess: () => {
-                    toast.success({ id: M.topUpDeleted });
-                    void qc.invalidateQueries({ queryKey: MEMBER_KEY });
-                    onClose();
-                  },
-                  // The question stays: the member may try again or cancel.
-                  onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
-                })
-              }
-            >
-              {i18n._("Delete")}
-            </button>
-          </div>
-        </Dialog>
+          onConfirm={() =>
+            cancel.mutate(order.id, {
+              onSuccess: () => {
+                toast.success({ id: M.topUpDeleted });
+                void qc.invalidateQueries({ queryKey: MEMBER_KEY });
+                onClose();
+              },
+              // The question stays: the member may try again or cancel.
+              onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
+            })
+          }
+        />
       )}
     </>
   );

@@ -111,7 +111,8 @@ describe("the Authentication dialog", () => {
     expect(screen.queryByRole("alert")).toBeNull();
 
     await typePin("9999");
-    const alert = await screen.findByRole("alert");
+    // The PIN's key derivation runs for real: on a loaded machine it takes longer than findBy's 1 s.
+    const alert = await screen.findByRole("alert", {}, { timeout: 10_000 });
     expect(alert.textContent).toBe("Failed authentication. Please try again. 4 attempts left before this PIN is disabled.");
     const field = screen.getByLabelText("PIN code") as HTMLInputElement;
     expect(field.value).toBe("");
@@ -123,7 +124,7 @@ describe("the Authentication dialog", () => {
     expect(toasts).toEqual([["error", { id: M.authFailed }]]);
 
     await typePin("1234");
-    expect((await screen.findByText(/^unlocked/)).textContent).toBe("unlocked 32");
+    expect((await screen.findByText(/^unlocked/, {}, { timeout: 10_000 })).textContent).toBe("unlocked 32");
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
