@@ -1,14 +1,16 @@
-import { useEffect, useRef, useState } from "react";
+import { Suspense, lazy, useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type PendingTopUp } from "@mutua/domain";
 import { MEMBER_KEY } from "../../lib/query-policy";
-import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
 import { useCancelTopUp, useFetchPendingTopUps } from "./queries";
+
+// Asked only when the member deletes the request: not part of the dashboard's download.
+const ConfirmDialog = lazy(() => import("../../ui/ConfirmDialog").then((m) => ({ default: m.ConfirmDialog })));
 
 /** docs/spec.md §4 "Top-up": 5 s between checks while a payment is awaited; we also give up after 15 minutes. */
 const POLL_MS = 5000;
@@ -118,24 +120,26 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
       </Dialog>
       {/* Beside the details, not inside them: a dialog of its own on top of the other. */}
       {confirmingDelete && (
-        <ConfirmDialog
-          title={i18n._("Delete this top-up request of {amount} {currency}?", { amount, currency: order.currency })}
-          confirm={i18n._("Delete")}
-          danger
-          busy={cancel.isPending}
-          onClose={() => setConfirmingDelete(false)}
-          onConfirm={() =>
-            cancel.mutate(order.id, {
-              onSuccess: () => {
-                toast.success({ id: M.topUpDeleted });
-                void qc.invalidateQueries({ queryKey: MEMBER_KEY });
-                onClose();
-              },
-              // The question stays: the member may try again or cancel.
-              onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
-            })
-          }
-        />
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            title={i18n._("Delete this top-up request of {amount} {currency}?", { amount, currency: order.currency })}
+            confirm={i18n._("Delete")}
+            danger
+            busy={cancel.isPending}
+            onClose={() => setConfirmingDelete(false)}
+            onConfirm={() =>
+              cancel.mutate(order.id, {
+                onSuccess: () => {
+                  toast.success({ id: M.topUpDeleted });
+                  void qc.invalidateQueries({ queryKey: MEMBER_KEY });
+                  onClose();
+                },
+                // The question stays: the member may try again or cancel.
+                onError: () => toast.error(i18n._(M.topUpDeleteFailed)),
+              })
+            }
+          />
+        </Suspense>
       )}
     </>
   );
