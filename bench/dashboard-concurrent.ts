@@ -47,7 +47,7 @@ try {
     Array.from({ length: clients }, async (_, i) => {
       let token: string | null = null;
       const client = new MutuaClient({ baseUrl, getToken: () => token });
-      token = (await client.login(members[i % members.length]!, DEMO_PASSWORD)).token;
+      token = (await client.call("login", { body: { login: members[i % members.length]!, password: DEMO_PASSWORD } })).token;
       return client;
     }),
   );
@@ -57,16 +57,16 @@ try {
     sessions.map(async (c) => {
       while (Date.now() < end) {
         await Promise.all([
-          timed("profile", () => c.getMyContact()),
-          timed("rights (accounts)", () => c.hasUserAccountValidationRights()),
-          timed("rights (credits)", () => c.hasCreditRequestValidationRights()),
-          timed("backends", () => c.getBackends()),
+          timed("profile", () => c.call("getMyContact")),
+          timed("rights (accounts)", () => c.call("hasUserAccountValidationRights")),
+          timed("rights (credits)", () => c.call("hasCreditRequestValidationRights")),
+          timed("backends", () => c.call("getBackends")),
         ]);
-        const accounts = await timed("accounts", () => c.getAccounts());
+        const accounts = await timed("accounts", () => c.call("getAccounts"));
         await Promise.all(
           accounts.flatMap((a) => [
-            timed("last 5 transactions", () => c.getTransactions(a.id, { limit: 5 })),
-            timed("pending top-ups", () => c.getPendingTopUps(a.id)),
+            timed("last 5 transactions", () => c.call("getTransactions", { params: { walletId: a.id }, query: { limit: 5 } })),
+            timed("pending top-ups", () => c.call("getPendingTopUps", { query: { walletId: a.id } })),
           ]),
         );
         loads++;

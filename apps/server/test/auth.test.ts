@@ -77,7 +77,7 @@ describe("sessions", () => {
   it("works with the Bearer token", async () => {
     const s = new Session(t.server.baseUrl);
     await s.login(member.email, member.password);
-    const me = await s.client.getMyContact();
+    const me = await s.client.call("getMyContact");
     expect(me).toEqual({ id: Number(member.id), name: "Alice Martin", firstName: "Alice", lastName: "Martin", email: member.email });
   });
 
@@ -134,7 +134,7 @@ describe("sessions", () => {
     const s = new Session(t.server.baseUrl);
     await s.login(member.email, member.password);
     const token = s.token!;
-    await s.client.getMyContact();
+    await s.client.call("getMyContact");
 
     const out = await http<{ ok: boolean }>(t.server.baseUrl, "POST", buildPath("logout"), { token });
     expect(out.status).toBe(200);
@@ -146,7 +146,7 @@ describe("sessions", () => {
     expect(out.headers.getSetCookie().find((c) => c.startsWith("mutua_signed_in="))).toMatch(/^mutua_signed_in=;/);
 
     // The same token, replayed (as a stolen copy would be), is dead on the server side.
-    await expect(s.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(s.client.call("getMyContact")).rejects.toBeInstanceOf(LoginRequiredError);
     expect(s.loginRequiredCalls).toBe(1);
     const r = await http<ErrorJson>(t.server.baseUrl, "GET", buildPath("getMyContact"), { token });
     expect(r.status).toBe(401);
@@ -160,9 +160,9 @@ describe("sessions", () => {
     const b = new Session(t.server.baseUrl);
     await a.login(member.email, member.password);
     await b.login(member.email, member.password);
-    await a.client.logout();
-    await expect(a.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
-    await expect(b.client.getMyContact()).resolves.toMatchObject({ email: member.email });
+    await a.client.call("logout");
+    await expect(a.client.call("getMyContact")).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(b.client.call("getMyContact")).resolves.toMatchObject({ email: member.email });
   });
 
   it("refuses a session past its absolute lifetime", async () => {
@@ -170,9 +170,9 @@ describe("sessions", () => {
     const sess = new Session(s.baseUrl);
     const r = await sess.login(member.email, member.password);
     expect(Date.parse(r.expiresAt) - Date.now()).toBeLessThan(1_500);
-    await expect(sess.client.getMyContact()).resolves.toMatchObject({ email: member.email });
+    await expect(sess.client.call("getMyContact")).resolves.toMatchObject({ email: member.email });
     await sessionAges(sess.token!, 2);
-    await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(sess.client.call("getMyContact")).rejects.toBeInstanceOf(LoginRequiredError);
     expect(sess.loginRequiredCalls).toBe(1);
   });
 
@@ -190,15 +190,15 @@ describe("sessions", () => {
       t.db.query("UPDATE sessions SET last_seen_at = now() - make_interval(secs => $2) WHERE token_hash = $1", [tokenHash(sess.token!), seconds]);
     // Used 30 s ago: the use is not written again (reads only)…
     await setAge(30);
-    await sess.client.getMyContact();
+    await sess.client.call("getMyContact");
     expect(await lastSeen()).toBeGreaterThan(29);
     // …used 100 s ago: it is, so the session lives another idle window.
     await setAge(100);
-    await sess.client.getMyContact();
+    await sess.client.call("getMyContact");
     expect(await lastSeen()).toBeLessThan(5);
     // Left 130 s: past the limit.
     await setAge(130);
-    await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(sess.client.call("getMyContact")).rejects.toBeInstanceOf(LoginRequiredError);
   });
 
   it("refuses a session left idle longer than the idle limit", async () => {
@@ -206,11 +206,11 @@ describe("sessions", () => {
     const sess = new Session(s.baseUrl);
     await sess.login(member.email, member.password);
     await sessionAges(sess.token!, 2);
-    await expect(sess.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(sess.client.call("getMyContact")).rejects.toBeInstanceOf(LoginRequiredError);
     // Idle expiry is a server rule: the main server (default idle limit) would still have taken a fresh session.
     const fresh = new Session(t.server.baseUrl);
     await fresh.login(member.email, member.password);
-    await expect(fresh.client.getMyContact()).resolves.toBeTruthy();
+    await expect(fresh.client.call("getMyContact")).resolves.toBeTruthy();
   });
 });
 
@@ -218,7 +218,7 @@ describe("rights", () => {
   async function rights(m: SeededMember) {
     const s = new Session(t.server.baseUrl);
     await s.login(m.email, m.password);
-    return [await s.client.hasUserAccountValidationRights(), await s.client.hasCreditRequestValidationRights()];
+    return [(await s.client.call("hasUserAccountValidationRights")).allowed, (await s.client.call("hasCreditRequestValidationRights")).allowed];
   }
 
   it("a plain member has neither validation right", async () => expect(await rights(member)).toEqual([false, false]));
@@ -265,16 +265,16 @@ describe("route protection", () => {
 describe("capabilities", () => {
   it("signup and reset are allowed by default", async () => {
     const c = new MutuaClient({ baseUrl: t.server.baseUrl });
-    expect(await c.canSignup()).toBe(true);
-    expect(await c.canResetPassword()).toBe(true);
+    expect((await c.call("canSignup")).allowed).toBe(true);
+    expect((await c.call("canResetPassword")).allowed).toBe(true);
   });
 
   it("follow ALLOW_SIGNUP and ALLOW_RESET_PASSWORD", async () => {
     const noSignup = new MutuaClient({ baseUrl: (await t.startServer({ env: { ALLOW_SIGNUP: "false" } })).baseUrl });
-    expect(await noSignup.canSignup()).toBe(false);
-    expect(await noSignup.canResetPassword()).toBe(true);
+    expect((await noSignup.call("canSignup")).allowed).toBe(false);
+    expect((await noSignup.call("canResetPassword")).allowed).toBe(true);
     const noReset = new MutuaClient({ baseUrl: (await t.startServer({ env: { ALLOW_RESET_PASSWORD: "0" } })).baseUrl });
-    expect(await noReset.canSignup()).toBe(true);
-    expect(await noReset.canResetPassword()).toBe(false);
+    expect((await noReset.call("canSignup")).allowed).toBe(true);
+    expect((await noReset.call("canResetPassword")).allowed).toBe(false);
   });
 });

@@ -116,7 +116,7 @@ function resetToken(text: string, publicUrl = PUBLIC_URL): string {
 async function requestReset(m: SeededMember, typed = m.email, s: TestServer = server): Promise<{ token: string; mail: ReturnType<typeof parseMail> }> {
   const before = inbox.length;
   const c = new MutuaClient({ baseUrl: s.baseUrl });
-  expect(await c.resetPassword(typed)).toEqual({ ok: true });
+  expect(await c.call("resetPassword", { body: { email: typed } })).toEqual({ ok: true });
   const mail = parseMail((await mailTo(m.email, before)).raw);
   return { token: resetToken(mail.text), mail };
 }
@@ -144,17 +144,17 @@ describe("password reset over SMTP", () => {
     expect(rows[0]!.token_hash.toString("utf8")).not.toContain(token);
 
     const c = new MutuaClient({ baseUrl: server.baseUrl });
-    expect(await c.setNewPassword(token, "Changed123!")).toEqual({ ok: true });
+    expect(await c.call("setNewPassword", { body: { token, password: "Changed123!" } })).toEqual({ ok: true });
 
     await expect(new Session(server.baseUrl).login(m.email, m.password)).rejects.toBeInstanceOf(InvalidCredentialsError);
     const fresh = new Session(server.baseUrl);
     await fresh.login(m.email, "Changed123!");
-    expect((await fresh.client.getMyContact()).email).toBe(m.email);
+    expect((await fresh.client.call("getMyContact")).email).toBe(m.email);
 
-    await expect(open.client.getMyContact()).rejects.toBeInstanceOf(LoginRequiredError);
+    await expect(open.client.call("getMyContact")).rejects.toBeInstanceOf(LoginRequiredError);
     expect(open.loginRequiredCalls).toBe(1);
 
-    const again = (await c.setNewPassword(token, "Another123!").catch((e: unknown) => e)) as RefusedError;
+    const again = (await c.call("setNewPassword", { body: { token, password: "Another123!" } }).catch((e: unknown) => e)) as RefusedError;
     expect(again).toBeInstanceOf(RefusedError);
     expect([again.status, again.code]).toEqual([400, "invalid_reset_token"]);
     await fresh.login(m.email, "Changed123!");
@@ -167,7 +167,7 @@ describe("password reset over SMTP", () => {
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe("validation_failed");
     expect(r.json.error.fields).toEqual({ password: { msgid: "Password must be at least {n} characters long", values: { n: 8 } } });
-    await new MutuaClient({ baseUrl: server.baseUrl }).setNewPassword(token, "Strong123!");
+    await new MutuaClient({ baseUrl: server.baseUrl }).call("setNewPassword", { body: { token, password: "Strong123!" } });
     await new Session(server.baseUrl).login(m.email, "Strong123!");
   });
 
@@ -177,8 +177,8 @@ describe("password reset over SMTP", () => {
     const second = await requestReset(m);
     expect(second.token).not.toBe(first.token);
     const c = new MutuaClient({ baseUrl: server.baseUrl });
-    await c.setNewPassword(second.token, "Second123!");
-    const err = (await c.setNewPassword(first.token, "First1234!").catch((e: unknown) => e)) as RefusedError;
+    await c.call("setNewPassword", { body: { token: second.token, password: "Second123!" } });
+    const err = (await c.call("setNewPassword", { body: { token: first.token, password: "First1234!" } }).catch((e: unknown) => e)) as RefusedError;
     expect(err.code).toBe("invalid_reset_token");
     await new Session(server.baseUrl).login(m.email, "Second123!");
   });
@@ -212,7 +212,9 @@ describe("password reset over SMTP", () => {
     const r = await http<ErrorJson>(server.baseUrl, "POST", buildPath("resetPassword"), { body: { email: "nobody-here@example.org" } });
     expect(r.status).toBe(404);
     expect(r.json.error).toMatchObject({ code: "unknown_user", message: UNKNOWN, msgid: UNKNOWN });
-    const err = (await new MutuaClient({ baseUrl: server.baseUrl }).resetPassword("Nobody-Here@example.org").catch((e: unknown) => e)) as RefusedError;
+    const err = (await new MutuaClient({ baseUrl: server.baseUrl })
+      .call("resetPassword", { body: { email: "Nobody-Here@example.org" } })
+      .catch((e: unknown) => e)) as RefusedError;
     expect(err).toBeInstanceOf(RefusedError);
     expect([err.status, err.code, err.message]).toEqual([404, "unknown_user", UNKNOWN]);
     // The mail is sent before the API answers, so anything sent would already be here.
@@ -236,7 +238,7 @@ describe("outbox mailer", () => {
     const logged: string[] = [];
     const s = await t.startServer({ env: { PUBLIC_URL, ...NO_LIMITS }, mailer: outboxMailer(outbox, FROM, (l) => logged.push(l)) });
     const m = await seedMember(t.db, { firstName: "Olga" });
-    await new MutuaClient({ baseUrl: s.baseUrl }).resetPassword(m.email);
+    await new MutuaClient({ baseUrl: s.baseUrl }).call("resetPassword", { body: { email: m.email } });
 
     const files = fs.readdirSync(outbox);
     expect(files).toHaveLength(1);
@@ -251,7 +253,7 @@ describe("outbox mailer", () => {
     const token = resetToken(eml);
     expect(logged.join("\n")).toContain(token);
 
-    await new MutuaClient({ baseUrl: s.baseUrl }).setNewPassword(token, "Outbox123!");
+    await new MutuaClient({ baseUrl: s.baseUrl }).call("setNewPassword", { body: { token, password: "Outbox123!" } });
     await new Session(s.baseUrl).login(m.email, "Outbox123!");
   });
 });

@@ -133,7 +133,7 @@ describe("signup validation", () => {
 
   it("exposes the fields through the client's RefusedError", async () => {
     const c = new MutuaClient({ baseUrl: t.server.baseUrl });
-    const err = (await c.signup({ ...GOOD, email: "x@y", password: "abc" }).catch((e: unknown) => e)) as RefusedError;
+    const err = (await c.call("signup", { body: { ...GOOD, email: "x@y", password: "abc" } }).catch((e: unknown) => e)) as RefusedError;
     expect(err).toBeInstanceOf(RefusedError);
     expect(err.status).toBe(400);
     expect(err.code).toBe("validation_failed");
@@ -146,7 +146,7 @@ describe("signup", () => {
     const email = uniqueEmail("new");
     const before = await countMembers(t.db);
     const c = new MutuaClient({ baseUrl: t.server.baseUrl });
-    expect(await c.signup({ ...GOOD, email: `  ${email.toUpperCase()} `, firstName: "  Zoé ", lastName: " Durand" })).toEqual({ ok: true });
+    expect(await c.call("signup", { body: { ...GOOD, email: `  ${email.toUpperCase()} `, firstName: "  Zoé ", lastName: " Durand" } })).toEqual({ ok: true });
     expect(await countMembers(t.db)).toBe(before + 1);
 
     const s = new Session(t.server.baseUrl);
@@ -175,7 +175,7 @@ describe("signup", () => {
       expect(r.json.error).toMatchObject({ code: "email_taken", message: TAKEN, msgid: TAKEN });
     }
     const c = new MutuaClient({ baseUrl: t.server.baseUrl });
-    const err = (await c.signup({ ...GOOD, email }).catch((e: unknown) => e)) as RefusedError;
+    const err = (await c.call("signup", { body: { ...GOOD, email } }).catch((e: unknown) => e)) as RefusedError;
     expect(err).toBeInstanceOf(RefusedError);
     expect([err.status, err.code, err.msg.id]).toEqual([409, "email_taken", TAKEN]);
     // The first sign-up's password still opens the account: a refused one did not overwrite it.

@@ -2,4 +2,3 @@ export * from "./client";
 export * from "./errors";
 export * from "./events";
 export * as admin from "./admin";
-export * as cashiers from "./cashiers";

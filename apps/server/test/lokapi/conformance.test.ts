@@ -66,7 +66,7 @@ beforeAll(async () => {
   backendKey = `cyclos:${host}`;
   alice = await member("alice@example.com");
   bob = await member("bob@example.com");
-  const entry = (await alice.api.getAccounts()).find((a) => a.id === alice.walletId)!;
+  const entry = (await alice.api.call("getAccounts")).find((a) => a.id === alice.walletId)!;
   custodialBackendId = entry.backendId;
   symbol = entry.curr;
 });
@@ -83,7 +83,7 @@ afterAll(() => {
 async function member(email: string): Promise<Member> {
   const session = new Session(server.baseUrl);
   const { profile } = await session.login(email, DEMO_PASSWORD);
-  const custodial = (await session.client.getAccounts()).filter((a) => a.backend === "custodial");
+  const custodial = (await session.client.call("getAccounts")).filter((a) => a.backend === "custodial");
   expect(
     custodial.map((a) => a.status),
     `${email}'s custodial wallets`,
@@ -135,7 +135,7 @@ async function cyclosTree(lokapi: NodeLokAPI): Promise<{ backend: LokBackend; us
 
 /** The balance of the member's custodial wallet, as our own API shows it. */
 async function ourBalance(m: Member): Promise<string> {
-  const entry = (await m.api.getAccounts()).find((a) => a.id === m.walletId);
+  const entry = (await m.api.call("getAccounts")).find((a) => a.id === m.walletId);
   expect(entry?.bal, `${m.email}'s balance in our API`).toMatch(/^-?\d+\.\d{2}$/);
   return entry!.bal!;
 }
@@ -158,12 +158,12 @@ async function bobFor(lokapi: NodeLokAPI): Promise<LokRecipient> {
 
 /** Member ids our own API lists as the member's favourites (an empty query lists only those). */
 async function ourFavourites(m: Member): Promise<number[]> {
-  const page = await m.api.searchRecipients({ q: "", limit: 50 });
+  const page = await m.api.call("searchRecipients", { query: { q: "", limit: 50 } });
   return page.rows.filter((r) => r.isFavorite).map((r) => r.memberId);
 }
 
 /** The pending top-up orders of the member's custodial wallet, by order URL, as our API lists them. */
-const ourOrderUrls = async (m: Member) => (await m.api.getPendingTopUps(m.walletId)).map((o) => o.order_url);
+const ourOrderUrls = async (m: Member) => (await m.api.call("getPendingTopUps", { query: { walletId: m.walletId } })).map((o) => o.order_url);
 
 /** The order URLs of a lokapi account's pending top-ups (the request's own `id` getter throws: a plugin bug). */
 const lokapiOrderUrls = async (account: LokAccount) => (await account.getPendingTopUp()).map((c) => c.jsonData.odoo.order_url);
@@ -176,7 +176,7 @@ const essentials = (t: LokTransaction) => ({ id: t.id, amount: t.amount, descrip
  * names the system account (top-ups, reconversions) "Admin" and calls a positive one a top-up.
  */
 async function bothHistories(lokapi: NodeLokAPI, m: Member, max = 30) {
-  const ours = (await m.api.getTransactions(m.walletId, { limit: max })).items.map((t) => ({
+  const ours = (await m.api.call("getTransactions", { params: { walletId: m.walletId }, query: { limit: max } })).items.map((t) => ({
     id: t.id,
     date: new Date(t.date).toISOString(),
     amount: t.amount,
@@ -211,7 +211,7 @@ describe("lokapi + Cyclos plugin against our server", () => {
 
     // The API key is one of our sessions: our own client takes it as a bearer token.
     const ours = new MutuaClient({ baseUrl: server.baseUrl, getToken: () => lokapi.apiToken });
-    expect(await ours.getMyContact()).toEqual(alice.profile);
+    expect(await ours.call("getMyContact")).toEqual(alice.profile);
 
     // After a reload, the profile is fetched with the stored key.
     const again = reloaded(lokapi);
@@ -233,7 +233,7 @@ describe("lokapi + Cyclos plugin against our server", () => {
       active: true,
     });
 
-    const ours = (await alice.api.getAccounts()).find((a) => a.id === alice.walletId)!;
+    const ours = (await alice.api.call("getAccounts")).find((a) => a.id === alice.walletId)!;
     const balance = await account.getBalance();
     expect(balance).toMatch(/^-?\d+\.\d{2}$/);
     expect(balance).toBe(ours.bal);
@@ -262,7 +262,7 @@ describe("lokapi + Cyclos plugin against our server", () => {
     expect((await bobFor(lokapi)).userAccountInternalId).toBe(`cyclos:${ownerOf(bob.walletId)}`);
 
     // The same wallets as our own search lists in that backend.
-    const ours = await alice.api.searchRecipients({ q: "bob", limit: 50 });
+    const ours = await alice.api.call("searchRecipients", { query: { q: "bob", limit: 50 } });
     expect(ours.hasMore).toBe(false);
     expect(rows.map((r) => r.walletId).sort()).toEqual(
       ours.rows
@@ -324,7 +324,7 @@ describe("lokapi + Cyclos plugin against our server", () => {
 
     // lokapi's answer is the movement our API now lists first.
     const tx = done[0]!;
-    const latest = (await alice.api.getTransactions(alice.walletId, { limit: 1 })).items[0]!;
+    const latest = (await alice.api.call("getTransactions", { params: { walletId: alice.walletId }, query: { limit: 1 } })).items[0]!;
     expect(latest).toMatchObject({ kind: "payment", amount: "-1.23", description: memo, relatedWalletId: bob.walletId });
     expect(tx.id).toBe(latest.id);
     // What execute() returns: a negative number and the currency's suffix (listed ones have strings and the symbol).
@@ -345,12 +345,12 @@ describe("lokapi + Cyclos plugin against our server", () => {
     expect(essentials(mine!)).toEqual({ id, amount: "-1.23", description: memo, related: bob.profile.name });
     expect(mine!.currency).toBe(symbol);
     expect(mine!.isTopUp).toBe(false);
-    expect((await alice.api.getTransactions(alice.walletId, { limit: 1 })).items[0]!.id).toBe(id);
+    expect((await alice.api.call("getTransactions", { params: { walletId: alice.walletId }, query: { limit: 1 } })).items[0]!.id).toBe(id);
 
     const bobLokapi = await lokapiAs(bob);
     const [theirs] = await collect<LokTransaction>(bobLokapi.getTransactions(), 3);
     expect(essentials(theirs!)).toEqual({ id, amount: "1.23", description: memo, related: alice.profile.name });
-    expect((await bob.api.getTransactions(bob.walletId, { limit: 1 })).items[0]!.id).toBe(id);
+    expect((await bob.api.call("getTransactions", { params: { walletId: bob.walletId }, query: { limit: 1 } })).items[0]!.id).toBe(id);
 
     // And the whole recent history (demo top-ups and payments) reads the same in both APIs.
     for (const [lokapi, m] of [
@@ -372,7 +372,7 @@ describe("lokapi + Cyclos plugin against our server", () => {
     expect(orderUrl).toMatch(/^https?:\/\//);
 
     // Our API lists the same order, for 10.00, unpaid.
-    const order = (await alice.api.getPendingTopUps(alice.walletId)).find((o) => o.order_url === orderUrl);
+    const order = (await alice.api.call("getPendingTopUps", { query: { walletId: alice.walletId } })).find((o) => o.order_url === orderUrl);
     expect(order, "the order in our getPendingTopUps").toMatchObject({ walletId: alice.walletId, amount: "10.00", paid: false, state: "unpaid" });
 
     // lokapi lists the same orders as ours (the demo's paid one too), this one as unpaid.
@@ -479,7 +479,7 @@ describe("refusals as lokapi sees them", () => {
     expect(lokapi.requestLoginCalls).toBe(0);
     expect(lokapi.isLogged).toBe(true);
     // Our own API refuses the same way.
-    const ours = await alice.api.setFavorite(unknownMember, true).catch((e: unknown) => e);
+    const ours = await alice.api.call("setFavorite", { params: { memberId: unknownMember } }).catch((e: unknown) => e);
     expect(ours).toBeInstanceOf(RefusedError);
     expect((ours as RefusedError).status).toBe(404);
 

@@ -215,7 +215,10 @@ describe("the Lokavaluto API over HTTP", () => {
     const [p0, p1] = [await page(0), await page(1)];
     expect([p0.headers.get("x-has-next-page"), p1.headers.get("x-has-next-page")]).toEqual(["true", "false"]);
     const ids = [...(p0.json as { id: string }[]), ...(p1.json as { id: string }[])].map((t) => t.id);
-    const ours = await new Session(server.baseUrl, { getToken: () => carol.token }).client.getTransactions(carol.wallet, { limit: 100 });
+    const ours = await new Session(server.baseUrl, { getToken: () => carol.token }).client.call("getTransactions", {
+      params: { walletId: carol.wallet },
+      query: { limit: 100 },
+    });
     expect(ids).toEqual(ours.items.map((t) => t.id));
     expect((p0.json as unknown[])[0]).toMatchObject({ amount: "1.00", related: { kind: "system" } });
     // Another member's history is not found, whatever the token.

@@ -1,13 +1,16 @@
 import type { RouteSpec } from "./route-spec";
 
 /**
- * The operations of the administrators and the board, apart: the client's admin functions use
+ * The operations of the administrators and the board, apart: the client's `admin.call` uses
  * them, so a member's app does not download this half of the table (bench/budgets.json).
  */
 export const adminRoutes = {
   getCreditRequests: { method: "GET", path: "/api/admin/credit-requests", access: "credits" },
+  /** Spec "credit.validate": credits the member; approving twice never pays twice. */
   validateCredit: { method: "POST", path: "/api/admin/credit-requests/validate", access: "credits" },
+  /** A bank transfer for this order arrived (transfer provider). */
   markTopUpPaid: { method: "POST", path: "/api/admin/credit-requests/mark-paid", access: "credits" },
+  /** Unpaid top-up orders, which an administrator marks paid when the bank transfer arrives. */
   listUnpaidTopUps: { method: "GET", path: "/api/admin/unpaid-topups", access: "credits" },
   listAuditLog: { method: "GET", path: "/api/admin/audit", access: "both" },
   listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
@@ -28,6 +31,8 @@ export const adminRoutes = {
   getLedgerHealth: { method: "GET", path: "/api/admin/ledger-health", access: "board" },
   checkLedger: { method: "POST", path: "/api/admin/ledger-health/check", access: "board" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
+  /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },
+  /** Spec "account.discardCreateRequest". */
   discardCreateRequest: { method: "POST", path: "/api/admin/pending-accounts/discard", access: "accounts" },
 } as const satisfies Record<string, RouteSpec>;

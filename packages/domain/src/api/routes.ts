@@ -33,28 +33,43 @@ export const memberRoutes = {
   getMyContact: { method: "GET", path: "/api/me", access: "member" },
   hasUserAccountValidationRights: { method: "GET", path: "/api/me/rights/account-validation", access: "member" },
   hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation", access: "member" },
+  /** The board's read-only right: figures and ledger health (administrators hold it too). */
   hasBoardRights: { method: "GET", path: "/api/me/rights/board", access: "member" },
   getBackends: { method: "GET", path: "/api/backends", access: "member" },
+  /** The member's wallets, their balances and sub-accounts (spec "buildVirtualAccountTree"). */
   getAccounts: { method: "GET", path: "/api/accounts", access: "member" },
+  /** The latest balance of one wallet, read now (spec "getBalance('latest')"). */
   getBalance: { method: "GET", path: "/api/accounts/:walletId/balance", access: "member", wallet: "params.walletId" },
+  /** The encrypted wallet file of one of the member's ledger wallets. */
   getKeystore: { method: "GET", path: "/api/accounts/:walletId/keystore", access: "member", wallet: "params.walletId" },
   getTransactions: { method: "GET", path: "/api/accounts/:walletId/transactions", access: "member", wallet: "params.walletId" },
+  /**
+   * This month's money in and out and the balance at the end of each of the last `days` days
+   * (default 30), computed by the server from the ledger, in the time zone `tz` (an IANA name).
+   */
   getAccountSummary: { method: "GET", path: "/api/accounts/:walletId/summary", access: "member", wallet: "params.walletId" },
+  /** One transaction as the wallet sees it, for its receipt (a notification links to it). */
   getTransaction: { method: "GET", path: "/api/accounts/:walletId/transactions/:transactionId", access: "member", wallet: "params.walletId" },
   // The till's sales: the wallet's owner, and the cashiers they let run its till; the
   // cashiers themselves are the owner's to name (invite) and remove; a member lists the tills they run.
+  /** A till's sales between two instants (`from` included, `to` not), with their count and total over the whole range. */
   getSales: { method: "GET", path: "/api/accounts/:walletId/sales", access: "member", wallet: "params.walletId", till: true },
+  /** Who may run one of the member's wallets' till, and the invitations still pending or declined. */
   listCashiers: { method: "GET", path: "/api/accounts/:walletId/cashiers", access: "member", wallet: "params.walletId" },
+  /** Invites the holder of `email` to run the till: the same answer whoever holds the address. */
   grantCashier: { method: "POST", path: "/api/accounts/:walletId/cashiers", access: "member", wallet: "params.walletId" },
   revokeCashier: { method: "DELETE", path: "/api/accounts/:walletId/cashiers/:memberId", access: "member", wallet: "params.walletId" },
+  /** The owner withdraws an invitation to run the till (pending or declined). */
   cancelCashierInvitation: {
     method: "DELETE",
     path: "/api/accounts/:walletId/cashier-invitations/:invitationId",
     access: "member",
     wallet: "params.walletId",
   },
+  /** The tills the member runs as a cashier, for their owners. */
   listTills: { method: "GET", path: "/api/me/tills", access: "member" },
   // Naming a cashier invites them: the invitee (the member holding the address) accepts or declines.
+  /** The invitations to run somebody's till the member has to answer, and their answers. */
   listCashierInvitations: { method: "GET", path: "/api/me/cashier-invitations", access: "member" },
   acceptCashierInvitation: { method: "POST", path: "/api/me/cashier-invitations/:invitationId/accept", access: "member" },
   declineCashierInvitation: { method: "POST", path: "/api/me/cashier-invitations/:invitationId/decline", access: "member" },
@@ -62,13 +77,22 @@ export const memberRoutes = {
   setFavorite: { method: "PUT", path: "/api/favorites/:memberId", access: "member" },
   unsetFavorite: { method: "DELETE", path: "/api/favorites/:memberId", access: "member" },
   prepareTransfer: { method: "POST", path: "/api/transfers/prepare", access: "member", wallet: "body.from" },
+  /** Sends a payment; retrying with the same `key` never pays twice and answers the original result. */
   transfer: { method: "POST", path: "/api/transfers", access: "member", wallet: "body.from" },
   // Payment requests: anyone signed in who has the id (they scanned it) reads and pays
   // one; only the payee wallet's till (its owner, its cashiers) creates and cancels it, and sees who paid.
+  /** Asks for an exact amount into one of one's wallets; paid by a `transfer` whose body names its `requestId`. */
   createPaymentRequest: { method: "POST", path: "/api/payment-requests", access: "member", wallet: "body.walletId", till: true },
+  /** A request by its id (scanned): what to pay, and its status; its payee also sees who paid. */
   getPaymentRequest: { method: "GET", path: "/api/payment-requests/:requestId", access: "member" },
+  /** The payee withdraws an unpaid request; a paid one stays paid. */
   cancelPaymentRequest: { method: "POST", path: "/api/payment-requests/:requestId/cancel", access: "member" },
+  /**
+   * Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount").
+   * A ledger wallet brings its keystore and the device's proof of its key (see walletRegistrationMessage).
+   */
   createUserAccount: { method: "POST", path: "/api/wallets", access: "member" },
+  /** Imports a wallet file the device opened and signed for (see walletRegistrationMessage). */
   registerWallet: { method: "POST", path: "/api/wallets/register", access: "member" },
   createPin: { method: "POST", path: "/api/pins", access: "member", wallet: "body.walletId" },
   openPin: { method: "POST", path: "/api/pins/:pinId/open", access: "member" },
@@ -76,24 +100,37 @@ export const memberRoutes = {
   passkeyRegistrationOptions: { method: "POST", path: "/api/passkeys/options", access: "member" },
   registerPasskey: { method: "POST", path: "/api/passkeys", access: "member" },
   deletePasskey: { method: "DELETE", path: "/api/passkeys/:credentialId", access: "member" },
+  /** With this device's credential id in the body, only that passkey is offered. */
   passkeyLoginOptions: { method: "POST", path: "/api/auth/passkey/options", access: "public" },
   passkeyLogin: { method: "POST", path: "/api/auth/passkey", access: "public" },
+  /** A native shell's biometric credential for the signed-in member (its secret goes to the Keychain). */
   createDeviceLogin: { method: "POST", path: "/api/device-logins", access: "member" },
   deviceLogin: { method: "POST", path: "/api/auth/device", access: "public" },
+  /** Step-up: proves the password again so the session may add a passkey or device login. */
   confirmPassword: { method: "POST", path: "/api/auth/confirm", access: "member" },
+  /** Step-up with one of the member's passkeys (options from passkeyLoginOptions). */
   confirmPasskey: { method: "POST", path: "/api/auth/confirm/passkey", access: "member" },
+  /** The member's passkeys and device logins; each is removed with deletePasskey. */
   listDevices: { method: "GET", path: "/api/me/devices", access: "member" },
+  /** Spec "getCreditUrl": a top-up order on one of the member's wallets; pay it at `order_url`. */
   createTopUp: { method: "POST", path: "/api/topups", access: "member", wallet: "body.walletId" },
+  /** The wallet's unpaid and paid top-up orders. */
   getPendingTopUps: { method: "GET", path: "/api/topups", access: "member", wallet: "query.walletId" },
+  /** Spec "transaction.cancel": deletes one's own unpaid top-up request. */
   cancelTopUp: { method: "POST", path: "/api/topups/cancel", access: "member" },
   events: { method: "GET", path: "/api/events", access: "member" },
   listNotifications: { method: "GET", path: "/api/notifications", access: "member" },
   markNotificationsRead: { method: "POST", path: "/api/notifications/read", access: "member" },
   markAllNotificationsRead: { method: "POST", path: "/api/notifications/read-all", access: "member" },
+  /** Which notifications the member gets by e-mail, and the language the server writes in. */
   getNotificationSettings: { method: "GET", path: "/api/me/notifications", access: "member" },
+  /** Changes what the body names (a kind on or off, the language), leaves the rest. */
   setNotificationSettings: { method: "PUT", path: "/api/me/notifications", access: "member" },
+  /** The server's VAPID public key, for PushManager.subscribe. */
   getPushKey: { method: "GET", path: "/api/push/key", access: "member" },
+  /** This device's push subscription (PushSubscription.toJSON()): its notifications come to it. */
   subscribePush: { method: "POST", path: "/api/push/subscriptions", access: "member" },
+  /** This device wants no more notifications. */
   unsubscribePush: { method: "POST", path: "/api/push/subscriptions/remove", access: "member" },
   // The link of a notification e-mail (signed token, no session): GET shows the page and changes
   // nothing (mail scanners open links), POST is its button and RFC 8058's one-click. HTML answers.

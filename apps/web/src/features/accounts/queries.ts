@@ -20,7 +20,7 @@ export function useAccounts() {
   return useQuery({
     queryKey: accountKeys.list(),
     enabled: Boolean(me.data),
-    queryFn: () => client.getAccounts(),
+    queryFn: () => client.call("getAccounts"),
     meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,

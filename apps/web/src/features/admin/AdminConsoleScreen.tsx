@@ -35,7 +35,8 @@ export function AdminConsoleScreen() {
   const health = useLedgerHealth();
   const [asking, setAsking] = useState<{ r: ReconversionView; to: ReconversionView["status"] } | null>(null);
   const advance = useMutation({
-    mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) => admin.advanceReconversion(client, r.id, to),
+    mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) =>
+      admin.call(client, "advanceReconversion", { body: { id: r.id, status: to } }),
     onSuccess: (r) =>
       toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) }), fmt.money(r.amount, r.currency)),
     onError: (e) => toast.error(ownRefusal(e) ?? i18n._("The reconversion could not be updated. Please refresh and try again.")),
@@ -117,7 +118,7 @@ function UnpaidOrders() {
   const list = useUnpaidTopUps();
   const [asking, setAsking] = useState<CreditRequest | null>(null);
   const mark = useMutation({
-    mutationFn: (o: CreditRequest) => admin.markTopUpPaid(client, o.id),
+    mutationFn: (o: CreditRequest) => admin.call(client, "markTopUpPaid", { body: { id: o.id } }),
     onSuccess: (_r, o) =>
       toast.success(
         i18n._("The top-up order is marked as paid; it now awaits validation."),
@@ -289,10 +290,12 @@ function LimitsRow({ wallet }: { wallet: MemberWallet }) {
   const [topups, setTopups] = useState(wallet.topupAllowed);
   const save = useMutation({
     mutationFn: () =>
-      admin.setWalletLimits(client, {
-        walletId: wallet.walletId,
-        topupAllowed: topups,
-        ...(wallet.cmFloor !== null ? { cmFloor: api(floor), cmCeiling: ceiling.trim() === "" ? null : api(ceiling) } : {}),
+      admin.call(client, "setWalletLimits", {
+        body: {
+          walletId: wallet.walletId,
+          topupAllowed: topups,
+          ...(wallet.cmFloor !== null ? { cmFloor: api(floor), cmCeiling: ceiling.trim() === "" ? null : api(ceiling) } : {}),
+        },
       }),
     onSuccess: () => toast.success(i18n._("Limits of {name} saved", { name: wallet.name })),
     onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The limits could not be saved. Please refresh and try again.")),

@@ -25,7 +25,9 @@ export function FreezeControl({ wallet }: { wallet: MemberWallet }) {
   const frozen = wallet.frozenReason !== null;
   const change = useMutation({
     mutationFn: () =>
-      frozen ? admin.unfreezeWallet(client, { walletId: wallet.walletId }) : admin.freezeWallet(client, { walletId: wallet.walletId, reason: reason.trim() }),
+      frozen
+        ? admin.call(client, "unfreezeWallet", { body: { walletId: wallet.walletId } })
+        : admin.call(client, "freezeWallet", { body: { walletId: wallet.walletId, reason: reason.trim() } }),
     onSuccess: (w) => {
       setAsking(false);
       setReason("");

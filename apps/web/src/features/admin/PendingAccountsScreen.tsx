@@ -27,7 +27,7 @@ export function PendingAccountsScreen() {
   const wallet = (a: StagingAccount) => walletName(i18n, a.backend, a.currencyName);
   const decide = useMutation({
     mutationFn: ({ account, approve }: { account: StagingAccount; approve: boolean }) =>
-      approve ? admin.validateCreation(client, account.walletId) : admin.discardCreateRequest(client, account.walletId),
+      admin.call(client, approve ? "validateCreation" : "discardCreateRequest", { body: { walletId: account.walletId } }),
     onSuccess: (_r, { account, approve }) =>
       toast.success(
         { id: M.accountCreationDecided, values: { name: account.name } },

@@ -25,7 +25,7 @@ export function PendingCreditsScreen() {
   // An approval already running for a request is ignored (docs/spec.md §4); the server pays once anyway.
   const running = useRef(new Set<string>());
   const approve = useMutation({
-    mutationFn: (r: CreditRequest) => admin.validateCredit(client, r.id),
+    mutationFn: (r: CreditRequest) => admin.call(client, "validateCredit", { body: { id: r.id } }),
     onSuccess: (v) => toast.success({ id: M.creditValidated, values: { name: v.related, amount: fmt.apiAmount(v.amount), currency: v.currency } }),
     onError: (e, r) => toast.error(ownRefusal(e) ?? { id: M.creditApproveFailed, values: { name: r.related } }),
     onSettled: (_d, _e, r) => {

@@ -19,30 +19,30 @@ const AUDIT_ROWS = 100;
 
 export function useReconversions() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.reconversions(), queryFn: () => admin.listReconversions(client) });
+  return useQuery({ queryKey: adminKeys.reconversions(), queryFn: () => admin.call(client, "listReconversions") });
 }
 
 export function useUnpaidTopUps() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.unpaidTopUps(), queryFn: () => admin.listUnpaidTopUps(client) });
+  return useQuery({ queryKey: adminKeys.unpaidTopUps(), queryFn: () => admin.call(client, "listUnpaidTopUps") });
 }
 
 export function useAuditLog() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.audit(), queryFn: () => admin.listAuditLog(client, AUDIT_ROWS) });
+  return useQuery({ queryKey: adminKeys.audit(), queryFn: () => admin.call(client, "listAuditLog", { query: { limit: AUDIT_ROWS } }) });
 }
 
 export function useMemberWallets(q: string) {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.wallets(q), queryFn: () => admin.listMemberWallets(client, q) });
+  return useQuery({ queryKey: adminKeys.wallets(q), queryFn: () => admin.call(client, "listMemberWallets", { query: { q } }) });
 }
 
 export function usePendingAccounts() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.pendingAccounts(), queryFn: () => admin.getStagingUserAccounts(client) });
+  return useQuery({ queryKey: adminKeys.pendingAccounts(), queryFn: () => admin.call(client, "getStagingUserAccounts") });
 }
 
 export function useCreditRequests() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.creditRequests(), queryFn: () => admin.getCreditRequests(client) });
+  return useQuery({ queryKey: adminKeys.creditRequests(), queryFn: () => admin.call(client, "getCreditRequests") });
 }

@@ -24,7 +24,7 @@ function RequestResetForm() {
   const navigate = useNavigate();
   const [email, setEmail] = useState("");
   const reset = useMutation({
-    mutationFn: (e: string) => client.resetPassword(e),
+    mutationFn: (email: string) => client.call("resetPassword", { body: { email } }),
     onSuccess: (_r, e) => {
       toast.success({ id: M.resetEmailSent, values: { email: normalizeEmail(e) } });
       // The login page, now and after the new password is set, opens on this address.
@@ -80,7 +80,7 @@ function NewPasswordForm({ token }: { token: string }) {
     error: values[name] !== undefined && problems[name] ? tr(problems[name]) : undefined,
   });
   const save = useMutation({
-    mutationFn: () => client.setNewPassword(token, values.password ?? ""),
+    mutationFn: () => client.call("setNewPassword", { body: { token, password: values.password ?? "" } }),
     onSuccess: () => {
       toast.success({ id: M.passwordChanged });
       void navigate("/", { replace: true });

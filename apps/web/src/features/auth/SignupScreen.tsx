@@ -34,7 +34,7 @@ export function SignupScreen() {
   const { isValid, dirtyFields, touchedFields } = form.formState;
   const values = useWatch({ control: form.control });
   const signup = useMutation({
-    mutationFn: (v: SignupValues) => client.signup(v),
+    mutationFn: ({ email, firstName, lastName, password }: SignupValues) => client.call("signup", { body: { email, firstName, lastName, password } }),
     onSuccess: (_, v) => {
       toast.success({ id: M.accountCreated });
       // The login page opens on the new member's address.

@@ -32,7 +32,7 @@ export const meQuery = (client: MutuaClient) =>
     queryFn: async (): Promise<Profile | null> => {
       if (!maySignedIn()) return null;
       try {
-        return await client.getMyContact();
+        return await client.call("getMyContact");
       } catch (e) {
         if (e instanceof LoginRequiredError) return null;
         throw e;
@@ -60,8 +60,8 @@ export function useSession(): SessionState {
   return { status: "anonymous" };
 }
 
-/** A yes-or-no check of the server; one that fails counts as "no". */
-const orNo = (check: Promise<boolean>) => check.catch(() => false);
+/** A yes-or-no check of the server (its answer's `allowed`); one that fails counts as "no". */
+const orNo = (check: Promise<{ allowed: boolean }>) => check.then((r) => r.allowed).catch(() => false);
 
 /** docs/spec.md §6: the rights' checks after login (and the board's); a failing check counts as "no right". */
 export function useRights() {
@@ -74,9 +74,9 @@ export function useRights() {
     meta: KEPT_OFFLINE,
     queryFn: async () => {
       const [accountValidation, creditValidation, board] = await Promise.all([
-        orNo(client.hasUserAccountValidationRights()),
-        orNo(client.hasCreditRequestValidationRights()),
-        orNo(client.hasBoardRights()),
+        orNo(client.call("hasUserAccountValidationRights")),
+        orNo(client.call("hasCreditRequestValidationRights")),
+        orNo(client.call("hasBoardRights")),
       ]);
       return { accountValidation, creditValidation, board };
     },
@@ -90,7 +90,7 @@ export function useBackends(opts: { refetchOnMount?: "always" } = {}) {
   return useQuery({
     queryKey: authKeys.backends,
     enabled: Boolean(me.data),
-    queryFn: () => client.getBackends(),
+    queryFn: () => client.call("getBackends"),
     staleTime: STALE.backends,
     meta: KEPT_OFFLINE,
     ...opts,
@@ -109,7 +109,7 @@ export function useAuthCapabilities() {
     queryKey: authKeys.capabilities,
     staleTime: STALE.rights,
     queryFn: async () => {
-      const [canSignup, canResetPassword] = await Promise.all([orNo(client.canSignup()), orNo(client.canResetPassword())]);
+      const [canSignup, canResetPassword] = await Promise.all([orNo(client.call("canSignup")), orNo(client.call("canResetPassword"))]);
       return { canSignup, canResetPassword };
     },
   });
@@ -135,7 +135,7 @@ export function useLogin() {
   const client = useClient();
   const signedIn = useSignedIn();
   return useMutation({
-    mutationFn: ({ email, password }: { email: string; password: string }) => client.login(email, password),
+    mutationFn: ({ email, password }: { email: string; password: string }) => client.call("login", { body: { login: email, password } }),
     onSuccess: (result) => {
       signedIn(result);
       // Only a password login offers biometrics: one that used them has nothing to offer.
@@ -153,7 +153,7 @@ export function useLogout() {
     // A device signed out of stops showing the member's notifications: whoever uses the browser
     // next must not see theirs. Only a page under the service worker can have subscribed.
     if (navigator.serviceWorker?.controller) await import("../preferences/device-push").then((m) => m.forgetDevicePush(client)).catch(() => undefined);
-    await client.logout().catch(() => undefined);
+    await client.call("logout").catch(() => undefined);
     forgetSession(qc);
     void navigate("/");
   };

@@ -26,26 +26,30 @@ vi.mock("@capgo/capacitor-native-biometric", () => ({
 
 const { chooseBiometricLogin, nativeBiometrics, passkeys, KEYCHAIN_ENTRY } = await import("./platform");
 
-/** The server's side of device logins, enough to see what the adapter sends. */
+/** The server's side of device logins, enough to see what the adapter sends: `call` answers each operation by its name. */
 function fakeClient() {
   const issued = new Map<string, string>();
-  const client = {
+  const operations = {
     createDeviceLogin: vi.fn(async () => {
       const credentialId = `device:${crypto.randomUUID()}`;
       const secret = "s".repeat(43);
       issued.set(credentialId, secret);
       return { credentialId, secret };
     }),
-    deviceLogin: vi.fn(async (id: string, secret: string) => {
-      if (issued.get(id) !== secret) throw new Error("Invalid credentials");
+    deviceLogin: vi.fn(async ({ body }: { body: { credentialId: string; secret: string } }) => {
+      if (issued.get(body.credentialId) !== body.secret) throw new Error("Invalid credentials");
       return { token: "t", expiresAt: "", profile: { id: 1, name: "Carol Petit", firstName: "Carol", lastName: "Petit", email: "carol@example.com" } };
     }),
-    deletePasskey: vi.fn(async (id: string) => {
-      issued.delete(id);
+    deletePasskey: vi.fn(async ({ params }: { params: { credentialId: string } }) => {
+      issued.delete(params.credentialId);
       return { ok: true as const };
     }),
   };
-  return { client: client as unknown as MutuaClient, calls: client, issued };
+  const call = vi.fn(async (name: string, args?: unknown) => {
+    if (!(name in operations)) throw new Error(`unexpected call: ${name}`);
+    return (operations[name as keyof typeof operations] as (args: unknown) => Promise<unknown>)(args);
+  });
+  return { client: { call } as unknown as MutuaClient, calls: operations, issued };
 }
 
 beforeEach(() => {
@@ -75,7 +79,7 @@ describe("biometric login in a native shell", () => {
     expect(calls.deviceLogin).toHaveBeenCalledTimes(1);
 
     await nativeBiometrics.disable(client, id);
-    expect(calls.deletePasskey).toHaveBeenCalledWith(id);
+    expect(calls.deletePasskey).toHaveBeenCalledWith({ params: { credentialId: id } });
     expect(keychain.size).toBe(0);
     expect(issued.size).toBe(0);
   });

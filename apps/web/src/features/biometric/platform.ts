@@ -23,18 +23,18 @@ export const passkeys: BiometricLogin = {
   isAvailable: passkeysAvailable,
   async enroll(client) {
     const { startRegistration } = await webauthn();
-    const { challengeId, options } = await client.passkeyRegistrationOptions();
+    const { challengeId, options } = await client.call("passkeyRegistrationOptions");
     const response = await startRegistration({ optionsJSON: options as never });
-    return (await client.registerPasskey(challengeId, response as unknown as Record<string, unknown>)).credentialId;
+    return (await client.call("registerPasskey", { body: { challengeId, response: response as unknown as Record<string, unknown> } })).credentialId;
   },
   async signIn(client, credentialId) {
     const { startAuthentication } = await webauthn();
-    const { challengeId, options } = await client.passkeyLoginOptions(credentialId);
+    const { challengeId, options } = await client.call("passkeyLoginOptions", { body: { credentialId } });
     const response = await startAuthentication({ optionsJSON: options as never });
-    return client.passkeyLogin(challengeId, response as unknown as Record<string, unknown>);
+    return client.call("passkeyLogin", { body: { challengeId, response: response as unknown as Record<string, unknown> } });
   },
   async disable(client, credentialId) {
-    await client.deletePasskey(credentialId);
+    await client.call("deletePasskey", { params: { credentialId } });
   },
 };
 
@@ -44,7 +44,7 @@ export const nativeBiometrics: BiometricLogin = {
   isAvailable: nativeBiometricsAvailable,
   async enroll(client) {
     const { NativeBiometric, AccessControl } = await plugin();
-    const { credentialId, secret } = await client.createDeviceLogin();
+    const { credentialId, secret } = await client.call("createDeviceLogin");
     try {
       // Readable only after a biometric check, and void once the enrolled fingers or faces change.
       await NativeBiometric.setCredentials({
@@ -54,7 +54,7 @@ export const nativeBiometrics: BiometricLogin = {
         accessControl: AccessControl.BIOMETRY_CURRENT_SET,
       });
     } catch (e) {
-      await client.deletePasskey(credentialId).catch(() => undefined);
+      await client.call("deletePasskey", { params: { credentialId } }).catch(() => undefined);
       throw e;
     }
     return credentialId;
@@ -63,10 +63,10 @@ export const nativeBiometrics: BiometricLogin = {
     const { NativeBiometric } = await plugin();
     const { username, password } = await NativeBiometric.getSecureCredentials({ server: KEYCHAIN_ENTRY });
     if (username !== credentialId) throw new Error("The secure storage holds another credential");
-    return client.deviceLogin(username, password);
+    return client.call("deviceLogin", { body: { credentialId: username, secret: password } });
   },
   async disable(client, credentialId) {
-    await client.deletePasskey(credentialId);
+    await client.call("deletePasskey", { params: { credentialId } });
     const { NativeBiometric } = await plugin();
     await NativeBiometric.deleteCredentials({ server: KEYCHAIN_ENTRY }).catch(() => undefined);
   },

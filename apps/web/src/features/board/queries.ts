@@ -28,7 +28,7 @@ export function useFigures(query: FiguresQuery) {
   const client = useClient();
   return useQuery({
     queryKey: boardKeys.figures(query),
-    queryFn: () => admin.getFigures(client, query),
+    queryFn: () => admin.call(client, "getFigures", { query }),
     // TanStack's keepPreviousData, written out: importing it would add it to the login page's shared chunk.
     placeholderData: (previous) => previous,
     retry: (failures, error) => !(error instanceof RefusedError) && failures < 3,
@@ -38,7 +38,7 @@ export function useFigures(query: FiguresQuery) {
 /** The last run of the ledger's invariant checks. */
 export function useLedgerHealth() {
   const client = useClient();
-  return useQuery({ queryKey: boardKeys.health(), queryFn: () => admin.getLedgerHealth(client) });
+  return useQuery({ queryKey: boardKeys.health(), queryFn: () => admin.call(client, "getLedgerHealth") });
 }
 
 /** Runs the checks now; the answer is the new health, put in place of the old one. */
@@ -46,7 +46,7 @@ export function useCheckLedger() {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => admin.checkLedger(client),
+    mutationFn: () => admin.call(client, "checkLedger"),
     onSuccess: (health: LedgerHealth) => qc.setQueryData(boardKeys.health(), health),
   });
 }

@@ -3,7 +3,7 @@ import { Navigate, useNavigate } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
-import { ErrorCode, M, newPasswordProblems, type Backend } from "@mutua/domain";
+import { ErrorCode, M, newPasswordProblems, type Backend, type BodyOf } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { MEMBER_KEY } from "../../lib/query-policy";
 import { PasswordField } from "../../ui/Field";
@@ -75,15 +75,15 @@ function CreateWallet({ backend }: { backend: Backend }) {
   const create = async () => {
     setBusy(true);
     try {
-      let proven: Parameters<typeof client.createUserAccount>[1];
+      let body: BodyOf<"createUserAccount"> = { backendId: backend.id };
       if (ledger) {
         const [wallet, { proveKey }] = await Promise.all([import("@mutua/wallet"), import("../wallet-file/key-proof")]);
         const key = wallet.newPrivateKey();
         const keystore = await wallet.encryptKeystore(key, password);
         // The server takes the address only with the new key's signature (nobody claims an address they do not hold).
-        proven = { keystore: keystore as unknown as Record<string, unknown>, ...proveKey(wallet, key, keystore.address, backend.id, me!.id) };
+        body = { ...body, keystore: keystore as unknown as Record<string, unknown>, ...proveKey(wallet, key, keystore.address, backend.id, me!.id) };
       }
-      const created = await client.createUserAccount(backend.id, proven);
+      const created = await client.call("createUserAccount", { body });
       toast.success({ id: created.status === "active" ? M.walletCreated : M.walletRequested });
       if (ledger && simplified) {
         // The wallet exists now: a PIN that fails to save must not look like a failed creation.

@@ -20,7 +20,7 @@ export function useAccountSummary(walletId: string | undefined) {
   return useQuery({
     queryKey: summaryKeys.wallet(walletId ?? "", tz),
     enabled: Boolean(walletId),
-    queryFn: () => client.getAccountSummary(walletId!, { tz }),
+    queryFn: () => client.call("getAccountSummary", { params: { walletId: walletId! }, query: { tz } }),
     meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,

@@ -27,7 +27,7 @@ export function ConfirmPasswordDialog({ onConfirmed, onCancel }: { onConfirmed: 
     setBusy(true);
     setError(null);
     try {
-      await client.confirmPassword(password);
+      await client.call("confirmPassword", { body: { password } });
       onConfirmed();
     } catch (err) {
       setPassword("");

@@ -9,14 +9,14 @@ export const deviceKeys = {
 /** The member's passkeys and device logins (never kept for offline starts: see lib/offline-cache). */
 export function useDevices() {
   const client = useClient();
-  return useQuery({ queryKey: deviceKeys.all, queryFn: () => client.listDevices() });
+  return useQuery({ queryKey: deviceKeys.all, queryFn: () => client.call("listDevices") });
 }
 
 export function useRemoveDevice() {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => client.deletePasskey(id),
+    mutationFn: (credentialId: string) => client.call("deletePasskey", { params: { credentialId } }),
     onSettled: () => qc.invalidateQueries({ queryKey: deviceKeys.all }),
   });
 }

@@ -137,7 +137,7 @@ type Ops = Partial<
   Record<"searchMembers" | "getMemberFile" | "signOutMember" | "resetMemberPins" | "sendMemberPasswordReset" | "freezeWallet" | "unfreezeWallet", Mock>
 >;
 
-/** A client whose `send` (what @mutua/client's admin functions call) hands each operation's arguments to the test's mock. */
+/** A client whose `send` (what @mutua/client's `admin.call` sends through) hands each operation's arguments to the test's mock. */
 function fakeClient(ops: Ops): MutuaClient {
   const argsOf = (name: string, a: { body?: unknown; query?: { q?: string }; params?: { memberId?: number } }) =>
     name === "searchMembers" ? [a.query?.q] : name === "freezeWallet" || name === "unfreezeWallet" ? [a.body] : [a.params?.memberId];

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type Query } from "@tanstack/react-query";
 import { RefusedError, admin } from "@mutua/client";
-import type { MemberFile } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { useDebounced } from "../../lib/debounce";
 import { STALE } from "../../lib/query-policy";
@@ -31,7 +30,7 @@ export function useMemberSearch(q: string) {
   const settled = useDebounced(q.trim(), TYPING_PAUSE_MS);
   const query = useQuery({
     queryKey: memberKeys.search(settled),
-    queryFn: () => admin.searchMembers(client, settled),
+    queryFn: () => admin.call(client, "searchMembers", { query: { q: settled } }),
     staleTime: STALE.search,
     // TanStack's keepPreviousData, written out as features/board does.
     placeholderData: (previous) => previous,
@@ -55,7 +54,7 @@ export function useMemberFile(memberId: number | null) {
   const query = useQuery({
     queryKey: memberKeys.file(memberId ?? 0),
     enabled: memberId !== null,
-    queryFn: () => admin.getMemberFile(client, memberId!),
+    queryFn: () => admin.call(client, "getMemberFile", { params: { memberId: memberId! } }),
     retry: retryUnlessRefused,
   });
   const notFound = memberId === null || (query.error instanceof RefusedError && query.error.status === 404);
@@ -67,12 +66,13 @@ export function useMemberFile(memberId: number | null) {
  * page's data at once, and every other admin list is asked again (the console's audit log and
  * wallets change too). A failed action refreshes the page as well: it may have changed meanwhile.
  */
-function useMemberAction(memberId: number, act: (memberId: number) => Promise<MemberFile>) {
+function useMemberAction(memberId: number, operation: "signOutMember" | "resetMemberPins" | "sendMemberPasswordReset") {
+  const client = useClient();
   const qc = useQueryClient();
   const key = memberKeys.file(memberId);
   const isThisFile = (q: Query) => q.queryKey.length === key.length && key.every((part, i) => q.queryKey[i] === part);
   return useMutation({
-    mutationFn: () => act(memberId),
+    mutationFn: () => admin.call(client, operation, { params: { memberId } }),
     onSuccess: (file) => qc.setQueryData(key, file),
     onSettled: (file) => qc.invalidateQueries({ queryKey: adminKeys.all, predicate: (q) => !file || !isThisFile(q) }),
   });
@@ -80,10 +80,9 @@ function useMemberAction(memberId: number, act: (memberId: number) => Promise<Me
 
 /** The three actions of a member's page: sign out everywhere, reset the PINs' attempts, send a password reset link. */
 export function useMemberActions(memberId: number) {
-  const client = useClient();
   return {
-    signOut: useMemberAction(memberId, (id) => admin.signOutMember(client, id)),
-    resetPins: useMemberAction(memberId, (id) => admin.resetMemberPins(client, id)),
-    sendPasswordReset: useMemberAction(memberId, (id) => admin.sendMemberPasswordReset(client, id)),
+    signOut: useMemberAction(memberId, "signOutMember"),
+    resetPins: useMemberAction(memberId, "resetMemberPins"),
+    sendPasswordReset: useMemberAction(memberId, "sendMemberPasswordReset"),
   };
 }

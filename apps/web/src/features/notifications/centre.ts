@@ -19,16 +19,20 @@ export function useNotificationCentre() {
   const pages = useInfiniteQuery({
     queryKey: notificationKeys.pages(),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.listNotifications({ limit: PAGE_SIZE, ...(pageParam ? { before: pageParam } : {}) }),
+    queryFn: ({ pageParam }) => client.call("listNotifications", { query: { limit: PAGE_SIZE, ...(pageParam ? { before: pageParam } : {}) } }),
     getNextPageParam: (last: NotificationPage) => last.next ?? undefined,
   });
   const afterMarking = {
     onSuccess: ({ unread }: { unread: number }) => qc.setQueryData(notificationKeys.unread(), unread),
     onSettled: () => qc.invalidateQueries({ queryKey: notificationKeys.pages() }),
   };
-  const markRead = useMutation({ mutationFn: (ids: string[]) => client.markNotificationsRead(ids), ...afterMarking });
-  const markAll = useMutation({ mutationFn: () => client.markAllNotificationsRead(), ...afterMarking });
+  const markRead = useMutation({ mutationFn: (ids: string[]) => client.call("markNotificationsRead", { body: { ids } }), ...afterMarking });
+  const markAll = useMutation({ mutationFn: () => client.call("markAllNotificationsRead"), ...afterMarking });
   const fetchTransaction = (walletId: string, transactionId: string) =>
-    qc.fetchQuery({ queryKey: transactionKeys.one(walletId, transactionId), queryFn: () => client.getTransaction(walletId, transactionId), meta: MONEY });
+    qc.fetchQuery({
+      queryKey: transactionKeys.one(walletId, transactionId),
+      queryFn: () => client.call("getTransaction", { params: { walletId, transactionId } }),
+      meta: MONEY,
+    });
   return { pages, markRead, markAll, fetchTransaction };
 }

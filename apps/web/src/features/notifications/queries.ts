@@ -21,7 +21,7 @@ export function useUnreadCount() {
   return useQuery({
     queryKey: notificationKeys.unread(),
     enabled: Boolean(me.data),
-    queryFn: async () => (await client.listNotifications({ limit: 1 })).unread,
+    queryFn: async () => (await client.call("listNotifications", { query: { limit: 1 } })).unread,
     refetchInterval: every,
     refetchIntervalInBackground: false,
   });

@@ -39,7 +39,7 @@ async function readState(client: MutuaClient): Promise<DevicePush> {
   if (Notification.permission === "denied") return "blocked";
   const sub = await (await registration()).pushManager.getSubscription();
   if (!sub) return "off";
-  await client.subscribePush(asBody(sub));
+  await client.call("subscribePush", { body: asBody(sub) });
   return "on";
 }
 
@@ -47,7 +47,7 @@ async function readState(client: MutuaClient): Promise<DevicePush> {
 export async function forgetDevicePush(client: MutuaClient): Promise<void> {
   const sub = await (await navigator.serviceWorker.getRegistration())?.pushManager?.getSubscription();
   if (!sub) return;
-  await client.unsubscribePush(sub.endpoint).catch(() => undefined);
+  await client.call("unsubscribePush", { body: { endpoint: sub.endpoint } }).catch(() => undefined);
   await sub.unsubscribe();
 }
 
@@ -66,7 +66,7 @@ export function useSetDevicePush() {
       const existing = await reg.pushManager.getSubscription();
       if (!on) {
         if (existing) {
-          await client.unsubscribePush(existing.endpoint);
+          await client.call("unsubscribePush", { body: { endpoint: existing.endpoint } });
           await existing.unsubscribe();
         }
         return "off";
@@ -74,10 +74,10 @@ export function useSetDevicePush() {
       const permission = await Notification.requestPermission();
       if (permission === "denied") return "blocked";
       if (permission !== "granted") return "off";
-      const { publicKey } = await client.getPushKey();
+      const { publicKey } = await client.call("getPushKey");
       const sub = existing ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
       try {
-        await client.subscribePush(asBody(sub));
+        await client.call("subscribePush", { body: asBody(sub) });
       } catch (e) {
         // Not kept by the server: not kept here either, or the switch would say "on" for nothing.
         await sub.unsubscribe().catch(() => undefined);

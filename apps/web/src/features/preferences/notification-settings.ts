@@ -14,7 +14,7 @@ export const serverLanguage = (locale: string): MemberLanguage | null =>
 /** Which notifications the member gets by e-mail (not kept for offline starts: nothing to show offline). */
 export function useNotificationSettings() {
   const client = useClient();
-  return useQuery({ queryKey: notificationKeys.all, queryFn: () => client.getNotificationSettings() });
+  return useQuery({ queryKey: notificationKeys.all, queryFn: () => client.call("getNotificationSettings") });
 }
 
 /** Saves a change; the server answers the settings as they now are, which replace the cached ones. */
@@ -22,7 +22,7 @@ export function useSaveNotificationSettings() {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (change: BodyOf<"setNotificationSettings">) => client.setNotificationSettings(change),
+    mutationFn: (change: BodyOf<"setNotificationSettings">) => client.call("setNotificationSettings", { body: change }),
     onSuccess: (settings: NotificationSettings) => qc.setQueryData(notificationKeys.all, settings),
   });
 }

@@ -17,7 +17,8 @@ export function useRecipientSearch(q: string, backendId?: string) {
     queryKey: recipientKeys.search(q, backendId),
     enabled: shouldSearchRecipients(q),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => client.searchRecipients({ q: q.trim(), offset: pageParam, limit: PAGE, ...(backendId ? { backendId } : {}) }),
+    queryFn: ({ pageParam }) =>
+      client.call("searchRecipients", { query: { q: q.trim(), offset: pageParam, limit: PAGE, ...(backendId ? { backendId } : {}) } }),
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length * PAGE : undefined),
     staleTime: STALE.search,
   });
@@ -27,7 +28,9 @@ export function useSetFavorite() {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ recipient, favorite }: { recipient: Recipient; favorite: boolean }) => client.setFavorite(recipient.memberId, favorite),
+    /** Whether the recipient is a favourite now, as the server answers. */
+    mutationFn: async ({ recipient, favorite }: { recipient: Recipient; favorite: boolean }) =>
+      (await client.call(favorite ? "setFavorite" : "unsetFavorite", { params: { memberId: recipient.memberId } })).isFavorite,
     onSettled: async () => {
       // Searches kept from before would show the old star the next time Send money opens: they go.
       qc.removeQueries({ queryKey: recipientKeys.all, type: "inactive" });

@@ -45,7 +45,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
   const openFromCode = async (payload: QrPayload) => {
     let recipient: Recipient | undefined;
     try {
-      const found = await client.searchRecipients({ walletId: payload.rpb, limit: 1 });
+      const found = await client.call("searchRecipients", { query: { walletId: payload.rpb, limit: 1 } });
       recipient = found.rows.find((r) => r.memberId === payload.rp);
     } catch {
       recipient = undefined;
@@ -57,7 +57,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
       // cancelled), and is said before anything is typed.
       let held;
       try {
-        held = await client.getPaymentRequest(payload.requestId);
+        held = await client.call("getPaymentRequest", { params: { requestId: payload.requestId } });
       } catch (e) {
         return toast.error(e instanceof RefusedError ? e.msg : { id: M.qrRecipientSearchFailed });
       }

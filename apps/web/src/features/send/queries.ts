@@ -17,6 +17,6 @@ export function usePaymentPlan(from: string, to: string, amount: string | undefi
     queryKey: sendKeys.plan(from, to, amount),
     enabled: amount !== undefined,
     retry: false,
-    queryFn: () => client.prepareTransfer({ from, to, amount: amount! }),
+    queryFn: () => client.call("prepareTransfer", { body: { from, to, amount: amount! } }),
   });
 }

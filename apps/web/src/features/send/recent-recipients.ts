@@ -44,7 +44,9 @@ export function useRecentRecipients(accounts: AccountEntry[]) {
     queryKey: [...transactionKeys.all, "recipients", active.map((a) => a.id)] as const,
     queryFn: async () => {
       const paid = await Promise.all(
-        active.map(async (account) => paidRecipients(account, (await client.getTransactions(account.id, { limit: RECENT_LOOKUP })).items)),
+        active.map(async (account) =>
+          paidRecipients(account, (await client.call("getTransactions", { params: { walletId: account.id }, query: { limit: RECENT_LOOKUP } })).items),
+        ),
       );
       return paid
         .flat()

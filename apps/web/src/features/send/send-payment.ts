@@ -20,8 +20,8 @@ export interface PaymentDraft {
 export type SendOutcome = { kind: "sent"; tx: TransactionView } | { kind: "canceled" } | { kind: "unconfirmed" } | { kind: "failed"; messages: Msg[] };
 
 export interface SendPaymentDeps {
-  /** The two calls the payment makes: the typed client, or anything that answers and throws as it does. */
-  client: Pick<MutuaClient, "getBalance" | "transfer">;
+  /** What makes the payment's two calls (getBalance, transfer): the typed client, or anything that answers and throws as it does. */
+  client: Pick<MutuaClient, "call">;
   /** A ledger wallet's private key, kept or asked (UnlockProvider); throws OperationCanceled when the member closes the dialog. */
   unlockWallet: (walletId: string) => Promise<Uint8Array>;
   /** Drops the wallet's cached file and kept key. */
@@ -56,7 +56,7 @@ export async function sendPayment(deps: SendPaymentDeps, d: PaymentDraft): Promi
   try {
     let latest;
     try {
-      latest = await client.getBalance(d.from.id);
+      latest = await client.call("getBalance", { params: { walletId: d.from.id } });
     } catch {
       return { kind: "failed", messages: [{ id: M.balanceCheckFailed }] };
     }
@@ -84,7 +84,7 @@ export async function sendPayment(deps: SendPaymentDeps, d: PaymentDraft): Promi
     // The same body every time: same key, same signature, so the server pays at most once.
     for (let attempt = 0; ; attempt++) {
       try {
-        return { kind: "sent", tx: await client.transfer({ ...body, ...request, ...signed }) };
+        return { kind: "sent", tx: await client.call("transfer", { body: { ...body, ...request, ...signed } }) };
       } catch (e) {
         if (e instanceof RequestFailedError && attempt < RETRY_DELAYS_MS.length) {
           await sleep(RETRY_DELAYS_MS[attempt]!);

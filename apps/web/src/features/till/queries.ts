@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { addDays, startOfDay } from "date-fns";
-import { cashiers, type MutuaClient } from "@mutua/client";
+import type { MutuaClient } from "@mutua/client";
 import type { Sale } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
@@ -43,7 +43,7 @@ export function useTillWallets() {
   const { i18n } = useLingui();
   const client = useClient();
   const accounts = useAccounts();
-  const tills = useQuery({ queryKey: tillKeys.tills(), queryFn: () => cashiers.listTills(client), staleTime: STALE.backends });
+  const tills = useQuery({ queryKey: tillKeys.tills(), queryFn: () => client.call("listTills"), staleTime: STALE.backends });
   const wallets: TillWalletChoice[] = [
     ...(accounts.data ?? [])
       .filter((a) => a.active && !a.unavailable)
@@ -64,10 +64,13 @@ export function useCashiers(walletId: string) {
   const qc = useQueryClient();
   const key = tillKeys.cashiers(walletId);
   const onSettled = () => qc.invalidateQueries({ queryKey: key });
-  const list = useQuery({ queryKey: key, queryFn: () => cashiers.listCashiers(client, walletId) });
-  const grant = useMutation({ mutationFn: (email: string) => cashiers.grantCashier(client, walletId, email), onSettled });
-  const revoke = useMutation({ mutationFn: (memberId: number) => cashiers.revokeCashier(client, walletId, memberId), onSettled });
-  const cancel = useMutation({ mutationFn: (invitationId: string) => cashiers.cancelCashierInvitation(client, walletId, invitationId), onSettled });
+  const list = useQuery({ queryKey: key, queryFn: () => client.call("listCashiers", { params: { walletId } }) });
+  const grant = useMutation({ mutationFn: (email: string) => client.call("grantCashier", { params: { walletId }, body: { email } }), onSettled });
+  const revoke = useMutation({ mutationFn: (memberId: number) => client.call("revokeCashier", { params: { walletId, memberId } }), onSettled });
+  const cancel = useMutation({
+    mutationFn: (invitationId: string) => client.call("cancelCashierInvitation", { params: { walletId, invitationId } }),
+    onSettled,
+  });
   return { list, grant, revoke, cancel };
 }
 
@@ -76,13 +79,13 @@ export function useCashierInvitations() {
   const client = useClient();
   const qc = useQueryClient();
   const key = tillKeys.invitations();
-  const list = useQuery({ queryKey: key, queryFn: () => cashiers.listCashierInvitations(client) });
+  const list = useQuery({ queryKey: key, queryFn: () => client.call("listCashierInvitations") });
   const accept = useMutation({
-    mutationFn: (id: string) => cashiers.acceptCashierInvitation(client, id),
+    mutationFn: (invitationId: string) => client.call("acceptCashierInvitation", { params: { invitationId } }),
     onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: key }), qc.invalidateQueries({ queryKey: tillKeys.tills() })]),
   });
   const decline = useMutation({
-    mutationFn: (id: string) => cashiers.declineCashierInvitation(client, id),
+    mutationFn: (invitationId: string) => client.call("declineCashierInvitation", { params: { invitationId } }),
     onSettled: () => qc.invalidateQueries({ queryKey: key }),
   });
   return { list, accept, decline };
@@ -109,7 +112,7 @@ export function usePaymentRequest(id: string | null, opts: { cashier: boolean })
   return useQuery({
     queryKey: tillKeys.request(id ?? ""),
     enabled: id !== null,
-    queryFn: () => client.getPaymentRequest(id!),
+    queryFn: () => client.call("getPaymentRequest", { params: { requestId: id! } }),
     meta: MONEY,
     refetchInterval: (q) => (q.state.data?.status === "open" ? poll : false),
   });
@@ -133,7 +136,7 @@ export function useSales(walletId: string, range: DayRange) {
   return useInfiniteQuery({
     queryKey: tillKeys.sales(walletId, from, to),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.getSales(walletId, { from, to, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryFn: ({ pageParam }) => client.call("getSales", { params: { walletId }, query: { from, to, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } }),
     getNextPageParam: (last) => last.next ?? undefined,
     meta: MONEY,
   });
@@ -145,7 +148,7 @@ export function useTodaysTotals(walletId: string) {
   const { from, to } = rangeBounds(today());
   return useQuery({
     queryKey: tillKeys.totals(walletId, from, to),
-    queryFn: () => client.getSales(walletId, { from, to, limit: 1 }),
+    queryFn: () => client.call("getSales", { params: { walletId }, query: { from, to, limit: 1 } }),
     select: (p) => ({ count: p.count, total: p.total, currency: p.currency }),
     meta: MONEY,
   });
@@ -158,7 +161,7 @@ export async function fetchAllSales(client: MutuaClient, walletId: string, range
   let cursor: string | undefined;
   let shopName = "";
   do {
-    const page = await client.getSales(walletId, { from, to, limit: 500, ...(cursor ? { cursor } : {}) });
+    const page = await client.call("getSales", { params: { walletId }, query: { from, to, limit: 500, ...(cursor ? { cursor } : {}) } });
     shopName = page.shopName;
     sales.push(...page.items);
     cursor = page.next ?? undefined;

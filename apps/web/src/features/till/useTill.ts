@@ -71,7 +71,9 @@ export function useTill(walletId: string | undefined, opts: { cashier: boolean }
   const ask = useMutation({
     mutationFn: () => {
       const text = memo.trim();
-      return client.createPaymentRequest({ walletId: walletId!, amount: formatCents(cents), senderMemo: text, recipientMemo: text, expiresInMinutes: minutes });
+      return client.call("createPaymentRequest", {
+        body: { walletId: walletId!, amount: formatCents(cents), senderMemo: text, recipientMemo: text, expiresInMinutes: minutes },
+      });
     },
     onSuccess: (created) => {
       qc.setQueryData(tillKeys.request(created.id), created);
@@ -82,7 +84,7 @@ export function useTill(walletId: string | undefined, opts: { cashier: boolean }
   });
 
   const cancel = useMutation({
-    mutationFn: (id: string) => client.cancelPaymentRequest(id),
+    mutationFn: (requestId: string) => client.call("cancelPaymentRequest", { params: { requestId } }),
     onSuccess: (after) => qc.setQueryData(tillKeys.request(after.id), after),
   });
 

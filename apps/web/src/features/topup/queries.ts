@@ -10,7 +10,7 @@ export const topUpKeys = {
 };
 
 const pendingTopUpsQuery = (client: MutuaClient, walletId: string) =>
-  queryOptions({ queryKey: topUpKeys.pending(walletId), queryFn: () => client.getPendingTopUps(walletId), meta: MONEY_KEPT_OFFLINE });
+  queryOptions({ queryKey: topUpKeys.pending(walletId), queryFn: () => client.call("getPendingTopUps", { query: { walletId } }), meta: MONEY_KEPT_OFFLINE });
 
 /** docs/spec.md §2: pending top-ups head the transaction panel, refreshed with it. */
 export function usePendingTopUps(walletId: string | undefined, opts: { pollMs?: number | false } = {}) {
@@ -40,7 +40,7 @@ export function useCreateTopUp() {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ walletId, amount }: { walletId: string; amount: string }) => client.createTopUp(walletId, amount),
+    mutationFn: ({ walletId, amount }: { walletId: string; amount: string }) => client.call("createTopUp", { body: { walletId, amount } }),
     onSettled: () => qc.invalidateQueries({ queryKey: topUpKeys.all }),
   });
 }
@@ -49,7 +49,7 @@ export function useCancelTopUp() {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => client.cancelTopUp(id),
+    mutationFn: (id: string) => client.call("cancelTopUp", { body: { id } }),
     onSettled: () => qc.invalidateQueries({ queryKey: topUpKeys.all }),
   });
 }

@@ -9,7 +9,7 @@ export async function fetchAll(client: MutuaClient, walletId: string, filter: Tr
   const all: TransactionView[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.getTransactions(walletId, { ...filter, limit: 100, ...(cursor ? { cursor } : {}) });
+    const page = await client.call("getTransactions", { params: { walletId }, query: { ...filter, limit: 100, ...(cursor ? { cursor } : {}) } });
     all.push(...page.items);
     cursor = page.next ?? undefined;
   } while (cursor);

@@ -33,7 +33,7 @@ export function useRecentTransactions(walletId: string | undefined) {
   return useQuery({
     queryKey: transactionKeys.recent(walletId ?? ""),
     enabled: Boolean(walletId),
-    queryFn: async () => (await client.getTransactions(walletId!, { limit: RECENT_COUNT })).items,
+    queryFn: async () => (await client.call("getTransactions", { params: { walletId: walletId! }, query: { limit: RECENT_COUNT } })).items,
     meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,
@@ -47,7 +47,10 @@ export function useTransactionPages(walletId: string, filter: TransactionFilter)
     queryKey: transactionKeys.list(walletId, filter),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      client.getTransactions(walletId, { ...filter, limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } satisfies TransactionsQuery),
+      client.call("getTransactions", {
+        params: { walletId },
+        query: { ...filter, limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } satisfies TransactionsQuery,
+      }),
     getNextPageParam: (last) => last.next ?? undefined,
     meta: MONEY,
   });

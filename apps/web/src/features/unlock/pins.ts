@@ -26,9 +26,9 @@ export async function savePin(client: MutuaClient, walletId: string, walletPassw
   const w = await walletLib();
   const previous = await pinRecordOf(walletId);
   const { proofSalt, verifier } = await w.newPinProof(pin);
-  const { pinId, deviceSecret } = await client.createPin(walletId, verifier);
+  const { pinId, deviceSecret } = await client.call("createPin", { body: { walletId, verifier } });
   setAuthConfig(walletId, await w.sealWithPin(walletPassword, pin, deviceSecret, { pinId, proofSalt }));
-  if (previous) await client.deletePin(previous.pinId).catch(() => undefined);
+  if (previous) await client.call("deletePin", { params: { pinId: previous.pinId } }).catch(() => undefined);
 }
 
 /** Turns the PIN off on this device (spec: "saves a null config"), and on the server. */
@@ -36,7 +36,7 @@ export async function removePin(client: MutuaClient, walletId: string): Promise<
   const record = await pinRecordOf(walletId);
   if (record) {
     try {
-      await client.deletePin(record.pinId);
+      await client.call("deletePin", { params: { pinId: record.pinId } });
     } catch (e) {
       // Already gone on the server: the local record is useless either way.
       if (!(e instanceof RefusedError && (e.status === 404 || e.code === ErrorCode.pinDisabled))) throw e;
@@ -52,7 +52,7 @@ export async function openPin(client: MutuaClient, walletId: string, pin: string
   if (!record) throw new PinDisabled();
   let deviceSecret: string;
   try {
-    ({ deviceSecret } = await client.openPin(record.pinId, await w.pinProof(pin, record.proofSalt)));
+    ({ deviceSecret } = await client.call("openPin", { params: { pinId: record.pinId }, body: { proof: await w.pinProof(pin, record.proofSalt) } }));
   } catch (e) {
     if (e instanceof RefusedError && e.code === ErrorCode.wrongPin) throw new WrongPin(Number(e.body.values?.attemptsLeft ?? NaN) || null);
     if (e instanceof RefusedError && (e.code === ErrorCode.pinDisabled || e.status === 404 || e.status === 400)) {

@@ -110,7 +110,7 @@ export function createUnlocker(deps: UnlockDeps): Unlocker {
   async function keystoreOf(walletId: string): Promise<unknown> {
     let keystore = keystores.get(walletId);
     if (!keystore) {
-      keystore = await client.getKeystore(walletId);
+      keystore = await client.call("getKeystore", { params: { walletId } });
       keystores.set(walletId, keystore);
     }
     return keystore;

@@ -36,7 +36,10 @@ function useDownloadWallet() {
   return async (account: AccountEntry) => {
     try {
       // Loaded when a member exports, not with the dashboard that offers it (docs/performance.md).
-      const [keystore, { deliverFile }] = await Promise.all([client.getKeystore(account.id), import("../../lib/deliver-file")]);
+      const [keystore, { deliverFile }] = await Promise.all([
+        client.call("getKeystore", { params: { walletId: account.id } }),
+        import("../../lib/deliver-file"),
+      ]);
       await deliverFile(
         JSON.stringify(keystore, null, 4),
         walletFileName(account.curr, account.backend, account.id),
@@ -89,7 +92,7 @@ export function useImportWallet() {
     try {
       const address = wallet.parseKeystore(keystore).address;
       const { proveKey } = await import("./key-proof");
-      const r = await client.registerWallet({ backendId, keystore, ...proveKey(wallet, key, address, backendId, me.id) });
+      const r = await client.call("registerWallet", { body: { backendId, keystore, ...proveKey(wallet, key, address, backendId, me.id) } });
       forgetWallet(r.internalId);
       toast.success({ id: r.replaced ? M.walletFileReplaced : r.status === "pending" ? M.walletImportedPending : M.walletImported });
       await qc.invalidateQueries({ queryKey: MEMBER_KEY });
