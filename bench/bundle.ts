@@ -4,8 +4,8 @@ import { startServer } from "../e2e/support/server";
 
 /**
  * `npm run bench:bundle` (after `npm run build`): the size of every JavaScript chunk of the
- * production build, and what the browser really loads for the login page and for the dashboard
- * after signing in, against the budgets in force (bench/budgets.json; e2e/budget.test.ts fails CI
+ * production build, and what the browser really loads (JavaScript and stylesheets) for the login
+ * page and for the dashboard after signing in, against the budgets in force (bench/budgets.json; e2e/budget.test.ts fails CI
  * when a figure is worse).
  */
 const all = chunks();
@@ -19,7 +19,13 @@ try {
   console.log("\n| route | JS files | gzip | budget in force |\n|---|---:|---:|---:|");
   console.log(`| login (/) | ${login.files.length} | ${kb(login.gzip)} (${login.gzip} B) | ${kb(budgets.loginJsGzipBytes)} |`);
   console.log(`| dashboard, signed in | ${dashboard.files.length} | ${kb(dashboard.gzip)} (${dashboard.gzip} B) | ${kb(budgets.dashboardJsGzipBytes)} |`);
+  console.log("\n| route | CSS files | gzip | budget in force |\n|---|---:|---:|---:|");
+  console.log(`| login (/) | ${login.css.files.length} | ${kb(login.css.gzip)} (${login.css.gzip} B) | ${kb(budgets.loginCssGzipBytes)} |`);
+  console.log(
+    `| dashboard, signed in | ${dashboard.css.files.length} | ${kb(dashboard.css.gzip)} (${dashboard.css.gzip} B) | ${kb(budgets.dashboardCssGzipBytes)} |`,
+  );
   console.log(`\nlogin loads: ${login.files.join(", ")}\ndashboard adds: ${dashboard.files.filter((f) => !login.files.includes(f)).join(", ")}`);
+  console.log(`stylesheets: login ${login.css.files.join(", ")}; dashboard adds ${dashboard.css.files.filter((f) => !login.css.files.includes(f)).join(", ")}`);
 } finally {
   await browser.close();
   await server.stop();

@@ -16,7 +16,8 @@ const ASSOCIATION_CONFIG = {
   signUpUrl: "/logo.svg?join",
   hideResetPassword: true,
   theme: { "color-2": "#aa0000", "default-color": "$color-2" },
-  css: "body { letter-spacing: 0.01em; }",
+  // The second rule weighs what the map screen's own stylesheet does, which loads after it.
+  css: "body { letter-spacing: 0.01em; } .carto-frame { border: 3px solid rgb(1, 2, 3); }",
   locales: { availableLanguages: { "en-US": { label: "English" } }, defaultLanguage: "en-US" },
 };
 
@@ -49,6 +50,7 @@ describe("association config", () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--color-2").trim())).toBe("#aa0000");
     expect(await page.evaluate(() => getComputedStyle(document.querySelector(".navbar")!).getPropertyValue("--default-color").trim())).toBe("#aa0000");
     expect(await page.evaluate(() => getComputedStyle(document.body).letterSpacing)).not.toBe("normal");
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector(".carto-frame")!).borderTopWidth)).toBe("3px");
 
     await page.getByRole("link", { name: "Sign in" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();

@@ -33,22 +33,30 @@ export interface RouteLoad {
   /** JavaScript files the browser fetched, by name. */
   files: string[];
   gzip: number;
+  /** Stylesheets the browser fetched, by name, and their gzipped size. */
+  css: { files: string[]; gzip: number };
 }
 
 /**
- * What the browser really loads: the JavaScript fetched for the login page, then (in the same
- * tab, cumulatively) for the dashboard after signing in, each file counted once at its gzipped size.
+ * What the browser really loads: the JavaScript and the stylesheets fetched for the login page,
+ * then (in the same tab, cumulatively) for the dashboard after signing in, each file counted once
+ * at its gzipped size.
  */
 export async function measureRoutes(browser: Browser, baseUrl: string, email: string, password: string): Promise<{ login: RouteLoad; dashboard: RouteLoad }> {
   const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
   const loaded = new Set<string>();
+  const styles = new Set<string>();
   page.on("request", (r) => {
     const u = new URL(r.url());
+    if (!u.pathname.startsWith("/assets/")) return;
     if (r.resourceType() === "script" || u.pathname.endsWith(".js")) loaded.add(path.basename(u.pathname));
+    else if (r.resourceType() === "stylesheet" || u.pathname.endsWith(".css")) styles.add(path.basename(u.pathname));
   });
+  const total = (files: string[]) => files.reduce((s, f) => s + gzipSize(path.join(DIST, "assets", f)), 0);
   const snapshot = (): RouteLoad => {
     const files = [...loaded].sort();
-    return { files, gzip: files.reduce((s, f) => s + gzipSize(path.join(DIST, "assets", f)), 0) };
+    const css = [...styles].sort();
+    return { files, gzip: total(files), css: { files: css, gzip: total(css) } };
   };
   try {
     await page.goto(`${baseUrl}/`, { waitUntil: "networkidle" });
@@ -67,6 +75,8 @@ export async function measureRoutes(browser: Browser, baseUrl: string, email: st
 export interface Budgets {
   loginJsGzipBytes: number;
   dashboardJsGzipBytes: number;
+  loginCssGzipBytes: number;
+  dashboardCssGzipBytes: number;
   lighthouse: { performanceGoal: number; accessibility: number; bestPractices: number; maxCls: number };
 }
 

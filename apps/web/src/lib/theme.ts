@@ -2,7 +2,9 @@ import type { AppConfig } from "@mutua/domain";
 
 /**
  * Applies config `theme` (each key a CSS custom property; a value "$other" means var(--other))
- * and appends config `css`, so an association rebrands without a rebuild.
+ * and appends config `css`, so an association rebrands without a rebuild. The `css` stays the
+ * last sheet of the page: each screen's own styles arrive with it, later, and would otherwise
+ * win over the association's rules of the same weight.
  */
 export function applyTheme(config: AppConfig): void {
   const root = document.documentElement;
@@ -15,5 +17,8 @@ export function applyTheme(config: AppConfig): void {
     style.dataset.source = "config.css";
     style.textContent = config.css;
     document.head.appendChild(style);
+    new MutationObserver(() => {
+      if (document.head.lastElementChild !== style) document.head.appendChild(style);
+    }).observe(document.head, { childList: true });
   }
 }

@@ -2,6 +2,7 @@ import { useLingui } from "@lingui/react";
 import { APP_VERSION } from "@mutua/domain";
 import { useConfig } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
+import "./about.css";
 
 /** docs/spec.md §2 "About": app name and version 1.1.1. */
 export function AboutDialog({ onClose }: { onClose: () => void }) {

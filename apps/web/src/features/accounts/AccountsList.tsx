@@ -10,6 +10,7 @@ import { Icon, MoreIcon, RefreshIcon, type IconNode } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { accountLabel, subAccountLabel } from "./labels";
 import { optionalLazy } from "../../ui/optional-lazy";
+import "./accounts.css";
 
 const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
 

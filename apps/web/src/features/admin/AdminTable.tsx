@@ -1,5 +1,6 @@
 import type { CSSProperties, ReactNode } from "react";
 import { useLingui } from "@lingui/react";
+import "./admin.css";
 
 /**
  * The tables of the admin screens: visible column headers, then (by default) an unlabelled actions

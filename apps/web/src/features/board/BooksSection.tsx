@@ -8,6 +8,7 @@ import { deliverFile } from "../../lib/deliver-file";
 import { movementKindLabel } from "../admin/movement-kinds";
 import { toast } from "../../lib/toast";
 import type { Period } from "./periods";
+import "./board.css";
 
 /** The files' words, in the reader's language. */
 function booksLabels(i18n: I18n): BooksLabels {

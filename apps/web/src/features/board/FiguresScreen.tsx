@@ -11,6 +11,7 @@ import type { FlowsChartProps } from "./FlowsChart";
 import { countText, monthText, percentText, tickText, volumeNumber } from "./labels";
 import { dayOf, PRESETS, type Period, type Preset } from "./periods";
 import { useBoardLocales, useFiguresScreen, type FiguresScreenState } from "./useFiguresScreen";
+import "./board.css";
 
 // uPlot comes with the chart, loaded by this screen only: never on the login page or the dashboard
 // (bench/budgets.json). Without it (the connection dropped), the table still gives every figure.

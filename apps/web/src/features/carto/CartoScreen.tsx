@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../app/context";
 import { useSession } from "../auth/queries";
+import "./carto.css";
 
 /** docs/spec.md §2 "/carto": a full-page embed of mapUrl; without one, an error in the console. */
 export function CartoScreen() {

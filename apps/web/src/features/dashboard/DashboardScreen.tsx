@@ -21,6 +21,7 @@ import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
 import { optionalLazy } from "../../ui/optional-lazy";
 import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
+import "./dashboard.css";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));

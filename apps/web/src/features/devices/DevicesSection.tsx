@@ -6,6 +6,7 @@ import { toast } from "../../lib/toast";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { biometricStore } from "../biometric/store";
 import { useDevices, useRemoveDevice } from "./queries";
+import "./devices.css";
 
 /**
  * Preferences: every passkey and device login that signs in to the account without the password,

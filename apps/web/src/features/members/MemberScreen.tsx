@@ -23,6 +23,8 @@ import {
 } from "./labels";
 import { memberIdOf, useMemberFile } from "./queries";
 import { useMemberPage, type MemberPageState } from "./useMemberPage";
+import "../../ui/movements.css";
+import "./members.css";
 
 type Wallet = MemberFile["wallets"][number];
 

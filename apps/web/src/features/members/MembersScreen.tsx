@@ -5,6 +5,7 @@ import { Field } from "../../ui/Field";
 import { Icon, NextIcon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { useMemberSearch } from "./queries";
+import "./members.css";
 
 /**
  * The account administrators' way to a member: found by name, e-mail or phone, each

@@ -11,6 +11,7 @@ import { Skeleton } from "../../ui/Skeleton";
 import { useNotificationCentre } from "./centre";
 // Through ./live, whose chunk is loaded already: importing ./queries or ./texts directly would split them out.
 import { eventMessage, useUnreadCount } from "./live";
+import "../../ui/movements.css";
 
 const ReceiptDialog = lazy(() => import("../transactions/ReceiptDialog"));
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import "./qr.css";
 
 /**
  * The QR code of `text` as an SVG of `size` (200 px by default, docs/spec.md §9; the till's is as large as the screen allows). The encoder loads with the modal that shows

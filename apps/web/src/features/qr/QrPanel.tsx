@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import { encodeQrPayload, paymentLink, type QrPayload } from "@mutua/domain";
 import { toast } from "../../lib/toast";
 import { QrImage } from "./QrImage";
+import "./qr.css";
 
 /**
  * The QR code, its payment link and the ways to hand it over (share, copy, PDF), shared by the

@@ -1,5 +1,6 @@
 import { useLingui } from "@lingui/react";
 import { memberSinceDate, type NameHint as Hint } from "@mutua/domain";
+import "./name-hint.css";
 
 /**
  * Beside a member's name, when another member's name looks the same (the server's hint): when they

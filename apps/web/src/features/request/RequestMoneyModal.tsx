@@ -7,6 +7,7 @@ import { useFormat } from "../../lib/format";
 import { accountLabel } from "../accounts/labels";
 import { QrPanel } from "../qr/QrPanel";
 import { AmountField } from "../../ui/AmountField";
+import "./request.css";
 
 /** docs/spec.md §2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the payer. */
 export default function RequestMoneyModal({ me, account, onClose }: { me: Profile; account: AccountEntry; onClose: () => void }) {

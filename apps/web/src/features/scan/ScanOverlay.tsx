@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import { M } from "@mutua/domain";
 import { toast } from "../../lib/toast";
 import { makeQrDetector, type QrDetector } from "./detector";
+import "./scan.css";
 
 interface Props {
   /** What the code says ("" when a code was found but held nothing). */

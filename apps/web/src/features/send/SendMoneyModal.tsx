@@ -13,6 +13,7 @@ import { payingAccount } from "../accounts/queries";
 import { RecipientStep } from "./RecipientStep";
 import { PaymentStep, type PaymentRequest } from "./PaymentStep";
 import { useSendPayment, type PaymentDraft } from "./useSendPayment";
+import "./send.css";
 
 const ScanOverlay = lazy(() => import("../scan/ScanOverlay"));
 

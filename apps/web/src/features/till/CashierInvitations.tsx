@@ -5,6 +5,8 @@ import { tr } from "../../lib/i18n";
 import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { useCashierInvitations } from "./queries";
+import "../devices/devices.css";
+import "./cashiers.css";
 
 /**
  * Preferences, first when there are any: the invitations to run somebody's till, which the

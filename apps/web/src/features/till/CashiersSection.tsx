@@ -10,6 +10,8 @@ import { Field } from "../../ui/Field";
 import { accountLabel } from "../accounts/labels";
 import { useAccounts } from "../accounts/queries";
 import { useCashiers } from "./queries";
+import "../devices/devices.css";
+import "./cashiers.css";
 
 /**
  * Preferences: who may run the till of each of the member's wallets. A cashier takes

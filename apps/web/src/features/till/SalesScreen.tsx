@@ -11,6 +11,8 @@ import { Icon, PreviousIcon, ReceivedIcon } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { NameHint } from "../recipients/NameHint";
 import { fetchAllSales, today, useSales, useTillWallets, type DayRange, type TillWalletChoice } from "./queries";
+import "../../ui/movements.css";
+import "./till.css";
 
 const DAY = "yyyy-MM-dd";
 /** A date field's value as the shop's local day (a plain `new Date("2026-11-25")` would be UTC's). */

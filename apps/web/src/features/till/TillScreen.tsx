@@ -13,6 +13,8 @@ import { useFullScreen, useKeepScreenOn } from "./counter-screen";
 import { KEYPAD_ROWS, keyOf, type KeypadKey } from "./keypad";
 import { useTillWallets, useTodaysTotals, type TillWalletChoice } from "./queries";
 import { EXPIRY_CHOICES, useTill } from "./useTill";
+import "../../ui/movements.css";
+import "./till.css";
 
 /**
  * The till: the shop types the amount, the customer scans the code, and the screen

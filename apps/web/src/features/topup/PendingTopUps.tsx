@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react";
 import { type PendingTopUp } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
+import "../../ui/movements.css";
 
 /**
  * docs/spec.md §2 "Dashboard": the pending top-ups head the transaction panel — my unpaid requests,

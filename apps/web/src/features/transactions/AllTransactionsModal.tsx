@@ -18,6 +18,8 @@ import { TransactionItem } from "./TransactionItem";
 import { useTransactionPages, type TransactionFilter } from "./queries";
 import { periodOf, shiftPeriod, wholeDays, type PeriodUnit, type Range } from "./period";
 import { buildCsv, deliverCsv, fetchAll } from "./export";
+import "../../ui/movements.css";
+import "./filters.css";
 
 interface Props {
   account: AccountEntry;

@@ -11,6 +11,7 @@ import { accountLabel } from "../accounts/labels";
 import { Skeleton } from "../../ui/Skeleton";
 import { Icon, RefreshIcon } from "../../ui/icons";
 import { optionalLazy } from "../../ui/optional-lazy";
+import "../../ui/movements.css";
 
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
 const ReceiptDialog = lazy(() => import("./ReceiptDialog"));

@@ -5,6 +5,7 @@ import { useConfig } from "../../app/context";
 import { Avatar } from "../../ui/Avatar";
 import { CheckIcon, ExchangeIcon, Icon, PlusIcon } from "../../ui/icons";
 import { stageLabel } from "../reconversion/stages";
+import "../../ui/movements.css";
 
 /** One row of a transaction list: the counterparty's initials (a sign for a top-up or a reconversion), signed amount, counterparty, memo, date with its relative date. */
 export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (tx: TransactionView) => void }) {

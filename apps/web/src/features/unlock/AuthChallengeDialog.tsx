@@ -5,6 +5,7 @@ import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 import { PasswordField } from "../../ui/Field";
 import { PinField } from "./PinField";
 import type { ChallengeAnswer, ChallengeMode } from "./unlock-flow";
+import "./unlock.css";
 
 export type { ChallengeAnswer, ChallengeMode };
 

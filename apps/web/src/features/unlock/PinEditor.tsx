@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import { PIN_LENGTH, pinProblems } from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { PinField } from "./PinField";
+import "./unlock.css";
 
 /** The PIN and its confirmation, which appears once 4 digits are typed (docs/spec.md §4 "Simplified-authentication switch"). */
 export function usePinDraft() {

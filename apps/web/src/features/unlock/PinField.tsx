@@ -2,6 +2,7 @@ import type { Ref } from "react";
 import { useLingui } from "@lingui/react";
 import { pinInput, PIN_LENGTH } from "@mutua/domain";
 import { Field } from "../../ui/Field";
+import "./unlock.css";
 
 interface Props {
   label: string;

@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import type { Backend } from "@mutua/domain";
 import { useImportWallet } from "./useWalletFile";
 import { Icon, UploadIcon } from "../../ui/icons";
+import "./wallet-file.css";
 
 /** docs/spec.md §2 "Accounts list": an Import button per ledger-based backend, accepting a wallet file. */
 export function ImportWallet({ backends }: { backends: Backend[] }) {
