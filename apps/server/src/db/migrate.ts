@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { runner } from "node-pg-migrate";
 import { applyFunctions } from "./functions";
 
@@ -11,16 +12,25 @@ const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations", import.meta.url));
  * nothing left to do. Migrations are forward-only: going back is restoring a backup.
  */
 export async function migrate(databaseUrl: string, log: (m: string) => void = () => {}): Promise<void> {
-  await runner({
-    databaseUrl,
-    dir: MIGRATIONS_DIR,
-    direction: "up",
-    migrationsTable: "schema_migrations",
-    singleTransaction: true,
-    advisoryLockMode: "wait",
-    log,
-    verbose: false,
-  });
+  // Our own connection, closed before this returns: node-pg-migrate does not wait for the one it
+  // opens to close, and a database stopped right after (npm run restore on an embedded cluster)
+  // then ended it with an error nothing listened for, which killed the process.
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await runner({
+      dbClient: client,
+      dir: MIGRATIONS_DIR,
+      direction: "up",
+      migrationsTable: "schema_migrations",
+      singleTransaction: true,
+      advisoryLockMode: "wait",
+      log,
+      verbose: false,
+    });
+  } finally {
+    await client.end();
+  }
   const changed = await applyFunctions(databaseUrl);
   if (changed.length > 0) log(`functions brought to their live versions: ${changed.join(", ")}`);
 }
