@@ -1,5 +1,14 @@
+import fs from "node:fs";
 import os from "node:os";
 import { defineConfig } from "vitest/config";
+
+const WEB_TESTS = "apps/web/src/**/*.test.{ts,tsx}";
+/**
+ * The app's test files that replace modules (vi.mock) or globals need a module registry of their
+ * own; the others share their worker's loaded React, jsdom helpers and app modules, which spares
+ * each file a second or more of imports.
+ */
+const WEB_REPLACING = fs.globSync(WEB_TESTS).filter((f) => /\bvi\.(mock|doMock|stubGlobal|resetModules)\(/.test(fs.readFileSync(f, "utf8")));
 
 export default defineConfig({
   test: {
@@ -22,6 +31,10 @@ export default defineConfig({
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Each file has its own database and servers (setup.ts) and keeps no state in modules,
+          // so the files of one worker share the loaded app instead of importing it afresh each
+          // time: about 5 s of a loaded two-core machine's CPU per file.
+          isolate: false,
           // The Lokavaluto packages (apps/server/test/lokapi) ship ES modules in .js files of
           // packages without "type": "module", with extensionless and directory imports: Node
           // cannot load them as they are, Vite can.
@@ -41,7 +54,8 @@ export default defineConfig({
         },
       },
       // Some run real key derivations (PINs, keystores), slow on a loaded two-core machine.
-      { test: { name: "web", include: ["apps/web/src/**/*.test.{ts,tsx}"], environment: "jsdom", testTimeout: 20_000 } },
+      { test: { name: "web", include: [WEB_TESTS], exclude: WEB_REPLACING, environment: "jsdom", testTimeout: 20_000, isolate: false } },
+      { test: { name: "web-isolated", include: WEB_REPLACING, environment: "jsdom", testTimeout: 20_000 } },
       {
         // Measurements that CPU contention would skew: run by themselves (scripts/test.mjs).
         test: {
@@ -63,6 +77,9 @@ export default defineConfig({
           globalSetup: ["e2e/support/global-setup.ts"],
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // Each file starts its own server and browser; the files of a worker share the loaded
+          // Playwright and support modules.
+          isolate: false,
         },
       },
     ],

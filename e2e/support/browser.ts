@@ -1,11 +1,30 @@
+import fs from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+/**
+ * The browser the tests drive: CHROMIUM_PATH, else Debian's headless shell of Chromium (package
+ * chromium-headless-shell: the same engine without the desktop browser around it, which is what
+ * Playwright itself runs headless, and about a quarter less CPU a test), else Debian's Chromium.
+ * Lighthouse keeps the whole browser (e2e/support/lighthouse.ts).
+ */
+export const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+export const CHROMIUM = "/usr/bin/chromium";
+export const browserPath = () => process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM);
+
+/** The flags this sandbox needs: headless, and no network beyond loopback. */
+export const BROWSER_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 /** Debian's Chromium, with the flags this sandbox needs (no network beyond loopback). */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  return chromium.launch({ executablePath: browserPath(), args: BROWSER_ARGS });
 }
 
 /** The phone every layout is built for first: 360×740, touch, a mobile browser. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { freePort } from "./server";
+import { CHROMIUM } from "./browser";
 
 export interface LighthouseFigures {
   page: string;
@@ -38,7 +39,8 @@ async function runInFreshProfile(baseUrl: string, paths: string[], login?: { ema
   const port = await freePort();
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-lighthouse-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    // The whole browser, as members run it: its scores are what the budgets were set on.
+    executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM,
     args: [
       "--headless",
       "--no-sandbox",

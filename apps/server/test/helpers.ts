@@ -24,7 +24,6 @@ import {
 } from "@mutua/domain";
 import { encryptKeystore, newPrivateKey, signMessage, type Keystore } from "@mutua/wallet";
 import { buildApp } from "../src/app";
-import { migrate } from "../src/db/migrate";
 import { createPool, type Db } from "../src/db/pool";
 import { readSettings, type Settings } from "../src/settings";
 import { outboxMailer, type Mailer } from "../src/services/notifications/mail";
@@ -61,14 +60,16 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh, migrated database of its own for one test file, on the suite's PostgreSQL. */
+/**
+ * A fresh, migrated database of its own for one test file, on the suite's PostgreSQL: a copy of
+ * the run's migrated template (global-setup.ts), or with `migrate: false` an empty one.
+ */
 export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const name = `mutua_test_${randomBytes(6).toString("hex")}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  await admin((c) => c.query(opts.migrate === false ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${inject("pgTemplate")}`));
   const u = new URL(inject("pgAdminUrl"));
   u.pathname = `/${name}`;
   const url = u.toString();
-  if (opts.migrate !== false) await migrate(url);
   const db = createPool(url, 10);
   let dropped = false;
   return {
@@ -207,7 +208,7 @@ export class Session {
   }
 
   async login(email: string, password: string) {
-    const r = await this.client.login(email, password);
+    const r = await this.client.call("login", { body: { login: email, password } });
     this.token = r.token;
     return r;
   }
