@@ -29,7 +29,7 @@ const banner = "You are offline: what you see may be out of date, and nothing ca
 
 describe("installable and offline", () => {
   it("has a manifest from the association's config, and a service worker in charge", async () => {
-    const { page, context, errors } = await newPage(suite.browser);
+    const { page, context, errors } = await newPage(suite.browser, { serviceWorkers: "allow" });
     await page.goto(`${suite.server.url}/`);
     const href = await page.locator('link[rel="manifest"]').getAttribute("href");
     const manifest = await (await page.request.get(`${suite.server.url}${href}`)).json();
@@ -41,7 +41,7 @@ describe("installable and offline", () => {
   });
 
   it("starts offline from the app shell, says so, and allows no sign-in until the connection is back", async () => {
-    const { page, context } = await newPage(suite.browser);
+    const { page, context } = await newPage(suite.browser, { serviceWorkers: "allow" });
     await page.goto(`${suite.server.url}/`);
     await controlled(page);
     await context.setOffline(true);
@@ -56,7 +56,7 @@ describe("installable and offline", () => {
   });
 
   it("keeps a signed-in member's accounts in view offline, read-only", async () => {
-    const { page, context } = await newPage(suite.browser);
+    const { page, context } = await newPage(suite.browser, { serviceWorkers: "allow" });
     await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("heading", { name: "Transactions" }).waitFor();
@@ -71,7 +71,7 @@ describe("installable and offline", () => {
   });
 
   it("starts offline on the last known accounts and transactions, read-only, and forgets them on sign-out", async () => {
-    const { page, context, errors } = await newPage(suite.browser);
+    const { page, context, errors } = await newPage(suite.browser, { serviceWorkers: "allow" });
     await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await controlled(page);
@@ -124,7 +124,7 @@ describe("installable and offline", () => {
   });
 
   it("offers to reload when a new version is deployed, and reloads only when asked", async () => {
-    const { page, context } = await newPage(suite.browser);
+    const { page, context } = await newPage(suite.browser, { serviceWorkers: "allow" });
     await page.goto(`${suite.server.url}/`);
     await controlled(page);
     // A new deployment: the service worker script changes.

@@ -40,8 +40,13 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
   const t = (en: string, values: Record<string, string | number> = {}) =>
     (lang === "fr" ? (FRENCH.get(en) ?? en) : en).replace(/\{(\w+)\}/g, (whole, k: string) => String(values[k] ?? whole));
 
-  async function open(email?: string) {
-    const s = await newPage(suite.browser, { locale: lang === "fr" ? "fr-FR" : "en-US", ...(phone ? { phone: true } : { viewport: { width, height: 800 } }) });
+  /** `serviceWorkers: "allow"` where a screen shows what the service worker enables (Preferences' notifications on this device). */
+  async function open(email?: string, opts: { serviceWorkers?: "allow" } = {}) {
+    const s = await newPage(suite.browser, {
+      locale: lang === "fr" ? "fr-FR" : "en-US",
+      ...(phone ? { phone: true } : { viewport: { width, height: 800 } }),
+      ...opts,
+    });
     if (email) {
       await s.page.goto(`${suite.server.url}/`);
       await s.page.getByLabel(t("Email")).fill(email);
@@ -113,7 +118,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
   it(
     "a member: dashboard, every dialog, menus, preferences, profile",
     async () => {
-      const { page, context, errors } = await open("alice@example.com");
+      const { page, context, errors } = await open("alice@example.com", { serviceWorkers: "allow" });
       await page.getByRole("heading", { name: t("Transactions") }).waitFor();
       await inspect(page, "dashboard");
 
@@ -196,6 +201,8 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       ] as const) {
         await page.goto(suite.server.url + route);
         await page.locator("main h1").first().waitFor();
+        // Its last section waits for the service worker to be ready.
+        if (name === "preferences") await page.getByRole("heading", { name: t("Notifications on this device") }).waitFor();
         await inspect(page, name);
       }
 

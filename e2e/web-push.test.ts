@@ -21,7 +21,8 @@ afterAll(async () => {
   await service?.close();
 });
 // Push services are reached on port 443 only, unless the entry names the port: the test's is any free one.
-const suite = useSuite(() => ({ PUSH_SERVICE_HOSTS: new URL(service.origin).host, NODE_EXTRA_CA_CERTS: service.certFile }));
+// The whole Chromium: its headless shell keeps notifications denied whatever is granted.
+const suite = useSuite(() => ({ PUSH_SERVICE_HOSTS: new URL(service.origin).host, NODE_EXTRA_CA_CERTS: service.certFile }), { fullBrowser: true });
 
 /** Bob's device: its subscription lives in localStorage, as a browser keeps its own across reloads. */
 async function bobsDevice(context: BrowserContext, endpoint: string, keys: { p256dh: string; auth: string }) {
@@ -66,7 +67,7 @@ describe("Web Push on Bob's device", () => {
   it("switched on in Preferences, Alice's payment reaches the device encrypted for it and its service worker shows it; switched off or signed out, the device is forgotten", async () => {
     const keys = deviceKeys();
     const endpoint = `${service.origin}/push/bob-device`;
-    const bob = await newPage(suite.browser, { phone: true });
+    const bob = await newPage(suite.browser, { phone: true, serviceWorkers: "allow" });
     await bobsDevice(bob.context, endpoint, keys);
     await signIn(bob.page, suite.server.url, "bob@example.com", "Demo1234!");
     await bob.page.waitForURL(`${suite.server.url}/dashboard`);
@@ -81,7 +82,7 @@ describe("Web Push on Bob's device", () => {
     expect(await bob.page.evaluate(() => localStorage.getItem("test.push"))).toBe(Buffer.from(publicKey, "base64url").toString("base64"));
     expect(await bobsSubscriptions()).toBe(1);
 
-    const alice = await newPage(suite.browser, { phone: true });
+    const alice = await newPage(suite.browser, { phone: true, serviceWorkers: "allow" });
     await signIn(alice.page, suite.server.url, "alice@example.com", "Demo1234!");
     await alice.page.waitForURL(`${suite.server.url}/dashboard`);
     const send = await startPayment(alice.page, "durand", "Bob Durand", "2.61");
@@ -127,5 +128,21 @@ describe("Web Push on Bob's device", () => {
     expect(await bob.page.evaluate(() => localStorage.getItem("test.push"))).toBeNull();
     expect([...bob.errors, ...alice.errors]).toEqual([]);
     await Promise.all([bob.context.close(), alice.context.close()]);
+  });
+
+  it("in a browser that refuses service workers, the app runs and Preferences says this browser cannot show notifications", async () => {
+    // As a private window or a policy does: registering the service worker fails.
+    const bob = await newPage(suite.browser, { phone: true });
+    await bob.context.addInitScript(() => {
+      ServiceWorkerContainer.prototype.register = () => Promise.reject(new DOMException("Service workers are disabled", "SecurityError"));
+    });
+    await signIn(bob.page, suite.server.url, "bob@example.com", "Demo1234!");
+    await bob.page.waitForURL(`${suite.server.url}/dashboard`);
+    await bob.page.goto(`${suite.server.url}/preferences`);
+    const section = bob.page.getByRole("region", { name: "Notifications on this device" });
+    await section.getByText("This browser cannot show notifications. On an iPhone, add the app to your home screen first.").waitFor();
+    expect(await section.getByRole("switch").count()).toBe(0);
+    expect(bob.errors).toEqual([]);
+    await bob.context.close();
   });
 });

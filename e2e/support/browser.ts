@@ -22,9 +22,13 @@ export const BROWSER_ARGS = [
   "--no-first-run",
 ];
 
-/** Debian's Chromium, with the flags this sandbox needs (no network beyond loopback). */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: browserPath(), args: BROWSER_ARGS });
+/**
+ * Debian's Chromium, with the flags this sandbox needs (no network beyond loopback). `full: true`
+ * is the whole browser where the headless shell lacks what a test needs (it keeps notifications
+ * denied whatever permission is granted: Web Push).
+ */
+export async function launchBrowser(opts: { full?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({ executablePath: opts.full ? (process.env.CHROMIUM_PATH ?? CHROMIUM) : browserPath(), args: BROWSER_ARGS });
 }
 
 /** The phone every layout is built for first: 360×740, touch, a mobile browser. */
@@ -33,12 +37,25 @@ export const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, is
 /**
  * A fresh context (its own storage and cookies); page errors fail loudly instead of passing unseen.
  * `phone: true` makes it the 360×740 touch phone (tap with `locator.tap()`).
+ *
+ * The app's service worker is blocked unless `serviceWorkers: "allow"`: in every fresh context it
+ * would install and fetch the whole app for offline use, a fifth of an e2e file's CPU, for
+ * nothing the test looks at. The tests of what it does (offline starts, updates, push) allow it;
+ * the app runs without one as it does where a browser refuses them.
  */
 export async function newPage(
   browser: Browser,
-  opts: { locale?: string; viewport?: { width: number; height: number }; phone?: boolean; colorScheme?: "light" | "dark"; timezoneId?: string } = {},
+  opts: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+    phone?: boolean;
+    colorScheme?: "light" | "dark";
+    timezoneId?: string;
+    serviceWorkers?: "allow" | "block";
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
+    serviceWorkers: opts.serviceWorkers ?? "block",
     locale: opts.locale ?? "en-US",
     ...(opts.phone ? PHONE : { viewport: opts.viewport ?? { width: 1200, height: 800 } }),
     ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),

@@ -19,7 +19,7 @@ import { PNG } from "pngjs";
 import QRCode from "qrcode";
 import { prepareZXingModule, readBarcodes, type ReaderOptions } from "zxing-wasm/reader";
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFObject } from "pdf-lib";
-import { BROWSER_ARGS, browserPath } from "./browser";
+import { BROWSER_ARGS, CHROMIUM } from "./browser";
 
 // ---------------------------------------------------------------------------------------------
 // Decoding
@@ -315,7 +315,8 @@ export async function launchCameraBrowser(videoFile: string, opts: CameraBrowser
   const permission = opts.permission ?? "granted";
   const fakeUi = { granted: ["--use-fake-ui-for-media-stream"], denied: ["--use-fake-ui-for-media-stream=deny"], "per-context": [] }[permission];
   return chromium.launch({
-    executablePath: browserPath(),
+    // The whole Chromium: its headless shell has no fake camera.
+    executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM,
     args: [...BROWSER_ARGS, "--use-fake-device-for-media-stream", ...fakeUi, `--use-file-for-fake-video-capture=${videoFile}`],
   });
 }

@@ -7,10 +7,13 @@ import { startServer, type RunningServer } from "./server";
  * One real server (demo association, embedded PostgreSQL) and one Chromium per test file.
  * `env` is read when the suite starts, so it may name things other hooks set up first.
  */
-export function useSuite(env: () => Record<string, string> = () => ({}), opts: { host?: string } = {}): { server: RunningServer; browser: Browser } {
+export function useSuite(
+  env: () => Record<string, string> = () => ({}),
+  opts: { host?: string; fullBrowser?: boolean } = {},
+): { server: RunningServer; browser: Browser } {
   const suite = {} as { server: RunningServer; browser: Browser };
   beforeAll(async () => {
-    [suite.server, suite.browser] = await Promise.all([startServer(env(), opts), launchBrowser()]);
+    [suite.server, suite.browser] = await Promise.all([startServer(env(), { host: opts.host }), launchBrowser({ full: opts.fullBrowser })]);
   });
   afterAll(async () => {
     await suite.browser?.close();

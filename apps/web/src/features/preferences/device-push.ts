@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MutuaClient } from "@mutua/client";
 import { useClient } from "../../app/context";
+import { serviceWorkerRegistration } from "../../lib/pwa";
 import { MEMBER_KEY } from "../../lib/query-policy";
 
 /**
@@ -12,7 +13,8 @@ export type DevicePush = "unsupported" | "blocked" | "off" | "on";
 
 export const devicePushKey = [...MEMBER_KEY, "device-push"] as const;
 
-const supported = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+/** Push needs the browser's push API and the app's service worker, which some browsers refuse (lib/pwa.ts). */
+const supported = async () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window && (await serviceWorkerRegistration) !== null;
 
 /** The app's service worker, once it runs (it is registered after the page loads: lib/pwa.ts). */
 const registration = () => navigator.serviceWorker.ready;
@@ -35,7 +37,7 @@ function asBody(sub: PushSubscription) {
  * left by somebody else who used this browser becomes this member's, as the switch then says).
  */
 async function readState(client: MutuaClient): Promise<DevicePush> {
-  if (!supported()) return "unsupported";
+  if (!(await supported())) return "unsupported";
   if (Notification.permission === "denied") return "blocked";
   const sub = await (await registration()).pushManager.getSubscription();
   if (!sub) return "off";
