@@ -146,4 +146,51 @@ describe("the members' pages", () => {
     const status = await page.evaluate(async () => (await fetch("/api/admin/members?q=durand")).status);
     expect(status).toBe(403);
   });
+
+  it("the owner gives Bob the board's right with their password: audited, e-mailed to Bob, and Bob opens the figures; nobody changes their own rights", async () => {
+    const ada = await signedIn(suite, "admin@example.com");
+    const { page } = ada;
+    // Her own page: the rights are shown, not changeable.
+    await openMember(page, "ada", "Ada Admin");
+    const own = page.getByRole("region", { name: "Rights" });
+    await own.getByText("Another owner must do this: you cannot change your own rights.").waitFor();
+    expect(await own.getByRole("switch", { name: "Owner" }).isDisabled()).toBe(true);
+    expect(await own.getByRole("button", { name: "Save the rights" }).count()).toBe(0);
+
+    await openMember(page, "durand", "Bob Durand");
+    const rights = page.getByRole("region", { name: "Rights" });
+    const save = rights.getByRole("button", { name: "Save the rights" });
+    expect(await save.isDisabled()).toBe(true);
+    await rights.getByRole("switch", { name: "Board" }).check();
+    await save.click();
+    const ask = page.getByRole("dialog", { name: "Change the rights of Bob Durand?" });
+    await ask.getByText("Bob Durand will hold: Board.").waitFor();
+    // The hand is in the password field; a wrong password keeps the dialog open and says so.
+    expect(await ask.getByLabel("Account password").evaluate((el) => el === document.activeElement)).toBe(true);
+    await ask.getByLabel("Account password").fill("not my password");
+    await ask.getByRole("button", { name: "Save the rights" }).click();
+    await ask.getByText("Wrong password. Please try again.").waitFor();
+    expect(await q("SELECT can_view_figures FROM members WHERE email = 'bob@example.com'")).toEqual([{ can_view_figures: false }]);
+    await ask.getByLabel("Account password").fill("Demo1234!");
+    await ask.getByRole("button", { name: "Save the rights" }).click();
+    await toastText(page, "The rights of Bob Durand are saved");
+    await ask.waitFor({ state: "detached" });
+    await page.getByRole("list", { name: "Rights" }).getByText("Board").waitFor();
+    expect(await q("SELECT can_view_figures FROM members WHERE email = 'bob@example.com'")).toEqual([{ can_view_figures: true }]);
+
+    const mail = await mailbox.next("bob@example.com");
+    expect(mail.subject).toBe("Your rights in the association changed");
+    expect(mail.text).toContain("read the figures, the books and the ledger's health (board)");
+
+    await page.goto(`${suite.server.url}/admin`);
+    const row = page.getByRole("region", { name: "Audit log" }).locator("tr").filter({ hasText: "Rights changed" }).first();
+    await row.getByText("Ada Admin").waitFor();
+    await row.getByText("Bob Durand").waitFor();
+
+    // Bob, signed in meanwhile, opens the board's figures.
+    const bob = await signedIn(suite, "bob@example.com");
+    await bob.page.goto(`${suite.server.url}/admin/figures`);
+    await bob.page.getByRole("region", { name: "Demo Lokal" }).locator("dd").first().waitFor();
+    expect([...ada.errors, ...bob.errors]).toEqual([]);
+  });
 });

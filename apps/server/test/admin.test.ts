@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ROUTES, ErrorCode, M, routes, type RouteName, SM } from "@mutua/domain";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
-import { Api, countMovements, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, topUp, walletBalances } from "./helpers";
+import { Api, countMovements, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, TEST_PASSWORD, topUp, walletBalances } from "./helpers";
 import { setupServerTest } from "./setup";
 
 /** Administrators: who may call what, validating credits exactly once, pending wallet creations, the audit log. */
@@ -14,11 +14,14 @@ let accountsAdmin: Api;
 let creditsAdmin: Api;
 let bothAdmin: Api;
 let board: Api;
+let owner: Api;
 let creditsAdminId: bigint;
 let accountsAdminId: bigint;
 let bothAdminId: bigint;
 
-const api = async (opts: { firstName?: string; canValidateAccounts?: boolean; canValidateCredits?: boolean; canViewFigures?: boolean } = {}) => {
+const api = async (
+  opts: { firstName?: string; canValidateAccounts?: boolean; canValidateCredits?: boolean; canViewFigures?: boolean; canManageAssociation?: boolean } = {},
+) => {
   const m = await seedMember(t.db, opts);
   return { id: m.id, api: new Api(t.server.baseUrl, await memberToken(t.db, m.id)) };
 };
@@ -37,6 +40,7 @@ beforeAll(async () => {
   bothAdmin = both.api;
   bothAdminId = both.id;
   board = (await api({ canViewFigures: true })).api;
+  owner = (await api({ canManageAssociation: true })).api;
 });
 
 const auditRows = async (subject: string) =>
@@ -65,6 +69,10 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   signOutMember: { params: { memberId: 999_999_999 } },
   resetMemberPins: { params: { memberId: 999_999_999 } },
   sendMemberPasswordReset: { params: { memberId: 999_999_999 } },
+  setMemberRights: {
+    params: { memberId: 999_999_999 },
+    body: { rights: { accounts: false, credits: false, board: true, owner: false }, password: TEST_PASSWORD },
+  },
   freezeWallet: { body: { walletId: "custodial:nope", reason: "Checked" } },
   unfreezeWallet: { body: { walletId: "custodial:nope" } },
   advanceReconversion: { body: { id: "tx_nope", status: "received" } },
@@ -95,7 +103,9 @@ describe("who may call the admin operations", () => {
           ? [member, accountsAdmin, board]
           : right === "board"
             ? [member, accountsAdmin, creditsAdmin]
-            : [member, accountsAdmin, creditsAdmin, board];
+            : right === "owner"
+              ? [member, accountsAdmin, creditsAdmin, board, bothAdmin]
+              : [member, accountsAdmin, creditsAdmin, board, owner];
     for (const a of without) {
       const r = await a.call(name, ARGS[name]);
       expect(r.status, name).toBe(403);
@@ -109,7 +119,9 @@ describe("who may call the admin operations", () => {
           ? [creditsAdmin, bothAdmin]
           : right === "board"
             ? [board, bothAdmin]
-            : [bothAdmin];
+            : right === "owner"
+              ? [owner]
+              : [bothAdmin];
     for (const a of holders) expect([200, 404], name).toContain((await a.call(name, ARGS[name])).status);
   });
 });

@@ -11,6 +11,7 @@ import {
   newKey,
   openTestLedgerWallet,
   seedMember,
+  TEST_PASSWORD,
   signTransfer,
   topUp,
   walletBalances,
@@ -28,9 +29,10 @@ import { setupServerTest } from "./setup";
  * payments into them and sees their sales, and every other operation on them answers it 403.
  * "other" was invited too and never answered, "board" declined: neither has any right for it.
  * "board" holds the board's read-only right: the figures and the ledger's health,
- * which administrators ("both") read too.
+ * which administrators ("both") read too. "steward" holds the association owner's right
+ * (managing members' rights), and no other.
  */
-const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "board", "cashier"] as const;
+const ROLES = ["anonymous", "owner", "other", "accounts", "credits", "both", "board", "cashier", "steward"] as const;
 type Role = (typeof ROLES)[number];
 type Args = Parameters<Api["call"]>[1];
 
@@ -77,12 +79,13 @@ beforeAll(async () => {
   custodial = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
   ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", symbol: "DL" });
   apis.anonymous = new Api(t.server.baseUrl);
-  for (const role of ["owner", "other", "accounts", "credits", "both", "board", "cashier"] as const) {
+  for (const role of ["owner", "other", "accounts", "credits", "both", "board", "cashier", "steward"] as const) {
     people[role] = await seedMember(t.db, {
       firstName: role,
       canValidateAccounts: role === "accounts" || role === "both",
       canValidateCredits: role === "credits" || role === "both",
       canViewFigures: role === "board",
+      canManageAssociation: role === "steward",
     });
     apis[role] = new Api(t.server.baseUrl, await memberToken(t.db, people[role].id));
   }
@@ -159,6 +162,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   hasUserAccountValidationRights: () => ({}),
   hasCreditRequestValidationRights: () => ({}),
   hasBoardRights: () => ({}),
+  hasOwnerRights: () => ({}),
   getBackends: () => ({}),
   getAccounts: () => ({}),
   getBalance: () => ({ params: { walletId: own.custodial } }),
@@ -241,6 +245,11 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   signOutMember: (role) => ({ params: { memberId: memberOrNobody(role) } }),
   resetMemberPins: (role) => ({ params: { memberId: memberOrNobody(role) } }),
   sendMemberPasswordReset: (role) => ({ params: { memberId: memberOrNobody(role) } }),
+  // With the caller's own password: the steward's call names a member who does not exist.
+  setMemberRights: (role) => ({
+    params: { memberId: role === "steward" ? 999_999_999 : Number(people.owner.id) },
+    body: { rights: { accounts: true, credits: true, board: true, owner: true }, password: TEST_PASSWORD },
+  }),
   // Whoever lacks the right tries it on the owner's real wallet (ownerState shows it untouched).
   freezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial, reason: "Checked" } }),
   unfreezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial } }),
@@ -266,7 +275,15 @@ const owner = (status: number, others = 404): Expected => ({ ...same(others), an
 function admin(name: RouteName): Expected {
   const right = (Object.entries(ADMIN_ROUTES) as [string, readonly RouteName[]][]).find(([, names]) => names.includes(name))![0];
   const holders: Role[] =
-    right === "accounts" ? ["accounts", "both"] : right === "credits" ? ["credits", "both"] : right === "board" ? ["board", "both"] : ["both"];
+    right === "accounts"
+      ? ["accounts", "both"]
+      : right === "credits"
+        ? ["credits", "both"]
+        : right === "board"
+          ? ["board", "both"]
+          : right === "owner"
+            ? ["steward"]
+            : ["both"];
   return Object.fromEntries(ROLES.map((r) => [r, r === "anonymous" ? 401 : holders.includes(r) ? [200, 404] : 403])) as Expected;
 }
 
@@ -284,6 +301,7 @@ const EXPECTED: Record<RouteName, Expected> = {
   hasUserAccountValidationRights: member(200),
   hasCreditRequestValidationRights: member(200),
   hasBoardRights: member(200),
+  hasOwnerRights: member(200),
   getBackends: member(200),
   getAccounts: member(200),
   getBalance: owner(200),

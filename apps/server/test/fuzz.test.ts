@@ -55,7 +55,7 @@ async function snapshot(): Promise<string[]> {
 
 beforeAll(async () => {
   const backend = await createBackend(t.db, { kind: "custodial" });
-  const m = await seedMember(t.db, { canValidateAccounts: true, canValidateCredits: true });
+  const m = await seedMember(t.db, { canValidateAccounts: true, canValidateCredits: true, canManageAssociation: true });
   walletId = await openCustodialWallet(t.db, backend, m.id, "active");
   await topUp(t.db, walletId, "50.00");
   token = await memberToken(t.db, m.id);

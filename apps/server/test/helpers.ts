@@ -116,6 +116,7 @@ export async function seedMember(
     canValidateAccounts?: boolean;
     canValidateCredits?: boolean;
     canViewFigures?: boolean;
+    canManageAssociation?: boolean;
   } = {},
 ): Promise<SeededMember> {
   const password = m.password ?? TEST_PASSWORD;
@@ -130,6 +131,7 @@ export async function seedMember(
     canValidateAccounts: m.canValidateAccounts ?? false,
     canValidateCredits: m.canValidateCredits ?? false,
     canViewFigures: m.canViewFigures ?? false,
+    canManageAssociation: m.canManageAssociation ?? false,
   });
   return { id, email: email.trim().toLowerCase(), password };
 }

@@ -49,6 +49,7 @@ export const SM = {
   ownFreeze: "Another administrator must do this: you cannot freeze or unfreeze your own wallet.",
   ownLimits: "Another administrator must do this: you cannot change your own wallet's limits.",
   ownReconversion: "Another administrator must do this: you cannot process your own reconversion.",
+  ownRights: "Another owner must do this: you cannot change your own rights.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

@@ -22,7 +22,16 @@ export const DEMO_MEMBERS = [
   },
   { email: "bob@example.com", firstName: "Bob", lastName: "Durand", phone: "+33 6 98 76 54 32", role: "member (custodial wallet)", wallets: ["custodial"] },
   { email: "carol@example.com", firstName: "Carol", lastName: "Petit", phone: "+33 7 11 22 33 44", role: "member (ledger wallet)", wallets: ["ledger"] },
-  { email: "admin@example.com", firstName: "Ada", lastName: "Admin", role: "both validation rights", accounts: true, credits: true, wallets: [] },
+  {
+    email: "admin@example.com",
+    firstName: "Ada",
+    lastName: "Admin",
+    role: "both validation rights, and owner (hands out rights)",
+    accounts: true,
+    credits: true,
+    owner: true,
+    wallets: [],
+  },
   { email: "accounts@example.com", firstName: "Axel", lastName: "Accounts", role: "account validation", accounts: true, wallets: [] },
   { email: "credits@example.com", firstName: "Cleo", lastName: "Credits", role: "credit validation", credits: true, wallets: [] },
   { email: "board@example.com", firstName: "Bea", lastName: "Board", role: "board (figures and ledger health, read-only)", board: true, wallets: [] },
@@ -68,6 +77,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
       canValidateAccounts: "accounts" in m && m.accounts,
       canValidateCredits: "credits" in m && m.credits,
       canViewFigures: "board" in m && m.board,
+      canManageAssociation: "owner" in m && m.owner,
     });
     created.push(id);
     for (const kind of m.wallets) {

@@ -11,8 +11,9 @@ import { exportBooks } from "../services/board/books";
 import { auditLog } from "../services/board/audit";
 import { ledgerCheckOnDemand, ledgerHealth } from "../services/board/ledger-health";
 import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/members/member-file";
+import { setMemberRights } from "../services/members/grant-rights";
 
-/** Reconversions (both rights), pending wallet creations (account right), the board's figures; `operation` checks the right. */
+/** Reconversions (both rights), pending wallet creations (account right), the board's figures, members' rights (owners); `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings, mailer } = deps;
   operation(app, deps, "listReconversions", async ({ query }) => listReconversions(db, query.status));
@@ -23,6 +24,9 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "signOutMember", async ({ memberId, params }) => signOutEverywhere(db, memberId, BigInt(params.memberId)));
   operation(app, deps, "resetMemberPins", async ({ memberId, params }) => resetPinAttempts(db, memberId, BigInt(params.memberId)));
   operation(app, deps, "sendMemberPasswordReset", async ({ memberId, params }) => resendPasswordReset(db, settings, mailer, memberId, BigInt(params.memberId)));
+  operation(app, deps, "setMemberRights", async ({ req, memberId, params, body }) =>
+    setMemberRights(db, settings, mailer, memberId, req.ip, BigInt(params.memberId), body.rights, body.password),
+  );
   operation(app, deps, "listMemberWallets", async ({ query }) => listMemberWallets(db, query.q));
   operation(app, deps, "setWalletLimits", async ({ memberId, body }) => setWalletLimits(db, memberId, body));
   operation(app, deps, "freezeWallet", async ({ memberId, body }) => freezeWallet(db, memberId, body.walletId, body.reason));

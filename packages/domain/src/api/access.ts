@@ -22,6 +22,7 @@ export const ADMIN_ROUTES: Readonly<Record<Right, readonly RouteName[]>> = {
   credits: NAMES.filter((n) => routes[n].access === "credits"),
   both: NAMES.filter((n) => routes[n].access === "both"),
   board: NAMES.filter((n) => routes[n].access === "board"),
+  owner: NAMES.filter((n) => routes[n].access === "owner"),
 };
 
 /** Where an operation names its wallet, and whether a cashier of that wallet may call it (the route table's `wallet` and `till`). */

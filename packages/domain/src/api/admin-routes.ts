@@ -21,6 +21,11 @@ export const adminRoutes = {
   signOutMember: { method: "POST", path: "/api/admin/members/:memberId/sign-out", access: "accounts" },
   resetMemberPins: { method: "POST", path: "/api/admin/members/:memberId/pin-attempts/reset", access: "accounts" },
   sendMemberPasswordReset: { method: "POST", path: "/api/admin/members/:memberId/password-reset", access: "accounts" },
+  /**
+   * The owners give and take the rights of another member (never their own), with their password
+   * typed again; audited with before and after, and e-mailed to the member.
+   */
+  setMemberRights: { method: "POST", path: "/api/admin/members/:memberId/rights", access: "owner" },
   freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
   unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },

@@ -9,6 +9,9 @@ export interface RouteSpec {
 }
 /** Where a request names the wallet its operation acts on. */
 export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | "body.from";
-/** The validation rights of docs/spec.md §6 (`both` asks for the two at once), and the board's read-only right. */
-export type Right = "accounts" | "credits" | "both" | "board";
+/**
+ * The validation rights of docs/spec.md §6 (`both` asks for the two at once), the board's
+ * read-only right, and the owner's: managing the association (who holds which right).
+ */
+export type Right = "accounts" | "credits" | "both" | "board" | "owner";
 export type Access = "public" | "member" | Right;

@@ -686,6 +686,12 @@ export const MemberSummary = z.object({
 
 export const MemberParams = z.object({ memberId: z.coerce.number().int().min(1) });
 
+/** A member's rights as an owner sets them all at once, with the owner's own password typed again. */
+export const MemberRightsBody = z.object({
+  rights: z.strictObject({ accounts: z.boolean(), credits: z.boolean(), board: z.boolean(), owner: z.boolean() }),
+  password: z.string().max(1024),
+});
+
 /** Who is on the other side of a member's movement: a member's name, or the association's wallet. */
 const Counterparty = z.object({ name: z.string().nullable(), role: z.enum(WALLET_ROLES) });
 
@@ -699,7 +705,7 @@ export const MemberFile = z.object({
   email: z.string(),
   phone: z.string().nullable(),
   since: z.string(),
-  rights: z.object({ accounts: z.boolean(), credits: z.boolean(), board: z.boolean() }),
+  rights: z.object({ accounts: z.boolean(), credits: z.boolean(), board: z.boolean(), owner: z.boolean() }),
   wallets: z.array(MemberWallet),
   /** The last 20 movements of any of their wallets, newest first; amounts signed from the member's side. */
   transactions: z.array(
@@ -840,6 +846,7 @@ export const schemas = {
   hasUserAccountValidationRights: { response: Allowed },
   hasCreditRequestValidationRights: { response: Allowed },
   hasBoardRights: { response: Allowed },
+  hasOwnerRights: { response: Allowed },
   getBackends: { response: z.array(Backend) },
   getAccounts: { response: z.array(AccountEntry) },
   getBalance: { params: WalletParams, response: Balance },
@@ -901,6 +908,7 @@ export const schemas = {
   signOutMember: { params: MemberParams, response: MemberFile },
   resetMemberPins: { params: MemberParams, response: MemberFile },
   sendMemberPasswordReset: { params: MemberParams, response: MemberFile },
+  setMemberRights: { params: MemberParams, body: MemberRightsBody, response: MemberFile },
   listMemberWallets: { query: z.object({ q: z.string().max(100).default("") }), response: z.array(MemberWallet) },
   setWalletLimits: { body: WalletLimitsBody, response: MemberWallet },
   freezeWallet: { body: FreezeWalletBody, response: MemberWallet },

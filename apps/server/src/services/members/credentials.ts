@@ -128,10 +128,10 @@ export async function revokeDeviceLogins(tx: Tx, me: bigint): Promise<number> {
 export const reauthRequired = () => new Refusal(ErrorCode.reauthRequired, { id: SM.reauthRequired });
 
 /**
- * Step-up by password: counted like a login attempt (per client address and per account), and
- * a success marks the session as proven for `reauthWindowSeconds`.
+ * The signed-in member's password typed again, counted like a login attempt (per client address
+ * and per account): a wrong one is refused with reauth_failed.
  */
-export async function confirmPassword(db: Db, s: Settings, me: bigint, ip: string, token: string, password: string) {
+export async function checkPasswordAgain(db: Db, s: Settings, me: bigint, ip: string, password: string): Promise<void> {
   const member = await findMemberById(db, me);
   const ipBucket = `login:ip:${ip}`;
   await hit(db, ipBucket, s.limits.loginPerIp);
@@ -141,5 +141,10 @@ export async function confirmPassword(db: Db, s: Settings, me: bigint, ip: strin
   if (!ok) throw new Refusal(ErrorCode.reauthFailed, { id: SM.wrongPassword });
   await forgive(db, ipBucket);
   await clear(db, accountBucket);
+}
+
+/** Step-up by password: a success marks the session as proven for `reauthWindowSeconds`. */
+export async function confirmPassword(db: Db, s: Settings, me: bigint, ip: string, token: string, password: string) {
+  await checkPasswordAgain(db, s, me, ip, password);
   return { ok: true as const, freshUntil: (await markProven(db, token, s.reauthWindowSeconds)).toISOString() };
 }

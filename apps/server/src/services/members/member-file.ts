@@ -123,7 +123,7 @@ export async function memberFile(db: Db, memberId: bigint): Promise<MemberFile> 
       email: m.email,
       phone: m.phone,
       since: m.created_at.toISOString(),
-      rights: { accounts: m.can_validate_accounts, credits: m.can_validate_credits, board: holdsRight(m, "board") },
+      rights: { accounts: m.can_validate_accounts, credits: m.can_validate_credits, board: holdsRight(m, "board"), owner: m.can_manage_association },
       wallets: await memberWallets(tx, memberId),
       transactions: moves.map((r) => ({
         reference: r.public_id,

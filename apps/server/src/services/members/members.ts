@@ -19,6 +19,8 @@ export interface MemberRow {
   can_validate_credits: boolean;
   /** The board's read-only right; administrators read the figures without it. */
   can_view_figures: boolean;
+  /** The owner's right: managing the association (migration 0026). */
+  can_manage_association: boolean;
   created_at: Date;
 }
 
@@ -96,6 +98,7 @@ export async function createMember(
     canValidateAccounts?: boolean;
     canValidateCredits?: boolean;
     canViewFigures?: boolean;
+    canManageAssociation?: boolean;
   },
 ): Promise<bigint> {
   const email = normalizeEmail(m.email);
@@ -107,8 +110,8 @@ export async function createMember(
   const search = searchKey(`${firstName} ${lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
   try {
     const { rows } = await db.query<{ id: bigint }>(
-      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
       [
         email,
         firstName,
@@ -120,6 +123,7 @@ export async function createMember(
         m.canValidateAccounts ?? false,
         m.canValidateCredits ?? false,
         m.canViewFigures ?? false,
+        m.canManageAssociation ?? false,
       ],
     );
     return rows[0]!.id;

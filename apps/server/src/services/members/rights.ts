@@ -15,6 +15,8 @@ export function holdsRight(m: MemberRow, right: Right): boolean {
       return admin;
     case "board":
       return m.can_view_figures || admin;
+    case "owner":
+      return m.can_manage_association;
   }
 }
 

@@ -237,6 +237,8 @@ function auditAction(i18n: I18n, e: AuditEntry): string {
       return i18n._("PIN attempts reset");
     case "member.password_reset_sent":
       return i18n._("Password reset link sent");
+    case "member.rights_changed":
+      return i18n._("Rights changed");
     case "ledger.checked":
       return i18n._("Ledger checked");
     case "books.exported":

@@ -46,7 +46,7 @@ const alice: MemberFile = {
   email: "alice@example.com",
   phone: "+33 6 12 34 56 78",
   since: "2026-07-01T10:00:00.000Z",
-  rights: { accounts: false, credits: false, board: true },
+  rights: { accounts: false, credits: false, board: true, owner: false },
   wallets: [
     {
       memberId: 7,
@@ -146,6 +146,13 @@ function fakeClient(ops: Ops): MutuaClient {
       const op = ops[name];
       return op ? op(...argsOf(name, a)) : Promise.reject(new Error(`unexpected call of ${name}`));
     },
+    // The members' own operations the page asks: who is looking, and whether they are an owner (not here).
+    call: (name: string) =>
+      name === "hasOwnerRights"
+        ? Promise.resolve({ allowed: false })
+        : name === "getMyContact"
+          ? Promise.resolve({ id: 1, name: "Axel Accounts", firstName: "Axel", lastName: "Accounts", email: "accounts@example.com" })
+          : Promise.reject(new Error(`unexpected call of ${name}`)),
   } as unknown as MutuaClient;
 }
 

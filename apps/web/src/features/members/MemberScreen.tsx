@@ -22,6 +22,7 @@ import {
   whichWallet,
 } from "./labels";
 import { memberIdOf, useMemberFile } from "./queries";
+import { RightsSection } from "./RightsSection";
 import { useMemberPage, type MemberPageState } from "./useMemberPage";
 import "../../ui/movements.css";
 import "./members.css";
@@ -70,6 +71,7 @@ function MemberPage({ file }: { file: MemberFile }) {
       <SessionsSection file={file} onSignOut={() => page.ask("signOut")} />
       <PinsSection file={file} onReset={() => page.ask("resetPins")} />
       <PasswordSection file={file} onSend={() => page.ask("passwordReset")} />
+      <RightsSection file={file} />
       <MemberActionDialog file={file} page={page} />
     </>
   );

@@ -51,9 +51,9 @@ describe("the members' pages' labels", () => {
   });
 
   it("lists the rights held, in a fixed order, and none for a plain member", () => {
-    expect(rightLabels(i18n, { accounts: false, credits: false, board: false })).toEqual([]);
-    expect(rightLabels(i18n, { accounts: true, credits: true, board: true })).toEqual(["Account validation", "Credit validation", "Board"]);
-    expect(rightLabels(i18n, { accounts: false, credits: false, board: true })).toEqual(["Board"]);
+    expect(rightLabels(i18n, { accounts: false, credits: false, board: false, owner: false })).toEqual([]);
+    expect(rightLabels(i18n, { accounts: true, credits: true, board: true, owner: false })).toEqual(["Account validation", "Credit validation", "Board"]);
+    expect(rightLabels(i18n, { accounts: false, credits: false, board: true, owner: false })).toEqual(["Board"]);
   });
 
   it("offers to reset PIN attempts only once a PIN has a wrong attempt counted", () => {

@@ -60,9 +60,12 @@ export function topUpStateLabel(i18n: I18n, state: TopUpState): string {
 
 /** The member's administration rights, in words, in a fixed order; none for most members. */
 export function rightLabels(i18n: I18n, rights: MemberFile["rights"]): string[] {
-  return [rights.accounts && i18n._("Account validation"), rights.credits && i18n._("Credit validation"), rights.board && i18n._("Board")].filter(
-    (r): r is string => typeof r === "string",
-  );
+  return [
+    rights.accounts && i18n._("Account validation"),
+    rights.credits && i18n._("Credit validation"),
+    rights.board && i18n._("Board"),
+    rights.owner && i18n._("Owner"),
+  ].filter((r): r is string => typeof r === "string");
 }
 
 /** Resetting gives every PIN its attempts back: worth it only once some PIN has a wrong attempt counted. */

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type Query } from "@tanstack/react-query";
 import { RefusedError, admin } from "@mutua/client";
+import type { MemberFile } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { useDebounced } from "../../lib/debounce";
 import { STALE } from "../../lib/query-policy";
@@ -59,6 +60,33 @@ export function useMemberFile(memberId: number | null) {
   });
   const notFound = memberId === null || (query.error instanceof RefusedError && query.error.status === 404);
   return { ...query, notFound };
+}
+
+/** Whether the signed-in member holds the owner's right, which hands out the rights (asked here only, not at every login). */
+export function useOwnerRight() {
+  const client = useClient();
+  return useQuery({
+    queryKey: [...memberKeys.all, "owner-right"] as const,
+    queryFn: async () => (await client.call("hasOwnerRights")).allowed,
+    staleTime: STALE.rights,
+    retry: retryUnlessRefused,
+  });
+}
+
+/**
+ * An owner sets the member's four rights with their password typed again; the answer is the
+ * member's refreshed page, and the admin lists (the audit log) are asked again.
+ */
+export function useSetMemberRights(memberId: number) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { rights: MemberFile["rights"]; password: string }) => admin.call(client, "setMemberRights", { params: { memberId }, body }),
+    onSuccess: (file) => {
+      qc.setQueryData(memberKeys.file(memberId), file);
+      void qc.invalidateQueries({ queryKey: adminKeys.all, predicate: (q) => q.queryKey[q.queryKey.length - 1] !== memberId });
+    },
+  });
 }
 
 /**
