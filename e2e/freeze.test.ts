@@ -73,7 +73,8 @@ describe("freezing a wallet", () => {
     await confirm.getByRole("button", { name: "Unfreeze" }).click();
     await toastText(admin.page, "The account of Bob Durand is no longer frozen");
     await admin.page.getByRole("region", { name: "Audit log" }).getByText(`Account unfrozen: ${reason}`).waitFor();
-    expect(await row.getByText(/^Frozen:/).count()).toBe(0);
+    // The wallets' list is asked again after the answer: its row loses the reason once it is back.
+    await row.getByText(/^Frozen:/).waitFor({ state: "detached" });
     await admin.context.close();
 
     await alice.page.keyboard.press("Escape");
