@@ -4,7 +4,7 @@ import path from "node:path";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { freePort } from "./server";
-import { CHROMIUM } from "./browser";
+import { BROWSER_ARGS, CHROMIUM } from "./browser";
 
 export interface LighthouseFigures {
   page: string;
@@ -41,16 +41,7 @@ async function runInFreshProfile(baseUrl: string, paths: string[], login?: { ema
   const context = await chromium.launchPersistentContext(profile, {
     // The whole browser, as members run it: its scores are what the budgets were set on.
     executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      `--remote-debugging-port=${port}`,
-    ],
+    args: [...BROWSER_ARGS, `--remote-debugging-port=${port}`],
   });
   try {
     if (login) {
