@@ -20,7 +20,6 @@ import { memberWallets } from "../payments/limits";
 import { sendBestEffort, type Mailer } from "../notifications/mail";
 import { findMemberById } from "./members";
 import { resetLinkMail, spendAddressResetBudget } from "./password-reset";
-import { holdsRight } from "./rights";
 import { revokeAllSessions } from "./sessions";
 
 /** How many of a member's last movements their page shows. */
@@ -123,7 +122,8 @@ export async function memberFile(db: Db, memberId: bigint): Promise<MemberFile> 
       email: m.email,
       phone: m.phone,
       since: m.created_at.toISOString(),
-      rights: { accounts: m.can_validate_accounts, credits: m.can_validate_credits, board: holdsRight(m, "board"), owner: m.can_manage_association },
+      // The rights as stored, which an owner sets; the board's reads come with both validation rights too (labels.ts says so).
+      rights: { accounts: m.can_validate_accounts, credits: m.can_validate_credits, board: m.can_view_figures, owner: m.can_manage_association },
       wallets: await memberWallets(tx, memberId),
       transactions: moves.map((r) => ({
         reference: r.public_id,

@@ -20,13 +20,15 @@ export function RightsSection({ file }: { file: MemberFile }) {
   const owner = useOwnerRight();
   const me = useMe();
   if (!owner.data) return null;
-  // A new key when the page's data changes (after a save, a refresh): the switches start from it.
-  return <RightsForm key={RIGHTS.map((r) => Number(file.rights[r])).join("")} file={file} self={me.data?.id === file.memberId} />;
+  return <RightsForm file={file} self={me.data?.id === file.memberId} />;
 }
 
 function RightsForm({ file, self }: { file: MemberFile; self: boolean }) {
   const { i18n } = useLingui();
-  const [draft, setDraft] = useState<Rights>(file.rights);
+  // The switches the owner moved, over the page's rights: once saved they equal the page's, and
+  // a refreshed page shows through the others.
+  const [edits, setEdits] = useState<Partial<Rights>>({});
+  const draft: Rights = { ...file.rights, ...edits };
   const [confirming, setConfirming] = useState(false);
   const changed = RIGHTS.some((r) => draft[r] !== file.rights[r]);
   const label: Record<(typeof RIGHTS)[number], string> = {
@@ -43,7 +45,7 @@ function RightsForm({ file, self }: { file: MemberFile; self: boolean }) {
       </p>
       {RIGHTS.map((r) => (
         <label key={r} className="switch">
-          <input type="checkbox" role="switch" checked={draft[r]} disabled={self} onChange={(e) => setDraft({ ...draft, [r]: e.target.checked })} />
+          <input type="checkbox" role="switch" checked={draft[r]} disabled={self} onChange={(e) => setEdits({ ...edits, [r]: e.target.checked })} />
           <span>{label[r]}</span>
         </label>
       ))}

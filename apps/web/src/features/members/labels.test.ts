@@ -54,6 +54,13 @@ describe("the members' pages' labels", () => {
     expect(rightLabels(i18n, { accounts: false, credits: false, board: false, owner: false })).toEqual([]);
     expect(rightLabels(i18n, { accounts: true, credits: true, board: true, owner: false })).toEqual(["Account validation", "Credit validation", "Board"]);
     expect(rightLabels(i18n, { accounts: false, credits: false, board: true, owner: false })).toEqual(["Board"]);
+    // Both validation rights read the figures too, the board's right set or not.
+    expect(rightLabels(i18n, { accounts: true, credits: true, board: false, owner: true })).toEqual([
+      "Account validation",
+      "Credit validation",
+      "Board",
+      "Owner",
+    ]);
   });
 
   it("offers to reset PIN attempts only once a PIN has a wrong attempt counted", () => {

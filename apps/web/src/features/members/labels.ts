@@ -58,12 +58,15 @@ export function topUpStateLabel(i18n: I18n, state: TopUpState): string {
   }
 }
 
-/** The member's administration rights, in words, in a fixed order; none for most members. */
+/**
+ * The member's administration rights, in words, in a fixed order; none for most members. The
+ * board's reads come with both validation rights too, whether or not the board's right is set.
+ */
 export function rightLabels(i18n: I18n, rights: MemberFile["rights"]): string[] {
   return [
     rights.accounts && i18n._("Account validation"),
     rights.credits && i18n._("Credit validation"),
-    rights.board && i18n._("Board"),
+    (rights.board || (rights.accounts && rights.credits)) && i18n._("Board"),
     rights.owner && i18n._("Owner"),
   ].filter((r): r is string => typeof r === "string");
 }

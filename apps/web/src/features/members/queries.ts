@@ -14,6 +14,7 @@ export const memberKeys = {
   all: [...adminKeys.all, "members"] as const,
   search: (q: string) => [...memberKeys.all, "search", q] as const,
   file: (memberId: number) => [...memberKeys.all, "file", memberId] as const,
+  ownerRight: [...adminKeys.all, "members", "owner-right"] as const,
 };
 
 /** A pause in the typing this long asks the server: once per pause, not once per key. */
@@ -66,27 +67,19 @@ export function useMemberFile(memberId: number | null) {
 export function useOwnerRight() {
   const client = useClient();
   return useQuery({
-    queryKey: [...memberKeys.all, "owner-right"] as const,
+    queryKey: memberKeys.ownerRight,
     queryFn: async () => (await client.call("hasOwnerRights")).allowed,
     staleTime: STALE.rights,
     retry: retryUnlessRefused,
   });
 }
 
-/**
- * An owner sets the member's four rights with their password typed again; the answer is the
- * member's refreshed page, and the admin lists (the audit log) are asked again.
- */
+/** An owner sets the member's four rights with their password typed again (a member action, as below). */
 export function useSetMemberRights(memberId: number) {
   const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { rights: MemberFile["rights"]; password: string }) => admin.call(client, "setMemberRights", { params: { memberId }, body }),
-    onSuccess: (file) => {
-      qc.setQueryData(memberKeys.file(memberId), file);
-      void qc.invalidateQueries({ queryKey: adminKeys.all, predicate: (q) => q.queryKey[q.queryKey.length - 1] !== memberId });
-    },
-  });
+  return useMemberAction(memberId, (body: { rights: MemberFile["rights"]; password: string }) =>
+    admin.call(client, "setMemberRights", { params: { memberId }, body }),
+  );
 }
 
 /**
@@ -94,13 +87,12 @@ export function useSetMemberRights(memberId: number) {
  * page's data at once, and every other admin list is asked again (the console's audit log and
  * wallets change too). A failed action refreshes the page as well: it may have changed meanwhile.
  */
-function useMemberAction(memberId: number, operation: "signOutMember" | "resetMemberPins" | "sendMemberPasswordReset") {
-  const client = useClient();
+function useMemberAction<V = void>(memberId: number, send: (v: V) => Promise<MemberFile>) {
   const qc = useQueryClient();
   const key = memberKeys.file(memberId);
   const isThisFile = (q: Query) => q.queryKey.length === key.length && key.every((part, i) => q.queryKey[i] === part);
   return useMutation({
-    mutationFn: () => admin.call(client, operation, { params: { memberId } }),
+    mutationFn: send,
     onSuccess: (file) => qc.setQueryData(key, file),
     onSettled: (file) => qc.invalidateQueries({ queryKey: adminKeys.all, predicate: (q) => !file || !isThisFile(q) }),
   });
@@ -108,9 +100,11 @@ function useMemberAction(memberId: number, operation: "signOutMember" | "resetMe
 
 /** The three actions of a member's page: sign out everywhere, reset the PINs' attempts, send a password reset link. */
 export function useMemberActions(memberId: number) {
+  const client = useClient();
+  const act = (operation: "signOutMember" | "resetMemberPins" | "sendMemberPasswordReset") => () => admin.call(client, operation, { params: { memberId } });
   return {
-    signOut: useMemberAction(memberId, "signOutMember"),
-    resetPins: useMemberAction(memberId, "resetMemberPins"),
-    sendPasswordReset: useMemberAction(memberId, "sendMemberPasswordReset"),
+    signOut: useMemberAction(memberId, act("signOutMember")),
+    resetPins: useMemberAction(memberId, act("resetMemberPins")),
+    sendPasswordReset: useMemberAction(memberId, act("sendMemberPasswordReset")),
   };
 }
