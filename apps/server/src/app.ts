@@ -23,9 +23,11 @@ import { adminRoutes } from "./routes/admin";
 import { eventRoutes } from "./routes/events";
 import { orderPages } from "./routes/orders";
 import { lokavalutoRoutes } from "./lokavaluto";
-import { appConfig, webRoutes } from "./web";
+import { liveConfig, readConfigFile, webRoutes } from "./web";
+import { LiveAssociation, liveSettings } from "./services/association/live";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
+import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./services/platform/maintenance";
 import { scheduleLedgerChecks } from "./services/board/ledger-health";
 import { featuresOf } from "./services/platform/features";
@@ -66,14 +68,23 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     }
   });
   requestLogging(app);
+  // Prometheus metrics (http/metrics.ts), counted before any route is added; main.ts serves them on METRICS_PORT.
+  instrument(app, deps.db, deps.metrics ?? createMetrics());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The embedded default has no proxy in front to compress: the app's JavaScript is a third of its size gzipped.
   await app.register(compress, { threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(cookie);
-  const config = appConfig(deps.settings);
-  const full: AppDeps = { ...deps, features: featuresOf(config), defaultLanguage: config.locales.defaultLanguage };
-  securityHeaders(app, deps.settings, config);
+  // The association's row, read now and kept current (services/association/live.ts): its name,
+  // bank details and switches reach every route through `settings`, `features` and config.json.
+  const live = new LiveAssociation(deps.db, (m) => app.log.warn(m));
+  const hub = new EventHub(deps.db, (m) => app.log.warn(m));
+  await live.start(hub);
+  const settings = liveSettings(deps.settings, live);
+  const config = liveConfig(deps.settings, readConfigFile(deps.settings), live);
+  const full = { ...deps, settings, defaultLanguage: config().locales.defaultLanguage } as AppDeps;
+  Object.defineProperty(full, "features", { enumerable: true, get: () => featuresOf(config()) });
+  securityHeaders(app, settings, config);
   await app.register(swagger, {
     openapi: {
       info: { title: "Mutua API", version: APP_VERSION, description: "The API of a Mutua association server." },
@@ -130,8 +141,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   passkeyRoutes(app, full);
   topUpRoutes(app, full);
   adminRoutes(app, full);
-  // The instance's one LISTEN connection: it wakes the event streams and the notification worker.
-  const hub = new EventHub(deps.db, (m) => app.log.warn(m));
+  // The instance's one LISTEN connection (made above): it wakes the event streams, the
+  // notification worker and the association's copy.
   eventRoutes(app, full, hub);
   notificationRoutes(app, full);
   pushRoutes(app, full);
@@ -144,7 +155,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   // Every instance sends notification e-mails and pushes too: they share the outbox in the database.
   const worker = new NotificationWorker({
     db: deps.db,
-    settings: deps.settings,
+    settings,
     mailer: deps.mailer,
     hub,
     defaultLanguage: full.defaultLanguage,
@@ -164,8 +175,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     stopChecks?.();
     // The message being sent is marked before the hub and then the pool (the caller's) close.
     await worker.stop();
+    live.stop();
     await hub.close();
   });
-  await webRoutes(app, deps.settings, config);
+  await webRoutes(app, settings, config);
   return app;
 }

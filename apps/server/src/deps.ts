@@ -3,6 +3,7 @@ import type { Db } from "./db/pool";
 import type { Settings } from "./settings";
 import type { Mailer } from "./services/notifications/mail";
 import type { Features } from "./services/platform/features";
+import type { Metrics } from "./http/metrics";
 
 /**
  * What the server is built from, in a module of its own: routes, the Lokavaluto face and tests
@@ -18,6 +19,11 @@ export interface Deps {
    * checks the push service's certificate against the system's authorities.
    */
   pushAgent?: Agent;
+  /**
+   * The Prometheus metrics the app counts into (http/metrics.ts `createMetrics`). Unset, the app
+   * makes its own; given, a caller that builds the app can hold them before it exists.
+   */
+  metrics?: Metrics;
 }
 
 /** What routes get besides, from the association's config.json (read once at start). */

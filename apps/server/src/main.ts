@@ -4,7 +4,11 @@ import { migrate } from "./db/migrate";
 import { createPool } from "./db/pool";
 import { readSettings } from "./settings";
 import { buildApp } from "./app";
-import { outboxMailer, smtpMailer } from "./services/notifications/mail";
+import { listenMetrics, type MetricsListener } from "./http/metrics";
+import { configuredMailer } from "./services/notifications/mail";
+import { resolveConfig } from "@mutua/domain";
+import { readConfigFile } from "./web";
+import { adoptFromEnvironment, readAssociation } from "./services/association/association";
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./demo/seed";
 
 /**
@@ -33,17 +37,23 @@ async function main() {
     }
     await seedDemo(db);
   }
+  // A database set up before associations had their row takes its settings from the environment, once.
+  if (await adoptFromEnvironment(db, settings, resolveConfig(readConfigFile(settings)))) {
+    if (!demo)
+      log("The association's name, bank details and switches were read from the environment and config.json, once: change them from now on in the console.");
+  }
+  const setUp = (await readAssociation(db)) !== null;
 
-  const mailer = settings.smtpUrl
-    ? smtpMailer(settings.smtpUrl, settings.mailFrom)
-    : outboxMailer(path.join(settings.dataDir, "outbox"), settings.mailFrom, (m) => log(`[mail] ${m}`));
+  const mailer = configuredMailer(settings, (m) => log(`[mail] ${m}`));
   const app = await buildApp({ db, settings, mailer }, { logger: process.env.LOG_LEVEL !== "silent" });
 
+  let metrics: MetricsListener | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log(`${signal}: stopping`);
+    await metrics?.close().catch(() => undefined);
     // Fastify stops accepting connections and lets the requests in flight finish first.
     await app.close().catch(() => undefined);
     await db.end().catch(() => undefined);
@@ -54,6 +64,11 @@ async function main() {
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   await app.listen({ port: settings.port, host: settings.host });
+  // Prometheus metrics on a port of their own (METRICS_PORT), once the app serves.
+  if (settings.metrics) {
+    metrics = await listenMetrics(app.metrics, settings.metrics, app.log);
+    log(`Metrics at http://${settings.metrics.host}:${metrics.port}/metrics${settings.metrics.token ? " (with METRICS_TOKEN)" : ""}`);
+  }
   const shown = settings.publicUrlConfigured ? settings.publicUrl : `http://localhost:${settings.port}`;
   log(`\nMutua is running at ${shown}`);
   if (demo) {
@@ -62,6 +77,10 @@ async function main() {
     log(`Ledger wallets are unlocked with the wallet password ${DEMO_WALLET_PASSWORD}`);
   }
   log(`API documentation: ${shown}/api/docs\n`);
+  if (!setUp) {
+    log("This association is not set up yet: there is no currency and no administrator.");
+    log("Run `npm run setup` on this server (or `npm run setup -- --file association.json`): the app picks it up at once.\n");
+  }
 }
 
 main().catch((e) => {

@@ -17,6 +17,15 @@ function topupProvider(v: string | undefined): TopUpProviderName {
   return name as TopUpProviderName;
 }
 
+function metricsSettings(env: NodeJS.ProcessEnv): Pick<Settings, "metrics"> {
+  const port = env.METRICS_PORT?.trim();
+  if (!port) return {};
+  // A typo must stop the server at start-up, not leave the monitoring silently blind.
+  if (!/^\d+$/.test(port) || Number(port) > 65_535) throw new Error(`METRICS_PORT must be a port number, not "${port}"`);
+  const token = env.METRICS_TOKEN?.trim();
+  return { metrics: { port: Number(port), host: env.METRICS_HOST?.trim() || "127.0.0.1", ...(token ? { token } : {}) } };
+}
+
 /** Server settings, all from environment variables (documented in docs/operations.md, "Server environment"). */
 export interface Settings {
   port: number;
@@ -52,6 +61,12 @@ export interface Settings {
    * LOKAPI_CYCLOS_BACKEND; by default the first custodial backend.
    */
   lokapiCyclosBackend?: string;
+  /**
+   * Prometheus metrics (http/metrics.ts), served on a port of their own (METRICS_PORT; unset, not
+   * served) bound to METRICS_HOST (the loopback interface by default), asking for
+   * `Authorization: Bearer <METRICS_TOKEN>` when that is set.
+   */
+  metrics?: { port: number; host: string; token?: string };
   /**
    * Notification e-mails and pushes (services/notifications/notification-worker.ts): a failed send is tried again after
    * `retryBaseSeconds`, doubled at each failure up to `retryMaxSeconds`, `maxAttempts` times in all.
@@ -137,6 +152,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     trustProxy: flag(env.TRUST_PROXY, false),
     topupProvider: topupProvider(env.TOPUP_PROVIDER),
     ...(env.LOKAPI_CYCLOS_BACKEND ? { lokapiCyclosBackend: env.LOKAPI_CYCLOS_BACKEND } : {}),
+    ...metricsSettings(env),
     notificationMail: {
       retryBaseSeconds: Math.max(1, int(env.MAIL_RETRY_BASE_SECONDS, 30)),
       retryMaxSeconds: Math.max(1, int(env.MAIL_RETRY_MAX_SECONDS, 3_600)),

@@ -4,21 +4,44 @@ import type { FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { ErrorCode, M, resolveConfig, webManifest, type AppConfig } from "@mutua/domain";
 import type { Settings } from "./settings";
+import type { Association } from "./services/association/association";
+import type { LiveAssociation } from "./services/association/live";
 
-/** The app's config.json: the association's file if any, every missing key defaulted, lokapiHost pointing here. */
-export function appConfig(s: Settings): AppConfig {
-  const raw = s.appConfigFile ? JSON.parse(fs.readFileSync(s.appConfigFile, "utf8")) : {};
+/** The association's config.json file (APP_CONFIG), read once at start: the defaults its settings override. */
+export function readConfigFile(s: Settings): Record<string, unknown> {
+  return s.appConfigFile ? JSON.parse(fs.readFileSync(s.appConfigFile, "utf8")) : {};
+}
+
+/**
+ * The app's config.json: the file's keys, overridden by the association's settings (its owners'
+ * keys, its top-up and reconversion switches), every missing key defaulted, lokapiHost pointing
+ * here; before setup, the file's, saying setup is needed.
+ */
+export function appConfig(s: Settings, file: Record<string, unknown>, association: Association | null): AppConfig {
+  const raw = association ? { ...file, ...association.appSettings, disableTopUp: !association.topUps, disableReconversion: !association.reconversions } : file;
   // The app talks to this server, whatever host an imported Monujo config named: the configured
   // public URL, or empty, which the app reads as "the origin I was loaded from".
-  return { ...resolveConfig(raw), lokapiHost: s.publicUrlConfigured ? s.publicUrl : "" };
+  return { ...resolveConfig(raw), lokapiHost: s.publicUrlConfigured ? s.publicUrl : "", ...(association ? {} : { setupRequired: true }) };
+}
+
+/** The app's config.json as the association now is, made again only when its row changed. */
+export function liveConfig(s: Settings, file: Record<string, unknown>, live: LiveAssociation): () => AppConfig {
+  let made: { from: Association | null; config: AppConfig } | null = null;
+  return () => {
+    const now = live.current();
+    if (!made || made.from !== now) made = { from: now, config: appConfig(s, file, now) };
+    return made.config;
+  };
 }
 
 /** Serves the built web app on the API's own port, with client-side routes falling back to index.html. */
-export async function webRoutes(app: FastifyInstance, s: Settings, config: AppConfig): Promise<void> {
-  app.get("/config.json", { schema: { hide: true } }, async (_req, reply) => reply.header("Cache-Control", "no-cache").send(config));
-  const manifest = webManifest(config);
+export async function webRoutes(app: FastifyInstance, s: Settings, config: () => AppConfig): Promise<void> {
+  app.get("/config.json", { schema: { hide: true } }, async (_req, reply) => reply.header("Cache-Control", "no-cache").send(config()));
   app.get("/manifest.webmanifest", { schema: { hide: true } }, async (_req, reply) =>
-    reply.header("Cache-Control", "no-cache").type("application/manifest+json").send(JSON.stringify(manifest)),
+    reply
+      .header("Cache-Control", "no-cache")
+      .type("application/manifest+json")
+      .send(JSON.stringify(webManifest(config()))),
   );
 
   const index = path.join(s.webDir, "index.html");

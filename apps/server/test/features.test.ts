@@ -1,7 +1,4 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger/ledger";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
@@ -9,33 +6,39 @@ import { Api, countMovements, createBackend, http, memberToken, newKey, seedMemb
 import { setupServerTest } from "./setup";
 
 /**
- * What the association's config.json turns off (disableTopUp,
- * disableReconversion) is refused by the server, not only hidden by the app.
+ * What the association turned off (its top-up and reconversion switches, set by setup and its
+ * owners) is refused by the server, not only hidden by the app, and the instances running see a
+ * change of a switch at once.
  */
 const t = setupServerTest({ server: false });
-let off: TestServer;
-let on: TestServer;
+let server: TestServer;
 let backend: BackendRow;
-let dir: string;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-features-"));
-  const config = path.join(dir, "config.json");
-  fs.writeFileSync(config, JSON.stringify({ appName: "Lokal", disableTopUp: true, disableReconversion: true }));
   backend = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
-  off = await t.startServer({ env: { APP_CONFIG: config, LOKAPI_CYCLOS_BACKEND: backend.id } });
-  on = await t.startServer();
+  server = await t.startServer({ env: { LOKAPI_CYCLOS_BACKEND: backend.id } });
 });
-afterAll(async () => {
-  fs.rmSync(dir, { recursive: true, force: true });
+afterEach(async () => {
+  await switches(true, true);
 });
+
+/** Sets the association's switches, and waits for the running server to serve them. */
+async function switches(topUps: boolean, reconversions: boolean) {
+  await t.db.query("UPDATE association SET topups_enabled = $1, reconversions_enabled = $2", [topUps, reconversions]);
+  for (let i = 0; i < 100; i++) {
+    const c = (await http<{ disableTopUp: boolean; disableReconversion: boolean }>(server.baseUrl, "GET", "/config.json")).json;
+    if (c.disableTopUp === !topUps && c.disableReconversion === !reconversions) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the server did not see the association's switches change");
+}
 
 async function member() {
   const m = await seedMember(t.db);
   const wallet = await openCustodialWallet(t.db, backend, m.id, "active");
   await topUp(t.db, wallet, "10.00");
   const token = await memberToken(t.db, m.id);
-  return { m, wallet, token, off: new Api(off.baseUrl, token), on: new Api(on.baseUrl, token) };
+  return { m, wallet, token, api: new Api(server.baseUrl, token) };
 }
 const orders = async (walletId: string) =>
   (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM topup_orders WHERE wallet_id = $1", [walletId])).rows[0]!.n;
@@ -43,18 +46,20 @@ const orders = async (walletId: string) =>
 describe("features the association turned off", () => {
   it("top-ups: refused with 403 and a message, by our API and the Lokavaluto face; nothing written", async () => {
     const a = await member();
-    const r = await a.off.call("createTopUp", { body: { walletId: a.wallet, amount: "10.00" } });
+    await switches(false, true);
+    const r = await a.api.call("createTopUp", { body: { walletId: a.wallet, amount: "10.00" } });
     expect(r.status).toBe(403);
     expect(r.json.error).toMatchObject({ code: "forbidden", message: SM.topUpsDisabled });
     const owner = a.wallet.replace(/^custodial:/, "");
-    const loka = await http<{ error?: unknown }>(off.baseUrl, "POST", "/lokavaluto_api/private/cyclos/credit", {
+    const loka = await http<{ error?: unknown }>(server.baseUrl, "POST", "/lokavaluto_api/private/cyclos/credit", {
       headers: { "API-KEY": a.token },
       body: { owner_id: owner, amount: 10 },
     });
     expect(loka.status).toBe(403);
     expect(await orders(a.wallet)).toBe(0);
-    // Where the configuration leaves them on, they work.
-    expect((await a.on.call("createTopUp", { body: { walletId: a.wallet, amount: "10.00" } })).status).toBe(200);
+    // Turned on again, they work.
+    await switches(true, true);
+    expect((await a.api.call("createTopUp", { body: { walletId: a.wallet, amount: "10.00" } })).status).toBe(200);
   });
 
   it("reconversions: a payment to the safe wallet is refused with 403; ordinary payments still go through", async () => {
@@ -62,21 +67,25 @@ describe("features the association turned off", () => {
     const b = await member();
     const safe = (await systemWallet(t.db, backend.id, "safe"))!.id;
     const before = await countMovements(t.db, a.wallet);
-    const r = await a.off.call("transfer", { body: { from: a.wallet, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
+    await switches(true, false);
+    const r = await a.api.call("transfer", { body: { from: a.wallet, to: safe, parts: [{ account: "main", amount: "4.00" }], key: newKey() } });
     expect(r.status).toBe(403);
     expect(r.json.error).toMatchObject({ code: "forbidden", message: SM.reconversionsDisabled });
     expect(await countMovements(t.db, a.wallet)).toBe(before);
     // Nor through the Lokavaluto face's Cyclos payment.
-    const cyclos = await http<unknown>(off.baseUrl, "POST", "/cyclos/api/self/payments", {
+    const cyclos = await http<unknown>(server.baseUrl, "POST", "/cyclos/api/self/payments", {
       headers: { "session-token": a.token },
       body: { amount: "4.00", description: "back", subject: safe.replace(/^custodial:/, "") },
     });
     expect(cyclos.status, cyclos.text).toBe(403);
     expect(await countMovements(t.db, a.wallet)).toBe(before);
-    expect((await a.off.call("transfer", { body: { from: a.wallet, to: b.wallet, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(
+    expect((await a.api.call("transfer", { body: { from: a.wallet, to: b.wallet, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(
       200,
     );
-    expect((await a.on.call("transfer", { body: { from: a.wallet, to: safe, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(200);
+    await switches(true, true);
+    expect((await a.api.call("transfer", { body: { from: a.wallet, to: safe, parts: [{ account: "main", amount: "1.00" }], key: newKey() } })).status).toBe(
+      200,
+    );
     expect(await ledgerViolations(t.db)).toEqual([]);
   });
 });

@@ -36,6 +36,17 @@ async function makeTemplate(adminUrl: string): Promise<{ name: string; drop(): P
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   await migrate(u.toString());
+  // Set up, as `npm run setup` leaves a database: an association (named like the server's
+  // default, so the tests' expected names hold) on a currency of its own with no backend. Tests
+  // add the backends they need; migrate.test.ts and the setup's own tests start from empty ones.
+  const c = new pg.Client({ connectionString: u.toString() });
+  await c.connect();
+  try {
+    await c.query("INSERT INTO currencies (id, name, symbol) VALUES ('association', 'Association currency', 'AC')");
+    await c.query("INSERT INTO association (name, currency_id) VALUES ('Association', 'association')");
+  } finally {
+    await c.end();
+  }
   return { name, drop: () => sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 

@@ -62,7 +62,8 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 
 /**
  * A fresh, migrated database of its own for one test file, on the suite's PostgreSQL: a copy of
- * the run's migrated template (global-setup.ts), or with `migrate: false` an empty one.
+ * the run's migrated template (global-setup.ts: set up, with an association and no backend), or
+ * with `migrate: false` an empty one.
  */
 export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const name = `mutua_test_${randomBytes(6).toString("hex")}`;

@@ -93,7 +93,8 @@ const t = setupServerTest({ server: false });
 
 beforeAll(async () => {
   const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
-  const env = { PUBLIC_URL, MAIL_FROM: FROM, ASSOCIATION_NAME: "Demo Association", MAIL_RETRY_BASE_SECONDS: "1" };
+  const env = { PUBLIC_URL, MAIL_FROM: FROM, MAIL_RETRY_BASE_SECONDS: "1" };
+  await t.db.query("UPDATE association SET name = 'Demo Association'");
   // Two instances on one database: their workers share the outbox.
   one = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
   two = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });

@@ -12,11 +12,13 @@ let limited: BackendRow;
 /** No limits set: the minimum is 1.00. */
 let plain: BackendRow;
 
-const BANK = { BANK_IBAN: "FR76 3000 6000 0112 3456 7890 189", BANK_BIC: "AGRIFRPP", BANK_HOLDER: "Association Lokal" };
+const BANK = { iban: "FR76 3000 6000 0112 3456 7890 189", bic: "AGRIFRPP", holder: "Association Lokal" };
 
-const t = setupServerTest({ server: { env: BANK } });
+const t = setupServerTest();
 
 beforeAll(async () => {
+  // The association's bank details, as setup or its owners write them; the running server reads them at once.
+  await t.db.query("UPDATE association SET bank_iban = $1, bank_bic = $2, bank_holder = $3", [BANK.iban, BANK.bic, BANK.holder]);
   demo = await t.startServer({ env: { TOPUP_PROVIDER: "demo" } });
   limited = await createBackend(t.db, { kind: "custodial", symbol: "DL" });
   await t.db.query("UPDATE backends SET min_credit_amount = 500, max_credit_amount = 50000 WHERE id = $1", [limited.id]);
@@ -260,9 +262,9 @@ describe("the order page", () => {
     const { rows } = await t.db.query<{ reference: string }>("SELECT reference FROM topup_orders WHERE public_id = $1", [order.json.id]);
     expect(page.text).toContain("12.34 TC");
     expect(page.text).toContain(rows[0]!.reference);
-    expect(page.text).toContain(BANK.BANK_IBAN);
-    expect(page.text).toContain(BANK.BANK_BIC);
-    expect(page.text).toContain(BANK.BANK_HOLDER);
+    expect(page.text).toContain(BANK.iban);
+    expect(page.text).toContain(BANK.bic);
+    expect(page.text).toContain(BANK.holder);
     expect(page.text).toContain("Pay by bank transfer");
     expect(page.text).not.toContain("<script>");
     expect(page.text).not.toContain("<b>Co</b>");

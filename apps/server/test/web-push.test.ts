@@ -120,10 +120,10 @@ afterAll(async () => {
 const t = setupServerTest({ server: false });
 
 beforeAll(async () => {
+  await t.db.query("UPDATE association SET name = 'Demo Association'");
   const env = {
     PUBLIC_URL,
     MAIL_FROM: FROM,
-    ASSOCIATION_NAME: "Demo Association",
     MAIL_RETRY_BASE_SECONDS: "1",
     // This push service's port, which an entry must name (443 else); and a real push service's host, for the port rule.
     PUSH_SERVICE_HOSTS: `${new URL(origin).host},fcm.googleapis.com`,

@@ -50,6 +50,8 @@ export interface AppConfig {
   accountsRefreshInterval: number;
   /** Seconds; -1 disables; 0 or missing means 90. */
   transactionsRefreshInterval: number;
+  /** Ours, set by the server alone: no association yet (`npm run setup` has not been run). */
+  setupRequired?: boolean;
 }
 
 export const APP_VERSION = "1.1.1";
@@ -153,6 +155,7 @@ export function resolveConfig(raw: unknown): AppConfig {
     if (v) out[key] = v;
     else delete out[key];
   }
+  if (r.setupRequired === true) out.setupRequired = true;
   return out;
 }
 

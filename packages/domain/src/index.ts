@@ -8,6 +8,7 @@ export * from "./names";
 export * from "./name-hints";
 export * from "./password";
 export * from "./signup";
+export * from "./association-setup";
 export * from "./money";
 export * from "./format";
 export * from "./amount";

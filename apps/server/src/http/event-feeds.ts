@@ -33,7 +33,8 @@ interface Options {
   db: Db;
   hub: EventHub;
   idleSeconds: number;
-  associationName: string;
+  /** The association's name now (it may change while streams are open). */
+  associationName: () => string;
   log: FastifyBaseLogger;
 }
 
@@ -225,7 +226,7 @@ class MemberFeed implements MemberListener {
           atPosition.set(key, [...(atPosition.get(key) ?? []), s]);
         }
         for (const group of atPosition.values()) {
-          const out = await eventsAfter(db, this.memberId, group[0]!.position, associationName);
+          const out = await eventsAfter(db, this.memberId, group[0]!.position, associationName());
           for (const s of group) {
             for (const e of out.events) s.stream.send({ id: e.id, data: JSON.stringify(e) });
             s.position = out.position;

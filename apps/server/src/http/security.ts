@@ -66,11 +66,17 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Our API and the Lokavaluto face's two. */
 const API_PREFIXES = ["/api/", "/lokavaluto_api/", "/cyclos/"];
 
-export function securityHeaders(app: FastifyInstance, s: Settings, config: AppConfig): void {
-  const csp = contentSecurityPolicy(s, config);
+export function securityHeaders(app: FastifyInstance, s: Settings, config: () => AppConfig): void {
+  // Made again when the association's config changes (its map link is a frame source).
+  let made: { from: AppConfig; csp: string } | null = null;
+  const policy = () => {
+    const now = config();
+    if (made?.from !== now) made = { from: now, csp: contentSecurityPolicy(s, now) };
+    return made.csp;
+  };
   const https = s.publicUrl.startsWith("https:");
   app.addHook("onRequest", async (req, reply) => {
-    reply.header("Content-Security-Policy", csp);
+    reply.header("Content-Security-Policy", policy());
     reply.header("X-Content-Type-Options", "nosniff");
     reply.header("X-Frame-Options", "SAMEORIGIN");
     reply.header("Referrer-Policy", "same-origin");

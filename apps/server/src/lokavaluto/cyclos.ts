@@ -76,7 +76,8 @@ function cyclosTransaction(t: TransactionView) {
 }
 
 export function cyclosRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const { db, settings, features } = deps;
+  // `deps.features` is read at each use: the association's switches change while it runs.
+  const { db, settings } = deps;
   const token = (req: FastifyRequest) => {
     const v = req.headers["session-token"];
     return typeof v === "string" && v.length > 0 && v.length <= 200 ? v : undefined;
@@ -155,7 +156,7 @@ export function cyclosRoutes(app: FastifyInstance, deps: AppDeps): void {
         key,
         ...(body.paymentRequest ? { requestId: body.paymentRequest } : {}),
       },
-      { associationName: settings.associationName, features },
+      { associationName: settings.associationName, features: deps.features },
     );
     const currency = await currencyOf(db, wallet.backend_id);
     const system = t.kind !== "payment";

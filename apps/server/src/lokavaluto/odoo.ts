@@ -89,7 +89,8 @@ const SignupBody = z.object({ login: z.string().max(320), firstname: z.string().
 const ResetBody = z.object({ login: z.string().max(320) });
 
 export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const { db, settings, features } = deps;
+  // `deps.features` is read at each use: the association's switches change while it runs.
+  const { db, settings } = deps;
 
   // --- public ---
 
@@ -282,7 +283,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     const walletId = walletFromIdent(body.owner_id);
     const w = walletId ? await getWallet(db, walletId) : null;
     if (!b || !w || w.backend_id !== b.id) throw notFound();
-    const order = await createTopUp(db, settings, features, m.id, w.id, amountText(body.amount));
+    const order = await createTopUp(db, settings, deps.features, m.id, w.id, amountText(body.amount));
     return { order_url: order.order_url };
   });
 

@@ -14,7 +14,7 @@ import { EventFeeds } from "../http/event-feeds";
  */
 export function eventRoutes(app: FastifyInstance, deps: AppDeps, hub: EventHub): void {
   const { db, settings } = deps;
-  const feeds = new EventFeeds({ db, hub, idleSeconds: settings.sessionIdleSeconds, associationName: settings.associationName, log: app.log });
+  const feeds = new EventFeeds({ db, hub, idleSeconds: settings.sessionIdleSeconds, associationName: () => settings.associationName, log: app.log });
   // Open streams would keep a closing server waiting for ever: they end first (their EventSources
   // reconnect to another instance, or to this one restarted, and resume where they were).
   app.addHook("preClose", () => feeds.close());

@@ -4,8 +4,9 @@ import { operation } from "../http/contract";
 import { cancelTopUp, createTopUp, creditRequests, markPaid, pendingTopUps, validateCredit } from "../services/payments/topups";
 
 export function topUpRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const { db, settings, features } = deps;
-  operation(app, deps, "createTopUp", async ({ memberId, body }) => createTopUp(db, settings, features, memberId, body.walletId, body.amount));
+  // `deps.features` is read at each use: the association's switches change while it runs.
+  const { db, settings } = deps;
+  operation(app, deps, "createTopUp", async ({ memberId, body }) => createTopUp(db, settings, deps.features, memberId, body.walletId, body.amount));
   operation(app, deps, "getPendingTopUps", async ({ memberId, query }) => pendingTopUps(db, settings, memberId, query.walletId));
   operation(app, deps, "cancelTopUp", async ({ memberId, body }) => cancelTopUp(db, memberId, body.id));
   // Credit validation right (checked by `operation` from ADMIN_ROUTES).

@@ -21,6 +21,8 @@ export interface BatcherOptions<I, O> {
   /** How many batches may be in flight at once (each holds a database connection). */
   concurrency: number;
   maxBatch: number;
+  /** Told each batch's size as it is sent (1 for an item alone): the metrics' view of the batching. */
+  onBatch?: (size: number) => void;
 }
 
 interface Waiting<I, O> {
@@ -47,6 +49,7 @@ export class Batcher<I, O> {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.opts.maxBatch);
+        this.opts.onBatch?.(batch.length);
         if (batch.length === 1) {
           const [w] = batch as [Waiting<I, O>];
           await this.opts.one(w.item).then(w.resolve, w.reject);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import { ErrorCode, M, formatCents, type MovementKind, type SubAccount, SM } from "@mutua/domain";
 import type { Db, Queryable, Tx } from "../../db/pool";
@@ -46,6 +47,24 @@ export interface MovementRow {
   created_at: Date;
 }
 
+/**
+ * Who hears of the movements posted and of the group commit's batches: the metrics of the app whose
+ * request posts them (http/metrics.ts binds one to each request it serves). A request's context
+ * rather than a setting of this module: several apps in one process (the tests) each hear only
+ * their own requests, and what is posted outside any request (the demo's seed) is told to nobody.
+ */
+export interface LedgerObserver {
+  /**
+   * A movement posted, not replayed: in a transaction of its own, so committed (`committed`), or
+   * in the caller's, which may yet roll back (and be tried again with the same payer and key).
+   */
+  posted(movement: MovementRequest, committed: boolean): void;
+  /** A batch of the group commit sent, of this many movements. */
+  batch(size: number): void;
+}
+
+export const ledgerObserver = new AsyncLocalStorage<LedgerObserver>();
+
 /** What makes two requests "the same payment" for idempotency (not the signature or its time). */
 function requestHash(r: MovementRequest): string {
   const content = JSON.stringify([
@@ -76,7 +95,9 @@ function normalise(req: MovementRequest): { req: MovementRequest; hash: string }
  */
 export async function postMovement(db: Db, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   const n = normalise(req);
-  return answer(await groupCommit(db).submit({ req: n.req, hash: n.hash, publicId: newPublicId() }));
+  const out = answer(await groupCommit(db).submit({ req: n.req, hash: n.hash, publicId: newPublicId() }));
+  if (!out.replayed) ledgerObserver.getStore()?.posted(n.req, true);
+  return out;
 }
 
 /**
@@ -87,7 +108,9 @@ export async function postMovement(db: Db, req: MovementRequest): Promise<{ move
  */
 export async function postMovementTx(tx: Tx, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   const n = normalise(req);
-  return answer(await post(tx, { req: n.req, hash: n.hash, publicId: newPublicId() }));
+  const out = answer(await post(tx, { req: n.req, hash: n.hash, publicId: newPublicId() }));
+  if (!out.replayed) ledgerObserver.getStore()?.posted(n.req, false);
+  return out;
 }
 
 const newPublicId = () => `tx_${randomBytes(12).toString("hex")}`;
@@ -208,6 +231,8 @@ const groupCommit = perPool(
       many: (batch) => postBatch(db, batch),
       concurrency: 2,
       maxBatch: 64,
+      // Told to the request whose movement started the batches (the same pool's, so the same app's in production).
+      onBatch: (size) => ledgerObserver.getStore()?.batch(size),
     }),
 );
 

@@ -8,6 +8,8 @@ export const EVENTS_CHANNEL = "mutua_member_events";
  * trigger) or a stream of theirs is closed as the oldest beyond the caps (services/notifications/event-streams.ts).
  */
 export const STREAMS_CHANNEL = "mutua_member_streams";
+/** The channel notified when the association's row changes (migration 0027's trigger). */
+export const ASSOCIATION_CHANNEL = "mutua_association";
 
 type Wake = () => void;
 
@@ -34,6 +36,8 @@ export class EventHub {
   private readonly streams = new Map<string, Set<MemberListener>>();
   /** Woken by every member's events: the notification worker, which reads the outbox itself. */
   private readonly everyEvent = new Set<Wake>();
+  /** Woken when the association's settings change: the instance's copy of them reads them again. */
+  private readonly associationWatchers = new Set<Wake>();
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -66,6 +70,15 @@ export class EventHub {
     };
   }
 
+  /** Wakes `wake` whenever the association's row may have changed; returns the unsubscribe. */
+  subscribeAssociation(wake: Wake): () => void {
+    this.associationWatchers.add(wake);
+    void this.listen();
+    return () => {
+      this.associationWatchers.delete(wake);
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
@@ -75,6 +88,7 @@ export class EventHub {
   }
 
   private wakeAll(): void {
+    for (const wake of this.associationWatchers) wake();
     for (const wake of this.everyEvent) wake();
     for (const set of this.streams.values())
       for (const listener of set) {
@@ -102,6 +116,10 @@ export class EventHub {
     client.on("error", (e) => lost(e.message));
     client.on("end", () => lost("connection ended"));
     client.on("notification", (n) => {
+      if (n.channel === ASSOCIATION_CHANNEL) {
+        for (const wake of this.associationWatchers) wake();
+        return;
+      }
       if (!n.payload) return;
       if (n.channel === EVENTS_CHANNEL) {
         for (const wake of this.everyEvent) wake();
@@ -112,7 +130,7 @@ export class EventHub {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STREAMS_CHANNEL}`);
+      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STREAMS_CHANNEL}; LISTEN ${ASSOCIATION_CHANNEL}`);
     } catch (e) {
       await client.end().catch(() => undefined);
       if (!this.closed) {
@@ -134,7 +152,7 @@ export class EventHub {
     if (this.retry || this.closed) return;
     this.retry = setTimeout(() => {
       this.retry = null;
-      if (this.streams.size > 0 || this.everyEvent.size > 0) void this.listen();
+      if (this.streams.size > 0 || this.everyEvent.size > 0 || this.associationWatchers.size > 0) void this.listen();
     }, 1000);
     this.retry.unref();
   }

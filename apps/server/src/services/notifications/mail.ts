@@ -58,3 +58,8 @@ export function outboxMailer(dir: string, from: string, log: (m: string) => void
     },
   };
 }
+
+/** The mailer the settings name: SMTP_URL's server, else the outbox folder in DATA_DIR. */
+export function configuredMailer(s: { smtpUrl?: string; mailFrom: string; dataDir: string }, log: (m: string) => void): Mailer {
+  return s.smtpUrl ? smtpMailer(s.smtpUrl, s.mailFrom) : outboxMailer(path.join(s.dataDir, "outbox"), s.mailFrom, log);
+}

@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import { currencySlug, formatCents, type AssociationSetup } from "@mutua/domain";
+import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
+import type { Settings } from "../../settings";
+import { audit } from "../board/audit";
+import type { Mail } from "../notifications/mail";
+import { createMember } from "../members/members";
+import { hashPassword } from "../members/passwords";
+import { newToken } from "../members/sessions";
+import { ensureSystemWallets, getBackend } from "../wallets/wallets";
+import { readAssociation, type Association } from "./association";
+
+/** How long the first administrator's link to choose a password stays valid: a week to read it. */
+export const WELCOME_LINK_SECONDS = 7 * 86_400;
+
+export type SetupOutcome =
+  /** Made: the first administrator's e-mail is to be sent now that it is committed. */
+  | { kind: "created"; summary: string[]; mail: Mail }
+  /** The same association was set up already: nothing changed. */
+  | { kind: "unchanged"; summary: string[] }
+  /** Another association (or members made otherwise) is there: nothing changed. */
+  | { kind: "exists"; summary: string[] };
+
+/**
+ * Starts an association on an empty database, in one transaction: its currency, its backends and
+ * their system wallets, its row, and its first administrator with every right, who gets a
+ * single-use link to choose a password (none is ever typed into a shell). Interrupted, it leaves
+ * nothing. Two setups at once are one after the other (an advisory lock); a database that has an
+ * association already is described and left alone.
+ */
+export async function setUpAssociation(db: Db, s: Pick<Settings, "publicUrl">, input: AssociationSetup): Promise<SetupOutcome> {
+  return inTransaction(db, async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('mutua:setup'))");
+    const existing = await readAssociation(tx);
+    if (existing) {
+      const summary = await describeAssociation(tx, existing);
+      return { kind: (await sameAnswers(tx, existing, input)) ? "unchanged" : "exists", summary };
+    }
+    const { rows } = await tx.query<{ currencies: number; members: number }>(
+      "SELECT (SELECT count(*)::int FROM currencies) AS currencies, (SELECT count(*)::int FROM members) AS members",
+    );
+    if (rows[0]!.currencies > 0 || rows[0]!.members > 0) {
+      // Made before setup existed: `npm run serve` adopts it at its first start.
+      return {
+        kind: "exists",
+        summary: [`This database already holds ${rows[0]!.currencies} currencies and ${rows[0]!.members} members, made without setup.`],
+      };
+    }
+    return create(tx, s, input);
+  });
+}
+
+async function create(tx: Tx, s: Pick<Settings, "publicUrl">, input: AssociationSetup): Promise<SetupOutcome> {
+  const slug = currencySlug(input.currency.name);
+  await tx.query("INSERT INTO currencies (id, name, symbol) VALUES ($1, $2, $3)", [slug, input.currency.name, input.currency.symbol]);
+  const { custodial, ledger } = input.backends;
+  if (custodial) {
+    await tx.query(
+      `INSERT INTO backends (id, kind, name, currency_id, cm_floor, cm_ceiling, min_credit_amount, max_credit_amount)
+       VALUES ($1, 'custodial', $2, $2, 0, NULL, $3, $4)`,
+      [`custodial:${slug}`, slug, custodial.topUpMin, custodial.topUpMax],
+    );
+  }
+  if (ledger) {
+    await tx.query(
+      `INSERT INTO backends (id, kind, name, currency_id, cm_floor, cm_ceiling, min_credit_amount, max_credit_amount)
+       VALUES ($1, 'ledger', $2, $2, $3, $4, $5, $6)`,
+      [`ledger:${slug}`, slug, ledger.floor, ledger.ceiling, ledger.topUpMin, ledger.topUpMax],
+    );
+  }
+  for (const kind of ["custodial", "ledger"] as const) {
+    const backend = input.backends[kind] ? await getBackend(tx, `${kind}:${slug}`) : null;
+    if (backend) await ensureSystemWallets(tx, backend);
+  }
+  await tx.query(
+    `INSERT INTO association (name, currency_id, bank_iban, bank_bic, bank_holder, topups_enabled, reconversions_enabled)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [input.association.name, slug, input.bank.iban, input.bank.bic, input.bank.holder || input.association.name, input.topUps, input.reconversions],
+  );
+  const admin = input.administrator;
+  const adminId = await createMember(tx, {
+    email: admin.email,
+    firstName: admin.firstName,
+    lastName: admin.lastName,
+    // A password nobody knows, until the administrator chooses theirs from the link.
+    passwordHash: await hashPassword(randomBytes(32).toString("base64")),
+    canValidateAccounts: true,
+    canValidateCredits: true,
+    canViewFigures: true,
+    canManageAssociation: true,
+  });
+  const { token, hash } = newToken();
+  await tx.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
+    hash,
+    adminId,
+    WELCOME_LINK_SECONDS,
+  ]);
+  await audit(tx, adminId, "association.setup", "association", {
+    name: input.association.name,
+    currency: { name: input.currency.name, symbol: input.currency.symbol },
+    backends: Object.keys(input.backends).filter((k) => input.backends[k as "custodial" | "ledger"]),
+  });
+  const link = `${s.publicUrl}/reset-password?token=${token}`;
+  const created = await readAssociation(tx);
+  return {
+    kind: "created",
+    summary: await describeAssociation(tx, created!),
+    mail: {
+      to: admin.email,
+      subject: `${input.association.name} is ready on Mutua: choose your password`,
+      text:
+        `Hello ${admin.firstName},\n\n` +
+        `${input.association.name} is set up on Mutua, and you are its first administrator: you hold every right,\n` +
+        `and you hand them out to others from a member's page.\n\n` +
+        `Open this link within 7 days to choose your password (it works once):\n\n${link}\n\n` +
+        `Then sign in at ${s.publicUrl} with ${admin.email}.\n`,
+    },
+  };
+}
+
+/** What is there, in an operator's words: the association, its currency and backends, its owners. */
+export async function describeAssociation(tx: Queryable, a: Association): Promise<string[]> {
+  const backends = await tx.query<{
+    id: string;
+    kind: string;
+    cm_floor: bigint;
+    cm_ceiling: bigint | null;
+    min_credit_amount: bigint | null;
+    max_credit_amount: bigint | null;
+  }>("SELECT * FROM backends WHERE currency_id = $1 ORDER BY id", [a.currency.id]);
+  const owners = await tx.query<{ name: string; email: string }>("SELECT name, email FROM members WHERE can_manage_association ORDER BY id");
+  const members = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM members");
+  const sym = a.currency.symbol;
+  return [
+    `Association: ${a.name}`,
+    `Currency: ${a.currency.name} (${sym})`,
+    ...backends.rows.map(
+      (b) =>
+        `Backend ${b.id}: ` +
+        (b.kind === "ledger"
+          ? `mutual credit from ${formatCents(b.cm_floor)} to ${b.cm_ceiling === null ? "no ceiling" : formatCents(b.cm_ceiling)} ${sym}, `
+          : "") +
+        `top-ups from ${b.min_credit_amount === null ? "any" : formatCents(b.min_credit_amount)} to ${b.max_credit_amount === null ? "any" : formatCents(b.max_credit_amount)} ${sym}`,
+    ),
+    `Top-ups ${a.topUps ? "on" : "off"}, reconversions ${a.reconversions ? "on" : "off"}`,
+    `Owners: ${owners.rows.map((o) => `${o.name} <${o.email}>`).join(", ") || "none"}; ${members.rows[0]!.n} ${members.rows[0]!.n === 1 ? "member" : "members"} in all`,
+  ];
+}
+
+/** Whether `input` is what set this association up (run again with the same answers). */
+async function sameAnswers(tx: Tx, a: Association, input: AssociationSetup): Promise<boolean> {
+  const slug = currencySlug(input.currency.name);
+  if (a.name !== input.association.name || a.currency.id !== slug || a.currency.name !== input.currency.name || a.currency.symbol !== input.currency.symbol)
+    return false;
+  if (a.topUps !== input.topUps || a.reconversions !== input.reconversions) return false;
+  if (a.bank.iban !== input.bank.iban || a.bank.bic !== input.bank.bic || a.bank.holder !== (input.bank.holder || input.association.name)) return false;
+  const { rows } = await tx.query<{ id: string; cm_floor: bigint; cm_ceiling: bigint | null; min_credit_amount: bigint; max_credit_amount: bigint }>(
+    "SELECT * FROM backends WHERE currency_id = $1",
+    [slug],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  if (byId.size !== Object.values(input.backends).filter(Boolean).length) return false;
+  const c = input.backends.custodial;
+  const custodial = byId.get(`custodial:${slug}`);
+  if (c && !(custodial && custodial.min_credit_amount === c.topUpMin && custodial.max_credit_amount === c.topUpMax)) return false;
+  const l = input.backends.ledger;
+  const ledger = byId.get(`ledger:${slug}`);
+  if (
+    l &&
+    !(
+      ledger &&
+      ledger.cm_floor === l.floor &&
+      ledger.cm_ceiling === l.ceiling &&
+      ledger.min_credit_amount === l.topUpMin &&
+      ledger.max_credit_amount === l.topUpMax
+    )
+  )
+    return false;
+  const admin = await tx.query("SELECT 1 FROM members WHERE email = $1", [input.administrator.email]);
+  return admin.rowCount === 1;
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { AssociationSetup, setupProblems, type AssociationSetupInput } from "@mutua/domain";
+import { setUpAssociation } from "../src/services/association/setup";
+import { http, seedMember } from "./helpers";
+import { setupServerTest } from "./setup";
+
+/**
+ * `npm run setup`'s work (services/association/setup.ts) on an empty database: everything made in
+ * one transaction, nothing made twice, nothing made over another association, and a running
+ * server that picks the association up at once.
+ */
+const t = setupServerTest({ server: false });
+const FLORAIN: AssociationSetupInput = {
+  association: { name: "Le Florain" },
+  currency: { name: "Florain", symbol: "FLO" },
+  backends: { custodial: { topUpMin: "5", topUpMax: "500" }, ledger: { floor: "-100", ceiling: "1000", topUpMin: "5.00", topUpMax: "500.00" } },
+  bank: { iban: "FR76 3000 6000 0112 3456 7890 189", bic: "AGRIFRPP", holder: "" },
+  administrator: { firstName: "Ada", lastName: "Lovelace", email: " Ada@Florain.example " },
+};
+const parse = (input: AssociationSetupInput) => AssociationSetup.parse(input);
+const SETTINGS = { publicUrl: "https://florain.example" };
+
+/** The rows setup writes, counted. */
+async function counts() {
+  const { rows } = await t.db.query<Record<string, number>>(
+    `SELECT (SELECT count(*)::int FROM association) AS association, (SELECT count(*)::int FROM currencies) AS currencies,
+       (SELECT count(*)::int FROM backends) AS backends, (SELECT count(*)::int FROM wallets) AS wallets,
+       (SELECT count(*)::int FROM accounts) AS accounts, (SELECT count(*)::int FROM members) AS members,
+       (SELECT count(*)::int FROM password_resets) AS links, (SELECT count(*)::int FROM audit_log) AS audit`,
+  );
+  return rows[0]!;
+}
+
+/** The file's database as setup finds it on a new server: migrated, nothing in it. */
+async function emptyDatabase() {
+  await t.db.query("TRUNCATE association, currencies, backends, wallets, accounts, members, password_resets, audit_log CASCADE");
+}
+
+describe("npm run setup's transaction", () => {
+  it("refuses a bad setup with every problem and where it is", () => {
+    const r = AssociationSetup.safeParse({
+      ...FLORAIN,
+      currency: { name: "Florain", symbol: "F L O" },
+      backends: { ledger: { floor: "100", topUpMin: "5", topUpMax: "1" } },
+      bank: { iban: "FR76 0000", bic: "", holder: "" },
+      extra: true,
+    });
+    expect(r.success).toBe(false);
+    expect(setupProblems(r.error!)).toEqual([
+      "currency.symbol: The currency's symbol cannot hold spaces.",
+      "backends.ledger.floor: The floor is 0 or below (members may owe at most that much).",
+      "backends.ledger.topUpMax: The top-up maximum is at least the minimum.",
+      "bank.iban: This IBAN is not valid (its check digits do not match).",
+      '(the file): Unrecognized key: "extra"',
+    ]);
+    expect(setupProblems(AssociationSetup.safeParse({ ...FLORAIN, backends: {} }).error!)).toEqual([
+      "backends: At least one backend is needed: custodial, ledger or both.",
+    ]);
+  });
+
+  it("makes the currency, both backends and their system wallets, the association and its first administrator with every right and a week's link", async () => {
+    await emptyDatabase();
+    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    expect(outcome.kind).toBe("created");
+    expect(await counts()).toEqual({ association: 1, currencies: 1, backends: 2, wallets: 4, accounts: 4, members: 1, links: 1, audit: 1 });
+    const { rows: backends } = await t.db.query("SELECT id, cm_floor, cm_ceiling, min_credit_amount, max_credit_amount FROM backends ORDER BY id");
+    expect(backends).toEqual([
+      { id: "custodial:florain", cm_floor: 0n, cm_ceiling: null, min_credit_amount: 500n, max_credit_amount: 50000n },
+      { id: "ledger:florain", cm_floor: -10000n, cm_ceiling: 100000n, min_credit_amount: 500n, max_credit_amount: 50000n },
+    ]);
+    const { rows: assoc } = await t.db.query("SELECT name, currency_id, bank_iban, bank_bic, bank_holder, topups_enabled FROM association");
+    expect(assoc).toEqual([
+      {
+        name: "Le Florain",
+        currency_id: "florain",
+        bank_iban: "FR7630006000011234567890189",
+        bank_bic: "AGRIFRPP",
+        bank_holder: "Le Florain",
+        topups_enabled: true,
+      },
+    ]);
+    const { rows: admin } = await t.db.query(
+      `SELECT m.email, m.can_validate_accounts, m.can_validate_credits, m.can_view_figures, m.can_manage_association,
+         r.expires_at > now() + interval '6 days' AS week
+       FROM members m JOIN password_resets r ON r.member_id = m.id`,
+    );
+    expect(admin).toEqual([
+      {
+        email: "ada@florain.example",
+        can_validate_accounts: true,
+        can_validate_credits: true,
+        can_view_figures: true,
+        can_manage_association: true,
+        week: true,
+      },
+    ]);
+    if (outcome.kind !== "created") throw new Error("not created");
+    expect(outcome.mail.to).toBe("ada@florain.example");
+    expect(outcome.mail.text).toMatch(/https:\/\/florain\.example\/reset-password\?token=[\w-]{43}\n/);
+  });
+
+  it("run again with the same answers changes nothing; with other answers it says what exists and changes nothing", async () => {
+    const before = await counts();
+    const again = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    expect(again.kind).toBe("unchanged");
+    const other = await setUpAssociation(t.db, SETTINGS, parse({ ...FLORAIN, currency: { name: "Florain", symbol: "FL" } }));
+    expect(other).toMatchObject({ kind: "exists", summary: expect.arrayContaining(["Association: Le Florain", "Currency: Florain (FLO)"]) });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("two setups at once make one association", async () => {
+    await emptyDatabase();
+    const outcomes = await Promise.all([setUpAssociation(t.db, SETTINGS, parse(FLORAIN)), setUpAssociation(t.db, SETTINGS, parse(FLORAIN))]);
+    expect(outcomes.map((o) => o.kind).sort()).toEqual(["created", "unchanged"]);
+    expect(await counts()).toMatchObject({ association: 1, currencies: 1, backends: 2, members: 1 });
+  });
+
+  it("refuses a database that has members made before setup", async () => {
+    await emptyDatabase();
+    await seedMember(t.db);
+    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    expect(outcome.kind).toBe("exists");
+    expect(await counts()).toMatchObject({ association: 0, currencies: 0, members: 1 });
+  });
+
+  it("cut off mid-way (its connection killed while it writes), it leaves nothing", async () => {
+    await emptyDatabase();
+    // Another session holds the table setup writes last, so setup stops there with the rest written.
+    const blocker = new pg.Client({ connectionString: t.tdb.url });
+    await blocker.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("LOCK TABLE password_resets IN ACCESS EXCLUSIVE MODE");
+      const running = setUpAssociation(t.db, SETTINGS, parse(FLORAIN)).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      let pid: number | undefined;
+      for (let i = 0; i < 200 && pid === undefined; i++) {
+        // Waiting for the table (pg_locks: pg_stat_activity may still show the statement before).
+        const { rows } = await blocker.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE relation = 'password_resets'::regclass AND NOT granted");
+        pid = rows[0]?.pid;
+        if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(pid).toBeDefined();
+      await blocker.query("SELECT pg_terminate_backend($1)", [pid]);
+      expect(await running).toBeInstanceOf(Error);
+      await blocker.query("ROLLBACK");
+    } finally {
+      await blocker.end();
+    }
+    expect(await counts()).toEqual({ association: 0, currencies: 0, backends: 0, wallets: 0, accounts: 0, members: 0, links: 0, audit: 0 });
+  });
+
+  it("a server started before setup says so and refuses sign-ups; once setup runs, it serves the association at once", async () => {
+    await emptyDatabase();
+    const server = await t.startServer();
+    const config = async () => (await http<{ setupRequired?: boolean }>(server.baseUrl, "GET", "/config.json")).json;
+    expect(await config()).toMatchObject({ setupRequired: true });
+    expect((await http(server.baseUrl, "GET", "/api/auth/can-signup")).json).toEqual({ allowed: false });
+    const signup = await http(server.baseUrl, "POST", "/api/auth/signup", {
+      body: { email: "first@example.org", firstName: "First", lastName: "Comer", password: "Test1234!" },
+    });
+    expect(signup.status).toBe(403);
+    expect(await counts()).toMatchObject({ members: 0 });
+
+    await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    // The association's trigger tells the server at commit: no restart, no wait for a cache to expire.
+    for (let i = 0; i < 100 && (await config()).setupRequired; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await config()).not.toHaveProperty("setupRequired");
+    expect((await http(server.baseUrl, "GET", "/api/auth/can-signup")).json).toEqual({ allowed: true });
+  });
+});
