@@ -13,6 +13,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** Removes its data folder. */
   cleanup(): void;
+  /** What it has printed so far. */
+  output(): string;
 }
 
 export async function freePort(): Promise<number> {
@@ -61,11 +63,25 @@ export async function startInstance(first: RunningServer, env: Record<string, st
   return spawnServer([], { TOPUP_PROVIDER: "demo", ...env, DATABASE_URL: databaseUrl(first) }, { host: "127.0.0.1", port: opts.port ?? (await freePort()) });
 }
 
-async function spawnServer(args: string[], env: Record<string, string>, at: { host: string; port: number }, template?: string): Promise<RunningServer> {
+/**
+ * Starts the server as `npm run serve` does (no demo) on `dataDir`, a folder that setup or an
+ * earlier server made, at `port` (its PUBLIC_URL is that address).
+ */
+export async function serveOn(dataDir: string, port: number, env: Record<string, string> = {}): Promise<RunningServer> {
+  return spawnServer([], env, { host: "127.0.0.1", port }, undefined, dataDir);
+}
+
+async function spawnServer(
+  args: string[],
+  env: Record<string, string>,
+  at: { host: string; port: number },
+  template?: string,
+  existing?: string,
+): Promise<RunningServer> {
   const { port } = at;
   // Passkeys need a domain name (WebAuthn refuses IP addresses): such suites use "localhost".
   const url = `http://${at.host}:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-e2e-"));
+  const dataDir = existing ?? fs.mkdtempSync(path.join(os.tmpdir(), "mutua-e2e-"));
   // cp -a keeps the owner of the PostgreSQL files (as root, the unprivileged user that runs it).
   if (template && fs.existsSync(template)) execFileSync("cp", ["-a", `${template}/.`, dataDir]);
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", ...args], {
@@ -117,11 +133,12 @@ async function spawnServer(args: string[], env: Record<string, string>, at: { ho
     cleanup() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+    output: () => output,
   };
 }
 
-/** The connection string of a started server's embedded PostgreSQL. */
-export function databaseUrl(server: RunningServer): string {
+/** The connection string of a started server's embedded PostgreSQL (or of the one in a data folder). */
+export function databaseUrl(server: Pick<RunningServer, "dataDir">): string {
   const port = fs
     .readFileSync(path.join(server.dataDir, "pg", "postmaster.pid"), "utf8")
     .split("\n")[3]!
@@ -134,7 +151,7 @@ export function databaseUrl(server: RunningServer): string {
  * Runs SQL on a started server's embedded PostgreSQL, for what no screen does yet (an
  * administrator locking a wallet, a backend going into maintenance).
  */
-export async function sql(server: RunningServer, text: string, params: unknown[] = []): Promise<unknown[]> {
+export async function sql(server: Pick<RunningServer, "dataDir">, text: string, params: unknown[] = []): Promise<unknown[]> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: databaseUrl(server) });
   await client.connect();

@@ -138,9 +138,9 @@ export async function describeAssociation(tx: Queryable, a: Association): Promis
       (b) =>
         `Backend ${b.id}: ` +
         (b.kind === "ledger"
-          ? `mutual credit from ${formatCents(b.cm_floor)} to ${b.cm_ceiling === null ? "no ceiling" : formatCents(b.cm_ceiling)} ${sym}, `
+          ? `mutual credit from ${formatCents(b.cm_floor)} ${sym}${b.cm_ceiling === null ? ", no ceiling" : ` to ${formatCents(b.cm_ceiling)} ${sym}`}; `
           : "") +
-        `top-ups from ${b.min_credit_amount === null ? "any" : formatCents(b.min_credit_amount)} to ${b.max_credit_amount === null ? "any" : formatCents(b.max_credit_amount)} ${sym}`,
+        `top-ups from ${b.min_credit_amount === null ? "any amount" : `${formatCents(b.min_credit_amount)} ${sym}`} to ${b.max_credit_amount === null ? "any amount" : `${formatCents(b.max_credit_amount)} ${sym}`}`,
     ),
     `Top-ups ${a.topUps ? "on" : "off"}, reconversions ${a.reconversions ? "on" : "off"}`,
     `Owners: ${owners.rows.map((o) => `${o.name} <${o.email}>`).join(", ") || "none"}; ${members.rows[0]!.n} ${members.rows[0]!.n === 1 ? "member" : "members"} in all`,

@@ -26,8 +26,8 @@ export default function SetupRequired() {
   return (
     <main className="auth-page">
       <section className="card auth-card" aria-labelledby="setup-required">
-        <h1 id="setup-required">{i18n._("This association is not set up yet")}</h1>
-        <p>{i18n._("There is no currency and no administrator yet. On the server, in Mutua's folder, run:")}</p>
+        <h1 id="setup-required">{i18n._("Not set up yet")}</h1>
+        <p>{i18n._("This association has no currency and no administrator yet. On the server, in Mutua's folder, run:")}</p>
         <pre className="setup-command">
           <code>npm run setup</code>
         </pre>
