@@ -2,8 +2,8 @@
  * The docs checker: README.md and docs/*.md must not point at things that are not there. It
  * reports every relative Markdown link to a missing file (or, into a .md file, to a heading that
  * does not exist, by GitHub's slug), every backticked repository path (under apps/, packages/,
- * e2e/, bench/, scripts/, docs/, .ci/, or a known top-level file) that does not exist, and every
- * `npm run X` (or `npm run X -w <workspace>`) whose script the root or that workspace's
+ * e2e/, bench/, scripts/, docs/, deploy/, .ci/, or a known top-level file) that does not exist,
+ * and every `npm run X` (or `npm run X -w <workspace>`) whose script the root or that workspace's
  * package.json does not define. Paths with a placeholder or a glob (`<name>`, `*`) are skipped,
  * and so are paths .gitignore ignores (builds and test output, absent from a fresh clone).
  */
@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-const PATH_PREFIXES = ["apps/", "packages/", "e2e/", "bench/", "scripts/", "docs/", ".ci/"];
+const PATH_PREFIXES = ["apps/", "packages/", "e2e/", "bench/", "scripts/", "docs/", "deploy/", ".ci/"];
 const TOP_LEVEL_FILES = new Set([
   "package.json",
   "package-lock.json",

@@ -42,6 +42,14 @@ if (!hasPgDump && process.getuid?.() === 0 && fs.existsSync("/usr/bin/apt-get"))
   run("apt-get", ["install", "-y", "--no-install-recommends", "postgresql-client"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
 }
 
+// The deployment's unit files are checked with systemd-analyze (scripts/deploy.test.ts); a
+// container without systemd gets Debian's package for it (nothing is started).
+if (!pgOnly && !fs.existsSync("/usr/bin/systemd-analyze") && process.getuid?.() === 0 && fs.existsSync("/usr/bin/apt-get")) {
+  console.log("› installing systemd-analyze from Debian's packages (systemd)");
+  run("apt-get", ["update"]);
+  run("apt-get", ["install", "-y", "--no-install-recommends", "systemd"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+}
+
 ensureDependencies();
 const env = { ...process.env };
 if (pgOnly) {

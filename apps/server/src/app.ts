@@ -178,6 +178,6 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     live.stop();
     await hub.close();
   });
-  await webRoutes(app, settings, config);
+  await webRoutes(app, settings, deps.db, config);
   return app;
 }

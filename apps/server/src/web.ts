@@ -4,8 +4,10 @@ import type { FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { ErrorCode, M, resolveConfig, webManifest, type AppConfig } from "@mutua/domain";
 import type { Settings } from "./settings";
+import type { Queryable } from "./db/pool";
 import type { Association } from "./services/association/association";
 import type { LiveAssociation } from "./services/association/live";
+import { logoUrl, readLogo } from "./services/association/logo";
 
 /** The association's config.json file (APP_CONFIG), read once at start: the defaults its settings override. */
 export function readConfigFile(s: Settings): Record<string, unknown> {
@@ -18,10 +20,18 @@ export function readConfigFile(s: Settings): Record<string, unknown> {
  * here; before setup, the file's, saying setup is needed.
  */
 export function appConfig(s: Settings, file: Record<string, unknown>, association: Association | null): AppConfig {
-  const raw = association ? { ...file, ...association.appSettings, disableTopUp: !association.topUps, disableReconversion: !association.reconversions } : file;
+  const raw = association ? overridden(file, association) : file;
   // The app talks to this server, whatever host an imported Monujo config named: the configured
   // public URL, or empty, which the app reads as "the origin I was loaded from".
   return { ...resolveConfig(raw), lokapiHost: s.publicUrlConfigured ? s.publicUrl : "", ...(association ? {} : { setupRequired: true }) };
+}
+
+/** The file's keys with the owners' over them: their colours over the file's theme, their logo over its logos. */
+function overridden(file: Record<string, unknown>, a: Association): Record<string, unknown> {
+  const fileTheme = typeof file.theme === "object" && file.theme !== null ? file.theme : {};
+  const theme = { ...fileTheme, ...(a.appSettings.theme as Record<string, unknown> | undefined) };
+  const logo = a.logoVersion ? { logoUrl: logoUrl(a.logoVersion), loginLogoUrl: logoUrl(a.logoVersion) } : {};
+  return { ...file, ...a.appSettings, theme, ...logo, disableTopUp: !a.topUps, disableReconversion: !a.reconversions };
 }
 
 /** The app's config.json as the association now is, made again only when its row changed. */
@@ -35,7 +45,7 @@ export function liveConfig(s: Settings, file: Record<string, unknown>, live: Liv
 }
 
 /** Serves the built web app on the API's own port, with client-side routes falling back to index.html. */
-export async function webRoutes(app: FastifyInstance, s: Settings, config: () => AppConfig): Promise<void> {
+export async function webRoutes(app: FastifyInstance, s: Settings, db: Queryable, config: () => AppConfig): Promise<void> {
   app.get("/config.json", { schema: { hide: true } }, async (_req, reply) => reply.header("Cache-Control", "no-cache").send(config()));
   app.get("/manifest.webmanifest", { schema: { hide: true } }, async (_req, reply) =>
     reply
@@ -43,6 +53,17 @@ export async function webRoutes(app: FastifyInstance, s: Settings, config: () =>
       .type("application/manifest+json")
       .send(JSON.stringify(webManifest(config()))),
   );
+
+  // The owners' logo: an image, and nothing but (an SVG opened by its address runs nothing either).
+  app.get("/association/logo", { schema: { hide: true } }, async (_req, reply) => {
+    const logo = await readLogo(db);
+    if (!logo) return reply.status(404).type("text/plain").send("No logo");
+    return reply
+      .header("Cache-Control", "no-cache")
+      .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .type(logo.type)
+      .send(logo.bytes);
+  });
 
   const index = path.join(s.webDir, "index.html");
   const hasWeb = fs.existsSync(index);

@@ -250,6 +250,27 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
     params: { memberId: role === "steward" ? 999_999_999 : Number(people.owner.id) },
     body: { rights: { accounts: true, credits: true, board: true, owner: true }, password: TEST_PASSWORD },
   }),
+  // The association's settings: the steward's save names a version long gone (409: nothing
+  // saved), its logo is no PNG (400); whoever lacks the right is refused before either is read.
+  getAssociationSettings: () => ({}),
+  saveAssociationSettings: () => ({
+    body: {
+      identity: {
+        name: "Taken over",
+        theme: { primaryColor: "#000000", topBarColor: null, topBarTextColor: null },
+        helpUrl: null,
+        cguUrl: null,
+        mapUrl: null,
+        allowSignup: false,
+        allowResetPassword: false,
+      },
+      money: { currencyName: "Gone", currencySymbol: "G", backends: [], topUps: false, reconversions: false, bank: { iban: "", bic: "", holder: "" } },
+      basedOn: "2000-01-01T00:00:00.000Z",
+    },
+  }),
+  getFloorImpact: () => ({ query: { backendId: "ledger:nope", floor: "-10.00" } }),
+  uploadAssociationLogo: () => ({ body: { type: "image/png", data: Buffer.from("not a png").toString("base64") } }),
+  removeAssociationLogo: () => ({}),
   // Whoever lacks the right tries it on the owner's real wallet (ownerState shows it untouched).
   freezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial, reason: "Checked" } }),
   unfreezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial } }),
@@ -382,6 +403,9 @@ for (const name of Object.keys(EXPECTED) as RouteName[]) {
   EXPECTED[name] = { ...EXPECTED[name], cashier: wallet ? (wallet.till ? EXPECTED[name].owner : 403) : EXPECTED[name].other };
 }
 EXPECTED.cancelPaymentRequest.cashier = 200;
+// The steward's save names an old version, and its logo is not an image: refused, nothing changed.
+EXPECTED.saveAssociationSettings.steward = 409;
+EXPECTED.uploadAssociationLogo.steward = 400;
 
 /** What the owner has, to compare before and after everybody else tried. */
 async function ownerState() {

@@ -50,6 +50,18 @@ export const SM = {
   ownLimits: "Another administrator must do this: you cannot change your own wallet's limits.",
   ownReconversion: "Another administrator must do this: you cannot process your own reconversion.",
   ownRights: "Another owner must do this: you cannot change your own rights.",
+  // The association's settings (its owners' screen).
+  settingsChangedMeanwhile: "Someone else saved the settings meanwhile: they are shown again, make your changes again.",
+  floorAboveZero: "The floor is 0 or below.",
+  topUpMinAboveZero: "A top-up amount is above 0.",
+  topUpBoundsOrder: "The top-up maximum is at least the minimum.",
+  ceilingBelowFloor: "The ceiling is at least the floor.",
+  ibanNeeded: "Top-ups are paid by transfer: the IBAN is needed.",
+  ibanInvalid: "This IBAN is not valid (its check digits do not match).",
+  bicInvalid: "This BIC is not valid (8 or 11 letters and digits).",
+  symbolInvalid: "The symbol is 1 to 8 characters, without spaces.",
+  linkInvalid: "A link starts with https:// (or / for a page of this server).",
+  logoInvalid: "The logo must be a PNG or SVG image of at most 256 KB.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

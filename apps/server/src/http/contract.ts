@@ -46,6 +46,7 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,
     url: route.path,
+    ...("bodyLimit" in route ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       operationId: name,
       tags: [isPublic ? "public" : right ? "admin" : "member"],

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { ErrorCode, M } from "@mutua/domain";
 import type { Deps } from "../deps";
 import { operation } from "../http/contract";
 import { advanceReconversion, listReconversions } from "../services/payments/reconversions";
@@ -12,10 +13,19 @@ import { auditLog } from "../services/board/audit";
 import { ledgerCheckOnDemand, ledgerHealth } from "../services/board/ledger-health";
 import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/members/member-file";
 import { setMemberRights } from "../services/members/grant-rights";
+import { associationSettings, floorImpact, saveAssociationSettings } from "../services/association/settings";
+import { removeLogo, saveLogo } from "../services/association/logo";
+import { Refusal } from "../services/platform/errors";
+
+const notSetUp = (): never => {
+  throw new Refusal(ErrorCode.notFound, { id: M.notFound });
+};
 
 /** Reconversions (both rights), pending wallet creations (account right), the board's figures, members' rights (owners); `operation` checks the right. */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings, mailer } = deps;
+  // What the owners read back after a change: the database's, not an instance's copy of it.
+  const settingsNow = async () => (await associationSettings(db, settings)) ?? notSetUp();
   operation(app, deps, "listReconversions", async ({ query }) => listReconversions(db, query.status));
   operation(app, deps, "advanceReconversion", async ({ memberId, body }) => advanceReconversion(db, memberId, body.id, body.status));
   operation(app, deps, "listUnpaidTopUps", async () => ordersInState(db, "unpaid"));
@@ -27,6 +37,21 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "setMemberRights", async ({ req, memberId, params, body }) =>
     setMemberRights(db, settings, mailer, memberId, req.ip, BigInt(params.memberId), body.rights, body.password),
   );
+  operation(app, deps, "getAssociationSettings", async () => settingsNow());
+  operation(app, deps, "saveAssociationSettings", async ({ memberId, body }) => {
+    // Members pay top-ups by transfer to the IBAN (unless a card checkout is configured).
+    await saveAssociationSettings(db, memberId, body, { transfersNeedIban: settings.topupProvider === "transfer" });
+    return settingsNow();
+  });
+  operation(app, deps, "getFloorImpact", async ({ query }) => floorImpact(db, query.backendId, query.floor));
+  operation(app, deps, "uploadAssociationLogo", async ({ memberId, body }) => {
+    await saveLogo(db, memberId, body.type, body.data);
+    return settingsNow();
+  });
+  operation(app, deps, "removeAssociationLogo", async ({ memberId }) => {
+    await removeLogo(db, memberId);
+    return settingsNow();
+  });
   operation(app, deps, "listMemberWallets", async ({ query }) => listMemberWallets(db, query.q));
   operation(app, deps, "setWalletLimits", async ({ memberId, body }) => setWalletLimits(db, memberId, body));
   operation(app, deps, "freezeWallet", async ({ memberId, body }) => freezeWallet(db, memberId, body.walletId, body.reason));

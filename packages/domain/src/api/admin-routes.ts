@@ -26,6 +26,17 @@ export const adminRoutes = {
    * typed again; audited with before and after, and e-mailed to the member.
    */
   setMemberRights: { method: "POST", path: "/api/admin/members/:memberId/rights", access: "owner" },
+  /**
+   * The association's settings (identity, money), stored in the database and applied by every
+   * instance at once; each save is audited with before and after.
+   */
+  getAssociationSettings: { method: "GET", path: "/api/admin/settings", access: "owner" },
+  saveAssociationSettings: { method: "POST", path: "/api/admin/settings", access: "owner" },
+  /** How many members a ledger backend's new floor would leave below it, asked before saving. */
+  getFloorImpact: { method: "GET", path: "/api/admin/settings/floor-impact", access: "owner" },
+  /** A PNG or SVG of at most 256 KB, as base64 in JSON. */
+  uploadAssociationLogo: { method: "POST", path: "/api/admin/settings/logo", access: "owner", bodyLimit: 400 * 1024 },
+  removeAssociationLogo: { method: "POST", path: "/api/admin/settings/logo/remove", access: "owner" },
   freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
   unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },

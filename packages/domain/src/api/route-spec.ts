@@ -6,6 +6,8 @@ export interface RouteSpec {
   access: Access;
   wallet?: WalletAt;
   till?: true;
+  /** Bytes of body the route takes, when more than the server's default (64 KB): an upload. */
+  bodyLimit?: number;
 }
 /** Where a request names the wallet its operation acts on. */
 export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | "body.from";

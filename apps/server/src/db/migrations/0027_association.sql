@@ -16,6 +16,10 @@ CREATE TABLE association (
   -- The app's config.json keys the owners set (theme, logo, links, sign-up and reset switches),
   -- over the file's defaults.
   app_settings jsonb NOT NULL DEFAULT '{}',
+  -- The owners' logo (PNG, or SVG sanitised at upload), served at /association/logo.
+  logo bytea CHECK (octet_length(logo) <= 262144),
+  logo_type text CHECK (logo_type IN ('image/png', 'image/svg+xml')),
+  CHECK ((logo IS NULL) = (logo_type IS NULL)),
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );

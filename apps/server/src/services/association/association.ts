@@ -11,6 +11,8 @@ export interface Association {
   reconversions: boolean;
   /** config.json keys the owners set, over the file's. */
   appSettings: Record<string, unknown>;
+  /** A digest of the uploaded logo (its address changes with it), or null. */
+  logoVersion: string | null;
   updatedAt: string;
 }
 
@@ -25,11 +27,17 @@ interface Row {
   topups_enabled: boolean;
   reconversions_enabled: boolean;
   app_settings: Record<string, unknown>;
+  logo_version: string | null;
   updated_at: Date;
 }
 
 export async function readAssociation(db: Queryable): Promise<Association | null> {
-  const { rows } = await db.query<Row>(`SELECT a.*, c.name AS currency_name, c.symbol FROM association a JOIN currencies c ON c.id = a.currency_id`);
+  // Not the logo's bytes: a digest of them names its version in config.json.
+  const { rows } = await db.query<Row>(
+    `SELECT a.name, a.currency_id, a.bank_iban, a.bank_bic, a.bank_holder, a.topups_enabled, a.reconversions_enabled, a.app_settings,
+       CASE WHEN a.logo IS NULL THEN NULL ELSE md5(a.logo) END AS logo_version, a.updated_at, c.name AS currency_name, c.symbol
+     FROM association a JOIN currencies c ON c.id = a.currency_id`,
+  );
   const r = rows[0];
   if (!r) return null;
   return {
@@ -39,6 +47,7 @@ export async function readAssociation(db: Queryable): Promise<Association | null
     topUps: r.topups_enabled,
     reconversions: r.reconversions_enabled,
     appSettings: r.app_settings,
+    logoVersion: r.logo_version,
     updatedAt: r.updated_at.toISOString(),
   };
 }
