@@ -5,6 +5,7 @@ import {
   CREDENTIAL_KINDS,
   EVENT_KINDS,
   LIMITS,
+  LOGO_TYPES,
   M,
   MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
@@ -34,6 +35,7 @@ import { setupServerTest } from "./setup";
 
 /** table.column → the domain's list its CHECK must allow, exactly. */
 const ENUM_COLUMNS: Record<string, readonly string[]> = {
+  "association.logo_type": LOGO_TYPES,
   "backends.kind": BACKEND_KINDS,
   "backends.status": BACKEND_STATUSES,
   "wallets.role": WALLET_ROLES,

@@ -132,3 +132,7 @@ export const LIMITS = {
   /** Why an administrator froze a wallet, as its owner reads it. */
   freezeReason: 200,
 } as const;
+
+/** The images an association's logo may be (a PNG, or an SVG the server cleans). */
+export const LOGO_TYPES = ["image/png", "image/svg+xml"] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];

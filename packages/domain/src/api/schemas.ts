@@ -13,6 +13,7 @@ import {
   FIGURE_INTERVALS,
   LEDGER_CHECK_TRIGGERS,
   LIMITS,
+  LOGO_TYPES,
   MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
   NOTIFICATION_KINDS,
@@ -707,7 +708,7 @@ export const ThemeColours = z.strictObject({ primaryColor: HexColour.nullable(),
 /** One backend's money settings: the ledger's mutual credit bounds and both kinds' top-up bounds. */
 export const BackendMoneySettings = z.strictObject({
   id: z.string().max(120),
-  kind: z.enum(["ledger", "custodial"]),
+  kind: z.enum(BACKEND_KINDS),
   /** Members' mutual credit floor (0 or below), ledger backends only. */
   floor: SignedAmountString.nullable(),
   /** Members' mutual credit ceiling, none when null; ledger backends only. */
@@ -769,7 +770,7 @@ export const FloorImpact = z.object({ below: z.number().int() });
 
 /** A logo, uploaded as base64 (PNG or SVG, at most 256 KB once decoded; an SVG is sanitised). */
 export const LogoUploadBody = z.strictObject({
-  type: z.enum(["image/png", "image/svg+xml"]),
+  type: z.enum(LOGO_TYPES),
   data: z.string().max(Math.ceil((256 * 1024 * 4) / 3) + 8),
 });
 
