@@ -144,6 +144,11 @@ export function NavBar() {
                   {i18n._("Figures")}
                 </Link>
               )}
+              {rights.owner && (
+                <Link className="nav-item" {...menuItem} to="/admin/settings">
+                  {i18n._("Association settings")}
+                </Link>
+              )}
               <hr />
               {config.helpUrl && external(config.helpUrl, i18n._("Help"), true)}
               {config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"), true)}

@@ -10,3 +10,4 @@ export { AdminConsoleScreen } from "../features/admin/AdminConsoleScreen";
 export { MembersScreen } from "../features/members/MembersScreen";
 export { MemberScreen } from "../features/members/MemberScreen";
 export { FiguresScreen } from "../features/board/FiguresScreen";
+export { SettingsScreen } from "../features/settings/SettingsScreen";

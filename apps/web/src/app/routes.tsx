@@ -98,8 +98,8 @@ function Private({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** What an admin screen asks: a validation right, both, or the board's. */
-type Right = "accountValidation" | "creditValidation" | "board" | "both";
+/** What an admin screen asks: a validation right, both, the board's, or the owner's. */
+type Right = "accountValidation" | "creditValidation" | "board" | "both" | "owner";
 
 /** Admin screens open only with their right; others go to the dashboard. */
 function RequireRight({ right, children }: { right: Right; children: ReactNode }) {
@@ -273,6 +273,15 @@ const ROUTES: RouteObject[] = [
           withRight("board"),
         ),
         handle: h("Figures"),
+      },
+      {
+        path: "/admin/settings",
+        element: screen(
+          () => import("./admin-screens"),
+          (m) => m.SettingsScreen,
+          withRight("owner"),
+        ),
+        handle: h("Association settings"),
       },
       {
         path: "/admin",

@@ -63,7 +63,10 @@ export function useSession(): SessionState {
 /** A yes-or-no check of the server (its answer's `allowed`); one that fails counts as "no". */
 const orNo = (check: Promise<{ allowed: boolean }>) => check.then((r) => r.allowed).catch(() => false);
 
-/** docs/spec.md §6: the rights' checks after login (and the board's); a failing check counts as "no right". */
+/**
+ * docs/spec.md §6: the rights' checks after login (and the board's and the owner's, who changes the
+ * association's settings and the others' rights); a failing check counts as "no right".
+ */
 export function useRights() {
   const client = useClient();
   const me = useMe();
@@ -73,15 +76,16 @@ export function useRights() {
     staleTime: STALE.rights,
     meta: KEPT_OFFLINE,
     queryFn: async () => {
-      const [accountValidation, creditValidation, board] = await Promise.all([
+      const [accountValidation, creditValidation, board, owner] = await Promise.all([
         orNo(client.call("hasUserAccountValidationRights")),
         orNo(client.call("hasCreditRequestValidationRights")),
         orNo(client.call("hasBoardRights")),
+        orNo(client.call("hasOwnerRights")),
       ]);
-      return { accountValidation, creditValidation, board };
+      return { accountValidation, creditValidation, board, owner };
     },
   });
-  return { ...(q.data ?? { accountValidation: false, creditValidation: false, board: false }), loading: q.isPending && Boolean(me.data) };
+  return { accountValidation: false, creditValidation: false, board: false, owner: false, ...q.data, loading: q.isPending && Boolean(me.data) };
 }
 
 export function useBackends(opts: { refetchOnMount?: "always" } = {}) {

@@ -5,9 +5,9 @@ import { ErrorCode, SM, type MemberFile, type Msg } from "@mutua/domain";
 import { toast } from "../../lib/toast";
 import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 import { PasswordField } from "../../ui/Field";
-import { useMe } from "../auth/queries";
+import { useMe, useRights } from "../auth/queries";
 import { rightLabels } from "./labels";
-import { useOwnerRight, useSetMemberRights } from "./queries";
+import { useSetMemberRights } from "./queries";
 
 type Rights = MemberFile["rights"];
 const RIGHTS = ["accounts", "credits", "board", "owner"] as const;
@@ -17,9 +17,9 @@ const RIGHTS = ["accounts", "credits", "board", "owner"] as const;
  * which asks the owner's password and says what the member will hold. Shown to owners only.
  */
 export function RightsSection({ file }: { file: MemberFile }) {
-  const owner = useOwnerRight();
+  const { owner } = useRights();
   const me = useMe();
-  if (!owner.data) return null;
+  if (!owner) return null;
   return <RightsForm file={file} self={me.data?.id === file.memberId} />;
 }
 

@@ -14,7 +14,6 @@ export const memberKeys = {
   all: [...adminKeys.all, "members"] as const,
   search: (q: string) => [...memberKeys.all, "search", q] as const,
   file: (memberId: number) => [...memberKeys.all, "file", memberId] as const,
-  ownerRight: [...adminKeys.all, "members", "owner-right"] as const,
 };
 
 /** A pause in the typing this long asks the server: once per pause, not once per key. */
@@ -61,17 +60,6 @@ export function useMemberFile(memberId: number | null) {
   });
   const notFound = memberId === null || (query.error instanceof RefusedError && query.error.status === 404);
   return { ...query, notFound };
-}
-
-/** Whether the signed-in member holds the owner's right, which hands out the rights (asked here only, not at every login). */
-export function useOwnerRight() {
-  const client = useClient();
-  return useQuery({
-    queryKey: memberKeys.ownerRight,
-    queryFn: async () => (await client.call("hasOwnerRights")).allowed,
-    staleTime: STALE.rights,
-    retry: retryUnlessRefused,
-  });
 }
 
 /** An owner sets the member's four rights with their password typed again (a member action, as below). */
