@@ -133,7 +133,7 @@ describe("the association's settings", () => {
     await pay(deep, shop, 8000n); // -80.00
     await pay(shallow, shop, 1000n); // -10.00
     await pay(own, shop, 9000n); // -90.00, but an administrator gave it a floor of its own
-    await t.db.query("UPDATE accounts SET floor = -20000 WHERE wallet_id = $1 AND kind = 'cm'", [own]);
+    await t.db.query("UPDATE accounts SET floor = -20000, own_limits = true WHERE wallet_id = $1 AND kind = 'cm'", [own]);
 
     const read = (await api.call("getAssociationSettings")).json;
     expect(read.money.backends).toEqual([{ id: backend.id, kind: "ledger", floor: "-100.00", ceiling: "1000.00", topUpMin: null, topUpMax: null }]);
@@ -149,10 +149,14 @@ describe("the association's settings", () => {
     expect(saved.status, saved.text).toBe(200);
     expect(await Promise.all([deep, shallow, shop, own].map((w) => walletBalances(t.db, w)))).toEqual(before);
 
-    // Below the new floor: not a cent more of mutual credit; receiving still works.
+    // Below the new floor: not a cent more of mutual credit. What they receive does not reopen it:
+    // they stay stopped until they are back above the floor, and then go down to it, not past it.
     await expect(pay(deep, shop, 1n)).rejects.toMatchObject({ code: "insufficient_balance" });
-    await pay(shop, deep, 500n);
-    await expect(pay(deep, shop, 501n)).rejects.toMatchObject({ code: "insufficient_balance" });
+    await pay(shop, deep, 500n); // -75.00
+    await expect(pay(deep, shop, 1n)).rejects.toMatchObject({ code: "insufficient_balance" });
+    await pay(shop, deep, 3500n); // -40.00
+    await pay(deep, shop, 1000n); // -50.00
+    await expect(pay(deep, shop, 1n)).rejects.toMatchObject({ code: "insufficient_balance" });
     // Above it: down to the new floor, not past it.
     await pay(shallow, shop, 4000n);
     await expect(pay(shallow, shop, 1n)).rejects.toMatchObject({ code: "insufficient_balance" });
@@ -162,6 +166,12 @@ describe("the association's settings", () => {
     const newcomer = (await openTestLedgerWallet(t.db, (await getBackend(t.db, backend.id))!, (await seedMember(t.db)).id)).id;
     await pay(newcomer, shop, 5000n);
     await expect(pay(newcomer, shop, 1n)).rejects.toMatchObject({ code: "insufficient_balance" });
+
+    // Lowered again, the floor reaches every member who follows the backend, those once stopped too.
+    const again = (await api.call("getAssociationSettings")).json;
+    expect((await api.call("saveAssociationSettings", { body: body(again, (b) => (b.money.backends[0]!.floor = "-100.00")) })).status).toBe(200);
+    await pay(deep, shop, 5000n); // -100.00
+    await expect(pay(deep, shop, 1n)).rejects.toMatchObject({ code: "insufficient_balance" });
     await t.db.query("UPDATE association SET currency_id = 'association'");
   });
 

@@ -29,7 +29,10 @@ export function sanitiseSvg(svg: string): string | null {
   return /^\s*<svg[\s>]/i.test(clean) ? clean : null;
 }
 
-/** Checks and stores the owners' logo (a PNG as it is, an SVG sanitised), audited. */
+/**
+ * Checks and stores the owners' logo (a PNG as it is, an SVG sanitised), audited. Not a change of
+ * the settings' version: an owner editing the other settings meanwhile can still save them.
+ */
 export async function saveLogo(db: Db, owner: bigint, type: "image/png" | "image/svg+xml", base64: string): Promise<void> {
   const bytes = Buffer.from(base64, "base64");
   let stored: Buffer | null = null;
@@ -42,7 +45,7 @@ export async function saveLogo(db: Db, owner: bigint, type: "image/png" | "image
   }
   if (!stored) throw new Refusal(ErrorCode.validation, { id: SM.logoInvalid });
   await inTransaction(db, async (tx) => {
-    const { rowCount } = await tx.query("UPDATE association SET logo = $1, logo_type = $2, updated_at = clock_timestamp()", [stored, type]);
+    const { rowCount } = await tx.query("UPDATE association SET logo = $1, logo_type = $2", [stored, type]);
     if (rowCount !== 1) throw new Refusal(ErrorCode.notFound, { id: SM.logoInvalid });
     await audit(tx, owner, "association.logo_changed", "association", { type, bytes: stored.length });
   });
@@ -50,7 +53,7 @@ export async function saveLogo(db: Db, owner: bigint, type: "image/png" | "image
 
 export async function removeLogo(db: Db, owner: bigint): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const { rowCount } = await tx.query("UPDATE association SET logo = NULL, logo_type = NULL, updated_at = clock_timestamp() WHERE logo IS NOT NULL");
+    const { rowCount } = await tx.query("UPDATE association SET logo = NULL, logo_type = NULL WHERE logo IS NOT NULL");
     if (rowCount === 1) await audit(tx, owner, "association.logo_removed", "association", {});
   });
 }

@@ -81,9 +81,9 @@ export async function associationSettings(db: Queryable, env: { allowSignup: boo
   };
 }
 
-/** The cm accounts of a ledger backend that follow its floor (not given one of their own by an administrator). */
-const FOLLOWING_FLOOR = `FROM accounts a JOIN wallets w ON w.id = a.wallet_id
-  WHERE w.backend_id = $1 AND w.role = 'member' AND a.kind = 'cm' AND a.floor IS NOT DISTINCT FROM $2`;
+/** The members' mutual-credit accounts of a ledger backend that follow its bounds (no limits of their own from an administrator). */
+const FOLLOWING = `FROM accounts a JOIN wallets w ON w.id = a.wallet_id
+  WHERE w.backend_id = $1 AND w.role = 'member' AND a.kind = 'cm' AND NOT a.own_limits`;
 
 /**
  * How many members a new floor of a ledger backend would leave below it: those whose mutual
@@ -91,14 +91,10 @@ const FOLLOWING_FLOOR = `FROM accounts a JOIN wallets w ON w.id = a.wallet_id
  */
 export async function floorImpact(db: Queryable, backendId: string, floorText: string): Promise<{ below: number }> {
   const floor = parseApiAmount(floorText);
-  const { rows } = await db.query<{ cm_floor: bigint; kind: string }>("SELECT cm_floor, kind FROM backends WHERE id = $1", [backendId]);
+  const { rows } = await db.query<{ kind: string }>("SELECT kind FROM backends WHERE id = $1", [backendId]);
   const b = rows[0];
   if (!b || b.kind !== "ledger" || floor === null) throw new Refusal(ErrorCode.notFound, { id: M.notFound });
-  const { rows: n } = await db.query<{ n: number }>(`SELECT count(DISTINCT w.member_id)::int AS n ${FOLLOWING_FLOOR} AND a.balance < $3`, [
-    backendId,
-    b.cm_floor,
-    floor,
-  ]);
+  const { rows: n } = await db.query<{ n: number }>(`SELECT count(DISTINCT w.member_id)::int AS n ${FOLLOWING} AND a.balance < $2`, [backendId, floor]);
   return { below: n[0]!.n };
 }
 
@@ -195,24 +191,21 @@ async function saveBackend(
     b.max,
   ]);
   if (old.kind !== "ledger") return;
-  // The members' accounts that follow the backend's bounds take the new ones, in the ledger's lock
-  // order (by id) so that a payment posting meanwhile waits rather than deadlocks. Whoever is
-  // already past a new bound keeps their balance, and the bound stops at it.
-  if (floor !== old.cm_floor) {
-    await tx.query(`SELECT a.id ${FOLLOWING_FLOOR} ORDER BY a.id FOR UPDATE OF a`, [b.id, old.cm_floor]);
-    await tx.query(
-      `UPDATE accounts a SET floor = LEAST($3::bigint, a.balance) FROM wallets w WHERE w.id = a.wallet_id AND w.backend_id = $1 AND w.role = 'member' AND a.kind = 'cm' AND a.floor IS NOT DISTINCT FROM $2`,
-      [b.id, old.cm_floor, floor],
-    );
-  }
-  if (ceiling !== old.cm_ceiling) {
-    const following = "w.backend_id = $1 AND w.role = 'member' AND a.kind = 'cm' AND a.ceiling IS NOT DISTINCT FROM $2";
-    await tx.query(`SELECT a.id FROM accounts a JOIN wallets w ON w.id = a.wallet_id WHERE ${following} ORDER BY a.id FOR UPDATE OF a`, [b.id, old.cm_ceiling]);
-    await tx.query(
-      `UPDATE accounts a SET ceiling = CASE WHEN $3::bigint IS NULL THEN NULL ELSE GREATEST($3::bigint, a.balance) END FROM wallets w WHERE w.id = a.wallet_id AND ${following}`,
-      [b.id, old.cm_ceiling, ceiling],
-    );
-  }
+  // The members' accounts that follow the backend take its new bounds, locked in the ledger's
+  // order (by id) so that a payment posting meanwhile waits rather than deadlocks. Whoever already
+  // stands past a new bound keeps their balance: their bound stops there, with the backend's as
+  // its target, which it follows them back to (migration 0028's trigger).
+  if (floor === old.cm_floor && ceiling === old.cm_ceiling) return;
+  await tx.query(`SELECT a.id ${FOLLOWING} ORDER BY a.id FOR UPDATE OF a`, [b.id]);
+  await tx.query(
+    `UPDATE accounts a SET
+       floor = LEAST($2::bigint, a.balance),
+       floor_target = CASE WHEN a.balance < $2::bigint THEN $2::bigint END,
+       ceiling = CASE WHEN $3::bigint IS NULL THEN NULL ELSE GREATEST($3::bigint, a.balance) END,
+       ceiling_target = CASE WHEN a.balance > $3::bigint THEN $3::bigint END
+     FROM wallets w WHERE w.id = a.wallet_id AND w.backend_id = $1 AND w.role = 'member' AND a.kind = 'cm' AND NOT a.own_limits`,
+    [b.id, floor, ceiling],
+  );
 }
 
 /** The settings that differ, before and after, by their path ("money.currencySymbol"). */

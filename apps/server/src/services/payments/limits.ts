@@ -93,7 +93,12 @@ export async function setWalletLimits(
       if (floor === null || floor > 0n || (ceiling !== null && ceiling < 0n) || fresh.balance < floor || (ceiling !== null && fresh.balance > ceiling)) {
         throw new Refusal(ErrorCode.stateConflict, { id: SM.limitsRefused });
       }
-      await tx.query("UPDATE accounts SET floor = $2, ceiling = $3 WHERE id = $1", [cm.id, floor, ceiling]);
+      // Limits of its own: the backend's later changes of bounds no longer apply to it.
+      await tx.query("UPDATE accounts SET floor = $2, ceiling = $3, own_limits = true, floor_target = NULL, ceiling_target = NULL WHERE id = $1", [
+        cm.id,
+        floor,
+        ceiling,
+      ]);
       changes.cmFloor = formatCents(floor);
       changes.cmCeiling = ceiling === null ? null : formatCents(ceiling);
     }
