@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { ErrorCode, M, resolveConfig, webManifest, type AppConfig } from "@mutua/domain";
 import type { Settings } from "./settings";
@@ -8,6 +8,7 @@ import type { Queryable } from "./db/pool";
 import type { Association } from "./services/association/association";
 import type { LiveAssociation } from "./services/association/live";
 import { logoUrl, readLogo } from "./services/association/logo";
+import { setupPageHtml } from "./http/setup-page";
 
 /** The association's config.json file (APP_CONFIG), read once at start: the defaults its settings override. */
 export function readConfigFile(s: Settings): Record<string, unknown> {
@@ -70,7 +71,8 @@ export async function webRoutes(app: FastifyInstance, s: Settings, db: Queryable
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: s.webDir,
-      index: "index.html",
+      // "/" is answered below like every route of the app: with the setup page until there is an association.
+      index: false,
       // Source maps hold the full sources and build paths: never served, even if a build left some.
       allowedPath: (pathName) => !pathName.endsWith(".map"),
       setHeaders(res, file) {
@@ -79,12 +81,16 @@ export async function webRoutes(app: FastifyInstance, s: Settings, db: Queryable
       },
     });
   }
+  // The app's page, for "/" and every route of the app: the setup page until there is an association.
+  const shell = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (config().setupRequired) return reply.header("Cache-Control", "no-store").type("text/html").send(setupPageHtml(req.headers["accept-language"]));
+    if (!hasWeb) return reply.status(503).type("text/plain").send("The web app is not built: run `npm run build`.");
+    return reply.header("Cache-Control", "no-cache").type("text/html").send(fs.createReadStream(index));
+  };
+  app.get("/", { schema: { hide: true } }, shell);
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split("?")[0]!;
-    if (req.method === "GET" && !url.startsWith("/api/") && !path.extname(url)) {
-      if (!hasWeb) return reply.status(503).type("text/plain").send("The web app is not built: run `npm run build`.");
-      return reply.header("Cache-Control", "no-cache").type("text/html").send(fs.createReadStream(index));
-    }
+    if (req.method === "GET" && !url.startsWith("/api/") && !path.extname(url)) return shell(req, reply);
     return reply.status(404).send({ error: { code: ErrorCode.notFound, message: M.notFound, msgid: M.notFound } });
   });
 }

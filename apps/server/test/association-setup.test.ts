@@ -158,6 +158,14 @@ describe("npm run setup's transaction", () => {
     const server = await t.startServer();
     const config = async () => (await http<{ setupRequired?: boolean }>(server.baseUrl, "GET", "/config.json")).json;
     expect(await config()).toMatchObject({ setupRequired: true });
+    // Its first page says what to run, in the visitor's language, with no script, and asks again by itself.
+    const page = await http(server.baseUrl, "GET", "/", { headers: { "accept-language": "fr-FR,fr;q=0.9,en;q=0.8" } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Pas encore configurée");
+    expect(page.text).toContain("<code>npm run setup</code>");
+    expect(page.text).toContain('<meta http-equiv="refresh" content="5">');
+    expect(page.text).not.toContain("<script");
+    expect((await http(server.baseUrl, "GET", "/dashboard")).text).toContain("Not set up yet");
     expect((await http(server.baseUrl, "GET", "/api/auth/can-signup")).json).toEqual({ allowed: false });
     const signup = await http(server.baseUrl, "POST", "/api/auth/signup", {
       body: { email: "first@example.org", firstName: "First", lastName: "Comer", password: "Test1234!" },
@@ -169,6 +177,7 @@ describe("npm run setup's transaction", () => {
     // The association's trigger tells the server at commit: no restart, no wait for a cache to expire.
     for (let i = 0; i < 100 && (await config()).setupRequired; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await config()).not.toHaveProperty("setupRequired");
+    expect((await http(server.baseUrl, "GET", "/")).text).not.toContain("Not set up yet");
     expect((await http(server.baseUrl, "GET", "/api/auth/can-signup")).json).toEqual({ allowed: true });
   });
 });

@@ -50,7 +50,10 @@ export interface AppConfig {
   accountsRefreshInterval: number;
   /** Seconds; -1 disables; 0 or missing means 90. */
   transactionsRefreshInterval: number;
-  /** Ours, set by the server alone: no association yet (`npm run setup` has not been run). */
+  /**
+   * Ours, set by the server alone (never read from a file): no association yet, `npm run setup`
+   * has not been run. The server then serves its setup page instead of the app.
+   */
   setupRequired?: boolean;
 }
 
@@ -155,7 +158,6 @@ export function resolveConfig(raw: unknown): AppConfig {
     if (v) out[key] = v;
     else delete out[key];
   }
-  if (r.setupRequired === true) out.setupRequired = true;
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from "react";
+import { Suspense, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../app/context";
@@ -11,9 +11,6 @@ import { loginErrorMessage } from "./errors";
 import { useAuthCapabilities, useLogin } from "./queries";
 import { useBiometricState } from "../biometric/store";
 import { useOnline } from "../../lib/online";
-
-// Only a server nobody has set up yet shows it: its code stays out of the sign-in's.
-const SetupRequired = lazy(() => import("./SetupRequired"));
 
 // Only a device where biometric login is turned on loads its part of the screen; without it (its
 // code could not be fetched) the password form is still there.
@@ -50,12 +47,6 @@ export function LoginScreen() {
     );
   };
 
-  if (config.setupRequired)
-    return (
-      <Suspense fallback={null}>
-        <SetupRequired />
-      </Suspense>
-    );
   const showReset = caps?.canResetPassword && !config.hideResetPassword;
   const showSignup = caps?.canSignup && !config.hideAccountCreate;
 

@@ -64,8 +64,8 @@ export function useSession(): SessionState {
 const orNo = (check: Promise<{ allowed: boolean }>) => check.then((r) => r.allowed).catch(() => false);
 
 /**
- * docs/spec.md §6: the rights' checks after login (and the board's and the owner's, who changes the
- * association's settings and the others' rights); a failing check counts as "no right".
+ * docs/spec.md §6: the rights' checks after login, with the board's and the owner's (who changes
+ * the association's settings and the others' rights), in one request; a failed one counts as "no right".
  */
 export function useRights() {
   const client = useClient();
@@ -75,15 +75,8 @@ export function useRights() {
     enabled: Boolean(me.data),
     staleTime: STALE.rights,
     meta: KEPT_OFFLINE,
-    queryFn: async () => {
-      const [accountValidation, creditValidation, board, owner] = await Promise.all([
-        orNo(client.call("hasUserAccountValidationRights")),
-        orNo(client.call("hasCreditRequestValidationRights")),
-        orNo(client.call("hasBoardRights")),
-        orNo(client.call("hasOwnerRights")),
-      ]);
-      return { accountValidation, creditValidation, board, owner };
-    },
+    // One request for all four; failing, it counts as no right (the defaults below).
+    queryFn: () => client.call("getMyRights").catch(() => ({})),
   });
   return { accountValidation: false, creditValidation: false, board: false, owner: false, ...q.data, loading: q.isPending && Boolean(me.data) };
 }
