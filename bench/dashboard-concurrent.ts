@@ -58,8 +58,7 @@ try {
       while (Date.now() < end) {
         await Promise.all([
           timed("profile", () => c.call("getMyContact")),
-          timed("rights (accounts)", () => c.call("hasUserAccountValidationRights")),
-          timed("rights (credits)", () => c.call("hasCreditRequestValidationRights")),
+          timed("rights", () => c.call("getMyRights")),
           timed("backends", () => c.call("getBackends")),
         ]);
         const accounts = await timed("accounts", () => c.call("getAccounts"));

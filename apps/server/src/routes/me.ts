@@ -19,7 +19,15 @@ export function meRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "hasUserAccountValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_accounts }));
   operation(app, deps, "hasCreditRequestValidationRights", async ({ memberId }) => ({ allowed: (await me(memberId)).can_validate_credits }));
   operation(app, deps, "hasBoardRights", async ({ memberId }) => ({ allowed: holdsRight(await me(memberId), "board") }));
-  operation(app, deps, "hasOwnerRights", async ({ memberId }) => ({ allowed: holdsRight(await me(memberId), "owner") }));
+  operation(app, deps, "getMyRights", async ({ memberId }) => {
+    const m = await me(memberId);
+    return {
+      accountValidation: holdsRight(m, "accounts"),
+      creditValidation: holdsRight(m, "credits"),
+      board: holdsRight(m, "board"),
+      owner: holdsRight(m, "owner"),
+    };
+  });
   operation(app, deps, "getBackends", async ({ memberId }) => listBackends(db, memberId));
   operation(app, deps, "listTills", async ({ memberId }) => listTills(db, memberId));
 }

@@ -35,8 +35,8 @@ export const memberRoutes = {
   hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation", access: "member" },
   /** The board's read-only right: figures and ledger health (administrators hold it too). */
   hasBoardRights: { method: "GET", path: "/api/me/rights/board", access: "member" },
-  /** The owner's right (handing out rights): asked by the members' pages only, not at every login. */
-  hasOwnerRights: { method: "GET", path: "/api/me/rights/owner", access: "member" },
+  /** Every right the member holds, in one answer: what the app asks at sign-in (the three above are the spec's). */
+  getMyRights: { method: "GET", path: "/api/me/rights", access: "member" },
   getBackends: { method: "GET", path: "/api/backends", access: "member" },
   /** The member's wallets, their balances and sub-accounts (spec "buildVirtualAccountTree"). */
   getAccounts: { method: "GET", path: "/api/accounts", access: "member" },

@@ -29,6 +29,8 @@ import {
 
 const Ok = z.object({ ok: z.literal(true) });
 const Allowed = z.object({ allowed: z.boolean() });
+/** The rights a member holds: account and credit validation, the board's (administrators hold it too), the owner's. */
+const MyRights = z.object({ accountValidation: z.boolean(), creditValidation: z.boolean(), board: z.boolean(), owner: z.boolean() });
 
 export const Profile = z.object({
   id: z.number().int(),
@@ -928,7 +930,7 @@ export const schemas = {
   hasUserAccountValidationRights: { response: Allowed },
   hasCreditRequestValidationRights: { response: Allowed },
   hasBoardRights: { response: Allowed },
-  hasOwnerRights: { response: Allowed },
+  getMyRights: { response: MyRights },
   getBackends: { response: z.array(Backend) },
   getAccounts: { response: z.array(AccountEntry) },
   getBalance: { params: WalletParams, response: Balance },

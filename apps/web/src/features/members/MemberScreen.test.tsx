@@ -148,8 +148,8 @@ function fakeClient(ops: Ops): MutuaClient {
     },
     // The members' own operations the page asks: who is looking, and whether they are an owner (not here).
     call: (name: string) =>
-      name === "hasOwnerRights"
-        ? Promise.resolve({ allowed: false })
+      name === "getMyRights"
+        ? Promise.resolve({ accountValidation: true, creditValidation: false, board: false, owner: false })
         : name === "getMyContact"
           ? Promise.resolve({ id: 1, name: "Axel Accounts", firstName: "Axel", lastName: "Accounts", email: "accounts@example.com" })
           : Promise.reject(new Error(`unexpected call of ${name}`)),
