@@ -1,0 +1,38 @@
+/**
+ * What is wrong with an imported file, said so that the person who made it can find and fix it:
+ * the file, the physical line the record starts on, the column as the file's header names it and
+ * the value as it was typed. Reading goes on after a problem, so that one pass lists them all.
+ */
+export interface FileProblem {
+  file: string;
+  /** 1-based line in the file; null for a problem of the whole file (a missing column…). */
+  line: number | null;
+  /** The header of the column, as written in the file (or expected, when it is missing). */
+  column: string | null;
+  value: string | null;
+  message: string;
+}
+
+/** More than that is no longer read one by one: a count of the rest says how bad it is. */
+export const MAX_PROBLEMS = 1000;
+
+/** The problems of one file: the first `max` in full, then only counted. */
+export class Problems {
+  readonly list: FileProblem[] = [];
+  /** How many were found beyond `max` and left out of `list`. */
+  omitted = 0;
+
+  constructor(
+    readonly file: string,
+    readonly max = MAX_PROBLEMS,
+  ) {}
+
+  add(line: number | null, column: string | null, value: string | null, message: string): void {
+    if (this.list.length < this.max) this.list.push({ file: this.file, line, column, value, message });
+    else this.omitted++;
+  }
+
+  get count(): number {
+    return this.list.length + this.omitted;
+  }
+}

@@ -1,0 +1,658 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { isUtf8 } from "node:buffer";
+import { afterAll, describe, expect, it } from "vitest";
+import { CsvSyntaxError, readCsv, sniffDelimiter, type CsvRecord } from "../src/services/import/csv";
+import { EncodingError, decodeText } from "../src/services/import/decode";
+import { readHistoryFile, type HistoryRow } from "../src/services/import/history-file";
+import { readMembersFile } from "../src/services/import/members-file";
+import { loadMapping, parseMapping } from "../src/services/import/presets";
+import {
+  normalizeMemo,
+  parseAmount,
+  parseBoolean,
+  parseDate,
+  parseEmail,
+  parseLanguage,
+  parseRights,
+  splitFullName,
+  type DecimalSeparator,
+} from "../src/services/import/values";
+
+/**
+ * Reading the files associations come to Mutua with (a French spreadsheet saved by Excel, Cyclos
+ * and Odoo exports, Mutua's own format) into checked rows, with every problem located. Files
+ * only: no database.
+ */
+
+const FIXTURES = path.join(import.meta.dirname, "fixtures/import");
+const fixture = (name: string) => path.join(FIXTURES, name);
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-import-"));
+afterAll(() => fs.rmSync(TMP, { recursive: true, force: true }));
+
+let files = 0;
+function tmpFile(content: string | Buffer, ext = "csv"): string {
+  const file = path.join(TMP, `file-${++files}.${ext}`);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+async function* chunksOf(...chunks: (string | Buffer)[]): AsyncGenerator<Buffer> {
+  for (const c of chunks) yield Buffer.isBuffer(c) ? c : Buffer.from(c, "utf8");
+}
+
+async function decodeAll(chunks: AsyncIterable<Buffer>): Promise<{ text: string; encoding: string | null; pieces: number }> {
+  const decoded = decodeText(chunks);
+  let text = "";
+  let pieces = 0;
+  for await (const t of decoded.chunks) [text, pieces] = [text + t, pieces + 1];
+  return { text, encoding: decoded.encoding, pieces };
+}
+
+async function csvOf(text: string, chunk = text.length): Promise<{ delimiter: string; header: CsvRecord | null; records: CsvRecord[] }> {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += chunk) pieces.push(text.slice(i, i + chunk));
+  const table = await readCsv(
+    (async function* () {
+      yield* pieces;
+    })(),
+  );
+  const records: CsvRecord[] = [];
+  for await (const r of table.records) records.push(r);
+  return { delimiter: table.delimiter, header: table.header, records };
+}
+
+async function allRows(file: Awaited<ReturnType<typeof readHistoryFile>>): Promise<HistoryRow[]> {
+  const rows: HistoryRow[] = [];
+  for await (const r of file.rows) rows.push(r);
+  return rows;
+}
+
+describe("decoding", () => {
+  it("reads UTF-8 with its byte-order mark dropped, whatever the chunks", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("name\nZoë Ångström €\n")]);
+    expect(await decodeAll(chunksOf(bytes))).toMatchObject({ text: "name\nZoë Ångström €\n", encoding: "utf-8" });
+    // One byte at a time: the mark and every multi-byte character are cut.
+    const oneByOne = [...bytes].map((b) => Buffer.from([b]));
+    expect(await decodeAll(chunksOf(...oneByOne))).toMatchObject({ text: "name\nZoë Ångström €\n", encoding: "utf-8" });
+  });
+
+  it("reads UTF-8 without a byte-order mark", async () => {
+    expect(await decodeAll(chunksOf("a;b\n", "Crémieux;€\n"))).toMatchObject({ text: "a;b\nCrémieux;€\n", encoding: "utf-8" });
+  });
+
+  it("reads Windows-1252, its 0x80–0x9F characters included, from a file Excel could have written", async () => {
+    const bytes = fs.readFileSync(fixture("historique-1252.csv"));
+    expect(isUtf8(bytes)).toBe(false);
+    const { text, encoding } = await decodeAll(chunksOf(bytes));
+    expect(encoding).toBe("windows-1252");
+    expect(text).toContain("Date;De;À;Montant;Libellé;Réf");
+    expect(text).toContain("Adhésion + change €");
+    expect(text).toContain("Remboursement œuvre");
+  });
+
+  it("reads UTF-16 with a byte-order mark (Excel's Unicode text)", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("a\tb\nÉlodie\t€\n", "utf16le")]);
+    expect(await decodeAll(chunksOf(bytes))).toMatchObject({ text: "a\tb\nÉlodie\t€\n", encoding: "utf-16le" });
+  });
+
+  it("reads a file of ASCII for megabytes then Windows-1252 right, without reading it again", async () => {
+    const line = "01/03/2024;m1;m2;1,00;plain ascii memo;\n";
+    const ascii = Buffer.from(line.repeat(Math.ceil((3 * 1024 * 1024) / line.length)));
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < ascii.length; i += 65536) chunks.push(ascii.subarray(i, i + 65536));
+    chunks.push(Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x0a])); // "Café €\n" in Windows-1252
+    const { text, encoding, pieces } = await decodeAll(chunksOf(...chunks));
+    expect(encoding).toBe("windows-1252");
+    expect(text.endsWith(`${line}Café €\n`)).toBe(true);
+    expect(text.length).toBe(ascii.length + 7);
+    expect(pieces).toBeGreaterThan(40);
+  });
+
+  it("stops with the line when a UTF-8 file later holds bytes that are not UTF-8", async () => {
+    const chunks = chunksOf("name\nÉlodie\n", "x".repeat(5000) + "\n", Buffer.from([0x4c, 0xe9, 0x61, 0x0a]));
+    const error = await decodeAll(chunks).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EncodingError);
+    expect((error as EncodingError).line).toBe(4);
+    expect((error as EncodingError).message).toMatch(/line 4 .*not UTF-8.*mixes encodings/);
+  });
+});
+
+describe("CSV", () => {
+  it("finds the delimiter on the header line, outside quotes", () => {
+    expect(sniffDelimiter("a;b;c")).toBe(";");
+    expect(sniffDelimiter("a,b,c")).toBe(",");
+    expect(sniffDelimiter("a\tb,c\td")).toBe("\t");
+    expect(sniffDelimiter('"Nom, prénom";"Solde, fin";Courriel')).toBe(";");
+    expect(sniffDelimiter("a;b,c")).toBe(";");
+    expect(sniffDelimiter("only")).toBe(",");
+  });
+
+  it("reads quoted delimiters, doubled quotes and line breaks, and numbers records by the line they start on", async () => {
+    const text = 'a;b;c\r\n1;"x;y\r\nz";3\r\n\r\n;;\r\n4;"say ""hi""";6\r\n7;8;9\r\n\r\n\r\n';
+    for (const chunk of [text.length, 1, 3]) {
+      const { delimiter, header, records } = await csvOf(text, chunk);
+      expect(delimiter).toBe(";");
+      expect(header).toEqual({ line: 1, fields: ["a", "b", "c"] });
+      expect(records).toEqual([
+        { line: 2, fields: ["1", "x;y\nz", "3"] },
+        { line: 6, fields: ["4", 'say "hi"', "6"] },
+        { line: 7, fields: ["7", "8", "9"] },
+      ]);
+    }
+  });
+
+  it("reads LF and lone CR line ends alike, and tab-separated files", async () => {
+    expect((await csvOf("a,b\n1,2\n\n3,4")).records).toEqual([
+      { line: 2, fields: ["1", "2"] },
+      { line: 4, fields: ["3", "4"] },
+    ]);
+    expect((await csvOf("a\tb\r1\t2\r3\t4\r")).records).toEqual([
+      { line: 2, fields: ["1", "2"] },
+      { line: 3, fields: ["3", "4"] },
+    ]);
+  });
+
+  it("stops at a quote never closed, naming the line the record starts on", async () => {
+    const error = await csvOf('a;b\n1;2\n3;"open\n4;5\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CsvSyntaxError);
+    expect(error).toMatchObject({ line: 3, message: "a quoted field opens here and is never closed" });
+  });
+});
+
+describe("values", () => {
+  const amounts: [string, DecimalSeparator | null, bigint | RegExp][] = [
+    ["1 234,50", null, 123450n],
+    ["1\u00a0234,50", null, 123450n],
+    ["1\u202f234,50", null, 123450n],
+    ["1.234,50", null, 123450n],
+    ["1,234.50", null, 123450n],
+    ["1234.50", null, 123450n],
+    ["-12,5", null, -1250n],
+    ["\u221212,5", null, -1250n],
+    ["12", null, 1200n],
+    ["+3,00", null, 300n],
+    ["0,5", null, 50n],
+    ["12,50 €", null, 1250n],
+    ["12.50 FLO", null, 1250n],
+    ["€12", null, 1200n],
+    ["-12,50 EUR", null, -1250n],
+    ["1 234 567", null, 123456700n],
+    ["1.234.567", null, 123456700n],
+    ["1'234.50", null, 123450n],
+    ["12,500", ",", 1250n],
+    ["70368744177663.99", null, 7036874417766399n],
+    // A single separator before three digits: the file's decimal separator settles it.
+    ["1.234", ",", 123400n],
+    ["1,234", ".", 123400n],
+    ["1.234", ".", /more than 2 decimals/],
+    ["1,234", ",", /more than 2 decimals/],
+    ["1,234", null, /ambiguous/],
+    ["1.234", null, /ambiguous/],
+    // …unless the value settles it by itself.
+    ["1234,567", ",", /more than 2 decimals/],
+    ["0,125", ".", /more than 2 decimals/],
+    ["1 234,567", ".", /more than 2 decimals/],
+    ["1,234,5", null, /grouped by three/],
+    ["12 34", null, /grouped by three/],
+    ["1234.567,00", null, /grouped by three/],
+    ["12.345,678", null, /more than 2 decimals/],
+    ["12,345", ",", /more than 2 decimals/],
+    ["1.234,5.6", null, /two decimal separators/],
+    ["1 234.567,00", null, /two different ways/],
+    ["abc", null, /not an amount/],
+    ["12 abc", null, /not an amount/],
+    ["12.", null, /not an amount/],
+    [".5", null, /not an amount/],
+    ["1e3", null, /not an amount/],
+    ["--1", null, /not an amount/],
+    ["", null, /empty/],
+    ["70368744177664", null, /larger than the largest amount/],
+    ["99999999999999999999", null, /larger than the largest amount/],
+  ];
+  it.each(amounts)("reads the amount %j (decimal separator %j)", (raw, decimal, expected) => {
+    const parsed = parseAmount(raw, decimal);
+    if (typeof expected === "bigint") expect(parsed).toEqual({ ok: true, value: expected });
+    else expect(parsed).toEqual({ ok: false, reason: expect.stringMatching(expected) });
+  });
+
+  const dates: [string, string, string | RegExp][] = [
+    ["15/03/2024", "Europe/Paris", "2024-03-15T11:00:00.000Z"],
+    ["15/07/2024", "Europe/Paris", "2024-07-15T10:00:00.000Z"],
+    ["5/7/2024", "Europe/Paris", "2024-07-05T10:00:00.000Z"],
+    ["15.03.2024", "Europe/Paris", "2024-03-15T11:00:00.000Z"],
+    ["15/03/2024 14:30", "Europe/Paris", "2024-03-15T13:30:00.000Z"],
+    ["15/03/2024 14:30:15", "Europe/Paris", "2024-03-15T13:30:15.000Z"],
+    ["15/03/2024", "America/Martinique", "2024-03-15T16:00:00.000Z"],
+    ["15/03/2024", "Pacific/Kiritimati", "2024-03-14T22:00:00.000Z"],
+    ["2024-03-15", "Europe/Paris", "2024-03-15T11:00:00.000Z"],
+    ["2024-03-15 09:05:00", "Europe/Paris", "2024-03-15T08:05:00.000Z"],
+    ["2024-03-15T09:05", "Europe/Paris", "2024-03-15T08:05:00.000Z"],
+    ["2024-03-15T09:05:00Z", "Europe/Paris", "2024-03-15T09:05:00.000Z"],
+    ["2024-03-15T09:05:00.250+02:00", "Europe/Paris", "2024-03-15T07:05:00.250Z"],
+    ["2024-03-15T09:05:00-0330", "Europe/Paris", "2024-03-15T12:35:00.000Z"],
+    // The hour the clocks skip comes out an hour later; the one they show twice is the second.
+    ["31/03/2024 02:30", "Europe/Paris", "2024-03-31T01:30:00.000Z"],
+    ["27/10/2024 02:30", "Europe/Paris", "2024-10-27T01:30:00.000Z"],
+    ["29/02/2024", "Europe/Paris", "2024-02-29T11:00:00.000Z"],
+    // Day first: 03/05 is the 3rd of May.
+    ["03/05/2024", "Europe/Paris", "2024-05-03T10:00:00.000Z"],
+    ["31/02/2024", "Europe/Paris", /impossible date/],
+    ["29/02/2023", "Europe/Paris", /impossible date/],
+    ["2024-13-01", "Europe/Paris", /impossible date/],
+    ["03/15/2024", "Europe/Paris", /month\/day\/year/],
+    ["15/03/2024 24:00", "Europe/Paris", /impossible time/],
+    ["15/03/24", "Europe/Paris", /4 digits/],
+    ["45366", "Europe/Paris", /not a date/],
+    ["", "Europe/Paris", /empty/],
+  ];
+  it.each(dates)("reads the date %j in %s", (raw, zone, expected) => {
+    const parsed = parseDate(raw, zone);
+    if (typeof expected === "string") expect(parsed.ok && parsed.value.toISOString()).toBe(expected);
+    else expect(parsed).toEqual({ ok: false, reason: expect.stringMatching(expected) });
+  });
+
+  it("reads e-mails trimmed and lower-cased", () => {
+    expect(parseEmail("  Elodie.Cremieux@Example.ORG ")).toEqual({ ok: true, value: "elodie.cremieux@example.org" });
+    expect(parseEmail("not-an-email")).toEqual({ ok: false, reason: "not an e-mail address" });
+    expect(parseEmail("")).toEqual({ ok: false, reason: "empty" });
+  });
+
+  it("splits a full name into first and last names", () => {
+    const split = (raw: string) => {
+      const r = splitFullName(raw);
+      return r.ok ? [r.value.firstName, r.value.lastName] : r.reason;
+    };
+    expect(split("Jean DUPONT")).toEqual(["Jean", "DUPONT"]);
+    expect(split("DUPONT Jean")).toEqual(["Jean", "DUPONT"]);
+    expect(split("DE LA TOUR Marie-Claire")).toEqual(["Marie-Claire", "DE LA TOUR"]);
+    expect(split("Marie de La Tour")).toEqual(["Marie", "de La Tour"]);
+    expect(split("Jean-Pierre  Martin ")).toEqual(["Jean-Pierre", "Martin"]);
+    expect(split("J. DUPONT")).toEqual(["J.", "DUPONT"]);
+    expect(split("JEAN DUPONT")).toEqual(["JEAN", "DUPONT"]);
+    expect(split("Madonna")).toMatch(/single word/);
+    expect(split("Al\u200Bice Martin")).toMatch(/invisible characters/);
+  });
+
+  it("reads languages as Mutua's tags", () => {
+    for (const fr of ["fr", "FR", "fr-FR", "fr_BE", "French", "français", "Francais", "French / Français"])
+      expect(parseLanguage(fr)).toEqual({ ok: true, value: "fr-FR" });
+    for (const en of ["en", "en-GB", "en_US", "English", "English (US)", "anglais"]) expect(parseLanguage(en)).toEqual({ ok: true, value: "en-US" });
+    expect(parseLanguage(" ")).toEqual({ ok: true, value: null });
+    expect(parseLanguage("Deutsch")).toEqual({ ok: false, reason: expect.stringMatching(/does not speak/) });
+  });
+
+  it("reads yes/no cells", () => {
+    for (const yes of ["1", "yes", "Oui", "TRUE", "True", "vrai", "x", "X"]) expect(parseBoolean(yes)).toEqual({ ok: true, value: true });
+    for (const no of ["0", "no", "Non", "false", "False", "faux", ""]) expect(parseBoolean(no)).toEqual({ ok: true, value: false });
+    expect(parseBoolean("peut-être").ok).toBe(false);
+  });
+
+  it("reads rights as a list", () => {
+    expect(parseRights("accounts,credits,board,owner")).toEqual({ ok: true, value: ["accounts", "credits", "board", "owner"] });
+    expect(parseRights("Owner; Board")).toEqual({ ok: true, value: ["board", "owner"] });
+    expect(parseRights("admin")).toEqual({ ok: true, value: ["accounts", "credits"] });
+    expect(parseRights("")).toEqual({ ok: true, value: [] });
+    expect(parseRights("accounts root")).toEqual({ ok: false, reason: expect.stringMatching(/unknown right "root"/) });
+  });
+
+  it("puts memos on one line", () => {
+    expect(normalizeMemo(" Marché\r\nde  Noël\u202E ")).toBe("Marché de Noël");
+  });
+});
+
+describe("mappings", () => {
+  it("loads a mapping file and refuses unknown fields", async () => {
+    const mapping = await loadMapping(fixture("mapping-fr.json"));
+    expect(mapping.members?.externalId).toBe("N° adhérent");
+    expect(() => parseMapping({ members: { login: "Login" } })).toThrow(/invalid mapping at members/);
+    expect(() => parseMapping({ members: { email: 3 } })).toThrow(/members\.email/);
+  });
+});
+
+describe("members files", () => {
+  it("reads a French spreadsheet saved by Excel: Windows-1252, ';', decimal comma, a quoted ';' and line break", async () => {
+    const mapping = await loadMapping(fixture("mapping-fr.json"));
+    const file = await readMembersFile(fixture("adherents-1252.csv"), { mapping: mapping.members });
+    expect(file).toMatchObject({
+      preset: "custom",
+      encoding: "windows-1252",
+      delimiter: ";",
+      decimalSeparator: ",",
+      unknownColumns: ["Remarques"],
+      problems: [],
+    });
+    // The mapping says "N° adhérent"; the file says "N° ADHÉRENT".
+    expect(file.columns.externalId).toEqual(["N° ADHÉRENT"]);
+    expect(file.rows).toEqual([
+      {
+        line: 2,
+        externalId: "A001",
+        firstName: "Élodie",
+        lastName: "Crémieux",
+        email: "elodie.cremieux@example.org",
+        phone: "06 12 34 56 78",
+        language: "fr-FR",
+        balance: 123450n,
+        rights: ["accounts", "board"],
+        business: false,
+      },
+      // Line 3 is the end of A001's remark.
+      {
+        line: 4,
+        externalId: "A002",
+        firstName: "François",
+        lastName: "Lefèvre",
+        email: "francois@example.org",
+        phone: null,
+        language: "fr-FR",
+        balance: -1250n,
+        rights: [],
+        business: false,
+      },
+      // "1.234" in a ';' file: the decimal separator is the comma, so it is 1234.
+      {
+        line: 5,
+        externalId: "B001",
+        firstName: "Boulangerie",
+        lastName: "Œuvre",
+        email: "contact@boulangerie.example",
+        phone: "+33 4 00 00 00 00",
+        language: null,
+        balance: 123400n,
+        rights: [],
+        business: true,
+      },
+    ]);
+  });
+
+  it("reads Mutua's format in UTF-8 with a byte-order mark and ',', and its tab-separated variant", async () => {
+    const csv = await readMembersFile(fixture("members-mutua-bom.csv"));
+    expect(csv).toMatchObject({ preset: "mutua", encoding: "utf-8", delimiter: ",", decimalSeparator: ".", unknownColumns: [], problems: [] });
+    expect(csv.headers[0]).toBe("external_id");
+    expect(csv.rows.map((r) => [r.line, r.externalId, r.firstName, r.lastName, r.email, r.language, r.balance, r.rights, r.business])).toEqual([
+      [2, "m1", "Zoë", "Ångström", "zoe@example.org", "en-US", 123450n, ["accounts", "credits"], false],
+      [3, "m2", 'Jean "Jeannot"', "Dupont", "jean@example.org", "fr-FR", -4000n, ["owner"], false],
+      [4, "m3", "Café", "Le Zinc, SARL", "zinc@example.org", null, 50n, [], true],
+    ]);
+    const tsv = await readMembersFile(fixture("members-mutua.tsv"));
+    expect(tsv).toMatchObject({ preset: "mutua", delimiter: "\t", decimalSeparator: null, problems: [] });
+    expect(tsv.rows.map((r) => [r.externalId, r.balance, r.rights, r.business])).toEqual([
+      ["m1", 123450n, [], false],
+      ["m2", -4025n, ["accounts", "credits"], true],
+    ]);
+  });
+
+  it("recognizes a Cyclos 4 users export and splits its full names", async () => {
+    const file = await readMembersFile(fixture("cyclos4-users.csv"));
+    expect(file).toMatchObject({ preset: "cyclos4-users", encoding: null, unknownColumns: ["Group"], problems: [] });
+    expect(file.columns).toMatchObject({ externalId: ["Login name"], name: ["Name"], email: ["E-mail"], phone: ["Mobile phone"], balance: ["Balance"] });
+    expect(file.rows.map((r) => [r.externalId, r.firstName, r.lastName, r.phone, r.balance])).toEqual([
+      ["jdupont", "Jean", "DUPONT", "+33 6 11 22 33 44", 15000n],
+      ["amlefebvre", "Anne-Marie", "LEFEBVRE", null, -2050n],
+      ["mdlt", "Marie", "de La Tour", null, 0n],
+    ]);
+  });
+
+  it("recognizes an Odoo contacts export, with labels or import-compatible technical names", async () => {
+    const labels = await readMembersFile(fixture("odoo-contacts.csv"));
+    expect(labels).toMatchObject({ preset: "odoo-contacts", problems: [], unknownColumns: [] });
+    expect(labels.rows.map((r) => [r.externalId, r.firstName, r.lastName, r.phone, r.language, r.business, r.balance])).toEqual([
+      ["__export__.res_partner_12_4f1a2b3c", "Anne", "Martin", "+33 6 00 00 00 02", "fr-FR", false, 1000n],
+      ["__export__.res_partner_13_9e8d7c6b", "Bob", "Lee", "+33 1 00 00 00 03", "en-US", false, 0n],
+      ["__export__.res_partner_14_aa11bb22", "Épicerie", "Sol", null, "fr-FR", true, 25050n],
+    ]);
+    const technical = await readMembersFile(tmpFile("id,name,email,phone,lang,is_company,balance\nbase.res_partner_7,Ann LEE,ann@example.org,,fr_FR,True,5\n"));
+    expect(technical).toMatchObject({ preset: "odoo-contacts", problems: [] });
+    expect(technical.rows[0]).toMatchObject({
+      externalId: "base.res_partner_7",
+      firstName: "Ann",
+      lastName: "LEE",
+      language: "fr-FR",
+      business: true,
+      balance: 500n,
+    });
+  });
+
+  it("names file, line, column and value of every problem, and reads on", async () => {
+    const file = tmpFile(
+      [
+        "external_id;first_name;last_name;email;balance;language;rights",
+        "m1;Ann;Lee;ann@example.org;10,00;fr;",
+        "m2;Bob;Ray;not-an-email;5;;",
+        "m3;Cat;Poe;cat@example.org;12,345,6;;",
+        "m1;Dan;Ode;dan@example.org;1;;",
+        "m5;Eve;Ash;ANN@Example.org;1;;",
+        "m6;;Fox;fox@example.org;1;;",
+        "m7;Gus;Hay;gus@example.org;;de;root",
+        "m8;Hal;Ito;hal@example.org;1;;;surplus",
+        "m9;Ida;Jo;ida@example.org;2;;",
+      ].join("\n"),
+    );
+    const result = await readMembersFile(file);
+    expect(result.problems).toEqual([
+      { file, line: 3, column: "email", value: "not-an-email", message: "not an e-mail address" },
+      { file, line: 4, column: "balance", value: "12,345,6", message: "thousands must be grouped by three digits" },
+      { file, line: 5, column: "external_id", value: "m1", message: "external id already on line 2" },
+      { file, line: 6, column: "email", value: "ann@example.org", message: "e-mail already on line 2" },
+      { file, line: 7, column: "first_name", value: "", message: "empty; the first name is required" },
+      { file, line: 8, column: "language", value: "de", message: expect.stringMatching(/does not speak/) },
+      { file, line: 8, column: "balance", value: "", message: "empty; the balance is required" },
+      { file, line: 8, column: "rights", value: "root", message: expect.stringMatching(/unknown right/) },
+      { file, line: 9, column: null, value: "surplus", message: expect.stringMatching(/8 values on a line of a file with 7 columns/) },
+    ]);
+    expect(result.rows.map((r) => [r.line, r.externalId])).toEqual([
+      [2, "m1"],
+      [10, "m9"],
+    ]);
+  });
+
+  it("names the missing column and the preset, and reads no rows", async () => {
+    const mutua = await readMembersFile(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"));
+    expect(mutua.problems).toEqual([
+      { file: expect.any(String), line: 1, column: "balance", value: null, message: 'missing column: expected "balance" (preset mutua)' },
+    ]);
+    expect(mutua.rows).toEqual([]);
+    const cyclos = await readMembersFile(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'));
+    expect(cyclos.problems).toEqual([
+      {
+        file: expect.any(String),
+        line: 1,
+        column: "Balance",
+        value: null,
+        message: 'missing column: expected "Balance" or "Account balance" or "Solde" (preset cyclos4-users)',
+      },
+    ]);
+    const names = await readMembersFile(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"));
+    expect(names.problems[0]?.message).toBe('missing column: expected "first_name" and "last_name", or "name" (preset mutua)');
+  });
+
+  it("says when no preset fits, and lists the columns a mapping leaves unread", async () => {
+    const none = await readMembersFile(tmpFile("Who;Mail;Money\nA;a@example.org;1\n"));
+    expect(none.preset).toBeNull();
+    expect(none.problems).toEqual([
+      {
+        file: expect.any(String),
+        line: 1,
+        column: null,
+        value: null,
+        message: expect.stringMatching(/^no preset recognizes these columns.*cyclos4-users \("Login name"/),
+      },
+    ]);
+    const mapped = await readMembersFile(tmpFile("Who;Mail;Money;Notes\nA;a@example.org;1;x\n"), {
+      mapping: { externalId: "who", email: "MAIL", balance: "money", name: "Who" },
+    });
+    expect(mapped.problems.map((p) => p.message)).toEqual([expect.stringMatching(/single word/)]);
+    expect(mapped).toMatchObject({ preset: "custom", unknownColumns: ["Notes"] });
+  });
+
+  it("overrides a named preset's columns with a mapping", async () => {
+    const file = await readMembersFile(tmpFile('"Name","Login name","E-mail","Solde au 31/12"\n"Ann LEE","al","a@example.org","3,50"\n'), {
+      preset: "cyclos4-users",
+      mapping: { balance: "Solde au 31/12" },
+      decimalSeparator: ",",
+    });
+    expect(file.problems).toEqual([]);
+    expect(file.rows[0]).toMatchObject({ externalId: "al", balance: 350n });
+    await expect(readMembersFile(fixture("cyclos4-users.csv"), { preset: "cyclos4-history" })).rejects.toThrow(/unknown members preset/);
+  });
+
+  it("keeps the first problems and counts the rest", async () => {
+    const lines = ["external_id,first_name,last_name,email,balance", ...Array.from({ length: 30 }, (_, i) => `m${i},A,B,bad${i},1`)];
+    const result = await readMembersFile(tmpFile(lines.join("\n")), { maxProblems: 10 });
+    expect(result.problems).toHaveLength(10);
+    expect(result.problemsOmitted).toBe(20);
+    expect(result.problems[9]?.line).toBe(11);
+  });
+
+  it("reports an empty file, and a file that mixes encodings where it does", async () => {
+    expect((await readMembersFile(tmpFile("\n\n"))).problems).toEqual([
+      { file: expect.any(String), line: null, column: null, value: null, message: "the file is empty" },
+    ]);
+    const mixed = Buffer.concat([
+      Buffer.from("external_id,first_name,last_name,email,balance\nm1,Élodie,B,e@example.org,1\n" + "m2,A,B,a@example.org,1\n".repeat(300)),
+      Buffer.from("m3,L\xe9a,B,l@example.org,1\n", "latin1"),
+    ]);
+    const result = await readMembersFile(tmpFile(mixed));
+    expect(result.problems).toEqual([{ file: expect.any(String), line: 303, column: null, value: null, message: expect.stringMatching(/mixes encodings/) }]);
+  });
+});
+
+describe("history files", () => {
+  it("reads a French spreadsheet's history: Windows-1252, dd/mm/yyyy, a memo with ';' and a line break", async () => {
+    const mapping = await loadMapping(fixture("mapping-fr.json"));
+    const file = await readHistoryFile(fixture("historique-1252.csv"), { mapping: mapping.history });
+    const rows = await allRows(file);
+    expect(file).toMatchObject({ preset: "custom", encoding: "windows-1252", delimiter: ";", problems: [], problemsOmitted: 0 });
+    expect(rows).toEqual([
+      { line: 2, date: new Date("2024-03-15T11:00:00Z"), from: null, to: "A001", amount: 10000n, memo: "Adhésion + change €", reference: "T1" },
+      { line: 3, date: new Date("2024-03-16T13:30:00Z"), from: "A001", to: "B001", amount: 1250n, memo: 'Marché de Noël; stand "4" 2e ligne', reference: "T2" },
+      { line: 5, date: new Date("2024-04-01T10:00:00Z"), from: "B001", to: "A002", amount: 123400n, memo: "Remboursement œuvre", reference: "T3" },
+    ]);
+  });
+
+  it("recognizes a Cyclos 4 transfers export", async () => {
+    const file = await readHistoryFile(fixture("cyclos4-history.csv"), { timeZone: "Europe/Paris" });
+    const rows = await allRows(file);
+    expect(file).toMatchObject({ preset: "cyclos4-history", problems: [] });
+    expect(file.columns).toMatchObject({ memo: ["Description"], reference: ["Transaction number"] });
+    expect(rows.map((r) => [r.line, r.date.toISOString(), r.from, r.to, r.amount, r.reference])).toEqual([
+      [2, "2023-11-05T08:12:44.000Z", "jdupont", "amlefebvre", 1200n, "TX-0001"],
+      [3, "2023-11-05T09:00:00.000Z", null, "jdupont", 5000n, "TX-0002"],
+      [4, "2023-11-06T11:00:00.000Z", "amlefebvre", null, 750n, "TX-0003"],
+    ]);
+  });
+
+  it("names file, line, column and value of every problem, and reads on", async () => {
+    const file = tmpFile(
+      [
+        "date;from;to;amount;memo;reference",
+        "31/02/2024;m1;m2;1,00;;r1",
+        "03/15/2024;m1;m2;1,00;;r2",
+        "01/03/2024;m1;m2;abc;;r3",
+        "01/03/2024;m1;m2;0;;r4",
+        "01/03/2024;m1;m2;-5,00;;r5",
+        "01/03/2024;m1;m2;5,00;;r1",
+        "01/03/2024;;;5,00;;r7",
+        "01/03/2024;m1;zz;5,00;;r8",
+        "01/03/2024;m2;m2;5,00;;r9",
+        ";m1;m2;5,00;;",
+        "02/03/2024;m2;m1;1.234;fine;r10",
+      ].join("\r\n"),
+    );
+    const history = await readHistoryFile(file, { members: new Set(["m1", "m2"]) });
+    const rows = await allRows(history);
+    expect(history.problems).toEqual([
+      { file, line: 2, column: "date", value: "31/02/2024", message: "impossible date" },
+      { file, line: 3, column: "date", value: "03/15/2024", message: "looks like month/day/year; dates are read day/month/year" },
+      { file, line: 4, column: "amount", value: "abc", message: "not an amount" },
+      { file, line: 5, column: "amount", value: "0", message: expect.stringMatching(/must be more than zero/) },
+      { file, line: 6, column: "amount", value: "-5,00", message: expect.stringMatching(/must be more than zero/) },
+      { file, line: 7, column: "reference", value: "r1", message: "reference already on line 2" },
+      { file, line: 8, column: "from", value: "", message: expect.stringMatching(/neither from nor to/) },
+      { file, line: 9, column: "to", value: "zz", message: "no member of the members file has this external id" },
+      { file, line: 10, column: "to", value: "m2", message: "from and to are the same" },
+      { file, line: 11, column: "date", value: "", message: "empty; the date is required" },
+    ]);
+    expect(rows).toEqual([{ line: 12, date: new Date("2024-03-02T11:00:00Z"), from: "m2", to: "m1", amount: 123400n, memo: "fine", reference: "r10" }]);
+  });
+
+  it("refuses the ambiguous amounts of a tab-separated file unless told the decimal separator", async () => {
+    const file = tmpFile("date\tfrom\tto\tamount\n01/03/2024\tm1\tm2\t1.234\n01/03/2024\tm1\tm2\t12,50\n");
+    const guessed = await readHistoryFile(file);
+    expect((await allRows(guessed)).map((r) => r.amount)).toEqual([1250n]);
+    expect(guessed.problems).toEqual([{ file, line: 2, column: "amount", value: "1.234", message: expect.stringMatching(/^ambiguous/) }]);
+    const told = await readHistoryFile(file, { decimalSeparator: "," });
+    expect((await allRows(told)).map((r) => r.amount)).toEqual([123400n, 1250n]);
+  });
+
+  it("names the missing column, and refuses an unknown time zone", async () => {
+    const history = await readHistoryFile(tmpFile("date,from,to,memo\n01/03/2024,a,b,x\n"), { preset: "mutua" });
+    expect(history.problems).toEqual([
+      { file: expect.any(String), line: 1, column: "amount", value: null, message: 'missing column: expected "amount" (preset mutua)' },
+    ]);
+    expect(await allRows(history)).toEqual([]);
+    await expect(readHistoryFile(fixture("cyclos4-history.csv"), { timeZone: "Europe/Pariss" })).rejects.toThrow(/unknown time zone "Europe\/Pariss"/);
+  });
+
+  it("reads a file that is ASCII for megabytes and Windows-1252 at the end", async () => {
+    const line = "01/03/2024;m1;m2;1,00;plain;\n";
+    const count = Math.ceil((3 * 1024 * 1024) / line.length);
+    const file = tmpFile(
+      Buffer.concat([Buffer.from("date;from;to;amount;memo;reference\n" + line.repeat(count)), Buffer.from("02/03/2024;m1;m2;2,00;Caf\xe9 \x80;\n", "latin1")]),
+    );
+    const history = await readHistoryFile(file);
+    let last: HistoryRow | undefined;
+    let rows = 0;
+    for await (const r of history.rows) [last, rows] = [r, rows + 1];
+    expect(history.problems).toEqual([]);
+    expect(history.encoding).toBe("windows-1252");
+    expect(rows).toBe(count + 1);
+    expect(last).toMatchObject({ line: count + 2, memo: "Café €", amount: 200n });
+  });
+
+  it("streams 200,000 lines without holding the file", async () => {
+    const N = 200_000;
+    const file = path.join(TMP, "big-history.csv");
+    const out = fs.createWriteStream(file);
+    out.write("Date;De;À;Montant;Libellé;Réf\n");
+    for (let i = 0; i < N; i++) {
+      const day = String((i % 28) + 1).padStart(2, "0");
+      const month = String((i % 12) + 1).padStart(2, "0");
+      const cents = String(i % 100).padStart(2, "0");
+      if (
+        !out.write(
+          `${day}/${month}/2023 ${String(i % 24).padStart(2, "0")}:15;m${i % 500};m${(i + 1) % 500};${(i % 1000) + 1},${cents};Paiement n°${i};R${i}\n`,
+        )
+      ) {
+        await new Promise((resolve) => out.once("drain", resolve));
+      }
+    }
+    await new Promise((resolve) => out.end(resolve));
+
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let peak = 0;
+    let rows = 0;
+    let last: HistoryRow | undefined;
+    const history = await readHistoryFile(file, { mapping: (await loadMapping(fixture("mapping-fr.json"))).history });
+    for await (const r of history.rows) {
+      [rows, last] = [rows + 1, r];
+      if (rows % 50_000 === 0) {
+        gc();
+        peak = Math.max(peak, process.memoryUsage().heapUsed - before);
+      }
+    }
+    expect(history.problems).toEqual([]);
+    expect(history.encoding).toBe("utf-8");
+    expect(rows).toBe(N);
+    expect(last).toMatchObject({ line: N + 1, reference: `R${N - 1}`, memo: `Paiement n°${N - 1}` });
+    // The file is some 12 MB; what is kept is the references seen (200,000 short strings).
+    expect(peak).toBeLessThan(64 * 1024 * 1024);
+  });
+});
