@@ -40,7 +40,9 @@ async function main() {
   // A database set up before associations had their row takes its settings from the environment, once.
   if (await adoptFromEnvironment(db, settings, resolveConfig(readConfigFile(settings)))) {
     if (!demo)
-      log("The association's name, bank details and switches were read from the environment and config.json, once: change them from now on in the console.");
+      log(
+        "The association's name, bank details and switches were read from the environment and config.json, once: owners change them from now on in Association settings.",
+      );
   }
   const setUp = (await readAssociation(db)) !== null;
 
