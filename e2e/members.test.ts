@@ -193,4 +193,24 @@ describe("the members' pages", () => {
     await bob.page.getByRole("region", { name: "Demo Lokal" }).locator("dd").first().waitFor();
     expect([...ada.errors, ...bob.errors]).toEqual([]);
   });
+  it("an owner without the account right finds a member from the menu, sees who they are and their rights only, and hands out a right", async () => {
+    await q("UPDATE members SET can_manage_association = true WHERE email = 'board@example.com'");
+    const bea = await signedIn(suite, "board@example.com");
+    const { page } = bea;
+    await page.getByRole("button", { name: /Bea Board/ }).click();
+    await page.getByRole("menuitem", { name: "Members" }).click();
+    await page.getByRole("heading", { level: 1, name: "Members" }).waitFor();
+    await openMember(page, "pending", "Dan Pending");
+    await page.getByText("Their wallets, movements and sign-ins are for account administrators.").waitFor();
+    expect(await page.getByRole("region", { name: "Wallets" }).count()).toBe(0);
+    const rights = page.getByRole("region", { name: "Rights" });
+    await rights.getByRole("switch", { name: "Board" }).check();
+    await rights.getByRole("button", { name: "Save the rights" }).click();
+    const ask = page.getByRole("dialog", { name: "Change the rights of Dan Pending?" });
+    await ask.getByLabel("Account password").fill("Demo1234!");
+    await ask.getByRole("button", { name: "Save the rights" }).click();
+    await toastText(page, "The rights of Dan Pending are saved");
+    expect(await q("SELECT can_view_figures FROM members WHERE email = 'dan@example.com'")).toEqual([{ can_view_figures: true }]);
+    expect(bea.errors).toEqual([]);
+  });
 });

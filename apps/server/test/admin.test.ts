@@ -126,7 +126,9 @@ describe("who may call the admin operations", () => {
             ? [member, accountsAdmin, creditsAdmin]
             : right === "owner"
               ? [member, accountsAdmin, creditsAdmin, board, bothAdmin]
-              : [member, accountsAdmin, creditsAdmin, board, owner];
+              : right === "accountsOrOwner"
+                ? [member, creditsAdmin, board]
+                : [member, accountsAdmin, creditsAdmin, board, owner];
     for (const a of without) {
       const r = await a.call(name, ARGS[name]);
       expect(r.status, name).toBe(403);
@@ -142,7 +144,9 @@ describe("who may call the admin operations", () => {
             ? [board, bothAdmin]
             : right === "owner"
               ? [owner]
-              : [bothAdmin];
+              : right === "accountsOrOwner"
+                ? [accountsAdmin, bothAdmin, owner]
+                : [bothAdmin];
     const allowed = name === "saveAssociationSettings" ? [409] : [200, 404];
     for (const a of holders) expect(allowed, name).toContain((await a.call(name, ARGS[name])).status);
   });

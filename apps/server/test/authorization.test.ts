@@ -141,8 +141,8 @@ beforeAll(async () => {
 /** Each caller's own members that a call may name when it is not about the owner's things. */
 const members = () => ({ payee: Number(payee.id) });
 
-/** The owner, for a caller without the account right; a member who does not exist for one with it. */
-const memberOrNobody = (role: Role) => (role === "accounts" || role === "both" ? 999_999_999 : Number(people.owner.id));
+/** The owner, for a caller without the right to members' pages; a member who does not exist for one with it. */
+const memberOrNobody = (role: Role) => (role === "accounts" || role === "both" || role === "steward" ? 999_999_999 : Number(people.owner.id));
 
 const custodialPayment = (key = newKey("authz")) => ({ from: own.custodial, to: payeeWallet, parts: [{ account: "main", amount: "1.00" }], key });
 
@@ -304,7 +304,9 @@ function admin(name: RouteName): Expected {
           ? ["board", "both"]
           : right === "owner"
             ? ["steward"]
-            : ["both"];
+            : right === "accountsOrOwner"
+              ? ["accounts", "both", "steward"]
+              : ["both"];
   return Object.fromEntries(ROLES.map((r) => [r, r === "anonymous" ? 401 : holders.includes(r) ? [200, 404] : 403])) as Expected;
 }
 

@@ -170,8 +170,9 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
       RATE_LIMIT_LOGIN_IP_MAX: "100000",
     });
 
+    // With the demo association: sign-up opens only on a database that has been set up.
     const start = () => {
-      const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+      const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "--demo"], {
         cwd: ROOT,
         env,
         // Its own process group, so one kill takes node and the PostgreSQL it started together.

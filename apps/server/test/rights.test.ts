@@ -122,3 +122,22 @@ describe("an owner sets a member's rights", () => {
     }
   });
 });
+
+describe("an owner without the account right", () => {
+  it("finds members and reads who they are and their rights, not their money, movements or sign-ins; the account right's actions stay refused", async () => {
+    const owner = await seedMember(t.db, { canManageAssociation: true, firstName: "Olga" });
+    const member = await seedMember(t.db, { firstName: "Mathis" });
+    const api = await apiOf(owner);
+    const found = await api.call("searchMembers", { query: { q: "mathis" } });
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(found.json)).toContain(member.email);
+    const file = await api.call("getMemberFile", { params: { memberId: Number(member.id) } });
+    expect(file.status).toBe(200);
+    expect(file.json).toMatchObject({ email: member.email, rights: NONE, wallets: [], transactions: [], sessions: [], pins: [], deviceLogins: 0 });
+    // An account administrator reads the whole page (the member signed in: one session).
+    await memberToken(t.db, member.id);
+    const admin = await apiOf(await seedMember(t.db, { canValidateAccounts: true }));
+    expect((await admin.call("getMemberFile", { params: { memberId: Number(member.id) } })).json.sessions.length).toBeGreaterThan(0);
+    expect((await api.call("signOutMember", { params: { memberId: Number(member.id) } })).status).toBe(403);
+  });
+});

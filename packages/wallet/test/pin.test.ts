@@ -38,9 +38,14 @@ describe("PIN records", () => {
     expect(await pinProof("0428", record.proofSalt)).not.toBe(verifier);
     expect(await openWithPin(record, "0427", device)).toBe("Wallet-Pass-9 é");
     await expect(openWithPin(record, "0428", device)).rejects.toBeInstanceOf(WrongPinError);
-    // Nothing in the record is the password, the PIN or the secret.
-    const stored = JSON.stringify(record);
+    // Nothing in the record is the password, the PIN or the secret: its random fields are hex of
+    // their sizes only (where four digits may well occur by chance), and the rest names none of them.
+    const { proofSalt, salt, iv, ciphertext, ...rest } = record;
+    expect([proofSalt, salt, iv].map((h) => /^[0-9a-f]+$/.test(h) && h.length)).toEqual([64, 64, 32]);
+    expect(ciphertext).toMatch(/^[0-9a-f]+$/);
+    const stored = JSON.stringify(rest);
     for (const s of ["Wallet-Pass-9", "0427", device]) expect(stored).not.toContain(s);
+    expect(JSON.stringify(record)).not.toContain(device);
   });
 
   it("the stored record alone cannot be opened: every PIN fails without the server's secret", async () => {

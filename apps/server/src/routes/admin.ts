@@ -13,6 +13,8 @@ import { auditLog } from "../services/board/audit";
 import { ledgerCheckOnDemand, ledgerHealth } from "../services/board/ledger-health";
 import { memberFile, resendPasswordReset, resetPinAttempts, searchMembers, signOutEverywhere } from "../services/members/member-file";
 import { setMemberRights } from "../services/members/grant-rights";
+import { holdsRight } from "../services/members/rights";
+import { findMemberById } from "../services/members/members";
 import { associationSettings, floorImpact, saveAssociationSettings } from "../services/association/settings";
 import { removeLogo, saveLogo } from "../services/association/logo";
 import { Refusal } from "../services/platform/errors";
@@ -30,7 +32,14 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "advanceReconversion", async ({ memberId, body }) => advanceReconversion(db, memberId, body.id, body.status));
   operation(app, deps, "listUnpaidTopUps", async () => ordersInState(db, "unpaid"));
   operation(app, deps, "searchMembers", async ({ query }) => searchMembers(db, query.q));
-  operation(app, deps, "getMemberFile", async ({ params }) => memberFile(db, BigInt(params.memberId)));
+  operation(app, deps, "getMemberFile", async ({ memberId, params }) => {
+    const file = await memberFile(db, BigInt(params.memberId));
+    const caller = await findMemberById(db, memberId);
+    // An owner without the account right reads who the member is and their rights, to hand them
+    // out: not their money, movements, sign-ins or PINs.
+    if (caller && holdsRight(caller, "accounts")) return file;
+    return { ...file, wallets: [], transactions: [], topUps: [], reconversions: [], sessions: [], deviceLogins: 0, pins: [] };
+  });
   operation(app, deps, "signOutMember", async ({ memberId, params }) => signOutEverywhere(db, memberId, BigInt(params.memberId)));
   operation(app, deps, "resetMemberPins", async ({ memberId, params }) => resetPinAttempts(db, memberId, BigInt(params.memberId)));
   operation(app, deps, "sendMemberPasswordReset", async ({ memberId, params }) => resendPasswordReset(db, settings, mailer, memberId, BigInt(params.memberId)));

@@ -120,7 +120,7 @@ export function NavBar() {
                   {i18n._("Account requests")}
                 </Link>
               )}
-              {rights.accountValidation && (
+              {(rights.accountValidation || rights.owner) && (
                 <Link className="nav-item" {...menuItem} to="/admin/members">
                   {i18n._("Members")}
                 </Link>

@@ -98,14 +98,15 @@ function Private({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** What an admin screen asks: a validation right, both, the board's, or the owner's. */
-type Right = "accountValidation" | "creditValidation" | "board" | "both" | "owner";
+/** What an admin screen asks: a validation right, both, the board's, the owner's, or (members' pages) the account right or the owner's. */
+type Right = "accountValidation" | "creditValidation" | "board" | "both" | "owner" | "members";
 
 /** Admin screens open only with their right; others go to the dashboard. */
 function RequireRight({ right, children }: { right: Right; children: ReactNode }) {
   const rights = useRights();
   if (rights.loading) return <main className="page" aria-busy="true" />;
-  const allowed = right === "both" ? rights.accountValidation && rights.creditValidation : rights[right];
+  const allowed =
+    right === "both" ? rights.accountValidation && rights.creditValidation : right === "members" ? rights.accountValidation || rights.owner : rights[right];
   if (!allowed) return <Navigate to="/dashboard" replace />;
   return children;
 }
@@ -252,7 +253,7 @@ const ROUTES: RouteObject[] = [
         element: screen(
           () => import("./admin-screens"),
           (m) => m.MembersScreen,
-          withRight("accountValidation"),
+          withRight("members"),
         ),
         handle: h("Members"),
       },
@@ -261,7 +262,7 @@ const ROUTES: RouteObject[] = [
         element: screen(
           () => import("./admin-screens"),
           (m) => m.MemberScreen,
-          withRight("accountValidation"),
+          withRight("members"),
         ),
         handle: h("Member"),
       },

@@ -23,6 +23,7 @@ export const ADMIN_ROUTES: Readonly<Record<Right, readonly RouteName[]>> = {
   both: NAMES.filter((n) => routes[n].access === "both"),
   board: NAMES.filter((n) => routes[n].access === "board"),
   owner: NAMES.filter((n) => routes[n].access === "owner"),
+  accountsOrOwner: NAMES.filter((n) => routes[n].access === "accountsOrOwner"),
 };
 
 /** Where an operation names its wallet, and whether a cashier of that wallet may call it (the route table's `wallet` and `till`). */

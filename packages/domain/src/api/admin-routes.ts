@@ -16,8 +16,9 @@ export const adminRoutes = {
   listMemberWallets: { method: "GET", path: "/api/admin/wallets", access: "both" },
   setWalletLimits: { method: "POST", path: "/api/admin/wallets/limits", access: "both" },
   // The members' pages: the account administrators find a member and help them.
-  searchMembers: { method: "GET", path: "/api/admin/members", access: "accounts" },
-  getMemberFile: { method: "GET", path: "/api/admin/members/:memberId", access: "accounts" },
+  searchMembers: { method: "GET", path: "/api/admin/members", access: "accountsOrOwner" },
+  /** The whole page for the account right; for an owner without it, who the member is and their rights. */
+  getMemberFile: { method: "GET", path: "/api/admin/members/:memberId", access: "accountsOrOwner" },
   signOutMember: { method: "POST", path: "/api/admin/members/:memberId/sign-out", access: "accounts" },
   resetMemberPins: { method: "POST", path: "/api/admin/members/:memberId/pin-attempts/reset", access: "accounts" },
   sendMemberPasswordReset: { method: "POST", path: "/api/admin/members/:memberId/password-reset", access: "accounts" },

@@ -14,6 +14,8 @@ export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | 
 /**
  * The validation rights of docs/spec.md §6 (`both` asks for the two at once), the board's
  * read-only right, and the owner's: managing the association (who holds which right).
+ * `accountsOrOwner`: finding members and opening their page, which owners need to hand rights out
+ * (they read only who the member is and their rights; the rest is the account right's).
  */
-export type Right = "accounts" | "credits" | "both" | "board" | "owner";
+export type Right = "accounts" | "credits" | "both" | "board" | "owner" | "accountsOrOwner";
 export type Access = "public" | "member" | Right;

@@ -17,6 +17,8 @@ export function holdsRight(m: MemberRow, right: Right): boolean {
       return m.can_view_figures || admin;
     case "owner":
       return m.can_manage_association;
+    case "accountsOrOwner":
+      return m.can_validate_accounts || m.can_manage_association;
   }
 }
 

@@ -156,10 +156,14 @@ function fakeClient(ops: Ops): MutuaClient {
   } as unknown as MutuaClient;
 }
 
-function renderAt(path: string, ops: Ops): QueryClient {
+const ACCOUNTS_ADMIN = { accountValidation: true, creditValidation: false, board: false, owner: false };
+
+/** The page as the app opens it: the viewer's rights known already (the route waits for them). */
+function renderAt(path: string, ops: Ops, rights = ACCOUNTS_ADMIN): QueryClient {
   const client = fakeClient(ops);
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   qc.setQueryData(authKeys.backends, backends);
+  qc.setQueryData(authKeys.rights, rights);
   const wrap = (children: ReactNode) => (
     <AppEnvContext.Provider value={{ config, client }}>
       <QueryClientProvider client={qc}>
@@ -181,6 +185,14 @@ function renderAt(path: string, ops: Ops): QueryClient {
 }
 
 describe("a member's page", () => {
+  it("shows an owner without the account right who the member is and their rights only", async () => {
+    const trimmed = { ...alice, wallets: [], transactions: [], topUps: [], reconversions: [], sessions: [], deviceLogins: 0, pins: [] };
+    renderAt("/admin/members/7", { getMemberFile: vi.fn().mockResolvedValue(trimmed) }, { ...ACCOUNTS_ADMIN, accountValidation: false, owner: true });
+    expect(await screen.findByRole("heading", { level: 1, name: "Alice Martin" })).toBeTruthy();
+    expect(screen.getByText("Their wallets, movements and sign-ins are for account administrators.")).toBeTruthy();
+    expect(screen.getAllByRole("region").map((r) => r.querySelector("h2")?.textContent)).toEqual(["Rights"]);
+  });
+
   it("shows who the member is, then their wallets, movements, pending orders, sessions, PINs and password, each a named region", async () => {
     renderAt("/admin/members/7", { getMemberFile: vi.fn().mockResolvedValue(alice) });
     expect(await screen.findByRole("heading", { level: 1, name: "Alice Martin" })).toBeTruthy();

@@ -23,6 +23,7 @@ import {
 } from "./labels";
 import { memberIdOf, useMemberFile } from "./queries";
 import { RightsSection } from "./RightsSection";
+import { useRights } from "../auth/queries";
 import { useMemberPage, type MemberPageState } from "./useMemberPage";
 import "../../ui/movements.css";
 import "./members.css";
@@ -61,7 +62,19 @@ export function MemberScreen() {
 }
 
 function MemberPage({ file }: { file: MemberFile }) {
+  const { i18n } = useLingui();
   const page = useMemberPage(file);
+  const { accountValidation, loading } = useRights();
+  if (loading) return <Skeleton rows={5} className="member-page-skeleton" />;
+  // An owner without the account right comes to hand out rights: the server sends them no more.
+  if (!accountValidation)
+    return (
+      <>
+        <MemberHeader file={file} />
+        <p className="hint">{i18n._("Their wallets, movements and sign-ins are for account administrators.")}</p>
+        <RightsSection file={file} />
+      </>
+    );
   return (
     <>
       <MemberHeader file={file} />
