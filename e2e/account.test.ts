@@ -96,6 +96,8 @@ describe("password reset", () => {
     await page.goto(`${suite.server.url}/`);
     await page.getByRole("link", { name: "Forgot password ?" }).click();
     await page.waitForURL(`${suite.server.url}/reset-password`);
+    // The screen's code arrives after the address changes: typed before, the sign-in's field got it.
+    await page.getByRole("heading", { name: "Reset my password" }).waitFor();
     await page.getByLabel("Email").fill("  Carol@Example.com");
     await page.getByRole("button", { name: "Reset password" }).click();
     await toastText(page, "An e-mail with a link to choose a new password has been sent to carol@example.com.");

@@ -26,6 +26,8 @@ export function meRoutes(app: FastifyInstance, deps: Deps): void {
       creditValidation: holdsRight(m, "credits"),
       board: holdsRight(m, "board"),
       owner: holdsRight(m, "owner"),
+      both: holdsRight(m, "both"),
+      members: holdsRight(m, "accountsOrOwner"),
     };
   });
   operation(app, deps, "getBackends", async ({ memberId }) => listBackends(db, memberId));

@@ -120,7 +120,7 @@ export function NavBar() {
                   {i18n._("Account requests")}
                 </Link>
               )}
-              {(rights.accountValidation || rights.owner) && (
+              {rights.members && (
                 <Link className="nav-item" {...menuItem} to="/admin/members">
                   {i18n._("Members")}
                 </Link>
@@ -130,8 +130,7 @@ export function NavBar() {
                   {i18n._("Credit requests")}
                 </Link>
               )}
-              {rights.accountValidation &&
-                rights.creditValidation &&
+              {rights.both &&
                 (config.adminUrl ? (
                   external(config.adminUrl, i18n._("Administration"), true)
                 ) : (

@@ -105,9 +105,7 @@ type Right = "accountValidation" | "creditValidation" | "board" | "both" | "owne
 function RequireRight({ right, children }: { right: Right; children: ReactNode }) {
   const rights = useRights();
   if (rights.loading) return <main className="page" aria-busy="true" />;
-  const allowed =
-    right === "both" ? rights.accountValidation && rights.creditValidation : right === "members" ? rights.accountValidation || rights.owner : rights[right];
-  if (!allowed) return <Navigate to="/dashboard" replace />;
+  if (!rights[right]) return <Navigate to="/dashboard" replace />;
   return children;
 }
 

@@ -29,8 +29,19 @@ import {
 
 const Ok = z.object({ ok: z.literal(true) });
 const Allowed = z.object({ allowed: z.boolean() });
-/** The rights a member holds: account and credit validation, the board's (administrators hold it too), the owner's. */
-const MyRights = z.object({ accountValidation: z.boolean(), creditValidation: z.boolean(), board: z.boolean(), owner: z.boolean() });
+/**
+ * The rights a member holds: account and credit validation, the board's (administrators hold it
+ * too), the owner's; and what they open: the console (`both` validation rights) and members'
+ * pages (`members`: the account right or the owner's).
+ */
+const MyRights = z.object({
+  accountValidation: z.boolean(),
+  creditValidation: z.boolean(),
+  board: z.boolean(),
+  owner: z.boolean(),
+  both: z.boolean(),
+  members: z.boolean(),
+});
 
 export const Profile = z.object({
   id: z.number().int(),

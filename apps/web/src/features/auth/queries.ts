@@ -78,7 +78,16 @@ export function useRights() {
     // One request for all four; failing, it counts as no right (the defaults below).
     queryFn: () => client.call("getMyRights").catch(() => ({})),
   });
-  return { accountValidation: false, creditValidation: false, board: false, owner: false, ...q.data, loading: q.isPending && Boolean(me.data) };
+  return {
+    accountValidation: false,
+    creditValidation: false,
+    board: false,
+    owner: false,
+    both: false,
+    members: false,
+    ...q.data,
+    loading: q.isPending && Boolean(me.data),
+  };
 }
 
 export function useBackends(opts: { refetchOnMount?: "always" } = {}) {

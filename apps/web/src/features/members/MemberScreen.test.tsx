@@ -149,14 +149,14 @@ function fakeClient(ops: Ops): MutuaClient {
     // The members' own operations the page asks: who is looking, and whether they are an owner (not here).
     call: (name: string) =>
       name === "getMyRights"
-        ? Promise.resolve({ accountValidation: true, creditValidation: false, board: false, owner: false })
+        ? Promise.resolve({ accountValidation: true, creditValidation: false, board: false, owner: false, both: false, members: true })
         : name === "getMyContact"
           ? Promise.resolve({ id: 1, name: "Axel Accounts", firstName: "Axel", lastName: "Accounts", email: "accounts@example.com" })
           : Promise.reject(new Error(`unexpected call of ${name}`)),
   } as unknown as MutuaClient;
 }
 
-const ACCOUNTS_ADMIN = { accountValidation: true, creditValidation: false, board: false, owner: false };
+const ACCOUNTS_ADMIN = { accountValidation: true, creditValidation: false, board: false, owner: false, both: false, members: true };
 
 /** The page as the app opens it: the viewer's rights known already (the route waits for them). */
 function renderAt(path: string, ops: Ops, rights = ACCOUNTS_ADMIN): QueryClient {
