@@ -1,11 +1,18 @@
-// `npm run setup` (questions in the terminal) or `npm run setup -- --file association.json`:
-// starts a new association on the configured database (apps/server/src/cli/setup.ts).
+// The operators' commands that run on the server's database: `npm run setup` (a new association,
+// apps/server/src/cli/setup.ts) and `npm run import` (members from an old system,
+// apps/server/src/cli/import.ts). `node scripts/cli.mjs <command> [args]`.
 import { spawn } from "node:child_process";
 import { ROOT, checkNode, ensureDependencies } from "./lib.mjs";
 
+const COMMANDS = new Set(["setup", "import"]);
+const [command, ...args] = process.argv.slice(2);
+if (!COMMANDS.has(command)) {
+  console.error(`Usage: node scripts/cli.mjs ${[...COMMANDS].join("|")} [arguments]`);
+  process.exit(2);
+}
 await checkNode();
 ensureDependencies();
-const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/cli/setup.ts", ...process.argv.slice(2)], { cwd: ROOT, stdio: "inherit" });
+const child = spawn(process.execPath, ["--import", "tsx", `apps/server/src/cli/${command}.ts`, ...args], { cwd: ROOT, stdio: "inherit" });
 // Ctrl-C reaches both through the terminal; a signal sent to this process alone is passed on.
 for (const sig of ["SIGTERM", "SIGHUP"]) process.on(sig, () => child.kill(sig));
 process.on("SIGINT", () => {});
