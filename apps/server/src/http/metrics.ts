@@ -272,45 +272,32 @@ function databaseGauges(registers: Registry[], db: Db, log: FastifyBaseLogger): 
       this.set((await read()) ? 1 : 0);
     },
   });
-  new Gauge({
-    name: "mutua_notification_outbox_depth",
-    help: "Notifications (e-mails, pushes) waiting to be sent, by channel.",
-    labelNames: ["channel"] as const,
-    registers,
-    async collect() {
-      const f = await read();
-      this.reset();
-      if (!f) return;
-      for (const channel of CHANNELS) this.set({ channel }, 0);
-      for (const r of f.outbox) this.set({ channel: r.channel }, r.pending);
-    },
-  });
-  new Gauge({
-    name: "mutua_notification_outbox_oldest_seconds",
-    help: "Age of the oldest notification still waiting to be sent, by channel (0 when none waits).",
-    labelNames: ["channel"] as const,
-    registers,
-    async collect() {
-      const f = await read();
-      this.reset();
-      if (!f) return;
-      for (const channel of CHANNELS) this.set({ channel }, 0);
-      for (const r of f.outbox) this.set({ channel: r.channel }, r.oldest ?? 0);
-    },
-  });
-  new Gauge({
-    name: "mutua_notification_deliveries_given_up",
-    help: "Notifications given up after their last attempt failed, by channel, since the outbox began.",
-    labelNames: ["channel"] as const,
-    registers,
-    async collect() {
-      const f = await read();
-      this.reset();
-      if (!f) return;
-      for (const channel of CHANNELS) this.set({ channel }, 0);
-      for (const r of f.givenUp) this.set({ channel: r.channel }, r.n);
-    },
-  });
+  // The outbox's figures per channel, every channel present (0 when it has nothing).
+  const perChannel = (name: string, help: string, value: (f: Figures) => { channel: string; n: number }[]) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["channel"] as const,
+      registers,
+      async collect() {
+        const f = await read();
+        this.reset();
+        if (!f) return;
+        for (const channel of CHANNELS) this.set({ channel }, 0);
+        for (const r of value(f)) this.set({ channel: r.channel }, r.n);
+      },
+    });
+  perChannel("mutua_notification_outbox_depth", "Notifications (e-mails, pushes) waiting to be sent, by channel.", (f) =>
+    f.outbox.map((r) => ({ channel: r.channel, n: r.pending })),
+  );
+  perChannel("mutua_notification_outbox_oldest_seconds", "Age of the oldest notification still waiting to be sent, by channel (0 when none waits).", (f) =>
+    f.outbox.map((r) => ({ channel: r.channel, n: r.oldest ?? 0 })),
+  );
+  perChannel(
+    "mutua_notification_deliveries_given_up",
+    "Notifications given up after their last attempt failed, by channel, since the outbox began.",
+    (f) => f.givenUp,
+  );
   const lastCheck = async (gauge: Gauge, value: (c: NonNullable<Figures["lastCheck"]>) => number) => {
     const c = (await read())?.lastCheck;
     // Left out, not 0, when the database is unreadable or the ledger was never checked.

@@ -6,6 +6,7 @@ import { audit } from "../board/audit";
 import { Refusal, invalid } from "../platform/errors";
 import { THEME_KEYS, type ThemeKey } from "./theme";
 import { logoUrl } from "./logo";
+import { readAssociation } from "./association";
 
 type Settings = ResponseOf<"getAssociationSettings">;
 type SaveBody = z.output<typeof SaveAssociationSettingsBody>;
@@ -24,38 +25,20 @@ const cents = (c: bigint | null) => (c === null ? null : formatCents(c));
 
 /** The association's settings as its owners see them; null before setup. */
 export async function associationSettings(db: Queryable, env: { allowSignup: boolean; allowResetPassword: boolean }): Promise<Settings | null> {
-  const { rows } = await db.query<{
-    name: string;
-    currency_id: string;
-    currency_name: string;
-    symbol: string;
-    bank_iban: string;
-    bank_bic: string;
-    bank_holder: string;
-    topups_enabled: boolean;
-    reconversions_enabled: boolean;
-    app_settings: Record<string, unknown>;
-    logo_version: string | null;
-    updated_at: Date;
-  }>(
-    `SELECT a.name, a.currency_id, c.name AS currency_name, c.symbol, a.bank_iban, a.bank_bic, a.bank_holder, a.topups_enabled,
-       a.reconversions_enabled, a.app_settings, CASE WHEN a.logo IS NULL THEN NULL ELSE md5(a.logo) END AS logo_version, a.updated_at
-     FROM association a JOIN currencies c ON c.id = a.currency_id`,
-  );
-  const a = rows[0];
+  const a = await readAssociation(db);
   if (!a) return null;
   const backends = await db.query<BackendRow>(
     "SELECT id, kind, cm_floor, cm_ceiling, min_credit_amount, max_credit_amount FROM backends WHERE currency_id = $1 ORDER BY kind DESC, id",
-    [a.currency_id],
+    [a.currency.id],
   );
-  const s = a.app_settings;
+  const s = a.appSettings;
   const theme = (s.theme ?? {}) as Record<string, unknown>;
   const colour = (key: ThemeKey) => text(theme[THEME_KEYS[key]]);
   return {
     identity: {
       name: a.name,
       theme: { primaryColor: colour("primaryColor"), topBarColor: colour("topBarColor"), topBarTextColor: colour("topBarTextColor") },
-      logoUrl: a.logo_version ? logoUrl(a.logo_version) : null,
+      logoUrl: a.logoVersion ? logoUrl(a.logoVersion) : null,
       helpUrl: text(s.helpUrl),
       cguUrl: text(s.cguUrl),
       mapUrl: text(s.mapUrl),
@@ -63,8 +46,8 @@ export async function associationSettings(db: Queryable, env: { allowSignup: boo
       allowResetPassword: typeof s.allowResetPassword === "boolean" ? s.allowResetPassword : env.allowResetPassword,
     },
     money: {
-      currencyName: a.currency_name,
-      currencySymbol: a.symbol,
+      currencyName: a.currency.name,
+      currencySymbol: a.currency.symbol,
       backends: backends.rows.map((b) => ({
         id: b.id,
         kind: b.kind,
@@ -73,11 +56,11 @@ export async function associationSettings(db: Queryable, env: { allowSignup: boo
         topUpMin: cents(b.min_credit_amount),
         topUpMax: cents(b.max_credit_amount),
       })),
-      topUps: a.topups_enabled,
-      reconversions: a.reconversions_enabled,
-      bank: { iban: a.bank_iban, bic: a.bank_bic, holder: a.bank_holder },
+      topUps: a.topUps,
+      reconversions: a.reconversions,
+      bank: a.bank,
     },
-    updatedAt: a.updated_at.toISOString(),
+    updatedAt: a.updatedAt,
   };
 }
 
