@@ -273,10 +273,10 @@ function databaseGauges(registers: Registry[], db: Db, log: FastifyBaseLogger): 
     },
   });
   // The outbox's figures per channel, every channel present (0 when it has nothing).
-  const perChannel = (name: string, help: string, value: (f: Figures) => { channel: string; n: number }[]) =>
+  const perChannel = (o: { name: string; help: string; value: (f: Figures) => { channel: string; n: number }[] }) =>
     new Gauge({
-      name,
-      help,
+      name: o.name,
+      help: o.help,
       labelNames: ["channel"] as const,
       registers,
       async collect() {
@@ -284,20 +284,24 @@ function databaseGauges(registers: Registry[], db: Db, log: FastifyBaseLogger): 
         this.reset();
         if (!f) return;
         for (const channel of CHANNELS) this.set({ channel }, 0);
-        for (const r of value(f)) this.set({ channel: r.channel }, r.n);
+        for (const r of o.value(f)) this.set({ channel: r.channel }, r.n);
       },
     });
-  perChannel("mutua_notification_outbox_depth", "Notifications (e-mails, pushes) waiting to be sent, by channel.", (f) =>
-    f.outbox.map((r) => ({ channel: r.channel, n: r.pending })),
-  );
-  perChannel("mutua_notification_outbox_oldest_seconds", "Age of the oldest notification still waiting to be sent, by channel (0 when none waits).", (f) =>
-    f.outbox.map((r) => ({ channel: r.channel, n: r.oldest ?? 0 })),
-  );
-  perChannel(
-    "mutua_notification_deliveries_given_up",
-    "Notifications given up after their last attempt failed, by channel, since the outbox began.",
-    (f) => f.givenUp,
-  );
+  perChannel({
+    name: "mutua_notification_outbox_depth",
+    help: "Notifications (e-mails, pushes) waiting to be sent, by channel.",
+    value: (f) => f.outbox.map((r) => ({ channel: r.channel, n: r.pending })),
+  });
+  perChannel({
+    name: "mutua_notification_outbox_oldest_seconds",
+    help: "Age of the oldest notification still waiting to be sent, by channel (0 when none waits).",
+    value: (f) => f.outbox.map((r) => ({ channel: r.channel, n: r.oldest ?? 0 })),
+  });
+  perChannel({
+    name: "mutua_notification_deliveries_given_up",
+    help: "Notifications given up after their last attempt failed, by channel, since the outbox began.",
+    value: (f) => f.givenUp,
+  });
   const lastCheck = async (gauge: Gauge, value: (c: NonNullable<Figures["lastCheck"]>) => number) => {
     const c = (await read())?.lastCheck;
     // Left out, not 0, when the database is unreadable or the ledger was never checked.
