@@ -28,6 +28,16 @@ const newEnough = (version) => {
 };
 
 /**
+ * The exit code that passes on a child's end: its own code, or 128 + the signal's number when a
+ * signal ended it, as a shell says. A server killed (kill -9, the kernel out of memory) is so a
+ * failure to its supervisor, which restarts it (deploy/mutua.service's Restart=on-failure); one
+ * that stopped cleanly on SIGTERM exits 0 by itself.
+ */
+export function exitCodeOf(code, signal) {
+  return code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1);
+}
+
+/**
  * Runs the calling script under Node.js 22. On an older Node (Debian 12's, or a Node 20 machine)
  * it fetches Node.js FETCHED_NODE from the npm registry (the node-<platform>-<arch> package that
  * the `node` package installs, its integrity checked by npm) into .tools/, then runs the same
@@ -74,7 +84,7 @@ export async function checkNode() {
   // An operator's Ctrl-C reaches both through the terminal; a signal sent to this process alone
   // (systemd's stop, kill) is passed on, so the server still shuts down cleanly.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
-  const code = await new Promise((resolve) => child.on("exit", (c, sig) => resolve(c ?? (sig ? 128 + (os.constants.signals[sig] ?? 0) : 1))));
+  const code = await new Promise((resolve) => child.on("exit", (c, sig) => resolve(exitCodeOf(c, sig))));
   process.exit(code);
 }
 

@@ -44,3 +44,11 @@ describe("the checkout's install and build locks", () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 });
+
+describe("a wrapped command's exit (npm start, serve, setup, import)", () => {
+  it("passes the child's code on, and an end by a signal as 128 + its number, so a supervisor restarts a killed server", async () => {
+    const { exitCodeOf } = (await import(LIB)) as { exitCodeOf: (code: number | null, signal: NodeJS.Signals | null) => number };
+    expect([exitCodeOf(0, null), exitCodeOf(3, null)]).toEqual([0, 3]);
+    expect([exitCodeOf(null, "SIGKILL"), exitCodeOf(null, "SIGTERM"), exitCodeOf(null, "SIGINT")]).toEqual([137, 143, 130]);
+  });
+});
