@@ -46,6 +46,12 @@ export interface TransferRecord {
   body: Record<string, unknown>;
   /** A body reusing another record's key with other content: must never pay. */
   altered: boolean;
+  /**
+   * Sent twice at the same moment (to both instances): the answers arrive in any order, so a
+   * refusal arriving after the acknowledgement may have been decided before it (the balance was
+   * short then; money came in before the other was posted, and a refusal keeps no key).
+   */
+  concurrent?: boolean;
   answers: Answer[];
 }
 
@@ -260,6 +266,7 @@ export async function memberLoop(world: World, journal: Journal, me: LoadMember,
       // The same new payment sent to two instances at the same moment.
       const to = pick(rng, others).custodial;
       const rec = record("custodial", to, custodialBody(me.custodial, to, randomCents(rng)));
+      rec.concurrent = true;
       const [a, b] = world.instances.length > 1 ? [world.instances[0], world.instances[1]] : [undefined, undefined];
       const answers = await Promise.all([caller.sendTransfer(rec, a), caller.sendTransfer(rec, b)]);
       for (const a of answers) journal.count("simultaneous duplicate", a);
