@@ -206,3 +206,12 @@ function alive(file) {
     return e.code === "EPERM";
   }
 }
+
+/**
+ * Node's flags for an operator's command (scripts/cli.mjs). The import streams its files and
+ * keeps little, but V8 lets its heap grow well past what is alive before it collects: a cap
+ * makes it collect sooner, so the import stays within the memory docs/performance.md promises.
+ */
+export function commandFlags(command) {
+  return command === "import" ? ["--max-old-space-size=128"] : [];
+}

@@ -20,6 +20,7 @@ import { pinRoutes } from "./routes/pins";
 import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
+import { importRoutes } from "./routes/import";
 import { eventRoutes } from "./routes/events";
 import { orderPages } from "./routes/orders";
 import { lokavalutoRoutes } from "./lokavaluto";
@@ -141,6 +142,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   passkeyRoutes(app, full);
   topUpRoutes(app, full);
   adminRoutes(app, full);
+  importRoutes(app, full);
   // The instance's one LISTEN connection (made above): it wakes the event streams, the
   // notification worker and the association's copy.
   eventRoutes(app, full, hub);

@@ -51,6 +51,8 @@ export interface Settings {
   sessionTtlSeconds: number;
   sessionIdleSeconds: number;
   resetTokenTtlSeconds: number;
+  /** Invitations of imported members sent a minute at most, across every instance (services/import/invitations.ts). */
+  invitationsPerMinute: number;
   /** How long a proof of the password (or a passkey) lets a session add passkeys and device logins. */
   reauthWindowSeconds: number;
   trustProxy: boolean;
@@ -148,6 +150,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 30 * 86_400),
     sessionIdleSeconds: int(env.SESSION_IDLE_SECONDS, 7 * 86_400),
     resetTokenTtlSeconds: int(env.RESET_TOKEN_TTL_SECONDS, 3_600),
+    invitationsPerMinute: Math.max(1, int(env.INVITATIONS_PER_MINUTE, 30)),
     reauthWindowSeconds: int(env.REAUTH_WINDOW_SECONDS, 300),
     trustProxy: flag(env.TRUST_PROXY, false),
     topupProvider: topupProvider(env.TOPUP_PROVIDER),

@@ -101,6 +101,11 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   // A 1×1 PNG's first bytes are enough for its signature.
   uploadAssociationLogo: { body: { type: "image/png", data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]).toString("base64") } },
   removeAssociationLogo: {},
+  uploadImportFile: { body: { uploadId: null, kind: "members", name: "members.csv", index: 0, data: Buffer.from("external_id,email\n").toString("base64") } },
+  previewImport: { body: { members: `up_${"0".repeat(32)}` } },
+  runImport: { body: { members: `up_${"0".repeat(32)}` } },
+  getInvitations: {},
+  sendInvitations: {},
 };
 
 describe("who may call the admin operations", () => {

@@ -271,6 +271,14 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   getFloorImpact: () => ({ query: { backendId: "ledger:nope", floor: "-10.00" } }),
   uploadAssociationLogo: () => ({ body: { type: "image/png", data: Buffer.from("not a png").toString("base64") } }),
   removeAssociationLogo: () => ({}),
+  // An upload of nobody's: the owners' import reads only their own, and none is imported here.
+  uploadImportFile: () => ({
+    body: { uploadId: null, kind: "members", name: "members.csv", index: 0, data: Buffer.from("external_id,email\n").toString("base64") },
+  }),
+  previewImport: () => ({ body: { members: `up_${"0".repeat(32)}` } }),
+  runImport: () => ({ body: { members: `up_${"0".repeat(32)}` } }),
+  getInvitations: () => ({}),
+  sendInvitations: () => ({}),
   // Whoever lacks the right tries it on the owner's real wallet (ownerState shows it untouched).
   freezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial, reason: "Checked" } }),
   unfreezeWallet: (role) => ({ body: { walletId: role === "accounts" || role === "both" ? "custodial:nope" : own.custodial } }),

@@ -110,7 +110,11 @@ describe("an import's preview", () => {
       "--map",
       path.join(FIXTURES, "mapping-fr.json"),
     ];
-    expect((await run(files)).code).toBe(2);
+    // Without --dry-run the import itself refuses, with the same problems, and writes nothing.
+    const refused = await run(files);
+    expect(refused.code, refused.out).toBe(1);
+    expect(refused.out).toContain("nothing can be imported until they are fixed");
+    expect(await countMembers(t.db)).toBe(before);
     const { code, out } = await run([...files, "--dry-run"]);
     expect(code, out).toBe(1);
     expect(out).toContain("Members: adherents-1252.csv (columns from the mapping, windows-1252, separated by semicolons)");

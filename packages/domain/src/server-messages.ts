@@ -62,6 +62,9 @@ export const SM = {
   symbolInvalid: "The symbol is 1 to 8 characters, without spaces.",
   linkInvalid: "A link starts with https:// (or / for a page of this server).",
   logoInvalid: "The logo must be a PNG or SVG image of at most 256 KB.",
+  importPartUnexpected: "This part of the file was not expected: choose the file again to upload it from its start.",
+  importFileTooLarge: "The file is too large: at most 200 MB can be imported at once.",
+  importUploadGone: "This file is no longer here (uploaded files are kept a day): choose it again.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

@@ -25,8 +25,8 @@ export type WalletStatus = (typeof WALLET_STATUSES)[number];
 export const SUB_ACCOUNTS = ["main", "nant", "cm"] as const;
 export type SubAccount = (typeof SUB_ACCOUNTS)[number];
 
-/** What a movement of the ledger is. */
-export const MOVEMENT_KINDS = ["payment", "topup", "reconversion", "retirement"] as const;
+/** What a movement of the ledger is; an opening is a balance brought from the old system by an import. */
+export const MOVEMENT_KINDS = ["payment", "topup", "reconversion", "retirement", "opening"] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 /** Where a reconversion stands at the association, in the order it goes through them. */
@@ -136,3 +136,7 @@ export const LIMITS = {
 /** The images an association's logo may be (a PNG, or an SVG the server cleans). */
 export const LOGO_TYPES = ["image/png", "image/svg+xml"] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];
+
+/** An imported file goes up in parts of this many bytes (the last one shorter), this many at most. */
+export const IMPORT_PART_BYTES = 1024 * 1024;
+export const IMPORT_FILE_MAX_PARTS = 200;

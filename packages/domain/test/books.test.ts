@@ -21,7 +21,7 @@ const LABELS: BooksLabels = {
   memo: "Memo",
   balance: "Balance",
   openingBalance: "Opening balance",
-  kinds: { payment: "Payment", topup: "Top-up", reconversion: "Reconversion", retirement: "Reconversion paid out" },
+  kinds: { payment: "Payment", topup: "Top-up", reconversion: "Reconversion", retirement: "Reconversion paid out", opening: "Opening balance" },
   issuance: "Association (issuance)",
   safe: "Association (safe)",
 };

@@ -4,14 +4,17 @@ import { formatCents } from "@mutua/domain";
 import { migrate } from "../db/migrate";
 import { createPool } from "../db/pool";
 import { loadMapping } from "../services/import/presets";
-import { previewImport, type ImportPreview } from "../services/import/preview";
+import { previewImport, type ImportPreview, type PreviewOptions } from "../services/import/preview";
+import { runImport, type ImportProgress } from "../services/import/write";
 import { openTarget } from "./target";
 
 /**
  * `npm run import -- --members members.csv [--history history.csv] [--backend custodial:…]
- * [--map mapping.json] [--members-preset name] [--history-preset name] --dry-run`: reads the old
- * system's files as the import will, and says what it would do and every problem, with its file,
- * line, column and value. So far the files are checked only: nothing is written.
+ * [--map mapping.json] [--members-preset name] [--history-preset name] [--dry-run]`: reads the old
+ * system's files, says what it would do and every problem, with its file, line, column and value,
+ * and, unless --dry-run, imports them all in one transaction (services/import/write.ts) while a
+ * progress bar counts the history's lines. Nothing is written while a problem remains; killed
+ * half-way, it writes nothing; run again with the same files, it changes nothing.
  */
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -28,14 +31,13 @@ async function main(): Promise<number> {
     strict: true,
   });
   if (!values.members) return usage("--members names the members file.");
-  if (!values["dry-run"]) return usage("Only --dry-run is available so far: the files are checked and nothing is written.");
   // npm runs scripts from the repository root; a relative path means where the operator typed it.
   const here = (p: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
   const target = await openTarget();
   const db = createPool(target.url, 2);
   try {
     await migrate(target.url);
-    const preview = await previewImport(db, {
+    const options: PreviewOptions = {
       members: here(values.members),
       ...(values.history ? { history: here(values.history) } : {}),
       ...(values.backend ? { backendId: values.backend } : {}),
@@ -45,9 +47,28 @@ async function main(): Promise<number> {
         ...(values["history-preset"] ? { history: values["history-preset"] } : {}),
       },
       ...(values["time-zone"] ? { timeZone: values["time-zone"] } : {}),
-    });
-    for (const line of describe(preview)) console.log(line);
-    return preview.problems.length + preview.problemsOmitted === 0 ? 0 : 1;
+    };
+    if (values["dry-run"]) {
+      const preview = await previewImport(db, options);
+      for (const line of describe(preview, true)) console.log(line);
+      return preview.problems.length + preview.problemsOmitted === 0 ? 0 : 1;
+    }
+    const bar = progressBar();
+    const outcome = await runImport(db, { ...options, by: null, progress: bar });
+    bar.end();
+    if (outcome.kind === "refused") {
+      for (const line of describe({ ...outcome.preview, problems: outcome.problems, problemsOmitted: outcome.problemsOmitted }, false)) console.log(line);
+      return 1;
+    }
+    for (const line of describe(outcome.preview, false).slice(0, -1)) console.log(line);
+    const already = outcome.alreadyImported > 0 ? `; ${outcome.alreadyImported} imported before, left as they are` : "";
+    const skipped = outcome.skippedLines > 0 ? `; ${outcome.skippedLines} history lines imported before, left as they are` : "";
+    console.log(
+      outcome.members + outcome.linked + outcome.movements === 0
+        ? `✓ Nothing new to import: everything in these files was imported before${already}.`
+        : `✓ Imported ${outcome.members} members${outcome.linked > 0 ? ` (and the balances of ${outcome.linked} existing ones)` : ""} and ${outcome.movements} movements, ${outcome.total} in all${already}${skipped}.`,
+    );
+    return 0;
   } finally {
     await db.end();
     await target.close();
@@ -56,18 +77,71 @@ async function main(): Promise<number> {
 
 function usage(why: string): number {
   console.error(`✗ ${why}`);
-  console.error("Usage: npm run import -- --members members.csv [--history history.csv] [--backend custodial:…] [--map mapping.json] --dry-run");
+  console.error("Usage: npm run import -- --members members.csv [--history history.csv] [--backend custodial:…] [--map mapping.json] [--dry-run]");
   return 2;
 }
 
-/** The preview in an operator's words. */
-function describe(p: ImportPreview): string[] {
+/**
+ * The history's lines as they load, on the terminal's last line: counts, rate and time left. Off a
+ * terminal (a log), a line at each tenth.
+ */
+function progressBar(): ((p: ImportProgress) => void) & { end: () => void } {
+  const tty = process.stderr.isTTY;
+  const started = Date.now();
+  let drawn = 0;
+  let tenth = 0;
+  let shown = false;
+  const phases: Record<ImportProgress["phase"], string> = {
+    checking: "Checking the files…",
+    members: "Writing the members…",
+    history: "Loading the history",
+    posting: "Posting the movements…",
+    done: "Committing…",
+  };
+  const show = (p: ImportProgress) => {
+    if (p.phase !== "history" || p.total === 0) {
+      if (tty) process.stderr.write(`\r\x1b[K${phases[p.phase]}`);
+      else console.error(phases[p.phase]);
+      shown = true;
+      return;
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const rate = p.done / Math.max(seconds, 0.001);
+    const left = rate > 0 ? Math.round((p.total - p.done) / rate) : 0;
+    const share = p.done / p.total;
+    const text = `${p.done.toLocaleString("en")} / ${p.total.toLocaleString("en")} lines · ${Math.round(rate).toLocaleString("en")}/s · ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    if (tty) {
+      const width = 24;
+      const full = Math.round(share * width);
+      process.stderr.write(`\r\x1b[K[${"#".repeat(full)}${".".repeat(width - full)}] ${text}`);
+      shown = true;
+    } else if (Math.floor(share * 10) > tenth) {
+      tenth = Math.floor(share * 10);
+      console.error(text);
+    }
+  };
+  const update = (p: ImportProgress) => {
+    const now = Date.now();
+    if (p.phase === "history" && p.done < p.total && now - drawn < 200) return;
+    drawn = now;
+    show(p);
+  };
+  return Object.assign(update, {
+    end: () => {
+      if (tty && shown) process.stderr.write("\r\x1b[K");
+    },
+  });
+}
+
+/** The preview in an operator's words; `dryRun`: the check alone, which writes nothing. */
+function describe(p: ImportPreview, dryRun: boolean): string[] {
   const m = p.members;
   const out = [`Members: ${path.basename(m.file)} (${columnsOf(m.preset)}, ${m.encoding ?? "ASCII"}, separated by ${separator(m.delimiter)})`];
   if (m.unknownColumns.length > 0) out.push(`  Columns not imported: ${m.unknownColumns.join(", ")}`);
   out.push(`  ${m.read} members read; ${m.toImport} to import${p.backend ? ` into ${p.backend.id}` : ""}, with closing balances of ${m.total} in all`);
+  if (m.alreadyImported > 0) out.push(`  ${m.alreadyImported} imported before (same external id): left as they are`);
   if (m.existing.length > 0) {
-    out.push(`  ${m.existing.length} already members (same e-mail): not imported, nothing of theirs changed:`);
+    out.push(`  ${m.existing.length} already members (same e-mail): their details stay as they are; their balance and history go to their account:`);
     for (const e of m.existing.slice(0, 10)) out.push(`    line ${e.line}: ${e.name} <${e.email}>`);
     if (m.existing.length > 10) out.push(`    … and ${m.existing.length - 10} more`);
   }
@@ -82,7 +156,7 @@ function describe(p: ImportPreview): string[] {
   }
   const count = p.problems.length + p.problemsOmitted;
   if (count === 0) {
-    out.push("✓ No problem found. (This check writes nothing.)");
+    out.push(dryRun ? "✓ No problem found. (This check writes nothing.)" : "✓ No problem found.");
     return out;
   }
   out.push(`✗ ${count} ${count === 1 ? "problem" : "problems"}; nothing can be imported until ${count === 1 ? "it is" : "they are"} fixed:`);

@@ -38,6 +38,16 @@ export const adminRoutes = {
   /** A PNG or SVG of at most 256 KB, as base64 in JSON. */
   uploadAssociationLogo: { method: "POST", path: "/api/admin/settings/logo", access: "owner", bodyLimit: 400 * 1024 },
   removeAssociationLogo: { method: "POST", path: "/api/admin/settings/logo/remove", access: "owner" },
+  /**
+   * Moving in from another system: the owners upload the old system's files a part at a time
+   * (kept in the database, so any instance reads them), see what the import would do, import,
+   * then invite the imported members to choose their password.
+   */
+  uploadImportFile: { method: "POST", path: "/api/admin/import/files", access: "owner", bodyLimit: 1536 * 1024 },
+  previewImport: { method: "POST", path: "/api/admin/import/preview", access: "owner" },
+  runImport: { method: "POST", path: "/api/admin/import/run", access: "owner" },
+  getInvitations: { method: "GET", path: "/api/admin/import/invitations", access: "owner" },
+  sendInvitations: { method: "POST", path: "/api/admin/import/invitations", access: "owner" },
   freezeWallet: { method: "POST", path: "/api/admin/wallets/freeze", access: "accounts" },
   unfreezeWallet: { method: "POST", path: "/api/admin/wallets/unfreeze", access: "accounts" },
   listReconversions: { method: "GET", path: "/api/admin/reconversions", access: "both" },

@@ -14,6 +14,8 @@ import {
   LEDGER_CHECK_TRIGGERS,
   LIMITS,
   LOGO_TYPES,
+  IMPORT_PART_BYTES,
+  IMPORT_FILE_MAX_PARTS,
   MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
   NOTIFICATION_KINDS,
@@ -560,7 +562,8 @@ export const DeviceView = z.object({
 /** One administrator action, as the audit log keeps it. */
 export const AuditEntry = z.object({
   at: z.string(),
-  actor: z.string(),
+  /** Who did it; null for the server's operator (a command such as npm run import). */
+  actor: z.string().nullable(),
   action: z.string(),
   subject: z.string(),
   /** What the subject is called: the member's name, or the name of the member the wallet, order or movement is of; null when unknown. */
@@ -787,6 +790,97 @@ export const LogoUploadBody = z.strictObject({
   data: z.string().max(Math.ceil((256 * 1024 * 4) / 3) + 8),
 });
 
+/** A part of an imported file: the first opens the upload (no id), the others follow in order. */
+export const ImportUploadBody = z.strictObject({
+  uploadId: z
+    .string()
+    .regex(/^up_[0-9a-f]{32}$/)
+    .nullable(),
+  kind: z.enum(["members", "history"]),
+  /** The file's name on the owner's device, to name it in problems. */
+  name: z.string().trim().min(1).max(200),
+  /** 0 for the first part. */
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .max(IMPORT_FILE_MAX_PARTS - 1),
+  /** The part's bytes as base64, at most IMPORT_PART_BYTES once decoded. */
+  data: z.string().max(Math.ceil((IMPORT_PART_BYTES * 4) / 3) + 8),
+});
+export const ImportUpload = z.object({ uploadId: z.string(), bytes: z.number().int() });
+
+export const ImportRequestBody = z.strictObject({
+  members: z.string().regex(/^up_[0-9a-f]{32}$/),
+  history: z
+    .string()
+    .regex(/^up_[0-9a-f]{32}$/)
+    .nullable()
+    .default(null),
+  backendId: z.string().max(120).nullable().default(null),
+});
+
+/** One problem of an imported file, where its author can find it. */
+export const ImportProblem = z.object({
+  file: z.string(),
+  line: z.number().int().nullable(),
+  column: z.string().nullable(),
+  value: z.string().nullable(),
+  message: z.string(),
+});
+
+export const ImportPreviewView = z.object({
+  backend: z.object({ id: z.string(), kind: z.string(), symbol: z.string() }).nullable(),
+  members: z.object({
+    file: z.string(),
+    preset: z.string().nullable(),
+    encoding: z.string().nullable(),
+    delimiter: z.string().nullable(),
+    unknownColumns: z.array(z.string()),
+    read: z.number().int(),
+    existing: z.array(z.object({ line: z.number().int(), email: z.string(), name: z.string() })),
+    alreadyImported: z.number().int(),
+    toImport: z.number().int(),
+    total: z.string(),
+    sample: z.array(z.object({ line: z.number().int(), externalId: z.string(), name: z.string(), email: z.string(), balance: z.string() })),
+  }),
+  history: z
+    .object({
+      file: z.string(),
+      preset: z.string().nullable(),
+      unknownColumns: z.array(z.string()),
+      lines: z.number().int(),
+      first: z.string().nullable(),
+      last: z.string().nullable(),
+      cameIn: z.string(),
+      wentOut: z.string(),
+    })
+    .nullable(),
+  problems: z.array(ImportProblem),
+  problemsOmitted: z.number().int(),
+});
+
+export const ImportResult = z.object({
+  imported: z.boolean(),
+  preview: ImportPreviewView,
+  /** Members made, and existing ones whose balance and history were brought in. */
+  members: z.number().int(),
+  linked: z.number().int(),
+  alreadyImported: z.number().int(),
+  movements: z.number().int(),
+  skippedLines: z.number().int(),
+  total: z.string(),
+});
+
+export const Invitations = z.object({
+  notInvited: z.number().int(),
+  waiting: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  accepted: z.number().int(),
+  failures: z.array(z.object({ name: z.string(), email: z.string(), error: z.string() })),
+});
+
 /** Who is on the other side of a member's movement: a member's name, or the association's wallet. */
 const Counterparty = z.object({ name: z.string().nullable(), role: z.enum(WALLET_ROLES) });
 
@@ -1009,6 +1103,11 @@ export const schemas = {
   getFloorImpact: { query: FloorImpactQuery, response: FloorImpact },
   uploadAssociationLogo: { body: LogoUploadBody, response: AssociationSettings },
   removeAssociationLogo: { response: AssociationSettings },
+  uploadImportFile: { body: ImportUploadBody, response: ImportUpload },
+  previewImport: { body: ImportRequestBody, response: ImportPreviewView },
+  runImport: { body: ImportRequestBody, response: ImportResult },
+  getInvitations: { response: Invitations },
+  sendInvitations: { response: Invitations },
   listMemberWallets: { query: z.object({ q: z.string().max(100).default("") }), response: z.array(MemberWallet) },
   setWalletLimits: { body: WalletLimitsBody, response: MemberWallet },
   freezeWallet: { body: FreezeWalletBody, response: MemberWallet },

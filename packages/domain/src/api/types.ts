@@ -47,3 +47,7 @@ export type DeviceView = ResponseOf<"listDevices">[number];
 export type NotificationPage = ResponseOf<"listNotifications">;
 export type MemberEvent = NotificationPage["items"][number];
 export type NotificationSettings = ResponseOf<"getNotificationSettings">;
+export type ImportPreviewView = ResponseOf<"previewImport">;
+export type ImportProblem = ImportPreviewView["problems"][number];
+export type ImportResult = ResponseOf<"runImport">;
+export type Invitations = ResponseOf<"getInvitations">;

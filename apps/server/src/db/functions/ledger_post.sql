@@ -50,7 +50,8 @@ BEGIN
     IF existing.request_hash <> p_hash THEN
       outcome := 'idempotency_conflict'; RETURN NEXT; RETURN;
     END IF;
-    RETURN QUERY SELECT 'replayed'::text, (existing).*;
+    -- The columns the function returns, named: movements has more (import_id) that it does not.
+    RETURN QUERY SELECT 'replayed'::text, existing.id, existing.public_id, existing.backend_id, existing.currency_id, existing.kind, existing.payer_wallet_id, existing.payee_wallet_id, existing.amount, existing.sender_memo, existing.recipient_memo, existing.initiated_by, existing.idempotency_key, existing.request_hash, existing.signed_message, existing.signature, existing.created_at;
     RETURN;
   END IF;
 
@@ -124,5 +125,5 @@ BEGIN
     INSERT INTO postings (movement_id, account_id, amount, balance_after) SELECT moved.id, given.id, p_amounts[i], given.balance FROM given;
   END LOOP;
 
-  RETURN QUERY SELECT 'posted'::text, (moved).*;
+  RETURN QUERY SELECT 'posted'::text, moved.id, moved.public_id, moved.backend_id, moved.currency_id, moved.kind, moved.payer_wallet_id, moved.payee_wallet_id, moved.amount, moved.sender_memo, moved.recipient_memo, moved.initiated_by, moved.idempotency_key, moved.request_hash, moved.signed_message, moved.signature, moved.created_at;
 END $$;

@@ -1,7 +1,7 @@
 import type { Queryable, Tx } from "../../db/pool";
 
 /** Records an administrator's action; call it in the action's own transaction so both commit or neither. */
-export async function audit(tx: Tx, memberId: bigint, action: string, subject: string, details: Record<string, unknown> = {}): Promise<void> {
+export async function audit(tx: Tx, memberId: bigint | null, action: string, subject: string, details: Record<string, unknown> = {}): Promise<void> {
   await tx.query("INSERT INTO audit_log (member_id, action, subject, details) VALUES ($1, $2, $3, $4)", [memberId, action, subject, JSON.stringify(details)]);
 }
 
@@ -11,7 +11,14 @@ export async function audit(tx: Tx, memberId: bigint, action: string, subject: s
  * console shows people rather than ids.
  */
 export async function auditLog(db: Queryable, limit: number) {
-  const { rows } = await db.query<{ at: Date; actor: string; action: string; subject: string; subject_name: string | null; details: Record<string, unknown> }>(
+  const { rows } = await db.query<{
+    at: Date;
+    actor: string | null;
+    action: string;
+    subject: string;
+    subject_name: string | null;
+    details: Record<string, unknown>;
+  }>(
     `SELECT a.at, m.name AS actor, a.action, a.subject, a.details,
        coalesce(
          (SELECT s.name FROM members s WHERE a.subject LIKE 'member:%' AND s.id::text = substr(a.subject, 8)),
@@ -19,7 +26,7 @@ export async function auditLog(db: Queryable, limit: number) {
          (SELECT s.name FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN members s ON s.id = w.member_id WHERE o.public_id = a.subject),
          (SELECT s.name FROM movements v JOIN wallets w ON w.id = v.payer_wallet_id JOIN members s ON s.id = w.member_id WHERE v.public_id = a.subject)
        ) AS subject_name
-     FROM audit_log a JOIN members m ON m.id = a.member_id ORDER BY a.at DESC, a.id DESC LIMIT $1`,
+     FROM audit_log a LEFT JOIN members m ON m.id = a.member_id ORDER BY a.at DESC, a.id DESC LIMIT $1`,
     [limit],
   );
   return rows.map(({ subject_name, ...r }) => ({ ...r, subjectName: subject_name, at: r.at.toISOString() }));

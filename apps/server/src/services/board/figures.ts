@@ -30,7 +30,9 @@ const emptyFlows = (): Flows => ({
  * Stock figures stand at the end of the period: a member account's balance is the sum of its
  * postings before it, which is the account's balance itself for a period that ends today.
  * The reserve is what the ledger says came in and went out in national currency: top-ups
- * credited less reconversions paid out (their retirement movements). The flows count the
+ * credited and opening balances brought from the old system (whose national currency the
+ * association holds), less reconversions paid out (their retirement movements). Opening balances
+ * are no flow of the day they were imported on: the flows leave them out. The flows count the
  * period's movements by kind, in week or month buckets of `tz`.
  */
 export async function figures(db: Db, q: FiguresQuery): Promise<Figures> {
@@ -83,8 +85,8 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
 
   const { rows: reserves } = await tx.query<{ currency_id: string; reserve: string }>(
     `WITH ${PERIOD_BOUNDS}
-     SELECT currency_id, (coalesce(sum(amount) FILTER (WHERE kind = 'topup'), 0) - coalesce(sum(amount) FILTER (WHERE kind = 'retirement'), 0))::text AS reserve
-     FROM movements WHERE kind IN ('topup', 'retirement') AND created_at < (SELECT end_at FROM bounds) GROUP BY currency_id`,
+     SELECT currency_id, (coalesce(sum(amount) FILTER (WHERE kind IN ('topup', 'opening')), 0) - coalesce(sum(amount) FILTER (WHERE kind = 'retirement'), 0))::text AS reserve
+     FROM movements WHERE kind IN ('topup', 'opening', 'retirement') AND created_at < (SELECT end_at FROM bounds) GROUP BY currency_id`,
     args,
   );
 
@@ -115,9 +117,9 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
     `WITH ${PERIOD_BOUNDS}
      SELECT currency_id, to_char(date_trunc($4, created_at AT TIME ZONE $3), 'YYYY-MM-DD') AS start, kind, count(*)::int AS n, sum(amount)::text AS volume
      FROM movements
-     WHERE created_at >= (SELECT start_at FROM bounds) AND created_at < (SELECT end_at FROM bounds)
+     WHERE created_at >= (SELECT start_at FROM bounds) AND created_at < (SELECT end_at FROM bounds) AND kind = ANY ($5::text[])
      GROUP BY 1, 2, 3`,
-    [...args, q.interval],
+    [...args, q.interval, FLOW_KINDS],
   );
 
   const currencies = stocks.map((s): CurrencyFigures => {

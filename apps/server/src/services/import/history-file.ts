@@ -2,7 +2,7 @@ import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
 import { FIELD_LABELS, type HistoryField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
-import { cell, checkWidth, fatalProblem, openTable, type Table, type TableOptions } from "./table";
+import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
 import { checkTimeZone, normalizeMemo, parseAmount, parseDate, type DecimalSeparator, type Parsed } from "./values";
 
 /**
@@ -182,9 +182,10 @@ async function* readRows(
  * problem on the second line, naming the first. Throws for an unknown time zone or preset, or a
  * file that cannot be opened.
  */
-export async function readHistoryFile(file: string, options: ReadHistoryOptions = {}): Promise<HistoryFile> {
+export async function readHistoryFile(source: ImportFile, options: ReadHistoryOptions = {}): Promise<HistoryFile> {
   checkTimeZone(options.timeZone ?? "Europe/Paris");
+  const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
-  const table = await openTable(file, "history", options, REQUIRED, problems);
+  const table = await openTable(source, "history", options, REQUIRED, problems);
   return new History(file, table, problems, options);
 }

@@ -2,7 +2,7 @@ import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
 import { FIELD_LABELS, type MemberField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
-import { cell, checkWidth, fatalProblem, openTable, type TableOptions } from "./table";
+import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type TableOptions } from "./table";
 import {
   parseAmount,
   parseBoolean,
@@ -76,9 +76,10 @@ const REQUIRED: readonly (readonly (readonly MemberField[])[])[] = [[["externalI
  * Only an undecodable or untokenizable file stops it (where it happens). Duplicate external ids
  * and e-mails (the latter whatever their case) are problems on the second line, naming the first.
  */
-export async function readMembersFile(file: string, options: ReadMembersOptions = {}): Promise<MembersFile> {
+export async function readMembersFile(source: ImportFile, options: ReadMembersOptions = {}): Promise<MembersFile> {
+  const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
-  const table = await openTable(file, "members", options, REQUIRED, problems, NAME_CHOICES);
+  const table = await openTable(source, "members", options, REQUIRED, problems, NAME_CHOICES);
   const result = (rows: MemberRow[]): MembersFile => ({
     file,
     preset: table?.resolution.preset ?? null,

@@ -25,6 +25,15 @@ export interface Table<F extends string> {
   readonly encoding: TextEncodingName | null;
 }
 
+/**
+ * A file to import: a path on this machine (the command line), or bytes kept elsewhere (an
+ * upload held in the database) under the name its owner gave it. Either is read as it streams.
+ */
+export type ImportFile = string | { name: string; open: () => AsyncIterable<Uint8Array> };
+
+/** The name problems and previews call the file by. */
+export const fileName = (f: ImportFile): string => (typeof f === "string" ? f : f.name);
+
 /** A problem that stops the reading: the file cannot be decoded or tokenized further. */
 export function fatalProblem(problems: Problems, e: unknown): void {
   if (e instanceof EncodingError || e instanceof CsvSyntaxError) problems.add(e.line, null, null, e.message);
@@ -72,14 +81,14 @@ export function checkWidth(record: CsvRecord, headers: readonly string[], proble
  * of alternatives: [["firstName", "lastName"], ["name"]] is either both names or one).
  */
 export async function openTable<K extends FileKind>(
-  file: string,
+  file: ImportFile,
   kind: K,
   options: TableOptions<FieldOf<K>>,
   required: readonly (readonly (readonly FieldOf<K>[])[])[],
   problems: Problems,
   alternatives: readonly (readonly FieldOf<K>[])[] = [],
 ): Promise<Table<FieldOf<K>> | null> {
-  const decoded = decodeText(fs.createReadStream(file));
+  const decoded = decodeText(typeof file === "string" ? fs.createReadStream(file) : file.open());
   let csv;
   try {
     csv = await readCsv(decoded.chunks);

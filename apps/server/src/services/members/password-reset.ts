@@ -7,6 +7,7 @@ import { revokeDeviceLogins } from "./credentials";
 import { sendBestEffort, type Mail, type Mailer } from "../notifications/mail";
 import { findMemberByEmail, findMemberById, type MemberRow } from "./members";
 import { hashPassword } from "./passwords";
+import { acceptInvitation } from "../import/invitations";
 import { hit } from "../platform/rate-limit";
 import { newToken, revokeAllSessions, tokenHash } from "./sessions";
 
@@ -81,6 +82,8 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, token:
     await tx.query("UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1", [memberId, hash]);
     // Other links sent before this one must not reset the password again.
     await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [memberId]);
+    // An imported member who came in by their invitation (or any link): the console counts them in.
+    await acceptInvitation(tx, memberId);
     await revokeAllSessions(tx, memberId);
     const devices = await revokeDeviceLogins(tx, memberId);
     await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });

@@ -11,6 +11,9 @@ export const STREAMS_CHANNEL = "mutua_member_streams";
 /** The channel notified when the association's row changes (migration 0027's trigger). */
 export const ASSOCIATION_CHANNEL = "mutua_association";
 
+/** The channel notified when messages are queued that no member event announces (services/import/invitations.ts): the workers look. */
+export const OUTBOX_CHANNEL = "mutua_outbox";
+
 type Wake = () => void;
 
 /** What an instance's streams of one member hear. */
@@ -120,6 +123,10 @@ export class EventHub {
         for (const wake of this.associationWatchers) wake();
         return;
       }
+      if (n.channel === OUTBOX_CHANNEL) {
+        for (const wake of this.everyEvent) wake();
+        return;
+      }
       if (!n.payload) return;
       if (n.channel === EVENTS_CHANNEL) {
         for (const wake of this.everyEvent) wake();
@@ -130,7 +137,7 @@ export class EventHub {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STREAMS_CHANNEL}; LISTEN ${ASSOCIATION_CHANNEL}`);
+      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STREAMS_CHANNEL}; LISTEN ${ASSOCIATION_CHANNEL}; LISTEN ${OUTBOX_CHANNEL}`);
     } catch (e) {
       await client.end().catch(() => undefined);
       if (!this.closed) {

@@ -19,6 +19,7 @@ import { notificationMail, notificationPush, writingLanguage, type PushFacts } f
 import { allowedEndpoint, forgetSubscription, subscriptionFailed, subscriptionWorked } from "./push-subscriptions";
 import { sendPush, vapidSubject } from "./push-send";
 import { unsubscribeToken } from "./unsubscribe-tokens";
+import { claimInvitation, invitationMail, markInvitationFailed, markInvitationSent, nextInvitationAt, permanentMailFailure } from "../import/invitations";
 import { vapidKeys, type VapidKeys } from "./vapid";
 
 /**
@@ -74,6 +75,8 @@ export interface WorkerDeps {
   pushAgent?: Agent | undefined;
   log: (level: "warn" | "error", message: string) => void;
 }
+
+const earliest = (a: Date | null, b: Date | null) => (a === null ? b : b === null ? a : a < b ? a : b);
 
 /** The wait before attempt `attempts + 1`, after `attempts` failed; null when none is left. */
 export function retryDelaySeconds(attempts: number, s: Settings["notificationMail"]): number | null {
@@ -194,6 +197,15 @@ export class NotificationWorker {
         idle,
         log,
       ),
+      // Imported members' invitations: one at a time, at the turns their throttle gave them.
+      new Lane(
+        "invitations",
+        1,
+        () => claimInvitation(db, EMAIL_LEASE_SECONDS, maxAttempts),
+        (c) => this.invite(c),
+        idle,
+        log,
+      ),
     ];
   }
 
@@ -234,7 +246,7 @@ export class NotificationWorker {
     const turn = ++this.scheduling;
     let sleep = POLL_MS;
     try {
-      const next = await nextDueAt(this.deps.db);
+      const next = earliest(await nextDueAt(this.deps.db), await nextInvitationAt(this.deps.db));
       if (next) {
         const wait = next.getTime() - Date.now();
         sleep = wait <= 0 ? BLOCKED_SLEEP_MS : Math.min(Math.max(wait, MIN_SLEEP_MS), POLL_MS);
@@ -279,6 +291,26 @@ export class NotificationWorker {
       return this.failed(c, err as Error);
     }
     await markSent(db, c.id);
+  }
+
+  /** An imported member's invitation: its link is made now; an address the mail server refuses is not tried again. */
+  private async invite(c: Claimed): Promise<void> {
+    const { db, settings, mailer } = this.deps;
+    const mail = await invitationMail(db, settings, c.id, this.deps.defaultLanguage);
+    if (!mail) return;
+    try {
+      await mailer.send(mail);
+    } catch (err) {
+      const e = err as Error;
+      const retry = permanentMailFailure(e) ? null : retryDelaySeconds(c.attempts, settings.notificationMail);
+      this.deps.log(
+        "warn",
+        `invitation of member ${c.id} not sent (attempt ${c.attempts}${retry === null ? ", giving up" : `, again in ${retry} s`}): ${e.message}`,
+      );
+      await markInvitationFailed(db, c.id, e.message, retry);
+      return;
+    }
+    await markInvitationSent(db, c.id);
   }
 
   /** A push to one device: the payload is encrypted for it alone, and says nothing of the member's e-mail. */

@@ -192,7 +192,7 @@ function AuditLog() {
               <td>
                 <time dateTime={e.at}>{detailDate(e.at)}</time>
               </td>
-              <td>{e.actor}</td>
+              <td>{e.actor ?? i18n._("The server's operator")}</td>
               <td>{auditAction(i18n, e)}</td>
               <td>{e.subjectName ?? <code>{e.subject}</code>}</td>
             </tr>
@@ -245,6 +245,14 @@ function auditAction(i18n: I18n, e: AuditEntry): string {
       return typeof e.details.from === "string" && typeof e.details.to === "string"
         ? i18n._("Books downloaded: {from} to {to}", { from: e.details.from, to: e.details.to })
         : i18n._("Books downloaded");
+    case "import.run":
+      return typeof e.details.members === "number" && typeof e.details.total === "string"
+        ? i18n._("Members imported: {count}, balances {total}", { count: e.details.members, total: e.details.total })
+        : i18n._("Members imported");
+    case "import.invitations":
+      return typeof e.details.count === "number"
+        ? i18n._("Invitations sent: {count}", { count: e.details.count })
+        : i18n._("Invitations sent");
     default:
       return e.action;
   }

@@ -12,5 +12,7 @@ export function movementKindLabel(i18n: I18n, kind: MovementKind): string {
       return i18n._("Reconversion");
     case "retirement":
       return i18n._("Reconversion paid out");
+    case "opening":
+      return i18n._("Opening balance");
   }
 }

@@ -34,6 +34,7 @@ function booksLabels(i18n: I18n): BooksLabels {
       payment: movementKindLabel(i18n, "payment"),
       topup: movementKindLabel(i18n, "topup"),
       reconversion: movementKindLabel(i18n, "reconversion"),
+      opening: movementKindLabel(i18n, "opening"),
       retirement: movementKindLabel(i18n, "retirement"),
     },
     issuance: i18n._("Association (issuance)"),

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from "fastify";
+import { formatCents, type ImportPreviewView } from "@mutua/domain";
+import type { AppDeps } from "../deps";
+import { operation } from "../http/contract";
+import { inviteImportedMembers, invitationCounts } from "../services/import/invitations";
+import type { ImportPreview, PreviewOptions } from "../services/import/preview";
+import { previewImport } from "../services/import/preview";
+import { uploadedFile, saveUploadPart } from "../services/import/uploads";
+import { runImport } from "../services/import/write";
+
+/** The owners' import in the console: the same service as `npm run import`, on files uploaded to the database. */
+export function importRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, settings } = deps;
+  const files = async (by: bigint, body: { members: string; history: string | null; backendId: string | null }): Promise<PreviewOptions> => ({
+    members: await uploadedFile(db, by, body.members, "members"),
+    ...(body.history ? { history: await uploadedFile(db, by, body.history, "history") } : {}),
+    ...(body.backendId ? { backendId: body.backendId } : {}),
+  });
+  operation(app, deps, "uploadImportFile", async ({ memberId, body }) => saveUploadPart(db, memberId, body));
+  operation(app, deps, "previewImport", async ({ memberId, body }) => previewView(await previewImport(db, await files(memberId, body))));
+  operation(app, deps, "runImport", async ({ memberId, body }) => {
+    const out = await runImport(db, { ...(await files(memberId, body)), by: memberId, defaultLanguage: deps.defaultLanguage });
+    if (out.kind === "refused")
+      return {
+        imported: false,
+        preview: previewView({ ...out.preview, problems: out.problems, problemsOmitted: out.problemsOmitted }),
+        members: 0,
+        linked: 0,
+        alreadyImported: 0,
+        movements: 0,
+        skippedLines: 0,
+        total: "0.00",
+      };
+    const { kind: _kind, importId: _id, preview, ...counts } = out;
+    return { imported: true, preview: previewView(preview), ...counts };
+  });
+  operation(app, deps, "getInvitations", async () => invitationCounts(db));
+  operation(app, deps, "sendInvitations", async ({ memberId }) => {
+    await inviteImportedMembers(db, memberId, settings.invitationsPerMinute);
+    return invitationCounts(db);
+  });
+}
+
+/** The preview as the contract says it: amounts as strings, the sample's members by name. */
+function previewView(p: ImportPreview): ImportPreviewView {
+  return {
+    ...p,
+    members: {
+      ...p.members,
+      sample: p.members.sample.map((m) => ({
+        line: m.line,
+        externalId: m.externalId,
+        name: `${m.firstName} ${m.lastName}`,
+        email: m.email,
+        balance: formatCents(m.balance),
+      })),
+    },
+  };
+}

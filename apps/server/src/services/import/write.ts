@@ -1,0 +1,456 @@
+import { createHash, randomBytes } from "node:crypto";
+import { formatCents, searchKey } from "@mutua/domain";
+import { inTransaction, type Db, type Tx } from "../../db/pool";
+import { audit } from "../board/audit";
+import { hashPassword } from "../members/passwords";
+import { readHistoryFile } from "./history-file";
+import { inspectImport, type ImportPreview, type PreviewOptions } from "./preview";
+import type { MemberRow } from "./members-file";
+import type { FileProblem } from "./problems";
+import { fileName } from "./table";
+
+/**
+ * Writes an import (`npm run import`, the owners' console): the members, their wallets, and
+ * either their opening balances or the history that builds them, in one transaction. Either all
+ * of it commits or none of it: killed at any point, the import leaves the database as it was, and
+ * runs whole when started again.
+ *
+ * The files are checked first (inspectImport, what the preview shows): nothing is written while
+ * a problem remains. The history is then read a second time as it streams, a few thousand lines
+ * at a time into a temporary table, and posted in date order by a handful of set-based
+ * statements: movements, their postings with running balances, the accounts' balances. So 500,000
+ * lines cost a few statements rather than 500,000 calls, and the server holds one batch at a time.
+ *
+ * Running the same files again writes nothing: members are known by their external id, movements
+ * by their idempotency key (the old system's reference, or a digest of the line); a later file
+ * adds only what is new.
+ */
+
+export interface ImportOptions extends PreviewOptions {
+  /** The owner who runs it from the console; null from the command line. */
+  by: bigint | null;
+  /** The language of memos the import writes itself ("Opening balance"), for a member who has none. */
+  defaultLanguage?: string;
+  progress?: (p: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  phase: "checking" | "members" | "history" | "posting" | "done";
+  /** History lines loaded so far, of `total`. */
+  done: number;
+  total: number;
+}
+
+export type ImportOutcome =
+  | { kind: "refused"; preview: ImportPreview; problems: FileProblem[]; problemsOmitted: number }
+  | {
+      kind: "imported";
+      importId: bigint | null;
+      preview: ImportPreview;
+      /** New members, and existing ones (same e-mail) whose balance and history were brought in. */
+      members: number;
+      linked: number;
+      alreadyImported: number;
+      movements: number;
+      /** Lines of the history imported before: left as they were. */
+      skippedLines: number;
+      total: string;
+    };
+
+/** Rows sent to PostgreSQL per statement while loading. */
+const BATCH = 5000;
+/** One import at a time, whichever instance or command runs it. */
+const IMPORT_LOCK = 0x6d_69_6d_70; // "mimp"
+
+const OPENING_MEMO: Record<string, string> = { "en-US": "Opening balance", "fr-FR": "Solde d'ouverture" };
+const MEMO_MAX = 50;
+
+/** A memo cut to what a movement holds. */
+export const memoOf = (s: string) => (s.length <= MEMO_MAX ? s : `${s.slice(0, MEMO_MAX - 1)}…`);
+
+/** A problem found while writing: the transaction is rolled back and the problems reported. */
+class Refused extends Error {
+  constructor(readonly problems: FileProblem[]) {
+    super("import refused");
+  }
+}
+
+export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome> {
+  o.progress?.({ phase: "checking", done: 0, total: 0 });
+  const inspected = await inspectImport(db, o);
+  const { preview } = inspected;
+  if (preview.problems.length + preview.problemsOmitted > 0 || !inspected.backend)
+    return { kind: "refused", preview, problems: preview.problems, problemsOmitted: preview.problemsOmitted };
+  const backend = inspected.backend;
+  const total = preview.history?.lines ?? 0;
+  // One hash for every imported member: a password nobody knows, as costly to try as a real one.
+  const passwordHash = await hashPassword(randomBytes(32).toString("base64"));
+
+  try {
+    return await inTransaction(db, async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock($1)", [IMPORT_LOCK]);
+      // The members are sorted again under the lock: an import that committed meanwhile is seen.
+      const sorted = await inspected.sortAgain(tx);
+      if (sorted.problems.length > 0)
+        throw new Refused(sorted.problems.map((p) => ({ file: fileName(o.members), line: p.line, column: null, value: p.email, message: p.message })));
+      const { rows: made } = await tx.query<{ id: bigint }>(
+        "INSERT INTO imports (backend_id, by_member, members_file, history_file) VALUES ($1, $2, $3, $4) RETURNING id",
+        [backend.id, o.by, fileName(o.members), o.history ? fileName(o.history) : null],
+      );
+      const importId = made[0]!.id;
+      const system = await systemAccounts(tx, backend.id);
+
+      o.progress?.({ phase: "members", done: 0, total });
+      await stageMembers(tx, sorted.incoming, sorted.existing, passwordHash);
+      const members = await writeMembers(tx, importId, backend.id, backend.currencyId);
+
+      let movements: number;
+      let skippedLines = 0;
+      if (o.history) {
+        await stageHistory(tx, o, (done) => o.progress?.({ phase: "history", done, total }));
+        o.progress?.({ phase: "posting", done: total, total });
+        ({ movements, skipped: skippedLines } = await postHistory(tx, importId, backend.id, backend.currencyId, system));
+      } else {
+        o.progress?.({ phase: "posting", done: 0, total: 0 });
+        movements = await postOpenings(tx, importId, backend.id, backend.currencyId, system, o.defaultLanguage ?? "fr-FR");
+      }
+      await checkBounds(tx, fileName(o.members));
+
+      const sum = [...sorted.incoming, ...sorted.existing.map((e) => e.row)].reduce((s, m) => s + m.balance, 0n);
+      await tx.query("UPDATE imports SET members_count = $2, movements_count = $3, total = $4 WHERE id = $1", [importId, members, movements, sum]);
+      const details = {
+        backend: backend.id,
+        membersFile: fileName(o.members),
+        historyFile: o.history ? fileName(o.history) : null,
+        members: sorted.incoming.length,
+        linked: sorted.existing.length,
+        alreadyImported: sorted.alreadyImported.length,
+        movements,
+        skippedLines,
+        total: formatCents(sum),
+      };
+      await audit(tx, o.by, "import.run", `import:${importId}`, details);
+      o.progress?.({ phase: "done", done: total, total });
+      return {
+        kind: "imported" as const,
+        importId,
+        preview,
+        members: sorted.incoming.length,
+        linked: sorted.existing.length,
+        alreadyImported: sorted.alreadyImported.length,
+        movements,
+        skippedLines,
+        total: formatCents(sum),
+      };
+    });
+  } catch (e) {
+    if (e instanceof Refused) return { kind: "refused", preview, problems: e.problems, problemsOmitted: 0 };
+    throw e;
+  }
+}
+
+interface SystemAccounts {
+  issuanceWallet: string;
+  issuanceAccount: bigint;
+  safeWallet: string;
+  safeAccount: bigint;
+}
+
+/** The backend's issuance and safe accounts, locked: top-ups and payouts wait for the import. */
+async function systemAccounts(tx: Tx, backendId: string): Promise<SystemAccounts> {
+  const { rows } = await tx.query<{ role: "issuance" | "safe"; wallet_id: string; id: bigint }>(
+    `SELECT w.role, a.wallet_id, a.id FROM wallets w JOIN accounts a ON a.wallet_id = w.id
+     WHERE w.backend_id = $1 AND w.role IN ('issuance', 'safe') AND a.kind = 'main' ORDER BY a.id FOR UPDATE OF a`,
+    [backendId],
+  );
+  const issuance = rows.find((r) => r.role === "issuance");
+  const safe = rows.find((r) => r.role === "safe");
+  if (!issuance || !safe) throw new Error(`backend ${backendId} has no issuance or safe wallet`);
+  return { issuanceWallet: issuance.wallet_id, issuanceAccount: issuance.id, safeWallet: safe.wallet_id, safeAccount: safe.id };
+}
+
+/** The members to write, in a temporary table: the new ones with all they are, the existing ones by id. */
+async function stageMembers(
+  tx: Tx,
+  incoming: readonly MemberRow[],
+  existing: readonly { row: MemberRow; memberId: bigint }[],
+  passwordHash: string,
+): Promise<void> {
+  await tx.query(
+    `CREATE TEMP TABLE import_members (
+       line int NOT NULL, external_id text NOT NULL, member_id bigint, email text NOT NULL, first_name text NOT NULL, last_name text NOT NULL,
+       phone text, language text, balance bigint NOT NULL, rights text[] NOT NULL, business boolean NOT NULL,
+       search_text text NOT NULL, name_key text NOT NULL, wallet_id text NOT NULL, password_hash text NOT NULL
+     ) ON COMMIT DROP`,
+  );
+  const all = [...incoming.map((row) => ({ row, memberId: null as bigint | null })), ...existing];
+  for (let i = 0; i < all.length; i += BATCH) {
+    const part = all.slice(i, i + BATCH);
+    const col = <T>(f: (x: (typeof part)[number]) => T) => part.map(f);
+    await tx.query(
+      `INSERT INTO import_members
+       SELECT l, x, m, e, f, n, p, g, b, string_to_array(r, ','), s, st, nk, w, $15
+       FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[],
+                   $11::boolean[], $12::text[], $13::text[], $14::text[]) AS t(l, x, m, e, f, n, p, g, b, r, s, st, nk, w)`,
+      [
+        col((x) => x.row.line),
+        col((x) => x.row.externalId),
+        col((x) => x.memberId),
+        col((x) => x.row.email),
+        col((x) => x.row.firstName),
+        col((x) => x.row.lastName),
+        col((x) => x.row.phone),
+        col((x) => x.row.language),
+        col((x) => x.row.balance.toString()),
+        col((x) => x.row.rights.join(",")),
+        col((x) => x.row.business),
+        col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName} ${r.email} ${r.phone ?? ""} ${r.phone?.replace(/\D/g, "") ?? ""}`)),
+        col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName}`)),
+        col(() => `custodial:${randomBytes(10).toString("hex")}`),
+        passwordHash,
+      ],
+    );
+  }
+}
+
+/**
+ * New members, their external ids, and a wallet with its account for each member who has none on
+ * the backend (an existing member may have one, still empty). Returns how many were written.
+ */
+async function writeMembers(tx: Tx, importId: bigint, backendId: string, currencyId: string): Promise<number> {
+  const { rowCount } = await tx.query(
+    `WITH made AS (
+       INSERT INTO members (email, first_name, last_name, password_hash, phone, language, search_text, name_key, is_business,
+                            can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association)
+       SELECT email, first_name, last_name, password_hash, phone, language, search_text, name_key, business,
+              'accounts' = ANY (rights), 'credits' = ANY (rights), 'board' = ANY (rights), 'owner' = ANY (rights)
+       FROM import_members WHERE member_id IS NULL ORDER BY line
+       RETURNING id, email)
+     UPDATE import_members s SET member_id = made.id FROM made WHERE made.email = s.email`,
+  );
+  await tx.query("INSERT INTO member_external_ids (external_id, member_id, import_id) SELECT external_id, member_id, $1 FROM import_members", [importId]);
+  // An existing member's wallet on the backend, if they have one, is theirs to keep.
+  await tx.query(
+    `UPDATE import_members s SET wallet_id = w.id FROM wallets w
+     WHERE w.member_id = s.member_id AND w.backend_id = $1 AND w.status <> 'discarded'`,
+    [backendId],
+  );
+  await tx.query(
+    `INSERT INTO wallets (id, backend_id, member_id, status)
+     SELECT wallet_id, $1, member_id, 'active' FROM import_members s
+     WHERE NOT EXISTS (SELECT 1 FROM wallets w WHERE w.id = s.wallet_id) ORDER BY line`,
+    [backendId],
+  );
+  await tx.query(
+    `INSERT INTO accounts (wallet_id, currency_id, kind, floor)
+     SELECT wallet_id, $1, 'main', 0 FROM import_members s
+     WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.wallet_id = s.wallet_id AND a.kind = 'main') ORDER BY line`,
+    [currencyId],
+  );
+  return rowCount ?? 0;
+}
+
+/** An opening balance for each member with a closing balance above 0, from the issuance wallet. */
+async function postOpenings(tx: Tx, importId: bigint, backendId: string, currencyId: string, system: SystemAccounts, defaultLanguage: string): Promise<number> {
+  const memo = (lang: string | null) => OPENING_MEMO[lang ?? defaultLanguage] ?? OPENING_MEMO["en-US"]!;
+  await tx.query(
+    `CREATE TEMP TABLE import_moves ON COMMIT DROP AS
+     SELECT row_number() OVER (ORDER BY line) AS seq, line, now() AS at, 'opening'::text AS kind,
+       $1::text AS payer, wallet_id AS payee, balance AS amount,
+       CASE language WHEN 'en-US' THEN $2 WHEN 'fr-FR' THEN $3 ELSE $4 END AS memo,
+       'opening:' || md5(external_id) AS key, NULL::bigint AS reconversion_of
+     FROM import_members WHERE balance > 0
+       AND NOT EXISTS (SELECT 1 FROM movements m WHERE m.payer_wallet_id = $1 AND m.idempotency_key = 'opening:' || md5(external_id))`,
+    [system.issuanceWallet, memo("en-US"), memo("fr-FR"), memo(null)],
+  );
+  return postMoves(tx, importId, backendId, currencyId);
+}
+
+/** The history's lines, loaded a batch at a time as the file streams. */
+async function stageHistory(tx: Tx, o: ImportOptions, loaded: (n: number) => void): Promise<void> {
+  await tx.query(
+    `CREATE TEMP TABLE import_lines (line int NOT NULL, at timestamptz NOT NULL, from_id text, to_id text, amount bigint NOT NULL,
+       memo text NOT NULL, reference text, digest text NOT NULL) ON COMMIT DROP`,
+  );
+  const file = await readHistoryFile(o.history!, {
+    ...(o.mapping?.history ? { mapping: o.mapping.history } : {}),
+    ...(o.preset?.history ? { preset: o.preset.history } : {}),
+    ...(o.timeZone ? { timeZone: o.timeZone } : {}),
+  });
+  let batch: { line: number; at: string; from: string | null; to: string | null; amount: string; memo: string; reference: string | null; digest: string }[] =
+    [];
+  let n = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const col = <T>(f: (x: (typeof batch)[number]) => T) => batch.map(f);
+    await tx.query(
+      `INSERT INTO import_lines SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[])`,
+      [
+        col((r) => r.line),
+        col((r) => r.at),
+        col((r) => r.from),
+        col((r) => r.to),
+        col((r) => r.amount),
+        col((r) => r.memo),
+        col((r) => r.reference),
+        col((r) => r.digest),
+      ],
+    );
+    n += batch.length;
+    batch = [];
+    loaded(n);
+  };
+  for await (const r of file.rows) {
+    const at = r.date.toISOString();
+    const amount = r.amount.toString();
+    // What makes a line without a reference the same line in a later file: all it says.
+    const digest = createHash("sha256")
+      .update(JSON.stringify([at, r.from, r.to, amount, r.memo]))
+      .digest("base64url");
+    batch.push({ line: r.line, at, from: r.from, to: r.to, amount, memo: memoOf(r.memo), reference: r.reference, digest });
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  // Read again since the check: the file must not have changed in between.
+  if (file.problems.length + file.problemsOmitted > 0) throw new Refused([...file.problems]);
+}
+
+/**
+ * The history's lines as movements: a payment between two members, a top-up from the issuance
+ * wallet, a reconversion to the safe wallet, paid out at once (a retirement back to issuance, its
+ * reconversion marked paid: the old system's payouts are done). A line posted by an earlier
+ * import is left; one that would move money of a member imported before is refused (their
+ * balance is no longer the old system's).
+ */
+async function postHistory(
+  tx: Tx,
+  importId: bigint,
+  backendId: string,
+  currencyId: string,
+  s: SystemAccounts,
+): Promise<{ movements: number; skipped: number }> {
+  // Each line's key: the old system's reference, or its digest and its rank among identical lines.
+  await tx.query(
+    `CREATE TEMP TABLE import_keyed ON COMMIT DROP AS
+     SELECT l.*, 'import:' || CASE WHEN l.reference IS NOT NULL AND length(l.reference) <= 80 THEN 'ref:' || l.reference
+                                   WHEN l.reference IS NOT NULL THEN 'ref#' || md5(l.reference)
+                                   ELSE l.digest || ':' || row_number() OVER (PARTITION BY l.digest ORDER BY l.line) END AS key,
+       pw.id AS payer_member, qw.id AS payee_member, pm.line IS NULL AND l.from_id IS NOT NULL AS payer_old,
+       qm.line IS NULL AND l.to_id IS NOT NULL AS payee_old
+     FROM import_lines l
+     LEFT JOIN member_external_ids px ON px.external_id = l.from_id
+     LEFT JOIN wallets pw ON pw.member_id = px.member_id AND pw.backend_id = $1 AND pw.status <> 'discarded'
+     LEFT JOIN import_members pm ON pm.external_id = l.from_id
+     LEFT JOIN member_external_ids qx ON qx.external_id = l.to_id
+     LEFT JOIN wallets qw ON qw.member_id = qx.member_id AND qw.backend_id = $1 AND qw.status <> 'discarded'
+     LEFT JOIN import_members qm ON qm.external_id = l.to_id`,
+    [backendId],
+  );
+  await tx.query(
+    `CREATE TEMP TABLE import_pending ON COMMIT DROP AS
+     SELECT k.* FROM import_keyed k
+     WHERE NOT EXISTS (SELECT 1 FROM movements m WHERE m.payer_wallet_id = coalesce(k.payer_member, $1) AND m.idempotency_key = k.key)`,
+    [s.issuanceWallet],
+  );
+  const { rows: counts } = await tx.query<{ all: number; pending: number }>(
+    "SELECT (SELECT count(*) FROM import_keyed)::int AS all, (SELECT count(*) FROM import_pending)::int AS pending",
+  );
+  const skipped = counts[0]!.all - counts[0]!.pending;
+  const { rows: foreign } = await tx.query<{ line: number; who: string }>(
+    `SELECT line, CASE WHEN payer_old THEN from_id ELSE to_id END AS who FROM import_pending WHERE payer_old OR payee_old ORDER BY line LIMIT 100`,
+  );
+  if (foreign.length > 0)
+    throw new Refused(
+      foreign.map((f) => ({
+        file: "history",
+        line: f.line,
+        column: null,
+        value: f.who,
+        message: `member ${f.who} was imported before: a new line of their history would change the balance they have here now`,
+      })),
+    );
+  await tx.query(
+    `CREATE TEMP TABLE import_moves ON COMMIT DROP AS
+     SELECT row_number() OVER (ORDER BY at, line, part) AS seq, line, at, kind, payer, payee, amount, memo, key, reconversion_of
+     FROM (
+       SELECT line, at, 0 AS part, CASE WHEN from_id IS NULL THEN 'topup' WHEN to_id IS NULL THEN 'reconversion' ELSE 'payment' END AS kind,
+         coalesce(payer_member, $1) AS payer, coalesce(payee_member, $2) AS payee, amount, memo, key, NULL::text AS reconversion_of
+       FROM import_pending
+       UNION ALL
+       SELECT line, at, 1, 'retirement', $2, $1, amount, memo, key || ':paid', key FROM import_pending WHERE to_id IS NULL
+     ) x`,
+    [s.issuanceWallet, s.safeWallet],
+  );
+  const movements = await postMoves(tx, importId, backendId, currencyId);
+  // The old system's payouts are done: each reconversion is paid by its retirement.
+  await tx.query(
+    `INSERT INTO reconversions (movement_id, status, updated_at, retirement_movement_id)
+     SELECT r.id, 'paid', t.created_at, t.id
+     FROM import_moves x JOIN import_moves y ON y.key = x.reconversion_of AND y.kind = 'reconversion'
+     JOIN movements t ON t.payer_wallet_id = x.payer AND t.idempotency_key = x.key
+     JOIN movements r ON r.payer_wallet_id = y.payer AND r.idempotency_key = y.key
+     WHERE x.kind = 'retirement'`,
+  );
+  return { movements, skipped };
+}
+
+/**
+ * Posts the staged movements (import_moves, in `seq` order): the movements, each account's
+ * postings with its running balance (its balance before the import plus the sum so far, in the
+ * order the postings are written, which is the accounts' own order), then the balances.
+ */
+async function postMoves(tx: Tx, importId: bigint, backendId: string, currencyId: string): Promise<number> {
+  const { rowCount } = await tx.query(
+    `INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, sender_memo, recipient_memo,
+                            idempotency_key, request_hash, created_at, import_id)
+     SELECT 'tx_' || substr(md5(random()::text || clock_timestamp()::text || seq::text), 1, 24), $1, $2, kind, payer, payee, amount, memo, memo,
+            key, md5(kind || payer || payee || amount::text || memo), at, $3
+     FROM import_moves ORDER BY seq`,
+    [backendId, currencyId, importId],
+  );
+  await tx.query(
+    `INSERT INTO postings (movement_id, account_id, amount, balance_after)
+     SELECT movement_id, account_id, amount, base + sum(amount) OVER (PARTITION BY account_id ORDER BY seq, side)
+     FROM (
+       SELECT x.seq, 0 AS side, m.id AS movement_id, a.id AS account_id, -x.amount AS amount, a.balance AS base
+       FROM import_moves x JOIN movements m ON m.payer_wallet_id = x.payer AND m.idempotency_key = x.key
+       JOIN accounts a ON a.wallet_id = x.payer AND a.kind = 'main'
+       UNION ALL
+       SELECT x.seq, 1, m.id, a.id, x.amount, a.balance
+       FROM import_moves x JOIN movements m ON m.payer_wallet_id = x.payer AND m.idempotency_key = x.key
+       JOIN accounts a ON a.wallet_id = x.payee AND a.kind = 'main'
+     ) p ORDER BY seq, side`,
+  );
+  await tx.query(
+    `UPDATE accounts a SET balance = a.balance + d.delta
+     FROM (SELECT account_id, sum(amount) AS delta FROM postings WHERE movement_id IN (SELECT id FROM movements WHERE import_id = $1) GROUP BY account_id) d
+     WHERE a.id = d.account_id`,
+    [importId],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * No account ends past its floor or ceiling: said of the members file's line, rather than left to
+ * the database's check to refuse in words nobody reads.
+ */
+async function checkBounds(tx: Tx, file: string): Promise<void> {
+  const { rows } = await tx.query<{ line: number; external_id: string; balance: string; floor: string | null; ceiling: string | null }>(
+    `SELECT s.line, s.external_id, a.balance::text, a.floor::text, a.ceiling::text
+     FROM import_members s JOIN accounts a ON a.wallet_id = s.wallet_id
+     WHERE (a.floor IS NOT NULL AND a.balance < a.floor) OR (a.ceiling IS NOT NULL AND a.balance > a.ceiling) ORDER BY s.line LIMIT 100`,
+  );
+  if (rows.length > 0)
+    throw new Refused(
+      rows.map((r) => ({
+        file,
+        line: r.line,
+        column: null,
+        value: formatCents(BigInt(r.balance)),
+        message:
+          r.floor !== null && BigInt(r.balance) < BigInt(r.floor)
+            ? `member ${r.external_id} would end below the account's floor of ${formatCents(BigInt(r.floor))}`
+            : `member ${r.external_id} would end above the account's ceiling of ${formatCents(BigInt(r.ceiling!))}`,
+      })),
+    );
+}
