@@ -34,6 +34,8 @@ export async function generateImport(dir: string, memberCount: number, lineCount
     if (!history.write(line)) await once(history, "drain");
   };
   await put("date,from,to,amount,memo,reference\n");
+  // The old system's transaction numbers: its own, unlike another generated file's.
+  const ref = (i: number) => `G${seed}-${i}`;
   const stamp = (i: number) => new Date(start + Math.floor((span * i) / lineCount)).toISOString();
   const cents = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, "0")}`;
   let written = 0;
@@ -41,7 +43,7 @@ export async function generateImport(dir: string, memberCount: number, lineCount
   for (let m = 0; m < memberCount && written < lineCount; m++, written++) {
     const amount = BigInt(2000 + Math.floor(random() * 20000));
     balances[m] = amount;
-    await put(`${stamp(written)},,M${m},${cents(amount)},Change,T${written}\n`);
+    await put(`${stamp(written)},,M${m},${cents(amount)},Change,${ref(written)}\n`);
   }
   while (written < lineCount) {
     const from = Math.floor(random() * memberCount);
@@ -49,18 +51,18 @@ export async function generateImport(dir: string, memberCount: number, lineCount
     if (r < 0.03) {
       const amount = BigInt(1000 + Math.floor(random() * 5000));
       balances[from] = balances[from]! + amount;
-      await put(`${stamp(written)},,M${from},${cents(amount)},Change,T${written}\n`);
+      await put(`${stamp(written)},,M${from},${cents(amount)},Change,${ref(written)}\n`);
     } else if (r < 0.05 && balances[from]! > 100n) {
       const amount = balances[from]! / 2n;
       balances[from] = balances[from]! - amount;
-      await put(`${stamp(written)},M${from},,${cents(amount)},Reconversion,T${written}\n`);
+      await put(`${stamp(written)},M${from},,${cents(amount)},Reconversion,${ref(written)}\n`);
     } else {
       const to = (from + 1 + Math.floor(random() * (memberCount - 1))) % memberCount;
       const amount = BigInt(Math.min(Number(balances[from]!), 50 + Math.floor(random() * 3000)));
       if (amount <= 0n || to === from) continue;
       balances[from] = balances[from]! - amount;
       balances[to] = balances[to]! + amount;
-      await put(`${stamp(written)},M${from},M${to},${cents(amount)},"Market, stall ${written % 97}",T${written}\n`);
+      await put(`${stamp(written)},M${from},M${to},${cents(amount)},"Market, stall ${written % 97}",${ref(written)}\n`);
     }
     written++;
   }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { figures } from "../src/services/board/figures";
 import { runImport, type ImportOutcome } from "../src/services/import/write";
 import type { BackendRow } from "../src/services/wallets/wallets";
 import { createBackend } from "./helpers";
+import { generateImport } from "./import-generator";
 import { setupServerTest } from "./setup";
 
 /**
@@ -16,6 +18,7 @@ import { setupServerTest } from "./setup";
  * new when the same files come again.
  */
 const t = setupServerTest({ server: false });
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 let dir: string;
 let backend: BackendRow;
 
@@ -218,6 +221,18 @@ l2,Omar,Diallo,omar.l@example.org,5.00
     expect(await balanceOf("nina.l@example.org")).toBe("2000");
   });
 
+  it("refuses a reference imported before for another movement, naming the line; nothing is written", async () => {
+    const members = write("k-members.csv", "external_id,first_name,last_name,email,balance\nk1,Kim,Nguyen,kim.k@example.org,3.00\n");
+    // T1 was Léa's top-up of 100.00 in the history above.
+    const history = write("k-history.csv", "date,from,to,amount,memo,reference\n2024-06-01,,k1,3.00,Change,T1\n");
+    const before = await footprint();
+    const out = await runImport(t.db, { members, history, by: null });
+    expect(out.kind === "refused" && out.problems).toEqual([
+      { file: history, line: 2, column: null, value: "T1", message: "reference T1 was imported before for another movement" },
+    ]);
+    expect(await footprint()).toEqual(before);
+  });
+
   it("brings an existing member's balance and history into their account (same e-mail), leaving their name as it is", async () => {
     const { seedMember } = await import("./helpers");
     await seedMember(t.db, { email: "eve.x@example.org", firstName: "Eve", lastName: "Existing" });
@@ -277,4 +292,43 @@ describe("an import refused", () => {
       expect(out.problems[0]).toMatchObject({ file: expect.stringMatching(/bad-[mh]-\d+\.csv$/), ...c.problem });
       expect(await footprint()).toEqual(before);
     });
+});
+
+describe("an import killed half-way", () => {
+  it("leaves the database as it was (kill -9 while it posts), and imports whole when run again", async () => {
+    const gen = path.join(dir, "generated");
+    fs.mkdirSync(gen);
+    const files = await generateImport(gen, 1000, 30_000, 3);
+    const before = await footprint();
+    const run = (until?: RegExp) =>
+      new Promise<{ code: number | null; signal: string | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/cli/import.ts", "--members", files.members, "--history", files.history], {
+          cwd: ROOT,
+          env: { ...process.env, DATABASE_URL: t.tdb.url },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let out = "";
+        const take = (d: Buffer) => {
+          out += d;
+          if (until?.test(out) && child.exitCode === null) child.kill("SIGKILL");
+        };
+        child.stdout.on("data", take);
+        child.stderr.on("data", take);
+        child.on("exit", (code, signal) => resolve({ code, signal, out }));
+      });
+    // Members written, the history loaded, the movements being posted: all in the one transaction.
+    const killed = await run(/Posting the movements/);
+    expect(killed.signal, killed.out).toBe("SIGKILL");
+    expect(await footprint()).toEqual(before);
+
+    // Again: it waits for the killed one's transaction to end (the import's lock), then imports it all.
+    const again = await run();
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain("✓ Imported 1000 members");
+    const { rows } = await t.db.query<{ c: string }>(
+      "SELECT sum(a.balance)::text AS c FROM member_external_ids x JOIN wallets w ON w.member_id = x.member_id JOIN accounts a ON a.wallet_id = w.id WHERE x.external_id LIKE 'M%'",
+    );
+    expect(BigInt(rows[0]!.c)).toBe(files.total);
+    expect((await footprint()).members).toBe(before.members! + 1000);
+  }, 120_000);
 });

@@ -137,6 +137,10 @@ export const LIMITS = {
 export const LOGO_TYPES = ["image/png", "image/svg+xml"] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];
 
+/** The files an import reads: the members (with closing balances), and their history. */
+export const IMPORT_FILE_KINDS = ["members", "history"] as const;
+export type ImportFileKind = (typeof IMPORT_FILE_KINDS)[number];
+
 /** An imported file goes up in parts of this many bytes (the last one shorter), this many at most. */
 export const IMPORT_PART_BYTES = 1024 * 1024;
 export const IMPORT_FILE_MAX_PARTS = 200;

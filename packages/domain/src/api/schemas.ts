@@ -15,6 +15,7 @@ import {
   LIMITS,
   LOGO_TYPES,
   IMPORT_PART_BYTES,
+  IMPORT_FILE_KINDS,
   IMPORT_FILE_MAX_PARTS,
   MEMBER_LANGUAGES,
   MOVEMENT_KINDS,
@@ -796,7 +797,7 @@ export const ImportUploadBody = z.strictObject({
     .string()
     .regex(/^up_[0-9a-f]{32}$/)
     .nullable(),
-  kind: z.enum(["members", "history"]),
+  kind: z.enum(IMPORT_FILE_KINDS),
   /** The file's name on the owner's device, to name it in problems. */
   name: z.string().trim().min(1).max(200),
   /** 0 for the first part. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ErrorCode, IMPORT_FILE_MAX_PARTS, IMPORT_PART_BYTES, SM } from "@mutua/domain";
+import { ErrorCode, IMPORT_FILE_MAX_PARTS, IMPORT_PART_BYTES, SM, type ImportFileKind } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, invalid } from "../platform/errors";
 import type { ImportFile } from "./table";
@@ -15,7 +15,7 @@ const KEPT_HOURS = 24;
 
 export interface UploadPart {
   uploadId: string | null;
-  kind: "members" | "history";
+  kind: ImportFileKind;
   name: string;
   index: number;
   /** Base64. */
@@ -56,7 +56,7 @@ export async function saveUploadPart(db: Db, by: bigint, part: UploadPart): Prom
  * time when it is opened (a preview and an import each open it). Refused if it is not theirs,
  * not of this kind, or gone.
  */
-export async function uploadedFile(db: Queryable, by: bigint, id: string, kind: "members" | "history"): Promise<ImportFile> {
+export async function uploadedFile(db: Queryable, by: bigint, id: string, kind: ImportFileKind): Promise<ImportFile> {
   const { rows } = await db.query<{ name: string; parts: number }>(
     `SELECT name, parts FROM import_uploads WHERE id = $1 AND by_member = $2 AND kind = $3 AND created_at >= now() - make_interval(hours => $4)`,
     [id, by, kind, KEPT_HOURS],

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { formatCents, searchKey } from "@mutua/domain";
+import { LIMITS, formatCents, searchKey } from "@mutua/domain";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { audit } from "../board/audit";
 import { hashPassword } from "../members/passwords";
@@ -63,10 +63,8 @@ const BATCH = 5000;
 const IMPORT_LOCK = 0x6d_69_6d_70; // "mimp"
 
 const OPENING_MEMO: Record<string, string> = { "en-US": "Opening balance", "fr-FR": "Solde d'ouverture" };
-const MEMO_MAX = 50;
-
 /** A memo cut to what a movement holds. */
-export const memoOf = (s: string) => (s.length <= MEMO_MAX ? s : `${s.slice(0, MEMO_MAX - 1)}…`);
+export const memoOf = (s: string) => (s.length <= LIMITS.memo ? s : `${s.slice(0, LIMITS.memo - 1)}…`);
 
 /** A problem found while writing: the transaction is rolled back and the problems reported. */
 class Refused extends Error {
@@ -109,7 +107,7 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
       if (o.history) {
         await stageHistory(tx, o, (done) => o.progress?.({ phase: "history", done, total }));
         o.progress?.({ phase: "posting", done: total, total });
-        ({ movements, skipped: skippedLines } = await postHistory(tx, importId, backend.id, backend.currencyId, system));
+        ({ movements, skipped: skippedLines } = await postHistory(tx, importId, backend.id, backend.currencyId, system, fileName(o.history)));
       } else {
         o.progress?.({ phase: "posting", done: 0, total: 0 });
         movements = await postOpenings(tx, importId, backend.id, backend.currencyId, system, o.defaultLanguage ?? "fr-FR");
@@ -328,6 +326,7 @@ async function postHistory(
   backendId: string,
   currencyId: string,
   s: SystemAccounts,
+  historyName: string,
 ): Promise<{ movements: number; skipped: number }> {
   // Each line's key: the old system's reference, or its digest and its rank among identical lines.
   await tx.query(
@@ -346,11 +345,34 @@ async function postHistory(
      LEFT JOIN import_members qm ON qm.external_id = l.to_id`,
     [backendId],
   );
+  // What each line would post, and its request hash (what makes two movements under one key the same).
+  await tx.query(
+    `CREATE TEMP TABLE import_lined ON COMMIT DROP AS
+     SELECT k.*, x.kind, x.payer, x.payee, md5(x.kind || x.payer || x.payee || k.amount::text || k.memo) AS hash
+     FROM import_keyed k CROSS JOIN LATERAL (
+       SELECT CASE WHEN k.from_id IS NULL THEN 'topup' WHEN k.to_id IS NULL THEN 'reconversion' ELSE 'payment' END AS kind,
+              coalesce(k.payer_member, $1) AS payer, coalesce(k.payee_member, $2) AS payee) x`,
+    [s.issuanceWallet, s.safeWallet],
+  );
+  // A reference imported before for another movement: the same old system would not give one twice.
+  const { rows: clashes } = await tx.query<{ line: number; reference: string }>(
+    `SELECT l.line, l.reference FROM import_lined l JOIN movements m ON m.payer_wallet_id = l.payer AND m.idempotency_key = l.key
+     WHERE m.request_hash <> l.hash ORDER BY l.line LIMIT 100`,
+  );
+  if (clashes.length > 0)
+    throw new Refused(
+      clashes.map((c) => ({
+        file: historyName,
+        line: c.line,
+        column: null,
+        value: c.reference,
+        message: `reference ${c.reference} was imported before for another movement`,
+      })),
+    );
   await tx.query(
     `CREATE TEMP TABLE import_pending ON COMMIT DROP AS
-     SELECT k.* FROM import_keyed k
-     WHERE NOT EXISTS (SELECT 1 FROM movements m WHERE m.payer_wallet_id = coalesce(k.payer_member, $1) AND m.idempotency_key = k.key)`,
-    [s.issuanceWallet],
+     SELECT l.* FROM import_lined l
+     WHERE NOT EXISTS (SELECT 1 FROM movements m WHERE m.payer_wallet_id = l.payer AND m.idempotency_key = l.key)`,
   );
   const { rows: counts } = await tx.query<{ all: number; pending: number }>(
     "SELECT (SELECT count(*) FROM import_keyed)::int AS all, (SELECT count(*) FROM import_pending)::int AS pending",
@@ -362,7 +384,7 @@ async function postHistory(
   if (foreign.length > 0)
     throw new Refused(
       foreign.map((f) => ({
-        file: "history",
+        file: historyName,
         line: f.line,
         column: null,
         value: f.who,
@@ -373,8 +395,7 @@ async function postHistory(
     `CREATE TEMP TABLE import_moves ON COMMIT DROP AS
      SELECT row_number() OVER (ORDER BY at, line, part) AS seq, line, at, kind, payer, payee, amount, memo, key, reconversion_of
      FROM (
-       SELECT line, at, 0 AS part, CASE WHEN from_id IS NULL THEN 'topup' WHEN to_id IS NULL THEN 'reconversion' ELSE 'payment' END AS kind,
-         coalesce(payer_member, $1) AS payer, coalesce(payee_member, $2) AS payee, amount, memo, key, NULL::text AS reconversion_of
+       SELECT line, at, 0 AS part, kind, payer, payee, amount, memo, key, NULL::text AS reconversion_of
        FROM import_pending
        UNION ALL
        SELECT line, at, 1, 'retirement', $2, $1, amount, memo, key || ':paid', key FROM import_pending WHERE to_id IS NULL

@@ -1,0 +1,167 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { newPage, signIn } from "./support/browser";
+import { startMailbox, type Mailbox } from "./support/mailbox";
+import { sql } from "./support/server";
+import { signedIn, useSuite } from "./support/suite";
+
+/**
+ * Moving in, as an owner does it (features/import): Ada uploads the members and the history a
+ * French spreadsheet saved (Windows-1252, semicolons, decimal commas, dates day first: a Cyclos
+ * export opened and saved again in Excel), reads the preview, imports; the board's circulation grows
+ * by the file's sum. She invites the imported members; François gets his invitation over SMTP,
+ * chooses his password, and sees his balance and his history's last movement on its original date.
+ */
+let mailbox: Mailbox;
+const suite = useSuite(() => ({ SMTP_URL: mailbox.url, INVITATIONS_PER_MINUTE: "600" }));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-import-e2e-"));
+const SHOTS = "/tmp/import-shots";
+beforeAll(async () => {
+  mailbox = await startMailbox();
+  fs.mkdirSync(SHOTS, { recursive: true });
+}, 30_000);
+afterAll(async () => {
+  await mailbox?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A file as a French Excel saves "CSV (séparateur : point-virgule)": Windows-1252, CRLF. */
+const excel = (name: string, lines: string[]) => {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, Buffer.from(`${lines.join("\r\n")}\r\n`, "latin1"));
+  return file;
+};
+
+const MEMBERS = excel("utilisateurs.csv", [
+  "Nom d'utilisateur;Nom;Courriel;Téléphone mobile;Solde",
+  "ecremieux;Élodie Crémieux;elodie@florain-import.example;06 12 34 56 78;1 222,75",
+  "flefevre;François Lefèvre;francois@florain-import.example;;87,25",
+  "pguerin;Paulette Guérin;paulette@florain-import.example;;0,00",
+]);
+const HISTORY = excel("virements.csv", [
+  "Date;De;À;Montant;Déscription;Numéro de transaction",
+  "15/03/2024;;ecremieux;1 300,00;Change;T1",
+  "16/03/2024 14:30;ecremieux;flefevre;65,50;Marché de Noël;T2",
+  "01/04/2024;;flefevre;10,00;Change;T3",
+  "02/05/2024;ecremieux;flefevre;11,75;Panier de légumes;T4",
+]);
+const FILE_SUM = 131_000n;
+
+const centsOf = (text: string) => {
+  const m = /(-|\u2212)?([\d,]+)\.(\d{2})/.exec(text);
+  if (!m) throw new Error(`no amount in ${JSON.stringify(text)}`);
+  const cents = BigInt(m[2]!.replace(/,/g, "")) * 100n + BigInt(m[3]!);
+  return m[1] ? -cents : cents;
+};
+
+/** The board's circulation of the demo currency, as the figures screen shows it. */
+async function circulation(page: Page): Promise<bigint> {
+  await page.reload();
+  const card = page.getByRole("region", { name: "Demo Lokal" });
+  await card.locator("dd").first().waitFor();
+  const dd: Locator = card
+    .locator("dt")
+    .filter({ hasText: /^Money in circulation$/ })
+    .locator("xpath=following-sibling::dd[1]");
+  return centsOf((await dd.textContent()) ?? "");
+}
+
+describe("moving in", () => {
+  it("Ada imports a French spreadsheet's members and history; the circulation grows by the file's sum; François accepts his invitation and sees his money", async () => {
+    const board = await signedIn(suite, "board@example.com");
+    await board.page.getByRole("button", { name: /Bea Board/ }).click();
+    await board.page.getByRole("menuitem", { name: "Figures" }).click();
+    await board.page.getByRole("heading", { name: "Figures", level: 1 }).waitFor();
+    const before = await circulation(board.page);
+
+    const ada = await signedIn(suite, "admin@example.com", undefined, { phone: true });
+    const { page } = ada;
+    await page
+      .getByRole("button", { name: /Ada Admin|Menu/ })
+      .first()
+      .click();
+    await page.getByRole("menuitem", { name: "Import members" }).click();
+    await page.waitForURL(`${suite.server.url}/admin/import`);
+    await page.getByRole("heading", { level: 1, name: "Import members" }).waitFor();
+
+    await page.getByLabel("Members file").setInputFiles(MEMBERS);
+    await page.getByLabel("History file (optional)").setInputFiles(HISTORY);
+    await page.getByRole("button", { name: "Check the files" }).click();
+    await page.getByRole("heading", { name: "What will be imported" }).waitFor({ timeout: 20_000 });
+    await page.getByText(/3 members to import/).waitFor();
+    await page.getByText("Élodie Crémieux").first().waitFor();
+    await page
+      .getByText("Téléphone mobile")
+      .first()
+      .waitFor({ state: "detached" })
+      .catch(() => undefined);
+    await page.screenshot({ path: `${SHOTS}/preview-phone.png`, fullPage: true });
+
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    const confirm = page.getByRole("dialog");
+    await confirm.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText(/Imported 3 members/).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: `${SHOTS}/imported-phone.png`, fullPage: true });
+
+    // The board's circulation: exactly the file's sum more.
+    expect((await circulation(board.page)) - before).toBe(FILE_SUM);
+
+    // The invitations leave; Paulette's, Élodie's and François's.
+    await page.getByRole("button", { name: /Invite 3 members/ }).click();
+    await page
+      .getByRole("dialog")
+      .getByRole("button", { name: /Invite|Send/ })
+      .last()
+      .click();
+    const mail = await mailbox.next("francois@florain-import.example", 20_000);
+    expect(mail.subject).toContain("choose your password");
+    const link = /(http:\/\/\S+\/reset-password\?token=[\w-]+)/.exec(mail.text ?? "")?.[1];
+    expect(link).toBeTruthy();
+    await expect
+      .poll(async () => (await sql(suite.server, "SELECT count(*)::int AS n FROM member_invitations WHERE sent_at IS NOT NULL"))[0], { timeout: 20_000 })
+      .toEqual({ n: 3 });
+    await page.reload();
+    await page.getByRole("heading", { name: "Invitations" }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/invitations-phone.png`, fullPage: true });
+
+    // François chooses his password from the link, signs in, and finds his money and his past.
+    const francois = await newPage(suite.browser, { phone: true });
+    await francois.page.goto(link!);
+    await francois.page.getByRole("heading", { name: "Choose a new password" }).waitFor();
+    await francois.page.getByLabel("New password").fill("Florain-2024!");
+    await francois.page.getByLabel("Confirm password").fill("Florain-2024!");
+    await francois.page.getByRole("button", { name: "Save the new password" }).click();
+    await francois.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await signIn(francois.page, suite.server.url, "francois@florain-import.example", "Florain-2024!");
+    await francois.page.waitForURL(`${suite.server.url}/dashboard`);
+    await francois.page.getByText("87.25 DL").first().waitFor();
+    const last = francois.page.locator(".transactions .tx").first();
+    await last.getByText("Panier de légumes").waitFor();
+    // On its original date, in the member's language.
+    const when = last.locator("time");
+    expect(await when.getAttribute("datetime")).toMatch(/^2024-05-02T/);
+    expect(await when.textContent()).toMatch(/2024/);
+    await francois.page.screenshot({ path: `${SHOTS}/francois-dashboard-phone.png`, fullPage: true });
+    expect(francois.errors).toEqual([]);
+    expect(ada.errors).toEqual([]);
+
+    // Ada's console counts him in.
+    await page.reload();
+    await expect
+      .poll(
+        async () =>
+          (
+            await page
+              .getByText(/Accepted/)
+              .first()
+              .locator("xpath=following-sibling::dd[1]")
+              .textContent()
+          )?.trim(),
+        { timeout: 10_000 },
+      )
+      .toBe("1");
+  });
+});
