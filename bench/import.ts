@@ -1,6 +1,6 @@
 /**
- * Moving in: `npm run import` of an old system's export, as an operator runs it (a process of its
- * own, against its own PostgreSQL). Generates a members file and a history that adds up to it
+ * Moving in: `npm run import` of an old system's export, as an operator runs it (scripts/cli.mjs,
+ * which starts the import in a process of its own, against its own PostgreSQL). Generates a members file and a history that adds up to it
  * (apps/server/test/import-generator.ts), sets up an association, imports, and prints the time,
  * the import process's peak memory (VmHWM) and the history's lines per second. The baseline,
  * measured in the same run on a fresh database, is the same with a twentieth of the files: the
@@ -21,8 +21,6 @@ import { migrate } from "../apps/server/src/db/migrate";
 import { createPool } from "../apps/server/src/db/pool";
 import { setUpAssociation } from "../apps/server/src/services/association/setup";
 import { generateImport } from "../apps/server/test/import-generator";
-// The flags `npm run import` runs with (scripts/cli.mjs), so the figures are the operator's.
-import { commandFlags } from "../scripts/lib.mjs";
 
 const memberCount = Number(process.argv[2] ?? 20_000);
 const lineCount = Number(process.argv[3] ?? 500_000);
@@ -41,6 +39,17 @@ const peakKb = (pid: number) => {
     return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
   } catch {
     return 0;
+  }
+};
+
+/** The processes a process started (scripts/cli.mjs starts the import in a Node of its own). */
+const childrenOf = (pid: number): number[] => {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((t) => fs.readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").split(" ").filter(Boolean).map(Number));
+  } catch {
+    return [];
   }
 };
 
@@ -65,20 +74,19 @@ async function measure(dir: string, members: number, lines: number): Promise<Run
       }),
     );
     const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      [...commandFlags("import"), "--import", "tsx", "apps/server/src/cli/import.ts", "--members", files.members, "--history", files.history],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: pg.url },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, ["scripts/cli.mjs", "import", "--members", files.members, "--history", files.history], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: pg.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, peakKb(child.pid!))), 100);
+    // The import process itself (what `npm run import` runs, with its flags), not the launcher.
+    const sampler = setInterval(() => {
+      for (const pid of childrenOf(child.pid!)) peak = Math.max(peak, peakKb(pid));
+    }, 100);
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     clearInterval(sampler);
     const seconds = (performance.now() - started) / 1000;

@@ -16,13 +16,14 @@ import { signedIn, useSuite } from "./support/suite";
  * chooses his password, and sees his balance and his history's last movement on its original date.
  */
 let mailbox: Mailbox;
-const suite = useSuite(() => ({ SMTP_URL: mailbox.url, INVITATIONS_PER_MINUTE: "600" }));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-import-e2e-"));
 const SHOTS = "/tmp/import-shots";
+// Before the suite's own hooks: the server is started with the mailbox's address.
 beforeAll(async () => {
   mailbox = await startMailbox();
   fs.mkdirSync(SHOTS, { recursive: true });
 }, 30_000);
+const suite = useSuite(() => ({ SMTP_URL: mailbox.url, INVITATIONS_PER_MINUTE: "600" }));
 afterAll(async () => {
   await mailbox?.close();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -79,11 +80,11 @@ describe("moving in", () => {
 
     const ada = await signedIn(suite, "admin@example.com", undefined, { phone: true });
     const { page } = ada;
-    await page
-      .getByRole("button", { name: /Ada Admin|Menu/ })
-      .first()
-      .click();
-    await page.getByRole("menuitem", { name: "Import members" }).click();
+    // On a phone the account menu is behind the navigation's; the import is reached from the settings.
+    await page.getByRole("button", { name: "Menu" }).tap();
+    await page.getByRole("button", { name: "Ada Admin" }).tap();
+    await page.getByRole("menuitem", { name: "Association settings" }).tap();
+    await page.getByRole("link", { name: "Import members" }).tap();
     await page.waitForURL(`${suite.server.url}/admin/import`);
     await page.getByRole("heading", { level: 1, name: "Import members" }).waitFor();
 

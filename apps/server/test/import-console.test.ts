@@ -73,7 +73,7 @@ async function upload(api: Api, kind: "members" | "history", name: string, text:
   let uploadId: string | null = null;
   for (let index = 0; index * partBytes < bytes.length; index++) {
     const data = bytes.subarray(index * partBytes, (index + 1) * partBytes).toString("base64");
-    const r = await api.call("uploadImportFile", { body: { uploadId, kind, name, index, data } });
+    const r: Awaited<ReturnType<typeof api.call<"uploadImportFile">>> = await api.call("uploadImportFile", { body: { uploadId, kind, name, index, data } });
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     uploadId = r.json.uploadId;
   }

@@ -11,3 +11,4 @@ export { MembersScreen } from "../features/members/MembersScreen";
 export { MemberScreen } from "../features/members/MemberScreen";
 export { FiguresScreen } from "../features/board/FiguresScreen";
 export { SettingsScreen } from "../features/settings/SettingsScreen";
+export { ImportScreen } from "../features/import/ImportScreen";

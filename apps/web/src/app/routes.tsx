@@ -125,10 +125,17 @@ const h = (title: string): RouteHandle => ({ title });
  * data with TanStack Query) keep React Router's share of the login page small. `wrap` puts the
  * screen behind its guards.
  */
-function screen<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, wrap: (el: ReactNode) => ReactNode = (el) => el): ReactNode {
-  const Screen = lazy(async () => ({ default: pick(await load()) }));
+function screen<M extends Record<K, ComponentType>, K extends keyof M>(
+  load: () => Promise<M>,
+  /** The screen's name among the module's exports (a string is the fewest bytes a route costs). */
+  name: K,
+  wrap: (el: ReactNode) => ReactNode = (el) => el,
+): ReactNode {
+  const Screen = lazy(async () => ({ default: (await load())[name] as ComponentType }));
   return wrap(<Screen />);
 }
+/** The administrators' and the board's screens, one chunk (./admin-screens): its loader written once. */
+const adminScreens = () => import("./admin-screens");
 const privately = (el: ReactNode) => <Private>{el}</Private>;
 const withRight = (right: Right) => (el: ReactNode) => (
   <Private>
@@ -143,161 +150,97 @@ const ROUTES: RouteObject[] = [
       { path: "/", element: <LoginRoute />, handle: h("Login") },
       {
         path: "/carto",
-        element: screen(
-          () => import("../features/carto/CartoScreen"),
-          (m) => m.CartoScreen,
-        ),
+        element: screen(() => import("../features/carto/CartoScreen"), "CartoScreen"),
         handle: h("Map"),
       },
       {
         path: "/reset-password",
-        element: screen(
-          () => import("../features/auth/ResetPasswordScreen"),
-          (m) => m.ResetPasswordScreen,
-        ),
+        element: screen(() => import("../features/auth/ResetPasswordScreen"), "ResetPasswordScreen"),
         handle: h("Reset my password"),
       },
       {
         path: "/signup",
-        element: screen(
-          () => import("../features/auth/SignupScreen"),
-          (m) => m.SignupScreen,
-        ),
+        element: screen(() => import("../features/auth/SignupScreen"), "SignupScreen"),
         handle: h("Sign-Up"),
       },
       {
         path: "/dashboard",
-        element: screen(
-          () => import("../features/dashboard/DashboardScreen"),
-          (m) => m.DashboardScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/dashboard/DashboardScreen"), "DashboardScreen", privately),
         handle: h("Dashboard"),
       },
       {
         path: "/create-account",
-        element: screen(
-          () => import("../features/create-account/CreateAccountScreen"),
-          (m) => m.CreateAccountScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/create-account/CreateAccountScreen"), "CreateAccountScreen", privately),
         handle: h("Create my wallet"),
       },
       {
         path: "/profile",
-        element: screen(
-          () => import("../features/profile/ProfileScreen"),
-          (m) => m.ProfileScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/profile/ProfileScreen"), "ProfileScreen", privately),
         handle: h("Profile"),
       },
       {
         path: "/preferences",
-        element: screen(
-          () => import("../features/preferences/PreferencesScreen"),
-          (m) => m.PreferencesScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/preferences/PreferencesScreen"), "PreferencesScreen", privately),
         handle: h("Preferences"),
       },
       {
         path: "/receive",
-        element: screen(
-          () => import("../features/till/TillScreen"),
-          (m) => m.TillScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/till/TillScreen"), "TillScreen", privately),
         handle: h("Receive payments"),
       },
       {
         path: "/receive/sales",
-        element: screen(
-          () => import("../features/till/SalesScreen"),
-          (m) => m.SalesScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/till/SalesScreen"), "SalesScreen", privately),
         handle: h("Sales"),
       },
       {
         path: "/notifications",
-        element: screen(
-          () => import("../features/notifications/NotificationsScreen"),
-          (m) => m.NotificationsScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/notifications/NotificationsScreen"), "NotificationsScreen", privately),
         handle: h("Notifications"),
       },
       {
         path: "/admin/pending-accounts",
-        element: screen(
-          () => import("./admin-screens"),
-          (m) => m.PendingAccountsScreen,
-          withRight("accountValidation"),
-        ),
+        element: screen(adminScreens, "PendingAccountsScreen", withRight("accountValidation")),
         handle: h("Approval of account creation"),
       },
       {
         path: "/admin/pending-credits",
-        element: screen(
-          () => import("./admin-screens"),
-          (m) => m.PendingCreditsScreen,
-          withRight("creditValidation"),
-        ),
+        element: screen(adminScreens, "PendingCreditsScreen", withRight("creditValidation")),
         handle: h("Approval of top-up requests"),
       },
       {
         path: "/admin/members",
-        element: screen(
-          () => import("./admin-screens"),
-          (m) => m.MembersScreen,
-          withRight("members"),
-        ),
+        element: screen(adminScreens, "MembersScreen", withRight("members")),
         handle: h("Members"),
       },
       {
         path: "/admin/members/:memberId",
-        element: screen(
-          () => import("./admin-screens"),
-          (m) => m.MemberScreen,
-          withRight("members"),
-        ),
+        element: screen(adminScreens, "MemberScreen", withRight("members")),
         handle: h("Member"),
       },
       {
         path: "/admin/figures",
-        element: screen(
-          () => import("./admin-screens"),
-          (m) => m.FiguresScreen,
-          withRight("board"),
-        ),
+        element: screen(adminScreens, "FiguresScreen", withRight("board")),
         handle: h("Figures"),
       },
       {
         path: "/admin/settings",
-        element: screen(
-          () => import("./admin-screens"),
-          (m) => m.SettingsScreen,
-          withRight("owner"),
-        ),
+        element: screen(adminScreens, "SettingsScreen", withRight("owner")),
         handle: h("Association settings"),
       },
       {
+        path: "/admin/import",
+        element: screen(adminScreens, "ImportScreen", withRight("owner")),
+        handle: h("Import members"),
+      },
+      {
         path: "/admin",
-        element: screen(
-          () => import("./admin-screens"),
-          (m) => m.AdminConsoleScreen,
-          withRight("both"),
-        ),
+        element: screen(adminScreens, "AdminConsoleScreen", withRight("both")),
         handle: h("Administration"),
       },
       {
         path: PAY_PATH,
-        element: screen(
-          () => import("../features/qr/PayLinkScreen"),
-          (m) => m.PayLinkScreen,
-          privately,
-        ),
+        element: screen(() => import("../features/qr/PayLinkScreen"), "PayLinkScreen", privately),
         handle: h("Send money"),
       },
       { path: "*", element: <Navigate to="/carto" replace /> },

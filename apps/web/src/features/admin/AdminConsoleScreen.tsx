@@ -250,9 +250,7 @@ function auditAction(i18n: I18n, e: AuditEntry): string {
         ? i18n._("Members imported: {count}, balances {total}", { count: e.details.members, total: e.details.total })
         : i18n._("Members imported");
     case "import.invitations":
-      return typeof e.details.count === "number"
-        ? i18n._("Invitations sent: {count}", { count: e.details.count })
-        : i18n._("Invitations sent");
+      return typeof e.details.count === "number" ? i18n._("Invitations sent: {count}", { count: e.details.count }) : i18n._("Invitations sent");
     default:
       return e.action;
   }

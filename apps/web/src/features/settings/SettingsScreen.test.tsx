@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
@@ -74,7 +75,9 @@ function renderScreen(ops: Partial<Record<Op, Mock>>) {
     <AppEnvContext.Provider value={{ config, client }}>
       <QueryClientProvider client={qc}>
         <I18nProvider i18n={i18n}>
-          <SettingsScreen />
+          <MemoryRouter>
+            <SettingsScreen />
+          </MemoryRouter>
         </I18nProvider>
       </QueryClientProvider>
     </AppEnvContext.Provider>,
@@ -87,6 +90,8 @@ const type = (label: string, value: string) => fireEvent.change(screen.getByLabe
 describe("the association's settings", () => {
   it("shows the identity, the money and a preview in the pending colours and symbol; Save waits for a change", async () => {
     renderScreen({ getAssociationSettings: vi.fn().mockResolvedValue(stored) });
+    // The way to the import, for an association moving in.
+    expect((await screen.findByRole("link", { name: "Import members" })).getAttribute("href")).toBe("/admin/import");
     expect(await screen.findByRole("heading", { level: 2, name: "Identity" })).toBeTruthy();
     expect(screen.getAllByRole("region").map((r) => r.querySelector("h2")?.textContent)).toEqual(["Identity", "Money", "Preview"]);
     expect(screen.getByRole("group", { name: "Ledger wallets (signed on members' devices)" })).toBeTruthy();

@@ -1,5 +1,6 @@
 import { useCallback, useId, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
+import { Link } from "react-router";
 import type { I18n } from "@lingui/core";
 import { useFormat } from "../../lib/format";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
@@ -31,6 +32,9 @@ export function SettingsScreen() {
   return (
     <main className="page settings-page" aria-busy={settings.isPending}>
       <h1>{i18n._("Association settings")}</h1>
+      <p className="hint">
+        {i18n._("Moving in from another system?")} <Link to="/admin/import">{i18n._("Import members")}</Link>
+      </p>
       {body}
     </main>
   );

@@ -1,0 +1,243 @@
+import { afterEach, beforeAll, describe, expect, it, vi, type Mock } from "vitest";
+import type { ReactNode } from "react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { I18nProvider } from "@lingui/react";
+import type { Messages } from "@lingui/core";
+import type { MutuaClient } from "@mutua/client";
+import { IMPORT_PART_BYTES, type AppConfig, type ImportPreviewView, type Invitations } from "@mutua/domain";
+import { AppEnvContext } from "../../app/context";
+import { i18n } from "../../lib/i18n";
+import catalog from "../../locales/en-US.json";
+import { ImportScreen, InvitationsView, PreviewView, ResultView } from "./ImportScreen";
+import { isOne } from "./labels";
+import { base64Of, uploadFile } from "./upload";
+
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
+  // jsdom has <dialog> without its methods (see ui/Dialog.test.tsx).
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute("open", "");
+    (this.querySelector<HTMLElement>("[autofocus]") ?? this).focus();
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute("open");
+  };
+});
+afterEach(cleanup);
+
+const config = { locales: { availableLanguages: {} } } as unknown as AppConfig;
+
+type Op = "uploadImportFile" | "previewImport" | "runImport" | "getInvitations" | "sendInvitations";
+
+/** A client whose `send` (what @mutua/client's `admin.call` sends through) hands each operation's body to the test's mock. */
+function wrap(children: ReactNode, ops: Partial<Record<Op, Mock>> = {}) {
+  const client = {
+    send: (name: Op, _route: unknown, a: { body?: unknown } = {}) => {
+      const op = ops[name];
+      return op ? op(a.body) : Promise.reject(new Error(`unexpected call of ${name}`));
+    },
+  } as unknown as MutuaClient;
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <AppEnvContext.Provider value={{ config, client }}>
+      <QueryClientProvider client={qc}>
+        <I18nProvider i18n={i18n}>{children}</I18nProvider>
+      </QueryClientProvider>
+    </AppEnvContext.Provider>,
+  );
+}
+
+const preview: ImportPreviewView = {
+  backend: { id: "ledger:flo", kind: "ledger", symbol: "FLO" },
+  members: {
+    file: "adherents.csv",
+    preset: "cyclos",
+    encoding: "windows-1252",
+    delimiter: ";",
+    unknownColumns: ["Fax"],
+    read: 4,
+    existing: [{ line: 5, email: "alice@example.com", name: "Alice Martin" }],
+    alreadyImported: 0,
+    toImport: 3,
+    total: "1234.50 FLO",
+    sample: [{ line: 2, externalId: "17", name: "Bruno Petit", email: "bruno@example.com", balance: "-12.00" }],
+  },
+  history: {
+    file: "historique.csv",
+    preset: "cyclos",
+    unknownColumns: [],
+    lines: 120,
+    first: "2021-03-04T12:00:00.000Z",
+    last: "2024-11-25T12:00:00.000Z",
+    cameIn: "5000.00",
+    wentOut: "3765.50",
+  },
+  problems: [],
+  problemsOmitted: 0,
+};
+
+const invitations: Invitations = {
+  notInvited: 3,
+  waiting: 2,
+  sent: 10,
+  failed: 1,
+  accepted: 4,
+  failures: [{ name: "Carla Roux", email: "carla@example", error: "mailbox unknown" }],
+};
+
+describe("the import's preview", () => {
+  it("with problems: each where to find it, those left out counted, and no Import button", () => {
+    wrap(
+      <PreviewView
+        preview={{
+          ...preview,
+          problems: [
+            { file: "adherents.csv", line: 4, column: "Email", value: "bruno@", message: "not an e-mail address" },
+            { file: "historique.csv", line: null, column: null, value: null, message: "the file is empty" },
+          ],
+          problemsOmitted: 7,
+        }}
+        importing={false}
+        onImport={() => undefined}
+      />,
+    );
+    const alert = screen.getByRole("alert");
+    within(alert).getByText("9 problems: nothing can be imported until they are fixed");
+    expect(
+      within(alert)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["adherents.csv, line 4, column Email, value “bruno@”: not an e-mail address", "historique.csv: the file is empty"]);
+    within(alert).getByText("… and 7 more");
+    expect(screen.queryByRole("button", { name: "Import" })).toBeNull();
+  });
+
+  it("without problems: what will be imported, the balances' total, the first rows and the Import button", () => {
+    const onImport = vi.fn();
+    wrap(<PreviewView preview={preview} importing={false} onImport={onImport} />);
+    screen.getByRole("heading", { level: 2, name: "What will be imported" });
+    screen.getByText("3 members to import");
+    screen.getByText("Read as WINDOWS-1252, values separated by semicolons");
+    screen.getByText("1,234.50 FLO");
+    screen.getByText("Already members (same e-mail): 1");
+    screen.getByText("Alice Martin");
+    screen.getByText("Fax");
+    screen.getByText("120 lines");
+    screen.getByText(/^From Mar 4, 2021 to Nov 25, 2024$/);
+    const row = screen.getByRole("row", { name: /Bruno Petit/ });
+    expect(
+      within(row)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual(["2", "Bruno Petit", "bruno@example.com", "\u221212.00 FLO"]);
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Import" }));
+    expect(onImport).toHaveBeenCalledOnce();
+  });
+
+  it("while the import runs, the button says so and does nothing", () => {
+    const onImport = vi.fn();
+    wrap(<PreviewView preview={preview} importing onImport={onImport} />);
+    const button = screen.getByRole("button", { name: "Importing…" });
+    expect(button.getAttribute("aria-busy")).toBe("true");
+    expect(button.getAttribute("aria-disabled")).toBe("true");
+    fireEvent.click(button);
+    expect(onImport).not.toHaveBeenCalled();
+  });
+
+  it("the result: what was written, and when nothing was new", () => {
+    const result = { imported: true, preview, members: 3, linked: 0, alreadyImported: 0, movements: 1, skippedLines: 0, total: "1234.50 FLO" };
+    const { unmount } = wrap(<ResultView result={result} />);
+    screen.getByText("Imported 3 members and 1 movement.");
+    expect(screen.queryByText(/Nothing new/)).toBeNull();
+    unmount();
+    wrap(<ResultView result={{ ...result, members: 0, movements: 0, alreadyImported: 3 }} />);
+    screen.getByText("Nothing new to import: everything in these files was imported before.");
+  });
+});
+
+describe("the invitations", () => {
+  it("counts them, lists the failures, and offers to invite those not invited yet", () => {
+    const onInvite = vi.fn();
+    wrap(<InvitationsView invitations={invitations} busy={false} onInvite={onInvite} />);
+    const counts = Object.fromEntries([...document.querySelectorAll(".import-counts dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+    expect(counts).toEqual({ "Not invited yet": "3", Waiting: "2", Sent: "10", Failed: "1", Accepted: "4" });
+    screen.getByText("Carla Roux");
+    screen.getByText(/mailbox unknown/);
+    fireEvent.click(screen.getByRole("button", { name: "Invite 3 members" }));
+    expect(onInvite).toHaveBeenCalledOnce();
+  });
+
+  it("no button when everyone was invited", () => {
+    wrap(<InvitationsView invitations={{ ...invitations, notInvited: 0 }} busy={false} onInvite={() => undefined} />);
+    expect(screen.queryByRole("button", { name: /Invite/ })).toBeNull();
+  });
+});
+
+describe("the upload", () => {
+  it("sends a file a part at a time, in order, the first opening the upload", async () => {
+    const bytes = new Uint8Array(IMPORT_PART_BYTES * 2 + 10).map((_, i) => i % 251);
+    const file = new File([bytes], "adherents.csv", { type: "text/csv" });
+    const send = vi.fn((b: { index: number }) => Promise.resolve({ uploadId: "up_1", bytes: b.index }));
+    const sent: number[] = [];
+    expect(await uploadFile(file, "members", send, (n) => sent.push(n))).toBe("up_1");
+    expect(send.mock.calls.map(([b]) => b)).toMatchObject([
+      { uploadId: null, kind: "members", name: "adherents.csv", index: 0 },
+      { uploadId: "up_1", index: 1 },
+      { uploadId: "up_1", index: 2, data: base64Of(bytes.subarray(IMPORT_PART_BYTES * 2)) },
+    ]);
+    expect(sent).toEqual([IMPORT_PART_BYTES, IMPORT_PART_BYTES, 10]);
+    expect(atob(base64Of(new Uint8Array([0, 255, 10])))).toBe("\u0000\u00ff\n");
+  });
+
+  it("picks the singular as each language does", () => {
+    expect([0, 1, 2].map((n) => isOne(n, "en-US"))).toEqual([false, true, false]);
+    expect([0, 1, 2].map((n) => isOne(n, "fr-FR"))).toEqual([true, true, false]);
+  });
+});
+
+describe("the import screen", () => {
+  it("uploads the files, shows what will be imported, imports once confirmed", async () => {
+    const ops = {
+      getInvitations: vi.fn().mockResolvedValue({ ...invitations, notInvited: 0, waiting: 0, failures: [] }),
+      uploadImportFile: vi.fn((b: { kind: string }) =>
+        Promise.resolve({ uploadId: b.kind === "members" ? `up_${"a".repeat(32)}` : `up_${"b".repeat(32)}`, bytes: 4 }),
+      ),
+      previewImport: vi.fn().mockResolvedValue(preview),
+      runImport: vi
+        .fn()
+        .mockResolvedValue({ imported: true, preview, members: 3, linked: 1, alreadyImported: 0, movements: 120, skippedLines: 0, total: "1234.50 FLO" }),
+    };
+    wrap(<ImportScreen />, ops);
+    await screen.findByText("Accepted");
+    fireEvent.change(screen.getByLabelText("Members file"), { target: { files: [new File(["a;b\n"], "adherents.csv")] } });
+    fireEvent.change(screen.getByLabelText("History file (optional)"), { target: { files: [new File(["c;d\n"], "historique.csv")] } });
+    fireEvent.click(screen.getByRole("button", { name: "Check the files" }));
+    await screen.findByText("3 members to import");
+    expect(ops.uploadImportFile.mock.calls.map(([b]) => b)).toMatchObject([
+      { kind: "members", name: "adherents.csv", index: 0, uploadId: null, data: btoa("a;b\n") },
+      { kind: "history", name: "historique.csv", index: 0, uploadId: null, data: btoa("c;d\n") },
+    ]);
+    const uploads = { members: `up_${"a".repeat(32)}`, history: `up_${"b".repeat(32)}` };
+    expect(ops.previewImport).toHaveBeenCalledWith(uploads);
+
+    fireEvent.click(screen.getByRole("button", { name: "Import" }));
+    const dialog = screen.getByRole("dialog", { name: "Import 3 members with balances of 1,234.50 FLO?" });
+    within(dialog).getByText("This writes them into Mutua at once.");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Import" }));
+    await screen.findByText("Imported 3 members and 120 movements.");
+    screen.getByText("1 member already here received their balance and history.");
+    expect(ops.runImport).toHaveBeenCalledWith(uploads);
+    expect(screen.queryByRole("button", { name: "Import" })).toBeNull();
+  });
+
+  it("asks for the members file before sending anything", async () => {
+    const ops = { getInvitations: vi.fn().mockResolvedValue(invitations), uploadImportFile: vi.fn() };
+    wrap(<ImportScreen />, ops);
+    fireEvent.click(screen.getByRole("button", { name: "Check the files" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Members file")));
+    screen.getByText("Choose the members file.");
+    expect(ops.uploadImportFile).not.toHaveBeenCalled();
+  });
+});

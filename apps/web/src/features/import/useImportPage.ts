@@ -1,0 +1,123 @@
+import { useState } from "react";
+import { useLingui } from "@lingui/react";
+import { RefusedError, RequestFailedError } from "@mutua/client";
+import { SM, msg, type ImportPreviewView, type ImportResult } from "@mutua/domain";
+import { toast } from "../../lib/toast";
+import { useImportActions, useInvitations, type ImportUploads } from "./queries";
+import { IMPORT_FILE_MAX_BYTES, uploadFile, type ImportFileKind } from "./upload";
+
+/** The files chosen, by kind. */
+export type ImportFiles = Record<ImportFileKind, File | null>;
+
+/** How far the upload is: bytes gone up of all the files' bytes. */
+export interface UploadProgress {
+  sent: number;
+  total: number;
+}
+
+/** Whether a preview lets the import go: no problem at all, shown or left out. */
+export const hasProblems = (p: ImportPreviewView): boolean => p.problems.length + p.problemsOmitted > 0;
+
+/**
+ * The state of the import screen apart from how it is drawn: the files chosen, their upload
+ * (members first, a part at a time, with its progress), what the server read in them, the
+ * confirmation and the run of the import, and the invitations of the imported members.
+ * Choosing another file forgets what was read: an import runs only on the files checked.
+ */
+export function useImportPage() {
+  const { i18n } = useLingui();
+  const actions = useImportActions();
+  const invitations = useInvitations();
+  const [files, setFiles] = useState<ImportFiles>({ members: null, history: null });
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [checked, setChecked] = useState<{ uploads: ImportUploads; preview: ImportPreviewView } | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [asking, setAsking] = useState<"import" | "invite" | null>(null);
+
+  const checking = progress !== null || actions.preview.isPending;
+
+  const choose = (kind: ImportFileKind, file: File | null) => {
+    setFiles((f) => ({ ...f, [kind]: file }));
+    setChecked(null);
+    setResult(null);
+  };
+
+  const failed = (e: unknown, otherwise: string) => toast.error(e instanceof RefusedError ? e.msg : otherwise);
+
+  /** Uploads the members' file, then the history's if any, then asks what an import would do. */
+  const check = async () => {
+    const { members, history } = files;
+    if (checking || !members) return;
+    if ([members, history].some((f) => f && f.size > IMPORT_FILE_MAX_BYTES)) return toast.error(msg(SM.importFileTooLarge));
+    setChecked(null);
+    setResult(null);
+    const total = members.size + (history?.size ?? 0);
+    let sent = 0;
+    const gone = (bytes: number) => {
+      sent += bytes;
+      setProgress({ sent, total });
+    };
+    setProgress({ sent, total });
+    let uploads: ImportUploads;
+    try {
+      const membersId = await uploadFile(members, "members", actions.uploadPart, gone);
+      uploads = { members: membersId, history: history ? await uploadFile(history, "history", actions.uploadPart, gone) : null };
+    } catch (e) {
+      return failed(e, i18n._("The files could not be uploaded. Please try again."));
+    } finally {
+      setProgress(null);
+    }
+    actions.preview.mutate(uploads, {
+      onSuccess: (preview) => setChecked({ uploads, preview }),
+      onError: (e) => failed(e, i18n._("The files could not be checked. Please try again.")),
+    });
+  };
+
+  /** Runs the import confirmed, on the files checked: a refusal of the files shows their problems instead. */
+  const runImport = () => {
+    if (!checked || actions.run.isPending) return;
+    const { uploads } = checked;
+    setAsking(null);
+    actions.run.mutate(uploads, {
+      onSuccess: (r) => {
+        if (r.imported) setResult(r);
+        else setChecked({ uploads, preview: r.preview });
+      },
+      onError: (e) =>
+        failed(
+          e,
+          e instanceof RequestFailedError
+            ? i18n._("No answer came about the import: the server may still be working on it. Check the files again in a few minutes to see what was imported.")
+            : i18n._("The import failed. Please try again."),
+        ),
+    });
+  };
+
+  const invite = () => {
+    setAsking(null);
+    actions.invite.mutate(undefined, {
+      onSuccess: () => toast.success(i18n._("Invitations are on their way: they leave a few every minute.")),
+      onError: (e) => failed(e, i18n._("The invitations could not be sent. Please try again.")),
+    });
+  };
+
+  return {
+    files,
+    choose,
+    check: () => void check(),
+    checking,
+    progress,
+    preview: checked?.preview ?? null,
+    result,
+    importing: actions.run.isPending,
+    asking,
+    ask: (what: "import" | "invite") => setAsking(what),
+    cancel: () => setAsking(null),
+    runImport,
+    invitations,
+    invite,
+    inviting: actions.invite.isPending,
+  };
+}
+
+export type ImportPageState = ReturnType<typeof useImportPage>;
