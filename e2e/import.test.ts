@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { newPage, signIn } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
-import { sql } from "./support/server";
+import { routes } from "@mutua/domain";
+import { generateImport } from "../apps/server/test/import-generator";
+import { sql, startInstance } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
@@ -165,4 +167,63 @@ describe("moving in", () => {
       )
       .toBe("1");
   });
+});
+
+describe("a server killed during an import", () => {
+  it("leaves the database as it was (kill -9 while the console's import runs), and the same upload imports whole on another instance", async () => {
+    const gen = path.join(dir, "generated");
+    fs.mkdirSync(gen);
+    const files = await generateImport(gen, 2000, 40_000, 11);
+    const second = await startInstance(suite.server, { SMTP_URL: mailbox.url });
+    const call = async (base: string, name: "login" | "uploadImportFile" | "runImport", token: string | null, body: unknown) => {
+      const r = await fetch(`${base}${routes[name].path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+    };
+    const { token } = (await call(second.url, "login", null, { login: "admin@example.com", password: "Demo1234!" })).json as { token: string };
+    const upload = async (kind: "members" | "history", file: string) => {
+      const bytes = fs.readFileSync(file);
+      let uploadId: string | null = null;
+      for (let index = 0; index * 1024 * 1024 < bytes.length; index++) {
+        const data = bytes.subarray(index * 1024 * 1024, (index + 1) * 1024 * 1024).toString("base64");
+        const r = await call(second.url, "uploadImportFile", token, { uploadId, kind, name: path.basename(file), index, data });
+        expect(r.status).toBe(200);
+        uploadId = r.json.uploadId as string;
+      }
+      return uploadId!;
+    };
+    const body = { members: await upload("members", files.members), history: await upload("history", files.history) };
+    const count = async () =>
+      (
+        await sql(
+          suite.server,
+          "SELECT (SELECT count(*) FROM members)::int AS members, (SELECT count(*) FROM movements)::int AS movements, (SELECT count(*) FROM imports)::int AS imports",
+        )
+      )[0] as { members: number; movements: number; imports: number };
+    const before = await count();
+
+    // The import starts on the second instance; once it holds the import's lock and is loading the history, the instance is killed.
+    const answer = call(second.url, "runImport", token, body).catch((e: unknown) => e);
+    await expect
+      .poll(async () => (await sql(suite.server, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'INSERT INTO import_lines%'"))[0], {
+        timeout: 30_000,
+        interval: 20,
+      })
+      .toEqual({ n: 1 });
+    second.kill();
+    expect(await answer).toBeInstanceOf(Error);
+    expect(await count()).toEqual(before);
+
+    // The same upload, imported from the first instance: all of it, once the dead one's transaction is gone.
+    const again = await call(suite.server.url, "runImport", token, body);
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.json).toMatchObject({ imported: true, members: 2000 });
+    const after = await count();
+    expect(after.members).toBe(before.members + 2000);
+    expect(after.imports).toBe(before.imports + 1);
+    second.cleanup();
+  }, 180_000);
 });

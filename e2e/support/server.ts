@@ -11,6 +11,8 @@ export interface RunningServer {
   dataDir: string;
   /** Stops the server (and its embedded PostgreSQL) the way an operator would. */
   stop(): Promise<void>;
+  /** Kills it at once (SIGKILL to its process group), as a crash or an OOM killer would. */
+  kill(): void;
   /** Removes its data folder. */
   cleanup(): void;
   /** What it has printed so far. */
@@ -128,6 +130,14 @@ async function spawnServer(
         process.kill(-child.pid!, "SIGKILL"); // anything left in its process group
       } catch {
         /* all gone */
+      }
+    },
+    kill() {
+      stopped = true;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* already gone */
       }
     },
     cleanup() {
