@@ -128,7 +128,8 @@ o3,Ada,Lovelace,ada.open@example.org,,0,,
     const again = imported(await runImport(t.db, { members, by: null }));
     expect(again).toMatchObject({ members: 0, movements: 0, alreadyImported: 3 });
     const last = await footprint();
-    expect({ ...last, imports: 0, audit: 0 }).toEqual({ ...after, imports: 0, audit: 0 });
+    // Not even an empty import is recorded.
+    expect(last).toEqual(after);
   });
 });
 
@@ -179,7 +180,7 @@ h2,Marc,Petit,marc.h@example.org,12.50
     const before = await footprint();
     const again = imported(await runImport(t.db, { members, history, by: null, timeZone: "Europe/Paris" }));
     expect(again).toMatchObject({ members: 0, movements: 0, alreadyImported: 2, skippedLines: 3 });
-    expect({ ...(await footprint()), imports: 0, audit: 0 }).toEqual({ ...before, imports: 0, audit: 0 });
+    expect(await footprint()).toEqual(before);
   });
 
   it("a later file adds only its new members and their history", async () => {

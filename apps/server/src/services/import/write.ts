@@ -66,6 +66,16 @@ const OPENING_MEMO: Record<string, string> = { "en-US": "Opening balance", "fr-F
 /** A memo cut to what a movement holds. */
 export const memoOf = (s: string) => (s.length <= LIMITS.memo ? s : `${s.slice(0, LIMITS.memo - 1)}…`);
 
+/** Everything in the files was imported before: rolled back, so that not even an empty import is recorded. */
+class NothingNew extends Error {
+  constructor(
+    readonly alreadyImported: number,
+    readonly skippedLines: number,
+  ) {
+    super("nothing new to import");
+  }
+}
+
 /** A problem found while writing: the transaction is rolled back and the problems reported. */
 class Refused extends Error {
   constructor(readonly problems: FileProblem[]) {
@@ -112,6 +122,7 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
         o.progress?.({ phase: "posting", done: 0, total: 0 });
         movements = await postOpenings(tx, importId, backend.id, backend.currencyId, system, o.defaultLanguage ?? "fr-FR");
       }
+      if (members + sorted.existing.length + movements === 0) throw new NothingNew(sorted.alreadyImported.length, skippedLines);
       await checkBounds(tx, fileName(o.members));
 
       const sum = [...sorted.incoming, ...sorted.existing.map((e) => e.row)].reduce((s, m) => s + m.balance, 0n);
@@ -143,6 +154,18 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
     });
   } catch (e) {
     if (e instanceof Refused) return { kind: "refused", preview, problems: e.problems, problemsOmitted: 0 };
+    if (e instanceof NothingNew)
+      return {
+        kind: "imported",
+        importId: null,
+        preview,
+        members: 0,
+        linked: 0,
+        alreadyImported: e.alreadyImported,
+        movements: 0,
+        skippedLines: e.skippedLines,
+        total: formatCents(0n),
+      };
     throw e;
   }
 }

@@ -1,9 +1,9 @@
-import { IMPORT_FILE_MAX_PARTS, IMPORT_PART_BYTES, type BodyOf } from "@mutua/domain";
+import { IMPORT_FILE_MAX_PARTS, IMPORT_PART_BYTES, type BodyOf, type ImportFileKind } from "@mutua/domain";
 
 /** The largest file the server takes: so many parts of so many bytes. */
 export const IMPORT_FILE_MAX_BYTES = IMPORT_PART_BYTES * IMPORT_FILE_MAX_PARTS;
 
-export type ImportFileKind = BodyOf<"uploadImportFile">["kind"];
+export type { ImportFileKind };
 
 /** How many parts a file goes up in (an empty file is one empty part: the server says what is wrong with it). */
 export const partsOf = (size: number): number => Math.max(1, Math.ceil(size / IMPORT_PART_BYTES));
