@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { newPage, signIn, toastText } from "./support/browser";
 import { startPayment } from "./support/pay";
-import { startInstance, type RunningServer } from "./support/server";
+import { sql, startInstance, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
 
 /**
@@ -178,5 +178,34 @@ describe("live money across two server instances", () => {
     expect(bob.stream.events.length - delivered).toBe(1);
     expect(await toast.count()).toBe(1);
     await Promise.all([bob.context.close(), alice.context.close()]);
+  });
+
+  it("Bob signs in on two new devices after payments whose transaction ids crossed a power of ten: neither toasts them; the next payment toasts once", async () => {
+    // Two payments to Bob on either side of a power of ten of transaction ids: compared as text,
+    // "9…" sorts after "10…", and a new stream once started behind the later payment and told it again.
+    const alice = await liveTab(suite.server, "alice@example.com", { phone: true });
+    await alicePaysBob(alice.page, "0.91");
+    const [{ xid }] = (await sql(suite.server, "SELECT pg_current_xact_id()::text::bigint AS xid")) as { xid: string }[];
+    const target = 10 ** String(BigInt(xid!) + 1n).length;
+    await sql(suite.server, `DO $$ BEGIN WHILE pg_current_xact_id()::text::bigint < ${target} LOOP COMMIT; END LOOP; END $$`);
+    await alicePaysBob(alice.page, "0.92");
+
+    const devices = [];
+    for (const phone of [true, false]) {
+      const bob = await liveTab(second, "bob@example.com", { phone });
+      // The stream is up: anything it were to hand out again would come now.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(bob.stream.events).toEqual([]);
+      expect(await bob.page.locator("[data-sonner-toast]").count()).toBe(0);
+      devices.push(bob);
+    }
+    await alicePaysBob(alice.page, "0.93");
+    for (const bob of devices) {
+      await toastText(bob.page, "Received 0.93 DL from Alice Martin");
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await bob.page.locator("[data-sonner-toast]").count()).toBe(1);
+      expect(bob.stream.events).toHaveLength(1);
+    }
+    await Promise.all([...devices.map((d) => d.context.close()), alice.context.close()]);
   });
 });

@@ -83,6 +83,8 @@ export class EventFeeds {
     const open: OpenStream = { id: registered.id, stream, sessionHash, feed, position, expiry: null };
     this.streams.set(open.id, open);
     feed.streams.add(open);
+    // An event committed between the position's read and now woke no one here: read once.
+    feed.wake();
     this.heartbeat ??= setInterval(() => void this.beat(), REFRESH_MS).unref();
     stream.onClose(() => {
       if (open.expiry) clearTimeout(open.expiry);
@@ -181,7 +183,6 @@ class MemberFeed implements MemberListener {
   private reading = false;
   private again = false;
   private mustCheck = false;
-  private waitTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly feeds: EventFeeds,
@@ -200,7 +201,6 @@ class MemberFeed implements MemberListener {
   remove(s: OpenStream): void {
     this.streams.delete(s);
     if (this.streams.size > 0) return;
-    if (this.waitTimer) clearTimeout(this.waitTimer);
     this.onEmpty();
   }
 
@@ -222,7 +222,7 @@ class MemberFeed implements MemberListener {
         const atPosition = new Map<string, OpenStream[]>();
         for (const s of this.streams) {
           if (s.stream.closed) continue;
-          const key = `${s.position.xid}:${s.position.id}`;
+          const key = s.position.seq.toString();
           atPosition.set(key, [...(atPosition.get(key) ?? []), s]);
         }
         for (const group of atPosition.values()) {
@@ -231,8 +231,8 @@ class MemberFeed implements MemberListener {
             for (const e of out.events) s.stream.send({ id: e.id, data: JSON.stringify(e) });
             s.position = out.position;
           }
-          // Committed behind an older transaction still running: looked at again shortly.
-          if (out.waiting && !this.waitTimer) this.waitTimer = setTimeout(() => ((this.waitTimer = null), this.wake()), 50);
+          // A stream resumed after many events takes them a page at a time.
+          if (out.more) this.again = true;
         }
       } while (this.again);
     } catch (err) {

@@ -7,7 +7,9 @@
 -- does not touch its neighbours, which are posted all the same. The items' accounts are all
 -- locked first, in id order as ledger_post locks them, so batches and single movements on any
 -- number of instances still serialise per account and never deadlock; each ledger_post then
--- finds its locks already held and reads balances that include the batch's earlier items.
+-- finds its locks already held and reads balances that include the batch's earlier items. The
+-- members' event sequences are locked next, also in id order, as a single movement's trigger
+-- takes them (member_events_of_movement).
 --
 -- p_items is a JSON array of objects with the arguments of ledger_post: kind, payer, payee,
 -- accounts (array of sub-account kinds), amounts (array of decimal strings, cents), senderMemo,
@@ -35,6 +37,14 @@ BEGIN
             LATERAL jsonb_array_elements_text(x->'accounts') k(kind)
    )
    ORDER BY a.id FOR UPDATE;
+  -- Then the event sequences of the items' members, in id order too: the items' events take
+  -- them one movement after another, in no order across movements (member_events_sequence).
+  PERFORM 1 FROM member_event_streams s
+   WHERE s.member_id IN (
+     SELECT w.member_id FROM jsonb_array_elements(p_items) x
+       JOIN wallets w ON w.id IN (x->>'payer', x->>'payee')
+   )
+   ORDER BY s.member_id FOR UPDATE;
 
   FOR n IN 0 .. jsonb_array_length(p_items) - 1 LOOP
     it := p_items -> n;

@@ -5,16 +5,15 @@ import type { Queryable } from "../../db/pool";
  * A member's events (migration 0011 writes them, by trigger, in their cause's transaction): what
  * the event stream hands out, and the notification centre lists.
  *
- * The stream hands events out in the order their transactions became visible, which is not id
- * order: ids are drawn before commit, so a transaction that drew a later id may commit first. A
- * position is therefore (writing transaction, id), and an event is handed out only once every
- * transaction older than its own has ended (its xid is below the snapshot's xmin): nothing can
- * then commit behind the position, so no event is ever skipped.
+ * The stream hands a member's events out in the order of the member's own sequence (migration
+ * 0030): numbers are drawn under the member's row lock in the event's transaction, so they
+ * commit in order and without gaps, and a stream past number n can never see another event
+ * numbered n or less commit behind it. Nothing waits, and nobody else's transactions matter.
  */
 
-/** Where a stream stands: past every event it handed out. */
+/** Where a stream stands: past every event it handed out (`seq`), the last of which was `id`. */
 export interface StreamPosition {
-  xid: string;
+  seq: bigint;
   id: bigint;
 }
 
@@ -25,8 +24,7 @@ interface Row {
   wallet_id: string;
   stage: ReconversionStatus | null;
   read: boolean;
-  xid: string;
-  settled: boolean;
+  seq: bigint;
   symbol: string;
   public_id: string | null;
   amount: bigint | null;
@@ -35,8 +33,7 @@ interface Row {
 }
 
 const SELECT = `
-  SELECT e.id, e.kind, e.created_at, e.wallet_id, e.stage, e.read_at IS NOT NULL AS read, e.xid::text AS xid,
-    e.xid < pg_snapshot_xmin(pg_current_snapshot()) AS settled,
+  SELECT e.id, e.kind, e.created_at, e.wallet_id, e.stage, e.read_at IS NOT NULL AS read, e.seq,
     c.symbol, m.public_id, m.amount, cw.id IS NOT NULL AS has_counterparty, cm.name AS counterparty
   FROM member_events e
   JOIN wallets w ON w.id = e.wallet_id
@@ -66,14 +63,8 @@ function view(r: Row, associationName: string): MemberEvent {
 
 /** The position of a stream that starts now: past every event of the member's so far. */
 export async function currentPosition(db: Queryable, memberId: bigint): Promise<StreamPosition> {
-  const { rows } = await db.query<{ xid: string; id: bigint }>(
-    // Settled events only: one committed behind a transaction still running is not handed out yet, and
-    // starting past it would skip what that older transaction is about to commit.
-    `SELECT xid::text AS xid, id FROM member_events WHERE member_id = $1 AND xid < pg_snapshot_xmin(pg_current_snapshot())
-     ORDER BY xid DESC, id DESC LIMIT 1`,
-    [memberId],
-  );
-  return rows[0] ?? { xid: "0", id: 0n };
+  const { rows } = await db.query<StreamPosition>("SELECT seq, id FROM member_events WHERE member_id = $1 ORDER BY seq DESC LIMIT 1", [memberId]);
+  return rows[0] ?? { seq: 0n, id: 0n };
 }
 
 /**
@@ -81,38 +72,25 @@ export async function currentPosition(db: Queryable, memberId: bigint): Promise<
  * member has no such event (an id of another member's, or of another database).
  */
 export async function positionAfter(db: Queryable, memberId: bigint, id: bigint): Promise<StreamPosition | null> {
-  if (id === 0n) return { xid: "0", id: 0n };
-  const { rows } = await db.query<{ xid: string }>("SELECT xid::text AS xid FROM member_events WHERE member_id = $1 AND id = $2", [memberId, id]);
-  return rows[0] ? { xid: rows[0].xid, id } : null;
+  if (id === 0n) return { seq: 0n, id: 0n };
+  const { rows } = await db.query<StreamPosition>("SELECT seq, id FROM member_events WHERE member_id = $1 AND id = $2", [memberId, id]);
+  return rows[0] ?? null;
 }
 
-/**
- * The member's events past `after`, in the order the stream hands them out, as far as it may yet
- * (`settled`), and whether more have committed that must wait for older transactions to end.
- */
+/** The member's events past `after`, in the order the stream hands them out, a page at a time (`more` if there may be others). */
 export async function eventsAfter(
   db: Queryable,
   memberId: bigint,
   after: StreamPosition,
   associationName: string,
   limit = 100,
-): Promise<{ events: MemberEvent[]; position: StreamPosition; waiting: boolean }> {
-  const { rows } = await db.query<Row>(`${SELECT} WHERE e.member_id = $1 AND (e.xid, e.id) > ($2::text::xid8, $3) ORDER BY e.xid, e.id LIMIT $4`, [
-    memberId,
-    after.xid,
-    after.id,
-    limit,
-  ]);
-  const settled: Row[] = [];
-  for (const r of rows) {
-    if (!r.settled) break;
-    settled.push(r);
-  }
-  const last = settled.at(-1);
+): Promise<{ events: MemberEvent[]; position: StreamPosition; more: boolean }> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE e.member_id = $1 AND e.seq > $2 ORDER BY e.seq LIMIT $3`, [memberId, after.seq, limit]);
+  const last = rows.at(-1);
   return {
-    events: settled.map((r) => view(r, associationName)),
-    position: last ? { xid: last.xid, id: last.id } : after,
-    waiting: settled.length < rows.length,
+    events: rows.map((r) => view(r, associationName)),
+    position: last ? { seq: last.seq, id: last.id } : after,
+    more: rows.length === limit,
   };
 }
 
