@@ -211,3 +211,35 @@ describe("A payment request on a phone", () => {
     await context.close();
   });
 });
+
+describe("back on a phone", () => {
+  it("steps back inside Send money, then closes it, and the page is still the dashboard; History has an address that reload keeps and back closes", async () => {
+    const { page, context, errors } = await phone("alice@example.com");
+    const dashboard = `${suite.server.url}/dashboard`;
+    await startPayment(page, "durand", "Bob Durand", "1.25");
+    await page.goBack();
+    const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
+    await step1.waitFor();
+    expect(page.url()).toBe(dashboard);
+    await page.goBack();
+    await step1.waitFor({ state: "detached" });
+    expect(page.url()).toBe(dashboard);
+    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    // The dialog's own Close leaves no step behind: the next back leaves the dashboard as it should.
+    await page.getByRole("button", { name: "Pay", exact: true }).tap();
+    await step1.getByRole("button", { name: "Close" }).tap();
+    await step1.waitFor({ state: "detached" });
+
+    await page.getByRole("button", { name: "See more" }).tap();
+    const history = page.getByRole("dialog", { name: "All transactions" });
+    await history.waitFor();
+    expect(new URL(page.url()).searchParams.has("history")).toBe(true);
+    await page.reload();
+    await history.waitFor();
+    await page.goBack();
+    await history.waitFor({ state: "detached" });
+    expect(page.url()).toBe(dashboard);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

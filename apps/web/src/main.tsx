@@ -16,7 +16,7 @@ import { applyTheme } from "./lib/theme";
 import { registerServiceWorker } from "./lib/pwa";
 import { toast } from "./lib/toast";
 import { ToastHost } from "./ui/ToastHost";
-import { BackButton, nativeBackPlatform } from "./lib/native/back-button";
+import { BackButton, nativeBackPlatform, webBackPlatform } from "./lib/native/back-button";
 import { isNative } from "./lib/native/platform";
 import { applyStatusBar } from "./lib/native/status-bar";
 import { installBackButton } from "./lib/native/use-back-step";
@@ -39,7 +39,7 @@ async function start() {
   const config = await loadConfig();
   applyTheme(config);
   void applyStatusBar();
-  if (isNative()) installBackButton(new BackButton(await nativeBackPlatform()));
+  installBackButton(new BackButton(isNative() ? await nativeBackPlatform() : webBackPlatform()));
   const client = new MutuaClient({ baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin), onLoginRequired: loginRequired.emit });
   // Offline, queries wait for the network with the data they have; an action fails at once
   // instead of waiting to be replayed later (nothing is queued behind the member's back).

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M } from "@mutua/domain";
+import { useBackStep } from "../../lib/native/use-back-step";
 import { toast } from "../../lib/toast";
 import { makeQrDetector, type QrDetector } from "./detector";
 import "./scan.css";
@@ -13,7 +14,7 @@ interface Props {
 
 /**
  * docs/spec.md §2 "QR scan overlay": full screen, a close button and a scan rectangle. The rear camera
- * is preferred; a picture of a code can be chosen instead. The browser's back button closes it.
+ * is preferred; a picture of a code can be chosen instead. Back (the browser's or the phone's) closes it.
  */
 export default function ScanOverlay({ onResult, onClose }: Props) {
   const { i18n } = useLingui();
@@ -30,15 +31,12 @@ export default function ScanOverlay({ onResult, onClose }: Props) {
     else onResult(text);
   };
 
+  useBackStep(() => finish(null));
+
   useEffect(() => {
     const box = dialog.current;
     box?.showModal();
     detector.current ??= makeQrDetector();
-    // The back button closes the overlay instead of leaving the page.
-    history.pushState({ mutuaScan: true }, "");
-    const onPop = () => finish(null);
-    window.addEventListener("popstate", onPop);
-
     let stream: MediaStream | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -79,8 +77,6 @@ export default function ScanOverlay({ onResult, onClose }: Props) {
       stopped = true;
       clearTimeout(timer);
       stream?.getTracks().forEach((t) => t.stop());
-      window.removeEventListener("popstate", onPop);
-      if ((history.state as { mutuaScan?: boolean } | null)?.mutuaScan) history.back();
       box?.close();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps

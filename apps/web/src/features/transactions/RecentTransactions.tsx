@@ -1,5 +1,6 @@
 import { lazy, Suspense } from "react";
 import { useLingui } from "@lingui/react";
+import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { M, type AccountEntry, type PendingTopUp } from "@mutua/domain";
 import { PendingTopUps } from "../topup/PendingTopUps";
 import { useModals } from "../../app/modals";
@@ -38,6 +39,12 @@ export function RecentTransactions({
   const { i18n } = useLingui();
   const modals = useModals();
   const recent = useRecentTransactions(account?.id);
+  // The full history has an address of its own (?history), so that back closes it and a reload keeps it.
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const historyOpen = search.has("history");
+  const closeHistory = () => (location.key === "default" ? setSearch({}, { replace: true }) : void navigate(-1));
   const { ref: pendingRef, style: pendingStyle } = useReservedHeight<HTMLDivElement>("pending-topups", pendingLoading);
   const open = (tx: TransactionView) =>
     modals.open((close) => (
@@ -77,21 +84,15 @@ export function RecentTransactions({
               <TransactionItem key={tx.id} tx={tx} onOpen={open} />
             ))}
           </ul>
-          <button
-            type="button"
-            className="button"
-            onClick={() =>
-              account &&
-              modals.open((close) => (
-                <Suspense fallback={null}>
-                  <AllTransactionsModal account={account} onClose={close} onOpen={open} />
-                </Suspense>
-              ))
-            }
-          >
+          <button type="button" className="button" onClick={() => setSearch({ history: "" })}>
             {i18n._("See more")}
           </button>
         </>
+      )}
+      {historyOpen && account && (
+        <Suspense fallback={null}>
+          <AllTransactionsModal account={account} onClose={closeHistory} onOpen={open} />
+        </Suspense>
       )}
     </section>
   );

@@ -11,6 +11,8 @@ export interface BackPlatform {
   canGoBack(): boolean;
   goBack(): void;
   exit(): void;
+  /** How many steps are registered now (the web keeps as many history entries for them). */
+  stepsChanged?(count: number): void;
 }
 
 /** A step handler: returns true when it handled the press (closed or stepped back). */
@@ -24,9 +26,11 @@ export class BackButton {
   /** While registered, `step` is asked first; returns how to unregister it. */
   register(step: BackStep): () => void {
     this.steps.push(step);
+    this.platform.stepsChanged?.(this.steps.length);
     return () => {
       const i = this.steps.lastIndexOf(step);
       if (i >= 0) this.steps.splice(i, 1);
+      this.platform.stepsChanged?.(this.steps.length);
     };
   }
 
@@ -45,16 +49,59 @@ export class BackButton {
   }
 }
 
+/** Which of our step entries the browser is on (0: the page's own entry). */
+const stepEntry = (state: unknown) => (state as { mutuaStep?: number } | null)?.mutuaStep ?? 0;
+
 /**
- * The web: browsers have their own back button and no hardware one to listen to, so nothing is
- * intercepted; history is the browser's. (The scan overlay handles the browser's back itself.)
+ * The web: the browser's back button steps back in a modal and closes it too, as a phone's does.
+ * Each registered step gets a history entry of the same address above the page's own, so back
+ * lands on the entry below instead of leaving the page, and that is read as a press. Entries of
+ * steps that ended otherwise (a modal's own Close) are gone back over, unnoticed; after a
+ * navigation away, those left beneath are skipped when back comes to them.
  */
-export const webBackPlatform: BackPlatform = {
-  listen: () => () => {},
-  canGoBack: () => window.history.length > 1,
-  goBack: () => window.history.back(),
-  exit: () => {},
-};
+export function webBackPlatform(win: Window = window): BackPlatform {
+  const h = win.history;
+  let on = 0; // our entry the browser is on, as far as we know
+  let wanted = 0;
+  let ignore = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // After the pressed steps' screens have rendered and registered or unregistered their steps.
+  const sync = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (ignore > 0) return;
+      on = stepEntry(h.state);
+      if (on > wanted) {
+        ignore++;
+        h.go(wanted - on);
+        on = wanted;
+      }
+      while (on < wanted) h.pushState({ ...(h.state as object), mutuaStep: ++on }, "");
+    }, 30);
+  };
+  return {
+    listen(onPress) {
+      const onPop = (e: PopStateEvent) => {
+        const to = stepEntry(e.state);
+        if (ignore > 0) ignore--;
+        else for (let i = to; i < on; i++) onPress();
+        on = to;
+        sync();
+      };
+      win.addEventListener("popstate", onPop);
+      sync();
+      return () => win.removeEventListener("popstate", onPop);
+    },
+    // The browser has already gone back: a press no step wanted does nothing more.
+    canGoBack: () => false,
+    goBack: () => {},
+    exit: () => {},
+    stepsChanged(count) {
+      wanted = count;
+      sync();
+    },
+  };
+}
 
 /** Android's back button through @capacitor/app (iOS has none); loaded only in the native shells. */
 export async function nativeBackPlatform(): Promise<BackPlatform> {

@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
-import { BackButton, webBackPlatform } from "./back-button";
+import type { BackButton } from "./back-button";
 
-let current = new BackButton(webBackPlatform);
+let current: BackButton | null = null;
 
-/** Set once at start-up with the platform's button (main.tsx). */
+/** Set once at start-up with the platform's button: the browser's or the phone's (main.tsx). */
 export function installBackButton(button: BackButton): void {
   current = button;
   button.start();
@@ -22,7 +22,7 @@ export function useBackStep(step: (() => void) | undefined): void {
   const active = step !== undefined;
   useEffect(() => {
     if (!active) return;
-    return current.register(() => {
+    return current?.register(() => {
       if (!ref.current) return false;
       ref.current();
       return true;
