@@ -59,6 +59,12 @@ describe("freezing a wallet", () => {
     await notice.getByText("This account is frozen.").waitFor();
     await notice.getByText(reason).waitFor();
     await notice.getByText("It can neither send nor receive money. Please contact your association.").waitFor();
+    // Pay and Request are off before he starts, with the reason beside them (not after his password).
+    for (const name of ["Pay", "Request"]) {
+      const button = bob.page.getByRole("button", { name, exact: true });
+      expect(await button.isDisabled()).toBe(true);
+      expect(await button.getAttribute("aria-describedby").then((id) => bob.page.locator(`#${id}`).innerText())).toBe("This account is frozen.");
+    }
     expect(await layoutProblems(bob.page)).toEqual([]);
     fs.mkdirSync(SCREENS, { recursive: true });
     for (const scheme of ["light", "dark"] as const) {

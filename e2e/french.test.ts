@@ -4,7 +4,8 @@ import PO from "pofile";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
-import { useSuite } from "./support/suite";
+import { startPayment } from "./support/pay";
+import { signedIn, useSuite } from "./support/suite";
 
 /**
  * English texts whose French differs, as whole-word patterns (placeholders left out). A text that
@@ -76,6 +77,31 @@ describe("French", () => {
     await page.getByRole("heading", { name: "Paramètres de langue" }).waitFor();
     await expectNoEnglish(page, "preferences");
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a receipt says when in French ('Aujourd’hui, 14:05'), the spec's exact date in its details", async () => {
+    const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const send = await startPayment(alice.page, "durand", "Bob Durand", "0.75", "Pain");
+    await send.getByRole("button", { name: "Send", exact: true }).tap();
+    await send.getByRole("button", { name: "Confirm and send" }).tap();
+    const confirmation = alice.page.getByRole("dialog", { name: "Payment confirmation" });
+    await confirmation.getByText("to Bob Durand").waitFor();
+    expect(await confirmation.locator(".receipt-when").innerText()).toMatch(/^Today, \d{1,2}:\d{2}\s[AP]M$/);
+    await alice.context.close();
+
+    const { page, context } = await newPage(suite.browser, { locale: "fr-FR", phone: true });
+    await page.goto(`${suite.server.url}/`);
+    await page.getByLabel("E-mail").fill("bob@example.com");
+    await page.getByLabel("Mot de passe", { exact: true }).fill("Demo1234!");
+    await page.getByRole("button", { name: "Se connecter" }).tap();
+    await page.locator(".tx-list .tx").filter({ hasText: "Pain" }).first().tap();
+    const receipt = page.getByRole("dialog", { name: "Détails de la transaction" });
+    await receipt.getByText("de Alice Martin").waitFor();
+    expect(await receipt.locator(".receipt-when").innerText()).toMatch(/^Aujourd’hui, \d{2}:\d{2}$/);
+    expect(await receipt.locator(".detail-date").innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+    await expectNoEnglish(page, "a receipt");
+    await receipt.screenshot({ path: "test-results/screens/receipt-360-fr.png" });
     await context.close();
   });
 

@@ -119,7 +119,10 @@ describe("the history on a phone", () => {
     await step2.getByLabel("Memo", { exact: true }).fill("Invoice FR7630006000011234567890189");
     await step2.getByRole("button", { name: "Send", exact: true }).tap();
     await step2.getByRole("button", { name: "Confirm and send" }).tap();
-    await bob.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Payment sent").waitFor();
+    await bob.page
+      .getByRole("dialog", { name: "Payment confirmation" })
+      .getByText(/^Today, /)
+      .waitFor();
     await bob.context.close();
 
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });

@@ -44,10 +44,11 @@ describe("paying another member", () => {
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
 
     const confirmation = page.getByRole("dialog", { name: "Payment confirmation" });
-    await confirmation.getByText("Payment sent").waitFor();
+    // Its head: the amount, the person, the memo and the time as one says it; the spec's exact date below.
     await confirmation.getByText("Sent 12.50 DL").waitFor();
-    await confirmation.getByText("Bob Durand").waitFor();
-    expect(await confirmation.locator("time").innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+    await confirmation.getByText("to Bob Durand").waitFor();
+    expect(await confirmation.locator(".receipt-when time").innerText()).toMatch(/^Today, \d{1,2}:\d{2}\s[AP]M$/);
+    expect(await confirmation.locator(".detail-date").innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
     await confirmation.getByRole("button", { name: "Ok" }).click();
 
     const favorite = page.getByRole("dialog", { name: "Add as favorite" });
@@ -237,7 +238,7 @@ describe("the transaction list", () => {
     await page.locator(".transactions .tx").filter({ hasText: "Apples" }).first().click();
     const details = page.getByRole("dialog", { name: "Transaction details" });
     await details.getByText("Sent 12.50 DL").waitFor();
-    await details.getByText("Bob Durand").waitFor();
+    await details.getByText("to Bob Durand").waitFor();
     await details.getByRole("button", { name: "Ok" }).click();
     await context.close();
   });

@@ -145,6 +145,16 @@ describe("display formats", () => {
     expect(formatRelative(new Date("2026-02-18T10:00:00Z"), d, "en-US")).toBe("3 weeks ago");
     expect(formatRelative(new Date("2026-03-11T08:00:00Z"), d, "fr-FR")).toBe("il y a 2 heures");
   });
+  it("a receipt's time says today or yesterday by the calendar, in the member's language, else the day in full", async () => {
+    const { formatWhen } = await import("../src/format");
+    const now = new Date("2026-03-11T10:00:00Z");
+    expect(formatWhen(new Date("2026-03-11T00:15:00Z"), now, "en-US", "UTC")).toMatch(/^Today, 12:15\sAM$/);
+    expect(formatWhen(new Date("2026-03-11T12:15:00Z"), now, "fr-FR", "Europe/Paris")).toBe("Aujourd’hui, 13:15");
+    // 23:50 the day before is yesterday, though less than 24 hours ago; in Paris it is already today.
+    expect(formatWhen(new Date("2026-03-10T23:50:00Z"), now, "en-US", "UTC")).toMatch(/^Yesterday, 11:50\sPM$/);
+    expect(formatWhen(new Date("2026-03-10T23:50:00Z"), now, "fr-FR", "Europe/Paris")).toBe("Aujourd’hui, 00:50");
+    expect(formatWhen(new Date("2026-03-09T09:00:00Z"), now, "fr-FR", "UTC")).toBe("9 mars 2026 à 09:00");
+  });
 });
 
 describe("deceptive characters refused in names and memos", () => {

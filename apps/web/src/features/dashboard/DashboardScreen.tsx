@@ -203,6 +203,7 @@ export function DashboardScreen() {
     },
   ];
 
+  const frozen = current !== undefined && current.frozenReason !== null;
   return (
     <main className="dashboard">
       <h1 className="visually-hidden">{i18n._("Dashboard")}</h1>
@@ -236,10 +237,28 @@ export function DashboardScreen() {
         />
       </div>
       <footer className="dashboard-footer">
-        <button type="button" className="button pay" disabled={!current || !online} onClick={() => pay()}>
+        {/* A frozen account can neither send nor receive: said before the member starts, not after the password. */}
+        {frozen && (
+          <p id="actions-frozen" className="hint actions-why">
+            {i18n._("This account is frozen.")}
+          </p>
+        )}
+        <button
+          type="button"
+          className="button pay"
+          disabled={!current || !online || frozen}
+          aria-describedby={frozen ? "actions-frozen" : undefined}
+          onClick={() => pay()}
+        >
           {i18n._("Pay")}
         </button>
-        <button type="button" className="button request" disabled={!current || !online} onClick={() => current && request(current)}>
+        <button
+          type="button"
+          className="button request"
+          disabled={!current || !online || frozen}
+          aria-describedby={frozen ? "actions-frozen" : undefined}
+          onClick={() => current && request(current)}
+        >
           {i18n._("Request")}
         </button>
         {current?.isTopUpAllowed && !config.disableTopUp && (

@@ -4,14 +4,17 @@ import { Dialog } from "../../ui/Dialog";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
 import { toast } from "../../lib/toast";
+import { CheckIcon, Icon } from "../../ui/icons";
 import { subAccountLabel } from "../accounts/labels";
 import { useMe } from "../auth/queries";
 import { downloadReceiptPdf, receiptOf, shareReceipt } from "./receipt";
+import "./receipt.css";
 
 /**
  * docs/spec.md §2 "Detail dialog": Transaction details, or Payment confirmation right after sending.
- * Each is also the movement's receipt (both names, the memo, the reference), which the member can
- * share or download.
+ * Each is also the movement's receipt, which the member can share or download: a success mark, the
+ * amount, the other person, the memo and the time as a person says it ("Today, 13:15") head it;
+ * the details below keep both names, the spec's exact date (YYYY-MM-DD HH:mm:ssZ) and the reference.
  */
 export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: TransactionView; confirmation?: boolean; onClose: () => void }) {
   const { i18n } = useLingui();
@@ -20,7 +23,6 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
   const sent = tx.amount.startsWith("-");
   const abs = (s: string) => fmt.apiAmount(s, { abs: true });
   const title = confirmation ? i18n._("Payment confirmation") : i18n._("Transaction details");
-  const headline = confirmation ? i18n._("Payment sent") : sent ? i18n._("Transaction sent") : i18n._("Transaction processed");
   const receipt = receiptOf(tx, me?.name ?? "", i18n, fmt);
 
   const share = async () => {
@@ -49,13 +51,21 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
         </button>
       }
     >
-      <p className="detail-headline">{headline}</p>
-      <p className="detail-amount">
-        {sent
-          ? i18n._("Sent {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })
-          : i18n._("Received {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })}
-      </p>
-      {tx.description && <p className="detail-memo">{tx.description}</p>}
+      <div className="receipt-head">
+        <span className="receipt-mark" aria-hidden="true">
+          <Icon node={CheckIcon} />
+        </span>
+        <p className="detail-amount">
+          {sent
+            ? i18n._("Sent {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })
+            : i18n._("Received {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })}
+        </p>
+        <p className="receipt-person">{sent ? i18n._("to {name}", { name: receipt.to }) : i18n._("from {name}", { name: receipt.from })}</p>
+        {tx.description && <p className="detail-memo">{tx.description}</p>}
+        <p className="receipt-when">
+          <time dateTime={tx.date}>{fmt.when(new Date(tx.date))}</time>
+        </p>
+      </div>
       {tx.parts.length > 1 && (
         <div className="detail-parts">
           <p>{i18n._("Payment was done in {nbTransactions} transactions:", { nbTransactions: tx.parts.length })}</p>
@@ -68,14 +78,13 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
           </ul>
         </div>
       )}
-      <p className="detail-date">
-        <time dateTime={tx.date}>{detailDate(tx.date)}</time>
-      </p>
       <dl className="details receipt">
         <dt>{i18n._("From")}</dt>
         <dd>{receipt.from}</dd>
         <dt>{i18n._("To")}</dt>
         <dd>{receipt.to}</dd>
+        <dt>{i18n._("Date")}</dt>
+        <dd className="detail-date">{detailDate(tx.date)}</dd>
         <dt>{i18n._("Reference")}</dt>
         <dd className="reference">{receipt.reference}</dd>
       </dl>
