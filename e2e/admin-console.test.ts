@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { toastText } from "./support/browser";
+import { AUDIT_ACTIONS } from "@mutua/domain";
+import { newPage, toastText } from "./support/browser";
+import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 
 const suite = useSuite();
@@ -38,5 +40,45 @@ describe("the administration console", () => {
     await bob.page.getByRole("button", { name: "Refresh" }).click();
     await bob.page.getByRole("heading", { name: "Top up waiting admin validation" }).waitFor();
     await bob.context.close();
+  });
+});
+
+describe("the audit log", () => {
+  it("says every action the server records in words, with the file and both people, and its dates in the member's language", async () => {
+    // One entry of every kind the server writes (AUDIT_ACTIONS), with the details it writes.
+    const details: Record<string, object> = {
+      "books.exported": { from: "2026-01-01", to: "2026-03-31", movements: 12, file: "movements_2026-01-01_2026-03-31.csv" },
+      cashier_invited: { email: "carol@example.com" },
+      cashier_revoked: { name: "Carol Petit" },
+      "wallet.frozen": { reason: "Checks" },
+    };
+    const { id } = ((await sql(suite.server, "SELECT id FROM members WHERE email = 'admin@example.com'")) as { id: string }[])[0]!;
+    for (const action of AUDIT_ACTIONS)
+      await sql(suite.server, "INSERT INTO audit_log (member_id, action, subject, details) VALUES ($1, $2, 'association', $3)", [
+        id,
+        action,
+        JSON.stringify(details[action] ?? {}),
+      ]);
+    const admin = await newPage(suite.browser, { locale: "fr-FR" });
+    await admin.page.goto(`${suite.server.url}/`);
+    await admin.page.getByLabel("E-mail").fill("admin@example.com");
+    await admin.page.getByLabel("Mot de passe", { exact: true }).fill("Demo1234!");
+    await admin.page.getByRole("button", { name: "Se connecter" }).click();
+    await admin.page.waitForURL(`${suite.server.url}/dashboard`);
+    await admin.page.goto(`${suite.server.url}/admin`);
+    const log = admin.page.getByRole("region", { name: "Journal d'audit" });
+    await log.getByText("Comptes téléchargés : movements_2026-01-01_2026-03-31.csv").waitFor();
+    await log.getByText("Caissier invité : carol@example.com").waitFor();
+    await log.getByText("Caissier retiré : Carol Petit").waitFor();
+    const cells = await log.locator("tbody tr").evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+    expect(cells.length).toBeGreaterThanOrEqual(AUDIT_ACTIONS.length);
+    for (const [when, , action] of cells) {
+      // No code ("cashier_invited", "books.exported") and no ISO date: words, in French.
+      for (const code of AUDIT_ACTIONS) expect(action).not.toContain(code);
+      expect(action).not.toBe("Autre action");
+      expect(when).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      expect(when).toMatch(/ 20\d\d à \d{2}:\d{2}$/);
+    }
+    await admin.context.close();
   });
 });

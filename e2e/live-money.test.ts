@@ -185,8 +185,8 @@ describe("live money across two server instances", () => {
     // "9…" sorts after "10…", and a new stream once started behind the later payment and told it again.
     const alice = await liveTab(suite.server, "alice@example.com", { phone: true });
     await alicePaysBob(alice.page, "0.91");
-    const [{ xid }] = (await sql(suite.server, "SELECT pg_current_xact_id()::text::bigint AS xid")) as { xid: string }[];
-    const target = 10 ** String(BigInt(xid!) + 1n).length;
+    const { xid } = ((await sql(suite.server, "SELECT pg_current_xact_id()::text::bigint AS xid")) as { xid: string }[])[0]!;
+    const target = 10 ** String(BigInt(xid) + 1n).length;
     await sql(suite.server, `DO $$ BEGIN WHILE pg_current_xact_id()::text::bigint < ${target} LOOP COMMIT; END LOOP; END $$`);
     await alicePaysBob(alice.page, "0.92");
 

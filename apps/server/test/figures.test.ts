@@ -167,6 +167,11 @@ describe("the books", () => {
     }
     const audited = await t.db.query("SELECT action, details FROM audit_log WHERE action = 'books.exported'");
     expect(audited.rows).toContainEqual({ action: "books.exported", details: { from: "2026-01-01", to: "2026-02-28", movements: r.json.movements.length } });
+    // Taken out for a file: the audit log names it.
+    const again = await board.call("getBooks", { query: { from: "2026-01-01", to: "2026-02-28", tz: "Europe/Paris", file: "statements" } });
+    expect(again.status).toBe(200);
+    const named = await t.db.query("SELECT details->>'file' AS file FROM audit_log WHERE action = 'books.exported' ORDER BY id DESC LIMIT 1");
+    expect(named.rows).toEqual([{ file: "statements_2026-01-01_2026-02-28.csv" }]);
   });
 
   it("refuses a period with more movements than one answer lists, rather than cut it", async () => {

@@ -144,3 +144,43 @@ export type ImportFileKind = (typeof IMPORT_FILE_KINDS)[number];
 /** An imported file goes up in parts of this many bytes (the last one shorter), this many at most. */
 export const IMPORT_PART_BYTES = 1024 * 1024;
 export const IMPORT_FILE_MAX_PARTS = 200;
+
+/**
+ * What the audit log records (`audit_log.action`): every code the server writes, so that the
+ * console has words for each (an entry of an older version may still carry another).
+ */
+export const AUDIT_ACTIONS = [
+  "account.validate",
+  "account.discard",
+  "credit.validate",
+  "topup.mark_paid",
+  "wallet.limits",
+  "wallet.frozen",
+  "wallet.unfrozen",
+  "reconversion.advance",
+  "credential.add",
+  "credential.remove",
+  "password.reset",
+  "member.signed_out",
+  "member.pin_attempts_reset",
+  "member.password_reset_sent",
+  "member.rights_changed",
+  "ledger.checked",
+  "books.exported",
+  "import.run",
+  "import.invitations",
+  "association.setup",
+  "association.settings_changed",
+  "association.logo_changed",
+  "association.logo_removed",
+  "cashier_invited",
+  "cashier_invitation_cancelled",
+  "cashier_revoked",
+  "cashier_accepted",
+  "cashier_declined",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The two files of the books (the movements, and each account's statement). */
+export const BOOKS_FILES = ["movements", "statements"] as const;
+export type BooksFile = (typeof BOOKS_FILES)[number];

@@ -8,6 +8,7 @@ import { SM } from "../server-messages";
 import { hasDeceptiveMemoCharacters } from "../amount";
 import {
   BACKEND_KINDS,
+  BOOKS_FILES,
   CREDENTIAL_KINDS,
   EVENT_KINDS,
   FIGURE_INTERVALS,
@@ -627,7 +628,13 @@ export const Figures = z.object({
 });
 
 /** The books of a period: every movement from the start of `from` to the end of `to` in `tz`. */
-export const BooksQuery = z.object({ from: IsoDay, to: IsoDay, tz: z.string().min(1).max(64) });
+export const BooksQuery = z.object({
+  from: IsoDay,
+  to: IsoDay,
+  tz: z.string().min(1).max(64),
+  /** Which file the books are taken out for, recorded in the audit log. */
+  file: z.enum(BOOKS_FILES).optional(),
+});
 
 /** One side of a movement in the books: whose wallet, and its balance (all its accounts) just after. */
 const BookParty = z.object({

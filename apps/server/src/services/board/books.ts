@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { ErrorCode, formatCents, SM, type Books, type MovementKind, type WalletRole } from "@mutua/domain";
+import { booksFileName, ErrorCode, formatCents, SM, type Books, type BooksFile, type MovementKind, type WalletRole } from "@mutua/domain";
 import { BookMovement, Books as BooksSchema } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { audit } from "./audit";
@@ -125,7 +125,7 @@ const BookMovements = BookMovement.array();
  * the contract as the route's serializer would check the whole: built as objects and serialized
  * at once, a hundred thousand movements would fill the heap and stop the instance for seconds.
  */
-export async function exportBooks(db: Db, limit: Limit, by: bigint, q: Period): Promise<Readable> {
+export async function exportBooks(db: Db, limit: Limit, by: bigint, q: Period & { file?: BooksFile | undefined }): Promise<Readable> {
   await hit(db, `books:member:${by}`, limit);
   const { from, to, tz } = q;
   const chunks = [`${JSON.stringify(BooksHead.encode({ from, to, tz })).slice(0, -1)},"movements":[`];
@@ -134,6 +134,8 @@ export async function exportBooks(db: Db, limit: Limit, by: bigint, q: Period): 
     chunks.push(chunks.length > 1 ? `,${items}` : items);
   });
   chunks.push("]}");
-  await inTransaction(db, (tx) => audit(tx, by, "books.exported", "books", { from, to, movements }));
+  // The file the board member is taking them out for, named as it is saved (booksFileName).
+  const file = q.file ? booksFileName(q.file, { from, to }) : null;
+  await inTransaction(db, (tx) => audit(tx, by, "books.exported", "books", { from, to, movements, ...(file ? { file } : {}) }));
   return Readable.from(chunks, { objectMode: false });
 }

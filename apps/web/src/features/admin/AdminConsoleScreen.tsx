@@ -4,12 +4,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { adminKeys, useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
 import { RefusedError, admin } from "@mutua/client";
 import { useLingui } from "@lingui/react";
-import { type AuditEntry, type CreditRequest, type MemberWallet, type ReconversionView } from "@mutua/domain";
+import { type AuditAction, type AuditEntry, type CreditRequest, type MemberWallet, type ReconversionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { STAGES, stageLabel } from "../reconversion/stages";
-import { detailDate } from "../../lib/dates";
 import { Field } from "../../ui/Field";
 import { walletName } from "../accounts/labels";
 import { AdminTable } from "./AdminTable";
@@ -180,6 +179,7 @@ function UnpaidOrders() {
 /** Who did what and when: every administrator action is kept (append-only). */
 function AuditLog() {
   const { i18n } = useLingui();
+  const fmt = useFormat();
   const list = useAuditLog();
   return (
     <section aria-labelledby="audit-title">
@@ -190,11 +190,11 @@ function AuditLog() {
           {list.data.map((e, i) => (
             <tr key={`${e.at}-${i}`}>
               <td>
-                <time dateTime={e.at}>{detailDate(e.at)}</time>
+                <time dateTime={e.at}>{fmt.dateTime(new Date(e.at))}</time>
               </td>
               <td>{e.actor ?? i18n._("The server's operator")}</td>
               <td>{auditAction(i18n, e)}</td>
-              <td>{e.subjectName ?? <code>{e.subject}</code>}</td>
+              <td>{e.subjectName}</td>
             </tr>
           ))}
         </AdminTable>
@@ -203,57 +203,61 @@ function AuditLog() {
   );
 }
 
-/** What an audit entry's action code means, in words; an unknown code is shown as it is. */
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+/** "What: detail" (in French "What : detail") when the entry has the detail, else "What". */
+const withDetail = (i18n: I18n, what: string, detail: string | null) => (detail ? i18n._("{action}: {detail}", { action: what, detail }) : what);
+
+/**
+ * An audit entry's action in words, with what it concerns: every code the server writes has its
+ * words here (AUDIT_ACTIONS: a code without them does not compile); an older entry's unknown code
+ * still reads as words.
+ */
+const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = {
+  "account.validate": (i18n) => i18n._("Wallet approved"),
+  "account.discard": (i18n) => i18n._("Wallet request discarded"),
+  "credit.validate": (i18n) => i18n._("Top-up approved"),
+  "topup.mark_paid": (i18n) => i18n._("Top-up marked as paid"),
+  "wallet.limits": (i18n) => i18n._("Limits changed"),
+  "wallet.frozen": (i18n, e) => withDetail(i18n, i18n._("Account frozen"), text(e.details.reason)),
+  "wallet.unfrozen": (i18n, e) => withDetail(i18n, i18n._("Account unfrozen"), text(e.details.reason)),
+  "reconversion.advance": (i18n, e) =>
+    typeof e.details.to === "string" && (STAGES as readonly string[]).includes(e.details.to)
+      ? `${i18n._("Reconversion")}: ${stageLabel(i18n, e.details.to as ReconversionView["status"])}`
+      : i18n._("Reconversion updated"),
+  "credential.add": (i18n) => i18n._("Sign-in method added"),
+  "credential.remove": (i18n) => i18n._("Sign-in method removed"),
+  "password.reset": (i18n) => i18n._("Password reset"),
+  "member.signed_out": (i18n) => i18n._("Signed out everywhere"),
+  "member.pin_attempts_reset": (i18n) => i18n._("PIN attempts reset"),
+  "member.password_reset_sent": (i18n) => i18n._("Password reset link sent"),
+  "member.rights_changed": (i18n) => i18n._("Rights changed"),
+  "ledger.checked": (i18n) => i18n._("Ledger checked"),
+  "books.exported": (i18n, e) =>
+    text(e.details.file)
+      ? i18n._("Books downloaded: {file}", { file: text(e.details.file) })
+      : text(e.details.from) && text(e.details.to)
+        ? i18n._("Books downloaded: {from} to {to}", { from: text(e.details.from), to: text(e.details.to) })
+        : i18n._("Books downloaded"),
+  "import.run": (i18n, e) =>
+    typeof e.details.members === "number" && typeof e.details.total === "string"
+      ? i18n._("Members imported: {count}, balances {total}", { count: e.details.members, total: e.details.total })
+      : i18n._("Members imported"),
+  "import.invitations": (i18n, e) =>
+    typeof e.details.count === "number" ? i18n._("Invitations sent: {count}", { count: e.details.count }) : i18n._("Invitations sent"),
+  "association.setup": (i18n) => i18n._("Association set up"),
+  "association.settings_changed": (i18n) => i18n._("Association settings changed"),
+  "association.logo_changed": (i18n) => i18n._("Logo changed"),
+  "association.logo_removed": (i18n) => i18n._("Logo removed"),
+  cashier_invited: (i18n, e) => withDetail(i18n, i18n._("Cashier invited"), text(e.details.email)),
+  cashier_invitation_cancelled: (i18n, e) => withDetail(i18n, i18n._("Cashier invitation cancelled"), text(e.details.email)),
+  cashier_revoked: (i18n, e) => withDetail(i18n, i18n._("Cashier removed"), text(e.details.name)),
+  cashier_accepted: (i18n) => i18n._("Became a cashier of this till"),
+  cashier_declined: (i18n) => i18n._("Declined to be a cashier of this till"),
+};
+
 function auditAction(i18n: I18n, e: AuditEntry): string {
-  switch (e.action) {
-    case "account.validate":
-      return i18n._("Wallet approved");
-    case "account.discard":
-      return i18n._("Wallet request discarded");
-    case "credit.validate":
-      return i18n._("Top-up approved");
-    case "topup.mark_paid":
-      return i18n._("Top-up marked as paid");
-    case "wallet.limits":
-      return i18n._("Limits changed");
-    case "wallet.frozen":
-    case "wallet.unfrozen": {
-      const what = e.action === "wallet.frozen" ? i18n._("Account frozen") : i18n._("Account unfrozen");
-      return typeof e.details.reason === "string" ? `${what}: ${e.details.reason}` : what;
-    }
-    case "reconversion.advance":
-      return typeof e.details.to === "string" && (STAGES as readonly string[]).includes(e.details.to)
-        ? `${i18n._("Reconversion")}: ${stageLabel(i18n, e.details.to as ReconversionView["status"])}`
-        : i18n._("Reconversion updated");
-    case "credential.add":
-      return i18n._("Sign-in method added");
-    case "credential.remove":
-      return i18n._("Sign-in method removed");
-    case "password.reset":
-      return i18n._("Password reset");
-    case "member.signed_out":
-      return i18n._("Signed out everywhere");
-    case "member.pin_attempts_reset":
-      return i18n._("PIN attempts reset");
-    case "member.password_reset_sent":
-      return i18n._("Password reset link sent");
-    case "member.rights_changed":
-      return i18n._("Rights changed");
-    case "ledger.checked":
-      return i18n._("Ledger checked");
-    case "books.exported":
-      return typeof e.details.from === "string" && typeof e.details.to === "string"
-        ? i18n._("Books downloaded: {from} to {to}", { from: e.details.from, to: e.details.to })
-        : i18n._("Books downloaded");
-    case "import.run":
-      return typeof e.details.members === "number" && typeof e.details.total === "string"
-        ? i18n._("Members imported: {count}, balances {total}", { count: e.details.members, total: e.details.total })
-        : i18n._("Members imported");
-    case "import.invitations":
-      return typeof e.details.count === "number" ? i18n._("Invitations sent: {count}", { count: e.details.count }) : i18n._("Invitations sent");
-    default:
-      return e.action;
-  }
+  const words = (AUDIT_WORDS as Record<string, ((i18n: I18n, e: AuditEntry) => string) | undefined>)[e.action];
+  return words ? words(i18n, e) : i18n._("Other action");
 }
 
 /** Members' wallets with their mutual-credit bounds and whether they take top-ups. */

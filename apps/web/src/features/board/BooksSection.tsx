@@ -60,7 +60,7 @@ export function BooksSection({ period, tz }: { period: Period; tz: string }) {
   const download = async (what: "movements" | "statements") => {
     setBusy(what);
     try {
-      const books = await admin.call(client, "getBooks", { query: { ...period, tz } });
+      const books = await admin.call(client, "getBooks", { query: { ...period, tz, file: what } });
       const labels = booksLabels(i18n);
       const text = what === "movements" ? booksMovementsCsv(books, labels, decimal) : booksStatementsCsv(books, labels, decimal);
       const how = await deliverFile(text, booksFileName(what, books), "text/csv;charset=utf-8");
