@@ -138,6 +138,8 @@ describe("the board's figures", () => {
   it("each figure is the database's own sum; a top-up credited and a reconversion paid out move them by exactly their amounts", async () => {
     const board = await signedIn(suite, "board@example.com");
     const { page } = board;
+    // A board member with no account of her own lands on the figures.
+    expect(new URL(page.url()).pathname).toBe("/admin/figures");
     await page.getByRole("button", { name: /Bea Board/ }).click();
     await page.getByRole("menuitem", { name: "Figures" }).click();
     await page.getByRole("heading", { name: "Figures", level: 1 }).waitFor();

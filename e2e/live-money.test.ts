@@ -120,8 +120,8 @@ describe("live money across two server instances", () => {
     const before = cents(await balanceOf(alice.page));
     const credits = await newPage(suite.browser);
     await signIn(credits.page, suite.server.url, "credits@example.com", "Demo1234!");
-    await credits.page.waitForURL(`${suite.server.url}/dashboard`);
-    await credits.page.goto(`${suite.server.url}/admin/pending-credits`);
+    // With no account of her own, Cleo lands on the top-ups to approve.
+    await credits.page.waitForURL(`${suite.server.url}/admin/pending-credits`);
     const row = credits.page.locator("tr").filter({ hasText: "MU-DEMO2-ALICE" });
     await row.getByRole("button", { name: "Approve" }).click();
     await credits.page.getByRole("dialog", { name: "Approve 25.00 DL for Alice Martin?" }).getByRole("button", { name: "Approve" }).click();
@@ -142,8 +142,7 @@ describe("live money across two server instances", () => {
     const dan = await liveTab(second, "dan@example.com", { phone: true });
     const admin = await newPage(suite.browser);
     await signIn(admin.page, suite.server.url, "accounts@example.com", "Demo1234!");
-    await admin.page.waitForURL(`${suite.server.url}/dashboard`);
-    await admin.page.goto(`${suite.server.url}/admin/pending-accounts`);
+    await admin.page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
     await admin.page.locator("tr").filter({ hasText: "Dan Pending" }).getByRole("button", { name: "Approve" }).click();
     await admin.page.getByRole("dialog", { name: "Approve this wallet request?" }).getByRole("button", { name: "Approve" }).click();
     await toastText(admin.page, "Approved: Dan Pending, Demo Lokal");

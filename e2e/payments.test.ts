@@ -96,12 +96,15 @@ describe("paying another member", () => {
     const auth = page.getByRole("dialog", { name: "Authentication" });
     await auth.getByLabel("Enter your wallet password").fill("not the wallet password");
     await auth.getByRole("button", { name: "Send" }).click();
-    await toastText(page, "Failed authentication. Please try again.");
+    // Said once, in the dialog that asks again: no toast besides, to outlive the payment's success.
+    await auth.getByRole("alert").getByText("Failed authentication. Please try again.").waitFor();
+    expect(await page.locator("[data-sonner-toast]").filter({ hasText: "Failed authentication" }).count()).toBe(0);
     await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
 
     const confirmation = page.getByRole("dialog", { name: "Payment confirmation" });
     await confirmation.getByText("Sent 150.00 DL").waitFor({ timeout: 30_000 });
+    expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
     await confirmation.getByText("Payment was done in 2 transactions:").waitFor();
     await confirmation.getByRole("button", { name: "Ok" }).click();
     await page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }).click();

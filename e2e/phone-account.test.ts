@@ -138,7 +138,8 @@ describe("a receipt after every payment", () => {
     const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
     await receipt.getByText("Sent 1.50 DL").waitFor();
     const rows = await receipt.locator("dl.receipt").innerText();
-    expect(rows).toMatch(/From\s+Alice Martin\s+To\s+Bob Durand\s+Reference\s+tx_[0-9a-f]{24}/);
+    // The spec's exact date, in Paris's offset, among the details.
+    expect(rows).toMatch(/From\s+Alice Martin\s+To\s+Bob Durand\s+Date\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+0[12]:00\s+Reference\s+tx_[0-9a-f]{24}/);
     const reference = /tx_[0-9a-f]{24}/.exec(rows)![0];
     await shot(page, "receipt");
 

@@ -51,12 +51,17 @@ describe("a member's money on a phone", () => {
     const request = page.getByRole("dialog", { name: "Request money - 1/2" });
     await request.getByText("Demo Lokal · signed wallet").waitFor();
     await expectNoTechnicalName(request, "Request money");
+    // The hand goes to the amount, not to ×; the title stays on one line beside × on the phone.
+    expect(await request.getByLabel("Amount").evaluate((el) => el === document.activeElement)).toBe(true);
+    const title = request.getByRole("heading", { name: "Request money - 1/2" });
+    expect(await title.evaluate((h) => Math.round(h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)))).toBe(1);
     await close(request);
 
     await page.getByRole("button", { name: "Top up" }).tap();
     const topUp = page.getByRole("dialog", { name: "Top up my account" });
     await topUp.getByText("Demo Lokal · signed wallet").waitFor();
     await expectNoTechnicalName(topUp, "Top up");
+    expect(await topUp.getByLabel("Amount").evaluate((el) => el === document.activeElement)).toBe(true);
     await close(topUp);
     expect(errors).toEqual([]);
     await context.close();

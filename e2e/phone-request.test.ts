@@ -118,6 +118,12 @@ describe("an empty dashboard says what to do next", () => {
     await shot(page, "dashboard-no-wallet");
     await accounts.getByRole("link", { name: "Create my wallet" }).tap();
     await page.waitForURL(`${suite.server.url}/create-account`);
+    // Each kind says what it means, in a sentence, as it is chosen.
+    await page.getByRole("radio", { name: "Demo Lokal", exact: true }).tap();
+    await page.getByText("Held by the association: you pay once signed in, with nothing to keep on this device.").waitFor();
+    await page.getByRole("radio", { name: /signed wallet/ }).tap();
+    await page.getByText(/^Signed on your device: each payment is signed here with your wallet password/).waitFor();
+    await shot(page, "create-wallet-kinds");
     expect(errors).toEqual([]);
     await context.close();
   });

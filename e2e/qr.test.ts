@@ -109,7 +109,7 @@ describe("requesting money by QR code", () => {
     await tx.getByText("+12.34 DL").waitFor();
     await tx.getByText("Cheese", { exact: true }).waitFor();
     await tx.click();
-    await bob.page.getByRole("dialog", { name: "Transaction details" }).getByText("Alice Martin").waitFor();
+    await bob.page.getByRole("dialog", { name: "Transaction details" }).getByText("from Alice Martin").waitFor();
     await bob.context.close();
   });
 

@@ -234,8 +234,9 @@ describe("the association's settings", () => {
       await page.getByLabel(fr ? "E-mail" : "Email").fill("admin@example.com");
       await page.getByLabel(fr ? "Mot de passe" : "Password", { exact: true }).fill("Demo1234!");
       await page.getByRole("button", { name: fr ? "Se connecter" : "Sign in" }).click();
-      await page.waitForURL(`${suite.server.url}/dashboard`);
-      await page.getByRole("heading", { name: "Transactions" }).waitFor();
+      // With no account of her own, Ada lands on the console.
+      await page.waitForURL(`${suite.server.url}/admin`);
+      await page.locator("main h1").waitFor();
       // From the account menu: on a phone behind the menu button, in the bottom sheet.
       if (opts?.phone) await page.getByRole("button", { name: "Menu" }).tap();
       await page.getByRole("button", { name: /Ada Admin/ }).click();

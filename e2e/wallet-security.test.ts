@@ -97,7 +97,7 @@ describe("wallet creation and PINs", () => {
     await payFromWallet(page, "5");
     const auth = authDialog(page);
     await auth.getByLabel("PIN code", { exact: true }).pressSequentially("9999");
-    await toastText(page, "Failed authentication. Please try again.");
+    await auth.getByRole("alert").getByText("Failed authentication. Please try again.").waitFor();
     await auth.getByText("4 attempts left before this PIN is disabled.").waitFor();
     await auth.getByLabel("PIN code", { exact: true }).pressSequentially("1234");
     await confirmed(page, "5.00");
@@ -175,7 +175,7 @@ describe("wallet files", () => {
     await importFile(page, download.suggestedFilename(), exported);
     await auth.getByLabel("Enter your wallet password").fill("Not-the-password-1");
     await auth.getByRole("button", { name: "Send" }).click();
-    await toastText(page, "Failed authentication. Please try again.");
+    await auth.getByRole("alert").getByText("Failed authentication. Please try again.").waitFor();
     await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).click();
     // The wallet was already Carol's, on the server: her file replaced the one it kept.

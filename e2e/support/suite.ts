@@ -23,7 +23,10 @@ export function useSuite(
   return suite;
 }
 
-/** A fresh browser context signed in as `email` (demo password), on a loaded dashboard. */
+/**
+ * A fresh browser context signed in as `email` (demo password), on a loaded dashboard, or for an
+ * administrator or board member without an account of their own, on the work they land on.
+ */
 export async function signedIn(
   suite: { server: RunningServer; browser: Browser },
   email: string,
@@ -32,7 +35,19 @@ export async function signedIn(
 ) {
   const s = await newPage(suite.browser, opts);
   await signIn(s.page, suite.server.url, email, password);
-  await s.page.waitForURL(`${suite.server.url}/dashboard`);
-  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
+  await s.page.waitForURL((u) => u.pathname === "/dashboard" || u.pathname.startsWith("/admin"));
+  await s.page.waitForFunction(() =>
+    location.pathname.startsWith("/admin")
+      ? document.querySelector("main h1") !== null
+      : [...document.querySelectorAll("h2")].some((h) => h.textContent === "Transactions"),
+  );
+  // Without an account of their own, an administrator or board member goes on to their work.
+  await s.page.waitForFunction(
+    () => location.pathname.startsWith("/admin") || document.querySelector(".accounts button.account, .accounts .next-step") !== null,
+  );
+  if (new URL(s.page.url()).pathname === "/dashboard" && (await s.page.locator(".accounts button.account").count()) === 0) {
+    await s.page.waitForURL((u) => u.pathname.startsWith("/admin"), { timeout: 5000 }).catch(() => undefined);
+    await s.page.waitForFunction(() => !location.pathname.startsWith("/admin") || document.querySelector("main h1") !== null);
+  }
   return s;
 }

@@ -116,4 +116,6 @@ export function booksStatementsCsv(books: Books, l: BooksLabels, decimal: Decima
 }
 
 /** movements_2026-01-01_2026-01-31.csv, statements_… */
-export const booksFileName = (what: "movements" | "statements", books: Pick<Books, "from" | "to">) => `${what}_${books.from}_${books.to}.csv`;
+/** The two files of the books: the movements, and each account's statement. */
+export type BooksFile = "movements" | "statements";
+export const booksFileName = (what: BooksFile, books: Pick<Books, "from" | "to">) => `${what}_${books.from}_${books.to}.csv`;

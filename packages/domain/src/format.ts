@@ -74,25 +74,3 @@ export function formatRelative(date: Date, now: Date, locale: string): string {
   }
   return rtf.format(0, "second");
 }
-
-/** The calendar day of `date` in the time zone (the device's unless given), as a day number. */
-function dayNumber(date: Date, timeZone?: string): number {
-  const f = cached(
-    dateFormats,
-    `en-CA|${timeZone ?? ""}|day`,
-    () => new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", ...(timeZone ? { timeZone } : {}) }),
-  );
-  return Date.parse(`${f.format(date)}T00:00:00Z`) / 86_400_000;
-}
-
-/**
- * When something happened, as a receipt's headline says it: "Today, 1:15 PM" ("Aujourd’hui, 13:15"),
- * "Yesterday, …", else the day and time in full; calendar days, not periods of 24 hours.
- */
-export function formatWhen(date: Date, now: Date, locale: string, timeZone?: string): string {
-  const days = dayNumber(date, timeZone) - dayNumber(now, timeZone);
-  if (days !== 0 && days !== -1) return formatDateTime(date, locale, timeZone);
-  const rtf = cached(relativeFormats, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }));
-  const day = rtf.format(days, "day");
-  return `${day.charAt(0).toLocaleUpperCase(locale)}${day.slice(1)}, ${formatTime(date, locale, timeZone)}`;
-}

@@ -11,6 +11,7 @@ export * from "./signup";
 export * from "./association-setup";
 export * from "./money";
 export * from "./format";
+export * from "./format-when";
 export * from "./amount";
 export * from "./split";
 export * from "./transfer";

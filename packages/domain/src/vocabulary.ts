@@ -180,7 +180,3 @@ export const AUDIT_ACTIONS = [
   "cashier_declined",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** The two files of the books (the movements, and each account's statement). */
-export const BOOKS_FILES = ["movements", "statements"] as const;
-export type BooksFile = (typeof BOOKS_FILES)[number];

@@ -146,7 +146,7 @@ describe("display formats", () => {
     expect(formatRelative(new Date("2026-03-11T08:00:00Z"), d, "fr-FR")).toBe("il y a 2 heures");
   });
   it("a receipt's time says today or yesterday by the calendar, in the member's language, else the day in full", async () => {
-    const { formatWhen } = await import("../src/format");
+    const { formatWhen } = await import("../src/format-when");
     const now = new Date("2026-03-11T10:00:00Z");
     expect(formatWhen(new Date("2026-03-11T00:15:00Z"), now, "en-US", "UTC")).toMatch(/^Today, 12:15\sAM$/);
     expect(formatWhen(new Date("2026-03-11T12:15:00Z"), now, "fr-FR", "Europe/Paris")).toBe("Aujourd’hui, 13:15");

@@ -113,7 +113,7 @@ function RequireRight({ right, children }: { right: Right; children: ReactNode }
 function LoginRoute() {
   const session = useSession();
   if (session.status === "loading") return <main className="page" aria-busy="true" />;
-  if (session.status === "member") return <Navigate to="/dashboard" replace />;
+  if (session.status === "member") return <Navigate to="/dashboard" replace state={{ landing: true }} />;
   return <LoginScreen />;
 }
 

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react";
-import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRelative, formatTime, formatWhen } from "@mutua/domain";
+import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRelative, formatTime } from "@mutua/domain";
 import { useConfig } from "../app/context";
 
 /** Amount and date formats of the active language (its config `numericFormat` and `dateFormat`). */
@@ -33,8 +33,8 @@ export function useFormat() {
     dateTime: (d: Date) => formatDateTime(d, dates),
     time: (d: Date) => formatTime(d, dates),
     relative: (d: Date) => formatRelative(d, new Date(), i18n.locale),
-    /** "Today, 13:15", "Yesterday, …", else the day and time in full: a receipt's headline. */
-    when: (d: Date) => formatWhen(d, new Date(), dates),
+    /** The language's date format (config `dateFormat`), for the formats a screen of its own loads (formatWhen). */
+    dateLocale: dates,
   };
 }
 

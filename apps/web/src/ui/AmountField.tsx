@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
+import { dialogAutofocus } from "./Dialog";
 
 interface Props {
   value: string;
@@ -30,6 +31,8 @@ export function AmountField({ value, onChange, currency, error, hint, autoFocus 
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           autoFocus={autoFocus}
+          // In a dialog that opens with it, showModal() focuses the field rather than Close.
+          ref={autoFocus ? dialogAutofocus : undefined}
         />
         <span className="unit">{currency}</span>
       </div>

@@ -8,6 +8,9 @@ import { BackIcon, CloseIcon, Icon } from "./icons";
  * autofocus attribute, set when the field is attached, is the one showModal() focuses. (Fields that
  * appear in a dialog already open, a later step, are focused by React's autoFocus.)
  */
+/** A title with its step ("Request money - 2/2") that a narrow phone wraps before the last word, never before the step alone. */
+export const stepTitle = (title: string) => title.replace(/ - (\d+\/\d+)$/, "\u00a0-\u00a0$1");
+
 export const dialogAutofocus = (el: HTMLElement | null) => void el?.setAttribute("autofocus", "");
 
 interface DialogProps {

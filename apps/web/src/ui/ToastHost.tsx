@@ -51,7 +51,8 @@ export function ToastHost() {
       </div>
       {sonner && (
         <>
-          <sonner.Toaster position="top-center" duration={5000} richColors closeButton />
+          {/* Below the navigation bar (60 px), so that a toast never covers the bell it tells of. */}
+          <sonner.Toaster position="top-center" duration={5000} richColors closeButton offset={68} mobileOffset={68} />
           <Listening />
         </>
       )}

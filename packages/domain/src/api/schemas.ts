@@ -8,7 +8,6 @@ import { SM } from "../server-messages";
 import { hasDeceptiveMemoCharacters } from "../amount";
 import {
   BACKEND_KINDS,
-  BOOKS_FILES,
   CREDENTIAL_KINDS,
   EVENT_KINDS,
   FIGURE_INTERVALS,
@@ -632,8 +631,8 @@ export const BooksQuery = z.object({
   from: IsoDay,
   to: IsoDay,
   tz: z.string().min(1).max(64),
-  /** Which file the books are taken out for, recorded in the audit log. */
-  file: z.enum(BOOKS_FILES).optional(),
+  /** Which file the books are taken out for (books.ts BooksFile), recorded in the audit log. */
+  file: z.enum(["movements", "statements"]).optional(),
 });
 
 /** One side of a movement in the books: whose wallet, and its balance (all its accounts) just after. */

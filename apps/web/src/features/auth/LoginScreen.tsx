@@ -89,7 +89,11 @@ export function LoginScreen() {
           </Suspense>
         )}
         <div className="auth-links">
-          {showReset && <Link to="/reset-password">{i18n._("Forgot password ?")}</Link>}
+          {showReset && (
+            <Link to="/reset-password" state={email}>
+              {i18n._("Forgot password ?")}
+            </Link>
+          )}
           {showSignup &&
             (config.signUpUrl ? (
               <a href={config.signUpUrl} target="_blank" rel="noopener noreferrer">

@@ -1,12 +1,12 @@
 import { useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { useMutation } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, newPasswordProblems, normalizeEmail } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { Field, PasswordField } from "../../ui/Field";
 import { toast } from "../../lib/toast";
-import { setLoginEmail } from "../../lib/storage";
+import { getLoginEmail, setLoginEmail } from "../../lib/storage";
 import { tr } from "../../lib/i18n";
 import { accountErrorMessage } from "./errors";
 
@@ -22,7 +22,9 @@ function RequestResetForm() {
   const client = useClient();
   const config = useConfig();
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
+  // The address typed on the login page (its link carries it), else the one last signed in with.
+  const typed = useLocation().state as unknown;
+  const [email, setEmail] = useState(() => (typeof typed === "string" && typed ? typed : getLoginEmail()));
   const reset = useMutation({
     mutationFn: (email: string) => client.call("resetPassword", { body: { email } }),
     onSuccess: (_r, e) => {

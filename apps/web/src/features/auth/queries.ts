@@ -133,7 +133,8 @@ export function useSignedIn() {
     qc.setQueryData(authKeys.me, result.profile);
     void import("../../lib/offline-cache").then((m) => m.keepForOffline(qc, { restore: false }));
     const pending = takePayLink();
-    void navigate(pending ? `${PAY_PATH}${pending}` : "/dashboard");
+    // `landing`: one with no account of their own goes on to their work (dashboard/LandOnWork).
+    void navigate(pending ? `${PAY_PATH}${pending}` : "/dashboard", { state: { landing: !pending } });
   };
 }
 

@@ -48,6 +48,14 @@ export function CreateAccountScreen() {
           ))}
         </div>
       )}
+      {/* What the kind means, in a sentence: the choice is new to most members. */}
+      <p className="hint backend-meaning">
+        {selected.kind === "ledger"
+          ? i18n._(
+              "Signed on your device: each payment is signed here with your wallet password, and nobody else, not even the association, can spend from it.",
+            )
+          : i18n._("Held by the association: you pay once signed in, with nothing to keep on this device.")}
+      </p>
       <CreateWallet key={selected.id} backend={selected} />
     </main>
   );

@@ -16,6 +16,8 @@ export default function AccountSummaryCard({ summary: s }: { summary: AccountSum
   // x from 0 to 100, y from 38 (lowest) to 2 (highest); a flat balance runs through the middle.
   const line = `M${values.map((v, i) => `${((i * 100) / (values.length - 1)).toFixed(2)},${span ? (38 - ((v - lo) / span) * 36).toFixed(2) : 20}`).join("L")}`;
   const money = (amount: string) => f.money(amount, s.currency);
+  // A sign only on money that moved: nothing is "0.00", not "+0.00" or "−0.00".
+  const signed = (sign: string, amount: string) => (Number(amount) === 0 ? money(amount) : `${sign}${money(amount)}`);
   // Texts in words without placeholders: the English catalog bundled with the login page holds
   // every message that has some (scripts/copy-catalogs.mjs), and that page has no bytes to spare.
   return (
@@ -36,10 +38,10 @@ export default function AccountSummaryCard({ summary: s }: { summary: AccountSum
       <p>
         {i18n._("This month:")} {/* The dot ends the first half: on a narrow phone the line breaks after it, not before. */}
         <span>
-          +{money(s.monthIn)} {i18n._("in")} ·
+          {signed("+", s.monthIn)} {i18n._("in")} ·
         </span>{" "}
         <span>
-          −{money(s.monthOut)} {i18n._("out")}
+          {signed("−", s.monthOut)} {i18n._("out")}
         </span>
       </p>
     </section>

@@ -24,6 +24,7 @@ import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
 import "./dashboard.css";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
+const LandOnWork = lazy(() => import("./LandOnWork"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
 const ReceiptDialog = lazy(() => import("../transactions/ReceiptDialog"));
 const AccountSummaryCard = optionalLazy(() => import("./AccountSummaryCard"));
@@ -33,6 +34,8 @@ const SendMoneyModal = lazy(() => import("../send/SendMoneyModal").then((m) => (
 /** Where a payment link (/pay?rp=…) leaves its payload for the dashboard. */
 export interface DashboardState {
   pay?: QrPayload;
+  /** Just signed in (the login page's way here). */
+  landing?: boolean;
 }
 
 /** docs/spec.md §2 "Dashboard": accounts on the left, transactions on the right, actions in the footer. */
@@ -207,6 +210,12 @@ export function DashboardScreen() {
   return (
     <main className="dashboard">
       <h1 className="visually-hidden">{i18n._("Dashboard")}</h1>
+      {/* Signed in with no account of their own, an administrator or a board member lands on their work. */}
+      {(location.state as DashboardState | null)?.landing && accounts.data?.length === 0 && (
+        <Suspense fallback={null}>
+          <LandOnWork />
+        </Suspense>
+      )}
       <div className="dashboard-columns">
         <div className="dashboard-side">
           <AccountsList

@@ -7,6 +7,8 @@ import { useFormat } from "../../lib/format";
 import { accountLabel } from "../accounts/labels";
 import { QrPanel } from "../qr/QrPanel";
 import { AmountField } from "../../ui/AmountField";
+import { stepTitle } from "../../ui/Dialog";
+import { useBackStep } from "../../lib/native/use-back-step";
 import "./request.css";
 
 /** docs/spec.md §2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the payer. */
@@ -21,6 +23,8 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
   const amountError = parsed && !parsed.ok ? tr(parsed.error) : undefined;
   const memoError = memoProblem(memo);
   const ready = Boolean(parsed?.ok && !memoError);
+  // Back (the browser's or the phone's) from the QR code returns to the amount, as the header's arrow does.
+  useBackStep(request ? () => setRequest(null) : undefined);
 
   if (request) {
     const amount = fmt.apiAmount(request.amount!);
@@ -31,7 +35,7 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
       i18n._("{name} requests {amount} {currency}", { name: me.name, amount, currency: account.curr }) +
       (request.recipientMemo ? ` — ${request.recipientMemo}` : "");
     return (
-      <Dialog title={i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 })} onClose={onClose} onBack={() => setRequest(null)}>
+      <Dialog title={stepTitle(i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 }))} onClose={onClose} onBack={() => setRequest(null)}>
         <p className="request-summary">{summary}</p>
         <QrPanel payload={request} pdfTitle={title} shareText={summary} onClose={onClose} />
       </Dialog>
@@ -39,7 +43,7 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
   }
 
   return (
-    <Dialog title={i18n._("Request money - {step}/{steps}", { step: 1, steps: 2 })} onClose={onClose}>
+    <Dialog title={stepTitle(i18n._("Request money - {step}/{steps}", { step: 1, steps: 2 }))} onClose={onClose}>
       <form
         noValidate
         onSubmit={(e) => {

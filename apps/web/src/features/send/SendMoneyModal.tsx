@@ -1,10 +1,20 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
-import { M, decodeQrContent, isPaymentRequest, type AccountEntry, type Profile, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
+import {
+  M,
+  decodeQrContent,
+  type Msg,
+  isPaymentRequest,
+  type AccountEntry,
+  type Profile,
+  type QrPayload,
+  type Recipient,
+  type TransactionView,
+} from "@mutua/domain";
 import { RefusedError } from "@mutua/client";
 import { useClient } from "../../app/context";
 import { useBackStep } from "../../lib/native/use-back-step";
-import { Dialog } from "../../ui/Dialog";
+import { Dialog, stepTitle } from "../../ui/Dialog";
 import { toast } from "../../lib/toast";
 import { tr } from "../../lib/i18n";
 import { useFormat } from "../../lib/format";
@@ -19,6 +29,10 @@ const ScanOverlay = lazy(() => import("../scan/ScanOverlay"));
 
 type Step =
   | { name: "recipient" }
+  /** A scanned code or link being looked up: nothing to type yet. */
+  | { name: "opening" }
+  /** The code cannot be paid (its request was paid, expired or cancelled; its recipient unknown): said plainly, with a way out. */
+  | { name: "closed"; message: Msg }
   | { name: "payment"; recipient: Recipient; request?: PaymentRequest | undefined; fromQr?: boolean }
   | { name: "review"; draft: PaymentDraft; back: Step };
 
@@ -38,7 +52,9 @@ interface Props {
 export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, onSent, onUnconfirmed }: Props) {
   const { i18n } = useLingui();
   const client = useClient();
-  const [step, setStep] = useState<Step>(reconversion ? { name: "payment", recipient: reconversion, fromQr: true } : { name: "recipient" });
+  const [step, setStep] = useState<Step>(
+    reconversion ? { name: "payment", recipient: reconversion, fromQr: true } : initial ? { name: "opening" } : { name: "recipient" },
+  );
   const [scanning, setScanning] = useState(false);
   const { send, sending } = useSendPayment();
 
@@ -51,7 +67,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
     } catch {
       recipient = undefined;
     }
-    if (!recipient) return toast.error({ id: M.qrRecipientSearchFailed });
+    if (!recipient) return setStep({ name: "closed", message: { id: M.qrRecipientSearchFailed } });
     let request: PaymentRequest | undefined;
     if (payload.requestId) {
       // A till's request: what the server holds decides (paid by another customer, expired,
@@ -60,9 +76,9 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
       try {
         held = await client.call("getPaymentRequest", { params: { requestId: payload.requestId } });
       } catch (e) {
-        return toast.error(e instanceof RefusedError ? e.msg : { id: M.qrRecipientSearchFailed });
+        return setStep({ name: "closed", message: e instanceof RefusedError ? e.msg : { id: M.qrRecipientSearchFailed } });
       }
-      if (held.closedMessage) return toast.error({ id: held.closedMessage });
+      if (held.closedMessage) return setStep({ name: "closed", message: { id: held.closedMessage } });
       request = { amount: held.amount, senderMemo: held.senderMemo || null, recipientMemo: held.recipientMemo || null, requestId: held.id };
     } else if (isPaymentRequest(payload)) {
       request = { amount: payload.amount, senderMemo: payload.senderMemo ?? null, recipientMemo: payload.recipientMemo ?? null };
@@ -82,7 +98,11 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
     void openFromCode(r.payload);
   };
 
-  const title = reconversion ? i18n._("Money reconversion") : i18n._("Send money - {step}/{steps}", { step: step.name === "recipient" ? 1 : 2, steps: 2 });
+  const title = reconversion
+    ? i18n._("Money reconversion")
+    : step.name === "closed" || step.name === "opening"
+      ? i18n._("Send money")
+      : stepTitle(i18n._("Send money - {step}/{steps}", { step: step.name === "recipient" ? 1 : 2, steps: 2 }));
   // No way back to the search from a scanned code (as Monujo); the review goes back to the amount.
   const back = step.name === "payment" && !step.fromQr ? () => setStep({ name: "recipient" }) : step.name === "review" ? () => setStep(step.back) : undefined;
   useBackStep(back);
@@ -90,6 +110,21 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, o
   return (
     <>
       <Dialog title={title} onClose={onClose} onBack={back}>
+        {step.name === "opening" && (
+          <p className="notice info" aria-busy="true">
+            {i18n._("Looking up the code…")}
+          </p>
+        )}
+        {step.name === "closed" && (
+          <div className="send-closed">
+            <p className="notice error" role="alert">
+              {tr(step.message)}
+            </p>
+            <button type="button" className="button primary wide" onClick={onClose} autoFocus>
+              {i18n._("Ok")}
+            </button>
+          </div>
+        )}
         {step.name === "recipient" && (
           <RecipientStep accounts={accounts} onChoose={(recipient) => setStep({ name: "payment", recipient })} onScan={() => setScanning(true)} />
         )}

@@ -14,22 +14,17 @@ export function PendingTopUps({ orders, onOpen }: { orders: PendingTopUp[]; onOp
   const paid = orders.filter((o) => o.state === "paid");
   return (
     <>
-      <Group
-        title={i18n._("My unpaid top-up requests")}
-        text={i18n._("The following top up requests needs to be paid or canceled")}
-        orders={mine}
-        onOpen={onOpen}
-      />
+      <Group title={i18n._("My unpaid top-up requests")} text={i18n._("These top-up requests need to be paid or canceled.")} orders={mine} onOpen={onOpen} />
       <Group
         title={i18n._("Pending top-up requests")}
-        text={i18n._("The following top up requests await payment by third party")}
+        text={i18n._("These top-up requests are waiting to be paid by someone else.")}
         orders={others}
         onOpen={onOpen}
         withRequester
       />
       <Group
         title={i18n._("Top up waiting admin validation")}
-        text={i18n._("The following top up have been paid and are waiting for an administrator of your local currency to validate them.")}
+        text={i18n._("These top-ups have been paid and are waiting for an administrator of your local currency to validate them.")}
         orders={paid}
         onOpen={onOpen}
       />

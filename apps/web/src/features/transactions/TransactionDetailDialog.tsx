@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react";
-import { M, type TransactionView } from "@mutua/domain";
+import { M, formatWhen, type TransactionView } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
@@ -63,7 +63,7 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
         <p className="receipt-person">{sent ? i18n._("to {name}", { name: receipt.to }) : i18n._("from {name}", { name: receipt.from })}</p>
         {tx.description && <p className="detail-memo">{tx.description}</p>}
         <p className="receipt-when">
-          <time dateTime={tx.date}>{fmt.when(new Date(tx.date))}</time>
+          <time dateTime={tx.date}>{formatWhen(new Date(tx.date), new Date(), fmt.dateLocale)}</time>
         </p>
       </div>
       {tx.parts.length > 1 && (

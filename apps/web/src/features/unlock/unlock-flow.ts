@@ -79,8 +79,9 @@ export function createUnlocker(deps: UnlockDeps): Unlocker {
           try {
             password = await openPin(client, walletId!, answer.pin);
           } catch (e) {
+            // A wrong PIN or password is said once, in the dialog that asks again (AuthChallengeDialog),
+            // not also in a toast that would outlive the payment's success.
             if (e instanceof WrongPin) {
-              toast.error({ id: M.authFailed });
               [failed, attemptsLeft] = [true, e.attemptsLeft];
             } else if (e instanceof PinDisabled) {
               // openPin dropped the device's record: the next question is the password.
@@ -98,7 +99,6 @@ export function createUnlocker(deps: UnlockDeps): Unlocker {
           if (!(e instanceof wallet.WrongPasswordError)) throw e;
           // The PIN opened an old password: the wallet file was re-encrypted since. The PIN is useless now.
           if (answer.kind === "pin" && walletId) setAuthConfig(walletId, null);
-          toast.error({ id: M.authFailed });
           [failed, attemptsLeft] = [true, null];
         }
       }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { BackButton, type BackPlatform } from "./back-button";
+import { describe, expect, it, vi } from "vitest";
+import { BackButton, webBackPlatform, type BackPlatform } from "./back-button";
 
 /** A platform that records what the button made it do, as the native shell's would. */
 function fakePlatform(history: number) {
@@ -65,5 +65,68 @@ describe("hardware back button (docs/spec.md §2)", () => {
     expect(back.press()).toBe("exit");
     expect(asked).toEqual(["modal", "screen"]);
     expect(did).toEqual(["exit"]);
+  });
+});
+
+/** A browser's session history: entries of one address, a position in them, popstate after a traversal. */
+function fakeBrowser() {
+  const target = new EventTarget();
+  const entries: unknown[] = [{ page: true }];
+  let at = 0;
+  const history = {
+    get state() {
+      return entries[at];
+    },
+    pushState(state: unknown) {
+      entries.splice(at + 1, entries.length, state);
+      at++;
+    },
+    go(delta: number) {
+      at = Math.max(0, Math.min(entries.length - 1, at + delta));
+      setTimeout(() => target.dispatchEvent(Object.assign(new Event("popstate"), { state: entries[at] })), 0);
+    },
+  };
+  const win = { history, addEventListener: target.addEventListener.bind(target), removeEventListener: target.removeEventListener.bind(target) };
+  return { win: win as unknown as Window, back: () => history.go(-1), where: () => ({ at, length: entries.length }) };
+}
+
+describe("the browser's back button (docs/spec.md §2: modals close on back)", () => {
+  it("steps back inside a dialog, then closes it, and leaves the page where it is; a dialog closed by its own button leaves no entry behind", async () => {
+    vi.useFakeTimers();
+    try {
+      const browser = fakeBrowser();
+      const back = new BackButton(webBackPlatform(browser.win));
+      back.start();
+      let step = 0;
+      const offModal = back.register(() => ((step = -1), true));
+      const offStep = back.register(() => (step === 2 ? ((step = 1), true) : false));
+      step = 2;
+      await vi.runAllTimersAsync();
+      // One entry per step above the page's own.
+      expect(browser.where()).toEqual({ at: 2, length: 3 });
+      browser.back();
+      await vi.runAllTimersAsync();
+      expect(step).toBe(1);
+      offStep();
+      await vi.runAllTimersAsync();
+      browser.back();
+      await vi.runAllTimersAsync();
+      expect(step).toBe(-1);
+      offModal();
+      await vi.runAllTimersAsync();
+      expect(browser.where().at).toBe(0);
+
+      // Opened again and closed by its own button: its entry is gone back over, unnoticed.
+      step = 0;
+      const off = back.register(() => ((step = -1), true));
+      await vi.runAllTimersAsync();
+      expect(browser.where()).toEqual({ at: 1, length: 2 });
+      off();
+      await vi.runAllTimersAsync();
+      expect(browser.where().at).toBe(0);
+      expect(step).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -65,19 +65,19 @@ export function webBackPlatform(win: Window = window): BackPlatform {
   let wanted = 0;
   let ignore = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // After the pressed steps' screens have rendered and registered or unregistered their steps.
+  // At once when a step comes or goes (a going-back over an entry issued later could cancel a
+  // navigation begun meanwhile); after a press, once its screens have rendered (a step back inside
+  // a dialog may change no registration, and still needs its entry again).
   const sync = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (ignore > 0) return;
-      on = stepEntry(h.state);
-      if (on > wanted) {
-        ignore++;
-        h.go(wanted - on);
-        on = wanted;
-      }
-      while (on < wanted) h.pushState({ ...(h.state as object), mutuaStep: ++on }, "");
-    }, 30);
+    if (ignore > 0) return;
+    on = stepEntry(h.state);
+    if (on > wanted) {
+      ignore++;
+      h.go(wanted - on);
+      on = wanted;
+    }
+    while (on < wanted) h.pushState({ ...(h.state as object), mutuaStep: ++on }, "");
   };
   return {
     listen(onPress) {
@@ -86,7 +86,8 @@ export function webBackPlatform(win: Window = window): BackPlatform {
         if (ignore > 0) ignore--;
         else for (let i = to; i < on; i++) onPress();
         on = to;
-        sync();
+        clearTimeout(timer);
+        timer = setTimeout(sync, 30);
       };
       win.addEventListener("popstate", onPop);
       sync();
