@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M, formatWhen, type TransactionView } from "@mutua/domain";
 import { Dialog } from "../../ui/Dialog";
@@ -20,6 +21,8 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
   const { i18n } = useLingui();
   const fmt = useFormat();
   const me = useMe().data;
+  // "Today" or "Yesterday" as of when the receipt opened.
+  const [openedAt] = useState(() => new Date());
   const sent = tx.amount.startsWith("-");
   const abs = (s: string) => fmt.apiAmount(s, { abs: true });
   const title = confirmation ? i18n._("Payment confirmation") : i18n._("Transaction details");
@@ -63,7 +66,7 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
         <p className="receipt-person">{sent ? i18n._("to {name}", { name: receipt.to }) : i18n._("from {name}", { name: receipt.from })}</p>
         {tx.description && <p className="detail-memo">{tx.description}</p>}
         <p className="receipt-when">
-          <time dateTime={tx.date}>{formatWhen(new Date(tx.date), new Date(), fmt.dateLocale)}</time>
+          <time dateTime={tx.date}>{formatWhen(new Date(tx.date), openedAt, fmt.dateLocale)}</time>
         </p>
       </div>
       {tx.parts.length > 1 && (
