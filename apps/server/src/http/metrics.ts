@@ -38,6 +38,10 @@ export interface Metrics {
 }
 
 export function createMetrics(): Metrics {
+  // The process's collectors start with the first app, not at the first scrape: a counter such as
+  // process_cpu_user_seconds_total counts from when its collector was made, and made at the first
+  // scrape it would read 0 there.
+  const processMetricsOfApp = processRegistry();
   const registry = new Registry();
   const registers = [registry];
   const movementsPosted = new Counter({
@@ -75,7 +79,7 @@ export function createMetrics(): Metrics {
       buckets: [1, 2, 4, 8, 16, 32, 64],
       registers,
     }),
-    scrape: () => Registry.merge([processRegistry(), registry]).metrics(),
+    scrape: () => Registry.merge([processMetricsOfApp, registry]).metrics(),
     contentType: registry.contentType,
   };
 }
