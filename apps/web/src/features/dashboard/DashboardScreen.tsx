@@ -207,6 +207,8 @@ export function DashboardScreen() {
   ];
 
   const frozen = current !== undefined && current.frozenReason !== null;
+  // Pay and Request: off without an account, offline, or frozen (then saying why).
+  const moneyAction = { disabled: !current || !online || frozen, "aria-describedby": frozen ? "actions-frozen" : undefined };
   return (
     <main className="dashboard">
       <h1 className="visually-hidden">{i18n._("Dashboard")}</h1>
@@ -252,22 +254,10 @@ export function DashboardScreen() {
             {i18n._("This account is frozen.")}
           </p>
         )}
-        <button
-          type="button"
-          className="button pay"
-          disabled={!current || !online || frozen}
-          aria-describedby={frozen ? "actions-frozen" : undefined}
-          onClick={() => pay()}
-        >
+        <button type="button" className="button pay" {...moneyAction} onClick={() => pay()}>
           {i18n._("Pay")}
         </button>
-        <button
-          type="button"
-          className="button request"
-          disabled={!current || !online || frozen}
-          aria-describedby={frozen ? "actions-frozen" : undefined}
-          onClick={() => current && request(current)}
-        >
+        <button type="button" className="button request" {...moneyAction} onClick={() => current && request(current)}>
           {i18n._("Request")}
         </button>
         {current?.isTopUpAllowed && !config.disableTopUp && (
