@@ -67,6 +67,8 @@ const own = {} as {
   /** Invitations to the owner to run the payee's tills: the owner's to accept, and to decline. */
   toAccept: string;
   toDecline: string;
+  /** The payee asks the owner for money: the owner's to pay or decline. */
+  askOfOwner: string;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -133,6 +135,9 @@ beforeAll(async () => {
   for (const wallet of [payeeWallet, payeeLedger])
     expect((await payeeApi.call("grantCashier", { params: { walletId: wallet }, body: { email: people.owner.email } })).status).toBe(200);
   [own.toAccept, own.toDecline] = ((await apis.owner.call("listCashierInvitations")).json as { id: string }[]).map((i) => i.id) as [string, string];
+  own.askOfOwner = (
+    await payeeApi.call("askMoney", { body: { walletId: payeeWallet, parts: [{ memberId: Number(people.owner.id), amount: "2.00" }] } })
+  ).json.parts[0]!.requestId;
   own.cashierRequest = (await apis.cashier.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "4.00" } })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await t.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
@@ -188,6 +193,9 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   createPaymentRequest: () => ({ body: { walletId: own.custodial, amount: "2.00" } }),
   getPaymentRequest: () => ({ params: { requestId: own.request } }),
   cancelPaymentRequest: (role) => ({ params: { requestId: role === "cashier" ? own.cashierRequest : own.request } }),
+  askMoney: () => ({ body: { walletId: own.custodial, parts: [{ memberId: members().payee, amount: "1.00" }] } }),
+  listAsks: () => ({}),
+  declineAsk: () => ({ params: { requestId: own.askOfOwner } }),
   createUserAccount: () => ({ body: { backendId: custodial.id } }),
   registerWallet: () => {
     const at = new Date().toISOString();
@@ -361,6 +369,10 @@ const EXPECTED: Record<RouteName, Expected> = {
   createPaymentRequest: owner(200),
   getPaymentRequest: member(200),
   cancelPaymentRequest: owner(200),
+  // Asking members for money is from one's own wallet; an ask is answered by the member asked alone.
+  askMoney: owner(200),
+  listAsks: member(200),
+  declineAsk: owner(200),
   // Opening a wallet is each member's own business; the owner already has one here.
   createUserAccount: { ...member(200), owner: 409 },
   // The owner re-registering their own file replaces it; another member presenting it is refused.
@@ -448,6 +460,8 @@ async function ownerState() {
       "SELECT id, wallet_id, email, member_id, declined_at FROM cashier_invitations WHERE wallet_id = ANY($1) OR member_id = $2 ORDER BY id",
       [[own.custodial, own.ledger.id], people.owner.id],
     ),
+    // The asks made of the owner: nobody else declines them.
+    asks: await q("SELECT public_id, status FROM payment_requests WHERE asked_member_id = $1 ORDER BY id", [people.owner.id]),
     pushDevices: await q("SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
 }

@@ -49,7 +49,8 @@ export type TopUpState = (typeof TOPUP_STATES)[number];
  * A payment request's life: open until it is paid, cancelled by its payee, or past its
  * expiry. A row still `open` past `expires_at` is expired wherever it is read or paid (no timer).
  */
-export const PAYMENT_REQUEST_STATUSES = ["open", "paid", "expired", "cancelled"] as const;
+/** `declined`: only a request made of one member (an ask), who said no. */
+export const PAYMENT_REQUEST_STATUSES = ["open", "paid", "expired", "cancelled", "declined"] as const;
 export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
 
 /** A member's lasting sign-ins besides the password. */
@@ -75,6 +76,12 @@ export const EVENT_KINDS = [
   "wallet_discarded",
   /** A wallet's owner named the member a cashier of its till: theirs to accept or decline. */
   "cashier_invited",
+  /** A member asks the member for money (a payment request made of them): theirs to pay or decline. */
+  "money_asked",
+  /** The member asked somebody for money, who declined. */
+  "ask_declined",
+  /** The member was asked for money, and the asker withdrew it: their screens update. */
+  "ask_cancelled",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -82,14 +89,14 @@ export type EventKind = (typeof EVENT_KINDS)[number];
  * The member's own doing, told to their other tabs and devices so they update, but not a
  * notification: the notification centre, its count, e-mails and pushes leave these out.
  */
-export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent"] as const satisfies readonly EventKind[];
+export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent", "ask_cancelled"] as const satisfies readonly EventKind[];
 
 /**
  * What a member can be told of outside the app (docs/architecture.md "Live money"): by e-mail, each kind
  * switched on or off on its own in Preferences, and by push, every kind on each subscribed device. Event kinds but for `reconversion_paid`: a
  * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
  */
-export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid"] as const;
+export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid", "money_asked"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** How a notification reaches the member outside the app: by e-mail, or pushed to a device (Web Push). */
@@ -116,6 +123,10 @@ export const LIMITS = {
   /** How long a payment request stays payable, in minutes: 10 unless the payee says otherwise, at most a day. */
   paymentRequestMinutesDefault: 10,
   paymentRequestMinutesMax: 1440,
+  /** The members one ask for money (a bill split) names at most. */
+  askMembers: 10,
+  /** How long an ask for money stays payable, in days: a friend may take a while to answer. */
+  askDays: 14,
   /** The cashiers one wallet's till may have: a shop's staff, not a crowd. */
   cashiersPerWallet: 20,
   /** How long an invitation to run a till stands unanswered (it counts among the cashiers meanwhile). */

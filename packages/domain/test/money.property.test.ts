@@ -14,12 +14,27 @@ import {
   transactionsCsv,
   csvFileName,
   canonicalTransferMessage,
+  splitEvenly,
+  asCents,
 } from "../src";
 
 const cents = fc.bigInt({ min: -MAX_AMOUNT_CENTS, max: MAX_AMOUNT_CENTS });
 const positive = fc.bigInt({ min: 1n, max: MAX_AMOUNT_CENTS });
 
 describe("money properties", () => {
+  it("a bill split evenly: the parts add up to it, differ by a cent at most, the larger first", () => {
+    fc.assert(
+      fc.property(positive, fc.integer({ min: 1, max: 10 }), (total, n) => {
+        const parts = splitEvenly(asCents(total), n);
+        if (total < BigInt(n)) return parts === null;
+        if (!parts || parts.length !== n) return false;
+        const sum = parts.reduce((a, b) => a + b, 0n);
+        return sum === total && parts.every((p, i) => p >= 1n && parts[0]! - p <= 1n && (i === 0 || parts[i - 1]! >= p));
+      }),
+    );
+    expect(splitEvenly(asCents(900n), 2)).toEqual([450n, 450n]);
+    expect(splitEvenly(asCents(1000n), 3)).toEqual([334n, 333n, 333n]);
+  });
   it("formatCents and parseApiAmount are inverse on every amount", () => {
     fc.assert(fc.property(cents, (c) => parseApiAmount(formatCents(c)) === c));
   });

@@ -156,7 +156,9 @@ export async function paymentRequestProblems(db: Db): Promise<string[]> {
   const { rows } = await db.query<{ public_id: string }>(
     `SELECT r.public_id FROM payment_requests r JOIN movements m ON m.id = r.movement_id
       WHERE m.kind <> 'payment' OR m.payee_wallet_id <> r.wallet_id OR m.payer_wallet_id <> r.payer_wallet_id OR m.amount <> r.amount
-         OR m.created_at > r.expires_at`,
+         OR m.created_at > r.expires_at
+         -- An ask for money is paid by the member asked, never by anybody else.
+         OR (r.asked_member_id IS NOT NULL AND r.asked_member_id IS DISTINCT FROM (SELECT w.member_id FROM wallets w WHERE w.id = m.payer_wallet_id))`,
   );
   return rows.map((r) => `payment request ${r.public_id} is marked paid by a movement that does not pay it`);
 }

@@ -89,6 +89,14 @@ export const memberRoutes = {
   getPaymentRequest: { method: "GET", path: "/api/payment-requests/:requestId", access: "member" },
   /** The payee withdraws an unpaid request; a paid one stays paid. */
   cancelPaymentRequest: { method: "POST", path: "/api/payment-requests/:requestId/cancel", access: "member" },
+  // Asking members for money: a payment request made of each, which only they may pay or decline;
+  // the asker withdraws one with cancelPaymentRequest.
+  /** Asks one or several members (a bill split) for money into one of the asker's own wallets. */
+  askMoney: { method: "POST", path: "/api/asks", access: "member", wallet: "body.walletId" },
+  /** The asks the member has to answer, and their own latest ones with who paid. */
+  listAsks: { method: "GET", path: "/api/asks", access: "member" },
+  /** The asked member says no: the asker is told. */
+  declineAsk: { method: "POST", path: "/api/asks/:requestId/decline", access: "member" },
   /**
    * Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount").
    * A ledger wallet brings its keystore and the device's proof of its key (see walletRegistrationMessage).

@@ -406,6 +406,50 @@ export const PaymentRequestView = z.object({
     .nullable(),
 });
 
+/**
+ * Asking members for money (a bill split when several): one request of each, into one of the
+ * asker's wallets, which each asked member pays (a `transfer` naming its `requestId`) or declines.
+ */
+export const AskMoneyBody = z.object({
+  /** One of the asker's own active wallets: where the money goes. */
+  walletId: WalletId,
+  memo: Memo.default(""),
+  parts: z
+    .array(z.object({ memberId: z.number().int().positive(), amount: AmountString }))
+    .min(1)
+    .max(LIMITS.askMembers),
+});
+
+/** One member's part of an ask, as the asker and the asked member see it. */
+export const MoneyAsk = z.object({
+  requestId: PaymentRequestId,
+  walletId: z.string(),
+  asker: z.object({ memberId: z.number().int(), name: z.string() }),
+  asked: z.object({ memberId: z.number().int(), name: z.string() }),
+  amount: AmountString,
+  currency: z.string(),
+  memo: z.string(),
+  status: z.enum(PAYMENT_REQUEST_STATUSES),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  /** When it was paid, declined or cancelled; null while open (or expired). */
+  closedAt: z.string().nullable(),
+});
+
+/** An ask of one or several members, made at once with one memo. */
+export const AskGroup = z.object({
+  id: z.string(),
+  memo: z.string(),
+  currency: z.string(),
+  /** What all parts add up to. */
+  total: AmountString,
+  createdAt: z.string(),
+  parts: z.array(MoneyAsk),
+});
+
+/** The asks of the member's to answer (open first), and their own latest asks with each part's state. */
+export const AskList = z.object({ ofMe: z.array(MoneyAsk), byMe: z.array(AskGroup) });
+
 const OrderId = z.string().min(3).max(80);
 const IdBody = z.object({ id: OrderId });
 const WalletBody = z.object({ walletId: WalletId });
@@ -971,6 +1015,8 @@ export const MemberEvent = z.object({
   transactionId: z.string().nullable(),
   /** A reconversion's new stage. */
   stage: ReconversionStatus.nullable(),
+  /** The ask for money it is about (money_asked, ask_declined, ask_cancelled), for its Pay. */
+  requestId: PaymentRequestId.nullable(),
   read: z.boolean(),
 });
 
@@ -1068,6 +1114,9 @@ export const schemas = {
   createPaymentRequest: { body: CreatePaymentRequestBody, response: PaymentRequestView },
   getPaymentRequest: { params: PaymentRequestParams, response: PaymentRequestView },
   cancelPaymentRequest: { params: PaymentRequestParams, response: PaymentRequestView },
+  askMoney: { body: AskMoneyBody, response: AskGroup },
+  listAsks: { response: AskList },
+  declineAsk: { params: PaymentRequestParams, response: MoneyAsk },
   createUserAccount: { body: CreateWalletBody, response: CreatedWallet },
   registerWallet: { body: RegisterWalletBody, response: RegisteredWallet },
   createPin: { body: CreatePinBody, response: PinCreated },

@@ -146,9 +146,9 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
   const { rows } = await db.query<Omit<DeliveryFacts, "device"> & { deviceId: bigint | null; endpoint: string; p256dh: string; auth: string }>(
     `SELECT d.channel, e.id AS "eventId", e.member_id AS "memberId",
             s.id AS "deviceId", s.endpoint, s.p256dh, s.auth,
-            d.kind, mb.email, mb.first_name AS "firstName", mb.language, m.amount, c.symbol,
+            d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount) AS amount, c.symbol,
             c.name AS "currencyName", cm.name AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
-            coalesce(m.recipient_memo, '') AS memo
+            coalesce(m.recipient_memo, pr.sender_memo, '') AS memo
        FROM notification_deliveries d
        JOIN member_events e ON e.id = d.event_id
        JOIN members mb ON mb.id = e.member_id
@@ -157,7 +157,9 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
        JOIN currencies c ON c.id = b.currency_id
        LEFT JOIN movements m ON m.id = e.movement_id
        LEFT JOIN wallets cw ON cw.id = CASE e.kind WHEN 'payment_received' THEN m.payer_wallet_id END
-       LEFT JOIN members cm ON cm.id = cw.member_id
+       -- Who asks for money: the ask's maker.
+       LEFT JOIN payment_requests pr ON pr.id = e.request_id
+       LEFT JOIN members cm ON cm.id = coalesce(cw.member_id, pr.created_by)
        LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
       WHERE d.id = $1`,
     [id],

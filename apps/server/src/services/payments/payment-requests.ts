@@ -38,6 +38,8 @@ interface Row {
   movement_id: bigint | null;
   payer_wallet_id: string | null;
   paid_at: Date | null;
+  /** The one member an ask for money is made of (services/payments/asks.ts); null for a till's request. */
+  asked_member_id: bigint | null;
   /** Still open past its expiry, by the database's clock (the one every instance shares). */
   lapsed: boolean;
 }
@@ -49,7 +51,12 @@ const statusOf = (r: Pick<Row, "status" | "lapsed">): PaymentRequestStatus => (r
 const LAPSED = "(r.status = 'open' AND r.expires_at <= now()) AS lapsed";
 
 /** Why a request that is not open cannot be paid (or cancelled), as the payer reads it. */
-const CLOSED_MESSAGE = { paid: SM.paymentRequestPaid, expired: SM.paymentRequestExpired, cancelled: SM.paymentRequestCancelled } as const;
+const CLOSED_MESSAGE = {
+  paid: SM.paymentRequestPaid,
+  expired: SM.paymentRequestExpired,
+  cancelled: SM.paymentRequestCancelled,
+  declined: SM.askDeclined,
+} as const;
 const closedRefusal = (status: Exclude<PaymentRequestStatus, "open">) => new Refusal(ErrorCode.stateConflict, { id: CLOSED_MESSAGE[status] });
 
 export interface NewPaymentRequest {
@@ -129,6 +136,8 @@ export async function getPaymentRequest(db: Queryable, me: bigint, publicId: str
   const r = rows[0];
   if (!r) return null;
   const isMine = r.member_id === me || r.by_cashier;
+  // An ask is between the asker and the asked member: for anybody else it does not exist.
+  if (r.asked_member_id !== null && !isMine && r.asked_member_id !== me) return null;
   const status = statusOf(r);
   return {
     id: r.public_id,
@@ -172,9 +181,10 @@ export async function cancelPaymentRequest(db: Queryable, me: bigint, publicId: 
   const view = await getPaymentRequest(db, me, publicId);
   if (!view || !view.isMine) throw requestNotFound();
   // The UPDATE re-checks status and expiry itself: a payment committing meanwhile wins, and is reported.
-  const { rowCount } = await db.query("UPDATE payment_requests SET status = 'cancelled' WHERE public_id = $1 AND status = 'open' AND expires_at > now()", [
-    publicId,
-  ]);
+  const { rowCount } = await db.query(
+    "UPDATE payment_requests SET status = 'cancelled', closed_at = now() WHERE public_id = $1 AND status = 'open' AND expires_at > now()",
+    [publicId],
+  );
   const after = (await getPaymentRequest(db, me, publicId))!;
   if (!rowCount && after.status === "paid") throw closedRefusal("paid");
   return after;
@@ -194,13 +204,16 @@ export async function lockRequestForPayment(
   publicId: string,
   payment: { payerWalletId: string; payeeWalletId: string; amount: bigint; key: string; recipientMemo: string; signed: boolean },
 ): Promise<{ replay: boolean; recipientMemo: string }> {
-  const { rows } = await tx.query<Row & { key: string | null; paid_memo: string | null }>(
-    `SELECT r.*, ${LAPSED}, m.idempotency_key AS key, m.recipient_memo AS paid_memo FROM payment_requests r LEFT JOIN movements m ON m.id = r.movement_id
+  const { rows } = await tx.query<Row & { key: string | null; paid_memo: string | null; payer_member: bigint | null }>(
+    `SELECT r.*, ${LAPSED}, m.idempotency_key AS key, m.recipient_memo AS paid_memo,
+       (SELECT member_id FROM wallets WHERE id = $2) AS payer_member
+       FROM payment_requests r LEFT JOIN movements m ON m.id = r.movement_id
       WHERE r.public_id = $1 FOR UPDATE OF r`,
-    [publicId],
+    [publicId, payment.payerWalletId],
   );
   const r = rows[0];
-  if (!r) throw requestNotFound();
+  // An ask is paid by the member asked, and by nobody else: to them it does not exist.
+  if (!r || (r.asked_member_id !== null && r.asked_member_id !== r.payer_member)) throw requestNotFound();
   // A replay carries the memo its payment was made with, so that the ledger recognises it.
   if (r.status === "paid" && r.payer_wallet_id === payment.payerWalletId && r.key === payment.key) return { replay: true, recipientMemo: r.paid_memo ?? "" };
   const recipientMemo = r.recipient_memo;
@@ -235,8 +248,10 @@ export const UNPAID_KEPT_HOURS = 24;
  * arriving after finds no request and is refused as not found, moving nothing.
  */
 export async function sweepPaymentRequests(db: Queryable): Promise<number> {
-  const { rowCount } = await db.query("DELETE FROM payment_requests WHERE status <> 'paid' AND expires_at < now() - make_interval(hours => $1)", [
-    UNPAID_KEPT_HOURS,
-  ]);
+  // Asks stay: the events that told of them name them, and the asker's list shows how they ended.
+  const { rowCount } = await db.query(
+    "DELETE FROM payment_requests WHERE status <> 'paid' AND ask_id IS NULL AND expires_at < now() - make_interval(hours => $1)",
+    [UNPAID_KEPT_HOURS],
+  );
   return rowCount ?? 0;
 }

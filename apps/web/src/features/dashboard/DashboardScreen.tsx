@@ -19,12 +19,14 @@ import { AddFavoriteDialog } from "../send/AddFavoriteDialog";
 import type { PaymentDraft } from "../send/useSendPayment";
 import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
+import { hasAsksToShow, useAsks } from "../asks/queries";
 import { optionalLazy } from "../../ui/optional-lazy";
 import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
 import "./dashboard.css";
 
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const LandOnWork = lazy(() => import("./LandOnWork"));
+const AsksCard = lazy(() => import("../asks/AsksCard"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
 const ReceiptDialog = lazy(() => import("../transactions/ReceiptDialog"));
 const AccountSummaryCard = optionalLazy(() => import("./AccountSummaryCard"));
@@ -66,6 +68,8 @@ export function DashboardScreen() {
   const fetchPendingTopUps = useFetchPendingTopUps();
   const pendingTopUps = usePendingTopUps(current?.id);
   const summary = useAccountSummary(current?.id);
+  // Asks for money are between members with an account: none to fetch for an administrator without one.
+  const asks = useAsks(Boolean(accounts.data?.length));
 
   const openTopUp = (order: PendingTopUp) =>
     modals.open((close) => (
@@ -216,6 +220,24 @@ export function DashboardScreen() {
       {(location.state as DashboardState | null)?.landing && accounts.data?.length === 0 && (
         <Suspense fallback={null}>
           <LandOnWork />
+        </Suspense>
+      )}
+      {/* Somebody asks the member for money (or the member asked): above everything, Pay at hand. */}
+      {hasAsksToShow(asks.data) && (
+        <Suspense fallback={null}>
+          <AsksCard
+            asks={asks.data!}
+            onPay={(a) =>
+              pay({
+                rp: a.asker.memberId,
+                rpb: a.walletId,
+                amount: a.amount,
+                senderMemo: a.memo || null,
+                recipientMemo: a.memo || null,
+                requestId: a.requestId,
+              })
+            }
+          />
         </Suspense>
       )}
       <div className="dashboard-columns">

@@ -12,6 +12,7 @@ const event = (kind: MemberEvent["kind"]): MemberEvent => ({
   counterparty: kind === "payment_received" ? "Alice Martin" : null,
   transactionId: kind.startsWith("wallet") ? null : "tx",
   stage: kind === "reconversion_stage" ? "paid" : null,
+  requestId: null,
   read: false,
 });
 
@@ -29,6 +30,10 @@ describe("what an event says", () => {
     expect(eventMessage({ ...event("cashier_invited"), counterparty: "Bob Durand" })).toEqual({
       id: "{name} invites you to take payments at their till",
       values: { name: "Bob Durand" },
+    });
+    expect(eventMessage({ ...event("money_asked"), counterparty: "Bob Durand", amount: "3.00" })).toEqual({
+      id: "{name} asks you for {amount}",
+      values: { name: "Bob Durand", amount: "3.00 DL" },
     });
   });
 });

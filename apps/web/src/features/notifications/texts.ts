@@ -29,8 +29,13 @@ export function eventMessage(e: MemberEvent): Msg | null {
       return msg("Your {currency} wallet request was declined", { currency: e.currency });
     case "cashier_invited":
       return msg("{name} invites you to take payments at their till", { name: e.counterparty ?? "" });
+    case "money_asked":
+      return msg("{name} asks you for {amount}", { amount, name: e.counterparty ?? "" });
+    case "ask_declined":
+      return msg("{name} declined to pay {amount}", { amount, name: e.counterparty ?? "" });
     case "payment_sent":
     case "reconversion_sent":
+    case "ask_cancelled":
       return null;
   }
 }

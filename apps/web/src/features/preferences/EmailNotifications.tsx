@@ -17,6 +17,7 @@ export function EmailNotifications() {
     topup_credited: i18n._("Top-up credited"),
     wallet_approved: i18n._("Account approved"),
     reconversion_paid: i18n._("Reconversion paid"),
+    money_asked: i18n._("Asked for money"),
   };
   const flip = async (kind: NotificationKind, on: boolean) => {
     try {

@@ -9,9 +9,13 @@ import { QrPanel } from "../qr/QrPanel";
 import { AmountField } from "../../ui/AmountField";
 import { stepTitle } from "../../ui/Dialog";
 import { useBackStep } from "../../lib/native/use-back-step";
+import { AskMembersForm } from "../asks/AskMembersForm";
 import "./request.css";
 
-/** docs/spec.md §2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the payer. */
+/**
+ * docs/spec.md §2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the
+ * payer. Or, from members in the app: the members asked are told, and pay from their own phones.
+ */
 export default function RequestMoneyModal({ me, account, onClose }: { me: Profile; account: AccountEntry; onClose: () => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
@@ -19,6 +23,7 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
   const [amountText, setAmountText] = useState("");
   const [memo, setMemo] = useState("");
   const [request, setRequest] = useState<QrPayload | null>(null);
+  const [how, setHow] = useState<"qr" | "members">("qr");
   const parsed = amountText === "" ? null : parseAmountInput(amountText, "request");
   const amountError = parsed && !parsed.ok ? tr(parsed.error) : undefined;
   const memoError = memoProblem(memo);
@@ -42,8 +47,33 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
     );
   }
 
+  const choice = (
+    <div className="segmented request-how" role="group" aria-label={i18n._("How to ask")}>
+      <button type="button" className={how === "qr" ? "button small primary" : "button small"} aria-pressed={how === "qr"} onClick={() => setHow("qr")}>
+        {i18n._("With a QR code")}
+      </button>
+      <button
+        type="button"
+        className={how === "members" ? "button small primary" : "button small"}
+        aria-pressed={how === "members"}
+        onClick={() => setHow("members")}
+      >
+        {i18n._("From members")}
+      </button>
+    </div>
+  );
+
+  if (how === "members")
+    return (
+      <Dialog title={i18n._("Ask members for money")} onClose={onClose}>
+        {choice}
+        <AskMembersForm me={me} account={account} onDone={onClose} />
+      </Dialog>
+    );
+
   return (
     <Dialog title={stepTitle(i18n._("Request money - {step}/{steps}", { step: 1, steps: 2 }))} onClose={onClose}>
+      {choice}
       <form
         noValidate
         onSubmit={(e) => {

@@ -1,0 +1,53 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { AskList, BodyOf } from "@mutua/domain";
+import { useClient, useConfig } from "../../app/context";
+import { usePollEvery } from "../../lib/polling";
+import { MEMBER_KEY, MONEY } from "../../lib/query-policy";
+
+/** Asks for money between members: the ones to answer, and one's own with each part's state. */
+export const askKeys = {
+  all: [...MEMBER_KEY, "asks"] as const,
+  list: () => [...askKeys.all, "list"] as const,
+};
+
+/**
+ * The member's asks. Money (`meta: MONEY`): every event refetches them, so an ask arriving, paid or
+ * declined shows at once; with the stream down they are polled like the balances.
+ */
+export function useAsks(enabled = true) {
+  const client = useClient();
+  const every = usePollEvery(useConfig().accountsRefreshInterval);
+  return useQuery({
+    queryKey: askKeys.list(),
+    enabled,
+    queryFn: () => client.call("listAsks"),
+    meta: MONEY,
+    refetchInterval: every,
+    refetchIntervalInBackground: false,
+  });
+}
+
+export function useAskMoney() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyOf<"askMoney">) => client.call("askMoney", { body }),
+    onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
+  });
+}
+
+export function useAnswerAsk() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    /** The asked member declines, or the asker withdraws. */
+    mutationFn: async ({ requestId, as }: { requestId: string; as: "asked" | "asker" }): Promise<void> => {
+      if (as === "asked") await client.call("declineAsk", { params: { requestId } });
+      else await client.call("cancelPaymentRequest", { params: { requestId } });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
+  });
+}
+
+/** Whether the dashboard's card has anything to show (an ask to answer, or one's own lately): it loads only then. */
+export const hasAsksToShow = (asks: AskList | undefined): boolean => Boolean(asks && (asks.ofMe.some((a) => a.status === "open") || asks.byMe.length > 0));
