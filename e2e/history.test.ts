@@ -5,8 +5,9 @@ import type { Locator, Page } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
 
 /**
- * The history ("All transactions") on a 360×740 touch phone: typed filters filter, the CSV holds
- * exactly the rows shown, and the rows, filters and calendar fit the screen.
+ * The history ("All transactions") on a 360×740 touch phone: the list first, the filters behind
+ * one button; typed filters filter, the CSV holds exactly the rows shown, and the rows, filters and
+ * calendar fit the screen.
  * Screenshots are kept in test-results/screens/ to look at.
  */
 const suite = useSuite();
@@ -17,6 +18,12 @@ async function openHistory(page: Page): Promise<Locator> {
   const modal = page.getByRole("dialog", { name: "All transactions" });
   await modal.locator(".tx").first().waitFor();
   return modal;
+}
+
+/** Unfolds the filters, which a phone keeps behind their button. */
+async function showFilters(modal: Locator): Promise<void> {
+  await modal.getByRole("button", { name: "Filters" }).tap();
+  await modal.getByRole("searchbox", { name: "Search" }).waitFor();
 }
 
 /** Each row as the screen shows it: amount (as the CSV writes it), counterparty's full name, memo. */
@@ -66,6 +73,7 @@ describe("the history on a phone", () => {
     const all = await listSettles(modal, () => true);
     expect(all.some((r) => r[1] !== "Bob Durand")).toBe(true);
 
+    await showFilters(modal);
     await modal.getByLabel("Recipient").fill("durand");
     const bob = await listSettles(modal, (r) => r[1] === "Bob Durand");
     expect(bob.length).toBeGreaterThan(1);
@@ -79,6 +87,7 @@ describe("the history on a phone", () => {
   it("searches memos and amounts, and the CSV holds exactly the rows found", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     const modal = await openHistory(page);
+    await showFilters(modal);
     const search = modal.getByRole("searchbox", { name: "Search" });
 
     // A memo word, any case.
@@ -135,6 +144,7 @@ describe("the history on a phone", () => {
 
     const width = await page.evaluate(() => document.documentElement.clientWidth);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await showFilters(modal);
     for (const box of [
       modal.locator(".tx-filters"),
       modal.getByLabel("Recipient"),
@@ -182,7 +192,7 @@ describe("the history on a phone", () => {
     await first.tap();
     expect(await selectedDays(picker)).toEqual([firstDay]);
     await picker.getByRole("button", { name: "Confirm" }).tap();
-    await expect.poll(() => modal.locator(".period-label").textContent()).not.toBe("All dates");
+    await expect.poll(() => modal.locator(".period-label").textContent()).not.toBe("");
 
     await openPicker();
     const secondDay = (await second.textContent())!;
@@ -198,6 +208,82 @@ describe("the history on a phone", () => {
     expect(calendar.x + calendar.width).toBeLessThanOrEqual(width);
     const period = (await modal.locator(".period").boundingBox())!;
     expect(period.x + period.width).toBeLessThanOrEqual(width);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the first rows on the first screen, the filters behind one button that counts those in use, and 'All dates' once", async () => {
+    fs.mkdirSync(OUT, { recursive: true });
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const modal = await openHistory(page);
+    await listSettles(modal, () => true);
+    await page.screenshot({ path: path.join(OUT, "history-folded-360x740.png") });
+
+    // The first row is in view as the dialog opens, nothing scrolled.
+    expect(await modal.evaluate((d) => d.scrollTop)).toBe(0);
+    const row = (await modal.locator(".tx").first().boundingBox())!;
+    expect(row.y).toBeGreaterThanOrEqual(0);
+    expect(row.y + row.height).toBeLessThanOrEqual(740);
+
+    // The filters wait behind their button, which says what it unfolds.
+    const toggle = modal.getByRole("button", { name: "Filters" });
+    const search = modal.getByRole("searchbox", { name: "Search" });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await search.isVisible()).toBe(false);
+    expect(await toggle.locator(".badge").count()).toBe(0);
+    await toggle.tap();
+    await search.waitFor();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    expect(
+      await modal
+        .locator(`[id="${await toggle.getAttribute("aria-controls")}"]`)
+        .getByRole("searchbox", { name: "Search" })
+        .count(),
+    ).toBe(1);
+
+    // "All dates" is said once, by its pressed button, not again as the period's label.
+    expect(await modal.getByText("All dates").count()).toBe(1);
+    expect(await modal.getByRole("button", { name: "All dates" }).getAttribute("aria-pressed")).toBe("true");
+
+    // Each filter in use counts, on the button and in its name.
+    const badge = toggle.locator(".badge");
+    await modal.getByRole("button", { name: "Month", exact: true }).tap();
+    await modal.getByRole("button", { name: "Filters, 1 active" }).waitFor();
+    expect(await badge.textContent()).toBe("1");
+    await search.fill("bread");
+    await modal.getByRole("button", { name: "Filters, 2 active" }).waitFor();
+    expect(await badge.textContent()).toBe("2");
+    expect(await modal.getByText("All dates").count()).toBe(1);
+
+    // The recipient's suggestions: a list the field controls and announces as open, one name a row, tall enough to tap.
+    const recipient = modal.getByRole("combobox", { name: "Recipient" });
+    await recipient.fill("bob");
+    const suggestions = modal.locator(".suggestions");
+    await suggestions.getByRole("button", { name: "Bob Durand" }).waitFor();
+    expect(await recipient.getAttribute("aria-expanded")).toBe("true");
+    expect(await recipient.getAttribute("aria-controls")).toBe(await suggestions.getAttribute("id"));
+    expect(await suggestions.getAttribute("aria-labelledby")).toBeTruthy();
+    await modal.getByRole("button", { name: "Filters, 3 active" }).waitFor();
+    await page.screenshot({ path: path.join(OUT, "history-filters-360x740.png") });
+    const list = (await suggestions.boundingBox())!;
+    for (const b of await suggestions.getByRole("button").all()) {
+      const box = (await b.boundingBox())!;
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      expect(box.width).toBeGreaterThanOrEqual(list.width - 2);
+    }
+
+    // As in a combobox, the arrow keys go down to the names and back up to the field.
+    const focused = (l: Locator) => l.evaluate((e) => e === document.activeElement);
+    await recipient.press("ArrowDown");
+    expect(await focused(suggestions.getByRole("button").first())).toBe(true);
+    await page.keyboard.press("ArrowUp");
+    expect(await focused(recipient)).toBe(true);
+
+    // Folded again, the button still counts the filters in use.
+    await toggle.tap();
+    await search.waitFor({ state: "hidden" });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await badge.textContent()).toBe("3");
     expect(errors).toEqual([]);
     await context.close();
   });

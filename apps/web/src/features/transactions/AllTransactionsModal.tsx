@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { DayPicker, type DateRange } from "react-day-picker";
 import { enUS, fr } from "react-day-picker/locale";
 import "react-day-picker/style.css";
@@ -6,7 +6,7 @@ import { useLingui } from "@lingui/react";
 import { LIMITS, M, ownerName, shouldFilterTransactions, type AccountEntry, type Recipient, type TransactionView } from "@mutua/domain";
 import { useClient } from "../../app/context";
 import { Dialog } from "../../ui/Dialog";
-import { CloseIcon, Icon, NextIcon, PreviousIcon } from "../../ui/icons";
+import { CloseIcon, ExpandIcon, Icon, NextIcon, PreviousIcon } from "../../ui/icons";
 import { toast } from "../../lib/toast";
 import { loadMoreNearBottom } from "../../ui/scroll";
 import { useFormat } from "../../lib/format";
@@ -46,12 +46,17 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
   const typedName = useDebounced(shouldFilterTransactions(recipientText) ? recipientText.trim() : "", TYPING_PAUSE_MS);
   const search = useDebounced(searchText.trim(), TYPING_PAUSE_MS);
   const [exporting, setExporting] = useState(false);
+  // On a phone the list comes first, the filters behind their button (filters.css shows them wider).
+  const [filtersShown, setFiltersShown] = useState(false);
+  const filtersId = useId();
   const filter: TransactionFilter = {
     ...(range ? { from: range.start.toISOString(), to: range.end.toISOString() } : {}),
     // A picked recipient, else the name as typed.
     ...(counterparty ? { counterparty: counterparty.walletId } : typedName ? { counterpartyName: typedName } : {}),
     ...(search ? { search } : {}),
   };
+  // The filters that select rows now: a time span, a recipient (picked or typed), a search.
+  const activeFilters = [range, counterparty ?? typedName, search].filter(Boolean).length;
   const pages = useTransactionPages(account.id, filter);
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
   useEffect(() => {
@@ -103,7 +108,19 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
       }
     >
       <p className="account-card">{accountLabel(i18n, account)}</p>
-      <div className="tx-filters">
+      <button
+        type="button"
+        className="button small filters-toggle"
+        aria-expanded={filtersShown}
+        aria-controls={filtersId}
+        aria-label={activeFilters ? i18n._("Filters, {count, plural, one {# active} other {# active}}", { count: activeFilters }) : undefined}
+        onClick={() => setFiltersShown((s) => !s)}
+      >
+        {i18n._("Filters")}
+        {activeFilters > 0 && <span className="badge">{activeFilters}</span>}
+        <Icon node={ExpandIcon} />
+      </button>
+      <div id={filtersId} className={filtersShown ? "tx-filters" : "tx-filters collapsed"}>
         <PeriodFilter range={range} onChange={setRange} />
         <RecipientFilter backendId={account.backendId} value={counterparty} onChange={setCounterparty} text={recipientText} onText={setRecipientText} />
         <div className="field">
@@ -150,7 +167,8 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
     ["month", i18n._("Month")],
     ["year", i18n._("Year")],
   ];
-  const label = range ? `${fmt.date(range.start)} – ${fmt.date(range.end)}` : i18n._("All dates");
+  // No span chosen: the pressed "All dates" button already says so.
+  const label = range ? `${fmt.date(range.start)} – ${fmt.date(range.end)}` : null;
   const atNow = range && unit ? shiftPeriod(unit, range, 1, locale).start > now : true;
   return (
     <fieldset className="period">
@@ -246,9 +264,24 @@ function RecipientFilter({
   const active = shouldFilterTransactions(q) && q.trim() !== "";
   const search = useRecipientSearch(active ? q : "", backendId);
   const rows = active ? (search.data?.pages.flatMap((p) => p.rows) ?? []) : [];
+  const open = rows.length > 0;
+  const ids = useId();
+  // The field announces its list as a combobox does, so the arrow keys reach the names as well as Tab.
+  const arrows = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = ({ ArrowDown: 1, ArrowUp: -1 } as Record<string, number | undefined>)[e.key];
+    if (!step) return;
+    const stops = [...e.currentTarget.querySelectorAll<HTMLElement>("#tx-recipient, .suggestions button")];
+    const to = stops[stops.indexOf(document.activeElement as HTMLElement) + step];
+    if (to) {
+      e.preventDefault();
+      to.focus();
+    }
+  };
   return (
-    <div className="field recipient-filter">
-      <label htmlFor="tx-recipient">{i18n._("Recipient")}</label>
+    <div className="field recipient-filter" onKeyDown={arrows}>
+      <label id={`${ids}-label`} htmlFor="tx-recipient">
+        {i18n._("Recipient")}
+      </label>
       {value ? (
         <div className="chip">
           <span title={value.name}>{ownerName(value.name)}</span>
@@ -261,14 +294,18 @@ function RecipientFilter({
           <input
             id="tx-recipient"
             type="search"
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={open}
+            aria-controls={open ? `${ids}-list` : undefined}
             autoComplete="off"
             maxLength={LIMITS.search}
             placeholder={i18n._("All recipient")}
             value={q}
             onChange={(e) => setQ(e.target.value)}
           />
-          {rows.length > 0 && (
-            <ul className="suggestions">
+          {open && (
+            <ul id={`${ids}-list`} className="suggestions" aria-labelledby={`${ids}-label`}>
               {rows.map((r) => (
                 <li key={r.walletId}>
                   <button
