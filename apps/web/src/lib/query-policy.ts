@@ -20,6 +20,12 @@ export const STALE = {
   backends: 60_000,
   /** A directory search, typed again within the same payment. */
   search: 30_000,
+  /**
+   * Just fetched: another screen mounting on the same answer does not ask again (the page's start
+   * asks for the accounts before the dashboard's code has arrived). Events and actions refetch
+   * the member's money whatever its age.
+   */
+  justFetched: 2_000,
 } as const;
 
 declare module "@tanstack/react-query" {

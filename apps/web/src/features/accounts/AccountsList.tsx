@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import { M, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
+import { useRefreshing } from "./queries";
 import { ImportWallet } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
@@ -33,14 +34,14 @@ interface Props {
   actions: AccountAction[];
   loading: boolean;
   error: boolean;
-  refreshing: boolean;
   selected: Selection | null;
   onSelect: (s: Selection) => void;
   onRefresh: () => void;
 }
 
 /** docs/spec.md §2 "Accounts list". */
-export function AccountsList({ accounts, actions, loading, error, refreshing, selected, onSelect, onRefresh }: Props) {
+export function AccountsList({ accounts, actions, loading, error, selected, onSelect, onRefresh }: Props) {
+  const refreshing = useRefreshing();
   const { i18n } = useLingui();
   const fmt = useFormat();
   const unconfigured = useUnconfiguredBackends();

@@ -1,8 +1,8 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useIsFetching, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AccountEntry } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { MONEY_KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
+import { MONEY_KEPT_OFFLINE, MEMBER_KEY, STALE } from "../../lib/query-policy";
 import { useMe } from "../auth/queries";
 import { transactionKeys } from "../transactions/queries";
 
@@ -21,6 +21,7 @@ export function useAccounts() {
     queryKey: accountKeys.list(),
     enabled: Boolean(me.data),
     queryFn: () => client.call("getAccounts"),
+    staleTime: STALE.justFetched,
     meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,
@@ -49,3 +50,6 @@ export function useRefreshAfterAction() {
     await qc.invalidateQueries({ queryKey: transactionKeys.all });
   };
 }
+
+/** Whether the balances or the transactions are being fetched again (the accounts card's Refresh turns meanwhile). */
+export const useRefreshing = () => useIsFetching({ queryKey: accountKeys.all }) + useIsFetching({ queryKey: transactionKeys.all }) > 0;

@@ -18,8 +18,19 @@ export const authKeys = {
   capabilities: ["auth-capabilities"] as const,
 };
 
-/** The server's readable signed-in flag (no secret): without it the visitor is anonymous. */
-export const maySignedIn = () => document.cookie.split(/;\s*/).includes(`${SIGNED_IN_COOKIE}=1`);
+/**
+ * The server's readable signed-in flag (no secret): without it the visitor is anonymous. Read
+ * once per task (every screen's useMe asks while rendering, and document.cookie is slow to read):
+ * a sign-in or sign-out answer arrives in a later task, which reads it anew.
+ */
+let flag: boolean | undefined;
+export const maySignedIn = () => {
+  if (flag === undefined) {
+    flag = document.cookie.split(/;\s*/).includes(`${SIGNED_IN_COOKIE}=1`);
+    setTimeout(() => (flag = undefined), 0);
+  }
+  return flag;
+};
 
 /**
  * The signed-in member, or null. The session itself is an HttpOnly cookie: without the server's
@@ -99,7 +110,8 @@ export function useBackends(opts: { refetchOnMount?: "always" } = {}) {
     queryFn: () => client.call("getBackends"),
     staleTime: STALE.backends,
     meta: KEPT_OFFLINE,
-    ...opts,
+    // "always" is every visit of the screen, not the page's start, which has just asked.
+    ...(opts.refetchOnMount ? { refetchOnMount: (q: { state: { dataUpdatedAt: number } }) => Date.now() - q.state.dataUpdatedAt > STALE.justFetched } : {}),
   });
 }
 

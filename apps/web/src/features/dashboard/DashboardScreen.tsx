@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { useIsFetching, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, type AccountEntry, type PendingTopUp, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
+import { M, type AccountEntry, type MoneyAsk, type PendingTopUp, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";
 import { useModals } from "../../app/modals";
 import { toast } from "../../lib/toast";
 import { AccountsList, type AccountAction, type Selection } from "../accounts/AccountsList";
@@ -10,7 +10,7 @@ import { useExportWallet } from "../wallet-file/useWalletFile";
 import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/queries";
 import { useMe, useUnconfiguredBackends } from "../auth/queries";
 import { useConfig } from "../../app/context";
-import { topUpKeys, useFetchPendingTopUps, usePendingTopUps } from "../topup/queries";
+import { topUpKeys, useFetchPendingTopUps } from "../topup/queries";
 import { TopUpModal } from "../topup/TopUpModal";
 import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
@@ -58,7 +58,6 @@ export function DashboardScreen() {
     await refreshAccounts(walletId, before);
     await qc.invalidateQueries({ queryKey: summaryKeys.all });
   };
-  const refreshing = useIsFetching({ queryKey: accountKeys.all }) + useIsFetching({ queryKey: transactionKeys.all }) > 0;
   const [selected, setSelected] = useState<Selection | null>(null);
 
   const usable = (accounts.data ?? []).filter((a) => a.active && !a.unavailable);
@@ -66,10 +65,6 @@ export function DashboardScreen() {
   const selection = current ? (selected?.walletId === current.id ? selected : { walletId: current.id }) : null;
   const config = useConfig();
   const fetchPendingTopUps = useFetchPendingTopUps();
-  const pendingTopUps = usePendingTopUps(current?.id);
-  const summary = useAccountSummary(current?.id);
-  // Asks for money are between members with an account: none to fetch for an administrator without one.
-  const asks = useAsks(Boolean(accounts.data?.length));
 
   const openTopUp = (order: PendingTopUp) =>
     modals.open((close) => (
@@ -222,24 +217,14 @@ export function DashboardScreen() {
           <LandOnWork />
         </Suspense>
       )}
-      {/* Somebody asks the member for money (or the member asked): above everything, Pay at hand. */}
-      {hasAsksToShow(asks.data) && (
-        <Suspense fallback={null}>
-          <AsksCard
-            asks={asks.data!}
-            onPay={(a) =>
-              pay({
-                rp: a.asker.memberId,
-                rpb: a.walletId,
-                amount: a.amount,
-                senderMemo: a.memo || null,
-                recipientMemo: a.memo || null,
-                requestId: a.requestId,
-              })
-            }
-          />
-        </Suspense>
-      )}
+      {/* Somebody asks the member for money (or the member asked): above everything, Pay at hand.
+          Asks are between members with an account: none to fetch for an administrator without one. */}
+      <AsksSlot
+        enabled={Boolean(accounts.data?.length)}
+        onPay={(a) =>
+          pay({ rp: a.asker.memberId, rpb: a.walletId, amount: a.amount, senderMemo: a.memo || null, recipientMemo: a.memo || null, requestId: a.requestId })
+        }
+      />
       <div className="dashboard-columns">
         <div className="dashboard-side">
           <AccountsList
@@ -247,24 +232,15 @@ export function DashboardScreen() {
             actions={actions}
             loading={accounts.isPending}
             error={accounts.isError}
-            refreshing={refreshing}
             selected={selection}
             onSelect={setSelected}
             onRefresh={() => void refresh()}
           />
-          {/* The chart's box keeps its height while the accounts, its code and its figures load
-              (styles.css): the transactions below it never jump down on a phone. */}
-          {(current || accounts.isPending) && !summary.isError && (
-            <Suspense fallback={<section className="card account-summary" aria-busy="true" />}>
-              {summary.data ? <AccountSummaryCard summary={summary.data} /> : <section className="card account-summary" aria-busy="true" />}
-            </Suspense>
-          )}
+          {(current || accounts.isPending) && <SummarySlot walletId={current?.id} />}
         </div>
         <RecentTransactions
           account={current}
           accountsLoading={accounts.isPending}
-          pending={pendingTopUps.data ?? []}
-          pendingLoading={pendingTopUps.isPending}
           onOpenTopUp={openTopUp}
           onReceive={current && me ? () => showQr(current) : undefined}
         />
@@ -289,5 +265,35 @@ export function DashboardScreen() {
         )}
       </footer>
     </main>
+  );
+}
+
+/*
+ * The dashboard's parts that follow a query of their own are components of their own: an answer
+ * arriving re-renders that part, not the whole dashboard (each such render is main-thread time
+ * on a modest phone, Lighthouse's Total Blocking Time).
+ */
+
+/** The balance chart and the month's totals of the account shown. */
+function SummarySlot({ walletId }: { walletId: string | undefined }) {
+  const summary = useAccountSummary(walletId);
+  if (summary.isError) return null;
+  // The chart's box keeps its height while the accounts, its code and its figures load
+  // (styles.css): the transactions below it never jump down on a phone.
+  return (
+    <Suspense fallback={<section className="card account-summary" aria-busy="true" />}>
+      {summary.data ? <AccountSummaryCard summary={summary.data} /> : <section className="card account-summary" aria-busy="true" />}
+    </Suspense>
+  );
+}
+
+/** The asks for money to answer, and the member's own: loaded only when there are some. */
+function AsksSlot({ enabled, onPay }: { enabled: boolean; onPay: (a: MoneyAsk) => void }) {
+  const asks = useAsks(enabled);
+  if (!hasAsksToShow(asks.data)) return null;
+  return (
+    <Suspense fallback={null}>
+      <AsksCard asks={asks.data!} onPay={onPay} />
+    </Suspense>
   );
 }

@@ -8,8 +8,17 @@ export const summaryKeys = {
   wallet: (walletId: string, tz: string) => [...summaryKeys.all, walletId, tz] as const,
 };
 
-/** The device's time zone: the member's days and month begin where theirs do. */
-const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+/**
+ * The device's time zone: the member's days and month begin where theirs do. Asked once a
+ * second at most, not at every render (a DateTimeFormat is costly to make, and a phone's zone
+ * changes only when it travels).
+ */
+let zone: { name: string; at: number } | undefined;
+const timeZone = () => {
+  const now = performance.now();
+  if (!zone || now - zone.at > 1000) zone = { name: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC", at: now };
+  return zone.name;
+};
 
 /** A wallet's month in and out and its last 30 closing balances, worked out by the server from the ledger. */
 export function useAccountSummary(walletId: string | undefined) {

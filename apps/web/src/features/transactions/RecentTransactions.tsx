@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { M, type AccountEntry, type PendingTopUp } from "@mutua/domain";
 import { PendingTopUps } from "../topup/PendingTopUps";
+import { usePendingTopUps } from "../topup/queries";
 import { useModals } from "../../app/modals";
 import { TransactionItem } from "./TransactionItem";
 import type { TransactionView } from "@mutua/domain";
@@ -22,16 +23,12 @@ const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
 export function RecentTransactions({
   account,
   accountsLoading,
-  pending,
-  pendingLoading,
   onOpenTopUp,
   onReceive,
 }: {
   account: AccountEntry | undefined;
   /** The accounts are not known yet: the transactions will follow. */
   accountsLoading: boolean;
-  pending: PendingTopUp[];
-  pendingLoading: boolean;
   onOpenTopUp: (o: PendingTopUp) => void;
   /** Opens the account's QR code, offered while the account has no transaction yet. */
   onReceive: (() => void) | undefined;
@@ -39,6 +36,9 @@ export function RecentTransactions({
   const { i18n } = useLingui();
   const modals = useModals();
   const recent = useRecentTransactions(account?.id);
+  const pendingTopUps = usePendingTopUps(account?.id);
+  const pending = pendingTopUps.data ?? [];
+  const pendingLoading = pendingTopUps.isPending;
   // The full history has an address of its own (?history), so that back closes it and a reload keeps it.
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
