@@ -4,7 +4,8 @@ import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { newPage, signIn } from "./browser";
 
-const DIST = path.resolve(import.meta.dirname, "../../apps/web/dist");
+/** The build measured: the app's own, or another (WEB_DIR, as the server serves it: bench/lighthouse.ts compares two). */
+const DIST = process.env.WEB_DIR ?? path.resolve(import.meta.dirname, "../../apps/web/dist");
 
 /** Gzipped size of a built file, as a server or proxy would send it (level 9, like most CDNs). */
 export const gzipSize = (file: string) => gzipSync(fs.readFileSync(file), { level: 9 }).length;

@@ -10,6 +10,7 @@ export * from "./password";
 export * from "./signup";
 export * from "./association-setup";
 export * from "./money";
+export * from "./bill-split";
 export * from "./format";
 export * from "./format-when";
 export * from "./amount";

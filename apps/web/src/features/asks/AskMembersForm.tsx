@@ -22,7 +22,7 @@ import { Avatar } from "../../ui/Avatar";
 import { dialogAutofocus } from "../../ui/Dialog";
 import { CloseIcon, Icon } from "../../ui/icons";
 import { useRecipientSearch } from "../recipients/queries";
-import { useAskMoney } from "./queries";
+import { useAskMoney } from "./mutations";
 import "./asks.css";
 
 /**

@@ -6,7 +6,7 @@ import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { Avatar } from "../../ui/Avatar";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { useAnswerAsk } from "./queries";
+import { useAnswerAsk } from "./mutations";
 import "./asks.css";
 
 const statusWords = (i18n: I18n): Record<PaymentRequestStatus, string> => ({

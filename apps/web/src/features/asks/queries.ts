@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AskList, BodyOf } from "@mutua/domain";
+import { useQuery } from "@tanstack/react-query";
+import type { AskList } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
 import { MEMBER_KEY, MONEY } from "../../lib/query-policy";
@@ -24,28 +24,6 @@ export function useAsks(enabled = true) {
     meta: MONEY,
     refetchInterval: every,
     refetchIntervalInBackground: false,
-  });
-}
-
-export function useAskMoney() {
-  const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: BodyOf<"askMoney">) => client.call("askMoney", { body }),
-    onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
-  });
-}
-
-export function useAnswerAsk() {
-  const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    /** The asked member declines, or the asker withdraws. */
-    mutationFn: async ({ requestId, as }: { requestId: string; as: "asked" | "asker" }): Promise<void> => {
-      if (as === "asked") await client.call("declineAsk", { params: { requestId } });
-      else await client.call("cancelPaymentRequest", { params: { requestId } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
   });
 }
 

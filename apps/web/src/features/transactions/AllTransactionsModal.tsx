@@ -113,7 +113,9 @@ export default function AllTransactionsModal({ account, onClose, onOpen }: Props
         className="button small filters-toggle"
         aria-expanded={filtersShown}
         aria-controls={filtersId}
-        aria-label={activeFilters ? i18n._("Filters, {count, plural, one {# active} other {# active}}", { count: activeFilters }) : undefined}
+        // A plain placeholder: English says "active" of one and of many, so the bundled English
+        // catalog needs no plural for it (the French catalog has its own).
+        aria-label={activeFilters ? i18n._("Filters, {count} active", { count: activeFilters }) : undefined}
         onClick={() => setFiltersShown((s) => !s)}
       >
         {i18n._("Filters")}
