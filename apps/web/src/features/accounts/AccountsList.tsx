@@ -1,9 +1,11 @@
 import { Suspense } from "react";
+import { useIsFetching } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
-import { useRefreshing } from "./queries";
+import { transactionKeys } from "../transactions/queries";
+import { accountKeys } from "./queries";
 import { ImportWallet } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
@@ -38,6 +40,13 @@ interface Props {
   onSelect: (s: Selection) => void;
   onRefresh: () => void;
 }
+
+/**
+ * Whether the balances or the transactions are being fetched again (Refresh turns meanwhile):
+ * asked here, so that a fetch starting or ending re-renders this card, not the whole dashboard,
+ * and so that the page's start, which loads the accounts' queries, does not carry it.
+ */
+const useRefreshing = () => useIsFetching({ queryKey: accountKeys.all }) + useIsFetching({ queryKey: transactionKeys.all }) > 0;
 
 /** docs/spec.md §2 "Accounts list". */
 export function AccountsList({ accounts, actions, loading, error, selected, onSelect, onRefresh }: Props) {

@@ -1,4 +1,4 @@
-import { useIsFetching, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AccountEntry } from "@mutua/domain";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
@@ -50,6 +50,3 @@ export function useRefreshAfterAction() {
     await qc.invalidateQueries({ queryKey: transactionKeys.all });
   };
 }
-
-/** Whether the balances or the transactions are being fetched again (the accounts card's Refresh turns meanwhile). */
-export const useRefreshing = () => useIsFetching({ queryKey: accountKeys.all }) + useIsFetching({ queryKey: transactionKeys.all }) > 0;

@@ -1,8 +1,7 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { TransactionsQuery } from "@mutua/domain";
+import { useQuery } from "@tanstack/react-query";
 import { useClient, useConfig } from "../../app/context";
 import { usePollEvery } from "../../lib/polling";
-import { MONEY, MONEY_KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
+import { MONEY_KEPT_OFFLINE, MEMBER_KEY } from "../../lib/query-policy";
 
 /** What the history screen and its CSV export both ask the server for: one filter, the same rows. */
 export interface TransactionFilter {
@@ -37,21 +36,5 @@ export function useRecentTransactions(walletId: string | undefined) {
     meta: MONEY_KEPT_OFFLINE,
     refetchInterval: every,
     refetchIntervalInBackground: false,
-  });
-}
-
-/** The full list, filtered by the server, loaded page by page as the member scrolls. */
-export function useTransactionPages(walletId: string, filter: TransactionFilter) {
-  const client = useClient();
-  return useInfiniteQuery({
-    queryKey: transactionKeys.list(walletId, filter),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      client.call("getTransactions", {
-        params: { walletId },
-        query: { ...filter, limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } satisfies TransactionsQuery,
-      }),
-    getNextPageParam: (last) => last.next ?? undefined,
-    meta: MONEY,
   });
 }
