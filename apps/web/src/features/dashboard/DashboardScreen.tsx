@@ -15,7 +15,6 @@ import { TopUpModal } from "../topup/TopUpModal";
 import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
 import { transactionKeys } from "../transactions/queries";
-import { AddFavoriteDialog } from "../send/AddFavoriteDialog";
 import type { PaymentDraft } from "../send/useSendPayment";
 import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
@@ -29,6 +28,8 @@ const LandOnWork = lazy(() => import("./LandOnWork"));
 const AsksCard = lazy(() => import("../asks/AsksCard"));
 const QrCodeModal = lazy(() => import("../qr/QrCodeModal"));
 const ReceiptDialog = lazy(() => import("../transactions/ReceiptDialog"));
+// Offered after a payment only: it comes with the favourites' code, not with the dashboard.
+const AddFavoriteDialog = lazy(() => import("../send/AddFavoriteDialog").then((m) => ({ default: m.AddFavoriteDialog })));
 const AccountSummaryCard = optionalLazy(() => import("./AccountSummaryCard"));
 // Loaded when a payment starts, not with the dashboard.
 const SendMoneyModal = lazy(() => import("../send/SendMoneyModal").then((m) => ({ default: m.SendMoneyModal })));
@@ -110,7 +111,12 @@ export function DashboardScreen() {
   const afterPayment = (tx: TransactionView, draft: PaymentDraft) => {
     modals.close();
     void refreshAfterAction(draft.from.id, draft.from.bal);
-    const askFavorite = (r: Recipient) => modals.open((close) => <AddFavoriteDialog recipient={r} onClose={close} />);
+    const askFavorite = (r: Recipient) =>
+      modals.open((close) => (
+        <Suspense fallback={null}>
+          <AddFavoriteDialog recipient={r} onClose={close} />
+        </Suspense>
+      ));
     modals.open((close) => (
       <Suspense fallback={null}>
         <ReceiptDialog
