@@ -37,6 +37,26 @@ export default defineConfig({
     }),
   ],
   // No source maps in the served build: they would publish the full sources and the build machine's paths.
-  build: { target: "es2022", sourcemap: false },
+  build: {
+    target: "es2022",
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // The small modules every page starts with (the app's context, query policies, stored
+        // settings, polling, the domain's messages) travel as one file rather than one each: left to
+        // itself, the bundler splits them off the entry whenever a lazy screen shares one, and each
+        // file costs the login page its own request and header.
+        codeSplitting: {
+          groups: [
+            {
+              name: "start",
+              test: /[\\/]src[\\/](app[\\/]context|lib[\\/](polling|query-policy|storage)|message|messages)\.tsx?$/,
+              priority: 10,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { proxy: { "/api": "http://localhost:8080", "/config.json": "http://localhost:8080" } },
 });
