@@ -20,6 +20,7 @@ import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
 import { hasAsksToShow, useAsks } from "../asks/queries";
 import { optionalLazy } from "../../ui/optional-lazy";
+import { Skeleton } from "../../ui/Skeleton";
 import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
 import "./dashboard.css";
 
@@ -286,11 +287,12 @@ function SummarySlot({ walletId }: { walletId: string | undefined }) {
   if (summary.isError) return null;
   // The chart's box keeps its height while the accounts, its code and its figures load
   // (styles.css): the transactions below it never jump down on a phone.
-  return (
-    <Suspense fallback={<section className="card account-summary" aria-busy="true" />}>
-      {summary.data ? <AccountSummaryCard summary={summary.data} /> : <section className="card account-summary" aria-busy="true" />}
-    </Suspense>
+  const loading = (
+    <section className="card account-summary" aria-busy="true">
+      <Skeleton rows={3} className="summary-skeleton" />
+    </section>
   );
+  return <Suspense fallback={loading}>{summary.data ? <AccountSummaryCard summary={summary.data} /> : loading}</Suspense>;
 }
 
 /** The asks for money to answer, and the member's own: loaded only when there are some. */
