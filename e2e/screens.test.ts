@@ -161,6 +161,20 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await inspect(page, "request-qr");
       await page.keyboard.press("Escape");
 
+      // Asking a member in the app: Bob, for two, then the ask on Alice's dashboard with its state.
+      await tap(button(page, "Request"));
+      await tap(dialog(page, "Request money - {step}/{steps}", { step: 1, steps: 2 }).getByRole("button", { name: t("From members") }));
+      const ask = dialog(page, "Ask members for money");
+      await ask.getByLabel(t("Who?")).fill("durand");
+      await tap(ask.getByRole("button", { name: /^Bob Durand/ }).first());
+      await ask.getByLabel(t("Amount")).fill("2");
+      await ask.getByLabel(t("What for?")).fill("Tour");
+      await inspect(page, "ask-members");
+      await tap(ask.getByRole("button", { name: t("Ask"), exact: true }));
+      await ask.waitFor({ state: "detached" });
+      await page.locator(".asks .ask-part").first().waitFor();
+      await inspect(page, "dashboard-asks");
+
       await tap(page.getByRole("button", { name: t("Account actions") }).first());
       await tap(page.getByRole("menuitem", { name: t("QR code") }));
       await dialog(page, "QR code").waitFor();

@@ -136,6 +136,8 @@ export function AskMembersForm({ me, account, onDone }: { me: Profile; account: 
           placeholder={members.length > 0 ? i18n._("Add someone to share with") : i18n._("Name, email address or phone number")}
           value={q}
           onChange={(e) => setQ(e.target.value)}
+          role="combobox"
+          aria-autocomplete="list"
           aria-controls={`${ids}-found`}
           aria-expanded={suggestions.length > 0}
         />
