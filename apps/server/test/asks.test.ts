@@ -55,9 +55,19 @@ describe("asking members for money", () => {
   it("asks one member, who is told (with the asker's name and the amount), pays it once, and the asker sees it paid", async () => {
     const bob = await person();
     const alice = await person();
+    // Alice wants to be e-mailed when asked for money.
+    expect((await alice.api.call("setNotificationSettings", { body: { email: { money_asked: true } } })).json.email.money_asked).toBe(true);
     const group = await askOf(bob, [[alice, "3.00"]]);
     expect(group).toMatchObject({ memo: "Pizza", currency: "DL", total: "3.00" });
     const [part] = group.parts;
+    // Her e-mail is queued in the ask's own transaction.
+    expect(
+      (
+        await t.db.query("SELECT d.kind, d.channel FROM notification_deliveries d JOIN member_events e ON e.id = d.event_id WHERE e.member_id = $1", [
+          alice.member.id,
+        ])
+      ).rows,
+    ).toEqual([{ kind: "money_asked", channel: "email" }]);
     expect(part).toMatchObject({ status: "open", amount: "3.00", asker: { memberId: bob.id }, asked: { memberId: alice.id }, memo: "Pizza" });
 
     const told = await alice.api.call("listNotifications", { query: {} });

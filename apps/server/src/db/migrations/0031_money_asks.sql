@@ -54,26 +54,10 @@ CREATE TRIGGER payment_requests_ask_closed AFTER UPDATE OF status ON payment_req
 CREATE INDEX member_events_request ON member_events (request_id) WHERE request_id IS NOT NULL;
 
 -- Being asked for money is told by e-mail to those who opt in, and pushed to subscribed devices,
--- like the other notifications.
+-- like the other notifications (db/functions/notification_deliveries_of_event.sql maps the kind).
 ALTER TABLE notification_preferences DROP CONSTRAINT notification_preferences_kind_check;
 ALTER TABLE notification_preferences ADD CONSTRAINT notification_preferences_kind_check
   CHECK (kind IN ('payment_received', 'topup_credited', 'wallet_approved', 'reconversion_paid', 'money_asked'));
 ALTER TABLE notification_deliveries DROP CONSTRAINT notification_deliveries_kind_check;
 ALTER TABLE notification_deliveries ADD CONSTRAINT notification_deliveries_kind_check
   CHECK (kind IN ('payment_received', 'topup_credited', 'wallet_approved', 'reconversion_paid', 'money_asked'));
-
-CREATE OR REPLACE FUNCTION notification_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  k text := CASE
-    WHEN NEW.kind IN ('payment_received', 'topup_credited', 'wallet_approved', 'money_asked') THEN NEW.kind
-    WHEN NEW.kind = 'reconversion_stage' AND NEW.stage = 'paid' THEN 'reconversion_paid'
-  END;
-BEGIN
-  IF k IS NOT NULL THEN
-    INSERT INTO notification_deliveries (event_id, channel, kind)
-    SELECT NEW.id, p.channel, k FROM notification_preferences p WHERE p.member_id = NEW.member_id AND p.kind = k;
-    INSERT INTO notification_deliveries (event_id, channel, kind, subscription_id)
-    SELECT NEW.id, 'push', k, s.id FROM push_subscriptions s WHERE s.member_id = NEW.member_id FOR KEY SHARE;
-  END IF;
-  RETURN NULL;
-END $$;
