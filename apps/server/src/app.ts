@@ -12,6 +12,7 @@ import { operation } from "./http/contract";
 import { parseJsonBody } from "./http/json-body";
 import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
+import { profileRoutes } from "./routes/profile";
 import { accountRoutes } from "./routes/accounts";
 import { cashierRoutes } from "./routes/cashiers";
 import { paymentRoutes } from "./routes/payments";
@@ -134,6 +135,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   authRoutes(app, full);
   meRoutes(app, full);
+  profileRoutes(app, full);
   accountRoutes(app, full);
   cashierRoutes(app, full);
   paymentRoutes(app, full);

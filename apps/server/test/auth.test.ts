@@ -35,7 +35,16 @@ describe("login", () => {
     const before = Date.now();
     const r = await s.login("  ALICE.Martin@Example.ORG  ", member.password);
     expect(r.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-    expect(r.profile).toEqual({ id: Number(member.id), name: "Alice Martin", firstName: "Alice", lastName: "Martin", email: member.email });
+    expect(r.profile).toEqual({
+      id: Number(member.id),
+      name: "Alice Martin",
+      firstName: "Alice",
+      lastName: "Martin",
+      email: member.email,
+      phone: null,
+      photoUrl: null,
+      pendingEmail: null,
+    });
     // Default session lifetime is 30 days.
     const ttl = Date.parse(r.expiresAt) - before;
     expect(ttl).toBeGreaterThan(30 * 86_400_000 - 60_000);
@@ -78,7 +87,16 @@ describe("sessions", () => {
     const s = new Session(t.server.baseUrl);
     await s.login(member.email, member.password);
     const me = await s.client.call("getMyContact");
-    expect(me).toEqual({ id: Number(member.id), name: "Alice Martin", firstName: "Alice", lastName: "Martin", email: member.email });
+    expect(me).toEqual({
+      id: Number(member.id),
+      name: "Alice Martin",
+      firstName: "Alice",
+      lastName: "Martin",
+      email: member.email,
+      phone: null,
+      photoUrl: null,
+      pendingEmail: null,
+    });
   });
 
   it("sets an HttpOnly, SameSite=Strict mutua_session cookie that alone opens the session", async () => {

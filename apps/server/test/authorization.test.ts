@@ -13,6 +13,7 @@ import {
   seedMember,
   TEST_PASSWORD,
   signTransfer,
+  TINY_PNG,
   topUp,
   walletBalances,
   type SeededMember,
@@ -94,6 +95,8 @@ beforeAll(async () => {
   payee = await seedMember(t.db, { firstName: "Payee" });
   payeeWallet = await openCustodialWallet(t.db, custodial, payee.id, "active");
   payeeLedger = (await openTestLedgerWallet(t.db, ledger, payee.id)).id;
+  // The payee's photo, which any signed-in member may see.
+  await t.db.query("INSERT INTO member_photos (member_id, type, bytes) VALUES ($1, 'image/png', $2)", [payee.id, TINY_PNG]);
 
   own.custodial = await openCustodialWallet(t.db, custodial, people.owner.id, "active");
   await topUp(t.db, own.custodial, "100.00");
@@ -164,6 +167,18 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   resetPassword: () => ({ body: { email: `nobody-${randomUUID()}@example.org` } }),
   setNewPassword: () => ({ body: { token: "not-a-token", password: "Longer-Pass-1" } }),
   getMyContact: () => ({}),
+  // The profile: each caller changes their own. The photo is no image and the e-mail no address, and
+  // the new password is too short: refused before the current password counts as a login attempt.
+  setMyPhone: () => ({ body: { phone: "+33 6 12 34 56 78" } }),
+  uploadMyPhoto: () => ({ body: { data: Buffer.from("not an image").toString("base64") } }),
+  removeMyPhoto: () => ({}),
+  // Any member sees any member's photo (the payee's, beside their name).
+  getMemberPhoto: () => ({ params: { memberId: Number(payee.id) } }),
+  requestEmailChange: () => ({ body: { email: "not an address", password: "not the password" } }),
+  changePassword: () => ({ body: { currentPassword: "not the password", newPassword: "short" } }),
+  // A link's token that names nothing: nobody, signed in or not, changes anybody's address with it.
+  emailChangePage: () => ({ query: { token: "not-a-token" } }),
+  confirmEmailChange: () => ({ query: { token: "not-a-token" } }),
   hasUserAccountValidationRights: () => ({}),
   hasCreditRequestValidationRights: () => ({}),
   hasBoardRights: () => ({}),
@@ -337,6 +352,15 @@ const EXPECTED: Record<RouteName, Expected> = {
   resetPassword: same(404),
   setNewPassword: same(400),
   getMyContact: member(200),
+  // Each member's own profile; photos are for every signed-in member; the e-mail link needs only its token (profile.test.ts).
+  setMyPhone: member(200),
+  uploadMyPhoto: member(400),
+  removeMyPhoto: member(200),
+  getMemberPhoto: member(200),
+  requestEmailChange: member(400),
+  changePassword: member(400),
+  emailChangePage: same(400),
+  confirmEmailChange: same(400),
   hasUserAccountValidationRights: member(200),
   hasCreditRequestValidationRights: member(200),
   hasBoardRights: member(200),

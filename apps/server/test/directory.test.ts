@@ -129,7 +129,7 @@ describe("recipient search", () => {
 
   it("looks up one wallet exactly, and restricts to one backend", async () => {
     expect((await search({ walletId: zoeWallets[1] })).rows).toEqual([
-      { memberId: ids.zoe, name: "Zoé Ñúñez", walletId: zoeWallets[1], backendId: ledger.id, currencySymbol: "LC", isFavorite: false },
+      { memberId: ids.zoe, name: "Zoé Ñúñez", walletId: zoeWallets[1], backendId: ledger.id, currencySymbol: "LC", isFavorite: false, photoUrl: null },
     ]);
     expect(names((await search({ q: "dirtest", backendId: ledger.id })).rows)).toEqual(["Bruno Dirtest"]);
   });

@@ -88,6 +88,14 @@ export async function createTestDatabase(opts: { migrate?: boolean } = {}): Prom
 
 /** The password of seeded members; its hash is computed once per file and shared. */
 export const TEST_PASSWORD = "Test1234!";
+
+/** A real 1×1 PNG (signature, IHDR, IDAT, IEND): what a member's photo may be. */
+export const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGOQz48BAAGbAOsjFJh6AAAAAElFTkSuQmCC", "base64");
+/** A real 1×1 grey baseline JPEG (SOI, JFIF, quantisation and Huffman tables, one scan), 134 bytes. */
+export const TINY_JPEG = Buffer.from(
+  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=",
+  "base64",
+);
 let sharedHash: Promise<string> | undefined;
 const defaultHash = () => (sharedHash ??= hashPassword(TEST_PASSWORD));
 

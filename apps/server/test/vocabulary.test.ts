@@ -6,6 +6,7 @@ import {
   EVENT_KINDS,
   LIMITS,
   LOGO_TYPES,
+  PHOTO_TYPES,
   IMPORT_FILE_KINDS,
   M,
   MEMBER_LANGUAGES,
@@ -37,6 +38,7 @@ import { setupServerTest } from "./setup";
 /** table.column → the domain's list its CHECK must allow, exactly. */
 const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "association.logo_type": LOGO_TYPES,
+  "member_photos.type": PHOTO_TYPES,
   "import_uploads.kind": IMPORT_FILE_KINDS,
   "backends.kind": BACKEND_KINDS,
   "backends.status": BACKEND_STATUSES,

@@ -7,6 +7,7 @@ export * from "./email";
 export * from "./names";
 export * from "./name-hints";
 export * from "./password";
+export * from "./phone";
 export * from "./signup";
 export * from "./association-setup";
 export * from "./money";

@@ -119,6 +119,9 @@ export const M = {
   biometricSaveFailed: "Unexpected issue occurred while saving your credentials",
   // Step-up and the member's devices (ours, where the spec is silent)
   deviceRemoved: "{name} can no longer sign in to your account.",
+  // The member's own profile (ours, where the spec is silent)
+  phoneCharacters: "A phone number may contain only digits, spaces and the signs + - . ( )",
+  phoneDigits: "A phone number has {min} to {max} digits.",
   // Language (docs/spec.md §8)
   languageLoadFailed: "Failed to load language {lang}",
 } as const;

@@ -66,6 +66,12 @@ export const SM = {
   symbolInvalid: "The symbol is 1 to 8 characters, without spaces.",
   linkInvalid: "A link starts with https:// (or / for a page of this server).",
   logoInvalid: "The logo must be a PNG or SVG image of at most 256 KB.",
+  // The member's own profile: photo, e-mail address, password.
+  photoType: "The photo must be a JPEG, WebP or PNG image.",
+  photoTooLarge: "The photo is too large: at most {max} KB.",
+  emailUnchanged: "This is already your e-mail address.",
+  emailTakenByAnother: "Another member already uses this e-mail address.",
+  mailNotSent: "The e-mail could not be sent. Please try again in a few minutes.",
   importPartUnexpected: "This part of the file was not expected: choose the file again to upload it from its start.",
   importFileTooLarge: "The file is too large: at most 200 MB can be imported at once.",
   importUploadGone: "This file is no longer here (uploaded files are kept a day): choose it again.",

@@ -148,6 +148,17 @@ export const LIMITS = {
 export const LOGO_TYPES = ["image/png", "image/svg+xml"] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];
 
+/**
+ * A member's photo: a small square image the app makes (256×256, about 40 KB); the server keeps
+ * JPEG, WebP and PNG only, told apart by their first bytes, and at most this many bytes.
+ */
+export const PHOTO_TYPES = ["image/jpeg", "image/webp", "image/png"] as const;
+export type PhotoType = (typeof PHOTO_TYPES)[number];
+export const PHOTO_MAX_BYTES = 64 * 1024;
+
+/** How long the link confirming a new e-mail address stays valid, in hours. */
+export const EMAIL_CHANGE_HOURS = 24;
+
 /** The files an import reads: the members (with closing balances), and their history. */
 export const IMPORT_FILE_KINDS = ["members", "history"] as const;
 export type ImportFileKind = (typeof IMPORT_FILE_KINDS)[number];
@@ -176,6 +187,8 @@ export const AUDIT_ACTIONS = [
   "member.pin_attempts_reset",
   "member.password_reset_sent",
   "member.rights_changed",
+  "member.email_changed",
+  "member.password_changed",
   "ledger.checked",
   "books.exported",
   "import.run",

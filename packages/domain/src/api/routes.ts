@@ -31,6 +31,22 @@ export const memberRoutes = {
   resetPassword: { method: "POST", path: "/api/auth/reset-password", access: "public" },
   setNewPassword: { method: "POST", path: "/api/auth/new-password", access: "public" },
   getMyContact: { method: "GET", path: "/api/me", access: "member" },
+  // The member's own profile: phone, photo, e-mail address (confirmed by a link to the new one), password.
+  /** Sets the member's phone number, or clears it (null). */
+  setMyPhone: { method: "PUT", path: "/api/me/phone", access: "member" },
+  /** The member's photo, base64: a JPEG, WebP or PNG of at most 64 KB (the app sends a 256×256 square). */
+  uploadMyPhoto: { method: "PUT", path: "/api/me/photo", access: "member", bodyLimit: 128 * 1024 },
+  removeMyPhoto: { method: "DELETE", path: "/api/me/photo", access: "member" },
+  /** Any member's photo, for any signed-in member (shown beside names); `v` in the URL the API gives makes it cacheable for long. */
+  getMemberPhoto: { method: "GET", path: "/api/members/:memberId/photo", access: "member" },
+  /** With the current password: e-mails the new address a link; the address changes once it is opened and confirmed. */
+  requestEmailChange: { method: "POST", path: "/api/me/email", access: "member" },
+  /** With the current password: the new one; every other session of the member ends, this one stays. */
+  changePassword: { method: "POST", path: "/api/me/password", access: "member" },
+  // The link of the e-mail confirming a new address (a token, no session): GET shows the page and
+  // changes nothing (mail scanners open links), POST is its button. HTML answers, like unsubscribing.
+  emailChangePage: { method: "GET", path: "/api/email-change", access: "public" },
+  confirmEmailChange: { method: "POST", path: "/api/email-change", access: "public" },
   hasUserAccountValidationRights: { method: "GET", path: "/api/me/rights/account-validation", access: "member" },
   hasCreditRequestValidationRights: { method: "GET", path: "/api/me/rights/credit-validation", access: "member" },
   /** The board's read-only right: figures and ledger health (administrators hold it too). */

@@ -14,6 +14,7 @@ import {
   LEDGER_CHECK_TRIGGERS,
   LIMITS,
   LOGO_TYPES,
+  PHOTO_MAX_BYTES,
   IMPORT_PART_BYTES,
   IMPORT_FILE_KINDS,
   IMPORT_FILE_MAX_PARTS,
@@ -52,7 +53,39 @@ export const Profile = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
+  phone: z.string().nullable(),
+  /** The member's photo (its address changes with it), or null: their initials stand for them. */
+  photoUrl: z.string().nullable(),
+  /** A new address waiting for its confirmation link to be opened, or null. */
+  pendingEmail: z.string().nullable(),
 });
+
+/** A phone number as typed (checked leniently: see phoneProblem), or null to have none. */
+export const PhoneBody = z.object({ phone: z.string().max(64).nullable() });
+
+/** A photo, base64: the server tells its type by its first bytes and refuses anything past PHOTO_MAX_BYTES. */
+export const PhotoUploadBody = z.object({
+  data: z
+    .string()
+    .min(1)
+    .max(Math.ceil((2 * PHOTO_MAX_BYTES * 4) / 3) + 8),
+});
+
+export const PhotoParams = z.object({ memberId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/** The photo's version, as the URL the API hands out says it (its last change, in ms). */
+export const PhotoQuery = z.object({ v: z.string().max(20).optional() });
+/** A photo's bytes (served as they are, with their own type). */
+export const PhotoBytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array);
+
+export const EmailChangeBody = z.object({ email: z.string().max(EMAIL_MAX + 64), password: z.string().max(1024) });
+export const EmailChangeQuery = z.object({ token: z.string().min(1).max(200) });
+
+export const ChangePasswordBody = z.object({
+  currentPassword: z.string().max(1024),
+  newPassword: z.string().max(MEMBER_PASSWORD_RULES.maxLength),
+});
+/** How many other sessions the change signed out. */
+export const PasswordChanged = z.object({ ok: z.literal(true), otherSessionsEnded: z.number().int().min(0) });
 
 export const LoginBody = z.object({
   login: z.string().max(EMAIL_MAX + 64),
@@ -317,6 +350,8 @@ export const Recipient = z.object({
   backendId: z.string(),
   currencySymbol: z.string(),
   isFavorite: z.boolean(),
+  /** The member's photo, when they have one and the answer says it (the recipient search does). */
+  photoUrl: z.string().nullable().optional(),
 });
 
 export const RecipientsQuery = z.object({
@@ -1085,6 +1120,16 @@ export const schemas = {
   resetPassword: { body: ResetPasswordBody, response: Ok },
   setNewPassword: { body: NewPasswordBody, response: Ok },
   getMyContact: { response: Profile },
+  setMyPhone: { body: PhoneBody, response: Profile },
+  uploadMyPhoto: { body: PhotoUploadBody, response: Profile },
+  removeMyPhoto: { response: Profile },
+  getMemberPhoto: { params: PhotoParams, query: PhotoQuery, response: PhotoBytes },
+  requestEmailChange: { body: EmailChangeBody, response: Profile },
+  changePassword: { body: ChangePasswordBody, response: PasswordChanged },
+  /** An HTML page in the member's language. */
+  emailChangePage: { query: EmailChangeQuery, response: z.string() },
+  /** An HTML page; the body, when any, is the page's form (nothing in it counts: the token is in the URL). */
+  confirmEmailChange: { query: EmailChangeQuery, response: z.string() },
   hasUserAccountValidationRights: { response: Allowed },
   hasCreditRequestValidationRights: { response: Allowed },
   hasBoardRights: { response: Allowed },

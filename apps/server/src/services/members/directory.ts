@@ -4,6 +4,7 @@ import { notFound } from "../platform/errors";
 import type { Settings } from "../../settings";
 import { hit } from "../platform/rate-limit";
 import { memberSinceSql, nameHint } from "./name-hints";
+import { PHOTO_VERSION_SQL, photoUrl } from "./photo-url";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -48,14 +49,17 @@ export async function searchRecipients(db: Queryable, s: Settings, me: bigint, q
     backend_id: string;
     symbol: string;
     is_favorite: boolean;
+    photo_version: string | null;
   }>(
     `SELECT m.id, m.name AS name, ${memberSinceSql("m")} AS member_since,
-            w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite
+            w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite,
+            ${PHOTO_VERSION_SQL} AS photo_version
      FROM members m
      JOIN wallets w ON w.member_id = m.id AND w.status = 'active'
      JOIN backends b ON b.id = w.backend_id
      JOIN currencies c ON c.id = b.currency_id
      LEFT JOIN favorites f ON f.member_id = $1 AND f.favorite_id = m.id
+     LEFT JOIN member_photos p ON p.member_id = m.id
      WHERE m.id <> $1
        AND w.backend_id IN (SELECT backend_id FROM wallets WHERE member_id = $1 AND status = 'active')
        AND ($3::text IS NULL OR w.backend_id = $3)
@@ -78,6 +82,7 @@ export async function searchRecipients(db: Queryable, s: Settings, me: bigint, q
       backendId: r.backend_id,
       currencySymbol: r.symbol,
       isFavorite: r.is_favorite,
+      photoUrl: r.photo_version ? photoUrl(r.id, r.photo_version) : null,
     })),
     hasMore: rows.length > query.limit,
   };

@@ -5,6 +5,7 @@ import type { Settings } from "../../settings";
 import { hashPassword, verifyPassword, dummyHash } from "./passwords";
 import { hit, forgive, clear } from "../platform/rate-limit";
 import { createSession } from "./sessions";
+import { PHOTO_VERSION_SQL, photoUrl } from "./photo-url";
 
 export interface MemberRow {
   id: bigint;
@@ -22,6 +23,10 @@ export interface MemberRow {
   /** The owner's right: managing the association (migration 0026). */
   can_manage_association: boolean;
   created_at: Date;
+  /** When the member's photo last changed (ms since 1970, as text), or null without one: its URL's version. */
+  photo_version: string | null;
+  /** A new address waiting for its confirmation link, or null. */
+  pending_email: string | null;
 }
 
 export interface Profile {
@@ -30,6 +35,9 @@ export interface Profile {
   firstName: string;
   lastName: string;
   email: string;
+  phone: string | null;
+  photoUrl: string | null;
+  pendingEmail: string | null;
 }
 
 export const toProfile = (m: MemberRow): Profile => ({
@@ -38,17 +46,34 @@ export const toProfile = (m: MemberRow): Profile => ({
   firstName: m.first_name,
   lastName: m.last_name,
   email: m.email,
+  phone: m.phone,
+  photoUrl: m.photo_version ? photoUrl(m.id, m.photo_version) : null,
+  pendingEmail: m.pending_email,
 });
 
+/** A member's row with what their profile shows besides it: their photo's version, a new address awaiting confirmation. */
+const MEMBER_SELECT = `SELECT m.*,
+    (SELECT ${PHOTO_VERSION_SQL} FROM member_photos p WHERE p.member_id = m.id) AS photo_version,
+    (SELECT c.new_email FROM email_changes c WHERE c.member_id = m.id AND c.used_at IS NULL AND c.expires_at > now()
+      ORDER BY c.created_at DESC LIMIT 1) AS pending_email
+  FROM members m`;
+
 export async function findMemberById(db: Queryable, id: bigint): Promise<MemberRow | null> {
-  const { rows } = await db.query<MemberRow>("SELECT * FROM members WHERE id = $1", [id]);
+  const { rows } = await db.query<MemberRow>(`${MEMBER_SELECT} WHERE m.id = $1`, [id]);
   return rows[0] ?? null;
 }
 
 export async function findMemberByEmail(db: Queryable, email: string): Promise<MemberRow | null> {
-  const { rows } = await db.query<MemberRow>("SELECT * FROM members WHERE email = $1", [normalizeEmail(email)]);
+  const { rows } = await db.query<MemberRow>(`${MEMBER_SELECT} WHERE m.email = $1`, [normalizeEmail(email)]);
   return rows[0] ?? null;
 }
+
+/**
+ * What administrators search a member by (member-file.ts, limits.ts): name, e-mail, phone as
+ * typed and as digits. Members find each other by name only (name_key).
+ */
+export const adminSearchText = (firstName: string, lastName: string, email: string, phone: string | null) =>
+  searchKey(`${firstName} ${lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
 
 /**
  * Checks the password and opens a session. Every attempt is counted per IP and per account
@@ -107,7 +132,7 @@ export async function createMember(
   const lastName = normalizeName(m.lastName);
   // Members find each other by name only (name_key); administrators also by e-mail and phone (search_text).
   const nameKey = searchKey(`${firstName} ${lastName}`);
-  const search = searchKey(`${firstName} ${lastName} ${email} ${phone ?? ""} ${phone?.replace(/\D/g, "") ?? ""}`);
+  const search = adminSearchText(firstName, lastName, email, phone);
   try {
     const { rows } = await db.query<{ id: bigint }>(
       `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association)

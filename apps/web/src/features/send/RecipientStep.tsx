@@ -102,13 +102,13 @@ export function RecipientRow({ recipient, onChoose }: { recipient: Recipient; on
     <li className="recipient">
       {onChoose ? (
         <button type="button" className="recipient-choose" onClick={() => onChoose(recipient)}>
-          <Avatar name={recipient.name} />
+          <Avatar name={recipient.name} photoUrl={recipient.photoUrl} />
           <span title={recipient.name}>{ownerName(recipient.name)}</span> <NameHint hint={recipient.hint} />{" "}
           <span className="currency">{recipient.currencySymbol}</span>
         </button>
       ) : (
         <span className="recipient-choose">
-          <Avatar name={recipient.name} />
+          <Avatar name={recipient.name} photoUrl={recipient.photoUrl} />
           <span title={recipient.name}>{ownerName(recipient.name)}</span> <NameHint hint={recipient.hint} />{" "}
           <span className="currency">{recipient.currencySymbol}</span>
         </span>

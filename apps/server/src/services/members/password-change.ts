@@ -1,0 +1,57 @@
+import { newPasswordProblems, type Msg } from "@mutua/domain";
+import { inTransaction, type Db } from "../../db/pool";
+import type { Settings } from "../../settings";
+import { audit } from "../board/audit";
+import { sendBestEffort, type Mailer } from "../notifications/mail";
+import { invalid } from "../platform/errors";
+import { checkPasswordAgain } from "./credentials";
+import { findMemberById } from "./members";
+import { hashPassword } from "./passwords";
+import { tokenHash } from "./sessions";
+
+/**
+ * The signed-in member changes their password, proving the current one (counted like a login
+ * attempt: a wrong one is refused, and guessing is slowed, then stopped). Every other session of
+ * theirs ends, so whoever else was signed in is out; the session asking stays. Reset links still
+ * waiting are void (they would set a password the member no longer means). Passkeys and device
+ * sign-ins stay: the member sees and removes them in Preferences, and the e-mail says so.
+ */
+export async function changePassword(
+  db: Db,
+  s: Settings,
+  mailer: Mailer,
+  me: bigint,
+  ip: string,
+  token: string,
+  current: string,
+  next: string,
+): Promise<{ ok: true; otherSessionsEnded: number }> {
+  // The new password's rules first: a weak one is refused without spending a login attempt.
+  const problems = newPasswordProblems(next, next);
+  if (problems.password) throw invalid({ newPassword: problems.password } as Record<string, Msg>);
+  await checkPasswordAgain(db, s, me, ip, current);
+  const hash = await hashPassword(next);
+  const ended = await inTransaction(db, async (tx) => {
+    await tx.query("UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1", [me, hash]);
+    const { rowCount } = await tx.query("UPDATE sessions SET revoked_at = now() WHERE member_id = $1 AND revoked_at IS NULL AND token_hash <> $2", [
+      me,
+      tokenHash(token),
+    ]);
+    await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [me]);
+    await audit(tx, me, "member.password_changed", `member:${me}`, { sessionsEnded: rowCount ?? 0 });
+    return rowCount ?? 0;
+  });
+  const member = await findMemberById(db, me);
+  if (member) {
+    await sendBestEffort(mailer, {
+      to: member.email,
+      subject: "Your password was changed",
+      text:
+        `Hello ${member.first_name},\n\n` +
+        `The password of your account was changed from the app. Every other session was signed out.\n` +
+        `Passkeys and device sign-ins stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.\n\n` +
+        `If you did not change it, ask for a new password at once: ${s.publicUrl}/reset-password\n`,
+    });
+  }
+  return { ok: true, otherSessionsEnded: ended };
+}
