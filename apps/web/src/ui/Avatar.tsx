@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { Icon, type IconNode } from "./icons";
-import "./avatar.css";
 
 /**
  * A person's initials: the first letter of each of the first two words that have one (an emoji or
