@@ -320,6 +320,7 @@ describe("the till", () => {
       createPin: { body: { walletId: w, verifier: "ab".repeat(32) } },
       createTopUp: { body: { walletId: w, amount: "5.00" } },
       getPendingTopUps: { query: { walletId: w } },
+      askMoney: { body: { walletId: w, parts: [{ memberId: 1, amount: "1.00" }] } },
     };
     const walletRoutes = (Object.keys(routes) as RouteName[]).filter((n) => walletOf(n) && !walletOf(n)!.till);
     expect(Object.keys(SWEEP).sort()).toEqual(walletRoutes.sort());
