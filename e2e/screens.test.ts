@@ -93,10 +93,9 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
   const dialog = (page: Page, name: string, values: Record<string, string | number> = {}) => page.getByRole("dialog", { name: t(name, values) });
   const button = (page: Page, name: string) => page.getByRole("button", { name: t(name), exact: true });
   const tap = (l: ReturnType<Page["locator"]>) => (phone ? l.tap() : l.click());
-  /** Opens the signed-in member's menu (behind the burger on a phone). */
+  /** Opens the signed-in member's menu (on a phone, from the bottom bar's Menu). */
   async function userMenu(page: Page, name: string) {
-    if (phone) await tap(page.getByRole("button", { name: t("Menu") }));
-    await tap(page.getByRole("button", { name }));
+    await tap(phone ? page.getByRole("button", { name: t("Menu") }) : page.getByRole("button", { name }));
   }
 
   it("signed out: login, sign-up, reset, map", async () => {
@@ -121,6 +120,10 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
     async () => {
       const { page, context, errors } = await open("alice@example.com", { serviceWorkers: "allow" });
       await page.getByRole("heading", { name: t("Transactions") }).waitFor();
+      // The balance chart loads once scrolled to (below the transactions on a phone): as a member would.
+      await page.locator(".account-summary").scrollIntoViewIfNeeded();
+      await page.locator(".account-summary svg").waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
       await inspect(page, "dashboard");
 
       await tap(page.getByRole("button", { name: t("Account actions") }).first());

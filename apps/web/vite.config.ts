@@ -50,7 +50,8 @@ export default defineConfig({
           groups: [
             {
               name: "start",
-              test: /[\\/]src[\\/](app[\\/]context|lib[\\/](polling|query-policy|storage)|message|messages)\.tsx?$/,
+              // With them, what the login page shares with screens loaded later (so that it stays in one file).
+              test: /[\\/]src[\\/](app[\\/]context|lib[\\/](polling|query-policy|storage|toast)|message|messages|email|paths|errors)\.tsx?$|queryOptions\.js$|preload-helper/,
               priority: 10,
             },
           ],

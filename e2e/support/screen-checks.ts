@@ -72,6 +72,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     }
     window.scrollTo(0, 0);
     for (const d of document.querySelectorAll("dialog[open]")) d.scrollTop = 0;
+    // Side-scrolling rows (the accounts' cards) back at their start, as the member left them.
+    for (const el of document.querySelectorAll("*")) if (el.scrollLeft) el.scrollLeft = 0;
     return [...new Set(problems)].slice(0, 12);
   });
 }

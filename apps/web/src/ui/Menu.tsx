@@ -41,17 +41,24 @@ export function Menu({ button, label, buttonClassName, id, children }: MenuProps
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
+  // Another button may open the same menu (`popoverTarget={id}`: the phone's bottom bar opens the
+  // user menu): the focus goes back to the one that opened it, if it is on screen.
+  const opener = useRef<HTMLElement | null>(null);
   const items = () => [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+  const focusOpener = () => (opener.current?.checkVisibility?.() ? opener.current : buttonRef.current)?.focus();
 
   const close = () => {
     menuRef.current?.hidePopover();
     // At once, not when the toggle event comes: an item's action reads the focus to know where
     // to give it back (ui/Dialog.tsx), and must find the button, not the item being hidden.
-    buttonRef.current?.focus();
+    focusOpener();
   };
 
   useEffect(() => {
     const menu = menuRef.current!;
+    const onBeforeToggle = (e: Event) => {
+      if ((e as ToggleEvent).newState === "open") opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    };
     const onToggle = (e: Event) => {
       const opened = (e as ToggleEvent).newState === "open";
       setOpen(opened);
@@ -59,10 +66,14 @@ export function Menu({ button, label, buttonClassName, id, children }: MenuProps
       if (opened) menu.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
       // Escape or a tap on nothing in particular would leave the focus nowhere (on the body, or on
       // a hidden item); a tap on something that takes the focus keeps it there.
-      else if (!active || active === document.body || menu.contains(active)) buttonRef.current?.focus();
+      else if (!active || active === document.body || menu.contains(active)) focusOpener();
     };
+    menu.addEventListener("beforetoggle", onBeforeToggle);
     menu.addEventListener("toggle", onToggle);
-    return () => menu.removeEventListener("toggle", onToggle);
+    return () => {
+      menu.removeEventListener("beforetoggle", onBeforeToggle);
+      menu.removeEventListener("toggle", onToggle);
+    };
   }, []);
 
   return (

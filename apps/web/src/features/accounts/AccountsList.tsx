@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { Suspense, type ReactNode } from "react";
 import { useIsFetching } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type AccountEntry } from "@mutua/domain";
@@ -6,10 +6,10 @@ import { useFormat } from "../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 import { transactionKeys } from "../transactions/queries";
 import { accountKeys } from "./queries";
-import { ImportWallet } from "../wallet-file/ImportWallet";
+import { ImportWallet, useWalletUploads } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
-import { Icon, MoreIcon, RefreshIcon, type IconNode } from "../../ui/icons";
+import { Icon, MoreIcon, RefreshIcon, UploadIcon, type IconNode } from "../../ui/icons";
 import { Skeleton } from "../../ui/Skeleton";
 import { accountLabel, subAccountLabel } from "./labels";
 import { optionalLazy } from "../../ui/optional-lazy";
@@ -39,6 +39,8 @@ interface Props {
   selected: Selection | null;
   onSelect: (s: Selection) => void;
   onRefresh: () => void;
+  /** What the member does with the selected account (pay, request, top up), under its card. */
+  children?: ReactNode;
 }
 
 /**
@@ -49,7 +51,7 @@ interface Props {
 const useRefreshing = () => useIsFetching({ queryKey: accountKeys.all }) + useIsFetching({ queryKey: transactionKeys.all }) > 0;
 
 /** docs/spec.md §2 "Accounts list". */
-export function AccountsList({ accounts, actions, loading, error, selected, onSelect, onRefresh }: Props) {
+export function AccountsList({ accounts, actions, loading, error, selected, onSelect, onRefresh, children }: Props) {
   const refreshing = useRefreshing();
   const { i18n } = useLingui();
   const fmt = useFormat();
@@ -62,6 +64,13 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
   // On a phone the transactions sit below this card: it keeps its last height while it loads, and
   // shows grey rows (no spinner) meanwhile.
   const { ref: cardRef, style: cardStyle } = useReservedHeight<HTMLElement>("accounts", loading);
+  const { fileInputs, uploads } = useWalletUploads(backends);
+  // Uploading a wallet file is rare once the member has one: it is in the wallet's menu.
+  const menuActions: AccountAction[] = [
+    ...actions,
+    ...uploads.map((u) => ({ id: u.id, label: u.label, icon: UploadIcon, available: () => true, run: u.pick })),
+  ];
+  const frozen = usable.filter((a) => a.frozenReason !== null);
 
   return (
     <section ref={cardRef} className="card accounts" aria-labelledby="accounts-title" aria-busy={loading || refreshing} style={cardStyle}>
@@ -83,12 +92,14 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
           <NextStep kind="no-wallet" pending={pending.length > 0} canCreate={backendList.isSuccess ? unconfigured.length > 0 : undefined} />
         </Suspense>
       )}
-      {loading && <Skeleton rows={2} className="account-skeleton" />}
+      {loading && <Skeleton rows={1} className="account-skeleton" />}
+      {/* One card per account and sub-account, side by side: the selected one fills the card's width,
+          the next peeks in from the side, one swipe or tap away (accounts.css). */}
       <ul className="account-list">
         {usable.map((a) => {
           const isSelected = selected?.walletId === a.id;
           const single = a.subAccounts.length <= 1;
-          return (
+          const cards = [
             <li key={a.id}>
               {a.unavailable ? (
                 <div className="account unavailable">
@@ -97,57 +108,53 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
                 </div>
               ) : (
                 <div className="account-row">
-                  <button
-                    type="button"
-                    className={`account${isSelected && (single || !selected?.sub) ? " selected" : ""}`}
-                    aria-pressed={isSelected && (single || !selected?.sub)}
-                    onClick={() => onSelect({ walletId: a.id })}
-                  >
-                    <span className="account-name">
-                      <span>{accountLabel(i18n, a)}</span>
-                      {single && a.subAccounts[0] && <span className="account-kind">{subAccountLabel(i18n, a.subAccounts[0].kind)}</span>}
-                    </span>
-                    <span className="account-balance">
+                  <AccountCard
+                    selected={isSelected && (single || !selected?.sub)}
+                    onSelect={() => onSelect({ walletId: a.id })}
+                    name={accountLabel(i18n, a)}
+                    kind={single && a.subAccounts[0] ? subAccountLabel(i18n, a.subAccounts[0].kind) : undefined}
+                    amount={
                       <span className="amount" aria-label={a.bal === null ? i18n._("Balance hidden: the account is inactive") : undefined}>
                         {money(a.bal)}
-                      </span>{" "}
-                      <span className="currency">{a.curr || "--"}</span>
-                    </span>
-                  </button>
-                  {isSelected && a.active && <AccountMenu account={a} actions={actions.filter((x) => x.available(a))} />}
+                      </span>
+                    }
+                    currency={a.curr || "--"}
+                  />
+                  {isSelected && a.active && <AccountMenu account={a} actions={menuActions.filter((x) => x.available(a))} />}
                 </div>
               )}
-              {a.frozenReason !== null && (
-                <div className="notice error account-frozen" role="status">
-                  <p>
-                    <strong>{i18n._("This account is frozen.")}</strong> {a.frozenReason}
-                  </p>
-                  <p>{i18n._("It can neither send nor receive money. Please contact your association.")}</p>
-                </div>
-              )}
-              {!single && !a.unavailable && (
-                <ul className="sub-accounts">
-                  {a.subAccounts.map((s) => (
-                    <li key={s.id}>
-                      <button
-                        type="button"
-                        className={`account sub${isSelected && selected?.sub === s.kind ? " selected" : ""}`}
-                        aria-pressed={isSelected && selected?.sub === s.kind}
-                        onClick={() => onSelect({ walletId: a.id, sub: s.kind })}
-                      >
-                        <span className="account-name">{subAccountLabel(i18n, s.kind)}</span>
-                        <span className="account-balance">
-                          <span className="amount">{money(s.bal)}</span> <span className="currency">{a.curr}</span>
-                        </span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          );
+            </li>,
+          ];
+          if (!single && !a.unavailable)
+            for (const s of a.subAccounts)
+              cards.push(
+                <li key={`${a.id}-${s.id}`}>
+                  <AccountCard
+                    sub
+                    selected={isSelected && selected?.sub === s.kind}
+                    onSelect={() => onSelect({ walletId: a.id, sub: s.kind })}
+                    name={subAccountLabel(i18n, s.kind)}
+                    amount={<span className="amount">{money(s.bal)}</span>}
+                    currency={a.curr}
+                  />
+                </li>,
+              );
+          return cards;
         })}
       </ul>
+      {frozen.map((a) => (
+        <div key={a.id} className="notice error account-frozen" role="status">
+          <p>
+            <strong>
+              {usable.length > 1 ? `${accountLabel(i18n, a)}: ` : ""}
+              {i18n._("This account is frozen.")}
+            </strong>{" "}
+            {a.frozenReason}
+          </p>
+          <p>{i18n._("It can neither send nor receive money. Please contact your association.")}</p>
+        </div>
+      ))}
+      {children}
       {pending.length > 0 && (
         <div className="pending-accounts">
           <h3>{i18n._("Your pending accounts")}</h3>
@@ -157,7 +164,7 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
             )}
           </p>
           {loading && <Skeleton rows={2} className="account-skeleton" />}
-          <ul className="account-list">
+          <ul className="pending-list">
             {pending.map((a) => (
               <li key={a.id} className="account inactive">
                 <span className="account-name">{accountLabel(i18n, a)}</span>
@@ -166,8 +173,34 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
           </ul>
         </div>
       )}
-      {!loading && !error && <ImportWallet backends={backends} />}
+      {/* With no wallet yet, uploading one is a first step; with one, it is in the wallet's menu. */}
+      {!loading && !error && usable.length === 0 && <ImportWallet backends={backends} />}
+      {usable.length > 0 && fileInputs}
     </section>
+  );
+}
+
+/** An account's card: its name, its kind, its balance in large type. Tapped, it becomes the selected one and scrolls fully into view. */
+function AccountCard(props: { selected: boolean; onSelect: () => void; name: string; kind?: string | undefined; amount: ReactNode; currency: string; sub?: boolean }) {
+  const { selected, onSelect, name, kind, amount, currency, sub } = props;
+  return (
+    <button
+      type="button"
+      className={`account${sub ? " sub" : ""}${selected ? " selected" : ""}`}
+      aria-pressed={selected}
+      onClick={(e) => {
+        e.currentTarget.scrollIntoView?.({ block: "nearest", inline: "nearest", behavior: "smooth" });
+        onSelect();
+      }}
+    >
+      <span className="account-name">
+        <span>{name}</span>
+        {kind && <span className="account-kind">{kind}</span>}
+      </span>
+      <span className="account-balance">
+        {amount} <span className="currency">{currency}</span>
+      </span>
+    </button>
   );
 }
 

@@ -11,19 +11,23 @@ import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/que
 import { useMe, useUnconfiguredBackends } from "../auth/queries";
 import { useConfig } from "../../app/context";
 import { topUpKeys, useFetchPendingTopUps } from "../topup/queries";
-import { TopUpModal } from "../topup/TopUpModal";
-import { TopUpDetailDialog } from "../topup/TopUpDetailDialog";
 import { RecentTransactions } from "../transactions/RecentTransactions";
-import { transactionKeys } from "../transactions/queries";
+import { transactionKeys, useRecentTransactions } from "../transactions/queries";
 import type { PaymentDraft } from "../send/useSendPayment";
 import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
 import { hasAsksToShow, useAsks } from "../asks/queries";
 import { optionalLazy } from "../../ui/optional-lazy";
 import { Skeleton } from "../../ui/Skeleton";
+import { useSeen } from "../../lib/in-view";
+
+
 import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
 import "./dashboard.css";
 
+// Top-ups are asked for now and then: their dialogs load when one opens.
+const TopUpModal = lazy(() => import("../topup/TopUpModal").then((m) => ({ default: m.TopUpModal })));
+const TopUpDetailDialog = lazy(() => import("../topup/TopUpDetailDialog").then((m) => ({ default: m.TopUpDetailDialog })));
 const RequestMoneyModal = lazy(() => import("../request/RequestMoneyModal"));
 const LandOnWork = lazy(() => import("./LandOnWork"));
 const AsksCard = lazy(() => import("../asks/AsksCard"));
@@ -38,11 +42,17 @@ const SendMoneyModal = lazy(() => import("../send/SendMoneyModal").then((m) => (
 /** Where a payment link (/pay?rp=…) leaves its payload for the dashboard. */
 export interface DashboardState {
   pay?: QrPayload;
+  /** The phone's bottom bar's Scan: the payment opens on the camera. */
+  scan?: boolean;
   /** Just signed in (the login page's way here). */
   landing?: boolean;
 }
 
-/** docs/spec.md §2 "Dashboard": accounts on the left, transactions on the right, actions in the footer. */
+/**
+ * docs/spec.md §2 "Dashboard": accounts on the left, transactions on the right. On a phone, one
+ * column: the selected account's card in large type with what to do with it under it, then the
+ * latest transactions, above the fold; the balance chart below them.
+ */
 export function DashboardScreen() {
   const { i18n } = useLingui();
   const qc = useQueryClient();
@@ -70,14 +80,16 @@ export function DashboardScreen() {
 
   const openTopUp = (order: PendingTopUp) =>
     modals.open((close) => (
-      <TopUpDetailDialog
-        order={order}
-        onClose={close}
-        onPaid={() => {
-          close();
-          void refreshAfterAction(order.walletId, current?.bal ?? null);
-        }}
-      />
+      <Suspense fallback={null}>
+        <TopUpDetailDialog
+          order={order}
+          onClose={close}
+          onPaid={() => {
+            close();
+            void refreshAfterAction(order.walletId, current?.bal ?? null);
+          }}
+        />
+      </Suspense>
     ));
 
   /** docs/spec.md §4 "Top-up": an unpaid top-up of one's own is shown again instead of a new one. */
@@ -93,7 +105,11 @@ export function DashboardScreen() {
       toast.warning({ id: M.topUpPendingExists });
       return openTopUp(mine);
     }
-    modals.open((close) => <TopUpModal account={account} onClose={close} onCreated={(order) => openTopUp(order)} />);
+    modals.open((close) => (
+      <Suspense fallback={null}>
+        <TopUpModal account={account} onClose={close} onCreated={(order) => openTopUp(order)} />
+      </Suspense>
+    ));
   };
 
   const refresh = async () => {
@@ -132,7 +148,7 @@ export function DashboardScreen() {
     ));
   };
 
-  const pay = (initial?: QrPayload, reconversion?: Recipient) =>
+  const pay = (initial?: QrPayload, reconversion?: Recipient, scan = false) =>
     me &&
     modals.open((close) => (
       <Suspense fallback={null}>
@@ -140,6 +156,7 @@ export function DashboardScreen() {
           me={me}
           initial={initial}
           reconversion={reconversion}
+          scan={scan}
           accounts={accounts.data ?? []}
           onClose={close}
           onSent={afterPayment}
@@ -153,13 +170,15 @@ export function DashboardScreen() {
     ));
 
   // A payment link opens the payment step once the accounts are known.
-  const link = (location.state as DashboardState | null)?.pay;
+  // So does the bottom bar's Scan, on the camera. Either is taken once: the state is cleared, and
+  // a reload does not start the payment again.
+  const { pay: link, scan } = (location.state as DashboardState | null) ?? {};
   useEffect(() => {
-    if (!link || !accounts.data || !me) return;
-    void navigate(location.pathname, { replace: true, state: null });
-    pay(link);
+    if ((!link && !scan) || !accounts.data || !me) return;
+    void navigate(location.pathname + location.search, { replace: true, state: null });
+    pay(link, undefined, Boolean(scan));
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [link, accounts.data, me]);
+  }, [link, scan, accounts.data, me]);
 
   const request = (account: AccountEntry) =>
     me &&
@@ -242,7 +261,29 @@ export function DashboardScreen() {
             selected={selection}
             onSelect={setSelected}
             onRefresh={() => void refresh()}
-          />
+          >
+            {(current || accounts.isPending) && (
+              <div className="money-actions">
+                <button type="button" className="button pay" {...moneyAction} onClick={() => pay()}>
+                  {i18n._("Pay")}
+                </button>
+                <button type="button" className="button request" {...moneyAction} onClick={() => current && request(current)}>
+                  {i18n._("Request")}
+                </button>
+                {current?.isTopUpAllowed && !config.disableTopUp && (
+                  <button type="button" className="button top-up" disabled={!online} onClick={() => void topUp(current)}>
+                    {i18n._("Top up")}
+                  </button>
+                )}
+                {/* A frozen account can neither send nor receive: said before the member starts, not after the password. */}
+                {frozen && (
+                  <p id="actions-frozen" className="hint actions-why">
+                    {i18n._("This account is frozen.")}
+                  </p>
+                )}
+              </div>
+            )}
+          </AccountsList>
           {(current || accounts.isPending) && <SummarySlot walletId={current?.id} />}
         </div>
         <RecentTransactions
@@ -252,25 +293,6 @@ export function DashboardScreen() {
           onReceive={current && me ? () => showQr(current) : undefined}
         />
       </div>
-      <footer className="dashboard-footer">
-        {/* A frozen account can neither send nor receive: said before the member starts, not after the password. */}
-        {frozen && (
-          <p id="actions-frozen" className="hint actions-why">
-            {i18n._("This account is frozen.")}
-          </p>
-        )}
-        <button type="button" className="button pay" {...moneyAction} onClick={() => pay()}>
-          {i18n._("Pay")}
-        </button>
-        <button type="button" className="button request" {...moneyAction} onClick={() => current && request(current)}>
-          {i18n._("Request")}
-        </button>
-        {current?.isTopUpAllowed && !config.disableTopUp && (
-          <button type="button" className="button top-up" disabled={!online} onClick={() => void topUp(current)}>
-            {i18n._("Top up")}
-          </button>
-        )}
-      </footer>
     </main>
   );
 }
@@ -281,14 +303,20 @@ export function DashboardScreen() {
  * on a modest phone, Lighthouse's Total Blocking Time).
  */
 
-/** The balance chart and the month's totals of the account shown. */
+/**
+ * The balance chart and the month's totals of the account shown: fetched and drawn once the card
+ * comes into view (on a phone it is below the latest transactions, out of the first screen).
+ */
 function SummarySlot({ walletId }: { walletId: string | undefined }) {
-  const summary = useAccountSummary(walletId);
+  // Watched once the transactions above it are in: before, their grey rows are shorter than
+  // the list, and the card would seem in view when it will not be.
+  const { ref, seen } = useSeen<HTMLElement>(useRecentTransactions(walletId).isSuccess);
+  const summary = useAccountSummary(seen ? walletId : undefined);
   if (summary.isError) return null;
   // The chart's box keeps its height while the accounts, its code and its figures load
-  // (styles.css): the transactions below it never jump down on a phone.
+  // (dashboard.css): nothing below it jumps.
   const loading = (
-    <section className="card account-summary" aria-busy="true">
+    <section ref={ref} className="card account-summary" aria-busy={seen}>
       <Skeleton rows={3} className="summary-skeleton" />
     </section>
   );

@@ -43,19 +43,21 @@ interface Props {
   initial?: QrPayload | undefined;
   /** docs/spec.md §2 "Money reconversion": straight to the payment step toward the safe wallet. */
   reconversion?: Recipient | undefined;
+  /** Opens on the camera, to pay the code in front of the member. */
+  scan?: boolean;
   onClose: () => void;
   onSent: (tx: TransactionView, draft: PaymentDraft) => void;
   onUnconfirmed: (draft: PaymentDraft) => void;
 }
 
 /** docs/spec.md §2 "Send money" and 4 "Money transfer modal", with a review before money leaves. */
-export function SendMoneyModal({ me, accounts, initial, reconversion, onClose, onSent, onUnconfirmed }: Props) {
+export function SendMoneyModal({ me, accounts, initial, reconversion, scan = false, onClose, onSent, onUnconfirmed }: Props) {
   const { i18n } = useLingui();
   const client = useClient();
   const [step, setStep] = useState<Step>(
     reconversion ? { name: "payment", recipient: reconversion, fromQr: true } : initial ? { name: "opening" } : { name: "recipient" },
   );
-  const [scanning, setScanning] = useState(false);
+  const [scanning, setScanning] = useState(scan);
   const { send, sending } = useSendPayment();
 
   /** docs/spec.md §5 "QR scan": read, check, then look the recipient up by rp/rpb. */

@@ -5,45 +5,65 @@ import { useImportWallet } from "./useWalletFile";
 import { Icon, UploadIcon } from "../../ui/icons";
 import "./wallet-file.css";
 
-/** docs/spec.md §2 "Accounts list": an Import button per ledger-based backend, accepting a wallet file. */
-export function ImportWallet({ backends }: { backends: Backend[] }) {
-  const ledgers = backends.filter((b) => b.kind === "ledger");
-  if (ledgers.length === 0) return null;
-  return (
-    <div className="import-wallet">
-      {ledgers.map((b) => (
-        <ImportButton key={b.id} backend={b} named={ledgers.length > 1} />
-      ))}
-    </div>
-  );
+/** A way to choose a wallet file for one ledger-based backend. */
+export interface WalletUpload {
+  id: string;
+  label: string;
+  /** Opens the device's file picker: to be called from the member's tap. */
+  pick: () => void;
 }
 
-function ImportButton({ backend, named }: { backend: Backend; named: boolean }) {
+/**
+ * docs/spec.md §2 "Accounts list": an import per ledger-based backend, accepting a wallet file.
+ * The file inputs stay hidden wherever they are rendered; `uploads` open them, from a button or
+ * from the wallet's menu (a menu item's popover closes before its action runs, so the inputs
+ * must not live in it).
+ */
+export function useWalletUploads(backends: Backend[]) {
   const { i18n } = useLingui();
-  const input = useRef<HTMLInputElement>(null);
   const importWallet = useImportWallet();
+  const inputs = useRef(new Map<string, HTMLInputElement>());
   const [busy, setBusy] = useState(false);
-  const label = named ? i18n._("Upload {backend} wallet file...", { backend: backend.currency.name }) : i18n._("Upload wallet file...");
+  const ledgers = backends.filter((b) => b.kind === "ledger");
+  const label = (b: Backend) =>
+    ledgers.length > 1 ? i18n._("Upload {backend} wallet file...", { backend: b.currency.name }) : i18n._("Upload wallet file...");
+  const fileInputs = ledgers.map((b) => (
+    <input
+      key={b.id}
+      ref={(el) => {
+        if (el) inputs.current.set(b.id, el);
+        else inputs.current.delete(b.id);
+      }}
+      type="file"
+      accept=".json,.dat,application/json,text/plain"
+      hidden
+      aria-label={label(b)}
+      onChange={(e) => {
+        const file = e.target.files?.[0];
+        e.target.value = ""; // the same file can be chosen again after a failure
+        if (!file) return;
+        setBusy(true);
+        void importWallet(b.id, file).finally(() => setBusy(false));
+      }}
+    />
+  ));
+  const uploads: WalletUpload[] = ledgers.map((b) => ({ id: `upload-${b.id}`, label: label(b), pick: () => inputs.current.get(b.id)?.click() }));
+  return { fileInputs, uploads, busy };
+}
+
+/** The import as buttons: for a member with no wallet yet, for whom it is a first step. */
+export function ImportWallet({ backends }: { backends: Backend[] }) {
+  const { fileInputs, uploads, busy } = useWalletUploads(backends);
+  if (uploads.length === 0) return null;
   return (
-    <>
-      <input
-        ref={input}
-        type="file"
-        accept=".json,.dat,application/json,text/plain"
-        hidden
-        aria-label={label}
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = ""; // the same file can be chosen again after a failure
-          if (!file) return;
-          setBusy(true);
-          void importWallet(backend.id, file).finally(() => setBusy(false));
-        }}
-      />
-      <button type="button" className="button small" onClick={() => input.current?.click()} disabled={busy} aria-busy={busy}>
-        <Icon node={UploadIcon} />
-        {label}
-      </button>
-    </>
+    <div className="import-wallet">
+      {fileInputs}
+      {uploads.map((u) => (
+        <button key={u.id} type="button" className="button small" onClick={u.pick} disabled={busy} aria-busy={busy}>
+          <Icon node={UploadIcon} />
+          {u.label}
+        </button>
+      ))}
+    </div>
   );
 }
