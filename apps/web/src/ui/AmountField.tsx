@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import { dialogAutofocus } from "./Dialog";
+import "./parts.css";
 
 interface Props {
   value: string;

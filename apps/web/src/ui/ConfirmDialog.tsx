@@ -1,6 +1,7 @@
 import { Fragment, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import { Dialog, dialogAutofocus } from "./Dialog";
+import "./parts.css";
 
 interface Props {
   /** The question, naming whom and what ("Approve 25.00 DL for Alice Martin?", "Remove this sign-in?"). */

@@ -9,6 +9,7 @@ import { useDevicesChanged } from "../devices/queries";
 import { useEnrollBiometrics } from "./BiometricOfferPrompt";
 import { biometricLogin } from "./platform";
 import { biometricStore, useBiometricState } from "./store";
+import "../../ui/parts.css";
 
 /** Preferences' biometric switch (shown only where the device supports it). Off removes the passkey on the server. */
 export function BiometricPref() {

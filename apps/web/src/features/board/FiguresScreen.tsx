@@ -12,6 +12,7 @@ import { countText, monthText, percentText, tickText, volumeNumber } from "./lab
 import { dayOf, PRESETS, type Period, type Preset } from "./periods";
 import { useBoardLocales, useFiguresScreen, type FiguresScreenState } from "./useFiguresScreen";
 import "./board.css";
+import "../../ui/parts.css";
 
 // uPlot comes with the chart, loaded by this screen only: never on the login page or the dashboard
 // (bench/budgets.json). Without it (the connection dropped), the table still gives every figure.

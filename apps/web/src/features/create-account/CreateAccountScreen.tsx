@@ -14,6 +14,7 @@ import { backendLabel } from "../accounts/labels";
 import { useUnlock } from "../unlock/UnlockProvider";
 import { PinFields, usePinDraft } from "../unlock/PinEditor";
 import { savePin } from "../unlock/pins";
+import "../../ui/parts.css";
 
 /**
  * docs/spec.md §2 "Create-wallet screen": a backend selector when several have no wallet (first

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
+import "./next-step.css";
 
 /**
  * What the dashboard says when it has nothing to show: why, and the next step.

@@ -11,6 +11,7 @@ import { delimiterText, problemText, useImportText, type ImportText } from "./la
 import { hasProblems, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
 import { IMPORT_FILE_MAX_BYTES, type ImportFileKind } from "./upload";
 import "./import.css";
+import "../../ui/parts.css";
 
 /** What the file inputs take: the old systems' exports, as CSV, TSV or text. */
 const ACCEPT = ".csv,.tsv,.txt,text/csv";

@@ -27,6 +27,7 @@ import { useRights } from "../auth/queries";
 import { useMemberPage, type MemberPageState } from "./useMemberPage";
 import "../../ui/movements.css";
 import "./members.css";
+import "../../ui/parts.css";
 
 type Wallet = MemberFile["wallets"][number];
 

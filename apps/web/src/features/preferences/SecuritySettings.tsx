@@ -6,6 +6,7 @@ import { toast } from "../../lib/toast";
 import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
 import { PinEditor } from "../unlock/PinEditor";
 import { hasPin, removePin, savePin } from "../unlock/pins";
+import "../../ui/parts.css";
 
 /**
  * docs/spec.md §4 "Simplified-authentication switch": one per wallet; on, off and edit each behind a

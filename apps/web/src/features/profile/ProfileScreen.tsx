@@ -7,6 +7,7 @@ import { PasswordChange } from "./PasswordChange";
 import { PhoneForm } from "./PhoneForm";
 import { ProfilePhoto } from "./ProfilePhoto";
 import "./profile.css";
+import "../../ui/parts.css";
 
 /**
  * The navbar's Profile entry (docs/spec.md §2) when the association has no profile page of its

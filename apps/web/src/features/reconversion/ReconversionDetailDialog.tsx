@@ -4,6 +4,7 @@ import { Dialog } from "../../ui/Dialog";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
 import { STAGES, stageLabel } from "./stages";
+import "../../ui/parts.css";
 
 /** docs/spec.md §2 "Reconversion details": the four stages, the current one marked. */
 export function ReconversionDetailDialog({ tx, onClose }: { tx: TransactionView; onClose: () => void }) {

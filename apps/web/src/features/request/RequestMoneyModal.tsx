@@ -11,6 +11,7 @@ import { stepTitle } from "../../ui/Dialog";
 import { useBackStep } from "../../lib/native/use-back-step";
 import { AskMembersForm } from "../asks/AskMembersForm";
 import "./request.css";
+import "../../ui/parts.css";
 
 /**
  * docs/spec.md §2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the

@@ -11,6 +11,7 @@ import { balanceCents, floorCents, payableSubAccounts, spendableCents } from "./
 import { AmountField } from "../../ui/AmountField";
 import { newPaymentKey, type PaymentDraft } from "./send-payment";
 import { usePaymentPlan } from "./queries";
+import "../../ui/parts.css";
 
 /** A payment request read from a QR code or a payment link (docs/spec.md §4 "requestPay"). */
 export interface PaymentRequest {

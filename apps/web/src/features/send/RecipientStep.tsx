@@ -9,6 +9,7 @@ import { loadMoreNearBottom } from "../../ui/scroll";
 import { NameHint } from "../recipients/NameHint";
 import { useRecipientSearch, useSetFavorite } from "../recipients/queries";
 import { useRecentRecipients } from "./recent-recipients";
+import "../../ui/parts.css";
 
 /**
  * docs/spec.md §2 "Send money" step 1 of 2: the search field has the focus. Before anything is typed

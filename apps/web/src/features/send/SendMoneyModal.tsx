@@ -24,6 +24,7 @@ import { RecipientStep } from "./RecipientStep";
 import { PaymentStep, type PaymentRequest } from "./PaymentStep";
 import { useSendPayment, type PaymentDraft } from "./useSendPayment";
 import "./send.css";
+import "../../ui/parts.css";
 
 const ScanOverlay = lazy(() => import("../scan/ScanOverlay"));
 

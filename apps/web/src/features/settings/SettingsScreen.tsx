@@ -10,6 +10,7 @@ import { THEME_KEYS, previewStyle, type AssociationSettings, type BackendForm, t
 import { useAssociationSettings } from "./queries";
 import { fieldId, useSettingsPage, type FloorImpact, type SettingsPageState } from "./useSettingsPage";
 import "./settings.css";
+import "../../ui/parts.css";
 
 /**
  * The association's settings, for its owners: who it is (name, logo, colours, links, whether

@@ -8,6 +8,7 @@ import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { detailDate } from "../../lib/dates";
 import { useCancelTopUp, useFetchPendingTopUps } from "./queries";
+import "../../ui/parts.css";
 
 // Asked only when the member deletes the request: not part of the dashboard's download.
 const ConfirmDialog = lazy(() => import("../../ui/ConfirmDialog").then((m) => ({ default: m.ConfirmDialog })));

@@ -10,6 +10,7 @@ import { subAccountLabel } from "../accounts/labels";
 import { useMe } from "../auth/queries";
 import { downloadReceiptPdf, receiptOf, shareReceipt } from "./receipt";
 import "./receipt.css";
+import "../../ui/parts.css";
 
 /**
  * docs/spec.md §2 "Detail dialog": Transaction details, or Payment confirmation right after sending.

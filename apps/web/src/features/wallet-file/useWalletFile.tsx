@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { RefusedError } from "@mutua/client";
 import { ErrorCode, M, type AccountEntry } from "@mutua/domain";
@@ -8,8 +9,9 @@ import { toast } from "../../lib/toast";
 import { i18n, tr } from "../../lib/i18n";
 import { useMe } from "../auth/queries";
 import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
-import { readWalletFile, walletFileName, WalletFileError } from "./read-file";
-import { ExportWalletDialog } from "./ExportWalletDialog";
+
+// Exporting and importing are rare: their dialog and the file reader load when a member does either.
+const ExportWalletDialog = lazy(() => import("./ExportWalletDialog").then((m) => ({ default: m.ExportWalletDialog })));
 
 /**
  * Export wallet (account menu): the encrypted wallet file, as Comchain tools read it, after a
@@ -20,14 +22,16 @@ export function useExportWallet() {
   const download = useDownloadWallet();
   return (account: AccountEntry) =>
     modals.open((close) => (
-      <ExportWalletDialog
-        account={account}
-        onClose={close}
-        onExport={() => {
-          close();
-          void download(account);
-        }}
-      />
+      <Suspense fallback={null}>
+        <ExportWalletDialog
+          account={account}
+          onClose={close}
+          onExport={() => {
+            close();
+            void download(account);
+          }}
+        />
+      </Suspense>
     ));
 }
 
@@ -36,9 +40,10 @@ function useDownloadWallet() {
   return async (account: AccountEntry) => {
     try {
       // Loaded when a member exports, not with the dashboard that offers it (docs/performance.md).
-      const [keystore, { deliverFile }] = await Promise.all([
+      const [keystore, { deliverFile }, { walletFileName }] = await Promise.all([
         client.call("getKeystore", { params: { walletId: account.id } }),
         import("../../lib/deliver-file"),
+        import("./read-file"),
       ]);
       await deliverFile(
         JSON.stringify(keystore, null, 4),
@@ -65,7 +70,7 @@ export function useImportWallet() {
   const me = useMe().data;
   const { unlockFile, forgetWallet } = useUnlock();
   return async (backendId: string, file: File) => {
-    const wallet = await import("@mutua/wallet");
+    const [wallet, { readWalletFile, WalletFileError }] = await Promise.all([import("@mutua/wallet"), import("./read-file")]);
     let keystore: Record<string, unknown>;
     try {
       keystore = await readWalletFile(file, (json) => {
