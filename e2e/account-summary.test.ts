@@ -18,6 +18,8 @@ const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, "")) *
 /** What the card says: the month's in and out, and where the chart's label starts and ends (cents). */
 async function summary(page: Page) {
   const card = page.locator(".account-summary");
+  // Below the transactions on a phone: drawn once the member scrolls to it.
+  await card.scrollIntoViewIfNeeded();
   const chart = card.getByRole("img", { name: /^Balance went from .+ to .+ over 30 days$/ });
   await chart.waitFor();
   const label = (await chart.getAttribute("aria-label"))!;

@@ -115,8 +115,10 @@ describe("feedback after each action", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), warning.getByRole("button", { name: "Export" }).tap()]);
     const exported = fs.readFileSync(await download.path(), "utf8");
 
-    await page.getByRole("button", { name: "Upload wallet file..." }).waitFor();
-    await page.locator('input[type="file"]').setInputFiles({ name: download.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(exported) });
+    // Uploading a wallet file is in the wallet's menu, out of the first screen.
+    await page.getByRole("button", { name: "Account actions" }).tap();
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("menuitem", { name: "Upload wallet file..." }).tap()]);
+    await chooser.setFiles({ name: download.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(exported) });
     const auth = page.getByRole("dialog", { name: "Authentication" });
     await auth.getByRole("textbox").or(auth.locator("input[type=password]")).first().fill("Demo1234!");
     await auth.getByRole("button", { name: "Send" }).tap();
@@ -167,7 +169,6 @@ describe("the member's profile", () => {
   it("is in the user menu and shows who the member is", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     await page.getByRole("button", { name: "Menu" }).tap();
-    await page.getByRole("button", { name: "Alice Martin" }).tap();
     await page.getByRole("menuitem", { name: "Profile" }).tap();
     await page.waitForURL(`${suite.server.url}/profile`);
     await page.getByRole("heading", { name: "Profile" }).waitFor();

@@ -131,10 +131,11 @@ describe("wallet creation and PINs", () => {
   });
 });
 
-/** Chooses a file for the accounts list's Import button, as a member picking it would. */
+/** Chooses a file from the wallet's menu, as a member picking it would. */
 async function importFile(page: Page, name: string, content: string | Buffer) {
-  await page.getByRole("button", { name: "Upload wallet file..." }).waitFor();
-  await page.locator('input[type="file"]').setInputFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(content) });
+  await page.getByRole("button", { name: "Account actions" }).click();
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("menuitem", { name: "Upload wallet file..." }).click()]);
+  await chooser.setFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(content) });
 }
 
 describe("wallet files", () => {

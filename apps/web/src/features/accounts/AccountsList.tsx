@@ -181,7 +181,15 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
 }
 
 /** An account's card: its name, its kind, its balance in large type. Tapped, it becomes the selected one and scrolls fully into view. */
-function AccountCard(props: { selected: boolean; onSelect: () => void; name: string; kind?: string | undefined; amount: ReactNode; currency: string; sub?: boolean }) {
+function AccountCard(props: {
+  selected: boolean;
+  onSelect: () => void;
+  name: string;
+  kind?: string | undefined;
+  amount: ReactNode;
+  currency: string;
+  sub?: boolean;
+}) {
   const { selected, onSelect, name, kind, amount, currency, sub } = props;
   return (
     <button

@@ -21,7 +21,6 @@ import { optionalLazy } from "../../ui/optional-lazy";
 import { Skeleton } from "../../ui/Skeleton";
 import { useSeen } from "../../lib/in-view";
 
-
 import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../ui/icons";
 import "./dashboard.css";
 

@@ -1,0 +1,104 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { signedIn, useSuite } from "./support/suite";
+
+/**
+ * The dashboard and the bottom bar on a 360×740 touch phone, as a member opening the app sees
+ * them: one large balance, the other accounts a swipe or a tap away, what to do with the money
+ * under it and the latest movements above the fold; Home, History, Scan, Receive and Menu one
+ * tap away on every screen.
+ */
+const suite = useSuite();
+const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
+const HEIGHT = 740;
+const box = async (l: Locator) => (await l.boundingBox())!;
+const shot = async (page: Page, name: string) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}-360x740.png`) });
+};
+
+describe("the dashboard on a phone", () => {
+  it("shows one large balance, the next account one tap away, Pay, Request and Top up, and the latest activity above the fold", async () => {
+    const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const bar = page.getByRole("navigation", { name: "Shortcuts" });
+    const cards = page.locator(".accounts button.account");
+    const main = cards.filter({ hasText: "Main account" });
+    const signed = cards.filter({ hasText: "Demo Lokal · signed wallet" });
+    await main.waitFor();
+    await page.locator(".tx-list li").first().waitFor();
+    await shot(page, "dashboard-first-screen");
+
+    // The main account is the one shown, in large type, whole on the screen.
+    expect(await main.getAttribute("aria-pressed")).toBe("true");
+    const big = await main.locator(".amount").evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(big).toBeGreaterThanOrEqual(24);
+    const mainBox = await box(main);
+    expect(mainBox.x).toBeGreaterThanOrEqual(0);
+    expect(mainBox.x + mainBox.width).toBeLessThanOrEqual(360);
+    // The next one peeks in from the side; a tap brings it whole, and the movements follow it.
+    const peek = await box(signed);
+    expect(peek.x).toBeLessThan(360);
+    expect(peek.x + peek.width).toBeGreaterThan(360);
+    await signed.tap();
+    expect(await signed.getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(async () => (await box(signed)).x + (await box(signed)).width).toBeLessThanOrEqual(360);
+    await page.locator(".transactions").getByText("Demo Lokal · signed wallet").waitFor();
+    await main.tap();
+
+    // What to do with the money, and the latest movement, above the bottom bar without scrolling.
+    const barTop = (await box(bar)).y;
+    expect(barTop + (await box(bar)).height).toBeCloseTo(HEIGHT, 0);
+    for (const name of ["Pay", "Request", "Top up"]) {
+      const b = await box(page.getByRole("button", { name, exact: true }));
+      expect(b.y + b.height, name).toBeLessThanOrEqual(barTop);
+    }
+    // Alice's latest activity is her top-up awaiting validation: it heads the movements, in view.
+    const latest = await box(page.locator(".transactions").getByText("Awaiting validation"));
+    expect(latest.y + latest.height).toBeLessThanOrEqual(barTop);
+
+    // Uploading a wallet file is out of the first screen, in the wallet's menu.
+    expect(await page.getByRole("button", { name: "Upload wallet file..." }).count()).toBe(0);
+    await page.getByRole("button", { name: "Account actions" }).tap();
+    await page.getByRole("menuitem", { name: "Upload wallet file..." }).waitFor();
+    await page.keyboard.press("Escape");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the bottom bar: History has its address and back closes it; Scan opens the camera on a payment; Receive opens the till", async () => {
+    const { page, context, errors } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    const bar = page.getByRole("navigation", { name: "Shortcuts" });
+    await bar.getByRole("link", { name: "Home" }).waitFor();
+    await shot(page, "bottom-bar");
+
+    await bar.getByRole("link", { name: "History" }).tap();
+    const history = page.getByRole("dialog", { name: "All transactions" });
+    await history.waitFor();
+    expect(new URL(page.url()).search).toBe("?history");
+    await page.goBack();
+    await history.waitFor({ state: "detached" });
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    expect(new URL(page.url()).search).toBe("");
+
+    await bar.getByRole("button", { name: "Scan" }).tap();
+    const scanner = page.getByRole("dialog", { name: "Scan a QR code" });
+    await scanner.waitFor();
+    await scanner.getByRole("button", { name: "Close" }).tap();
+    // Closing the camera leaves the payment at its first step, to choose the recipient instead.
+    await page.getByRole("dialog", { name: "Send money - 1/2" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+
+    await bar.getByRole("link", { name: "Receive" }).tap();
+    await page.waitForURL(`${suite.server.url}/receive`);
+    await page.getByRole("heading", { name: "Receive payments" }).waitFor();
+    expect(await bar.getByRole("link", { name: "Receive" }).getAttribute("aria-current")).toBe("page");
+    await shot(page, "bottom-bar-receive");
+    await bar.getByRole("link", { name: "Home" }).tap();
+    await page.waitForURL(`${suite.server.url}/dashboard`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
