@@ -131,10 +131,16 @@ describe("wallet creation and PINs", () => {
   });
 });
 
-/** Chooses a file from the wallet's menu, as a member picking it would. */
+/**
+ * Chooses a file as a member picking it would: from the wallet's menu, or, for a member with no
+ * wallet yet, from the button that is then their first step.
+ */
 async function importFile(page: Page, name: string, content: string | Buffer) {
-  await page.getByRole("button", { name: "Account actions" }).click();
-  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("menuitem", { name: "Upload wallet file..." }).click()]);
+  const button = page.getByRole("button", { name: "Upload wallet file..." });
+  const menu = page.getByRole("button", { name: "Account actions" });
+  await button.or(menu).first().waitFor();
+  const upload = (await button.count()) > 0 ? button : (await menu.click(), page.getByRole("menuitem", { name: "Upload wallet file..." }));
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), upload.click()]);
   await chooser.setFiles({ name, mimeType: "application/octet-stream", buffer: Buffer.from(content) });
 }
 
