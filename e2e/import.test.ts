@@ -83,7 +83,7 @@ describe("moving in", () => {
     const ada = await signedIn(suite, "admin@example.com", undefined, { phone: true });
     const { page } = ada;
     // On a phone the account menu is behind the navigation's; the import is reached from the settings.
-    await page.getByRole("button", { name: "Menu" }).tap();
+    await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
     await page.getByRole("menuitem", { name: "Association settings" }).tap();
     await page.getByRole("link", { name: "Import members" }).tap();
     await page.waitForURL(`${suite.server.url}/admin/import`);

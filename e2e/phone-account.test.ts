@@ -168,7 +168,7 @@ describe("a receipt after every payment", () => {
 describe("the member's profile", () => {
   it("is in the user menu and shows who the member is", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
-    await page.getByRole("button", { name: "Menu" }).tap();
+    await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
     await page.getByRole("menuitem", { name: "Profile" }).tap();
     await page.waitForURL(`${suite.server.url}/profile`);
     await page.getByRole("heading", { name: "Profile" }).waitFor();

@@ -45,6 +45,23 @@ describe("the dashboard on a phone", () => {
     expect(await signed.getAttribute("aria-pressed")).toBe("true");
     await expect.poll(async () => (await box(signed)).x + (await box(signed)).width).toBeLessThanOrEqual(360);
     await page.locator(".transactions").getByText("Demo Lokal · signed wallet").waitFor();
+
+    // A word new to most members comes with a "?" that says what it means, and goes on Escape.
+    await page.getByRole("button", { name: "What is a signed wallet?" }).tap();
+    const help = page.getByRole("note", { name: "What is a signed wallet?" });
+    await help.getByText(/^A signed wallet's key stays on your device/).waitFor();
+    await shot(page, "help-signed-wallet");
+    const helpBox = await box(help);
+    expect(helpBox.y + helpBox.height).toBeLessThanOrEqual(HEIGHT);
+    await page.keyboard.press("Escape");
+    await help.waitFor({ state: "hidden" });
+    await cards.filter({ hasText: "Pledged account" }).tap();
+    await page.getByRole("button", { name: "What is a pledged account?" }).tap();
+    await page
+      .getByRole("note", { name: "What is a pledged account?" })
+      .getByText(/backed by euros/)
+      .waitFor();
+    await page.keyboard.press("Escape");
     await main.tap();
 
     // What to do with the money, and the latest movement, above the bottom bar without scrolling.

@@ -204,7 +204,7 @@ describe("toasts on a phone", () => {
     await page.unroute("**/api/transfers");
 
     // The sticky toast covers the top of the screen: the navigation is reached from the keyboard.
-    await page.getByRole("button", { name: "Menu" }).press("Enter");
+    await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).press("Enter");
     await page.locator(".navbar").getByText("Sign out").tap();
     await page.waitForURL(`${suite.server.url}/`);
     await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached", timeout: 5000 });

@@ -95,7 +95,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
   const tap = (l: ReturnType<Page["locator"]>) => (phone ? l.tap() : l.click());
   /** Opens the signed-in member's menu (on a phone, from the bottom bar's Menu). */
   async function userMenu(page: Page, name: string) {
-    await tap(phone ? page.getByRole("button", { name: t("Menu") }) : page.getByRole("button", { name }));
+    await tap(phone ? page.getByRole("navigation", { name: t("Shortcuts") }).getByRole("button", { name: t("Menu") }) : page.getByRole("button", { name }));
   }
 
   it("signed out: login, sign-up, reset, map", async () => {
@@ -121,7 +121,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       const { page, context, errors } = await open("alice@example.com", { serviceWorkers: "allow" });
       await page.getByRole("heading", { name: t("Transactions") }).waitFor();
       // The balance chart loads once scrolled to (below the transactions on a phone): as a member would.
-      await page.locator(".account-summary").scrollIntoViewIfNeeded();
+      await page.evaluate(() => document.querySelector(".account-summary")?.scrollIntoView());
       await page.locator(".account-summary svg").waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));
       await inspect(page, "dashboard");
@@ -129,6 +129,15 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await tap(page.getByRole("button", { name: t("Account actions") }).first());
       await inspect(page, "account-actions");
       await page.keyboard.press("Escape");
+
+      // The signed wallet's card, and what "signed wallet" means.
+      const cards = page.locator(".accounts button.account");
+      await tap(cards.filter({ hasText: t("{currency} · signed wallet", { currency: "Demo Lokal" }) }));
+      await tap(page.getByRole("button", { name: t("What is a signed wallet?") }));
+      await page.getByRole("note").locator("p").waitFor();
+      await inspect(page, "help-tip");
+      await page.keyboard.press("Escape");
+      await tap(cards.first());
 
       await tap(button(page, "Pay"));
       const send1 = dialog(page, "Send money - {step}/{steps}", { step: 1, steps: 2 });

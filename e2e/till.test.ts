@@ -72,7 +72,7 @@ async function openTill(opts: { clock?: boolean; as?: { email: string; name: str
   if (opts.clock) await s.page.clock.install();
   await signIn(s.page, suite.server.url, who.email, "Demo1234!");
   await s.page.waitForURL(`${suite.server.url}/dashboard`);
-  await s.page.getByRole("button", { name: "Menu" }).tap();
+  await s.page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
   await s.page.getByRole("menuitem", { name: "Receive payments" }).tap();
   await s.page.waitForURL(`${suite.server.url}/receive`);
   await s.page.getByRole("heading", { name: "Receive payments" }).waitFor();

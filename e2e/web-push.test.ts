@@ -119,7 +119,7 @@ describe("Web Push on Bob's device", () => {
     // The first "on" toast may still be up: the switch and the server say when this one is done.
     await expect.poll(() => deviceSwitch(bob.page).isChecked()).toBe(true);
     await expect.poll(bobsSubscriptions).toBe(1);
-    await bob.page.getByRole("button", { name: "Menu" }).tap();
+    await bob.page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
     await bob.page.getByRole("menuitem", { name: "Sign out" }).tap();
     await bob.page.waitForURL(`${suite.server.url}/`);
     expect(await bobsSubscriptions()).toBe(0);

@@ -12,6 +12,8 @@ import type { Page } from "playwright-core";
 export async function layoutProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
+    // Side-scrolling rows (the accounts' cards) are put back where the member left them afterwards.
+    const sideways = [...document.querySelectorAll("*")].filter((el) => el.scrollLeft > 0).map((el) => [el, el.scrollLeft] as const);
     const root = document.documentElement;
     const width = root.clientWidth;
     const height = window.innerHeight;
@@ -72,8 +74,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     }
     window.scrollTo(0, 0);
     for (const d of document.querySelectorAll("dialog[open]")) d.scrollTop = 0;
-    // Side-scrolling rows (the accounts' cards) back at their start, as the member left them.
     for (const el of document.querySelectorAll("*")) if (el.scrollLeft) el.scrollLeft = 0;
+    for (const [el, left] of sideways) el.scrollLeft = left;
     return [...new Set(problems)].slice(0, 12);
   });
 }

@@ -37,7 +37,7 @@ export function NavBar() {
 
   return (
     <>
-      <header className="navbar">
+      <header className={member ? "navbar member" : "navbar"}>
         <nav aria-label={i18n._("Main")}>
           <div className="navbar-brand">
             <Link to="/dashboard" className="navbar-logo">

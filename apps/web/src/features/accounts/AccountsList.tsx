@@ -16,6 +16,9 @@ import { optionalLazy } from "../../ui/optional-lazy";
 import "./accounts.css";
 
 const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
+// What a card's kind means, for the kinds new to most members: loaded when such a card is selected.
+const KindHelp = optionalLazy(() => import("./KindHelp"));
+const helped = (kind: string | undefined) => kind === "ledger" || kind === "nant" || kind === "cm";
 
 export interface Selection {
   walletId: string;
@@ -121,6 +124,7 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
                     currency={a.curr || "--"}
                   />
                   {isSelected && a.active && <AccountMenu account={a} actions={menuActions.filter((x) => x.available(a))} />}
+                  {isSelected && (single || !selected?.sub) && <Help kind={a.backend === "ledger" ? "ledger" : a.subAccounts[0]?.kind} />}
                 </div>
               )}
             </li>,
@@ -128,7 +132,7 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
           if (!single && !a.unavailable)
             for (const s of a.subAccounts)
               cards.push(
-                <li key={`${a.id}-${s.id}`}>
+                <li key={`${a.id}-${s.id}`} className="account-row">
                   <AccountCard
                     sub
                     selected={isSelected && selected?.sub === s.kind}
@@ -137,6 +141,7 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
                     amount={<span className="amount">{money(s.bal)}</span>}
                     currency={a.curr}
                   />
+                  {isSelected && selected?.sub === s.kind && <Help kind={s.kind} />}
                 </li>,
               );
           return cards;
@@ -209,6 +214,15 @@ function AccountCard(props: {
         {amount} <span className="currency">{currency}</span>
       </span>
     </button>
+  );
+}
+
+function Help({ kind }: { kind: string | undefined }) {
+  if (!helped(kind)) return null;
+  return (
+    <Suspense fallback={null}>
+      <KindHelp kind={kind} />
+    </Suspense>
   );
 }
 

@@ -12,6 +12,7 @@ import { AmountField } from "../../ui/AmountField";
 import { newPaymentKey, type PaymentDraft } from "./send-payment";
 import { usePaymentPlan } from "./queries";
 import "../../ui/parts.css";
+import { HelpTip } from "../../ui/HelpTip";
 
 /** A payment request read from a QR code or a payment link (docs/spec.md §4 "requestPay"). */
 export interface PaymentRequest {
@@ -104,7 +105,9 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
         <div>
           <span className="label">{i18n._("To")}</span>
           {reconversion ? (
-            <div>{recipient.name}</div>
+            <div>
+              {recipient.name} <HelpTip topic="reconversion" label={i18n._("What is reconversion?")} />
+            </div>
           ) : (
             <ul className="recipient-list">
               <RecipientRow recipient={recipient} />
