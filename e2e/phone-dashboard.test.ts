@@ -42,7 +42,7 @@ describe("the dashboard on a phone", () => {
     expect(peek.x).toBeLessThan(360);
     expect(peek.x + peek.width).toBeGreaterThan(360);
     await signed.tap();
-    expect(await signed.getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => signed.getAttribute("aria-pressed")).toBe("true");
     await expect.poll(async () => (await box(signed)).x + (await box(signed)).width).toBeLessThanOrEqual(360);
     await page.locator(".transactions").getByText("Demo Lokal · signed wallet").waitFor();
 
@@ -111,7 +111,7 @@ describe("the dashboard on a phone", () => {
     await bar.getByRole("link", { name: "Receive" }).tap();
     await page.waitForURL(`${suite.server.url}/receive`);
     await page.getByRole("heading", { name: "Receive payments" }).waitFor();
-    expect(await bar.getByRole("link", { name: "Receive" }).getAttribute("aria-current")).toBe("page");
+    await expect.poll(() => bar.getByRole("link", { name: "Receive" }).getAttribute("aria-current")).toBe("page");
     await shot(page, "bottom-bar-receive");
     await bar.getByRole("link", { name: "Home" }).tap();
     await page.waitForURL(`${suite.server.url}/dashboard`);

@@ -123,7 +123,7 @@ describe("menus on a phone", () => {
     // Where the bar's buttons are, the thumb's: at the bottom of the screen, on top of the page.
     const barBox = (await bar.boundingBox())!;
     expect(barBox.y + barBox.height).toBeCloseTo(740, 0);
-    expect(await home.getAttribute("aria-current")).toBe("page");
+    await expect.poll(() => home.getAttribute("aria-current")).toBe("page");
     const transactions = page.getByRole("heading", { name: "Transactions" });
     await page.waitForLoadState("networkidle");
     await settled(transactions);
@@ -132,7 +132,7 @@ describe("menus on a phone", () => {
     await trigger.tap();
     const menu = page.getByRole("menu", { name: "Alice Martin" });
     await menu.waitFor();
-    expect(await trigger.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("true");
     expect(await transactions.boundingBox()).toEqual(transactionsBefore);
     const box = (await menu.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(740);
