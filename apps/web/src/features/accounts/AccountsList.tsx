@@ -150,10 +150,8 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
       {frozen.map((a) => (
         <div key={a.id} className="notice error account-frozen" role="status">
           <p>
-            <strong>
-              {usable.length > 1 ? `${accountLabel(i18n, a)}: ` : ""}
-              {i18n._("This account is frozen.")}
-            </strong>{" "}
+            {/* Which one, where the member has several. */}
+            <strong>{usable.length > 1 ? i18n._("{account} is frozen.", { account: accountLabel(i18n, a) }) : i18n._("This account is frozen.")}</strong>{" "}
             {a.frozenReason}
           </p>
           <p>{i18n._("It can neither send nor receive money. Please contact your association.")}</p>
