@@ -238,7 +238,11 @@ describe("the association's settings", () => {
       await page.waitForURL(`${suite.server.url}/admin`);
       await page.locator("main h1").waitFor();
       // From the account menu: on a phone behind the menu button, in the bottom sheet.
-      if (opts?.phone) await page.getByRole("navigation", { name: fr ? "Raccourcis" : "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
+      if (opts?.phone)
+        await page
+          .getByRole("navigation", { name: fr ? "Raccourcis" : "Shortcuts" })
+          .getByRole("button", { name: "Menu" })
+          .tap();
       else await page.getByRole("button", { name: /Ada Admin/ }).click();
       const entry = page.getByRole("menuitem", { name: fr ? "Paramètres de l'association" : "Association settings" });
       await entry.waitFor();
