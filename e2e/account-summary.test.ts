@@ -18,7 +18,8 @@ const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, "")) *
 /** What the card says: the month's in and out, and where the chart's label starts and ends (cents). */
 async function summary(page: Page) {
   const card = page.locator(".account-summary");
-  // Below the transactions on a phone: drawn once the member scrolls to it.
+  // Below the transactions on a phone: drawn once the member scrolls to it, the movements above it in.
+  await page.locator('section.transactions[aria-busy="false"]').waitFor();
   await card.scrollIntoViewIfNeeded();
   const chart = card.getByRole("img", { name: /^Balance went from .+ to .+ over 30 days$/ });
   await chart.waitFor();

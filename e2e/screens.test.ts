@@ -120,7 +120,9 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
     async () => {
       const { page, context, errors } = await open("alice@example.com", { serviceWorkers: "allow" });
       await page.getByRole("heading", { name: t("Transactions") }).waitFor();
-      // The balance chart loads once scrolled to (below the transactions on a phone): as a member would.
+      // The balance chart loads once scrolled to (below the transactions on a phone): as a member
+      // would, once the movements above it are in.
+      await page.locator('section.transactions[aria-busy="false"]').waitFor();
       await page.evaluate(() => document.querySelector(".account-summary")?.scrollIntoView());
       await page.locator(".account-summary svg").waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));
