@@ -41,17 +41,27 @@ export async function changePassword(
     await audit(tx, me, "member.password_changed", `member:${me}`, { sessionsEnded: rowCount ?? 0 });
     return rowCount ?? 0;
   });
-  const member = await findMemberById(db, me);
-  if (member) {
-    await sendBestEffort(mailer, {
-      to: member.email,
-      subject: "Your password was changed",
-      text:
-        `Hello ${member.first_name},\n\n` +
-        `The password of your account was changed from the app. Every other session was signed out.\n` +
-        `Passkeys and device sign-ins stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.\n\n` +
-        `If you did not change it, ask for a new password at once: ${s.publicUrl}/reset-password\n`,
-    });
-  }
+  await tellPasswordChanged(
+    db,
+    mailer,
+    s,
+    me,
+    `The password of your account was changed from the app. Every other session was signed out.\n` +
+      `Passkeys and device sign-ins stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.`,
+  );
   return { ok: true, otherSessionsEnded: ended };
+}
+
+/**
+ * Tells a member by e-mail that their password changed (`what`: how, and what it ended), with the
+ * way back if it was not them. Best effort: the change stands whether or not the mail goes.
+ */
+export async function tellPasswordChanged(db: Db, mailer: Mailer, s: Settings, memberId: bigint, what: string): Promise<void> {
+  const member = await findMemberById(db, memberId);
+  if (!member) return;
+  await sendBestEffort(mailer, {
+    to: member.email,
+    subject: "Your password was changed",
+    text: `Hello ${member.first_name},\n\n${what}\n\nIf you did not change it, ask for a new password at once: ${s.publicUrl}/reset-password\n`,
+  });
 }

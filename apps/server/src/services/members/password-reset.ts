@@ -5,8 +5,9 @@ import type { Settings } from "../../settings";
 import { audit } from "../board/audit";
 import { revokeDeviceLogins } from "./credentials";
 import { sendBestEffort, type Mail, type Mailer } from "../notifications/mail";
-import { findMemberByEmail, findMemberById, type MemberRow } from "./members";
+import { findMemberByEmail, type MemberRow } from "./members";
 import { hashPassword } from "./passwords";
+import { tellPasswordChanged } from "./password-change";
 import { acceptInvitation } from "../import/invitations";
 import { hit } from "../platform/rate-limit";
 import { newToken, revokeAllSessions, tokenHash } from "./sessions";
@@ -89,16 +90,12 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, token:
     await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });
     return memberId;
   });
-  const member = await findMemberById(db, memberId);
-  if (member) {
-    await sendBestEffort(mailer, {
-      to: member.email,
-      subject: "Your password was changed",
-      text:
-        `Hello ${member.first_name},\n\n` +
-        `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
-        `Passkeys stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.\n\n` +
-        `If you did not change it, ask for a new password at once: ${s.publicUrl}/reset-password\n`,
-    });
-  }
+  await tellPasswordChanged(
+    db,
+    mailer,
+    s,
+    memberId,
+    `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
+      `Passkeys stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.`,
+  );
 }

@@ -7,6 +7,7 @@ import { toast } from "../../lib/toast";
 import { Field, PasswordField } from "../../ui/Field";
 import { changeFailed, fieldRefusal } from "./errors";
 import { useRequestEmailChange } from "./queries";
+import { FormActions } from "./FormActions";
 
 /**
  * The member's e-mail address, and its change: the new address and the current password; the
@@ -103,14 +104,7 @@ function EmailChangeForm({ onDone }: { onDone: () => void }) {
         error={refused.password ? tr(refused.password) : undefined}
       />
       <p className="hint">{i18n._("Your address changes only once you open the link we send to the new one.")}</p>
-      <div className="profile-form-actions">
-        <button type="button" className="button" onClick={onDone}>
-          {i18n._("Cancel")}
-        </button>
-        <button className="button primary" type="submit" disabled={!valid || request.isPending} aria-busy={request.isPending}>
-          {i18n._("Send the link")}
-        </button>
-      </div>
+      <FormActions submit={i18n._("Send the link")} onCancel={onDone} ready={valid} busy={request.isPending} />
     </form>
   );
 }

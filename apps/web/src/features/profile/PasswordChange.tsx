@@ -7,6 +7,7 @@ import { toast } from "../../lib/toast";
 import { PasswordField } from "../../ui/Field";
 import { changeFailed, fieldRefusal } from "./errors";
 import { useChangePassword } from "./queries";
+import { FormActions } from "./FormActions";
 
 /**
  * A new password, with the current one: the rules of sign-up and of the reset link apply. The
@@ -84,14 +85,7 @@ function PasswordChangeForm({ onDone }: { onDone: () => void }) {
       <PasswordField label={i18n._("Current password")} autoComplete="current-password" autoFocus {...field("currentPassword")} />
       <PasswordField label={i18n._("New password")} autoComplete="new-password" {...field("newPassword")} />
       <PasswordField label={i18n._("Confirm password")} autoComplete="new-password" {...field("confirmPassword")} />
-      <div className="profile-form-actions">
-        <button type="button" className="button" onClick={onDone}>
-          {i18n._("Cancel")}
-        </button>
-        <button className="button primary" type="submit" disabled={!valid || change.isPending} aria-busy={change.isPending}>
-          {i18n._("Save the new password")}
-        </button>
-      </div>
+      <FormActions submit={i18n._("Save the new password")} onCancel={onDone} ready={valid} busy={change.isPending} />
     </form>
   );
 }
