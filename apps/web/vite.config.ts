@@ -54,6 +54,14 @@ export default defineConfig({
               test: /[\\/]src[\\/](app[\\/]context|lib[\\/](polling|query-policy|storage|toast)|message|messages|email|paths|errors)\.tsx?$|queryOptions\.js$|preload-helper/,
               priority: 10,
             },
+            {
+              name: "member-icons",
+              // Small icons that several signed-in screens share (the bottom bar, the history, the
+              // payment forms): one file loaded once, instead of one each, every one of which costs
+              // a request, its own wrapping and a line in the preload list of every screen using it.
+              test: /[\\/]lucide[\\/].*[\\/](scan-qr-code|arrow-down-left|chevron-down|arrow-left-right|check|plus)\.mjs$/,
+              priority: 5,
+            },
           ],
         },
       },

@@ -15,6 +15,7 @@ import { i18n } from "./lib/i18n";
 import { applyTheme } from "./lib/theme";
 import { registerServiceWorker } from "./lib/pwa";
 import { toast } from "./lib/toast";
+import { fetchInOwnTask } from "./lib/request-task";
 import { ToastHost } from "./ui/ToastHost";
 import { BackButton, nativeBackPlatform, webBackPlatform } from "./lib/native/back-button";
 import { isNative } from "./lib/native/platform";
@@ -40,7 +41,11 @@ async function start() {
   applyTheme(config);
   void applyStatusBar();
   installBackButton(new BackButton(isNative() ? await nativeBackPlatform() : webBackPlatform()));
-  const client = new MutuaClient({ baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin), onLoginRequired: loginRequired.emit });
+  const client = new MutuaClient({
+    baseUrl: apiBaseUrl(config.lokapiHost, window.location.origin),
+    onLoginRequired: loginRequired.emit,
+    fetch: fetchInOwnTask,
+  });
   // Offline, queries wait for the network with the data they have; an action fails at once
   // instead of waiting to be replayed later (nothing is queued behind the member's back).
   onlineManager.setOnline(navigator.onLine);

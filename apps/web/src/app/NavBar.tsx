@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { Suspense, useDeferredValue, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "./context";
@@ -28,7 +28,10 @@ export function NavBar() {
     setBurgerOpen(false);
   }
 
-  const member = session.status === "member" ? session.profile : null;
+  // Once the session is known, the signed-in chrome (the bell, the menu, the bottom bar) is
+  // rendered as a deferred value, in slices: starting their code's download is a render's share of
+  // work on a modest phone, not to be added to the first screen's.
+  const member = useDeferredValue(session.status === "member" ? session.profile : null);
   const external = (href: string, label: string) => (
     <a className="nav-item" href={href} target="_blank" rel="noopener noreferrer" onClick={() => setBurgerOpen(false)}>
       {label}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from "react";
+import { lazy, Suspense, useDeferredValue, useEffect, type ComponentType, type ReactNode } from "react";
 import { Navigate, Outlet, matchRoutes, useLocation, useNavigate, useRoutes, type RouteObject } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
@@ -33,7 +33,8 @@ function Layout() {
   const location = useLocation();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const signedIn = useSession().status === "member";
+  // The event stream starts once the session is known, rendered after the screen (NavBar's chrome likewise).
+  const signedIn = useDeferredValue(useSession().status === "member");
   const title = (matchRoutes(ROUTES, location)?.at(-1)?.route.handle as RouteHandle | undefined)?.title;
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useDeferredValue } from "react";
 import { useLingui } from "@lingui/react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { M, type AccountEntry, type PendingTopUp } from "@mutua/domain";
@@ -35,7 +35,8 @@ export function RecentTransactions({
 }) {
   const { i18n } = useLingui();
   const modals = useModals();
-  const recent = useRecentTransactions(account?.id);
+  // Rendered in slices when it arrives, as the accounts are (DashboardScreen).
+  const recent = useDeferredValue(useRecentTransactions(account?.id));
   const pendingTopUps = usePendingTopUps(account?.id);
   const pending = pendingTopUps.data ?? [];
   const pendingLoading = pendingTopUps.isPending;
