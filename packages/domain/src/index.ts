@@ -25,6 +25,7 @@ export * from "./config";
 export * from "./language";
 export * from "./api/routes";
 export * from "./api/admin-routes";
+export * from "./api/peer-routes";
 export * from "./api/access";
 export type * from "./api/types";
 export * from "./pin";

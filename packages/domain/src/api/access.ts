@@ -1,4 +1,5 @@
 import { adminRoutes } from "./admin-routes";
+import { peerRoutes } from "./peer-routes";
 import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, type Right, type RouteName, type WalletAt } from "./routes";
 
 /**
@@ -9,12 +10,15 @@ import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, ty
  */
 
 /** Every operation of the contract. */
-export const routes = { ...memberRoutes, ...adminRoutes };
+export const routes = { ...memberRoutes, ...adminRoutes, ...peerRoutes };
 
 const NAMES = Object.keys(routes) as RouteName[];
 
-/** Routes that answer without a session. Everything else needs one. */
+/** Routes that answer without a session. Everything else needs one, or (PEER_ROUTES) a linked server's signature. */
 export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(NAMES.filter((n) => routes[n].access === "public"));
+
+/** Routes only another association's server calls, signing each call with its key (docs/federation.md). */
+export const PEER_ROUTES: ReadonlySet<RouteName> = new Set(NAMES.filter((n) => routes[n].access === "peer"));
 
 /** Operations of each validation right (docs/spec.md §6); every other member gets 403. */
 export const ADMIN_ROUTES: Readonly<Record<Right, readonly RouteName[]>> = {
@@ -35,7 +39,7 @@ export function walletOf(name: RouteName): { at: WalletAt; till: boolean } | und
 /** The validation right an operation needs, if any. */
 export function rightOf(name: RouteName): Right | undefined {
   const access: Access = routes[name].access;
-  return access === "public" || access === "member" ? undefined : access;
+  return access === "public" || access === "member" || access === "peer" ? undefined : access;
 }
 
 /** The names of an operation's path parameters, in path order. */

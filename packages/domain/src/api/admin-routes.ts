@@ -57,6 +57,16 @@ export const adminRoutes = {
   getBooks: { method: "GET", path: "/api/admin/books", access: "board" },
   getLedgerHealth: { method: "GET", path: "/api/admin/ledger-health", access: "board" },
   checkLedger: { method: "POST", path: "/api/admin/ledger-health/check", access: "board" },
+  /**
+   * Links with other associations' servers (docs/federation.md): an owner of one invites, an
+   * owner of the other accepts with the invitation's code, the first confirms. Each side sets
+   * its own terms for the other: the currencies' values, its trust limit, on or off.
+   */
+  listFederationLinks: { method: "GET", path: "/api/admin/federation", access: "owner" },
+  createFederationInvitation: { method: "POST", path: "/api/admin/federation/invitations", access: "owner" },
+  acceptFederationInvitation: { method: "POST", path: "/api/admin/federation/invitations/accept", access: "owner" },
+  confirmFederationLink: { method: "POST", path: "/api/admin/federation/links/:linkId/confirm", access: "owner" },
+  setFederationLinkTerms: { method: "POST", path: "/api/admin/federation/links/:linkId/terms", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

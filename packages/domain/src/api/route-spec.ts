@@ -2,7 +2,7 @@
 export type HttpMethodName = "GET" | "POST" | "PUT" | "DELETE";
 export interface RouteSpec {
   method: HttpMethodName;
-  path: `/api/${string}`;
+  path: `/api/${string}` | `/.well-known/${string}`;
   access: Access;
   wallet?: WalletAt;
   till?: true;
@@ -18,4 +18,8 @@ export type WalletAt = "params.walletId" | "body.walletId" | "query.walletId" | 
  * (they read only who the member is and their rights; the rest is the account right's).
  */
 export type Right = "accounts" | "credits" | "both" | "board" | "owner" | "accountsOrOwner";
-export type Access = "public" | "member" | Right;
+/**
+ * `peer`: another association's server, linked to this one (docs/federation.md): no session, but
+ * a message signature (RFC 9421) by that server's key, checked before anything else.
+ */
+export type Access = "public" | "member" | "peer" | Right;

@@ -15,6 +15,7 @@
  * 403 unless `till` says the operation is the till's (take payments, see the sales).
  */
 import type { adminRoutes } from "./admin-routes";
+import type { peerRoutes } from "./peer-routes";
 import type { RouteSpec } from "./route-spec";
 
 export type { Access, HttpMethodName, Right, RouteSpec, WalletAt } from "./route-spec";
@@ -165,11 +166,12 @@ export const memberRoutes = {
 } as const satisfies Record<string, RouteSpec>;
 
 /** Every operation's route, as a type (the value is access.ts's `routes`). */
-type AllRoutes = typeof memberRoutes & typeof adminRoutes;
+type AllRoutes = typeof memberRoutes & typeof adminRoutes & typeof peerRoutes;
 
 export type RouteName = keyof AllRoutes;
 export type MemberRouteName = keyof typeof memberRoutes;
 export type AdminRouteName = keyof typeof adminRoutes;
+export type PeerRouteName = keyof typeof peerRoutes;
 export type HttpMethod = AllRoutes[RouteName]["method"];
 
 /** The names of a path's `:parameters`, as a union of string literals. */

@@ -1109,6 +1109,78 @@ export const UnsubscribeQuery = z.object({ token: z.string().min(1).max(200) });
 
 export const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
+// Links between associations' servers (docs/federation.md).
+
+/**
+ * A currency's value against the common unit the linked associations count in (as Komunitin's
+ * hour): a positive decimal of at most 4 places. The rate between two currencies is the ratio of
+ * their values, so any two linked currencies have one.
+ */
+export const UnitValue = z
+  .string()
+  .regex(/^\d{1,6}(\.\d{1,4})?$/, "a positive number with at most 4 decimals")
+  .refine((v) => Number(v) > 0, "a positive number with at most 4 decimals");
+
+/** What one side of a link sets for the other. */
+export const FederationTerms = z.object({
+  /** One unit of this association's currency, in the common unit. */
+  ourValue: UnitValue,
+  /** One unit of the other association's currency, in the common unit. */
+  theirValue: UnitValue,
+  /** The most of the other's currency this side holds (what its members were paid from there, not yet balanced). */
+  trustLimit: AmountString,
+  /** Off, no payment crosses the link either way; the balances stay as they are. */
+  enabled: z.boolean(),
+});
+
+/** A server's description of itself, published at its well-known address. */
+export const FederationServer = z.object({
+  protocol: z.literal("mutua-federation/1"),
+  name: z.string(),
+  url: z.string(),
+  currencyName: z.string(),
+  currencySymbol: z.string(),
+  /** Ed25519, raw 32 bytes in base64url: also the `keyid` of its signatures. */
+  publicKey: z.string(),
+  /** The key's SHA-256 in hex, its first 32 digits: what an invitation names, and what owners compare aloud. */
+  fingerprint: z.string(),
+});
+
+export const FederationLink = z.object({
+  id: z.string(),
+  peerUrl: z.string(),
+  /** Known once the other side answered (the invited side knows them from the start). */
+  peer: FederationServer.omit({ protocol: true }).nullable(),
+  /** Which side made the invitation. */
+  role: z.enum(["inviter", "invitee"]),
+  /** invited: the code is out, unanswered; accepted: the invited side accepted, the inviting side's owners confirm; active. */
+  state: z.enum(["invited", "accepted", "active"]),
+  /** Whose move it is: this side's owners, the other side's, or nobody's (active). */
+  waitingFor: z.enum(["us", "them"]).nullable(),
+  /** This side's terms; null until this side set them (the inviting side sets them when it confirms). */
+  terms: FederationTerms.nullable(),
+  /** The other side's terms as it told them; null until it did. */
+  peerTerms: FederationTerms.nullable(),
+  /** Whether both sides count the same rate (their values cross-multiplied): payments need it. */
+  ratesAgree: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const FederationOverview = z.object({ server: FederationServer, links: z.array(FederationLink) });
+export const FederationInvitation = z.object({ link: FederationLink, code: z.string() });
+export const AcceptFederationInvitationBody = z.object({ code: z.string().trim().min(10).max(2000), terms: FederationTerms });
+export const FederationTermsBody = z.object({ terms: FederationTerms });
+const FederationLinkParams = z.object({ linkId: z.string().min(1).max(64) });
+
+/** The invited server's acceptance: the invitation's secret, who it is, and its terms. */
+export const PeerAcceptBody = z.object({
+  secret: z.string().min(16).max(128),
+  server: FederationServer,
+  terms: FederationTerms,
+});
+export const PeerAccepted = z.object({ server: FederationServer });
+export const PeerTermsBody = z.object({ terms: FederationTerms });
+
 export const schemas = {
   health: { response: Health },
   ready: { response: z.object({ status: z.literal("ready") }) },
@@ -1234,6 +1306,15 @@ export const schemas = {
   unsubscribePage: { query: UnsubscribeQuery, response: z.string() },
   /** An HTML page; the body, when any, is a form's (`List-Unsubscribe=One-Click` from mail clients). */
   unsubscribe: { query: UnsubscribeQuery, response: z.string() },
+  listFederationLinks: { response: FederationOverview },
+  createFederationInvitation: { response: FederationInvitation },
+  acceptFederationInvitation: { body: AcceptFederationInvitationBody, response: FederationLink },
+  confirmFederationLink: { params: FederationLinkParams, body: FederationTermsBody, response: FederationLink },
+  setFederationLinkTerms: { params: FederationLinkParams, body: FederationTermsBody, response: FederationLink },
+  federationServer: { response: FederationServer },
+  peerAcceptLink: { body: PeerAcceptBody, response: PeerAccepted },
+  peerConfirmLink: { body: PeerTermsBody, response: Ok },
+  peerLinkTerms: { body: PeerTermsBody, response: Ok },
   getStagingUserAccounts: { response: z.array(StagingAccount) },
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },

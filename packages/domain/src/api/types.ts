@@ -54,3 +54,7 @@ export type ImportPreviewView = ResponseOf<"previewImport">;
 export type ImportProblem = ImportPreviewView["problems"][number];
 export type ImportResult = ResponseOf<"runImport">;
 export type Invitations = ResponseOf<"getInvitations">;
+export type FederationTerms = NonNullable<ResponseOf<"listFederationLinks">["links"][number]["terms"]>;
+export type FederationLink = ResponseOf<"createFederationInvitation">["link"];
+export type FederationServer = ResponseOf<"federationServer">;
+export type FederationOverview = ResponseOf<"listFederationLinks">;
