@@ -9,7 +9,7 @@ import type { AppDeps, Deps } from "./deps";
 import { Refusal, invalid } from "./services/platform/errors";
 import { errorBody, statusOf } from "./http/errors";
 import { operation } from "./http/contract";
-import { parseJsonBody } from "./http/json-body";
+import { keepRawBody, parseJsonBody } from "./http/json-body";
 import { authRoutes } from "./routes/auth";
 import { meRoutes } from "./routes/me";
 import { profileRoutes } from "./routes/profile";
@@ -21,6 +21,7 @@ import { pinRoutes } from "./routes/pins";
 import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
+import { federationRoutes } from "./routes/federation";
 import { importRoutes } from "./routes/import";
 import { eventRoutes } from "./routes/events";
 import { orderPages } from "./routes/orders";
@@ -56,7 +57,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   // JSON bodies nested too deep (or poisoned) are refused before anything walks them (http/json-body.ts).
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, text, done) => {
+    // Another server's message is signed over its body's digest: the bytes as they came are kept.
+    if (req.url.startsWith("/api/federation/")) keepRawBody(req, String(text));
     try {
       done(null, parseJsonBody(String(text)));
     } catch (e) {
@@ -90,7 +93,17 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   await app.register(swagger, {
     openapi: {
       info: { title: "Mutua API", version: APP_VERSION, description: "The API of a Mutua association server." },
-      components: { securitySchemes: { session: { type: "http", scheme: "bearer", description: "Session token (or the mutua_session cookie)" } } },
+      components: {
+        securitySchemes: {
+          session: { type: "http", scheme: "bearer", description: "Session token (or the mutua_session cookie)" },
+          peerSignature: {
+            type: "apiKey",
+            in: "header",
+            name: "Signature",
+            description: "A linked association's server: RFC 9421 message signature by its Ed25519 key (docs/federation.md)",
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -144,6 +157,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   passkeyRoutes(app, full);
   topUpRoutes(app, full);
   adminRoutes(app, full);
+  federationRoutes(app, full);
   importRoutes(app, full);
   // The instance's one LISTEN connection (made above): it wakes the event streams, the
   // notification worker and the association's copy.

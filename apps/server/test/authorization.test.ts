@@ -152,6 +152,9 @@ const members = () => ({ payee: Number(payee.id) });
 /** The owner, for a caller without the right to members' pages; a member who does not exist for one with it. */
 const memberOrNobody = (role: Role) => (role === "accounts" || role === "both" || role === "steward" ? 999_999_999 : Number(people.owner.id));
 
+/** Terms of a link between associations, valid as such. */
+const LINK_TERMS = { ourValue: "1", theirValue: "1.25", trustLimit: "100.00", enabled: true };
+
 const custodialPayment = (key = newKey("authz")) => ({ from: own.custodial, to: payeeWallet, parts: [{ account: "main", amount: "1.00" }], key });
 
 /** The call each role makes for an operation (most name the owner's things whoever calls). */
@@ -315,6 +318,31 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   getStagingUserAccounts: () => ({}),
   validateCreation: () => ({ body: { walletId: "custodial:nope" } }),
   discardCreateRequest: () => ({ body: { walletId: "custodial:nope" } }),
+  // Links with other associations: the steward's acceptance names no real invitation (400), its
+  // confirmation and terms no link (404); the servers' own calls carry no signature here (401 for all).
+  listFederationLinks: () => ({}),
+  createFederationInvitation: () => ({}),
+  acceptFederationInvitation: () => ({ body: { code: "MUTUA-LINK:not-a-code", terms: LINK_TERMS } }),
+  confirmFederationLink: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
+  setFederationLinkTerms: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
+  federationServer: () => ({}),
+  peerAcceptLink: () => ({
+    body: {
+      secret: "a-secret-nobody-made-ever",
+      server: {
+        protocol: "mutua-federation/1",
+        name: "X",
+        url: "https://x.example",
+        currencyName: "X",
+        currencySymbol: "X",
+        publicKey: "A".repeat(43),
+        fingerprint: "0".repeat(32),
+      },
+      terms: LINK_TERMS,
+    },
+  }),
+  peerConfirmLink: () => ({ body: { terms: LINK_TERMS } }),
+  peerLinkTerms: () => ({ body: { terms: LINK_TERMS } }),
 };
 
 type Expected = Record<Role, number | number[]>;
@@ -439,6 +467,14 @@ const EXPECTED: Record<RouteName, Expected> = {
   getPendingTopUps: { ...owner(200), other: [200, 404], accounts: [200, 404], credits: [200, 404], both: [200, 404], board: [200, 404] },
   cancelTopUp: owner(200),
   ...(Object.fromEntries((Object.values(ADMIN_ROUTES).flat() as RouteName[]).map((n) => [n, admin(n)])) as Record<string, Expected>),
+  // The steward's acceptance names no real invitation: refused as such, nothing asked of anybody.
+  acceptFederationInvitation: { ...admin("acceptFederationInvitation"), steward: 400 },
+  // Who this server is, for other servers: public. Their calls to it: refused to anybody without
+  // a linked server's signature, a session of whatever rights being no signature (federation.test.ts signs them).
+  federationServer: same(200),
+  peerAcceptLink: same(401),
+  peerConfirmLink: same(401),
+  peerLinkTerms: same(401),
 } as Record<RouteName, Expected>;
 
 // The cashier is any other member, except on the owner's wallets: the till's operations answer it

@@ -23,6 +23,7 @@ export * from "./search";
 export * from "./qr";
 export * from "./config";
 export * from "./language";
+export * from "./federation";
 export * from "./api/routes";
 export * from "./api/admin-routes";
 export * from "./api/peer-routes";

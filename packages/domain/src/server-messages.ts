@@ -75,6 +75,21 @@ export const SM = {
   importPartUnexpected: "This part of the file was not expected: choose the file again to upload it from its start.",
   importFileTooLarge: "The file is too large: at most 200 MB can be imported at once.",
   importUploadGone: "This file is no longer here (uploaded files are kept a day): choose it again.",
+  // Links between associations' servers (docs/federation.md).
+  federationNotSetUp: "This association is not set up yet: it cannot be linked with another.",
+  federationCodeInvalid: "This invitation code is not valid: please copy it again, whole.",
+  federationInsecureUrl: "Another association's server must be reached over HTTPS.",
+  federationInvitationGone: "This invitation was already used or withdrawn: ask the other association for a new one.",
+  federationFingerprintMismatch: "The server at this address does not hold the key the invitation names: nothing was linked.",
+  federationSelf: "This invitation comes from this association's own server.",
+  federationAlreadyLinked: "This association is already linked with that one.",
+  federationLinkNotFound: "This link does not exist.",
+  federationLinkState: "This link is not waiting for that any more: reload the page.",
+  federationPeerUnreachable: "The other association's server did not answer. Please try again later.",
+  federationPeerUnverifiable: "The other association's server answered something this server cannot verify: nothing was changed.",
+  federationPeerRefused: "The other association's server refused: {reason}",
+  federationTermsNotTold: "Saved on this server, but the other association's server did not answer: it still counts your previous terms. Save again later.",
+  federationSignatureRefused: "This message's signature was refused.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

@@ -9,6 +9,8 @@ import { requireMember } from "./auth";
 import { requireRight } from "../services/members/rights";
 import { Refusal } from "../services/platform/errors";
 import { cashierOnly, isCashierOf } from "../services/shops/tills";
+import { peerSignature } from "./peer-signature";
+import type { Signer } from "../services/federation/signed-messages";
 
 type S = typeof schemas;
 type Body<K extends RouteName> = S[K] extends { body: z.ZodType } ? z.output<S[K]["body"]> : undefined;
@@ -23,6 +25,8 @@ export interface Ctx<K extends RouteName> {
   params: Params<K>;
   /** The signed-in member; 0n never occurs on private routes (they answer 401 first). */
   memberId: bigint;
+  /** On a peer route, the server whose signature the request carries (null elsewhere). */
+  peer: Signer | null;
 }
 
 export type Handler<K extends RouteName> = (ctx: Ctx<K>) => Promise<z.input<S[K]["response"]>>;
@@ -41,6 +45,8 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
   // not turn into a payment without its memo.
   const schema = { ...declared, body: strict(declared.body), query: strict(declared.query) };
   const isPublic = route.access === "public";
+  const isPeer = route.access === "peer";
+  const peers = new WeakMap<FastifyRequest, Signer>();
   const right = rightOf(name);
   const wallet = walletOf(name);
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -49,27 +55,31 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
     ...("bodyLimit" in route ? { bodyLimit: route.bodyLimit } : {}),
     schema: {
       operationId: name,
-      tags: [isPublic ? "public" : right ? "admin" : "member"],
+      tags: [isPublic ? "public" : isPeer ? "peer" : right ? "admin" : "member"],
       ...(schema.body ? { body: schema.body } : {}),
       ...(schema.query ? { querystring: schema.query } : {}),
       ...(schema.params ? { params: schema.params } : {}),
       response: { 200: schema.response },
-      ...(isPublic ? {} : { security: [{ session: [] }] }),
+      ...(isPublic ? {} : { security: [isPeer ? { peerSignature: [] } : { session: [] }] }),
     },
     // The session is checked first: an anonymous caller gets 401, never a parse or validation
     // error that would tell them what the route expects.
     ...(isPublic
       ? {}
-      : {
-          onRequest: async (req: FastifyRequest) => {
-            const memberId = await requireMember(deps.db, deps.settings, req);
-            // Like the session, the right is checked before the body: no hints to those without it.
-            if (right) await requireRight(deps.db, memberId, right);
-            members.set(req, memberId);
-          },
-        }),
+      : isPeer
+        ? // Another association's server: its signature is checked before anything else is read
+          // (the body's digest once it is), and every answer is signed for that request.
+          peerSignature(deps, name, peers)
+        : {
+            onRequest: async (req: FastifyRequest) => {
+              const memberId = await requireMember(deps.db, deps.settings, req);
+              // Like the session, the right is checked before the body: no hints to those without it.
+              if (right) await requireRight(deps.db, memberId, right);
+              members.set(req, memberId);
+            },
+          }),
     handler: async (req, reply) => {
-      const memberId = isPublic ? 0n : members.get(req)!;
+      const memberId = isPublic || isPeer ? 0n : members.get(req)!;
       try {
         return await handler({
           req,
@@ -78,6 +88,7 @@ export function operation<K extends RouteName>(app: FastifyInstance, deps: { db:
           query: req.query as Query<K>,
           params: req.params as Params<K>,
           memberId,
+          peer: peers.get(req) ?? null,
         });
       } catch (e) {
         // A wallet route refuses everybody but the owner as if the wallet did not exist; its

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import sjson from "secure-json-parse";
 import { ErrorCode, M } from "@mutua/domain";
 import { Refusal } from "../services/platform/errors";
@@ -39,3 +40,11 @@ export function parseJsonBody(text: string): unknown {
     throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   }
 }
+
+/** The bodies as they came, for the routes whose signature covers them (http/peer-signature.ts). */
+const rawBodies = new WeakMap<FastifyRequest, string>();
+
+/** Keeps a request's body as it came (the JSON parser does, for peer routes). */
+export const keepRawBody = (req: FastifyRequest, text: string) => void rawBodies.set(req, text);
+
+export const rawBodyOf = (req: FastifyRequest): string | undefined => rawBodies.get(req);

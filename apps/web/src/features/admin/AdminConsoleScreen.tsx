@@ -255,6 +255,13 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   cashier_revoked: (i18n, e) => withDetail(i18n, i18n._("Cashier removed"), text(e.details.name)),
   cashier_accepted: (i18n) => i18n._("Became a cashier of this till"),
   cashier_declined: (i18n) => i18n._("Declined to be a cashier of this till"),
+  "federation.invited": (i18n) => i18n._("Another association invited to link"),
+  "federation.accepted": (i18n, e) => withDetail(i18n, i18n._("Link with another association accepted"), text(e.details.peer)),
+  "federation.confirmed": (i18n, e) => withDetail(i18n, i18n._("Link with another association confirmed"), text(e.details.peer)),
+  "federation.terms_changed": (i18n, e) => withDetail(i18n, i18n._("Terms of a link changed"), text(e.details.peer)),
+  "federation.peer_accepted": (i18n, e) => withDetail(i18n, i18n._("The other association accepted the link"), text(e.details.peer)),
+  "federation.peer_confirmed": (i18n, e) => withDetail(i18n, i18n._("The other association confirmed the link"), text(e.details.peer)),
+  "federation.peer_terms_changed": (i18n, e) => withDetail(i18n, i18n._("The other association changed its terms"), text(e.details.peer)),
 };
 
 function auditAction(i18n: I18n, e: AuditEntry): string {

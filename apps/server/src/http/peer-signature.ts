@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { ErrorCode, SM, type RouteName } from "@mutua/domain";
+import type { Db } from "../db/pool";
+import type { Settings } from "../settings";
+import { Refusal } from "../services/platform/errors";
+import { isLinkedKey } from "../services/federation/links";
+import { federationKey } from "../services/federation/server-key";
+import { digestMatches, rememberNonce, requestSigner, signResponse, type Signer } from "../services/federation/signed-messages";
+import { rawBodyOf } from "./json-body";
+
+const refused = () => new Refusal(ErrorCode.loginRequired, { id: SM.federationSignatureRefused });
+
+/**
+ * The hooks of a peer route (another association's server calling): the request's signature is
+ * checked first, against this server's own address for it, by a linked server's key (or, for an
+ * acceptance, the key it names), its nonce never seen before on any instance; then its body's
+ * digest, once read. Whatever the answer, it is signed for that request.
+ */
+export function peerSignature(deps: { db: Db; settings: Settings }, name: RouteName, peers: WeakMap<FastifyRequest, Signer>) {
+  return {
+    onRequest: async (req: FastifyRequest) => {
+      const signer = await requestSigner(req.method, deps.settings.publicUrl + req.url, req.headers);
+      if (!signer) throw refused();
+      if (name !== "peerAcceptLink" && !(await isLinkedKey(deps.db, signer.publicKey))) throw refused();
+      if (!(await rememberNonce(deps.db, signer.keyId, signer.nonce))) throw refused();
+      peers.set(req, signer);
+    },
+    preValidation: async (req: FastifyRequest) => {
+      if (!digestMatches(req.headers["content-digest"], rawBodyOf(req) ?? "")) throw refused();
+    },
+    onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const signer = peers.get(req);
+      // An unsigned request learns nothing but its refusal, and its answer is not signed for it.
+      if (!signer || typeof payload !== "string") return payload;
+      reply.headers(await signResponse(await federationKey(deps.db), reply.statusCode, payload, signer.nonce));
+      return payload;
+    },
+  };
+}

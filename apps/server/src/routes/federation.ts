@@ -1,0 +1,34 @@
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../deps";
+import { operation } from "../http/contract";
+import {
+  acceptInvitation,
+  confirmLink,
+  createInvitation,
+  describeServer,
+  federationOverview,
+  peerAccepted,
+  peerConfirmed,
+  peerTermsChanged,
+  setLinkTerms,
+} from "../services/federation/links";
+
+/** Links with other associations' servers (docs/federation.md): the owners' console, and what the linked servers ask, signed. */
+export function federationRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db, settings } = deps;
+  operation(app, deps, "federationServer", async () => describeServer(db, settings));
+  operation(app, deps, "listFederationLinks", async () => federationOverview(db, settings));
+  operation(app, deps, "createFederationInvitation", async ({ memberId }) => createInvitation(db, settings, memberId));
+  operation(app, deps, "acceptFederationInvitation", async ({ memberId, body }) => acceptInvitation(db, settings, memberId, body.code, body.terms));
+  operation(app, deps, "confirmFederationLink", async ({ memberId, params, body }) => confirmLink(db, settings, memberId, params.linkId, body.terms));
+  operation(app, deps, "setFederationLinkTerms", async ({ memberId, params, body }) => setLinkTerms(db, memberId, params.linkId, body.terms));
+  operation(app, deps, "peerAcceptLink", async ({ peer, body }) => peerAccepted(db, settings, peer!, body));
+  operation(app, deps, "peerConfirmLink", async ({ peer, body }) => {
+    await peerConfirmed(db, peer!, body.terms);
+    return { ok: true as const };
+  });
+  operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
+    await peerTermsChanged(db, peer!, body.terms);
+    return { ok: true as const };
+  });
+}

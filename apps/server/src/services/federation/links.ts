@@ -1,0 +1,360 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { z } from "zod";
+import {
+  ErrorCode,
+  formatCents,
+  formatUnitValue,
+  parseApiAmount,
+  parseUnitValue,
+  SM,
+  valuesAgree,
+  type FederationLink,
+  type FederationServer,
+  type FederationTerms,
+} from "@mutua/domain";
+import type { schemas } from "@mutua/domain/api/schemas";
+import { inTransaction, type Db, type Queryable } from "../../db/pool";
+import type { Settings } from "../../settings";
+import { audit } from "../board/audit";
+import { readAssociation } from "../association/association";
+import { Refusal } from "../platform/errors";
+import { callPeer, fetchPeerServer, peerBaseUrl } from "./peer-client";
+import { federationKey } from "./server-key";
+import type { Signer } from "./signed-messages";
+
+/**
+ * Links with other associations' servers, as the owners make them (docs/federation.md):
+ * an owner of A invites, an owner of B accepts with the code (B tells A, signed), A's owner
+ * confirms (A tells B, signed). Each side keeps its own terms for the other and what the other
+ * told it of theirs. Every step, on either side, is in that side's audit log.
+ */
+
+const INVITATION_PREFIX = "MUTUA-LINK:";
+
+interface LinkRow {
+  public_id: string;
+  role: "inviter" | "invitee";
+  state: "invited" | "accepted" | "active";
+  peer_url: string | null;
+  peer_name: string | null;
+  peer_currency_name: string | null;
+  peer_currency_symbol: string | null;
+  peer_key: Buffer | null;
+  our_value_e4: string | null;
+  their_value_e4: string | null;
+  trust_limit_cents: string | null;
+  enabled: boolean | null;
+  peer_our_value_e4: string | null;
+  peer_their_value_e4: string | null;
+  peer_trust_limit_cents: string | null;
+  peer_enabled: boolean | null;
+  created_at: Date;
+}
+
+const COLUMNS = `public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
+  our_value_e4, their_value_e4, trust_limit_cents, enabled, peer_our_value_e4, peer_their_value_e4, peer_trust_limit_cents, peer_enabled, created_at`;
+
+/** Terms as stored: values in ten-thousandths, the limit in cents. */
+interface StoredTerms {
+  ours: bigint;
+  theirs: bigint;
+  limit: bigint;
+  enabled: boolean;
+}
+
+/** Terms as the contract carries them, checked (the schema already did) and converted. */
+function storedTerms(t: FederationTerms): StoredTerms {
+  const ours = parseUnitValue(t.ourValue);
+  const theirs = parseUnitValue(t.theirValue);
+  const limit = parseApiAmount(t.trustLimit);
+  if (ours === null || theirs === null || limit === null) throw new Refusal(ErrorCode.validation, { id: SM.federationCodeInvalid });
+  return { ours, theirs, limit, enabled: t.enabled };
+}
+
+const termsView = (t: StoredTerms): FederationTerms => ({
+  ourValue: formatUnitValue(t.ours),
+  theirValue: formatUnitValue(t.theirs),
+  trustLimit: formatCents(t.limit),
+  enabled: t.enabled,
+});
+
+function ourTerms(r: LinkRow): StoredTerms | null {
+  return r.our_value_e4 === null
+    ? null
+    : { ours: BigInt(r.our_value_e4), theirs: BigInt(r.their_value_e4!), limit: BigInt(r.trust_limit_cents!), enabled: r.enabled! };
+}
+
+function peerTerms(r: LinkRow): StoredTerms | null {
+  return r.peer_our_value_e4 === null
+    ? null
+    : { ours: BigInt(r.peer_our_value_e4), theirs: BigInt(r.peer_their_value_e4!), limit: BigInt(r.peer_trust_limit_cents!), enabled: r.peer_enabled! };
+}
+
+function linkView(r: LinkRow): FederationLink {
+  const mine = ourTerms(r);
+  const theirs = peerTerms(r);
+  const key = r.peer_key;
+  return {
+    id: r.public_id,
+    peerUrl: r.peer_url ?? "",
+    peer:
+      key && r.peer_url
+        ? {
+            name: r.peer_name ?? "",
+            url: r.peer_url,
+            currencyName: r.peer_currency_name ?? "",
+            currencySymbol: r.peer_currency_symbol ?? "",
+            publicKey: key.toString("base64url"),
+            fingerprint: createHash("sha256").update(key).digest("hex").slice(0, 32),
+          }
+        : null,
+    role: r.role,
+    state: r.state,
+    waitingFor: r.state === "active" ? null : r.state === "accepted" && r.role === "inviter" ? "us" : "them",
+    terms: mine && termsView(mine),
+    peerTerms: theirs && termsView(theirs),
+    ratesAgree: Boolean(mine && theirs && valuesAgree(mine, theirs)),
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+/** This server as it describes itself at its well-known address. */
+export async function describeServer(db: Queryable, settings: Settings): Promise<FederationServer> {
+  const association = await readAssociation(db);
+  if (!association) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotSetUp });
+  const key = await federationKey(db);
+  return {
+    protocol: "mutua-federation/1",
+    name: association.name,
+    url: settings.publicUrl,
+    currencyName: association.currency.name,
+    currencySymbol: association.currency.symbol,
+    publicKey: key.keyId,
+    fingerprint: key.fingerprint,
+  };
+}
+
+export async function federationOverview(db: Db, settings: Settings) {
+  const server = await describeServer(db, settings);
+  const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links ORDER BY created_at DESC, id DESC`);
+  return { server, links: rows.map(linkView) };
+}
+
+const hashSecret = (secret: string) => createHash("sha256").update(secret).digest();
+
+/** An owner invites another association: a link waiting for its answer, and the code to send them. */
+export async function createInvitation(db: Db, settings: Settings, memberId: bigint) {
+  const server = await describeServer(db, settings);
+  const secret = randomBytes(24).toString("base64url");
+  const id = `fl_${randomBytes(12).toString("base64url")}`;
+  const row = await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LinkRow>(
+      `INSERT INTO federation_links (public_id, role, state, secret_hash) VALUES ($1, 'inviter', 'invited', $2) RETURNING ${COLUMNS}`,
+      [id, hashSecret(secret)],
+    );
+    await audit(tx, memberId, "federation.invited", id);
+    return rows[0]!;
+  });
+  const code = INVITATION_PREFIX + Buffer.from(JSON.stringify({ u: server.url, f: server.fingerprint, s: secret })).toString("base64url");
+  return { link: linkView(row), code };
+}
+
+function readInvitation(code: string): { url: string; fingerprint: string; secret: string } {
+  const invalid = () => new Refusal(ErrorCode.validation, { id: SM.federationCodeInvalid });
+  const text = code.replace(/\s+/g, "");
+  if (!text.startsWith(INVITATION_PREFIX)) throw invalid();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text.slice(INVITATION_PREFIX.length), "base64url").toString("utf8"));
+  } catch {
+    throw invalid();
+  }
+  const { u, f, s } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof u !== "string" || typeof f !== "string" || typeof s !== "string" || !/^[0-9a-f]{32}$/.test(f) || !/^[A-Za-z0-9_-]{16,128}$/.test(s))
+    throw invalid();
+  return { url: peerBaseUrl(u), fingerprint: f, secret: s };
+}
+
+async function linkByKey(db: Queryable, key: Buffer): Promise<LinkRow | null> {
+  const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1`, [key]);
+  return rows[0] ?? null;
+}
+
+/**
+ * An owner of the invited association accepts with the code and sets this side's terms: this
+ * server checks the inviting server's key against the code's fingerprint, records the link, and
+ * tells it (signed). Told nothing or refused, it records nothing. Accepting the same code again
+ * (its answer lost) asks again.
+ */
+export async function acceptInvitation(db: Db, settings: Settings, memberId: bigint, code: string, terms: FederationTerms): Promise<FederationLink> {
+  const invitation = readInvitation(code);
+  const stored = storedTerms(terms);
+  const us = await describeServer(db, settings);
+  if (invitation.fingerprint === us.fingerprint) throw new Refusal(ErrorCode.validation, { id: SM.federationSelf });
+  const peer = await fetchPeerServer(invitation.url, invitation.fingerprint);
+  const peerKey = Buffer.from(peer.publicKey, "base64url");
+  const existing = await linkByKey(db, peerKey);
+  if (existing && !(existing.role === "invitee" && existing.state === "accepted"))
+    throw new Refusal(ErrorCode.stateConflict, { id: SM.federationAlreadyLinked });
+  const key = await federationKey(db);
+  await callPeer(key, peer.url, peer.publicKey, "peerAcceptLink", { secret: invitation.secret, server: us, terms });
+  // They recorded the acceptance: so does this side (or updates what it recorded the first time).
+  const row = await inTransaction(db, async (tx) => {
+    const id = existing?.public_id ?? `fl_${randomBytes(12).toString("base64url")}`;
+    const { rows } = await tx.query<LinkRow>(
+      `INSERT INTO federation_links (public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
+         our_value_e4, their_value_e4, trust_limit_cents, enabled)
+       VALUES ($1, 'invitee', 'accepted', $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (peer_key) DO UPDATE SET our_value_e4 = EXCLUDED.our_value_e4, their_value_e4 = EXCLUDED.their_value_e4,
+         trust_limit_cents = EXCLUDED.trust_limit_cents, enabled = EXCLUDED.enabled, updated_at = now()
+       RETURNING ${COLUMNS}`,
+      [id, peer.url, peer.name, peer.currencyName, peer.currencySymbol, peerKey, stored.ours, stored.theirs, stored.limit, stored.enabled],
+    );
+    await audit(tx, memberId, "federation.accepted", rows[0]!.public_id, { peer: peer.name, url: peer.url, fingerprint: peer.fingerprint, terms });
+    return rows[0]!;
+  });
+  return linkView(row);
+}
+
+/**
+ * The inviting server hears the acceptance, signed by the key it names: the invitation's secret
+ * opens it for that key only. The same acceptance again is answered again.
+ */
+export async function peerAccepted(
+  db: Db,
+  settings: Settings,
+  signer: Signer,
+  body: z.output<typeof schemas.peerAcceptLink.body>,
+): Promise<{ server: FederationServer }> {
+  if (body.server.publicKey !== signer.keyId) throw new Refusal(ErrorCode.forbidden, { id: SM.federationSignatureRefused });
+  const stored = storedTerms(body.terms);
+  const server = await describeServer(db, settings);
+  const url = peerBaseUrl(body.server.url);
+  await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LinkRow & { id: string }>(`SELECT id, ${COLUMNS} FROM federation_links WHERE secret_hash = $1 FOR UPDATE`, [
+      hashSecret(body.secret),
+    ]);
+    const link = rows[0];
+    if (!link || (link.state === "accepted" && !link.peer_key?.equals(signer.publicKey)))
+      throw new Refusal(ErrorCode.stateConflict, { id: SM.federationInvitationGone });
+    const other = await linkByKey(tx, signer.publicKey);
+    if (other && other.public_id !== link.public_id) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationAlreadyLinked });
+    await tx.query(
+      `UPDATE federation_links SET state = 'accepted', peer_url = $2, peer_name = $3, peer_currency_name = $4, peer_currency_symbol = $5, peer_key = $6,
+         peer_our_value_e4 = $7, peer_their_value_e4 = $8, peer_trust_limit_cents = $9, peer_enabled = $10, updated_at = now()
+       WHERE id = $1`,
+      [
+        link.id,
+        url,
+        body.server.name,
+        body.server.currencyName,
+        body.server.currencySymbol,
+        signer.publicKey,
+        stored.ours,
+        stored.theirs,
+        stored.limit,
+        stored.enabled,
+      ],
+    );
+    await audit(tx, null, "federation.peer_accepted", link.public_id, { peer: body.server.name, url, fingerprint: body.server.fingerprint, terms: body.terms });
+  });
+  return { server };
+}
+
+async function linkById(db: Queryable, id: string): Promise<LinkRow> {
+  const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE public_id = $1`, [id]);
+  if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationLinkNotFound });
+  return rows[0];
+}
+
+const wrongState = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkState });
+
+/**
+ * The inviting side's owner confirms an accepted link with this side's terms: the other server is
+ * told (signed) first, and the link is active here once it answered. Its address is asked again
+ * for its key: an acceptance naming somebody else's address links nothing.
+ */
+export async function confirmLink(db: Db, settings: Settings, memberId: bigint, id: string, terms: FederationTerms): Promise<FederationLink> {
+  const link = await linkById(db, id);
+  if (link.role !== "inviter" || link.state !== "accepted") throw wrongState();
+  const stored = storedTerms(terms);
+  const peer = await fetchPeerServer(link.peer_url!);
+  if (peer.publicKey !== link.peer_key!.toString("base64url")) throw new Refusal(ErrorCode.validation, { id: SM.federationFingerprintMismatch });
+  await callPeer(await federationKey(db), link.peer_url!, peer.publicKey, "peerConfirmLink", { terms });
+  const row = await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LinkRow>(
+      `UPDATE federation_links SET state = 'active', secret_hash = NULL, our_value_e4 = $2, their_value_e4 = $3, trust_limit_cents = $4, enabled = $5, updated_at = now()
+       WHERE public_id = $1 RETURNING ${COLUMNS}`,
+      [id, stored.ours, stored.theirs, stored.limit, stored.enabled],
+    );
+    await audit(tx, memberId, "federation.confirmed", id, { peer: link.peer_name, terms });
+    return rows[0]!;
+  });
+  return linkView(row);
+}
+
+/** The invited server hears the confirmation, signed by the inviting server's key: the link is active. Told again, it answers again. */
+export async function peerConfirmed(db: Db, signer: Signer, terms: FederationTerms): Promise<void> {
+  const stored = storedTerms(terms);
+  await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
+    const link = rows[0];
+    if (!link || link.role !== "invitee") throw wrongState();
+    await tx.query(
+      `UPDATE federation_links SET state = 'active', peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
+       WHERE public_id = $1`,
+      [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled],
+    );
+    await audit(tx, null, "federation.peer_confirmed", link.public_id, { peer: link.peer_name, terms });
+  });
+}
+
+/**
+ * An owner changes this side's terms of an active link. Saved here first (switching a link off
+ * must work when the other server is down), then told to the other; not told, the owner hears so.
+ */
+export async function setLinkTerms(db: Db, memberId: bigint, id: string, terms: FederationTerms): Promise<FederationLink> {
+  const link = await linkById(db, id);
+  if (link.state !== "active") throw wrongState();
+  const stored = storedTerms(terms);
+  const row = await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LinkRow>(
+      `UPDATE federation_links SET our_value_e4 = $2, their_value_e4 = $3, trust_limit_cents = $4, enabled = $5, updated_at = now()
+       WHERE public_id = $1 RETURNING ${COLUMNS}`,
+      [id, stored.ours, stored.theirs, stored.limit, stored.enabled],
+    );
+    await audit(tx, memberId, "federation.terms_changed", id, { peer: link.peer_name, before: ourTerms(link) && termsView(ourTerms(link)!), after: terms });
+    return rows[0]!;
+  });
+  try {
+    await callPeer(await federationKey(db), link.peer_url!, link.peer_key!.toString("base64url"), "peerLinkTerms", { terms });
+  } catch {
+    throw new Refusal(ErrorCode.unavailable, { id: SM.federationTermsNotTold });
+  }
+  return linkView(row);
+}
+
+/** The other server's new terms, signed by its key. */
+export async function peerTermsChanged(db: Db, signer: Signer, terms: FederationTerms): Promise<void> {
+  const stored = storedTerms(terms);
+  await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
+    const link = rows[0];
+    if (!link || link.state !== "active") throw wrongState();
+    await tx.query(
+      `UPDATE federation_links SET peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
+       WHERE public_id = $1`,
+      [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled],
+    );
+    await audit(tx, null, "federation.peer_terms_changed", link.public_id, {
+      peer: link.peer_name,
+      before: peerTerms(link) && termsView(peerTerms(link)!),
+      after: terms,
+    });
+  });
+}
+
+/** Whether a key is that of a server this one has a link with (past the invitation): who may call the peer routes besides an acceptance. */
+export async function isLinkedKey(db: Queryable, key: Buffer): Promise<boolean> {
+  return (await linkByKey(db, key)) !== null;
+}

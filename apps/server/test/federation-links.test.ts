@@ -1,0 +1,252 @@
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routes, type FederationTerms } from "@mutua/domain";
+import type { Db } from "../src/db/pool";
+import { federationKey, fingerprintOf, type ServerKey } from "../src/services/federation/server-key";
+import { signRequest } from "../src/services/federation/signed-messages";
+import { Api, createTestDatabase, freePort, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+
+/**
+ * Two associations, each with its own server and database, linked by their owners through the
+ * console's operations; then what another server's messages must be to be heard: each attack on
+ * the signed routes is refused with nothing changed on either side.
+ */
+interface Side {
+  tdb: TestDatabase;
+  db: Db;
+  server: TestServer;
+  owner: Api;
+  url: string;
+}
+
+const sides: Side[] = [];
+let a: Side;
+let b: Side;
+
+async function side(name: string, symbol: string): Promise<Side> {
+  const tdb = await createTestDatabase();
+  await tdb.db.query("UPDATE association SET name = $1", [name]);
+  await tdb.db.query("UPDATE currencies SET symbol = $1, name = $1", [symbol]);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startServer(tdb.db, { env: { PORT: String(port), PUBLIC_URL: url } });
+  const steward = await seedMember(tdb.db, { firstName: `Owner of ${name}`, canManageAssociation: true });
+  const s = { tdb, db: tdb.db, server, owner: new Api(url, await memberToken(tdb.db, steward.id)), url };
+  sides.push(s);
+  return s;
+}
+
+const TERMS_A: FederationTerms = { ourValue: "1", theirValue: "0.8", trustLimit: "200.00", enabled: true };
+// B counts the same rate from its side: one unit of B's is 0.8 of the common unit, A's 1.
+const TERMS_B: FederationTerms = { ourValue: "0.8", theirValue: "1", trustLimit: "150.00", enabled: true };
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([side("Association A", "AAA"), side("Association B", "BBB")]);
+});
+
+afterAll(async () => {
+  for (const s of sides) {
+    await s.server.close();
+    await s.tdb.drop();
+  }
+});
+
+const links = async (s: Side) => (await s.owner.call("listFederationLinks")).json.links;
+const auditActions = async (s: Side) =>
+  (await s.db.query<{ action: string }>("SELECT action FROM audit_log WHERE action LIKE 'federation.%' ORDER BY id")).rows.map((r) => r.action);
+const linkRows = async (s: Side) => (await s.db.query("SELECT * FROM federation_links ORDER BY id")).rows;
+
+/** A message to `s`'s route `name`, signed by `key` for `url` (by default, `s`'s own address for it). */
+async function signedCall(
+  s: Side,
+  key: ServerKey,
+  name: keyof typeof routes,
+  body: unknown,
+  opts: { url?: string; tamper?: (h: Record<string, string>) => void; bodyText?: string } = {},
+) {
+  const route = routes[name];
+  const text = JSON.stringify(body);
+  const { headers } = await signRequest(key, route.method, opts.url ?? `${s.url}${route.path}`, text);
+  opts.tamper?.(headers);
+  const res = await fetch(`${s.url}${route.path}`, { method: route.method, headers, body: opts.bodyText ?? text });
+  return { status: res.status, headers, text };
+}
+
+/** A key that no server of this test links with. */
+function strangerKey(): ServerKey {
+  const pair = generateKeyPairSync("ed25519");
+  const raw = Buffer.from(pair.publicKey.export({ format: "jwk" }).x!, "base64url");
+  return { privateKey: pair.privateKey, publicKey: raw, keyId: raw.toString("base64url"), fingerprint: fingerprintOf(raw) };
+}
+
+describe("linking two associations", () => {
+  it("A's owner invites, B's owner accepts with the code, A's confirms: active on both sides, with each side's terms and the other's", async () => {
+    const described = await (await fetch(`${a.url}/.well-known/mutua-federation`)).json();
+    expect(described).toMatchObject({ protocol: "mutua-federation/1", name: "Association A", url: a.url, currencySymbol: "AAA" });
+
+    const invited = await a.owner.call("createFederationInvitation");
+    expect(invited.status).toBe(200);
+    const { code, link } = invited.json;
+    expect(code).toMatch(/^MUTUA-LINK:/);
+    expect(link).toMatchObject({ state: "invited", role: "inviter", waitingFor: "them", peer: null, terms: null });
+
+    // A code whose fingerprint is not A's key's links nothing, on either side.
+    const payload = JSON.parse(Buffer.from(code.slice("MUTUA-LINK:".length), "base64url").toString());
+    const forged = "MUTUA-LINK:" + Buffer.from(JSON.stringify({ ...payload, f: "0".repeat(32) })).toString("base64url");
+    const wrong = await b.owner.call("acceptFederationInvitation", { body: { code: forged, terms: TERMS_B } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.message).toBe("The server at this address does not hold the key the invitation names: nothing was linked.");
+    expect(await linkRows(b)).toHaveLength(0);
+    expect((await links(a))[0]).toMatchObject({ state: "invited" });
+
+    const accepted = await b.owner.call("acceptFederationInvitation", { body: { code, terms: TERMS_B } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json).toMatchObject({
+      role: "invitee",
+      state: "accepted",
+      waitingFor: "them",
+      peer: { name: "Association A", currencySymbol: "AAA", url: a.url, fingerprint: described.fingerprint },
+      terms: TERMS_B,
+    });
+    const atA = (await links(a))[0]!;
+    expect(atA).toMatchObject({
+      state: "accepted",
+      waitingFor: "us",
+      peer: { name: "Association B", currencySymbol: "BBB", url: b.url },
+      peerTerms: TERMS_B,
+      terms: null,
+    });
+
+    const confirmed = await a.owner.call("confirmFederationLink", { params: { linkId: atA.id }, body: { terms: TERMS_A } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json).toMatchObject({ state: "active", waitingFor: null, terms: TERMS_A, peerTerms: TERMS_B, ratesAgree: true });
+    expect((await links(b))[0]).toMatchObject({ state: "active", waitingFor: null, terms: TERMS_B, peerTerms: TERMS_A, ratesAgree: true });
+
+    expect(await auditActions(a)).toEqual(["federation.invited", "federation.peer_accepted", "federation.confirmed"]);
+    expect(await auditActions(b)).toEqual(["federation.accepted", "federation.peer_confirmed"]);
+
+    // The same code again: the invitation is spent.
+    const again = await b.owner.call("acceptFederationInvitation", { body: { code, terms: TERMS_B } });
+    expect(again.status).toBe(409);
+  });
+
+  it("a change of terms is told to the other side; rates that differ are shown as such", async () => {
+    const [atB] = await links(b);
+    const changed = await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: { ...TERMS_B, theirValue: "1.1" } } });
+    expect(changed.status).toBe(200);
+    expect(changed.json.ratesAgree).toBe(false);
+    expect((await links(a))[0]).toMatchObject({ peerTerms: { ...TERMS_B, theirValue: "1.1" }, ratesAgree: false });
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: TERMS_B } })).json.ratesAgree).toBe(true);
+    expect(await auditActions(a)).toContain("federation.peer_terms_changed");
+    expect(await auditActions(b)).toContain("federation.terms_changed");
+  });
+});
+
+describe("the servers' messages", () => {
+  const newTerms: FederationTerms = { ourValue: "9", theirValue: "9", trustLimit: "999999.00", enabled: false };
+
+  /** Each attack must leave A's record of B's terms as it was. */
+  async function unchanged() {
+    expect((await links(a))[0]).toMatchObject({ peerTerms: TERMS_B });
+  }
+
+  it("a message signed by B's key is heard (the control for the attacks below)", async () => {
+    const kb = await federationKey(b.db);
+    const ok = await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B });
+    expect(ok.status).toBe(200);
+    await unchanged();
+  });
+
+  it("refuses a replayed message: the same signed request twice is heard once", async () => {
+    const kb = await federationKey(b.db);
+    const route = routes.peerLinkTerms;
+    const text = JSON.stringify({ terms: TERMS_B });
+    const { headers } = await signRequest(kb, route.method, `${a.url}${route.path}`, text);
+    expect((await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: text })).status).toBe(200);
+    // Replayed as it was, then with the terms changed under the same signature.
+    expect((await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: text })).status).toBe(401);
+    expect((await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: JSON.stringify({ terms: newTerms }) })).status).toBe(401);
+    await unchanged();
+  });
+
+  it("refuses a forged message: another body under B's signature, a signature altered, none at all", async () => {
+    const kb = await federationKey(b.db);
+    const body = JSON.stringify({ terms: newTerms });
+    expect((await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B }, { bodyText: body })).status).toBe(401);
+    const flipped = await signedCall(
+      a,
+      kb,
+      "peerLinkTerms",
+      { terms: newTerms },
+      {
+        tamper: (h) => {
+          const name = Object.keys(h).find((k) => k.toLowerCase() === "signature")!;
+          const sig = /:([^:]+):/.exec(h[name]!)![1]!;
+          const bytes = Buffer.from(sig, "base64");
+          bytes[0]! ^= 1;
+          h[name] = h[name]!.replace(sig, bytes.toString("base64"));
+        },
+      },
+    );
+    expect(flipped.status).toBe(401);
+    const plain = await fetch(`${a.url}${routes.peerLinkTerms.path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(plain.status).toBe(401);
+    expect(((await plain.json()) as { error: { message: string } }).error.message).toBe("This message's signature was refused.");
+    await unchanged();
+  });
+
+  it("refuses a message signed by a key it has no link with, even well signed", async () => {
+    const stranger = strangerKey();
+    expect((await signedCall(a, stranger, "peerLinkTerms", { terms: newTerms })).status).toBe(401);
+    expect((await signedCall(a, stranger, "peerConfirmLink", { terms: newTerms })).status).toBe(401);
+    await unchanged();
+  });
+
+  it("refuses a message B signed for another server, or an old one", async () => {
+    const kb = await federationKey(b.db);
+    // Signed for B's own address (as if B had sent it elsewhere), delivered to A.
+    expect((await signedCall(a, kb, "peerLinkTerms", { terms: newTerms }, { url: `${b.url}${routes.peerLinkTerms.path}` })).status).toBe(401);
+    // Made ten minutes ago (its `created` rewritten would be a forgery: it is signed then).
+    const old = await signRequest(kb, "POST", `${a.url}${routes.peerLinkTerms.path}`, JSON.stringify({ terms: newTerms }), new Date(Date.now() - 600_000));
+    const res = await fetch(`${a.url}${routes.peerLinkTerms.path}`, { method: "POST", headers: old.headers, body: JSON.stringify({ terms: newTerms }) });
+    expect(res.status).toBe(401);
+    await unchanged();
+  });
+
+  it("answers signed: the answer names the request's nonce and is signed by the server's key", async () => {
+    const kb = await federationKey(b.db);
+    const ka = await federationKey(a.db);
+    const res = await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B });
+    expect(res.status).toBe(200);
+    const route = routes.peerLinkTerms;
+    const text = JSON.stringify({ terms: TERMS_B });
+    const { headers, nonce } = await signRequest(kb, route.method, `${a.url}${route.path}`, text);
+    const answer = await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: text });
+    const input = answer.headers.get("signature-input") ?? "";
+    expect(input).toContain(`keyid="${ka.keyId}"`);
+    expect(input).toContain(`nonce="${nonce}"`);
+    expect(answer.headers.get("content-digest")).toMatch(/^sha-256=:/);
+  });
+
+  it("an acceptance signed by a key other than the one it names is refused, and a spent secret opens nothing", async () => {
+    const stranger = strangerKey();
+    const server = { protocol: "mutua-federation/1", name: "Mallory", url: "https://mallory.example", currencyName: "M", currencySymbol: "M" };
+    const kb = await federationKey(b.db);
+    // Mallory presents B's key as hers: her signature is not B's.
+    const claim = await signedCall(a, stranger, "peerAcceptLink", {
+      secret: randomBytes(24).toString("base64url"),
+      server: { ...server, publicKey: kb.keyId, fingerprint: kb.fingerprint },
+      terms: newTerms,
+    });
+    expect(claim.status).toBe(403);
+    // Her own key, with a secret of no invitation.
+    const guess = await signedCall(a, stranger, "peerAcceptLink", {
+      secret: randomBytes(24).toString("base64url"),
+      server: { ...server, publicKey: stranger.keyId, fingerprint: stranger.fingerprint },
+      terms: newTerms,
+    });
+    expect(guess.status).toBe(409);
+    expect(await linkRows(a)).toHaveLength(1);
+    await unchanged();
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The arithmetic of links between associations (docs/federation.md), pure: each currency's value
+ * against the common unit is a decimal of at most 4 places, counted here in ten-thousandths
+ * (bigint), never as a float.
+ */
+
+/** "1.25" → 12500n (ten-thousandths); null when it is not a positive decimal of at most 4 places. */
+export function parseUnitValue(text: string): bigint | null {
+  const m = /^(\d{1,6})(?:\.(\d{1,4}))?$/.exec(text);
+  if (!m) return null;
+  const value = BigInt(m[1]!) * 10_000n + BigInt((m[2] ?? "").padEnd(4, "0"));
+  return value > 0n ? value : null;
+}
+
+/** 12500n → "1.25": the shortest decimal that reads back the same. */
+export function formatUnitValue(e4: bigint): string {
+  const whole = e4 / 10_000n;
+  const part = (e4 % 10_000n).toString().padStart(4, "0").replace(/0+$/, "");
+  return part ? `${whole}.${part}` : `${whole}`;
+}
+
+/** One side's values: its own currency's and the other's, in ten-thousandths of the common unit. */
+export interface UnitValues {
+  ours: bigint;
+  theirs: bigint;
+}
+
+/**
+ * Whether two sides count the same rate: this side's rate of its unit in the other's is
+ * ours/theirs, the other side's of the same is its theirs/ours; equal when cross-multiplied.
+ */
+export const valuesAgree = (mine: UnitValues, peer: UnitValues): boolean => mine.ours * peer.ours === mine.theirs * peer.theirs;
