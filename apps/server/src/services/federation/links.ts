@@ -10,6 +10,7 @@ import {
   valuesAgree,
   type FederationLink,
   type FederationServer,
+  type AuditAction,
   type FederationTerms,
 } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
@@ -295,18 +296,13 @@ export async function confirmLink(db: Db, settings: Settings, memberId: bigint, 
 
 /** The invited server hears the confirmation, signed by the inviting server's key: the link is active. Told again, it answers again. */
 export async function peerConfirmed(db: Db, signer: Signer, terms: FederationTerms): Promise<void> {
-  const stored = storedTerms(terms);
-  await inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
-    const link = rows[0];
-    if (!link || link.role !== "invitee") throw wrongState();
-    await tx.query(
-      `UPDATE federation_links SET state = 'active', peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
-       WHERE public_id = $1`,
-      [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled],
-    );
-    await audit(tx, null, "federation.peer_confirmed", link.public_id, { peer: link.peer_name, terms });
-  });
+  await recordPeerTerms(
+    db,
+    signer,
+    terms,
+    (link) => link.role === "invitee",
+    (link) => ["federation.peer_confirmed", { peer: link.peer_name, terms }],
+  );
 }
 
 /**
@@ -336,21 +332,35 @@ export async function setLinkTerms(db: Db, memberId: bigint, id: string, terms: 
 
 /** The other server's new terms, signed by its key. */
 export async function peerTermsChanged(db: Db, signer: Signer, terms: FederationTerms): Promise<void> {
+  await recordPeerTerms(
+    db,
+    signer,
+    terms,
+    (link) => link.state === "active",
+    (link) => ["federation.peer_terms_changed", { peer: link.peer_name, before: peerTerms(link) && termsView(peerTerms(link)!), after: terms }],
+  );
+}
+
+/** The terms a linked server told, recorded on its link (which is then active) when `allowed`, with their audit entry. */
+async function recordPeerTerms(
+  db: Db,
+  signer: Signer,
+  terms: FederationTerms,
+  allowed: (link: LinkRow) => boolean,
+  entry: (link: LinkRow) => [AuditAction, Record<string, unknown>],
+): Promise<void> {
   const stored = storedTerms(terms);
   await inTransaction(db, async (tx) => {
     const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
     const link = rows[0];
-    if (!link || link.state !== "active") throw wrongState();
+    if (!link || !allowed(link)) throw wrongState();
     await tx.query(
-      `UPDATE federation_links SET peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
+      `UPDATE federation_links SET state = 'active', peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
        WHERE public_id = $1`,
       [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled],
     );
-    await audit(tx, null, "federation.peer_terms_changed", link.public_id, {
-      peer: link.peer_name,
-      before: peerTerms(link) && termsView(peerTerms(link)!),
-      after: terms,
-    });
+    const [action, details] = entry(link);
+    await audit(tx, null, action, link.public_id, details);
   });
 }
 
