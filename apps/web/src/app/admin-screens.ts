@@ -12,3 +12,4 @@ export { MemberScreen } from "../features/members/MemberScreen";
 export { FiguresScreen } from "../features/board/FiguresScreen";
 export { SettingsScreen } from "../features/settings/SettingsScreen";
 export { ImportScreen } from "../features/import/ImportScreen";
+export { FederationScreen } from "../features/federation/FederationScreen";

@@ -140,6 +140,8 @@ const withRight = (right: Right) => (el: ReactNode) => (
     <RequireRight right={right}>{el}</RequireRight>
   </Private>
 );
+/** The owners' screens (settings, import, links with other associations): one guard, written once. */
+const ownersOnly = withRight("owner");
 
 const ROUTES: RouteObject[] = [
   {
@@ -223,13 +225,18 @@ const ROUTES: RouteObject[] = [
       },
       {
         path: "/admin/settings",
-        element: screen(adminScreens, "SettingsScreen", withRight("owner")),
+        element: screen(adminScreens, "SettingsScreen", ownersOnly),
         handle: h("Association settings"),
       },
       {
         path: "/admin/import",
-        element: screen(adminScreens, "ImportScreen", withRight("owner")),
+        element: screen(adminScreens, "ImportScreen", ownersOnly),
         handle: h("Import members"),
+      },
+      {
+        path: "/admin/federation",
+        element: screen(adminScreens, "FederationScreen", ownersOnly),
+        handle: h("Linked associations"),
       },
       {
         path: "/admin",

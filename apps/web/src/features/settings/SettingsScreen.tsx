@@ -36,6 +36,9 @@ export function SettingsScreen() {
       <p className="hint">
         {i18n._("Moving in from another system?")} <Link to="/admin/import">{i18n._("Import members")}</Link>
       </p>
+      <p className="hint">
+        {i18n._("Members paying the shops of another association?")} <Link to="/admin/federation">{i18n._("Linked associations")}</Link>
+      </p>
       {body}
     </main>
   );
