@@ -228,6 +228,24 @@ describe("the servers' messages", () => {
     expect(answer.headers.get("content-digest")).toMatch(/^sha-256=:/);
   });
 
+  it("an acceptance sent again (its answer lost) is answered again, for the key that sent it and no other", async () => {
+    const { code } = (await a.owner.call("createFederationInvitation")).json;
+    const { s: secret } = JSON.parse(Buffer.from(code.slice("MUTUA-LINK:".length), "base64url").toString()) as { s: string };
+    const c = strangerKey();
+    const server = { protocol: "mutua-federation/1", name: "Association C", url: "https://c.example", currencyName: "C", currencySymbol: "CCC" };
+    const body = { secret, server: { ...server, publicKey: c.keyId, fingerprint: c.fingerprint }, terms: TERMS_B };
+    expect((await signedCall(a, c, "peerAcceptLink", body)).status).toBe(200);
+    expect((await signedCall(a, c, "peerAcceptLink", body)).status).toBe(200);
+    const d = strangerKey();
+    const other = await signedCall(a, d, "peerAcceptLink", { ...body, server: { ...server, publicKey: d.keyId, fingerprint: d.fingerprint } });
+    expect(other.status).toBe(409);
+    const rows = await linkRows(a);
+    expect(rows).toHaveLength(2);
+    expect(rows.map((r) => r.peer_name)).toEqual(["Association B", "Association C"]);
+    // Heard twice from C, recorded once, and audited each time it was heard.
+    expect((await auditActions(a)).slice(-3)).toEqual(["federation.invited", "federation.peer_accepted", "federation.peer_accepted"]);
+  });
+
   it("an acceptance signed by a key other than the one it names is refused, and a spent secret opens nothing", async () => {
     const stranger = strangerKey();
     const server = { protocol: "mutua-federation/1", name: "Mallory", url: "https://mallory.example", currencyName: "M", currencySymbol: "M" };
@@ -246,7 +264,7 @@ describe("the servers' messages", () => {
       terms: newTerms,
     });
     expect(guess.status).toBe(409);
-    expect(await linkRows(a)).toHaveLength(1);
+    expect(await linkRows(a)).toHaveLength(2);
     await unchanged();
   });
 });
