@@ -30,3 +30,19 @@ export interface UnitValues {
  * ours/theirs, the other side's of the same is its theirs/ours; equal when cross-multiplied.
  */
 export const valuesAgree = (mine: UnitValues, peer: UnitValues): boolean => mine.ours * peer.ours === mine.theirs * peer.theirs;
+
+/**
+ * An amount of one currency in another, given each one's value in the common unit: `cents` of
+ * the first is worth `cents × fromValue / toValue` of the second, rounded half to even to the
+ * cent (a tie goes to the even cent, so that over many payments neither side gains from the
+ * rounding). Integers only: each side posts a whole number of its own cents, and its ledger
+ * balances in its own currency.
+ */
+export function convertCents(cents: bigint, fromValue: bigint, toValue: bigint): bigint {
+  if (cents < 0n || fromValue <= 0n || toValue <= 0n) throw new RangeError("convertCents: a non-negative amount and positive values");
+  const numerator = cents * fromValue;
+  const quotient = numerator / toValue;
+  const twice = (numerator % toValue) * 2n;
+  if (twice > toValue || (twice === toValue && quotient % 2n === 1n)) return quotient + 1n;
+  return quotient;
+}
