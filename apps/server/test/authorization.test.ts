@@ -343,6 +343,9 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   }),
   peerConfirmLink: () => ({ body: { terms: LINK_TERMS } }),
   peerLinkTerms: () => ({ body: { terms: LINK_TERMS } }),
+  // A quote names a server this one has no link with: no member learns anything, nothing is asked of anybody.
+  quoteCrossPayment: () => ({ body: { server: "https://nowhere.example", walletId: "custodial:nope", amount: "1.00" } }),
+  peerQuote: () => ({ body: { walletId: payeeWallet, amount: "1.00" } }),
 };
 
 type Expected = Record<Role, number | number[]>;
@@ -475,6 +478,8 @@ const EXPECTED: Record<RouteName, Expected> = {
   peerAcceptLink: same(401),
   peerConfirmLink: same(401),
   peerLinkTerms: same(401),
+  peerQuote: same(401),
+  quoteCrossPayment: member(404),
 } as Record<RouteName, Expected>;
 
 // The cashier is any other member, except on the owner's wallets: the till's operations answer it

@@ -4,7 +4,8 @@ import { routes, type FederationTerms } from "@mutua/domain";
 import type { Db } from "../src/db/pool";
 import { federationKey, fingerprintOf, type ServerKey } from "../src/services/federation/server-key";
 import { signRequest } from "../src/services/federation/signed-messages";
-import { Api, createTestDatabase, freePort, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { openCustodialWallet } from "../src/services/wallets/wallets";
+import { Api, createBackend, createTestDatabase, freePort, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /**
  * Two associations, each with its own server and database, linked by their owners through the
@@ -266,5 +267,80 @@ describe("the servers' messages", () => {
     expect(guess.status).toBe(409);
     expect(await linkRows(a)).toHaveLength(2);
     await unchanged();
+  });
+});
+
+describe("a quote for paying across the link", () => {
+  let alice: Api;
+  let bobWallet: string;
+  let frozenWallet: string;
+
+  beforeAll(async () => {
+    const backend = await createBackend(b.db, { kind: "custodial", symbol: "BBB" });
+    const bob = await seedMember(b.db, { firstName: "Bob", lastName: "Durand" });
+    bobWallet = await openCustodialWallet(b.db, backend, bob.id, "active");
+    const cold = await seedMember(b.db, { firstName: "Frida", lastName: "Frost" });
+    frozenWallet = await openCustodialWallet(b.db, backend, cold.id, "active");
+    await b.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board' WHERE id = $1", [frozenWallet]);
+    const member = await seedMember(a.db, { firstName: "Alice", lastName: "Martin" });
+    alice = new Api(a.url, await memberToken(a.db, member.id));
+  });
+
+  const quote = (walletId: string, amount = "12.50") => alice.call("quoteCrossPayment", { body: { server: b.url, walletId, amount } });
+
+  it("names the payee and converts at the rate both sides count: 12.50 BBB is 10.00 AAA", async () => {
+    const q = await quote(bobWallet);
+    expect(q.status).toBe(200);
+    expect(q.json).toEqual({
+      association: "Association B",
+      payee: { walletId: bobWallet, name: "Bob Durand" },
+      amount: "12.50",
+      currencySymbol: "BBB",
+      payerAmount: "10.00",
+      payerCurrencySymbol: "AAA",
+      rate: "0.8",
+    });
+    // A third of a cent is no cent: 0.01 BBB is 0.01 AAA (0.008, rounded half to even).
+    expect((await quote(bobWallet, "0.01")).json.payerAmount).toBe("0.01");
+  });
+
+  it("refuses a frozen or unknown payee, and a server it has no link with", async () => {
+    const frozen = await quote(frozenWallet);
+    expect(frozen.status).toBe(409);
+    expect(frozen.json.error.message).toContain("This account is frozen.");
+    const unknown = await quote("custodial:nobody-at-all");
+    expect(unknown.status).toBe(409);
+    expect(unknown.json.error.message).toContain("This recipient does not exist in the other association.");
+    const stranger = await alice.call("quoteCrossPayment", { body: { server: "https://nowhere.example", walletId: bobWallet, amount: "1.00" } });
+    expect(stranger.status).toBe(404);
+    expect(stranger.json.error.message).toBe("This association is not linked with yours: its members cannot be paid from here.");
+  });
+
+  it("refuses when the rate changed on the other side since this side last heard, and when the link is off", async () => {
+    // B counts one to one now (its own terms and its record of A's), and A was not told.
+    const before = await b.db.query("SELECT our_value_e4, their_value_e4, peer_our_value_e4, peer_their_value_e4 FROM federation_links");
+    await b.db.query("UPDATE federation_links SET our_value_e4 = 10000, their_value_e4 = 10000, peer_our_value_e4 = 10000, peer_their_value_e4 = 10000");
+    const changed = await quote(bobWallet);
+    expect(changed.status).toBe(409);
+    expect(changed.json.error.message).toBe("The rate changed since this amount was worked out: please look at the new amount.");
+    const r = before.rows[0]!;
+    await b.db.query("UPDATE federation_links SET our_value_e4 = $1, their_value_e4 = $2, peer_our_value_e4 = $3, peer_their_value_e4 = $4", [
+      r.our_value_e4,
+      r.their_value_e4,
+      r.peer_our_value_e4,
+      r.peer_their_value_e4,
+    ]);
+    expect((await quote(bobWallet)).status).toBe(200);
+
+    // B's owner switches the link off: A hears it and refuses before asking; B refuses a question asked anyway.
+    const [atB] = await links(b);
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: { ...TERMS_B, enabled: false } } })).status).toBe(200);
+    const off = await quote(bobWallet);
+    expect(off.status).toBe(409);
+    expect(off.json.error.message).toBe("Payments between these two associations are switched off.");
+    const asked = await signedCall(b, await federationKey(a.db), "peerQuote", { walletId: bobWallet, amount: "1.00" });
+    expect(asked.status).toBe(409);
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: TERMS_B } })).status).toBe(200);
+    expect((await quote(bobWallet)).status).toBe(200);
   });
 });

@@ -90,6 +90,11 @@ export const SM = {
   federationPeerRefused: "The other association's server refused: {reason}",
   federationTermsNotTold: "Saved on this server, but the other association's server did not answer: it still counts your previous terms. Save again later.",
   federationSignatureRefused: "This message's signature was refused.",
+  federationNotLinked: "This association is not linked with yours: its members cannot be paid from here.",
+  federationLinkOff: "Payments between these two associations are switched off.",
+  federationRatesDiffer: "The two associations count different rates: no payment can cross until they agree.",
+  federationRateChanged: "The rate changed since this amount was worked out: please look at the new amount.",
+  federationPayeeUnknown: "This recipient does not exist in the other association.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

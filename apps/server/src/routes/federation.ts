@@ -12,6 +12,7 @@ import {
   peerTermsChanged,
   setLinkTerms,
 } from "../services/federation/links";
+import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
 
 /** Links with other associations' servers (docs/federation.md): the owners' console, and what the linked servers ask, signed. */
 export function federationRoutes(app: FastifyInstance, deps: Deps): void {
@@ -27,6 +28,8 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
     await peerConfirmed(db, peer!, body.terms);
     return { ok: true as const };
   });
+  operation(app, deps, "quoteCrossPayment", async ({ body }) => quoteCrossPayment(db, body));
+  operation(app, deps, "peerQuote", async ({ peer, body }) => quoteForPeer(db, peer!, body));
   operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
     await peerTermsChanged(db, peer!, body.terms);
     return { ok: true as const };

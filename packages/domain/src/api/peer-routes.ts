@@ -14,4 +14,9 @@ export const peerRoutes = {
   peerConfirmLink: { method: "POST", path: "/api/federation/links/confirm", access: "peer" },
   /** One side changed its terms (rate, trust limit, on or off): the other records them. */
   peerLinkTerms: { method: "POST", path: "/api/federation/links/terms", access: "peer" },
+  /**
+   * A quote for paying one of this association's members from the other: who they are, the
+   * amount in both currencies at this side's terms. Nothing is held: the payment checks it all again.
+   */
+  peerQuote: { method: "POST", path: "/api/federation/quotes", access: "peer" },
 } as const satisfies Record<string, RouteSpec>;

@@ -163,6 +163,11 @@ export const memberRoutes = {
   // nothing (mail scanners open links), POST is its button and RFC 8058's one-click. HTML answers.
   unsubscribePage: { method: "GET", path: "/api/unsubscribe", access: "public" },
   unsubscribe: { method: "POST", path: "/api/unsubscribe", access: "public" },
+  /**
+   * What paying a member of a linked association would cost (docs/federation.md): their name,
+   * the amount in their currency and in the payer's, at the rate both associations count now.
+   */
+  quoteCrossPayment: { method: "POST", path: "/api/federation/quote", access: "member" },
 } as const satisfies Record<string, RouteSpec>;
 
 /** Every operation's route, as a type (the value is access.ts's `routes`). */

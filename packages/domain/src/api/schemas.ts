@@ -1179,6 +1179,31 @@ export const PeerAcceptBody = z.object({
   terms: FederationTerms,
 });
 export const PeerAccepted = z.object({ server: FederationServer });
+
+/** The other side's quote for paying one of its members: `amount` in its currency, `peerAmount` in the payer's. */
+export const PeerQuoteBody = z.object({ walletId: z.string().min(3).max(120), amount: AmountString });
+export const PeerQuote = z.object({
+  payee: z.object({ walletId: z.string(), name: z.string() }),
+  amount: AmountString,
+  currencySymbol: z.string(),
+  peerAmount: AmountString,
+  /** One unit of the payee's currency in the payer's, as the payee's side counts it (at most 4 decimals). */
+  rate: z.string(),
+});
+
+/** A member's question: paying `amount` (in the payee's currency) to a wallet of the linked association at `server`. */
+export const CrossQuoteBody = z.object({ server: z.string().min(8).max(300), walletId: z.string().min(3).max(120), amount: AmountString });
+export const CrossQuote = z.object({
+  association: z.string(),
+  payee: z.object({ walletId: z.string(), name: z.string() }),
+  /** In the payee's currency. */
+  amount: AmountString,
+  currencySymbol: z.string(),
+  /** What the payer pays, in their own currency. */
+  payerAmount: AmountString,
+  payerCurrencySymbol: z.string(),
+  rate: z.string(),
+});
 export const PeerTermsBody = z.object({ terms: FederationTerms });
 
 export const schemas = {
@@ -1315,6 +1340,8 @@ export const schemas = {
   peerAcceptLink: { body: PeerAcceptBody, response: PeerAccepted },
   peerConfirmLink: { body: PeerTermsBody, response: Ok },
   peerLinkTerms: { body: PeerTermsBody, response: Ok },
+  peerQuote: { body: PeerQuoteBody, response: PeerQuote },
+  quoteCrossPayment: { body: CrossQuoteBody, response: CrossQuote },
   getStagingUserAccounts: { response: z.array(StagingAccount) },
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },

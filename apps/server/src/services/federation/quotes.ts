@@ -1,0 +1,106 @@
+import type { z } from "zod";
+import { convertCents, ErrorCode, formatCents, formatUnitValue, M, parseApiAmount, SM, valuesAgree } from "@mutua/domain";
+import type { schemas } from "@mutua/domain/api/schemas";
+import type { Db, Queryable } from "../../db/pool";
+import { readAssociation } from "../association/association";
+import { Refusal } from "../platform/errors";
+import { callPeer, peerBaseUrl } from "./peer-client";
+import { federationKey } from "./server-key";
+import type { Signer } from "./signed-messages";
+
+/**
+ * Quotes for paying across a link (docs/federation.md): the payee's side names its member and
+ * converts at its terms; the payer's side converts at its own, and the two must give the same
+ * amount, or the payment would not be the one both agreed. Nothing is held or moved here.
+ */
+
+type PeerQuote = z.output<typeof schemas.peerQuote.response>;
+type CrossQuote = z.output<typeof schemas.quoteCrossPayment.response>;
+
+interface ActiveLink {
+  peer_url: string;
+  peer_name: string | null;
+  peer_key: Buffer;
+  our_value_e4: string;
+  their_value_e4: string;
+  enabled: boolean;
+  peer_our_value_e4: string;
+  peer_their_value_e4: string;
+  peer_enabled: boolean;
+}
+
+const LINK_COLUMNS = `peer_url, peer_name, peer_key, our_value_e4, their_value_e4, enabled, peer_our_value_e4, peer_their_value_e4, peer_enabled`;
+
+/** A link both sides may pay across now: on at both ends, counting the same rate. */
+function usable(link: ActiveLink | undefined): ActiveLink {
+  if (!link) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+  if (!link.enabled || !link.peer_enabled) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkOff });
+  const mine = { ours: BigInt(link.our_value_e4), theirs: BigInt(link.their_value_e4) };
+  const theirs = { ours: BigInt(link.peer_our_value_e4), theirs: BigInt(link.peer_their_value_e4) };
+  if (!valuesAgree(mine, theirs)) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationRatesDiffer });
+  return link;
+}
+
+/** One unit of a currency of value `from` in a currency of value `to`, to at most 4 decimals (half up). */
+const rateText = (from: bigint, to: bigint) => formatUnitValue((from * 10_000n * 2n + to) / (2n * to));
+
+/** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
+export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
+  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`, [signer.publicKey]);
+  const link = usable(rows[0]);
+  const payee = await payeeOf(db, body.walletId);
+  const cents = parseApiAmount(body.amount);
+  if (cents === null || cents <= 0n) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
+  const ours = BigInt(link.our_value_e4);
+  const theirs = BigInt(link.their_value_e4);
+  return {
+    payee: { walletId: body.walletId, name: payee.name },
+    amount: formatCents(cents),
+    currencySymbol: payee.symbol,
+    peerAmount: formatCents(convertCents(cents, ours, theirs)),
+    rate: rateText(ours, theirs),
+  };
+}
+
+/** A member's wallet that may be paid: known, a member's, active and not frozen. */
+async function payeeOf(db: Queryable, walletId: string): Promise<{ name: string; symbol: string }> {
+  const { rows } = await db.query<{ role: string; status: string; frozen_reason: string | null; name: string | null; symbol: string }>(
+    `SELECT w.role, w.status, w.frozen_reason, m.name, c.symbol FROM wallets w
+       LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
+      WHERE w.id = $1`,
+    [walletId],
+  );
+  const w = rows[0];
+  if (!w || w.role !== "member" || w.status === "discarded" || w.name === null) throw new Refusal(ErrorCode.notFound, { id: SM.federationPayeeUnknown });
+  if (w.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
+  if (w.frozen_reason !== null) throw new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
+  return { name: w.name, symbol: w.symbol };
+}
+
+/**
+ * The payer's side: asks the payee's server (signed) and checks its answer against this side's
+ * own terms. A different amount means the rate changed on one side since the other last heard.
+ */
+export async function quoteCrossPayment(db: Db, body: z.output<typeof schemas.quoteCrossPayment.body>): Promise<CrossQuote> {
+  const url = peerBaseUrl(body.server);
+  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`, [url]);
+  const link = usable(rows[0]);
+  const quote = await callPeer(await federationKey(db), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
+    walletId: body.walletId,
+    amount: body.amount,
+  });
+  const cents = parseApiAmount(quote.amount);
+  if (cents === null || quote.amount !== body.amount) throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
+  const payerCents = convertCents(cents, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
+  if (formatCents(payerCents) !== quote.peerAmount) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
+  const association = await readAssociation(db);
+  return {
+    association: link.peer_name ?? "",
+    payee: quote.payee,
+    amount: quote.amount,
+    currencySymbol: quote.currencySymbol,
+    payerAmount: formatCents(payerCents),
+    payerCurrencySymbol: association?.currency.symbol ?? "",
+    rate: quote.rate,
+  };
+}
