@@ -9,6 +9,7 @@ import { Skeleton } from "../../ui/Skeleton";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
+import { FormField } from "../../ui/FormField";
 import "./federation.css";
 import "../../ui/parts.css";
 
@@ -396,43 +397,19 @@ interface TermsInputProps {
 }
 
 function TermsInput({ page, name, label, value, onChange, unit, hint, autoFocus }: TermsInputProps) {
-  const id = `federation-${name.replace(/\./g, "-")}`;
-  const error = page.error(name);
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
-  const input = (
-    <input
-      id={id}
+  return (
+    <FormField
+      id={`federation-${name.replace(/\./g, "-")}`}
+      label={label}
+      unit={unit}
+      hint={hint}
+      error={page.error(name)}
       ref={autoFocus ? dialogAutofocus : undefined}
       inputMode="decimal"
       autoComplete="off"
       spellCheck={false}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      aria-invalid={error ? true : undefined}
-      aria-describedby={described || undefined}
     />
-  );
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {unit ? (
-        <div className="input-with-unit">
-          {input}
-          <span className="unit">{unit}</span>
-        </div>
-      ) : (
-        input
-      )}
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

@@ -9,6 +9,7 @@ import { Icon, MenuIcon } from "../../ui/icons";
 import { THEME_KEYS, previewStyle, type AssociationSettings, type BackendForm, type ThemeKey } from "./form";
 import { useAssociationSettings } from "./queries";
 import { fieldId, useSettingsPage, type FloorImpact, type SettingsPageState } from "./useSettingsPage";
+import { FormField } from "../../ui/FormField";
 import "./settings.css";
 import "../../ui/parts.css";
 
@@ -133,14 +134,16 @@ interface TextFieldProps {
   className?: string;
 }
 
-/** A labelled input with its hint and its error under it, both read with it (aria-describedby). */
+/** A labelled input of the settings, its error found under the key the server names it by. */
 function TextField({ name, label, value, onChange, page, hint, unit, type = "text", inputMode, autoComplete = "off", maxLength, className }: TextFieldProps) {
-  const id = fieldId(name);
-  const error = page.error(name);
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
-  const input = (
-    <input
-      id={id}
+  return (
+    <FormField
+      id={fieldId(name)}
+      label={label}
+      unit={unit}
+      hint={hint}
+      error={page.error(name)}
+      fieldClassName={className}
       type={type}
       inputMode={inputMode}
       autoComplete={autoComplete}
@@ -148,32 +151,7 @@ function TextField({ name, label, value, onChange, page, hint, unit, type = "tex
       maxLength={maxLength}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      aria-invalid={error ? true : undefined}
-      aria-describedby={described || undefined}
     />
-  );
-  return (
-    <div className={className ? `field ${className}` : "field"}>
-      <label htmlFor={id}>{label}</label>
-      {unit !== undefined ? (
-        <div className="input-with-unit">
-          {input}
-          <span className="unit">{unit}</span>
-        </div>
-      ) : (
-        input
-      )}
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 
