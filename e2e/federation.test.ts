@@ -108,10 +108,24 @@ describe("linking two associations' servers", () => {
       await expect.poll(() => theirs.textContent()).not.toContain(fr("The two associations count different rates: no payment can cross until they agree."));
       await checked(bee.page, "linked-phone-fr-dark");
 
+      // An invitation made by mistake: withdrawn, after a question, and gone from the list.
+      await a.page.getByRole("button", { name: "Invite an association" }).click();
+      await a.page.getByRole("dialog").getByRole("button", { name: "Done" }).click();
+      await a.page.getByRole("button", { name: "Withdraw the invitation" }).click();
+      await a.page.getByRole("dialog", { name: "Withdraw this invitation?" }).getByRole("button", { name: "Withdraw the invitation" }).click();
+      await a.page.getByText("The invitation is withdrawn: its code opens nothing any more.").waitFor();
+      await expect.poll(() => a.page.locator(".federation-link").count()).toBe(1);
+
       // Each side's audit log holds its steps, the other's doings included.
       const actions = async (server: RunningServer) =>
         ((await sql(server, "SELECT action FROM audit_log WHERE action LIKE 'federation.%' ORDER BY id")) as { action: string }[]).map((r) => r.action);
-      expect(await actions(suite.server)).toEqual(["federation.invited", "federation.peer_accepted", "federation.confirmed"]);
+      expect(await actions(suite.server)).toEqual([
+        "federation.invited",
+        "federation.peer_accepted",
+        "federation.confirmed",
+        "federation.invited",
+        "federation.invitation_withdrawn",
+      ]);
       expect(await actions(b)).toEqual(["federation.accepted", "federation.peer_confirmed"]);
     } finally {
       await a.context.close();

@@ -325,6 +325,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   acceptFederationInvitation: () => ({ body: { code: "MUTUA-LINK:not-a-code", terms: LINK_TERMS } }),
   confirmFederationLink: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
   setFederationLinkTerms: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
+  withdrawFederationInvitation: () => ({ params: { linkId: "fl_nothing_here_at_all" } }),
   federationServer: () => ({}),
   peerAcceptLink: () => ({
     body: {

@@ -143,6 +143,26 @@ describe("linking two associations", () => {
   });
 });
 
+describe("withdrawing an invitation", () => {
+  it("an invitation nobody answered is withdrawn: its code opens nothing; an active link is not withdrawn", async () => {
+    const { code, link } = (await a.owner.call("createFederationInvitation")).json;
+    const withdrawn = await a.owner.call("withdrawFederationInvitation", { params: { linkId: link.id } });
+    expect(withdrawn.status).toBe(200);
+    expect((await links(a)).map((l) => l.id)).not.toContain(link.id);
+    expect((await auditActions(a)).slice(-2)).toEqual(["federation.invited", "federation.invitation_withdrawn"]);
+    // A server answering it late (its own key, the code's secret): refused, nothing recorded.
+    const { s: secret } = JSON.parse(Buffer.from(code.slice("MUTUA-LINK:".length), "base64url").toString()) as { s: string };
+    const late = strangerKey();
+    const server = { protocol: "mutua-federation/1", name: "Late", url: "https://late.example", currencyName: "L", currencySymbol: "L" };
+    const body = { secret, server: { ...server, publicKey: late.keyId, fingerprint: late.fingerprint }, terms: TERMS_B };
+    expect((await signedCall(a, late, "peerAcceptLink", body)).status).toBe(409);
+    expect(await linkRows(a)).toHaveLength(1);
+    const [active] = await links(a);
+    expect((await a.owner.call("withdrawFederationInvitation", { params: { linkId: active!.id } })).status).toBe(409);
+    expect((await a.owner.call("withdrawFederationInvitation", { params: { linkId: link.id } })).status).toBe(404);
+  });
+});
+
 describe("the servers' messages", () => {
   const newTerms: FederationTerms = { ourValue: "9", theirValue: "9", trustLimit: "999999.00", enabled: false };
 

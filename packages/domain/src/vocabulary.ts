@@ -198,6 +198,7 @@ export const AUDIT_ACTIONS = [
   "association.logo_changed",
   "association.logo_removed",
   "federation.invited",
+  "federation.invitation_withdrawn",
   "federation.accepted",
   "federation.confirmed",
   "federation.terms_changed",

@@ -11,6 +11,7 @@ import {
   peerConfirmed,
   peerTermsChanged,
   setLinkTerms,
+  withdrawInvitation,
 } from "../services/federation/links";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
 
@@ -26,6 +27,10 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "peerAcceptLink", async ({ peer, body }) => peerAccepted(db, settings, peer!, body));
   operation(app, deps, "peerConfirmLink", async ({ peer, body }) => {
     await peerConfirmed(db, peer!, body.terms);
+    return { ok: true as const };
+  });
+  operation(app, deps, "withdrawFederationInvitation", async ({ memberId, params }) => {
+    await withdrawInvitation(db, memberId, params.linkId);
     return { ok: true as const };
   });
   operation(app, deps, "quoteCrossPayment", async ({ body }) => quoteCrossPayment(db, body));

@@ -67,6 +67,8 @@ export const adminRoutes = {
   acceptFederationInvitation: { method: "POST", path: "/api/admin/federation/invitations/accept", access: "owner" },
   confirmFederationLink: { method: "POST", path: "/api/admin/federation/links/:linkId/confirm", access: "owner" },
   setFederationLinkTerms: { method: "POST", path: "/api/admin/federation/links/:linkId/terms", access: "owner" },
+  /** An invitation not answered yet, withdrawn: its code opens nothing any more. */
+  withdrawFederationInvitation: { method: "POST", path: "/api/admin/federation/links/:linkId/withdraw", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

@@ -1336,6 +1336,7 @@ export const schemas = {
   acceptFederationInvitation: { body: AcceptFederationInvitationBody, response: FederationLink },
   confirmFederationLink: { params: FederationLinkParams, body: FederationTermsBody, response: FederationLink },
   setFederationLinkTerms: { params: FederationLinkParams, body: FederationTermsBody, response: FederationLink },
+  withdrawFederationInvitation: { params: FederationLinkParams, response: Ok },
   federationServer: { response: FederationServer },
   peerAcceptLink: { body: PeerAcceptBody, response: PeerAccepted },
   peerConfirmLink: { body: PeerTermsBody, response: Ok },

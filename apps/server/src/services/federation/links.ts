@@ -364,6 +364,18 @@ async function recordPeerTerms(
   });
 }
 
+/** An owner withdraws an invitation nobody answered: the link is gone, and its code opens nothing. */
+export async function withdrawInvitation(db: Db, memberId: bigint, id: string): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE public_id = $1 FOR UPDATE`, [id]);
+    const link = rows[0];
+    if (!link) throw new Refusal(ErrorCode.notFound, { id: SM.federationLinkNotFound });
+    if (link.role !== "inviter" || link.state !== "invited") throw wrongState();
+    await tx.query("DELETE FROM federation_links WHERE public_id = $1", [id]);
+    await audit(tx, memberId, "federation.invitation_withdrawn", id);
+  });
+}
+
 /** Whether a key is that of a server this one has a link with (past the invitation): who may call the peer routes besides an acceptance. */
 export async function isLinkedKey(db: Queryable, key: Buffer): Promise<boolean> {
   return (await linkByKey(db, key)) !== null;

@@ -256,6 +256,7 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   cashier_accepted: (i18n) => i18n._("Became a cashier of this till"),
   cashier_declined: (i18n) => i18n._("Declined to be a cashier of this till"),
   "federation.invited": (i18n) => i18n._("Another association invited to link"),
+  "federation.invitation_withdrawn": (i18n) => i18n._("Invitation to link withdrawn"),
   "federation.accepted": (i18n, e) => withDetail(i18n, i18n._("Link with another association accepted"), text(e.details.peer)),
   "federation.confirmed": (i18n, e) => withDetail(i18n, i18n._("Link with another association confirmed"), text(e.details.peer)),
   "federation.terms_changed": (i18n, e) => withDetail(i18n, i18n._("Terms of a link changed"), text(e.details.peer)),

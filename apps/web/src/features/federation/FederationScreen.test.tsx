@@ -272,6 +272,35 @@ describe("the linked associations", () => {
     expect(ops.setFederationLinkTerms).toHaveBeenCalledWith({ terms: { ...active.terms, enabled: false } }, { linkId: "l1" });
   });
 
+  it("withdraws an unanswered invitation after asking, and it leaves the list", async () => {
+    const invited: FederationLink = {
+      ...active,
+      id: "l9",
+      peerUrl: "",
+      peer: null,
+      state: "invited",
+      waitingFor: "them",
+      terms: null,
+      peerTerms: null,
+      ratesAgree: false,
+    };
+    const ops = {
+      listFederationLinks: vi
+        .fn()
+        .mockResolvedValueOnce({ server, links: [invited] })
+        .mockResolvedValue({ server, links: [] }),
+      withdrawFederationInvitation: vi.fn().mockResolvedValue({ ok: true }),
+    };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Withdraw the invitation" }));
+    const dialog = await screen.findByRole("dialog", { name: "Withdraw this invitation?" });
+    expect(ops.withdrawFederationInvitation).not.toHaveBeenCalled();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Withdraw the invitation" }));
+    await waitFor(() => expect(toasts).toEqual([["success", "The invitation is withdrawn: its code opens nothing any more."]]));
+    expect(ops.withdrawFederationInvitation).toHaveBeenCalledWith(undefined, { linkId: "l9" });
+    await screen.findByText("No link yet: invite an association, or accept the invitation of one.");
+  });
+
   it("a value that is not one is said under its field before anything is sent", async () => {
     const ops = { listFederationLinks: vi.fn().mockResolvedValue({ server, links: [active] }), setFederationLinkTerms: vi.fn() };
     renderScreen(ops);

@@ -5,6 +5,7 @@ import type { FederationLink, FederationOverview, FederationServer, FederationTe
 import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { Dialog, dialogAutofocus } from "../../ui/Dialog";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { Skeleton } from "../../ui/Skeleton";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
@@ -195,6 +196,11 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           {i18n._("Change our terms")}
         </button>
       )}
+      {link.state === "invited" && (
+        <button type="button" className="button small" onClick={() => page.openWithdraw(link)}>
+          {i18n._("Withdraw the invitation")}
+        </button>
+      )}
     </article>
   );
 }
@@ -203,6 +209,19 @@ function Dialogs({ page }: { page: FederationPageState }) {
   const { i18n } = useLingui();
   const d = page.dialog;
   if (!d) return null;
+  if (d.kind === "withdraw")
+    return (
+      <ConfirmDialog
+        title={i18n._("Withdraw this invitation?")}
+        confirm={i18n._("Withdraw the invitation")}
+        danger
+        busy={page.withdrawing}
+        onConfirm={page.withdraw}
+        onClose={page.close}
+      >
+        <p>{i18n._("Its code will open nothing any more: the other association would need a new one.")}</p>
+      </ConfirmDialog>
+    );
   if (d.kind === "invitation") return <InvitationDialog code={d.code} page={page} />;
   const peerName = d.kind === "accept" ? "" : d.link.peer?.name || d.link.peerUrl;
   const title =

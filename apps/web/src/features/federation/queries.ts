@@ -59,5 +59,12 @@ export function useFederationActions() {
       admin.call(client, "setFederationLinkTerms", { params: { linkId }, body: { terms } }),
     onSuccess: keep,
   });
-  return { invite, accept, confirm, setTerms };
+  const withdraw = useMutation({
+    mutationFn: (linkId: string) => admin.call(client, "withdrawFederationInvitation", { params: { linkId } }),
+    onSuccess: async (_, linkId) => {
+      qc.setQueryData<FederationOverview>(key, (o) => (o ? { ...o, links: o.links.filter((l) => l.id !== linkId) } : o));
+      await qc.invalidateQueries({ queryKey: key });
+    },
+  });
+  return { invite, accept, confirm, setTerms, withdraw };
 }

@@ -10,7 +10,11 @@ import { CODE_MISSING, DEFAULT_TERMS, confirmDefaults, termsFormOf, termsOf, typ
 
 /** The dialog open over the list, if any. */
 export type FederationDialog =
-  { kind: "invitation"; code: string } | { kind: "accept" } | { kind: "confirm"; link: FederationLink } | { kind: "terms"; link: FederationLink };
+  | { kind: "invitation"; code: string }
+  | { kind: "accept" }
+  | { kind: "confirm"; link: FederationLink }
+  | { kind: "terms"; link: FederationLink }
+  | { kind: "withdraw"; link: FederationLink };
 
 const without = (errors: FieldErrors, key: string): FieldErrors => Object.fromEntries(Object.entries(errors).filter(([k]) => k !== key));
 
@@ -87,7 +91,7 @@ export function useFederationPage(overview: FederationOverview) {
 
   /** The dialog's form sent: an acceptance with its code, a confirmation, or new terms. */
   const submit = () => {
-    if (!dialog || dialog.kind === "invitation" || busy) return;
+    if (!dialog || dialog.kind === "invitation" || dialog.kind === "withdraw" || busy) return;
     const typedCode = code.trim();
     const r = termsOf(form);
     const codeErrors: FieldErrors = dialog.kind === "accept" && typedCode.length < 10 ? { code: CODE_MISSING } : {};
@@ -106,6 +110,15 @@ export function useFederationPage(overview: FederationOverview) {
     else actions.setTerms.mutate({ linkId: dialog.link.id, terms }, { onSuccess: done(i18n._("The terms are saved.")), onError: (e) => refused(e, failed()) });
   };
 
+  /** The invitation of the withdraw dialog, withdrawn: its code opens nothing any more. */
+  const withdraw = () => {
+    if (dialog?.kind !== "withdraw" || actions.withdraw.isPending) return;
+    actions.withdraw.mutate(dialog.link.id, {
+      onSuccess: done(i18n._("The invitation is withdrawn: its code opens nothing any more.")),
+      onError: (e) => refused(e, failed()),
+    });
+  };
+
   const busy = actions.accept.isPending || actions.confirm.isPending || actions.setTerms.isPending;
 
   return {
@@ -120,6 +133,9 @@ export function useFederationPage(overview: FederationOverview) {
     openAccept: () => open({ kind: "accept" }),
     openConfirm: (link: FederationLink) => open({ kind: "confirm", link }, confirmDefaults(link)),
     openTerms: (link: FederationLink) => open({ kind: "terms", link }, link.terms ?? confirmDefaults(link)),
+    openWithdraw: (link: FederationLink) => open({ kind: "withdraw", link }),
+    withdraw,
+    withdrawing: actions.withdraw.isPending,
     code,
     editCode,
     form,
