@@ -51,6 +51,8 @@ const auditRows = async (subject: string) =>
     )
   ).rows;
 
+const LINK_TERMS = { ourValue: "1", theirValue: "1.25", trustLimit: "100.00", enabled: true };
+
 /** Well-formed arguments for every admin operation, so only the right decides the answer. */
 const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   getStagingUserAccounts: {},
@@ -106,6 +108,14 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   runImport: { body: { members: `up_${"0".repeat(32)}` } },
   getInvitations: {},
   sendInvitations: {},
+  // Links with other associations: the owner's acceptance names no real invitation (400), its
+  // confirmation, terms and withdrawal no link (404).
+  listFederationLinks: {},
+  createFederationInvitation: {},
+  acceptFederationInvitation: { body: { code: "MUTUA-LINK:not-a-code", terms: LINK_TERMS } },
+  confirmFederationLink: { params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } },
+  setFederationLinkTerms: { params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } },
+  withdrawFederationInvitation: { params: { linkId: "fl_nothing_here_at_all" } },
 };
 
 describe("who may call the admin operations", () => {
@@ -152,7 +162,7 @@ describe("who may call the admin operations", () => {
               : right === "accountsOrOwner"
                 ? [accountsAdmin, bothAdmin, owner]
                 : [bothAdmin];
-    const allowed = name === "saveAssociationSettings" ? [409] : [200, 404];
+    const allowed = name === "saveAssociationSettings" ? [409] : name === "acceptFederationInvitation" ? [400] : [200, 404];
     for (const a of holders) expect(allowed, name).toContain((await a.call(name, ARGS[name])).status);
   });
 });
