@@ -4,6 +4,8 @@ import {
   BACKEND_STATUSES,
   CREDENTIAL_KINDS,
   EVENT_KINDS,
+  FEDERATION_LINK_ROLES,
+  FEDERATION_LINK_STATES,
   LIMITS,
   LOGO_TYPES,
   PHOTO_TYPES,
@@ -59,6 +61,8 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "notification_deliveries.kind": NOTIFICATION_KINDS,
   "payment_requests.status": PAYMENT_REQUEST_STATUSES,
   "ledger_checks.trigger": LEDGER_CHECK_TRIGGERS,
+  "federation_links.role": FEDERATION_LINK_ROLES,
+  "federation_links.state": FEDERATION_LINK_STATES,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */

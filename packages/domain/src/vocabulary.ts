@@ -13,6 +13,10 @@ export type BackendKind = (typeof BACKEND_KINDS)[number];
 export const BACKEND_STATUSES = ["active", "maintenance"] as const;
 export type BackendStatus = (typeof BACKEND_STATUSES)[number];
 
+/** A link between associations' servers as one side sees it (docs/federation.md): which side invited, and how far it got. */
+export const FEDERATION_LINK_ROLES = ["inviter", "invitee"] as const;
+export const FEDERATION_LINK_STATES = ["invited", "accepted", "active"] as const;
+
 /** A member's wallet, or one of the association's own: issuance (where money is created) and safe (where reconverted money goes). */
 export const WALLET_ROLES = ["member", "issuance", "safe"] as const;
 export type WalletRole = (typeof WALLET_ROLES)[number];

@@ -10,6 +10,8 @@ import {
   BACKEND_KINDS,
   CREDENTIAL_KINDS,
   EVENT_KINDS,
+  FEDERATION_LINK_ROLES,
+  FEDERATION_LINK_STATES,
   FIGURE_INTERVALS,
   LEDGER_CHECK_TRIGGERS,
   LIMITS,
@@ -1152,9 +1154,9 @@ export const FederationLink = z.object({
   /** Known once the other side answered (the invited side knows them from the start). */
   peer: FederationServer.omit({ protocol: true }).nullable(),
   /** Which side made the invitation. */
-  role: z.enum(["inviter", "invitee"]),
+  role: z.enum(FEDERATION_LINK_ROLES),
   /** invited: the code is out, unanswered; accepted: the invited side accepted, the inviting side's owners confirm; active. */
-  state: z.enum(["invited", "accepted", "active"]),
+  state: z.enum(FEDERATION_LINK_STATES),
   /** Whose move it is: this side's owners, the other side's, or nobody's (active). */
   waitingFor: z.enum(["us", "them"]).nullable(),
   /** This side's terms; null until this side set them (the inviting side sets them when it confirms). */
