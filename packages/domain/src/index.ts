@@ -26,7 +26,7 @@ export * from "./language";
 export * from "./federation";
 export * from "./api/routes";
 export * from "./api/admin-routes";
-export * from "./api/peer-routes";
+export * from "./api/federation-routes";
 export * from "./api/access";
 export type * from "./api/types";
 export * from "./pin";

@@ -1,5 +1,5 @@
 import { adminRoutes } from "./admin-routes";
-import { peerRoutes } from "./peer-routes";
+import { federationRoutes } from "./federation-routes";
 import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, type Right, type RouteName, type WalletAt } from "./routes";
 
 /**
@@ -10,7 +10,7 @@ import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, ty
  */
 
 /** Every operation of the contract. */
-export const routes = { ...memberRoutes, ...adminRoutes, ...peerRoutes };
+export const routes = { ...memberRoutes, ...adminRoutes, ...federationRoutes };
 
 const NAMES = Object.keys(routes) as RouteName[];
 

@@ -15,7 +15,7 @@
  * 403 unless `till` says the operation is the till's (take payments, see the sales).
  */
 import type { adminRoutes } from "./admin-routes";
-import type { peerRoutes } from "./peer-routes";
+import type { federationRoutes } from "./federation-routes";
 import type { RouteSpec } from "./route-spec";
 
 export type { Access, HttpMethodName, Right, RouteSpec, WalletAt } from "./route-spec";
@@ -163,20 +163,15 @@ export const memberRoutes = {
   // nothing (mail scanners open links), POST is its button and RFC 8058's one-click. HTML answers.
   unsubscribePage: { method: "GET", path: "/api/unsubscribe", access: "public" },
   unsubscribe: { method: "POST", path: "/api/unsubscribe", access: "public" },
-  /**
-   * What paying a member of a linked association would cost (docs/federation.md): their name,
-   * the amount in their currency and in the payer's, at the rate both associations count now.
-   */
-  quoteCrossPayment: { method: "POST", path: "/api/federation/quote", access: "member" },
 } as const satisfies Record<string, RouteSpec>;
 
 /** Every operation's route, as a type (the value is access.ts's `routes`). */
-type AllRoutes = typeof memberRoutes & typeof adminRoutes & typeof peerRoutes;
+type AllRoutes = typeof memberRoutes & typeof adminRoutes & typeof federationRoutes;
 
 export type RouteName = keyof AllRoutes;
 export type MemberRouteName = keyof typeof memberRoutes;
 export type AdminRouteName = keyof typeof adminRoutes;
-export type PeerRouteName = keyof typeof peerRoutes;
+export type FederationRouteName = keyof typeof federationRoutes;
 export type HttpMethod = AllRoutes[RouteName]["method"];
 
 /** The names of a path's `:parameters`, as a union of string literals. */

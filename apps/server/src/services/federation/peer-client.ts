@@ -1,4 +1,4 @@
-import { ErrorCode, routes, SM, type PeerRouteName } from "@mutua/domain";
+import { ErrorCode, routes, SM, type FederationRouteName } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import type { z } from "zod";
 import { Refusal } from "../platform/errors";
@@ -51,7 +51,7 @@ export async function fetchPeerServer(baseUrl: string, fingerprint?: string): Pr
  * is signed by `peerKeyId` for this very request. A refusal of theirs comes back as a refusal
  * here, in their words; no answer, or one that does not check out, as "did not answer".
  */
-export async function callPeer<K extends PeerRouteName>(
+export async function callPeer<K extends FederationRouteName>(
   key: ServerKey,
   baseUrl: string,
   peerKeyId: string,

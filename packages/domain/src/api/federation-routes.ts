@@ -1,11 +1,13 @@
 import type { RouteSpec } from "./route-spec";
 
 /**
- * What one association's server asks of another it is linked with (docs/federation.md), apart
- * from the members' and the administrators' tables: no app calls these, and no session opens them.
- * Every call is signed by the calling server's key (RFC 9421), and so is every answer.
+ * The federation's routes (docs/federation.md), apart from the members' and the administrators'
+ * tables, so that a member's app downloads them only where it uses them: what one association's
+ * server asks of another it is linked with (access `peer`: no session opens them, every call is
+ * signed by the calling server's key, RFC 9421, and so is every answer), and a member's quote for
+ * paying across a link.
  */
-export const peerRoutes = {
+export const federationRoutes = {
   /** Who this server is: its association, currency and public key (the invitation names the key's fingerprint). */
   federationServer: { method: "GET", path: "/.well-known/mutua-federation", access: "public" },
   /** The invited server accepts an invitation: signed by the key it names, with the invitation's secret. */
@@ -19,4 +21,9 @@ export const peerRoutes = {
    * amount in both currencies at this side's terms. Nothing is held: the payment checks it all again.
    */
   peerQuote: { method: "POST", path: "/api/federation/quotes", access: "peer" },
+  /**
+   * What paying a member of a linked association would cost: their name, the amount in their
+   * currency and in the payer's, at the rate both associations count now.
+   */
+  quoteCrossPayment: { method: "POST", path: "/api/federation/quote", access: "member" },
 } as const satisfies Record<string, RouteSpec>;
