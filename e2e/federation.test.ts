@@ -49,7 +49,9 @@ async function owner(server: RunningServer, opts: Parameters<typeof newPage>[1],
 async function checked(page: Page, name: string) {
   await page.evaluate(() => document.fonts.ready);
   // A toast fading in has, for a moment, the contrast of a half-drawn one: checked once it is in.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity));
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => (a.playState !== "running" && !a.pending) || a.effect?.getTiming().iterations === Infinity),
+  );
   expect(await layoutProblems(page), name).toEqual([]);
   expect(await axeViolations(page), name).toEqual([]);
   await page.screenshot({ path: path.join(SHOTS, `federation-${name}.png`), fullPage: true });
