@@ -101,6 +101,10 @@ describe("linking two associations' servers", () => {
       await a.page.getByRole("dialog").getByRole("button", { name: "Confirm the link" }).click();
       await link.getByText("Linked", { exact: true }).waitFor();
       await expect.poll(() => link.textContent()).not.toContain("The two associations count different rates");
+      // Checked as the owner finds it later, without the toast that said so (a toast fading in has,
+      // for a moment, the contrast of a half-drawn one).
+      await a.page.reload();
+      await a.page.locator(".federation-link").first().getByText("Linked", { exact: true }).waitFor();
       await checked(a.page, "linked-desktop");
 
       // B: linked too, with A's terms.
