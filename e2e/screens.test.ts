@@ -273,7 +273,9 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await carol.context.close();
 
       const dan = await open("dan@example.com");
-      await dan.page.locator("main h1, main h2").first().waitFor();
+      // The dashboard itself, its heading and its first step, not the route's loading box before it.
+      await dan.page.locator("main h1").first().waitFor({ state: "attached" });
+      await dan.page.locator(".accounts .next-step").first().waitFor();
       await inspect(dan.page, "dashboard-no-wallet");
       await dan.page.goto(`${suite.server.url}/create-account`);
       await dan.page.locator("main h1").first().waitFor();
