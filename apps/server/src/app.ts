@@ -36,6 +36,7 @@ import { scheduleLedgerChecks } from "./services/board/ledger-health";
 import { featuresOf } from "./services/platform/features";
 import { EventHub } from "./services/notifications/event-hub";
 import { NotificationWorker } from "./services/notifications/notification-worker";
+import { scheduleRecovery } from "./services/federation/recovery";
 import { notificationRoutes } from "./routes/notifications";
 import { pushRoutes } from "./routes/push";
 import { vapidKeys } from "./services/notifications/vapid";
@@ -170,6 +171,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   let stopSweeps: (() => void) | undefined;
   // One instance at a time checks the ledger's invariants (advisory lock), once an interval.
   let stopChecks: (() => void) | undefined;
+  // Every instance asks about the payments across left in doubt, each claimed by one (services/federation/recovery.ts).
+  let stopRecovery: (() => void) | undefined;
   // Every instance sends notification e-mails and pushes too: they share the outbox in the database.
   const worker = new NotificationWorker({
     db: deps.db,
@@ -183,6 +186,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   app.addHook("onReady", async () => {
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
     stopChecks = scheduleLedgerChecks(deps.db, app.log);
+    stopRecovery = scheduleRecovery(deps.db, app.log);
     // The VAPID key is made at the first start (services/notifications/vapid.ts), or at its first use if the
     // database is not there yet: an instance starts, alive, without it (GET /api/health).
     vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));
@@ -191,6 +195,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   app.addHook("onClose", async () => {
     stopSweeps?.();
     stopChecks?.();
+    stopRecovery?.();
     // The message being sent is marked before the hub and then the pool (the caller's) close.
     await worker.stop();
     live.stop();

@@ -347,6 +347,21 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   // A quote names a server this one has no link with: no member learns anything, nothing is asked of anybody.
   quoteCrossPayment: () => ({ body: { server: "https://nowhere.example", walletId: "custodial:nope", amount: "1.00" } }),
   peerQuote: () => ({ body: { walletId: payeeWallet, amount: "1.00" } }),
+  // A payment across from no wallet of anybody's, to a server this one has no link with: nothing is held or asked.
+  payAcross: () => ({
+    body: {
+      from: "custodial:nope",
+      server: "https://nowhere.example",
+      walletId: "custodial:nope",
+      amount: "1.00",
+      payerAmount: "1.00",
+      key: "cross-payment-1",
+    },
+  }),
+  peerPay: () => ({
+    body: { paymentId: "fp_0123456789abcdefghij", walletId: payeeWallet, amount: "1.00", payerAmount: "1.00", payer: { name: "X" }, memo: "" },
+  }),
+  peerPaymentState: () => ({ body: { paymentId: "fp_0123456789abcdefghij" } }),
 };
 
 type Expected = Record<Role, number | number[]>;
@@ -480,7 +495,10 @@ const EXPECTED: Record<RouteName, Expected> = {
   peerConfirmLink: same(401),
   peerLinkTerms: same(401),
   peerQuote: same(401),
+  peerPay: same(401),
+  peerPaymentState: same(401),
   quoteCrossPayment: member(404),
+  payAcross: member(404),
 } as Record<RouteName, Expected>;
 
 // The cashier is any other member, except on the owner's wallets: the till's operations answer it

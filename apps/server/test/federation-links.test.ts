@@ -1,48 +1,24 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, type FederationTerms } from "@mutua/domain";
-import type { Db } from "../src/db/pool";
-import { federationKey, fingerprintOf, type ServerKey } from "../src/services/federation/server-key";
+import { federationKey } from "../src/services/federation/server-key";
 import { signRequest } from "../src/services/federation/signed-messages";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
-import { Api, createBackend, createTestDatabase, freePort, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { auditActions, linkRows, links, side, signedCall, strangerKey, TERMS_A, TERMS_B, type Side } from "./federation-sides";
+import { Api, createBackend, memberToken, seedMember } from "./helpers";
 
 /**
  * Two associations, each with its own server and database, linked by their owners through the
  * console's operations; then what another server's messages must be to be heard: each attack on
  * the signed routes is refused with nothing changed on either side.
  */
-interface Side {
-  tdb: TestDatabase;
-  db: Db;
-  server: TestServer;
-  owner: Api;
-  url: string;
-}
-
 const sides: Side[] = [];
 let a: Side;
 let b: Side;
 
-async function side(name: string, symbol: string): Promise<Side> {
-  const tdb = await createTestDatabase();
-  await tdb.db.query("UPDATE association SET name = $1", [name]);
-  await tdb.db.query("UPDATE currencies SET symbol = $1, name = $1", [symbol]);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = await startServer(tdb.db, { env: { PORT: String(port), PUBLIC_URL: url } });
-  const steward = await seedMember(tdb.db, { firstName: `Owner of ${name}`, canManageAssociation: true });
-  const s = { tdb, db: tdb.db, server, owner: new Api(url, await memberToken(tdb.db, steward.id)), url };
-  sides.push(s);
-  return s;
-}
-
-const TERMS_A: FederationTerms = { ourValue: "1", theirValue: "0.8", trustLimit: "200.00", enabled: true };
-// B counts the same rate from its side: one unit of B's is 0.8 of the common unit, A's 1.
-const TERMS_B: FederationTerms = { ourValue: "0.8", theirValue: "1", trustLimit: "150.00", enabled: true };
-
 beforeAll(async () => {
   [a, b] = await Promise.all([side("Association A", "AAA"), side("Association B", "BBB")]);
+  sides.push(a, b);
 });
 
 afterAll(async () => {
@@ -51,34 +27,6 @@ afterAll(async () => {
     await s.tdb.drop();
   }
 });
-
-const links = async (s: Side) => (await s.owner.call("listFederationLinks")).json.links;
-const auditActions = async (s: Side) =>
-  (await s.db.query<{ action: string }>("SELECT action FROM audit_log WHERE action LIKE 'federation.%' ORDER BY id")).rows.map((r) => r.action);
-const linkRows = async (s: Side) => (await s.db.query("SELECT * FROM federation_links ORDER BY id")).rows;
-
-/** A message to `s`'s route `name`, signed by `key` for `url` (by default, `s`'s own address for it). */
-async function signedCall(
-  s: Side,
-  key: ServerKey,
-  name: keyof typeof routes,
-  body: unknown,
-  opts: { url?: string; tamper?: (h: Record<string, string>) => void; bodyText?: string } = {},
-) {
-  const route = routes[name];
-  const text = JSON.stringify(body);
-  const { headers } = await signRequest(key, route.method, opts.url ?? `${s.url}${route.path}`, text);
-  opts.tamper?.(headers);
-  const res = await fetch(`${s.url}${route.path}`, { method: route.method, headers, body: opts.bodyText ?? text });
-  return { status: res.status, headers, text };
-}
-
-/** A key that no server of this test links with. */
-function strangerKey(): ServerKey {
-  const pair = generateKeyPairSync("ed25519");
-  const raw = Buffer.from(pair.publicKey.export({ format: "jwk" }).x!, "base64url");
-  return { privateKey: pair.privateKey, publicKey: raw, keyId: raw.toString("base64url"), fingerprint: fingerprintOf(raw) };
-}
 
 describe("linking two associations", () => {
   it("A's owner invites, B's owner accepts with the code, A's confirms: active on both sides, with each side's terms and the other's", async () => {
@@ -329,7 +277,7 @@ describe("a quote for paying across the link", () => {
     expect(frozen.status).toBe(409);
     expect(frozen.json.error.message).toContain("This account is frozen.");
     const unknown = await quote("custodial:nobody-at-all");
-    expect(unknown.status).toBe(409);
+    expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toContain("This recipient does not exist in the other association.");
     const stranger = await alice.call("quoteCrossPayment", { body: { server: "https://nowhere.example", walletId: bobWallet, amount: "1.00" } });
     expect(stranger.status).toBe(404);

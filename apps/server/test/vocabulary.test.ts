@@ -6,6 +6,8 @@ import {
   EVENT_KINDS,
   FEDERATION_LINK_ROLES,
   FEDERATION_LINK_STATES,
+  FEDERATION_PAYMENT_DIRECTIONS,
+  FEDERATION_PAYMENT_STATES,
   LIMITS,
   LOGO_TYPES,
   PHOTO_TYPES,
@@ -63,6 +65,8 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "ledger_checks.trigger": LEDGER_CHECK_TRIGGERS,
   "federation_links.role": FEDERATION_LINK_ROLES,
   "federation_links.state": FEDERATION_LINK_STATES,
+  "federation_payments.direction": FEDERATION_PAYMENT_DIRECTIONS,
+  "federation_payments.state": FEDERATION_PAYMENT_STATES,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */

@@ -95,6 +95,8 @@ export const SM = {
   federationRatesDiffer: "The two associations count different rates: no payment can cross until they agree.",
   federationRateChanged: "The rate changed since this amount was worked out: please look at the new amount.",
   federationPayeeUnknown: "This recipient does not exist in the other association.",
+  federationTrustLimit: "This payment would take the balance between the two associations past the limit their boards set.",
+  federationPaymentRefused: "The other association refused this payment: nothing was paid.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

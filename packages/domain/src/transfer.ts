@@ -41,3 +41,35 @@ export function canonicalTransferMessage(t: TransferIntent): string {
     `at: ${t.at}`,
   ].join("\n");
 }
+
+/** What a ledger wallet's key signs to pay a member of a linked association (the payAcross route). */
+export interface CrossPaymentIntent {
+  from: string;
+  /** The payee's association's server, as the payer's app names it. */
+  server: string;
+  to: string;
+  /** In the payee's currency. */
+  amount: string;
+  /** In the payer's currency: what leaves the payer's wallet. */
+  payerAmount: string;
+  memo: string;
+  requestId?: string | undefined;
+  key: string;
+  at: string;
+}
+
+/** The exact text a ledger wallet signs for a payment across, one field a line as canonicalTransferMessage's. */
+export function canonicalCrossPaymentMessage(t: CrossPaymentIntent): string {
+  return [
+    "Mutua payment across v1",
+    `from: ${t.from}`,
+    `server: ${t.server}`,
+    `to: ${t.to}`,
+    `amount: ${t.amount}`,
+    `payer amount: ${t.payerAmount}`,
+    `memo: ${JSON.stringify(t.memo)}`,
+    `request: ${t.requestId ?? ""}`,
+    `key: ${t.key}`,
+    `at: ${t.at}`,
+  ].join("\n");
+}

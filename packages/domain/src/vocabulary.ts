@@ -16,9 +16,13 @@ export type BackendStatus = (typeof BACKEND_STATUSES)[number];
 /** A link between associations' servers as one side sees it (docs/federation.md): which side invited, and how far it got. */
 export const FEDERATION_LINK_ROLES = ["inviter", "invitee"] as const;
 export const FEDERATION_LINK_STATES = ["invited", "accepted", "active"] as const;
+/** A payment across a link as one side knows it: paid by this side's member (out) or to one (in), and where it stands. */
+export const FEDERATION_PAYMENT_DIRECTIONS = ["out", "in"] as const;
+export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted"] as const;
 
 /** A member's wallet, or one of the association's own: issuance (where money is created) and safe (where reconverted money goes). */
-export const WALLET_ROLES = ["member", "issuance", "safe"] as const;
+/** A clearing wallet is the association's side of a link with another association (docs/federation.md). */
+export const WALLET_ROLES = ["member", "issuance", "safe", "clearing"] as const;
 export type WalletRole = (typeof WALLET_ROLES)[number];
 
 /** A wallet's life: requested (pending), then active or discarded by an account administrator; locked by the association. */

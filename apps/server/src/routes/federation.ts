@@ -13,6 +13,7 @@ import {
   setLinkTerms,
   withdrawInvitation,
 } from "../services/federation/links";
+import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
 
 /** Links with other associations' servers (docs/federation.md): the owners' console, and what the linked servers ask, signed. */
@@ -35,6 +36,9 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   });
   operation(app, deps, "quoteCrossPayment", async ({ body }) => quoteCrossPayment(db, body));
   operation(app, deps, "peerQuote", async ({ peer, body }) => quoteForPeer(db, peer!, body));
+  operation(app, deps, "payAcross", async ({ memberId, body }) => payAcross(db, memberId, body));
+  operation(app, deps, "peerPay", async ({ peer, body }) => paymentFromPeer(db, peer!, body));
+  operation(app, deps, "peerPaymentState", async ({ peer, body }) => paymentStateForPeer(db, peer!, body));
   operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
     await peerTermsChanged(db, peer!, body.terms);
     return { ok: true as const };

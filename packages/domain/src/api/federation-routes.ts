@@ -26,4 +26,19 @@ export const federationRoutes = {
    * currency and in the payer's, at the rate both associations count now.
    */
   quoteCrossPayment: { method: "POST", path: "/api/federation/quote", access: "member" },
+  /**
+   * Pays a member of a linked association: the member's money is held here, the other side
+   * makes the payment or refuses it, and the hold is then kept (paid) or returned (refused).
+   */
+  payAcross: { method: "POST", path: "/api/federation/pay", access: "member" },
+  /**
+   * The payer's side, its member's money held, asks this side to pay one of its members: made
+   * (committed) or refused in one transaction here, and the same answer to the same payment again.
+   */
+  peerPay: { method: "POST", path: "/api/federation/payments", access: "peer" },
+  /**
+   * What became of a payment: committed, or aborted, in which case it never will be made here
+   * (asked before it arrived, it is refused when it does). The payer's side asks when it lost the answer.
+   */
+  peerPaymentState: { method: "POST", path: "/api/federation/payments/state", access: "peer" },
 } as const satisfies Record<string, RouteSpec>;

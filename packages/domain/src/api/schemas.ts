@@ -1208,6 +1208,66 @@ export const CrossQuote = z.object({
 });
 export const PeerTermsBody = z.object({ terms: FederationTerms });
 
+const PaymentIdAcross = z.string().regex(/^fp_[A-Za-z0-9_-]{16,40}$/);
+const MemoAcross = z.string().max(50);
+
+/**
+ * A payment across, as the payer's side asks the payee's to make it: the payer's side already
+ * holds its member's money. `amount` is in the payee's currency, `payerAmount` in the payer's,
+ * related by the rate both sides count (checked again by the payee's side).
+ */
+export const PeerPayBody = z.object({
+  paymentId: PaymentIdAcross,
+  walletId: z.string().min(3).max(120),
+  amount: AmountString,
+  payerAmount: AmountString,
+  payer: z.object({ name: z.string().min(1).max(200) }),
+  memo: MemoAcross,
+  /** The payee's payment request it pays (a till's), if any. */
+  requestId: z.string().min(3).max(120).optional(),
+});
+/** The payee's side made it: its member is paid. */
+export const PeerPaid = z.object({ state: z.literal("committed"), amount: AmountString, payerAmount: AmountString });
+
+/** What became of a payment: the payee's side answers, and from then on never makes one it had not made. */
+export const PeerPaymentStateBody = z.object({ paymentId: PaymentIdAcross });
+export const PeerPaymentState = z.object({
+  state: z.enum(["committed", "aborted"]),
+  /** Why it was refused, in the payee's side's words; null when it committed, or was asked about before it arrived. */
+  reason: z.string().nullable(),
+});
+
+/**
+ * A member's payment to a member of a linked association: the quote's amounts (`amount` in the
+ * payee's currency, `payerAmount` in the payer's) and, for a ledger wallet, its key's signature
+ * over canonicalCrossPaymentMessage.
+ */
+export const CrossPayBody = z.object({
+  from: z.string().min(3).max(120),
+  server: z.string().min(8).max(300),
+  walletId: z.string().min(3).max(120),
+  amount: AmountString,
+  payerAmount: AmountString,
+  memo: MemoAcross.default(""),
+  requestId: z.string().min(3).max(120).optional(),
+  key: z.string().min(8).max(100),
+  at: z.string().max(40).optional(),
+  signature: z.string().max(200).optional(),
+});
+export const CrossPayment = z.object({
+  id: z.string(),
+  /** committed: both associations posted it; pending: the other's answer was lost, and this server asks it again until it knows. */
+  state: z.enum(["committed", "pending"]),
+  association: z.string(),
+  payee: z.object({ walletId: z.string(), name: z.string() }),
+  amount: AmountString,
+  currencySymbol: z.string(),
+  payerAmount: AmountString,
+  payerCurrencySymbol: z.string(),
+  /** The movement in the payer's history. */
+  transactionId: z.string(),
+});
+
 export const schemas = {
   health: { response: Health },
   ready: { response: z.object({ status: z.literal("ready") }) },
@@ -1345,6 +1405,9 @@ export const schemas = {
   peerLinkTerms: { body: PeerTermsBody, response: Ok },
   peerQuote: { body: PeerQuoteBody, response: PeerQuote },
   quoteCrossPayment: { body: CrossQuoteBody, response: CrossQuote },
+  payAcross: { body: CrossPayBody, response: CrossPayment },
+  peerPay: { body: PeerPayBody, response: PeerPaid },
+  peerPaymentState: { body: PeerPaymentStateBody, response: PeerPaymentState },
   getStagingUserAccounts: { response: z.array(StagingAccount) },
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },

@@ -1,9 +1,30 @@
-import { ErrorCode, routes, SM, type FederationRouteName } from "@mutua/domain";
+import { ErrorCode, M, routes, SM, type FederationRouteName } from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import type { z } from "zod";
 import { Refusal } from "../platform/errors";
 import { fingerprintOf, publicKeyFromId, type ServerKey } from "./server-key";
 import { responseSigner, signRequest } from "./signed-messages";
+
+/**
+ * The other side's refusals of a payment or quote that this side tells its member in its own
+ * words (a message of the catalogs, without values): anything else is told as "refused: <their words>".
+ */
+export const PEER_REFUSALS: ReadonlyMap<string, ErrorCode> = new Map([
+  [SM.federationPayeeUnknown, ErrorCode.notFound],
+  [SM.federationLinkOff, ErrorCode.stateConflict],
+  [SM.federationRatesDiffer, ErrorCode.stateConflict],
+  [SM.federationRateChanged, ErrorCode.stateConflict],
+  [SM.federationTrustLimit, ErrorCode.stateConflict],
+  [SM.accountFrozen, ErrorCode.accountFrozen],
+  [M.targetInactive, ErrorCode.inactiveAccount],
+  [M.recipientLimit, ErrorCode.recipientLimit],
+  [SM.paymentRequestMismatch, ErrorCode.validation],
+  [SM.paymentRequestNotFound, ErrorCode.notFound],
+  [SM.paymentRequestPaid, ErrorCode.stateConflict],
+  [SM.paymentRequestExpired, ErrorCode.stateConflict],
+  [SM.paymentRequestCancelled, ErrorCode.stateConflict],
+  [SM.federationPaymentRefused, ErrorCode.stateConflict],
+]);
 
 /** How long this server waits for another's answer. */
 const PEER_TIMEOUT_MS = 10_000;
@@ -79,7 +100,11 @@ export async function callPeer<K extends FederationRouteName>(
     throw unverifiable();
   }
   if (!res.ok) {
-    const message = (json as { error?: { message?: unknown } } | null)?.error?.message;
+    const error = (json as { error?: { message?: unknown; msgid?: unknown; code?: unknown } } | null)?.error;
+    // A refusal of the payment's rules is told to the member as this server's own, in their language.
+    const known = PEER_REFUSALS.get(String(error?.msgid));
+    if (known) throw new Refusal(known, { id: String(error!.msgid) });
+    const message = error?.message;
     throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPeerRefused, values: { reason: typeof message === "string" ? message.slice(0, 300) : "" } });
   }
   const parsed = schemas[name].response.safeParse(json);

@@ -17,8 +17,11 @@ import type { Signer } from "./signed-messages";
 type PeerQuote = z.output<typeof schemas.peerQuote.response>;
 type CrossQuote = z.output<typeof schemas.quoteCrossPayment.response>;
 
-interface ActiveLink {
+export interface ActiveLink {
+  id: string;
+  public_id: string;
   peer_url: string;
+  peer_currency_symbol: string | null;
   peer_name: string | null;
   peer_key: Buffer;
   our_value_e4: string;
@@ -27,12 +30,15 @@ interface ActiveLink {
   peer_our_value_e4: string;
   peer_their_value_e4: string;
   peer_enabled: boolean;
+  trust_limit_cents: string;
+  held_cents: string;
 }
 
-const LINK_COLUMNS = `peer_url, peer_name, peer_key, our_value_e4, their_value_e4, enabled, peer_our_value_e4, peer_their_value_e4, peer_enabled`;
+export const LINK_COLUMNS = `id, public_id, peer_url, peer_name, peer_currency_symbol, peer_key, our_value_e4, their_value_e4, enabled,
+  peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents`;
 
 /** A link both sides may pay across now: on at both ends, counting the same rate. */
-function usable(link: ActiveLink | undefined): ActiveLink {
+export function usable(link: ActiveLink | undefined): ActiveLink {
   if (!link) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
   if (!link.enabled || !link.peer_enabled) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkOff });
   const mine = { ours: BigInt(link.our_value_e4), theirs: BigInt(link.their_value_e4) };
@@ -53,19 +59,26 @@ export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof
   if (cents === null || cents <= 0n) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   const ours = BigInt(link.our_value_e4);
   const theirs = BigInt(link.their_value_e4);
+  const peerAmount = convertCents(cents, ours, theirs);
+  withinTrust(link, peerAmount);
   return {
     payee: { walletId: body.walletId, name: payee.name },
     amount: formatCents(cents),
     currencySymbol: payee.symbol,
-    peerAmount: formatCents(convertCents(cents, ours, theirs)),
+    peerAmount: formatCents(peerAmount),
     rate: rateText(ours, theirs),
   };
 }
 
+/** Refuses a payment in of `peerCents` (the payer's currency) that would take what this side holds of it past its trust limit. */
+export function withinTrust(link: ActiveLink, peerCents: bigint): void {
+  if (BigInt(link.held_cents) + peerCents > BigInt(link.trust_limit_cents)) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationTrustLimit });
+}
+
 /** A member's wallet that may be paid: known, a member's, active and not frozen. */
-async function payeeOf(db: Queryable, walletId: string): Promise<{ name: string; symbol: string }> {
-  const { rows } = await db.query<{ role: string; status: string; frozen_reason: string | null; name: string | null; symbol: string }>(
-    `SELECT w.role, w.status, w.frozen_reason, m.name, c.symbol FROM wallets w
+export async function payeeOf(db: Queryable, walletId: string): Promise<{ name: string; symbol: string; backend_id: string }> {
+  const { rows } = await db.query<{ role: string; status: string; frozen_reason: string | null; name: string | null; symbol: string; backend_id: string }>(
+    `SELECT w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
        LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
       WHERE w.id = $1`,
     [walletId],
@@ -74,7 +87,7 @@ async function payeeOf(db: Queryable, walletId: string): Promise<{ name: string;
   if (!w || w.role !== "member" || w.status === "discarded" || w.name === null) throw new Refusal(ErrorCode.notFound, { id: SM.federationPayeeUnknown });
   if (w.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
   if (w.frozen_reason !== null) throw new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
-  return { name: w.name, symbol: w.symbol };
+  return { name: w.name, symbol: w.symbol, backend_id: w.backend_id };
 }
 
 /**

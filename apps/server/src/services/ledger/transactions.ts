@@ -2,6 +2,7 @@ import { formatCents, parseAmountInput, searchKey, type ReconversionStatus, type
 import type { Queryable } from "../../db/pool";
 import { checkBound, decodeCursor, encodeCursor } from "./paging";
 import type { MovementKind, MovementRow } from "./ledger";
+import { crossPartyName } from "../federation/party-name";
 
 interface Row {
   id: bigint;
@@ -27,7 +28,7 @@ const selectFrom = (source: string) => `
     to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us, m.payer_wallet_id, m.sender_memo, m.recipient_memo, c.symbol,
     (SELECT json_agg(json_build_object('kind', a.kind, 'amount', p.amount::text) ORDER BY a.kind)
        FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = m.id AND a.wallet_id = $1) AS parts,
-    cw.id AS cp_wallet, cw.member_id AS cp_member, cm.name AS cp_name,
+    cw.id AS cp_wallet, cw.member_id AS cp_member, coalesce(cm.name, ${crossPartyName("m.id", "cw")}) AS cp_name,
     rc.status AS reconversion_status
   FROM ${source} m
   JOIN currencies c ON c.id = m.currency_id

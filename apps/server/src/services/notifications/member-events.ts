@@ -1,5 +1,6 @@
 import { formatCents, SILENT_EVENT_KINDS, type EventKind, type MemberEvent, type ReconversionStatus } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
+import { crossPartyName } from "../federation/party-name";
 
 /**
  * A member's events (migration 0011 writes them, by trigger, in their cause's transaction): what
@@ -36,7 +37,7 @@ interface Row {
 const SELECT = `
   SELECT e.id, e.kind, e.created_at, e.wallet_id, e.stage, e.read_at IS NOT NULL AS read, e.seq,
     c.symbol, m.public_id, coalesce(m.amount, pr.amount) AS amount,
-    (cw.id IS NOT NULL OR pr.id IS NOT NULL) AS has_counterparty, coalesce(cm.name, am.name) AS counterparty,
+    (cw.id IS NOT NULL OR pr.id IS NOT NULL) AS has_counterparty, coalesce(cm.name, ${crossPartyName("m.id", "cw")}, am.name) AS counterparty,
     pr.public_id AS request_public_id
   FROM member_events e
   JOIN wallets w ON w.id = e.wallet_id

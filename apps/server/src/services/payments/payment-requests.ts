@@ -18,6 +18,7 @@ import type { MovementRow } from "../ledger/ledger";
 import { hit } from "../platform/rate-limit";
 import { tillWallet } from "../shops/tills";
 import { memberSinceSql, nameHint } from "../members/name-hints";
+import { crossPartyName } from "../federation/party-name";
 
 /**
  * Payment requests: a payee asks for an exact amount into one of their wallets. Its
@@ -119,7 +120,7 @@ export async function getPaymentRequest(db: Queryable, me: bigint, publicId: str
       payer_since: string | null;
     }
   >(
-    `SELECT r.*, ${LAPSED}, w.member_id, pm.name AS payee_name, c.symbol, m.public_id AS tx_id, payer.name AS payer_name,
+    `SELECT r.*, ${LAPSED}, w.member_id, pm.name AS payee_name, c.symbol, m.public_id AS tx_id, coalesce(payer.name, ${crossPartyName("m.id", "pw")}) AS payer_name,
        ${memberSinceSql("payer")} AS payer_since,
        EXISTS (SELECT 1 FROM wallet_cashiers k WHERE k.wallet_id = r.wallet_id AND k.member_id = $2) AS by_cashier
        FROM payment_requests r

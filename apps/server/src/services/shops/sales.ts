@@ -3,6 +3,7 @@ import type { Queryable } from "../../db/pool";
 import { invalid } from "../platform/errors";
 import { checkBound, decodeCursor, encodeCursor } from "../ledger/paging";
 import { memberSinceSql, nameHint } from "../members/name-hints";
+import { crossPartyName } from "../federation/party-name";
 
 export interface SalesRange {
   from: string;
@@ -50,7 +51,7 @@ export async function listSales(db: Queryable, walletId: string, range: SalesRan
   const { rows } = await db.query<Row>(
     `SELECT m.id, m.public_id, m.amount, m.recipient_memo, m.created_at,
        to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us,
-       payer.name AS payer_name, ${memberSinceSql("payer")} AS payer_since, r.public_id AS request_id
+       coalesce(payer.name, ${crossPartyName("m.id", "pw")}) AS payer_name, ${memberSinceSql("payer")} AS payer_since, r.public_id AS request_id
      FROM movements m
      JOIN wallets pw ON pw.id = m.payer_wallet_id
      LEFT JOIN members payer ON payer.id = pw.member_id

@@ -62,6 +62,13 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
     await db.query("INSERT INTO accounts (wallet_id, currency_id, kind, floor, ceiling) VALUES ($1, $2, $3, NULL, 0)", [walletId, backend.currency_id, kind]);
     return;
   }
+  if (role === "clearing") {
+    // No floor or ceiling: the link's trust limit bounds what crosses (services/federation/payments.ts).
+    for (const kind of backend.kind === "custodial" ? ["main"] : ["nant", "cm"]) {
+      await db.query("INSERT INTO accounts (wallet_id, currency_id, kind) VALUES ($1, $2, $3)", [walletId, backend.currency_id, kind]);
+    }
+    return;
+  }
   if (backend.kind === "custodial") {
     await db.query("INSERT INTO accounts (wallet_id, currency_id, kind, floor) VALUES ($1, $2, 'main', 0)", [walletId, backend.currency_id]);
     return;
@@ -75,6 +82,20 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
       backend.cm_ceiling,
     ]);
   }
+}
+
+/**
+ * The clearing wallet of a link in a backend (idempotent): what this association's members pay
+ * to members of the linked one goes into it, what theirs pay ours comes out of it.
+ */
+export async function ensureClearingWallet(db: Queryable, backend: BackendRow, link: { id: bigint | string; public_id: string }): Promise<string> {
+  const id = `${backend.kind}:${backend.name}.clearing.${link.public_id}`;
+  const { rowCount } = await db.query(
+    "INSERT INTO wallets (id, backend_id, role, status, federation_link_id) VALUES ($1, $2, 'clearing', 'active', $3) ON CONFLICT DO NOTHING",
+    [id, backend.id, link.id],
+  );
+  if (rowCount) await openAccounts(db, id, backend, "clearing");
+  return id;
 }
 
 /** The issuance and safe wallets of a backend (idempotent). */

@@ -1,0 +1,9 @@
+/**
+ * The name a member reads for the other side of a movement with a clearing wallet (a payment
+ * across a link): the other association's member and their association, "Alice Martin
+ * (Association A)". SQL, for the views that name counterparties (history, events, the till):
+ * `movement` is the movement's id, `wallet` the counterparty wallet's alias.
+ */
+export const crossPartyName = (movement: string, wallet: string) => `CASE WHEN ${wallet}.role = 'clearing' THEN (
+    SELECT fp.peer_member_name || ' (' || coalesce(fl.peer_name, '') || ')' FROM federation_payments fp JOIN federation_links fl ON fl.id = fp.link_id
+     WHERE (fp.movement_id = ${movement} OR fp.return_movement_id = ${movement}) AND fp.peer_member_name IS NOT NULL LIMIT 1) END`;

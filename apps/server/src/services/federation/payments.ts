@@ -1,0 +1,502 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { z } from "zod";
+import {
+  canonicalCrossPaymentMessage,
+  convertCents,
+  ErrorCode,
+  formatCents,
+  M,
+  MAX_AMOUNT_CENTS,
+  memoProblem,
+  parseApiAmount,
+  SIGNATURE_MAX_AGE_SECONDS,
+  SM,
+  splitPayment,
+  type SubAccount,
+} from "@mutua/domain";
+import type { schemas } from "@mutua/domain/api/schemas";
+import { recoverSigner } from "@mutua/wallet";
+import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
+import { postMovementTx, type MovementRow } from "../ledger/ledger";
+import { lockRequestForPayment, markRequestPaid } from "../payments/payment-requests";
+import { invalid, notFound, Refusal } from "../platform/errors";
+import { ensureClearingWallet, getBackend, getWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
+import { callPeer, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
+import { LINK_COLUMNS, payeeOf, usable, withinTrust, type ActiveLink } from "./quotes";
+import { federationKey } from "./server-key";
+import type { Signer } from "./signed-messages";
+
+/**
+ * Payments across a link (docs/federation.md "Paying across"): two-phase commit with the payee's
+ * side as the last participant. The payer's side prepares first (its member's money held: member
+ * -> clearing wallet, in its own ledger, by its own rules), then asks the payee's side, which
+ * decides in one transaction of its own (clearing wallet -> member, or a refusal), so it is never
+ * in doubt itself. The payer's side then commits (the hold stays, paid) or aborts (the hold comes
+ * back). An answer lost leaves the payer's side prepared: it asks what became of the payment
+ * (services/federation/recovery.ts), and the payee's side, asked about a payment it never saw,
+ * answers aborted and from then on refuses it: never paid twice, never lost, never held.
+ */
+
+type CrossPayBody = z.output<typeof schemas.payAcross.body>;
+type CrossPayment = z.output<typeof schemas.payAcross.response>;
+type PeerPayBody = z.output<typeof schemas.peerPay.body>;
+type PeerPaid = z.output<typeof schemas.peerPay.response>;
+type PeerPaymentState = z.output<typeof schemas.peerPaymentState.response>;
+
+export interface PaymentRow {
+  id: bigint;
+  public_id: string;
+  link_id: bigint;
+  direction: "out" | "in";
+  state: "prepared" | "committed" | "aborted";
+  wallet_id: string | null;
+  peer_wallet_id: string | null;
+  peer_member_name: string | null;
+  amount_cents: bigint | null;
+  peer_amount_cents: bigint | null;
+  memo: string;
+  request_public_id: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  movement_id: bigint | null;
+  refusal: string | null;
+  checks: number;
+}
+
+/** How long after its hold a payment is first asked about, if its own request did not settle it: past the peer call's timeout. */
+const FIRST_CHECK_SECONDS = 30;
+
+const rateChanged = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
+const tooLarge = () => new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: formatCents(MAX_AMOUNT_CENTS) } });
+
+function positiveCents(text: string): bigint {
+  const c = parseApiAmount(text);
+  if (c === null || c <= 0n) throw new Refusal(ErrorCode.validation, { id: M.amountSendNotPositive });
+  if (c > MAX_AMOUNT_CENTS) throw tooLarge();
+  return c;
+}
+
+/** The sub-account a payment in credits: the one top-ups credit. */
+const creditKind = (backend: BackendRow): SubAccount => (backend.kind === "custodial" ? "main" : "nant");
+
+async function linkWhere(db: Queryable, where: string, value: unknown, lock = false): Promise<ActiveLink | undefined> {
+  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE ${where} AND state = 'active'${lock ? " FOR UPDATE" : ""}`, [
+    value,
+  ]);
+  return rows[0];
+}
+
+/** What makes two requests of a member's "the same payment across" for its idempotency key. */
+const requestHash = (b: CrossPayBody, url: string) =>
+  createHash("sha256")
+    .update(JSON.stringify([b.from, url, b.walletId, b.amount, b.payerAmount, b.memo, b.requestId ?? null]))
+    .digest("hex");
+
+async function paymentByKey(db: Queryable, walletId: string, key: string): Promise<PaymentRow | null> {
+  const { rows } = await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE wallet_id = $1 AND idempotency_key = $2 AND direction = 'out'", [
+    walletId,
+    key,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** How the member's money is held: a custodial account's one part, or a ledger wallet's split between mutual credit and pledged money. */
+async function holdParts(db: Queryable, payer: WalletRow, amount: bigint): Promise<{ account: SubAccount; amount: bigint }[]> {
+  const { rows } = await db.query<{ kind: SubAccount; balance: bigint; floor: bigint | null }>(
+    "SELECT kind, balance, floor FROM accounts WHERE wallet_id = $1",
+    [payer.id],
+  );
+  const of = (k: SubAccount) => rows.find((r) => r.kind === k);
+  // The ledger checks the floors again under its locks.
+  if (of("main")) return [{ account: "main", amount }];
+  const cm = of("cm");
+  const split = splitPayment(amount, { nant: of("nant")?.balance ?? 0n, cm: cm?.balance ?? 0n, cmFloor: cm?.floor ?? 0n }, { cm: 0n, cmCeiling: null });
+  if (!split.ok) throw new Refusal(ErrorCode.insufficientBalance, { id: M.insufficientBalance });
+  return (
+    [
+      { account: "cm", amount: split.split.cm },
+      { account: "nant", amount: split.split.nant },
+    ] as const
+  ).filter((p) => p.amount > 0n);
+}
+
+/**
+ * A member pays a member of the linked association at `server` (payer's side). Answered once the
+ * other side made it, or refused with nothing held; "pending" when the other side's answer was
+ * lost: the money stays held until it is known (a retry with the same key asks again).
+ */
+export async function payAcross(db: Db, me: bigint, body: CrossPayBody, now = new Date()): Promise<CrossPayment> {
+  const url = peerBaseUrl(body.server);
+  const hash = requestHash(body, url);
+  const payer = await getWallet(db, body.from);
+  if (!payer || payer.member_id !== me || payer.status === "discarded") throw notFound();
+  const existing = await paymentByKey(db, payer.id, body.key);
+  if (existing) {
+    if (existing.request_hash !== hash) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
+    return answer(db, await settle(db, existing, "pay"));
+  }
+  const link = usable(await linkWhere(db, "peer_url = $1", url));
+  const amount = positiveCents(body.amount);
+  const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
+  if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
+  const problem = memoProblem(body.memo);
+  if (problem) throw invalid({ memo: problem });
+  if (payer.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: SM.payerInactive });
+  if (payer.frozen_reason !== null) throw new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
+  const signed = verifySignature(payer, body, url, now);
+
+  // The other side's word, now, before anything is held: its member, its rate, its limit. Its
+  // payment checks them all again, under its locks.
+  const key = await federationKey(db);
+  const quote = await callPeer(key, link.peer_url, link.peer_key.toString("base64url"), "peerQuote", { walletId: body.walletId, amount: body.amount });
+  if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
+
+  const backend = (await getBackend(db, payer.backend_id))!;
+  const clearing = await ensureClearingWallet(db, backend, link);
+  const parts = await holdParts(db, payer, payerAmount);
+  const { rows: names } = await db.query<{ name: string }>("SELECT name FROM members WHERE id = $1", [me]);
+  const paymentId = `fp_${randomBytes(16).toString("base64url")}`;
+  let row: PaymentRow;
+  try {
+    row = await inTransaction(db, async (tx) => {
+      const { movement, replayed } = await postMovementTx(tx, {
+        kind: "payment",
+        payerWalletId: payer.id,
+        payeeWalletId: clearing,
+        parts,
+        senderMemo: body.memo,
+        recipientMemo: "",
+        idempotencyKey: body.key,
+        initiatedBy: me,
+        signedMessage: signed?.message ?? null,
+        signature: signed?.signature ?? null,
+      });
+      // The key made a payment of another kind: not this one.
+      if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
+      const { rows } = await tx.query<PaymentRow>(
+        `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_wallet_id, peer_member_name, amount_cents,
+           peer_amount_cents, our_value_e4, their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, next_check_at)
+         VALUES ($1, $2, 'out', 'prepared', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() + make_interval(secs => $15)) RETURNING *`,
+        [
+          paymentId,
+          link.id,
+          payer.id,
+          body.walletId,
+          quote.payee.name,
+          payerAmount,
+          amount,
+          link.our_value_e4,
+          link.their_value_e4,
+          body.memo,
+          body.requestId ?? null,
+          body.key,
+          hash,
+          movement.id,
+          FIRST_CHECK_SECONDS,
+        ],
+      );
+      return rows[0]!;
+    });
+  } catch (e) {
+    // The same key sent twice at once: the other request held the money; answer as it does.
+    const again = (e as { code?: string }).code === "23505" ? await paymentByKey(db, payer.id, body.key) : null;
+    if (!again) throw e;
+    row = again;
+  }
+  return answer(db, await settle(db, row, "pay", names[0]?.name ?? ""));
+}
+
+/** A ledger wallet's payment must carry its key's signature, recent, over the payment's canonical text: the server cannot make one up. */
+function verifySignature(payer: WalletRow, body: CrossPayBody, url: string, now: Date): { message: string; signature: string } | null {
+  if (!payer.address) return null;
+  if (!body.signature || !body.at) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
+  const at = Date.parse(body.at);
+  if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000)
+    throw new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
+  const message = canonicalCrossPaymentMessage({
+    from: body.from,
+    server: url,
+    to: body.walletId,
+    amount: body.amount,
+    payerAmount: body.payerAmount,
+    memo: body.memo,
+    requestId: body.requestId,
+    key: body.key,
+    at: body.at,
+  });
+  if (recoverSigner(message, body.signature) !== payer.address) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
+  return { message, signature: body.signature };
+}
+
+/** The member's answer for their payment: made, or still being asked about; a refused one is told as its refusal. */
+async function answer(db: Queryable, row: PaymentRow): Promise<CrossPayment> {
+  if (row.state === "aborted") throw refusalOf(row.refusal);
+  const { rows } = await db.query<{ peer_name: string | null; peer_currency_symbol: string | null; symbol: string; public_id: string }>(
+    `SELECT l.peer_name, l.peer_currency_symbol, c.symbol, mv.public_id FROM federation_links l, movements mv JOIN currencies c ON c.id = mv.currency_id
+      WHERE l.id = $1 AND mv.id = $2`,
+    [row.link_id, row.movement_id],
+  );
+  const r = rows[0]!;
+  return {
+    id: row.public_id,
+    state: row.state === "committed" ? "committed" : "pending",
+    association: r.peer_name ?? "",
+    payee: { walletId: row.peer_wallet_id!, name: row.peer_member_name ?? "" },
+    amount: formatCents(row.peer_amount_cents!),
+    currencySymbol: r.peer_currency_symbol ?? "",
+    payerAmount: formatCents(row.amount_cents!),
+    payerCurrencySymbol: r.symbol,
+    transactionId: r.public_id,
+  };
+}
+
+/** The refusal the other side gave, in the member's words when it is one of the payment's rules. */
+function refusalOf(reason: string | null): Refusal {
+  const code = reason === null ? undefined : PEER_REFUSALS.get(reason);
+  return code ? new Refusal(code, { id: reason! }) : new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentRefused });
+}
+
+/**
+ * Brings a prepared payment to its end if the other side can say what it is: "pay" sends the
+ * payment (the member's request, or its retry), "ask" only asks what became of it (the recovery,
+ * which never makes a payment the member's request did not). Answers the row as it is then.
+ */
+export async function settle(db: Db, row: PaymentRow, how: "pay" | "ask", payerName?: string): Promise<PaymentRow> {
+  if (row.state !== "prepared") return row;
+  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [row.link_id]);
+  const link = rows[0]!;
+  const key = await federationKey(db);
+  const keyId = link.peer_key.toString("base64url");
+  if (how === "pay") {
+    try {
+      const name = payerName ?? (await payerNameOf(db, row.wallet_id!));
+      await callPeer(key, link.peer_url, keyId, "peerPay", {
+        paymentId: row.public_id,
+        walletId: row.peer_wallet_id!,
+        amount: formatCents(row.peer_amount_cents!),
+        payerAmount: formatCents(row.amount_cents!),
+        payer: { name },
+        memo: row.memo,
+        ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
+      });
+      return await finish(db, row, "committed", null);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      // Refused, unreachable or unverifiable: what the other side holds is the truth; ask it.
+    }
+  }
+  let state: PeerPaymentState;
+  try {
+    state = await callPeer(key, link.peer_url, keyId, "peerPaymentState", { paymentId: row.public_id });
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    return postpone(db, row);
+  }
+  return finish(db, row, state.state, state.reason);
+}
+
+async function payerNameOf(db: Queryable, walletId: string): Promise<string> {
+  const { rows } = await db.query<{ name: string }>("SELECT m.name FROM wallets w JOIN members m ON m.id = w.member_id WHERE w.id = $1", [walletId]);
+  return rows[0]?.name ?? "";
+}
+
+/** Asked again later, a little later each time (at most a minute apart). */
+async function postpone(db: Queryable, row: PaymentRow): Promise<PaymentRow> {
+  const { rows } = await db.query<PaymentRow>(
+    `UPDATE federation_payments SET checks = checks + 1, next_check_at = now() + make_interval(secs => least(5 * power(2, least(checks, 4)), 30)), updated_at = now()
+      WHERE id = $1 AND state = 'prepared' RETURNING *`,
+    [row.id],
+  );
+  return rows[0] ?? (await reread(db, row));
+}
+
+const reread = async (db: Queryable, row: PaymentRow) => (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1", [row.id])).rows[0]!;
+
+/**
+ * The payer's side ends a prepared payment as the other side ended it: committed (the hold is the
+ * payment; what this side holds of the other's currency goes down by its amount in it), or
+ * aborted (the hold returned to the member, clearing -> member, the same parts). Once only,
+ * whoever gets there first: the row is locked and must still be prepared.
+ */
+async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", reason: string | null): Promise<PaymentRow> {
+  return retried(() =>
+    inTransaction(db, async (tx) => {
+      const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 AND state = 'prepared' FOR UPDATE", [row.id]);
+      const current = rows[0];
+      if (!current) return reread(tx, row);
+      if (state === "committed") {
+        await tx.query("UPDATE federation_links SET held_cents = held_cents - $2 WHERE id = $1", [current.link_id, current.peer_amount_cents]);
+        return (
+          await tx.query<PaymentRow>("UPDATE federation_payments SET state = 'committed', next_check_at = NULL, updated_at = now() WHERE id = $1 RETURNING *", [
+            current.id,
+          ])
+        ).rows[0]!;
+      }
+      const back = await returnHold(tx, current);
+      return (
+        await tx.query<PaymentRow>(
+          "UPDATE federation_payments SET state = 'aborted', refusal = $2, return_movement_id = $3, next_check_at = NULL, updated_at = now() WHERE id = $1 RETURNING *",
+          [current.id, reason, back.id],
+        )
+      ).rows[0]!;
+    }),
+  );
+}
+
+/** A transaction tried again when PostgreSQL asks to (a deadlock, a serialisation failure): nothing of it was written. */
+async function retried<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if ((code === "40P01" || code === "40001") && attempt < 5) continue;
+      throw e;
+    }
+  }
+}
+
+/** The hold, back from the clearing wallet to the member, part for part. */
+async function returnHold(tx: Tx, row: PaymentRow): Promise<MovementRow> {
+  const { rows: parts } = await tx.query<{ kind: SubAccount; amount: bigint; clearing: string }>(
+    `SELECT a.kind, p.amount, mv.payee_wallet_id AS clearing FROM postings p JOIN accounts a ON a.id = p.account_id JOIN movements mv ON mv.id = p.movement_id
+      WHERE p.movement_id = $1 AND a.wallet_id = mv.payee_wallet_id ORDER BY a.kind`,
+    [row.movement_id],
+  );
+  const { movement } = await postMovementTx(tx, {
+    kind: "payment",
+    payerWalletId: parts[0]!.clearing,
+    payeeWalletId: row.wallet_id!,
+    parts: parts.map((p) => ({ account: p.kind, amount: p.amount })),
+    senderMemo: "",
+    recipientMemo: row.memo,
+    idempotencyKey: `return:${row.public_id}`,
+    initiatedBy: null,
+  });
+  return movement;
+}
+
+/** The link a signed message comes from, locked: the payments in and the questions about them take their turns on it. */
+async function lockedLinkOf(tx: Tx, signer: Signer): Promise<ActiveLink> {
+  const link = await linkWhere(tx, "peer_key = $1", signer.publicKey, true);
+  if (!link) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+  return link;
+}
+
+async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {
+  const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE link_id = $1 AND direction = 'in' AND public_id = $2", [
+    linkId,
+    paymentId,
+  ]);
+  return rows[0] ?? null;
+}
+
+/**
+ * The payee's side makes a payment in, or refuses it, in one transaction: the link locked, every
+ * rule checked (on at both ends, the rate, the trust limit, the payee, the request it pays), the
+ * clearing wallet -> member movement posted and what this side holds of the payer's currency
+ * raised. A refusal is recorded too, so that the same payment asked again, or asked about, is
+ * answered the same.
+ */
+export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody): Promise<PeerPaid> {
+  const outcome = await retried(() =>
+    inTransaction(db, async (tx): Promise<PeerPaid | Refusal> => {
+      const link = await lockedLinkOf(tx, signer);
+      const seen = await incoming(tx, link.id, body.paymentId);
+      if (seen) {
+        if (seen.state === "aborted") return refusalOf(seen.refusal);
+        const same =
+          seen.wallet_id === body.walletId && formatCents(seen.amount_cents!) === body.amount && formatCents(seen.peer_amount_cents!) === body.payerAmount;
+        if (!same) return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
+        return { state: "committed", amount: formatCents(seen.amount_cents!), payerAmount: formatCents(seen.peer_amount_cents!) };
+      }
+      await tx.query("SAVEPOINT payment_in");
+      try {
+        return await makePaymentIn(tx, link, body);
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+        await tx.query("ROLLBACK TO SAVEPOINT payment_in");
+        await tx.query(
+          `INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal)
+         VALUES ($1, $2, 'in', 'aborted', $3, '', $4)`,
+          [body.paymentId, link.id, body.payer.name, e.msg.id],
+        );
+        return e;
+      }
+    }),
+  );
+  if (outcome instanceof Refusal) throw outcome;
+  return outcome;
+}
+
+async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody): Promise<PeerPaid> {
+  usable(link);
+  const amount = positiveCents(body.amount);
+  const payerAmount = convertCents(amount, BigInt(link.our_value_e4), BigInt(link.their_value_e4));
+  if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
+  if (memoProblem(body.memo)) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
+  withinTrust(link, payerAmount);
+  const payee = await payeeOf(tx, body.walletId);
+  const backend = (await getBackend(tx, payee.backend_id))!;
+  const clearing = await ensureClearingWallet(tx, backend, link);
+  let recipientMemo = body.memo;
+  if (body.requestId) {
+    const locked = await lockRequestForPayment(tx, body.requestId, {
+      payerWalletId: clearing,
+      payeeWalletId: body.walletId,
+      amount,
+      key: body.paymentId,
+      recipientMemo: body.memo,
+      signed: false,
+    });
+    recipientMemo = locked.recipientMemo;
+  }
+  const { movement } = await postMovementTx(tx, {
+    kind: "payment",
+    payerWalletId: clearing,
+    payeeWalletId: body.walletId,
+    parts: [{ account: creditKind(backend), amount }],
+    senderMemo: "",
+    recipientMemo,
+    idempotencyKey: body.paymentId,
+    initiatedBy: null,
+  });
+  if (body.requestId) await markRequestPaid(tx, body.requestId, movement);
+  await tx.query("UPDATE federation_links SET held_cents = held_cents + $2, updated_at = updated_at WHERE id = $1", [link.id, payerAmount]);
+  await tx.query(
+    `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_member_name, amount_cents, peer_amount_cents,
+       our_value_e4, their_value_e4, memo, request_public_id, movement_id)
+     VALUES ($1, $2, 'in', 'committed', $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      body.paymentId,
+      link.id,
+      body.walletId,
+      body.payer.name,
+      amount,
+      payerAmount,
+      link.our_value_e4,
+      link.their_value_e4,
+      recipientMemo,
+      body.requestId ?? null,
+      movement.id,
+    ],
+  );
+  return { state: "committed", amount: formatCents(amount), payerAmount: formatCents(payerAmount) };
+}
+
+/**
+ * What became of a payment in, for the payer's side that lost the answer. One this side never
+ * saw is recorded aborted first: the payment, if it is still on its way, is refused when it comes.
+ */
+export async function paymentStateForPeer(db: Db, signer: Signer, body: { paymentId: string }): Promise<PeerPaymentState> {
+  return inTransaction(db, async (tx) => {
+    const link = await lockedLinkOf(tx, signer);
+    const seen = await incoming(tx, link.id, body.paymentId);
+    if (seen) return { state: seen.state === "committed" ? "committed" : "aborted", reason: seen.refusal };
+    await tx.query("INSERT INTO federation_payments (public_id, link_id, direction, state, memo) VALUES ($1, $2, 'in', 'aborted', '')", [
+      body.paymentId,
+      link.id,
+    ]);
+    return { state: "aborted", reason: null };
+  });
+}

@@ -1,0 +1,329 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { formatCents } from "@mutua/domain";
+import { ledgerViolations } from "../src/services/ledger/ledger";
+import { recoverPayments } from "../src/services/federation/recovery";
+import { federationKey } from "../src/services/federation/server-key";
+import { openCustodialWallet } from "../src/services/wallets/wallets";
+import { linkSides, links, side, signedCall, strangerKey, TERMS_B, type Side } from "./federation-sides";
+import { Api, countMovements, createBackend, memberToken, seedMember, topUp, walletBalances } from "./helpers";
+
+/**
+ * Payments across a link between two associations' servers, each on its own database: made on
+ * both sides or on neither, whatever is refused, attacked, or lost on the way; and what is left in
+ * doubt settled by the recovery.
+ */
+const sides: Side[] = [];
+let a: Side;
+let b: Side;
+let alice: Api;
+let aliceWallet: string;
+let bobWallet: string;
+let bobApi: Api;
+let fridaWallet: string;
+let keyCount = 0;
+const newKey = () => `cross-${process.pid}-${++keyCount}-${Date.now()}`;
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([side("Association A", "AAA"), side("Association B", "BBB")]);
+  sides.push(a, b);
+  await linkSides(a, b);
+  const backendA = await createBackend(a.db, { kind: "custodial", symbol: "AAA" });
+  const aliceMember = await seedMember(a.db, { firstName: "Alice", lastName: "Martin" });
+  aliceWallet = await openCustodialWallet(a.db, backendA, aliceMember.id, "active");
+  await topUp(a.db, aliceWallet, "100.00");
+  alice = new Api(a.url, await memberToken(a.db, aliceMember.id));
+  const backendB = await createBackend(b.db, { kind: "custodial", symbol: "BBB" });
+  const bob = await seedMember(b.db, { firstName: "Bob", lastName: "Durand" });
+  bobWallet = await openCustodialWallet(b.db, backendB, bob.id, "active");
+  bobApi = new Api(b.url, await memberToken(b.db, bob.id));
+  const frida = await seedMember(b.db, { firstName: "Frida", lastName: "Frost" });
+  fridaWallet = await openCustodialWallet(b.db, backendB, frida.id, "active");
+});
+
+afterAll(async () => {
+  for (const s of sides) {
+    await s.server.close();
+    await s.tdb.drop();
+  }
+});
+
+const realFetch = globalThis.fetch;
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+/** The servers' fetch, with the calls to `path` made to fail: before they leave ("before"), or once answered ("after": the answer lost). */
+function loseCalls(path: string, when: "before" | "after") {
+  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    if (String(input).endsWith(path)) {
+      if (when === "after") await realFetch(input, init);
+      throw new TypeError("fetch failed");
+    }
+    return realFetch(input, init);
+  }) as typeof fetch;
+}
+
+const pay = (amount: string, payerAmount: string, extra: Record<string, unknown> = {}) =>
+  alice.call("payAcross", { body: { from: aliceWallet, server: b.url, walletId: bobWallet, amount, payerAmount, key: newKey(), ...extra } });
+
+/** What a clearing wallet of `s` holds (its accounts summed), in cents. */
+async function clearingBalance(s: Side): Promise<bigint> {
+  const { rows } = await s.db.query<{ total: string | null }>(
+    "SELECT sum(a.balance)::text AS total FROM accounts a JOIN wallets w ON w.id = a.wallet_id WHERE w.role = 'clearing'",
+  );
+  return BigInt(rows[0]!.total ?? "0");
+}
+const held = async (s: Side) => BigInt((await s.db.query<{ held_cents: bigint }>("SELECT held_cents FROM federation_links")).rows[0]!.held_cents);
+
+/** Both ledgers whole, and each side's clearing balance what the other records of it. */
+async function bothAgree() {
+  expect(await ledgerViolations(a.db)).toEqual([]);
+  expect(await ledgerViolations(b.db)).toEqual([]);
+  expect(await clearingBalance(a)).toBe(await held(b));
+  expect(await clearingBalance(b)).toBe(await held(a));
+  const prepared = await a.db.query("SELECT 1 FROM federation_payments WHERE state = 'prepared'");
+  expect(prepared.rowCount).toBe(0);
+}
+
+/** Runs `act` and checks that it moved nothing on either side. */
+async function movesNothing(act: () => Promise<void>) {
+  const before = [await countMovements(a.db), await countMovements(b.db), await walletBalances(a.db, aliceWallet), await walletBalances(b.db, bobWallet)];
+  await act();
+  expect([await countMovements(a.db), await countMovements(b.db), await walletBalances(a.db, aliceWallet), await walletBalances(b.db, bobWallet)]).toEqual(
+    before,
+  );
+  await bothAgree();
+}
+
+describe("paying across the link", () => {
+  it("Alice of A pays Bob of B 12.50 BBB, 10.00 AAA at the agreed rate: posted on both sides, named on both", async () => {
+    const paid = await pay("12.50", "10.00", { memo: "Bread" });
+    expect(paid.status).toBe(200);
+    expect(paid.json).toMatchObject({
+      state: "committed",
+      association: "Association B",
+      payee: { walletId: bobWallet, name: "Bob Durand" },
+      amount: "12.50",
+      currencySymbol: "BBB",
+      payerAmount: "10.00",
+      payerCurrencySymbol: "AAA",
+    });
+    expect(await walletBalances(a.db, aliceWallet)).toEqual({ main: "90.00" });
+    expect(await walletBalances(b.db, bobWallet)).toEqual({ main: "12.50" });
+    expect(formatCents(await clearingBalance(a))).toBe("10.00");
+    expect(formatCents(await clearingBalance(b))).toBe("-12.50");
+    await bothAgree();
+
+    const hers = await alice.call("getTransactions", { params: { walletId: aliceWallet } });
+    expect(hers.json.items[0]).toMatchObject({ amount: "-10.00", related: "Bob Durand (Association B)", description: "Bread" });
+    const his = await bobApi.call("getTransactions", { params: { walletId: bobWallet } });
+    expect(his.json.items[0]).toMatchObject({ amount: "12.50", related: "Alice Martin (Association A)", description: "Bread" });
+  });
+
+  it("answers the same payment again for the same key, and refuses the key for another payment", async () => {
+    const key = newKey();
+    const first = await pay("1.25", "1.00", { key });
+    expect(first.status).toBe(200);
+    const movements = [await countMovements(a.db), await countMovements(b.db)];
+    const again = await pay("1.25", "1.00", { key });
+    expect(again.status).toBe(200);
+    expect(again.json.id).toBe(first.json.id);
+    expect([await countMovements(a.db), await countMovements(b.db)]).toEqual(movements);
+    const other = await pay("2.50", "2.00", { key });
+    expect(other.status).toBe(409);
+    await bothAgree();
+  });
+});
+
+describe("refused on both sides, with nothing moved", () => {
+  it("a rate changed since the quote: on the other side (told or not), or on this one", async () => {
+    // B's owner changes B's rate, and A hears of it: the quoted amounts no longer match.
+    const [atB] = await links(b);
+    const changed = { ...TERMS_B, ourValue: "0.5" };
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: changed } })).status).toBe(200);
+    await movesNothing(async () => {
+      const r = await pay("12.50", "10.00");
+      expect(r.status).toBe(409);
+      expect(r.json.error.message).toBe("The two associations count different rates: no payment can cross until they agree.");
+    });
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: TERMS_B } })).status).toBe(200);
+    // B counts another rate and A was not told: B's own word, asked before anything is held, refuses it.
+    await b.db.query("UPDATE federation_links SET our_value_e4 = 5000, peer_their_value_e4 = 5000");
+    await movesNothing(async () => {
+      const r = await pay("12.50", "10.00");
+      expect(r.status).toBe(409);
+      expect(r.json.error.message).toBe("The rate changed since this amount was worked out: please look at the new amount.");
+    });
+    await b.db.query("UPDATE federation_links SET our_value_e4 = 8000, peer_their_value_e4 = 8000");
+    // The member's app quoted another amount than this side counts.
+    await movesNothing(async () => {
+      const r = await pay("12.50", "10.01");
+      expect(r.status).toBe(409);
+      expect(r.json.error.message).toBe("The rate changed since this amount was worked out: please look at the new amount.");
+    });
+  });
+
+  it("a payment past the trust limit B's board set", async () => {
+    // B holds at most 150.00 AAA; it holds 11.00 now: 175.00 BBB is 140.00 AAA, past it.
+    await movesNothing(async () => {
+      const r = await pay("175.00", "140.00");
+      expect(r.status).toBe(409);
+      expect(r.json.error.message).toBe("This payment would take the balance between the two associations past the limit their boards set.");
+    });
+    // Asked directly, signed by A, B refuses it too, and records it refused.
+    await movesNothing(async () => {
+      const r = await signedCall(b, await federationKey(a.db), "peerPay", peerPayment("fp_past-the-trust-limit-1", "175.00", "140.00"));
+      expect(r.status).toBe(409);
+    });
+  });
+
+  it("a frozen payee, and one who does not exist", async () => {
+    await b.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board' WHERE id = $1", [fridaWallet]);
+    await movesNothing(async () => {
+      const r = await pay("1.25", "1.00", { walletId: fridaWallet });
+      expect(r.status).toBe(409);
+      expect(r.json.error.message).toBe("This account is frozen.");
+      const none = await pay("1.25", "1.00", { walletId: "custodial:nobody-at-all" });
+      expect(none.status).toBe(404);
+      expect(none.json.error.message).toBe("This recipient does not exist in the other association.");
+    });
+  });
+
+  it("a payment the payee's side refuses once the money is held (frozen in between): the hold comes back", async () => {
+    // Frozen after B's quote was asked and before its payment: B refuses, A returns the hold.
+    const unfrozen = await b.db.query("UPDATE wallets SET frozen_at = NULL, frozen_reason = NULL WHERE id = $1 RETURNING id", [fridaWallet]);
+    expect(unfrozen.rowCount).toBe(1);
+    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      if (String(input).endsWith("/api/federation/payments")) {
+        await b.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board' WHERE id = $1", [fridaWallet]);
+      }
+      return realFetch(input, init);
+    }) as typeof fetch;
+    const before = await walletBalances(a.db, aliceWallet);
+    const movementsAtB = await countMovements(b.db);
+    const r = await pay("1.25", "1.00", { walletId: fridaWallet });
+    expect(r.status).toBe(409);
+    expect(r.json.error.message).toBe("This account is frozen.");
+    expect(await walletBalances(a.db, aliceWallet)).toEqual(before);
+    expect(await countMovements(b.db)).toBe(movementsAtB);
+    const rows = await a.db.query("SELECT state, return_movement_id FROM federation_payments WHERE wallet_id = $1 ORDER BY id DESC LIMIT 1", [aliceWallet]);
+    expect(rows.rows[0]).toMatchObject({ state: "aborted" });
+    expect(rows.rows[0]!.return_movement_id).not.toBeNull();
+    await bothAgree();
+  });
+
+  it("a link switched off", async () => {
+    const [atB] = await links(b);
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: { ...TERMS_B, enabled: false } } })).status).toBe(200);
+    await movesNothing(async () => {
+      const r = await pay("1.25", "1.00");
+      expect(r.status).toBe(409);
+      expect(r.json.error.message).toBe("Payments between these two associations are switched off.");
+      expect((await signedCall(b, await federationKey(a.db), "peerPay", peerPayment("fp_while-the-link-is-off", "1.25", "1.00"))).status).toBe(409);
+    });
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: TERMS_B } })).status).toBe(200);
+  });
+});
+
+/** A payment in to Bob as A would ask it. */
+const peerPayment = (paymentId: string, amount: string, payerAmount: string) => ({
+  paymentId,
+  walletId: bobWallet,
+  amount,
+  payerAmount,
+  payer: { name: "Mallory" },
+  memo: "",
+});
+
+describe("the payee's side hears only A, once", () => {
+  /** The payment message A sends B for a real payment of Alice's, as it went over the wire. */
+  async function capturedPayment(): Promise<{ headers: Record<string, string>; body: string }> {
+    let captured: { headers: Record<string, string>; body: string } | undefined;
+    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      if (String(input).endsWith("/api/federation/payments")) captured = { headers: init!.headers as Record<string, string>, body: String(init!.body) };
+      return realFetch(input, init);
+    }) as typeof fetch;
+    expect((await pay("1.25", "1.00")).status).toBe(200);
+    globalThis.fetch = realFetch;
+    return captured!;
+  }
+  const resend = (m: { headers: Record<string, string>; body: string }) =>
+    fetch(`${b.url}/api/federation/payments`, { method: "POST", headers: m.headers, body: m.body });
+
+  it("refuses a replayed payment: the message A sent, sent again, moves nothing", async () => {
+    const message = await capturedPayment();
+    await movesNothing(async () => {
+      expect((await resend(message)).status).toBe(401);
+    });
+  });
+
+  it("refuses a forged payment: another amount under A's signature, or no signature", async () => {
+    const message = await capturedPayment();
+    const body = JSON.parse(message.body) as Record<string, unknown>;
+    await movesNothing(async () => {
+      const forged = await resend({
+        headers: message.headers,
+        body: JSON.stringify({ ...body, paymentId: "fp_forged-payment-0001", amount: "999.00", payerAmount: "799.20" }),
+      });
+      expect(forged.status).toBe(401);
+      const bare = await resend({ headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, paymentId: "fp_unsigned-payment-01" }) });
+      expect(bare.status).toBe(401);
+    });
+  });
+
+  it("refuses a payment signed by a key it has no link with", async () => {
+    await movesNothing(async () => {
+      const r = await signedCall(b, strangerKey(), "peerPay", peerPayment("fp_stranger-payment-01", "1.25", "1.00"));
+      expect(r.status).toBe(401);
+      // Nor does it learn of, or settle, a payment of A's.
+      const asked = await signedCall(b, strangerKey(), "peerPaymentState", { paymentId: "fp_stranger-payment-01" });
+      expect(asked.status).toBe(401);
+    });
+  });
+});
+
+describe("recovery of payments in doubt", () => {
+  it("B made it and its answer was lost: A keeps it pending, then learns it was made", async () => {
+    loseCalls("/api/federation/payments", "after");
+    // The question about it is lost too: A cannot know yet.
+    const state = globalThis.fetch;
+    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      if (String(input).endsWith("/api/federation/payments/state")) throw new TypeError("fetch failed");
+      return state(input, init);
+    }) as typeof fetch;
+    const r = await pay("2.50", "2.00");
+    expect(r.status).toBe(200);
+    expect(r.json.state).toBe("pending");
+    globalThis.fetch = realFetch;
+    await a.db.query("UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
+    expect(await recoverPayments(a.db)).toBe(1);
+    const row = await a.db.query("SELECT state FROM federation_payments WHERE public_id = $1", [r.json.id]);
+    expect(row.rows[0]).toEqual({ state: "committed" });
+    await bothAgree();
+  });
+
+  it("A held the money and its payment never reached B: the recovery aborts it, returns the hold, and B refuses it if it arrives late", async () => {
+    const before = await walletBalances(a.db, aliceWallet);
+    const atB = await countMovements(b.db);
+    loseCalls("/api/federation/payments", "before");
+    const state = globalThis.fetch;
+    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      if (String(input).endsWith("/api/federation/payments/state")) throw new TypeError("fetch failed");
+      return state(input, init);
+    }) as typeof fetch;
+    const r = await pay("2.50", "2.00");
+    expect(r.json.state).toBe("pending");
+    expect(await walletBalances(a.db, aliceWallet)).toEqual({ main: formatCents(BigInt(before.main!.replace(".", "")) - 200n) });
+    globalThis.fetch = realFetch;
+    await a.db.query("UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
+    expect(await recoverPayments(a.db)).toBe(1);
+    expect(await walletBalances(a.db, aliceWallet)).toEqual(before);
+    expect(await countMovements(b.db)).toBe(atB);
+    // The payment arrives at B after all (delayed on the way): refused, nothing made.
+    const late = await signedCall(b, await federationKey(a.db), "peerPay", { ...peerPayment(r.json.id, "2.50", "2.00"), payer: { name: "Alice Martin" } });
+    expect(late.status).toBe(409);
+    expect(await countMovements(b.db)).toBe(atB);
+    // Alice's retry with the same key is told it was refused.
+    await bothAgree();
+  });
+});
