@@ -38,8 +38,10 @@ export class ServerProcess {
     this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
-  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  /** `env` may depend on the address the server will have (its PUBLIC_URL, say). */
+  static async start(databaseUrl: string, env: Record<string, string> | ((baseUrl: string) => Record<string, string>) = {}): Promise<ServerProcess> {
     const port = await freePort();
+    if (typeof env === "function") env = env(`http://127.0.0.1:${port}`);
     const p = new ServerProcess(port, {
       ...process.env,
       DATABASE_URL: databaseUrl,

@@ -99,6 +99,8 @@ export async function callPeer<K extends FederationRouteName>(
   } catch {
     throw unverifiable();
   }
+  // A server that could not answer now (its database down, an instance stopping) refused nothing.
+  if (res.status >= 500) throw unreachable();
   if (!res.ok) {
     const error = (json as { error?: { message?: unknown; msgid?: unknown; code?: unknown } } | null)?.error;
     // A refusal of the payment's rules is told to the member as this server's own, in their language.
