@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { formatCents } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger/ledger";
+import { eventsAfter } from "../src/services/notifications/member-events";
 import { recoverPayments } from "../src/services/federation/recovery";
 import { federationKey } from "../src/services/federation/server-key";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
@@ -19,6 +20,7 @@ let alice: Api;
 let aliceWallet: string;
 let bobWallet: string;
 let bobApi: Api;
+let bobId: bigint;
 let fridaWallet: string;
 let keyCount = 0;
 const newKey = () => `cross-${process.pid}-${++keyCount}-${Date.now()}`;
@@ -35,6 +37,7 @@ beforeAll(async () => {
   const backendB = await createBackend(b.db, { kind: "custodial", symbol: "BBB" });
   const bob = await seedMember(b.db, { firstName: "Bob", lastName: "Durand" });
   bobWallet = await openCustodialWallet(b.db, backendB, bob.id, "active");
+  bobId = bob.id;
   bobApi = new Api(b.url, await memberToken(b.db, bob.id));
   const frida = await seedMember(b.db, { firstName: "Frida", lastName: "Frost" });
   fridaWallet = await openCustodialWallet(b.db, backendB, frida.id, "active");
@@ -115,9 +118,22 @@ describe("paying across the link", () => {
     await bothAgree();
 
     const hers = await alice.call("getTransactions", { params: { walletId: aliceWallet } });
-    expect(hers.json.items[0]).toMatchObject({ amount: "-10.00", related: "Bob Durand (Association B)", description: "Bread" });
+    expect(hers.json.items[0]).toMatchObject({
+      amount: "-10.00",
+      related: "Bob Durand (Association B)",
+      description: "Bread",
+      crossing: { amount: "12.50", currency: "BBB", rate: "0.8" },
+    });
     const his = await bobApi.call("getTransactions", { params: { walletId: bobWallet } });
-    expect(his.json.items[0]).toMatchObject({ amount: "12.50", related: "Alice Martin (Association A)", description: "Bread" });
+    expect(his.json.items[0]).toMatchObject({
+      amount: "12.50",
+      related: "Alice Martin (Association A)",
+      description: "Bread",
+      crossing: { amount: "10.00", currency: "AAA", rate: "1.25" },
+    });
+    // His live events name her the same way.
+    const { events } = await eventsAfter(b.db, bobId, { seq: 0n, id: 0n }, "Association B");
+    expect(events.find((e) => e.kind === "payment_received")).toMatchObject({ counterparty: "Alice Martin (Association A)", amount: "12.50" });
   });
 
   it("answers the same payment again for the same key, and refuses the key for another payment", async () => {

@@ -46,3 +46,6 @@ export function convertCents(cents: bigint, fromValue: bigint, toValue: bigint):
   if (twice > toValue || (twice === toValue && quotient % 2n === 1n)) return quotient + 1n;
   return quotient;
 }
+
+/** One unit of a currency of value `from` in a currency of value `to` (values in ten-thousandths), to at most 4 decimals, half up. */
+export const unitRate = (from: bigint, to: bigint): string => formatUnitValue((from * 10_000n * 2n + to) / (2n * to));

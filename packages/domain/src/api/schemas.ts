@@ -211,6 +211,11 @@ export const TransactionView = z.object({
   /** Where a reconversion stands at the association (docs/spec.md §3); null for every other kind. */
   reconversionStatus: ReconversionStatus.nullable(),
   parts: z.array(z.object({ account: SubAccountKind, amount: SignedAmountString })),
+  /**
+   * A payment across a link with another association (docs/federation.md): its amount in the other
+   * currency, and one unit of that currency in this one's, as both counted it.
+   */
+  crossing: z.object({ amount: AmountString, currency: z.string(), rate: z.string() }).nullable().optional(),
 });
 
 export const TransactionsQuery = z.object({

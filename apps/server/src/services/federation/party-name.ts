@@ -7,3 +7,14 @@
 export const crossPartyName = (movement: string, wallet: string) => `CASE WHEN ${wallet}.role = 'clearing' THEN (
     SELECT fp.peer_member_name || ' (' || coalesce(fl.peer_name, '') || ')' FROM federation_payments fp JOIN federation_links fl ON fl.id = fp.link_id
      WHERE (fp.movement_id = ${movement} OR fp.return_movement_id = ${movement}) AND fp.peer_member_name IS NOT NULL LIMIT 1) END`;
+
+/**
+ * A payment across, as a member's history shows it beside its own amount: the amount in the other
+ * currency and the values both sides counted, as JSON (null for any other movement). SQL, as
+ * crossPartyName.
+ */
+export const crossingOf = (movement: string, wallet: string) => `CASE WHEN ${wallet}.role = 'clearing' THEN (
+    SELECT json_build_object('amount', fp.peer_amount_cents::text, 'currency', coalesce(fl.peer_currency_symbol, ''),
+        'ours', fp.our_value_e4::text, 'theirs', fp.their_value_e4::text)
+      FROM federation_payments fp JOIN federation_links fl ON fl.id = fp.link_id
+     WHERE (fp.movement_id = ${movement} OR fp.return_movement_id = ${movement}) AND fp.peer_amount_cents IS NOT NULL LIMIT 1) END`;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { convertCents, ErrorCode, formatCents, formatUnitValue, M, parseApiAmount, SM, valuesAgree } from "@mutua/domain";
+import { convertCents, ErrorCode, formatCents, M, parseApiAmount, SM, unitRate, valuesAgree } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import type { Db, Queryable } from "../../db/pool";
 import { readAssociation } from "../association/association";
@@ -47,8 +47,6 @@ export function usable(link: ActiveLink | undefined): ActiveLink {
   return link;
 }
 
-/** One unit of a currency of value `from` in a currency of value `to`, to at most 4 decimals (half up). */
-const rateText = (from: bigint, to: bigint) => formatUnitValue((from * 10_000n * 2n + to) / (2n * to));
 
 /** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
 export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
@@ -66,7 +64,7 @@ export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof
     amount: formatCents(cents),
     currencySymbol: payee.symbol,
     peerAmount: formatCents(peerAmount),
-    rate: rateText(ours, theirs),
+    rate: unitRate(ours, theirs),
   };
 }
 

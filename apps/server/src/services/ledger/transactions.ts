@@ -1,8 +1,8 @@
-import { formatCents, parseAmountInput, searchKey, type ReconversionStatus, type SubAccount, type TransactionView } from "@mutua/domain";
+import { formatCents, parseAmountInput, unitRate, searchKey, type ReconversionStatus, type SubAccount, type TransactionView } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
 import { checkBound, decodeCursor, encodeCursor } from "./paging";
 import type { MovementKind, MovementRow } from "./ledger";
-import { crossPartyName } from "../federation/party-name";
+import { crossingOf, crossPartyName } from "../federation/party-name";
 
 interface Row {
   id: bigint;
@@ -20,6 +20,7 @@ interface Row {
   cp_member: bigint | null;
   cp_name: string | null;
   reconversion_status: ReconversionStatus | null;
+  crossing: { amount: string; currency: string; ours: string; theirs: string } | null;
 }
 
 /** The transaction views of the movements `source` yields as `m`, seen from wallet $1. */
@@ -29,7 +30,7 @@ const selectFrom = (source: string) => `
     (SELECT json_agg(json_build_object('kind', a.kind, 'amount', p.amount::text) ORDER BY a.kind)
        FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = m.id AND a.wallet_id = $1) AS parts,
     cw.id AS cp_wallet, cw.member_id AS cp_member, coalesce(cm.name, ${crossPartyName("m.id", "cw")}) AS cp_name,
-    rc.status AS reconversion_status
+    rc.status AS reconversion_status, ${crossingOf("m.id", "cw")} AS crossing
   FROM ${source} m
   JOIN currencies c ON c.id = m.currency_id
   JOIN wallets cw ON cw.id = CASE WHEN m.payer_wallet_id = $1 THEN m.payee_wallet_id ELSE m.payer_wallet_id END
@@ -55,6 +56,11 @@ function view(r: Row, walletId: string, associationName: string): TransactionVie
     isReconversion: r.kind === "reconversion",
     reconversionStatus: r.kind === "reconversion" ? (r.reconversion_status ?? "sent") : null,
     parts,
+    crossing: r.crossing && {
+      amount: formatCents(BigInt(r.crossing.amount)),
+      currency: r.crossing.currency,
+      rate: unitRate(BigInt(r.crossing.theirs), BigInt(r.crossing.ours)),
+    },
   };
 }
 
@@ -171,6 +177,7 @@ export function sentView(
     cp_name: payee.name,
     // A reconversion starts its life at the association as sent.
     reconversion_status: null,
+    crossing: null,
   };
   return view(row, m.payer_wallet_id, associationName);
 }

@@ -87,6 +87,20 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
         <dd>{receipt.from}</dd>
         <dt>{i18n._("To")}</dt>
         <dd>{receipt.to}</dd>
+        {tx.crossing && (
+          <>
+            <dt>{i18n._("In the other association's currency")}</dt>
+            <dd>
+              {i18n._("{amount} {currency}, at {rate} {ownCurrency} for 1 {currency}", {
+                amount: abs(tx.crossing.amount),
+                currency: tx.crossing.currency,
+                // A rate is a decimal, not an amount: the member's decimal mark, as many places as it has.
+                rate: fmt.amountInput(tx.crossing.rate),
+                ownCurrency: tx.currency,
+              })}
+            </dd>
+          </>
+        )}
         <dt>{i18n._("Date")}</dt>
         <dd className="detail-date">{detailDate(tx.date)}</dd>
         <dt>{i18n._("Reference")}</dt>
