@@ -47,7 +47,6 @@ export function usable(link: ActiveLink | undefined): ActiveLink {
   return link;
 }
 
-
 /** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
 export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
   const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`, [signer.publicKey]);
