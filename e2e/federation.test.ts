@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import PO from "pofile";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import { newPage } from "./support/browser";
+import type { Browser, Page } from "playwright-core";
+import { newPage, signIn } from "./support/browser";
+import { cameraVideoFromText, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, startServer, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
@@ -30,7 +31,9 @@ beforeAll(async () => {
   await sql(b, "UPDATE currencies SET name = 'Gonette', symbol = 'GON'");
   fs.mkdirSync(SHOTS, { recursive: true });
 });
+const cameras: Browser[] = [];
 afterAll(async () => {
+  await Promise.all(cameras.map((c) => c.close()));
   await b?.stop();
   b?.cleanup();
 });
@@ -136,6 +139,105 @@ describe("linking two associations' servers", () => {
     } finally {
       await a.context.close();
       await bee.context.close();
+    }
+  });
+});
+
+describe("paying across the link", () => {
+  it("B's till asks 12.50 GON; Alice of A scans it on her phone and pays 10.00 DL; the till says Paid with her name and association within 2 s", async () => {
+    // B: Bob's till, on his phone, in English.
+    const bob = await newPage(suite.browser, { phone: true });
+    await signIn(bob.page, b.url, "bob@example.com", "Demo1234!");
+    await bob.page.waitForURL(`${b.url}/dashboard`);
+    await bob.page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
+    await bob.page.getByRole("menuitem", { name: "Receive payments" }).tap();
+    await bob.page.getByRole("heading", { name: "Receive payments" }).waitFor();
+    const pad = bob.page.getByRole("group", { name: "Keypad" });
+    for (const k of "1250") await pad.getByRole("button", { name: k, exact: true }).tap();
+    await bob.page.getByLabel("Memo").fill("Bread");
+    await bob.page.getByRole("button", { name: "Ask 12.50 GON" }).tap();
+    await bob.page.getByRole("status").filter({ hasText: "Waiting for the payment…" }).waitFor();
+    const text = await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }));
+    // The code names B's server, so that another association's app knows where to pay.
+    expect(JSON.parse(text)).toMatchObject({ amount: "12.50", srv: new URL(b.url).origin });
+
+    // A: Alice, on her phone, films B's code with her camera.
+    const camera = await launchCameraBrowser(await cameraVideoFromText(text, tempVideoPath("across")));
+    cameras.push(camera);
+    const alice = await newPage(camera, { phone: true });
+    try {
+      await signIn(alice.page, suite.server.url, "alice@example.com", "Demo1234!");
+      await alice.page.waitForURL(`${suite.server.url}/dashboard`);
+      await alice.page.getByRole("heading", { name: "Transactions" }).waitFor();
+      await alice.page.getByRole("button", { name: "Pay" }).tap();
+      await alice.page.getByRole("dialog", { name: "Send money - 1/2" }).getByRole("button", { name: "Scan a QR code" }).tap();
+
+      // The screen that pays across: B's member and association, both amounts (1 GON = 0.80 DL).
+      await alice.page.waitForURL((u) => u.pathname === "/pay" && u.searchParams.get("across") === new URL(b.url).origin, { timeout: 20_000 });
+      await alice.page.getByRole("heading", { level: 1, name: "Bob Durand" }).waitFor();
+      await alice.page.getByText("Gonette de Lyon").waitFor();
+      await alice.page.getByText("12.50 GON").waitFor();
+      await alice.page.getByText("You pay 10.00 DL").waitFor();
+      await alice.page.getByText("Rate: 1 GON = 0.80 DL").waitFor();
+      await checked(alice.page, "pay-across-phone");
+      await alice.page.getByRole("button", { name: "Pay 10.00 DL" }).tap();
+      const unlock = alice.page.getByRole("dialog").getByLabel("Password", { exact: true });
+      // A ledger wallet asks its password before signing; a custodial one pays at once.
+      const first = await Promise.race([
+        alice.page
+          .getByRole("heading", { name: "Paid" })
+          .waitFor()
+          .then(() => "paid" as const),
+        unlock.waitFor().then(() => "unlock" as const),
+      ]);
+      if (first === "unlock") {
+        await unlock.fill("Demo1234!");
+        await alice.page
+          .getByRole("dialog")
+          .getByRole("button", { name: /Unlock|Ok|Confirm/ })
+          .first()
+          .tap();
+      }
+
+      // B's till, which nobody touches, turns within 2 s, naming the payer and her association.
+      await bob.page.getByRole("heading", { name: "Paid" }).waitFor({ timeout: 2000 });
+      const [association] = (await sql(suite.server, "SELECT name FROM association")) as { name: string }[];
+      const payer = bob.page.locator(".till-result.paid .till-payer");
+      expect(await payer.innerText()).toMatch(new RegExp(`^Alice Martin \\(${association!.name}\\) · `));
+      await bob.page.screenshot({ path: path.join(SHOTS, "federation-till-paid-across-360x740.png") });
+
+      // Both ledgers whole, and each side's clearing balance is what the other records of it:
+      // A owes B the 10.00 DL it holds, B holds 10.00 DL of A's and issued 12.50 GON against them.
+      for (const s of [suite.server, b]) {
+        const [whole] = (await sql(
+          s,
+          `SELECT (SELECT count(*) FROM (SELECT movement_id FROM postings GROUP BY 1 HAVING sum(amount) <> 0) x)::int AS unbalanced,
+                  (SELECT count(*) FROM accounts a WHERE a.balance <> (SELECT coalesce(sum(p.amount), 0) FROM postings p WHERE p.account_id = a.id))::int AS stale`,
+        )) as { unbalanced: number; stale: number }[];
+        expect(whole).toEqual({ unbalanced: 0, stale: 0 });
+      }
+      const clearing = async (s: RunningServer) =>
+        (
+          (await sql(s, "SELECT coalesce(sum(a.balance), 0)::text AS t FROM accounts a JOIN wallets w ON w.id = a.wallet_id WHERE w.role = 'clearing'")) as {
+            t: string;
+          }[]
+        )[0]!.t;
+      const held = async (s: RunningServer) =>
+        ((await sql(s, "SELECT held_cents::text AS t FROM federation_links WHERE state = 'active'")) as { t: string }[])[0]!.t;
+      expect([await clearing(suite.server), await held(b)]).toEqual(["1000", "1000"]);
+      expect([await clearing(b), await held(suite.server)]).toEqual(["-1250", "-1250"]);
+
+      // Alice: Paid, with both amounts, the focus on it.
+      const paid = alice.page.getByRole("heading", { name: "Paid" });
+      await paid.waitFor();
+      await alice.page.getByText("12.50 GON").waitFor();
+      await alice.page.getByText("You paid 10.00 DL").waitFor();
+      expect(await alice.page.evaluate(() => document.activeElement?.textContent)).toBe("Paid");
+      await checked(alice.page, "paid-across-phone");
+      expect(alice.errors).toEqual([]);
+    } finally {
+      await alice.context.close();
+      await bob.context.close();
     }
   });
 });

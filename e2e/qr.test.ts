@@ -57,8 +57,8 @@ describe("requesting money by QR code", () => {
         })
       ).json()
     ).profile.id;
-    expect(Object.keys(payload)).toEqual(["rp", "rpb", "amount", "senderMemo", "recipientMemo"]);
-    expect(payload).toMatchObject({ rp: bobId, amount: "12.34", senderMemo: "Cheese", recipientMemo: "Cheese" });
+    expect(Object.keys(payload)).toEqual(["rp", "rpb", "amount", "senderMemo", "recipientMemo", "srv"]);
+    expect(payload).toMatchObject({ rp: bobId, amount: "12.34", senderMemo: "Cheese", recipientMemo: "Cheese", srv: new URL(suite.server.url).origin });
     expect(payload.rpb).toMatch(/^custodial:/);
     requestPng = await qr.screenshot();
 
@@ -137,7 +137,7 @@ describe("scanning problems", () => {
     const modal = page.getByRole("dialog", { name: "QR code" });
     const png = await modal.getByRole("img", { name: "QR code" }).screenshot();
     const own = JSON.parse(await qrFromScreen(modal.getByRole("img", { name: "QR code" })));
-    expect(Object.keys(own)).toEqual(["rp", "rpb"]);
+    expect(Object.keys(own)).toEqual(["rp", "rpb", "srv"]);
     await context.close();
 
     const cam = await withCamera(cameraVideoFromPng(png, tempVideoPath("own")), "alice@example.com");

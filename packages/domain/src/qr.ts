@@ -19,6 +19,12 @@ export interface QrPayload {
   recipientMemo?: string | null;
   /** The server's payment request (`rq` in the code and the link); only with an amount. */
   requestId?: string;
+  /**
+   * The payee's server, as an origin (`srv` in the code; a link's own origin): a member of
+   * another, linked association pays across (docs/federation.md). Absent from Monujo's codes,
+   * which then mean the scanning app's own server.
+   */
+  server?: string;
 }
 
 /** A payment request's public id, as the server makes them (PaymentRequestId of the contract). */
@@ -27,15 +33,32 @@ const REQUEST_ID = /^pr_[\w-]{22}$/;
 export const isPaymentRequest = (p: QrPayload): p is QrPayload & { amount: string } => typeof p.amount === "string";
 
 export function encodeQrPayload(p: QrPayload): string {
+  // The server goes last, after Monujo's fields, so a code without it is byte for byte Monujo's.
+  const srv = p.server ? { srv: p.server } : {};
   const base = { rp: p.rp, rpb: p.rpb };
-  if (!isPaymentRequest(p)) return JSON.stringify(base);
+  if (!isPaymentRequest(p)) return JSON.stringify({ ...base, ...srv });
   const request = { ...base, amount: p.amount, senderMemo: p.senderMemo ?? null, recipientMemo: p.recipientMemo ?? null };
-  return JSON.stringify(p.requestId ? { ...request, rq: p.requestId } : request);
+  return JSON.stringify(p.requestId ? { ...request, rq: p.requestId, ...srv } : { ...request, ...srv });
+}
+
+/** The longest server a code may name: an origin, never a long URL that would crowd the code. */
+const MAX_SERVER_LENGTH = 300;
+
+/** A server named by a code, reduced to its origin; null when it is not an http(s) URL. */
+export function serverOrigin(value: unknown): string | null {
+  if (typeof value !== "string" || value.length === 0 || value.length > MAX_SERVER_LENGTH) return null;
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The path of the payment link: a URL of the app carrying the same fields, for phones' own camera apps. */
 
 export function paymentLink(origin: string, p: QrPayload): string {
+  // No srv here: the link's own origin is the payee's server (linkFields reads it back).
   const q = new URLSearchParams({ rp: String(p.rp), rpb: p.rpb });
   if (isPaymentRequest(p)) {
     q.set("amount", p.amount);
@@ -56,6 +79,12 @@ export function validatePayload(raw: Record<string, unknown>): QrResult {
   if (!Number.isSafeInteger(rp) || rp <= 0) return invalid;
   if (typeof raw.rpb !== "string" || raw.rpb.length === 0 || raw.rpb.length > 200) return invalid;
   const payload: QrPayload = { rp, rpb: raw.rpb };
+  if (raw.srv !== undefined && raw.srv !== null) {
+    // Only an origin: a code names which server to ask, never a path on it.
+    const server = serverOrigin(raw.srv);
+    if (!server) return invalid;
+    payload.server = server;
+  }
   if (raw.amount !== undefined && raw.amount !== null) {
     // Monujo writes amounts with exactly two decimals; a number is accepted when it says the same.
     const text = typeof raw.amount === "number" ? raw.amount.toFixed(2) : raw.amount;
@@ -81,9 +110,11 @@ export function validatePayload(raw: Record<string, unknown>): QrResult {
 /**
  * Reads scanned content (docs/spec.md §5 "QR scan"): nothing read → 'Unable to read QR code'; not JSON
  * (nor a payment link) → 'Invalid QR code content format'; the member's own id → 'You can not
- * transfer money to your own account'.
+ * transfer money to your own account'. Member ids are per server: the same number on another
+ * association's code is someone else, so it is refused only when the code names no server or
+ * the app's own (`ownOrigin`).
  */
-export function decodeQrContent(content: string | null | undefined, myId: number): QrResult {
+export function decodeQrContent(content: string | null | undefined, myId: number, ownOrigin?: string): QrResult {
   if (content === null || content === undefined || content.trim() === "") return { ok: false, error: msg(M.qrUnreadable) };
   let raw: unknown;
   try {
@@ -94,7 +125,9 @@ export function decodeQrContent(content: string | null | undefined, myId: number
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return invalid;
   const r = validatePayload(raw as Record<string, unknown>);
-  if (r.ok && r.payload.rp === myId) return { ok: false, error: msg(M.qrOwnAccount) };
+  const own = ownOrigin ? serverOrigin(ownOrigin) : null;
+  const elsewhere = r.ok && r.payload.server !== undefined && r.payload.server !== own;
+  if (r.ok && r.payload.rp === myId && !elsewhere) return { ok: false, error: msg(M.qrOwnAccount) };
   return r;
 }
 
@@ -103,7 +136,8 @@ export function linkFields(text: string): Record<string, string> | null {
   try {
     const url = new URL(text.trim());
     if (!/^https?:$/.test(url.protocol) || !url.pathname.endsWith(PAY_PATH) || !url.searchParams.has("rp")) return null;
-    return Object.fromEntries(url.searchParams.entries());
+    // The link's own origin is the payee's server, whatever a srv parameter might claim.
+    return { ...Object.fromEntries(url.searchParams.entries()), srv: url.origin };
   } catch {
     return null;
   }

@@ -70,10 +70,12 @@ describe("QR payloads", () => {
     );
     const link = paymentLink("https://wallet.example.org", p);
     expect(new URL(link).searchParams.get("rq")).toBe(requestId);
-    for (const content of [encodeQrPayload(p), link]) {
-      const r = decodeQrContent(content, ME);
-      expect(r.ok && r.payload).toEqual({ rp: 3, rpb: "custodial:ab", amount: "12.50", senderMemo: "Bread", recipientMemo: null, requestId });
-    }
+    const fields = { rp: 3, rpb: "custodial:ab", amount: "12.50", senderMemo: "Bread", recipientMemo: null, requestId };
+    const viaCode = decodeQrContent(encodeQrPayload(p), ME);
+    expect(viaCode.ok && viaCode.payload).toEqual(fields);
+    // A link names its server by its own origin.
+    const viaLink = decodeQrContent(link, ME);
+    expect(viaLink.ok && viaLink.payload).toEqual({ ...fields, server: "https://wallet.example.org" });
     // Monujo's own code, without rq: a plain payment request, as before.
     const monujo = decodeQrContent('{"rp":3,"rpb":"custodial:ab","amount":"12.50","senderMemo":"Bread","recipientMemo":null}', ME);
     expect(monujo.ok && monujo.payload).toEqual({ rp: 3, rpb: "custodial:ab", amount: "12.50", senderMemo: "Bread", recipientMemo: null });
@@ -82,6 +84,54 @@ describe("QR payloads", () => {
     for (const rq of ['"pr_short"', '"../../admin"', "12"]) {
       expect(decodeQrContent(`{"rp":3,"rpb":"a","amount":"1.00","rq":${rq}}`, ME).ok, rq).toBe(false);
     }
+  });
+
+  it("name the payee's server as srv, after Monujo's fields, and read it back as an origin", () => {
+    const server = "https://b.example";
+    expect(encodeQrPayload({ rp: 3, rpb: "custodial:ab", server })).toBe('{"rp":3,"rpb":"custodial:ab","srv":"https://b.example"}');
+    const requestId = "pr_AbCdEfGhIjKlMnOpQrStU-";
+    const p = { rp: 3, rpb: "custodial:ab", amount: "12.50", senderMemo: null, recipientMemo: null, requestId, server };
+    expect(encodeQrPayload(p)).toBe(
+      '{"rp":3,"rpb":"custodial:ab","amount":"12.50","senderMemo":null,"recipientMemo":null,"rq":"pr_AbCdEfGhIjKlMnOpQrStU-","srv":"https://b.example"}',
+    );
+    const back = decodeQrContent(encodeQrPayload(p), ME);
+    expect(back.ok && back.payload).toEqual(p);
+    // Normalised to the origin: a path, query or trailing slash is dropped, the port kept.
+    for (const [srv, origin] of [
+      ["https://B.example/", "https://b.example"],
+      ["http://127.0.0.1:1234/some/path?x=1", "http://127.0.0.1:1234"],
+    ]) {
+      const r = decodeQrContent(JSON.stringify({ rp: 3, rpb: "a", srv }), ME);
+      expect(r.ok && r.payload.server).toBe(origin);
+    }
+    // Anything else makes the code invalid, rather than silently paying locally.
+    for (const srv of ["ftp://b.example", "javascript:alert(1)", "b.example", "", `https://${"b".repeat(300)}.example`, 12, true]) {
+      const r = decodeQrContent(JSON.stringify({ rp: 3, rpb: "a", srv }), ME);
+      expect(r.ok ? null : r.error.id, String(srv)).toBe(M.qrInvalidFormat);
+    }
+    // Codes without srv stay Monujo's: no server field at all.
+    const monujo = decodeQrContent('{"rp":3,"rpb":"a"}', ME);
+    expect(monujo.ok && "server" in monujo.payload).toBe(false);
+  });
+
+  it("take a link's own origin as its server, whatever srv it carries", () => {
+    const r = decodeQrContent("https://b.example/pay?rp=3&rpb=a&srv=https%3A%2F%2Fevil.example", ME);
+    expect(r.ok && r.payload.server).toBe("https://b.example");
+  });
+
+  it("refuse the member's own id only on their own server's codes", () => {
+    const own = "https://a.example";
+    const err = (c: string, origin?: string) => {
+      const r = decodeQrContent(c, ME, origin);
+      return r.ok ? null : r.error.id;
+    };
+    expect(err(`{"rp":${ME},"rpb":"mine"}`, own)).toBe(M.qrOwnAccount);
+    expect(err(`{"rp":${ME},"rpb":"mine","srv":"${own}"}`, own)).toBe(M.qrOwnAccount);
+    expect(err(`{"rp":${ME},"rpb":"mine","srv":"${own}/"}`, `${own}/`)).toBe(M.qrOwnAccount);
+    expect(err(`${own}/pay?rp=${ME}&rpb=mine`, own)).toBe(M.qrOwnAccount);
+    // Same number, another association: someone else.
+    expect(err(`{"rp":${ME},"rpb":"theirs","srv":"https://b.example"}`, own)).toBeNull();
+    expect(err(`https://b.example/pay?rp=${ME}&rpb=theirs`, own)).toBeNull();
   });
 
   it("accept Monujo's numeric rp and amounts written as numbers", () => {

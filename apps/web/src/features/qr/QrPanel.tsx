@@ -42,7 +42,7 @@ export function QrPanel({ payload, pdfTitle, shareText, onClose }: { payload: Qr
 
   return (
     <div className="qr-panel">
-      <QrImage text={encodeQrPayload(payload)} label={i18n._("QR code")} onSvg={setSvg} />
+      <QrImage text={encodeQrPayload({ ...payload, server: window.location.origin })} label={i18n._("QR code")} onSvg={setSvg} />
       <p>{i18n._("Please scan the QR code above to proceed")}</p>
       <div className="field">
         <label htmlFor="payment-link">{i18n._("Payment link")}</label>

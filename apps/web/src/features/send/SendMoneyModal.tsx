@@ -12,6 +12,7 @@ import {
   type TransactionView,
 } from "@mutua/domain";
 import { RefusedError } from "@mutua/client";
+import { useNavigate } from "react-router";
 import { useClient } from "../../app/context";
 import { useBackStep } from "../../lib/native/use-back-step";
 import { Dialog, stepTitle } from "../../ui/Dialog";
@@ -23,6 +24,7 @@ import { payingAccount } from "../accounts/queries";
 import { RecipientStep } from "./RecipientStep";
 import { PaymentStep, type PaymentRequest } from "./PaymentStep";
 import { useSendPayment, type PaymentDraft } from "./useSendPayment";
+import { isAcross, payAcrossPath } from "../pay-across/link";
 import "./send.css";
 import "../../ui/parts.css";
 
@@ -60,9 +62,16 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, scan = fal
   );
   const [scanning, setScanning] = useState(scan);
   const { send, sending } = useSendPayment();
+  const navigate = useNavigate();
 
   /** docs/spec.md §5 "QR scan": read, check, then look the recipient up by rp/rpb. */
   const openFromCode = async (payload: QrPayload) => {
+    // Another association's code: its member is not in this server's directory; the screen
+    // that pays across takes it (docs/federation.md).
+    if (isAcross(payload, window.location.origin)) {
+      void navigate(payAcrossPath(payload));
+      return onClose();
+    }
     let recipient: Recipient | undefined;
     try {
       const found = await client.call("searchRecipients", { query: { walletId: payload.rpb, limit: 1 } });
@@ -96,7 +105,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, scan = fal
 
   const onScanned = (text: string) => {
     setScanning(false);
-    const r = decodeQrContent(text, me.id);
+    const r = decodeQrContent(text, me.id, window.location.origin);
     if (!r.ok) return toast.error(r.error);
     void openFromCode(r.payload);
   };

@@ -253,6 +253,8 @@ function WaitingView({
     senderMemo: request.senderMemo || null,
     recipientMemo: request.recipientMemo || null,
     requestId: request.id,
+    // Names this server, so a customer of a linked association pays across (docs/federation.md).
+    server: window.location.origin,
   };
   const left = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, "0")}`;
   return (
