@@ -343,3 +343,146 @@ describe("recovery of payments in doubt", () => {
     await bothAgree();
   });
 });
+
+describe("the board's figures and books", () => {
+  let boardA: Api;
+  let boardB: Api;
+  // The books of yesterday and today in UTC: these payments are made now, whatever the hour.
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const period = () => ({ from: day(-1), to: day(0), tz: "UTC" });
+  const toCents = (amount: string) => BigInt(amount.replace(".", ""));
+
+  beforeAll(async () => {
+    boardA = new Api(a.url, await memberToken(a.db, (await seedMember(a.db, { firstName: "Bea", canViewFigures: true })).id));
+    boardB = new Api(b.url, await memberToken(b.db, (await seedMember(b.db, { firstName: "Ben", canViewFigures: true })).id));
+  });
+
+  async function trade(board: Api) {
+    const r = await board.call("getFigures", { query: { ...period(), interval: "month" } });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    return r.json.trade;
+  }
+  /** Each side's one trade entry, after checking that they agree: what each owes in its own currency is what the other holds of it. */
+  async function tradeOnBothSides() {
+    const [atA] = await trade(boardA);
+    const [atB] = await trade(boardB);
+    expect(atA!.owed).toBe(atB!.held);
+    expect(atB!.owed).toBe(atA!.held);
+    return [atA!, atB!] as const;
+  }
+  async function books(board: Api) {
+    const r = await board.call("getBooks", { query: period() });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    return r.json.movements;
+  }
+
+  it("show the trade balance with the other association on both sides, as the ledgers stand, and follow each payment both ways", async () => {
+    const [atA, atB] = await tradeOnBothSides();
+    expect(atA).toEqual({
+      linkId: (await links(a))[0]!.id,
+      association: "Association B",
+      held: formatCents(await held(a)),
+      trustLimit: "200.00",
+      currencySymbol: "BBB",
+      owed: formatCents(await clearingBalance(a)),
+      ownCurrencySymbol: "AAA",
+      enabled: true,
+      peerEnabled: true,
+    });
+    expect(atB).toEqual({
+      linkId: (await links(b))[0]!.id,
+      association: "Association A",
+      held: formatCents(await held(b)),
+      trustLimit: "150.00",
+      currencySymbol: "AAA",
+      owed: formatCents(await clearingBalance(b)),
+      ownCurrencySymbol: "BBB",
+      enabled: true,
+      peerEnabled: true,
+    });
+
+    // Alice (A) pays Bob (B) 2.50 BBB, 2.00 AAA: A owes 2.00 AAA more, which B holds; B issued 2.50 BBB against A.
+    expect((await pay("2.50", "2.00", { memo: "Board: bread" })).json).toMatchObject({ state: "committed" });
+    const [paidA, paidB] = await tradeOnBothSides();
+    expect([toCents(paidA.owed) - toCents(atA.owed), toCents(paidA.held) - toCents(atA.held)]).toEqual([200n, -250n]);
+    expect([toCents(paidB.owed) - toCents(atB.owed), toCents(paidB.held) - toCents(atB.held)]).toEqual([-250n, 200n]);
+
+    // Bob (B) pays Alice (A) 5.00 AAA, 6.25 BBB: the other way round.
+    const back = await bobApi.call("payAcross", {
+      body: { from: bobWallet, server: a.url, walletId: aliceWallet, amount: "5.00", payerAmount: "6.25", key: newKey(), memo: "Board: jam" },
+    });
+    expect(back.json).toMatchObject({ state: "committed" });
+    const [backA, backB] = await tradeOnBothSides();
+    expect([toCents(backA.owed) - toCents(paidA.owed), toCents(backA.held) - toCents(paidA.held)]).toEqual([-500n, 625n]);
+    expect([toCents(backB.owed) - toCents(paidB.owed), toCents(backB.held) - toCents(paidB.held)]).toEqual([625n, -500n]);
+    expect([backA.owed, backB.owed]).toEqual([formatCents(await clearingBalance(a)), formatCents(await clearingBalance(b))]);
+    await bothAgree();
+  });
+
+  it("say at which end payments across are switched off", async () => {
+    const [atB] = await links(b);
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: { ...TERMS_B, enabled: false } } })).status).toBe(200);
+    expect((await trade(boardA))[0]).toMatchObject({ enabled: true, peerEnabled: false });
+    expect((await trade(boardB))[0]).toMatchObject({ enabled: false, peerEnabled: true });
+    expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: TERMS_B } })).status).toBe(200);
+    expect((await trade(boardA))[0]).toMatchObject({ enabled: true, peerEnabled: true });
+  });
+
+  it("have no trade entry on a server without an active link, an invitation only made counting for none", async () => {
+    const c = await side("Association C", "CCC");
+    sides.push(c);
+    expect((await c.owner.call("createFederationInvitation")).status).toBe(200);
+    const boardC = new Api(c.url, await memberToken(c.db, (await seedMember(c.db, { canViewFigures: true })).id));
+    expect(await trade(boardC)).toEqual([]);
+  });
+
+  it("books: a payment across names the other association's member, with the amount in its currency and the rate both counted", async () => {
+    const board = (m: { senderMemo: string; recipientMemo: string }) => m.senderMemo.startsWith("Board:") || m.recipientMemo.startsWith("Board:");
+    const atA = (await books(boardA)).filter(board);
+    expect(atA.map((m) => [m.payer.name, m.payer.role, m.payee.name, m.payee.role, m.amount, m.crossing])).toEqual([
+      [
+        "Alice Martin",
+        "member",
+        "Bob Durand (Association B)",
+        "clearing",
+        "2.00",
+        { association: "Association B", amount: "2.50", currencySymbol: "BBB", rate: "0.8" },
+      ],
+      [
+        "Bob Durand (Association B)",
+        "clearing",
+        "Alice Martin",
+        "member",
+        "5.00",
+        { association: "Association B", amount: "6.25", currencySymbol: "BBB", rate: "0.8" },
+      ],
+    ]);
+    const atB = await books(boardB);
+    expect(atB.filter(board).map((m) => [m.payer.name, m.payee.name, m.amount, m.crossing])).toEqual([
+      ["Alice Martin (Association A)", "Bob Durand", "2.50", { association: "Association A", amount: "2.00", currencySymbol: "AAA", rate: "1.25" }],
+      ["Bob Durand", "Alice Martin (Association A)", "6.25", { association: "Association A", amount: "5.00", currencySymbol: "AAA", rate: "1.25" }],
+    ]);
+    // Exactly the movements with a clearing wallet are crossings: the rest (top-ups here) have none.
+    for (const m of atB) expect(m.crossing !== null, m.reference).toBe(m.payer.role === "clearing" || m.payee.role === "clearing");
+  });
+
+  it("books: a payment refused once the money was held shows its hold and the hold's return, each with the crossing; the payee's side shows neither", async () => {
+    // Frida frozen between B's quote and its payment: B refuses, A returns the hold to Alice.
+    await b.db.query("UPDATE wallets SET frozen_at = NULL, frozen_reason = NULL WHERE id = $1", [fridaWallet]);
+    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      if (String(input).endsWith("/api/federation/payments"))
+        await b.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board' WHERE id = $1", [fridaWallet]);
+      return realFetch(input, init);
+    }) as typeof fetch;
+    expect((await pay("3.75", "3.00", { walletId: fridaWallet })).status).toBe(409);
+    globalThis.fetch = realFetch;
+    const crossing = { association: "Association B", amount: "3.75", currencySymbol: "BBB", rate: "0.8" };
+    const atA = (await books(boardA)).filter((m) => m.crossing?.amount === "3.75");
+    expect(atA.map((m) => [m.payer.name, m.payee.name, m.amount, m.crossing])).toEqual([
+      ["Alice Martin", "Frida Frost (Association B)", "3.00", crossing],
+      ["Frida Frost (Association B)", "Alice Martin", "3.00", crossing],
+    ]);
+    expect((await books(boardB)).filter((m) => m.payee.walletId === fridaWallet || m.payer.walletId === fridaWallet)).toEqual([]);
+    await bothAgree();
+  });
+});

@@ -74,6 +74,11 @@ const LABELS: BooksLabels = {
   kinds: { payment: "Payment", topup: "Top-up", reconversion: "Reconversion", retirement: "Reconversion paid out", opening: "Opening balance" },
   issuance: "Association (issuance)",
   safe: "Association (safe)",
+  clearing: (association) => `Clearing with ${association}`,
+  crossingAssociation: "Other association",
+  crossingAmount: "Amount in the other currency",
+  crossingCurrency: "Other currency",
+  crossingRate: "Exchange rate",
 };
 
 beforeAll(async () => {

@@ -37,6 +37,13 @@ export interface BooksLabels {
   /** What the association's own wallets are called. */
   issuance: string;
   safe: string;
+  /** A clearing wallet's account, by the association it clears with ("Clearing with Association B"). */
+  clearing: (association: string) => string;
+  /** The columns of a payment across: the other association, the amount in its currency, that currency, its rate in this one. */
+  crossingAssociation: string;
+  crossingAmount: string;
+  crossingCurrency: string;
+  crossingRate: string;
 }
 
 const BOM = "\uFEFF";
@@ -45,6 +52,13 @@ type Party = BookMovement["payer"];
 
 const partyName = (p: Party, l: BooksLabels) => p.name ?? (p.role === "safe" ? l.safe : l.issuance);
 
+/**
+ * An account's own name in the statements: a clearing wallet's party is named, movement by
+ * movement, after the other association's member of that payment, so its account is named after
+ * the association instead.
+ */
+const accountName = (p: Party, m: BookMovement, l: BooksLabels) => (p.role === "clearing" ? l.clearing(m.crossing?.association ?? "") : partyName(p, l));
+
 /** A 2-decimal API amount in the file's notation. */
 const amountIn = (amount: string, decimal: DecimalSeparator) => (decimal === "," ? amount.replace(".", ",") : amount);
 
@@ -52,7 +66,24 @@ const write = (rows: string[][], decimal: DecimalSeparator) => BOM + writeCsv(ro
 
 /** Every movement of the period, oldest first, with both sides' balances after it. */
 export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: DecimalSeparator): string {
-  const header = [l.date, l.reference, l.kind, l.payer, l.payee, l.currency, l.amount, l.senderMemo, l.recipientMemo, l.payerBalance, l.payeeBalance];
+  // The crossing's columns come last, so a spreadsheet made for the earlier files still finds its columns where they were.
+  const header = [
+    l.date,
+    l.reference,
+    l.kind,
+    l.payer,
+    l.payee,
+    l.currency,
+    l.amount,
+    l.senderMemo,
+    l.recipientMemo,
+    l.payerBalance,
+    l.payeeBalance,
+    l.crossingAssociation,
+    l.crossingAmount,
+    l.crossingCurrency,
+    l.crossingRate,
+  ];
   const rows = books.movements.map((m) => [
     m.localDate,
     m.reference,
@@ -65,6 +96,10 @@ export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: Decimal
     m.recipientMemo,
     amountIn(m.payer.balanceAfter, decimal),
     amountIn(m.payee.balanceAfter, decimal),
+    m.crossing?.association ?? "",
+    m.crossing ? amountIn(m.crossing.amount, decimal) : "",
+    m.crossing?.currencySymbol ?? "",
+    m.crossing ? amountIn(m.crossing.rate, decimal) : "",
   ]);
   return write([header, ...rows], decimal);
 }
@@ -76,23 +111,20 @@ export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: Decimal
  * the previous one plus its amount.
  */
 export function booksStatementsCsv(books: Books, l: BooksLabels, decimal: DecimalSeparator): string {
-  const lines = new Map<string, { party: Party; currency: string; rows: { m: BookMovement; amount: bigint; side: "payer" | "payee" }[] }>();
+  const lines = new Map<string, { party: Party; name: string; currency: string; rows: { m: BookMovement; amount: bigint; side: "payer" | "payee" }[] }>();
   for (const m of books.movements) {
     const amount: bigint = decodeApiAmount(m.amount);
     for (const side of ["payer", "payee"] as const) {
       const party = m[side];
-      const entry = lines.get(party.walletId) ?? { party, currency: m.currency, rows: [] };
+      const entry = lines.get(party.walletId) ?? { party, name: accountName(party, m, l), currency: m.currency, rows: [] };
       entry.rows.push({ m, amount: side === "payer" ? -amount : amount, side });
       lines.set(party.walletId, entry);
     }
   }
-  const accounts = [...lines.values()].sort(
-    (a, b) => partyName(a.party, l).localeCompare(partyName(b.party, l)) || a.party.walletId.localeCompare(b.party.walletId),
-  );
+  const accounts = [...lines.values()].sort((a, b) => a.name.localeCompare(b.name) || a.party.walletId.localeCompare(b.party.walletId));
   const header = [l.account, l.wallet, l.date, l.reference, l.kind, l.counterparty, l.memo, l.currency, l.amount, l.balance];
   const rows: string[][] = [];
-  for (const { party, currency, rows: mine } of accounts) {
-    const name = partyName(party, l);
+  for (const { party, name, currency, rows: mine } of accounts) {
     const first = mine[0]!;
     const opening = decodeApiAmount(first.m[first.side].balanceAfter) - first.amount;
     rows.push([name, party.walletId, `${books.from} 00:00:00`, "", l.openingBalance, "", "", currency, "", amountIn(formatCents(opening), decimal)]);

@@ -24,9 +24,14 @@ const LABELS: BooksLabels = {
   kinds: { payment: "Payment", topup: "Top-up", reconversion: "Reconversion", retirement: "Reconversion paid out", opening: "Opening balance" },
   issuance: "Association (issuance)",
   safe: "Association (safe)",
+  clearing: (association) => `Clearing with ${association}`,
+  crossingAssociation: "Other association",
+  crossingAmount: "Amount in the other currency",
+  crossingCurrency: "Other currency",
+  crossingRate: "Exchange rate",
 };
 
-const party = (walletId: string, name: string | null, balanceAfter: string, role: "member" | "issuance" | "safe" = "member") => ({
+const party = (walletId: string, name: string | null, balanceAfter: string, role: "member" | "issuance" | "safe" | "clearing" = "member") => ({
   walletId,
   name,
   role,
@@ -49,6 +54,7 @@ const BOOKS: Books = {
       recipientMemo: "Top-up",
       payer: party("custodial:issuance", null, "-1500.00", "issuance"),
       payee: party("custodial:a", "Élodie Crémieux", "1250.50"),
+      crossing: null,
     },
     {
       reference: "tx_2",
@@ -62,6 +68,7 @@ const BOOKS: Books = {
       recipientMemo: "Repair café, 2 hours",
       payer: party("custodial:a", "Élodie Crémieux", "1238.00"),
       payee: party("custodial:b", "Bob Durand", "12.50"),
+      crossing: null,
     },
   ],
 };
@@ -73,8 +80,40 @@ describe("the books' CSV files", () => {
     const csv = booksMovementsCsv(BOOKS, LABELS, ".");
     expect(csv.startsWith('\uFEFF"Date",')).toBe(true);
     expect(rows(csv)).toEqual([
-      ["Date", "Reference", "Kind", "Payer", "Payee", "Currency", "Amount", "Sender memo", "Recipient memo", "Payer balance after", "Payee balance after"],
-      ["2026-01-10 11:00:00", "tx_1", "Top-up", "Association (issuance)", "Élodie Crémieux", "DL", "1200.00", "Top-up", "Top-up", "-1500.00", "1250.50"],
+      [
+        "Date",
+        "Reference",
+        "Kind",
+        "Payer",
+        "Payee",
+        "Currency",
+        "Amount",
+        "Sender memo",
+        "Recipient memo",
+        "Payer balance after",
+        "Payee balance after",
+        "Other association",
+        "Amount in the other currency",
+        "Other currency",
+        "Exchange rate",
+      ],
+      [
+        "2026-01-10 11:00:00",
+        "tx_1",
+        "Top-up",
+        "Association (issuance)",
+        "Élodie Crémieux",
+        "DL",
+        "1200.00",
+        "Top-up",
+        "Top-up",
+        "-1500.00",
+        "1250.50",
+        "",
+        "",
+        "",
+        "",
+      ],
       [
         "2026-01-12 11:00:00",
         "tx_2",
@@ -87,13 +126,17 @@ describe("the books' CSV files", () => {
         "Repair café, 2 hours",
         "1238.00",
         "12.50",
+        "",
+        "",
+        "",
+        "",
       ],
     ]);
   });
 
   it("with the language's comma, amounts use it and fields are separated by semicolons; negatives stay numbers", () => {
     const parsed = rows(booksMovementsCsv(BOOKS, LABELS, ","), ";");
-    expect(parsed[1]!.slice(6)).toEqual(["1200,00", "Top-up", "Top-up", "-1500,00", "1250,50"]);
+    expect(parsed[1]!.slice(6)).toEqual(["1200,00", "Top-up", "Top-up", "-1500,00", "1250,50", "", "", "", ""]);
   });
 
   it("statements: each account by name, from its opening balance, each line the previous balance plus its amount", () => {
@@ -119,6 +162,43 @@ describe("the books' CSV files", () => {
       ["Payment", "Élodie Crémieux", "Repair café, 2 hours", "12.50", "12.50"],
     ]);
     expect(of("Association (issuance)")[0]).toEqual(["Opening balance", "", "", "", "-300.00"]);
+  });
+
+  it("a payment across: both amounts and the rate in the last columns, its clearing account named after the association", () => {
+    const across: Books = {
+      ...BOOKS,
+      movements: [
+        {
+          ...BOOKS.movements[1]!,
+          reference: "tx_3",
+          amount: "10.00",
+          senderMemo: "Bread",
+          recipientMemo: "Bread",
+          payee: party("custodial:clearing", "Bob Durand (Association B)", "10.00", "clearing"),
+          crossing: { association: "Association B", amount: "12.50", currencySymbol: "BBB", rate: "0.8" },
+        },
+      ],
+    };
+    expect(rows(booksMovementsCsv(across, LABELS, ","), ";")[1]!.slice(4)).toEqual([
+      "Bob Durand (Association B)",
+      "DL",
+      "10,00",
+      "Bread",
+      "Bread",
+      "1238,00",
+      "10,00",
+      "Association B",
+      "12,50",
+      "BBB",
+      "0,8",
+    ]);
+    const statements = rows(booksStatementsCsv(across, LABELS, "."));
+    expect(statements.slice(1).map((r) => [r[0], r[5]])).toEqual([
+      ["Clearing with Association B", ""],
+      ["Clearing with Association B", "Élodie Crémieux"],
+      ["Élodie Crémieux", ""],
+      ["Élodie Crémieux", "Bob Durand (Association B)"],
+    ]);
   });
 
   it("names the files after the period", () => {

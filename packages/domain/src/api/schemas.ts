@@ -703,6 +703,30 @@ export const CurrencyFigures = z.object({
   series: z.array(Flows.extend({ start: IsoDay })),
 });
 
+/**
+ * The trade balance with one linked association (docs/federation.md "Clearing wallets and the
+ * trade balance"), as it stands now, whatever the period: what this side holds of the other's
+ * currency against the most it agreed to hold, and what it owes the other in its own.
+ */
+export const TradeBalance = z.object({
+  linkId: z.string(),
+  /** The other association's name. */
+  association: z.string(),
+  /** What this side holds of the other's currency, net, in it (below zero: what the other holds of this side's beyond). */
+  held: SignedAmountString,
+  /** The most of the other's currency this side holds: a payment in that would take `held` past it is refused. */
+  trustLimit: AmountString,
+  /** The other's currency symbol, which `held` and `trustLimit` are in. */
+  currencySymbol: z.string(),
+  /** What this side's clearing wallets for the link owe the other, in this side's currency (below zero: what the other owes). */
+  owed: SignedAmountString,
+  /** This side's currency symbol, which `owed` is in. */
+  ownCurrencySymbol: z.string(),
+  /** Payments across are on at this end, and at the other's as it last said. */
+  enabled: z.boolean(),
+  peerEnabled: z.boolean(),
+});
+
 export const Figures = z.object({
   from: IsoDay,
   to: IsoDay,
@@ -710,6 +734,8 @@ export const Figures = z.object({
   /** The instant the stock figures (circulation, reserve...) stand at: the end of the period, or now if that is later. */
   asOf: z.string(),
   currencies: z.array(CurrencyFigures),
+  /** One entry per active link with another association, now (not at the end of the period); empty without links. */
+  trade: z.array(TradeBalance),
 });
 
 /** The books of a period: every movement from the start of `from` to the end of `to` in `tz`. */
@@ -724,7 +750,11 @@ export const BooksQuery = z.object({
 /** One side of a movement in the books: whose wallet, and its balance (all its accounts) just after. */
 const BookParty = z.object({
   walletId: z.string(),
-  /** The member's name; null for the association's own wallets (`role` says which). */
+  /**
+   * The member's name; for a clearing wallet, the other association's member of a payment across
+   * and their association ("Alice Martin (Association A)"); null for the association's own
+   * wallets (`role` says which).
+   */
   name: z.string().nullable(),
   role: z.enum(WALLET_ROLES),
   balanceAfter: SignedAmountString,
@@ -743,6 +773,12 @@ export const BookMovement = z.object({
   recipientMemo: z.string(),
   payer: BookParty,
   payee: BookParty,
+  /**
+   * A payment across a link (its hold, or the hold returned): the other association, the amount
+   * in its currency, and one unit of its currency in this one's as both counted it, at most 4
+   * decimals. Null for every other movement.
+   */
+  crossing: z.object({ association: z.string(), amount: AmountString, currencySymbol: z.string(), rate: z.string() }).nullable(),
 });
 
 export const Books = z.object({ from: IsoDay, to: IsoDay, tz: z.string(), movements: z.array(BookMovement) });

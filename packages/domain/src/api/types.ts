@@ -43,6 +43,7 @@ export type MemberSummary = ResponseOf<"searchMembers">[number];
 export type MemberFile = ResponseOf<"getMemberFile">;
 export type Figures = ResponseOf<"getFigures">;
 export type CurrencyFigures = Figures["currencies"][number];
+export type TradeBalance = Figures["trade"][number];
 export type LedgerHealth = ResponseOf<"getLedgerHealth">;
 export type Books = ResponseOf<"getBooks">;
 export type BookMovement = Books["movements"][number];

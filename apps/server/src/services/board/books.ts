@@ -1,12 +1,13 @@
 import { Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { booksFileName, ErrorCode, formatCents, SM, type Books, type BooksFile, type MovementKind, type WalletRole } from "@mutua/domain";
+import { booksFileName, ErrorCode, formatCents, SM, unitRate, type Books, type BooksFile, type MovementKind, type WalletRole } from "@mutua/domain";
 import { BookMovement, Books as BooksSchema } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { audit } from "./audit";
 import { Refusal } from "../platform/errors";
 import { hit, type Limit } from "../platform/rate-limit";
 import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
+import { crossPartyName } from "../federation/party-name";
 
 /** The most movements one answer lists: a longer period is refused, never cut (its sums would not add up). */
 export const BOOKS_MAX_MOVEMENTS = 100_000;
@@ -29,6 +30,11 @@ interface Row {
   payee_role: WalletRole;
   payee_name: string | null;
   payee_after: string;
+  crossing_association: string | null;
+  crossing_amount: string | null;
+  crossing_symbol: string | null;
+  crossing_ours: string | null;
+  crossing_theirs: string | null;
 }
 
 /**
@@ -77,12 +83,21 @@ async function readBooks(db: Db, q: Period, max: number, take: (page: BookMoveme
        mv AS (SELECT m.* FROM movements m, bounds WHERE m.created_at >= bounds.start_at AND m.created_at < bounds.end_at)
        SELECT mv.public_id, mv.kind, mv.created_at, to_char(mv.created_at AT TIME ZONE $3, 'YYYY-MM-DD HH24:MI:SS') AS local_date,
          mv.amount, mv.sender_memo, mv.recipient_memo, c.symbol, c.name AS currency_name,
-         mv.payer_wallet_id, pw.role AS payer_role, pm.name AS payer_name, ${balanceAfter("mv.payer_wallet_id")} AS payer_after,
-         mv.payee_wallet_id, ew.role AS payee_role, em.name AS payee_name, ${balanceAfter("mv.payee_wallet_id")} AS payee_after
+         mv.payer_wallet_id, pw.role AS payer_role, coalesce(pm.name, ${crossPartyName("mv.id", "pw")}) AS payer_name, ${balanceAfter("mv.payer_wallet_id")} AS payer_after,
+         mv.payee_wallet_id, ew.role AS payee_role, coalesce(em.name, ${crossPartyName("mv.id", "ew")}) AS payee_name, ${balanceAfter("mv.payee_wallet_id")} AS payee_after,
+         cx.association AS crossing_association, cx.amount AS crossing_amount, cx.symbol AS crossing_symbol, cx.ours AS crossing_ours, cx.theirs AS crossing_theirs
        FROM mv JOIN currencies c ON c.id = mv.currency_id
        JOIN wallets pw ON pw.id = mv.payer_wallet_id LEFT JOIN members pm ON pm.id = pw.member_id
        JOIN wallets ew ON ew.id = mv.payee_wallet_id LEFT JOIN members em ON em.id = ew.member_id
        CROSS JOIN LATERAL (SELECT max(id) AS id FROM postings WHERE movement_id = mv.id) last
+       -- A payment across: its hold (or the hold returned) on this side, with what was counted then.
+       -- Only a movement with a clearing wallet is looked up, so the other movements cost nothing more.
+       LEFT JOIN LATERAL (
+         SELECT coalesce(fl.peer_name, '') AS association, fp.peer_amount_cents::text AS amount, coalesce(fl.peer_currency_symbol, '') AS symbol,
+           fp.our_value_e4::text AS ours, fp.their_value_e4::text AS theirs
+         FROM federation_payments fp JOIN federation_links fl ON fl.id = fp.link_id
+         WHERE (pw.role = 'clearing' OR ew.role = 'clearing')
+           AND (fp.movement_id = mv.id OR fp.return_movement_id = mv.id) AND fp.peer_amount_cents IS NOT NULL LIMIT 1) cx ON true
        ORDER BY mv.created_at, mv.id`,
       [q.from, q.to, q.tz],
     );
@@ -110,6 +125,16 @@ function bookMovement(r: Row): BookMovementOut {
     recipientMemo: r.recipient_memo,
     payer: { walletId: r.payer_wallet_id, name: r.payer_name, role: r.payer_role, balanceAfter: formatCents(BigInt(r.payer_after)) },
     payee: { walletId: r.payee_wallet_id, name: r.payee_name, role: r.payee_role, balanceAfter: formatCents(BigInt(r.payee_after)) },
+    // One unit of the other currency in this one: their value over ours, as both counted it then.
+    crossing:
+      r.crossing_amount === null
+        ? null
+        : {
+            association: r.crossing_association ?? "",
+            amount: formatCents(BigInt(r.crossing_amount)),
+            currencySymbol: r.crossing_symbol ?? "",
+            rate: unitRate(BigInt(r.crossing_theirs!), BigInt(r.crossing_ours!)),
+          },
   };
 }
 

@@ -1,4 +1,4 @@
-import { formatCents, type CurrencyFigures, type FigureInterval, type Figures } from "@mutua/domain";
+import { formatCents, type CurrencyFigures, type FigureInterval, type Figures, type TradeBalance } from "@mutua/domain";
 import type { Db, Tx } from "../../db/pool";
 import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
 import { hit, type Limit } from "../platform/rate-limit";
@@ -148,7 +148,46 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
       series,
     };
   });
-  return { from: q.from, to: q.to, interval: q.interval, asOf: asOf.toISOString(), currencies };
+  return { from: q.from, to: q.to, interval: q.interval, asOf: asOf.toISOString(), currencies, trade: await trade(tx) };
+}
+
+/**
+ * The trade balance with each active link, now: the link keeps what this side holds of the other's
+ * currency, and its clearing wallets' balances are what this side owes the other. Not at the end
+ * of the period: the limit is checked against what stands now, and a link has no history of its
+ * `held` to read it back from. From the same snapshot as the rest, so both agree with the ledger.
+ */
+async function trade(tx: Tx): Promise<TradeBalance[]> {
+  const { rows } = await tx.query<{
+    public_id: string;
+    peer_name: string | null;
+    peer_currency_symbol: string | null;
+    held_cents: string;
+    trust_limit_cents: string;
+    owed: string;
+    symbol: string;
+    enabled: boolean;
+    peer_enabled: boolean | null;
+  }>(
+    `SELECT l.public_id, l.peer_name, l.peer_currency_symbol, l.held_cents::text, coalesce(l.trust_limit_cents, 0)::text AS trust_limit_cents,
+       coalesce(l.enabled, false) AS enabled, l.peer_enabled,
+       (SELECT coalesce(sum(a.balance), 0) FROM wallets w JOIN accounts a ON a.wallet_id = w.id WHERE w.role = 'clearing' AND w.federation_link_id = l.id)::text AS owed,
+       (SELECT c.symbol FROM association x JOIN currencies c ON c.id = x.currency_id) AS symbol
+     FROM federation_links l
+     WHERE l.state = 'active'
+     ORDER BY l.peer_name, l.id`,
+  );
+  return rows.map((r) => ({
+    linkId: r.public_id,
+    association: r.peer_name ?? "",
+    held: formatCents(BigInt(r.held_cents)),
+    trustLimit: formatCents(BigInt(r.trust_limit_cents)),
+    currencySymbol: r.peer_currency_symbol ?? "",
+    owed: formatCents(BigInt(r.owed)),
+    ownCurrencySymbol: r.symbol,
+    enabled: r.enabled,
+    peerEnabled: r.peer_enabled ?? false,
+  }));
 }
 
 /** a / b as a percentage with two decimals, rounded half away from zero, in integers only. */

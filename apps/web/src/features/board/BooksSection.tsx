@@ -39,6 +39,11 @@ function booksLabels(i18n: I18n): BooksLabels {
     },
     issuance: i18n._("Association (issuance)"),
     safe: i18n._("Association (safe)"),
+    clearing: (association) => i18n._("Clearing with {association}", { association }),
+    crossingAssociation: i18n._("Other association"),
+    crossingAmount: i18n._("Amount in the other currency"),
+    crossingCurrency: i18n._("Other currency"),
+    crossingRate: i18n._("Exchange rate"),
   };
 }
 

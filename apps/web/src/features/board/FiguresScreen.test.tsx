@@ -4,12 +4,12 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
 import type { MutuaClient } from "@mutua/client";
-import type { AppConfig, CurrencyFigures } from "@mutua/domain";
+import type { AppConfig, CurrencyFigures, TradeBalance } from "@mutua/domain";
 import { AppEnvContext } from "../../app/context";
 import { i18n } from "../../lib/i18n";
 import catalog from "../../locales/en-US.json";
 import { SoleAdministratorNotice } from "../admin/SoleAdministratorNotice";
-import { CurrencyView, LedgerHealthCard } from "./FiguresScreen";
+import { CurrencyView, LedgerHealthCard, TradeView } from "./FiguresScreen";
 
 // The chart draws on a canvas, which jsdom has not: its place is enough here.
 vi.mock("./FlowsChart", () => ({ FlowsChart: () => null }));
@@ -118,6 +118,42 @@ describe("a currency's figures", () => {
     expect(screen.queryByText("Mutual credit owed")).toBeNull();
     const table = screen.getByRole("table", { name: "Movements per week" });
     expect(within(table).getAllByRole("rowheader")[0]!.textContent).toBe("Week of Oct 1, 2026");
+  });
+});
+
+describe("the trade balance with linked associations", () => {
+  const link: TradeBalance = {
+    linkId: "fl_0123456789abcdef",
+    association: "Association B",
+    held: "45.00",
+    trustLimit: "150.00",
+    currencySymbol: "BBB",
+    owed: "36.00",
+    ownCurrencySymbol: "DL",
+    enabled: true,
+    peerEnabled: true,
+  };
+
+  it("shows, per link and as of now, what is held of their currency against the limit, what is owed them, and whether payments are on", () => {
+    render(wrap(<TradeView trade={[link, { ...link, linkId: "fl_fedcba9876543210", association: "Association C", held: "-5.00", enabled: false }]} />));
+    const section = screen.getByRole("region", { name: "Trade with linked associations" });
+    expect(section.textContent).toContain("now");
+    const b = within(section).getByRole("region", { name: "Association B" });
+    expect(within(b).getByText("What we hold of their currency", { selector: "dt" }).nextElementSibling?.textContent).toContain("45.00 of 150.00 BBB");
+    const meter = within(b).getByRole("meter") as HTMLMeterElement;
+    expect([meter.value, meter.max, meter.getAttribute("aria-label")]).toEqual([45, 150, "45.00 of 150.00 BBB"]);
+    expect(within(b).getByText("What we owe them", { selector: "dt" }).nextElementSibling?.textContent).toBe("36.00 DL");
+    expect(within(b).getByText("Payments across", { selector: "dt" }).nextElementSibling?.textContent).toBe("On at both ends");
+    // Below zero (they hold ours), the meter stands empty and the text says how much.
+    const c = within(section).getByRole("region", { name: "Association C" });
+    expect((within(c).getByRole("meter") as HTMLMeterElement).value).toBe(0);
+    expect(c.textContent).toContain("-5.00 of 150.00 BBB");
+    expect(within(c).getByText("Payments across", { selector: "dt" }).nextElementSibling?.textContent).toBe("Off at our end");
+  });
+
+  it("is left out without a link", () => {
+    render(wrap(<TradeView trade={[]} />));
+    expect(screen.queryByText("Trade with linked associations")).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { Suspense, useId } from "react";
 import { useLingui } from "@lingui/react";
-import type { CurrencyFigures, FigureInterval, LedgerHealth } from "@mutua/domain";
+import type { CurrencyFigures, FigureInterval, LedgerHealth, TradeBalance } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { Icon, PaidIcon, WarningIcon } from "../../ui/icons";
 import { optionalLazy } from "../../ui/optional-lazy";
@@ -189,9 +189,61 @@ function FiguresView({ state }: { state: FiguresScreenState }) {
           {data.currencies.map((c) => (
             <CurrencyView key={c.currencyId} figures={c} interval={data.interval} stale={figures.isPlaceholderData} />
           ))}
+          <TradeView trade={data.trade} />
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The trade balance with each linked association, as it stands now whatever the period: what we
+ * hold of their currency against the most we agreed to hold (the meter: a payment in that would
+ * pass it is refused), what our clearing wallets owe them, and whether payments across are on at
+ * both ends. Nothing without a link.
+ */
+export function TradeView({ trade }: { trade: TradeBalance[] }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const id = useId();
+  if (trade.length === 0) return null;
+  const payments = (t: TradeBalance) =>
+    t.enabled && t.peerEnabled
+      ? i18n._("On at both ends")
+      : t.enabled
+        ? i18n._("Off at their end")
+        : t.peerEnabled
+          ? i18n._("Off at our end")
+          : i18n._("Off at both ends");
+  return (
+    <section className="card figures-trade" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{i18n._("Trade with linked associations")}</h2>
+      <p className="hint">{i18n._("As it stands now, whatever the period.")}</p>
+      {trade.map((t) => {
+        const held = i18n._("{held} of {limit}", { held: fmt.apiAmount(t.held), limit: fmt.money(t.trustLimit, t.currencySymbol) });
+        return (
+          <section key={t.linkId} aria-labelledby={`${id}-${t.linkId}`}>
+            <h3 id={`${id}-${t.linkId}`}>{t.association}</h3>
+            <dl className="details figures-stock">
+              <dt>{i18n._("What we hold of their currency")}</dt>
+              <dd>{held}</dd>
+              {/*
+               * The meter on a row of its own, the card's width, so that on a phone it squeezes
+               * neither the label nor the amount. It needs numbers, for drawing only: the text
+               * above is the exact amount. Below zero (we hold none of theirs) it stands empty.
+               */}
+              <dd className="figures-trade-meter">
+                <meter min={0} max={volumeNumber(t.trustLimit)} value={Math.max(0, volumeNumber(t.held))} aria-label={held} />
+              </dd>
+              <dt>{i18n._("What we owe them")}</dt>
+              <dd>{fmt.money(t.owed, t.ownCurrencySymbol)}</dd>
+              <dt>{i18n._("Payments across")}</dt>
+              <dd>{payments(t)}</dd>
+            </dl>
+          </section>
+        );
+      })}
+    </section>
   );
 }
 

@@ -108,7 +108,7 @@ describe("paying a member of a linked association", () => {
     screen.getByText("Rate: 1 GON = 0.80 DL");
     fireEvent.click(screen.getByRole("button", { name: "Pay 10.00 DL" }));
     const heading = await screen.findByRole("heading", { name: "Paid" });
-    expect(document.activeElement).toBe(heading);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     screen.getByText("You paid 10.00 DL");
     expect(send).toHaveBeenCalledWith("payAcross", expect.anything(), {
       body: expect.objectContaining({
@@ -127,7 +127,7 @@ describe("paying a member of a linked association", () => {
     renderAt(till, async () => paid("pending"));
     fireEvent.click(await screen.findByRole("button", { name: "Pay 10.00 DL" }));
     const heading = await screen.findByRole("heading", { name: "Not confirmed yet" });
-    expect(document.activeElement).toBe(heading);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     screen.getByText("Gonette de Lyon has not confirmed yet: your money is held until it does.");
   });
 
@@ -137,7 +137,7 @@ describe("paying a member of a linked association", () => {
     });
     fireEvent.click(await screen.findByRole("button", { name: "Pay 10.00 DL" }));
     const heading = await screen.findByRole("heading", { name: "Not paid" });
-    expect(document.activeElement).toBe(heading);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(screen.getByRole("alert").textContent).toBe("This request has already been paid.");
   });
 
