@@ -26,7 +26,8 @@ async function summary(page: Page) {
   const label = (await chart.getAttribute("aria-label"))!;
   const [, from, to] = /from (.+) to (.+) over/.exec(label)!;
   const text = await card.getByText(/^This month: /).innerText();
-  const month = /^This month: \+(.+ DL) in · −(.+ DL) out$/.exec(text);
+  // Nothing in or nothing out is written without a sign ("0.00 DL out"), as early in a month.
+  const month = /^This month: \+?(.+ DL) in · −?(.+ DL) out$/.exec(text);
   expect(month, text).not.toBeNull();
   return { in: cents(month![1]!), out: cents(month![2]!), from: cents(from!), to: cents(to!) };
 }

@@ -83,6 +83,9 @@ async function runOnce(port: number, baseUrl: string, p: string): Promise<Lighth
       ["accessibility", "best-practices"].some((c) => lhr.categories[c]?.auditRefs.some((r) => r.id === a.id && r.weight > 0)),
   );
   if (failed.length) console.log(`${p}: ${failed.map((a) => `${a.id} (${a.title})`).join("; ")}`);
+  // What moved, when anything did: the boxes to reserve.
+  const shifts = (lhr.audits["layout-shifts"]?.details as { items?: { score: number; node?: { selector?: string } }[] } | undefined)?.items ?? [];
+  if (shifts.length) console.log(`${p}: layout shifts ${shifts.map((s) => `${s.node?.selector ?? "?"} ${s.score.toFixed(3)}`).join("; ")}`);
   return {
     page: p,
     performance: score("performance"),

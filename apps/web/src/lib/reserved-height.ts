@@ -1,5 +1,14 @@
 import { useEffect, useRef, useState, type CSSProperties, type RefObject } from "react";
-import { getLayoutHint, setLayoutHint } from "./storage";
+import { read, write } from "./storage";
+
+/** Heights in pixels that boxes had when last shown, kept here (and with the dashboard's code, not the login page's). */
+const HINTS = "mutua.layoutHints";
+const getLayoutHint = (name: string): number | null => read<Record<string, number>>(HINTS)?.[name] ?? null;
+function setLayoutHint(name: string, px: number): void {
+  const all = read<Record<string, number>>(HINTS) ?? {};
+  if (all[name] === Math.round(px)) return;
+  write(HINTS, { ...all, [name]: Math.round(px) });
+}
 
 /**
  * While `loading`, keeps a box at the height it had when last shown, so what lies below it does

@@ -9,13 +9,13 @@ const KEYS = {
   loginEmail: "mutua.loginEmail",
   authConfig: "mutua.authConfig",
   biometry: "mutua.biometry",
-  layoutHints: "mutua.layoutHints",
 } as const;
 
 /** The signed-in member's last known accounts and transactions (lib/offline-cache.ts). */
 export const OFFLINE_CACHE_KEY = "mutua.offlineCache";
 
-function read<T>(key: string): T | null {
+/** A JSON value kept on the device, or null (none, unreadable, or storage refused). */
+export function read<T>(key: string): T | null {
   try {
     const raw = localStorage.getItem(key);
     return raw === null ? null : (JSON.parse(raw) as T);
@@ -24,7 +24,7 @@ function read<T>(key: string): T | null {
   }
 }
 
-function write(key: string, value: unknown): void {
+export function write(key: string, value: unknown): void {
   try {
     localStorage.setItem(key, JSON.stringify(value));
   } catch {
@@ -36,14 +36,6 @@ export const getLocalSettings = (): LocalSettings => read<LocalSettings>(KEYS.lo
 export const setLocalSettings = (patch: Partial<LocalSettings>) => write(KEYS.localSettings, { ...getLocalSettings(), ...patch });
 export const getLoginEmail = (): string => read<string>(KEYS.loginEmail) ?? "";
 export const setLoginEmail = (email: string) => write(KEYS.loginEmail, email);
-
-/** Heights in pixels that boxes had when last shown, reserved while they load (lib/reserved-height.ts). */
-export const getLayoutHint = (name: string): number | null => read<Record<string, number>>(KEYS.layoutHints)?.[name] ?? null;
-export function setLayoutHint(name: string, px: number): void {
-  const all = read<Record<string, number>>(KEYS.layoutHints) ?? {};
-  if (all[name] === Math.round(px)) return;
-  write(KEYS.layoutHints, { ...all, [name]: Math.round(px) });
-}
 
 /**
  * docs/spec.md §3 "Auth config per wallet id": this device's PIN record of each wallet, or null. It

@@ -6,16 +6,16 @@ import { useFormat } from "../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../auth/queries";
 import { transactionKeys } from "../transactions/queries";
 import { accountKeys } from "./queries";
-import { ImportWallet, useWalletUploads } from "../wallet-file/ImportWallet";
+import { useWalletUploads } from "../wallet-file/ImportWallet";
 import { useReservedHeight } from "../../lib/reserved-height";
 import { Menu, MenuItem } from "../../ui/Menu";
 import { Icon, MoreIcon, RefreshIcon, UploadIcon, type IconNode } from "../../ui/icons";
-import { Skeleton } from "../../ui/Skeleton";
 import { accountLabel, subAccountLabel } from "./labels";
 import { optionalLazy } from "../../ui/optional-lazy";
 import "./accounts.css";
 
 const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
+const ImportWallet = optionalLazy(() => import("../wallet-file/ImportWalletButtons"));
 // What a card's kind means, for the kinds new to most members: loaded when such a card is selected.
 const KindHelp = optionalLazy(() => import("./KindHelp"));
 const helped = (kind: string | undefined) => kind === "ledger" || kind === "nant" || kind === "cm";
@@ -95,10 +95,21 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
           <NextStep kind="no-wallet" pending={pending.length > 0} canCreate={backendList.isSuccess ? unconfigured.length > 0 : undefined} />
         </Suspense>
       )}
-      {loading && <Skeleton rows={1} className="account-skeleton" />}
       {/* One card per account and sub-account, side by side: the selected one fills the card's width,
           the next peeks in from the side, one swipe or tap away (accounts.css). */}
       <ul className="account-list">
+        {/* While the accounts load, a grey card of the same lines as a real one (the text hidden):
+            the same height in any font and size, so that nothing under it moves when they arrive. */}
+        {loading && (
+          <li aria-hidden="true" className="account placeholder">
+            <span className="account-name">
+              &nbsp;<span className="account-kind">&nbsp;</span>
+            </span>
+            <span className="account-balance">
+              <span className="amount">&nbsp;</span>
+            </span>
+          </li>
+        )}
         {usable.map((a) => {
           const isSelected = selected?.walletId === a.id;
           const single = a.subAccounts.length <= 1;
@@ -166,7 +177,6 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
               "The accounts listed below have been subjected to a creation request. Once the creation request is approved, these accounts will become usable.",
             )}
           </p>
-          {loading && <Skeleton rows={2} className="account-skeleton" />}
           <ul className="pending-list">
             {pending.map((a) => (
               <li key={a.id} className="account inactive">
@@ -177,7 +187,11 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
         </div>
       )}
       {/* With no wallet yet, uploading one is a first step; with one, it is in the wallet's menu. */}
-      {!loading && !error && usable.length === 0 && <ImportWallet backends={backends} />}
+      {!loading && !error && usable.length === 0 && (
+        <Suspense fallback={null}>
+          <ImportWallet backends={backends} />
+        </Suspense>
+      )}
       {usable.length > 0 && fileInputs}
     </section>
   );

@@ -8,8 +8,7 @@ import "./summary.css";
  * The selected account's last 30 days as a line chart (plain SVG) with its highest and lowest
  * balance and its first and last day written beside it, and this month's money in and out, as
  * the server works them out from the ledger (dashboard/queries.ts). A finger or pointer on the
- * chart shows that day's balance. Loaded apart from the dashboard, once the card is in view; its
- * box keeps its height (dashboard.css) while it and its figures load.
+ * chart shows that day's balance. Loaded apart from the dashboard, once the card is in view.
  */
 export default function AccountSummaryCard({ summary: s }: { summary: AccountSummary }) {
   const { i18n } = useLingui();
@@ -28,7 +27,8 @@ export default function AccountSummaryCard({ summary: s }: { summary: AccountSum
   const line = `M${values.map((v, i) => `${x(i).toFixed(2)},${y(v).toFixed(2)}`).join("L")}`;
   const money = (amount: string) => f.money(amount, s.currency);
   // A sign only on money that moved: nothing is "0.00", not "+0.00" or "−0.00".
-  const signed = (sign: string, amount: string) => (Number(amount) === 0 ? money(amount) : `${sign}${money(amount)}`);
+  // The API's amounts are decimal strings: nothing is all zeros ("0.00"), and is written without a sign.
+  const signed = (sign: string, amount: string) => (/^[0.]+$/.test(amount) ? money(amount) : `${sign}${money(amount)}`);
   const day = new Intl.DateTimeFormat(f.dateLocale, { day: "numeric", month: "short", timeZone: "UTC" });
   const dayOf = (i: number) => day.format(new Date(`${points[i]!.day}T00:00:00Z`));
   const pick = (e: PointerEvent<HTMLDivElement>) => {

@@ -11,8 +11,8 @@ import { accountKeys, useAccounts, useRefreshAfterAction } from "../accounts/que
 import { useMe, useUnconfiguredBackends } from "../auth/queries";
 import { useConfig } from "../../app/context";
 import { topUpKeys, useFetchPendingTopUps } from "../topup/queries";
-import { RecentTransactions } from "../transactions/RecentTransactions";
-import { transactionKeys, useRecentTransactions } from "../transactions/queries";
+import { RecentTransactions, useTransactionPanelReady } from "../transactions/RecentTransactions";
+import { transactionKeys } from "../transactions/queries";
 import type { PaymentDraft } from "../send/useSendPayment";
 import { useOnline } from "../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
@@ -316,14 +316,15 @@ const Dashboard = memo(function Dashboard({ accounts }: { accounts: UseQueryResu
  * comes into view (on a phone it is below the latest transactions, out of the first screen).
  */
 function SummarySlot({ walletId }: { walletId: string | undefined }) {
-  // Watched once the transactions above it are in: before, their grey rows are shorter than
-  // the list, and the card would seem in view when it will not be.
-  // (Deferred as the list is: RecentTransactions.)
-  const { ref, seen } = useSeen<HTMLElement>(useDeferredValue(useRecentTransactions(walletId).isSuccess));
+  // Shown once the transaction panel above it has its final content (on a phone it is below it):
+  // before, the panel's grey rows are not its height, and the card would move down when it comes
+  // (a layout shift), and would seem in view when it will not be.
+  // (Deferred as the panel's list is: RecentTransactions.)
+  const ready = useDeferredValue(useTransactionPanelReady(walletId));
+  const { ref, seen } = useSeen<HTMLElement>(ready);
   const summary = useAccountSummary(seen ? walletId : undefined);
-  if (summary.isError) return null;
-  // The chart's box keeps its height while the accounts, its code and its figures load
-  // (dashboard.css): nothing below it jumps.
+  if (!ready || summary.isError) return null;
+  // Grey lines while its code and its figures load.
   const loading = (
     <section ref={ref} className="card account-summary" aria-busy={seen}>
       <Skeleton rows={3} className="summary-skeleton" />

@@ -2,7 +2,6 @@ import { useRef, useState } from "react";
 import { useLingui } from "@lingui/react";
 import type { Backend } from "@mutua/domain";
 import { useImportWallet } from "./useWalletFile";
-import { Icon, UploadIcon } from "../../ui/icons";
 import "./wallet-file.css";
 
 /** A way to choose a wallet file for one ledger-based backend. */
@@ -49,21 +48,4 @@ export function useWalletUploads(backends: Backend[]) {
   ));
   const uploads: WalletUpload[] = ledgers.map((b) => ({ id: `upload-${b.id}`, label: label(b), pick: () => inputs.current.get(b.id)?.click() }));
   return { fileInputs, uploads, busy };
-}
-
-/** The import as buttons: for a member with no wallet yet, for whom it is a first step. */
-export function ImportWallet({ backends }: { backends: Backend[] }) {
-  const { fileInputs, uploads, busy } = useWalletUploads(backends);
-  if (uploads.length === 0) return null;
-  return (
-    <div className="import-wallet">
-      {fileInputs}
-      {uploads.map((u) => (
-        <button key={u.id} type="button" className="button small" onClick={u.pick} disabled={busy} aria-busy={busy}>
-          <Icon node={UploadIcon} />
-          {u.label}
-        </button>
-      ))}
-    </div>
-  );
 }
