@@ -64,6 +64,23 @@ describe("signup", () => {
     await page.waitForFunction(() => !(document.querySelector("button[type=submit]") as HTMLButtonElement).disabled);
     await submit.click();
     await toastText(page, "Your account has been created successfully.");
+    await toastText(page, "We sent a link to dan.o'brien+wallet@example.org: open it to confirm your address, then sign in.");
+    await page.waitForURL(`${suite.server.url}/`);
+    const confirmation = await mailbox.next("dan.o'brien+wallet@example.org");
+    expect(confirmation.subject).toBe("Confirm your e-mail address");
+
+    // Before the link is opened, the password alone does not sign in: the member is told why (and sent the link again).
+    await signIn(page, suite.server.url, "dan.o'brien+wallet@example.org", "Sunny-Day-42");
+    await toastText(page, "Please confirm your e-mail address first: open the link we sent you, then sign in again.");
+    expect(new URL(page.url()).pathname).toBe("/");
+    const again = await mailbox.next("dan.o'brien+wallet@example.org");
+    const link = /https?:\/\/\S+\/confirm-email\?token=[\w-]+/.exec(again.text ?? "")![0];
+
+    await page.goto(link.replace(/^https?:\/\/[^/]+/, suite.server.url));
+    await page.getByRole("heading", { name: "Confirm your e-mail address" }).waitFor();
+    await page.getByRole("button", { name: "Confirm my address" }).click();
+    await page.getByText("Your e-mail address is confirmed. You can sign in now.").waitFor();
+    await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
     await page.waitForURL(`${suite.server.url}/`);
 
     await signIn(page, suite.server.url, "dan.o'brien+wallet@example.org", "Sunny-Day-42");

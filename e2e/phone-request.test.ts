@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { confirmAddress } from "./support/outbox";
 
 /**
  * On a 360×740 touch phone: a payment request's link copied or shared, not only its QR
@@ -109,6 +110,8 @@ describe("an empty dashboard says what to do next", () => {
     await page.getByRole("button", { name: "Sign up" }).tap();
     await toastText(page, "Your account has been created successfully.");
     await page.waitForURL(`${suite.server.url}/`);
+    // The link mailed to the new address, opened as the member does: then the password signs in.
+    await confirmAddress(page, suite.server, "nina.new@example.org");
     await page.getByLabel("Password", { exact: true }).fill("Sunny-Day-42");
     await page.getByRole("button", { name: "Sign in" }).tap();
     await page.waitForURL(`${suite.server.url}/dashboard`);

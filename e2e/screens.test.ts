@@ -98,13 +98,15 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
     await tap(phone ? page.getByRole("navigation", { name: t("Shortcuts") }).getByRole("button", { name: t("Menu") }) : page.getByRole("button", { name }));
   }
 
-  it("signed out: login, sign-up, reset, map", async () => {
+  it("signed out: login, sign-up, reset, confirming an address, map", async () => {
     fs.mkdirSync(OUT, { recursive: true });
     const { page, context, errors } = await open();
     for (const [name, route] of [
       ["login", "/"],
       ["signup", "/signup"],
       ["reset-password", "/reset-password"],
+      // A sign-up's confirmation link, before its one tap.
+      ["confirm-email", "/confirm-email?token=from-the-mail"],
       ["map", "/carto"],
     ] as const) {
       await page.goto(suite.server.url + route);

@@ -46,7 +46,7 @@ async function main() {
   }
   const setUp = (await readAssociation(db)) !== null;
 
-  const mailer = configuredMailer(settings, (m) => log(`[mail] ${m}`));
+  const mailer = configuredMailer(settings, (m) => log(`[mail] ${m}`), { showText: demo });
   const app = await buildApp({ db, settings, mailer }, { logger: process.env.LOG_LEVEL !== "silent" });
 
   let metrics: MetricsListener | undefined;

@@ -169,6 +169,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   signup: (role) => ({ body: { email: (role === "anonymous" ? payee : people[role]).email, firstName: "A", lastName: "B", password: "Longer-Pass-1" } }),
   resetPassword: () => ({ body: { email: `nobody-${randomUUID()}@example.org` } }),
   setNewPassword: () => ({ body: { token: "not-a-token", password: "Longer-Pass-1" } }),
+  confirmEmail: () => ({ body: { token: "not-a-token" } }),
   getMyContact: () => ({}),
   // The profile: each caller changes their own. The photo is no image and the e-mail no address, and
   // the new password is too short: refused before the current password counts as a login attempt.
@@ -398,6 +399,7 @@ const EXPECTED: Record<RouteName, Expected> = {
   signup: same(409),
   resetPassword: same(404),
   setNewPassword: same(400),
+  confirmEmail: same(400),
   getMyContact: member(200),
   // Each member's own profile; photos are for every signed-in member; the e-mail link needs only its token (profile.test.ts).
   setMyPhone: member(200),

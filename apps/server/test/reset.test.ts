@@ -251,9 +251,34 @@ describe("outbox mailer", () => {
     expect(eml).toContain("Subject: Choose a new password\r\n");
     expect(eml).toContain("Hello Olga,");
     const token = resetToken(eml);
-    expect(logged.join("\n")).toContain(token);
+    // The log names the file, never the link: a service log is read by more people than the mailbox.
+    expect(logged.join("\n")).toContain(file);
+    expect(logged.join("\n")).not.toContain(token);
 
     await new MutuaClient({ baseUrl: s.baseUrl }).call("setNewPassword", { body: { token, password: "Outbox123!" } });
     await new Session(s.baseUrl).login(m.email, "Outbox123!");
+  });
+
+  it("prints the mail's text in the log only when asked to, as the demo does", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-test-outbox-"));
+    tmpDirs.push(dir);
+    const logged: string[] = [];
+    await outboxMailer(dir, FROM, (l) => logged.push(l), true).send({ to: "a@example.org", subject: "S", text: "the link https://x/reset?token=abc" });
+    expect(logged.join("\n")).toContain("token=abc");
+  });
+});
+
+describe("choosing a password through a link, by anyone", () => {
+  it("counts made-up tokens per address of the caller, refusing each before hashing the password: 429 past the budget", async () => {
+    // Its own caller's address (TRUST_PROXY), so the file's other tests count elsewhere.
+    const s = await t.startServer({ env: { PUBLIC_URL, RATE_LIMIT_RESET_IP_MAX: "3", TRUST_PROXY: "1" }, mailer: { send: async () => {} } });
+    const from = { "x-forwarded-for": "203.0.113.77" };
+    const body = { token: "made-up-token", password: "Longer-Pass-1" };
+    for (let i = 0; i < 3; i++) {
+      const r = await http<ErrorJson>(s.baseUrl, "POST", buildPath("setNewPassword"), { body, headers: from });
+      expect([r.status, r.json.error.code]).toEqual([400, "invalid_reset_token"]);
+    }
+    const blocked = await http<ErrorJson>(s.baseUrl, "POST", buildPath("setNewPassword"), { body, headers: from });
+    expect([blocked.status, blocked.json.error.code]).toEqual([429, "rate_limited"]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MutuaClient, RefusedError } from "@mutua/client";
-import { M, buildPath } from "@mutua/domain";
+import { M, SM, buildPath } from "@mutua/domain";
+import type { Mail } from "../src/services/notifications/mail";
 import { countMembers, http, Session, uniqueEmail, type ErrorJson, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
 
@@ -142,20 +143,63 @@ describe("signup validation", () => {
 });
 
 describe("signup", () => {
-  it("creates the member, who can then log in with a differently typed e-mail", async () => {
+  it("creates the member, who signs in with a differently typed e-mail once they opened the link sent to their address", async () => {
+    const sent: Mail[] = [];
+    const s = await t.startServer({ env: { PUBLIC_URL: "http://wallet.example.test" }, mailer: { send: async (m) => void sent.push(m) } });
     const email = uniqueEmail("new");
     const before = await countMembers(t.db);
-    const c = new MutuaClient({ baseUrl: t.server.baseUrl });
+    const c = new MutuaClient({ baseUrl: s.baseUrl });
     expect(await c.call("signup", { body: { ...GOOD, email: `  ${email.toUpperCase()} `, firstName: "  Zoé ", lastName: " Durand" } })).toEqual({ ok: true });
     expect(await countMembers(t.db)).toBe(before + 1);
+    await expect.poll(() => sent.length).toBe(1);
+    expect(sent[0]).toMatchObject({ to: email, subject: "Confirm your e-mail address" });
 
-    const s = new Session(t.server.baseUrl);
-    const r = await s.login(`  ${email.toUpperCase()}`, GOOD.password);
+    // Before the link: the right password is not enough, and a new link is sent with the refusal.
+    const early = await http<ErrorJson>(s.baseUrl, "POST", buildPath("login"), { body: { login: email, password: GOOD.password } });
+    expect([early.status, early.json.error.code, early.json.error.msgid]).toEqual([403, "email_unconfirmed", SM.emailUnconfirmed]);
+    await expect.poll(() => sent.length).toBe(2);
+    // A wrong password is told nothing of the kind.
+    const wrong = await http<ErrorJson>(s.baseUrl, "POST", buildPath("login"), { body: { login: email, password: "Wrong-Pass-9" } });
+    expect(wrong.json.error.code).toBe("invalid_credentials");
+
+    const token = /\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(sent[1]!.text)![1]!;
+    expect(await c.call("confirmEmail", { body: { token } })).toEqual({ ok: true });
+    // Once: the link, and the one sent before it, open nothing more.
+    const again = await http<ErrorJson>(s.baseUrl, "POST", buildPath("confirmEmail"), { body: { token } });
+    expect([again.status, again.json.error.code]).toEqual([400, "invalid_confirmation_token"]);
+    const first = /\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(sent[0]!.text)![1]!;
+    expect((await http(s.baseUrl, "POST", buildPath("confirmEmail"), { body: { token: first } })).status).toBe(400);
+
+    const r = await new Session(s.baseUrl).login(`  ${email.toUpperCase()}`, GOOD.password);
     expect(r.profile).toMatchObject({ email, firstName: "Zoé", lastName: "Durand", name: "Zoé Durand" });
-    const { rows } = await t.db.query<{ email: string; password_hash: string }>("SELECT email, password_hash FROM members WHERE email = $1", [email]);
+    const { rows } = await t.db.query<{ email: string; password_hash: string; email_verified_at: Date | null }>(
+      "SELECT email, password_hash, email_verified_at FROM members WHERE email = $1",
+      [email],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.password_hash).toMatch(/^scrypt\$/);
     expect(rows[0]!.password_hash).not.toContain(GOOD.password);
+    expect(rows[0]!.email_verified_at).not.toBeNull();
+  });
+
+  it("gives whoever signs up with somebody else's address an account that cannot sign in, receive or spend", async () => {
+    const sent: Mail[] = [];
+    const s = await t.startServer({ mailer: { send: async (m) => void sent.push(m) } });
+    const victim = uniqueEmail("victim");
+    await new MutuaClient({ baseUrl: s.baseUrl }).call("signup", { body: { ...GOOD, email: victim } });
+    // The stranger knows the password they chose, not the mailbox: they never get a session, so
+    // neither a wallet nor a payment; the address stays unproven for the import (services/import).
+    for (let i = 0; i < 2; i++) {
+      const r = await http<ErrorJson>(s.baseUrl, "POST", buildPath("login"), { body: { login: victim, password: GOOD.password } });
+      expect(r.status).toBe(403);
+    }
+    const lokapi = await http<{ status: string; error?: string }>(s.baseUrl, "POST", "/lokavaluto_api/public/auth/authenticate", {
+      headers: { authorization: `Basic ${Buffer.from(`${victim}:${GOOD.password}`).toString("base64")}` },
+    });
+    expect(lokapi.json.status).not.toBe("OK");
+    const { rows } = await t.db.query("SELECT email_verified_at, awaiting_email_confirmation FROM members WHERE email = $1", [victim]);
+    expect(rows[0]).toEqual({ email_verified_at: null, awaiting_email_confirmation: true });
+    expect((await t.db.query("SELECT 1 FROM sessions s JOIN members m ON m.id = s.member_id WHERE m.email = $1", [victim])).rowCount).toBe(0);
   });
 
   it("normalises the e-mail on the server when a raw client sends it unnormalised", async () => {

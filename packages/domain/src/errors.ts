@@ -8,6 +8,9 @@ export const ErrorCode = {
   emailTaken: "email_taken",
   unknownUser: "unknown_user",
   invalidResetToken: "invalid_reset_token",
+  /** The password is right, but the member has not opened the link sent to their address at sign-up. */
+  emailUnconfirmed: "email_unconfirmed",
+  invalidConfirmationToken: "invalid_confirmation_token",
   signupDisabled: "signup_disabled",
   resetDisabled: "reset_disabled",
   notFound: "not_found",

@@ -98,13 +98,9 @@ export const M = {
   fileNotJson: "Unexpected format of file",
   // Ours, where the spec is silent
   notAWalletFile: "This file is not a wallet file.",
-  walletImported: "The wallet file was imported.",
-  walletImportedPending: "The wallet file was imported. The wallet can be used once an administrator has approved it.",
-  walletFileReplaced: "This wallet was already yours: its file on the server was replaced by the one you imported.",
   walletCreated: "Your wallet is ready.",
   receiptDownloadFailed: "The receipt could not be downloaded.",
   walletRequested: "Your wallet was created. It can be used once an administrator has approved it.",
-  walletExportFailed: "The wallet could not be downloaded",
   settingsSaveFailed: "Your settings could not be saved. Please try again.",
   pinSaveFailed: "Your wallet was created, but its simplified authentication could not be saved. Please set it again in Settings.",
   pinAttemptsLeft: "{count, plural, one {# attempt left} other {# attempts left}} before this PIN is disabled.",

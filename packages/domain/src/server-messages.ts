@@ -11,6 +11,8 @@ export const SM = {
   unknownUser: "Unknown user or email. Please make sure to provide a valid username or email.",
   rateLimited: "Too many attempts. Please wait {minutes, plural, one {# minute} other {# minutes}} and try again.",
   resetTokenInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
+  emailUnconfirmed: "Please confirm your e-mail address first: open the link we sent you, then sign in again.",
+  confirmationTokenInvalid: "This confirmation link is invalid or has expired. Sign in to get a new one.",
   signupDisabled: "Sign-up is not available on this server.",
   resetDisabled: "Password reset is not available on this server.",
   loginRequired: "Your session has ended. Please sign in again.",

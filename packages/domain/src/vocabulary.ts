@@ -196,6 +196,7 @@ export const AUDIT_ACTIONS = [
   "member.password_reset_sent",
   "member.rights_changed",
   "member.email_changed",
+  "member.email_confirmed",
   "member.password_changed",
   "ledger.checked",
   "books.exported",

@@ -12,6 +12,8 @@ const STATUS: Record<ErrorCode, number> = {
   email_taken: 409,
   unknown_user: 404,
   invalid_reset_token: 400,
+  email_unconfirmed: 403,
+  invalid_confirmation_token: 400,
   signup_disabled: 403,
   reset_disabled: 403,
   not_found: 404,

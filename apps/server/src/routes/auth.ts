@@ -4,12 +4,15 @@ import { operation } from "../http/contract";
 import { clearSessionCookie, sessionToken, signedIn } from "../http/auth";
 import { login, signup } from "../services/members/members";
 import { requestPasswordReset, setNewPassword } from "../services/members/password-reset";
+import { confirmEmail } from "../services/members/email-confirmation";
 import { revokeSession } from "../services/members/sessions";
 
 export function authRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;
 
-  operation(app, deps, "login", async ({ req, reply, body }) => signedIn(reply, settings, await login(db, settings, req.ip, body.login, body.password)));
+  operation(app, deps, "login", async ({ req, reply, body }) =>
+    signedIn(reply, settings, await login(db, settings, deps.mailer, req.ip, body.login, body.password)),
+  );
 
   operation(app, deps, "logout", async ({ req, reply }) => {
     const token = sessionToken(req, settings);
@@ -22,7 +25,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "canResetPassword", async () => ({ allowed: settings.allowResetPassword }));
 
   operation(app, deps, "signup", async ({ req, body }) => {
-    await signup(db, settings, req.ip, body);
+    await signup(db, settings, deps.mailer, req.ip, body);
     return { ok: true as const };
   });
 
@@ -31,8 +34,13 @@ export function authRoutes(app: FastifyInstance, deps: Deps): void {
     return { ok: true as const };
   });
 
-  operation(app, deps, "setNewPassword", async ({ body }) => {
-    await setNewPassword(db, settings, deps.mailer, body.token, body.password);
+  operation(app, deps, "confirmEmail", async ({ req, body }) => {
+    await confirmEmail(db, settings, req.ip, body.token);
+    return { ok: true as const };
+  });
+
+  operation(app, deps, "setNewPassword", async ({ req, body }) => {
+    await setNewPassword(db, settings, deps.mailer, req.ip, body.token, body.password);
     return { ok: true as const };
   });
 }

@@ -24,7 +24,7 @@ interface RouteHandle {
 }
 
 /** Paths where a "login required" signal does not send the visitor to the login page (docs/spec.md §4). */
-const STAY_ON_LOGIN_REQUIRED = ["/carto", "/reset-password", "/signup"];
+const STAY_ON_LOGIN_REQUIRED = ["/carto", "/reset-password", "/signup", "/confirm-email"];
 
 function Layout() {
   const { i18n } = useLingui();
@@ -162,6 +162,11 @@ const ROUTES: RouteObject[] = [
         path: "/signup",
         element: screen(() => import("../features/auth/SignupScreen"), "SignupScreen"),
         handle: h("Sign-Up"),
+      },
+      {
+        path: "/confirm-email",
+        element: screen(() => import("../features/auth/ConfirmEmailScreen"), "ConfirmEmailScreen"),
+        handle: h("Confirm your e-mail address"),
       },
       {
         path: "/dashboard",

@@ -31,6 +31,7 @@ export const memberRoutes = {
   signup: { method: "POST", path: "/api/auth/signup", access: "public" },
   resetPassword: { method: "POST", path: "/api/auth/reset-password", access: "public" },
   setNewPassword: { method: "POST", path: "/api/auth/new-password", access: "public" },
+  confirmEmail: { method: "POST", path: "/api/auth/confirm-email", access: "public" },
   getMyContact: { method: "GET", path: "/api/me", access: "member" },
   // The member's own profile: phone, photo, e-mail address (confirmed by a link to the new one), password.
   /** Sets the member's phone number, or clears it (null). */

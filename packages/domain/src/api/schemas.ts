@@ -110,6 +110,9 @@ export const SignupBody = z.object({
 
 export const ResetPasswordBody = z.object({ email: z.string().max(EMAIL_MAX + 64) });
 
+/** The token of a sign-up's confirmation link (services/members/email-confirmation.ts). */
+export const ConfirmEmailBody = z.object({ token: z.string().min(1).max(200) });
+
 export const NewPasswordBody = z.object({
   token: z.string().min(1).max(200),
   password: z.string().max(MEMBER_PASSWORD_RULES.maxLength),
@@ -1319,6 +1322,7 @@ export const schemas = {
   signup: { body: SignupBody, response: Ok },
   resetPassword: { body: ResetPasswordBody, response: Ok },
   setNewPassword: { body: NewPasswordBody, response: Ok },
+  confirmEmail: { body: ConfirmEmailBody, response: Ok },
   getMyContact: { response: Profile },
   setMyPhone: { body: PhoneBody, response: Profile },
   uploadMyPhoto: { body: PhotoUploadBody, response: Profile },

@@ -98,7 +98,8 @@ export async function confirmEmailChange(db: Db, mailer: Mailer, token: string):
     if (!m) return null;
     // Taken meanwhile (the address is unique): the refusal rolls everything back, the link stays usable.
     try {
-      await tx.query("UPDATE members SET email = $2, search_text = $3 WHERE id = $1", [
+      // The new address is proven by the link just opened.
+      await tx.query("UPDATE members SET email = $2, search_text = $3, email_verified_at = now() WHERE id = $1", [
         change.member_id,
         change.new_email,
         adminSearchText(m.first_name, m.last_name, change.new_email, m.phone),

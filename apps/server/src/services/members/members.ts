@@ -2,10 +2,12 @@ import { ErrorCode, M, normalizeEmail, normalizeName, searchKey, signupProblems,
 import type { Db, Queryable } from "../../db/pool";
 import { Refusal, invalid } from "../platform/errors";
 import type { Settings } from "../../settings";
-import { hashPassword, verifyPassword, dummyHash } from "./passwords";
+import { hashPasswordInTurn, verifyPassword, dummyHash } from "./passwords";
 import { hit, forgive, clear } from "../platform/rate-limit";
 import { createSession } from "./sessions";
 import { PHOTO_VERSION_SQL, photoUrl } from "./photo-url";
+import { confirmationMail, sendConfirmationAgain } from "./email-confirmation";
+import { sendBestEffort, type Mailer } from "../notifications/mail";
 
 export interface MemberRow {
   id: bigint;
@@ -27,6 +29,10 @@ export interface MemberRow {
   photo_version: string | null;
   /** A new address waiting for its confirmation link, or null. */
   pending_email: string | null;
+  /** When the member last opened a link sent to their address, or null: not proven (migration 0035). */
+  email_verified_at: Date | null;
+  /** Signed up and has not opened the link sent to their address yet: cannot sign in. */
+  awaiting_email_confirmation: boolean;
 }
 
 export interface Profile {
@@ -80,7 +86,7 @@ export const adminSearchText = (firstName: string, lastName: string, email: stri
  * before the password is checked (so parallel guesses cannot slip through); a success gives
  * its attempt back.
  */
-export async function login(db: Db, s: Settings, ip: string, loginRaw: string, password: string) {
+export async function login(db: Db, s: Settings, mailer: Mailer, ip: string, loginRaw: string, password: string) {
   const email = normalizeEmail(loginRaw);
   const ipBucket = `login:ip:${ip}`;
   const accountBucket = `login:account:${email}`;
@@ -89,6 +95,12 @@ export async function login(db: Db, s: Settings, ip: string, loginRaw: string, p
   const member = await findMemberByEmail(db, email);
   const ok = member ? await verifyPassword(password, member.password_hash) : (await verifyPassword(password, await dummyHash()), false);
   if (!member || !ok) throw new Refusal(ErrorCode.invalidCredentials, { id: M.invalidCredentials });
+  // Said only to whoever knows the password: the address is not proven yet. A new link goes with
+  // it, in case the first was lost.
+  if (member.awaiting_email_confirmation) {
+    await sendConfirmationAgain(db, s, mailer, member);
+    throw new Refusal(ErrorCode.emailUnconfirmed, { id: SM.emailUnconfirmed });
+  }
   await forgive(db, ipBucket);
   await clear(db, accountBucket);
   const session = await createSession(db, member.id, s.sessionTtlSeconds, { openedBy: "password", proven: true });
@@ -102,14 +114,21 @@ export interface SignupInput {
   password: string;
 }
 
-export async function signup(db: Db, s: Settings, ip: string, input: SignupInput): Promise<void> {
+/**
+ * Makes the member waiting for their address's confirmation and mails them its link
+ * (email-confirmation.ts): they sign in once they have opened it.
+ */
+export async function signup(db: Db, s: Settings, mailer: Mailer, ip: string, input: SignupInput): Promise<void> {
   if (!s.allowSignup) throw new Refusal(ErrorCode.signupDisabled, { id: SM.signupDisabled });
   const problems = signupProblems({ ...input, confirmPassword: input.password });
   if (Object.keys(problems).length > 0) throw invalid(problems as Record<string, Msg>);
   const email = normalizeEmail(input.email);
   await hit(db, `signup:ip:${ip}`, s.limits.signupPerIp);
   await hit(db, `signup:account:${email}`, s.limits.signupPerAccount);
-  await createMember(db, { email, firstName: input.firstName, lastName: input.lastName, passwordHash: await hashPassword(input.password) });
+  const passwordHash = await hashPasswordInTurn(input.password);
+  const id = await createMember(db, { email, firstName: input.firstName, lastName: input.lastName, passwordHash, awaitingConfirmation: true });
+  // Not awaited: the answer does not wait for the mail server.
+  void sendBestEffort(mailer, await confirmationMail(db, s, { id, email, first_name: normalizeName(input.firstName) }));
 }
 
 export async function createMember(
@@ -124,6 +143,8 @@ export async function createMember(
     canValidateCredits?: boolean;
     canViewFigures?: boolean;
     canManageAssociation?: boolean;
+    /** A sign-up: the member cannot sign in before opening the link sent to their address. */
+    awaitingConfirmation?: boolean;
   },
 ): Promise<bigint> {
   const email = normalizeEmail(m.email);
@@ -135,8 +156,8 @@ export async function createMember(
   const search = adminSearchText(firstName, lastName, email, phone);
   try {
     const { rows } = await db.query<{ id: bigint }>(
-      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association, awaiting_email_confirmation)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
       [
         email,
         firstName,
@@ -149,6 +170,7 @@ export async function createMember(
         m.canValidateCredits ?? false,
         m.canViewFigures ?? false,
         m.canManageAssociation ?? false,
+        m.awaitingConfirmation ?? false,
       ],
     );
     return rows[0]!.id;

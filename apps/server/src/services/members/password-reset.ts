@@ -6,7 +6,8 @@ import { audit } from "../board/audit";
 import { revokeDeviceLogins } from "./credentials";
 import { sendBestEffort, type Mail, type Mailer } from "../notifications/mail";
 import { findMemberByEmail, type MemberRow } from "./members";
-import { hashPassword } from "./passwords";
+import { hashPasswordInTurn } from "./passwords";
+import { markAddressProven } from "./email-confirmation";
 import { tellPasswordChanged } from "./password-change";
 import { acceptInvitation } from "../import/invitations";
 import { hit } from "../platform/rate-limit";
@@ -66,12 +67,19 @@ export async function resetLinkMail(db: Queryable, s: Settings, member: Pick<Mem
 /**
  * Consumes a reset token and sets the new password. Every open session and every device login
  * of the member ends (whoever had stolen one is out); passkeys stay, and the member is told by
- * e-mail where to review them.
+ * e-mail where to review them. Opening the link proves the address.
+ *
+ * Anyone may call it: it is counted per address of the caller, and the token is looked up before
+ * the password is hashed, so that made-up tokens cost a query, not a hash (a hash takes a
+ * thread for a tenth of a second or more: a few dozen requests would stall the server).
  */
-export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, token: string, password: string): Promise<void> {
+export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: string, token: string, password: string): Promise<void> {
+  await hit(db, `new-password:ip:${ip}`, s.limits.resetPerIp);
   const problems = newPasswordProblems(password, password);
   if (problems.password) throw invalid({ password: problems.password } as Record<string, Msg>);
-  const hash = await hashPassword(password);
+  const valid = await db.query("SELECT 1 FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()", [tokenHash(token)]);
+  if (valid.rowCount === 0) throw new Refusal(ErrorCode.invalidResetToken, { id: SM.resetTokenInvalid });
+  const hash = await hashPasswordInTurn(password);
   const memberId = await inTransaction(db, async (tx) => {
     const { rows } = await tx.query<{ member_id: bigint }>(
       `UPDATE password_resets SET used_at = now()
@@ -85,6 +93,7 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, token:
     await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [memberId]);
     // An imported member who came in by their invitation (or any link): the console counts them in.
     await acceptInvitation(tx, memberId);
+    await markAddressProven(tx, memberId);
     await revokeAllSessions(tx, memberId);
     const devices = await revokeDeviceLogins(tx, memberId);
     await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });

@@ -44,7 +44,12 @@ export function smtpMailer(url: string, from: string): Mailer {
  * Without SMTP, every message is written to <dataDir>/outbox as an .eml file and its text is
  * logged, so someone running the server locally can still follow a reset link.
  */
-export function outboxMailer(dir: string, from: string, log: (m: string) => void): Mailer {
+/**
+ * Writes each mail to a file in `dir`. `showText` prints its text in the log too: for the demo,
+ * whose links are part of trying it out. Elsewhere the log names the file only: a service log is
+ * read by more people than the mailbox, and its mails hold live reset and invitation links.
+ */
+export function outboxMailer(dir: string, from: string, log: (m: string) => void, showText = false): Mailer {
   return {
     async send(mail) {
       fs.mkdirSync(dir, { recursive: true });
@@ -54,12 +59,16 @@ export function outboxMailer(dir: string, from: string, log: (m: string) => void
         .join("");
       const eml = `From: ${from}\r\nTo: ${mail.to}\r\nSubject: ${mail.subject}\r\n${extra}Content-Type: text/plain; charset=utf-8\r\n\r\n${mail.text.replace(/\n/g, "\r\n")}\r\n`;
       fs.writeFileSync(file, eml, { mode: 0o600 });
-      log(`mail to ${mail.to} written to ${file}:\n${mail.text}`);
+      log(showText ? `mail to ${mail.to} written to ${file}:\n${mail.text}` : `mail to ${mail.to} written to ${file}`);
     },
   };
 }
 
 /** The mailer the settings name: SMTP_URL's server, else the outbox folder in DATA_DIR. */
-export function configuredMailer(s: { smtpUrl?: string; mailFrom: string; dataDir: string }, log: (m: string) => void): Mailer {
-  return s.smtpUrl ? smtpMailer(s.smtpUrl, s.mailFrom) : outboxMailer(path.join(s.dataDir, "outbox"), s.mailFrom, log);
+export function configuredMailer(
+  s: { smtpUrl?: string; mailFrom: string; dataDir: string },
+  log: (m: string) => void,
+  opts: { showText?: boolean } = {},
+): Mailer {
+  return s.smtpUrl ? smtpMailer(s.smtpUrl, s.mailFrom) : outboxMailer(path.join(s.dataDir, "outbox"), s.mailFrom, log, opts.showText);
 }

@@ -232,6 +232,7 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   "member.password_reset_sent": (i18n) => i18n._("Password reset link sent"),
   "member.rights_changed": (i18n) => i18n._("Rights changed"),
   "member.email_changed": (i18n) => i18n._("E-mail address changed"),
+  "member.email_confirmed": (i18n) => i18n._("E-mail address confirmed"),
   "member.password_changed": (i18n) => i18n._("Password changed"),
   "ledger.checked": (i18n) => i18n._("Ledger checked"),
   "books.exported": (i18n, e) =>

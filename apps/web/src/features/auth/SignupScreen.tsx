@@ -36,7 +36,12 @@ export function SignupScreen() {
   const signup = useMutation({
     mutationFn: ({ email, firstName, lastName, password }: SignupValues) => client.call("signup", { body: { email, firstName, lastName, password } }),
     onSuccess: (_, v) => {
-      toast.success({ id: M.accountCreated });
+      // Until the link is opened the member cannot sign in: said with the spec's words (signing in
+      // before says it again).
+      toast.success(
+        { id: M.accountCreated },
+        i18n._("We sent a link to {email}: open it to confirm your address, then sign in.", { email: normalizeEmail(v.email) }),
+      );
       // The login page opens on the new member's address.
       setLoginEmail(normalizeEmail(v.email));
       void navigate("/");

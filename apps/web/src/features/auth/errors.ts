@@ -4,7 +4,8 @@ import { ErrorCode, M, type Msg } from "@mutua/domain";
 /** docs/spec.md §8 "Login": the four messages, plus the server's own text when it slows down guessing. */
 export function loginErrorMessage(e: unknown): Msg {
   if (e instanceof InvalidCredentialsError) return { id: M.invalidCredentials };
-  if (e instanceof RefusedError) return e.code === ErrorCode.rateLimited ? e.msg : { id: M.loginRefused };
+  // A right password whose address is not confirmed yet: the server says what to do.
+  if (e instanceof RefusedError) return e.code === ErrorCode.rateLimited || e.code === ErrorCode.emailUnconfirmed ? e.msg : { id: M.loginRefused };
   if (e instanceof RequestFailedError) return { id: M.requestFailed };
   return { id: M.loginUnexpected };
 }
@@ -17,6 +18,7 @@ export function accountErrorMessage(e: unknown): Msg {
       case ErrorCode.unknownUser:
       case ErrorCode.rateLimited:
       case ErrorCode.invalidResetToken:
+      case ErrorCode.invalidConfirmationToken:
       case ErrorCode.signupDisabled:
       case ErrorCode.resetDisabled:
       case ErrorCode.validation:

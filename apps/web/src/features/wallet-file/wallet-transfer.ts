@@ -7,7 +7,10 @@ import { i18n, tr } from "../../lib/i18n";
 import { OperationCanceled } from "../unlock/operation-canceled";
 import type { Unlocker } from "../unlock/unlock-flow";
 
-/** What exporting and importing a wallet file do, loaded when a member does either (useWalletFile.tsx). */
+/**
+ * What exporting and importing a wallet file do, loaded when a member does either (useWalletFile.tsx).
+ * Its own messages are written here, not in the domain's M, which the login page carries whole.
+ */
 
 export async function downloadWallet(client: MutuaClient, account: AccountEntry) {
   try {
@@ -25,7 +28,7 @@ export async function downloadWallet(client: MutuaClient, account: AccountEntry)
   } catch (e) {
     // The member closing the share sheet is not a failure.
     if ((e as Error).name === "AbortError") return;
-    toast.error({ id: M.walletExportFailed });
+    toast.error(i18n._("The wallet could not be downloaded"));
   }
 }
 
@@ -68,7 +71,13 @@ export async function importWalletFile({ client, qc, me, unlockFile, forgetWalle
     const { proveKey } = await import("./key-proof");
     const r = await client.call("registerWallet", { body: { backendId, keystore, ...proveKey(wallet, key, address, backendId, me.id) } });
     forgetWallet(r.internalId);
-    toast.success({ id: r.replaced ? M.walletFileReplaced : r.status === "pending" ? M.walletImportedPending : M.walletImported });
+    toast.success(
+      r.replaced
+        ? i18n._("This wallet was already yours: its file on the server was replaced by the one you imported.")
+        : r.status === "pending"
+          ? i18n._("The wallet file was imported. The wallet can be used once an administrator has approved it.")
+          : i18n._("The wallet file was imported."),
+    );
     await qc.invalidateQueries({ queryKey: MEMBER_KEY });
   } catch (e) {
     if (e instanceof RefusedError && (e.code === ErrorCode.walletExists || e.code === ErrorCode.validation)) {
