@@ -69,8 +69,7 @@ export function RecentTransactions({
     <header className="card-header">
       <div>
         <h2 id="transactions-title">{i18n._("Transactions")}</h2>
-        {/* Its line is there while the accounts load, so that the rows under it stay where they are. */}
-        {(account || accountsLoading) && <p className="hint">{account ? accountLabel(i18n, account) : "\u00a0"}</p>}
+        {account && <p className="hint">{accountLabel(i18n, account)}</p>}
       </div>
       {recent.isFetching && !recent.isPending && <Icon node={RefreshIcon} className="spin" />}
     </header>
@@ -79,7 +78,10 @@ export function RecentTransactions({
     <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching || accountsLoading}>
       {loading ? (
         <Fragment key="loading">
-          {header}
+          {/* Named for screen readers only: shown, the heading would jump down when pending top-ups come above it. */}
+          <h2 id="transactions-title" className="visually-hidden">
+            {i18n._("Transactions")}
+          </h2>
           <Skeleton rows={3} className="tx-skeleton" />
         </Fragment>
       ) : (
