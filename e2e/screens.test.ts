@@ -125,7 +125,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       // The balance chart loads once scrolled to (below the transactions on a phone): as a member
       // would, once the movements above it are in.
       await page.locator('section.transactions[aria-busy="false"]').waitFor();
-      await page.evaluate(() => document.querySelector(".account-summary")?.scrollIntoView());
+      await page.locator("section.account-summary").first().scrollIntoViewIfNeeded();
       await page.locator(".account-summary svg").waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));
       await inspect(page, "dashboard");

@@ -158,6 +158,12 @@ describe("npm run setup", () => {
     await paul.page.getByLabel("Confirm password").fill("Paul-2026!x");
     await paul.page.getByRole("button", { name: "Sign up" }).click();
     await paul.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    // He opens the link mailed to confirm his address, then signs in.
+    const confirmation = await mailbox.next("paul@florain.example");
+    const token = /\/confirm-email\?token=([\w-]+)/.exec(confirmation.text ?? "")![1];
+    await paul.page.goto(`${server.url}/confirm-email?token=${token}`);
+    await paul.page.getByRole("button", { name: "Confirm my address" }).click();
+    await paul.page.getByText("Your e-mail address is confirmed. You can sign in now.").waitFor();
     await signIn(paul.page, server.url, "paul@florain.example", "Paul-2026!x");
     await paul.page.waitForURL(`${server.url}/dashboard`);
 

@@ -49,7 +49,7 @@ export function RecentTransactions({
   const pendingTopUps = usePendingTopUps(account?.id);
   const pending = pendingTopUps.data ?? [];
   // Until both the pending top-ups and the movements are known, the panel is its heading and grey
-  // rows; then it is replaced whole (another key: new boxes, not moved ones). Pending top-ups that
+  // rows; then the rows are replaced whole (new boxes, not moved ones). Pending top-ups that
   // arrived later than the list would push the list and everything under it down while a member
   // reads or taps it, however slow the phone (Lighthouse's layout shift).
   const loading = (account !== undefined || accountsLoading) && (recent.isPending || pendingTopUps.isPending);
@@ -69,25 +69,21 @@ export function RecentTransactions({
     <header className="card-header">
       <div>
         <h2 id="transactions-title">{i18n._("Transactions")}</h2>
-        {account && <p className="hint">{accountLabel(i18n, account)}</p>}
+        {/* Its line is there while the accounts load, so that the rows under it stay where they are. */}
+        {(account || accountsLoading) && <p className="hint">{account ? accountLabel(i18n, account) : "\u00a0"}</p>}
       </div>
       {recent.isFetching && !recent.isPending && <Icon node={RefreshIcon} className="spin" />}
     </header>
   );
   return (
     <section className="card transactions" aria-labelledby="transactions-title" aria-busy={recent.isFetching || accountsLoading}>
+      {/* The panel's heading stays where it is; under it, pending top-ups first, then the movements. */}
+      {header}
       {loading ? (
-        <Fragment key="loading">
-          {/* Named for screen readers only: shown, the heading would jump down when pending top-ups come above it. */}
-          <h2 id="transactions-title" className="visually-hidden">
-            {i18n._("Transactions")}
-          </h2>
-          <Skeleton rows={3} className="tx-skeleton" />
-        </Fragment>
+        <Skeleton rows={3} className="tx-skeleton" />
       ) : (
         <Fragment key="ready">
           <PendingTopUps orders={pending} onOpen={onOpenTopUp} />
-          {header}
           {recent.isError && (
             <div className="notice error" role="alert">
               <p>{i18n._(M.lastTransactionsFailed)}</p>
