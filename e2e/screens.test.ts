@@ -125,7 +125,9 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       // The balance chart loads once scrolled to (below the transactions on a phone): as a member
       // would, once the movements above it are in.
       await page.locator('section.transactions[aria-busy="false"]').waitFor();
-      await page.locator("section.account-summary").first().scrollIntoViewIfNeeded();
+      // Drawn once the movements are in: waited for, then scrolled to (its grey lines pulse, so it is never "stable").
+      await page.locator("section.account-summary").first().waitFor();
+      await page.evaluate(() => document.querySelector(".account-summary")?.scrollIntoView());
       await page.locator(".account-summary svg").waitFor();
       await page.evaluate(() => window.scrollTo(0, 0));
       await inspect(page, "dashboard");
