@@ -98,7 +98,15 @@ async function association(adminUrl: string, name: string, symbol: string): Prom
     });
   });
   const publicUrl = `http://127.0.0.1:${probe}`;
-  const settings = readSettings({ ...process.env, HOST: "127.0.0.1", PORT: String(probe), PUBLIC_URL: publicUrl, DATABASE_POOL_SIZE: String(POOL) });
+  // The two servers reach each other on the loopback, over plain HTTP: the operator's setting allows it.
+  const settings = readSettings({
+    ...process.env,
+    HOST: "127.0.0.1",
+    PORT: String(probe),
+    PUBLIC_URL: publicUrl,
+    DATABASE_POOL_SIZE: String(POOL),
+    FEDERATION_ALLOW_LOOPBACK_HTTP: "true",
+  });
   const app = await buildApp({ db, settings, mailer: { send: async () => {} } });
   await app.listen({ host: "127.0.0.1", port: probe });
   return { db, url: publicUrl, backend, close: async () => (await app.close(), await db.end()) };

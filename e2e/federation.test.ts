@@ -16,7 +16,9 @@ import { useSuite } from "./support/suite";
  * owner confirms with the terms the console offers (B's turned round). Both consoles then say
  * Linked, with the same rate, and each screen passes the layout and accessibility checks.
  */
-const suite = useSuite();
+// Both servers are on this machine's loopback, over plain HTTP: the operator's setting that lets them reach each other there.
+const LOOPBACK = { FEDERATION_ALLOW_LOOPBACK_HTTP: "true" };
+const suite = useSuite(() => LOOPBACK);
 let b: RunningServer;
 const SHOTS = path.resolve(import.meta.dirname, "../test-results/screens");
 
@@ -26,7 +28,7 @@ const FR = new Map(
 const fr = (text: string) => FR.get(text) ?? text;
 
 beforeAll(async () => {
-  b = await startServer();
+  b = await startServer(LOOPBACK);
   await sql(b, "UPDATE association SET name = 'Gonette de Lyon'");
   await sql(b, "UPDATE currencies SET name = 'Gonette', symbol = 'GON'");
   fs.mkdirSync(SHOTS, { recursive: true });

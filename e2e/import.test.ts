@@ -16,6 +16,8 @@ import { signedIn, useSuite } from "./support/suite";
  * export opened and saved again in Excel), reads the preview, imports; the board's circulation grows
  * by the file's sum. She invites the imported members; François gets his invitation over SMTP,
  * chooses his password, and sees his balance and his history's last movement on its original date.
+ * An account opened here with an address of the file, never proven, is shown as such and gets its
+ * balance only through the invitation sent to that address.
  */
 let mailbox: Mailbox;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-import-e2e-"));
@@ -43,6 +45,8 @@ const MEMBERS = excel("utilisateurs.csv", [
   "ecremieux;Élodie Crémieux;elodie@florain-import.example;06 12 34 56 78;1 222,75",
   "flefevre;François Lefèvre;francois@florain-import.example;;87,25",
   "pguerin;Paulette Guérin;paulette@florain-import.example;;0,00",
+  // Somebody signed up here with Yvette's address two days ago and never proved it.
+  "ymartin;Yvette Martin;yvette@florain-import.example;;12,00",
 ]);
 const HISTORY = excel("virements.csv", [
   "Date;De;À;Montant;Déscription;Numéro de transaction",
@@ -50,8 +54,9 @@ const HISTORY = excel("virements.csv", [
   "16/03/2024 14:30;ecremieux;flefevre;65,50;Marché de Noël;T2",
   "01/04/2024;;flefevre;10,00;Change;T3",
   "02/05/2024;ecremieux;flefevre;11,75;Panier de légumes;T4",
+  "03/05/2024;;ymartin;12,00;Change;T5",
 ]);
-const FILE_SUM = 131_000n;
+const FILE_SUM = 132_200n;
 
 const centsOf = (text: string) => {
   const m = /(-|\u2212)?([\d,]+)\.(\d{2})/.exec(text);
@@ -89,12 +94,20 @@ describe("moving in", () => {
     await page.waitForURL(`${suite.server.url}/admin/import`);
     await page.getByRole("heading", { level: 1, name: "Import members" }).waitFor();
 
+    await sql(
+      suite.server,
+      `INSERT INTO members (email, first_name, last_name, password_hash, search_text, name_key, created_at)
+       VALUES ('yvette@florain-import.example', 'Yvette', 'Usurpée', 'no password', 'yvette usurpee', 'yvette usurpee', now() - interval '2 days')`,
+    );
     await page.getByLabel("Members file").setInputFiles(MEMBERS);
     await page.getByLabel("History file (optional)").setInputFiles(HISTORY);
     await page.getByRole("button", { name: "Check the files" }).click();
     await page.getByRole("heading", { name: "What will be imported" }).waitFor({ timeout: 20_000 });
     await page.getByText(/3 members to import/).waitFor();
     await page.getByText("Élodie Crémieux").first().waitFor();
+    const yvette = page.locator(".import-existing li").filter({ hasText: "Yvette Usurpée" });
+    await yvette.getByText("address not verified: the balance waits for the invitation").waitFor();
+    expect(await yvette.textContent()).toMatch(/member since /);
     await page
       .getByText("Téléphone mobile")
       .first()
@@ -106,13 +119,14 @@ describe("moving in", () => {
     const confirm = page.getByRole("dialog");
     await confirm.getByRole("button", { name: "Import", exact: true }).click();
     await page.getByText(/Imported 3 members/).waitFor({ timeout: 30_000 });
+    await page.getByText("1 of them never verified their address: their balance waits until they open their invitation.").waitFor();
     await page.screenshot({ path: `${SHOTS}/imported-phone.png`, fullPage: true });
 
     // The board's circulation: exactly the file's sum more.
     expect((await circulation(board.page)) - before).toBe(FILE_SUM);
 
-    // The invitations leave; Paulette's, Élodie's and François's.
-    await page.getByRole("button", { name: /Invite 3 members/ }).click();
+    // The invitations leave; Paulette's, Élodie's and François's, and the one to Yvette's address.
+    await page.getByRole("button", { name: /Invite 4 members/ }).click();
     await page
       .getByRole("dialog")
       .getByRole("button", { name: /Invite|Send/ })
@@ -124,7 +138,8 @@ describe("moving in", () => {
     expect(link).toBeTruthy();
     await expect
       .poll(async () => (await sql(suite.server, "SELECT count(*)::int AS n FROM member_invitations WHERE sent_at IS NOT NULL"))[0], { timeout: 20_000 })
-      .toEqual({ n: 3 });
+      .toEqual({ n: 4 });
+    expect((await mailbox.next("yvette@florain-import.example", 20_000)).subject).toContain("your balance is waiting");
     await page.reload();
     await page.getByRole("heading", { name: "Invitations" }).waitFor();
     await page.screenshot({ path: `${SHOTS}/invitations-phone.png`, fullPage: true });
@@ -216,8 +231,14 @@ describe("a server killed during an import", () => {
     expect(await answer).toBeInstanceOf(Error);
     expect(await count()).toEqual(before);
 
-    // The same upload, imported from the first instance: all of it, once the dead one's transaction is gone.
-    const again = await call(suite.server.url, "runImport", token, body);
+    // The same upload, imported from the first instance: refused while the dead one's connection
+    // still holds the import's turn, then all of it, once it is gone.
+    let again = await call(suite.server.url, "runImport", token, body);
+    for (const until = Date.now() + 60_000; again.status === 409 && Date.now() < until;) {
+      expect(again.json).toMatchObject({ error: { message: expect.stringMatching(/^An import is already running/) } });
+      await new Promise((r) => setTimeout(r, 100));
+      again = await call(suite.server.url, "runImport", token, body);
+    }
     expect(again.status, JSON.stringify(again.json)).toBe(200);
     expect(again.json).toMatchObject({ imported: true, members: 2000 });
     const after = await count();

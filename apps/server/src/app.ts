@@ -36,6 +36,7 @@ import { scheduleLedgerChecks } from "./services/board/ledger-health";
 import { featuresOf } from "./services/platform/features";
 import { EventHub } from "./services/notifications/event-hub";
 import { NotificationWorker } from "./services/notifications/notification-worker";
+import { peerNet } from "./services/federation/peer-net";
 import { scheduleRecovery } from "./services/federation/recovery";
 import { notificationRoutes } from "./routes/notifications";
 import { pushRoutes } from "./routes/push";
@@ -186,7 +187,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   app.addHook("onReady", async () => {
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
     stopChecks = scheduleLedgerChecks(deps.db, app.log);
-    stopRecovery = scheduleRecovery(deps.db, app.log);
+    stopRecovery = scheduleRecovery(peerNet(full.settings, deps.peerSeam), deps.db, app.log);
     // The VAPID key is made at the first start (services/notifications/vapid.ts), or at its first use if the
     // database is not there yet: an instance starts, alive, without it (GET /api/health).
     vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));

@@ -4,6 +4,7 @@ import type { Settings } from "./settings";
 import type { Mailer } from "./services/notifications/mail";
 import type { Features } from "./services/platform/features";
 import type { Metrics } from "./http/metrics";
+import type { PeerSeam } from "./services/federation/peer-net";
 
 /**
  * What the server is built from, in a module of its own: routes, the Lokavaluto face and tests
@@ -24,6 +25,12 @@ export interface Deps {
    * makes its own; given, a caller that builds the app can hold them before it exists.
    */
   metrics?: Metrics;
+  /**
+   * A test seam: how the federation reaches other servers (services/federation/peer-net.ts), with
+   * a test's own resolver or its requests lost on the way. Unset in production: the system's
+   * resolver, and every request as it goes.
+   */
+  peerSeam?: PeerSeam;
 }
 
 /** What routes get besides, from the association's config.json (read once at start). */

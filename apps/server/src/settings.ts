@@ -1,4 +1,5 @@
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 
 /** A rate limit: attempts allowed in one window, per bucket (services/platform/rate-limit.ts counts them). */
 export interface Limit {
@@ -24,6 +25,36 @@ function metricsSettings(env: NodeJS.ProcessEnv): Pick<Settings, "metrics"> {
   if (!/^\d+$/.test(port) || Number(port) > 65_535) throw new Error(`METRICS_PORT must be a port number, not "${port}"`);
   const token = env.METRICS_TOKEN?.trim();
   return { metrics: { port: Number(port), host: env.METRICS_HOST?.trim() || "127.0.0.1", ...(token ? { token } : {}) } };
+}
+
+/**
+ * An entry of FEDERATION_ALLOW_HOSTS: a host name or an address, either maybe with a port
+ * (`peer.internal:8443`, `[fd12::1]:8443`), or a range of addresses (`10.1.2.0/24`).
+ */
+export type AllowedPeerHost =
+  | { kind: "name"; name: string; port?: number }
+  | { kind: "address"; address: string; port?: number }
+  | { kind: "range"; range: [ipaddr.IPv4 | ipaddr.IPv6, number]; port?: undefined };
+
+function allowedPeerHost(entry: string): AllowedPeerHost {
+  // A typo must stop the server at start-up, not leave a peer unreachable for no reason said.
+  const wrong = () => new Error(`FEDERATION_ALLOW_HOSTS: "${entry}" is not a host name, an address or a range of addresses (CIDR), with a port or not`);
+  if (entry.includes("/")) {
+    if (!ipaddr.isValidCIDR(entry)) throw wrong();
+    return { kind: "range", range: ipaddr.parseCIDR(entry) };
+  }
+  // "[v6]" or "[v6]:port"; a bare IPv6 address, without a port; "host" or "host:port".
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(entry);
+  const [host, portText] = bracketed ? [bracketed[1]!, bracketed[2]] : ipaddr.IPv6.isValid(entry) ? [entry, undefined] : plain ? [plain[1]!, plain[2]] : [];
+  if (host === undefined) throw wrong();
+  const port = portText === undefined ? undefined : Number(portText);
+  if (port !== undefined && (port < 1 || port > 65_535)) throw wrong();
+  const at = port === undefined ? {} : { port };
+  if (ipaddr.IPv4.isValidFourPartDecimal(host) || ipaddr.IPv6.isValid(host))
+    return { kind: "address", address: ipaddr.process(host).toNormalizedString(), ...at };
+  if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/.test(host)) throw wrong();
+  return { kind: "name", name: host, ...at };
 }
 
 /** Server settings, all from environment variables (documented in docs/operations.md, "Server environment"). */
@@ -90,6 +121,13 @@ export interface Settings {
    * 443 only unless the entry names another (`host:port`, a test's own push service).
    */
   pushServiceHosts: string[];
+  /**
+   * Which other associations' servers this one may reach (services/federation/peer-net.ts): public
+   * addresses over HTTPS, the addresses that are not public FEDERATION_ALLOW_HOSTS names
+   * (comma-separated), and this machine's loopback addresses, over plain HTTP too, when
+   * FEDERATION_ALLOW_LOOPBACK_HTTP is set (tests, two associations' servers behind one proxy).
+   */
+  federation: { allowHosts: AllowedPeerHost[]; allowLoopbackHttp: boolean };
   /** The association's bank account, shown on transfer orders. */
   bank: { iban: string; bic: string; holder: string };
   limits: {
@@ -113,6 +151,8 @@ export interface Settings {
     booksPerMember: Limit;
     /** The board's figures per member (RATE_LIMIT_FIGURES_MEMBER_*): each aggregates the ledger over a period. */
     figuresPerMember: Limit;
+    /** Acceptances of invitations per client address (RATE_LIMIT_FEDERATION_ACCEPT_IP_*): anybody's server may send one. */
+    federationAcceptPerIp: Limit;
   };
 }
 
@@ -172,6 +212,14 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       .split(",")
       .map((h) => h.trim().toLowerCase().replace(/^\.+/, ""))
       .filter(Boolean),
+    federation: {
+      allowHosts: (env.FEDERATION_ALLOW_HOSTS ?? "")
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean)
+        .map(allowedPeerHost),
+      allowLoopbackHttp: flag(env.FEDERATION_ALLOW_LOOPBACK_HTTP, false),
+    },
     bank: { iban: env.BANK_IBAN ?? "", bic: env.BANK_BIC ?? "", holder: env.BANK_HOLDER ?? env.ASSOCIATION_NAME ?? "Association" },
     limits: {
       loginPerIp: limit(env, "LOGIN_IP", 50, 900),
@@ -187,6 +235,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       paymentRequestPerMember: limit(env, "PAYMENT_REQUEST_MEMBER", 60, 600),
       booksPerMember: limit(env, "BOOKS_MEMBER", 10, 600),
       figuresPerMember: limit(env, "FIGURES_MEMBER", 60, 600),
+      federationAcceptPerIp: limit(env, "FEDERATION_ACCEPT_IP", 20, 3_600),
     },
   };
 }

@@ -1,7 +1,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_ROUTES, ErrorCode, M, routes, type RouteName, SM } from "@mutua/domain";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
-import { Api, countMovements, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, TEST_PASSWORD, topUp, walletBalances } from "./helpers";
+import {
+  Api,
+  countMovements,
+  createBackend,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  TEST_PASSWORD,
+  TINY_PNG,
+  topUp,
+  walletBalances,
+} from "./helpers";
 import { setupServerTest } from "./setup";
 
 /** Administrators: who may call what, validating credits exactly once, pending wallet creations, the audit log. */
@@ -101,7 +113,8 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   },
   getFloorImpact: { query: { backendId: "ledger:nope", floor: "-10.00" } },
   // A 1×1 PNG's first bytes are enough for its signature.
-  uploadAssociationLogo: { body: { type: "image/png", data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]).toString("base64") } },
+  // A real PNG (its header is read for its size).
+  uploadAssociationLogo: { body: { type: "image/png", data: TINY_PNG.toString("base64") } },
   removeAssociationLogo: {},
   uploadImportFile: { body: { uploadId: null, kind: "members", name: "members.csv", index: 0, data: Buffer.from("external_id,email\n").toString("base64") } },
   previewImport: { body: { members: `up_${"0".repeat(32)}` } },

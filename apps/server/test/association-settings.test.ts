@@ -1,5 +1,8 @@
+import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { SM, type ResponseOf } from "@mutua/domain";
+import { LOGO_MAX_BYTES, SM, type ResponseOf } from "@mutua/domain";
+import { checkSvg, LOGO_MAX_DEPTH } from "../src/services/association/logo";
+import { nestsDeeperThan } from "../src/services/association/logo-worker";
 import { postMovement } from "../src/services/ledger/ledger";
 import { getBackend } from "../src/services/wallets/wallets";
 import { Api, createBackend, http, memberToken, newKey, openTestLedgerWallet, seedMember, walletBalances, type TestServer } from "./helpers";
@@ -38,6 +41,23 @@ function asBody(read: Settings) {
 async function config(server: TestServer) {
   return (await http<{ theme: Record<string, string>; helpUrl?: string; logoUrl?: string; disableTopUp: boolean }>(server.baseUrl, "GET", "/config.json")).json;
 }
+
+/** The start of a PNG as its header says it is: the signature and an IHDR chunk of that size (nothing to draw follows). */
+function pngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(17);
+  ihdr.write("IHDR", 0, "latin1");
+  ihdr.writeUInt32BE(width, 4);
+  ihdr.writeUInt32BE(height, 8);
+  ihdr.set([8, 6, 0, 0, 0], 12); // 8 bits, RGBA, the only compression, filter and interlace methods
+  const chunk = Buffer.alloc(25);
+  chunk.writeUInt32BE(13, 0);
+  ihdr.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(ihdr), 21);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk]);
+}
+
+/** An SVG of `levels` groups one inside the other. */
+const nestedSvg = (levels: number) => `<svg xmlns="http://www.w3.org/2000/svg">${"<g>".repeat(levels)}<circle r="1"/>${"</g>".repeat(levels)}</svg>`;
 
 async function until(check: () => Promise<boolean>) {
   for (let i = 0; i < 100; i++) {
@@ -110,6 +130,32 @@ describe("the association's settings", () => {
     const link = await api.call("saveAssociationSettings", { body: body(now, (b) => (b.identity.helpUrl = "javascript:alert(1)")) });
     expect(link.status).toBe(400);
     expect((await api.call("getAssociationSettings")).json).toEqual(now);
+  });
+
+  it("refuses a symbol with hidden characters as setup does, and a link to another server written as a path; nothing changes", async () => {
+    const { api } = await ownerApi();
+    const read = (await api.call("getAssociationSettings")).json;
+    for (const symbol of ["FL\u202EO", "FL\u200BO", "F\u0007"]) {
+      const r = await api.call("saveAssociationSettings", { body: body(read, (b) => (b.money.currencySymbol = symbol)) });
+      expect(r.status, JSON.stringify(symbol)).toBe(400);
+      expect(r.json.error.fields).toMatchObject({ "money.currencySymbol": { msgid: SM.symbolInvalid } });
+    }
+    for (const link of ["//evil.example/help", "/\\evil.example/help", "/\t/evil.example"]) {
+      const r = await api.call("saveAssociationSettings", { body: body(read, (b) => (b.identity.helpUrl = link)) });
+      expect(r.status, link).toBe(400);
+      expect(r.json.error.fields).toMatchObject({ "identity.helpUrl": { msgid: SM.linkInvalid } });
+    }
+    expect((await api.call("getAssociationSettings")).json).toEqual(read);
+    const fine = await api.call("saveAssociationSettings", {
+      body: body(read, (b) => {
+        b.identity.helpUrl = "/help/members";
+        b.money.currencySymbol = "Ğ1";
+        b.money.bank.iban ||= "FR76 3000 6000 0112 3456 7890 189";
+      }),
+    });
+    expect(fine.status, fine.text).toBe(200);
+    expect(fine.json.identity.helpUrl).toBe("/help/members");
+    expect(fine.json.money.currencySymbol).toBe("Ğ1");
   });
 
   it("a ledger backend's raised floor: the owner is told who is below it; nobody's balance moves; below it one cannot pay, above it one can", async () => {
@@ -205,5 +251,71 @@ describe("the association's settings", () => {
     expect((await http(t.server.baseUrl, "GET", "/association/logo")).status).toBe(404);
     const { rows } = await t.db.query<{ action: string }>("SELECT action FROM audit_log WHERE action LIKE 'association.logo%' ORDER BY id");
     expect(rows.map((r) => r.action)).toEqual(["association.logo_changed", "association.logo_removed"]);
+  });
+
+  it("refuses an SVG nested deeper than a logo is, at once and before any DOM is built, while the server answers others; nothing is stored", async () => {
+    const { api } = await ownerApi();
+    // The size limit's worth of groups, one in another: the sanitiser took minutes over such a file, then failed.
+    const svg = nestedSvg(Math.floor((LOGO_MAX_BYTES - 200) / 7));
+    expect(Buffer.byteLength(svg)).toBeLessThanOrEqual(LOGO_MAX_BYTES);
+    const upload = api.call("uploadAssociationLogo", { body: { type: "image/svg+xml", data: Buffer.from(svg).toString("base64") } });
+    expect((await api.call("health")).status).toBe(200);
+    const refused = await upload;
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({ msgid: SM.logoNestedTooDeep, values: { max: LOGO_MAX_DEPTH } });
+    expect((await api.call("getAssociationSettings")).json.identity.logoUrl).toBeNull();
+    const { rows } = await t.db.query("SELECT 1 FROM association WHERE logo IS NOT NULL");
+    expect(rows).toEqual([]);
+
+    // Counted as the sanitiser's parser nests them: by depth, not by tags written.
+    expect(nestsDeeperThan(nestedSvg(LOGO_MAX_DEPTH - 2), LOGO_MAX_DEPTH)).toBe(false);
+    expect(nestsDeeperThan(nestedSvg(LOGO_MAX_DEPTH), LOGO_MAX_DEPTH)).toBe(true);
+    expect(nestsDeeperThan(`<svg>${'<path d="M0 0"/>'.repeat(5000)}</svg>`, LOGO_MAX_DEPTH)).toBe(false);
+    // Where HTML is parsed (inside foreignObject, or a template's content), <x/> opens an element it does not close.
+    expect(nestsDeeperThan(`<svg><foreignObject>${"<x/>".repeat(40)}</foreignObject></svg>`, LOGO_MAX_DEPTH)).toBe(true);
+    expect(nestsDeeperThan(`<template>${"<g>".repeat(40)}</template>`, LOGO_MAX_DEPTH)).toBe(true);
+    // A quote or a comment does not hide tags the parser reads.
+    expect(nestsDeeperThan(`<svg><g a"b>${"<g>".repeat(40)}</svg>`, LOGO_MAX_DEPTH)).toBe(true);
+    expect(nestsDeeperThan(`<foreignObject><style><!--</style>${"<g>".repeat(40)}--></svg>`, LOGO_MAX_DEPTH)).toBe(true);
+  });
+
+  it("cleans an SVG on a thread of its own under a time limit: others are answered meanwhile, and one past its time is refused", async () => {
+    const { api } = await ownerApi();
+    // Past the depth check (lifted here), the sanitiser spends seconds on these groups.
+    const order: string[] = [];
+    const hard = checkSvg(nestedSvg(14_000), { maxDepth: Infinity, ms: 2_000 }).then((v) => (order.push("svg"), v));
+    await api.call("health").then(() => order.push("health"));
+    expect(await hard).toEqual({ kind: "tooSlow" });
+    expect(order).toEqual(["health", "svg"]);
+
+    // Its thread ended, the next SVG gets another.
+    const fine = await api.call("uploadAssociationLogo", { body: { type: "image/svg+xml", data: Buffer.from(nestedSvg(5)).toString("base64") } });
+    expect(fine.status, fine.text).toBe(200);
+    expect(fine.json.identity.logoUrl).not.toBeNull();
+    expect((await api.call("removeAssociationLogo")).status).toBe(200);
+  });
+
+  it("refuses a logo past 100 KB, and a PNG whose header says more pixels than a logo has; nothing is stored", async () => {
+    const { api } = await ownerApi();
+    const big = `<svg xmlns="http://www.w3.org/2000/svg">${'<path d="M0 0h1"/>'.repeat(6000)}</svg>`;
+    expect(Buffer.byteLength(big)).toBeGreaterThan(LOGO_MAX_BYTES);
+    const tooBig = await api.call("uploadAssociationLogo", { body: { type: "image/svg+xml", data: Buffer.from(big).toString("base64") } });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.json.error.msgid).toBe(SM.logoInvalid);
+
+    for (const [w, h] of [
+      [30_000, 30_000],
+      [2049, 10],
+      [10, 2049],
+    ] as const) {
+      const huge = await api.call("uploadAssociationLogo", { body: { type: "image/png", data: pngHeader(w, h).toString("base64") } });
+      expect(huge.status, `${w}×${h}`).toBe(400);
+      expect(huge.json.error).toMatchObject({ msgid: SM.logoTooManyPixels, values: { side: 2048 } });
+    }
+    expect((await api.call("getAssociationSettings")).json.identity.logoUrl).toBeNull();
+
+    const fine = await api.call("uploadAssociationLogo", { body: { type: "image/png", data: pngHeader(2048, 2048).toString("base64") } });
+    expect(fine.status, fine.text).toBe(200);
+    expect((await api.call("removeAssociationLogo")).status).toBe(200);
   });
 });

@@ -59,6 +59,20 @@ describe("npm run setup's transaction", () => {
     ]);
   });
 
+  it("refuses an account holder that holds a line break or another control character, as every one-line field does", () => {
+    for (const holder of ["Le Florain\r\nBcc: mallory@evil.example", "Le Florain\nIBAN: FR76 0000", "Le\u0007Florain"]) {
+      const r = AssociationSetup.safeParse({ ...FLORAIN, bank: { ...FLORAIN.bank, holder } });
+      expect(r.success, JSON.stringify(holder)).toBe(false);
+      expect(setupProblems(r.error!)).toEqual(["bank.holder: The account holder holds characters that are not allowed."]);
+    }
+    expect(setupProblems(AssociationSetup.safeParse({ ...FLORAIN, bank: { ...FLORAIN.bank, holder: "x".repeat(101) } }).error!)).toEqual([
+      "bank.holder: The account holder is too long (at most 100 characters).",
+    ]);
+    // Empty, the association's name holds the account; spaces about it are dropped as before.
+    expect(parse({ ...FLORAIN, bank: { ...FLORAIN.bank, holder: "  Le Florain SCIC \n" } }).bank.holder).toBe("Le Florain SCIC");
+    expect(parse(FLORAIN).bank.holder).toBe("");
+  });
+
   it("makes the currency, both backends and their system wallets, the association and its first administrator with every right and a week's link", async () => {
     await emptyDatabase();
     const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { formatCents } from "@mutua/domain";
+import { formatCents, routes, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger/ledger";
 import { eventsAfter } from "../src/services/notifications/member-events";
 import { recoverPayments } from "../src/services/federation/recovery";
 import { federationKey } from "../src/services/federation/server-key";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
-import { linkSides, links, side, signedCall, strangerKey, TERMS_B, type Side } from "./federation-sides";
+import { linkSides, links, netOf, side, signedAnswer, signedCall, strangerKey, TERMS_B, wire, type Side } from "./federation-sides";
 import { Api, countMovements, createBackend, memberToken, seedMember, topUp, walletBalances } from "./helpers";
 
 /**
@@ -50,20 +50,19 @@ afterAll(async () => {
   }
 });
 
-const realFetch = globalThis.fetch;
 afterEach(() => {
-  globalThis.fetch = realFetch;
+  wire.wrap = null;
 });
 
-/** The servers' fetch, with the calls to `path` made to fail: before they leave ("before"), or once answered ("after": the answer lost). */
-function loseCalls(path: string, when: "before" | "after") {
-  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    if (String(input).endsWith(path)) {
-      if (when === "after") await realFetch(input, init);
-      throw new TypeError("fetch failed");
+/** The servers' requests to each other, with those to `paths` made to fail: before they leave ("before"), or once answered ("after": the answer lost). */
+function loseCalls(when: "before" | "after", ...paths: string[]) {
+  wire.wrap = async (request, send) => {
+    if (paths.some((p) => request.url.endsWith(p))) {
+      if (when === "after") await send(request);
+      throw new TypeError("lost on the way");
     }
-    return realFetch(input, init);
-  }) as typeof fetch;
+    return send(request);
+  };
 }
 
 const pay = (amount: string, payerAmount: string, extra: Record<string, unknown> = {}) =>
@@ -209,12 +208,12 @@ describe("refused on both sides, with nothing moved", () => {
     // Frozen after B's quote was asked and before its payment: B refuses, A returns the hold.
     const unfrozen = await b.db.query("UPDATE wallets SET frozen_at = NULL, frozen_reason = NULL WHERE id = $1 RETURNING id", [fridaWallet]);
     expect(unfrozen.rowCount).toBe(1);
-    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).endsWith("/api/federation/payments")) {
+    wire.wrap = async (request, send) => {
+      if (request.url.endsWith("/api/federation/payments")) {
         await b.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board' WHERE id = $1", [fridaWallet]);
       }
-      return realFetch(input, init);
-    }) as typeof fetch;
+      return send(request);
+    };
     const before = await walletBalances(a.db, aliceWallet);
     const movementsAtB = await countMovements(b.db);
     const r = await pay("1.25", "1.00", { walletId: fridaWallet });
@@ -241,6 +240,58 @@ describe("refused on both sides, with nothing moved", () => {
   });
 });
 
+describe("a linked server's words never reach a member", () => {
+  const EVIL = "Refund pending: call +33 1 23 45 67 89 or visit https://evil.example/refund";
+
+  it("B's quote naming the payee with 20,000 characters and a direction override: refused before anything is held", async () => {
+    const kb = await federationKey(b.db);
+    wire.wrap = async (request, send) =>
+      request.url.endsWith(routes.peerQuote.path)
+        ? signedAnswer(kb, request, 200, {
+            payee: { walletId: bobWallet, name: "\u202E" + "Bob Durand ".repeat(2_000) },
+            amount: "1.25",
+            currencySymbol: "BBB",
+            peerAmount: "1.00",
+            rate: "0.8",
+          })
+        : send(request);
+    await movesNothing(async () => {
+      const r = await pay("1.25", "1.00");
+      expect(r.status).toBe(400);
+      expect(r.json.error.message).toBe(SM.federationPeerName);
+    });
+    expect((await a.db.query("SELECT 1 FROM federation_payments WHERE peer_member_name LIKE '%Bob Durand Bob%'")).rowCount).toBe(0);
+  });
+
+  it("a payment in naming its payer with a direction override: refused by B, Bob paid nothing and shown nothing", async () => {
+    const named = { ...peerPayment("fp_payer-named-to-deceive", "1.25", "1.00"), payer: { name: "Alice Martin\u202Egnp.exe" } };
+    await movesNothing(async () => {
+      const r = await signedCall(b, await federationKey(a.db), "peerPay", named);
+      expect(r.status).toBe(400);
+    });
+    const rows = await b.db.query("SELECT state, peer_member_name, refusal FROM federation_payments WHERE public_id = $1", [named.paymentId]);
+    expect(rows.rows).toEqual([{ state: "aborted", peer_member_name: null, refusal: SM.federationPeerName }]);
+  });
+
+  it("B's reason for a payment it says it never made, in its own words, is neither kept nor told", async () => {
+    const kb = await federationKey(b.db);
+    const before = await walletBalances(a.db, aliceWallet);
+    wire.wrap = async (request, send) => {
+      if (request.url.endsWith(routes.peerPay.path)) throw new TypeError("lost on the way");
+      if (request.url.endsWith(routes.peerPaymentState.path)) return signedAnswer(kb, request, 200, { state: "aborted", reason: EVIL });
+      return send(request);
+    };
+    const r = await pay("1.25", "1.00");
+    expect(r.status).toBe(409);
+    expect(r.json.error).toEqual({ code: "state_conflict", message: SM.federationPaymentRefused, msgid: SM.federationPaymentRefused });
+    expect((await a.db.query("SELECT refusal FROM federation_payments WHERE wallet_id = $1 ORDER BY id DESC LIMIT 1", [aliceWallet])).rows).toEqual([
+      { refusal: null },
+    ]);
+    expect(await walletBalances(a.db, aliceWallet)).toEqual(before);
+    await bothAgree();
+  });
+});
+
 /** A payment in to Bob as A would ask it. */
 const peerPayment = (paymentId: string, amount: string, payerAmount: string) => ({
   paymentId,
@@ -255,12 +306,12 @@ describe("the payee's side hears only A, once", () => {
   /** The payment message A sends B for a real payment of Alice's, as it went over the wire. */
   async function capturedPayment(): Promise<{ headers: Record<string, string>; body: string }> {
     let captured: { headers: Record<string, string>; body: string } | undefined;
-    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).endsWith("/api/federation/payments")) captured = { headers: init!.headers as Record<string, string>, body: String(init!.body) };
-      return realFetch(input, init);
-    }) as typeof fetch;
+    wire.wrap = async (request, send) => {
+      if (request.url.endsWith("/api/federation/payments")) captured = { headers: request.headers, body: request.body ?? "" };
+      return send(request);
+    };
     expect((await pay("1.25", "1.00")).status).toBe(200);
-    globalThis.fetch = realFetch;
+    wire.wrap = null;
     return captured!;
   }
   const resend = (m: { headers: Record<string, string>; body: string }) =>
@@ -300,19 +351,19 @@ describe("the payee's side hears only A, once", () => {
 
 describe("recovery of payments in doubt", () => {
   it("B made it and its answer was lost: A keeps it pending, then learns it was made", async () => {
-    loseCalls("/api/federation/payments", "after");
+    loseCalls("after", "/api/federation/payments");
     // The question about it is lost too: A cannot know yet.
-    const state = globalThis.fetch;
-    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).endsWith("/api/federation/payments/state")) throw new TypeError("fetch failed");
-      return state(input, init);
-    }) as typeof fetch;
+    const lost = wire.wrap!;
+    wire.wrap = async (request, send) => {
+      if (request.url.endsWith("/api/federation/payments/state")) throw new TypeError("lost on the way");
+      return lost(request, send);
+    };
     const r = await pay("2.50", "2.00");
     expect(r.status).toBe(200);
     expect(r.json.state).toBe("pending");
-    globalThis.fetch = realFetch;
+    wire.wrap = null;
     await a.db.query("UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
-    expect(await recoverPayments(a.db)).toBe(1);
+    expect(await recoverPayments(netOf(a), a.db)).toBe(1);
     const row = await a.db.query("SELECT state FROM federation_payments WHERE public_id = $1", [r.json.id]);
     expect(row.rows[0]).toEqual({ state: "committed" });
     await bothAgree();
@@ -321,18 +372,13 @@ describe("recovery of payments in doubt", () => {
   it("A held the money and its payment never reached B: the recovery aborts it, returns the hold, and B refuses it if it arrives late", async () => {
     const before = await walletBalances(a.db, aliceWallet);
     const atB = await countMovements(b.db);
-    loseCalls("/api/federation/payments", "before");
-    const state = globalThis.fetch;
-    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).endsWith("/api/federation/payments/state")) throw new TypeError("fetch failed");
-      return state(input, init);
-    }) as typeof fetch;
+    loseCalls("before", "/api/federation/payments", "/api/federation/payments/state");
     const r = await pay("2.50", "2.00");
     expect(r.json.state).toBe("pending");
     expect(await walletBalances(a.db, aliceWallet)).toEqual({ main: formatCents(BigInt(before.main!.replace(".", "")) - 200n) });
-    globalThis.fetch = realFetch;
+    wire.wrap = null;
     await a.db.query("UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
-    expect(await recoverPayments(a.db)).toBe(1);
+    expect(await recoverPayments(netOf(a), a.db)).toBe(1);
     expect(await walletBalances(a.db, aliceWallet)).toEqual(before);
     expect(await countMovements(b.db)).toBe(atB);
     // The payment arrives at B after all (delayed on the way): refused, nothing made.
@@ -469,13 +515,13 @@ describe("the board's figures and books", () => {
   it("books: a payment refused once the money was held shows its hold and the hold's return, each with the crossing; the payee's side shows neither", async () => {
     // Frida frozen between B's quote and its payment: B refuses, A returns the hold to Alice.
     await b.db.query("UPDATE wallets SET frozen_at = NULL, frozen_reason = NULL WHERE id = $1", [fridaWallet]);
-    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      if (String(input).endsWith("/api/federation/payments"))
+    wire.wrap = async (request, send) => {
+      if (request.url.endsWith("/api/federation/payments"))
         await b.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board' WHERE id = $1", [fridaWallet]);
-      return realFetch(input, init);
-    }) as typeof fetch;
+      return send(request);
+    };
     expect((await pay("3.75", "3.00", { walletId: fridaWallet })).status).toBe(409);
-    globalThis.fetch = realFetch;
+    wire.wrap = null;
     const crossing = { association: "Association B", amount: "3.75", currencySymbol: "BBB", rate: "0.8" };
     const atA = (await books(boardA)).filter((m) => m.crossing?.amount === "3.75");
     expect(atA.map((m) => [m.payer.name, m.payee.name, m.amount, m.crossing])).toEqual([

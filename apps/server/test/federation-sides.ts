@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
 import { routes, type FederationTerms } from "@mutua/domain";
 import type { Db } from "../src/db/pool";
+import { peerNet, type PeerAnswer, type PeerNet, type PeerRequest, type PeerSeam, type PeerSend, type Resolve } from "../src/services/federation/peer-net";
 import { fingerprintOf, type ServerKey } from "../src/services/federation/server-key";
-import { signRequest } from "../src/services/federation/signed-messages";
+import { signRequest, signResponse } from "../src/services/federation/signed-messages";
 import { Api, createTestDatabase, freePort, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /** Two associations' servers for the federation's tests: each with its own database, owner and address. */
@@ -14,13 +15,44 @@ export interface Side {
   url: string;
 }
 
-export async function side(name: string, symbol: string): Promise<Side> {
+/**
+ * Every request the sides' servers send each other, as they go: a test sets `wrap` to lose one
+ * on the way (before it leaves, or once answered), to look at it or to answer it as another
+ * server would; and `resolve` to say what a host name resolves to. Afterwards it sets them back
+ * to null.
+ */
+export const wire: { wrap: ((request: PeerRequest, send: PeerSend) => Promise<PeerAnswer>) | null; resolve: Resolve | null } = {
+  wrap: null,
+  resolve: null,
+};
+const seam: PeerSeam = {
+  wrap: (request, send) => (wire.wrap ? wire.wrap(request, send) : send(request)),
+  // No test asks a real DNS server: a name resolves only as the test says.
+  resolve: async (host) => {
+    if (wire.resolve) return wire.resolve(host);
+    throw Object.assign(new Error(`${host} is not resolved in tests`), { code: "ENOTFOUND" });
+  },
+};
+
+/** The two servers are on this machine's loopback, over plain HTTP: the operator's setting that allows it, and nothing else. */
+export const LOOPBACK_ENV = { FEDERATION_ALLOW_LOOPBACK_HTTP: "true" };
+
+export async function side(name: string, symbol: string, env: Record<string, string> = {}): Promise<Side> {
+  return sideAt(await freePort(), name, symbol, env);
+}
+
+/** `s`'s association's server reinstalled at its address: a new database (so a new key, and no link). `s`'s server is stopped. */
+export async function reinstall(s: Side, name: string, symbol: string): Promise<Side> {
+  await s.server.close();
+  return sideAt(Number(new URL(s.url).port), name, symbol);
+}
+
+async function sideAt(port: number, name: string, symbol: string, env: Record<string, string> = {}): Promise<Side> {
   const tdb = await createTestDatabase();
   await tdb.db.query("UPDATE association SET name = $1", [name]);
   await tdb.db.query("UPDATE currencies SET symbol = $1, name = $1", [symbol]);
-  const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = await startServer(tdb.db, { env: { PORT: String(port), PUBLIC_URL: url } });
+  const server = await startServer(tdb.db, { env: { PORT: String(port), PUBLIC_URL: url, ...LOOPBACK_ENV, ...env }, peerSeam: seam });
   const steward = await seedMember(tdb.db, { firstName: `Owner of ${name}`, canManageAssociation: true });
   const s = { tdb, db: tdb.db, server, owner: new Api(url, await memberToken(tdb.db, steward.id)), url };
   return s;
@@ -29,6 +61,9 @@ export async function side(name: string, symbol: string): Promise<Side> {
 export const TERMS_A: FederationTerms = { ourValue: "1", theirValue: "0.8", trustLimit: "200.00", enabled: true };
 // B counts the same rate from its side: one unit of B's is 0.8 of the common unit, A's 1.
 export const TERMS_B: FederationTerms = { ourValue: "0.8", theirValue: "1", trustLimit: "150.00", enabled: true };
+
+/** How `s`'s server reaches the others, for a test that calls its services (the recovery) itself. */
+export const netOf = (s: Side): PeerNet => peerNet(s.server.settings, seam);
 
 export const links = async (s: Side) => (await s.owner.call("listFederationLinks")).json.links;
 export const auditActions = async (s: Side) =>
@@ -50,6 +85,18 @@ export async function signedCall(
   const res = await fetch(`${s.url}${route.path}`, { method: route.method, headers, body: opts.bodyText ?? text });
   return { status: res.status, headers, text };
 }
+
+/** The answer a server holding `key` would sign to `request`, whatever it says: what a linked server that misbehaves can send. */
+export async function signedAnswer(key: ServerKey, request: PeerRequest, status: number, body: unknown): Promise<PeerAnswer> {
+  const text = JSON.stringify(body);
+  const input = Object.entries(request.headers).find(([k]) => k.toLowerCase() === "signature-input")![1];
+  const nonce = /nonce="([^"]+)"/.exec(input)![1]!;
+  const headers = await signResponse(key, status, text, nonce);
+  return { status, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])), text };
+}
+
+/** An invitation code as a server makes one: its address, its key's fingerprint and a secret. */
+export const invitationCode = (u: string, f: string, s: string) => "MUTUA-LINK:" + Buffer.from(JSON.stringify({ u, f, s })).toString("base64url");
 
 /** A key that no server of this test links with. */
 export function strangerKey(): ServerKey {

@@ -27,6 +27,7 @@ import { buildApp } from "../src/app";
 import { createPool, type Db } from "../src/db/pool";
 import { readSettings, type Settings } from "../src/settings";
 import { outboxMailer, type Mailer } from "../src/services/notifications/mail";
+import type { PeerSeam } from "../src/services/federation/peer-net";
 import { createMember } from "../src/services/members/members";
 import { hashPassword } from "../src/services/members/passwords";
 import { postMovement, type MovementRow } from "../src/services/ledger/ledger";
@@ -162,7 +163,7 @@ export const NO_WEB_DIR = path.join(os.tmpdir(), "mutua-test-no-web-app");
  */
 export async function startServer(
   db: Db,
-  opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: NodeJS.WritableStream; pushAgent?: Agent } = {},
+  opts: { env?: Record<string, string>; mailer?: Mailer; logStream?: NodeJS.WritableStream; pushAgent?: Agent; peerSeam?: PeerSeam } = {},
 ): Promise<TestServer> {
   let outbox: string | undefined;
   let mailer = opts.mailer;
@@ -172,7 +173,7 @@ export async function startServer(
   }
   const settings = readSettings({ HOST: "127.0.0.1", PORT: "0", WEB_DIR: NO_WEB_DIR, ...opts.env });
   const app = await buildApp(
-    { db, settings, mailer, ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}) },
+    { db, settings, mailer, ...(opts.pushAgent ? { pushAgent: opts.pushAgent } : {}), ...(opts.peerSeam ? { peerSeam: opts.peerSeam } : {}) },
     opts.logStream ? { logStream: opts.logStream } : {},
   );
   // Port 0 (any free port) unless the test chose one, to give PUBLIC_URL its real address.

@@ -5,6 +5,7 @@ import { ErrorCode, SM } from "@mutua/domain";
 import { smtpMailer } from "../src/services/notifications/mail";
 import type { BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, seedMember, type TestServer } from "./helpers";
+import { importInvariantViolations } from "./import-invariants";
 import { setupServerTest } from "./setup";
 
 /**
@@ -159,5 +160,132 @@ describe("the console's import", () => {
     expect(login.status).toBe(200);
     const accounts = await new Api(three.baseUrl, login.json.token).call("getAccounts");
     expect(accounts.json.map((a) => a.bal)).toContain("30.50");
+  });
+});
+
+describe("the console's import and the accounts already here", () => {
+  let server: TestServer;
+  let api: Api;
+  let ownerId: bigint;
+
+  beforeAll(async () => {
+    server = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
+    const o = await seedMember(t.db, {
+      canManageAssociation: true,
+      canValidateAccounts: true,
+      email: "olga.c@example.org",
+      firstName: "Olga",
+      lastName: "Owner",
+    });
+    ownerId = o.id;
+    api = new Api(server.baseUrl, await memberToken(t.db, o.id));
+  });
+  afterAll(async () => {
+    await server.close();
+    expect(await importInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it("holds what it brings a member whose address was never proven: the one who signed up with it sees nothing; the invitation's link opens it to whoever reads that mailbox", async () => {
+    // Somebody signed up with the address of a member of the old system, and never proved it.
+    const stranger = await seedMember(t.db, { email: "vera.c@example.org", firstName: "Someone", lastName: "Else" });
+    const strangerApi = new Api(server.baseUrl, await memberToken(t.db, stranger.id));
+    const members = await upload(
+      api,
+      "members",
+      "adherents.csv",
+      "external_id,first_name,last_name,email,balance\nh1,Vera,Held,vera.c@example.org,64.00\n",
+      1000,
+    );
+    const preview = await api.call("previewImport", { body: { members } });
+    expect(preview.status, JSON.stringify(preview.json)).toBe(200);
+    expect(preview.json.members.existing).toEqual([
+      { line: 2, email: "vera.c@example.org", name: "Someone Else", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), emailVerified: false },
+    ]);
+    const run = await api.call("runImport", { body: { members } });
+    expect(run.json).toMatchObject({ imported: true, members: 0, linked: 1, held: 1, total: "64.00" });
+
+    // The stranger: a pending wallet, no balance, and neither its balance nor its history to read.
+    const accounts = (await strangerApi.call("getAccounts")).json;
+    const wallet = accounts.find((a) => a.backendId === backend.id)!;
+    expect(wallet).toMatchObject({ status: "pending", active: false, bal: null });
+    expect((await strangerApi.call("getBalance", { params: { walletId: wallet.id } })).status).toBe(404);
+    expect((await strangerApi.call("getTransactions", { params: { walletId: wallet.id }, query: {} })).status).toBe(404);
+    // Account administrators do not see it among the wallets to approve.
+    const staging = await api.call("getStagingUserAccounts");
+    expect(staging.json.map((s) => s.walletId)).not.toContain(wallet.id);
+
+    // The invitation goes to the address; its link is opened by whoever reads that mailbox.
+    expect((await api.call("sendInvitations")).status).toBe(200);
+    await expect.poll(() => inbox.some((m) => m.to === "vera.c@example.org"), { timeout: 20_000, interval: 50 }).toBe(true);
+    const raw = inbox.find((m) => m.to === "vera.c@example.org")!.raw.replace(/=\r\n/g, "");
+    expect(raw).toContain("your balance is waiting");
+    const token = /reset-password\?token=3D([\w-]+)|reset-password\?token=([\w-]+)/.exec(raw);
+    const set = await api.call("setNewPassword", { body: { token: token![1] ?? token![2]!, password: "Vera-Owns-It-1" } });
+    expect(set.status).toBe(200);
+    // The stranger is signed out; the address's owner signs in to the balance.
+    expect((await strangerApi.call("getAccounts")).status).toBe(401);
+    const login = await api.call("login", { body: { login: "vera.c@example.org", password: "Vera-Owns-It-1" } });
+    const mine = await new Api(server.baseUrl, login.json.token).call("getAccounts");
+    expect(mine.json.find((a) => a.id === wallet.id)).toMatchObject({ status: "active", bal: "64.00" });
+  });
+
+  it("refuses the owner's own line in the preview and the import, naming it", async () => {
+    await t.db.query("UPDATE members SET email_verified_at = now() WHERE id = $1", [ownerId]);
+    const members = await upload(
+      api,
+      "members",
+      "moi.csv",
+      "external_id,first_name,last_name,email,balance\nself1,Olga,Owner,olga.c@example.org,1000.00\n",
+      1000,
+    );
+    const problem = {
+      file: "moi.csv",
+      line: 2,
+      column: "email",
+      value: "olga.c@example.org",
+      message: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
+    };
+    expect((await api.call("previewImport", { body: { members } })).json.problems).toEqual([problem]);
+    const run = await api.call("runImport", { body: { members } });
+    expect(run.json).toMatchObject({ imported: false, preview: { problems: [problem] } });
+    const { rows } = await t.db.query("SELECT 1 FROM wallets WHERE member_id = $1", [ownerId]);
+    expect(rows).toEqual([]);
+  });
+
+  it("refuses a second preview or import while one runs anywhere (the turn is in PostgreSQL), with a 409", async () => {
+    const members = await upload(api, "members", "turn.csv", "external_id,first_name,last_name,email,balance\nturn1,Tina,Turn,tina.c@example.org,1.00\n", 1000);
+    // Another instance's import holds the association's turn.
+    const other = await t.db.connect();
+    try {
+      await other.query("SELECT pg_advisory_lock($1)", [0x6d_69_6d_70]);
+      for (const name of ["previewImport", "runImport"] as const) {
+        const r = await api.call(name, { body: { members } });
+        expect(r.status).toBe(409);
+        expect(r.json.error?.message).toBe(SM.importRunning);
+      }
+    } finally {
+      await other.query("SELECT pg_advisory_unlock($1)", [0x6d_69_6d_70]);
+      other.release();
+    }
+    expect((await api.call("previewImport", { body: { members } })).status).toBe(200);
+  });
+
+  it("refuses a members file past 20 MB as it is uploaded, and keeps at most 4 uploads per owner", async () => {
+    let uploadId: string | null = null;
+    let last!: Awaited<ReturnType<typeof api.call<"uploadImportFile">>>;
+    for (let index = 0; index <= 20; index++) {
+      last = await api.call("uploadImportFile", { body: { uploadId, kind: "members", name: "big.csv", index, data: "YQ==" } });
+      if (index < 20) uploadId = last.json.uploadId;
+    }
+    expect(last.status).toBe(400);
+    expect(last.json.error?.message).toBe(SM.importMembersFileTooLarge);
+
+    const opened: string[] = [];
+    for (let i = 0; i < 6; i++) opened.push(await upload(api, "members", `m${i}.csv`, "external_id,first_name,last_name,email,balance\n", 1000));
+    const { rows } = await t.db.query<{ id: string }>("SELECT id FROM import_uploads WHERE by_member = $1 ORDER BY created_at, id", [ownerId]);
+    expect(rows.map((r) => r.id).sort()).toEqual(opened.slice(2).sort());
+    const gone = await api.call("previewImport", { body: { members: opened[0]! } });
+    expect(gone.status).toBe(404);
+    expect(gone.json.error?.message).toBe(SM.importUploadGone);
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CsvSyntaxError, readCsv, sniffDelimiter, type CsvRecord } from "../src/services/import/csv";
 import { EncodingError, decodeText } from "../src/services/import/decode";
 import { readHistoryFile, type HistoryRow } from "../src/services/import/history-file";
-import { readMembersFile } from "../src/services/import/members-file";
+import { readMembersFile, type MemberRow, type ReadMembersOptions } from "../src/services/import/members-file";
 import { loadMapping, parseMapping } from "../src/services/import/presets";
 import {
   normalizeMemo,
@@ -17,7 +17,7 @@ import {
   parseDate,
   parseEmail,
   parseLanguage,
-  parseRights,
+  parsePhone,
   splitFullName,
   type DecimalSeparator,
 } from "../src/services/import/values";
@@ -63,6 +63,15 @@ async function csvOf(text: string, chunk = text.length): Promise<{ delimiter: st
   const records: CsvRecord[] = [];
   for await (const r of table.records) records.push(r);
   return { delimiter: table.delimiter, header: table.header, records };
+}
+
+/** A members file read to its end: what it said of itself, its rows, and all its problems. */
+async function membersOf(source: string, options?: ReadMembersOptions) {
+  const file = await readMembersFile(source, options);
+  const rows: MemberRow[] = [];
+  for await (const r of file.rows) rows.push(r);
+  const { preset, encoding, delimiter, decimalSeparator, headers, columns, unknownColumns, ignoredRights, problems, problemsOmitted } = file;
+  return { file: file.file, preset, encoding, delimiter, decimalSeparator, headers, columns, unknownColumns, ignoredRights, problems, problemsOmitted, rows };
 }
 
 async function allRows(file: Awaited<ReturnType<typeof readHistoryFile>>): Promise<HistoryRow[]> {
@@ -291,12 +300,16 @@ describe("values", () => {
     expect(parseBoolean("peut-être").ok).toBe(false);
   });
 
-  it("reads rights as a list", () => {
-    expect(parseRights("accounts,credits,board,owner")).toEqual({ ok: true, value: ["accounts", "credits", "board", "owner"] });
-    expect(parseRights("Owner; Board")).toEqual({ ok: true, value: ["board", "owner"] });
-    expect(parseRights("admin")).toEqual({ ok: true, value: ["accounts", "credits"] });
-    expect(parseRights("")).toEqual({ ok: true, value: [] });
-    expect(parseRights("accounts root")).toEqual({ ok: false, reason: expect.stringMatching(/unknown right "root"/) });
+  it("reads phone numbers with the profile's rules, refusing what the profile refuses", () => {
+    expect(parsePhone(" +33 (0)6-12.34.56.78 ")).toEqual({ ok: true, value: "+33 (0)6-12.34.56.78" });
+    expect(parsePhone("")).toEqual({ ok: true, value: null });
+    // A line break is spacing, kept as the profile keeps it: on one line.
+    expect(parsePhone("06 12 34\n56 78")).toEqual({ ok: true, value: "06 12 34 56 78" });
+    const characters = "A phone number may contain only digits, spaces and the signs + - . ( )";
+    expect(parsePhone("06 12 34 56 78\u202E")).toEqual({ ok: false, reason: characters });
+    expect(parsePhone('<a href="https://evil.example">06 12 34 56 78</a>')).toEqual({ ok: false, reason: characters });
+    expect(parsePhone("0".repeat(20_000))).toEqual({ ok: false, reason: "A phone number has 6 to 20 digits." });
+    expect(parsePhone("12 34")).toEqual({ ok: false, reason: "A phone number has 6 to 20 digits." });
   });
 
   it("puts memos on one line", () => {
@@ -308,21 +321,36 @@ describe("mappings", () => {
   it("loads a mapping file and refuses unknown fields", async () => {
     const mapping = await loadMapping(fixture("mapping-fr.json"));
     expect(mapping.members?.externalId).toBe("N° adhérent");
-    expect(() => parseMapping({ members: { login: "Login" } })).toThrow(/invalid mapping at members/);
-    expect(() => parseMapping({ members: { email: 3 } })).toThrow(/members\.email/);
+    expect(() => parseMapping({ members: { login: "Login" } })).toThrow(/^not a valid mapping: at members, a key that is not one of the fields/);
+    expect(() => parseMapping({ members: { email: 3 } })).toThrow(/at members\.email, expected a column's header/);
+  });
+
+  it("says a file is not a valid mapping without a word of what it holds", async () => {
+    const secret = "db-primary-7f3a9c.internal";
+    const text = tmpFile(`${secret}\n`, "txt");
+    await expect(loadMapping(text)).rejects.toThrow(`${text} is not a valid mapping: it is not a JSON file`);
+    await expect(loadMapping(text)).rejects.not.toThrow(secret);
+    const json = tmpFile(JSON.stringify({ [secret]: { password: secret }, members: { [secret]: secret, email: [3] } }), "json");
+    for (const e of [await loadMapping(json).catch((x: Error) => x)]) {
+      expect((e as Error).message).toMatch(/is not a valid mapping: at /);
+      expect((e as Error).message).not.toContain(secret);
+    }
+    await expect(loadMapping(path.join(TMP, "none.json"))).rejects.toThrow(/cannot read the mapping .*none\.json \(ENOENT\)/);
   });
 });
 
 describe("members files", () => {
   it("reads a French spreadsheet saved by Excel: Windows-1252, ';', decimal comma, a quoted ';' and line break", async () => {
     const mapping = await loadMapping(fixture("mapping-fr.json"));
-    const file = await readMembersFile(fixture("adherents-1252.csv"), { mapping: mapping.members });
+    const file = await membersOf(fixture("adherents-1252.csv"), { mapping: mapping.members });
     expect(file).toMatchObject({
       preset: "custom",
       encoding: "windows-1252",
       delimiter: ";",
       decimalSeparator: ",",
       unknownColumns: ["Remarques"],
+      // Read past, never imported: an owner grants rights from the members' pages.
+      ignoredRights: ["Droits"],
       problems: [],
     });
     // The mapping says "N° adhérent"; the file says "N° ADHÉRENT".
@@ -337,7 +365,6 @@ describe("members files", () => {
         phone: "06 12 34 56 78",
         language: "fr-FR",
         balance: 123450n,
-        rights: ["accounts", "board"],
         business: false,
       },
       // Line 3 is the end of A001's remark.
@@ -350,7 +377,6 @@ describe("members files", () => {
         phone: null,
         language: "fr-FR",
         balance: -1250n,
-        rights: [],
         business: false,
       },
       // "1.234" in a ';' file: the decimal separator is the comma, so it is 1234.
@@ -363,31 +389,32 @@ describe("members files", () => {
         phone: "+33 4 00 00 00 00",
         language: null,
         balance: 123400n,
-        rights: [],
         business: true,
       },
     ]);
   });
 
   it("reads Mutua's format in UTF-8 with a byte-order mark and ',', and its tab-separated variant", async () => {
-    const csv = await readMembersFile(fixture("members-mutua-bom.csv"));
+    const csv = await membersOf(fixture("members-mutua-bom.csv"));
     expect(csv).toMatchObject({ preset: "mutua", encoding: "utf-8", delimiter: ",", decimalSeparator: ".", unknownColumns: [], problems: [] });
     expect(csv.headers[0]).toBe("external_id");
-    expect(csv.rows.map((r) => [r.line, r.externalId, r.firstName, r.lastName, r.email, r.language, r.balance, r.rights, r.business])).toEqual([
-      [2, "m1", "Zoë", "Ångström", "zoe@example.org", "en-US", 123450n, ["accounts", "credits"], false],
-      [3, "m2", 'Jean "Jeannot"', "Dupont", "jean@example.org", "fr-FR", -4000n, ["owner"], false],
-      [4, "m3", "Café", "Le Zinc, SARL", "zinc@example.org", null, 50n, [], true],
+    expect(csv.ignoredRights).toEqual(["rights"]);
+    expect(csv.rows.map((r) => [r.line, r.externalId, r.firstName, r.lastName, r.email, r.language, r.balance, r.business])).toEqual([
+      [2, "m1", "Zoë", "Ångström", "zoe@example.org", "en-US", 123450n, false],
+      [3, "m2", 'Jean "Jeannot"', "Dupont", "jean@example.org", "fr-FR", -4000n, false],
+      [4, "m3", "Café", "Le Zinc, SARL", "zinc@example.org", null, 50n, true],
     ]);
-    const tsv = await readMembersFile(fixture("members-mutua.tsv"));
+    expect(csv.rows.every((r) => !("rights" in r))).toBe(true);
+    const tsv = await membersOf(fixture("members-mutua.tsv"));
     expect(tsv).toMatchObject({ preset: "mutua", delimiter: "\t", decimalSeparator: null, problems: [] });
-    expect(tsv.rows.map((r) => [r.externalId, r.balance, r.rights, r.business])).toEqual([
-      ["m1", 123450n, [], false],
-      ["m2", -4025n, ["accounts", "credits"], true],
+    expect(tsv.rows.map((r) => [r.externalId, r.balance, r.business])).toEqual([
+      ["m1", 123450n, false],
+      ["m2", -4025n, true],
     ]);
   });
 
   it("recognizes a Cyclos 4 users export and splits its full names", async () => {
-    const file = await readMembersFile(fixture("cyclos4-users.csv"));
+    const file = await membersOf(fixture("cyclos4-users.csv"));
     expect(file).toMatchObject({ preset: "cyclos4-users", encoding: null, unknownColumns: ["Group"], problems: [] });
     expect(file.columns).toMatchObject({ externalId: ["Login name"], name: ["Name"], email: ["E-mail"], phone: ["Mobile phone"], balance: ["Balance"] });
     expect(file.rows.map((r) => [r.externalId, r.firstName, r.lastName, r.phone, r.balance])).toEqual([
@@ -398,14 +425,14 @@ describe("members files", () => {
   });
 
   it("recognizes an Odoo contacts export, with labels or import-compatible technical names", async () => {
-    const labels = await readMembersFile(fixture("odoo-contacts.csv"));
+    const labels = await membersOf(fixture("odoo-contacts.csv"));
     expect(labels).toMatchObject({ preset: "odoo-contacts", problems: [], unknownColumns: [] });
     expect(labels.rows.map((r) => [r.externalId, r.firstName, r.lastName, r.phone, r.language, r.business, r.balance])).toEqual([
       ["__export__.res_partner_12_4f1a2b3c", "Anne", "Martin", "+33 6 00 00 00 02", "fr-FR", false, 1000n],
       ["__export__.res_partner_13_9e8d7c6b", "Bob", "Lee", "+33 1 00 00 00 03", "en-US", false, 0n],
       ["__export__.res_partner_14_aa11bb22", "Épicerie", "Sol", null, "fr-FR", true, 25050n],
     ]);
-    const technical = await readMembersFile(tmpFile("id,name,email,phone,lang,is_company,balance\nbase.res_partner_7,Ann LEE,ann@example.org,,fr_FR,True,5\n"));
+    const technical = await membersOf(tmpFile("id,name,email,phone,lang,is_company,balance\nbase.res_partner_7,Ann LEE,ann@example.org,,fr_FR,True,5\n"));
     expect(technical).toMatchObject({ preset: "odoo-contacts", problems: [] });
     expect(technical.rows[0]).toMatchObject({
       externalId: "base.res_partner_7",
@@ -432,7 +459,7 @@ describe("members files", () => {
         "m9;Ida;Jo;ida@example.org;2;;",
       ].join("\n"),
     );
-    const result = await readMembersFile(file);
+    const result = await membersOf(file);
     expect(result.problems).toEqual([
       { file, line: 3, column: "email", value: "not-an-email", message: "not an e-mail address" },
       { file, line: 4, column: "balance", value: "12,345,6", message: "thousands must be grouped by three digits" },
@@ -441,7 +468,6 @@ describe("members files", () => {
       { file, line: 7, column: "first_name", value: "", message: "empty; the first name is required" },
       { file, line: 8, column: "language", value: "de", message: expect.stringMatching(/does not speak/) },
       { file, line: 8, column: "balance", value: "", message: "empty; the balance is required" },
-      { file, line: 8, column: "rights", value: "root", message: expect.stringMatching(/unknown right/) },
       { file, line: 9, column: null, value: "surplus", message: expect.stringMatching(/8 values on a line of a file with 7 columns/) },
     ]);
     expect(result.rows.map((r) => [r.line, r.externalId])).toEqual([
@@ -450,13 +476,94 @@ describe("members files", () => {
     ]);
   });
 
+  it("refuses a phone the profile would refuse, naming its line and column; keeps the others as the profile does", async () => {
+    const file = tmpFile(
+      [
+        "external_id,first_name,last_name,email,phone,balance",
+        "p1,Ann,Lee,ann.p@example.org,+33 6 12 34 56 78,1",
+        'p2,Bob,Ray,bob.p@example.org,"06 12 34\n56 78",1',
+        "p3,Cat,Poe,cat.p@example.org,06 12 34 56 78\u202E,1",
+        'p4,Dan,Ode,dan.p@example.org,<b onclick="x()">0612345678</b>,1',
+        `p5,Eve,Ash,eve.p@example.org,${"9".repeat(20_000)},1`,
+      ].join("\n"),
+    );
+    const result = await membersOf(file);
+    expect(result.problems).toEqual([
+      { file, line: 5, column: "phone", value: "06 12 34 56 78\u202E", message: "A phone number may contain only digits, spaces and the signs + - . ( )" },
+      {
+        file,
+        line: 6,
+        column: "phone",
+        value: '<b onclick="x()">0612345678</b>',
+        message: "A phone number may contain only digits, spaces and the signs + - . ( )",
+      },
+      { file, line: 7, column: "phone", value: "9".repeat(20_000), message: "A phone number has 6 to 20 digits." },
+    ]);
+    expect(result.rows.map((r) => [r.externalId, r.phone])).toEqual([
+      ["p1", "+33 6 12 34 56 78"],
+      ["p2", "06 12 34 56 78"],
+    ]);
+  });
+
+  it("streams a large members file without holding its members, and stops past 20 MB with the problem", async () => {
+    const write = async (file: string, count: number) => {
+      const out = fs.createWriteStream(file);
+      out.write("external_id,first_name,last_name,email,phone,language,balance,business\n");
+      for (let i = 0; i < count; i++) {
+        const line = `member-${i},Firstname${i},Lastname-of-member-${i},member.${i}@example.org,+33 6 12 34 ${String(i % 100).padStart(2, "0")} 78,fr,${i % 1000}.50,no\n`;
+        if (!out.write(line)) await new Promise((resolve) => out.once("drain", resolve));
+      }
+      await new Promise((resolve) => out.end(resolve));
+    };
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+
+    // Some 15 MB: within the limit, read whole, with nothing kept but the ids and e-mails seen.
+    const N = 120_000;
+    const big = path.join(TMP, "big-members.csv");
+    await write(big, N);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let peak = 0;
+    let rows = 0;
+    const file = await readMembersFile(big);
+    for await (const r of file.rows) {
+      rows++;
+      if (rows % 20_000 === 0) {
+        gc();
+        peak = Math.max(peak, process.memoryUsage().heapUsed - before);
+      }
+      expect(r.externalId).toBe(`member-${rows - 1}`);
+    }
+    expect(file.problems).toEqual([]);
+    expect(rows).toBe(N);
+    // What is kept: 120,000 ids and e-mails; holding the members themselves takes some 60 MB.
+    expect(peak).toBeLessThan(24 * 1024 * 1024);
+
+    // Past 20 MB the reading stops, with the problem, whatever comes after.
+    const huge = path.join(TMP, "huge-members.csv");
+    await write(huge, 200_000);
+    expect(fs.statSync(huge).size).toBeGreaterThan(20 * 1024 * 1024);
+    const result = await membersOf(huge);
+    expect(result.problems).toEqual([
+      {
+        file: huge,
+        line: null,
+        column: null,
+        value: null,
+        message: expect.stringMatching(/^the file is larger than 20 MB, the most a file of this kind can be/),
+      },
+    ]);
+    expect(result.rows.length).toBeLessThan(200_000);
+  }, 60_000);
+
   it("names the missing column and the preset, and reads no rows", async () => {
-    const mutua = await readMembersFile(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"));
+    const mutua = await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"));
     expect(mutua.problems).toEqual([
       { file: expect.any(String), line: 1, column: "balance", value: null, message: 'missing column: expected "balance" (preset mutua)' },
     ]);
     expect(mutua.rows).toEqual([]);
-    const cyclos = await readMembersFile(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'));
+    const cyclos = await membersOf(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'));
     expect(cyclos.problems).toEqual([
       {
         file: expect.any(String),
@@ -466,12 +573,12 @@ describe("members files", () => {
         message: 'missing column: expected "Balance" or "Account balance" or "Solde" (preset cyclos4-users)',
       },
     ]);
-    const names = await readMembersFile(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"));
+    const names = await membersOf(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"));
     expect(names.problems[0]?.message).toBe('missing column: expected "first_name" and "last_name", or "name" (preset mutua)');
   });
 
   it("says when no preset fits, and lists the columns a mapping leaves unread", async () => {
-    const none = await readMembersFile(tmpFile("Who;Mail;Money\nA;a@example.org;1\n"));
+    const none = await membersOf(tmpFile("Who;Mail;Money\nA;a@example.org;1\n"));
     expect(none.preset).toBeNull();
     expect(none.problems).toEqual([
       {
@@ -482,7 +589,7 @@ describe("members files", () => {
         message: expect.stringMatching(/^no preset recognizes these columns.*cyclos4-users \("Login name"/),
       },
     ]);
-    const mapped = await readMembersFile(tmpFile("Who;Mail;Money;Notes\nA;a@example.org;1;x\n"), {
+    const mapped = await membersOf(tmpFile("Who;Mail;Money;Notes\nA;a@example.org;1;x\n"), {
       mapping: { externalId: "who", email: "MAIL", balance: "money", name: "Who" },
     });
     expect(mapped.problems.map((p) => p.message)).toEqual([expect.stringMatching(/single word/)]);
@@ -490,7 +597,7 @@ describe("members files", () => {
   });
 
   it("overrides a named preset's columns with a mapping", async () => {
-    const file = await readMembersFile(tmpFile('"Name","Login name","E-mail","Solde au 31/12"\n"Ann LEE","al","a@example.org","3,50"\n'), {
+    const file = await membersOf(tmpFile('"Name","Login name","E-mail","Solde au 31/12"\n"Ann LEE","al","a@example.org","3,50"\n'), {
       preset: "cyclos4-users",
       mapping: { balance: "Solde au 31/12" },
       decimalSeparator: ",",
@@ -502,21 +609,21 @@ describe("members files", () => {
 
   it("keeps the first problems and counts the rest", async () => {
     const lines = ["external_id,first_name,last_name,email,balance", ...Array.from({ length: 30 }, (_, i) => `m${i},A,B,bad${i},1`)];
-    const result = await readMembersFile(tmpFile(lines.join("\n")), { maxProblems: 10 });
+    const result = await membersOf(tmpFile(lines.join("\n")), { maxProblems: 10 });
     expect(result.problems).toHaveLength(10);
     expect(result.problemsOmitted).toBe(20);
     expect(result.problems[9]?.line).toBe(11);
   });
 
   it("reports an empty file, and a file that mixes encodings where it does", async () => {
-    expect((await readMembersFile(tmpFile("\n\n"))).problems).toEqual([
+    expect((await membersOf(tmpFile("\n\n"))).problems).toEqual([
       { file: expect.any(String), line: null, column: null, value: null, message: "the file is empty" },
     ]);
     const mixed = Buffer.concat([
       Buffer.from("external_id,first_name,last_name,email,balance\nm1,Élodie,B,e@example.org,1\n" + "m2,A,B,a@example.org,1\n".repeat(300)),
       Buffer.from("m3,L\xe9a,B,l@example.org,1\n", "latin1"),
     ]);
-    const result = await readMembersFile(tmpFile(mixed));
+    const result = await membersOf(tmpFile(mixed));
     expect(result.problems).toEqual([{ file: expect.any(String), line: 303, column: null, value: null, message: expect.stringMatching(/mixes encodings/) }]);
   });
 });

@@ -15,7 +15,8 @@ export interface GeneratedImport {
   lines: number;
 }
 
-export async function generateImport(dir: string, memberCount: number, lineCount: number, seed = 1): Promise<GeneratedImport> {
+/** `prefix` starts the members' external ids (and their e-mails), so that two files of one test database name different members. */
+export async function generateImport(dir: string, memberCount: number, lineCount: number, seed = 1, prefix = "M"): Promise<GeneratedImport> {
   let state = seed >>> 0 || 1;
   // xorshift32: fast and repeatable; nothing here needs better.
   const random = () => {
@@ -43,7 +44,7 @@ export async function generateImport(dir: string, memberCount: number, lineCount
   for (let m = 0; m < memberCount && written < lineCount; m++, written++) {
     const amount = BigInt(2000 + Math.floor(random() * 20000));
     balances[m] = amount;
-    await put(`${stamp(written)},,M${m},${cents(amount)},Change,${ref(written)}\n`);
+    await put(`${stamp(written)},,${prefix}${m},${cents(amount)},Change,${ref(written)}\n`);
   }
   while (written < lineCount) {
     const from = Math.floor(random() * memberCount);
@@ -51,18 +52,18 @@ export async function generateImport(dir: string, memberCount: number, lineCount
     if (r < 0.03) {
       const amount = BigInt(1000 + Math.floor(random() * 5000));
       balances[from] = balances[from]! + amount;
-      await put(`${stamp(written)},,M${from},${cents(amount)},Change,${ref(written)}\n`);
+      await put(`${stamp(written)},,${prefix}${from},${cents(amount)},Change,${ref(written)}\n`);
     } else if (r < 0.05 && balances[from]! > 100n) {
       const amount = balances[from]! / 2n;
       balances[from] = balances[from]! - amount;
-      await put(`${stamp(written)},M${from},,${cents(amount)},Reconversion,${ref(written)}\n`);
+      await put(`${stamp(written)},${prefix}${from},,${cents(amount)},Reconversion,${ref(written)}\n`);
     } else {
       const to = (from + 1 + Math.floor(random() * (memberCount - 1))) % memberCount;
       const amount = BigInt(Math.min(Number(balances[from]!), 50 + Math.floor(random() * 3000)));
       if (amount <= 0n || to === from) continue;
       balances[from] = balances[from]! - amount;
       balances[to] = balances[to]! + amount;
-      await put(`${stamp(written)},M${from},M${to},${cents(amount)},"Market, stall ${written % 97}",${ref(written)}\n`);
+      await put(`${stamp(written)},${prefix}${from},${prefix}${to},${cents(amount)},"Market, stall ${written % 97}",${ref(written)}\n`);
     }
     written++;
   }
@@ -77,7 +78,9 @@ export async function generateImport(dir: string, memberCount: number, lineCount
   let total = 0n;
   for (let m = 0; m < memberCount; m++) {
     total += balances[m]!;
-    await putMember(`M${m},Member,Number ${m},member${m}@import.example,${m % 3 === 0 ? "en" : "fr"},${cents(balances[m]!)}\n`);
+    await putMember(
+      `${prefix}${m},Member,Number ${m},${prefix === "M" ? "" : `${prefix.toLowerCase()}.`}member${m}@import.example,${m % 3 === 0 ? "en" : "fr"},${cents(balances[m]!)}\n`,
+    );
   }
   members.end();
   await once(members, "finish");

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { previewImport } from "../src/services/import/preview";
 import { createBackend, countMembers, seedMember } from "./helpers";
+import { importInvariantViolations } from "./import-invariants";
 import { setupServerTest } from "./setup";
 
 /**
@@ -36,7 +37,10 @@ beforeAll(async () => {
   await t.db.query("UPDATE association SET currency_id = $1", [backend.currency_id]);
   await seedMember(t.db, { email: "ada@example.org", firstName: "Ada", lastName: "Lovelace" });
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  expect(await importInvariantViolations(t.db)).toEqual([]);
+});
 
 describe("an import's preview", () => {
   it("counts the members to import and their total, names those already members, and finds the association's custodial backend", async () => {
@@ -119,8 +123,35 @@ describe("an import's preview", () => {
     expect(code, out).toBe(1);
     expect(out).toContain("Members: adherents-1252.csv (columns from the mapping, windows-1252, separated by semicolons)");
     expect(out).toContain("Columns not imported: Remarques");
+    expect(out).toContain("Rights are not imported (column Droits): an owner grants them from the members' pages once the members are in.");
     expect(out).toContain("3 movements from 2024-03-15 to 2024-04-01");
     expect(out).toContain('adherents-1252.csv, line 4, column Solde, value "-12.50": a custodial account cannot be below 0');
     expect(await countMembers(t.db)).toBe(before);
+  });
+
+  it("npm run import -- --map with a file that is not a mapping says so without echoing a word of it", async () => {
+    const secret = "s3cret-host.internal.example";
+    const notJson = write("hostname", `${secret}\n`);
+    const notMapping = write("other.json", JSON.stringify({ [secret]: { [secret]: secret } }));
+    for (const map of [notJson, notMapping]) {
+      const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", "apps/server/src/cli/import.ts", "--members", write("m.csv", MEMBERS), "--map", map, "--dry-run"],
+          {
+            cwd: ROOT,
+            env: { ...process.env, DATABASE_URL: t.tdb.url },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        let text = "";
+        child.stdout.on("data", (d) => (text += d));
+        child.stderr.on("data", (d) => (text += d));
+        child.on("exit", (c) => resolve({ code: c, out: text }));
+      });
+      expect(code, out).toBe(1);
+      expect(out).toContain(`${map} is not a valid mapping`);
+      expect(out).not.toContain(secret);
+    }
   });
 });

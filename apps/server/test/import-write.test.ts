@@ -6,10 +6,15 @@ import { booksStatementsCsv, type BooksLabels } from "@mutua/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books } from "../src/services/board/books";
 import { figures } from "../src/services/board/figures";
+import { inTransaction } from "../src/db/pool";
+import { acceptInvitation, inviteImportedMembers, invitationMail } from "../src/services/import/invitations";
+import { previewImport } from "../src/services/import/preview";
 import { runImport, type ImportOutcome } from "../src/services/import/write";
-import type { BackendRow } from "../src/services/wallets/wallets";
-import { createBackend } from "./helpers";
+import { decideCreation, stagingAccounts } from "../src/services/wallets/staging";
+import { getOwnWallet, openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
+import { createBackend, seedMember } from "./helpers";
 import { generateImport } from "./import-generator";
+import { importInvariantViolations } from "./import-invariants";
 import { setupServerTest } from "./setup";
 
 /**
@@ -86,7 +91,20 @@ beforeAll(async () => {
   backend = await createBackend(t.db, { kind: "custodial", symbol: "FLO" });
   await t.db.query("UPDATE association SET currency_id = $1", [backend.currency_id]);
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  // Whatever the imports above wrote or were refused: every movement balanced, none into a frozen wallet.
+  expect(await importInvariantViolations(t.db)).toEqual([]);
+});
+
+const walletOf = async (email: string) => {
+  const { rows } = await t.db.query<{ id: string; status: string; member_id: bigint; held: boolean }>(
+    `SELECT w.id, w.status, w.member_id, EXISTS (SELECT 1 FROM import_held_wallets h WHERE h.wallet_id = w.id AND h.released_at IS NULL) AS held
+     FROM members m JOIN wallets w ON w.member_id = m.id AND w.backend_id = $2 AND w.status <> 'discarded' WHERE m.email = $1`,
+    [email, backend.id],
+  );
+  return rows[0] ?? null;
+};
 
 describe("an import without history", () => {
   it("makes each member with a wallet and their closing balance as an opening balance in their language; the circulation is the file's sum; again, nothing changes", async () => {
@@ -111,7 +129,8 @@ o3,Ada,Lovelace,ada.open@example.org,,0,,
     );
     expect(memos).toEqual([
       { email: "paul.open@example.org", kind: "opening", recipient_memo: "Opening balance", figures: false, business: true },
-      { email: "zoe.open@example.org", kind: "opening", recipient_memo: "Solde d'ouverture", figures: true, business: false },
+      // Zoé's "board" right is not imported: an owner grants rights from the members' pages.
+      { email: "zoe.open@example.org", kind: "opening", recipient_memo: "Solde d'ouverture", figures: false, business: false },
     ]);
     const after = await footprint();
     // Old balances are no news: no event, so no notification.
@@ -240,15 +259,175 @@ l2,Omar,Diallo,omar.l@example.org,5.00
   });
 
   it("brings an existing member's balance and history into their account (same e-mail), leaving their name as it is", async () => {
-    const { seedMember } = await import("./helpers");
-    await seedMember(t.db, { email: "eve.x@example.org", firstName: "Eve", lastName: "Existing" });
+    const eve = await seedMember(t.db, { email: "eve.x@example.org", firstName: "Eve", lastName: "Existing" });
+    await t.db.query("UPDATE members SET email_verified_at = now() - interval '1 year' WHERE id = $1", [eve.id]);
     const members = write("x-members.csv", "external_id,first_name,last_name,email,balance\nx1,Evelyne,Autre,eve.x@example.org,42.00\n");
     const out = imported(await runImport(t.db, { members, by: null }));
-    expect(out).toMatchObject({ members: 0, linked: 1, movements: 1, total: "42.00" });
+    // Her address is proven: the balance is hers at once.
+    expect(out).toMatchObject({ members: 0, linked: 1, held: 0, movements: 1, total: "42.00" });
     expect(await balanceOf("eve.x@example.org")).toBe("4200");
+    expect(await walletOf("eve.x@example.org")).toMatchObject({ status: "active", held: false });
     const { rows } = await t.db.query<{ name: string }>("SELECT name FROM members WHERE email = 'eve.x@example.org'");
     expect(rows[0]!.name).toBe("Eve Existing");
   });
+});
+
+describe("an import and the accounts already here", () => {
+  it("holds the balance and history of a member whose address was never proven: a pending wallet nobody can use, read or approve, until a link sent to that address is opened", async () => {
+    // Somebody signed up with an address of the old system's export and never proved it.
+    const stranger = await seedMember(t.db, { email: "victim.u@example.org", firstName: "Not", lastName: "Victim" });
+    // …and added a passkey, which would sign them in whatever password the address's owner chooses.
+    await t.db.query("INSERT INTO passkeys (credential_id, member_id, public_key) VALUES ('pk-stranger', $1, '\\x00')", [stranger.id]);
+    const accountant = await seedMember(t.db, { canValidateAccounts: true });
+    const members = write(
+      "u-members.csv",
+      "external_id,first_name,last_name,email,balance\nu1,Vic,Tim,victim.u@example.org,65.00\nu2,Nel,New,nel.u@example.org,5.00\n",
+    );
+    const history = write("u-history.csv", "date,from,to,amount,memo,reference\n2024-02-01,,u1,70.00,Change,U1\n2024-02-02,u1,u2,5.00,Rent of the stand,U2\n");
+
+    const preview = await previewImport(t.db, { members, history });
+    expect(preview.problems).toEqual([]);
+    expect(preview.members.existing).toEqual([
+      { line: 2, email: "victim.u@example.org", name: "Not Victim", createdAt: expect.stringMatching(/^\d{4}-/), emailVerified: false },
+    ]);
+
+    const out = imported(await runImport(t.db, { members, history, by: null }));
+    expect(out).toMatchObject({ members: 1, linked: 1, held: 1, total: "70.00" });
+    // The money is in the ledger, balanced, in a wallet that is pending and held.
+    expect(await balanceOf("victim.u@example.org")).toBe("6500");
+    const held = (await walletOf("victim.u@example.org"))!;
+    expect(held).toMatchObject({ status: "pending", held: true });
+    // Its member sees neither its balance nor its history; no account administrator can approve it.
+    expect(await getOwnWallet(t.db, stranger.id, held.id)).toBeNull();
+    expect((await stagingAccounts(t.db)).map((w) => w.walletId)).not.toContain(held.id);
+    await expect(decideCreation(t.db, accountant.id, held.id, "active")).rejects.toMatchObject({ code: "not_found" });
+    expect((await walletOf("victim.u@example.org"))!.status).toBe("pending");
+    // The new member's wallet is theirs as before: nobody signs in to it without their invitation.
+    expect(await walletOf("nel.u@example.org")).toMatchObject({ status: "active", held: false });
+
+    // The invitation goes to the address; opening its link (setNewPassword calls acceptInvitation) releases the wallet.
+    expect(await inviteImportedMembers(t.db, accountant.id, 600)).toBeGreaterThanOrEqual(2);
+    const mail = (await invitationMail(t.db, { publicUrl: "https://w.example", associationName: "Le Florain" }, stranger.id, "en-US"))!;
+    expect(mail).toMatchObject({ to: "victim.u@example.org", subject: "Le Florain moves to Mutua: your balance is waiting" });
+    await inTransaction(t.db, (tx) => acceptInvitation(tx, stranger.id));
+    expect(await walletOf("victim.u@example.org")).toMatchObject({ status: "active", held: false });
+    expect(await getOwnWallet(t.db, stranger.id, held.id)).toMatchObject({ id: held.id });
+    const { rows: keys } = await t.db.query("SELECT 1 FROM passkeys WHERE member_id = $1", [stranger.id]);
+    expect(keys).toEqual([]);
+  });
+
+  it("keeps a wallet held when its member changed their address since: a link to the new one proves the new one", async () => {
+    const m = await seedMember(t.db, { email: "moved.u@example.org" });
+    const members = write("v-members.csv", "external_id,first_name,last_name,email,balance\nv1,Mo,Ved,moved.u@example.org,9.00\n");
+    imported(await runImport(t.db, { members, by: null }));
+    await t.db.query("UPDATE members SET email = 'elsewhere.u@example.org', email_verified_at = now() WHERE id = $1", [m.id]);
+    await inTransaction(t.db, (tx) => acceptInvitation(tx, m.id));
+    expect(await walletOf("elsewhere.u@example.org")).toMatchObject({ status: "pending", held: true });
+  });
+
+  it("holds an existing member's empty active wallet too (made pending), and gives back a pending request as pending", async () => {
+    const active = await seedMember(t.db, { email: "active.u@example.org" });
+    const asked = await seedMember(t.db, { email: "asked.u@example.org" });
+    await openCustodialWallet(t.db, backend, active.id, "active");
+    await openCustodialWallet(t.db, backend, asked.id, "pending");
+    const members = write(
+      "w-members.csv",
+      "external_id,first_name,last_name,email,balance\nw1,Ac,Tive,active.u@example.org,3.00\nw2,As,Ked,asked.u@example.org,4.00\n",
+    );
+    expect(imported(await runImport(t.db, { members, by: null }))).toMatchObject({ linked: 2, held: 2 });
+    expect(await walletOf("active.u@example.org")).toMatchObject({ status: "pending", held: true });
+    expect(await walletOf("asked.u@example.org")).toMatchObject({ status: "pending", held: true });
+    await inTransaction(t.db, async (tx) => {
+      await acceptInvitation(tx, active.id);
+      await acceptInvitation(tx, asked.id);
+    });
+    expect(await walletOf("active.u@example.org")).toMatchObject({ status: "active", held: false });
+    // Back in the account administrators' queue, as it was before the import.
+    expect(await walletOf("asked.u@example.org")).toMatchObject({ status: "pending", held: false });
+    expect(await balanceOf("asked.u@example.org")).toBe("400");
+  });
+
+  it("refuses the owner's own line, naming it; nothing is written", async () => {
+    const owner = await seedMember(t.db, { email: "owner.o@example.org", canManageAssociation: true, firstName: "Olga", lastName: "Owner" });
+    await t.db.query("UPDATE members SET email_verified_at = now() WHERE id = $1", [owner.id]);
+    const members = write(
+      "o-members.csv",
+      "external_id,first_name,last_name,email,balance\nown0,Ann,Other,ann.o@example.org,1.00\nown1,Olga,Owner,owner.o@example.org,1000.00\n",
+    );
+    const before = await footprint();
+    const problem = {
+      file: members,
+      line: 3,
+      value: "owner.o@example.org",
+      message: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
+    };
+    const preview = await previewImport(t.db, { members, by: owner.id });
+    expect(preview.problems).toEqual([{ ...problem, column: "email" }]);
+    const out = await runImport(t.db, { members, by: owner.id });
+    expect(out.kind === "refused" && out.problems).toEqual([{ ...problem, column: "email" }]);
+    expect(await footprint()).toEqual(before);
+    expect(await balanceOf("owner.o@example.org")).toBeNull();
+  });
+
+  it("refuses a line whose existing wallet is frozen, naming it; nothing is written", async () => {
+    const frozen = await seedMember(t.db, { email: "frozen.f@example.org", firstName: "Fred", lastName: "Frozen" });
+    const admin = await seedMember(t.db, { canValidateAccounts: true });
+    await t.db.query("UPDATE members SET email_verified_at = now() WHERE id = $1", [frozen.id]);
+    const wallet = await openCustodialWallet(t.db, backend, frozen.id, "active");
+    await t.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board', frozen_by = $2 WHERE id = $1", [wallet, admin.id]);
+    const members = write("f-members.csv", "external_id,first_name,last_name,email,balance\nf1,Fred,Frozen,frozen.f@example.org,75.00\n");
+    const before = await footprint();
+    const out = await runImport(t.db, { members, by: null });
+    expect(out.kind === "refused" && out.problems).toEqual([
+      {
+        file: members,
+        line: 2,
+        column: "email",
+        value: "frozen.f@example.org",
+        message: `Fred Frozen's wallet on ${backend.id} is frozen: it cannot receive their balance; an account administrator unfreezes it first, or leave them out of the file`,
+      },
+    ]);
+    expect(await footprint()).toEqual(before);
+    expect(await balanceOf("frozen.f@example.org")).toBe("0");
+  });
+
+  it("imports no rights: a rights column is a notice of the preview, never a right granted", async () => {
+    const members = write(
+      "g-members.csv",
+      'external_id,first_name,last_name,email,balance,rights\ng1,Gil,Grab,gil.g@example.org,1.00,owner\ng2,Guy,Grab,guy.g@example.org,1.00,"accounts,credits,board"\n',
+    );
+    const preview = await previewImport(t.db, { members });
+    expect(preview.problems).toEqual([]);
+    expect(preview.members.ignoredRights).toEqual(["rights"]);
+    imported(await runImport(t.db, { members, by: null }));
+    const { rows } = await t.db.query(
+      `SELECT can_validate_accounts OR can_validate_credits OR can_view_figures OR can_manage_association AS any FROM members WHERE email IN ('gil.g@example.org', 'guy.g@example.org')`,
+    );
+    expect(rows).toEqual([{ any: false }, { any: false }]);
+  });
+
+  it("lets one preview or import run at a time: a second one is refused while the first holds the turn", async () => {
+    const gen = path.join(dir, "turn");
+    fs.mkdirSync(gen);
+    const files = await generateImport(gen, 300, 20_000, 7, "T");
+    const first = runImport(t.db, { members: files.members, history: files.history, by: null });
+    // The turn is in PostgreSQL: wait until the first holds it.
+    await expect
+      .poll(async () => (await t.db.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1", [0x6d_69_6d_70])).rowCount, {
+        timeout: 10_000,
+        interval: 20,
+      })
+      .toBe(1);
+    const small = write("t-members.csv", "external_id,first_name,last_name,email,balance\nt1,Tim,Turn,tim.t@example.org,1.00\n");
+    await expect(previewImport(t.db, { members: small })).rejects.toMatchObject({
+      code: "state_conflict",
+      message: expect.stringMatching(/^An import is already running/),
+    });
+    await expect(runImport(t.db, { members: small, by: null })).rejects.toMatchObject({ code: "state_conflict" });
+    expect(imported(await first)).toMatchObject({ members: 300 });
+    // Its turn over, the next one goes.
+    expect((await previewImport(t.db, { members: small })).problems).toEqual([]);
+  }, 60_000);
 });
 
 describe("an import refused", () => {
@@ -279,6 +458,11 @@ describe("an import refused", () => {
       members: "external_id,first_name,last_name,email,balance\nr5,Ann,Lee,r5@example.org,1\n",
       history: "date,from,to,amount\n31/02/2024,,r5,1\n",
       problem: { line: 2, column: "date", value: "31/02/2024" },
+    },
+    {
+      name: "a phone the profile would refuse",
+      members: 'external_id,first_name,last_name,email,phone,balance\nr7,Ann,Lee,r7@example.org,"<script>alert(1)</script>06 12 34 56 78",1\n',
+      problem: { line: 2, column: "phone", value: "<script>alert(1)</script>06 12 34 56 78", message: expect.stringContaining("only digits, spaces") },
     },
     {
       name: "a history naming nobody of the members file",

@@ -25,17 +25,24 @@ const amount = z
   .refine((t) => parseSetupAmount(t) !== null, "An amount is expected, like 100 or 12.50 (at most 2 decimals).")
   .transform((t) => parseSetupAmount(t)!);
 
-const text = (label: string, max: number) =>
+/**
+ * One line of text, which may be left empty: no control character (a line break would start a
+ * new line in a transfer's details, an e-mail or a CSV file) and nothing that displays other than
+ * it reads (names.ts).
+ */
+const line = (label: string, max: number) =>
   z
     .string({ error: `${label} is expected.` })
     .transform(normalizeName)
-    .refine((t) => t !== "", `${label} cannot be empty.`)
     .refine((t) => t.length <= max, `${label} is too long (at most ${max} characters).`)
     .refine((t) => !/\p{Cc}/u.test(t) && !hasDeceptiveNameCharacters(t), `${label} holds characters that are not allowed.`);
+
+const text = (label: string, max: number) => line(label, max).refine((t) => t !== "", `${label} cannot be empty.`);
 
 export const setupFields = {
   associationName: text("The association's name", NAME_MAX),
   currencyName: text("The currency's name", 40),
+  /** The owners' settings change the symbol by this rule too (services/association/settings.ts). */
   currencySymbol: text("The currency's symbol", SYMBOL_MAX).refine((t) => !/\s/.test(t), "The currency's symbol cannot hold spaces."),
   floor: amount.refine((c) => c <= 0n, "The floor is 0 or below (members may owe at most that much)."),
   ceiling: amount.refine((c) => c >= 0n, "The ceiling is 0 or above."),
@@ -48,7 +55,8 @@ export const setupFields = {
     .string({ error: "A BIC is expected." })
     .transform((t) => t.replace(/\s+/g, "").toUpperCase())
     .refine((t) => t === "" || /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(t), "This BIC is not valid (8 or 11 letters and digits)."),
-  holder: z.string({ error: "The account holder is expected." }).transform(normalizeName),
+  /** Empty, the association's name is the holder. */
+  holder: line("The account holder", NAME_MAX),
   firstName: text("The first name", NAME_MAX),
   lastName: text("The last name", NAME_MAX),
   email: z

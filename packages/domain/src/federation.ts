@@ -1,8 +1,11 @@
 /**
  * The arithmetic of links between associations (docs/federation.md), pure: each currency's value
  * against the common unit is a decimal of at most 4 places, counted here in ten-thousandths
- * (bigint), never as a float.
+ * (bigint), never as a float. And the names another association's server gives, checked as this
+ * one checks its own.
  */
+import { SYMBOL_MAX } from "./association-setup";
+import { hasDeceptiveNameCharacters, NAME_MAX, normalizeName } from "./names";
 
 /** "1.25" → 12500n (ten-thousandths); null when it is not a positive decimal of at most 4 places. */
 export function parseUnitValue(text: string): bigint | null {
@@ -49,3 +52,32 @@ export function convertCents(cents: bigint, fromValue: bigint, toValue: bigint):
 
 /** One unit of a currency of value `from` in a currency of value `to` (values in ten-thousandths), to at most 4 decimals, half up. */
 export const unitRate = (from: bigint, to: bigint): string => formatUnitValue((from * 10_000n * 2n + to) / (2n * to));
+
+/** The longest name of an association, as setup and the settings allow it. */
+export const PEER_ASSOCIATION_NAME_MAX = NAME_MAX;
+/** The longest name of a currency, likewise. */
+export const PEER_CURRENCY_NAME_MAX = 40;
+/** The longest name of another association's member: a first name and a last name as long as members' own may be, and the space between. */
+export const PEER_MEMBER_NAME_MAX = 2 * NAME_MAX + 1;
+
+/**
+ * A name another association's server gives (its association's, its currency's, one of its
+ * members'), as this server stores and shows it; null when this server would not take it from a
+ * member of its own: empty, longer than `max`, holding a control character or one that makes it
+ * display other than it reads (a direction override, a zero-width character: names.ts). The
+ * characters are judged on the text as sent; it is kept as members' names are (NFC, ordinary
+ * spaces, none at either end).
+ */
+export function peerName(raw: string, max: number): string | null {
+  // A name many times too long is refused before any pattern runs over all of it.
+  if (raw.length > 4 * max) return null;
+  const name = normalizeName(raw);
+  if (name === "" || name.length > max || /\p{Cc}/u.test(name) || hasDeceptiveNameCharacters(raw)) return null;
+  return name;
+}
+
+/** Another server's currency symbol, by the rules of this one's own (setup's, the settings'): a name of at most 8 characters, without spaces. */
+export function peerCurrencySymbol(raw: string): string | null {
+  const symbol = peerName(raw, SYMBOL_MAX);
+  return symbol !== null && !/\s/.test(symbol) ? symbol : null;
+}

@@ -13,9 +13,13 @@ export type BackendKind = (typeof BACKEND_KINDS)[number];
 export const BACKEND_STATUSES = ["active", "maintenance"] as const;
 export type BackendStatus = (typeof BACKEND_STATUSES)[number];
 
-/** A link between associations' servers as one side sees it (docs/federation.md): which side invited, and how far it got. */
+/**
+ * A link between associations' servers as one side sees it (docs/federation.md): which side
+ * invited, and how far it got; replaced once a newer link with a server at the same address
+ * became active (that server's key changed: the old one answers there no more).
+ */
 export const FEDERATION_LINK_ROLES = ["inviter", "invitee"] as const;
-export const FEDERATION_LINK_STATES = ["invited", "accepted", "active"] as const;
+export const FEDERATION_LINK_STATES = ["invited", "accepted", "active", "replaced"] as const;
 /** A payment across a link as one side knows it: paid by this side's member (out) or to one (in), and where it stands. */
 export const FEDERATION_PAYMENT_DIRECTIONS = ["out", "in"] as const;
 export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted"] as const;
@@ -155,6 +159,12 @@ export const LIMITS = {
 /** The images an association's logo may be (a PNG, or an SVG the server cleans). */
 export const LOGO_TYPES = ["image/png", "image/svg+xml"] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];
+/**
+ * The largest logo, decoded. The app shows it at most a few hundred pixels wide: a drawn logo's
+ * SVG is a few tens of KB and a PNG of it at three times that size is well under this, while every
+ * member's device downloads it and the server cleans an SVG's every element.
+ */
+export const LOGO_MAX_BYTES = 100 * 1024;
 
 /**
  * A member's photo: a small square image the app makes (256×256, about 40 KB); the server keeps
@@ -174,6 +184,13 @@ export type ImportFileKind = (typeof IMPORT_FILE_KINDS)[number];
 /** An imported file goes up in parts of this many bytes (the last one shorter), this many at most. */
 export const IMPORT_PART_BYTES = 1024 * 1024;
 export const IMPORT_FILE_MAX_PARTS = 200;
+/**
+ * A members file is at most this many parts (20 MB): some 50,000 members, more than any
+ * association has, while every member of it is checked against the database at each preview.
+ */
+export const IMPORT_MEMBERS_MAX_PARTS = 20;
+/** The uploads an owner keeps at once: opening one more drops their oldest. */
+export const IMPORT_UPLOADS_PER_OWNER = 4;
 
 /**
  * What the audit log records (`audit_log.action`): every code the server writes, so that the
@@ -202,6 +219,7 @@ export const AUDIT_ACTIONS = [
   "books.exported",
   "import.run",
   "import.invitations",
+  "import.released",
   "association.setup",
   "association.settings_changed",
   "association.logo_changed",

@@ -47,6 +47,8 @@ async function main(): Promise<number> {
         ...(values["history-preset"] ? { history: values["history-preset"] } : {}),
       },
       ...(values["time-zone"] ? { timeZone: values["time-zone"] } : {}),
+      // One preview or import at a time: this one waits for its turn rather than being refused.
+      waitForTurn: true,
     };
     if (values["dry-run"]) {
       const preview = await previewImport(db, options);
@@ -68,6 +70,10 @@ async function main(): Promise<number> {
         ? `✓ Nothing new to import: everything in these files was imported before${already}.`
         : `✓ Imported ${outcome.members} members${outcome.linked > 0 ? ` (and the balances of ${outcome.linked} existing ones)` : ""} and ${outcome.movements} movements, ${outcome.total} in all${already}${skipped}.`,
     );
+    if (outcome.held > 0)
+      console.log(
+        `  ${outcome.held} of the existing members never proved their address: their balance waits in a pending wallet until they open the invitation (send the invitations from the console).`,
+      );
     return 0;
   } finally {
     await db.end();
@@ -138,11 +144,18 @@ function describe(p: ImportPreview, dryRun: boolean): string[] {
   const m = p.members;
   const out = [`Members: ${path.basename(m.file)} (${columnsOf(m.preset)}, ${m.encoding ?? "ASCII"}, separated by ${separator(m.delimiter)})`];
   if (m.unknownColumns.length > 0) out.push(`  Columns not imported: ${m.unknownColumns.join(", ")}`);
+  if (m.ignoredRights.length > 0)
+    out.push(`  Rights are not imported (column ${m.ignoredRights.join(", ")}): an owner grants them from the members' pages once the members are in.`);
   out.push(`  ${m.read} members read; ${m.toImport} to import${p.backend ? ` into ${p.backend.id}` : ""}, with closing balances of ${m.total} in all`);
   if (m.alreadyImported > 0) out.push(`  ${m.alreadyImported} imported before (same external id): left as they are`);
   if (m.existing.length > 0) {
-    out.push(`  ${m.existing.length} already members (same e-mail): their details stay as they are; their balance and history go to their account:`);
-    for (const e of m.existing.slice(0, 10)) out.push(`    line ${e.line}: ${e.name} <${e.email}>`);
+    out.push(
+      `  ${m.existing.length} already members (same e-mail): their details stay as they are; their balance and history go to their account, held until they prove their address if they never did:`,
+    );
+    for (const e of m.existing.slice(0, 10))
+      out.push(
+        `    line ${e.line}: ${e.name} <${e.email}>, member since ${e.createdAt.slice(0, 10)}, ${e.emailVerified ? "address proven" : "address NOT proven: held until they open their invitation"}`,
+      );
     if (m.existing.length > 10) out.push(`    … and ${m.existing.length - 10} more`);
   }
   for (const r of m.sample) out.push(`    line ${r.line}: ${r.externalId} ${r.firstName} ${r.lastName} <${r.email}> ${formatCents(r.balance)}`);

@@ -3,7 +3,7 @@ import { ErrorCode, SM, type RouteName } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { Refusal } from "../services/platform/errors";
-import { isLinkedKey } from "../services/federation/links";
+import { admitAcceptance, isLinkedKey } from "../services/federation/links";
 import { federationKey } from "../services/federation/server-key";
 import { digestMatches, rememberNonce, requestSigner, signResponse, type Signer } from "../services/federation/signed-messages";
 import { rawBodyOf } from "./json-body";
@@ -12,16 +12,26 @@ const refused = () => new Refusal(ErrorCode.loginRequired, { id: SM.federationSi
 
 /**
  * The hooks of a peer route (another association's server calling): the request's signature is
- * checked first, against this server's own address for it, by a linked server's key (or, for an
- * acceptance, the key it names), its nonce never seen before on any instance; then its body's
- * digest, once read. Whatever the answer, it is signed for that request.
+ * checked first, against this server's own address for it, by a linked server's key, its nonce
+ * never seen before on any instance; then its body's digest, once read. An acceptance may come
+ * from any key (the one it names): once its signature checked out, it is counted per client
+ * address and refused while no invitation waits, before anything of it is stored, and its nonce
+ * is remembered only once its secret opened an invitation (links.ts `peerAccepted`). Whatever
+ * the answer to a signed request, it is signed for that request.
  */
 export function peerSignature(deps: { db: Db; settings: Settings }, name: RouteName, peers: WeakMap<FastifyRequest, Signer>) {
+  const acceptance = name === "peerAcceptLink";
   return {
     onRequest: async (req: FastifyRequest) => {
       const signer = await requestSigner(req.method, deps.settings.publicUrl + req.url, req.headers);
       if (!signer) throw refused();
-      if (name !== "peerAcceptLink" && !(await isLinkedKey(deps.db, signer.publicKey))) throw refused();
+      if (acceptance) {
+        // Its refusals are signed too, so that the accepting server tells its owner "withdrawn", not "did not answer".
+        peers.set(req, signer);
+        await admitAcceptance(deps.db, deps.settings, req.ip);
+        return;
+      }
+      if (!(await isLinkedKey(deps.db, signer.publicKey))) throw refused();
       if (!(await rememberNonce(deps.db, signer.keyId, signer.nonce))) throw refused();
       peers.set(req, signer);
     },

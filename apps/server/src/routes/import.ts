@@ -17,7 +17,8 @@ export function importRoutes(app: FastifyInstance, deps: AppDeps): void {
     ...(body.backendId ? { backendId: body.backendId } : {}),
   });
   operation(app, deps, "uploadImportFile", async ({ memberId, body }) => saveUploadPart(db, memberId, body));
-  operation(app, deps, "previewImport", async ({ memberId, body }) => previewView(await previewImport(db, await files(memberId, body))));
+  // The owner's own line is refused (by); a second preview or import while one runs is refused with a 409.
+  operation(app, deps, "previewImport", async ({ memberId, body }) => previewView(await previewImport(db, { ...(await files(memberId, body)), by: memberId })));
   operation(app, deps, "runImport", async ({ memberId, body }) => {
     const out = await runImport(db, { ...(await files(memberId, body)), by: memberId, defaultLanguage: deps.defaultLanguage });
     if (out.kind === "refused")
@@ -26,6 +27,7 @@ export function importRoutes(app: FastifyInstance, deps: AppDeps): void {
         preview: previewView({ ...out.preview, problems: out.problems, problemsOmitted: out.problemsOmitted }),
         members: 0,
         linked: 0,
+        held: 0,
         alreadyImported: 0,
         movements: 0,
         skippedLines: 0,

@@ -35,8 +35,11 @@ export const adminRoutes = {
   saveAssociationSettings: { method: "POST", path: "/api/admin/settings", access: "owner" },
   /** How many members a ledger backend's new floor would leave below it, asked before saving. */
   getFloorImpact: { method: "GET", path: "/api/admin/settings/floor-impact", access: "owner" },
-  /** A PNG or SVG of at most 256 KB, as base64 in JSON. */
-  uploadAssociationLogo: { method: "POST", path: "/api/admin/settings/logo", access: "owner", bodyLimit: 400 * 1024 },
+  /**
+   * A PNG or SVG of at most LOGO_MAX_BYTES, as base64 in JSON. A body of twice that (a logo of
+   * some 150 KB) is still read, to be refused in words; a larger one is refused unread.
+   */
+  uploadAssociationLogo: { method: "POST", path: "/api/admin/settings/logo", access: "owner", bodyLimit: 200 * 1024 },
   removeAssociationLogo: { method: "POST", path: "/api/admin/settings/logo/remove", access: "owner" },
   /**
    * Moving in from another system: the owners upload the old system's files a part at a time

@@ -6,6 +6,7 @@ import { MEMBER_PASSWORD_RULES } from "../password";
 import { M } from "../messages";
 import { SM } from "../server-messages";
 import { hasDeceptiveMemoCharacters } from "../amount";
+import { isPathOfThisServer } from "../paths";
 import {
   BACKEND_KINDS,
   CREDENTIAL_KINDS,
@@ -15,6 +16,7 @@ import {
   FIGURE_INTERVALS,
   LEDGER_CHECK_TRIGGERS,
   LIMITS,
+  LOGO_MAX_BYTES,
   LOGO_TYPES,
   PHOTO_MAX_BYTES,
   IMPORT_PART_BYTES,
@@ -848,7 +850,7 @@ const HexColour = z.string().regex(/^#[0-9a-f]{6}$/i, M.invalidRequest);
 const SettingsLink = z
   .string()
   .max(500, M.fieldTooLong)
-  .refine((u) => /^(https?:\/\/[^\s"<>]+|\/[^\s"<>]*)$/.test(u), SM.linkInvalid)
+  .refine((u) => /^[^\s"<>]+$/.test(u) && (/^https?:\/\/./.test(u) || isPathOfThisServer(u)), SM.linkInvalid)
   .nullable();
 /** The association's theme: each key a colour of the app (lib/theme.ts sets them as CSS properties). */
 export const ThemeColours = z.strictObject({ primaryColor: HexColour.nullable(), topBarColor: HexColour.nullable(), topBarTextColor: HexColour.nullable() });
@@ -916,10 +918,10 @@ export const SaveAssociationSettingsBody = z.strictObject({
 export const FloorImpactQuery = z.object({ backendId: z.string().max(120), floor: SignedAmountString });
 export const FloorImpact = z.object({ below: z.number().int() });
 
-/** A logo, uploaded as base64 (PNG or SVG, at most 256 KB once decoded; an SVG is sanitised). */
+/** A logo, uploaded as base64 (PNG or SVG, at most LOGO_MAX_BYTES once decoded; an SVG is sanitised). */
 export const LogoUploadBody = z.strictObject({
   type: z.enum(LOGO_TYPES),
-  data: z.string().max(Math.ceil((256 * 1024 * 4) / 3) + 8),
+  data: z.string().max(Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 8, SM.logoInvalid),
 });
 
 /** A part of an imported file: the first opens the upload (no id), the others follow in order. */
@@ -969,8 +971,14 @@ export const ImportPreviewView = z.object({
     encoding: z.string().nullable(),
     delimiter: z.string().nullable(),
     unknownColumns: z.array(z.string()),
+    /** The columns holding rights: read past, never imported (owners grant rights from the members' pages). */
+    ignoredRights: z.array(z.string()),
     read: z.number().int(),
-    existing: z.array(z.object({ line: z.number().int(), email: z.string(), name: z.string() })),
+    /**
+     * Members already here (same e-mail): when their account was made, and whether its address was
+     * ever proven (if not, what the import brings them waits until it is).
+     */
+    existing: z.array(z.object({ line: z.number().int(), email: z.string(), name: z.string(), createdAt: z.string(), emailVerified: z.boolean() })),
     alreadyImported: z.number().int(),
     toImport: z.number().int(),
     total: z.string(),
@@ -998,6 +1006,8 @@ export const ImportResult = z.object({
   /** Members made, and existing ones whose balance and history were brought in. */
   members: z.number().int(),
   linked: z.number().int(),
+  /** Of the linked ones, those whose address is not proven: their balance waits for it. */
+  held: z.number().int(),
   alreadyImported: z.number().int(),
   movements: z.number().int(),
   skippedLines: z.number().int(),

@@ -1,4 +1,4 @@
-import { ErrorCode, M, formatCents, ibanValid, nameProblem, parseApiAmount, SM, SYMBOL_MAX, type Msg, type ResponseOf } from "@mutua/domain";
+import { ErrorCode, M, formatCents, ibanValid, nameProblem, parseApiAmount, setupFields, SM, type Msg, type ResponseOf } from "@mutua/domain";
 import type { SaveAssociationSettingsBody } from "@mutua/domain/api/schemas";
 import type { z } from "zod";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
@@ -98,8 +98,10 @@ export async function saveAssociationSettings(db: Db, owner: bigint, body: SaveB
   problem("identity.name", nameProblem(body.identity.name));
   const currencyName = body.money.currencyName.trim();
   problem("money.currencyName", nameProblem(body.money.currencyName));
-  const symbol = body.money.currencySymbol.trim();
-  problem("money.currencySymbol", symbol === "" || symbol.length > SYMBOL_MAX || /\s/.test(symbol) ? { id: SM.symbolInvalid } : null);
+  // Setup's rule: a symbol one cannot set up is one the owners cannot change to either.
+  const symbolRead = setupFields.currencySymbol.safeParse(body.money.currencySymbol);
+  const symbol = symbolRead.data ?? "";
+  problem("money.currencySymbol", symbolRead.success ? null : { id: SM.symbolInvalid });
   const iban = body.money.bank.iban.replace(/\s+/g, "").toUpperCase();
   const bic = body.money.bank.bic.replace(/\s+/g, "").toUpperCase();
   const holder = body.money.bank.holder.trim();

@@ -19,9 +19,11 @@ import type { Settings } from "../../settings";
 import { audit } from "../board/audit";
 import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
-import { callPeer, fetchPeerServer, peerBaseUrl } from "./peer-client";
-import { federationKey } from "./server-key";
-import type { Signer } from "./signed-messages";
+import { hit } from "../platform/rate-limit";
+import { callPeer, checkedServer, fetchPeerServer, peerBaseUrl, refuseInsecure } from "./peer-client";
+import type { PeerNet } from "./peer-net";
+import { federationKey, fingerprintOf } from "./server-key";
+import { rememberNonce, type Signer } from "./signed-messages";
 
 /**
  * Links with other associations' servers, as the owners make them (docs/federation.md):
@@ -35,7 +37,7 @@ const INVITATION_PREFIX = "MUTUA-LINK:";
 interface LinkRow {
   public_id: string;
   role: "inviter" | "invitee";
-  state: "invited" | "accepted" | "active";
+  state: "invited" | "accepted" | "active" | "replaced";
   peer_url: string | null;
   peer_name: string | null;
   peer_currency_name: string | null;
@@ -111,7 +113,7 @@ function linkView(r: LinkRow): FederationLink {
         : null,
     role: r.role,
     state: r.state,
-    waitingFor: r.state === "active" ? null : r.state === "accepted" && r.role === "inviter" ? "us" : "them",
+    waitingFor: r.state === "active" || r.state === "replaced" ? null : r.state === "accepted" && r.role === "inviter" ? "us" : "them",
     terms: mine && termsView(mine),
     peerTerms: theirs && termsView(theirs),
     ratesAgree: Boolean(mine && theirs && valuesAgree(mine, theirs)),
@@ -160,7 +162,7 @@ export async function createInvitation(db: Db, settings: Settings, memberId: big
   return { link: linkView(row), code };
 }
 
-function readInvitation(code: string): { url: string; fingerprint: string; secret: string } {
+function readInvitation(net: PeerNet, code: string): { url: string; fingerprint: string; secret: string } {
   const invalid = () => new Refusal(ErrorCode.validation, { id: SM.federationCodeInvalid });
   const text = code.replace(/\s+/g, "");
   if (!text.startsWith(INVITATION_PREFIX)) throw invalid();
@@ -173,7 +175,9 @@ function readInvitation(code: string): { url: string; fingerprint: string; secre
   const { u, f, s } = (parsed ?? {}) as Record<string, unknown>;
   if (typeof u !== "string" || typeof f !== "string" || typeof s !== "string" || !/^[0-9a-f]{32}$/.test(f) || !/^[A-Za-z0-9_-]{16,128}$/.test(s))
     throw invalid();
-  return { url: peerBaseUrl(u), fingerprint: f, secret: s };
+  const url = peerBaseUrl(u);
+  refuseInsecure(net, url);
+  return { url, fingerprint: f, secret: s };
 }
 
 async function linkByKey(db: Queryable, key: Buffer): Promise<LinkRow | null> {
@@ -187,18 +191,25 @@ async function linkByKey(db: Queryable, key: Buffer): Promise<LinkRow | null> {
  * tells it (signed). Told nothing or refused, it records nothing. Accepting the same code again
  * (its answer lost) asks again.
  */
-export async function acceptInvitation(db: Db, settings: Settings, memberId: bigint, code: string, terms: FederationTerms): Promise<FederationLink> {
-  const invitation = readInvitation(code);
+export async function acceptInvitation(
+  db: Db,
+  settings: Settings,
+  net: PeerNet,
+  memberId: bigint,
+  code: string,
+  terms: FederationTerms,
+): Promise<FederationLink> {
+  const invitation = readInvitation(net, code);
   const stored = storedTerms(terms);
   const us = await describeServer(db, settings);
   if (invitation.fingerprint === us.fingerprint) throw new Refusal(ErrorCode.validation, { id: SM.federationSelf });
-  const peer = await fetchPeerServer(invitation.url, invitation.fingerprint);
+  const peer = await fetchPeerServer(net, invitation.url, invitation.fingerprint);
   const peerKey = Buffer.from(peer.publicKey, "base64url");
   const existing = await linkByKey(db, peerKey);
   if (existing && !(existing.role === "invitee" && existing.state === "accepted"))
     throw new Refusal(ErrorCode.stateConflict, { id: SM.federationAlreadyLinked });
   const key = await federationKey(db);
-  await callPeer(key, peer.url, peer.publicKey, "peerAcceptLink", { secret: invitation.secret, server: us, terms });
+  await callPeer(net, key, peer.url, peer.publicKey, "peerAcceptLink", { secret: invitation.secret, server: us, terms });
   // They recorded the acceptance: so does this side (or updates what it recorded the first time).
   const row = await inTransaction(db, async (tx) => {
     const id = existing?.public_id ?? `fl_${randomBytes(12).toString("base64url")}`;
@@ -218,19 +229,34 @@ export async function acceptInvitation(db: Db, settings: Settings, memberId: big
 }
 
 /**
+ * What a signed acceptance must pass before anything of it is read or stored: anybody's server may send
+ * one, so it is counted per client address (in PostgreSQL, across every instance), and refused at
+ * once while no invitation of this server waits for an answer.
+ */
+export async function admitAcceptance(db: Queryable, settings: Settings, ip: string): Promise<void> {
+  await hit(db, `federation-accept:ip:${ip}`, settings.limits.federationAcceptPerIp);
+  const { rowCount } = await db.query("SELECT 1 FROM federation_links WHERE secret_hash IS NOT NULL LIMIT 1");
+  if (!rowCount) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationInvitationGone });
+}
+
+/**
  * The inviting server hears the acceptance, signed by the key it names: the invitation's secret
- * opens it for that key only. The same acceptance again is answered again.
+ * opens it for that key only. The same acceptance again is answered again. Its nonce is
+ * remembered only once its secret opened an invitation, in the transaction that records it: a
+ * server that holds no secret stores nothing here.
  */
 export async function peerAccepted(
   db: Db,
   settings: Settings,
+  net: PeerNet,
   signer: Signer,
   body: z.output<typeof schemas.peerAcceptLink.body>,
 ): Promise<{ server: FederationServer }> {
   if (body.server.publicKey !== signer.keyId) throw new Refusal(ErrorCode.forbidden, { id: SM.federationSignatureRefused });
   const stored = storedTerms(body.terms);
   const server = await describeServer(db, settings);
-  const url = peerBaseUrl(body.server.url);
+  const named = checkedServer(body.server);
+  refuseInsecure(net, named.url);
   await inTransaction(db, async (tx) => {
     const { rows } = await tx.query<LinkRow & { id: string }>(`SELECT id, ${COLUMNS} FROM federation_links WHERE secret_hash = $1 FOR UPDATE`, [
       hashSecret(body.secret),
@@ -238,26 +264,22 @@ export async function peerAccepted(
     const link = rows[0];
     if (!link || (link.state === "accepted" && !link.peer_key?.equals(signer.publicKey)))
       throw new Refusal(ErrorCode.stateConflict, { id: SM.federationInvitationGone });
+    if (!(await rememberNonce(tx, signer.keyId, signer.nonce))) throw new Refusal(ErrorCode.loginRequired, { id: SM.federationSignatureRefused });
     const other = await linkByKey(tx, signer.publicKey);
     if (other && other.public_id !== link.public_id) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationAlreadyLinked });
     await tx.query(
       `UPDATE federation_links SET state = 'accepted', peer_url = $2, peer_name = $3, peer_currency_name = $4, peer_currency_symbol = $5, peer_key = $6,
          peer_our_value_e4 = $7, peer_their_value_e4 = $8, peer_trust_limit_cents = $9, peer_enabled = $10, updated_at = now()
        WHERE id = $1`,
-      [
-        link.id,
-        url,
-        body.server.name,
-        body.server.currencyName,
-        body.server.currencySymbol,
-        signer.publicKey,
-        stored.ours,
-        stored.theirs,
-        stored.limit,
-        stored.enabled,
-      ],
+      [link.id, named.url, named.name, named.currencyName, named.currencySymbol, signer.publicKey, stored.ours, stored.theirs, stored.limit, stored.enabled],
     );
-    await audit(tx, null, "federation.peer_accepted", link.public_id, { peer: body.server.name, url, fingerprint: body.server.fingerprint, terms: body.terms });
+    // The fingerprint of the key that signed, not the one the body claims.
+    await audit(tx, null, "federation.peer_accepted", link.public_id, {
+      peer: named.name,
+      url: named.url,
+      fingerprint: fingerprintOf(signer.publicKey),
+      terms: body.terms,
+    });
   });
   return { server };
 }
@@ -275,23 +297,50 @@ const wrongState = () => new Refusal(ErrorCode.stateConflict, { id: SM.federatio
  * told (signed) first, and the link is active here once it answered. Its address is asked again
  * for its key: an acceptance naming somebody else's address links nothing.
  */
-export async function confirmLink(db: Db, settings: Settings, memberId: bigint, id: string, terms: FederationTerms): Promise<FederationLink> {
+export async function confirmLink(net: PeerNet, db: Db, memberId: bigint, id: string, terms: FederationTerms): Promise<FederationLink> {
   const link = await linkById(db, id);
   if (link.role !== "inviter" || link.state !== "accepted") throw wrongState();
   const stored = storedTerms(terms);
-  const peer = await fetchPeerServer(link.peer_url!);
+  const peer = await fetchPeerServer(net, link.peer_url!);
   if (peer.publicKey !== link.peer_key!.toString("base64url")) throw new Refusal(ErrorCode.validation, { id: SM.federationFingerprintMismatch });
-  await callPeer(await federationKey(db), link.peer_url!, peer.publicKey, "peerConfirmLink", { terms });
-  const row = await inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<LinkRow>(
-      `UPDATE federation_links SET state = 'active', secret_hash = NULL, our_value_e4 = $2, their_value_e4 = $3, trust_limit_cents = $4, enabled = $5, updated_at = now()
-       WHERE public_id = $1 RETURNING ${COLUMNS}`,
-      [id, stored.ours, stored.theirs, stored.limit, stored.enabled],
-    );
-    await audit(tx, memberId, "federation.confirmed", id, { peer: link.peer_name, terms });
-    return rows[0]!;
-  });
+  await callPeer(net, await federationKey(db), link.peer_url!, peer.publicKey, "peerConfirmLink", { terms });
+  const row = await activeAlone(() =>
+    inTransaction(db, async (tx) => {
+      const replaced = await replaceOthers(tx, link);
+      const { rows } = await tx.query<LinkRow>(
+        `UPDATE federation_links SET state = 'active', secret_hash = NULL, our_value_e4 = $2, their_value_e4 = $3, trust_limit_cents = $4, enabled = $5, updated_at = now()
+         WHERE public_id = $1 AND state = 'accepted' RETURNING ${COLUMNS}`,
+        [id, stored.ours, stored.theirs, stored.limit, stored.enabled],
+      );
+      if (!rows[0]) throw wrongState();
+      await audit(tx, memberId, "federation.confirmed", id, { peer: link.peer_name, terms, ...(replaced.length ? { replaces: replaced } : {}) });
+      return rows[0];
+    }),
+  );
   return linkView(row);
+}
+
+/**
+ * The link about to be active is the one with its server's address: any other active link with
+ * that address is replaced. Its server holds a new key now (the link about to be active checked it
+ * there), so the old link's key answers there no more; its balance and payments stay in the books.
+ */
+async function replaceOthers(tx: Queryable, link: LinkRow): Promise<string[]> {
+  const { rows } = await tx.query<{ public_id: string }>(
+    "UPDATE federation_links SET state = 'replaced', updated_at = now() WHERE peer_url = $1 AND state = 'active' AND public_id <> $2 RETURNING public_id",
+    [link.peer_url, link.public_id],
+  );
+  return rows.map((r) => r.public_id);
+}
+
+/** Two links to one address made active at once: the one that came second is told it is not waiting any more, rather than a 500. */
+async function activeAlone<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if ((e as { code?: string; constraint?: string }).constraint === "federation_links_one_active_per_address") throw wrongState();
+    throw e;
+  }
 }
 
 /** The invited server hears the confirmation, signed by the inviting server's key: the link is active. Told again, it answers again. */
@@ -300,8 +349,8 @@ export async function peerConfirmed(db: Db, signer: Signer, terms: FederationTer
     db,
     signer,
     terms,
-    (link) => link.role === "invitee",
-    (link) => ["federation.peer_confirmed", { peer: link.peer_name, terms }],
+    (link) => link.role === "invitee" && link.state !== "replaced",
+    (link, replaced) => ["federation.peer_confirmed", { peer: link.peer_name, terms, ...(replaced.length ? { replaces: replaced } : {}) }],
   );
 }
 
@@ -309,7 +358,7 @@ export async function peerConfirmed(db: Db, signer: Signer, terms: FederationTer
  * An owner changes this side's terms of an active link. Saved here first (switching a link off
  * must work when the other server is down), then told to the other; not told, the owner hears so.
  */
-export async function setLinkTerms(db: Db, memberId: bigint, id: string, terms: FederationTerms): Promise<FederationLink> {
+export async function setLinkTerms(net: PeerNet, db: Db, memberId: bigint, id: string, terms: FederationTerms): Promise<FederationLink> {
   const link = await linkById(db, id);
   if (link.state !== "active") throw wrongState();
   const stored = storedTerms(terms);
@@ -323,7 +372,7 @@ export async function setLinkTerms(db: Db, memberId: bigint, id: string, terms: 
     return rows[0]!;
   });
   try {
-    await callPeer(await federationKey(db), link.peer_url!, link.peer_key!.toString("base64url"), "peerLinkTerms", { terms });
+    await callPeer(net, await federationKey(db), link.peer_url!, link.peer_key!.toString("base64url"), "peerLinkTerms", { terms });
   } catch {
     throw new Refusal(ErrorCode.unavailable, { id: SM.federationTermsNotTold });
   }
@@ -347,21 +396,24 @@ async function recordPeerTerms(
   signer: Signer,
   terms: FederationTerms,
   allowed: (link: LinkRow) => boolean,
-  entry: (link: LinkRow) => [AuditAction, Record<string, unknown>],
+  entry: (link: LinkRow, replaced: string[]) => [AuditAction, Record<string, unknown>],
 ): Promise<void> {
   const stored = storedTerms(terms);
-  await inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
-    const link = rows[0];
-    if (!link || !allowed(link)) throw wrongState();
-    await tx.query(
-      `UPDATE federation_links SET state = 'active', peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
-       WHERE public_id = $1`,
-      [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled],
-    );
-    const [action, details] = entry(link);
-    await audit(tx, null, action, link.public_id, details);
-  });
+  await activeAlone(() =>
+    inTransaction(db, async (tx) => {
+      const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
+      const link = rows[0];
+      if (!link || !allowed(link)) throw wrongState();
+      const replaced = link.state === "active" ? [] : await replaceOthers(tx, link);
+      await tx.query(
+        `UPDATE federation_links SET state = 'active', peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
+         WHERE public_id = $1`,
+        [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled],
+      );
+      const [action, details] = entry(link, replaced);
+      await audit(tx, null, action, link.public_id, details);
+    }),
+  );
 }
 
 /** An owner withdraws an invitation nobody answered: the link is gone, and its code opens nothing. */

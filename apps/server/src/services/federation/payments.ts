@@ -9,6 +9,8 @@ import {
   MAX_AMOUNT_CENTS,
   memoProblem,
   parseApiAmount,
+  PEER_MEMBER_NAME_MAX,
+  peerName,
   SIGNATURE_MAX_AGE_SECONDS,
   SM,
   splitPayment,
@@ -21,8 +23,9 @@ import { postMovementTx, type MovementRow } from "../ledger/ledger";
 import { lockRequestForPayment, markRequestPaid } from "../payments/payment-requests";
 import { invalid, notFound, Refusal } from "../platform/errors";
 import { ensureClearingWallet, getBackend, getWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
-import { callPeer, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
-import { LINK_COLUMNS, payeeOf, usable, withinTrust, type ActiveLink } from "./quotes";
+import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
+import type { PeerNet } from "./peer-net";
+import { activeLinkAt, checkedQuote, LINK_COLUMNS, payeeOf, usable, withinTrust, type ActiveLink } from "./quotes";
 import { federationKey } from "./server-key";
 import type { Signer } from "./signed-messages";
 
@@ -79,13 +82,6 @@ function positiveCents(text: string): bigint {
 /** The sub-account a payment in credits: the one top-ups credit. */
 const creditKind = (backend: BackendRow): SubAccount => (backend.kind === "custodial" ? "main" : "nant");
 
-async function linkWhere(db: Queryable, where: string, value: unknown, lock = false): Promise<ActiveLink | undefined> {
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE ${where} AND state = 'active'${lock ? " FOR UPDATE" : ""}`, [
-    value,
-  ]);
-  return rows[0];
-}
-
 /** What makes two requests of a member's "the same payment across" for its idempotency key. */
 const requestHash = (b: CrossPayBody, url: string) =>
   createHash("sha256")
@@ -125,7 +121,7 @@ async function holdParts(db: Queryable, payer: WalletRow, amount: bigint): Promi
  * other side made it, or refused with nothing held; "pending" when the other side's answer was
  * lost: the money stays held until it is known (a retry with the same key asks again).
  */
-export async function payAcross(db: Db, me: bigint, body: CrossPayBody, now = new Date()): Promise<CrossPayment> {
+export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPayBody, now = new Date()): Promise<CrossPayment> {
   const url = peerBaseUrl(body.server);
   const hash = requestHash(body, url);
   const payer = await getWallet(db, body.from);
@@ -133,9 +129,9 @@ export async function payAcross(db: Db, me: bigint, body: CrossPayBody, now = ne
   const existing = await paymentByKey(db, payer.id, body.key);
   if (existing) {
     if (existing.request_hash !== hash) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
-    return answer(db, await settle(db, existing, "pay"));
+    return answer(db, await settle(net, db, existing, "pay"));
   }
-  const link = usable(await linkWhere(db, "peer_url = $1", url));
+  const link = usable(await activeLinkAt(db, url));
   const amount = positiveCents(body.amount);
   const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
   if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
@@ -148,7 +144,10 @@ export async function payAcross(db: Db, me: bigint, body: CrossPayBody, now = ne
   // The other side's word, now, before anything is held: its member, its rate, its limit. Its
   // payment checks them all again, under its locks.
   const key = await federationKey(db);
-  const quote = await callPeer(key, link.peer_url, link.peer_key.toString("base64url"), "peerQuote", { walletId: body.walletId, amount: body.amount });
+  const quote = checkedQuote(
+    await callPeer(net, key, link.peer_url, link.peer_key.toString("base64url"), "peerQuote", { walletId: body.walletId, amount: body.amount }),
+    body.walletId,
+  );
   if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
 
   const backend = (await getBackend(db, payer.backend_id))!;
@@ -203,7 +202,7 @@ export async function payAcross(db: Db, me: bigint, body: CrossPayBody, now = ne
     if (!again) throw e;
     row = again;
   }
-  return answer(db, await settle(db, row, "pay", names[0]?.name ?? ""));
+  return answer(db, await settle(net, db, row, "pay", names[0]?.name ?? ""));
 }
 
 /** A ledger wallet's payment must carry its key's signature, recent, over the payment's canonical text: the server cannot make one up. */
@@ -261,7 +260,7 @@ function refusalOf(reason: string | null): Refusal {
  * payment (the member's request, or its retry), "ask" only asks what became of it (the recovery,
  * which never makes a payment the member's request did not). Answers the row as it is then.
  */
-export async function settle(db: Db, row: PaymentRow, how: "pay" | "ask", payerName?: string): Promise<PaymentRow> {
+export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" | "ask", payerName?: string): Promise<PaymentRow> {
   if (row.state !== "prepared") return row;
   const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [row.link_id]);
   const link = rows[0]!;
@@ -270,7 +269,7 @@ export async function settle(db: Db, row: PaymentRow, how: "pay" | "ask", payerN
   if (how === "pay") {
     try {
       const name = payerName ?? (await payerNameOf(db, row.wallet_id!));
-      await callPeer(key, link.peer_url, keyId, "peerPay", {
+      await callPeer(net, key, link.peer_url, keyId, "peerPay", {
         paymentId: row.public_id,
         walletId: row.peer_wallet_id!,
         amount: formatCents(row.peer_amount_cents!),
@@ -287,12 +286,13 @@ export async function settle(db: Db, row: PaymentRow, how: "pay" | "ask", payerN
   }
   let state: PeerPaymentState;
   try {
-    state = await callPeer(key, link.peer_url, keyId, "peerPaymentState", { paymentId: row.public_id });
+    state = await callPeer(net, key, link.peer_url, keyId, "peerPaymentState", { paymentId: row.public_id });
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     return postpone(db, row);
   }
-  return finish(db, row, state.state, state.reason);
+  // Their reason is kept only when it is one of this server's own refusals: it is told to the member.
+  return finish(db, row, state.state, knownRefusal(state.reason));
 }
 
 async function payerNameOf(db: Queryable, walletId: string): Promise<string> {
@@ -376,11 +376,18 @@ async function returnHold(tx: Tx, row: PaymentRow): Promise<MovementRow> {
   return movement;
 }
 
-/** The link a signed message comes from, locked: the payments in and the questions about them take their turns on it. */
-async function lockedLinkOf(tx: Tx, signer: Signer): Promise<ActiveLink> {
-  const link = await linkWhere(tx, "peer_key = $1", signer.publicKey, true);
-  if (!link) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  return link;
+/**
+ * The link a signed message comes from, locked: the payments in and the questions about them take
+ * their turns on it. A replaced link is asked about its payments still (the server that held it
+ * may be waiting to know), and pays none.
+ */
+async function lockedLinkOf(tx: Tx, signer: Signer, replacedToo = false): Promise<ActiveLink> {
+  const { rows } = await tx.query<ActiveLink>(
+    `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state IN ('active'${replacedToo ? ", 'replaced'" : ""}) FOR UPDATE`,
+    [signer.publicKey],
+  );
+  if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+  return rows[0];
 }
 
 async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {
@@ -399,6 +406,8 @@ async function incoming(tx: Queryable, linkId: string | bigint, paymentId: strin
  * answered the same.
  */
 export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody): Promise<PeerPaid> {
+  // The payer's name, shown to this side's member: by the rules of members' names here, or the payment is refused.
+  const payerName = peerName(body.payer.name, PEER_MEMBER_NAME_MAX);
   const outcome = await retried(() =>
     inTransaction(db, async (tx): Promise<PeerPaid | Refusal> => {
       const link = await lockedLinkOf(tx, signer);
@@ -412,14 +421,15 @@ export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody)
       }
       await tx.query("SAVEPOINT payment_in");
       try {
-        return await makePaymentIn(tx, link, body);
+        if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
+        return await makePaymentIn(tx, link, body, payerName);
       } catch (e) {
         if (!(e instanceof Refusal)) throw e;
         await tx.query("ROLLBACK TO SAVEPOINT payment_in");
         await tx.query(
           `INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal)
          VALUES ($1, $2, 'in', 'aborted', $3, '', $4)`,
-          [body.paymentId, link.id, body.payer.name, e.msg.id],
+          [body.paymentId, link.id, payerName, e.msg.id],
         );
         return e;
       }
@@ -429,7 +439,7 @@ export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody)
   return outcome;
 }
 
-async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody): Promise<PeerPaid> {
+async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody, payerName: string): Promise<PeerPaid> {
   usable(link);
   const amount = positiveCents(body.amount);
   const payerAmount = convertCents(amount, BigInt(link.our_value_e4), BigInt(link.their_value_e4));
@@ -471,7 +481,7 @@ async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody): Promi
       body.paymentId,
       link.id,
       body.walletId,
-      body.payer.name,
+      payerName,
       amount,
       payerAmount,
       link.our_value_e4,
@@ -490,7 +500,7 @@ async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody): Promi
  */
 export async function paymentStateForPeer(db: Db, signer: Signer, body: { paymentId: string }): Promise<PeerPaymentState> {
   return inTransaction(db, async (tx) => {
-    const link = await lockedLinkOf(tx, signer);
+    const link = await lockedLinkOf(tx, signer, true);
     const seen = await incoming(tx, link.id, body.paymentId);
     if (seen) return { state: seen.state === "committed" ? "committed" : "aborted", reason: seen.refusal };
     await tx.query("INSERT INTO federation_payments (public_id, link_id, direction, state, memo) VALUES ($1, $2, 'in', 'aborted', '')", [

@@ -1,13 +1,26 @@
-import { ErrorCode, M, routes, SM, type FederationRouteName } from "@mutua/domain";
+import {
+  ErrorCode,
+  M,
+  PEER_ASSOCIATION_NAME_MAX,
+  PEER_CURRENCY_NAME_MAX,
+  peerCurrencySymbol,
+  peerName,
+  routes,
+  SM,
+  type FederationRouteName,
+} from "@mutua/domain";
 import { schemas } from "@mutua/domain/api/schemas";
 import type { z } from "zod";
 import { Refusal } from "../platform/errors";
+import type { PeerAnswer, PeerNet } from "./peer-net";
 import { fingerprintOf, publicKeyFromId, type ServerKey } from "./server-key";
 import { responseSigner, signRequest } from "./signed-messages";
 
 /**
- * The other side's refusals of a payment or quote that this side tells its member in its own
- * words (a message of the catalogs, without values): anything else is told as "refused: <their words>".
+ * The other side's refusals that this side tells its member or owner, in its own words and
+ * language (a message of its own catalogs, without values): only these ids pass. Any other
+ * refusal, and any text of theirs, is told as this side's "refused", whatever it said: another
+ * server's words never reach a member.
  */
 export const PEER_REFUSALS: ReadonlyMap<string, ErrorCode> = new Map([
   [SM.federationPayeeUnknown, ErrorCode.notFound],
@@ -24,55 +37,92 @@ export const PEER_REFUSALS: ReadonlyMap<string, ErrorCode> = new Map([
   [SM.paymentRequestExpired, ErrorCode.stateConflict],
   [SM.paymentRequestCancelled, ErrorCode.stateConflict],
   [SM.federationPaymentRefused, ErrorCode.stateConflict],
+  // Refusals of the linking steps.
+  [SM.federationInvitationGone, ErrorCode.stateConflict],
+  [SM.federationAlreadyLinked, ErrorCode.stateConflict],
+  [SM.federationLinkState, ErrorCode.stateConflict],
+  [SM.federationPeerName, ErrorCode.validation],
 ]);
 
-/** How long this server waits for another's answer. */
-const PEER_TIMEOUT_MS = 10_000;
+/** A refusal id another server gave, if it is one of this server's list; null for any other text. */
+export const knownRefusal = (reason: unknown): string | null => (typeof reason === "string" && PEER_REFUSALS.has(reason) ? reason : null);
 
 const unreachable = () => new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnreachable });
 const unverifiable = () => new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
+const badName = () => new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
+// What an owner is told of an address no server of this protocol answered at, whatever the reason.
+const noServer = () => new Refusal(ErrorCode.validation, { id: SM.federationNoServer });
 
 /**
- * Where another server may be: HTTPS, or plain HTTP on this machine's loopback (a test, or two
- * associations' servers behind one proxy). Anything else is refused before any request leaves.
+ * Where another server may be, as written: HTTPS, or plain HTTP, which peer-net.ts allows only to
+ * this machine's loopback addresses and only when the operator said so (a test, or two
+ * associations' servers behind one proxy). Anything else is refused before any request leaves;
+ * where the address leads is checked at each connection.
  */
 export function peerBaseUrl(text: string): string {
+  if (text.length > 300) throw new Refusal(ErrorCode.validation, { id: SM.federationCodeInvalid });
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw new Refusal(ErrorCode.validation, { id: SM.federationCodeInvalid });
   }
-  const loopback = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) throw new Refusal(ErrorCode.validation, { id: SM.federationInsecureUrl });
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Refusal(ErrorCode.validation, { id: SM.federationInsecureUrl });
   if (url.username || url.password || url.search || url.hash) throw new Refusal(ErrorCode.validation, { id: SM.federationCodeInvalid });
   return url.origin + url.pathname.replace(/\/+$/, "");
 }
 
-/** Another server's description of itself, from its well-known address, checked against the fingerprint an invitation named. */
-export async function fetchPeerServer(baseUrl: string, fingerprint?: string): Promise<z.output<typeof schemas.federationServer.response>> {
-  let json: unknown;
+/** Plain HTTP where this server's operator allows none: told as such before anything leaves (it depends on nothing but the address). */
+export function refuseInsecure(net: PeerNet, baseUrl: string): void {
+  if (baseUrl.startsWith("http:") && !net.allowLoopbackHttp) throw new Refusal(ErrorCode.validation, { id: SM.federationInsecureUrl });
+}
+
+type Described = z.output<typeof schemas.federationServer.response>;
+
+/**
+ * A server's description of itself, its names checked as this server checks its own (an
+ * association's, a currency's and its symbol's rules) and its address as an address of a server.
+ */
+export function checkedServer(d: Described): Described {
+  const name = peerName(d.name, PEER_ASSOCIATION_NAME_MAX);
+  const currencyName = peerName(d.currencyName, PEER_CURRENCY_NAME_MAX);
+  const currencySymbol = peerCurrencySymbol(d.currencySymbol);
+  if (name === null || currencyName === null || currencySymbol === null) throw badName();
+  return { ...d, name, currencyName, currencySymbol, url: peerBaseUrl(d.url) };
+}
+
+/**
+ * Another server's description of itself, from its well-known address, checked against the
+ * fingerprint an invitation named. Until a server there proved to be one of this protocol (its
+ * description read, its key its fingerprint's), every failure is one and the same answer: an
+ * address refused, a name unknown, a port closed or open to something else, a timeout, a
+ * certificate refused. An owner's session learns nothing of what is behind an address.
+ */
+export async function fetchPeerServer(net: PeerNet, baseUrl: string, fingerprint?: string): Promise<Described> {
+  let parsed: Described;
   try {
-    const res = await fetch(`${baseUrl}${routes.federationServer.path}`, { signal: AbortSignal.timeout(PEER_TIMEOUT_MS), redirect: "error" });
-    if (!res.ok) throw unreachable();
-    json = await res.json();
-  } catch (e) {
-    throw e instanceof Refusal ? e : unreachable();
+    const res = await net.send({ method: "GET", url: `${baseUrl}${routes.federationServer.path}`, headers: { accept: "application/json" } });
+    if (res.status !== 200) throw noServer();
+    const described = schemas.federationServer.response.safeParse(JSON.parse(res.text));
+    if (!described.success) throw noServer();
+    const key = publicKeyFromId(described.data.publicKey);
+    if (!key || fingerprintOf(key.raw) !== described.data.fingerprint) throw noServer();
+    parsed = described.data;
+  } catch {
+    throw noServer();
   }
-  const parsed = schemas.federationServer.response.safeParse(json);
-  if (!parsed.success) throw unverifiable();
-  const key = publicKeyFromId(parsed.data.publicKey);
-  if (!key || fingerprintOf(key.raw) !== parsed.data.fingerprint) throw unverifiable();
-  if (fingerprint !== undefined && parsed.data.fingerprint !== fingerprint) throw new Refusal(ErrorCode.validation, { id: SM.federationFingerprintMismatch });
-  return parsed.data;
+  if (fingerprint !== undefined && parsed.fingerprint !== fingerprint) throw new Refusal(ErrorCode.validation, { id: SM.federationFingerprintMismatch });
+  return checkedServer(parsed);
 }
 
 /**
  * Calls another server's peer route, signed with this server's key, and checks that the answer
  * is signed by `peerKeyId` for this very request. A refusal of theirs comes back as a refusal
- * here, in their words; no answer, or one that does not check out, as "did not answer".
+ * here, in this server's words (PEER_REFUSALS); no answer, or one that does not check out, as
+ * "did not answer" or "cannot verify".
  */
 export async function callPeer<K extends FederationRouteName>(
+  net: PeerNet,
   key: ServerKey,
   baseUrl: string,
   peerKeyId: string,
@@ -83,31 +133,28 @@ export async function callPeer<K extends FederationRouteName>(
   const url = `${baseUrl}${route.path}`;
   const text = JSON.stringify(body);
   const { headers, nonce } = await signRequest(key, route.method, url, text);
-  let res: Response;
-  let answer: string;
+  let res: PeerAnswer;
   try {
-    res = await fetch(url, { method: route.method, headers, body: text, signal: AbortSignal.timeout(PEER_TIMEOUT_MS), redirect: "error" });
-    answer = await res.text();
+    res = await net.send({ method: route.method, url, headers, body: text });
   } catch {
     throw unreachable();
   }
-  const signedBy = await responseSigner(res.status, Object.fromEntries(res.headers), answer, peerKeyId, nonce);
+  const signedBy = await responseSigner(res.status, res.headers, res.text, peerKeyId, nonce);
   if (!signedBy) throw unverifiable();
   let json: unknown;
   try {
-    json = JSON.parse(answer);
+    json = JSON.parse(res.text);
   } catch {
     throw unverifiable();
   }
   // A server that could not answer now (its database down, an instance stopping) refused nothing.
   if (res.status >= 500) throw unreachable();
-  if (!res.ok) {
-    const error = (json as { error?: { message?: unknown; msgid?: unknown; code?: unknown } } | null)?.error;
-    // A refusal of the payment's rules is told to the member as this server's own, in their language.
-    const known = PEER_REFUSALS.get(String(error?.msgid));
-    if (known) throw new Refusal(known, { id: String(error!.msgid) });
-    const message = error?.message;
-    throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPeerRefused, values: { reason: typeof message === "string" ? message.slice(0, 300) : "" } });
+  if (res.status < 200 || res.status >= 300) {
+    const error = (json as { error?: { msgid?: unknown } } | null)?.error;
+    // One of this server's own refusals, in its own words; any other, whatever it says, as "refused".
+    const known = knownRefusal(error?.msgid);
+    if (known) throw new Refusal(PEER_REFUSALS.get(known)!, { id: known });
+    throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPeerRefused });
   }
   const parsed = schemas[name].response.safeParse(json);
   if (!parsed.success) throw unverifiable();

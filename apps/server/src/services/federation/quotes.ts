@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import { convertCents, ErrorCode, formatCents, M, parseApiAmount, SM, unitRate, valuesAgree } from "@mutua/domain";
+import { convertCents, ErrorCode, formatCents, M, parseApiAmount, PEER_MEMBER_NAME_MAX, peerName, SM, unitRate, valuesAgree } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import type { Db, Queryable } from "../../db/pool";
 import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
 import { callPeer, peerBaseUrl } from "./peer-client";
+import type { PeerNet } from "./peer-net";
 import { federationKey } from "./server-key";
 import type { Signer } from "./signed-messages";
 
@@ -88,17 +89,36 @@ export async function payeeOf(db: Queryable, walletId: string): Promise<{ name: 
 }
 
 /**
+ * The other side's quote as this side's member reads it: the payee's name checked as members'
+ * names are here (refused when it would not be taken from a member of this association), the
+ * wallet the one asked about. Its currency's symbol and the rate are this side's own record of
+ * them, not the other side's words.
+ */
+export function checkedQuote(quote: PeerQuote, walletId: string): PeerQuote {
+  if (quote.payee.walletId !== walletId) throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
+  const name = peerName(quote.payee.name, PEER_MEMBER_NAME_MAX);
+  if (name === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
+  return { ...quote, payee: { walletId, name } };
+}
+
+/** The active link with the server at `url`: at most one (a partial unique index), the one whose key answers there now. */
+export async function activeLinkAt(db: Queryable, url: string): Promise<ActiveLink | undefined> {
+  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`, [url]);
+  return rows[0];
+}
+
+/**
  * The payer's side: asks the payee's server (signed) and checks its answer against this side's
  * own terms. A different amount means the rate changed on one side since the other last heard.
  */
-export async function quoteCrossPayment(db: Db, body: z.output<typeof schemas.quoteCrossPayment.body>): Promise<CrossQuote> {
+export async function quoteCrossPayment(net: PeerNet, db: Db, body: z.output<typeof schemas.quoteCrossPayment.body>): Promise<CrossQuote> {
   const url = peerBaseUrl(body.server);
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`, [url]);
-  const link = usable(rows[0]);
-  const quote = await callPeer(await federationKey(db), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
+  const link = usable(await activeLinkAt(db, url));
+  const asked = await callPeer(net, await federationKey(db), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
     walletId: body.walletId,
     amount: body.amount,
   });
+  const quote = checkedQuote(asked, body.walletId);
   const cents = parseApiAmount(quote.amount);
   if (cents === null || quote.amount !== body.amount) throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
   const payerCents = convertCents(cents, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
@@ -108,9 +128,10 @@ export async function quoteCrossPayment(db: Db, body: z.output<typeof schemas.qu
     association: link.peer_name ?? "",
     payee: quote.payee,
     amount: quote.amount,
-    currencySymbol: quote.currencySymbol,
+    currencySymbol: link.peer_currency_symbol ?? "",
     payerAmount: formatCents(payerCents),
     payerCurrencySymbol: association?.currency.symbol ?? "",
-    rate: quote.rate,
+    // One unit of theirs in ours, as this side counts it: the same as theirs, since both agree.
+    rate: unitRate(BigInt(link.their_value_e4), BigInt(link.our_value_e4)),
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/pool";
+import type { PeerNet } from "./peer-net";
 import { settle, type PaymentRow } from "./payments";
 
 /**
@@ -19,7 +20,7 @@ const LEASE_SECONDS = 30;
 const BATCH = 20;
 
 /** Asks about the prepared payments due now, once each; answers how many it asked about. */
-export async function recoverPayments(db: Db): Promise<number> {
+export async function recoverPayments(net: PeerNet, db: Db): Promise<number> {
   const { rows } = await db.query<PaymentRow>(
     `UPDATE federation_payments SET next_check_at = now() + make_interval(secs => $1)
       WHERE id IN (SELECT id FROM federation_payments WHERE state = 'prepared' AND next_check_at <= now()
@@ -27,7 +28,7 @@ export async function recoverPayments(db: Db): Promise<number> {
       RETURNING *`,
     [LEASE_SECONDS, BATCH],
   );
-  for (const row of rows) await settle(db, row, "ask");
+  for (const row of rows) await settle(net, db, row, "ask");
   return rows.length;
 }
 
@@ -36,12 +37,12 @@ export interface RecoveryLog {
 }
 
 /** Looks at start and then on a timer that never keeps the process alive; a look still running is not started again. Returns the stop. */
-export function scheduleRecovery(db: Db, log: RecoveryLog): () => void {
+export function scheduleRecovery(net: PeerNet, db: Db, log: RecoveryLog): () => void {
   let running = false;
   const look = () => {
     if (running) return;
     running = true;
-    recoverPayments(db)
+    recoverPayments(net, db)
       .catch((err: unknown) => log.error({ err }, "recovery of payments across failed"))
       .finally(() => (running = false));
   };

@@ -1,10 +1,11 @@
 import type { MemberLanguage } from "@mutua/domain";
-import { inTransaction, type Db, type Queryable } from "../../db/pool";
+import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import type { Settings } from "../../settings";
 import { audit } from "../board/audit";
 import type { Mail } from "../notifications/mail";
 import { newToken } from "../members/sessions";
 import { OUTBOX_CHANNEL } from "../notifications/event-hub";
+import { releaseHeldWallets } from "./held-wallets";
 
 /**
  * The invitations of imported members to choose their password (migration 0029): rows of an
@@ -24,11 +25,13 @@ export const INVITATION_LINK_SECONDS = 14 * 86_400;
 const INVITE_LOCK = 0x6d_69_6e_76; // "minv"
 
 /**
- * A member the import made (in its transaction, so at its instant) who never chose a password:
- * the ones to invite. A member who was here before and whose balance the import brought in
- * already has a way in.
+ * The ones to invite: a member the import made (in its transaction, so at its instant) who never
+ * chose a password, and a member who was here before whose address was never proven, whose
+ * balance the import holds until a link sent to that address is opened (held-wallets.ts). A
+ * member who was here before with a proven address already has a way in.
  */
-const NEVER_SIGNED_IN = "m.created_at = im.created_at AND m.password_changed_at = m.created_at";
+const TO_INVITE = `((m.created_at = im.created_at AND m.password_changed_at = m.created_at)
+  OR EXISTS (SELECT 1 FROM import_held_wallets h WHERE h.member_id = m.id AND h.released_at IS NULL))`;
 
 export interface InvitationCounts {
   /** Imported members not invited yet (and who have not chosen a password another way). */
@@ -57,7 +60,7 @@ export async function inviteImportedMembers(db: Db, by: bigint, perMinute: numbe
          SELECT x.member_id, row_number() OVER (ORDER BY x.import_id, x.member_id) - 1 AS n
          FROM member_external_ids x JOIN members m ON m.id = x.member_id JOIN imports im ON im.id = x.import_id
          WHERE NOT EXISTS (SELECT 1 FROM member_invitations i WHERE i.member_id = x.member_id)
-           AND ${NEVER_SIGNED_IN})
+           AND ${TO_INVITE})
        INSERT INTO member_invitations (member_id, invited_by, next_attempt_at)
        SELECT member_id, $1, (SELECT at FROM start) + make_interval(secs => n * $2) FROM todo`,
       [by, gap],
@@ -76,7 +79,7 @@ export async function invitationCounts(db: Queryable): Promise<InvitationCounts>
   const { rows } = await db.query<Omit<InvitationCounts, "failures">>(
     `SELECT
        (SELECT count(*) FROM member_external_ids x JOIN members m ON m.id = x.member_id JOIN imports im ON im.id = x.import_id
-         WHERE NOT EXISTS (SELECT 1 FROM member_invitations i WHERE i.member_id = x.member_id) AND ${NEVER_SIGNED_IN})::int AS "notInvited",
+         WHERE NOT EXISTS (SELECT 1 FROM member_invitations i WHERE i.member_id = x.member_id) AND ${TO_INVITE})::int AS "notInvited",
        count(*) FILTER (WHERE accepted_at IS NULL AND sent_at IS NULL AND gave_up_at IS NULL)::int AS waiting,
        count(*) FILTER (WHERE accepted_at IS NULL AND sent_at IS NOT NULL)::int AS sent,
        count(*) FILTER (WHERE accepted_at IS NULL AND gave_up_at IS NOT NULL)::int AS failed,
@@ -123,8 +126,10 @@ export async function invitationMail(
   memberId: bigint,
   defaultLanguage: string,
 ): Promise<Mail | null> {
-  const { rows } = await db.query<{ email: string; first_name: string; language: MemberLanguage | null }>(
-    "SELECT email, first_name, language FROM members WHERE id = $1",
+  const { rows } = await db.query<{ email: string; first_name: string; language: MemberLanguage | null; held: boolean }>(
+    `SELECT email, first_name, language,
+       EXISTS (SELECT 1 FROM import_held_wallets h WHERE h.member_id = m.id AND h.released_at IS NULL AND h.email = m.email) AS held
+     FROM members m WHERE id = $1`,
     [memberId],
   );
   const m = rows[0];
@@ -137,7 +142,33 @@ export async function invitationMail(
   ]);
   const link = `${s.publicUrl}/reset-password?token=${token}`;
   const name = s.associationName;
-  if ((m.language ?? defaultLanguage) === "fr-FR")
+  const french = (m.language ?? defaultLanguage) === "fr-FR";
+  // A member who was here before: their balance waits for this very link, which proves the address is theirs.
+  if (m.held && french)
+    return {
+      to: m.email,
+      subject: `${name} passe à Mutua : votre solde vous attend`,
+      text:
+        `Bonjour ${m.first_name},\n\n` +
+        `${name} a rejoint Mutua, où vous avez déjà un compte. Votre solde et votre historique y sont, en attente : ` +
+        `ils vous seront ouverts quand vous aurez prouvé que cette adresse est la vôtre.\n` +
+        `Ouvrez ce lien dans les 14 jours pour choisir un nouveau mot de passe (il ne sert qu'une fois) :\n\n${link}\n\n` +
+        `Toutes les sessions ouvertes et les clés d'accès (passkeys) de ce compte seront supprimées.\n` +
+        `Si vous ne vous attendiez pas à ce message, ignorez-le : le solde reste en attente.\n`,
+    };
+  if (m.held)
+    return {
+      to: m.email,
+      subject: `${name} moves to Mutua: your balance is waiting`,
+      text:
+        `Hello ${m.first_name},\n\n` +
+        `${name} has moved to Mutua, where you already have an account. Your balance and your history are there, waiting: ` +
+        `they open to you once you have proven this address is yours.\n` +
+        `Open this link within 14 days to choose a new password (it works once):\n\n${link}\n\n` +
+        `Every open session and every passkey of this account will be removed.\n` +
+        `If you did not expect this message, ignore it: the balance keeps waiting.\n`,
+    };
+  if (french)
     return {
       to: m.email,
       subject: `${name} passe à Mutua : choisissez votre mot de passe`,
@@ -175,9 +206,13 @@ export async function markInvitationFailed(db: Queryable, memberId: bigint, erro
   );
 }
 
-/** The member chose a password from a link: their invitation, if any, is accepted. */
-export async function acceptInvitation(db: Queryable, memberId: bigint): Promise<void> {
+/**
+ * The member chose a password from a link sent to their address: their invitation, if any, is
+ * accepted, and what an import held for that address is released (held-wallets.ts).
+ */
+export async function acceptInvitation(db: Tx, memberId: bigint): Promise<void> {
   await db.query("UPDATE member_invitations SET accepted_at = now() WHERE member_id = $1 AND accepted_at IS NULL", [memberId]);
+  await releaseHeldWallets(db, memberId);
 }
 
 /**

@@ -1,8 +1,9 @@
+import { IMPORT_MEMBERS_MAX_PARTS, IMPORT_PART_BYTES } from "@mutua/domain";
 import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
 import { FIELD_LABELS, type MemberField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
-import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type TableOptions } from "./table";
+import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
 import {
   parseAmount,
   parseBoolean,
@@ -10,17 +11,17 @@ import {
   parseLanguage,
   parseName,
   parsePhone,
-  parseRights,
   splitFullName,
   type DecimalSeparator,
   type MemberLanguage,
-  type MemberRight,
   type Parsed,
 } from "./values";
 
 /**
- * A members file (the old system's users, with their closing balances) read into checked rows.
- * It is read whole: 20,000 members fit in memory, and the history's reader needs their ids.
+ * A members file (the old system's users, with their closing balances) read into checked rows as
+ * it streams, as the history is: what is kept while reading is the external ids and e-mails seen,
+ * to find those given twice. Reading it twice (once to check, once to import) is opening it twice.
+ * It is at most IMPORT_MEMBERS_MAX_PARTS megabytes: the reading stops past that, with the problem.
  */
 
 export interface MemberRow {
@@ -37,7 +38,6 @@ export interface MemberRow {
   language: MemberLanguage | null;
   /** The closing balance, in cents; negative for a mutual-credit account in debt. */
   balance: bigint;
-  rights: MemberRight[];
   /** A shop. */
   business: boolean;
 }
@@ -46,20 +46,26 @@ export interface MembersFile {
   file: string;
   /** The preset the file was read with ("custom": a mapping alone), or null if none fits. */
   preset: string | null;
-  /** Null while the file held only ASCII (which UTF-8 and Windows-1252 read alike). */
-  encoding: TextEncodingName | null;
   delimiter: Delimiter | null;
   decimalSeparator: DecimalSeparator | null;
   headers: string[];
   /** Per field, the headers it was read from. */
   columns: Partial<Record<MemberField, string[]>>;
   unknownColumns: string[];
-  /** The members without a problem, in the file's order. */
-  rows: MemberRow[];
-  /** The first problems (at most `maxProblems`)… */
-  problems: FileProblem[];
-  /** …and how many more there were. */
-  problemsOmitted: number;
+  /**
+   * The columns that hold rights (an export's "rights", a mapping's): read past, never imported.
+   * Rights are granted by an owner from the members' pages, where the password is asked again:
+   * an uploaded file is not a way around that.
+   */
+  ignoredRights: string[];
+  /** The members without a problem, in the file's order. Single use: each problem is recorded as the rows go by. */
+  rows: AsyncIterable<MemberRow>;
+  /** The first problems so far (at most `maxProblems`; all of them once `rows` is read to the end)… */
+  readonly problems: readonly FileProblem[];
+  /** …and how many more. */
+  readonly problemsOmitted: number;
+  /** Null while the file held only ASCII (which UTF-8 and Windows-1252 read alike). */
+  readonly encoding: TextEncodingName | null;
 }
 
 export interface ReadMembersOptions extends TableOptions<MemberField> {
@@ -70,35 +76,53 @@ export interface ReadMembersOptions extends TableOptions<MemberField> {
 const NAME_CHOICES: readonly (readonly MemberField[])[] = [["firstName", "lastName"], ["name"]];
 const REQUIRED: readonly (readonly (readonly MemberField[])[])[] = [[["externalId"]], [["email"]], [["balance"]], NAME_CHOICES];
 
-/**
- * Reads a members file. Problems do not stop the reading: every row is checked and each problem
- * recorded with its line, column and value; a member with any problem is left out of `rows`.
- * Only an undecodable or untokenizable file stops it (where it happens). Duplicate external ids
- * and e-mails (the latter whatever their case) are problems on the second line, naming the first.
- */
-export async function readMembersFile(source: ImportFile, options: ReadMembersOptions = {}): Promise<MembersFile> {
-  const file = fileName(source);
-  const problems = new Problems(file, options.maxProblems);
-  const table = await openTable(source, "members", options, REQUIRED, problems, NAME_CHOICES);
-  const result = (rows: MemberRow[]): MembersFile => ({
-    file,
-    preset: table?.resolution.preset ?? null,
-    encoding: table?.encoding ?? null,
-    delimiter: table?.delimiter ?? null,
-    decimalSeparator: table?.decimalSeparator ?? null,
-    headers: table?.headers ?? [],
-    columns: Object.fromEntries(Object.entries(table?.resolution.columns ?? {}).map(([f, cols]) => [f, (cols ?? []).map((c) => c.header)])),
-    unknownColumns: table?.resolution.unknownColumns ?? [],
-    rows,
-    problems: problems.list,
-    problemsOmitted: problems.omitted,
-  });
-  if (!table) return result([]);
+class Members implements MembersFile {
+  readonly rows: AsyncIterable<MemberRow>;
 
+  constructor(
+    readonly file: string,
+    private readonly table: Table<MemberField> | null,
+    private readonly issues: Problems,
+  ) {
+    this.rows = table ? readRows(table, issues) : (async function* () {})();
+  }
+
+  get preset() {
+    return this.table?.resolution.preset ?? null;
+  }
+  get delimiter() {
+    return this.table?.delimiter ?? null;
+  }
+  get decimalSeparator() {
+    return this.table?.decimalSeparator ?? null;
+  }
+  get headers() {
+    return this.table?.headers ?? [];
+  }
+  get columns(): Partial<Record<MemberField, string[]>> {
+    return Object.fromEntries(Object.entries(this.table?.resolution.columns ?? {}).map(([f, cols]) => [f, (cols ?? []).map((c) => c.header)]));
+  }
+  get unknownColumns() {
+    return this.table?.resolution.unknownColumns ?? [];
+  }
+  get ignoredRights() {
+    return (this.table?.resolution.columns.rights ?? []).map((c) => c.header);
+  }
+  get problems() {
+    return this.issues.list;
+  }
+  get problemsOmitted() {
+    return this.issues.omitted;
+  }
+  get encoding() {
+    return this.table?.encoding ?? null;
+  }
+}
+
+async function* readRows(table: Table<MemberField>, problems: Problems): AsyncGenerator<MemberRow> {
   const { resolution, decimalSeparator } = table;
   const byId = new Map<string, number>();
   const byEmail = new Map<string, number>();
-  const rows: MemberRow[] = [];
   const splitNames = !(resolution.columns.firstName && resolution.columns.lastName);
 
   try {
@@ -133,10 +157,9 @@ export async function readMembersFile(source: ImportFile, options: ReadMembersOp
         firstName = read("firstName", parseName, true);
         lastName = read("lastName", parseName, true);
       }
-      const phone = cell(record, resolution, "phone");
+      const phone = read("phone", parsePhone);
       const language = read("language", parseLanguage);
       const balance = read("balance", (raw) => parseAmount(raw, decimalSeparator), true);
-      const rights = read("rights", parseRights);
       const business = read("business", parseBoolean);
 
       if (externalId !== null) {
@@ -154,21 +177,24 @@ export async function readMembersFile(source: ImportFile, options: ReadMembersOp
         } else byEmail.set(email, line);
       }
       if (!valid || externalId === null || email === null || firstName === null || lastName === null || balance === null) continue;
-      rows.push({
-        line,
-        externalId,
-        firstName,
-        lastName,
-        email,
-        phone: phone ? parsePhone(phone.value) : null,
-        language: language ?? null,
-        balance,
-        rights: rights ?? [],
-        business: business ?? false,
-      });
+      yield { line, externalId, firstName, lastName, email, phone: phone ?? null, language: language ?? null, balance, business: business ?? false };
     }
   } catch (e) {
     fatalProblem(problems, e);
   }
-  return result(rows);
+}
+
+/**
+ * Opens a members file and reads its header; its rows are read as `rows` is iterated. Problems do
+ * not stop the reading: every row is checked and each problem recorded with its line, column and
+ * value; a member with any problem is not yielded. Only an undecodable or untokenizable file, or
+ * one past the size a members file may have, stops it (where it happens). Duplicate external ids
+ * and e-mails (the latter whatever their case) are problems on the second line, naming the first.
+ * Throws for an unknown preset, or a file that cannot be opened.
+ */
+export async function readMembersFile(source: ImportFile, options: ReadMembersOptions = {}): Promise<MembersFile> {
+  const file = fileName(source);
+  const problems = new Problems(file, options.maxProblems);
+  const table = await openTable(source, "members", options, REQUIRED, problems, NAME_CHOICES, IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS);
+  return new Members(file, table, problems);
 }

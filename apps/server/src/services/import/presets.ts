@@ -177,24 +177,56 @@ const fieldsOf = <F extends string>(fields: readonly F[]) =>
   z.strictObject(Object.fromEntries(fields.map((f) => [f, headers.optional()])) as Record<F, z.ZodOptional<typeof headers>>);
 const MAPPING = z.strictObject({ members: fieldsOf(MEMBER_FIELDS).optional(), history: fieldsOf(HISTORY_FIELDS).optional() });
 
-/** A mapping file: {"members": {"externalId": "Login", "email": "E-mail", …}, "history": {…}}. */
+const MAPPING_SHAPE = `{"members": {"externalId": "Login", "email": "E-mail", …}, "history": {"date": "Date", …}}`;
+
+/**
+ * A mapping file: {"members": {"externalId": "Login", "email": "E-mail", …}, "history": {…}}.
+ * What is wrong with one is said without a word of what the file holds: a path given by mistake
+ * (a system file, somebody's notes) must not have its contents printed in a log or a terminal.
+ * The place named is made of Mutua's own words only (its files and fields).
+ */
 export function parseMapping(json: unknown): Mapping {
   const parsed = MAPPING.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`invalid mapping at ${issue.path.join(".") || "top level"}: ${issue.message}`);
+    // With strict objects, a path goes through known keys only; an unknown key is named by nothing.
+    const where = issue.path.map(String).join(".") || "top level";
+    const fields = (issue.path[0] === "history" ? HISTORY_FIELDS : MEMBER_FIELDS).join(", ");
+    const why =
+      issue.code === "unrecognized_keys"
+        ? issue.path.length === 0
+          ? 'a key other than "members" and "history"'
+          : `a key that is not one of the fields (${fields})`
+        : issue.path.length === 0
+          ? "expected an object"
+          : issue.path.length === 1
+            ? `expected an object of fields (${fields})`
+            : "expected a column's header or a list of headers";
+    throw new Error(`not a valid mapping: at ${where}, ${why}; a mapping is ${MAPPING_SHAPE}`);
   }
   return parsed.data as Mapping;
 }
 
 export async function loadMapping(file: string): Promise<Mapping> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(`cannot read the mapping ${file}${code ? ` (${code})` : ""}`);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(await fs.readFile(file, "utf8"));
-  } catch (e) {
-    throw new Error(`cannot read the mapping ${file}: ${(e as Error).message}`);
+    json = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text it stopped at: not repeated.
+    throw new Error(`${file} is not a valid mapping: it is not a JSON file; a mapping is ${MAPPING_SHAPE}`);
   }
-  return parseMapping(json);
+  try {
+    return parseMapping(json);
+  } catch (e) {
+    throw new Error(`${file} is ${(e as Error).message}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

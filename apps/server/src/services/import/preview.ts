@@ -1,9 +1,10 @@
-import { formatCents } from "@mutua/domain";
-import type { Queryable } from "../../db/pool";
+import { formatCents, type WalletStatus } from "@mutua/domain";
+import type { Db, Queryable } from "../../db/pool";
 import { readHistoryFile } from "./history-file";
-import { readMembersFile, type MemberRow } from "./members-file";
+import { inImportTurn } from "./import-lock";
+import { readMembersFile, type MemberRow, type MembersFile } from "./members-file";
 import type { Mapping } from "./presets";
-import type { FileProblem } from "./problems";
+import { Problems, type FileProblem } from "./problems";
 import type { ImportFile } from "./table";
 
 /**
@@ -19,13 +20,18 @@ export interface ImportPreview {
     encoding: string | null;
     delimiter: string | null;
     unknownColumns: string[];
+    /** The columns holding rights: read past, never imported (owners grant rights from the members' pages). */
+    ignoredRights: string[];
     /** Members read without a problem. */
     read: number;
     /**
      * Those already members of the association (same e-mail), not imported before: their name,
-     * phone and rights stay as they are; their balance and history go to their account.
+     * phone and rights stay as they are; their balance and history go to their account, which
+     * holds them until their address is proven if it never was (see write.ts). When each account
+     * was made and whether its address is proven, so that the owner can tell an old member from
+     * somebody who signed up yesterday with an address of the export.
      */
-    existing: { line: number; email: string; name: string }[];
+    existing: ExistingEntry[];
     /** Those imported before (same external id): left out, whatever the file says of them now. */
     alreadyImported: number;
     /** The new members to import. */
@@ -51,6 +57,16 @@ export interface ImportPreview {
   problemsOmitted: number;
 }
 
+export interface ExistingEntry {
+  line: number;
+  email: string;
+  name: string;
+  /** When their account was made here. */
+  createdAt: string;
+  /** Whether they ever opened a link sent to their address; if not, what the import brings them waits until they do. */
+  emailVerified: boolean;
+}
+
 export interface PreviewOptions {
   members: ImportFile;
   history?: ImportFile;
@@ -58,12 +74,22 @@ export interface PreviewOptions {
   preset?: { members?: string; history?: string };
   mapping?: Mapping;
   timeZone?: string;
+  /** The owner who runs it from the console (their own line is refused); null or absent from the command line. */
+  by?: bigint | null;
+  /**
+   * Whether to wait for another preview or import of the association to end (the command line)
+   * rather than be refused at once (the console, whose owner is told to try again).
+   */
+  waitForTurn?: boolean;
 }
 
 const SAMPLE = 5;
+/** Members sorted against the database per query, and held at once. */
+const SORT_BATCH = 5000;
 
-export async function previewImport(db: Queryable, o: PreviewOptions): Promise<ImportPreview> {
-  return (await inspectImport(db, o)).preview;
+/** What an import would do; one at a time per association with the imports themselves (import-lock.ts). */
+export async function previewImport(db: Db, o: PreviewOptions): Promise<ImportPreview> {
+  return inImportTurn(db, o.waitForTurn ?? false, async (client) => (await inspectImport(client, o)).preview);
 }
 
 /** The backend an import writes to. */
@@ -78,49 +104,74 @@ export interface Inspection {
   preview: ImportPreview;
   /** Null when the backend was refused (a problem of the preview's). */
   backend: ImportBackend | null;
-  /** The members file's members sorted again against the database as `db` sees it now. */
-  sortAgain: (db: Queryable) => Promise<SortedMembers>;
 }
 
-/** Reads the files and sorts their members against the database: the preview, and what the import needs of it. */
+const membersOptions = (o: PreviewOptions) => ({
+  ...(o.mapping?.members ? { mapping: o.mapping.members } : {}),
+  ...(o.preset?.members ? { preset: o.preset.members } : {}),
+});
+
+/** A member as the history's check needs them: what the members file says they end with. */
+interface Closing {
+  line: number;
+  balance: bigint;
+  label: string;
+}
+
+/**
+ * Reads the files and sorts their members against the database: the preview, and what the import
+ * needs of it. The members file streams, sorted a batch at a time: what is kept of each member is
+ * what the preview shows (the first few, those already here) and, with a history, their closing
+ * balance to check it against.
+ */
 export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<Inspection> {
-  const problems: FileProblem[] = [];
-  let omitted = 0;
-  const members = await readMembersFile(o.members, {
-    ...(o.mapping?.members ? { mapping: o.mapping.members } : {}),
-    ...(o.preset?.members ? { preset: o.preset.members } : {}),
-  });
-  problems.push(...members.problems);
-  omitted += members.problemsOmitted;
-
   const backend = await chooseBackend(db, o.backendId);
-  if (typeof backend === "string") problems.push({ file: "--backend", line: null, column: null, value: o.backendId ?? null, message: backend });
   const symbol = typeof backend === "string" ? "" : backend.symbol;
-
-  const sorted = await sortMembers(db, members.rows, typeof backend === "string" ? null : backend.id);
-  const { incoming, existing } = sorted;
-  for (const p of sorted.problems)
-    problems.push({ file: members.file, line: p.line, column: members.columns.email?.[0] ?? null, value: p.email, message: p.message });
-  if (typeof backend !== "string" && backend.kind === "custodial") {
-    for (const m of [...incoming, ...existing.map((e) => e.row)])
-      if (m.balance < 0n)
-        problems.push({
-          file: members.file,
-          line: m.line,
-          column: members.columns.balance?.[0] ?? null,
-          value: formatCents(m.balance),
-          message: "a custodial account cannot be below 0: import this member into a ledger backend, or settle the debt first",
-        });
+  const chosen = typeof backend === "string" ? null : backend;
+  const { file: members, batches } = await sortedMembers(db, o, chosen?.id ?? null);
+  // Problems of rows the file reads without one: sorted against the database, or of the backend.
+  const rowProblems = new Problems(members.file);
+  const closings = o.history ? new Map<string, Closing>() : null;
+  const existing: ExistingEntry[] = [];
+  const sample: MemberRow[] = [];
+  let read = 0;
+  let toImport = 0;
+  let alreadyImported = 0;
+  let total = 0n;
+  const emailColumn = () => members.columns.email?.[0] ?? null;
+  for await (const batch of batches) {
+    read += batch.read.length;
+    alreadyImported += batch.alreadyImported;
+    toImport += batch.incoming.length;
+    for (const m of batch.incoming) if (sample.length < SAMPLE) sample.push(m);
+    for (const e of batch.existing)
+      existing.push({ line: e.row.line, email: e.row.email, name: e.name, createdAt: e.createdAt.toISOString(), emailVerified: e.emailVerified });
+    for (const p of batch.problems) rowProblems.add(p.line, emailColumn(), p.email, p.message);
+    for (const m of [...batch.incoming, ...batch.existing.map((e) => e.row)]) {
+      total += m.balance;
+      if (chosen?.kind === "custodial" && m.balance < 0n)
+        rowProblems.add(
+          m.line,
+          members.columns.balance?.[0] ?? null,
+          formatCents(m.balance),
+          "a custodial account cannot be below 0: import this member into a ledger backend, or settle the debt first",
+        );
+    }
+    if (closings) for (const m of batch.read) closings.set(m.externalId, { line: m.line, balance: m.balance, label: `${m.firstName} ${m.lastName}` });
   }
+  const problems: FileProblem[] = [...members.problems];
+  let omitted = members.problemsOmitted;
+  if (typeof backend === "string") problems.push({ file: "--backend", line: null, column: null, value: o.backendId ?? null, message: backend });
+  problems.push(...rowProblems.list);
+  omitted += rowProblems.omitted;
 
   let history: ImportPreview["history"] = null;
-  if (o.history) {
-    const ids = new Set(members.rows.map((m) => m.externalId));
+  if (o.history && closings) {
     const file = await readHistoryFile(o.history, {
       ...(o.mapping?.history ? { mapping: o.mapping.history } : {}),
       ...(o.preset?.history ? { preset: o.preset.history } : {}),
       ...(o.timeZone ? { timeZone: o.timeZone } : {}),
-      members: ids,
+      members: new Set(closings.keys()),
     });
     // Each member's balance as the history builds it from zero, to check against the members file.
     const built = new Map<string, bigint>();
@@ -141,15 +192,15 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
     problems.push(...file.problems);
     omitted += file.problemsOmitted;
     if (file.problems.length === 0) {
-      for (const m of members.rows) {
-        const sum = built.get(m.externalId) ?? 0n;
+      for (const [externalId, m] of closings) {
+        const sum = built.get(externalId) ?? 0n;
         if (sum !== m.balance)
           problems.push({
             file: members.file,
             line: m.line,
             column: members.columns.balance?.[0] ?? null,
             value: formatCents(m.balance),
-            message: `member ${m.externalId} (${m.firstName} ${m.lastName}): the members file says ${formatCents(m.balance)}, the history adds up to ${formatCents(sum)}`,
+            message: `member ${externalId} (${m.label}): the members file says ${formatCents(m.balance)}, the history adds up to ${formatCents(sum)}`,
           });
       }
     }
@@ -166,76 +217,140 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
   }
 
   const preview: ImportPreview = {
-    backend: typeof backend === "string" ? null : { id: backend.id, kind: backend.kind, symbol: backend.symbol },
+    backend: chosen ? { id: chosen.id, kind: chosen.kind, symbol: chosen.symbol } : null,
     members: {
       file: members.file,
       preset: members.preset,
       encoding: members.encoding,
       delimiter: members.delimiter,
       unknownColumns: members.unknownColumns,
-      read: members.rows.length,
-      existing: existing.map((e) => ({ line: e.row.line, email: e.row.email, name: e.name })),
-      alreadyImported: sorted.alreadyImported.length,
-      toImport: incoming.length,
-      total: `${formatCents([...incoming, ...existing.map((e) => e.row)].reduce((s, m) => s + m.balance, 0n))}${symbol ? ` ${symbol}` : ""}`,
-      sample: incoming.slice(0, SAMPLE),
+      ignoredRights: members.ignoredRights,
+      read,
+      existing,
+      alreadyImported,
+      toImport,
+      total: `${formatCents(total)}${symbol ? ` ${symbol}` : ""}`,
+      sample,
     },
     history,
     problems,
     problemsOmitted: omitted,
   };
-  const chosen = typeof backend === "string" ? null : backend;
-  return { preview, backend: chosen, sortAgain: (q) => sortMembers(q, members.rows, chosen?.id ?? null) };
+  return { preview, backend: chosen };
 }
 
-/** The members file's members, sorted by what the import will do with each. */
-export interface SortedMembers {
+/** A member already here whom the file names by their e-mail: their balance and history go to their account. */
+export interface ExistingMember {
+  row: MemberRow;
+  memberId: bigint;
+  name: string;
+  createdAt: Date;
+  /** Whether their address is proven; if not, the wallet the import credits is held until it is (held-wallets.ts). */
+  emailVerified: boolean;
+  /** Their wallet on the backend, if they have one (still empty), and its status. */
+  wallet: { id: string; status: WalletStatus } | null;
+}
+
+/** A batch of the members file's members, sorted by what the import will do with each. */
+export interface SortedBatch {
+  /** The members read without a problem, whatever is done with them. */
+  read: MemberRow[];
   /** New to the association: each becomes a member. */
   incoming: MemberRow[];
   /** Already members by e-mail, their account on the backend still empty: their balance and history go there. */
-  existing: { row: MemberRow; memberId: bigint; name: string }[];
-  /** Imported before under the same external id: left out. */
-  alreadyImported: MemberRow[];
+  existing: ExistingMember[];
+  /** How many were imported before under the same external id: left out. */
+  alreadyImported: number;
   /** Members who cannot be imported, and why. */
   problems: { line: number; email: string; message: string }[];
 }
 
 /**
- * Sorts the file's members against the association: one imported before (its external id is
- * known) is left out; one whose e-mail is a member's gets their balance and history in that
- * member's account, unless the account has moved money already (it would be overwritten) or the
- * member came in under another external id; the others are new.
+ * The members file opened, and its members sorted against the database as `db` sees it, a batch
+ * at a time as the file streams. The file's own problems are complete once the batches are read.
  */
-export async function sortMembers(db: Queryable, rows: readonly MemberRow[], backendId: string | null): Promise<SortedMembers> {
+export async function sortedMembers(
+  db: Queryable,
+  o: PreviewOptions,
+  backendId: string | null,
+): Promise<{ file: MembersFile; batches: AsyncIterable<SortedBatch> }> {
+  const file = await readMembersFile(o.members, membersOptions(o));
+  const owner = o.by ?? null;
+  async function* batches(): AsyncGenerator<SortedBatch> {
+    let batch: MemberRow[] = [];
+    for await (const row of file.rows) {
+      batch.push(row);
+      if (batch.length < SORT_BATCH) continue;
+      yield await sortMembers(db, batch, backendId, owner);
+      batch = [];
+    }
+    if (batch.length > 0) yield await sortMembers(db, batch, backendId, owner);
+  }
+  return { file, batches: batches() };
+}
+
+/**
+ * Sorts members of the file against the association: one imported before (its external id is
+ * known) is left out; one whose e-mail is a member's gets their balance and history in that
+ * member's account, unless the account has moved money already (it would be overwritten), the
+ * member came in under another external id, their wallet is frozen (a freeze stops money coming
+ * in, an import's too), or they are the owner running the import (an owner does not put money in
+ * their own account: another owner imports that line); the others are new.
+ */
+export async function sortMembers(db: Queryable, rows: readonly MemberRow[], backendId: string | null, owner: bigint | null): Promise<SortedBatch> {
   const { rows: known } = await db.query<{ external_id: string }>("SELECT external_id FROM member_external_ids WHERE external_id = ANY($1::text[])", [
     rows.map((m) => m.externalId),
   ]);
-  const { rows: members } = await db.query<{ id: bigint; email: string; name: string; imported_as: string | null; moved: boolean }>(
-    `SELECT m.id, m.email, m.name, x.external_id AS imported_as,
+  const { rows: members } = await db.query<{
+    id: bigint;
+    email: string;
+    name: string;
+    created_at: Date;
+    verified: boolean;
+    imported_as: string | null;
+    moved: boolean;
+    wallet_id: string | null;
+    wallet_status: WalletStatus | null;
+    frozen: boolean;
+  }>(
+    `SELECT m.id, m.email, m.name, m.created_at, m.email_verified_at IS NOT NULL AS verified, x.external_id AS imported_as,
        EXISTS (SELECT 1 FROM wallets w JOIN accounts a ON a.wallet_id = w.id JOIN postings p ON p.account_id = a.id
-               WHERE w.member_id = m.id AND w.backend_id = $2) AS moved
-     FROM members m LEFT JOIN member_external_ids x ON x.member_id = m.id WHERE m.email = ANY($1::text[])`,
+               WHERE w.member_id = m.id AND w.backend_id = $2) AS moved,
+       w.id AS wallet_id, w.status AS wallet_status, w.frozen_at IS NOT NULL AS frozen
+     FROM members m LEFT JOIN member_external_ids x ON x.member_id = m.id
+     LEFT JOIN wallets w ON w.member_id = m.id AND w.backend_id = $2 AND w.status <> 'discarded'
+     WHERE m.email = ANY($1::text[])`,
     [rows.map((m) => m.email), backendId],
   );
   const imported = new Set(known.map((k) => k.external_id));
   const byEmail = new Map(members.map((m) => [m.email, m]));
-  const out: SortedMembers = { incoming: [], existing: [], alreadyImported: [], problems: [] };
+  const out: SortedBatch = { read: [...rows], incoming: [], existing: [], alreadyImported: 0, problems: [] };
   for (const row of rows) {
     if (imported.has(row.externalId)) {
-      out.alreadyImported.push(row);
+      out.alreadyImported++;
       continue;
     }
     const member = byEmail.get(row.email);
+    const problem = (message: string) => out.problems.push({ line: row.line, email: row.email, message });
     if (!member) out.incoming.push(row);
-    else if (member.imported_as !== null)
-      out.problems.push({ line: row.line, email: row.email, message: `${member.name} was imported before as ${member.imported_as}, not ${row.externalId}` });
+    else if (member.imported_as !== null) problem(`${member.name} was imported before as ${member.imported_as}, not ${row.externalId}`);
+    else if (owner !== null && member.id === owner)
+      problem(`this is your own account (${member.name}): an owner does not import money into their own account; another owner can import this line`);
     else if (member.moved)
-      out.problems.push({
-        line: row.line,
-        email: row.email,
-        message: `${member.name} is already a member and has moved money on ${backendId}: their old balance cannot be added to it; leave them out of the file`,
+      problem(`${member.name} is already a member and has moved money on ${backendId}: their old balance cannot be added to it; leave them out of the file`);
+    else if (member.frozen)
+      problem(
+        `${member.name}'s wallet on ${backendId} is frozen: it cannot receive their balance; an account administrator unfreezes it first, or leave them out of the file`,
+      );
+    else
+      out.existing.push({
+        row,
+        memberId: member.id,
+        name: member.name,
+        createdAt: member.created_at,
+        emailVerified: member.verified,
+        wallet: member.wallet_id ? { id: member.wallet_id, status: member.wallet_status! } : null,
       });
-    else out.existing.push({ row, memberId: member.id, name: member.name });
   }
   return out;
 }

@@ -15,6 +15,26 @@ export interface TableOptions<F extends string> extends ColumnChoice<F> {
   decimalSeparator?: DecimalSeparator;
 }
 
+/** A file past the bytes its kind may have: the reading stops there, whatever comes after. */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(
+      `the file is larger than ${Math.round(maxBytes / (1024 * 1024))} MB, the most a file of this kind can be: split it, or leave out what is not imported`,
+    );
+    this.name = "FileTooLargeError";
+  }
+}
+
+/** The bytes of a source, stopped with a FileTooLargeError once past `maxBytes`. */
+async function* atMost(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let read = 0;
+  for await (const bytes of source) {
+    read += bytes.length;
+    if (read > maxBytes) throw new FileTooLargeError(maxBytes);
+    yield bytes;
+  }
+}
+
 export interface Table<F extends string> {
   delimiter: Delimiter;
   decimalSeparator: DecimalSeparator | null;
@@ -37,6 +57,7 @@ export const fileName = (f: ImportFile): string => (typeof f === "string" ? f : 
 /** A problem that stops the reading: the file cannot be decoded or tokenized further. */
 export function fatalProblem(problems: Problems, e: unknown): void {
   if (e instanceof EncodingError || e instanceof CsvSyntaxError) problems.add(e.line, null, null, e.message);
+  else if (e instanceof FileTooLargeError) problems.add(null, null, null, e.message);
   else throw e;
 }
 
@@ -87,8 +108,10 @@ export async function openTable<K extends FileKind>(
   required: readonly (readonly (readonly FieldOf<K>[])[])[],
   problems: Problems,
   alternatives: readonly (readonly FieldOf<K>[])[] = [],
+  maxBytes?: number,
 ): Promise<Table<FieldOf<K>> | null> {
-  const decoded = decodeText(typeof file === "string" ? fs.createReadStream(file) : file.open());
+  const bytes = typeof file === "string" ? fs.createReadStream(file) : file.open();
+  const decoded = decodeText(maxBytes === undefined ? bytes : atMost(bytes, maxBytes));
   let csv;
   try {
     csv = await readCsv(decoded.chunks);

@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { ErrorCode, IMPORT_FILE_MAX_PARTS, IMPORT_PART_BYTES, SM, type ImportFileKind } from "@mutua/domain";
+import {
+  ErrorCode,
+  IMPORT_FILE_MAX_PARTS,
+  IMPORT_MEMBERS_MAX_PARTS,
+  IMPORT_PART_BYTES,
+  IMPORT_UPLOADS_PER_OWNER,
+  SM,
+  type ImportFileKind,
+} from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, invalid } from "../platform/errors";
 import type { ImportFile } from "./table";
@@ -8,10 +16,12 @@ import type { ImportFile } from "./table";
  * The files an owner uploads in the console (migration 0029): a part of a megabyte at a time, so
  * no request holds a whole export, each part kept in PostgreSQL, so the preview and the import may
  * be served by any instance. They are read back a part at a time as the import streams them, and
- * kept a day.
+ * kept a day; an owner keeps IMPORT_UPLOADS_PER_OWNER at most, and a members file is at most
+ * IMPORT_MEMBERS_MAX_PARTS parts.
  */
 
 const KEPT_HOURS = 24;
+const UPLOADS_LOCK = 0x6d_75_70_6c; // "mupl"
 
 export interface UploadPart {
   uploadId: string | null;
@@ -32,6 +42,15 @@ export async function saveUploadPart(db: Db, by: bigint, part: UploadPart): Prom
       if (part.index !== 0) throw invalid({ index: { id: SM.importPartUnexpected } });
       // Yesterday's uploads go as today's come.
       await tx.query("DELETE FROM import_uploads WHERE created_at < now() - make_interval(hours => $1)", [KEPT_HOURS]);
+      // An owner keeps a few uploads at once (two imports' files), so that nobody fills the
+      // database with parts: their oldest go to make room, counted under a lock of theirs so
+      // that uploads opened at the same moment are counted one after the other.
+      await tx.query("SELECT pg_advisory_xact_lock($1, $2)", [UPLOADS_LOCK, Number(by % 0x7fff_ffffn)]);
+      await tx.query(
+        `DELETE FROM import_uploads WHERE id IN (
+           SELECT id FROM import_uploads WHERE by_member = $1 ORDER BY created_at DESC, id OFFSET $2)`,
+        [by, IMPORT_UPLOADS_PER_OWNER - 1],
+      );
       id = `up_${randomBytes(16).toString("hex")}`;
       await tx.query("INSERT INTO import_uploads (id, by_member, kind, name) VALUES ($1, $2, $3, $4)", [id, by, part.kind, part.name]);
     }
@@ -44,6 +63,8 @@ export async function saveUploadPart(db: Db, by: bigint, part: UploadPart): Prom
     if (!upload) throw new Refusal(ErrorCode.notFound, { id: SM.importUploadGone });
     if (upload.parts !== part.index) throw invalid({ index: { id: SM.importPartUnexpected } });
     if (part.index >= IMPORT_FILE_MAX_PARTS) throw new Refusal(ErrorCode.validation, { id: SM.importFileTooLarge });
+    // The members are checked against the database at each preview: their file is smaller.
+    if (part.kind === "members" && part.index >= IMPORT_MEMBERS_MAX_PARTS) throw new Refusal(ErrorCode.validation, { id: SM.importMembersFileTooLarge });
     await tx.query("INSERT INTO import_upload_parts (upload_id, index, data) VALUES ($1, $2, $3)", [id, part.index, bytes]);
     const total = Number(upload.bytes) + bytes.length;
     await tx.query("UPDATE import_uploads SET parts = parts + 1, bytes = $2 WHERE id = $1", [id, total]);

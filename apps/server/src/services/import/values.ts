@@ -1,4 +1,17 @@
-import { EMAIL_MAX, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, NAME_MAX, isValidEmail, nameProblem, normalizeEmail, normalizeName, renderMsg, M } from "@mutua/domain";
+import {
+  EMAIL_MAX,
+  MAX_AMOUNT_CENTS,
+  MAX_AMOUNT_TEXT,
+  NAME_MAX,
+  isValidEmail,
+  nameProblem,
+  normalizeEmail,
+  normalizeName,
+  normalizePhone,
+  phoneProblem,
+  renderMsg,
+  M,
+} from "@mutua/domain";
 
 /**
  * The cells of an imported file, as people type them in a spreadsheet, to what Mutua stores.
@@ -291,8 +304,17 @@ export function splitFullName(raw: string): Parsed<{ firstName: string; lastName
   return ok(split);
 }
 
-/** A phone number is kept as typed (trimmed): numbering plans are too many to check. */
-export const parsePhone = (raw: string): string | null => raw.trim() || null;
+/**
+ * A phone number, checked and kept as the profile keeps the one a member types (`phoneProblem`,
+ * `normalizePhone`): digits and the usual separators, 6 to 20 digits. An export can hold anything
+ * in the cell (line breaks, markup, direction overrides, thousands of digits), which the members'
+ * list and the directory would show as it came.
+ */
+export function parsePhone(raw: string): Parsed<string | null> {
+  const problem = phoneProblem(raw);
+  if (problem) return refused(renderMsg(problem));
+  return ok(normalizePhone(raw));
+}
 
 /** The languages Mutua speaks (migration 0012's check on members.language). */
 export type MemberLanguage = "fr-FR" | "en-US";
@@ -335,37 +357,6 @@ export function parseBoolean(raw: string): Parsed<boolean> {
   if (TRUE_WORDS.has(word)) return ok(true);
   if (FALSE_WORDS.has(word)) return ok(false);
   return refused("not yes or no (1/0, yes/no, oui/non, true/false, x or empty)");
-}
-
-/** The rights an imported member can hold, as the members table stores them. */
-export type MemberRight = "accounts" | "credits" | "board" | "owner";
-
-const RIGHTS: readonly MemberRight[] = ["accounts", "credits", "board", "owner"];
-const RIGHT_WORDS: Record<string, readonly MemberRight[]> = {
-  accounts: ["accounts"],
-  credits: ["credits"],
-  board: ["board"],
-  owner: ["owner"],
-  // An administrator holds both validation rights (docs/spec.md), as the route table's "both".
-  admin: ["accounts", "credits"],
-  both: ["accounts", "credits"],
-};
-
-/**
- * Rights as one cell listing them: "accounts,credits,board,owner", separated by commas,
- * semicolons, spaces, `|`, `/` or `+`; "admin" is accounts and credits; empty is none. One cell
- * rather than a column per right: the members' file stays one column per thing, and Mutua's own
- * export can write it back the same way.
- */
-export function parseRights(raw: string): Parsed<MemberRight[]> {
-  const held = new Set<MemberRight>();
-  for (const word of fold(raw).split(/[\s,;|/+]+/)) {
-    if (word === "") continue;
-    const rights = RIGHT_WORDS[word];
-    if (!rights) return refused(`unknown right "${word}" (expected accounts, credits, board, owner or admin)`);
-    for (const r of rights) held.add(r);
-  }
-  return ok(RIGHTS.filter((r) => held.has(r)));
 }
 
 /**

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { LIMITS, formatCents, searchKey } from "@mutua/domain";
-import { inTransaction, type Db, type Tx } from "../../db/pool";
+import type { Db, Tx } from "../../db/pool";
 import { audit } from "../board/audit";
 import { hashPassword } from "../members/passwords";
+import { holdUnprovenWallets } from "./held-wallets";
 import { readHistoryFile } from "./history-file";
-import { inspectImport, type ImportPreview, type PreviewOptions } from "./preview";
+import { inImportTurn, transactionOn } from "./import-lock";
+import { inspectImport, sortedMembers, type ExistingMember, type ImportPreview, type PreviewOptions } from "./preview";
 import type { MemberRow } from "./members-file";
-import type { FileProblem } from "./problems";
+import { Problems, type FileProblem } from "./problems";
 import { fileName } from "./table";
 
 /**
@@ -16,10 +18,16 @@ import { fileName } from "./table";
  * runs whole when started again.
  *
  * The files are checked first (inspectImport, what the preview shows): nothing is written while
- * a problem remains. The history is then read a second time as it streams, a few thousand lines
- * at a time into a temporary table, and posted in date order by a handful of set-based
- * statements: movements, their postings with running balances, the accounts' balances. So 500,000
- * lines cost a few statements rather than 500,000 calls, and the server holds one batch at a time.
+ * a problem remains. Both are then read a second time as they stream, a few thousand lines at a
+ * time into temporary tables (the members sorted again against the database under the import's
+ * turn), and the history posted in date order by a handful of set-based statements: movements,
+ * their postings with running balances, the accounts' balances. So 500,000 lines cost a few
+ * statements rather than 500,000 calls, and the server holds one batch at a time.
+ *
+ * Members new to the association get an active wallet: nobody can sign in to their account before
+ * opening the invitation sent to their address. A member already here (same e-mail) gets their
+ * balance and history in their wallet, made pending and held until their address is proven when
+ * it never was (held-wallets.ts). Rights are never imported.
  *
  * Running the same files again writes nothing: members are known by their external id, movements
  * by their idempotency key (the old system's reference, or a digest of the line); a later file
@@ -50,6 +58,8 @@ export type ImportOutcome =
       /** New members, and existing ones (same e-mail) whose balance and history were brought in. */
       members: number;
       linked: number;
+      /** Of the existing ones, those whose address is not proven: their wallet waits for it, pending. */
+      held: number;
       alreadyImported: number;
       movements: number;
       /** Lines of the history imported before: left as they were. */
@@ -59,8 +69,6 @@ export type ImportOutcome =
 
 /** Rows sent to PostgreSQL per statement while loading. */
 const BATCH = 5000;
-/** One import at a time, whichever instance or command runs it. */
-const IMPORT_LOCK = 0x6d_69_6d_70; // "mimp"
 
 const OPENING_MEMO: Record<string, string> = { "en-US": "Opening balance", "fr-FR": "Solde d'ouverture" };
 /** A memo cut to what a movement holds. */
@@ -83,9 +91,14 @@ class Refused extends Error {
   }
 }
 
+/** Runs an import in the association's import turn (import-lock.ts): one preview or import at a time. */
 export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome> {
+  return inImportTurn(db, o.waitForTurn ?? false, (client) => importOn(client, o));
+}
+
+async function importOn(client: Tx, o: ImportOptions): Promise<ImportOutcome> {
   o.progress?.({ phase: "checking", done: 0, total: 0 });
-  const inspected = await inspectImport(db, o);
+  const inspected = await inspectImport(client, o);
   const { preview } = inspected;
   if (preview.problems.length + preview.problemsOmitted > 0 || !inspected.backend)
     return { kind: "refused", preview, problems: preview.problems, problemsOmitted: preview.problemsOmitted };
@@ -95,12 +108,7 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
   const passwordHash = await hashPassword(randomBytes(32).toString("base64"));
 
   try {
-    return await inTransaction(db, async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock($1)", [IMPORT_LOCK]);
-      // The members are sorted again under the lock: an import that committed meanwhile is seen.
-      const sorted = await inspected.sortAgain(tx);
-      if (sorted.problems.length > 0)
-        throw new Refused(sorted.problems.map((p) => ({ file: fileName(o.members), line: p.line, column: null, value: p.email, message: p.message })));
+    return await transactionOn(client, async (tx) => {
       const { rows: made } = await tx.query<{ id: bigint }>(
         "INSERT INTO imports (backend_id, by_member, members_file, history_file) VALUES ($1, $2, $3, $4) RETURNING id",
         [backend.id, o.by, fileName(o.members), o.history ? fileName(o.history) : null],
@@ -109,8 +117,11 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
       const system = await systemAccounts(tx, backend.id);
 
       o.progress?.({ phase: "members", done: 0, total });
-      await stageMembers(tx, sorted.incoming, sorted.existing, passwordHash);
+      // The members are sorted again in the transaction: an import that committed since the check is seen.
+      const staged = await stageMembers(tx, o, backend.id, passwordHash);
       const members = await writeMembers(tx, importId, backend.id, backend.currencyId);
+      await lockExistingWallets(tx, fileName(o.members), backend.id);
+      await holdUnprovenWallets(tx, importId);
 
       let movements: number;
       let skippedLines = 0;
@@ -122,18 +133,19 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
         o.progress?.({ phase: "posting", done: 0, total: 0 });
         movements = await postOpenings(tx, importId, backend.id, backend.currencyId, system, o.defaultLanguage ?? "fr-FR");
       }
-      if (members + sorted.existing.length + movements === 0) throw new NothingNew(sorted.alreadyImported.length, skippedLines);
+      if (members + staged.existing + movements === 0) throw new NothingNew(staged.alreadyImported, skippedLines);
       await checkBounds(tx, fileName(o.members));
 
-      const sum = [...sorted.incoming, ...sorted.existing.map((e) => e.row)].reduce((s, m) => s + m.balance, 0n);
+      const sum = staged.sum;
       await tx.query("UPDATE imports SET members_count = $2, movements_count = $3, total = $4 WHERE id = $1", [importId, members, movements, sum]);
       const details = {
         backend: backend.id,
         membersFile: fileName(o.members),
         historyFile: o.history ? fileName(o.history) : null,
-        members: sorted.incoming.length,
-        linked: sorted.existing.length,
-        alreadyImported: sorted.alreadyImported.length,
+        members: staged.incoming,
+        linked: staged.existing,
+        held: staged.held,
+        alreadyImported: staged.alreadyImported,
         movements,
         skippedLines,
         total: formatCents(sum),
@@ -144,9 +156,10 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
         kind: "imported" as const,
         importId,
         preview,
-        members: sorted.incoming.length,
-        linked: sorted.existing.length,
-        alreadyImported: sorted.alreadyImported.length,
+        members: staged.incoming,
+        linked: staged.existing,
+        held: staged.held,
+        alreadyImported: staged.alreadyImported,
         movements,
         skippedLines,
         total: formatCents(sum),
@@ -161,6 +174,7 @@ export async function runImport(db: Db, o: ImportOptions): Promise<ImportOutcome
         preview,
         members: 0,
         linked: 0,
+        held: 0,
         alreadyImported: e.alreadyImported,
         movements: 0,
         skippedLines: e.skippedLines,
@@ -190,75 +204,100 @@ async function systemAccounts(tx: Tx, backendId: string): Promise<SystemAccounts
   return { issuanceWallet: issuance.wallet_id, issuanceAccount: issuance.id, safeWallet: safe.wallet_id, safeAccount: safe.id };
 }
 
-/** The members to write, in a temporary table: the new ones with all they are, the existing ones by id. */
-async function stageMembers(
-  tx: Tx,
-  incoming: readonly MemberRow[],
-  existing: readonly { row: MemberRow; memberId: bigint }[],
-  passwordHash: string,
-): Promise<void> {
+/** What staging the members found: counts, and the sum of the balances brought in. */
+interface Staged {
+  incoming: number;
+  existing: number;
+  /** Existing members whose address is not proven: their wallet is held. */
+  held: number;
+  alreadyImported: number;
+  sum: bigint;
+}
+
+/**
+ * The members to write, in a temporary table, read again from the file and sorted against the
+ * database a batch at a time: the new ones with all they are, the existing ones by id, with
+ * whether their address is proven and their wallet on the backend. A problem found now (an
+ * import or a freeze that committed since the check, a file changed since) refuses the import.
+ */
+async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwordHash: string): Promise<Staged> {
   await tx.query(
     `CREATE TEMP TABLE import_members (
        line int NOT NULL, external_id text NOT NULL, member_id bigint, email text NOT NULL, first_name text NOT NULL, last_name text NOT NULL,
-       phone text, language text, balance bigint NOT NULL, rights text[] NOT NULL, business boolean NOT NULL,
-       search_text text NOT NULL, name_key text NOT NULL, wallet_id text NOT NULL, password_hash text NOT NULL
+       phone text, language text, balance bigint NOT NULL, business boolean NOT NULL,
+       search_text text NOT NULL, name_key text NOT NULL, wallet_id text NOT NULL, password_hash text NOT NULL,
+       existing boolean NOT NULL, verified boolean NOT NULL, wallet_status text
      ) ON COMMIT DROP`,
   );
-  const all = [...incoming.map((row) => ({ row, memberId: null as bigint | null })), ...existing];
-  for (let i = 0; i < all.length; i += BATCH) {
-    const part = all.slice(i, i + BATCH);
-    const col = <T>(f: (x: (typeof part)[number]) => T) => part.map(f);
+  const { file, batches } = await sortedMembers(tx, o, backendId);
+  const problems = new Problems(file.file);
+  const staged: Staged = { incoming: 0, existing: 0, held: 0, alreadyImported: 0, sum: 0n };
+  for await (const batch of batches) {
+    for (const p of batch.problems) problems.add(p.line, null, p.email, p.message);
+    staged.incoming += batch.incoming.length;
+    staged.existing += batch.existing.length;
+    staged.held += batch.existing.filter((e) => !e.emailVerified).length;
+    staged.alreadyImported += batch.alreadyImported;
+    const all: { row: MemberRow; existing: ExistingMember | null }[] = [
+      ...batch.incoming.map((row) => ({ row, existing: null })),
+      ...batch.existing.map((e) => ({ row: e.row, existing: e })),
+    ];
+    for (const x of all) staged.sum += x.row.balance;
+    if (problems.count > 0 || all.length === 0) continue;
+    const col = <T>(f: (x: (typeof all)[number]) => T) => all.map(f);
     await tx.query(
       `INSERT INTO import_members
-       SELECT l, x, m, e, f, n, p, g, b, string_to_array(r, ','), s, st, nk, w, $15
-       FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[],
-                   $11::boolean[], $12::text[], $13::text[], $14::text[]) AS t(l, x, m, e, f, n, p, g, b, r, s, st, nk, w)`,
+       SELECT l, x, m, e, f, n, p, g, b, s, st, nk, coalesce(ew, w), $15, m IS NOT NULL, v, es
+       FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[],
+                   $10::boolean[], $11::text[], $12::text[], $13::text[], $14::boolean[], $16::text[], $17::text[])
+            AS t(l, x, m, e, f, n, p, g, b, s, st, nk, w, v, ew, es)`,
       [
         col((x) => x.row.line),
         col((x) => x.row.externalId),
-        col((x) => x.memberId),
+        col((x) => x.existing?.memberId ?? null),
         col((x) => x.row.email),
         col((x) => x.row.firstName),
         col((x) => x.row.lastName),
         col((x) => x.row.phone),
         col((x) => x.row.language),
         col((x) => x.row.balance.toString()),
-        col((x) => x.row.rights.join(",")),
         col((x) => x.row.business),
         col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName} ${r.email} ${r.phone ?? ""} ${r.phone?.replace(/\D/g, "") ?? ""}`)),
         col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName}`)),
         col(() => `custodial:${randomBytes(10).toString("hex")}`),
+        col((x) => x.existing?.emailVerified ?? true),
         passwordHash,
+        col((x) => x.existing?.wallet?.id ?? null),
+        col((x) => x.existing?.wallet?.status ?? null),
       ],
     );
   }
+  // Read again since the check: the file must not have changed in between.
+  const fileProblems = [...file.problems];
+  if (fileProblems.length + file.problemsOmitted + problems.count > 0) throw new Refused([...fileProblems, ...problems.list]);
+  return staged;
 }
 
 /**
- * New members, their external ids, and a wallet with its account for each member who has none on
- * the backend (an existing member may have one, still empty). Returns how many were written.
+ * New members (never with rights: an owner grants those from the members' pages, where their
+ * password is asked again), their external ids, and a wallet with its account for each member who
+ * has none on the backend (an existing member may have one, still empty). A wallet made for a
+ * member already here whose address is not proven is made pending, and held (held-wallets.ts).
+ * Returns how many members were made.
  */
 async function writeMembers(tx: Tx, importId: bigint, backendId: string, currencyId: string): Promise<number> {
   const { rowCount } = await tx.query(
     `WITH made AS (
-       INSERT INTO members (email, first_name, last_name, password_hash, phone, language, search_text, name_key, is_business,
-                            can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association)
-       SELECT email, first_name, last_name, password_hash, phone, language, search_text, name_key, business,
-              'accounts' = ANY (rights), 'credits' = ANY (rights), 'board' = ANY (rights), 'owner' = ANY (rights)
+       INSERT INTO members (email, first_name, last_name, password_hash, phone, language, search_text, name_key, is_business)
+       SELECT email, first_name, last_name, password_hash, phone, language, search_text, name_key, business
        FROM import_members WHERE member_id IS NULL ORDER BY line
        RETURNING id, email)
      UPDATE import_members s SET member_id = made.id FROM made WHERE made.email = s.email`,
   );
   await tx.query("INSERT INTO member_external_ids (external_id, member_id, import_id) SELECT external_id, member_id, $1 FROM import_members", [importId]);
-  // An existing member's wallet on the backend, if they have one, is theirs to keep.
-  await tx.query(
-    `UPDATE import_members s SET wallet_id = w.id FROM wallets w
-     WHERE w.member_id = s.member_id AND w.backend_id = $1 AND w.status <> 'discarded'`,
-    [backendId],
-  );
   await tx.query(
     `INSERT INTO wallets (id, backend_id, member_id, status)
-     SELECT wallet_id, $1, member_id, 'active' FROM import_members s
+     SELECT wallet_id, $1, member_id, CASE WHEN existing AND NOT verified THEN 'pending' ELSE 'active' END FROM import_members s
      WHERE NOT EXISTS (SELECT 1 FROM wallets w WHERE w.id = s.wallet_id) ORDER BY line`,
     [backendId],
   );
@@ -269,6 +308,32 @@ async function writeMembers(tx: Tx, importId: bigint, backendId: string, currenc
     [currencyId],
   );
   return rowCount ?? 0;
+}
+
+/**
+ * Locks the accounts of the existing members' wallets, in id order as movements and freezes do,
+ * then looks at them again: a wallet frozen, or one that has moved money, since they were sorted
+ * refuses the import. From here until the commit, neither can happen.
+ */
+async function lockExistingWallets(tx: Tx, file: string, backendId: string): Promise<void> {
+  await tx.query("SELECT 1 FROM accounts WHERE wallet_id IN (SELECT wallet_id FROM import_members WHERE existing) ORDER BY id FOR UPDATE");
+  const { rows } = await tx.query<{ line: number; email: string; name: string; frozen: boolean }>(
+    `SELECT s.line, s.email, m.name, w.frozen_at IS NOT NULL AS frozen FROM import_members s JOIN wallets w ON w.id = s.wallet_id JOIN members m ON m.id = s.member_id
+     WHERE s.existing AND (w.frozen_at IS NOT NULL OR EXISTS (SELECT 1 FROM accounts a JOIN postings p ON p.account_id = a.id WHERE a.wallet_id = w.id))
+     ORDER BY s.line LIMIT 100`,
+  );
+  if (rows.length > 0)
+    throw new Refused(
+      rows.map((r) => ({
+        file,
+        line: r.line,
+        column: null,
+        value: r.email,
+        message: r.frozen
+          ? `${r.name}'s wallet on ${backendId} is frozen: it cannot receive their balance; an account administrator unfreezes it first, or leave them out of the file`
+          : `${r.name} is already a member and has moved money on ${backendId}: their old balance cannot be added to it; leave them out of the file`,
+      })),
+    );
 }
 
 /** An opening balance for each member with a closing balance above 0, from the issuance wallet. */

@@ -3,6 +3,7 @@ import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, notFound } from "../platform/errors";
 import { audit } from "../board/audit";
 import { refuseOwn } from "../members/separation";
+import { HELD } from "../import/held-wallets";
 import type { BackendKind, WalletStatus } from "./wallets";
 
 /** docs/spec.md §3 "Pending user account": wallets waiting for an account-validation administrator. */
@@ -19,7 +20,7 @@ export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> 
   }>(
     `SELECT w.id, w.member_id, m.name AS name, m.email, b.kind, b.id AS backend_id, c.name AS currency_name, w.created_at
      FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id
-     WHERE w.status = 'pending' AND w.role = 'member' ORDER BY w.created_at, w.id`,
+     WHERE w.status = 'pending' AND w.role = 'member' AND NOT ${HELD("w.id")} ORDER BY w.created_at, w.id`,
   );
   return rows.map((r) => ({
     walletId: r.id,
@@ -38,16 +39,18 @@ export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> 
  * backend index ignores discarded wallets). Deciding again the same way answers unchanged; the
  * other way is refused. Mutual-credit limits were set when the wallet was opened: nothing to add.
  * An administrator's own wallet is approved by another one; discarding their own request harms
- * nobody but themselves, and is theirs to do.
+ * nobody but themselves, and is theirs to do. A wallet an import holds until its member proves
+ * their address is nobody's to decide on (services/import/held-wallets.ts).
  */
 export async function decideCreation(db: Db, admin: bigint, walletId: string, to: "active" | "discarded") {
   return inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<{ status: WalletStatus; member_id: bigint | null }>(
-      "SELECT status, member_id FROM wallets WHERE id = $1 AND role = 'member' FOR UPDATE",
+    const { rows } = await tx.query<{ status: WalletStatus; member_id: bigint | null; held: boolean }>(
+      `SELECT status, member_id, ${HELD("id")} AS held FROM wallets WHERE id = $1 AND role = 'member' FOR UPDATE`,
       [walletId],
     );
     const w = rows[0];
-    if (!w) throw notFound();
+    // Held for its member's address by an import: only a link opened at that address releases it.
+    if (!w || w.held) throw notFound();
     if (to === "active") refuseOwn(admin, "ownWalletApproval", w.member_id);
     if (w.status === to) return { walletId, status: to };
     if (w.status !== "pending") throw new Refusal(ErrorCode.stateConflict, { id: SM.requestAlreadyHandled });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { BackendKind, BackendStatus, WalletRole, WalletStatus } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
+import { HELD } from "../import/held-wallets";
 
 export type { BackendKind, WalletStatus };
 
@@ -48,9 +49,14 @@ export async function firstMemberWallet(db: Queryable, memberId: bigint, backend
   return rows[0] ?? null;
 }
 
-/** The member's own wallet, or null: another member's wallet is "not found", never "forbidden". */
+/**
+ * The member's own wallet, or null: another member's wallet is "not found", never "forbidden". A
+ * wallet an import holds until its member's address is proven is not theirs yet: whoever signed
+ * up with that address reads neither its balance nor its history (services/import/held-wallets.ts).
+ */
 export async function getOwnWallet(db: Queryable, memberId: bigint, id: string): Promise<WalletRow | null> {
-  const w = await getWallet(db, id);
+  const { rows } = await db.query<WalletRow>(`SELECT * FROM wallets w WHERE id = $1 AND NOT ${HELD("w.id")}`, [id]);
+  const w = rows[0];
   return w && w.member_id === memberId && w.status !== "discarded" ? w : null;
 }
 

@@ -247,6 +247,7 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
       : i18n._("Members imported"),
   "import.invitations": (i18n, e) =>
     typeof e.details.count === "number" ? i18n._("Invitations sent: {count}", { count: e.details.count }) : i18n._("Invitations sent"),
+  "import.released": (i18n) => i18n._("Imported balance released: address proven"),
   "association.setup": (i18n) => i18n._("Association set up"),
   "association.settings_changed": (i18n) => i18n._("Association settings changed"),
   "association.logo_changed": (i18n) => i18n._("Logo changed"),

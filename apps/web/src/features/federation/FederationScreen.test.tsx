@@ -156,6 +156,14 @@ describe("the linked associations", () => {
     within(linked).getByText("1 DL = 1.5 EUS");
   });
 
+  it("shows a link replaced by a newer one with the same server as such, with nothing left to do on it", async () => {
+    const replaced: FederationLink = { ...active, id: "l9", state: "replaced", waitingFor: null };
+    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, links: [replaced] }) });
+    const old = await screen.findByRole("article", { name: "Eusko" });
+    within(old).getByText("Replaced by a newer link with this server");
+    expect(within(old).queryByRole("button")).toBeNull();
+  });
+
   it("invites: shows the code to send, with this server's fingerprint to compare, and copies it", async () => {
     const invited: FederationLink = {
       ...toConfirm,

@@ -117,6 +117,7 @@ const statusText = (i18n: I18n, status: LinkStatus): string =>
     linked: i18n._("Linked"),
     off: i18n._("Off"),
     offByThem: i18n._("Off on their side"),
+    replaced: i18n._("Replaced by a newer link with this server"),
   })[status];
 
 /** "1 DL = 1.25 EUS": one unit of the first currency in the second, by one side's values. */

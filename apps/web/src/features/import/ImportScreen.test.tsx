@@ -56,8 +56,12 @@ const preview: ImportPreviewView = {
     encoding: "windows-1252",
     delimiter: ";",
     unknownColumns: ["Fax"],
+    ignoredRights: ["Droits"],
     read: 4,
-    existing: [{ line: 5, email: "alice@example.com", name: "Alice Martin" }],
+    existing: [
+      { line: 5, email: "alice@example.com", name: "Alice Martin", createdAt: "2019-06-02T08:00:00.000Z", emailVerified: true },
+      { line: 6, email: "victor@example.com", name: "Victor Vu", createdAt: "2024-11-24T18:00:00.000Z", emailVerified: false },
+    ],
     alreadyImported: 0,
     toImport: 3,
     total: "1234.50 FLO",
@@ -120,8 +124,13 @@ describe("the import's preview", () => {
     screen.getByText("3 members to import");
     screen.getByText("Read as WINDOWS-1252, values separated by semicolons");
     screen.getByText("1,234.50 FLO");
-    screen.getByText("Already members (same e-mail): 1");
-    screen.getByText("Alice Martin");
+    screen.getByText("Already members (same e-mail): 2");
+    // When each account was made, and whether its address was ever verified: an account opened yesterday with an old member's address stands out.
+    const [alice, victor] = screen.getAllByRole("listitem").filter((li) => /@example\.com/.test(li.textContent ?? ""));
+    expect(alice!.textContent).toBe("Alice Martin alice@example.com member since Jun 2, 2019 address verified");
+    expect(victor!.textContent).toBe("Victor Vu victor@example.com member since Nov 24, 2024 address not verified: the balance waits for the invitation");
+    screen.getByText(/its member gets it by opening the invitation sent to that address/);
+    screen.getByText("Not imported (column Droits): grant them from the members' pages once the members are in.");
     screen.getByText("Fax");
     screen.getByText("120 lines");
     screen.getByText(/^From Mar 4, 2021 to Nov 25, 2024$/);
@@ -147,7 +156,7 @@ describe("the import's preview", () => {
   });
 
   it("the result: what was written, and when nothing was new", () => {
-    const result = { imported: true, preview, members: 3, linked: 0, alreadyImported: 0, movements: 1, skippedLines: 0, total: "1234.50 FLO" };
+    const result = { imported: true, preview, members: 3, linked: 0, held: 0, alreadyImported: 0, movements: 1, skippedLines: 0, total: "1234.50 FLO" };
     const { unmount } = wrap(<ResultView result={result} />);
     screen.getByText("Imported 3 members and 1 movement.");
     expect(screen.queryByText(/Nothing new/)).toBeNull();
@@ -205,9 +214,17 @@ describe("the import screen", () => {
         Promise.resolve({ uploadId: b.kind === "members" ? `up_${"a".repeat(32)}` : `up_${"b".repeat(32)}`, bytes: 4 }),
       ),
       previewImport: vi.fn().mockResolvedValue(preview),
-      runImport: vi
-        .fn()
-        .mockResolvedValue({ imported: true, preview, members: 3, linked: 1, alreadyImported: 0, movements: 120, skippedLines: 0, total: "1234.50 FLO" }),
+      runImport: vi.fn().mockResolvedValue({
+        imported: true,
+        preview,
+        members: 3,
+        linked: 1,
+        held: 1,
+        alreadyImported: 0,
+        movements: 120,
+        skippedLines: 0,
+        total: "1234.50 FLO",
+      }),
     };
     wrap(<ImportScreen />, ops);
     await screen.findByText("Accepted");
@@ -228,8 +245,21 @@ describe("the import screen", () => {
     fireEvent.click(within(dialog).getByRole("button", { name: "Import" }));
     await screen.findByText("Imported 3 members and 120 movements.");
     screen.getByText("1 member already here received their balance and history.");
+    screen.getByText("1 of them never verified their address: their balance waits until they open their invitation.");
     expect(ops.runImport).toHaveBeenCalledWith(uploads);
     expect(screen.queryByRole("button", { name: "Import" })).toBeNull();
+  });
+
+  it("refuses a members file past 20 MB before sending anything", async () => {
+    const ops = { getInvitations: vi.fn().mockResolvedValue(invitations), uploadImportFile: vi.fn() };
+    wrap(<ImportScreen />, ops);
+    const big = new File(["a"], "adherents.csv");
+    Object.defineProperty(big, "size", { value: 21 * 1024 * 1024 });
+    fireEvent.change(screen.getByLabelText("Members file"), { target: { files: [big] } });
+    screen.getByText("The members file is too large: at most 20 MB can be imported at once.");
+    fireEvent.click(screen.getByRole("button", { name: "Check the files" }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ops.uploadImportFile).not.toHaveBeenCalled();
   });
 
   it("asks for the members file before sending anything", async () => {

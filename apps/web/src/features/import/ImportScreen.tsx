@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import type { I18n } from "@lingui/core";
-import { SM, msg, type ImportPreviewView, type ImportResult, type Invitations } from "@mutua/domain";
+import { msg, type ImportPreviewView, type ImportResult, type Invitations } from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { Field } from "../../ui/Field";
@@ -9,7 +9,7 @@ import { Skeleton } from "../../ui/Skeleton";
 import { AdminTable } from "../admin/AdminTable";
 import { delimiterText, problemText, useImportText, type ImportText } from "./labels";
 import { hasProblems, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
-import { IMPORT_FILE_MAX_BYTES, type ImportFileKind } from "./upload";
+import { tooLarge, type ImportFileKind } from "./upload";
 import "./import.css";
 import "../../ui/parts.css";
 
@@ -99,12 +99,8 @@ function FilesForm({ page }: { page: ImportPageState }) {
   const [missing, setMissing] = useState(false);
   const fileField = (kind: ImportFileKind, label: string, required: boolean) => {
     const file = page.files[kind];
-    const error =
-      kind === "members" && missing && !file
-        ? i18n._("Choose the members file.")
-        : file && file.size > IMPORT_FILE_MAX_BYTES
-          ? tr(msg(SM.importFileTooLarge))
-          : undefined;
+    const refusal = file ? tooLarge(kind, file.size) : null;
+    const error = kind === "members" && missing && !file ? i18n._("Choose the members file.") : refusal ? tr(msg(refusal)) : undefined;
     return (
       <Field
         id={`import-${kind}-file`}
@@ -198,6 +194,13 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
         <Fact label={i18n._("Total of the closing balances")}>{text.money(members.total)}</Fact>
         <Fact label={i18n._("Imported before")}>{text.count(members.alreadyImported)}</Fact>
         {members.unknownColumns.length > 0 && <Fact label={i18n._("Columns not imported")}>{members.unknownColumns.join(", ")}</Fact>}
+        {members.ignoredRights.length > 0 && (
+          <Fact label={i18n._("Rights")}>
+            {i18n._("Not imported (column {columns}): grant them from the members' pages once the members are in.", {
+              columns: members.ignoredRights.join(", "),
+            })}
+          </Fact>
+        )}
         {history && (
           <>
             <Fact label={i18n._("History file")}>{history.file}</Fact>
@@ -217,10 +220,25 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
         <div className="import-existing">
           <h3>{i18n._("Already members (same e-mail): {count}", { count: text.count(members.existing.length) })}</h3>
           <p className="hint">{i18n._("Their balance and history go to their account.")}</p>
+          {members.existing.some((m) => !m.emailVerified) && (
+            <p className="hint">
+              {i18n._(
+                "An account whose address was never verified may have been opened by someone else with that address: its balance waits, and its member gets it by opening the invitation sent to that address.",
+              )}
+            </p>
+          )}
           <ul>
             {members.existing.map((m) => (
               <li key={m.line}>
-                {m.name} <span className="hint">{m.email}</span>
+                {m.name} <span className="hint">{m.email}</span>{" "}
+                <span className="import-account">
+                  <span className="hint">{i18n._("member since {date}", { date: text.date(m.createdAt) })}</span>{" "}
+                  {m.emailVerified ? (
+                    <span className="import-verified">{i18n._("address verified")}</span>
+                  ) : (
+                    <strong className="import-unverified">{i18n._("address not verified: the balance waits for the invitation")}</strong>
+                  )}
+                </span>
               </li>
             ))}
           </ul>
@@ -299,6 +317,17 @@ export function ResultView({ result }: { result: ImportResult }) {
             {text.one(result.linked)
               ? i18n._("{count} member already here received their balance and history.", { count: text.count(result.linked) })
               : i18n._("{count} members already here received their balance and history.", { count: text.count(result.linked) })}
+          </p>
+        )}
+        {result.held > 0 && (
+          <p>
+            {text.one(result.held)
+              ? i18n._("{count} of them never verified their address: their balance waits until they open their invitation.", {
+                  count: text.count(result.held),
+                })
+              : i18n._("{count} of them never verified their address: their balances wait until they open their invitation.", {
+                  count: text.count(result.held),
+                })}
           </p>
         )}
         {result.members + result.linked + result.movements === 0 && <p>{i18n._("Nothing new to import: everything in these files was imported before.")}</p>}

@@ -1,7 +1,16 @@
-import { IMPORT_FILE_MAX_PARTS, IMPORT_PART_BYTES, type BodyOf, type ImportFileKind } from "@mutua/domain";
+import { IMPORT_FILE_MAX_PARTS, IMPORT_MEMBERS_MAX_PARTS, IMPORT_PART_BYTES, SM, type BodyOf, type ImportFileKind } from "@mutua/domain";
 
 /** The largest file the server takes: so many parts of so many bytes. */
 export const IMPORT_FILE_MAX_BYTES = IMPORT_PART_BYTES * IMPORT_FILE_MAX_PARTS;
+/** The largest members file: smaller, since each of its members is checked against the database. */
+export const IMPORT_MEMBERS_MAX_BYTES = IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS;
+
+/** Why the server would refuse a file for its size before it goes up, or null. */
+export function tooLarge(kind: ImportFileKind, size: number): string | null {
+  if (size > IMPORT_FILE_MAX_BYTES) return SM.importFileTooLarge;
+  if (kind === "members" && size > IMPORT_MEMBERS_MAX_BYTES) return SM.importMembersFileTooLarge;
+  return null;
+}
 
 export type { ImportFileKind };
 

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError, RequestFailedError } from "@mutua/client";
-import { SM, msg, type ImportPreviewView, type ImportResult } from "@mutua/domain";
+import { msg, type ImportPreviewView, type ImportResult } from "@mutua/domain";
 import { toast } from "../../lib/toast";
 import { useImportActions, useInvitations, type ImportUploads } from "./queries";
-import { IMPORT_FILE_MAX_BYTES, uploadFile, type ImportFileKind } from "./upload";
+import { tooLarge, uploadFile, type ImportFileKind } from "./upload";
 
 /** The files chosen, by kind. */
 export type ImportFiles = Record<ImportFileKind, File | null>;
@@ -48,7 +48,8 @@ export function useImportPage() {
   const check = async () => {
     const { members, history } = files;
     if (checking || !members) return;
-    if ([members, history].some((f) => f && f.size > IMPORT_FILE_MAX_BYTES)) return toast.error(msg(SM.importFileTooLarge));
+    const refusal = tooLarge("members", members.size) ?? (history ? tooLarge("history", history.size) : null);
+    if (refusal) return toast.error(msg(refusal));
     setChecked(null);
     setResult(null);
     const total = members.size + (history?.size ?? 0);

@@ -261,7 +261,7 @@ function LogoField({ page }: { page: SettingsPageState }) {
         </div>
       </div>
       <p className="hint" id={hintId}>
-        {i18n._("PNG or SVG, at most 256 KB. It is saved at once.")}
+        {i18n._("PNG (at most 2048 × 2048 pixels) or SVG, at most 100 KB. It is saved at once.")}
       </p>
     </div>
   );

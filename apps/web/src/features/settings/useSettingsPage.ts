@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
-import { ErrorCode, M, SM, msg } from "@mutua/domain";
+import { ErrorCode, LOGO_MAX_BYTES, M, SM, msg } from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
@@ -25,9 +25,6 @@ export type FloorImpact = RaisedFloor & { below: number };
 
 const without = (errors: FieldErrors, key: string): FieldErrors => Object.fromEntries(Object.entries(errors).filter(([k]) => k !== key));
 
-/** The largest logo the server takes, decoded. */
-export const LOGO_MAX_BYTES = 256 * 1024;
-
 /** The id of a field's input, from its key as the server names it ("money.bank.iban" → "settings-money-bank-iban"). */
 export const fieldId = (key: string) => `settings-${key.replace(/\./g, "-")}`;
 
@@ -38,7 +35,7 @@ export function logoType(file: Pick<File, "type" | "name">): "image/png" | "imag
   return null;
 }
 
-/** Bytes as base64, a slice at a time (a spread of 256 KB of arguments would overflow the stack). */
+/** Bytes as base64, a slice at a time (a spread of 100 KB of arguments would overflow the stack). */
 export function base64Of(bytes: Uint8Array): string {
   let text = "";
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
