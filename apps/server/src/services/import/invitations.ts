@@ -210,9 +210,10 @@ export async function markInvitationFailed(db: Queryable, memberId: bigint, erro
  * The member chose a password from a link sent to their address: their invitation, if any, is
  * accepted, and what an import held for that address is released (held-wallets.ts).
  */
-export async function acceptInvitation(db: Tx, memberId: bigint): Promise<void> {
+/** Answers how many wallets held for the member's address it released (their passkeys go with the hold). */
+export async function acceptInvitation(db: Tx, memberId: bigint): Promise<number> {
   await db.query("UPDATE member_invitations SET accepted_at = now() WHERE member_id = $1 AND accepted_at IS NULL", [memberId]);
-  await releaseHeldWallets(db, memberId);
+  return releaseHeldWallets(db, memberId);
 }
 
 /**

@@ -80,7 +80,7 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: st
   const valid = await db.query("SELECT 1 FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()", [tokenHash(token)]);
   if (valid.rowCount === 0) throw new Refusal(ErrorCode.invalidResetToken, { id: SM.resetTokenInvalid });
   const hash = await hashPasswordInTurn(password);
-  const memberId = await inTransaction(db, async (tx) => {
+  const { memberId, released } = await inTransaction(db, async (tx) => {
     const { rows } = await tx.query<{ member_id: bigint }>(
       `UPDATE password_resets SET used_at = now()
        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING member_id`,
@@ -92,12 +92,13 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: st
     // Other links sent before this one must not reset the password again.
     await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [memberId]);
     // An imported member who came in by their invitation (or any link): the console counts them in.
-    await acceptInvitation(tx, memberId);
+    // Wallets an import held for this address are released; the account's passkeys go with them.
+    const released = await acceptInvitation(tx, memberId);
     await markAddressProven(tx, memberId);
     await revokeAllSessions(tx, memberId);
     const devices = await revokeDeviceLogins(tx, memberId);
     await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });
-    return memberId;
+    return { memberId, released };
   });
   await tellPasswordChanged(
     db,
@@ -105,6 +106,8 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: st
     s,
     memberId,
     `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
-      `Passkeys stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.`,
+      (released > 0
+        ? `Its passkeys were removed too, with the balance your association brought you, which is now yours: add one again in Preferences (${s.publicUrl}/preferences) if you wish.`
+        : `Passkeys stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.`),
   );
 }
