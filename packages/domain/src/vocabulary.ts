@@ -33,6 +33,13 @@ export type WalletRole = (typeof WALLET_ROLES)[number];
 export const WALLET_STATUSES = ["pending", "active", "locked", "discarded"] as const;
 export type WalletStatus = (typeof WALLET_STATUSES)[number];
 
+/**
+ * What a wallet the import holds for an unproven address becomes once the address is proven: the
+ * status it had before the import (never discarded: the import does not post into those), or
+ * active for a wallet the import made.
+ */
+export const HELD_WALLET_RELEASES = ["active", "pending", "locked"] as const satisfies readonly WalletStatus[];
+
 /** The money accounts of a wallet: "main" (custodial), or Nant (pledged) and CM (mutual credit) for ledger wallets. */
 export const SUB_ACCOUNTS = ["main", "nant", "cm"] as const;
 export type SubAccount = (typeof SUB_ACCOUNTS)[number];
