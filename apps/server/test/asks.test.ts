@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { M, SM, type MemberEvent } from "@mutua/domain";
+import { LIMITS, M, SM, type MemberEvent } from "@mutua/domain";
 import { sweepExpired } from "../src/services/platform/maintenance";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { paymentRequestProblems } from "./reliability/verify";
@@ -174,7 +174,9 @@ describe("asking members for money", () => {
         { memberId: Number(euro.id), amount: "1.00" },
       ]),
     );
-    expect(noAccount.json).toMatchObject({ error: { fields: { "parts.1.memberId": { msgid: SM.askNoAccount, values: { name: "Euro Member" } } } } });
+    // Not to be found in the directory of the ask's currency: refused, and unnamed.
+    expect(noAccount.json).toMatchObject({ error: { fields: { "parts.1.memberId": { msgid: SM.askCannot } } } });
+    expect(JSON.stringify(noAccount.json)).not.toContain("Euro");
     const zero = await bob.api.call("askMoney", body([{ memberId: alice.id, amount: "0.00" }]));
     expect(zero.json).toMatchObject({ error: { fields: { "parts.0.amount": { msgid: M.amountRequestNotPositive } } } });
     expect((await bob.api.call("askMoney", body([{ memberId: alice.id, amount: "1.00" }], alice.wallet))).status).toBe(404);
@@ -193,5 +195,127 @@ describe("asking members for money", () => {
     ]);
     await sweepExpired(t.db, t.server.settings);
     expect((await alice.api.call("listAsks")).json.ofMe[0]).toMatchObject({ requestId: part!.requestId, status: "expired" });
+  });
+
+  it("names nobody the asker could not find in the directory: an administrator without an account, an unknown id, alike; each member named counts as a search", async () => {
+    const bob = await person();
+    const admin = await seedMember(t.db, { firstName: "Hidden", lastName: "Steward" });
+    const searches = async () =>
+      (await t.db.query<{ hits: number }>("SELECT hits FROM rate_limits WHERE bucket = $1", [`search:member:${bob.member.id}`])).rows[0]?.hits ?? 0;
+    const before = await searches();
+    const answers = [];
+    for (const memberId of [Number(admin.id), Number(admin.id) + 100_000]) {
+      const r = await bob.api.call("askMoney", { body: { walletId: bob.wallet, memo: "x", parts: [{ memberId, amount: "1.00" }] } });
+      expect(r.status).toBe(400);
+      answers.push(r.json);
+    }
+    // The same answer for a member who exists and one who does not, and no name in it.
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]).toMatchObject({ error: { fields: { "parts.0.memberId": { msgid: SM.askCannot } } } });
+    expect(JSON.stringify(answers[0])).not.toMatch(/Hidden|Steward/);
+    expect((await searches()) - before).toBe(2);
+    expect((await t.db.query("SELECT 1 FROM member_events WHERE member_id = $1", [admin.id])).rowCount).toBe(0);
+  });
+
+  it("caps the open asks on one member: three from one asker, twenty from everybody; an answer frees a place, and asks at once take no more", async () => {
+    const alice = await person();
+    const bob = await person();
+    const asks = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        bob.api.call("askMoney", { body: { walletId: bob.wallet, memo: "again", parts: [{ memberId: alice.id, amount: "1.00" }] } }),
+      ),
+    );
+    const made = asks.filter((r) => r.status === 200);
+    expect(made).toHaveLength(3);
+    for (const r of asks.filter((a) => a.status !== 200))
+      expect([r.status, r.json]).toMatchObject([400, { error: { fields: { "parts.0.memberId": { msgid: SM.askPairFull, values: { max: 3 } } } } }]);
+    // Alice declines one: Bob may ask once more.
+    await alice.api.call("declineAsk", { params: { requestId: made[0]!.json.parts[0]!.requestId } });
+    expect((await askOf(bob, [[alice, "1.00"]])).parts).toHaveLength(1);
+
+    // Seventeen more askers bring her to twenty open asks: the next asker is refused, whole.
+    const askers = await Promise.all(Array.from({ length: 17 }, () => person()));
+    for (const a of askers) await askOf(a, [[alice, "1.00"]]);
+    const carol = await person();
+    const dan = await person();
+    const full = await carol.api.call("askMoney", {
+      body: {
+        walletId: carol.wallet,
+        memo: "x",
+        parts: [
+          { memberId: dan.id, amount: "1.00" },
+          { memberId: alice.id, amount: "1.00" },
+        ],
+      },
+    });
+    expect(full.json).toMatchObject({ error: { fields: { "parts.1.memberId": { msgid: SM.askMemberFull } } } });
+    expect((await dan.api.call("listAsks")).json.ofMe).toEqual([]);
+    expect((await t.db.query("SELECT 1 FROM payment_requests WHERE asked_member_id = $1 AND status = 'open'", [alice.member.id])).rowCount).toBe(
+      LIMITS.askOpenPerMember,
+    );
+  });
+
+  it("a member stops an asker: their open asks are declined, and asking again is refused as for anyone not to be asked, until allowed again", async () => {
+    const alice = await person();
+    const bob = await person();
+    const carol = await person();
+    const first = await askOf(bob, [[alice, "1.00"]]);
+    await askOf(bob, [[alice, "2.00"]]);
+    await askOf(carol, [[alice, "3.00"]]);
+
+    const blocked = await alice.api.call("blockAsker", { params: { memberId: bob.id } });
+    expect(blocked.json).toMatchObject({ memberId: bob.id, name: expect.stringContaining("Friend"), declined: 2 });
+    // Carol's ask stays; Bob's are declined, and he was told as of any refusal.
+    expect((await alice.api.call("listAsks")).json.ofMe.filter((a) => a.status === "open").map((a) => a.asker.memberId)).toEqual([carol.id]);
+    expect((await bob.api.call("listAsks")).json.byMe.flatMap((g) => g.parts.map((p) => p.status))).toEqual(["declined", "declined"]);
+    expect((await events(bob)).filter((e) => e.kind === "ask_declined")).toHaveLength(2);
+    expect((await alice.api.call("listBlockedAskers")).json).toEqual([{ memberId: bob.id, name: blocked.json.name, since: expect.any(String) }]);
+
+    // Bob's new ask is refused in the words for anyone who cannot be asked: he is not told why.
+    const again = await bob.api.call("askMoney", { body: { walletId: bob.wallet, memo: "x", parts: [{ memberId: alice.id, amount: "1.00" }] } });
+    expect(again.json).toMatchObject({ error: { fields: { "parts.0.memberId": { msgid: SM.askCannot } } } });
+    // Stopping twice does no harm; his paid or declined asks stay as they were.
+    expect((await alice.api.call("blockAsker", { params: { memberId: bob.id } })).json).toMatchObject({ declined: 0 });
+    expect((await pay(alice, bob.wallet, first.parts[0]!.requestId, "1.00")).json).toMatchObject({ error: { msgid: SM.askDeclined } });
+
+    // Only one who asked can be stopped: a member who never did is answered unnamed.
+    const dan = await person();
+    const never = await alice.api.call("blockAsker", { params: { memberId: dan.id } });
+    expect([never.status, never.json]).toMatchObject([400, { error: { fields: { memberId: { msgid: SM.askNotBlockable } } } }]);
+    expect(JSON.stringify(never.json)).not.toContain("Friend");
+
+    expect((await alice.api.call("unblockAsker", { params: { memberId: bob.id } })).json).toEqual({ ok: true });
+    expect((await alice.api.call("listBlockedAskers")).json).toEqual([]);
+    expect((await askOf(bob, [[alice, "1.00"]])).parts).toHaveLength(1);
+  });
+
+  it("sweeps asks that ended unpaid a month ago, with the events that told of them; paid and recent ones stay", async () => {
+    const bob = await person();
+    const alice = await person();
+    const [old] = (await askOf(bob, [[alice, "1.00"]])).parts;
+    const [declined] = (await askOf(bob, [[alice, "2.00"]])).parts;
+    const [paid] = (await askOf(bob, [[alice, "3.00"]])).parts;
+    await alice.api.call("declineAsk", { params: { requestId: declined!.requestId } });
+    expect((await pay(alice, bob.wallet, paid!.requestId, "3.00")).status).toBe(200);
+    const [recent] = (await askOf(bob, [[alice, "4.00"]])).parts;
+    // Two months on for the unpaid ones (the paid one is paid within its days, as its payment says).
+    await t.db.query(
+      `UPDATE payment_requests SET created_at = now() - interval '60 days', expires_at = now() - interval '46 days',
+         closed_at = CASE WHEN closed_at IS NULL THEN NULL ELSE now() - interval '50 days' END
+        WHERE public_id = ANY($1::text[])`,
+      [[old!.requestId, declined!.requestId]],
+    );
+    expect((await sweepExpired(t.db, t.server.settings)).asks).toBeGreaterThanOrEqual(2);
+    const left = (
+      await t.db.query<{ public_id: string }>("SELECT public_id FROM payment_requests WHERE public_id = ANY($1::text[])", [
+        [old, declined, paid, recent].map((p) => p!.requestId),
+      ])
+    ).rows.map((r) => r.public_id);
+    expect(left.sort()).toEqual([paid!.requestId, recent!.requestId].sort());
+    // No event is left telling of an ask that is no more.
+    expect(
+      (await t.db.query("SELECT 1 FROM member_events e LEFT JOIN payment_requests r ON r.id = e.request_id WHERE e.request_id IS NOT NULL AND r.id IS NULL"))
+        .rowCount,
+    ).toBe(0);
   });
 });

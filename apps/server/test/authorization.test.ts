@@ -215,6 +215,10 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   askMoney: () => ({ body: { walletId: own.custodial, parts: [{ memberId: members().payee, amount: "1.00" }] } }),
   listAsks: () => ({}),
   declineAsk: () => ({ params: { requestId: own.askOfOwner } }),
+  listBlockedAskers: () => ({}),
+  // The payee asked the owner: the owner may stop them; nobody else was asked by them.
+  blockAsker: () => ({ params: { memberId: members().payee } }),
+  unblockAsker: () => ({ params: { memberId: members().payee } }),
   createUserAccount: () => ({ body: { backendId: custodial.id } }),
   registerWallet: () => {
     const at = new Date().toISOString();
@@ -446,6 +450,10 @@ const EXPECTED: Record<RouteName, Expected> = {
   askMoney: owner(200),
   listAsks: member(200),
   declineAsk: owner(200),
+  // Each member stops and lets again askers of their own; one who never asked them is refused, unnamed (asks.test.ts).
+  listBlockedAskers: member(200),
+  blockAsker: owner(200, 400),
+  unblockAsker: member(200),
   // Opening a wallet is each member's own business; the owner already has one here.
   createUserAccount: { ...member(200), owner: 409 },
   // The owner re-registering their own file replaces it; another member presenting it is refused.

@@ -146,6 +146,10 @@ export const LIMITS = {
   askMembers: 10,
   /** How long an ask for money stays payable, in days: a friend may take a while to answer. */
   askDays: 14,
+  /** The open asks one member may have waiting on another: a reminder, not a siege. */
+  askOpenPerPair: 3,
+  /** The open asks waiting on one member, from everybody: past it, nobody can ask them until they answer. */
+  askOpenPerMember: 20,
   /** The cashiers one wallet's till may have: a shop's staff, not a crowd. */
   cashiersPerWallet: 20,
   /** How long an invitation to run a till stands unanswered (it counts among the cashiers meanwhile). */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { cancelPaymentRequest, createPaymentRequest, readPaymentRequest } from "../services/payments/payment-requests";
-import { askMoney, declineAsk, listAsks } from "../services/payments/asks";
+import { askMoney, blockAsker, declineAsk, listAsks, listBlockedAskers, unblockAsker } from "../services/payments/asks";
 
 /** Payment requests, and asks of members for money (requests made of one member); paying one is the `transfer` operation with its `requestId`. */
 export function paymentRequestRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -13,4 +13,7 @@ export function paymentRequestRoutes(app: FastifyInstance, deps: AppDeps): void 
   operation(app, deps, "askMoney", async ({ memberId, body }) => askMoney(db, settings, memberId, body));
   operation(app, deps, "listAsks", async ({ memberId }) => listAsks(db, memberId));
   operation(app, deps, "declineAsk", async ({ memberId, params }) => declineAsk(db, memberId, params.requestId));
+  operation(app, deps, "listBlockedAskers", async ({ memberId }) => listBlockedAskers(db, memberId));
+  operation(app, deps, "blockAsker", async ({ memberId, params }) => blockAsker(db, memberId, BigInt(params.memberId)));
+  operation(app, deps, "unblockAsker", async ({ memberId, params }) => unblockAsker(db, memberId, BigInt(params.memberId)));
 }

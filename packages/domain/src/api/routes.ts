@@ -115,6 +115,12 @@ export const memberRoutes = {
   listAsks: { method: "GET", path: "/api/asks", access: "member" },
   /** The asked member says no: the asker is told. */
   declineAsk: { method: "POST", path: "/api/asks/:requestId/decline", access: "member" },
+  /** The members the member stopped from asking them for money. */
+  listBlockedAskers: { method: "GET", path: "/api/asks/blocked", access: "member" },
+  /** Stops a member who asked from asking again: their open asks are declined. */
+  blockAsker: { method: "PUT", path: "/api/asks/blocked/:memberId", access: "member" },
+  /** Lets a stopped member ask again. */
+  unblockAsker: { method: "DELETE", path: "/api/asks/blocked/:memberId", access: "member" },
   /**
    * Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount").
    * A ledger wallet brings its keystore and the device's proof of its key (see walletRegistrationMessage).

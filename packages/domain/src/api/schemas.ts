@@ -497,6 +497,9 @@ export const AskGroup = z.object({
 /** The asks of the member's to answer (open first), and their own latest asks with each part's state. */
 export const AskList = z.object({ ofMe: z.array(MoneyAsk), byMe: z.array(AskGroup) });
 
+/** A member stopped from asking one for money, with when. */
+export const BlockedAsker = z.object({ memberId: z.number().int(), name: z.string(), since: z.string() });
+
 const OrderId = z.string().min(3).max(80);
 const IdBody = z.object({ id: OrderId });
 const WalletBody = z.object({ walletId: WalletId });
@@ -1376,6 +1379,10 @@ export const schemas = {
   askMoney: { body: AskMoneyBody, response: AskGroup },
   listAsks: { response: AskList },
   declineAsk: { params: PaymentRequestParams, response: MoneyAsk },
+  listBlockedAskers: { response: z.array(BlockedAsker) },
+  /** Answers the member stopped, and how many of their open asks were declined. */
+  blockAsker: { params: MemberParams, response: BlockedAsker.extend({ declined: z.number().int() }) },
+  unblockAsker: { params: MemberParams, response: Ok },
   createUserAccount: { body: CreateWalletBody, response: CreatedWallet },
   registerWallet: { body: RegisterWalletBody, response: RegisteredWallet },
   createPin: { body: CreatePinBody, response: PinCreated },

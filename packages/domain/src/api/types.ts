@@ -23,6 +23,7 @@ export type PaymentRequestView = ResponseOf<"getPaymentRequest">;
 export type AskGroup = ResponseOf<"askMoney">;
 export type MoneyAsk = ResponseOf<"declineAsk">;
 export type AskList = ResponseOf<"listAsks">;
+export type BlockedAsker = ResponseOf<"listBlockedAskers">[number];
 export type SalesPage = ResponseOf<"getSales">;
 export type Sale = SalesPage["items"][number];
 export type Cashier = ResponseOf<"grantCashier">;

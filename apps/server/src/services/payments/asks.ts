@@ -11,6 +11,7 @@ import {
   parseApiAmount,
   type AskGroup,
   type AskList,
+  type BlockedAsker,
   type MoneyAsk,
   type PaymentRequestStatus,
 } from "@mutua/domain";
@@ -28,12 +29,21 @@ import { requestNotFound } from "./payment-requests";
  * each side by an event written in the same transaction: the asked member when asked (and, by
  * their preferences, by e-mail and push), the asker when declined; the payment itself tells the
  * asker it was paid.
+ *
+ * Asking reaches into another member's bell, so it is bounded as the directory is: a member can be
+ * asked only by those who could find them there (an open account in the ask's backend), and not by
+ * those they stopped (ask_blocks, migration 0039); both are refused in the same words, without a
+ * name, and each member named counts as a search in the asker's directory budget, so nobody walks
+ * the members by id through asks. Open asks are capped per asker on one member and per asked
+ * member from everybody; asks that ended unpaid are swept after ASK_KEPT_DAYS.
  */
 
 /** The asks of a member's own latest, and of the ones they have to answer, that the list shows. */
 const LIST_LIMIT = 20;
 /** How long the asker's list keeps an ask everybody answered: long enough to see how it ended. */
 const ANSWERED_KEPT_DAYS = 3;
+/** How long an ask that ended unpaid (declined, withdrawn, expired) is kept, with the events that told of it. */
+export const ASK_KEPT_DAYS = 30;
 
 interface Row {
   public_id: string;
@@ -105,6 +115,8 @@ export async function askMoney(
   input: { walletId: string; memo: string; parts: { memberId: number; amount: string }[] },
 ): Promise<AskGroup> {
   await hit(db, `payment-request:member:${me}`, s.limits.paymentRequestPerMember);
+  // Each member named is a look-up in the directory, and counts as one.
+  for (let i = 0; i < input.parts.length; i++) await hit(db, `search:member:${me}`, s.limits.searchPerMember);
   const memo = input.memo.trim();
   const problem = memoProblem(memo);
   if (problem) throw invalid({ memo: problem });
@@ -124,23 +136,36 @@ export async function askMoney(
   const wallet = wallets[0];
   if (!wallet) throw notFound();
   if (wallet.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
-  // Whoever is asked must be able to pay: a member with an open account of the same currency.
-  const { rows: asked } = await db.query<{ id: bigint; name: string; can_pay: boolean }>(
-    `SELECT m.id, m.name, EXISTS (SELECT 1 FROM wallets w WHERE w.member_id = m.id AND w.backend_id = $2 AND w.role = 'member' AND w.status = 'active') AS can_pay
-       FROM members m WHERE m.id = ANY($1::bigint[])`,
-    [parts.map((p) => p.memberId), wallet.backend_id],
+  // Whoever is asked must be one the asker could find in the directory, so able to pay: a member
+  // with an open account in the wallet's backend, who did not stop the asker. Anybody else cannot
+  // be asked, in the same words whoever they are, and unnamed: an id is no way to learn a name.
+  const { rows: askable } = await db.query<{ id: bigint; name: string }>(
+    `SELECT m.id, m.name FROM members m
+      WHERE m.id = ANY($1::bigint[])
+        AND EXISTS (SELECT 1 FROM wallets w WHERE w.member_id = m.id AND w.backend_id = $2 AND w.role = 'member' AND w.status = 'active')
+        AND NOT EXISTS (SELECT 1 FROM ask_blocks k WHERE k.member_id = m.id AND k.blocked_id = $3)`,
+    [parts.map((p) => p.memberId), wallet.backend_id, me],
   );
-  for (const [i, p] of parts.entries()) {
-    const member = asked.find((a) => a.id === p.memberId);
-    if (!member) throw invalid({ [`parts.${i}.memberId`]: { id: M.notFound } });
-    if (!member.can_pay) throw invalid({ [`parts.${i}.memberId`]: { id: SM.askNoAccount, values: { name: member.name } } });
-  }
+  const nameOf = new Map(askable.map((a) => [a.id, a.name]));
+  for (const [i, p] of parts.entries()) if (!nameOf.has(p.memberId)) throw invalid({ [`parts.${i}.memberId`]: { id: SM.askCannot } });
 
   const askId = `ask_${randomBytes(16).toString("base64url")}`;
   await inTransaction(db, async (tx) => {
     // In member order: each insert writes the asked member's event under their stream's lock, and
-    // two asks naming the same members must take those locks in one order.
+    // two asks naming the same members must take those locks in one order. The open asks waiting
+    // on a member are counted under a lock of theirs, so two asks at once cannot both take the last place.
     for (const p of [...parts].sort((a, b) => (a.memberId < b.memberId ? -1 : 1))) {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('mutua:asks-of:' || $1::text, 0))", [p.memberId]);
+      const { rows: open } = await tx.query<{ all: number; mine: number }>(
+        `SELECT count(*)::int AS all, (count(*) FILTER (WHERE created_by = $2))::int AS mine FROM payment_requests
+          WHERE asked_member_id = $1 AND status = 'open' AND expires_at > now()`,
+        [p.memberId, me],
+      );
+      const name = nameOf.get(p.memberId)!;
+      const i = parts.indexOf(p);
+      if (open[0]!.mine >= LIMITS.askOpenPerPair)
+        throw invalid({ [`parts.${i}.memberId`]: { id: SM.askPairFull, values: { name, max: LIMITS.askOpenPerPair } } });
+      if (open[0]!.all >= LIMITS.askOpenPerMember) throw invalid({ [`parts.${i}.memberId`]: { id: SM.askMemberFull, values: { name } } });
       await tx.query(
         `INSERT INTO payment_requests (public_id, wallet_id, amount, sender_memo, recipient_memo, expires_at, created_by, asked_member_id, ask_id)
          VALUES ($1, $2, $3, $4, $4, now() + make_interval(days => $5), $6, $7, $8)`,
@@ -191,4 +216,69 @@ export async function declineAsk(db: Queryable, me: bigint, publicId: string): P
   const ask = view(rows[0]);
   if (ask.status === "paid") throw new Refusal(ErrorCode.stateConflict, { id: SM.paymentRequestPaid });
   return ask;
+}
+
+/** The members `me` stopped from asking them for money, latest first. */
+export async function listBlockedAskers(db: Queryable, me: bigint): Promise<BlockedAsker[]> {
+  const { rows } = await db.query<{ id: bigint; name: string; created_at: Date }>(
+    `SELECT m.id, m.name, k.created_at FROM ask_blocks k JOIN members m ON m.id = k.blocked_id
+      WHERE k.member_id = $1 ORDER BY k.created_at DESC, m.id`,
+    [me],
+  );
+  return rows.map((r) => ({ memberId: Number(r.id), name: r.name, since: r.created_at.toISOString() }));
+}
+
+/**
+ * Stops a member from asking `me` for money, and declines their asks still open (the asker is told
+ * of each refusal, as of any). Only a member who asked `me` can be stopped: anybody else is
+ * answered alike, unnamed, so blocking is no way to learn a name. Stopping twice does no harm.
+ */
+export async function blockAsker(db: Db, me: bigint, other: bigint): Promise<BlockedAsker & { declined: number }> {
+  return inTransaction(db, async (tx) => {
+    const { rows: asker } = await tx.query<{ name: string }>(
+      `SELECT m.name FROM members m
+        WHERE m.id = $2 AND EXISTS (SELECT 1 FROM payment_requests r WHERE r.created_by = m.id AND r.asked_member_id = $1)`,
+      [me, other],
+    );
+    if (!asker[0]) throw invalid({ memberId: { id: SM.askNotBlockable } });
+    const { rows: block } = await tx.query<{ created_at: Date }>(
+      `INSERT INTO ask_blocks (member_id, blocked_id) VALUES ($1, $2)
+       ON CONFLICT (member_id, blocked_id) DO UPDATE SET created_at = ask_blocks.created_at RETURNING created_at`,
+      [me, other],
+    );
+    const { rowCount } = await tx.query(
+      `UPDATE payment_requests SET status = 'declined', closed_at = now()
+        WHERE asked_member_id = $1 AND created_by = $2 AND status = 'open' AND expires_at > now()`,
+      [me, other],
+    );
+    return { memberId: Number(other), name: asker[0].name, since: block[0]!.created_at.toISOString(), declined: rowCount ?? 0 };
+  });
+}
+
+/** Lets a stopped member ask `me` again; one never stopped is left as they are. */
+export async function unblockAsker(db: Queryable, me: bigint, other: bigint): Promise<{ ok: true }> {
+  await db.query("DELETE FROM ask_blocks WHERE member_id = $1 AND blocked_id = $2", [me, other]);
+  return { ok: true };
+}
+
+/**
+ * Deletes the asks that ended unpaid (declined, withdrawn, expired) over ASK_KEPT_DAYS ago, with
+ * the events that told of them and those events' deliveries. A paid ask stays: its payment names it.
+ */
+export async function sweepAsks(db: Db): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<{ id: bigint }>(
+      `SELECT id FROM payment_requests
+        WHERE ask_id IS NOT NULL AND status <> 'paid'
+          AND coalesce(closed_at, expires_at) < now() - make_interval(days => $1)
+        ORDER BY id LIMIT 1000 FOR UPDATE SKIP LOCKED`,
+      [ASK_KEPT_DAYS],
+    );
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.id);
+    await tx.query("DELETE FROM notification_deliveries WHERE event_id IN (SELECT id FROM member_events WHERE request_id = ANY($1::bigint[]))", [ids]);
+    await tx.query("DELETE FROM member_events WHERE request_id = ANY($1::bigint[])", [ids]);
+    const { rowCount } = await tx.query("DELETE FROM payment_requests WHERE id = ANY($1::bigint[])", [ids]);
+    return rowCount ?? 0;
+  });
 }
