@@ -140,4 +140,54 @@ describe("asking members for money", () => {
     expect([...bob.errors, ...alice.errors, ...carol.errors]).toEqual([]);
     await Promise.all([bob.context.close(), alice.context.close(), carol.context.close()]);
   });
+
+  it("Alice stops Bob from asking her: his open asks are declined, his next ask is refused, and from her Preferences she lets him again", async () => {
+    const bob = await signedIn(suite, "bob@example.com");
+    const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    for (const [amount, memo] of [
+      ["6", "Concert"],
+      ["7", "Taxi"],
+    ]) {
+      const ask = await bobAsks(bob.page, [["martin", "Alice Martin"]], amount, memo);
+      await ask.getByRole("button", { name: "Ask", exact: true }).click();
+      await toastText(bob.page, `Alice Martin was asked for ${amount}.00 DL`);
+    }
+
+    const row = alice.page.locator(".asks .ask-row").filter({ hasText: "Bob Durand asks you for 6.00 DL" });
+    await row.getByRole("button", { name: "Decline" }).tap();
+    const question = alice.page.getByRole("dialog", { name: "Decline Bob Durand's request of 6.00 DL?" });
+    const stop = question.getByRole("checkbox", { name: "Stop Bob Durand from asking me for money" });
+    expect(await stop.isChecked()).toBe(false);
+    await stop.tap();
+    await shot(alice.page, "ask-decline-stop-phone");
+    await question.getByRole("button", { name: "Decline" }).tap();
+    await toastText(alice.page, "Request declined. Bob Durand can no longer ask you for money.");
+    // Both of his asks are gone from her dashboard, and declined on his.
+    await alice.page.locator(".asks .ask-row").filter({ hasText: "Bob Durand" }).first().waitFor({ state: "detached" });
+    await part(bob.page, "Alice Martin", "You asked 6.00 DL · Concert").getByText("Declined").waitFor({ timeout: 2000 });
+    await part(bob.page, "Alice Martin", "You asked 7.00 DL · Taxi").getByText("Declined").waitFor();
+
+    // Bob asks again: refused, without saying she stopped him.
+    const again = await bobAsks(bob.page, [["martin", "Alice Martin"]], "5", "Please");
+    await again.getByRole("button", { name: "Ask", exact: true }).click();
+    await again.getByRole("alert").getByText("This member cannot be asked for money.").waitFor();
+    await again.getByRole("button", { name: "Close", exact: true }).click();
+
+    // Her Preferences list him, with Allow again.
+    await alice.page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
+    await alice.page.getByRole("menuitem", { name: "Settings" }).tap();
+    const section = alice.page.getByRole("region", { name: "Stopped from asking you for money" });
+    await section.getByText("Bob Durand").waitFor();
+    await section.scrollIntoViewIfNeeded();
+    await shot(alice.page, "ask-stopped-preferences-phone");
+    await section.getByRole("button", { name: "Allow Bob Durand to ask again" }).tap();
+    await toastText(alice.page, "Bob Durand can ask you for money again.");
+    await section.waitFor({ state: "detached" });
+
+    const allowed = await bobAsks(bob.page, [["martin", "Alice Martin"]], "5", "Please");
+    await allowed.getByRole("button", { name: "Ask", exact: true }).click();
+    await toastText(bob.page, "Alice Martin was asked for 5.00 DL");
+    expect([...bob.errors, ...alice.errors]).toEqual([]);
+    await Promise.all([bob.context.close(), alice.context.close()]);
+  });
 });

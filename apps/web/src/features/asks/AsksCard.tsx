@@ -6,6 +6,7 @@ import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { Avatar } from "../../ui/Avatar";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
+import { DeclineAskDialog } from "./DeclineAskDialog";
 import { useAnswerAsk } from "./mutations";
 import "./asks.css";
 
@@ -19,7 +20,7 @@ const statusWords = (i18n: I18n): Record<PaymentRequestStatus, string> => ({
 
 /**
  * The dashboard's asks for money: those the member has to answer, each with Pay (which opens the
- * payment, filled in) and Decline; then the member's own latest asks, each part with who and its
+ * payment, filled in) and Decline (which may also stop the asker); then the member's own latest asks, each part with who and its
  * state, live (their queries refresh with every event).
  */
 export default function AsksCard({ asks, onPay }: { asks: AskList; onPay: (ask: MoneyAsk) => void }) {
@@ -32,25 +33,21 @@ export default function AsksCard({ asks, onPay }: { asks: AskList; onPay: (ask: 
   const words = statusWords(i18n);
   const money = (a: { amount: string; currency: string }) => fmt.money(a.amount, a.currency);
 
-  const confirm = (a: MoneyAsk, as: "asked" | "asker") =>
+  const withdraw = (a: MoneyAsk) =>
     modals.open((close) => (
       <ConfirmDialog
-        title={
-          as === "asked"
-            ? i18n._("Decline {name}'s request of {amount}?", { name: ownerName(a.asker.name), amount: money(a) })
-            : i18n._("Withdraw your request of {amount} to {name}?", { name: ownerName(a.asked.name), amount: money(a) })
-        }
-        confirm={as === "asked" ? i18n._("Decline") : i18n._("Withdraw")}
+        title={i18n._("Withdraw your request of {amount} to {name}?", { name: ownerName(a.asked.name), amount: money(a) })}
+        confirm={i18n._("Withdraw")}
         danger
         busy={answer.isPending}
         onClose={close}
         onConfirm={() =>
           answer.mutate(
-            { requestId: a.requestId, as },
+            { requestId: a.requestId, as: "asker" },
             {
               onSuccess: () => {
                 close();
-                toast.success(as === "asked" ? i18n._("Request declined") : i18n._("Request withdrawn"));
+                toast.success(i18n._("Request withdrawn"));
               },
               onError: () => toast.error(i18n._(M.pleaseRetry)),
             },
@@ -58,6 +55,7 @@ export default function AsksCard({ asks, onPay }: { asks: AskList; onPay: (ask: 
         }
       />
     ));
+  const decline = (a: MoneyAsk) => modals.open((close) => <DeclineAskDialog ask={a} onClose={close} />);
 
   if (toAnswer.length === 0 && mine.length === 0) return null;
   return (
@@ -73,7 +71,7 @@ export default function AsksCard({ asks, onPay }: { asks: AskList; onPay: (ask: 
                 {a.memo && <p className="hint">{a.memo}</p>}
               </div>
               <div className="ask-buttons">
-                <button type="button" className="button small" onClick={() => confirm(a, "asked")}>
+                <button type="button" className="button small" onClick={() => decline(a)}>
                   {i18n._("Decline")}
                 </button>
                 <button type="button" className="button small primary" onClick={() => onPay(a)}>
@@ -104,7 +102,7 @@ export default function AsksCard({ asks, onPay }: { asks: AskList; onPay: (ask: 
                   <button
                     type="button"
                     className="button small"
-                    onClick={() => confirm(p, "asker")}
+                    onClick={() => withdraw(p)}
                     aria-label={i18n._("Withdraw the request to {name}", { name: ownerName(p.asked.name) })}
                   >
                     {i18n._("Withdraw")}

@@ -26,3 +26,16 @@ export function useAnswerAsk() {
     onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
   });
 }
+
+/** Stops a member from asking again (their open asks are declined), or lets them again. */
+export function useBlockAsker() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ memberId, blocked }: { memberId: number; blocked: boolean }): Promise<void> => {
+      if (blocked) await client.call("blockAsker", { params: { memberId } });
+      else await client.call("unblockAsker", { params: { memberId } });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
+  });
+}

@@ -3,6 +3,7 @@ import { M } from "@mutua/domain";
 import { toast } from "../../lib/toast";
 import { useConfig } from "../../app/context";
 import { useLanguage } from "../../app/language";
+import { BlockedAskersSection } from "../asks/BlockedAskersSection";
 import { BiometricPref } from "../biometric/BiometricPref";
 import { DevicesSection } from "../devices/DevicesSection";
 import { CashiersSection } from "../till/CashiersSection";
@@ -28,6 +29,7 @@ export function PreferencesScreen() {
       <CashiersSection />
       <EmailNotifications />
       <DeviceNotifications />
+      <BlockedAskersSection />
       <LanguageSettings />
     </main>
   );
