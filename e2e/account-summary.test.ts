@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./support/pay";
+import { monthSummary as summary, shownBalance } from "./pages/dashboard";
 
 /**
  * On a 360×740 touch phone: the selected account's balance chart and this month's money
@@ -11,30 +11,6 @@ import { startPayment } from "./support/pay";
  */
 const suite = useSuite();
 const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
-
-/** "1,234.50 DL" → 123450. */
-const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, "")) * 100);
-
-/** What the card says: the month's in and out, and where the chart's label starts and ends (cents). */
-async function summary(page: Page) {
-  const card = page.locator(".account-summary");
-  // Below the transactions on a phone: drawn once the member scrolls to it, the movements above it in.
-  await page.locator('section.transactions[aria-busy="false"]').waitFor();
-  await card.scrollIntoViewIfNeeded();
-  const chart = card.getByRole("img", { name: /^Balance went from .+ to .+ over 30 days$/ });
-  await chart.waitFor();
-  const label = (await chart.getAttribute("aria-label"))!;
-  const [, from, to] = /from (.+) to (.+) over/.exec(label)!;
-  const text = await card.getByText(/^This month: /).innerText();
-  // Nothing in or nothing out is written without a sign ("0.00 DL out"), as early in a month.
-  const month = /^This month: \+?(.+ DL) in · −?(.+ DL) out$/.exec(text);
-  expect(month, text).not.toBeNull();
-  return { in: cents(month![1]!), out: cents(month![2]!), from: cents(from!), to: cents(to!) };
-}
-
-/** The selected account's balance as its card in the accounts list shows it. */
-const shownBalance = async (page: Page) =>
-  cents(await page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText());
 
 describe("the dashboard's balance chart and month totals on a phone", () => {
   it("shows the month's money in and out, and a payment moves them and the chart's last point", async () => {

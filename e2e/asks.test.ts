@@ -147,7 +147,7 @@ describe("asking members for money", () => {
     for (const [amount, memo] of [
       ["6", "Concert"],
       ["7", "Taxi"],
-    ]) {
+    ] as const) {
       const ask = await bobAsks(bob.page, [["martin", "Alice Martin"]], amount, memo);
       await ask.getByRole("button", { name: "Ask", exact: true }).click();
       await toastText(bob.page, `Alice Martin was asked for ${amount}.00 DL`);

@@ -42,6 +42,14 @@ if (!hasPgDump && process.getuid?.() === 0 && fs.existsSync("/usr/bin/apt-get"))
   run("apt-get", ["install", "-y", "--no-install-recommends", "postgresql-client"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
 }
 
+// The month's-edges e2e test sets the clock of a server and its PostgreSQL with Debian's
+// libfaketime (e2e/month-edges.test.ts); nothing else uses it.
+if (!pgOnly && !fs.existsSync("/usr/bin/faketime") && process.getuid?.() === 0 && fs.existsSync("/usr/bin/apt-get")) {
+  console.log("› installing libfaketime from Debian's packages (faketime)");
+  run("apt-get", ["update"]);
+  run("apt-get", ["install", "-y", "--no-install-recommends", "faketime"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+}
+
 // The deployment's unit files are checked with systemd-analyze (scripts/deploy.test.ts); a
 // container without systemd gets Debian's package for it (nothing is started).
 if (!pgOnly && !fs.existsSync("/usr/bin/systemd-analyze") && process.getuid?.() === 0 && fs.existsSync("/usr/bin/apt-get")) {

@@ -47,6 +47,30 @@ export async function startServer(env: Record<string, string> = {}, opts: { host
   return spawnServer(["--demo"], env, { host: opts.host ?? "127.0.0.1", port: await freePort() }, process.env[TEMPLATE_ENV]);
 }
 
+/**
+ * The demo association on a server whose clock, and its PostgreSQL's, read `at` when it starts and
+ * run on from there (Debian's libfaketime, preloaded into the server and the database it starts):
+ * a fresh data folder, so the demo's history is laid out back from that moment as it would be on
+ * that day. `npm test` installs libfaketime (Debian's faketime) when it is missing.
+ */
+export async function startServerAt(at: Date): Promise<RunningServer> {
+  const lib = fakeTimeLibrary();
+  if (!lib) throw new Error("libfaketime is not installed (apt-get install faketime): npm test installs it");
+  const stamp = at
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "");
+  // TZ=UTC: the stamp is UTC. Monotonic clocks stay real, so timers and time-outs keep their length.
+  const env = { LD_PRELOAD: lib, FAKETIME: `@${stamp}`, FAKETIME_DONT_FAKE_MONOTONIC: "1", TZ: "UTC" };
+  return spawnServer(["--demo"], env, { host: "127.0.0.1", port: await freePort() });
+}
+
+/** Where Debian puts libfaketime for this machine's architecture, if it is there. */
+export function fakeTimeLibrary(): string | undefined {
+  const lib = fs.existsSync("/usr/lib") ? fs.readdirSync("/usr/lib").map((d) => path.join("/usr/lib", d, "faketime", "libfaketime.so.1")) : [];
+  return lib.find((f) => fs.existsSync(f));
+}
+
 /** Makes the run's demo data folder: a server with the demo association, started and stopped. */
 export async function makeDataTemplate(): Promise<string> {
   const server = await spawnServer(["--demo"], {}, { host: "127.0.0.1", port: await freePort() });
