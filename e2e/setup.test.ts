@@ -97,7 +97,8 @@ describe("npm run setup", () => {
     // `npm run serve` on nothing: it starts, and says in its log and on its first page what to run.
     const server = await serveOn(dir, port, { SMTP_URL: mailbox.url, MAIL_FROM: env.MAIL_FROM });
     servers.push(server);
-    expect(server.output()).toContain("This association is not set up yet: there is no currency and no administrator.");
+    // Printed after the line that says it runs, perhaps in a later chunk of its output.
+    await expect.poll(() => server.output()).toContain("This association is not set up yet: there is no currency and no administrator.");
     const visitor = await newPage(browser);
     await visitor.page.goto(server.url);
     await visitor.page.getByRole("heading", { name: "Not set up yet" }).waitFor();
