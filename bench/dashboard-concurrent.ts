@@ -17,7 +17,7 @@ import { migrate } from "../apps/server/src/db/migrate";
 import { createPool } from "../apps/server/src/db/pool";
 import { DEMO_PASSWORD, seedDemo } from "../apps/server/src/demo/seed";
 import { readSettings } from "../apps/server/src/settings";
-import { outboxMailer } from "../apps/server/src/services/notifications/mail";
+import { outboxMailer } from "../apps/server/src/services/platform/mail";
 
 const seconds = Number(process.argv[2] ?? 10);
 const clients = Number(process.argv[3] ?? 10);

@@ -31,7 +31,7 @@ import { LiveAssociation, liveSettings } from "./services/association/live";
 import { securityHeaders } from "./http/security";
 import { requestId, requestLogging } from "./http/logging";
 import { createMetrics, instrument } from "./http/metrics";
-import { scheduleSweeps } from "./services/platform/maintenance";
+import { scheduleSweeps } from "./maintenance";
 import { scheduleLedgerChecks } from "./services/board/ledger-health";
 import { featuresOf } from "./services/platform/features";
 import { EventHub } from "./services/notifications/event-hub";

@@ -1,7 +1,7 @@
 import type { Agent } from "node:https";
 import type { Db } from "./db/pool";
 import type { Settings } from "./settings";
-import type { Mailer } from "./services/notifications/mail";
+import type { Mailer } from "./services/platform/mail";
 import type { Features } from "./services/platform/features";
 import type { Metrics } from "./http/metrics";
 import type { PeerSeam } from "./services/federation/peer-net";

@@ -5,7 +5,7 @@ import { createPool } from "./db/pool";
 import { readSettings } from "./settings";
 import { buildApp } from "./app";
 import { listenMetrics, type MetricsListener } from "./http/metrics";
-import { configuredMailer } from "./services/notifications/mail";
+import { configuredMailer } from "./services/platform/mail";
 import { resolveConfig } from "@mutua/domain";
 import { readConfigFile } from "./web";
 import { adoptFromEnvironment, readAssociation } from "./services/association/association";

@@ -82,7 +82,7 @@ export interface Settings {
   sessionTtlSeconds: number;
   sessionIdleSeconds: number;
   resetTokenTtlSeconds: number;
-  /** Invitations of imported members sent a minute at most, across every instance (services/import/invitations.ts). */
+  /** Invitations of imported members sent a minute at most, across every instance (services/members/invitations.ts). */
   invitationsPerMinute: number;
   /** How long a proof of the password (or a passkey) lets a session add passkeys and device logins. */
   reauthWindowSeconds: number;

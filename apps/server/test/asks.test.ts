@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS, M, SM, type MemberEvent } from "@mutua/domain";
-import { sweepExpired } from "../src/services/platform/maintenance";
+import { sweepExpired } from "../src/maintenance";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { paymentRequestProblems } from "./reliability/verify";
 import { Api, createBackend, memberToken, newKey, seedMember, topUp, walletBalances } from "./helpers";
@@ -284,8 +284,19 @@ describe("asking members for money", () => {
     expect([never.status, never.json]).toMatchObject([400, { error: { fields: { memberId: { msgid: SM.askNotBlockable } } } }]);
     expect(JSON.stringify(never.json)).not.toContain("Friend");
 
+    // From a request: declining Carol's with stop=asker declines it and stops her as well.
+    const carols = (await alice.api.call("listAsks")).json.ofMe.find((a) => a.asker.memberId === carol.id && a.status === "open")!;
+    const stopped = await alice.api.call("declineAsk", { params: { requestId: carols.requestId }, query: { stop: "asker" } });
+    expect(stopped.json).toMatchObject({ status: "declined" });
+    expect((await alice.api.call("listBlockedAskers")).json.map((b) => b.memberId).sort()).toEqual([bob.id, carol.id].sort());
+    expect(
+      (await carol.api.call("askMoney", { body: { walletId: carol.wallet, memo: "x", parts: [{ memberId: alice.id, amount: "1.00" }] } })).json,
+    ).toMatchObject({
+      error: { fields: { "parts.0.memberId": { msgid: SM.askCannot } } },
+    });
+
     expect((await alice.api.call("unblockAsker", { params: { memberId: bob.id } })).json).toEqual({ ok: true });
-    expect((await alice.api.call("listBlockedAskers")).json).toEqual([]);
+    expect((await alice.api.call("listBlockedAskers")).json.map((b) => b.memberId)).toEqual([carol.id]);
     expect((await askOf(bob, [[alice, "1.00"]])).parts).toHaveLength(1);
   });
 

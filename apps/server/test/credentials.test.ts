@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Mail, Mailer } from "../src/services/notifications/mail";
+import type { Mail, Mailer } from "../src/services/platform/mail";
 import { ORIGIN, SoftAuthenticator } from "./soft-authenticator";
 import { Api, memberToken, seedMember, TEST_PASSWORD } from "./helpers";
 import { setupServerTest } from "./setup";

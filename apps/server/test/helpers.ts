@@ -26,7 +26,7 @@ import { encryptKeystore, newPrivateKey, signMessage, type Keystore } from "@mut
 import { buildApp } from "../src/app";
 import { createPool, type Db } from "../src/db/pool";
 import { readSettings, type Settings } from "../src/settings";
-import { outboxMailer, type Mailer } from "../src/services/notifications/mail";
+import { outboxMailer, type Mailer } from "../src/services/platform/mail";
 import type { PeerSeam } from "../src/services/federation/peer-net";
 import { createMember } from "../src/services/members/members";
 import { hashPassword } from "../src/services/members/passwords";

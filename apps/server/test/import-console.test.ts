@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, SM } from "@mutua/domain";
-import { smtpMailer } from "../src/services/notifications/mail";
+import { smtpMailer } from "../src/services/platform/mail";
 import type { BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, seedMember, type TestServer } from "./helpers";
 import { importInvariantViolations } from "./import-invariants";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books } from "../src/services/board/books";
 import { figures } from "../src/services/board/figures";
 import { inTransaction } from "../src/db/pool";
-import { acceptInvitation, inviteImportedMembers, invitationMail } from "../src/services/import/invitations";
+import { acceptInvitation, inviteImportedMembers, invitationMail } from "../src/services/members/invitations";
 import { previewImport } from "../src/services/import/preview";
 import { runImport, type ImportOutcome } from "../src/services/import/write";
 import { decideCreation, stagingAccounts } from "../src/services/wallets/staging";

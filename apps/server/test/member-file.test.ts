@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newPinProof } from "@mutua/wallet";
 import { SM } from "@mutua/domain";
-import type { Mail } from "../src/services/notifications/mail";
+import type { Mail } from "../src/services/platform/mail";
 import { openCustodialWallet, systemWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, newKey, openTestLedgerWallet, seedMember, signTransfer, topUp, type SeededMember } from "./helpers";
 import { setupServerTest } from "./setup";

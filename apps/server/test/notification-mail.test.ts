@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NotificationKind } from "@mutua/domain";
-import { smtpMailer } from "../src/services/notifications/mail";
+import { smtpMailer } from "../src/services/platform/mail";
 import { currentPosition, eventsAfter } from "../src/services/notifications/member-events";
 import { claimEmail } from "../src/services/notifications/notification-deliveries";
 import { notificationMail, notificationPush } from "../src/services/notifications/notification-mail";

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { M, decodeQrContent, encodeQrPayload, SM } from "@mutua/domain";
-import { sweepExpired } from "../src/services/platform/maintenance";
+import { sweepExpired } from "../src/maintenance";
 import { OPEN_REQUESTS_PER_WALLET, UNPAID_KEPT_HOURS } from "../src/services/payments/payment-requests";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { paymentRequestProblems } from "./reliability/verify";

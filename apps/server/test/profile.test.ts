@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { M, PHOTO_MAX_BYTES, SM, buildPath } from "@mutua/domain";
-import type { Mail } from "../src/services/notifications/mail";
+import type { Mail } from "../src/services/platform/mail";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
 import { Api, TEST_PASSWORD, TINY_JPEG, TINY_PNG, createBackend, http, memberToken, seedMember, uniqueEmail, type SeededMember } from "./helpers";
 import { setupServerTest } from "./setup";

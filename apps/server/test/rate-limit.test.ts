@@ -3,7 +3,7 @@ import { InvalidCredentialsError, RefusedError } from "@mutua/client";
 import { buildPath, renderMsg, SM } from "@mutua/domain";
 import { newPinProof, pinProof } from "@mutua/wallet";
 import { SLOWDOWN_STEP_MS, slowdown } from "../src/services/platform/rate-limit";
-import type { Mailer } from "../src/services/notifications/mail";
+import type { Mailer } from "../src/services/platform/mail";
 import {
   countMembers,
   createBackend,

@@ -6,7 +6,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidCredentialsError, LoginRequiredError, MutuaClient, RefusedError } from "@mutua/client";
 import { buildPath } from "@mutua/domain";
-import { outboxMailer, smtpMailer } from "../src/services/notifications/mail";
+import { outboxMailer, smtpMailer } from "../src/services/platform/mail";
 import { tokenHash } from "../src/services/members/sessions";
 import { http, seedMember, Session, type ErrorJson, type SeededMember, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";

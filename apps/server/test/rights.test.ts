@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
-import type { Mail } from "../src/services/notifications/mail";
+import type { Mail } from "../src/services/platform/mail";
 import { Api, memberToken, seedMember, TEST_PASSWORD, type SeededMember } from "./helpers";
 import { setupServerTest } from "./setup";
 

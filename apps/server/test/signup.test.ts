@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MutuaClient, RefusedError } from "@mutua/client";
 import { M, SM, buildPath } from "@mutua/domain";
-import type { Mail } from "../src/services/notifications/mail";
+import type { Mail } from "../src/services/platform/mail";
 import { countMembers, http, Session, uniqueEmail, type ErrorJson, type TestServer } from "./helpers";
 import { setupServerTest } from "./setup";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import ece from "http_ece";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedEndpoint } from "../src/services/notifications/push-subscriptions";
-import type { Mail, Mailer } from "../src/services/notifications/mail";
+import type { Mail, Mailer } from "../src/services/platform/mail";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { readSettings } from "../src/settings";
 import { Api, createBackend, memberToken, newKey, seedMember, topUp, type SeededMember, type TestServer } from "./helpers";

@@ -27,6 +27,7 @@ export * from "./federation";
 export * from "./api/routes";
 export * from "./api/admin-routes";
 export * from "./api/federation-routes";
+export * from "./api/ask-block-routes";
 export * from "./api/access";
 export type * from "./api/types";
 export * from "./pin";

@@ -8,7 +8,7 @@ import { createPool } from "../db/pool";
 import { readSettings } from "../settings";
 import { readAssociation } from "../services/association/association";
 import { describeAssociation, setUpAssociation } from "../services/association/setup";
-import { configuredMailer } from "../services/notifications/mail";
+import { configuredMailer } from "../services/platform/mail";
 import { openTarget } from "./target";
 
 /**

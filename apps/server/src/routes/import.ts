@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { formatCents, type ImportPreviewView } from "@mutua/domain";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
-import { inviteImportedMembers, invitationCounts } from "../services/import/invitations";
+import { inviteImportedMembers, invitationCounts } from "../services/members/invitations";
 import type { ImportPreview, PreviewOptions } from "../services/import/preview";
 import { previewImport } from "../services/import/preview";
 import { uploadedFile, saveUploadPart } from "../services/import/uploads";

@@ -12,7 +12,7 @@ export function paymentRequestRoutes(app: FastifyInstance, deps: AppDeps): void 
   operation(app, deps, "cancelPaymentRequest", async ({ memberId, params }) => cancelPaymentRequest(db, memberId, params.requestId));
   operation(app, deps, "askMoney", async ({ memberId, body }) => askMoney(db, settings, memberId, body));
   operation(app, deps, "listAsks", async ({ memberId }) => listAsks(db, memberId));
-  operation(app, deps, "declineAsk", async ({ memberId, params }) => declineAsk(db, memberId, params.requestId));
+  operation(app, deps, "declineAsk", async ({ memberId, params, query }) => declineAsk(db, memberId, params.requestId, { stopAsker: query.stop === "asker" }));
   operation(app, deps, "listBlockedAskers", async ({ memberId }) => listBlockedAskers(db, memberId));
   operation(app, deps, "blockAsker", async ({ memberId, params }) => blockAsker(db, memberId, BigInt(params.memberId)));
   operation(app, deps, "unblockAsker", async ({ memberId, params }) => unblockAsker(db, memberId, BigInt(params.memberId)));

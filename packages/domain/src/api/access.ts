@@ -1,4 +1,5 @@
 import { adminRoutes } from "./admin-routes";
+import { askBlockRoutes } from "./ask-block-routes";
 import { federationRoutes } from "./federation-routes";
 import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, type Right, type RouteName, type WalletAt } from "./routes";
 
@@ -10,7 +11,7 @@ import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, ty
  */
 
 /** Every operation of the contract. */
-export const routes = { ...memberRoutes, ...adminRoutes, ...federationRoutes };
+export const routes = { ...memberRoutes, ...askBlockRoutes, ...adminRoutes, ...federationRoutes };
 
 const NAMES = Object.keys(routes) as RouteName[];
 

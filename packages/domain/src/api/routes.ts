@@ -15,6 +15,7 @@
  * 403 unless `till` says the operation is the till's (take payments, see the sales).
  */
 import type { adminRoutes } from "./admin-routes";
+import type { askBlockRoutes } from "./ask-block-routes";
 import type { federationRoutes } from "./federation-routes";
 import type { RouteSpec } from "./route-spec";
 
@@ -113,14 +114,9 @@ export const memberRoutes = {
   askMoney: { method: "POST", path: "/api/asks", access: "member", wallet: "body.walletId" },
   /** The asks the member has to answer, and their own latest ones with who paid. */
   listAsks: { method: "GET", path: "/api/asks", access: "member" },
-  /** The asked member says no: the asker is told. */
+  /** The asked member says no: the asker is told; `?stop=asker` also stops them from asking again. */
   declineAsk: { method: "POST", path: "/api/asks/:requestId/decline", access: "member" },
-  /** The members the member stopped from asking them for money. */
-  listBlockedAskers: { method: "GET", path: "/api/asks/blocked", access: "member" },
-  /** Stops a member who asked from asking again: their open asks are declined. */
-  blockAsker: { method: "PUT", path: "/api/asks/blocked/:memberId", access: "member" },
-  /** Lets a stopped member ask again. */
-  unblockAsker: { method: "DELETE", path: "/api/asks/blocked/:memberId", access: "member" },
+  // Stopping a member from asking: askBlockRoutes (ask-block-routes.ts), loaded with the screens that use them.
   /**
    * Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount").
    * A ledger wallet brings its keystore and the device's proof of its key (see walletRegistrationMessage).
@@ -173,7 +169,7 @@ export const memberRoutes = {
 } as const satisfies Record<string, RouteSpec>;
 
 /** Every operation's route, as a type (the value is access.ts's `routes`). */
-type AllRoutes = typeof memberRoutes & typeof adminRoutes & typeof federationRoutes;
+type AllRoutes = typeof memberRoutes & typeof askBlockRoutes & typeof adminRoutes & typeof federationRoutes;
 
 export type RouteName = keyof AllRoutes;
 export type MemberRouteName = keyof typeof memberRoutes;

@@ -497,6 +497,9 @@ export const AskGroup = z.object({
 /** The asks of the member's to answer (open first), and their own latest asks with each part's state. */
 export const AskList = z.object({ ofMe: z.array(MoneyAsk), byMe: z.array(AskGroup) });
 
+/** `stop=asker`: declining also stops the asker from asking again (their other open asks are declined too). */
+export const DeclineAskQuery = z.object({ stop: z.enum(["asker"]).optional() });
+
 /** A member stopped from asking one for money, with when. */
 export const BlockedAsker = z.object({ memberId: z.number().int(), name: z.string(), since: z.string() });
 
@@ -1378,7 +1381,7 @@ export const schemas = {
   cancelPaymentRequest: { params: PaymentRequestParams, response: PaymentRequestView },
   askMoney: { body: AskMoneyBody, response: AskGroup },
   listAsks: { response: AskList },
-  declineAsk: { params: PaymentRequestParams, response: MoneyAsk },
+  declineAsk: { params: PaymentRequestParams, query: DeclineAskQuery, response: MoneyAsk },
   listBlockedAskers: { response: z.array(BlockedAsker) },
   /** Answers the member stopped, and how many of their open asks were declined. */
   blockAsker: { params: MemberParams, response: BlockedAsker.extend({ declined: z.number().int() }) },

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import { ErrorCode, LOGO_MAX_BYTES, SM, msg, type Msg } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { Refusal } from "../platform/errors";
 import type { SvgCheck, SvgVerdict } from "./logo-worker";
 

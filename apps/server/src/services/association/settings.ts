@@ -2,7 +2,7 @@ import { ErrorCode, M, formatCents, ibanValid, nameProblem, parseApiAmount, setu
 import type { SaveAssociationSettingsBody } from "@mutua/domain/api/schemas";
 import type { z } from "zod";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { Refusal, invalid } from "../platform/errors";
 import { THEME_KEYS, type ThemeKey } from "./theme";
 import { logoUrl } from "./logo";

@@ -3,11 +3,11 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { booksFileName, ErrorCode, formatCents, SM, unitRate, type Books, type BooksFile, type MovementKind, type WalletRole } from "@mutua/domain";
 import { BookMovement, Books as BooksSchema } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
-import { audit } from "./audit";
+import { audit } from "../platform/audit";
 import { Refusal } from "../platform/errors";
 import { hit, type Limit } from "../platform/rate-limit";
 import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
-import { crossPartyName } from "../federation/party-name";
+import { crossPartyName } from "../ledger/party-name";
 
 /** The most movements one answer lists: a longer period is refused, never cut (its sums would not add up). */
 export const BOOKS_MAX_MOVEMENTS = 100_000;

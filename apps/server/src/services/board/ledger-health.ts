@@ -1,9 +1,9 @@
 import type { LedgerCheckTrigger, LedgerHealth } from "@mutua/domain";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createPool, type Db, type Queryable, type Tx } from "../../db/pool";
-import { audit } from "./audit";
+import { audit } from "../platform/audit";
 import { ledgerViolations } from "../ledger/ledger";
-import { rightHolders } from "../members/separation";
+import { rightHolders } from "../platform/separation";
 
 /** How often the ledger's invariants are checked: by one instance, whichever gets there first. */
 export const LEDGER_CHECK_EVERY_MINUTES = 60;

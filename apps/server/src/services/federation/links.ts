@@ -16,7 +16,7 @@ import {
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
 import { hit } from "../platform/rate-limit";

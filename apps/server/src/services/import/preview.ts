@@ -245,7 +245,7 @@ export interface ExistingMember {
   memberId: bigint;
   name: string;
   createdAt: Date;
-  /** Whether their address is proven; if not, the wallet the import credits is held until it is (held-wallets.ts). */
+  /** Whether their address is proven; if not, the wallet the import credits is held until it is (wallets/held-wallets.ts). */
   emailVerified: boolean;
   /** Their wallet on the backend, if they have one (still empty), and its status. */
   wallet: { id: string; status: WalletStatus } | null;

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { LIMITS, formatCents, searchKey } from "@mutua/domain";
 import type { Db, Tx } from "../../db/pool";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { hashPassword } from "../members/passwords";
-import { holdUnprovenWallets } from "./held-wallets";
+import { holdUnprovenWallets } from "../wallets/held-wallets";
 import { readHistoryFile } from "./history-file";
 import { inImportTurn, transactionOn } from "./import-lock";
 import { inspectImport, sortedMembers, type ExistingMember, type ImportPreview, type PreviewOptions } from "./preview";
@@ -27,7 +27,7 @@ import { fileName } from "./table";
  * Members new to the association get an active wallet: nobody can sign in to their account before
  * opening the invitation sent to their address. A member already here (same e-mail) gets their
  * balance and history in their wallet, made pending and held until their address is proven when
- * it never was (held-wallets.ts). Rights are never imported.
+ * it never was (wallets/held-wallets.ts). Rights are never imported.
  *
  * Running the same files again writes nothing: members are known by their external id, movements
  * by their idempotency key (the old system's reference, or a digest of the line); a later file
@@ -282,7 +282,7 @@ async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwor
  * New members (never with rights: an owner grants those from the members' pages, where their
  * password is asked again), their external ids, and a wallet with its account for each member who
  * has none on the backend (an existing member may have one, still empty). A wallet made for a
- * member already here whose address is not proven is made pending, and held (held-wallets.ts).
+ * member already here whose address is not proven is made pending, and held (wallets/held-wallets.ts).
  * Returns how many members were made.
  */
 async function writeMembers(tx: Tx, importId: bigint, backendId: string, currencyId: string): Promise<number> {

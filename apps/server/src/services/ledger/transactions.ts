@@ -2,7 +2,7 @@ import { formatCents, parseAmountInput, unitRate, searchKey, type ReconversionSt
 import type { Queryable } from "../../db/pool";
 import { checkBound, decodeCursor, encodeCursor } from "./paging";
 import type { MovementKind, MovementRow } from "./ledger";
-import { crossingOf, crossPartyName } from "../federation/party-name";
+import { crossingOf, crossPartyName } from "./party-name";
 
 interface Row {
   id: bigint;

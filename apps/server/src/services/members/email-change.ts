@@ -1,8 +1,8 @@
 import { EMAIL_CHANGE_HOURS, ErrorCode, buildPath, emailProblem, normalizeEmail, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
-import { sendBestEffort, type Mailer } from "../notifications/mail";
+import { audit } from "../platform/audit";
+import { sendBestEffort, type Mailer } from "../platform/mail";
 import { Refusal, invalid, loginRequired } from "../platform/errors";
 import { hit } from "../platform/rate-limit";
 import { checkPasswordAgain } from "./credentials";

@@ -2,8 +2,8 @@ import { ErrorCode, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal } from "../platform/errors";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
-import { sendBestEffort, type Mail, type Mailer } from "../notifications/mail";
+import { audit } from "../platform/audit";
+import { sendBestEffort, type Mail, type Mailer } from "../platform/mail";
 import { hit } from "../platform/rate-limit";
 import { newToken, tokenHash } from "./sessions";
 

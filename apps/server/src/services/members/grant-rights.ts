@@ -1,8 +1,8 @@
 import { ErrorCode, SM, type MemberFile } from "@mutua/domain";
 import { inTransaction, type Db } from "../../db/pool";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
-import { sendBestEffort, type Mailer } from "../notifications/mail";
+import { audit } from "../platform/audit";
+import { sendBestEffort, type Mailer } from "../platform/mail";
 import { forbidden, notFound, Refusal } from "../platform/errors";
 import { checkPasswordAgain } from "./credentials";
 import { memberFile } from "./member-file";

@@ -13,11 +13,11 @@ import {
 } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { revokeDeviceLogins } from "./credentials";
 import { notFound, Refusal } from "../platform/errors";
-import { memberWallets } from "../payments/limits";
-import { sendBestEffort, type Mailer } from "../notifications/mail";
+import { memberWallets } from "../wallets/limits";
+import { sendBestEffort, type Mailer } from "../platform/mail";
 import { findMemberById } from "./members";
 import { resetLinkMail, spendAddressResetBudget } from "./password-reset";
 import { revokeAllSessions } from "./sessions";

@@ -7,7 +7,7 @@ import { hit, forgive, clear } from "../platform/rate-limit";
 import { createSession } from "./sessions";
 import { PHOTO_VERSION_SQL, photoUrl } from "./photo-url";
 import { confirmationMail, sendConfirmationAgain } from "./email-confirmation";
-import { sendBestEffort, type Mailer } from "../notifications/mail";
+import { sendBestEffort, type Mailer } from "../platform/mail";
 
 export interface MemberRow {
   id: bigint;
@@ -75,7 +75,7 @@ export async function findMemberByEmail(db: Queryable, email: string): Promise<M
 }
 
 /**
- * What administrators search a member by (member-file.ts, limits.ts): name, e-mail, phone as
+ * What administrators search a member by (member-file.ts, wallets/limits.ts): name, e-mail, phone as
  * typed and as digits. Members find each other by name only (name_key).
  */
 export const adminSearchText = (firstName: string, lastName: string, email: string, phone: string | null) =>

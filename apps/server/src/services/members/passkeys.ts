@@ -12,7 +12,7 @@ import type { Db, Queryable } from "../../db/pool";
 import { Refusal, notFound } from "../platform/errors";
 import type { Settings } from "../../settings";
 import { credentialAdded, DEVICE_ID } from "./credentials";
-import type { Mailer } from "../notifications/mail";
+import type { Mailer } from "../platform/mail";
 import { findMemberById, toProfile } from "./members";
 import { clear, forgive, hit } from "../platform/rate-limit";
 import { createSession, markProven, newToken, tokenHash } from "./sessions";

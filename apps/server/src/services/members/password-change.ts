@@ -1,8 +1,8 @@
 import { newPasswordProblems, type Msg } from "@mutua/domain";
 import { inTransaction, type Db } from "../../db/pool";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
-import { sendBestEffort, type Mailer } from "../notifications/mail";
+import { audit } from "../platform/audit";
+import { sendBestEffort, type Mailer } from "../platform/mail";
 import { invalid } from "../platform/errors";
 import { checkPasswordAgain } from "./credentials";
 import { findMemberById } from "./members";

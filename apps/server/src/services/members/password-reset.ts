@@ -2,14 +2,14 @@ import { ErrorCode, newPasswordProblems, normalizeEmail, type Msg, SM } from "@m
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, invalid } from "../platform/errors";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { revokeDeviceLogins } from "./credentials";
-import { sendBestEffort, type Mail, type Mailer } from "../notifications/mail";
+import { sendBestEffort, type Mail, type Mailer } from "../platform/mail";
 import { findMemberByEmail, type MemberRow } from "./members";
 import { hashPasswordInTurn } from "./passwords";
 import { markAddressProven } from "./email-confirmation";
 import { tellPasswordChanged } from "./password-change";
-import { acceptInvitation } from "../import/invitations";
+import { acceptInvitation } from "./invitations";
 import { hit } from "../platform/rate-limit";
 import { newToken, revokeAllSessions, tokenHash } from "./sessions";
 

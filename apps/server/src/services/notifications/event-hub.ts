@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Db } from "../../db/pool";
+import { OUTBOX_CHANNEL } from "../platform/mail";
 
 /** The channel migration 0011's trigger notifies, with the member's id, when it writes an event. */
 export const EVENTS_CHANNEL = "mutua_member_events";
@@ -10,9 +11,6 @@ export const EVENTS_CHANNEL = "mutua_member_events";
 export const STREAMS_CHANNEL = "mutua_member_streams";
 /** The channel notified when the association's row changes (migration 0027's trigger). */
 export const ASSOCIATION_CHANNEL = "mutua_association";
-
-/** The channel notified when messages are queued that no member event announces (services/import/invitations.ts): the workers look. */
-export const OUTBOX_CHANNEL = "mutua_outbox";
 
 type Wake = () => void;
 

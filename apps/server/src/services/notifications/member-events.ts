@@ -1,6 +1,6 @@
 import { formatCents, SILENT_EVENT_KINDS, type EventKind, type MemberEvent, type ReconversionStatus } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
-import { crossPartyName } from "../federation/party-name";
+import { crossPartyName } from "../ledger/party-name";
 
 /**
  * A member's events (migration 0011 writes them, by trigger, in their cause's transaction): what

@@ -1,5 +1,5 @@
 import { formatAmount, memberSinceDate, MEMBER_LANGUAGES, type MemberLanguage, type NotificationKind } from "@mutua/domain";
-import type { Mail } from "./mail";
+import type { Mail } from "../platform/mail";
 
 /**
  * A notification's words, e-mail and push, in the member's language (English and French, as the

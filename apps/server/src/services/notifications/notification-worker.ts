@@ -3,7 +3,7 @@ import type { MemberLanguage } from "@mutua/domain";
 import type { Db } from "../../db/pool";
 import type { Settings } from "../../settings";
 import type { EventHub } from "./event-hub";
-import type { Mailer } from "./mail";
+import type { Mailer } from "../platform/mail";
 import {
   claimEmail,
   claimPush,
@@ -19,7 +19,7 @@ import { notificationMail, notificationPush, writingLanguage, type PushFacts } f
 import { allowedEndpoint, forgetSubscription, subscriptionFailed, subscriptionWorked } from "./push-subscriptions";
 import { sendPush, vapidSubject } from "./push-send";
 import { unsubscribeToken } from "./unsubscribe-tokens";
-import { claimInvitation, invitationMail, markInvitationFailed, markInvitationSent, nextInvitationAt, permanentMailFailure } from "../import/invitations";
+import { claimInvitation, invitationMail, markInvitationFailed, markInvitationSent, nextInvitationAt, permanentMailFailure } from "../members/invitations";
 import { vapidKeys, type VapidKeys } from "./vapid";
 
 /**
@@ -43,7 +43,7 @@ import { vapidKeys, type VapidKeys } from "./vapid";
  * member's live events meanwhile. The claim pushes the row's `next_attempt_at` a lease ahead
  * instead: no other sender takes it before then, and if this instance dies mid-send the row falls
  * due again then and is sent by whoever is up. The SMTP mailer and the push request give up well
- * within the lease (services/notifications/mail.ts, push-send.ts), so a slow send is never taken up twice. A
+ * within the lease (services/platform/mail.ts, push-send.ts), so a slow send is never taken up twice. A
  * message is thus sent once, or, when an instance dies between the mail or push server's
  * "accepted" and the database's "sent", twice: the unavoidable case of any outbox.
  *
@@ -55,7 +55,7 @@ import { vapidKeys, type VapidKeys } from "./vapid";
  * when the next retry falls due, and every minute besides.
  */
 
-/** An e-mail's claim: the SMTP mailer gives up within a few minutes (services/notifications/mail.ts). */
+/** An e-mail's claim: the SMTP mailer gives up within a few minutes (services/platform/mail.ts). */
 const EMAIL_LEASE_SECONDS = 600;
 /** A push's claim: well past its send's deadline; a push held by an instance that died frees its member's turn sooner. */
 const pushLeaseSeconds = (timeoutSeconds: number) => Math.max(120, 4 * timeoutSeconds);

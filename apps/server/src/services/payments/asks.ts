@@ -204,8 +204,9 @@ export async function listAsks(db: Queryable, me: bigint): Promise<AskList> {
 /**
  * The asked member says no. Only theirs: to anybody else it does not exist. A paid ask stays paid
  * (the money moved); one no longer open is answered as it is, so a repeated decline does no harm.
+ * With `stopAsker`, the asker is also stopped from asking again, as blockAsker does.
  */
-export async function declineAsk(db: Queryable, me: bigint, publicId: string): Promise<MoneyAsk> {
+export async function declineAsk(db: Db, me: bigint, publicId: string, opts: { stopAsker?: boolean } = {}): Promise<MoneyAsk> {
   // The UPDATE re-checks status and expiry itself: a payment committing meanwhile wins.
   await db.query(
     "UPDATE payment_requests SET status = 'declined', closed_at = now() WHERE public_id = $1 AND asked_member_id = $2 AND status = 'open' AND expires_at > now()",
@@ -215,6 +216,7 @@ export async function declineAsk(db: Queryable, me: bigint, publicId: string): P
   if (!rows[0]) throw requestNotFound();
   const ask = view(rows[0]);
   if (ask.status === "paid") throw new Refusal(ErrorCode.stateConflict, { id: SM.paymentRequestPaid });
+  if (opts.stopAsker) await blockAsker(db, me, rows[0].asker_id);
   return ask;
 }
 

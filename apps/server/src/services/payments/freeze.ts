@@ -1,9 +1,9 @@
 import type { MemberWallet } from "@mutua/domain";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { notFound } from "../platform/errors";
-import { memberWallet } from "./limits";
-import { refuseOwn } from "../members/separation";
+import { memberWallet } from "../wallets/limits";
+import { refuseOwn } from "../platform/separation";
 
 /**
  * Freezing a member's wallet: while frozen it neither sends nor receives — the ledger

@@ -18,7 +18,7 @@ import type { MovementRow } from "../ledger/ledger";
 import { hit } from "../platform/rate-limit";
 import { tillWallet } from "../shops/tills";
 import { memberSinceSql, nameHint } from "../members/name-hints";
-import { crossPartyName } from "../federation/party-name";
+import { crossPartyName } from "../ledger/party-name";
 
 /**
  * Payment requests: a payee asks for an exact amount into one of their wallets. Its

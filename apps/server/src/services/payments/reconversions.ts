@@ -1,8 +1,8 @@
 import { ErrorCode, RECONVERSION_STATUSES, formatCents, type ReconversionStatus, type ReconversionView, type SubAccount, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, notFound } from "../platform/errors";
-import { audit } from "../board/audit";
-import { refuseOwn } from "../members/separation";
+import { audit } from "../platform/audit";
+import { refuseOwn } from "../platform/separation";
 import { postMovementTx } from "../ledger/ledger";
 import { systemWallet } from "../wallets/wallets";
 

@@ -3,10 +3,10 @@ import { ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiA
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import { Refusal, forbidden, notFound } from "../platform/errors";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { requireTopUps, type Features } from "../platform/features";
 import { postMovementTx } from "../ledger/ledger";
-import { refuseOwn } from "../members/separation";
+import { refuseOwn } from "../platform/separation";
 import { systemWallet, type BackendKind } from "../wallets/wallets";
 
 export type { TopUpState };

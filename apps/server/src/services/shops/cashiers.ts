@@ -1,7 +1,7 @@
 import { ErrorCode, LIMITS, SM, emailProblem, normalizeEmail, type Cashier, type CashierInvitation, type Till } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 import { Refusal, invalid, notFound } from "../platform/errors";
 import { findMemberByEmail, findMemberById } from "../members/members";
 import { hit } from "../platform/rate-limit";

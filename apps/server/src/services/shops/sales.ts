@@ -3,7 +3,7 @@ import type { Queryable } from "../../db/pool";
 import { invalid } from "../platform/errors";
 import { checkBound, decodeCursor, encodeCursor } from "../ledger/paging";
 import { memberSinceSql, nameHint } from "../members/name-hints";
-import { crossPartyName } from "../federation/party-name";
+import { crossPartyName } from "../ledger/party-name";
 
 export interface SalesRange {
   from: string;

@@ -1,9 +1,9 @@
 import { ErrorCode, type StagingAccount, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, notFound } from "../platform/errors";
-import { audit } from "../board/audit";
-import { refuseOwn } from "../members/separation";
-import { HELD } from "../import/held-wallets";
+import { audit } from "../platform/audit";
+import { refuseOwn } from "../platform/separation";
+import { HELD } from "./held-wallets";
 import type { BackendKind, WalletStatus } from "./wallets";
 
 /** docs/spec.md §3 "Pending user account": wallets waiting for an account-validation administrator. */
@@ -40,7 +40,7 @@ export async function stagingAccounts(db: Queryable): Promise<StagingAccount[]> 
  * other way is refused. Mutual-credit limits were set when the wallet was opened: nothing to add.
  * An administrator's own wallet is approved by another one; discarding their own request harms
  * nobody but themselves, and is theirs to do. A wallet an import holds until its member proves
- * their address is nobody's to decide on (services/import/held-wallets.ts).
+ * their address is nobody's to decide on (services/wallets/held-wallets.ts).
  */
 export async function decideCreation(db: Db, admin: bigint, walletId: string, to: "active" | "discarded") {
   return inTransaction(db, async (tx) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { BackendKind, BackendStatus, WalletRole, WalletStatus } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
-import { HELD } from "../import/held-wallets";
+import { HELD } from "./held-wallets";
 
 export type { BackendKind, WalletStatus };
 
@@ -52,7 +52,7 @@ export async function firstMemberWallet(db: Queryable, memberId: bigint, backend
 /**
  * The member's own wallet, or null: another member's wallet is "not found", never "forbidden". A
  * wallet an import holds until its member's address is proven is not theirs yet: whoever signed
- * up with that address reads neither its balance nor its history (services/import/held-wallets.ts).
+ * up with that address reads neither its balance nor its history (services/wallets/held-wallets.ts).
  */
 export async function getOwnWallet(db: Queryable, memberId: bigint, id: string): Promise<WalletRow | null> {
   const { rows } = await db.query<WalletRow>(`SELECT * FROM wallets w WHERE id = $1 AND NOT ${HELD("w.id")}`, [id]);

@@ -4,7 +4,7 @@ import { M, ownerName, type MoneyAsk } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { useAnswerAsk, useBlockAsker } from "./mutations";
+import { useAnswerAsk } from "./mutations";
 
 /**
  * The asked member declines an ask, after a question; ticked, "Stop … asking me" also stops its
@@ -14,14 +14,11 @@ export function DeclineAskDialog({ ask, onClose }: { ask: MoneyAsk; onClose: () 
   const { i18n } = useLingui();
   const fmt = useFormat();
   const answer = useAnswerAsk();
-  const block = useBlockAsker();
   const [stop, setStop] = useState(false);
   const name = ownerName(ask.asker.name);
-  const busy = answer.isPending || block.isPending;
   const decline = async () => {
     try {
-      if (stop) await block.mutateAsync({ memberId: ask.asker.memberId, blocked: true });
-      else await answer.mutateAsync({ requestId: ask.requestId, as: "asked" });
+      await answer.mutateAsync({ requestId: ask.requestId, as: "asked", stop });
       onClose();
       toast.success(stop ? i18n._("Request declined. {name} can no longer ask you for money.", { name }) : i18n._("Request declined"));
     } catch {
@@ -33,7 +30,7 @@ export function DeclineAskDialog({ ask, onClose }: { ask: MoneyAsk; onClose: () 
       title={i18n._("Decline {name}'s request of {amount}?", { name, amount: fmt.money(ask.amount, ask.currency) })}
       confirm={i18n._("Decline")}
       danger
-      busy={busy}
+      busy={answer.isPending}
       onClose={onClose}
       onConfirm={() => void decline()}
     >

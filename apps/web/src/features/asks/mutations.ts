@@ -18,23 +18,10 @@ export function useAnswerAsk() {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    /** The asked member declines, or the asker withdraws. */
-    mutationFn: async ({ requestId, as }: { requestId: string; as: "asked" | "asker" }): Promise<void> => {
-      if (as === "asked") await client.call("declineAsk", { params: { requestId } });
+    /** The asked member declines (and with `stop`, stops the asker from asking again), or the asker withdraws. */
+    mutationFn: async ({ requestId, as, stop = false }: { requestId: string; as: "asked" | "asker"; stop?: boolean }): Promise<void> => {
+      if (as === "asked") await client.call("declineAsk", { params: { requestId }, query: stop ? { stop: "asker" } : {} });
       else await client.call("cancelPaymentRequest", { params: { requestId } });
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
-  });
-}
-
-/** Stops a member from asking again (their open asks are declined), or lets them again. */
-export function useBlockAsker() {
-  const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ memberId, blocked }: { memberId: number; blocked: boolean }): Promise<void> => {
-      if (blocked) await client.call("blockAsker", { params: { memberId } });
-      else await client.call("unblockAsker", { params: { memberId } });
     },
     onSettled: () => qc.invalidateQueries({ queryKey: askKeys.all }),
   });

@@ -8,7 +8,6 @@ import { MEMBER_KEY, MONEY } from "../../lib/query-policy";
 export const askKeys = {
   all: [...MEMBER_KEY, "asks"] as const,
   list: () => [...askKeys.all, "list"] as const,
-  blocked: () => [...askKeys.all, "blocked"] as const,
 };
 
 /**
@@ -30,9 +29,3 @@ export function useAsks(enabled = true) {
 
 /** Whether the dashboard's card has anything to show (an ask to answer, or one's own lately): it loads only then. */
 export const hasAsksToShow = (asks: AskList | undefined): boolean => Boolean(asks && (asks.ofMe.some((a) => a.status === "open") || asks.byMe.length > 0));
-
-/** The members this member stopped from asking them for money (Preferences). */
-export function useBlockedAskers() {
-  const client = useClient();
-  return useQuery({ queryKey: askKeys.blocked(), queryFn: () => client.call("listBlockedAskers") });
-}

@@ -1,5 +1,5 @@
 import type { Tx } from "../../db/pool";
-import { audit } from "../board/audit";
+import { audit } from "../platform/audit";
 
 /**
  * The wallets an import holds (migration 0037). The import knows a member already here by their
@@ -12,7 +12,7 @@ import { audit } from "../board/audit";
  *   it, and neither its balance nor its movements are theirs to read (getOwnWallet);
  * - held, account administrators do not see it among the wallets to approve, nor can they
  *   approve it (wallets/staging.ts): only the address's owner releases it;
- * - the import's invitation goes to the address (invitations.ts), and when a link sent to it is
+ * - the import's invitation goes to the address (members/invitations.ts), and when a link sent to it is
  *   opened (that invitation, or a password reset: setNewPassword, which also gives the account a
  *   new password and signs everybody out), the wallet becomes what it would have been had the
  *   address been proven: active, or still pending if its member had asked for it before the

@@ -1,7 +1,7 @@
-import type { Db } from "../../db/pool";
-import type { Settings } from "../../settings";
-import { sweepAsks } from "../payments/asks";
-import { sweepPaymentRequests } from "../payments/payment-requests";
+import type { Db } from "./db/pool";
+import type { Settings } from "./settings";
+import { sweepAsks } from "./services/payments/asks";
+import { sweepPaymentRequests } from "./services/payments/payment-requests";
 
 /** How often each instance clears what has expired; several instances doing it is harmless. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;

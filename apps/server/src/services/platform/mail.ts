@@ -2,6 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 
+/** The channel notified when mail is queued that no member event announces (members/invitations.ts): the workers look. */
+export const OUTBOX_CHANNEL = "mutua_outbox";
+
 export interface Mail {
   to: string;
   subject: string;

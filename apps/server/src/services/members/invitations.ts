@@ -1,11 +1,10 @@
 import type { MemberLanguage } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import type { Settings } from "../../settings";
-import { audit } from "../board/audit";
-import type { Mail } from "../notifications/mail";
-import { newToken } from "../members/sessions";
-import { OUTBOX_CHANNEL } from "../notifications/event-hub";
-import { releaseHeldWallets } from "./held-wallets";
+import { audit } from "../platform/audit";
+import { OUTBOX_CHANNEL, type Mail } from "../platform/mail";
+import { newToken } from "./sessions";
+import { releaseHeldWallets } from "../wallets/held-wallets";
 
 /**
  * The invitations of imported members to choose their password (migration 0029): rows of an
@@ -27,7 +26,7 @@ const INVITE_LOCK = 0x6d_69_6e_76; // "minv"
 /**
  * The ones to invite: a member the import made (in its transaction, so at its instant) who never
  * chose a password, and a member who was here before whose address was never proven, whose
- * balance the import holds until a link sent to that address is opened (held-wallets.ts). A
+ * balance the import holds until a link sent to that address is opened (wallets/held-wallets.ts). A
  * member who was here before with a proven address already has a way in.
  */
 const TO_INVITE = `((m.created_at = im.created_at AND m.password_changed_at = m.created_at)
@@ -208,7 +207,7 @@ export async function markInvitationFailed(db: Queryable, memberId: bigint, erro
 
 /**
  * The member chose a password from a link sent to their address: their invitation, if any, is
- * accepted, and what an import held for that address is released (held-wallets.ts).
+ * accepted, and what an import held for that address is released (wallets/held-wallets.ts).
  */
 /** Answers how many wallets held for the member's address it released (their passkeys go with the hold). */
 export async function acceptInvitation(db: Tx, memberId: bigint): Promise<number> {

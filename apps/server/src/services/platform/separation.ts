@@ -1,6 +1,6 @@
 import { ErrorCode, SM, type LedgerHealth } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
-import { Refusal } from "../platform/errors";
+import { Refusal } from "./errors";
 
 /**
  * Separation of duties: a validation right is for other members' wallets and orders. On their

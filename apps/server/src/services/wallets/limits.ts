@@ -1,8 +1,8 @@
 import { ErrorCode, M, formatCents, parseApiAmount, searchKey, type MemberWallet, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, notFound } from "../platform/errors";
-import { audit } from "../board/audit";
-import { refuseOwn } from "../members/separation";
+import { audit } from "../platform/audit";
+import { refuseOwn } from "../platform/separation";
 
 interface Row {
   member_id: bigint;
