@@ -258,6 +258,14 @@ describe("the docs checker", () => {
     expect(fs.readFileSync(path.join(ROOT, "README.md"), "utf8")).toContain(`.tools/node-v${FETCHED_NODE}/bin`);
   });
 
+  it("lists the areas in development.md in the order areas.ts declares", async () => {
+    const { AREAS } = await import("../packages/domain/src/areas");
+    const text = fs.readFileSync(path.join(ROOT, "docs/development.md"), "utf8");
+    const section = text.slice(text.indexOf("## Areas"), text.indexOf("## ", text.indexOf("## Areas") + 3));
+    const listed = [...section.matchAll(/^\| \d+ \| (\w+) \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual([...AREAS]);
+  });
+
   it("finds nothing broken in README.md and docs/*.md", () => {
     expect(show(checkDocs(repositoryDocs()))).toEqual([]);
   });

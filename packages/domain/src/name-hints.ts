@@ -1,5 +1,5 @@
 /**
- * A name hint's date (api/schemas.ts NameHint: what tells apart members whose names look alike) in
+ * A name hint's date (members/schemas.ts NameHint: what tells apart members whose names look alike) in
  * a language's words: a month ("March 2024", "mars 2024"), or a day ("March 5, 2024", "5 mars
  * 2024") when `day` says the sentence around it needs one ("membre depuis le 5 mars 2024"). A
  * module apart from names.ts, which the sign-up page loads: only the screens showing a hint do.

@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES } from "../vocabulary";
+import { AmountString } from "../platform/schemas";
+
+/** The federation's contract: links between associations' servers, quotes and payments across them (docs/federation.md). */
+
+/**
+ * A currency's value against the common unit the linked associations count in (as Komunitin's
+ * hour): a positive decimal of at most 4 places. The rate between two currencies is the ratio of
+ * their values, so any two linked currencies have one.
+ */
+export const UnitValue = z
+  .string()
+  .regex(/^\d{1,6}(\.\d{1,4})?$/, "a positive number with at most 4 decimals")
+  .refine((v) => Number(v) > 0, "a positive number with at most 4 decimals");
+
+/** What one side of a link sets for the other. */
+export const FederationTerms = z.object({
+  /** One unit of this association's currency, in the common unit. */
+  ourValue: UnitValue,
+  /** One unit of the other association's currency, in the common unit. */
+  theirValue: UnitValue,
+  /** The most of the other's currency this side holds (what its members were paid from there, not yet balanced). */
+  trustLimit: AmountString,
+  /** Off, no payment crosses the link either way; the balances stay as they are. */
+  enabled: z.boolean(),
+});
+
+/** A server's description of itself, published at its well-known address. */
+export const FederationServer = z.object({
+  protocol: z.literal("mutua-federation/1"),
+  name: z.string(),
+  url: z.string(),
+  currencyName: z.string(),
+  currencySymbol: z.string(),
+  /** Ed25519, raw 32 bytes in base64url: also the `keyid` of its signatures. */
+  publicKey: z.string(),
+  /** The key's SHA-256 in hex, its first 32 digits: what an invitation names, and what owners compare aloud. */
+  fingerprint: z.string(),
+});
+
+export const FederationLink = z.object({
+  id: z.string(),
+  peerUrl: z.string(),
+  /** Known once the other side answered (the invited side knows them from the start). */
+  peer: FederationServer.omit({ protocol: true }).nullable(),
+  /** Which side made the invitation. */
+  role: z.enum(FEDERATION_LINK_ROLES),
+  /** invited: the code is out, unanswered; accepted: the invited side accepted, the inviting side's owners confirm; active. */
+  state: z.enum(FEDERATION_LINK_STATES),
+  /** Whose move it is: this side's owners, the other side's, or nobody's (active). */
+  waitingFor: z.enum(["us", "them"]).nullable(),
+  /** This side's terms; null until this side set them (the inviting side sets them when it confirms). */
+  terms: FederationTerms.nullable(),
+  /** The other side's terms as it told them; null until it did. */
+  peerTerms: FederationTerms.nullable(),
+  /** Whether both sides count the same rate (their values cross-multiplied): payments need it. */
+  ratesAgree: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const FederationOverview = z.object({ server: FederationServer, links: z.array(FederationLink) });
+
+export const FederationInvitation = z.object({ link: FederationLink, code: z.string() });
+
+export const AcceptFederationInvitationBody = z.object({ code: z.string().trim().min(10).max(2000), terms: FederationTerms });
+
+export const FederationTermsBody = z.object({ terms: FederationTerms });
+
+export const FederationLinkParams = z.object({ linkId: z.string().min(1).max(64) });
+
+/** The invited server's acceptance: the invitation's secret, who it is, and its terms. */
+export const PeerAcceptBody = z.object({
+  secret: z.string().min(16).max(128),
+  server: FederationServer,
+  terms: FederationTerms,
+});
+
+export const PeerAccepted = z.object({ server: FederationServer });
+
+/** The other side's quote for paying one of its members: `amount` in its currency, `peerAmount` in the payer's. */
+export const PeerQuoteBody = z.object({ walletId: z.string().min(3).max(120), amount: AmountString });
+
+export const PeerQuote = z.object({
+  payee: z.object({ walletId: z.string(), name: z.string() }),
+  amount: AmountString,
+  currencySymbol: z.string(),
+  peerAmount: AmountString,
+  /** One unit of the payee's currency in the payer's, as the payee's side counts it (at most 4 decimals). */
+  rate: z.string(),
+});
+
+/** A member's question: paying `amount` (in the payee's currency) to a wallet of the linked association at `server`. */
+export const CrossQuoteBody = z.object({ server: z.string().min(8).max(300), walletId: z.string().min(3).max(120), amount: AmountString });
+
+export const CrossQuote = z.object({
+  association: z.string(),
+  payee: z.object({ walletId: z.string(), name: z.string() }),
+  /** In the payee's currency. */
+  amount: AmountString,
+  currencySymbol: z.string(),
+  /** What the payer pays, in their own currency. */
+  payerAmount: AmountString,
+  payerCurrencySymbol: z.string(),
+  rate: z.string(),
+});
+
+export const PeerTermsBody = z.object({ terms: FederationTerms });
+
+export const PaymentIdAcross = z.string().regex(/^fp_[A-Za-z0-9_-]{16,40}$/);
+
+export const MemoAcross = z.string().max(50);
+
+/**
+ * A payment across, as the payer's side asks the payee's to make it: the payer's side already
+ * holds its member's money. `amount` is in the payee's currency, `payerAmount` in the payer's,
+ * related by the rate both sides count (checked again by the payee's side).
+ */
+export const PeerPayBody = z.object({
+  paymentId: PaymentIdAcross,
+  walletId: z.string().min(3).max(120),
+  amount: AmountString,
+  payerAmount: AmountString,
+  payer: z.object({ name: z.string().min(1).max(200) }),
+  memo: MemoAcross,
+  /** The payee's payment request it pays (a till's), if any. */
+  requestId: z.string().min(3).max(120).optional(),
+});
+
+/** The payee's side made it: its member is paid. */
+export const PeerPaid = z.object({ state: z.literal("committed"), amount: AmountString, payerAmount: AmountString });
+
+/** What became of a payment: the payee's side answers, and from then on never makes one it had not made. */
+export const PeerPaymentStateBody = z.object({ paymentId: PaymentIdAcross });
+
+export const PeerPaymentState = z.object({
+  state: z.enum(["committed", "aborted"]),
+  /** Why it was refused, in the payee's side's words; null when it committed, or was asked about before it arrived. */
+  reason: z.string().nullable(),
+});
+
+/**
+ * A member's payment to a member of a linked association: the quote's amounts (`amount` in the
+ * payee's currency, `payerAmount` in the payer's) and, for a ledger wallet, its key's signature
+ * over canonicalCrossPaymentMessage.
+ */
+export const CrossPayBody = z.object({
+  from: z.string().min(3).max(120),
+  server: z.string().min(8).max(300),
+  walletId: z.string().min(3).max(120),
+  amount: AmountString,
+  payerAmount: AmountString,
+  memo: MemoAcross.default(""),
+  requestId: z.string().min(3).max(120).optional(),
+  key: z.string().min(8).max(100),
+  at: z.string().max(40).optional(),
+  signature: z.string().max(200).optional(),
+});
+
+export const CrossPayment = z.object({
+  id: z.string(),
+  /** committed: both associations posted it; pending: the other's answer was lost, and this server asks it again until it knows. */
+  state: z.enum(["committed", "pending"]),
+  association: z.string(),
+  payee: z.object({ walletId: z.string(), name: z.string() }),
+  amount: AmountString,
+  currencySymbol: z.string(),
+  payerAmount: AmountString,
+  payerCurrencySymbol: z.string(),
+  /** The movement in the payer's history. */
+  transactionId: z.string(),
+});
