@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { AREAS } from "@mutua/domain/areas";
 
 /**
- * The server's services are cut by the areas of packages/domain/src/areas.ts, one folder each, and
- * an area imports only from those declared before it: a service that needs one after it is in the
- * wrong area, or what it needs is.
+ * The server's services and the domain's area folders are cut by the areas of
+ * packages/domain/src/areas.ts, one folder each, and an area imports only from those declared
+ * before it: code that needs one after it is in the wrong area, or what it needs is.
  */
 const SERVICES = path.join(import.meta.dirname, "../src/services");
 
@@ -52,6 +52,25 @@ export function againstTheOrder(files: Source[], order: readonly string[]): stri
 describe("the server's areas", () => {
   it("each service folder is a declared area, and imports only from the areas declared before it", () => {
     expect(againstTheOrder(sources(), AREAS)).toEqual([]);
+  });
+
+  it("the domain's area folders import only from the areas declared before them", () => {
+    const DOMAIN = path.join(import.meta.dirname, "../../../packages/domain/src");
+    const files = AREAS.filter((a) => fs.existsSync(path.join(DOMAIN, a))).flatMap((area) =>
+      fs
+        .readdirSync(path.join(DOMAIN, area))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => {
+          const text = fs.readFileSync(path.join(DOMAIN, area, f), "utf8");
+          // Imports of the domain's own flat modules (../vocabulary) are below every area.
+          const imports = [...text.matchAll(/^import[^"']*from\s+["'](\.[^"']+)["']/gm)]
+            .map((m) => m[1]!)
+            .filter((i) => /^\.\.\/[a-z-]+\//.test(i) || i.startsWith("./"));
+          return { file: path.join(area, f), imports };
+        }),
+    );
+    expect(files.length).toBeGreaterThan(AREAS.length - 1);
+    expect(againstTheOrder(files, AREAS)).toEqual([]);
   });
 
   it("finds an import planted against the order, and a folder nobody declared", () => {

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { M } from "../messages";
-import { LIMITS, MOVEMENT_KINDS, RECONVERSION_STATUSES, TOPUP_STATES } from "../vocabulary";
+import { LIMITS, MOVEMENT_KINDS, RECONVERSION_STATUSES, SUB_ACCOUNTS, TOPUP_STATES } from "../vocabulary";
 import { AmountString, SignedAmountString, WalletParams } from "../platform/schemas";
-import { SubAccountKind } from "../wallets/schemas";
 
 /** The ledger's contract: movements as their wallets see them, pages of them, and the month's summary of a wallet. */
+
+/** The money accounts of a wallet that a movement posts to. */
+export const SubAccountKind = z.enum(SUB_ACCOUNTS);
 
 /** One movement of the wallet's, by its public id (a notification's `transactionId`). */
 export const TransactionParams = WalletParams.extend({ transactionId: z.string().min(1).max(64) });

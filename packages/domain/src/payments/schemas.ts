@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIMITS, PAYMENT_REQUEST_STATUSES } from "../vocabulary";
 import { AmountString, Memo, PaymentRequestId, WalletId } from "../platform/schemas";
 import { ReconversionStatus, TopUpState } from "../ledger/schemas";
-import { SubAccountKind } from "../wallets/schemas";
+import { SubAccountKind } from "../ledger/schemas";
 import { NameHint } from "../members/schemas";
 
 /** The payments' contract: payments and payment requests, asks for money between members, top-ups and reconversions. */

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { M } from "../messages";
 import { hasDeceptiveMemoCharacters } from "../amount";
-import { BACKEND_KINDS, LIMITS, SUB_ACCOUNTS, WALLET_STATUSES } from "../vocabulary";
+import { BACKEND_KINDS, LIMITS, WALLET_STATUSES } from "../vocabulary";
 import { AmountString, SignedAmountString, WalletId } from "../platform/schemas";
+import { SubAccountKind } from "../ledger/schemas";
 
 /** The wallets' contract: backends, a member's accounts and balances, opening and approving wallets, ledger wallet files and PINs, limits and freezes. */
 
@@ -21,8 +22,6 @@ export const Backend = z.object({
   userAccounts: z.array(UserAccountRef),
   canCreateUserAccount: z.boolean(),
 });
-
-export const SubAccountKind = z.enum(SUB_ACCOUNTS);
 
 export const WalletStatus = z.enum(WALLET_STATUSES);
 
