@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { HelpIcon, Icon } from "./icons";
+import type { HelpTopic } from "./help-texts";
 
-/** The words a member may meet for the first time in the app, each with a short explanation (help-texts.tsx). */
-export type HelpTopic = "signed-wallet" | "mutual-credit" | "pledged-account" | "reconversion";
+export type { HelpTopic };
 
 // The explanations load on the first tap, not with the screens that offer them.
 const HelpText = lazy(() => import("./help-texts"));

@@ -1,6 +1,8 @@
 import { useLingui } from "@lingui/react";
-import type { HelpTopic } from "./HelpTip";
 import "./help.css";
+
+/** The words a member may meet for the first time in the app, each with a short explanation below. */
+export type HelpTopic = "signed-wallet" | "mutual-credit" | "pledged-account" | "reconversion";
 
 /** What each new word means, in the member's words (HelpTip.tsx): loaded when one is first asked. */
 export default function HelpText({ topic }: { topic: HelpTopic }) {
