@@ -19,8 +19,9 @@ import { chunksOf, csvOf, decodeAll, fixture, tmpFile, scratchFolder, tmpPath } 
 
 /**
  * Reading the files associations come to Mutua with (a French spreadsheet saved by Excel, Cyclos
- * and Odoo exports, Mutua's own format) into checked rows, with every problem located: decoding, CSV, values and mappings (the members
- * and history files themselves: import-tables.test.ts). Files only: no database.
+ * and Odoo exports, Mutua's own format) into checked rows, with every problem located: decoding,
+ * CSV, values and mappings (the members and history files themselves: import-tables.test.ts).
+ * Files only: no database.
  */
 
 scratchFolder();
