@@ -1,5 +1,5 @@
 /**
- * Self-test of e2e/support/camera.ts, without the app: the QR decoder, the screen reader, the fake
+ * Self-test of e2e/support/camera.ts and pdf.ts, without the app: the QR decoder, the screen reader, the fake
  * camera (granted and denied) and the PDF inspector.
  */
 import fs from "node:fs";
@@ -10,17 +10,8 @@ import type { Browser, Page } from "playwright-core";
 import { PNG } from "pngjs";
 import QRCode from "qrcode";
 import { PDFDocument } from "pdf-lib";
-import {
-  cameraVideoFromText,
-  decodePdfImages,
-  decodeQrPng,
-  inspectPdf,
-  launchCameraBrowser,
-  qrFromScreen,
-  qrPng,
-  setCameraPermission,
-  tempVideoPath,
-} from "./support/camera";
+import { cameraVideoFromText, decodeQrPng, launchCameraBrowser, qrFromScreen, qrPng, setCameraPermission, tempVideoPath } from "./support/camera";
+import { decodePdfImages, inspectPdf } from "./support/pdf";
 
 const PAYLOAD = JSON.stringify({ type: "payment-request", to: "bob@example.com", amount: "12.50", currency: "DL", memo: "Pommes & poires, été" });
 const NOT_JSON = "mutua:not-json ✓";

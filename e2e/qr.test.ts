@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { newPage, signIn, toastText } from "./support/browser";
-import { cameraVideoFromPng, cameraVideoFromText, inspectPdf, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
+import { cameraVideoFromPng, cameraVideoFromText, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
+import { inspectPdf } from "./support/pdf";
 import { signedIn, useSuite } from "./support/suite";
 
 const suite = useSuite();
