@@ -6,21 +6,18 @@ import {
   ErrorCode,
   formatCents,
   M,
-  MAX_AMOUNT_CENTS,
   memoProblem,
-  parseApiAmount,
   PEER_MEMBER_NAME_MAX,
   peerName,
-  SIGNATURE_MAX_AGE_SECONDS,
   SM,
   splitPayment,
   type SubAccount,
 } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
-import { recoverSigner } from "@mutua/wallet";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import { postMovementTx, type MovementRow } from "../ledger/ledger";
 import { lockRequestForPayment, markRequestPaid } from "../payments/payment-requests";
+import { isPayersOwn, payerRefusal, requireSigner, sentCents, signatureRefusal } from "../payments/payments";
 import { invalid, notFound, Refusal } from "../platform/errors";
 import { ensureClearingWallet, getBackend, getWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
 import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
@@ -70,14 +67,6 @@ export interface PaymentRow {
 const FIRST_CHECK_SECONDS = 30;
 
 const rateChanged = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
-const tooLarge = () => new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: formatCents(MAX_AMOUNT_CENTS) } });
-
-function positiveCents(text: string): bigint {
-  const c = parseApiAmount(text);
-  if (c === null || c <= 0n) throw new Refusal(ErrorCode.validation, { id: M.amountSendNotPositive });
-  if (c > MAX_AMOUNT_CENTS) throw tooLarge();
-  return c;
-}
 
 /** The sub-account a payment in credits: the one top-ups credit. */
 const creditKind = (backend: BackendRow): SubAccount => (backend.kind === "custodial" ? "main" : "nant");
@@ -125,20 +114,20 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
   const url = peerBaseUrl(body.server);
   const hash = requestHash(body, url);
   const payer = await getWallet(db, body.from);
-  if (!payer || payer.member_id !== me || payer.status === "discarded") throw notFound();
+  if (!isPayersOwn(me, payer)) throw notFound();
   const existing = await paymentByKey(db, payer.id, body.key);
   if (existing) {
     if (existing.request_hash !== hash) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
     return answer(db, await settle(net, db, existing, "pay"));
   }
   const link = usable(await activeLinkAt(db, url));
-  const amount = positiveCents(body.amount);
+  const amount = sentCents(body.amount);
   const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
   if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
   const problem = memoProblem(body.memo);
   if (problem) throw invalid({ memo: problem });
-  if (payer.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: SM.payerInactive });
-  if (payer.frozen_reason !== null) throw new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
+  const cannotSend = payerRefusal(payer);
+  if (cannotSend) throw cannotSend;
   const signed = verifySignature(payer, body, url, now);
 
   // The other side's word, now, before anything is held: its member, its rate, its limit. Its
@@ -208,10 +197,8 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
 /** A ledger wallet's payment must carry its key's signature, recent, over the payment's canonical text: the server cannot make one up. */
 function verifySignature(payer: WalletRow, body: CrossPayBody, url: string, now: Date): { message: string; signature: string } | null {
   if (!payer.address) return null;
-  if (!body.signature || !body.at) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
-  const at = Date.parse(body.at);
-  if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000)
-    throw new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
+  const unsigned = signatureRefusal(body, now);
+  if (unsigned) throw unsigned;
   const message = canonicalCrossPaymentMessage({
     from: body.from,
     server: url,
@@ -221,10 +208,10 @@ function verifySignature(payer: WalletRow, body: CrossPayBody, url: string, now:
     memo: body.memo,
     requestId: body.requestId,
     key: body.key,
-    at: body.at,
+    at: body.at!, // signatureRefusal saw it
   });
-  if (recoverSigner(message, body.signature) !== payer.address) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
-  return { message, signature: body.signature };
+  requireSigner(message, body.signature!, payer.address);
+  return { message, signature: body.signature! };
 }
 
 /** The member's answer for their payment: made, or still being asked about; a refused one is told as its refusal. */
@@ -441,7 +428,7 @@ export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody)
 
 async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody, payerName: string): Promise<PeerPaid> {
   usable(link);
-  const amount = positiveCents(body.amount);
+  const amount = sentCents(body.amount);
   const payerAmount = convertCents(amount, BigInt(link.our_value_e4), BigInt(link.their_value_e4));
   if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
   if (memoProblem(body.memo)) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });

@@ -25,12 +25,14 @@ import type { WalletRow } from "../wallets/wallets";
 
 const tooLarge = () => new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
 
-const cents = (s: string): bigint => {
+/** An amount sent, in cents: more than nothing, at most the spec's maximum. Every payment's rule, local or across. */
+export const sentCents = (s: string): bigint => {
   const c = parseApiAmount(s);
   if (c === null || c <= 0n) throw new Refusal(ErrorCode.validation, { id: M.amountSendNotPositive });
   if (c > MAX_AMOUNT_CENTS) throw tooLarge();
   return c;
 };
+const cents = sentCents;
 
 async function balances(db: Db, walletId: string) {
   const { rows } = await db.query<{ kind: SubAccount; balance: bigint; floor: bigint | null; ceiling: bigint | null }>(
@@ -47,12 +49,42 @@ async function balances(db: Db, walletId: string) {
  * ledger checks the statuses again under its locks.
  */
 export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: WalletRow | null): Refusal | null {
-  if (!payer || payer.member_id !== me || payer.status === "discarded") return notFound();
+  if (!isPayersOwn(me, payer)) return notFound();
   if (!payee || (payee.role !== "member" && payee.role !== "safe")) return notFound();
   if (payer.id === payee.id || payer.backend_id !== payee.backend_id) return new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
-  if (payer.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: SM.payerInactive });
+  if (payer.status !== "active") return payerRefusal(payer);
   if (payee.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
-  if (payer.frozen_reason !== null || payee.frozen_reason !== null) return new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
+  return payerRefusal(payer) ?? (payee.frozen_reason !== null ? new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen }) : null);
+}
+
+/**
+ * Whether a ledger wallet's payment carries its device's signature, made lately (within
+ * SIGNATURE_MAX_AGE_SECONDS either way): the refusal if not. Every signed payment's rule, local or across.
+ */
+export function signatureRefusal(signed: { signature?: string | undefined; at?: string | undefined }, now: Date): Refusal | null {
+  if (!signed.signature || !signed.at) return new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
+  const at = Date.parse(signed.at);
+  if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000)
+    return new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
+  return null;
+}
+
+/** The payment's text was signed by the wallet's own key, or it is refused: the server cannot make one up. */
+export function requireSigner(message: string, signature: string, address: string): void {
+  if (recoverSigner(message, signature) !== address) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
+}
+
+/** Whether `payer` is one of member `me`'s wallets, as any payment of theirs needs (anybody else's is not found). */
+export const isPayersOwn = (me: bigint, payer: WalletRow | null): payer is WalletRow =>
+  payer !== null && payer.member_id === me && payer.status !== "discarded";
+
+/**
+ * The payer's half of every payment's refusals, local or across a link: a wallet that is not
+ * active cannot send, nor can a frozen one. Null when it may send.
+ */
+export function payerRefusal(payer: Pick<WalletRow, "status" | "frozen_reason">): Refusal | null {
+  if (payer.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: SM.payerInactive });
+  if (payer.frozen_reason !== null) return new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
   return null;
 }
 
@@ -174,12 +206,9 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
   }
   let signedMessage: string | null = null;
   if (payer.address) {
-    if (!input.signature || !input.at) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
-    const at = Date.parse(input.at);
-    if (Number.isNaN(at) || Math.abs(now.getTime() - at) > SIGNATURE_MAX_AGE_SECONDS * 1000) {
-      // An old message is refused unless it is the retry of a payment already made (idempotency answers it).
-      if (!(await alreadyPosted(db, payer.id, input.key))) throw new Refusal(ErrorCode.signatureExpired, { id: M.signatureExpired });
-    }
+    const unsigned = signatureRefusal(input, now);
+    // An old message is refused unless it is the retry of a payment already made (idempotency answers it).
+    if (unsigned && (unsigned.code !== ErrorCode.signatureExpired || !(await alreadyPosted(db, payer.id, input.key)))) throw unsigned;
     signedMessage = canonicalTransferMessage({
       from: input.from,
       to: input.to,
@@ -187,9 +216,9 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
       senderMemo: input.senderMemo,
       recipientMemo: input.recipientMemo,
       key: input.key,
-      at: input.at,
+      at: input.at!, // signatureRefusal saw it
     });
-    if (recoverSigner(signedMessage, input.signature) !== payer.address) throw new Refusal(ErrorCode.invalidSignature, { id: M.invalidSignature });
+    requireSigner(signedMessage, input.signature!, payer.address);
   }
   const movementRequest: MovementRequest = {
     kind: payee.role === "safe" ? "reconversion" : "payment",
