@@ -1,5 +1,6 @@
 import { RefusedError, RequestFailedError, type MutuaClient } from "@mutua/client";
-import { ErrorCode, M, federationRoutes, type AccountEntry, type CrossPaymentIntent, type Msg, type ResponseOf } from "@mutua/domain";
+import { ErrorCode, M, canonicalCrossPaymentMessage, federationRoutes, type AccountEntry, type Msg, type ResponseOf } from "@mutua/domain";
+import { RETRY_DELAYS_MS, newPaymentKey } from "../send/send-payment";
 import { OperationCanceled } from "../unlock/operation-canceled";
 
 export type CrossQuote = ResponseOf<"quoteCrossPayment">;
@@ -37,36 +38,8 @@ export interface CrossPayDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/**
- * A lost answer is asked again after these delays, as a local transfer's is (send/send-payment.ts),
- * before the payment counts as unconfirmed. Not imported from there: sharing that module would split
- * it into a chunk of its own, one more file for the dashboard to list (bench/budgets.json).
- */
-export const RETRY_DELAYS_MS: readonly number[] = [1000, 3000];
-
-/** A fresh idempotency key for one payment: made when the member confirms, reused by every retry. */
-export const newCrossKey = (): string =>
-  typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-
-/**
- * The text a ledger wallet signs for a payment across: packages/domain's canonicalCrossPaymentMessage,
- * line for line (pay-across.test.ts checks they agree on every field). Written here rather than
- * imported: the domain's module, shared with the local send flow's chunk, would become a chunk of
- * its own, one more file for the dashboard to list, which its budget has no room for (bench/budgets.json).
- */
-export const crossPaymentText = (t: CrossPaymentIntent): string =>
-  [
-    "Mutua payment across v1",
-    `from: ${t.from}`,
-    `server: ${t.server}`,
-    `to: ${t.to}`,
-    `amount: ${t.amount}`,
-    `payer amount: ${t.payerAmount}`,
-    `memo: ${JSON.stringify(t.memo)}`,
-    `request: ${t.requestId ?? ""}`,
-    `key: ${t.key}`,
-    `at: ${t.at}`,
-  ].join("\n");
+/** A lost answer is asked again after the local send's delays, and one key serves every retry: a payment across is retried as a local one. */
+export { RETRY_DELAYS_MS, newPaymentKey as newCrossKey };
 
 const defaultSign = async (privateKey: Uint8Array, message: string) => (await import("@mutua/wallet")).signMessage(privateKey, message);
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -94,7 +67,7 @@ export async function payAcrossNow(deps: CrossPayDeps, d: CrossDraft): Promise<C
       const privateKey = await deps.unlockWallet(d.from.id);
       try {
         const at = now().toISOString();
-        const message = crossPaymentText({ ...body, to: d.walletId, at });
+        const message = canonicalCrossPaymentMessage({ ...body, to: d.walletId, at });
         signed = { at, signature: await sign(privateKey, message) };
       } finally {
         privateKey.fill(0);
