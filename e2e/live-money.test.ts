@@ -179,7 +179,7 @@ describe("live money across two server instances", () => {
     await Promise.all([bob.context.close(), alice.context.close()]);
   });
 
-  it("Bob signs in on two new devices after payments whose transaction ids crossed a power of ten: neither toasts them; the next payment toasts once", async () => {
+  it("Bob signs in on two new devices after payments whose transaction ids crossed a power of ten: neither toasts them; each next payment toasts once", async () => {
     // Two payments to Bob on either side of a power of ten of transaction ids: compared as text,
     // "9…" sorts after "10…", and a new stream once started behind the later payment and told it again.
     const alice = await liveTab(suite.server, "alice@example.com", { phone: true });
@@ -190,20 +190,26 @@ describe("live money across two server instances", () => {
     await alicePaysBob(alice.page, "0.92");
 
     const devices = [];
-    for (const phone of [true, false]) {
-      const bob = await liveTab(second, "bob@example.com", { phone });
-      // The stream is up: anything it were to hand out again would come now.
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(bob.stream.events).toEqual([]);
-      expect(await bob.page.locator("[data-sonner-toast]").count()).toBe(0);
-      devices.push(bob);
-    }
+    for (const phone of [true, false]) devices.push(await liveTab(second, "bob@example.com", { phone }));
+    // Each stream hands its events out in order: had it handed out 0.91 or 0.92 again, they would
+    // come before 0.93, and a second copy of 0.93 before 0.94, the mark that all before it came.
     await alicePaysBob(alice.page, "0.93");
     for (const bob of devices) {
       await toastText(bob.page, "Received 0.93 DL from Alice Martin");
-      await new Promise((r) => setTimeout(r, 500));
-      expect(await bob.page.locator("[data-sonner-toast]").count()).toBe(1);
       expect(bob.stream.events).toHaveLength(1);
+      expect(await bob.page.locator("[data-sonner-toast]").count()).toBe(1);
+    }
+    await alicePaysBob(alice.page, "0.94");
+    for (const bob of devices) {
+      await toastText(bob.page, "Received 0.94 DL from Alice Martin");
+      expect(new Set(bob.stream.events).size).toBe(2);
+      expect(bob.stream.events).toHaveLength(2);
+      expect(
+        await bob.page
+          .locator("[data-sonner-toast]")
+          .filter({ hasText: /Received 0\.9[12] DL/ })
+          .count(),
+      ).toBe(0);
     }
     await Promise.all([...devices.map((d) => d.context.close()), alice.context.close()]);
   });

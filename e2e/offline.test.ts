@@ -88,7 +88,9 @@ describe("installable and offline", () => {
     const kept = () => page.evaluate(() => localStorage.getItem("mutua.offlineCache") ?? "");
     await expect.poll(kept).toContain("recent");
 
-    // The app is closed, the phone loses its connection, the app is opened again.
+    // The app is closed, the phone loses its connection, the app is opened again (on a clock the
+    // test can move on, for the last check below).
+    await context.clock.install();
     const again = await context.newPage();
     await page.close();
     await context.setOffline(true);
@@ -110,10 +112,10 @@ describe("installable and offline", () => {
     await again.getByRole("button", { name: "Alice Martin" }).click();
     await again.getByRole("menuitem", { name: "Sign out" }).click();
     await again.waitForURL(`${suite.server.url}/`);
-    // A fixed wait on purpose: what is tested is that no write happens after sign-out. The cache is
-    // written at most once a second (the storage persister's throttle), so a write scheduled before
-    // the sign-out would land within that second; no event marks a write that must not happen.
-    await again.waitForTimeout(1500);
+    // No write after sign-out: the cache is written at most once a second (the storage persister's
+    // throttle), so a write scheduled before the sign-out would land within that second. The page's
+    // clock is moved on past it, firing every timer due, instead of waiting for it.
+    await again.clock.runFor(1500);
     expect(await again.evaluate(() => localStorage.getItem("mutua.offlineCache"))).toBeNull();
     await context.setOffline(true);
     await again.goto(`${suite.server.url}/dashboard`);
