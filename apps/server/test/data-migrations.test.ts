@@ -47,6 +47,16 @@ async function member(db: TestDatabase["db"], first: string, rights: { accounts?
   return rows[0]!.id;
 }
 
+/** A member as the first schemas held one, before names had a search key (0009). */
+async function earlyMember(db: TestDatabase["db"], first: string, last = "Test", email = `${first.toLowerCase()}@example.org`): Promise<bigint> {
+  const { rows } = await db.query<{ id: bigint }>("INSERT INTO members (email, first_name, last_name, password_hash) VALUES ($1, $2, $3, 'x') RETURNING id", [
+    email,
+    first,
+    last,
+  ]);
+  return rows[0]!.id;
+}
+
 /** A currency, a ledger backend with mutual credit from -100.00 to +1,000.00, and a wallet of `owner`'s on it (or the issuance wallet). */
 async function ledgerWallet(db: TestDatabase["db"], owner: bigint | null, id: string): Promise<string> {
   await db.query("INSERT INTO currencies (id, name, symbol) VALUES ('dl', 'Demo', 'DL') ON CONFLICT DO NOTHING");
@@ -62,6 +72,62 @@ async function ledgerWallet(db: TestDatabase["db"], owner: bigint | null, id: st
 }
 
 describe("data migrations, before and after", () => {
+  it("0002: each member's search text is their name and address, lower-cased", async () => {
+    const { db, apply } = await justBefore("0002_ledger");
+    const ada = await earlyMember(db, "Ada", "Lovelace", "ada@example.org");
+    await apply();
+    const { rows } = await db.query<{ id: bigint; search_text: string }>("SELECT id, search_text FROM members");
+    expect(rows).toEqual([{ id: ada, search_text: "ada lovelace ada@example.org" }]);
+  });
+
+  it("0003: every reconversion already made starts at 'sent', dated when it was made; other movements have none", async () => {
+    const { db, apply } = await justBefore("0003_topups_admin");
+    const alice = await ledgerWallet(db, await earlyMember(db, "Alice"), "w_alice");
+    const bob = await ledgerWallet(db, await earlyMember(db, "Bob"), "w_bob");
+    const movement = async (kind: string, at: string) => {
+      const { rows } = await db.query<{ id: bigint }>(
+        `INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, idempotency_key, request_hash, created_at)
+         VALUES ($1, 'ledger:dl', 'dl', $2, $3, $4, 100, $1, 'h', $5) RETURNING id`,
+        [`tx_${randomBytes(8).toString("hex")}`, kind, alice, bob, at],
+      );
+      return rows[0]!.id;
+    };
+    const reconversion = await movement("reconversion", "2025-06-01T09:00:00Z");
+    await movement("payment", "2025-06-02T09:00:00Z");
+    await apply();
+    const { rows } = await db.query<{ movement_id: bigint; status: string; updated_at: Date }>("SELECT movement_id, status, updated_at FROM reconversions");
+    expect(rows).toEqual([{ movement_id: reconversion, status: "sent", updated_at: new Date("2025-06-01T09:00:00Z") }]);
+  });
+
+  it("0009: a name's search key is the search text's part before the address, or the name lower-cased when the text does not hold it", async () => {
+    const { db, apply } = await justBefore("0009_directory_names");
+    const ada = await earlyMember(db, "Ada", "Lovelace", "ada@example.org");
+    const odd = await earlyMember(db, "Zoé", "Martin", "zoe@example.org");
+    // Written by the server without accents; one row whose text does not end with its address.
+    await db.query("UPDATE members SET search_text = 'zoe martin zoe@example.org' WHERE id = $1", [odd]);
+    await db.query("UPDATE members SET search_text = 'something else' WHERE id = $1", [ada]);
+    await apply();
+    const { rows } = await db.query<{ id: bigint; name_key: string }>("SELECT id, name_key FROM members ORDER BY id");
+    expect(rows).toEqual([
+      { id: ada, name_key: "ada lovelace" },
+      { id: odd, name_key: "zoe martin" },
+    ]);
+  });
+
+  it("0023: the keys of a name stored with a character fonts draw as nothing are folded again; other names are left alone", async () => {
+    const { db, apply } = await justBefore("0023_name_lookalikes");
+    const imitation = await member(db, "Al\u00ADice");
+    const plain = await member(db, "Bob");
+    await db.query("UPDATE members SET name_key = 'al\u00ADice test', search_text = 'al\u00ADice test al\u00ADice@example.org' WHERE id = $1", [imitation]);
+    await db.query("UPDATE members SET search_text = 'bob test bob@example.org' WHERE id = $1", [plain]);
+    await apply();
+    const { rows } = await db.query<{ id: bigint; name_key: string; search_text: string }>("SELECT id, name_key, search_text FROM members ORDER BY id");
+    expect(rows).toEqual([
+      { id: imitation, name_key: "alice test", search_text: "alice test alice@example.org" },
+      { id: plain, name_key: "bob test", search_text: "bob test bob@example.org" },
+    ]);
+  });
+
   it("0026: members who held both validation rights become the association's first owners; nobody else does", async () => {
     const { db, apply } = await justBefore("0026_owner_right");
     const both = await member(db, "Both", { accounts: true, credits: true });
