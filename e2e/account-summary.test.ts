@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { signedIn, useSuite } from "./support/suite";
-import { startPayment } from "./support/pay";
+import { sendPayment, startPayment } from "./pages/payments";
 import { monthSummary as summary, shownBalance } from "./pages/dashboard";
 
 /**
@@ -24,10 +24,7 @@ describe("the dashboard's balance chart and month totals on a phone", () => {
     await page.screenshot({ path: path.join(SCREENS, "account-summary-360x740.png"), fullPage: true });
 
     const send = await startPayment(page, "durand", "Bob Durand", "3.00", "Chart test");
-    await send.getByRole("button", { name: "Send", exact: true }).tap();
-    await send.getByRole("button", { name: "Confirm and send" }).tap();
-    const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
-    await receipt.getByText("Sent 3.00 DL").waitFor();
+    await sendPayment(page, send, "3.00");
 
     // The card follows the payment without a reload: out by 3.00 more, the chart ending at the new balance.
     await expect.poll(async () => (await summary(page)).out, { timeout: 10_000 }).toBe(before.out + 300);

@@ -4,7 +4,7 @@ import PO from "pofile";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
-import { startPayment } from "./support/pay";
+import { startPayment } from "./pages/payments";
 import { signedIn, useSuite } from "./support/suite";
 
 /**

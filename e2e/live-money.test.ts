@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { newPage, signIn, toastText } from "./support/browser";
-import { startPayment } from "./support/pay";
+import { pay } from "./pages/payments";
 import { sql, startInstance, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
 
@@ -71,11 +71,8 @@ const bell = (page: Page) => page.getByRole("link", { name: /^Notifications/ });
 
 /** Alice, on a phone on instance 1, pays Bob `amount` and sees her confirmation. */
 async function alicePaysBob(page: Page, amount: string) {
-  const send = await startPayment(page, "durand", "Bob Durand", amount);
-  await send.getByRole("button", { name: "Send", exact: true }).tap();
-  await send.getByRole("button", { name: "Confirm and send" }).tap();
-  await page.getByRole("dialog", { name: "Payment confirmation" }).getByText(`Sent ${amount} DL`).waitFor();
-  await page.getByRole("dialog", { name: "Payment confirmation" }).getByRole("button", { name: "Ok" }).tap();
+  const receipt = await pay(page, "durand", "Bob Durand", amount);
+  await receipt.getByRole("button", { name: "Ok" }).tap();
   await page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }).tap();
 }
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchBrowser, newPage, signIn } from "./support/browser";
-import { startPayment } from "./support/pay";
+import { sendPayment, startPayment } from "./pages/payments";
 import { sql, startServerAt, type RunningServer } from "./support/server";
 import { monthSummary, shownBalance } from "./pages/dashboard";
 
@@ -76,10 +76,7 @@ describe("the month's edges", () => {
 
       const alice = await phoneOf(server, "alice@example.com");
       const send = await startPayment(alice.page, "durand", "Bob Durand", "3.00", "Month's edge");
-      await send.getByRole("button", { name: "Send", exact: true }).tap();
-      await send.getByRole("button", { name: "Confirm and send" }).tap();
-      const receipt = alice.page.getByRole("dialog", { name: "Payment confirmation" });
-      await receipt.getByText("Sent 3.00 DL").waitFor();
+      const receipt = await sendPayment(alice.page, send, "3.00");
       // The phone and the server agree on the day: it is today, at the phone's time.
       expect(await receipt.locator(".receipt-when time").innerText()).toMatch(moment.when);
 

@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { openPayment } from "./pages/payments";
 
 const suite = useSuite();
 
@@ -15,24 +16,14 @@ async function balanceOf(page: Page, label: string | RegExp): Promise<string> {
   return (await row.locator(".amount").innerText()).trim();
 }
 
-async function openPayment(page: Page, search: string, name: string) {
-  await page.getByRole("button", { name: "Pay" }).click();
-  const dialog = page.getByRole("dialog", { name: "Send money - 1/2" });
-  await dialog.getByPlaceholder("Name, email address or phone number").fill(search);
-  await dialog
-    .getByRole("button", { name: new RegExp(`^${name}`) })
-    .first()
-    .click();
-  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-  await step2.getByLabel("Amount").waitFor();
-  return step2;
-}
+/** The payment step toward `name`, by click (a wide screen). */
+const openPaymentTo = (page: Page, search: string, name: string) => openPayment(page, search, name, { touch: false });
 
 describe("paying another member", () => {
   it("alice pays bob from her custodial account, sees the confirmation, adds him as favourite and sees the new balance", async () => {
     const { page, context, errors } = await signInAs("alice@example.com");
     expect(await balanceOf(page, "Main account")).toBe("271.90");
-    const dialog = await openPayment(page, "durand", "Bob Durand");
+    const dialog = await openPaymentTo(page, "durand", "Bob Durand");
     await dialog.getByText("Available: 271.90 DL").waitFor();
     await dialog.getByLabel("Amount").fill("12,5");
     await dialog.getByLabel("Memo", { exact: true }).fill("Apples");
@@ -81,7 +72,7 @@ describe("paying another member", () => {
     const { page, context, errors } = await signInAs("alice@example.com");
     expect(await balanceOf(page, "Pledged account")).toBe("145.00");
     expect(await balanceOf(page, "Mutual credit")).toBe("-40.00");
-    const dialog = await openPayment(page, "carol", "Carol Petit");
+    const dialog = await openPaymentTo(page, "carol", "Carol Petit");
     await dialog.getByLabel("Amount").fill("150");
     await dialog.getByText("Payment will be done in 2 transactions:").waitFor();
     await dialog.getByText("Pledged account: 145.00 DL").waitFor();
@@ -126,7 +117,7 @@ describe("paying another member", () => {
   it("cancelling the password dialog stops the payment with 'Operation canceled' and moves nothing", async () => {
     const { page, context } = await signInAs("carol@example.com");
     const before = await balanceOf(page, "Wallet");
-    const dialog = await openPayment(page, "alice", "Alice Martin");
+    const dialog = await openPaymentTo(page, "alice", "Alice Martin");
     await dialog.getByLabel("Amount").fill("1");
     await dialog.getByRole("button", { name: "Send", exact: true }).click();
     await dialog.getByRole("button", { name: "Confirm and send" }).click();
@@ -143,7 +134,7 @@ describe("paying another member", () => {
 
   it("shows each amount and memo message for its input and keeps Send disabled", async () => {
     const { page, context } = await signInAs("bob@example.com");
-    const dialog = await openPayment(page, "alice", "Alice Martin");
+    const dialog = await openPaymentTo(page, "alice", "Alice Martin");
     const amount = dialog.getByLabel("Amount");
     const send = dialog.getByRole("button", { name: "Send", exact: true });
     const cases: [string, string][] = [
@@ -171,7 +162,7 @@ describe("paying another member", () => {
   it("refuses more than the balance with 'Insufficient balance' and moves nothing", async () => {
     const { page, context } = await signInAs("bob@example.com");
     const before = await balanceOf(page, "Main account");
-    const dialog = await openPayment(page, "alice", "Alice Martin");
+    const dialog = await openPaymentTo(page, "alice", "Alice Martin");
     await dialog.getByLabel("Amount").fill(String(Number(before) + 0.01));
     await dialog.getByText("Insufficient balance", { exact: true }).waitFor();
     expect(await dialog.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
@@ -255,7 +246,7 @@ describe("text typed by other members", () => {
   it("shows a memo full of HTML as plain text and runs nothing of it", async () => {
     const memo = `<img src=x onerror="window.__xss=1">`;
     const bob = await signInAs("bob@example.com");
-    const dialog = await openPayment(bob.page, "alice", "Alice Martin");
+    const dialog = await openPaymentTo(bob.page, "alice", "Alice Martin");
     await dialog.getByLabel("Amount").fill("1");
     await dialog.getByLabel("Memo", { exact: true }).fill(memo);
     await dialog.getByRole("button", { name: "Send", exact: true }).click();

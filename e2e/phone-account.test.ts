@@ -6,7 +6,7 @@ import { paymentLink } from "@mutua/domain";
 import { newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
-import { startPayment } from "./support/pay";
+import { startPayment } from "./pages/payments";
 
 /**
  * On a 360×740 touch phone: a payment link opened while signed out, the feedback

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
-import { startPayment } from "./support/pay";
+import { startPayment } from "./pages/payments";
 
 /**
  * A member's phone first: the dialogs of paying and topping up, on the 360×740 touch

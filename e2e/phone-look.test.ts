@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
-import { startPayment } from "./support/pay";
+import { startPayment } from "./pages/payments";
 
 /**
  * On a 360×740 touch phone, the look of the lists and settings: people's initials beside

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
-import { startPayment } from "./support/pay";
+import { startPayment } from "./pages/payments";
 
 /**
  * Menus and toasts on the 360×740 touch phone: a menu floats above the page instead of

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { newPage } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { openPayment } from "./pages/payments";
 
 const screen = (name: string) => path.resolve(import.meta.dirname, "../test-results/screens", name);
 
@@ -14,20 +15,6 @@ const TECHNICAL = /custodial:|ledger:|Wallet [0-9a-fA-F]{4}…/;
 async function expectNoTechnicalName(where: Page | Locator, screen: string) {
   const text = await where.locator(":scope").first().innerText();
   expect(text, `an id or address on ${screen}`).not.toMatch(TECHNICAL);
-}
-
-/** The recipient step of Send money, then the payment step toward `name`. */
-async function openPayment(page: Page, search: string, name: string, title = "Send money") {
-  await page.getByRole("button", { name: title === "Send money" ? "Pay" : "Payer" }).tap();
-  const step1 = page.getByRole("dialog", { name: `${title} - 1/2` });
-  await step1.getByRole("searchbox").fill(search);
-  await step1
-    .getByRole("button", { name: new RegExp(`^${name}`) })
-    .first()
-    .tap();
-  const step2 = page.getByRole("dialog", { name: `${title} - 2/2` });
-  await step2.getByRole("textbox").first().waitFor();
-  return step2;
 }
 
 async function close(dialog: Locator) {
@@ -129,7 +116,7 @@ describe("a member's money on a phone", () => {
     await page.screenshot({ path: screen("phone-money-topup-fr.png") });
     await close(topUp);
 
-    const pay = await openPayment(page, "alice", "Alice Martin", "Envoyer de l'argent");
+    const pay = await openPayment(page, "alice", "Alice Martin", { title: "Envoyer de l'argent" });
     await pay.getByText(/-100,00 DL/).waitFor();
     expect(await pay.innerText()).not.toMatch(/\d\.\d{2}/);
     await close(pay);

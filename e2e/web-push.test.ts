@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { newPage, signIn, toastText } from "./support/browser";
-import { startPayment } from "./support/pay";
+import { startPayment } from "./pages/payments";
 import { deviceKeys, startPushService, type PushService } from "./support/push-service";
 import { sql } from "./support/server";
 import { useSuite } from "./support/suite";

@@ -1,0 +1,54 @@
+import type { Locator, Page } from "playwright-core";
+
+/**
+ * Send money as a page model: what a member does to pay another, step by step, by touch on a
+ * phone (`touch`, the default) or by click on a wide screen. The dialogs' titles and the field
+ * names are the English ones; a test in another language passes its own `title`.
+ */
+
+export interface SendOptions {
+  /** Tap (a phone, the default) or click (a wide screen). */
+  touch?: boolean;
+  /** The dialog's title without its step ("Send money"); Pay's label follows it ("Pay", "Payer"). */
+  title?: string;
+}
+
+const press = (l: Locator, touch: boolean) => (touch ? l.tap() : l.click());
+
+/**
+ * Pay, search `search`, pick the member named `name`: Send money's second step, its amount field
+ * there to type in.
+ */
+export async function openPayment(page: Page, search: string, name: string, opts: SendOptions = {}): Promise<Locator> {
+  const { touch = true, title = "Send money" } = opts;
+  await press(page.getByRole("button", { name: title === "Send money" ? "Pay" : "Payer", exact: true }), touch);
+  const step1 = page.getByRole("dialog", { name: `${title} - 1/2` });
+  await step1.getByRole("searchbox").fill(search);
+  await press(step1.getByRole("button", { name: new RegExp(`^${name}`) }).first(), touch);
+  const step2 = page.getByRole("dialog", { name: `${title} - 2/2` });
+  await step2.getByRole("textbox").first().waitFor();
+  return step2;
+}
+
+/** As openPayment, then the amount (and the memo) typed: the second step, ready to send. */
+export async function startPayment(page: Page, search: string, name: string, amount: string, memo?: string, opts: SendOptions = {}): Promise<Locator> {
+  const step2 = await openPayment(page, search, name, opts);
+  await step2.getByLabel("Amount").fill(amount);
+  if (memo !== undefined) await step2.getByLabel("Memo", { exact: true }).fill(memo);
+  return step2;
+}
+
+/** Send, then Confirm and send: the payment's confirmation, once it says what was sent. */
+export async function sendPayment(page: Page, step2: Locator, amount: string, opts: SendOptions = {}): Promise<Locator> {
+  const { touch = true } = opts;
+  await press(step2.getByRole("button", { name: "Send", exact: true }), touch);
+  await press(step2.getByRole("button", { name: "Confirm and send" }), touch);
+  const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
+  await receipt.getByText(`Sent ${amount} DL`).waitFor();
+  return receipt;
+}
+
+/** A whole payment, as a member makes one: `amount` DL to the member `name` found by `search`. */
+export async function pay(page: Page, search: string, name: string, amount: string, memo?: string, opts: SendOptions = {}): Promise<Locator> {
+  return sendPayment(page, await startPayment(page, search, name, amount, memo, opts), amount, opts);
+}
