@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { askMembers, askPart as part } from "./pages/asks";
 
 /**
  * Asking members for money, as friends do: Bob asks Alice in the app; her phone shows it live with
@@ -39,36 +40,12 @@ async function carolOpensBobsKind() {
   await post("/api/admin/pending-accounts/validate", { walletId: wallet.internalId }, await tokenOf("accounts@example.com"));
 }
 
-/** Bob's Request money, "From members": each member found and tapped, the amount, the memo, Ask. */
-async function bobAsks(page: Page, members: [search: string, name: string][], amount: string, memo: string) {
-  await page.getByRole("button", { name: "Request", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Request money - 1/2" });
-  await dialog.getByRole("button", { name: "From members" }).click();
-  const ask = page.getByRole("dialog", { name: "Ask members for money" });
-  for (const [search, name] of members) {
-    await ask.getByLabel("Who?").fill(search);
-    await ask.getByRole("button", { name }).click();
-    await ask.getByRole("list", { name: "Members asked" }).getByText(name).waitFor();
-  }
-  await ask.getByLabel("Amount").fill(amount);
-  await ask.getByLabel("What for?").fill(memo);
-  return ask;
-}
-
-/** One member's part of Bob's ask headed `heading`, on his dashboard. */
-const part = (page: Page, name: string, heading: string) =>
-  page
-    .locator(".asks .ask-group")
-    .filter({ has: page.getByRole("heading", { name: heading }) })
-    .locator(".ask-part")
-    .filter({ hasText: name });
-
 describe("asking members for money", () => {
   it("Bob asks Alice for 3.00 DL: her phone shows it live with Pay, she pays, and Bob's dashboard shows it paid within 2 s", async () => {
     const bob = await signedIn(suite, "bob@example.com");
     const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
 
-    const ask = await bobAsks(bob.page, [["martin", "Alice Martin"]], "3", "Cinema");
+    const ask = await askMembers(bob.page, [["martin", "Alice Martin"]], "3", "Cinema");
     await ask.getByRole("button", { name: "Ask", exact: true }).click();
     await toastText(bob.page, "Alice Martin was asked for 3.00 DL");
     await part(bob.page, "Alice Martin", "You asked 3.00 DL · Cinema").getByText("Waiting").waitFor();
@@ -103,7 +80,7 @@ describe("asking members for money", () => {
     const alice = await signedIn(suite, "alice@example.com");
     const carol = await signedIn(suite, "carol@example.com");
 
-    const ask = await bobAsks(
+    const ask = await askMembers(
       bob.page,
       [
         ["martin", "Alice Martin"],
@@ -148,7 +125,7 @@ describe("asking members for money", () => {
       ["6", "Concert"],
       ["7", "Taxi"],
     ] as const) {
-      const ask = await bobAsks(bob.page, [["martin", "Alice Martin"]], amount, memo);
+      const ask = await askMembers(bob.page, [["martin", "Alice Martin"]], amount, memo);
       await ask.getByRole("button", { name: "Ask", exact: true }).click();
       await toastText(bob.page, `Alice Martin was asked for ${amount}.00 DL`);
     }
@@ -168,7 +145,7 @@ describe("asking members for money", () => {
     await part(bob.page, "Alice Martin", "You asked 7.00 DL · Taxi").getByText("Declined").waitFor();
 
     // Bob asks again: refused, without saying she stopped him.
-    const again = await bobAsks(bob.page, [["martin", "Alice Martin"]], "5", "Please");
+    const again = await askMembers(bob.page, [["martin", "Alice Martin"]], "5", "Please");
     await again.getByRole("button", { name: "Ask", exact: true }).click();
     await again.getByRole("alert").getByText("This member cannot be asked for money.").waitFor();
     await again.getByRole("button", { name: "Close", exact: true }).click();
@@ -184,7 +161,7 @@ describe("asking members for money", () => {
     await toastText(alice.page, "Bob Durand can ask you for money again.");
     await section.waitFor({ state: "detached" });
 
-    const allowed = await bobAsks(bob.page, [["martin", "Alice Martin"]], "5", "Please");
+    const allowed = await askMembers(bob.page, [["martin", "Alice Martin"]], "5", "Please");
     await allowed.getByRole("button", { name: "Ask", exact: true }).click();
     await toastText(bob.page, "Alice Martin was asked for 5.00 DL");
     expect([...bob.errors, ...alice.errors]).toEqual([]);
