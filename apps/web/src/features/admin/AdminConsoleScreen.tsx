@@ -1,11 +1,10 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { adminKeys, useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
-import { RefusedError, admin } from "@mutua/client";
+import { useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
+import { useAdvanceReconversion, useMarkTopUpPaid, useSaveWalletLimits } from "./mutations";
+import { RefusedError } from "@mutua/client";
 import { useLingui } from "@lingui/react";
 import { type AuditAction, type AuditEntry, type CreditRequest, type MemberWallet, type ReconversionView } from "@mutua/domain";
-import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { STAGES, stageLabel } from "../reconversion/stages";
@@ -26,24 +25,28 @@ import type { I18n } from "@lingui/core";
  */
 export function AdminConsoleScreen() {
   const { i18n } = useLingui();
-  const client = useClient();
   const fmt = useFormat();
-  const qc = useQueryClient();
   const list = useReconversions();
   // Who holds each right comes with the ledger's health (the board's card; administrators read it too).
   const health = useLedgerHealth();
   const [asking, setAsking] = useState<{ r: ReconversionView; to: ReconversionView["status"] } | null>(null);
-  const advance = useMutation({
-    mutationFn: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) =>
-      admin.call(client, "advanceReconversion", { body: { id: r.id, status: to } }),
-    onSuccess: (r) =>
-      toast.success(i18n._("Reconversion of {name} is now {stage}", { name: r.related, stage: stageLabel(i18n, r.status) }), fmt.money(r.amount, r.currency)),
-    onError: (e) => toast.error(ownRefusal(e) ?? i18n._("The reconversion could not be updated. Please refresh and try again.")),
-    onSettled: () => {
-      setAsking(null);
-      void qc.invalidateQueries({ queryKey: adminKeys.all });
-    },
-  });
+  const advanceReconversion = useAdvanceReconversion();
+  const advance = {
+    isPending: advanceReconversion.isPending,
+    mutate: ({ r, to }: { r: ReconversionView; to: ReconversionView["status"] }) =>
+      advanceReconversion.mutate(
+        { id: r.id, status: to },
+        {
+          onSuccess: (v) =>
+            toast.success(
+              i18n._("Reconversion of {name} is now {stage}", { name: v.related, stage: stageLabel(i18n, v.status) }),
+              fmt.money(v.amount, v.currency),
+            ),
+          onError: (e) => toast.error(ownRefusal(e) ?? i18n._("The reconversion could not be updated. Please refresh and try again.")),
+          onSettled: () => setAsking(null),
+        },
+      ),
+  };
   return (
     <main className="page">
       <h1>{i18n._("Administration")}</h1>
@@ -111,24 +114,23 @@ export function AdminConsoleScreen() {
 /** Orders paid by bank transfer are marked paid here when the money arrives (the transfer provider). */
 function UnpaidOrders() {
   const { i18n } = useLingui();
-  const client = useClient();
   const fmt = useFormat();
-  const qc = useQueryClient();
   const list = useUnpaidTopUps();
   const [asking, setAsking] = useState<CreditRequest | null>(null);
-  const mark = useMutation({
-    mutationFn: (o: CreditRequest) => admin.call(client, "markTopUpPaid", { body: { id: o.id } }),
-    onSuccess: (_r, o) =>
-      toast.success(
-        i18n._("The top-up order is marked as paid; it now awaits validation."),
-        `${o.related}, ${fmt.money(o.amount, o.currency)}, ${o.reference}`,
-      ),
-    onError: (e) => toast.error(ownRefusal(e) ?? i18n._("The top-up order could not be updated. Please refresh and try again.")),
-    onSettled: () => {
-      setAsking(null);
-      void qc.invalidateQueries({ queryKey: adminKeys.all });
-    },
-  });
+  const markPaid = useMarkTopUpPaid();
+  const mark = {
+    isPending: markPaid.isPending,
+    mutate: (o: CreditRequest) =>
+      markPaid.mutate(o.id, {
+        onSuccess: () =>
+          toast.success(
+            i18n._("The top-up order is marked as paid; it now awaits validation."),
+            `${o.related}, ${fmt.money(o.amount, o.currency)}, ${o.reference}`,
+          ),
+        onError: (e) => toast.error(ownRefusal(e) ?? i18n._("The top-up order could not be updated. Please refresh and try again.")),
+        onSettled: () => setAsking(null),
+      }),
+  };
   return (
     <section aria-labelledby="orders-title">
       <h2 id="orders-title">{i18n._("Unpaid top-up orders")}</h2>
@@ -305,26 +307,27 @@ function MembersAndLimits() {
 function LimitsRow({ wallet }: { wallet: MemberWallet }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
-  const client = useClient();
-  const qc = useQueryClient();
   const [floor, setFloor] = useState(wallet.cmFloor === null ? "" : fmt.amountInput(wallet.cmFloor));
   const [ceiling, setCeiling] = useState(wallet.cmCeiling === null ? "" : fmt.amountInput(wallet.cmCeiling));
   // Typed as the member's locale writes it (a decimal comma in French); the API takes a point.
   const api = (text: string) => text.trim().replace(",", ".");
   const [topups, setTopups] = useState(wallet.topupAllowed);
-  const save = useMutation({
-    mutationFn: () =>
-      admin.call(client, "setWalletLimits", {
-        body: {
+  const saveLimits = useSaveWalletLimits();
+  const save = {
+    isPending: saveLimits.isPending,
+    mutate: () =>
+      saveLimits.mutate(
+        {
           walletId: wallet.walletId,
           topupAllowed: topups,
           ...(wallet.cmFloor !== null ? { cmFloor: api(floor), cmCeiling: ceiling.trim() === "" ? null : api(ceiling) } : {}),
         },
-      }),
-    onSuccess: () => toast.success(i18n._("Limits of {name} saved", { name: wallet.name })),
-    onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The limits could not be saved. Please refresh and try again.")),
-    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
-  });
+        {
+          onSuccess: () => toast.success(i18n._("Limits of {name} saved", { name: wallet.name })),
+          onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The limits could not be saved. Please refresh and try again.")),
+        },
+      ),
+  };
   const label = (what: string) => `${what} — ${wallet.name}`;
   const limit = (what: string, value: string, set: (v: string) => void) => (
     <div className="field compact">

@@ -1,15 +1,13 @@
 import { useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { RefusedError, admin } from "@mutua/client";
+import { RefusedError } from "@mutua/client";
 import type { MemberWallet } from "@mutua/domain";
-import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { Dialog, dialogAutofocus } from "../../ui/Dialog";
 import { Field } from "../../ui/Field";
 import { walletName } from "../accounts/labels";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { adminKeys } from "./queries";
+import { useFreezeWallet } from "./mutations";
 
 /**
  * Freezing a member's wallet: a frozen wallet neither sends nor receives, and its
@@ -18,28 +16,29 @@ import { adminKeys } from "./queries";
  */
 export function FreezeControl({ wallet }: { wallet: MemberWallet }) {
   const { i18n } = useLingui();
-  const client = useClient();
-  const qc = useQueryClient();
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState("");
   const frozen = wallet.frozenReason !== null;
-  const change = useMutation({
-    mutationFn: () =>
-      frozen
-        ? admin.call(client, "unfreezeWallet", { body: { walletId: wallet.walletId } })
-        : admin.call(client, "freezeWallet", { body: { walletId: wallet.walletId, reason: reason.trim() } }),
-    onSuccess: (w) => {
-      setAsking(false);
-      setReason("");
-      toast.success(
-        w.frozenReason !== null
-          ? i18n._("The account of {name} is frozen", { name: w.name })
-          : i18n._("The account of {name} is no longer frozen", { name: w.name }),
-      );
-    },
-    onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The account could not be updated. Please refresh and try again.")),
-    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.all }),
-  });
+  const freeze = useFreezeWallet();
+  const change = {
+    isPending: freeze.isPending,
+    mutate: () =>
+      freeze.mutate(
+        { walletId: wallet.walletId, reason: frozen ? null : reason.trim() },
+        {
+          onSuccess: (w) => {
+            setAsking(false);
+            setReason("");
+            toast.success(
+              w.frozenReason !== null
+                ? i18n._("The account of {name} is frozen", { name: w.name })
+                : i18n._("The account of {name} is no longer frozen", { name: w.name }),
+            );
+          },
+          onError: (e) => toast.error(e instanceof RefusedError ? e.msg : i18n._("The account could not be updated. Please refresh and try again.")),
+        },
+      ),
+  };
   const facts: [string, string][] = [
     [i18n._("User"), wallet.name],
     [i18n._("Email"), wallet.email],

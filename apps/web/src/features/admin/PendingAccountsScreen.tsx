@@ -1,10 +1,8 @@
 import { useRef, useState } from "react";
-import { admin } from "@mutua/client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { adminKeys, usePendingAccounts } from "./queries";
+import { usePendingAccounts } from "./queries";
+import { useDecideAccount } from "./mutations";
 import { useLingui } from "@lingui/react";
 import { M, type StagingAccount } from "@mutua/domain";
-import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { walletName } from "../accounts/labels";
@@ -18,34 +16,28 @@ import { ownRefusal } from "./own-refusal";
  */
 export function PendingAccountsScreen() {
   const { i18n } = useLingui();
-  const client = useClient();
   const fmt = useFormat();
-  const qc = useQueryClient();
   const list = usePendingAccounts();
   const running = useRef(new Set<string>());
   const [asking, setAsking] = useState<{ account: StagingAccount; approve: boolean } | null>(null);
   const wallet = (a: StagingAccount) => walletName(i18n, a.backend, a.currencyName);
-  const decide = useMutation({
-    mutationFn: ({ account, approve }: { account: StagingAccount; approve: boolean }) =>
-      admin.call(client, approve ? "validateCreation" : "discardCreateRequest", { body: { walletId: account.walletId } }),
-    onSuccess: (_r, { account, approve }) =>
+  const decide = useDecideAccount();
+  const run = async (account: StagingAccount, approve: boolean) => {
+    if (running.current.has(account.walletId)) return;
+    running.current.add(account.walletId);
+    try {
+      await decide.mutateAsync({ walletId: account.walletId, approve });
       toast.success(
         { id: M.accountCreationDecided, values: { name: account.name } },
         // The spec's text says "approved or discarded": this line says which, and whose wallet.
         `${approve ? i18n._("Approved") : i18n._("Discarded")}: ${account.name}, ${wallet(account)}`,
-      ),
-    onError: (e, { account, approve }) =>
-      toast.error(ownRefusal(e) ?? { id: approve ? M.accountApproveFailed : M.accountDiscardFailed, values: { name: account.name } }),
-    onSettled: (_d, _e, { account }) => {
+      );
+    } catch (e) {
+      toast.error(ownRefusal(e) ?? { id: approve ? M.accountApproveFailed : M.accountDiscardFailed, values: { name: account.name } });
+    } finally {
       running.current.delete(account.walletId);
       setAsking(null);
-      void qc.invalidateQueries({ queryKey: adminKeys.pendingAccounts() });
-    },
-  });
-  const run = (account: StagingAccount, approve: boolean) => {
-    if (running.current.has(account.walletId)) return;
-    running.current.add(account.walletId);
-    decide.mutate({ account, approve });
+    }
   };
   return (
     <main className="page">
@@ -88,7 +80,7 @@ export function PendingAccountsScreen() {
           confirm={asking.approve ? i18n._("Approve") : i18n._("Discard")}
           danger={!asking.approve}
           busy={decide.isPending}
-          onConfirm={() => run(asking.account, asking.approve)}
+          onConfirm={() => void run(asking.account, asking.approve)}
           onClose={() => setAsking(null)}
           facts={[
             [i18n._("User"), asking.account.name],

@@ -1,10 +1,8 @@
 import { useRef, useState } from "react";
-import { admin } from "@mutua/client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { adminKeys, useCreditRequests } from "./queries";
+import { useCreditRequests } from "./queries";
+import { useApproveCredit } from "./mutations";
 import { useLingui } from "@lingui/react";
 import { M, type CreditRequest } from "@mutua/domain";
-import { useClient } from "../../app/context";
 import { toast } from "../../lib/toast";
 import { useFormat } from "../../lib/format";
 import { AdminTable } from "./AdminTable";
@@ -17,23 +15,25 @@ import { ownRefusal } from "./own-refusal";
  */
 export function PendingCreditsScreen() {
   const { i18n } = useLingui();
-  const client = useClient();
   const fmt = useFormat();
-  const qc = useQueryClient();
   const list = useCreditRequests();
   const [asking, setAsking] = useState<CreditRequest | null>(null);
   // An approval already running for a request is ignored (docs/spec.md §4); the server pays once anyway.
   const running = useRef(new Set<string>());
-  const approve = useMutation({
-    mutationFn: (r: CreditRequest) => admin.call(client, "validateCredit", { body: { id: r.id } }),
-    onSuccess: (v) => toast.success({ id: M.creditValidated, values: { name: v.related, amount: fmt.apiAmount(v.amount), currency: v.currency } }),
-    onError: (e, r) => toast.error(ownRefusal(e) ?? { id: M.creditApproveFailed, values: { name: r.related } }),
-    onSettled: (_d, _e, r) => {
+  const approve = useApproveCredit();
+  const run = async (r: CreditRequest) => {
+    if (running.current.has(r.id)) return;
+    running.current.add(r.id);
+    try {
+      const v = await approve.mutateAsync(r.id);
+      toast.success({ id: M.creditValidated, values: { name: v.related, amount: fmt.apiAmount(v.amount), currency: v.currency } });
+    } catch (e) {
+      toast.error(ownRefusal(e) ?? { id: M.creditApproveFailed, values: { name: r.related } });
+    } finally {
       running.current.delete(r.id);
       setAsking(null);
-      void qc.invalidateQueries({ queryKey: adminKeys.creditRequests() });
-    },
-  });
+    }
+  };
   const currencies = new Set((list.data ?? []).map((r) => r.backendId));
   return (
     <main className="page">
@@ -65,12 +65,7 @@ export function PendingCreditsScreen() {
                 <code>{r.reference}</code>
               </td>
               <td className="actions">
-                <button
-                  type="button"
-                  className="button primary small"
-                  disabled={approve.isPending && approve.variables?.id === r.id}
-                  onClick={() => setAsking(r)}
-                >
+                <button type="button" className="button primary small" disabled={approve.isPending && approve.variables === r.id} onClick={() => setAsking(r)}>
                   {i18n._("Approve")}
                 </button>
               </td>
@@ -83,11 +78,7 @@ export function PendingCreditsScreen() {
           title={i18n._("Approve {amount} for {name}?", { amount: fmt.money(asking.amount, asking.currency), name: asking.related })}
           confirm={i18n._("Approve")}
           busy={approve.isPending}
-          onConfirm={() => {
-            if (running.current.has(asking.id)) return;
-            running.current.add(asking.id);
-            approve.mutate(asking);
-          }}
+          onConfirm={() => void run(asking)}
           onClose={() => setAsking(null)}
           facts={[
             [i18n._("User"), asking.related],

@@ -1,34 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, askBlockRoutes, ownerName, type BlockedAsker } from "@mutua/domain";
+import { M, ownerName, type BlockedAsker } from "@mutua/domain";
 import { useFormat } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { Avatar } from "../../ui/Avatar";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useClient } from "../../app/context";
-import { MEMBER_KEY } from "../../lib/query-policy";
+import { useAllowAsker, useBlockedAskers } from "./blocked-askers";
 import "../devices/devices.css";
-
-/**
- * The asks' keys (askKeys.all and its "blocked"), spelt here: importing the asks' queries or
- * mutations would give Preferences and the dashboard a chunk to share, one more file for the
- * dashboard to load. blocked-askers.test.ts keeps them equal.
- */
-export const blockedAskersKeys = { asks: [...MEMBER_KEY, "asks"] as const, list: [...MEMBER_KEY, "asks", "blocked"] as const };
-
-function useBlockedAskers() {
-  const client = useClient();
-  return useQuery({ queryKey: blockedAskersKeys.list, queryFn: () => client.send("listBlockedAskers", askBlockRoutes.listBlockedAskers) });
-}
-
-function useAllowAsker() {
-  const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (memberId: number) => client.send("unblockAsker", askBlockRoutes.unblockAsker, { params: { memberId } }),
-    onSettled: () => qc.invalidateQueries({ queryKey: blockedAskersKeys.asks }),
-  });
-}
 
 /**
  * Preferences: the members stopped from asking this member for money (from a request's Decline),

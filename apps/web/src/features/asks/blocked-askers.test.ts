@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockedAskersKeys } from "./BlockedAskersSection";
+import { blockedAskersKeys } from "./blocked-askers";
 import { askKeys } from "./queries";
 
 describe("the blocked askers' keys", () => {
