@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { routes, SM, type FederationTerms } from "@mutua/domain";
 import { federationKey } from "../src/services/federation/server-key";
 import { signRequest } from "../src/services/federation/signed-messages";
@@ -16,6 +16,7 @@ import {
   strangerKey,
   TERMS_A,
   TERMS_B,
+  sidesOfThisFile,
   wire,
   type Side,
 } from "./federation-sides";
@@ -27,25 +28,13 @@ import { Api, createBackend, memberToken, seedMember } from "./helpers";
  * the signed routes is refused with nothing changed on either side. (What anybody's server, or an
  * invitation code, can make a server store or reach: federation-reach.test.ts.)
  */
-const sides: Side[] = [];
+const sides = sidesOfThisFile();
 let a: Side;
 let b: Side;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([side("Association A", "AAA"), side("Association B", "BBB")]);
   sides.push(a, b);
-});
-
-afterAll(async () => {
-  for (const s of sides) {
-    await s.server.close();
-    await s.tdb.drop();
-  }
-});
-
-afterEach(() => {
-  wire.wrap = null;
-  wire.resolve = null;
 });
 
 describe("linking two associations", () => {

@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formatCents, routes, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger/ledger";
 import { eventsAfter } from "../src/services/notifications/member-events";
 import { recoverPayments } from "../src/services/federation/recovery";
 import { federationKey } from "../src/services/federation/server-key";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
-import { linkSides, links, netOf, side, signedAnswer, signedCall, strangerKey, TERMS_B, wire, type Side } from "./federation-sides";
+import { linkSides, links, netOf, side, signedAnswer, signedCall, strangerKey, TERMS_B, sidesOfThisFile, wire, type Side } from "./federation-sides";
 import { Api, countMovements, createBackend, memberToken, seedMember, topUp, walletBalances } from "./helpers";
 
 /**
@@ -13,7 +13,7 @@ import { Api, countMovements, createBackend, memberToken, seedMember, topUp, wal
  * both sides or on neither, whatever is refused, attacked, or lost on the way; and what is left in
  * doubt settled by the recovery.
  */
-const sides: Side[] = [];
+const sides = sidesOfThisFile();
 let a: Side;
 let b: Side;
 let alice: Api;
@@ -41,17 +41,6 @@ beforeAll(async () => {
   bobApi = new Api(b.url, await memberToken(b.db, bob.id));
   const frida = await seedMember(b.db, { firstName: "Frida", lastName: "Frost" });
   fridaWallet = await openCustodialWallet(b.db, backendB, frida.id, "active");
-});
-
-afterAll(async () => {
-  for (const s of sides) {
-    await s.server.close();
-    await s.tdb.drop();
-  }
-});
-
-afterEach(() => {
-  wire.wrap = null;
 });
 
 /** The servers' requests to each other, with those to `paths` made to fail: before they leave ("before"), or once answered ("after": the answer lost). */

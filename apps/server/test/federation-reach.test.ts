@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import net from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
 import { errorBody } from "../src/http/errors";
 import { fetchPeerServer } from "../src/services/federation/peer-client";
 import { addressAllowed, isPublicAddress, peerNet } from "../src/services/federation/peer-net";
 import { Refusal } from "../src/services/platform/errors";
 import { readSettings } from "../src/settings";
-import { invitationCode, linkRows, linkSides, side, signedCall, strangerKey, TERMS_B, wire, type Side } from "./federation-sides";
+import { invitationCode, linkRows, linkSides, side, signedCall, strangerKey, TERMS_B, sidesOfThisFile, wire, type Side } from "./federation-sides";
 import { freePort } from "./helpers";
 
 /**
@@ -17,7 +17,7 @@ import { freePort } from "./helpers";
  * case answered alike. Two associations, each with its own server and database, as in
  * federation-links.test.ts.
  */
-const sides: Side[] = [];
+const sides = sidesOfThisFile();
 let a: Side;
 let b: Side;
 
@@ -28,17 +28,8 @@ beforeAll(async () => {
   await linkSides(a, b);
 });
 
-afterAll(async () => {
-  for (const s of sides) {
-    await s.server.close();
-    await s.tdb.drop();
-  }
+afterAll(() => {
   for (const l of listening) l.close();
-});
-
-afterEach(() => {
-  wire.wrap = null;
-  wire.resolve = null;
 });
 
 /** TCP servers of the tests, on the loopback: each counts the connections it is given and answers each with `reply` (null: never). */

@@ -1,3 +1,4 @@
+import { afterAll, afterEach } from "vitest";
 import { generateKeyPairSync } from "node:crypto";
 import { routes, type FederationTerms } from "@mutua/domain";
 import type { Db } from "../src/db/pool";
@@ -113,4 +114,23 @@ export async function linkSides(a: Side, b: Side, terms = { a: TERMS_A, b: TERMS
   const atA = (await links(a)).find((l) => l.state === "accepted")!;
   const confirmed = await a.owner.call("confirmFederationLink", { params: { linkId: atA.id }, body: { terms: terms.a } });
   if (confirmed.status !== 200) throw new Error(`confirmation refused: ${JSON.stringify(confirmed.json)}`);
+}
+
+/**
+ * The sides a test file starts (push each one): closed and their databases dropped after the file,
+ * and the wire's seams (wrapped or resolved calls) reset after each test.
+ */
+export function sidesOfThisFile(): Side[] {
+  const sides: Side[] = [];
+  afterEach(() => {
+    wire.wrap = null;
+    wire.resolve = null;
+  });
+  afterAll(async () => {
+    for (const s of sides) {
+      await s.server.close();
+      await s.tdb.drop();
+    }
+  });
+  return sides;
 }

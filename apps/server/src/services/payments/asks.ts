@@ -116,7 +116,7 @@ export async function askMoney(
 ): Promise<AskGroup> {
   await hit(db, `payment-request:member:${me}`, s.limits.paymentRequestPerMember);
   // Each member named is a look-up in the directory, and counts as one.
-  for (let i = 0; i < input.parts.length; i++) await hit(db, `search:member:${me}`, s.limits.searchPerMember);
+  await hit(db, `search:member:${me}`, s.limits.searchPerMember, input.parts.length);
   const memo = input.memo.trim();
   const problem = memoProblem(memo);
   if (problem) throw invalid({ memo: problem });

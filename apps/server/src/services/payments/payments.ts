@@ -32,7 +32,6 @@ export const sentCents = (s: string): bigint => {
   if (c > MAX_AMOUNT_CENTS) throw tooLarge();
   return c;
 };
-const cents = sentCents;
 
 async function balances(db: Db, walletId: string) {
   const { rows } = await db.query<{ kind: SubAccount; balance: bigint; floor: bigint | null; ceiling: bigint | null }>(
@@ -146,7 +145,7 @@ const paymentWalletReads = perPool(
  * safe wallet, which takes reconversions).
  */
 export async function prepareTransfer(db: Db, me: bigint, from: string, to: string, amountText: string) {
-  const amount = cents(amountText);
+  const amount = sentCents(amountText);
   const { payer, payee } = await counterpart(db, me, from, to);
   const a = await balances(db, payer.id);
   const b = await balances(db, payee.id);
@@ -193,7 +192,7 @@ export interface TransferInput {
 export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { associationName: string; features: Features }, now = new Date()) {
   const { payer, payee } = await counterpart(db, me, input.from, input.to, input.key);
   if (payee.role === "safe") requireReconversions(ctx.features);
-  const parts = input.parts.map((p) => ({ account: p.account, amount: cents(p.amount) }));
+  const parts = input.parts.map((p) => ({ account: p.account, amount: sentCents(p.amount) }));
   if (new Set(parts.map((p) => p.account)).size !== parts.length) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   if (parts.reduce((s, p) => s + p.amount, 0n) > MAX_AMOUNT_CENTS) throw tooLarge();
   for (const [field, m] of [

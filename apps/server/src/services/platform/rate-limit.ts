@@ -7,17 +7,18 @@ import type { Limit } from "../../settings";
 export type { Limit };
 
 /**
- * Counts one attempt in a fixed window shared by every server instance (the counter lives in
- * PostgreSQL, updated atomically) and throws 429 once the window's budget is spent.
+ * Counts `attempts` (one by default: an ask naming several members counts one search each) in a
+ * fixed window shared by every server instance (the counter lives in PostgreSQL, updated
+ * atomically) and throws 429 once the window's budget is spent.
  */
-export async function hit(db: Queryable, bucket: string, limit: Limit): Promise<void> {
+export async function hit(db: Queryable, bucket: string, limit: Limit, attempts = 1): Promise<void> {
   const { rows } = await db.query<{ hits: number; retry: number }>(
-    `INSERT INTO rate_limits AS r (bucket, window_start, hits) VALUES ($1, now(), 1)
+    `INSERT INTO rate_limits AS r (bucket, window_start, hits) VALUES ($1, now(), $3)
      ON CONFLICT (bucket) DO UPDATE SET
-       hits = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE r.hits + 1 END,
+       hits = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN $3 ELSE r.hits + $3 END,
        window_start = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN now() ELSE r.window_start END
      RETURNING hits, ceil(extract(epoch FROM window_start + make_interval(secs => $2) - now()))::int AS retry`,
-    [bucket, limit.windowSeconds],
+    [bucket, limit.windowSeconds, attempts],
   );
   const row = rows[0]!;
   if (row.hits > limit.max) {
