@@ -41,6 +41,10 @@ export default defineConfig({
     target: "es2022",
     sourcemap: false,
     rolldownOptions: {
+      // An area's face (features/<area>/index.ts) names what the other areas may use; the modules
+      // of a feature run nothing when loaded but their stylesheets, so a screen that takes one label
+      // from a face brings neither the face's other modules nor their styles.
+      treeshake: { moduleSideEffects: (id) => (/[\\/]src[\\/]features[\\/].*\.tsx?$/.test(id) ? false : undefined) },
       output: {
         // The small modules every page starts with (the app's context, query policies, stored
         // settings, polling, the domain's messages) travel as one file rather than one each: left to
@@ -51,7 +55,7 @@ export default defineConfig({
             {
               name: "start",
               // With them, what the login page shares with screens loaded later (so that it stays in one file).
-              test: /[\\/]src[\\/](app[\\/]context|lib[\\/](polling|query-policy|storage|toast)|message|messages|email|paths|errors)\.tsx?$|queryOptions\.js$|preload-helper/,
+              test: /[\\/]src[\\/](lib[\\/](context|polling|query-policy|storage|toast)|message|messages|email|paths|errors)\.tsx?$|queryOptions\.js$|preload-helper/,
               priority: 10,
             },
             {

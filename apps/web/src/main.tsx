@@ -5,12 +5,12 @@ import { QueryClient, QueryClientProvider, onlineManager } from "@tanstack/react
 import { I18nProvider } from "@lingui/react";
 import { apiBaseUrl, resolveConfig, type AppConfig } from "@mutua/domain";
 import { MutuaClient } from "@mutua/client";
-import { AppEnvContext } from "./app/context";
+import { AppEnvContext } from "./lib/context";
 import { initialLanguage, StartupNotice, switchLanguage } from "./app/language";
 import { loginRequired } from "./app/login-required";
-import { maySignedIn, meQuery } from "./features/auth/queries";
+import { maySignedIn, meQuery } from "./data/session";
 import { AppRoutes } from "./app/routes";
-import { UnlockProvider } from "./features/unlock/UnlockProvider";
+import { UnlockProvider } from "./features/wallets/unlock/UnlockProvider";
 import { i18n } from "./lib/i18n";
 import { applyTheme } from "./lib/theme";
 import { registerServiceWorker } from "./lib/pwa";
@@ -56,7 +56,7 @@ async function start() {
     if (!offline) {
       // A returning member: who they are and the screen they open load while the language does.
       void queryClient.prefetchQuery(meQuery(client));
-      if (window.location.pathname === "/dashboard") void import("./features/dashboard/DashboardScreen");
+      if (window.location.pathname === "/dashboard") void import("./features/payments/dashboard/DashboardScreen");
     }
     // What was kept is put back only for an offline start (the service worker has the module at
     // hand): online, every screen decides on fresh data, and the first render waits for nothing.

@@ -1,9 +1,9 @@
 import { Suspense, useDeferredValue, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useLingui } from "@lingui/react";
-import { useConfig } from "./context";
+import { useConfig } from "../lib/context";
 import { Icon, MenuIcon } from "../ui/icons";
-import { useSession } from "../features/auth/queries";
+import { useSession } from "../data/session";
 import { optionalLazy } from "../ui/optional-lazy";
 
 // With the event stream (app/routes.tsx): loaded once a member is signed in, not with the login page.

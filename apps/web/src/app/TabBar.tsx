@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { useLingui } from "@lingui/react";
-import { useAccounts } from "../features/accounts/queries";
-import type { DashboardState } from "../features/dashboard/DashboardScreen";
+import { useAccounts } from "../data/accounts";
+import type { DashboardState } from "../features/payments/dashboard/DashboardScreen";
 import { HistoryIcon, HomeIcon, Icon, MenuIcon, ReceivedIcon, ScanIcon } from "../ui/icons";
 import { USER_MENU } from "./user-menu";
 import "./tabbar.css";

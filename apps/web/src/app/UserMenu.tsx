@@ -1,11 +1,12 @@
 import { Link } from "react-router";
 import { useLingui } from "@lingui/react";
-import { useConfig } from "./context";
-import { useModals } from "./modals";
+import { useConfig } from "../lib/context";
+import { useModals } from "../ui/modals";
 import { USER_MENU } from "./user-menu";
 import { Menu, MenuItem, menuItem } from "../ui/Menu";
 import { ExpandIcon, Icon } from "../ui/icons";
-import { useLogout, useRights, useUnconfiguredBackends } from "../features/auth/queries";
+import { useRights, useUnconfiguredBackends } from "../data/session";
+import { useLogout } from "./sign-out";
 
 /**
  * The signed-in member's menu in the navigation bar (docs/spec.md §2 "Navigation bar"): their
@@ -103,7 +104,7 @@ export function UserMenu({ name, onChoose }: { name: string; onChoose: () => voi
         onSelect={() => {
           onChoose();
           // Rarely opened: loaded when asked, not with the login page.
-          void import("../features/about/AboutDialog").then(({ AboutDialog }) => modals.open((close) => <AboutDialog onClose={close} />));
+          void import("../features/association/about/AboutDialog").then(({ AboutDialog }) => modals.open((close) => <AboutDialog onClose={close} />));
         }}
       >
         {i18n._("About {appName}", { appName: config.appName })}

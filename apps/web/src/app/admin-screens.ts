@@ -4,12 +4,12 @@
  * downloads, and these screens are opened by few (bench/budgets.json). The board's chart
  * (uPlot) stays a chunk of its own, loaded by the figures screen.
  */
-export { PendingAccountsScreen } from "../features/admin/PendingAccountsScreen";
-export { PendingCreditsScreen } from "../features/admin/PendingCreditsScreen";
-export { AdminConsoleScreen } from "../features/admin/AdminConsoleScreen";
-export { MembersScreen } from "../features/members/MembersScreen";
-export { MemberScreen } from "../features/members/MemberScreen";
+export { PendingAccountsScreen } from "../features/association/admin/PendingAccountsScreen";
+export { PendingCreditsScreen } from "../features/association/admin/PendingCreditsScreen";
+export { AdminConsoleScreen } from "../features/association/admin/AdminConsoleScreen";
+export { MembersScreen } from "../features/association/members/MembersScreen";
+export { MemberScreen } from "../features/association/members/MemberScreen";
 export { FiguresScreen } from "../features/board/FiguresScreen";
-export { SettingsScreen } from "../features/settings/SettingsScreen";
+export { SettingsScreen } from "../features/association/settings/SettingsScreen";
 export { ImportScreen } from "../features/import/ImportScreen";
-export { FederationScreen } from "../features/federation/FederationScreen";
+export { FederationScreen } from "../features/federation/links/FederationScreen";

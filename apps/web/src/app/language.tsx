@@ -4,7 +4,7 @@ import { chooseLanguage, M, type AppConfig, type Msg } from "@mutua/domain";
 import { activateLanguage } from "../lib/i18n";
 import { getLocalSettings, setLocalSettings } from "../lib/storage";
 import { toast } from "../lib/toast";
-import { useConfig } from "./context";
+import { useConfig } from "../lib/context";
 
 /** The language to start in: saved choice, navigator (when preferred), default (docs/spec.md §3). */
 export const initialLanguage = (config: AppConfig) =>

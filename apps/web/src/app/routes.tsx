@@ -2,15 +2,16 @@ import { lazy, Suspense, useDeferredValue, useEffect, type ComponentType, type R
 import { Navigate, Outlet, matchRoutes, useLocation, useNavigate, useRoutes, type RouteObject } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { useConfig } from "./context";
-import { ModalHost } from "./modals";
+import { useConfig } from "../lib/context";
+import { ModalHost } from "../ui/modals";
 import { NavBar } from "./NavBar";
 import { loginRequired } from "./login-required";
 import { useOnline } from "../lib/online";
-import { BiometricOffer } from "../features/biometric/BiometricOffer";
-import { useAccounts } from "../features/accounts/queries";
-import { authKeys, forgetSession, useRights, useSession } from "../features/auth/queries";
-import { LoginScreen, type LoginState } from "../features/auth/LoginScreen";
+import { BiometricOffer } from "../features/wallets/biometric/BiometricOffer";
+import { useAccounts } from "../data/accounts";
+import { authKeys, useRights, useSession } from "../data/session";
+import { forgetSession } from "../features/members/auth/sign-in";
+import { LoginScreen, type LoginState } from "../features/members/auth/LoginScreen";
 import { rememberPayLink } from "../lib/pay-link";
 import { PAY_PATH } from "@mutua/domain";
 import { optionalLazy } from "../ui/optional-lazy";
@@ -150,57 +151,57 @@ const ROUTES: RouteObject[] = [
       { path: "/", element: <LoginRoute />, handle: h("Login") },
       {
         path: "/carto",
-        element: screen(() => import("../features/carto/CartoScreen"), "CartoScreen"),
+        element: screen(() => import("../features/shops/carto/CartoScreen"), "CartoScreen"),
         handle: h("Map"),
       },
       {
         path: "/reset-password",
-        element: screen(() => import("../features/auth/ResetPasswordScreen"), "ResetPasswordScreen"),
+        element: screen(() => import("../features/members/auth/ResetPasswordScreen"), "ResetPasswordScreen"),
         handle: h("Reset my password"),
       },
       {
         path: "/signup",
-        element: screen(() => import("../features/auth/SignupScreen"), "SignupScreen"),
+        element: screen(() => import("../features/members/auth/SignupScreen"), "SignupScreen"),
         handle: h("Sign-Up"),
       },
       {
         path: "/confirm-email",
-        element: screen(() => import("../features/auth/ConfirmEmailScreen"), "ConfirmEmailScreen"),
+        element: screen(() => import("../features/members/auth/ConfirmEmailScreen"), "ConfirmEmailScreen"),
         handle: h("Confirm your e-mail address"),
       },
       {
         path: "/dashboard",
-        element: screen(() => import("../features/dashboard/DashboardScreen"), "DashboardScreen", privately),
+        element: screen(() => import("../features/payments/dashboard/DashboardScreen"), "DashboardScreen", privately),
         handle: h("Dashboard"),
       },
       {
         path: "/create-account",
-        element: screen(() => import("../features/create-account/CreateAccountScreen"), "CreateAccountScreen", privately),
+        element: screen(() => import("../features/members/create-account/CreateAccountScreen"), "CreateAccountScreen", privately),
         handle: h("Create my wallet"),
       },
       {
         path: "/profile",
-        element: screen(() => import("../features/profile/ProfileScreen"), "ProfileScreen", privately),
+        element: screen(() => import("../features/members/profile/ProfileScreen"), "ProfileScreen", privately),
         handle: h("Profile"),
       },
       {
         path: "/preferences",
-        element: screen(() => import("../features/preferences/PreferencesScreen"), "PreferencesScreen", privately),
+        element: screen(() => import("./PreferencesScreen"), "PreferencesScreen", privately),
         handle: h("Preferences"),
       },
       {
         path: "/receive",
-        element: screen(() => import("../features/till/TillScreen"), "TillScreen", privately),
+        element: screen(() => import("../features/shops/till/TillScreen"), "TillScreen", privately),
         handle: h("Receive payments"),
       },
       {
         path: "/receive/sales",
-        element: screen(() => import("../features/till/SalesScreen"), "SalesScreen", privately),
+        element: screen(() => import("../features/shops/till/SalesScreen"), "SalesScreen", privately),
         handle: h("Sales"),
       },
       {
         path: "/notifications",
-        element: screen(() => import("../features/notifications/NotificationsScreen"), "NotificationsScreen", privately),
+        element: screen(() => import("./NotificationsScreen"), "NotificationsScreen", privately),
         handle: h("Notifications"),
       },
       {
@@ -250,7 +251,7 @@ const ROUTES: RouteObject[] = [
       },
       {
         path: PAY_PATH,
-        element: screen(() => import("../features/qr/PayLinkScreen"), "PayLinkScreen", privately),
+        element: screen(() => import("./PayScreen"), "PayScreen", privately),
         handle: h("Send money"),
       },
       { path: "*", element: <Navigate to="/carto" replace /> },

@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react";
 import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRelative, formatTime } from "@mutua/domain";
-import { useConfig } from "../app/context";
+import { useConfig } from "./context";
 
 /** Amount and date formats of the active language (its config `numericFormat` and `dateFormat`). */
 export function useFormat() {

@@ -70,7 +70,7 @@ function show(kind: Kind, text: string, options: Parameters<Sonner["toast"]["inf
 }
 
 /**
- * Takes every toast off the screen, and those on their way: signing out (features/auth/queries.ts
+ * Takes every toast off the screen, and those on their way: signing out (features/members/auth/sign-in.ts
  * forgetSession), since what the app told one member is not for whoever signs in next.
  */
 export function dismissAllToasts(): void {

@@ -1,3 +1,3 @@
 /** What the first toast loads (lib/toast.ts): the toast library, and what keeps its toasts above an open modal dialog. */
 export * from "sonner";
-export { keepAboveDialogs } from "../ui/keep-above-dialogs";
+export { keepAboveDialogs } from "./keep-above-dialogs";

@@ -15,7 +15,7 @@ function Listening() {
 
 /**
  * Where toasts appear (lib/toast.ts), readable and usable above an open modal dialog
- * (ui/keep-above-dialogs.ts; the message shown without the library stays in the page). Until the first
+ * (lib/keep-above-dialogs.ts; the message shown without the library stays in the page). Until the first
  * toast, only an empty live region is on the page and no toast code is loaded; it also shows a
  * message when the toast library could not be fetched.
  */

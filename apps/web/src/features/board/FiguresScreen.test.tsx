@@ -5,10 +5,10 @@ import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
 import type { MutuaClient } from "@mutua/client";
 import type { AppConfig, CurrencyFigures, TradeBalance } from "@mutua/domain";
-import { AppEnvContext } from "../../app/context";
+import { AppEnvContext } from "../../lib/context";
 import { i18n } from "../../lib/i18n";
 import catalog from "../../locales/en-US.json";
-import { SoleAdministratorNotice } from "../admin/SoleAdministratorNotice";
+import { SoleAdministratorNotice } from "../association";
 import { CurrencyView, LedgerHealthCard, TradeView } from "./FiguresScreen";
 
 // The chart draws on a canvas, which jsdom has not: its place is enough here.

@@ -5,7 +5,7 @@ import { useFormat } from "../../lib/format";
 import { Icon, PaidIcon, WarningIcon } from "../../ui/icons";
 import { optionalLazy } from "../../ui/optional-lazy";
 import { Skeleton } from "../../ui/Skeleton";
-import { SoleAdministratorNotice } from "../admin/SoleAdministratorNotice";
+import { SoleAdministratorNotice } from "../association";
 import { BooksSection } from "./BooksSection";
 import type { FlowsChartProps } from "./FlowsChart";
 import { countText, monthText, percentText, tickText, volumeNumber } from "./labels";

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { admin, RefusedError } from "@mutua/client";
-import type { FigureInterval, LedgerHealth } from "@mutua/domain";
+import type { FigureInterval } from "@mutua/domain";
 import { MEMBER_KEY } from "../../lib/query-policy";
-import { useClient } from "../../app/context";
+import { useClient } from "../../lib/context";
 
 /** What the figures are asked for: days both included, cut by week or month in the time zone `tz`. */
 export interface FiguresQuery {
@@ -16,7 +16,6 @@ export interface FiguresQuery {
 export const boardKeys = {
   all: [...MEMBER_KEY, "board"] as const,
   figures: (q: FiguresQuery) => [...boardKeys.all, "figures", q.from, q.to, q.interval, q.tz] as const,
-  health: () => [...boardKeys.all, "ledger-health"] as const,
 };
 
 /**
@@ -32,21 +31,5 @@ export function useFigures(query: FiguresQuery) {
     // TanStack's keepPreviousData, written out: importing it would add it to the login page's shared chunk.
     placeholderData: (previous) => previous,
     retry: (failures, error) => !(error instanceof RefusedError) && failures < 3,
-  });
-}
-
-/** The last run of the ledger's invariant checks. */
-export function useLedgerHealth() {
-  const client = useClient();
-  return useQuery({ queryKey: boardKeys.health(), queryFn: () => admin.call(client, "getLedgerHealth") });
-}
-
-/** Runs the checks now; the answer is the new health, put in place of the old one. */
-export function useCheckLedger() {
-  const client = useClient();
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: () => admin.call(client, "checkLedger"),
-    onSuccess: (health: LedgerHealth) => qc.setQueryData(boardKeys.health(), health),
   });
 }

@@ -2,11 +2,12 @@ import { useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import type { FigureInterval } from "@mutua/domain";
-import { useConfig } from "../../app/context";
+import { useConfig } from "../../lib/context";
 import { tr } from "../../lib/i18n";
 import { toast } from "../../lib/toast";
 import { presetPeriod, withDay, type Period, type Preset } from "./periods";
-import { useCheckLedger, useFigures, useLedgerHealth } from "./queries";
+import { useFigures } from "./queries";
+import { useCheckLedger, useLedgerHealth } from "../../data/ledger-health";
 
 /** The languages numbers and dates are written in: the active language's config formats, as lib/format.ts reads them. */
 export function useBoardLocales() {

@@ -6,7 +6,7 @@ import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
 import type { MutuaClient } from "@mutua/client";
 import { IMPORT_PART_BYTES, type AppConfig, type ImportPreviewView, type Invitations } from "@mutua/domain";
-import { AppEnvContext } from "../../app/context";
+import { AppEnvContext } from "../../lib/context";
 import { i18n } from "../../lib/i18n";
 import catalog from "../../locales/en-US.json";
 import { ImportScreen, InvitationsView, PreviewView, ResultView } from "./ImportScreen";

@@ -6,7 +6,7 @@ import { tr } from "../../lib/i18n";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { Field } from "../../ui/Field";
 import { Skeleton } from "../../ui/Skeleton";
-import { AdminTable } from "../admin/AdminTable";
+import { AdminTable } from "../association";
 import { delimiterText, problemText, useImportText, type ImportText } from "./labels";
 import { hasProblems, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
 import { tooLarge, type ImportFileKind } from "./upload";

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react";
 import type { I18n } from "@lingui/core";
 import type { ImportProblem } from "@mutua/domain";
-import { useConfig } from "../../app/context";
+import { useConfig } from "../../lib/context";
 import { useFormat } from "../../lib/format";
 
 const plurals = new Map<string, Intl.PluralRules>();

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefusedError, admin } from "@mutua/client";
 import type { BodyOf, Invitations } from "@mutua/domain";
-import { useClient } from "../../app/context";
-import { adminKeys } from "../admin/queries";
+import { useClient } from "../../lib/context";
+import { adminKeys } from "../association";
 
 /** Moving in from another system, under the administration's keys (one factory). */
 export const importKeys = {

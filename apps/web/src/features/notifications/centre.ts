@@ -1,8 +1,8 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { NotificationPage } from "@mutua/domain";
-import { useClient } from "../../app/context";
+import { useClient } from "../../lib/context";
 import { MONEY } from "../../lib/query-policy";
-import { transactionKeys } from "../transactions/queries";
+import { transactionKeys } from "../../data/transactions";
 // Through ./live, loaded with every signed-in page: the keys stay in its chunk instead of one of their own.
 import { notificationKeys } from "./live";
 

@@ -3,12 +3,12 @@ import { NavLink } from "react-router";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import type { MemberEvent } from "@mutua/domain";
-import { useClient } from "../../app/context";
+import { useClient } from "../../lib/context";
 import { tr } from "../../lib/i18n";
 import { setLive } from "../../lib/polling";
 import { toast } from "../../lib/toast";
 import { BellIcon, Icon } from "../../ui/icons";
-import { authKeys } from "../auth/queries";
+import { authKeys } from "../../data/session";
 import { notificationKeys, useUnreadCount } from "./queries";
 import { eventMessage } from "./texts";
 

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { useClient, useConfig } from "../../app/context";
+import { useClient, useConfig } from "../../lib/context";
 import { usePollEvery } from "../../lib/polling";
 import { MEMBER_KEY } from "../../lib/query-policy";
-import { useMe } from "../auth/queries";
+import { useMe } from "../../data/session";
 
 export const notificationKeys = {
   all: [...MEMBER_KEY, "notifications"] as const,

@@ -1,0 +1,125 @@
+import { lazy, Suspense } from "react";
+import { useNavigate } from "react-router";
+import { useLingui } from "@lingui/react";
+import { M, type MemberEvent } from "@mutua/domain";
+import { useModals } from "../ui/modals";
+import { useFormat } from "../lib/format";
+import { tr } from "../lib/i18n";
+import { toast } from "../lib/toast";
+import { BellIcon, CheckIcon, ExchangeIcon, Icon, PlusIcon, ReceivedIcon, WarningIcon, type IconNode } from "../ui/icons";
+import { Skeleton } from "../ui/Skeleton";
+import { useNotificationCentre } from "../features/notifications/centre";
+// Through ./live, whose chunk is loaded already: importing ./queries or ./texts directly would split them out.
+import { eventMessage, useUnreadCount } from "../features/notifications/live";
+import "../ui/movements.css";
+
+const ReceiptDialog = lazy(() => import("../features/payments/transactions/ReceiptDialog"));
+
+/** What happened, told by a sign as the transaction lists do (the text beside it says it in words). */
+const ICONS: Partial<Record<MemberEvent["kind"], IconNode>> = {
+  payment_received: ReceivedIcon,
+  topup_credited: PlusIcon,
+  reconversion_stage: ExchangeIcon,
+  wallet_approved: CheckIcon,
+  wallet_discarded: WarningIcon,
+};
+
+/**
+ * The notification centre (docs/architecture.md "Live money"): what happened to the member's money and wallets,
+ * newest first, the same on every device. Opening one marks it read and shows what it concerns.
+ */
+export function NotificationsScreen() {
+  const { i18n } = useLingui();
+  const { pages, markRead, markAll, fetchTransaction } = useNotificationCentre();
+  const unread = useUnreadCount().data ?? 0;
+  const modals = useModals();
+  const navigate = useNavigate();
+  const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
+
+  const open = async (e: MemberEvent) => {
+    if (!e.read) markRead.mutate([e.id]);
+    // An invitation to run a till is answered in Preferences, first there while it stands.
+    if (e.kind === "cashier_invited") return void navigate("/preferences");
+    if (!e.transactionId) return void navigate("/dashboard");
+    try {
+      const tx = await fetchTransaction(e.walletId, e.transactionId);
+      modals.open((close) => (
+        <Suspense fallback={null}>
+          <ReceiptDialog tx={tx} onClose={close} />
+        </Suspense>
+      ));
+    } catch {
+      toast.error({ id: M.lastTransactionsFailed });
+    }
+  };
+
+  return (
+    <main className="page">
+      <header className="page-header">
+        <h1>{i18n._("Notifications")}</h1>
+        {unread > 0 && (
+          <button
+            type="button"
+            className="button small"
+            disabled={markAll.isPending}
+            onClick={() =>
+              markAll.mutate(undefined, {
+                onSuccess: () => toast.success(i18n._("All notifications marked as read")),
+                onError: () => toast.error(i18n._("The notifications could not be marked as read. Please try again.")),
+              })
+            }
+          >
+            {i18n._("Mark all as read")}
+          </button>
+        )}
+      </header>
+      <section className="card" aria-busy={pages.isFetching}>
+        {pages.isPending && <Skeleton rows={4} className="tx-skeleton" />}
+        {pages.isError && (
+          <div className="notice error" role="alert">
+            <p>{i18n._("The notifications could not be loaded. Please try again.")}</p>
+          </div>
+        )}
+        {pages.isSuccess && items.length === 0 && (
+          <p className="empty">{i18n._("No notifications yet: money you receive, your top-ups and news of your wallets will show here.")}</p>
+        )}
+        {items.length > 0 && (
+          <ul className="tx-list">
+            {items.map((e) => (
+              <NotificationItem key={e.id} event={e} onOpen={(ev) => void open(ev)} />
+            ))}
+          </ul>
+        )}
+        {pages.hasNextPage && (
+          <button type="button" className="button small" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+            {i18n._("More")}
+          </button>
+        )}
+      </section>
+    </main>
+  );
+}
+
+function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e: MemberEvent) => void }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const m = eventMessage(e);
+  if (!m) return null;
+  const date = new Date(e.date);
+  return (
+    <li>
+      <button type="button" className={e.read ? "tx notification" : "tx notification unread"} onClick={() => onOpen(e)}>
+        <span className="avatar avatar-x" aria-hidden="true">
+          <Icon node={ICONS[e.kind] ?? BellIcon} />
+        </span>
+        <span className="tx-related">
+          {!e.read && <span className="visually-hidden">{i18n._("Unread:")} </span>}
+          {tr(m)}
+        </span>
+        <span className="tx-date">
+          <time dateTime={e.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
+        </span>
+      </button>
+    </li>
+  );
+}

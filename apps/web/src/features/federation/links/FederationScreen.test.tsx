@@ -1,0 +1,362 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { I18nProvider } from "@lingui/react";
+import type { Messages } from "@lingui/core";
+import { RefusedError, type MutuaClient } from "@mutua/client";
+import { ErrorCode, SM, type AppConfig, type FederationLink, type FederationOverview } from "@mutua/domain";
+import { AppEnvContext } from "../../../lib/context";
+import { i18n } from "../../../lib/i18n";
+import catalog from "../../../locales/en-US.json";
+import { FederationScreen } from "./FederationScreen";
+import { rateText } from "./terms";
+
+const toasts = vi.hoisted(() => [] as unknown[]);
+vi.mock("../../../lib/toast", () => ({
+  toast: {
+    error: (m: unknown) => toasts.push(["error", m]),
+    success: (m: unknown) => toasts.push(["success", m]),
+  },
+}));
+
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
+  // jsdom has <dialog> without its methods (see ui/Dialog.test.tsx).
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute("open", "");
+    (this.querySelector<HTMLElement>("[autofocus]") ?? this).focus();
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute("open");
+  };
+});
+beforeEach(() => {
+  toasts.length = 0;
+});
+afterEach(cleanup);
+
+const config = { locales: { availableLanguages: {} } } as unknown as AppConfig;
+
+const server = {
+  protocol: "mutua-federation/1" as const,
+  name: "La Dalle",
+  url: "https://dalle.example",
+  currencyName: "Dalle",
+  currencySymbol: "DL",
+  publicKey: "k-dalle",
+  fingerprint: "0123456789abcdef0123456789abcdef",
+};
+const eusko = {
+  name: "Eusko",
+  url: "https://eusko.example",
+  currencyName: "Eusko",
+  currencySymbol: "EUS",
+  publicKey: "k-eusko",
+  fingerprint: "fedcba9876543210fedcba9876543210",
+};
+const florain = {
+  ...eusko,
+  name: "Le Florain",
+  url: "https://florain.example",
+  currencyName: "Florain",
+  currencySymbol: "FLO",
+  fingerprint: "aaaabbbbccccdddd1111222233334444",
+};
+
+const active: FederationLink = {
+  id: "l1",
+  peerUrl: eusko.url,
+  peer: eusko,
+  role: "inviter",
+  state: "active",
+  waitingFor: null,
+  terms: { ourValue: "1.25", theirValue: "1", trustLimit: "200.00", enabled: true },
+  peerTerms: { ourValue: "1", theirValue: "1.25", trustLimit: "150.00", enabled: true },
+  ratesAgree: true,
+  createdAt: "2025-03-01T10:00:00Z",
+};
+const toConfirm: FederationLink = {
+  id: "l2",
+  peerUrl: florain.url,
+  peer: florain,
+  role: "inviter",
+  state: "accepted",
+  waitingFor: "us",
+  terms: null,
+  peerTerms: { ourValue: "2", theirValue: "1", trustLimit: "50.00", enabled: true },
+  ratesAgree: false,
+  createdAt: "2025-03-02T10:00:00Z",
+};
+const overview: FederationOverview = { server, links: [active, toConfirm] };
+
+type Op = "listFederationLinks" | "createFederationInvitation" | "acceptFederationInvitation" | "confirmFederationLink" | "setFederationLinkTerms";
+
+/** A client whose `send` (what @mutua/client's `admin.call` sends through) hands each operation's arguments to the test's mock. */
+function renderScreen(ops: Partial<Record<Op, Mock>>) {
+  const client = {
+    send: (name: Op, _route: unknown, a: { body?: unknown; params?: unknown } = {}) => {
+      const op = ops[name];
+      return op ? op(a.body, a.params) : Promise.reject(new Error(`unexpected call of ${name}`));
+    },
+  } as unknown as MutuaClient;
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <AppEnvContext.Provider value={{ config, client }}>
+      <QueryClientProvider client={qc}>
+        <I18nProvider i18n={i18n}>
+          <MemoryRouter>
+            <FederationScreen />
+          </MemoryRouter>
+        </I18nProvider>
+      </QueryClientProvider>
+    </AppEnvContext.Provider>,
+  );
+}
+
+const type = (within: HTMLElement, label: string, value: string) =>
+  fireEvent.change(
+    screen.getAllByLabelText(label).find((el) => within.contains(el))!,
+    { target: { value } },
+  );
+const card = (name: string) => screen.getByRole("article", { name });
+
+describe("the linked associations", () => {
+  it("shows this server, an active link with both sides' terms, and one waiting for our confirmation", async () => {
+    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue(overview) });
+    const own = await screen.findByRole("region", { name: "This association's server" });
+    within(own).getByText("La Dalle");
+    within(own).getByText("Dalle (DL)");
+    within(own).getByText("0123 4567 89ab cdef 0123 4567 89ab cdef");
+
+    const linked = card("Eusko");
+    within(linked).getByText("Linked");
+    within(linked).getByText("fedc ba98 7654 3210 fedc ba98 7654 3210");
+    // Both rates said the same way round: one of ours in theirs.
+    expect(within(linked).getAllByText("1 DL = 1.25 EUS")).toHaveLength(2);
+    within(linked).getByText("We hold at most 200.00 EUS of theirs.");
+    within(linked).getByText("They hold at most 150.00 DL of ours.");
+    expect(within(linked).queryByText(/count different rates/)).toBeNull();
+    within(linked).getByRole("button", { name: "Change our terms" });
+
+    const waiting = card("Le Florain");
+    within(waiting).getByText("Accepted by them: confirm it");
+    within(waiting).getByText("Not set yet");
+    within(waiting).getByText("1 DL = 0.5 FLO");
+    // The confirmation is the view's one primary action; the invitation steps back.
+    expect(within(waiting).getByRole("button", { name: "Confirm the link" }).className).toContain("primary");
+    expect(screen.getByRole("button", { name: "Invite an association" }).className).not.toContain("primary");
+  });
+
+  it("warns when both sides' rates differ", async () => {
+    const differ = { ...active, peerTerms: { ...active.peerTerms!, theirValue: "1.5" }, ratesAgree: false };
+    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, links: [differ] }) });
+    const linked = await screen.findByRole("article", { name: "Eusko" });
+    within(linked).getByText("The two associations count different rates: no payment can cross until they agree.");
+    within(linked).getByText("1 DL = 1.5 EUS");
+  });
+
+  it("shows a link replaced by a newer one with the same server as such, with nothing left to do on it", async () => {
+    const replaced: FederationLink = { ...active, id: "l9", state: "replaced", waitingFor: null };
+    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, links: [replaced] }) });
+    const old = await screen.findByRole("article", { name: "Eusko" });
+    within(old).getByText("Replaced by a newer link with this server");
+    expect(within(old).queryByRole("button")).toBeNull();
+  });
+
+  it("invites: shows the code to send, with this server's fingerprint to compare, and copies it", async () => {
+    const invited: FederationLink = {
+      ...toConfirm,
+      id: "l3",
+      peerUrl: "",
+      peer: null,
+      state: "invited",
+      waitingFor: "them",
+      peerTerms: null,
+      createdAt: "2025-03-03T10:00:00Z",
+    };
+    const ops = {
+      listFederationLinks: vi
+        .fn()
+        .mockResolvedValueOnce({ server, links: [] })
+        .mockResolvedValue({ server, links: [invited] }),
+      createFederationInvitation: vi.fn().mockResolvedValue({ link: invited, code: "MUTUA-LINK:abc.def.ghi" }),
+    };
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    renderScreen(ops);
+    await screen.findByText("No link yet: invite an association, or accept the invitation of one.");
+    const invite = screen.getByRole("button", { name: "Invite an association" });
+    expect(invite.className).toContain("primary");
+    fireEvent.click(invite);
+    const dialog = await screen.findByRole("dialog", { name: "Invitation code" });
+    expect((within(dialog).getByLabelText("Invitation code") as HTMLTextAreaElement).value).toBe("MUTUA-LINK:abc.def.ghi");
+    expect(within(dialog).getByLabelText("Invitation code").hasAttribute("readonly")).toBe(true);
+    within(dialog).getByText("0123 4567 89ab cdef 0123 4567 89ab cdef");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Copy the code" }));
+    await waitFor(() => expect(toasts).toEqual([["success", "The code is copied."]]));
+    expect(writeText).toHaveBeenCalledWith("MUTUA-LINK:abc.def.ghi");
+    // The new link is in the list, named by its date until the other side answers.
+    within(screen.getByRole("list")).getByText("Invitation sent, not answered yet");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Done" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("accepts an invitation: posts the code and this side's terms, as typed in the language", async () => {
+    const accepted: FederationLink = { ...active, id: "l4", role: "invitee", state: "accepted", waitingFor: "them", peerTerms: null };
+    const ops = {
+      listFederationLinks: vi
+        .fn()
+        .mockResolvedValueOnce({ server, links: [] })
+        .mockResolvedValue({ server, links: [accepted] }),
+      acceptFederationInvitation: vi.fn().mockResolvedValue(accepted),
+    };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Accept an invitation" }));
+    const dialog = await screen.findByRole("dialog", { name: "Accept an invitation" });
+    // The defaults: the same value on both sides, some trust, on.
+    expect((within(dialog).getByLabelText("1 DL is worth") as HTMLInputElement).value).toBe("1");
+    expect((within(dialog).getByLabelText("Most of their currency we hold") as HTMLInputElement).value).toBe("100.00");
+    within(dialog).getByText("1 DL = 1 their currency");
+    // Nothing is sent without a code.
+    fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
+    within(dialog).getByText("Paste the whole code the other association sent you.");
+    expect(ops.acceptFederationInvitation).not.toHaveBeenCalled();
+
+    type(dialog, "Invitation code", "  MUTUA-LINK:abc.def.ghi\n");
+    type(dialog, "1 DL is worth", "1,25");
+    type(dialog, "Most of their currency we hold", "250");
+    within(dialog).getByText("1 DL = 1.25 their currency");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
+    await waitFor(() => expect(toasts).toEqual([["success", "Invitation accepted: the other association confirms it now."]]));
+    expect(ops.acceptFederationInvitation).toHaveBeenCalledWith(
+      { code: "MUTUA-LINK:abc.def.ghi", terms: { ourValue: "1.25", theirValue: "1", trustLimit: "250.00", enabled: true } },
+      undefined,
+    );
+    expect(screen.queryByRole("dialog")).toBeNull();
+    within(card("Eusko")).getByText("Waiting for the other association to confirm");
+  });
+
+  it("confirms a link with this side's terms, starting from the other side's rate turned round", async () => {
+    const confirmed: FederationLink = {
+      ...toConfirm,
+      state: "active",
+      waitingFor: null,
+      terms: { ourValue: "1", theirValue: "2", trustLimit: "80.00", enabled: true },
+      ratesAgree: true,
+    };
+    const ops = {
+      listFederationLinks: vi
+        .fn()
+        .mockResolvedValueOnce(overview)
+        .mockResolvedValue({ server, links: [active, confirmed] }),
+      confirmFederationLink: vi.fn().mockResolvedValue(confirmed),
+    };
+    renderScreen(ops);
+    await screen.findByRole("article", { name: "Le Florain" });
+    fireEvent.click(within(card("Le Florain")).getByRole("button", { name: "Confirm the link" }));
+    const dialog = await screen.findByRole("dialog", { name: "Confirm the link with Le Florain" });
+    // Their fingerprint, to compare aloud before confirming.
+    within(dialog).getByText("aaaa bbbb cccc dddd 1111 2222 3333 4444");
+    expect((within(dialog).getByLabelText("1 DL is worth") as HTMLInputElement).value).toBe("1");
+    expect((within(dialog).getByLabelText("1 FLO is worth") as HTMLInputElement).value).toBe("2");
+    type(dialog, "Most of their currency we hold", "80");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Confirm the link" }));
+    await waitFor(() => expect(toasts).toEqual([["success", "The two associations are linked."]]));
+    expect(ops.confirmFederationLink).toHaveBeenCalledWith({ terms: { ourValue: "1", theirValue: "2", trustLimit: "80.00", enabled: true } }, { linkId: "l2" });
+    await waitFor(() => within(card("Le Florain")).getByText("Linked"));
+  });
+
+  it("switches an active link off with new terms", async () => {
+    const off = { ...active, terms: { ...active.terms!, enabled: false } };
+    const ops = { listFederationLinks: vi.fn().mockResolvedValue({ server, links: [active] }), setFederationLinkTerms: vi.fn().mockResolvedValue(off) };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Change our terms" }));
+    const dialog = await screen.findByRole("dialog", { name: "Our terms for Eusko" });
+    expect((within(dialog).getByLabelText("1 DL is worth") as HTMLInputElement).value).toBe("1.25");
+    fireEvent.click(within(dialog).getByRole("switch", { name: "Payments across this link" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save the terms" }));
+    await waitFor(() => expect(toasts).toEqual([["success", "The terms are saved."]]));
+    expect(ops.setFederationLinkTerms).toHaveBeenCalledWith({ terms: { ...active.terms, enabled: false } }, { linkId: "l1" });
+  });
+
+  it("withdraws an unanswered invitation after asking, and it leaves the list", async () => {
+    const invited: FederationLink = {
+      ...active,
+      id: "l9",
+      peerUrl: "",
+      peer: null,
+      state: "invited",
+      waitingFor: "them",
+      terms: null,
+      peerTerms: null,
+      ratesAgree: false,
+    };
+    const ops = {
+      listFederationLinks: vi
+        .fn()
+        .mockResolvedValueOnce({ server, links: [invited] })
+        .mockResolvedValue({ server, links: [] }),
+      withdrawFederationInvitation: vi.fn().mockResolvedValue({ ok: true }),
+    };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Withdraw the invitation" }));
+    const dialog = await screen.findByRole("dialog", { name: "Withdraw this invitation?" });
+    expect(ops.withdrawFederationInvitation).not.toHaveBeenCalled();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Withdraw the invitation" }));
+    await waitFor(() => expect(toasts).toEqual([["success", "The invitation is withdrawn: its code opens nothing any more."]]));
+    expect(ops.withdrawFederationInvitation).toHaveBeenCalledWith(undefined, { linkId: "l9" });
+    await screen.findByText("No link yet: invite an association, or accept the invitation of one.");
+  });
+
+  it("a value that is not one is said under its field before anything is sent", async () => {
+    const ops = { listFederationLinks: vi.fn().mockResolvedValue({ server, links: [active] }), setFederationLinkTerms: vi.fn() };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Change our terms" }));
+    const dialog = await screen.findByRole("dialog");
+    type(dialog, "1 EUS is worth", "1.23456");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save the terms" }));
+    within(dialog).getByText("Type a positive number with at most 4 decimals, such as 1 or 1.25.");
+    expect(document.activeElement).toBe(within(dialog).getByLabelText("1 EUS is worth"));
+    expect(ops.setFederationLinkTerms).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's refusal, and keeps the dialog open", async () => {
+    const ops = {
+      listFederationLinks: vi.fn().mockResolvedValue({ server, links: [] }),
+      acceptFederationInvitation: vi
+        .fn()
+        .mockRejectedValue(new RefusedError(409, { code: ErrorCode.stateConflict, message: SM.federationInvitationGone, msgid: SM.federationInvitationGone })),
+    };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Accept an invitation" }));
+    const dialog = await screen.findByRole("dialog");
+    type(dialog, "Invitation code", "MUTUA-LINK:used.code.here");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
+    await waitFor(() => expect(toasts).toEqual([["error", { id: SM.federationInvitationGone }]]));
+    expect(screen.getByRole("dialog")).toBeTruthy();
+  });
+
+  it("shows a refused code under its field", async () => {
+    const refusal = new RefusedError(400, { code: ErrorCode.validation, message: "invalid", fields: { code: { msgid: SM.federationCodeInvalid } } });
+    const ops = { listFederationLinks: vi.fn().mockResolvedValue({ server, links: [] }), acceptFederationInvitation: vi.fn().mockRejectedValue(refusal) };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Accept an invitation" }));
+    const dialog = await screen.findByRole("dialog");
+    type(dialog, "Invitation code", "MUTUA-LINK:garbled");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
+    await within(dialog).findByText(SM.federationCodeInvalid);
+    expect(within(dialog).getByLabelText("Invitation code").getAttribute("aria-invalid")).toBe("true");
+    expect(toasts).toEqual([]);
+  });
+});
+
+describe("rateText", () => {
+  it("is one unit of the first currency in the second, to at most 4 decimals, rounded half up", () => {
+    expect(rateText("1.25", "1")).toBe("1.25");
+    expect(rateText("1", "1.25")).toBe("0.8");
+    expect(rateText("1", "3")).toBe("0.3333");
+    expect(rateText("2", "3")).toBe("0.6667");
+    expect(rateText("0", "1")).toBeNull();
+  });
+});

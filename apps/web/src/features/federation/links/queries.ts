@@ -1,0 +1,70 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { RefusedError, admin } from "@mutua/client";
+import type { FederationLink, FederationOverview, FederationTerms } from "@mutua/domain";
+import { useClient } from "../../../lib/context";
+import { adminKeys } from "../../association";
+
+/** The links with other associations, under the administration's keys (one factory). */
+export const federationKeys = {
+  all: [...adminKeys.all, "federation"] as const,
+  overview: () => [...federationKeys.all, "overview"] as const,
+};
+
+/** A refusal is the answer (the right is missing): asking again changes nothing. */
+const retryUnlessRefused = (failures: number, error: Error) => !(error instanceof RefusedError) && failures < 3;
+
+/** This server's description and its links, as the owners' console shows them. */
+export function useFederationOverview() {
+  const client = useClient();
+  return useQuery({
+    queryKey: federationKeys.overview(),
+    queryFn: () => admin.call(client, "listFederationLinks"),
+    retry: retryUnlessRefused,
+  });
+}
+
+/** The overview with one link as now stored: replaced where it was, else added first. */
+export const withLink = (o: FederationOverview, link: FederationLink): FederationOverview => ({
+  ...o,
+  links: o.links.some((l) => l.id === link.id) ? o.links.map((l) => (l.id === link.id ? link : l)) : [link, ...o.links],
+});
+
+/**
+ * The links' actions, each answered with the link as now stored, which the list shows at once;
+ * the list is then asked again (the other side may have moved meanwhile).
+ */
+export function useFederationActions() {
+  const client = useClient();
+  const qc = useQueryClient();
+  const key = federationKeys.overview();
+  const keep = async (link: FederationLink) => {
+    qc.setQueryData<FederationOverview>(key, (o) => (o ? withLink(o, link) : o));
+    await qc.invalidateQueries({ queryKey: key });
+  };
+  const invite = useMutation({
+    mutationFn: () => admin.call(client, "createFederationInvitation"),
+    onSuccess: (r) => keep(r.link),
+  });
+  const accept = useMutation({
+    mutationFn: (body: { code: string; terms: FederationTerms }) => admin.call(client, "acceptFederationInvitation", { body }),
+    onSuccess: keep,
+  });
+  const confirm = useMutation({
+    mutationFn: ({ linkId, terms }: { linkId: string; terms: FederationTerms }) =>
+      admin.call(client, "confirmFederationLink", { params: { linkId }, body: { terms } }),
+    onSuccess: keep,
+  });
+  const setTerms = useMutation({
+    mutationFn: ({ linkId, terms }: { linkId: string; terms: FederationTerms }) =>
+      admin.call(client, "setFederationLinkTerms", { params: { linkId }, body: { terms } }),
+    onSuccess: keep,
+  });
+  const withdraw = useMutation({
+    mutationFn: (linkId: string) => admin.call(client, "withdrawFederationInvitation", { params: { linkId } }),
+    onSuccess: async (_, linkId) => {
+      qc.setQueryData<FederationOverview>(key, (o) => (o ? { ...o, links: o.links.filter((l) => l.id !== linkId) } : o));
+      await qc.invalidateQueries({ queryKey: key });
+    },
+  });
+  return { invite, accept, confirm, setTerms, withdraw };
+}

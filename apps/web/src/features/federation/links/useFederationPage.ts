@@ -1,0 +1,149 @@
+import { useEffect, useState } from "react";
+import { useLingui } from "@lingui/react";
+import { RefusedError } from "@mutua/client";
+import type { FederationLink, FederationOverview, FederationTerms } from "@mutua/domain";
+import { tr } from "../../../lib/i18n";
+import { toast } from "../../../lib/toast";
+import { useFormat } from "../../../lib/format";
+import { useFederationActions } from "./queries";
+import { CODE_MISSING, DEFAULT_TERMS, confirmDefaults, termsFormOf, termsOf, type FieldErrors, type TermsForm } from "./terms";
+
+/** The dialog open over the list, if any. */
+export type FederationDialog =
+  | { kind: "invitation"; code: string }
+  | { kind: "accept" }
+  | { kind: "confirm"; link: FederationLink }
+  | { kind: "terms"; link: FederationLink }
+  | { kind: "withdraw"; link: FederationLink };
+
+const without = (errors: FieldErrors, key: string): FieldErrors => Object.fromEntries(Object.entries(errors).filter(([k]) => k !== key));
+
+/**
+ * The state of the links' console apart from how it is drawn: the dialog open (the invitation's
+ * code, an acceptance, a confirmation, a link's terms), the form of terms in it with the errors
+ * under its fields, and what each action says when it is done or refused.
+ */
+export function useFederationPage(overview: FederationOverview) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const actions = useFederationActions();
+  const [dialog, setDialog] = useState<FederationDialog | null>(null);
+  const [code, setCode] = useState("");
+  const [form, setForm] = useState<TermsForm>(() => termsFormOf(DEFAULT_TERMS, fmt.amountInput));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  // Bumped when errors are shown: the first field in error takes the focus once they are drawn.
+  const [errorsShown, setErrorsShown] = useState(0);
+
+  useEffect(() => {
+    if (errorsShown === 0) return;
+    document.querySelector<HTMLElement>(".federation-dialog [aria-invalid='true']")?.focus();
+  }, [errorsShown]);
+
+  const showErrors = (fields: FieldErrors) => {
+    setErrors(fields);
+    setErrorsShown((n) => n + 1);
+  };
+
+  const open = (d: FederationDialog, terms: FederationTerms = DEFAULT_TERMS) => {
+    setDialog(d);
+    setCode("");
+    setForm(termsFormOf(terms, fmt.amountInput));
+    setErrors({});
+  };
+  const close = () => setDialog(null);
+
+  /** Changes the form, and takes the error away from the field changed. */
+  const edit = (patch: Partial<TermsForm>, errorKey?: string) => {
+    setForm((f) => ({ ...f, ...patch }));
+    if (errorKey && errors[errorKey]) setErrors((e) => without(e, errorKey));
+  };
+  const editCode = (text: string) => {
+    setCode(text);
+    if (errors.code) setErrors((e) => without(e, "code"));
+  };
+
+  /** A refusal: under its fields where the dialog has them, else in a toast. */
+  const refused = (e: Error, otherwise: string) => {
+    if (e instanceof RefusedError) {
+      const fields = e.fields;
+      const shown = Object.fromEntries(Object.entries(fields).filter(([k]) => k === "code" || k.startsWith("terms.")));
+      Object.entries(fields)
+        .filter(([k]) => !(k in shown))
+        .forEach(([, m]) => toast.error(m));
+      if (Object.keys(shown).length > 0) showErrors(shown);
+      else if (Object.keys(fields).length === 0) toast.error(e.msg);
+      return;
+    }
+    toast.error(otherwise);
+  };
+
+  const invite = () =>
+    actions.invite.mutate(undefined, {
+      onSuccess: (r) => open({ kind: "invitation", code: r.code }),
+      onError: (e) => refused(e, i18n._("The invitation could not be made. Please try again.")),
+    });
+
+  const failed = () => i18n._("The link could not be saved. Please try again.");
+  const done = (text: string) => () => {
+    close();
+    toast.success(text);
+  };
+
+  /** The dialog's form sent: an acceptance with its code, a confirmation, or new terms. */
+  const submit = () => {
+    if (!dialog || dialog.kind === "invitation" || dialog.kind === "withdraw" || busy) return;
+    const typedCode = code.trim();
+    const r = termsOf(form);
+    const codeErrors: FieldErrors = dialog.kind === "accept" && typedCode.length < 10 ? { code: CODE_MISSING } : {};
+    if (!r.ok || Object.keys(codeErrors).length > 0) return showErrors({ ...codeErrors, ...(r.ok ? {} : r.errors) });
+    const terms = r.terms;
+    if (dialog.kind === "accept")
+      actions.accept.mutate(
+        { code: typedCode, terms },
+        { onSuccess: done(i18n._("Invitation accepted: the other association confirms it now.")), onError: (e) => refused(e, failed()) },
+      );
+    else if (dialog.kind === "confirm")
+      actions.confirm.mutate(
+        { linkId: dialog.link.id, terms },
+        { onSuccess: done(i18n._("The two associations are linked.")), onError: (e) => refused(e, failed()) },
+      );
+    else actions.setTerms.mutate({ linkId: dialog.link.id, terms }, { onSuccess: done(i18n._("The terms are saved.")), onError: (e) => refused(e, failed()) });
+  };
+
+  /** The invitation of the withdraw dialog, withdrawn: its code opens nothing any more. */
+  const withdraw = () => {
+    if (dialog?.kind !== "withdraw" || actions.withdraw.isPending) return;
+    actions.withdraw.mutate(dialog.link.id, {
+      onSuccess: done(i18n._("The invitation is withdrawn: its code opens nothing any more.")),
+      onError: (e) => refused(e, failed()),
+    });
+  };
+
+  const busy = actions.accept.isPending || actions.confirm.isPending || actions.setTerms.isPending;
+
+  return {
+    server: overview.server,
+    links: overview.links,
+    /** A link waits for this side's confirmation: that is the view's primary action, not a new invitation. */
+    toConfirm: overview.links.some((l) => l.state === "accepted" && l.waitingFor === "us"),
+    dialog,
+    close,
+    invite,
+    inviting: actions.invite.isPending,
+    openAccept: () => open({ kind: "accept" }),
+    openConfirm: (link: FederationLink) => open({ kind: "confirm", link }, confirmDefaults(link)),
+    openTerms: (link: FederationLink) => open({ kind: "terms", link }, link.terms ?? confirmDefaults(link)),
+    openWithdraw: (link: FederationLink) => open({ kind: "withdraw", link }),
+    withdraw,
+    withdrawing: actions.withdraw.isPending,
+    code,
+    editCode,
+    form,
+    edit,
+    error: (key: string): string | undefined => (errors[key] ? tr(errors[key]) : undefined),
+    submit,
+    busy,
+  };
+}
+
+export type FederationPageState = ReturnType<typeof useFederationPage>;

@@ -1,0 +1,160 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { I18nProvider } from "@lingui/react";
+import type { Messages } from "@lingui/core";
+import { RefusedError, type MutuaClient } from "@mutua/client";
+import { ErrorCode, type AccountEntry, type AppConfig, type Profile } from "@mutua/domain";
+import { AppEnvContext } from "../../../lib/context";
+import { i18n } from "../../../lib/i18n";
+import catalog from "../../../locales/en-US.json";
+import { UnlockProvider } from "../../wallets";
+import { accountKeys } from "../../../data/accounts";
+import { authKeys } from "../../../data/session";
+import { PayAcrossScreen } from "./PayAcrossScreen";
+import { payAcrossPath } from "../../payments";
+import type { CrossPayment, CrossQuote } from "./pay-across";
+
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
+});
+afterEach(cleanup);
+
+const SERVER = "http://127.0.0.1:1234";
+const config = { locales: { availableLanguages: {} }, accountsRefreshInterval: 60 } as unknown as AppConfig;
+const alice = { id: 1, name: "Alice Martin" } as unknown as Profile;
+const wallet = {
+  id: "custodial:alice",
+  backendId: "custodial:demo",
+  curr: "DL",
+  active: true,
+  unavailable: false,
+  frozenReason: null,
+  requiresUnlock: false,
+  bal: "50.00",
+  subAccounts: [],
+} as unknown as AccountEntry;
+
+/** Gonette counts 1 GON = 0.8 DL: what the server of the payer's association quotes. */
+const quote = (amount: string): CrossQuote => ({
+  association: "Gonette de Lyon",
+  payee: { walletId: "custodial:bob", name: "Bob Durand" },
+  amount,
+  currencySymbol: "GON",
+  payerAmount: ((Number(amount) * 80) / 100).toFixed(2),
+  payerCurrencySymbol: "DL",
+  rate: "0.8",
+});
+const paid = (state: "committed" | "pending"): CrossPayment => ({
+  id: "fp_0123456789abcdef",
+  state,
+  association: "Gonette de Lyon",
+  payee: { walletId: "custodial:bob", name: "Bob Durand" },
+  amount: "12.50",
+  currencySymbol: "GON",
+  payerAmount: "10.00",
+  payerCurrencySymbol: "DL",
+  transactionId: "tx-1",
+});
+
+function renderAt(path: string, pay: () => Promise<CrossPayment>) {
+  const send = vi.fn(async (name: string, _route: unknown, args: { body: { amount: string } }) => {
+    if (name === "quoteCrossPayment") return quote(args.body.amount);
+    if (name === "payAcross") return pay();
+    throw new Error(`unexpected ${name}`);
+  });
+  const call = vi.fn(async (name: string) => (name === "getAccounts" ? [wallet] : name === "getMyContact" ? alice : []));
+  const client = { send, call } as unknown as MutuaClient;
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  qc.setQueryData(authKeys.me, alice);
+  qc.setQueryData(accountKeys.list(), [wallet]);
+  render(
+    <AppEnvContext.Provider value={{ config, client }}>
+      <QueryClientProvider client={qc}>
+        <I18nProvider i18n={i18n}>
+          <UnlockProvider>
+            <MemoryRouter initialEntries={[path]}>
+              <Routes>
+                <Route path="/pay" element={<PayAcrossScreen />} />
+                <Route path="/dashboard" element={<p>Dashboard</p>} />
+              </Routes>
+            </MemoryRouter>
+          </UnlockProvider>
+        </I18nProvider>
+      </QueryClientProvider>
+    </AppEnvContext.Provider>,
+  );
+  return { send };
+}
+
+const till = payAcrossPath({
+  rp: 3,
+  rpb: "custodial:bob",
+  amount: "12.50",
+  senderMemo: "Bread",
+  recipientMemo: "Bread",
+  requestId: "pr_AbCdEfGhIjKlMnOpQrStU-",
+  server: SERVER,
+});
+
+describe("paying a member of a linked association", () => {
+  it("names the payee and their association, shows both amounts and the rate, pays, and says Paid with the focus on it", async () => {
+    const { send } = renderAt(till, async () => paid("committed"));
+    await screen.findByRole("heading", { level: 1, name: "Bob Durand" });
+    screen.getByText("Gonette de Lyon");
+    screen.getByText("12.50 GON");
+    screen.getByText("You pay 10.00 DL");
+    screen.getByText("Rate: 1 GON = 0.80 DL");
+    fireEvent.click(screen.getByRole("button", { name: "Pay 10.00 DL" }));
+    const heading = await screen.findByRole("heading", { name: "Paid" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    screen.getByText("You paid 10.00 DL");
+    expect(send).toHaveBeenCalledWith("payAcross", expect.anything(), {
+      body: expect.objectContaining({
+        from: "custodial:alice",
+        server: SERVER,
+        walletId: "custodial:bob",
+        amount: "12.50",
+        payerAmount: "10.00",
+        memo: "Bread",
+        requestId: "pr_AbCdEfGhIjKlMnOpQrStU-",
+      }),
+    });
+  });
+
+  it("says honestly that a pending payment is held until the other association confirms", async () => {
+    renderAt(till, async () => paid("pending"));
+    fireEvent.click(await screen.findByRole("button", { name: "Pay 10.00 DL" }));
+    const heading = await screen.findByRole("heading", { name: "Not confirmed yet" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    screen.getByText("Gonette de Lyon has not confirmed yet: your money is held until it does.");
+  });
+
+  it("shows a refusal in the server's words", async () => {
+    renderAt(till, async () => {
+      throw new RefusedError(409, { code: ErrorCode.stateConflict, message: "This request has already been paid." } as never);
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Pay 10.00 DL" }));
+    const heading = await screen.findByRole("heading", { name: "Not paid" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(screen.getByRole("alert").textContent).toBe("This request has already been paid.");
+  });
+
+  it("asks the amount first, in the payee's currency, for a code without one", async () => {
+    const { send } = renderAt(payAcrossPath({ rp: 3, rpb: "custodial:bob", server: SERVER }), async () => paid("committed"));
+    await screen.findByRole("heading", { level: 1, name: "Bob Durand" });
+    const field = screen.getByLabelText("Amount");
+    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    await waitFor(() => expect(field.getAttribute("aria-invalid")).toBe("true"));
+    fireEvent.change(field, { target: { value: "5" } });
+    fireEvent.click(screen.getByRole("button", { name: "Continue" }));
+    await screen.findByRole("button", { name: "Pay 4.00 DL" });
+    expect(send).toHaveBeenCalledWith("quoteCrossPayment", expect.anything(), { body: { server: SERVER, walletId: "custodial:bob", amount: "5.00" } });
+  });
+
+  it("leaves for the dashboard when the address holds no code to pay across", async () => {
+    renderAt("/pay?across=javascript:alert(1)&rp=3&rpb=custodial:bob", async () => paid("committed"));
+    await screen.findByText("Dashboard");
+  });
+});

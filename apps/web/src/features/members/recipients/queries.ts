@@ -1,0 +1,40 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { shouldSearchRecipients, type Recipient } from "@mutua/domain";
+import { useClient } from "../../../lib/context";
+import { MEMBER_KEY, STALE } from "../../../lib/query-policy";
+
+export const recipientKeys = {
+  all: [...MEMBER_KEY, "recipients"] as const,
+  search: (q: string, backendId?: string) => [...recipientKeys.all, q.trim(), backendId ?? ""] as const,
+};
+
+const PAGE = 20;
+
+/** docs/spec.md §5: search at an empty text (favourites) or from 3 characters, page by page. */
+export function useRecipientSearch(q: string, backendId?: string) {
+  const client = useClient();
+  return useInfiniteQuery({
+    queryKey: recipientKeys.search(q, backendId),
+    enabled: shouldSearchRecipients(q),
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) =>
+      client.call("searchRecipients", { query: { q: q.trim(), offset: pageParam, limit: PAGE, ...(backendId ? { backendId } : {}) } }),
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length * PAGE : undefined),
+    staleTime: STALE.search,
+  });
+}
+
+export function useSetFavorite() {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    /** Whether the recipient is a favourite now, as the server answers. */
+    mutationFn: async ({ recipient, favorite }: { recipient: Recipient; favorite: boolean }) =>
+      (await client.call(favorite ? "setFavorite" : "unsetFavorite", { params: { memberId: recipient.memberId } })).isFavorite,
+    onSettled: async () => {
+      // Searches kept from before would show the old star the next time Send money opens: they go.
+      qc.removeQueries({ queryKey: recipientKeys.all, type: "inactive" });
+      await qc.invalidateQueries({ queryKey: recipientKeys.all });
+    },
+  });
+}

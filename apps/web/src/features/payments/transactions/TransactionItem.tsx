@@ -1,0 +1,46 @@
+import { useLingui } from "@lingui/react";
+import { ownerName, type TransactionView } from "@mutua/domain";
+import { useFormat } from "../../../lib/format";
+import { useConfig } from "../../../lib/context";
+import { Avatar } from "../../../ui/Avatar";
+import { CheckIcon, ExchangeIcon, Icon, PlusIcon } from "../../../ui/icons";
+import { stageLabel } from "../reconversion/stages";
+import "../../../ui/movements.css";
+
+/** One row of a transaction list: the counterparty's initials (a sign for a top-up or a reconversion), signed amount, counterparty, memo, date with its relative date. */
+export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (tx: TransactionView) => void }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const config = useConfig();
+  const negative = tx.amount.startsWith("-");
+  const date = new Date(tx.date);
+  const who = tx.isTopUp ? i18n._("Top-up") : tx.isReconversion ? i18n._("Reconversion") : ownerName(tx.related);
+  return (
+    <li>
+      {/* One grid: name and amount on the first line, then the memo and the date (styles.css). */}
+      <button type="button" className="tx" onClick={() => onOpen(tx)}>
+        <Avatar name={tx.related} icon={tx.isTopUp ? PlusIcon : tx.isReconversion ? ExchangeIcon : undefined} />
+        <span className="tx-related" title={tx.related}>
+          {who}
+        </span>
+        <span className={negative ? "tx-amount negative" : "tx-amount positive"}>
+          {negative ? "" : "+"}
+          {fmt.money(tx.amount, tx.currency)}
+        </span>
+        {!tx.isTopUp && !tx.isReconversion && tx.description && <span className="tx-memo">{tx.description}</span>}
+        {tx.isReconversion && tx.reconversionStatus && !config.disableReconversionStatusDisplay && (
+          <span className="tx-memo stage">{stageLabel(i18n, tx.reconversionStatus)}</span>
+        )}
+        <span className="tx-date">
+          <time dateTime={tx.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
+          {!tx.pending && (
+            <span className="tx-done" aria-label={i18n._("Processed")}>
+              {" "}
+              <Icon node={CheckIcon} />
+            </span>
+          )}
+        </span>
+      </button>
+    </li>
+  );
+}
