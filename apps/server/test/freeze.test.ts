@@ -54,10 +54,18 @@ describe("freezing a wallet", () => {
     expect(frozen.status).toBe(200);
     expect(frozen.json).toMatchObject({ walletId: bob.wallet, name: expect.stringContaining("Bob"), frozenReason: "Unusual activity: please call us" });
 
-    for (const r of [await pay(alice, bob.wallet), await pay(bob, alice.wallet)]) {
-      expect(r.status).toBe(409);
-      expect(r.json.error).toMatchObject({ code: ErrorCode.accountFrozen, message: SM.accountFrozen });
-    }
+    // Paying him, Alice reads that it is Bob who cannot be paid, not that an account (hers?) is frozen.
+    const toBob = await pay(alice, bob.wallet);
+    expect([toBob.status, toBob.json.error]).toMatchObject([
+      409,
+      { code: ErrorCode.accountFrozen, message: `${frozen.json.name} cannot receive payments at the moment.` },
+    ]);
+    const fromBob = await pay(bob, alice.wallet);
+    expect([fromBob.status, fromBob.json.error]).toMatchObject([409, { code: ErrorCode.accountFrozen, message: SM.accountFrozen }]);
+    // Searching for him says so before Alice types an amount; nobody else is marked.
+    const found = await alice.api.call("searchRecipients", { query: { walletId: bob.wallet } });
+    expect(found.json.rows).toMatchObject([{ walletId: bob.wallet, cannotReceive: true }]);
+    expect((await bob.api.call("searchRecipients", { query: { walletId: alice.wallet } })).json.rows[0]).not.toHaveProperty("cannotReceive");
     // Money from the association (a credited top-up) is refused too.
     await expect(topUp(t.db, bob.wallet, "1.00")).rejects.toSatisfy((e) => e instanceof Refusal && e.code === ErrorCode.accountFrozen);
     expect(await walletBalances(t.db, bob.wallet)).toEqual({ main: "5.00" });
@@ -192,9 +200,10 @@ describe("a payment retried after a freeze", () => {
     await freeze(jo.wallet);
     const again = await pay(key);
     expect([again.status, again.json.id]).toEqual([201, first.json.id]);
-    // Cyclos refuses with 422 whatever the reason; the message says which.
+    // Cyclos refuses with 422 whatever the reason; the message says which: the payee cannot be paid.
     const fresh = await pay(newKey("cyclos"));
-    expect([fresh.status, fresh.json.message]).toEqual([422, SM.accountFrozen]);
+    expect(fresh.status).toBe(422);
+    expect(fresh.json.message).toMatch(/^Jo\b.* cannot receive payments at the moment\.$/);
     expect(await walletBalances(t.db, jo.wallet)).toEqual({ main: "1.50" });
   });
 });

@@ -215,7 +215,7 @@ describe("cashiers", () => {
     expect((await answer(customer, "acceptCashierInvitation", invitations[0]!.id)).status).toBe(404);
     const accepted = await answer(clerk, "acceptCashierInvitation", invitations[0]!.id);
     expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
-    const till = { walletId: shop.wallet, shopName: expect.stringContaining(shop.firstName), currency: "TC", currencyName: expect.any(String) };
+    const till = { walletId: shop.wallet, shopName: expect.stringContaining(shop.firstName), currency: "TC", currencyName: expect.any(String), frozen: false };
     expect(accepted.json).toEqual(till);
     expect(await invitationsOf(clerk)).toEqual([]);
     expect((await answer(clerk, "acceptCashierInvitation", invitations[0]!.id)).json.error.msgid).toBe(SM.cashierInvitationGone);
@@ -281,6 +281,26 @@ describe("cashiers", () => {
       ["cashier_accepted", clerk.member.id, Number(clerk.member.id)],
       ["cashier_revoked", shop.member.id, Number(clerk.member.id)],
     ]);
+  });
+
+  it("a frozen till is said to be frozen to its owner and its cashiers, and opens no request for either until it is unfrozen", async () => {
+    const shop = await person();
+    const clerk = await person({ wallet: false });
+    await grant(shop, clerk.member.email);
+    expect((await answer(clerk, "acceptCashierInvitation", (await invitationsOf(clerk))[0]!.id)).status).toBe(200);
+    const freeze = (reason: string | null) =>
+      t.db.query("UPDATE wallets SET frozen_at = CASE WHEN $2::text IS NULL THEN NULL ELSE now() END, frozen_reason = $2 WHERE id = $1", [shop.wallet, reason]);
+    const ask = (who: Person) => who.api.call("createPaymentRequest", { body: { walletId: shop.wallet, amount: "3.00" } });
+    await freeze("Checked by the board");
+    expect((await clerk.api.call("listTills")).json).toMatchObject([{ walletId: shop.wallet, frozen: true }]);
+    for (const who of [shop, clerk]) {
+      const r = await ask(who);
+      expect([r.status, r.json.error?.msgid]).toEqual([409, SM.tillFrozen]);
+    }
+    expect((await t.db.query("SELECT 1 FROM payment_requests WHERE wallet_id = $1", [shop.wallet])).rowCount).toBe(0);
+    await freeze(null);
+    expect((await clerk.api.call("listTills")).json).toMatchObject([{ walletId: shop.wallet, frozen: false }]);
+    expect((await ask(clerk)).status).toBe(200);
   });
 
   it("answers an address nobody holds exactly as a member's, even one the directory hides: same status and shape, no name; only the member is told", async () => {

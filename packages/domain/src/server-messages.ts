@@ -18,6 +18,8 @@ export const SM = {
   loginRequired: "Your session has ended. Please sign in again.",
   payerInactive: "Your account is not active: it cannot send money.",
   accountFrozen: "This account is frozen.",
+  payeeCannotReceive: "{name} cannot receive payments at the moment.",
+  tillFrozen: "This account is frozen: it cannot receive payments until the association unfreezes it.",
   paymentRequestPaid: "This request has already been paid.",
   paymentRequestExpired: "This payment request has expired.",
   paymentRequestCancelled: "This payment request was cancelled.",

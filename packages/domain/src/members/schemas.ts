@@ -113,6 +113,8 @@ export const Recipient = z.object({
   isFavorite: z.boolean(),
   /** The member's photo, when they have one and the answer says it (the recipient search does). */
   photoUrl: z.string().nullable().optional(),
+  /** True when this wallet cannot receive payments at the moment (the association froze it): said before the payer types an amount. */
+  cannotReceive: z.boolean().optional(),
 });
 
 export const RecipientsQuery = z.object({

@@ -42,7 +42,14 @@ export const CashierInvitation = z.object({
 });
 
 /** A till the member runs for its owner. */
-export const Till = z.object({ walletId: z.string(), shopName: z.string(), currency: z.string(), currencyName: z.string() });
+export const Till = z.object({
+  walletId: z.string(),
+  shopName: z.string(),
+  currency: z.string(),
+  currencyName: z.string(),
+  /** Frozen by the association: the till shows no code, and the server opens no request into it. */
+  frozen: z.boolean(),
+});
 
 /**
  * A till's sales: the payments a wallet received between two instants (`from`

@@ -50,10 +50,11 @@ export async function searchRecipients(db: Queryable, s: Settings, me: bigint, q
     symbol: string;
     is_favorite: boolean;
     photo_version: string | null;
+    frozen: boolean;
   }>(
     `SELECT m.id, m.name AS name, ${memberSinceSql("m")} AS member_since,
             w.id AS wallet_id, w.backend_id, c.symbol, (f.favorite_id IS NOT NULL) AS is_favorite,
-            ${PHOTO_VERSION_SQL} AS photo_version
+            ${PHOTO_VERSION_SQL} AS photo_version, w.frozen_reason IS NOT NULL AS frozen
      FROM members m
      JOIN wallets w ON w.member_id = m.id AND w.status = 'active'
      JOIN backends b ON b.id = w.backend_id
@@ -83,6 +84,7 @@ export async function searchRecipients(db: Queryable, s: Settings, me: bigint, q
       currencySymbol: r.symbol,
       isFavorite: r.is_favorite,
       photoUrl: r.photo_version ? photoUrl(r.id, r.photo_version) : null,
+      ...(r.frozen ? { cannotReceive: true } : {}),
     })),
     hasMore: rows.length > query.limit,
   };

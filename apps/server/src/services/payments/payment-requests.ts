@@ -81,6 +81,8 @@ export async function createPaymentRequest(db: Db, s: Settings, me: bigint, inpu
   // The wallet's till: its owner or a cashier of it; anybody else's wallet (or the association's) does not exist.
   const wallet = await tillWallet(db, me, input.walletId);
   if (wallet.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
+  // A frozen till would show a code that every customer's payment is then refused at.
+  if (wallet.frozen) throw new Refusal(ErrorCode.accountFrozen, { id: SM.tillFrozen });
   const cents = parseApiAmount(input.amount);
   if (cents === null || cents <= 0n) throw invalid({ amount: { id: M.amountRequestNotPositive } });
   if (cents > MAX_AMOUNT_CENTS) throw invalid({ amount: { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } } });

@@ -47,14 +47,20 @@ async function balances(db: Db, walletId: string) {
  * of the same backend, and both are active and not frozen. The one rule for our API and the Lokavaluto face; the
  * ledger checks the statuses again under its locks.
  */
-export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: WalletRow | null): Refusal | null {
+export function paymentRefusal(me: bigint, payer: WalletRow | null, payee: (WalletRow & { owner_name?: string | null }) | null): Refusal | null {
   if (!isPayersOwn(me, payer)) return notFound();
   if (!payee || (payee.role !== "member" && payee.role !== "safe")) return notFound();
   if (payer.id === payee.id || payer.backend_id !== payee.backend_id) return new Refusal(ErrorCode.validation, { id: M.cannotSendToAccount });
   if (payer.status !== "active") return payerRefusal(payer);
   if (payee.status !== "active") return new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
-  return payerRefusal(payer) ?? (payee.frozen_reason !== null ? new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen }) : null);
+  // The payee's freeze is told as what it means to the payer, in the payee's name: "This account is
+  // frozen." under their own balance, payers took for their own account.
+  return payerRefusal(payer) ?? (payee.frozen_reason !== null ? payeeFrozen(payee.owner_name) : null);
 }
+
+/** A frozen payee's refusal, in their name; the association's own wallets have none to give. */
+const payeeFrozen = (name: string | null | undefined) =>
+  new Refusal(ErrorCode.accountFrozen, name ? { id: SM.payeeCannotReceive, values: { name } } : { id: SM.accountFrozen });
 
 /**
  * Whether a ledger wallet's payment carries its device's signature, made lately (within

@@ -202,12 +202,12 @@ export async function declineInvitation(db: Db, me: bigint, invitationId: string
 
 /** A wallet as the till its cashiers run: named after its owner. */
 async function tillOf(db: Queryable, walletId: string): Promise<Till> {
-  const { rows } = await db.query<{ name: string; symbol: string; currency_name: string }>(
-    `SELECT m.name, c.symbol, c.name AS currency_name
+  const { rows } = await db.query<{ name: string; symbol: string; currency_name: string; frozen: boolean }>(
+    `SELECT m.name, c.symbol, c.name AS currency_name, w.frozen_reason IS NOT NULL AS frozen
        FROM wallets w JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
       WHERE w.id = $1`,
     [walletId],
   );
   const r = rows[0]!;
-  return { walletId, shopName: r.name, currency: r.symbol, currencyName: r.currency_name };
+  return { walletId, shopName: r.name, currency: r.symbol, currencyName: r.currency_name, frozen: r.frozen };
 }

@@ -15,6 +15,8 @@ export interface TillWallet {
   /** The owner's name: whose shop it is. */
   shopName: string;
   currency: string;
+  /** Frozen by the association: the till takes no payment until it is unfrozen. */
+  frozen: boolean;
 }
 
 /** Whether `member` is a cashier of the wallet (not its owner). */
@@ -28,8 +30,8 @@ export const cashierOnly = () => new Refusal(ErrorCode.forbidden, { id: SM.cashi
 
 /** A member's wallet whose till `me` may run (its owner or one of its cashiers); for anybody else it does not exist. */
 export async function tillWallet(db: Queryable, me: bigint, walletId: string): Promise<TillWallet> {
-  const { rows } = await db.query<{ id: string; member_id: bigint; status: string; name: string; symbol: string }>(
-    `SELECT w.id, w.member_id, w.status, m.name, c.symbol
+  const { rows } = await db.query<{ id: string; member_id: bigint; status: string; name: string; symbol: string; frozen: boolean }>(
+    `SELECT w.id, w.member_id, w.status, m.name, c.symbol, w.frozen_reason IS NOT NULL AS frozen
        FROM wallets w
        JOIN members m ON m.id = w.member_id
        JOIN backends b ON b.id = w.backend_id
@@ -40,13 +42,13 @@ export async function tillWallet(db: Queryable, me: bigint, walletId: string): P
   );
   const w = rows[0];
   if (!w) throw notFound();
-  return { id: w.id, ownerId: w.member_id, status: w.status, shopName: w.name, currency: w.symbol };
+  return { id: w.id, ownerId: w.member_id, status: w.status, shopName: w.name, currency: w.symbol, frozen: w.frozen };
 }
 
 /** The tills `me` runs for others: the wallets they are a cashier of, named after their owner. */
 export async function listTills(db: Queryable, me: bigint) {
-  const { rows } = await db.query<{ id: string; name: string; symbol: string; currency_name: string }>(
-    `SELECT w.id, m.name, c.symbol, c.name AS currency_name
+  const { rows } = await db.query<{ id: string; name: string; symbol: string; currency_name: string; frozen: boolean }>(
+    `SELECT w.id, m.name, c.symbol, c.name AS currency_name, w.frozen_reason IS NOT NULL AS frozen
        FROM wallet_cashiers k
        JOIN wallets w ON w.id = k.wallet_id
        JOIN members m ON m.id = w.member_id
@@ -56,5 +58,5 @@ export async function listTills(db: Queryable, me: bigint) {
       ORDER BY m.name, w.id`,
     [me],
   );
-  return rows.map((r) => ({ walletId: r.id, shopName: r.name, currency: r.symbol, currencyName: r.currency_name }));
+  return rows.map((r) => ({ walletId: r.id, shopName: r.name, currency: r.symbol, currencyName: r.currency_name, frozen: r.frozen }));
 }

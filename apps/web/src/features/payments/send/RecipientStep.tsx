@@ -98,20 +98,25 @@ export function RecipientStep({ accounts, onChoose, onScan }: { accounts: Accoun
 
 export function RecipientRow({ recipient, onChoose }: { recipient: Recipient; onChoose?: (r: Recipient) => void }) {
   const { i18n } = useLingui();
+  const who = (
+    <>
+      <Avatar name={recipient.name} photoUrl={recipient.photoUrl} />
+      <span className="recipient-name">
+        <span title={recipient.name}>{ownerName(recipient.name)}</span> <NameHint hint={recipient.hint} />
+        {/* Said before an amount is typed: a frozen payee's refusal would come only at Send. */}
+        {recipient.cannotReceive && <span className="recipient-paused">{i18n._("Cannot receive payments at the moment")}</span>}
+      </span>{" "}
+      <span className="currency">{recipient.currencySymbol}</span>
+    </>
+  );
   return (
     <li className="recipient">
       {onChoose ? (
-        <button type="button" className="recipient-choose" onClick={() => onChoose(recipient)}>
-          <Avatar name={recipient.name} photoUrl={recipient.photoUrl} />
-          <span title={recipient.name}>{ownerName(recipient.name)}</span> <NameHint hint={recipient.hint} />{" "}
-          <span className="currency">{recipient.currencySymbol}</span>
+        <button type="button" className="recipient-choose" disabled={recipient.cannotReceive} onClick={() => onChoose(recipient)}>
+          {who}
         </button>
       ) : (
-        <span className="recipient-choose">
-          <Avatar name={recipient.name} photoUrl={recipient.photoUrl} />
-          <span title={recipient.name}>{ownerName(recipient.name)}</span> <NameHint hint={recipient.hint} />{" "}
-          <span className="currency">{recipient.currencySymbol}</span>
-        </span>
+        <span className="recipient-choose">{who}</span>
       )}
       <FavoriteStar recipient={recipient} label={i18n._("Favorite")} />
     </li>

@@ -83,6 +83,16 @@ function Till({ wallet, wallets, onWallet }: { wallet: TillWalletChoice; wallets
     if (!r.ok) toast.error(r.error ?? i18n._("The payment request could not be made. Please try again."));
   };
 
+  // A frozen till shows no code: every customer's payment would be refused.
+  if (wallet.frozen)
+    return (
+      <section className="card till-keypad">
+        <WalletChoice wallet={wallet} wallets={wallets} onWallet={onWallet} />
+        <p className="notice error" role="status">
+          {i18n._("This account is frozen: it cannot receive payments until the association unfreezes it.")}
+        </p>
+      </section>
+    );
   if (view.step === "keypad") return <KeypadView till={till} wallet={wallet} wallets={wallets} onWallet={onWallet} onAsk={() => void ask()} />;
   if (view.step === "waiting")
     return (
@@ -102,6 +112,25 @@ function Till({ wallet, wallets, onWallet }: { wallet: TillWalletChoice; wallets
 }
 
 type TillState = ReturnType<typeof useTill>;
+
+/** Which account the till takes payments into: a choice when the member runs several. */
+function WalletChoice({ wallet, wallets, onWallet }: { wallet: TillWalletChoice; wallets: TillWalletChoice[]; onWallet: (id: string) => void }) {
+  const { i18n } = useLingui();
+  const id = useId();
+  if (wallets.length < 2) return <p className="till-wallet">{i18n._("Into {account}", { account: wallet.label })}</p>;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{i18n._("Into")}</label>
+      <select id={id} value={wallet.id} onChange={(e) => onWallet(e.target.value)}>
+        {wallets.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 function KeypadView({
   till,
@@ -147,20 +176,7 @@ function KeypadView({
 
   return (
     <form className="card till-keypad" noValidate onSubmit={submit}>
-      {wallets.length > 1 ? (
-        <div className="field">
-          <label htmlFor={`${ids}-wallet`}>{i18n._("Into")}</label>
-          <select id={`${ids}-wallet`} value={wallet.id} onChange={(e) => onWallet(e.target.value)}>
-            {wallets.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.label}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : (
-        <p className="till-wallet">{i18n._("Into {account}", { account: wallet.label })}</p>
-      )}
+      <WalletChoice wallet={wallet} wallets={wallets} onWallet={onWallet} />
       <output className={till.cents === 0n ? "till-amount empty" : "till-amount"} aria-live="polite" aria-label={i18n._("Amount")}>
         {amount}
       </output>

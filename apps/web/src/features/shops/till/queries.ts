@@ -36,6 +36,8 @@ export interface TillWalletChoice {
   label: string;
   /** Run for its owner, as their cashier: the owner's events do not reach this member. */
   cashier: boolean;
+  /** Frozen by the association: it takes no payment, so the till shows no code. */
+  frozen: boolean;
 }
 
 /** The wallets whose till the member may run: their own active ones, then those they are a cashier of. */
@@ -47,12 +49,13 @@ export function useTillWallets() {
   const wallets: TillWalletChoice[] = [
     ...(accounts.data ?? [])
       .filter((a) => a.active && !a.unavailable)
-      .map((a) => ({ id: a.id, currency: a.curr, label: accountLabel(i18n, a), cashier: false })),
+      .map((a) => ({ id: a.id, currency: a.curr, label: accountLabel(i18n, a), cashier: false, frozen: a.frozenReason !== null })),
     ...(tills.data ?? []).map((t) => ({
       id: t.walletId,
       currency: t.currency,
       label: i18n._("{shop} · {currency}", { shop: t.shopName, currency: t.currencyName }),
       cashier: true,
+      frozen: t.frozen,
     })),
   ];
   return { wallets, isPending: accounts.isPending || tills.isPending, isSuccess: accounts.isSuccess && tills.isSuccess };
