@@ -56,11 +56,15 @@ export async function balanceBecomes(page: Page, balance: number, opts: { name?:
   );
 }
 
+/** Account actions: the wallet's menu, open. */
+export async function openAccountActions(page: Page, opts: { touch?: boolean } = {}): Promise<void> {
+  await press(page.getByRole("button", { name: "Account actions" }), opts.touch ?? true);
+}
+
 /** Account actions (the wallet's menu), then its item `item` ("QR code", "Reconversion"). */
 export async function accountAction(page: Page, item: string, opts: { touch?: boolean } = {}): Promise<void> {
-  const touch = opts.touch ?? true;
-  await press(page.getByRole("button", { name: "Account actions" }), touch);
-  await press(page.getByRole("menuitem", { name: item }), touch);
+  await openAccountActions(page, opts);
+  await press(page.getByRole("menuitem", { name: item }), opts.touch ?? true);
 }
 
 /** The "?" beside a word new to most members ("What is a signed wallet?"): the note it opens. */
@@ -71,3 +75,20 @@ export async function openHelp(page: Page, question: string): Promise<Locator> {
 
 /** The bar of shortcuts at the foot of every screen on a phone (Home, History, Scan, Receive, Menu). */
 export const shortcuts = (page: Page): Locator => page.getByRole("navigation", { name: "Shortcuts" });
+
+/** The shortcut `name` tapped in the bar: a link (Home, History, Receive) or a button (Scan, Menu). */
+export async function tapShortcut(page: Page, name: string): Promise<void> {
+  const bar = shortcuts(page);
+  await bar.getByRole("link", { name }).or(bar.getByRole("button", { name })).tap();
+}
+
+/** Refresh, on the accounts' card: the balances asked again, and the answer drawn (the card no longer busy). */
+export async function refreshAccounts(page: Page, opts: { touch?: boolean } = {}): Promise<void> {
+  const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/accounts" && r.request().method() === "GET");
+  await press(page.getByRole("button", { name: "Refresh" }), opts.touch ?? true);
+  await refreshed;
+  await page.locator('section.accounts[aria-busy="false"]').waitFor();
+}
+
+/** The notice a frozen account shows its member: that it is frozen, why, and what to do. */
+export const frozenNotice = (page: Page): Locator => page.locator(".account-frozen");

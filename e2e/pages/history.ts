@@ -20,10 +20,13 @@ export async function openTransaction(row: Locator, title = "Transaction details
   return row.page().getByRole("dialog", { name: title });
 }
 
+/** The history's dialog ("All transactions"), however it was opened. */
+export const historyDialog = (page: Page): Locator => page.getByRole("dialog", { name: "All transactions" });
+
 /** See more, under the latest transactions: the history, once its first row is there. */
 export async function openHistory(page: Page): Promise<Locator> {
   await page.getByRole("button", { name: "See more" }).tap();
-  const history = page.getByRole("dialog", { name: "All transactions" });
+  const history = historyDialog(page);
   await history.locator(".tx").first().waitFor();
   return history;
 }
