@@ -52,7 +52,7 @@ export async function balanceBecomes(page: Page, balance: number, opts: { name?:
         (b) => b.textContent?.includes(name) && b.querySelector(".amount")?.textContent === expected,
       ),
     [opts.name ?? "Main account", (balance / 100).toFixed(2)] as const,
-    opts.timeout === undefined ? {} : { timeout: opts.timeout },
+    { timeout: opts.timeout },
   );
 }
 

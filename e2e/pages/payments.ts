@@ -54,7 +54,7 @@ export async function confirmPayment(step2: Locator, opts: SendOptions = {}): Pr
  */
 export async function paymentSent(page: Page, amount: string, timeout?: number): Promise<Locator> {
   const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
-  await receipt.getByText(`Sent ${amount} DL`).waitFor(timeout === undefined ? {} : { timeout });
+  await receipt.getByText(`Sent ${amount} DL`).waitFor({ timeout });
   return receipt;
 }
 
