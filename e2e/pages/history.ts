@@ -3,9 +3,9 @@ import { expect } from "vitest";
 import type { Locator, Page } from "playwright-core";
 
 /**
- * The transactions as a page model: the dashboard's latest ones and their details, and the whole
- * history ("All transactions") with its filters, its calendar and its CSV, read and used as a
- * member does on a phone (by touch).
+ * The transactions as a page model: the dashboard's latest ones and their details (opened by
+ * click), and the whole history ("All transactions") with its filters, its calendar and its CSV,
+ * used as a member does on a phone (by touch).
  */
 
 /** The dashboard's latest transaction, or the latest whose row says `text`. */
