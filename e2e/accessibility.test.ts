@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { newPage, signIn } from "./support/browser";
+import { newPage } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { french, openSignIn, signInAs, signInToDashboard } from "./pages/app";
 
 /**
  * Accessibility: axe-core finds nothing on any route or modal (e2e/screens.test.ts, in
@@ -39,8 +40,7 @@ describe("dialogs and the keyboard", () => {
 
   it("pays bob with the keyboard alone, every focused control visibly marked", async () => {
     const { page, context, errors } = await newPage(suite.browser);
-    await page.goto(`${suite.server.url}/`);
-    await page.getByLabel("Email").waitFor();
+    await openSignIn(page, suite.server.url);
     const focusIsVisible = () =>
       page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
@@ -111,24 +111,21 @@ describe("dialogs and the keyboard", () => {
 describe("page settings", () => {
   it("<html lang> follows the chosen language, and zoom is never disabled", async () => {
     const { page, context } = await newPage(suite.browser);
-    await page.goto(`${suite.server.url}/`);
-    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await openSignIn(page, suite.server.url);
     expect(await page.evaluate(() => document.documentElement.lang)).toMatch(/^en/);
     const viewport = await page.locator('meta[name="viewport"]').getAttribute("content");
     expect(viewport).not.toMatch(/user-scalable\s*=\s*(no|0)|maximum-scale/);
     await context.close();
 
     const fr = await newPage(suite.browser, { locale: "fr-FR" });
-    await fr.page.goto(`${suite.server.url}/`);
-    await fr.page.getByRole("button", { name: "Se connecter" }).waitFor();
+    await openSignIn(fr.page, suite.server.url, french);
     expect(await fr.page.evaluate(() => document.documentElement.lang)).toMatch(/^fr/);
     await fr.context.close();
   });
 
   it("on a phone, every control is at least 44 px tall and wide enough to hit", async () => {
     const { page, context } = await newPage(suite.browser, { viewport: { width: 360, height: 640 } });
-    await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
-    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await signInToDashboard(page, suite.server.url, "alice@example.com");
     await page.getByRole("heading", { name: "Transactions" }).waitFor();
     const small = async () =>
       page.evaluate(() =>
@@ -150,7 +147,7 @@ describe("page settings", () => {
 
   it("announces toasts to screen readers", async () => {
     const { page, context } = await newPage(suite.browser);
-    await signIn(page, suite.server.url, "alice@example.com", "wrong-password");
+    await signInAs(page, suite.server.url, "alice@example.com", { password: "wrong-password" });
     const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Invalid credentials" });
     await toast.waitFor();
     expect(await toast.evaluate((el) => el.closest("[aria-live]")?.getAttribute("aria-live"))).toMatch(/polite|assertive/);
@@ -159,8 +156,7 @@ describe("page settings", () => {
 
   it("follows the system's dark mode and reduced motion", async () => {
     const { page, context } = await newPage(suite.browser);
-    await page.goto(`${suite.server.url}/`);
-    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await openSignIn(page, suite.server.url);
     const textColor = () => page.evaluate(() => getComputedStyle(document.querySelector("main")!).color);
     await page.emulateMedia({ colorScheme: "light" });
     const light = await textColor();

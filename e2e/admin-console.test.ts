@@ -3,38 +3,30 @@ import { AUDIT_ACTIONS } from "@mutua/domain";
 import { newPage, toastText } from "./support/browser";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { askToMarkPaid, auditEntry, auditLog, openConsole, questionDetails, unpaidOrder } from "./pages/admin";
+import { answer, french, signInAs } from "./pages/app";
+import { requestTopUp } from "./pages/topup";
 
 const suite = useSuite();
 
 describe("the administration console", () => {
   it("marks a bank-transfer order paid, which the member then sees waiting for validation, and keeps it in the audit log", async () => {
     const bob = await signedIn(suite, "bob@example.com");
-    await bob.page.getByRole("button", { name: "Top up" }).click();
-    const modal = bob.page.getByRole("dialog", { name: "Top up my account" });
-    await modal.getByLabel("Amount").fill("10");
-    await modal.getByRole("button", { name: "Next" }).click();
-    const detail = bob.page.getByRole("dialog", { name: "Top-up details" });
-    await detail.getByText("Requested 10.00 DL").waitFor();
+    const detail = await requestTopUp(bob.page, "10");
     await detail.getByRole("button", { name: "Ok" }).click();
 
     const admin = await signedIn(suite, "admin@example.com");
-    await admin.page.goto(`${suite.server.url}/admin`);
-    const row = admin.page
-      .getByRole("region", { name: "Unpaid top-up orders" })
-      .locator("tr")
-      .filter({ hasText: "Bob Durand" })
-      .filter({ hasText: "10.00 DL" });
+    await openConsole(admin.page);
+    const row = unpaidOrder(admin.page, "Bob Durand", "10.00 DL");
     expect(await row.locator("code").innerText()).toMatch(/^MU-[A-Z2-9]{5}-[A-Z2-9]{5}$/);
     await row.getByText("bob@example.com").waitFor();
-    await row.getByRole("button", { name: "Mark as paid" }).click();
-    const ask = admin.page.getByRole("dialog", { name: "Mark this top-up order as paid?" });
-    expect(await ask.locator("dl").innerText()).toMatch(/Bob Durand\s+Email\s+bob@example\.com\s+Amount\s+10\.00 DL/);
-    await ask.getByRole("button", { name: "Mark as paid" }).click();
+    const ask = await askToMarkPaid(admin.page, row);
+    expect(await questionDetails(ask)).toMatch(/Bob Durand\s+Email\s+bob@example\.com\s+Amount\s+10\.00 DL/);
+    await answer(ask, "Mark as paid");
     await toastText(admin.page, "The top-up order is marked as paid; it now awaits validation.");
     await row.waitFor({ state: "detached" });
-    const audit = admin.page.getByRole("region", { name: "Audit log" });
     // Who did what to whom, in words: no action code, no id.
-    await audit.locator("tr").filter({ hasText: "Top-up marked as paid" }).filter({ hasText: "Ada Admin" }).filter({ hasText: "Bob Durand" }).first().waitFor();
+    await auditEntry(admin.page, "Top-up marked as paid", "Ada Admin", "Bob Durand").waitFor();
     await admin.context.close();
 
     await bob.page.getByRole("button", { name: "Refresh" }).click();
@@ -60,13 +52,10 @@ describe("the audit log", () => {
         JSON.stringify(details[action] ?? {}),
       ]);
     const admin = await newPage(suite.browser, { locale: "fr-FR" });
-    await admin.page.goto(`${suite.server.url}/`);
-    await admin.page.getByLabel("E-mail").fill("admin@example.com");
-    await admin.page.getByLabel("Mot de passe", { exact: true }).fill("Demo1234!");
-    await admin.page.getByRole("button", { name: "Se connecter" }).click();
+    await signInAs(admin.page, suite.server.url, "admin@example.com", { t: french });
     // With no account of her own, Ada lands on the console.
     await admin.page.waitForURL(`${suite.server.url}/admin`);
-    const log = admin.page.getByRole("region", { name: "Journal d'audit" });
+    const log = auditLog(admin.page, french);
     await log.getByText("Comptes téléchargés : movements_2026-01-01_2026-03-31.csv").waitFor();
     await log.getByText("Caissier invité : carol@example.com").waitFor();
     await log.getByText("Caissier retiré : Carol Petit").waitFor();

@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { expectTitle, newPage, signIn, toastText } from "./support/browser";
+import { expectTitle, newPage, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";
+import {
+  emailField,
+  fillSignIn,
+  menuItem,
+  openAbout,
+  openPreferences,
+  openSignIn,
+  openUserMenu,
+  passwordField,
+  pressSignIn,
+  signIn,
+  signInButton,
+  signInToDashboard,
+  signOut,
+} from "./pages/members";
 
 const suite = useSuite();
 
@@ -11,8 +26,7 @@ describe("signing in and out", () => {
     const consoleErrors: string[] = [];
     page.on("request", (r) => r.url().includes("/api/") && asked.push(new URL(r.url()).pathname));
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
-    await page.goto(`${suite.server.url}/`);
-    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await openSignIn(page, suite.server.url);
     await page.waitForLoadState("networkidle");
     expect(asked.filter((p) => p === "/api/me")).toEqual([]);
     expect([...errors, ...consoleErrors]).toEqual([]);
@@ -34,8 +48,7 @@ describe("signing in and out", () => {
 
   it("signs alice in with a sloppily typed e-mail, keeps her signed in over a reload, and signs her out", async () => {
     const { page, context, errors } = await newPage(suite.browser);
-    await signIn(page, suite.server.url, "  Alice@Example.COM ", "Demo1234!");
-    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await signInToDashboard(page, suite.server.url, "  Alice@Example.COM ");
     await expectTitle(page, "Mutua - Dashboard");
     const userMenu = page.getByRole("button", { name: "Alice Martin" });
     await userMenu.waitFor();
@@ -48,12 +61,10 @@ describe("signing in and out", () => {
     await page.goto(`${suite.server.url}/`);
     await page.waitForURL(`${suite.server.url}/dashboard`);
 
-    await userMenu.click();
-    await page.getByRole("menuitem", { name: "Sign out" }).click();
-    await page.waitForURL(`${suite.server.url}/`);
-    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await signOut(page, "Alice Martin");
+    await signInButton(page).waitFor();
     // The e-mail is remembered, normalised.
-    await expect(page.getByLabel("Email").inputValue()).resolves.toBe("alice@example.com");
+    await expect(emailField(page).inputValue()).resolves.toBe("alice@example.com");
     // The session is gone on the server too: the dashboard is closed again.
     await page.goto(`${suite.server.url}/dashboard`);
     await page.waitForURL(`${suite.server.url}/carto`);
@@ -72,12 +83,12 @@ describe("signing in and out", () => {
   it("shows the password on demand and submits with Enter", async () => {
     const { page, context } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/`);
-    const pw = page.getByLabel("Password", { exact: true });
+    const pw = passwordField(page);
     await pw.fill("Demo1234!");
     await expect(pw.getAttribute("type")).resolves.toBe("password");
     await page.getByRole("button", { name: "Show password" }).click();
     await expect(pw.getAttribute("type")).resolves.toBe("text");
-    await page.getByLabel("Email").fill("bob@example.com");
+    await emailField(page).fill("bob@example.com");
     await pw.press("Enter");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await context.close();
@@ -85,21 +96,19 @@ describe("signing in and out", () => {
 
   it("shows the navigation each role is entitled to, and the About dialog", async () => {
     const { page, context } = await newPage(suite.browser);
-    await signIn(page, suite.server.url, "accounts@example.com", "Demo1234!");
+    await signIn(page, suite.server.url, "accounts@example.com");
     // No account of his own: he lands on his work, the requests to approve, not on an empty dashboard.
     await page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
-    await page.getByRole("button", { name: "Axel Accounts" }).click();
-    await page.getByRole("menuitem", { name: "Account requests" }).waitFor();
+    await openUserMenu(page, "Axel Accounts");
+    await menuItem(page, "Account requests").waitFor();
     const menu = page.locator("#user-menu");
     await expect(menu.getByRole("menuitem", { name: "Credit requests" }).count()).resolves.toBe(0);
     await expect(menu.getByRole("menuitem", { name: "Create my wallet" }).count()).resolves.toBe(1);
-    await page.getByRole("menuitem", { name: "Account requests" }).click();
+    await menuItem(page, "Account requests").click();
     await page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
     await expectTitle(page, "Mutua - Approval of account creation");
 
-    await page.getByRole("button", { name: "Axel Accounts" }).click();
-    await page.getByRole("menuitem", { name: "About Mutua" }).click();
-    const dialog = page.getByRole("dialog", { name: "About Mutua" });
+    const dialog = await openAbout(page, "Axel Accounts");
     await dialog.getByText("Mutua version 1.1.1").waitFor();
     // Back closes the open dialog first, and the page stays where it is.
     await page.goBack();
@@ -108,37 +117,34 @@ describe("signing in and out", () => {
     await context.close();
 
     const admin = await newPage(suite.browser);
-    await signIn(admin.page, suite.server.url, "admin@example.com", "Demo1234!");
-    await admin.page.getByRole("button", { name: "Ada Admin" }).click();
-    await admin.page.getByRole("menuitem", { name: "Credit requests" }).waitFor();
-    await admin.page.getByRole("menuitem", { name: "Account requests" }).waitFor();
+    await signIn(admin.page, suite.server.url, "admin@example.com");
+    await openUserMenu(admin.page, "Ada Admin");
+    await menuItem(admin.page, "Credit requests").waitFor();
+    await menuItem(admin.page, "Account requests").waitFor();
     await admin.context.close();
 
     const member = await newPage(suite.browser);
-    await signIn(member.page, suite.server.url, "carol@example.com", "Demo1234!");
-    await member.page.getByRole("button", { name: "Carol Petit" }).click();
-    await member.page.getByRole("menuitem", { name: "Sign out" }).waitFor();
-    await expect(member.page.getByRole("menuitem", { name: "Account requests" }).count()).resolves.toBe(0);
-    await expect(member.page.getByRole("menuitem", { name: "Credit requests" }).count()).resolves.toBe(0);
+    await signIn(member.page, suite.server.url, "carol@example.com");
+    await openUserMenu(member.page, "Carol Petit");
+    await menuItem(member.page, "Sign out").waitFor();
+    await expect(menuItem(member.page, "Account requests").count()).resolves.toBe(0);
+    await expect(menuItem(member.page, "Credit requests").count()).resolves.toBe(0);
     await member.context.close();
   });
 
   it("logs a member out when the server ends the session", async () => {
     const { page, context } = await newPage(suite.browser);
-    await signIn(page, suite.server.url, "bob@example.com", "Demo1234!");
-    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await signInToDashboard(page, suite.server.url, "bob@example.com");
     await page.waitForLoadState("networkidle");
-    await page.getByRole("button", { name: "Bob Durand" }).click();
     // Preferences may reload the accounts (security settings are per wallet): let that finish first.
-    await page.getByRole("menuitem", { name: "Settings" }).click();
-    await page.waitForURL(`${suite.server.url}/preferences`);
+    await openPreferences(page, "Bob Durand");
     await page.waitForLoadState("networkidle");
     // The session ends behind the app's back (as a sign-out on another device would).
     await context.clearCookies();
     await page.getByRole("link", { name: "Dashboard" }).click();
     // The dashboard's next private call answers 401: the app signs out and goes to the login page.
     await page.waitForURL(`${suite.server.url}/`);
-    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await signInButton(page).waitFor();
     await expect(page.getByRole("button", { name: "Bob Durand" }).count()).resolves.toBe(0);
     await context.close();
   });
@@ -146,10 +152,9 @@ describe("signing in and out", () => {
   it("says 'Request failed to remote server.' when the server is down", async () => {
     const { page, context } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/`);
-    await page.getByLabel("Email").fill("alice@example.com");
-    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
+    await fillSignIn(page, { email: "alice@example.com", password: "Demo1234!" });
     await suite.server.stop();
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await pressSignIn(page);
     // The toast library comes from the service worker's cache when it finished installing before the
     // server stopped, and otherwise cannot be fetched; then the app's own live region says it, beside
     // its Close button (so the text is part of a longer one). Either way the member reads the message.

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectTitle, newPage, signIn } from "./support/browser";
+import { expectTitle, newPage } from "./support/browser";
 import { useSuite } from "./support/suite";
+import { menuEntry, openMenu, signInToDashboard } from "./pages/app";
 
 /** An association's own config.json (docs/spec.md §3) drives the app: names, links, map, theme, hidden entries. */
 const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mutua-config-")), "config.json");
@@ -59,12 +60,11 @@ describe("association config", () => {
 
     // With a single language and no wallet to unlock (Bob's is custodial) there is nothing to set, but
     // Settings still lists the devices that sign in without the password: none, and it says so.
-    await signIn(page, suite.server.url, "bob@example.com", "Demo1234!");
-    await page.waitForURL(`${suite.server.url}/dashboard`);
-    await page.getByRole("button", { name: "Bob Durand" }).click();
-    await page.getByRole("menuitem", { name: "Sign out" }).waitFor();
+    await signInToDashboard(page, suite.server.url, "bob@example.com");
+    await openMenu(page, "Bob Durand");
+    await menuEntry(page, "Sign out").waitFor();
     await expect(page.locator("#user-menu").getByRole("menuitem", { name: "Help" }).count()).resolves.toBe(1);
-    await page.locator("#user-menu").getByRole("menuitem", { name: "Settings" }).click();
+    await menuEntry(page, "Settings").click();
     await page.getByText("None: only your password signs in to your account.").waitFor();
     await expect(page.getByRole("heading", { name: "Language settings" }).count()).resolves.toBe(0);
     await expect(page.getByRole("heading", { name: "Security settings" }).count()).resolves.toBe(0);

@@ -1,13 +1,27 @@
 import fs from "node:fs";
 import path from "node:path";
-import PO from "pofile";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { newPage, signIn } from "./support/browser";
-import { cameraVideoFromText, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
+import { newPage } from "./support/browser";
+import { cameraVideoFromText, launchCameraBrowser, tempVideoPath } from "./support/camera";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, startServer, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
+import { answer, english, french, signInAs, signInToDashboard, type Words } from "./pages/app";
+import {
+  askToAcceptInvitation,
+  askToConfirmLink,
+  closeInvitation,
+  firstLink,
+  invite,
+  linkCount,
+  openLinkedAssociations,
+  openLinkedAssociationsFromSettings,
+  payAcross,
+  withdrawInvitation,
+} from "./pages/federation";
+import { qrText, scanToPay } from "./pages/qr";
+import { openTill, paidSale, typeOnKeypad } from "./pages/till";
 
 /**
  * Two associations, two servers, two databases: the demo association (A, "DL") and the Gonette
@@ -21,11 +35,6 @@ const LOOPBACK = { FEDERATION_ALLOW_LOOPBACK_HTTP: "true" };
 const suite = useSuite(() => LOOPBACK);
 let b: RunningServer;
 const SHOTS = path.resolve(import.meta.dirname, "../test-results/screens");
-
-const FR = new Map(
-  PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../apps/web/src/locales/fr-FR.po"), "utf8")).items.map((i) => [i.msgid, i.msgstr[0] || i.msgid]),
-);
-const fr = (text: string) => FR.get(text) ?? text;
 
 beforeAll(async () => {
   b = await startServer(LOOPBACK);
@@ -41,12 +50,9 @@ afterAll(async () => {
 });
 
 /** The demo's owner (admin@), signed in through the login page in the page's language. */
-async function owner(server: RunningServer, opts: Parameters<typeof newPage>[1], t = (text: string) => text) {
+async function owner(server: RunningServer, opts: Parameters<typeof newPage>[1], t: Words = english) {
   const s = await newPage(suite.browser, opts);
-  await s.page.goto(`${server.url}/`);
-  await s.page.getByLabel(t("Email")).fill("admin@example.com");
-  await s.page.getByLabel(t("Password"), { exact: true }).fill("Demo1234!");
-  await s.page.getByRole("button", { name: t("Sign in") }).click();
+  await signInAs(s.page, server.url, "admin@example.com", { t });
   await s.page.waitForURL((u) => u.pathname.startsWith("/admin") || u.pathname === "/dashboard");
   return s;
 }
@@ -65,67 +71,57 @@ async function checked(page: Page, name: string) {
 describe("linking two associations' servers", () => {
   it("A's owner invites, B's owner accepts on a phone in French, A's owner confirms: both consoles say Linked", async () => {
     const a = await owner(suite.server, { viewport: { width: 1280, height: 800 } });
-    const bee = await owner(b, { phone: true, locale: "fr-FR", colorScheme: "dark" }, fr);
+    const bee = await owner(b, { phone: true, locale: "fr-FR", colorScheme: "dark" }, french);
     try {
       // A: from the settings to the linked associations; nothing yet.
-      await a.page.goto(`${suite.server.url}/admin/settings`);
-      await a.page.getByRole("link", { name: "Linked associations" }).click();
-      await a.page.getByRole("heading", { level: 1, name: "Linked associations" }).waitFor();
+      await openLinkedAssociationsFromSettings(a.page);
       await a.page.getByText("No link yet: invite an association, or accept the invitation of one.").waitFor();
       await checked(a.page, "empty-desktop");
 
-      await a.page.getByRole("button", { name: "Invite an association" }).click();
-      const codeField = a.page.getByRole("dialog").getByLabel("Invitation code");
+      const codeField = await invite(a.page);
       await expect.poll(() => codeField.inputValue()).toMatch(/^MUTUA-LINK:/);
       const code = await codeField.inputValue();
       await checked(a.page, "invitation-desktop");
-      await a.page.getByRole("dialog").getByRole("button", { name: "Done" }).click();
+      await closeInvitation(a.page);
       await a.page.getByText("Invitation sent, not answered yet").waitFor();
 
       // B, on a phone: accepts with the code and its terms (one GON is worth 0.8 of the unit, one DL 1).
-      await bee.page.goto(`${b.url}/admin/federation`);
-      await bee.page.getByRole("heading", { level: 1, name: fr("Linked associations") }).waitFor();
-      await bee.page.getByRole("button", { name: fr("Accept an invitation") }).click();
-      const dialog = bee.page.getByRole("dialog");
-      await dialog.getByLabel(fr("Invitation code")).fill(code);
-      await dialog.getByLabel(fr("1 {currency} is worth").replace("{currency}", "GON")).fill("0,8");
-      await dialog.getByLabel(fr("1 unit of their currency is worth")).fill("1");
-      await dialog.getByLabel(fr("Most of their currency we hold")).fill("150");
+      await openLinkedAssociations(bee.page, french);
+      const dialog = await askToAcceptInvitation(bee.page, code, { currency: "GON", ours: "0,8", theirs: "1", most: "150" }, french);
       await checked(bee.page, "accept-phone-fr-dark");
-      await dialog.getByRole("button", { name: fr("Accept the invitation") }).click();
-      await bee.page.getByText(fr("Waiting for the other association to confirm")).waitFor();
-      await expect.poll(() => bee.page.locator(".federation-link").first().textContent()).toContain("Demo Lokal (DL)");
+      await answer(dialog, "Accept the invitation", { t: french });
+      await bee.page.getByText(french("Waiting for the other association to confirm")).waitFor();
+      await expect.poll(() => firstLink(bee.page).textContent()).toContain("Demo Lokal (DL)");
 
       // A: the Gonette accepted; its fingerprint is shown; A confirms with the terms offered (theirs turned round).
       await a.page.reload();
-      const link = a.page.locator(".federation-link").first();
+      const link = firstLink(a.page);
       await link.getByText("Accepted by them: confirm it").waitFor();
       await expect.poll(() => link.textContent()).toContain("Gonette de Lyon");
-      await link.getByRole("button", { name: "Confirm the link" }).click();
+      const confirm = await askToConfirmLink(a.page, link);
       await checked(a.page, "confirm-desktop");
-      await a.page.getByRole("dialog").getByRole("button", { name: "Confirm the link" }).click();
+      await answer(confirm, "Confirm the link");
       await link.getByText("Linked", { exact: true }).waitFor();
       await expect.poll(() => link.textContent()).not.toContain("The two associations count different rates");
       // Checked as the owner finds it later, without the toast that said so (a toast fading in has,
       // for a moment, the contrast of a half-drawn one).
       await a.page.reload();
-      await a.page.locator(".federation-link").first().getByText("Linked", { exact: true }).waitFor();
+      await firstLink(a.page).getByText("Linked", { exact: true }).waitFor();
       await checked(a.page, "linked-desktop");
 
       // B: linked too, with A's terms.
       await bee.page.reload();
-      const theirs = bee.page.locator(".federation-link").first();
-      await theirs.getByText(fr("Linked"), { exact: true }).waitFor();
-      await expect.poll(() => theirs.textContent()).not.toContain(fr("The two associations count different rates: no payment can cross until they agree."));
+      const theirs = firstLink(bee.page);
+      await theirs.getByText(french("Linked"), { exact: true }).waitFor();
+      await expect.poll(() => theirs.textContent()).not.toContain(french("The two associations count different rates: no payment can cross until they agree."));
       await checked(bee.page, "linked-phone-fr-dark");
 
       // An invitation made by mistake: withdrawn, after a question, and gone from the list.
-      await a.page.getByRole("button", { name: "Invite an association" }).click();
-      await a.page.getByRole("dialog").getByRole("button", { name: "Done" }).click();
-      await a.page.getByRole("button", { name: "Withdraw the invitation" }).click();
-      await a.page.getByRole("dialog", { name: "Withdraw this invitation?" }).getByRole("button", { name: "Withdraw the invitation" }).click();
+      await invite(a.page);
+      await closeInvitation(a.page);
+      await withdrawInvitation(a.page);
       await a.page.getByText("The invitation is withdrawn: its code opens nothing any more.").waitFor();
-      await expect.poll(() => a.page.locator(".federation-link").count()).toBe(1);
+      await expect.poll(() => linkCount(a.page)).toBe(1);
 
       // Each side's audit log holds its steps, the other's doings included.
       const actions = async (server: RunningServer) =>
@@ -149,17 +145,13 @@ describe("paying across the link", () => {
   it("B's till asks 12.50 GON; Alice of A scans it on her phone and pays 10.00 DL; the till says Paid with her name and association within 2 s", async () => {
     // B: Bob's till, on his phone, in English.
     const bob = await newPage(suite.browser, { phone: true });
-    await signIn(bob.page, b.url, "bob@example.com", "Demo1234!");
-    await bob.page.waitForURL(`${b.url}/dashboard`);
-    await bob.page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
-    await bob.page.getByRole("menuitem", { name: "Receive payments" }).tap();
-    await bob.page.getByRole("heading", { name: "Receive payments" }).waitFor();
-    const pad = bob.page.getByRole("group", { name: "Keypad" });
-    for (const k of "1250") await pad.getByRole("button", { name: k, exact: true }).tap();
+    await signInToDashboard(bob.page, b.url, "bob@example.com");
+    await openTill(bob.page);
+    await typeOnKeypad(bob.page, "1250");
     await bob.page.getByLabel("Memo").fill("Bread");
     await bob.page.getByRole("button", { name: "Ask 12.50 GON" }).tap();
     await bob.page.getByRole("status").filter({ hasText: "Waiting for the payment…" }).waitFor();
-    const text = await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }));
+    const text = await qrText(bob.page);
     // The code names B's server, so that another association's app knows where to pay.
     expect(JSON.parse(text)).toMatchObject({ amount: "12.50", srv: new URL(b.url).origin });
 
@@ -168,11 +160,9 @@ describe("paying across the link", () => {
     cameras.push(camera);
     const alice = await newPage(camera, { phone: true });
     try {
-      await signIn(alice.page, suite.server.url, "alice@example.com", "Demo1234!");
-      await alice.page.waitForURL(`${suite.server.url}/dashboard`);
+      await signInToDashboard(alice.page, suite.server.url, "alice@example.com");
       await alice.page.getByRole("heading", { name: "Transactions" }).waitFor();
-      await alice.page.getByRole("button", { name: "Pay" }).tap();
-      await alice.page.getByRole("dialog", { name: "Send money - 1/2" }).getByRole("button", { name: "Scan a QR code" }).tap();
+      await scanToPay(alice.page);
 
       // The screen that pays across: B's member and association, both amounts (1 GON = 0.80 DL).
       await alice.page.waitForURL((u) => u.pathname === "/pay" && u.searchParams.get("across") === new URL(b.url).origin, { timeout: 20_000 });
@@ -182,29 +172,12 @@ describe("paying across the link", () => {
       await alice.page.getByText("You pay 10.00 DL").waitFor();
       await alice.page.getByText("Rate: 1 GON = 0.80 DL").waitFor();
       await checked(alice.page, "pay-across-phone");
-      await alice.page.getByRole("button", { name: "Pay 10.00 DL" }).tap();
-      const unlock = alice.page.getByRole("dialog").getByLabel("Password", { exact: true });
-      // A ledger wallet asks its password before signing; a custodial one pays at once.
-      const first = await Promise.race([
-        alice.page
-          .getByRole("heading", { name: "Paid" })
-          .waitFor()
-          .then(() => "paid" as const),
-        unlock.waitFor().then(() => "unlock" as const),
-      ]);
-      if (first === "unlock") {
-        await unlock.fill("Demo1234!");
-        await alice.page
-          .getByRole("dialog")
-          .getByRole("button", { name: /Unlock|Ok|Confirm/ })
-          .first()
-          .tap();
-      }
+      await payAcross(alice.page, "10.00 DL", "Demo1234!");
 
       // B's till, which nobody touches, turns within 2 s, naming the payer and her association.
-      await bob.page.getByRole("heading", { name: "Paid" }).waitFor({ timeout: 2000 });
+      const sale = await paidSale(bob.page, 2000);
       const [association] = (await sql(suite.server, "SELECT name FROM association")) as { name: string }[];
-      const payer = bob.page.locator(".till-result.paid .till-payer");
+      const payer = sale.locator(".till-payer");
       expect(await payer.innerText()).toMatch(new RegExp(`^Alice Martin \\(${association!.name}\\) · `));
       await bob.page.screenshot({ path: path.join(SHOTS, "federation-till-paid-across-360x740.png") });
 

@@ -2,10 +2,11 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import * as XLSX from "xlsx";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { checkLedgerNow, downloadBooks, ledgerHealth, openFigures, openFiguresFromMenu, readFigures, showPeriod } from "./pages/board";
 
 /**
  * The board's figures: the board login reads, for the demo association, each figure
@@ -17,14 +18,6 @@ const suite = useSuite();
 const CURRENCY = "demo-lokal";
 
 const q = async <T>(text: string, params: unknown[] = []) => (await sql(suite.server, text, params)) as T[];
-
-/** Cents from an amount as the page writes it in English ("1,234.50 DL", "-20.00 DL"). */
-const centsOf = (text: string) => {
-  const m = /(-|\u2212)?([\d,]+)\.(\d{2})/.exec(text);
-  if (!m) throw new Error(`no amount in ${JSON.stringify(text)}`);
-  const cents = BigInt(m[2]!.replace(/,/g, "")) * 100n + BigInt(m[3]!);
-  return m[1] ? -cents : cents;
-};
 
 /** What the database says for the period [from, to] in `tz`, each figure by its definition. */
 async function expected(from: string, to: string, tz: string) {
@@ -76,51 +69,11 @@ async function expected(from: string, to: string, tz: string) {
   };
 }
 
-/** The figure a currency's card shows under `label`. */
-const figure = (card: Locator, label: string) =>
-  card
-    .locator("dt")
-    .filter({ hasText: new RegExp(`^${label.replace(/[()]/g, "\\$&")}$`) })
-    .locator("xpath=following-sibling::dd[1]")
-    .textContent()
-    .then((t) => t ?? "");
-
 /** What the page shows for the demo currency, read the way a member reads it. */
-async function shown(page: Page) {
-  const card = page.getByRole("region", { name: "Demo Lokal" });
-  await card.locator("dd").first().waitFor();
-  const table = card.getByRole("table", { name: "Movements per month" });
-  const totals = (await table.locator("tfoot tr").first().locator("td").allTextContents()).map((t) => t.trim());
-  const pair = (i: number) => ({ count: Number(totals[i]!.replace(/\D/g, "")), volume: centsOf(totals[i + 1]!) });
-  return {
-    circulation: centsOf(await figure(card, "Money in circulation")),
-    reserve: centsOf(await figure(card, "Reserve")),
-    coverage: await figure(card, "Coverage"),
-    owed: centsOf(await figure(card, "Mutual credit owed")),
-    held: centsOf(await figure(card, "Mutual credit held")),
-    atFloor: Number(await figure(card, "Members at their floor")),
-    atCeiling: Number(await figure(card, "Members at their ceiling")),
-    withWallet: Number(await figure(card, "Members with a wallet")),
-    active: Number(await figure(card, "Active members (30 days)")),
-    payment: pair(0),
-    topup: pair(2),
-    reconversion: pair(4),
-    retirement: pair(6),
-  };
-}
+const shown = (page: Page) => readFigures(page, "Demo Lokal");
 
-/** Asks for the period [from, to] by month, and waits for its figures. */
-async function showPeriod(page: Page, from: string, to: string) {
-  await page.getByLabel("Period", { exact: true }).selectOption("custom");
-  await page.getByLabel("From", { exact: true }).fill(from);
-  await page.getByLabel("To", { exact: true }).fill(to);
-  await page.getByLabel("Group by").selectOption("month");
-  // The first month shown is the period's: the answer for these days has come.
-  const firstMonth = new Date(`${from}T12:00:00Z`).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-  const table = page.getByRole("region", { name: "Demo Lokal" }).getByRole("table", { name: "Movements per month" });
-  await table.locator("tbody tr").first().getByRole("rowheader", { name: firstMonth }).waitFor();
-  await page.locator(".figures-currency.stale").waitFor({ state: "detached" });
-}
+/** Asks for the period [from, to] by month, and waits for the demo currency's figures of it. */
+const showDemoPeriod = (page: Page, from: string, to: string) => showPeriod(page, from, to, "Demo Lokal");
 
 /** Calls the API from the administrator's page, as the app does (same origin, session cookie). */
 const adminCall = (page: Page, path: string, body: unknown) =>
@@ -140,13 +93,11 @@ describe("the board's figures", () => {
     const { page } = board;
     // A board member with no account of her own lands on the figures.
     expect(new URL(page.url()).pathname).toBe("/admin/figures");
-    await page.getByRole("button", { name: /Bea Board/ }).click();
-    await page.getByRole("menuitem", { name: "Figures" }).click();
-    await page.getByRole("heading", { name: "Figures", level: 1 }).waitFor();
+    await openFiguresFromMenu(page, "Bea Board");
     const tz = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
     const to = day(new Date());
     const from = day(new Date(Date.now() - 200 * 86_400_000));
-    await showPeriod(page, from, to);
+    await showDemoPeriod(page, from, to);
 
     const check = async () => {
       const want = await expected(from, to, tz);
@@ -169,7 +120,7 @@ describe("the board's figures", () => {
     const [order] = await q<{ public_id: string }>("SELECT public_id FROM topup_orders WHERE reference = 'MU-DEMO2-ALICE'");
     expect((await adminCall(admin.page, "/api/admin/credit-requests/validate", { id: order!.public_id })).status).toBe(200);
     await page.reload();
-    await showPeriod(page, from, to);
+    await showDemoPeriod(page, from, to);
     const credited = await check();
     expect(credited.circulation - before.circulation).toBe(2500n);
     expect(credited.reserve - before.reserve).toBe(2500n);
@@ -182,7 +133,7 @@ describe("the board's figures", () => {
     for (const status of ["received", "invoiced", "paid"])
       expect((await adminCall(admin.page, "/api/admin/reconversions/advance", { id: reconversion!.public_id, status })).status).toBe(200);
     await page.reload();
-    await showPeriod(page, from, to);
+    await showDemoPeriod(page, from, to);
     const paid = await check();
     expect(paid.circulation).toBe(credited.circulation);
     expect(credited.reserve - paid.reserve).toBe(BigInt(reconversion!.amount));
@@ -191,9 +142,9 @@ describe("the board's figures", () => {
 
   it("ledger health: a posting written with the ledger's triggers off is shown first, in red, after a check", async () => {
     const { page } = await signedIn(suite, "board@example.com");
-    await page.goto(`${suite.server.url}/admin/figures`);
-    const health = page.getByRole("region", { name: "Ledger health" });
-    await health.getByRole("button", { name: "Check now" }).click();
+    await openFigures(page);
+    const health = ledgerHealth(page);
+    await checkLedgerNow(page);
     await toastText(page, "The ledger was checked: no problem found.");
     await health.getByText("No problem found").waitFor();
     await health.getByText("Asked by Bea Board").waitFor();
@@ -205,7 +156,7 @@ describe("the board's figures", () => {
     // Asked again within a minute, the last check is the answer: the first one is made a minute old.
     await sql(suite.server, "UPDATE ledger_checks SET at = at - interval '61 seconds'");
     try {
-      await health.getByRole("button", { name: "Check now" }).click();
+      await checkLedgerNow(page);
       const problems = health.locator(".ledger-problems");
       await problems.getByText(`movement ${last!.movement_id} is not balanced`).waitFor();
       await problems.getByRole("heading", { name: /^Problems found in the ledger: \d+$/ }).waitFor();
@@ -240,15 +191,13 @@ describe("the board's figures", () => {
 
   it("the books: the movements file sums to the totals on screen and opens in a spreadsheet with its accents, amounts and dates; each statement runs", async () => {
     const { page } = await signedIn(suite, "board@example.com");
-    await page.goto(`${suite.server.url}/admin/figures`);
+    await openFigures(page);
     const to = day(new Date());
     const from = day(new Date(Date.now() - 200 * 86_400_000));
-    await showPeriod(page, from, to);
+    await showDemoPeriod(page, from, to);
     const onScreen = await shown(page);
-    const books = page.getByRole("region", { name: "The books" });
 
-    await books.getByLabel("Dot (1234.50)").check();
-    const [movements] = await Promise.all([page.waitForEvent("download"), books.getByRole("button", { name: "Download the movements" }).click()]);
+    const movements = await downloadBooks(page, "movements", "Dot (1234.50)");
     expect(movements.suggestedFilename()).toBe(`movements_${from}_${to}.csv`);
     const bytes = fs.readFileSync(await movements.path());
     // UTF-8's byte order mark: without it, a spreadsheet reads "Repair café" as "Repair cafÃ©".
@@ -288,8 +237,7 @@ describe("the board's figures", () => {
     await toastText(page, "Books downloaded");
 
     // The statements, with the language's comma: each line's balance is the one before plus its amount.
-    await books.getByLabel("Comma (1234,50)").check();
-    const [statements] = await Promise.all([page.waitForEvent("download"), books.getByRole("button", { name: "Download the statements" }).click()]);
+    const statements = await downloadBooks(page, "statements", "Comma (1234,50)");
     const lines = parse(fs.readFileSync(await statements.path(), "utf8"), { bom: true, delimiter: ";" }) as string[][];
     expect(lines[0]).toEqual(["Account", "Wallet", "Date", "Reference", "Kind", "Counterparty", "Memo", "Currency", "Amount", "Balance"]);
     const cents = (v: string) => BigInt(v.replace(",", "").replace(/^(-?)0+(?=\d)/, "$1"));

@@ -1,29 +1,24 @@
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { layoutProblems } from "./support/screen-checks";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { accountsShown, frozenNotice } from "./pages/dashboard";
+import { sendPayment, startPayment } from "./pages/payments";
 
 const suite = useSuite();
 const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
 
 const movementsCount = async () => Number(((await sql(suite.server, "SELECT count(*)::int AS n FROM movements")) as { n: number }[])[0]!.n);
 
+/** On a wide screen, by click. */
+const CLICK = { touch: false };
+
 /** Alice starts paying Bob `amount`: Send money's second step, with the amount typed. */
-async function payBob(page: import("playwright-core").Page, amount: string) {
-  await page.getByRole("button", { name: "Pay", exact: true }).click();
-  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
-  await step1.getByPlaceholder("Name, email address or phone number").fill("bob");
-  await step1
-    .getByRole("button", { name: /^Bob Durand/ })
-    .first()
-    .click();
-  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-  await step2.getByLabel("Amount").fill(amount);
-  return step2;
-}
+const payBob = (page: Page, amount: string) => startPayment(page, "bob", "Bob Durand", amount, undefined, CLICK);
 
 describe("freezing a wallet", () => {
   it("an administrator freezes Bob's wallet with a reason: Alice's payment is refused, Bob reads why; unfreezing restores both; both in the audit log", async () => {
@@ -55,7 +50,7 @@ describe("freezing a wallet", () => {
 
     // Bob, on his phone, reads why.
     const bob = await signedIn(suite, "bob@example.com", undefined, { phone: true });
-    const notice = bob.page.locator(".account-frozen");
+    const notice = frozenNotice(bob.page);
     await notice.getByText("This account is frozen.").waitFor();
     await notice.getByText(reason).waitFor();
     await notice.getByText("It can neither send nor receive money. Please contact your association.").waitFor();
@@ -86,15 +81,13 @@ describe("freezing a wallet", () => {
     await alice.page.keyboard.press("Escape");
     await refused.waitFor({ state: "detached" });
     const step2 = await payBob(alice.page, "2.00");
-    await step2.getByRole("button", { name: "Send", exact: true }).click();
-    await step2.getByRole("button", { name: "Confirm and send" }).click();
-    await alice.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 2.00 DL").waitFor({ timeout: 20_000 });
+    await sendPayment(alice.page, step2, "2.00", { ...CLICK, timeout: 20_000 });
     expect(await movementsCount()).toBe(before + 1);
     await alice.context.close();
 
     const again = await signedIn(suite, "bob@example.com");
-    await again.page.locator(".accounts button.account").first().waitFor();
-    expect(await again.page.locator(".account-frozen").count()).toBe(0);
+    await accountsShown(again.page);
+    expect(await frozenNotice(again.page).count()).toBe(0);
     await again.context.close();
   });
 });

@@ -1,8 +1,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Locator, Page } from "playwright-core";
+import type { Locator } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
+import {
+  filterByRecipient,
+  downloadedRows,
+  listSettles,
+  openDatePicker,
+  openHistory,
+  recentTransaction,
+  searchHistory,
+  selectedDays,
+  showFilters,
+} from "./pages/history";
+import { sendPayment, startPayment } from "./pages/payments";
 
 /**
  * The history ("All transactions") on a 360×740 touch phone: the list first, the filters behind
@@ -13,59 +25,6 @@ import { signedIn, useSuite } from "./support/suite";
 const suite = useSuite();
 const OUT = path.resolve(import.meta.dirname, "../test-results/screens");
 
-async function openHistory(page: Page): Promise<Locator> {
-  await page.getByRole("button", { name: "See more" }).tap();
-  const modal = page.getByRole("dialog", { name: "All transactions" });
-  await modal.locator(".tx").first().waitFor();
-  return modal;
-}
-
-/** Unfolds the filters, which a phone keeps behind their button. */
-async function showFilters(modal: Locator): Promise<void> {
-  await modal.getByRole("button", { name: "Filters" }).tap();
-  await modal.getByRole("searchbox", { name: "Search" }).waitFor();
-}
-
-/** Each row as the screen shows it: amount (as the CSV writes it), counterparty's full name, memo. */
-async function shownRows(modal: Locator): Promise<string[][]> {
-  return modal
-    .locator(".tx")
-    .evaluateAll((rows) =>
-      rows.map((r) => [
-        (r.querySelector(".tx-amount")?.textContent ?? "").replace(/[^\d.-]/g, ""),
-        r.querySelector(".tx-related")?.getAttribute("title") ?? "",
-        r.querySelector(".tx-memo")?.textContent ?? "",
-      ]),
-    );
-}
-
-/** Waits until the list has settled on rows that all pass `test` (and at least one). */
-async function listSettles(modal: Locator, test: (row: string[]) => boolean): Promise<string[][]> {
-  let rows: string[][] = [];
-  await expect
-    .poll(
-      async () => {
-        if ((await modal.locator(".tx-list").getAttribute("aria-busy")) === "true") return false;
-        rows = await shownRows(modal);
-        return rows.length > 0 && rows.every(test);
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(true);
-  return rows;
-}
-
-/** Downloads the CSV and answers its rows as [amount, counterparty, description], the member being `me`. */
-async function downloadedRows(page: Page, modal: Locator, me: string): Promise<string[][]> {
-  const [download] = await Promise.all([page.waitForEvent("download"), modal.getByRole("button", { name: "Download" }).tap()]);
-  const text = fs.readFileSync(await download.path(), "utf8");
-  const lines = text.split("\r\n").slice(1, -1);
-  return lines.map((line) => {
-    const [source, target, amount, , description] = JSON.parse(`[${line}]`) as string[];
-    return [amount!, source === me ? target! : source!, description!];
-  });
-}
-
 describe("the history on a phone", () => {
   it("filters by a recipient's name typed without picking a suggestion, and the CSV holds exactly the rows shown", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
@@ -74,12 +33,12 @@ describe("the history on a phone", () => {
     expect(all.some((r) => r[1] !== "Bob Durand")).toBe(true);
 
     await showFilters(modal);
-    await modal.getByLabel("Recipient").fill("durand");
+    await filterByRecipient(modal, "durand");
     const bob = await listSettles(modal, (r) => r[1] === "Bob Durand");
     expect(bob.length).toBeGreaterThan(1);
     expect(bob.length).toBe(all.filter((r) => r[1] === "Bob Durand").length);
 
-    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(bob);
+    expect(await downloadedRows(modal, "Alice Martin")).toEqual(bob);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -88,26 +47,25 @@ describe("the history on a phone", () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     const modal = await openHistory(page);
     await showFilters(modal);
-    const search = modal.getByRole("searchbox", { name: "Search" });
 
     // A memo word, any case.
-    await search.fill("BREAD");
+    await searchHistory(modal, "BREAD");
     const bread = await listSettles(modal, (r) => r[2] === "Bread");
     expect(bread).toEqual([["-8.20", "Bob Durand", "Bread"]]);
-    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(bread);
+    expect(await downloadedRows(modal, "Alice Martin")).toEqual(bread);
 
     // An amount with a decimal comma, as a French member types it.
-    await search.fill("12,50");
+    await searchHistory(modal, "12,50");
     const basket = await listSettles(modal, (r) => r[0] === "-12.50");
     expect(basket).toEqual([["-12.50", "Bob Durand", "Vegetable basket"]]);
-    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(basket);
+    expect(await downloadedRows(modal, "Alice Martin")).toEqual(basket);
 
     // Search and recipient together.
-    await search.fill("fire");
-    await modal.getByLabel("Recipient").fill("bob");
+    await searchHistory(modal, "fire");
+    await filterByRecipient(modal, "bob");
     const firewood = await listSettles(modal, (r) => r[2] === "Firewood");
     expect(firewood).toEqual([["45.00", "Bob Durand", "Firewood"]]);
-    expect(await downloadedRows(page, modal, "Alice Martin")).toEqual(firewood);
+    expect(await downloadedRows(modal, "Alice Martin")).toEqual(firewood);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -116,27 +74,14 @@ describe("the history on a phone", () => {
     fs.mkdirSync(OUT, { recursive: true });
     // A memo as long as allowed, in one word: it must not push the amount or the date out of its row.
     const bob = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
-    await bob.page.getByRole("button", { name: "Pay" }).tap();
-    const send = bob.page.getByRole("dialog", { name: "Send money - 1/2" });
-    await send.getByPlaceholder("Name, email address or phone number").fill("martin");
-    await send
-      .getByRole("button", { name: /^Alice Martin/ })
-      .first()
-      .tap();
-    const step2 = bob.page.getByRole("dialog", { name: "Send money - 2/2" });
-    await step2.getByLabel("Amount").fill("123,45");
-    await step2.getByLabel("Memo", { exact: true }).fill("Invoice FR7630006000011234567890189");
-    await step2.getByRole("button", { name: "Send", exact: true }).tap();
-    await step2.getByRole("button", { name: "Confirm and send" }).tap();
-    await bob.page
-      .getByRole("dialog", { name: "Payment confirmation" })
-      .getByText(/^Today, /)
-      .waitFor();
+    const send = await startPayment(bob.page, "martin", "Alice Martin", "123,45", "Invoice FR7630006000011234567890189");
+    // Typed with a comma, sent as 123.45, and said to be today's.
+    await (await sendPayment(bob.page, send, "123.45")).getByText(/^Today, /).waitFor();
     await bob.context.close();
 
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     // The dashboard's last transactions are the same rows: the long memo does not widen the page.
-    await page.locator(".transactions .tx").filter({ hasText: "FR7630006000011234567890189" }).waitFor();
+    await recentTransaction(page, "FR7630006000011234567890189").waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     const modal = await openHistory(page);
     await listSettles(modal, () => true);
@@ -178,12 +123,7 @@ describe("the history on a phone", () => {
     expect(overlaps).toEqual([]);
 
     // The date-range picker: one tap, one day selected, also when a day was picked before.
-    const picker = modal.locator(".picker");
-    const openPicker = async () => {
-      await modal.getByRole("button", { name: "Choose dates" }).tap();
-      await picker.locator(".rdp-day_button").first().waitFor();
-    };
-    await openPicker();
+    const picker = await openDatePicker(modal);
     // Two days of the month shown that can be picked, today aside (the month before on its first days).
     const pickable = picker.locator(".rdp-day:not(.rdp-disabled):not(.rdp-outside):not(.rdp-today) .rdp-day_button");
     if ((await pickable.count()) < 2) await picker.locator(".rdp-button_previous").tap();
@@ -194,7 +134,7 @@ describe("the history on a phone", () => {
     await picker.getByRole("button", { name: "Confirm" }).tap();
     await expect.poll(() => modal.locator(".period-label").textContent()).not.toBe("");
 
-    await openPicker();
+    await openDatePicker(modal);
     const secondDay = (await second.textContent())!;
     await second.tap();
     await page.screenshot({ path: path.join(OUT, "history-picker-360x740.png") });
@@ -288,27 +228,3 @@ describe("the history on a phone", () => {
     await context.close();
   });
 });
-
-/**
- * The days that show as selected: those the calendar marks selected, then every day drawn in the
- * selection's colour (text, fill or border), so that today cannot pass for a second selected day.
- */
-async function selectedDays(picker: Locator): Promise<string[]> {
-  return picker.locator(".rdp-day").evaluateAll((days) => {
-    const marked = days.filter((d) => d.getAttribute("aria-selected") === "true" || d.querySelector("[aria-selected='true']"));
-    if (marked.length === 0) return [];
-    // The calendar's accent colour, as computed styles write colours.
-    const probe = document.createElement("span");
-    probe.style.color = "var(--rdp-accent-color)";
-    marked[0]!.closest(".rdp-root")!.appendChild(probe);
-    const accent = getComputedStyle(probe).color;
-    probe.remove();
-    const looksSelected = (d: Element) => {
-      const b = d.querySelector("button");
-      if (!b) return false;
-      const s = getComputedStyle(b);
-      return [s.backgroundColor, s.color, s.borderTopColor].includes(accent);
-    };
-    return [...new Set([...marked, ...days.filter(looksSelected)])].map((d) => d.textContent ?? "");
-  });
-}

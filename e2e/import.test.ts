@@ -2,13 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Locator, Page } from "playwright-core";
-import { newPage, signIn } from "./support/browser";
+import type { Page } from "playwright-core";
+import { newPage } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { routes } from "@mutua/domain";
 import { generateImport } from "../apps/server/test/import-generator";
 import { sql, startInstance } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { signInToDashboard } from "./pages/app";
+import { choosePasswordFromLink } from "./pages/association";
+import { circulation, openFiguresFromMenu } from "./pages/board";
+import { alreadyHere, checkFiles, importChecked, invitationsAccepted, inviteImported, openImport } from "./pages/import";
 
 /**
  * Moving in, as an owner does it (features/import): Ada uploads the members and the history a
@@ -58,54 +62,29 @@ const HISTORY = excel("virements.csv", [
 ]);
 const FILE_SUM = 132_200n;
 
-const centsOf = (text: string) => {
-  const m = /(-|\u2212)?([\d,]+)\.(\d{2})/.exec(text);
-  if (!m) throw new Error(`no amount in ${JSON.stringify(text)}`);
-  const cents = BigInt(m[2]!.replace(/,/g, "")) * 100n + BigInt(m[3]!);
-  return m[1] ? -cents : cents;
-};
-
 /** The board's circulation of the demo currency, as the figures screen shows it. */
-async function circulation(page: Page): Promise<bigint> {
-  await page.reload();
-  const card = page.getByRole("region", { name: "Demo Lokal" });
-  await card.locator("dd").first().waitFor();
-  const dd: Locator = card
-    .locator("dt")
-    .filter({ hasText: /^Money in circulation$/ })
-    .locator("xpath=following-sibling::dd[1]");
-  return centsOf((await dd.textContent()) ?? "");
-}
+const demoCirculation = (page: Page) => circulation(page, "Demo Lokal");
 
 describe("moving in", () => {
   it("Ada imports a French spreadsheet's members and history; the circulation grows by the file's sum; François accepts his invitation and sees his money", async () => {
     const board = await signedIn(suite, "board@example.com");
-    await board.page.getByRole("button", { name: /Bea Board/ }).click();
-    await board.page.getByRole("menuitem", { name: "Figures" }).click();
-    await board.page.getByRole("heading", { name: "Figures", level: 1 }).waitFor();
-    const before = await circulation(board.page);
+    await openFiguresFromMenu(board.page, "Bea Board");
+    const before = await demoCirculation(board.page);
 
     const ada = await signedIn(suite, "admin@example.com", undefined, { phone: true });
     const { page } = ada;
     // On a phone the account menu is behind the navigation's; the import is reached from the settings.
-    await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
-    await page.getByRole("menuitem", { name: "Association settings" }).tap();
-    await page.getByRole("link", { name: "Import members" }).tap();
-    await page.waitForURL(`${suite.server.url}/admin/import`);
-    await page.getByRole("heading", { level: 1, name: "Import members" }).waitFor();
+    await openImport(page, "Ada Admin", { phone: true });
 
     await sql(
       suite.server,
       `INSERT INTO members (email, first_name, last_name, password_hash, search_text, name_key, created_at)
        VALUES ('yvette@florain-import.example', 'Yvette', 'Usurpée', 'no password', 'yvette usurpee', 'yvette usurpee', now() - interval '2 days')`,
     );
-    await page.getByLabel("Members file").setInputFiles(MEMBERS);
-    await page.getByLabel("History file (optional)").setInputFiles(HISTORY);
-    await page.getByRole("button", { name: "Check the files" }).click();
-    await page.getByRole("heading", { name: "What will be imported" }).waitFor({ timeout: 20_000 });
+    await checkFiles(page, MEMBERS, HISTORY);
     await page.getByText(/3 members to import/).waitFor();
     await page.getByText("Élodie Crémieux").first().waitFor();
-    const yvette = page.locator(".import-existing li").filter({ hasText: "Yvette Usurpée" });
+    const yvette = alreadyHere(page, "Yvette Usurpée");
     await yvette.getByText("address not verified: the balance waits for the invitation").waitFor();
     expect(await yvette.textContent()).toMatch(/member since /);
     await page
@@ -115,23 +94,16 @@ describe("moving in", () => {
       .catch(() => undefined);
     await page.screenshot({ path: `${SHOTS}/preview-phone.png`, fullPage: true });
 
-    await page.getByRole("button", { name: "Import", exact: true }).click();
-    const confirm = page.getByRole("dialog");
-    await confirm.getByRole("button", { name: "Import", exact: true }).click();
+    await importChecked(page);
     await page.getByText(/Imported 3 members/).waitFor({ timeout: 30_000 });
     await page.getByText("1 of them never verified their address: their balance waits until they open their invitation.").waitFor();
     await page.screenshot({ path: `${SHOTS}/imported-phone.png`, fullPage: true });
 
     // The board's circulation: exactly the file's sum more.
-    expect((await circulation(board.page)) - before).toBe(FILE_SUM);
+    expect((await demoCirculation(board.page)) - before).toBe(FILE_SUM);
 
     // The invitations leave; Paulette's, Élodie's and François's, and the one to Yvette's address.
-    await page.getByRole("button", { name: /Invite 4 members/ }).click();
-    await page
-      .getByRole("dialog")
-      .getByRole("button", { name: /Invite|Send/ })
-      .last()
-      .click();
+    await inviteImported(page, 4);
     const mail = await mailbox.next("francois@florain-import.example", 20_000);
     expect(mail.subject).toContain("choose your password");
     const link = /(http:\/\/\S+\/reset-password\?token=[\w-]+)/.exec(mail.text ?? "")?.[1];
@@ -146,14 +118,8 @@ describe("moving in", () => {
 
     // François chooses his password from the link, signs in, and finds his money and his past.
     const francois = await newPage(suite.browser, { phone: true });
-    await francois.page.goto(link!);
-    await francois.page.getByRole("heading", { name: "Choose a new password" }).waitFor();
-    await francois.page.getByLabel("New password").fill("Florain-2024!");
-    await francois.page.getByLabel("Confirm password").fill("Florain-2024!");
-    await francois.page.getByRole("button", { name: "Save the new password" }).click();
-    await francois.page.getByRole("heading", { name: "Sign in" }).waitFor();
-    await signIn(francois.page, suite.server.url, "francois@florain-import.example", "Florain-2024!");
-    await francois.page.waitForURL(`${suite.server.url}/dashboard`);
+    await choosePasswordFromLink(francois.page, link!, "Florain-2024!");
+    await signInToDashboard(francois.page, suite.server.url, "francois@florain-import.example", { password: "Florain-2024!" });
     await francois.page.getByText("87.25 DL").first().waitFor();
     const last = francois.page.locator(".transactions .tx").first();
     await last.getByText("Panier de légumes").waitFor();
@@ -167,19 +133,7 @@ describe("moving in", () => {
 
     // Ada's console counts him in.
     await page.reload();
-    await expect
-      .poll(
-        async () =>
-          (
-            await page
-              .getByText(/Accepted/)
-              .first()
-              .locator("xpath=following-sibling::dd[1]")
-              .textContent()
-          )?.trim(),
-        { timeout: 10_000 },
-      )
-      .toBe("1");
+    await expect.poll(() => invitationsAccepted(page), { timeout: 10_000 }).toBe("1");
   });
 });
 
@@ -218,6 +172,17 @@ describe("a server killed during an import", () => {
         )
       )[0] as { members: number; movements: number; imports: number };
     const before = await count();
+    // Whether a connection holds the import's turn: the server's advisory lock ("mimp", 0x6d696d70,
+    // apps/server/src/services/import/import-lock.ts), which a killed instance's connection keeps
+    // until the database drops it.
+    const importTurnTaken = async () =>
+      (
+        (await sql(
+          suite.server,
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND objsubid = 1 AND granted",
+          [0x6d_69_6d_70],
+        )) as { n: number }[]
+      )[0]!.n > 0;
 
     // The import starts on the second instance; once it holds the import's lock and is loading the history, the instance is killed.
     const answer = call(second.url, "runImport", token, body).catch((e: unknown) => e);
@@ -234,9 +199,9 @@ describe("a server killed during an import", () => {
     // The same upload, imported from the first instance: refused while the dead one's connection
     // still holds the import's turn, then all of it, once it is gone.
     let again = await call(suite.server.url, "runImport", token, body);
-    for (const until = Date.now() + 60_000; again.status === 409 && Date.now() < until;) {
+    if (again.status === 409) {
       expect(again.json).toMatchObject({ error: { message: expect.stringMatching(/^An import is already running/) } });
-      await new Promise((r) => setTimeout(r, 100));
+      await expect.poll(importTurnTaken, { timeout: 60_000 }).toBe(false);
       again = await call(suite.server.url, "runImport", token, body);
     }
     expect(again.status, JSON.stringify(again.json)).toBe(200);

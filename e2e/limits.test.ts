@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { accountsShown } from "./pages/dashboard";
+import { openPayment } from "./pages/payments";
+import { topUpButton } from "./pages/topup";
 
 const suite = useSuite();
 
 describe("members and limits", () => {
   it("admin@ widens carol's mutual credit and stops her top-ups; carol sees both", async () => {
     const carol = await signedIn(suite, "carol@example.com");
-    await carol.page.getByRole("button", { name: "Top up" }).waitFor();
+    await topUpButton(carol.page).waitFor();
     await carol.context.close();
 
     const admin = await signedIn(suite, "admin@example.com");
@@ -25,17 +28,11 @@ describe("members and limits", () => {
     await admin.context.close();
 
     const again = await signedIn(suite, "carol@example.com");
-    await again.page.locator(".accounts button.account").first().waitFor();
-    expect(await again.page.getByRole("button", { name: "Top up" }).count()).toBe(0);
-    await again.page.getByRole("button", { name: "Pay" }).click();
-    await again.page.getByRole("dialog").getByPlaceholder("Name, email address or phone number").fill("alice");
-    await again.page
-      .getByRole("dialog")
-      .getByRole("button", { name: /^Alice Martin/ })
-      .first()
-      .click();
+    await accountsShown(again.page);
+    expect(await topUpButton(again.page).count()).toBe(0);
+    const toAlice = await openPayment(again.page, "alice", "Alice Martin", { touch: false });
     // Pledged 85.00 plus mutual credit from +40.00 down to -300.00.
-    await again.page.getByRole("dialog").getByText("Available: 425.00 DL").waitFor();
+    await toAlice.getByText("Available: 425.00 DL").waitFor();
     await again.context.close();
   });
 });

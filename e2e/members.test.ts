@@ -4,6 +4,26 @@ import { toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import {
+  askToChangeRights,
+  askToFreeze,
+  askToResetPinAttempts,
+  askToSendResetLink,
+  askToSignOutEverywhere,
+  askToUnfreeze,
+  auditEntry,
+  confirmRights,
+  giveRights,
+  openConsole,
+  openFoundMember,
+  openMembersList,
+  pins,
+  rights,
+  sessions,
+  walletCard,
+} from "./pages/admin";
+import { answer, goTo, hasFocus, openFromMenu } from "./pages/app";
+import { currencyFigures, openFigures } from "./pages/board";
 
 /**
  * The members' pages: an account administrator (the accounts@ login, without the
@@ -24,13 +44,10 @@ const q = async <T>(text: string, params: unknown[] = []) => (await sql(suite.se
 
 /** Opens a member's page from the search, as the administrator does. */
 async function openMember(page: Page, search: string, name: string) {
-  await page.goto(`${suite.server.url}/admin/members`);
-  const field = page.getByRole("searchbox", { name: "Search a member" });
+  const field = await openMembersList(page);
   // The hand is in the search field already.
-  expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
-  await field.fill(search);
-  await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
-  await page.getByRole("heading", { level: 1, name }).waitFor();
+  expect(await hasFocus(field)).toBe(true);
+  await openFoundMember(page, search, name);
 }
 
 describe("the members' pages", () => {
@@ -38,9 +55,7 @@ describe("the members' pages", () => {
     const bob = await signedIn(suite, "bob@example.com", undefined, { phone: true });
     const axel = await signedIn(suite, "accounts@example.com");
     const { page } = axel;
-    await page.getByRole("button", { name: /Axel Accounts/ }).click();
-    await page.getByRole("menuitem", { name: "Members" }).click();
-    await page.getByRole("heading", { level: 1, name: "Members" }).waitFor();
+    await openFromMenu(page, "Axel Accounts", "Members");
     await openMember(page, "durand", "Bob Durand");
 
     // His wallet, its balance, and his last movement, as the database has them.
@@ -50,26 +65,23 @@ describe("the members' pages", () => {
           WHERE w.id IN (m.payer_wallet_id, m.payee_wallet_id) ORDER BY m.created_at DESC, m.id DESC LIMIT 1) AS memo
        FROM wallets w JOIN members p ON p.id = w.member_id WHERE p.email = 'bob@example.com'`,
     );
-    const card = page.getByRole("region", { name: "Wallets" }).getByRole("article", { name: "Demo Lokal" });
+    const card = walletCard(page, "Demo Lokal");
     const cents = BigInt(wallet!.balance);
     await card.getByText(`${cents / 100n}.${String(cents % 100n).padStart(2, "0")} DL`).waitFor();
     await page.getByRole("region", { name: "Last movements" }).locator(".member-move").first().getByText(wallet!.memo).waitFor();
 
     // Freeze, with the reason Bob will read; then unfreeze.
     const reason = "Card reported stolen: please call us";
-    await card.getByRole("button", { name: "Freeze" }).click();
-    const ask = page.getByRole("dialog", { name: "Freeze the account of Bob Durand?" });
-    await ask.getByLabel("Reason, as the member will read it").fill(reason);
-    await ask.getByRole("button", { name: "Freeze" }).click();
+    const ask = await askToFreeze(page, card, "Bob Durand", reason);
+    await answer(ask, "Freeze");
     await toastText(page, "The account of Bob Durand is frozen");
     await ask.waitFor({ state: "detached" });
     await card.getByText(`Frozen: ${reason}`).waitFor();
     expect(await q("SELECT frozen_reason FROM wallets w JOIN members p ON p.id = w.member_id WHERE p.email = 'bob@example.com'")).toEqual([
       { frozen_reason: reason },
     ]);
-    await card.getByRole("button", { name: "Unfreeze" }).click();
-    const unfreeze = page.getByRole("dialog", { name: "Unfreeze the account of Bob Durand?" });
-    await unfreeze.getByRole("button", { name: "Unfreeze" }).click();
+    const unfreeze = await askToUnfreeze(page, card, "Bob Durand");
+    await answer(unfreeze, "Unfreeze");
     await unfreeze.waitFor({ state: "detached" });
     await card.getByRole("button", { name: "Freeze", exact: true }).waitFor();
     expect(await q("SELECT frozen_reason FROM wallets w JOIN members p ON p.id = w.member_id WHERE p.email = 'bob@example.com'")).toEqual([
@@ -77,25 +89,21 @@ describe("the members' pages", () => {
     ]);
 
     // Signed out everywhere: his phone's session ends.
-    const sessions = page.getByRole("region", { name: "Sessions" });
-    await sessions.getByText(/^Open sessions: [1-9]/).waitFor();
-    await sessions.getByRole("button", { name: "Sign out everywhere" }).click();
-    const confirm = page.getByRole("dialog", { name: "Sign Bob Durand out everywhere?" });
+    await sessions(page)
+      .getByText(/^Open sessions: [1-9]/)
+      .waitFor();
+    const confirm = await askToSignOutEverywhere(page, "Bob Durand");
     // Cancel has the focus: a stray Enter signs nobody out.
-    expect(await confirm.getByRole("button", { name: "Cancel" }).evaluate((el) => el === document.activeElement)).toBe(true);
-    await confirm.getByRole("button", { name: "Sign out everywhere" }).click();
+    expect(await hasFocus(confirm.getByRole("button", { name: "Cancel" }))).toBe(true);
+    await answer(confirm, "Sign out everywhere");
     await toastText(page, "Bob Durand is signed out everywhere");
-    await sessions.getByText("Open sessions: 0").waitFor();
+    await sessions(page).getByText("Open sessions: 0").waitFor();
     // His phone, opened again, no longer has a session: it is sent where signed-out visitors land.
     await bob.page.reload();
     await bob.page.waitForURL(`${suite.server.url}/carto`);
 
     // A reset link, to his own address.
-    await page.getByRole("region", { name: "Password" }).getByRole("button", { name: "Send a password reset link" }).click();
-    await page
-      .getByRole("dialog", { name: "Send Bob Durand a link to choose a new password?" })
-      .getByRole("button", { name: "Send a password reset link" })
-      .click();
+    await answer(await askToSendResetLink(page, "Bob Durand"), "Send a password reset link");
     await toastText(page, "Password reset link sent to bob@example.com");
     const mail = await mailbox.next("bob@example.com");
     expect(mail.subject).toBe("Choose a new password");
@@ -122,26 +130,23 @@ describe("the members' pages", () => {
     );
     const { page } = await signedIn(suite, "accounts@example.com");
     await openMember(page, "petit", "Carol Petit");
-    const pins = page.getByRole("region", { name: "PINs" });
-    await pins.getByText("Attempts left: 2 of 5").waitFor();
-    await pins.getByRole("button", { name: "Reset PIN attempts" }).click();
-    await page.getByRole("dialog", { name: "Reset the PIN attempts of Carol Petit?" }).getByRole("button", { name: "Reset PIN attempts" }).click();
+    await pins(page).getByText("Attempts left: 2 of 5").waitFor();
+    await answer(await askToResetPinAttempts(page, "Carol Petit"), "Reset PIN attempts");
     await toastText(page, "PIN attempts reset");
-    await pins.getByText("Attempts left: 5 of 5").waitFor();
+    await pins(page).getByText("Attempts left: 5 of 5").waitFor();
     expect(await q("SELECT failures FROM pins p JOIN members m ON m.id = p.member_id WHERE m.email = 'carol@example.com'")).toEqual([{ failures: 0 }]);
 
     // An administrator holding both rights reads it in the console's audit log, in words.
     const admin = await signedIn(suite, "admin@example.com");
-    await admin.page.goto(`${suite.server.url}/admin`);
-    const log = admin.page.getByRole("region", { name: "Audit log" });
-    const row = log.locator("tr").filter({ hasText: "PIN attempts reset" }).first();
+    await openConsole(admin.page);
+    const row = auditEntry(admin.page, "PIN attempts reset");
     await row.getByText("Axel Accounts").waitFor();
     await row.getByText("Carol Petit").waitFor();
   });
 
   it("a member without the account right is sent back to the dashboard and cannot read a member's page", async () => {
     const { page } = await signedIn(suite, "credits@example.com");
-    await page.goto(`${suite.server.url}/admin/members`);
+    await goTo(page, "/admin/members");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     const status = await page.evaluate(async () => (await fetch("/api/admin/members?q=durand")).status);
     expect(status).toBe(403);
@@ -152,27 +157,21 @@ describe("the members' pages", () => {
     const { page } = ada;
     // Her own page: the rights are shown, not changeable.
     await openMember(page, "ada", "Ada Admin");
-    const own = page.getByRole("region", { name: "Rights" });
+    const own = rights(page);
     await own.getByText("Another owner must do this: you cannot change your own rights.").waitFor();
     expect(await own.getByRole("switch", { name: "Owner" }).isDisabled()).toBe(true);
     expect(await own.getByRole("button", { name: "Save the rights" }).count()).toBe(0);
 
     await openMember(page, "durand", "Bob Durand");
-    const rights = page.getByRole("region", { name: "Rights" });
-    const save = rights.getByRole("button", { name: "Save the rights" });
-    expect(await save.isDisabled()).toBe(true);
-    await rights.getByRole("switch", { name: "Board" }).check();
-    await save.click();
-    const ask = page.getByRole("dialog", { name: "Change the rights of Bob Durand?" });
+    expect(await rights(page).getByRole("button", { name: "Save the rights" }).isDisabled()).toBe(true);
+    const ask = await askToChangeRights(page, "Bob Durand", ["Board"]);
     await ask.getByText("Bob Durand will hold: Board.").waitFor();
     // The hand is in the password field; a wrong password keeps the dialog open and says so.
-    expect(await ask.getByLabel("Account password").evaluate((el) => el === document.activeElement)).toBe(true);
-    await ask.getByLabel("Account password").fill("not my password");
-    await ask.getByRole("button", { name: "Save the rights" }).click();
+    expect(await hasFocus(ask.getByLabel("Account password"))).toBe(true);
+    await confirmRights(ask, "not my password");
     await ask.getByText("Wrong password. Please try again.").waitFor();
     expect(await q("SELECT can_view_figures FROM members WHERE email = 'bob@example.com'")).toEqual([{ can_view_figures: false }]);
-    await ask.getByLabel("Account password").fill("Demo1234!");
-    await ask.getByRole("button", { name: "Save the rights" }).click();
+    await confirmRights(ask, "Demo1234!");
     await toastText(page, "The rights of Bob Durand are saved");
     await ask.waitFor({ state: "detached" });
     await page.getByRole("list", { name: "Rights" }).getByText("Board").waitFor();
@@ -182,33 +181,26 @@ describe("the members' pages", () => {
     expect(mail.subject).toBe("Your rights in the association changed");
     expect(mail.text).toContain("read the figures, the books and the ledger's health (board)");
 
-    await page.goto(`${suite.server.url}/admin`);
-    const row = page.getByRole("region", { name: "Audit log" }).locator("tr").filter({ hasText: "Rights changed" }).first();
+    await openConsole(page);
+    const row = auditEntry(page, "Rights changed");
     await row.getByText("Ada Admin").waitFor();
     await row.getByText("Bob Durand").waitFor();
 
     // Bob, signed in meanwhile, opens the board's figures.
     const bob = await signedIn(suite, "bob@example.com");
-    await bob.page.goto(`${suite.server.url}/admin/figures`);
-    await bob.page.getByRole("region", { name: "Demo Lokal" }).locator("dd").first().waitFor();
+    await openFigures(bob.page);
+    await currencyFigures(bob.page, "Demo Lokal");
     expect([...ada.errors, ...bob.errors]).toEqual([]);
   });
   it("an owner without the account right finds a member from the menu, sees who they are and their rights only, and hands out a right", async () => {
     await q("UPDATE members SET can_manage_association = true WHERE email = 'board@example.com'");
     const bea = await signedIn(suite, "board@example.com");
     const { page } = bea;
-    await page.getByRole("button", { name: /Bea Board/ }).click();
-    await page.getByRole("menuitem", { name: "Members" }).click();
-    await page.getByRole("heading", { level: 1, name: "Members" }).waitFor();
+    await openFromMenu(page, "Bea Board", "Members");
     await openMember(page, "pending", "Dan Pending");
     await page.getByText("Their wallets, movements and sign-ins are for account administrators.").waitFor();
     expect(await page.getByRole("region", { name: "Wallets" }).count()).toBe(0);
-    const rights = page.getByRole("region", { name: "Rights" });
-    await rights.getByRole("switch", { name: "Board" }).check();
-    await rights.getByRole("button", { name: "Save the rights" }).click();
-    const ask = page.getByRole("dialog", { name: "Change the rights of Dan Pending?" });
-    await ask.getByLabel("Account password").fill("Demo1234!");
-    await ask.getByRole("button", { name: "Save the rights" }).click();
+    await giveRights(page, "Dan Pending", ["Board"], "Demo1234!");
     await toastText(page, "The rights of Dan Pending are saved");
     expect(await q("SELECT can_view_figures FROM members WHERE email = 'dan@example.com'")).toEqual([{ can_view_figures: true }]);
     expect(bea.errors).toEqual([]);

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOTIFICATION_KINDS } from "@mutua/domain";
+import type { Page } from "playwright-core";
 import { newPage, PHONE, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
+import { english, french, openScreen, signInToDashboard, type Words } from "./pages/app";
 
 /**
  * E-mail notifications (docs/architecture.md "Live money"): Bob switches "Money received" on in Preferences,
@@ -34,10 +36,13 @@ async function apiSession(email: string): Promise<{ token: string; wallet: strin
   return { token, wallet: accounts.find((a) => a.id.startsWith("custodial:"))!.id };
 }
 
+/** Preferences, by its address: the member's settings, e-mail notifications among them. */
+const openPreferences = (page: Page, t: Words = english) => openScreen(page, "/preferences", "Preferences", t);
+
 describe("e-mail notifications", () => {
   it("Bob switches 'Money received' on, sees it saved, finds it on after a reload, and gets Alice's payment by e-mail", async () => {
     const { page, context, errors } = await signedIn(suite, "bob@example.com", undefined, { phone: true });
-    await page.goto(`${suite.server.url}/preferences`);
+    await openPreferences(page);
     const section = page.getByRole("region", { name: "E-mail notifications" });
     const money = section.getByRole("switch", { name: "Money received" });
     expect(await money.isChecked()).toBe(false);
@@ -75,7 +80,7 @@ describe("e-mail notifications", () => {
     await page.getByRole("button", { name: "Stop these e-mails" }).tap();
     await page.getByText("Done: you will no longer get e-mails about money received.").waitFor();
     await page.screenshot({ path: "/tmp/mail-e2e-unsubscribed-phone-en.png" });
-    await page.goto(`${suite.server.url}/preferences`);
+    await openPreferences(page);
     await section.getByRole("switch", { name: "Money received" }).waitFor();
     expect(await section.getByRole("switch", { name: "Money received" }).isChecked()).toBe(false);
     expect(errors).toEqual([]);
@@ -92,7 +97,7 @@ describe("e-mail notifications", () => {
         }
       ).language;
     expect(await language()).toBe(null);
-    await page.goto(`${suite.server.url}/preferences`);
+    await openPreferences(page);
     await page.getByRole("switch", { name: "Use custom language" }).check();
     await page.getByLabel("Language", { exact: true }).selectOption("fr-FR");
     await page.getByRole("heading", { name: "Préférences" }).waitFor();
@@ -116,13 +121,9 @@ describe("e-mail notifications", () => {
         ["desktop", { viewport: { width: 1280, height: 800 } }],
       ] as const) {
         const { page, context, errors } = await newPage(suite.browser, { locale, ...opts });
-        const fr = locale === "fr-FR";
-        await page.goto(`${suite.server.url}/`);
-        await page.getByLabel(fr ? "E-mail" : "Email").fill("carol@example.com");
-        await page.getByLabel(fr ? "Mot de passe" : "Password", { exact: true }).fill("Demo1234!");
-        await page.getByRole("button", { name: fr ? "Se connecter" : "Sign in" }).click();
-        await page.waitForURL(`${suite.server.url}/dashboard`);
-        await page.goto(`${suite.server.url}/preferences`);
+        const t = locale === "fr-FR" ? french : english;
+        await signInToDashboard(page, suite.server.url, "carol@example.com", { t });
+        await openPreferences(page, t);
         const section = page.getByRole("region", { name });
         await section.getByRole("switch").first().waitFor();
         // One switch per kind a member can be e-mailed about.

@@ -3,8 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { newPage, signIn, toastText } from "./support/browser";
+import { newPage, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";
+import { signInButton, signInToDashboard, signOut } from "./pages/members";
 
 /**
  * Installable and offline: a manifest that follows config.json, a service worker that
@@ -46,19 +47,18 @@ describe("installable and offline", () => {
     await controlled(page);
     await context.setOffline(true);
     await page.reload();
-    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await signInButton(page).waitFor();
     await page.getByText(banner).waitFor();
-    expect(await page.getByRole("button", { name: "Sign in" }).isDisabled()).toBe(true);
+    expect(await signInButton(page).isDisabled()).toBe(true);
     await context.setOffline(false);
     await page.getByText(banner).waitFor({ state: "hidden" });
-    expect(await page.getByRole("button", { name: "Sign in" }).isDisabled()).toBe(false);
+    expect(await signInButton(page).isDisabled()).toBe(false);
     await context.close();
   });
 
   it("keeps a signed-in member's accounts in view offline, read-only", async () => {
     const { page, context } = await newPage(suite.browser, { serviceWorkers: "allow" });
-    await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
-    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await signInToDashboard(page, suite.server.url, "alice@example.com");
     await page.getByRole("heading", { name: "Transactions" }).waitFor();
     await context.setOffline(true);
     await page.getByText(banner).waitFor();
@@ -72,8 +72,7 @@ describe("installable and offline", () => {
 
   it("starts offline on the last known accounts and transactions, read-only, and forgets them on sign-out", async () => {
     const { page, context, errors } = await newPage(suite.browser, { serviceWorkers: "allow" });
-    await signIn(page, suite.server.url, "alice@example.com", "Demo1234!");
-    await page.waitForURL(`${suite.server.url}/dashboard`);
+    await signInToDashboard(page, suite.server.url, "alice@example.com");
     await controlled(page);
     const firstTx = page.locator(".tx-list li").first();
     await firstTx.waitFor();
@@ -109,9 +108,7 @@ describe("installable and offline", () => {
     expect(await again.getByRole("button", { name: "Pay", exact: true }).isDisabled()).toBe(false);
 
     // Signing out leaves none of the member's data on the device: an offline start shows the login page.
-    await again.getByRole("button", { name: "Alice Martin" }).click();
-    await again.getByRole("menuitem", { name: "Sign out" }).click();
-    await again.waitForURL(`${suite.server.url}/`);
+    await signOut(again, "Alice Martin");
     // No write after sign-out: the cache is written at most once a second (the storage persister's
     // throttle), so a write scheduled before the sign-out would land within that second. The page's
     // clock is moved on past it, firing every timer due, instead of waiting for it.
@@ -136,7 +133,7 @@ describe("installable and offline", () => {
     await page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
     await page.locator("[data-sonner-toast]").getByRole("button", { name: "Reload" }).click();
     await page.waitForFunction(() => !(window as unknown as { beforeReload?: boolean }).beforeReload);
-    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    await signInButton(page).waitFor();
     await context.close();
   });
 });

@@ -3,28 +3,21 @@ import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { refreshAccounts } from "./pages/dashboard";
+import { confirmPayment, paymentSent, reviewPayment, signWithPassword, startPayment } from "./pages/payments";
 
 const suite = useSuite();
 
 const signInAs = (email: string) => signedIn(suite, email);
 
-async function prepare(page: Page, search: string, name: string, amount: string) {
-  await page.getByRole("button", { name: "Pay" }).click();
-  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
-  await step1.getByPlaceholder("Name, email address or phone number").fill(search);
-  await step1
-    .getByRole("button", { name: new RegExp(`^${name}`) })
-    .first()
-    .click();
-  const dialog = page.getByRole("dialog", { name: "Send money - 2/2" });
-  await dialog.getByLabel("Amount").fill(amount);
-  await dialog.getByRole("button", { name: "Send", exact: true }).click();
-  return dialog;
-}
+/** On a wide screen, by click. */
+const CLICK = { touch: false };
 
-async function prepareWith(page: Page, search: string, name: string, amount: string, before: () => Promise<void>) {
-  await before();
-  return prepare(page, search, name, amount);
+/** Send money to the member `name` found by `search`, up to its review: Confirm and send next. */
+async function prepare(page: Page, search: string, name: string, amount: string) {
+  const step2 = await startPayment(page, search, name, amount, undefined, CLICK);
+  await reviewPayment(step2, CLICK);
+  return step2;
 }
 
 const movementsCount = async () => Number(((await sql(suite.server, "SELECT count(*)::int AS n FROM movements")) as { n: number }[])[0]!.n);
@@ -44,8 +37,8 @@ describe("payment errors", () => {
       await route.continue();
     });
     const dialog = await prepare(page, "bob", "Bob Durand", "2.00");
-    await dialog.getByRole("button", { name: "Confirm and send" }).click();
-    await page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 2.00 DL").waitFor({ timeout: 20_000 });
+    await confirmPayment(dialog, CLICK);
+    await paymentSent(page, "2.00", 20_000);
     expect(dropped).toBe(1);
     expect(await movementsCount()).toBe(before + 1);
     await context.close();
@@ -63,7 +56,7 @@ describe("payment errors", () => {
       await route.continue();
     });
     const dialog = await prepare(page, "bob", "Bob Durand", "3.00");
-    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await confirmPayment(dialog, CLICK);
     await toastText(page, "The transaction was sent but no confirmation was received.");
     await page.getByRole("dialog").waitFor({ state: "hidden" });
     // Every retry carried the same key: one payment, whatever the member saw.
@@ -76,7 +69,7 @@ describe("payment errors", () => {
     const dialog = await prepare(page, "bob", "Bob Durand", "1.00");
     await sql(suite.server, "UPDATE wallets SET status = 'locked' WHERE member_id = (SELECT id FROM members WHERE email = 'bob@example.com')");
     try {
-      await dialog.getByRole("button", { name: "Confirm and send" }).click();
+      await confirmPayment(dialog, CLICK);
       await toastText(page, "Target account is inactive. You can't send money to this account.");
     } finally {
       await sql(suite.server, "UPDATE wallets SET status = 'active' WHERE member_id = (SELECT id FROM members WHERE email = 'bob@example.com')");
@@ -107,7 +100,7 @@ describe("payment errors", () => {
       body: JSON.stringify({ from: bob[0]!.id, to: alice[0]!.id, parts: [{ account: "main", amount: "100.00" }], key: "other-device-1" }),
     });
     expect(spent.status).toBe(200);
-    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await confirmPayment(dialog, CLICK);
     await toastText(
       page,
       /Your last transactions are not yet all processed\. Please wait a few minutes, or lower the amount beneath your real balance of \d+\.\d{2} DL/,
@@ -127,22 +120,17 @@ describe("payment errors", () => {
     await page.route("**/api/transfers/prepare", (route) =>
       route.fulfill({ json: { parts: [{ account: "nant", amount: "5000.00" }], spendable: "100000.00" } }),
     );
-    const dialog = await prepareWith(page, "alice", "Alice Martin", "5000.00", async () => {
-      // The displayed balance must let the member go on: widen it the same way.
-      await page.route("**/api/accounts", async (route) => {
-        const res = await route.fetch();
-        const body = (await res.json()) as { subAccounts: { bal: string }[] }[];
-        await route.fulfill({ response: res, json: body.map((a) => ({ ...a, subAccounts: a.subAccounts.map((s) => ({ ...s, bal: "100000.00" })) })) });
-      });
-      const widened = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/accounts" && r.request().method() === "GET");
-      await page.getByRole("button", { name: "Refresh" }).click();
-      await widened;
-      // …and taken in: the accounts card is no longer busy refreshing.
-      await page.locator('section.accounts[aria-busy="false"]').waitFor();
+    // The displayed balance must let the member go on: widen it the same way…
+    await page.route("**/api/accounts", async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { subAccounts: { bal: string }[] }[];
+      await route.fulfill({ response: res, json: body.map((a) => ({ ...a, subAccounts: a.subAccounts.map((s) => ({ ...s, bal: "100000.00" })) })) });
     });
-    await dialog.getByRole("button", { name: "Confirm and send" }).click();
-    await page.getByRole("dialog", { name: "Authentication" }).getByLabel("Enter your wallet password").fill("Demo1234!");
-    await page.getByRole("dialog", { name: "Authentication" }).getByRole("button", { name: "Send" }).click();
+    // …and taken in: refreshed, the accounts card no longer busy.
+    await refreshAccounts(page, CLICK);
+    const dialog = await prepare(page, "alice", "Alice Martin", "5000.00");
+    await confirmPayment(dialog, CLICK);
+    await signWithPassword(page, "Demo1234!", CLICK);
     await toastText(page, "Transaction was refused due to insufficient balance");
     expect(await movementsCount()).toBe(before);
     await context.close();
@@ -153,7 +141,7 @@ describe("payment errors", () => {
     const before = await movementsCount();
     const dialog = await prepare(page, "alice", "Alice Martin", "1.00");
     await page.route("**/api/accounts/*/balance", (route) => route.abort("connectionreset"));
-    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await confirmPayment(dialog, CLICK);
     await toastText(page, "An unexpected issue occurred while checking available funds. The transaction was not sent...");
     expect(await movementsCount()).toBe(before);
     await context.close();
@@ -165,7 +153,7 @@ describe("payment errors", () => {
     await page.route("**/api/transfers", (route) =>
       route.fulfill({ status: 500, json: { error: { code: "internal_error", message: "An unexpected error occurred on the server." } } }),
     );
-    await dialog.getByRole("button", { name: "Confirm and send" }).click();
+    await confirmPayment(dialog, CLICK);
     await toastText(
       page,
       "An unexpected issue occurred during the money transfer. We are sorry for the inconvenience. Please try again or contact your administrator",

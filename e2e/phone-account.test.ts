@@ -6,7 +6,19 @@ import { paymentLink } from "@mutua/domain";
 import { newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
-import { startPayment } from "./pages/payments";
+import { sendPayment, startPayment } from "./pages/payments";
+import {
+  apiSession,
+  askPasswordReset,
+  emailField,
+  fieldSays,
+  fillSignIn,
+  fillSignUp,
+  openProfileFromPhoneMenu,
+  pressSignIn,
+  signUpForm,
+} from "./pages/members";
+import { askToExportWallet, createWallet, exportWallet, importWalletFile, openWalletCreation, unlockWithPassword } from "./pages/wallets";
 
 /**
  * On a 360×740 touch phone: a payment link opened while signed out, the feedback
@@ -29,12 +41,7 @@ const shot = async (page: Page, name: string) => {
 
 /** A member's id and first wallet, from the API as the member. */
 async function memberAndWallet(email: string): Promise<{ id: number; walletId: string }> {
-  const login = await fetch(`${suite.server.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: email, password: "Demo1234!" }),
-  });
-  const { token, profile } = (await login.json()) as { token: string; profile: { id: number } };
+  const { token, profile } = await apiSession(suite.server.url, email);
   const accounts = (await (await fetch(`${suite.server.url}/api/accounts`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
   return { id: profile.id, walletId: accounts[0]!.id };
 }
@@ -49,9 +56,8 @@ describe("a payment link opened while signed out", () => {
     await page.getByText("Sign in to open the payment request: it is shown as soon as you are signed in.").waitFor();
     expect(await page.getByText(/No map is available/).count()).toBe(0);
     await shot(page, "pay-link-signed-out");
-    await page.getByLabel("Email").fill("alice@example.com");
-    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
-    await page.getByRole("button", { name: "Sign in" }).tap();
+    await fillSignIn(page, { email: "alice@example.com", password: "Demo1234!" });
+    await pressSignIn(page, { touch: true });
     const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
     await step2.getByText("Bob Durand").first().waitFor();
     expect(errors).toEqual([]);
@@ -63,38 +69,31 @@ describe("feedback after each action", () => {
   it("after signing up and after asking for a reset, the login page opens on the member's address", async () => {
     const { page, context } = await newPage(suite.browser, { phone: true });
     await page.goto(`${suite.server.url}/signup`);
-    await page.getByLabel("Email").fill("Eve.Phone@Example.org");
+    const form = signUpForm(page);
+    await form.email.fill("Eve.Phone@Example.org");
     // A first name tapped into and left empty says so, as soon as the member moves on.
-    await page.getByLabel("Firstname").tap();
-    await page.getByLabel("Lastname").tap();
-    const first = page.getByLabel("Firstname");
-    await page
-      .locator(`#${await first.getAttribute("aria-describedby")}`)
-      .filter({ hasText: "This fiels can not be empty." })
-      .waitFor();
-    await first.fill("Eve");
-    await page.getByLabel("Lastname").fill("Phone");
-    await page.getByLabel("Password", { exact: true }).fill("Sunny-Day-42");
-    await page.getByLabel("Confirm password").fill("Sunny-Day-42");
-    await page.getByRole("button", { name: "Sign up" }).tap();
+    await form.first.tap();
+    await form.last.tap();
+    await fieldSays(form.first, "This fiels can not be empty.");
+    await fillSignUp(page, { first: "Eve", last: "Phone", password: "Sunny-Day-42" });
+    await form.submit.tap();
     await toastText(page, "Your account has been created successfully.");
     await page.waitForURL(`${suite.server.url}/`);
-    expect(await page.getByLabel("Email").inputValue()).toBe("eve.phone@example.org");
+    expect(await emailField(page).inputValue()).toBe("eve.phone@example.org");
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("password");
 
     await page.goto(`${suite.server.url}/reset-password`);
-    await page.getByLabel("Email").fill("Bob@Example.com");
-    await page.getByRole("button", { name: "Reset password" }).tap();
+    await askPasswordReset(page, "Bob@Example.com", { touch: true });
     await toastText(page, "An e-mail with a link to choose a new password has been sent to bob@example.com.");
     await page.waitForURL(`${suite.server.url}/`);
-    expect(await page.getByLabel("Email").inputValue()).toBe("bob@example.com");
+    expect(await emailField(page).inputValue()).toBe("bob@example.com");
     await context.close();
   });
 
   it("creating a wallet says it was created and waits for approval", async () => {
     const carol = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
-    await carol.page.goto(`${suite.server.url}/create-account`);
-    await carol.page.getByRole("button", { name: "Create my wallet" }).tap();
+    await openWalletCreation(carol.page, suite.server.url);
+    await createWallet(carol.page, { touch: true });
     await toastText(carol.page, "Your wallet was created. It can be used once an administrator has approved it.");
     await carol.page.waitForURL(`${suite.server.url}/dashboard`);
     await carol.context.close();
@@ -102,26 +101,18 @@ describe("feedback after each action", () => {
 
   it("exporting a wallet warns first; importing the member's own wallet again says it replaced it", async () => {
     const { page, context, errors } = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
-    await page.getByRole("button", { name: "Account actions" }).tap();
-    await page.getByRole("menuitem", { name: "Export wallet" }).tap();
-    const warning = page.getByRole("dialog", { name: "Export the wallet file?" });
+    const warning = await askToExportWallet(page, { touch: true });
     await warning.getByText(/Anyone who has the file and the password can spend this wallet's money/).waitFor();
     await shot(page, "export-warning");
     // Cancel leaves nothing behind.
     await warning.getByRole("button", { name: "Cancel" }).tap();
     await warning.waitFor({ state: "detached" });
-    await page.getByRole("button", { name: "Account actions" }).tap();
-    await page.getByRole("menuitem", { name: "Export wallet" }).tap();
-    const [download] = await Promise.all([page.waitForEvent("download"), warning.getByRole("button", { name: "Export" }).tap()]);
+    const download = await exportWallet(page, { touch: true });
     const exported = fs.readFileSync(await download.path(), "utf8");
 
     // Uploading a wallet file is in the wallet's menu, out of the first screen.
-    await page.getByRole("button", { name: "Account actions" }).tap();
-    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("menuitem", { name: "Upload wallet file..." }).tap()]);
-    await chooser.setFiles({ name: download.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(exported) });
-    const auth = page.getByRole("dialog", { name: "Authentication" });
-    await auth.getByRole("textbox").or(auth.locator("input[type=password]")).first().fill("Demo1234!");
-    await auth.getByRole("button", { name: "Send" }).tap();
+    await importWalletFile(page, download.suggestedFilename(), exported, { touch: true, fromMenu: true, mimeType: "application/json" });
+    await unlockWithPassword(page, "Demo1234!", { touch: true });
     await toastText(page, "This wallet was already yours: its file on the server was replaced by the one you imported.");
     expect(errors).toEqual([]);
     await context.close();
@@ -134,11 +125,7 @@ describe("a receipt after every payment", () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true, timezoneId: "Europe/Paris" });
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const send2 = await startPayment(page, "durand", "Bob Durand", "1.50", "Receipt test");
-    await send2.getByRole("button", { name: "Send", exact: true }).tap();
-    await send2.getByRole("button", { name: "Confirm and send" }).tap();
-
-    const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
-    await receipt.getByText("Sent 1.50 DL").waitFor();
+    const receipt = await sendPayment(page, send2, "1.50");
     const rows = await receipt.locator("dl.receipt").innerText();
     // The spec's exact date, in Paris's offset, among the details.
     expect(rows).toMatch(/From\s+Alice Martin\s+To\s+Bob Durand\s+Date\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+0[12]:00\s+Reference\s+tx_[0-9a-f]{24}/);
@@ -168,10 +155,7 @@ describe("a receipt after every payment", () => {
 describe("the member's profile", () => {
   it("is in the user menu and shows who the member is", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
-    await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
-    await page.getByRole("menuitem", { name: "Profile" }).tap();
-    await page.waitForURL(`${suite.server.url}/profile`);
-    await page.getByRole("heading", { name: "Profile" }).waitFor();
+    await openProfileFromPhoneMenu(page);
     await page.getByText("alice@example.com").waitFor();
     await page.getByRole("heading", { name: "Alice Martin" }).waitFor();
     await shot(page, "profile");

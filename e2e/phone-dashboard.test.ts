@@ -3,6 +3,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
+import { accountCard, openAccountActions, openHelp, shortcuts, tapShortcut } from "./pages/dashboard";
+import { historyDialog } from "./pages/history";
+import { scanner } from "./pages/qr";
+import { tillShown } from "./pages/till";
 
 /**
  * The dashboard and the bottom bar on a 360×740 touch phone, as a member opening the app sees
@@ -22,10 +26,9 @@ const shot = async (page: Page, name: string) => {
 describe("the dashboard on a phone", () => {
   it("shows one large balance, the next account one tap away, Pay, Request and Top up, and the latest activity above the fold", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
-    const bar = page.getByRole("navigation", { name: "Shortcuts" });
-    const cards = page.locator(".accounts button.account");
-    const main = cards.filter({ hasText: "Main account" });
-    const signed = cards.filter({ hasText: "Demo Lokal · signed wallet" });
+    const bar = shortcuts(page);
+    const main = accountCard(page, "Main account");
+    const signed = accountCard(page, "Demo Lokal · signed wallet");
     await main.waitFor();
     await page.locator(".tx-list li").first().waitFor();
     await shot(page, "dashboard-first-screen");
@@ -47,20 +50,15 @@ describe("the dashboard on a phone", () => {
     await page.locator(".transactions").getByText("Demo Lokal · signed wallet").waitFor();
 
     // A word new to most members comes with a "?" that says what it means, and goes on Escape.
-    await page.getByRole("button", { name: "What is a signed wallet?" }).tap();
-    const help = page.getByRole("note", { name: "What is a signed wallet?" });
+    const help = await openHelp(page, "What is a signed wallet?");
     await help.getByText(/^A signed wallet's key stays on your device/).waitFor();
     await shot(page, "help-signed-wallet");
     const helpBox = await box(help);
     expect(helpBox.y + helpBox.height).toBeLessThanOrEqual(HEIGHT);
     await page.keyboard.press("Escape");
     await help.waitFor({ state: "hidden" });
-    await cards.filter({ hasText: "Pledged account" }).tap();
-    await page.getByRole("button", { name: "What is a pledged account?" }).tap();
-    await page
-      .getByRole("note", { name: "What is a pledged account?" })
-      .getByText(/backed by euros/)
-      .waitFor();
+    await accountCard(page, "Pledged account").tap();
+    await (await openHelp(page, "What is a pledged account?")).getByText(/backed by euros/).waitFor();
     await page.keyboard.press("Escape");
     await main.tap();
 
@@ -77,7 +75,7 @@ describe("the dashboard on a phone", () => {
 
     // Uploading a wallet file is out of the first screen, in the wallet's menu.
     expect(await page.getByRole("button", { name: "Upload wallet file..." }).count()).toBe(0);
-    await page.getByRole("button", { name: "Account actions" }).tap();
+    await openAccountActions(page);
     await page.getByRole("menuitem", { name: "Upload wallet file..." }).waitFor();
     await page.keyboard.press("Escape");
     expect(errors).toEqual([]);
@@ -86,12 +84,12 @@ describe("the dashboard on a phone", () => {
 
   it("the bottom bar: History has its address and back closes it; Scan opens the camera on a payment; Receive opens the till", async () => {
     const { page, context, errors } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
-    const bar = page.getByRole("navigation", { name: "Shortcuts" });
+    const bar = shortcuts(page);
     await bar.getByRole("link", { name: "Home" }).waitFor();
     await shot(page, "bottom-bar");
 
-    await bar.getByRole("link", { name: "History" }).tap();
-    const history = page.getByRole("dialog", { name: "All transactions" });
+    await tapShortcut(page, "History");
+    const history = historyDialog(page);
     await history.waitFor();
     expect(new URL(page.url()).search).toBe("?history");
     await page.goBack();
@@ -99,21 +97,20 @@ describe("the dashboard on a phone", () => {
     expect(new URL(page.url()).pathname).toBe("/dashboard");
     expect(new URL(page.url()).search).toBe("");
 
-    await bar.getByRole("button", { name: "Scan" }).tap();
-    const scanner = page.getByRole("dialog", { name: "Scan a QR code" });
-    await scanner.waitFor();
-    await scanner.getByRole("button", { name: "Close" }).tap();
+    await tapShortcut(page, "Scan");
+    const camera = scanner(page);
+    await camera.waitFor();
+    await camera.getByRole("button", { name: "Close" }).tap();
     // Closing the camera leaves the payment at its first step, to choose the recipient instead.
     await page.getByRole("dialog", { name: "Send money - 1/2" }).waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
-    await bar.getByRole("link", { name: "Receive" }).tap();
-    await page.waitForURL(`${suite.server.url}/receive`);
-    await page.getByRole("heading", { name: "Receive payments" }).waitFor();
+    await tapShortcut(page, "Receive");
+    await tillShown(page);
     await expect.poll(() => bar.getByRole("link", { name: "Receive" }).getAttribute("aria-current")).toBe("page");
     await shot(page, "bottom-bar-receive");
-    await bar.getByRole("link", { name: "Home" }).tap();
+    await tapShortcut(page, "Home");
     await page.waitForURL(`${suite.server.url}/dashboard`);
     expect(errors).toEqual([]);
     await context.close();

@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 import { confirmAddress } from "./support/outbox";
+import { copyPaymentLink, openMyQrCode, openPayLink, paymentLink, requestedAmount, requestMoney } from "./pages/qr";
 
 /**
  * On a 360×740 touch phone: a payment request's link copied or shared, not only its QR
@@ -33,12 +34,7 @@ describe("a payment request's link", () => {
   it("alice copies the link of a 4.20 request; opened by bob, it is Send money's second step to Alice Martin for 4.20", async () => {
     const alice = await phone("alice@example.com");
     await alice.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.server.url });
-    await alice.page.getByRole("button", { name: "Request", exact: true }).tap();
-    const step1 = alice.page.getByRole("dialog", { name: "Request money - 1/2" });
-    await step1.getByLabel("Amount").fill("4.20");
-    await step1.getByLabel("Memo").fill("Apples");
-    await step1.getByRole("button", { name: "Generate QR code" }).tap();
-    const step2 = alice.page.getByRole("dialog", { name: "Request money - 2/2" });
+    const step2 = await requestMoney(alice.page, "4.20", "Apples");
     // Headless Chromium cannot share: Copy link is the one primary action, next to the PDF.
     expect(await alice.page.evaluate(() => typeof navigator.share)).toBe("undefined");
     expect(await step2.getByRole("button", { name: "Share", exact: true }).count()).toBe(0);
@@ -47,9 +43,7 @@ describe("a payment request's link", () => {
     expect(await step2.locator(".button.primary").count()).toBe(1);
     await step2.getByRole("button", { name: "Download PDF" }).waitFor();
     await shot(alice.page, "request-copy-link");
-    await copy.tap();
-    await toastText(alice.page, "Payment link copied.");
-    const link = await alice.page.evaluate(() => navigator.clipboard.readText());
+    const link = await copyPaymentLink(step2);
     const url = new URL(link);
     expect(`${url.origin}${url.pathname}`).toBe(`${suite.server.url}/pay`);
     expect(url.searchParams.get("rp")).toBe(String(await memberId("alice@example.com")));
@@ -59,10 +53,9 @@ describe("a payment request's link", () => {
     await alice.context.close();
 
     const bob = await phone("bob@example.com");
-    await bob.page.goto(link);
-    const pay = bob.page.getByRole("dialog", { name: "Send money - 2/2" });
+    const pay = await openPayLink(bob.page, link);
     await pay.getByText("Alice Martin").first().waitFor();
-    expect(await pay.getByLabel("Amount").innerText()).toBe("4.20 DL");
+    expect(await requestedAmount(pay)).toBe("4.20 DL");
     expect(bob.errors).toEqual([]);
     await bob.context.close();
   });
@@ -77,9 +70,7 @@ describe("a payment request's link", () => {
         value: async (data: ShareData) => void (window as unknown as { shared: ShareData[] }).shared.push(data),
       });
     });
-    await page.getByRole("button", { name: "Account actions" }).tap();
-    await page.getByRole("menuitem", { name: "QR code" }).tap();
-    const dialog = page.getByRole("dialog", { name: "QR code" });
+    const dialog = await openMyQrCode(page);
     const share = dialog.getByRole("button", { name: "Share", exact: true });
     expect(await share.getAttribute("class")).toContain("primary");
     expect(await dialog.locator(".button.primary").count()).toBe(1);
@@ -161,7 +152,7 @@ describe("an empty dashboard says what to do next", () => {
     await transactions.getByRole("button", { name: "Show my QR code" }).tap();
     const qr = page.getByRole("dialog", { name: "QR code" });
     await qr.getByRole("button", { name: "Copy link" }).waitFor();
-    expect(await qr.getByLabel("Payment link").inputValue()).toContain(`/pay?rp=${await memberId("dan@example.com")}&`);
+    expect(await paymentLink(qr)).toContain(`/pay?rp=${await memberId("dan@example.com")}&`);
     expect(errors).toEqual([]);
     await context.close();
   });

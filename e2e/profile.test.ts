@@ -3,9 +3,27 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { newPage, signIn, toastText } from "./support/browser";
+import { newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
+import {
+  addPhoto,
+  apiSession,
+  askToRemoveFavorite,
+  confirmFavoriteRemoval,
+  confirmNewEmail,
+  mailedLink,
+  openEmailChangeLink,
+  openProfile,
+  saveNewPasswordButton,
+  savePhoneNumber,
+  sendEmailChangeLink,
+  signIn,
+  signInToDashboard,
+  startEmailChange,
+  startPasswordChange,
+  typeNewPassword,
+} from "./pages/members";
 
 /**
  * The member's own profile on a phone (360×740): Bob saves his phone number, adds a photo taken
@@ -58,14 +76,7 @@ const api = async (method: string, route: string, token: string, body?: unknown)
   expect(r.status, await r.clone().text()).toBe(200);
   return (await r.json()) as Record<string, unknown>;
 };
-const tokenOf = async (email: string, password = "Demo1234!") => {
-  const r = await fetch(`${suite.server.url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ login: email, password }),
-  });
-  return ((await r.json()) as { token: string }).token;
-};
+const tokenOf = async (email: string, password = "Demo1234!") => (await apiSession(suite.server.url, email, password)).token;
 
 /** Nothing on the page is wider than the phone's screen (a long address, a row of buttons). */
 async function fitsThePhone(page: Page) {
@@ -98,8 +109,7 @@ describe("the member's profile, on a phone", () => {
     await page.keyboard.press("Escape");
     await send.waitFor({ state: "hidden" });
 
-    await page.goto(`${suite.server.url}/profile`);
-    await page.getByRole("heading", { name: "Bob Durand" }).waitFor();
+    await openProfile(page, suite.server.url, "Bob Durand");
     await page.getByRole("list", { name: "Favorites" }).getByText("Alice Martin").waitFor();
     await shot(page, "profile-phone", true);
     await fitsThePhone(page);
@@ -109,16 +119,12 @@ describe("the member's profile, on a phone", () => {
     await expect(phone.inputValue()).resolves.toBe("+33 6 98 76 54 32");
     await phone.fill("12 34");
     await page.getByText("A phone number has 6 to 20 digits.").waitFor();
-    await phone.fill("+33 (0)6 11-22.33.44");
-    await page.getByRole("button", { name: "Save the phone number" }).click();
-    await toastText(page, "Your phone number was saved.");
+    await savePhoneNumber(page, "+33 (0)6 11-22.33.44");
     await page.reload();
     await expect(page.getByLabel("Phone").inputValue()).resolves.toBe("+33 (0)6 11-22.33.44");
 
     // The photo: a 640×480 picture becomes a 256×256 square in Bob's avatar.
-    await page.getByRole("button", { name: "Add a photo" }).waitFor();
-    await page.locator('input[type="file"]').setInputFiles({ name: "camera.png", mimeType: "image/png", buffer: cameraPicture() });
-    await toastText(page, "Your photo was saved.");
+    await addPhoto(page, cameraPicture());
     const photo = page.locator(".profile-photo .avatar img");
     await photo.waitFor();
     expect(await photo.getAttribute("src")).toMatch(/^\/api\/members\/\d+\/photo\?v=\d+$/);
@@ -128,35 +134,25 @@ describe("the member's profile, on a phone", () => {
     await shot(page, "profile-photo-phone");
 
     // Removing a favourite asks first.
-    await page.getByRole("button", { name: "Remove Alice Martin from your favorites" }).click();
-    const confirm = page.getByRole("dialog", { name: "Remove Alice Martin from your favorites?" });
-    await confirm.waitFor();
+    const confirm = await askToRemoveFavorite(page, "Alice Martin");
     // Alice's photo stood beside her name.
     expect(await page.locator(".favorite-row .avatar img").getAttribute("src")).toMatch(/^\/api\/members\/\d+\/photo\?v=\d+$/);
     await shot(page, "profile-favorite-confirm-phone");
-    await confirm.getByRole("button", { name: "Remove" }).click();
-    await toastText(page, "Alice Martin was removed from your favorites.");
+    await confirmFavoriteRemoval(page, confirm, "Alice Martin");
     await page.getByText("No favorites yet").waitFor();
 
     // The e-mail address changes only once the link sent to the new one is confirmed.
-    await page.getByRole("button", { name: "Change the e-mail address" }).click();
-    await page.getByLabel("New e-mail address").fill("bob.durand@example.net");
-    await page.getByLabel("Current password").fill("Demo1234!");
-    await page.getByRole("button", { name: "Send the link" }).scrollIntoViewIfNeeded();
+    await startEmailChange(page, "bob.durand@example.net", "Demo1234!");
     await shot(page, "profile-email-form-phone");
-    await page.getByRole("button", { name: "Send the link" }).click();
-    await toastText(page, "We sent a link to bob.durand@example.net: open it to confirm your new address.");
+    await sendEmailChangeLink(page, "bob.durand@example.net");
     await page.getByText("Waiting for confirmation: open the link we sent to bob.durand@example.net").waitFor();
     await expect(page.getByText("bob@example.com", { exact: true }).count()).resolves.toBe(1);
     const mail = await mailbox.next("bob.durand@example.net");
-    const link = /https?:\/\/\S+\/api\/email-change\?token=[\w-]+/.exec(mail.text ?? "")?.[0];
+    const link = mailedLink(mail, "/api/email-change");
     expect(link, mail.text).toBeTruthy();
-    await page.goto(link!);
-    await page.getByRole("heading", { name: "Confirm your new e-mail address" }).waitFor();
+    await openEmailChangeLink(page, link!);
     await shot(page, "profile-email-link-phone");
-    await page.getByRole("button", { name: "Confirm this address" }).click();
-    await page.getByRole("heading", { name: "Your e-mail address was changed" }).waitFor();
-    await page.getByText("Done: your e-mail address is now bob.durand@example.net.").waitFor();
+    await confirmNewEmail(page, "bob.durand@example.net");
     await shot(page, "profile-email-done-phone");
     expect((await mailbox.next("bob@example.com")).subject).toBe("Your e-mail address was changed");
     await page.getByRole("link", { name: "Open the app" }).click();
@@ -165,17 +161,14 @@ describe("the member's profile, on a phone", () => {
 
     // The password: Bob's other session (his laptop) is signed out; this one stays.
     const laptop = await newPage(suite.browser);
-    await signIn(laptop.page, suite.server.url, "bob.durand@example.net", "Demo1234!");
-    await laptop.page.waitForURL(`${suite.server.url}/dashboard`);
-    await page.getByRole("button", { name: "Change the password" }).click();
-    await page.getByLabel("Current password").fill("Demo1234!");
+    await signInToDashboard(laptop.page, suite.server.url, "bob.durand@example.net", "Demo1234!");
+    await startPasswordChange(page, "Demo1234!");
     await page.getByLabel("New password").fill("short");
     await page.getByText("Password must be at least 8 characters long").waitFor();
-    await page.getByLabel("New password").fill("Brand-New-Pass-7");
-    await page.getByLabel("Confirm password").fill("Brand-New-Pass-7");
-    await page.getByRole("button", { name: "Save the new password" }).scrollIntoViewIfNeeded();
+    await typeNewPassword(page, "Brand-New-Pass-7");
+    await saveNewPasswordButton(page).scrollIntoViewIfNeeded();
     await shot(page, "profile-password-form-phone");
-    await page.getByRole("button", { name: "Save the new password" }).click();
+    await saveNewPasswordButton(page).click();
     await toastText(page, "Your password was changed.");
     await toastText(page, "Your other sessions were signed out.");
     await page.reload();
@@ -184,8 +177,7 @@ describe("the member's profile, on a phone", () => {
     await laptop.page.waitForURL((u) => u.pathname !== "/dashboard");
     await signIn(laptop.page, suite.server.url, "bob.durand@example.net", "Demo1234!");
     await toastText(laptop.page, "Invalid credentials");
-    await signIn(laptop.page, suite.server.url, "bob.durand@example.net", "Brand-New-Pass-7");
-    await laptop.page.waitForURL(`${suite.server.url}/dashboard`);
+    await signInToDashboard(laptop.page, suite.server.url, "bob.durand@example.net", "Brand-New-Pass-7");
     await laptop.context.close();
     expect(bob.errors).toEqual([]);
   });
@@ -198,13 +190,9 @@ describe("the member's profile, on a phone", () => {
     ] as const) {
       const { page, context, errors } = await newPage(suite.browser, opts);
       // The sign-in's own words, whichever the language.
-      await page.goto(`${suite.server.url}/`);
-      await page.getByLabel(/^(Email|E-mail)$/).fill("alice@example.com");
-      await page.getByLabel(/^(Password|Mot de passe)$/).fill("Demo1234!");
-      await page.getByRole("button", { name: /^(Sign in|Se connecter)$/ }).click();
-      await page.waitForURL(`${suite.server.url}/dashboard`);
-      await page.goto(`${suite.server.url}/profile`);
-      await page.getByRole("heading", { name: "Alice Martin" }).waitFor();
+      const words = { email: /^(Email|E-mail)$/, password: /^(Password|Mot de passe)$/, signIn: /^(Sign in|Se connecter)$/ };
+      await signInToDashboard(page, suite.server.url, "alice@example.com", "Demo1234!", words);
+      await openProfile(page, suite.server.url, "Alice Martin");
       await page.locator(".profile-photo .avatar img").waitFor();
       await page.getByRole("button", { name: /Changer l'adresse e-mail|Change the e-mail address/ }).click();
       await shot(page, name, true);

@@ -1,10 +1,28 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { newPage, signIn, toastText } from "./support/browser";
-import { cameraVideoFromPng, cameraVideoFromText, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
+import { cameraVideoFromPng, cameraVideoFromText, launchCameraBrowser, tempVideoPath } from "./support/camera";
 import { inspectPdf } from "./support/pdf";
 import { signedIn, useSuite } from "./support/suite";
+import { shownBalance } from "./pages/dashboard";
+import { openTransaction, recentTransaction } from "./pages/history";
+import { closeConfirmation, sendPayment } from "./pages/payments";
+import {
+  downloadQrPdf,
+  generateRequest,
+  openMyQrCode,
+  openRequest,
+  paymentLink,
+  qrCode,
+  qrText,
+  recipientMemo,
+  requestedAmount,
+  scannedPayment,
+  scanner,
+  scanToPay,
+  signInToPay,
+} from "./pages/qr";
 
 const suite = useSuite();
 const cameras: Browser[] = [];
@@ -23,12 +41,8 @@ async function withCamera(video: string, email: string, permission?: "denied") {
   return s;
 }
 
-async function scan(page: Page) {
-  await page.getByRole("button", { name: "Pay" }).click();
-  await page.getByRole("dialog", { name: "Send money - 1/2" }).getByRole("button", { name: "Scan a QR code" }).click();
-}
-
-const balance = async (page: Page) => (await page.locator(".accounts button.account .amount").first().innerText()).trim();
+/** On a wide screen, by click. */
+const CLICK = { touch: false };
 
 describe("requesting money by QR code", () => {
   let requestPng: Buffer;
@@ -36,18 +50,13 @@ describe("requesting money by QR code", () => {
 
   it("bob requests 12.34 with a memo; the QR holds Monujo's JSON and the PDF is one A4 page with the code 120 mm wide", async () => {
     const { page, context } = await signedIn(suite, "bob@example.com");
-    await page.getByRole("button", { name: "Request" }).click();
-    const step1 = page.getByRole("dialog", { name: "Request money - 1/2" });
+    const step1 = await openRequest(page, CLICK);
     await step1.getByLabel("Amount").fill("0");
     await step1.getByText("Amount to request must be a number greater than 0").waitFor();
-    await step1.getByLabel("Amount").fill("12.34");
-    await step1.getByLabel("Memo").fill("Cheese");
-    await step1.getByRole("button", { name: "Generate QR code" }).click();
-    const step2 = page.getByRole("dialog", { name: "Request money - 2/2" });
+    const step2 = await generateRequest(step1, "12.34", "Cheese", CLICK);
     await step2.getByText("Please scan the QR code above to proceed").waitFor();
 
-    const qr = step2.getByRole("img", { name: "QR code" });
-    requestText = await qrFromScreen(qr);
+    requestText = await qrText(step2);
     const payload = JSON.parse(requestText);
     const bobId = (
       await (
@@ -61,12 +70,12 @@ describe("requesting money by QR code", () => {
     expect(Object.keys(payload)).toEqual(["rp", "rpb", "amount", "senderMemo", "recipientMemo", "srv"]);
     expect(payload).toMatchObject({ rp: bobId, amount: "12.34", senderMemo: "Cheese", recipientMemo: "Cheese", srv: new URL(suite.server.url).origin });
     expect(payload.rpb).toMatch(/^custodial:/);
-    requestPng = await qr.screenshot();
+    requestPng = await qrCode(step2).screenshot();
 
-    const link = await step2.getByLabel("Payment link").inputValue();
+    const link = await paymentLink(step2);
     expect(link).toBe(`${suite.server.url}/pay?rp=${bobId}&rpb=${encodeURIComponent(payload.rpb)}&amount=12.34&senderMemo=Cheese&recipientMemo=Cheese`);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), step2.getByRole("button", { name: "Download PDF" }).click()]);
+    const download = await downloadQrPdf(step2, CLICK);
     expect(download.suggestedFilename()).toBe("QR code - Payment request to Bob Durand of 12.34 DL (Cheese).pdf");
     const pdf = await inspectPdf(fs.readFileSync(await download.path()));
     expect(pdf.pages).toBe(1);
@@ -80,52 +89,40 @@ describe("requesting money by QR code", () => {
   it("alice scans it with her camera, sees amount and memos locked, pays; bob sees it with both memos", async () => {
     const video = cameraVideoFromPng(requestPng, tempVideoPath("request"));
     const { page, context, errors } = await withCamera(video, "alice@example.com");
-    const before = await balance(page);
-    await scan(page);
-    const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
+    const before = await shownBalance(page);
+    await scanToPay(page, CLICK);
+    const step2 = await scannedPayment(page);
     // The amount and the recipient's memo are the request's: read as text, not fields.
-    const amount = step2.getByLabel("Amount");
-    await amount.waitFor({ timeout: 20_000 });
-    expect(await amount.innerText()).toBe("12.34 DL");
+    expect(await requestedAmount(step2)).toBe("12.34 DL");
     expect(await step2.getByRole("textbox", { name: "Amount" }).count()).toBe(0);
-    expect(await step2.getByLabel("Memo for the recipient", { exact: true }).innerText()).toBe("Cheese");
+    expect(await recipientMemo(step2)).toBe("Cheese");
     expect(await step2.getByRole("textbox", { name: "Memo for the recipient" }).count()).toBe(0);
     const senderMemo = step2.getByLabel("Memo", { exact: true });
     expect(await senderMemo.inputValue()).toBe("Cheese");
     await senderMemo.fill("Cheese for the party");
     // From a scanned code there is no way back to the search.
     expect(await step2.getByRole("button", { name: "Back" }).count()).toBe(0);
-    await step2.getByRole("button", { name: "Send", exact: true }).click();
-    await step2.getByRole("button", { name: "Confirm and send" }).click();
-    await page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 12.34 DL").waitFor();
-    await page.getByRole("dialog", { name: "Payment confirmation" }).getByRole("button", { name: "Ok" }).click();
-    await page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }).click();
-    await page.locator(".transactions .tx").first().getByText("Cheese for the party").waitFor();
-    expect(Number(await balance(page))).toBeCloseTo(Number(before) - 12.34, 2);
+    await sendPayment(page, step2, "12.34", CLICK);
+    await closeConfirmation(page, CLICK);
+    await recentTransaction(page).getByText("Cheese for the party").waitFor();
+    expect(await shownBalance(page)).toBe(before - 1234);
     expect(errors).toEqual([]);
     await context.close();
 
     const bob = await signedIn(suite, "bob@example.com");
-    const tx = bob.page.locator(".transactions .tx").first();
+    const tx = recentTransaction(bob.page);
     await tx.getByText("+12.34 DL").waitFor();
     await tx.getByText("Cheese", { exact: true }).waitFor();
-    await tx.click();
-    await bob.page.getByRole("dialog", { name: "Transaction details" }).getByText("from Alice Martin").waitFor();
+    await (await openTransaction(tx)).getByText("from Alice Martin").waitFor();
     await bob.context.close();
   });
 
   it("the payment link opens the same locked payment step, also after signing in", async () => {
     const link = `${suite.server.url}/pay?${new URLSearchParams({ ...JSON.parse(requestText), rp: String(JSON.parse(requestText).rp) })}`;
     const { page, context } = await newPage(suite.browser);
-    await page.goto(link);
-    await page.waitForURL(`${suite.server.url}/`);
-    await page.getByLabel("Email").fill("alice@example.com");
-    await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-    await step2.getByLabel("Amount").waitFor();
-    expect(await step2.getByLabel("Amount").innerText()).toBe("12.34 DL");
-    expect(await step2.getByLabel("Memo for the recipient", { exact: true }).innerText()).toBe("Cheese");
+    const step2 = await signInToPay(page, link, "alice@example.com", "Demo1234!");
+    expect(await requestedAmount(step2)).toBe("12.34 DL");
+    expect(await recipientMemo(step2)).toBe("Cheese");
     await context.close();
   });
 });
@@ -133,32 +130,30 @@ describe("requesting money by QR code", () => {
 describe("scanning problems", () => {
   it("scanning alice's own QR says she cannot pay herself", async () => {
     const { page, context } = await signedIn(suite, "alice@example.com");
-    await page.getByRole("button", { name: "Account actions" }).click();
-    await page.getByRole("menuitem", { name: "QR code" }).click();
-    const modal = page.getByRole("dialog", { name: "QR code" });
-    const png = await modal.getByRole("img", { name: "QR code" }).screenshot();
-    const own = JSON.parse(await qrFromScreen(modal.getByRole("img", { name: "QR code" })));
+    const modal = await openMyQrCode(page, CLICK);
+    const png = await qrCode(modal).screenshot();
+    const own = JSON.parse(await qrText(modal));
     expect(Object.keys(own)).toEqual(["rp", "rpb", "srv"]);
     await context.close();
 
     const cam = await withCamera(cameraVideoFromPng(png, tempVideoPath("own")), "alice@example.com");
-    await scan(cam.page);
+    await scanToPay(cam.page, CLICK);
     await toastText(cam.page, "You can not transfer money to your own account");
     await cam.context.close();
   });
 
   it("a QR that is not JSON says 'Invalid QR code content format'", async () => {
     const cam = await withCamera(await cameraVideoFromText("just some words", tempVideoPath("words")), "bob@example.com");
-    await scan(cam.page);
+    await scanToPay(cam.page, CLICK);
     await toastText(cam.page, "Invalid QR code content format");
     await cam.context.close();
   });
 
   it("a refused camera says 'Permission denied to the camera'", async () => {
     const cam = await withCamera(await cameraVideoFromText("{}", tempVideoPath("denied")), "bob@example.com", "denied");
-    await scan(cam.page);
+    await scanToPay(cam.page, CLICK);
     await toastText(cam.page, "Permission denied to the camera");
-    await cam.page.getByRole("dialog", { name: "Scan a QR code" }).waitFor({ state: "hidden" });
+    await scanner(cam.page).waitFor({ state: "hidden" });
     await cam.context.close();
   });
 });

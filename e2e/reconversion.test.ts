@@ -1,22 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { balanceBecomes, shownBalance } from "./pages/dashboard";
+import { openTransaction, recentTransaction } from "./pages/history";
+import { openReconversion, reconvert } from "./pages/topup";
 
 const suite = useSuite();
 
 describe("reconversion", () => {
   it("alice reconverts 5.00; admin@ moves it to paid in /admin; her detail dialog shows each stage", async () => {
     const alice = await signedIn(suite, "alice@example.com");
-    const before = Number(await alice.page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText());
-    await alice.page.getByRole("button", { name: "Account actions" }).click();
-    await alice.page.getByRole("menuitem", { name: "Reconversion" }).click();
-    const modal = alice.page.getByRole("dialog", { name: "Money reconversion" });
+    const before = await shownBalance(alice.page);
+    const modal = await openReconversion(alice.page);
     expect(await modal.getByRole("button", { name: "Back" }).count()).toBe(0);
     expect(await modal.getByLabel("Memo", { exact: true }).count()).toBe(0);
-    await modal.getByLabel("Amount").fill("5");
-    await modal.getByRole("button", { name: "Reconversion", exact: true }).click();
-    await modal.getByRole("button", { name: "Confirm the reconversion" }).click();
-    const detail = alice.page.getByRole("dialog", { name: "Reconversion details" });
+    const detail = await reconvert(modal, "5");
     await detail.getByText("Reconversion sent").waitFor();
     await detail.getByRole("button", { name: "Ok" }).click();
     // No favourite prompt after a reconversion. After a payment it replaces the details dialog in
@@ -24,14 +22,8 @@ describe("reconversion", () => {
     // are gone, a prompt would be there.
     await detail.waitFor({ state: "hidden" });
     expect(await alice.page.getByRole("dialog", { name: "Add as favorite" }).count()).toBe(0);
-    await alice.page.waitForFunction(
-      (expected) =>
-        [...document.querySelectorAll(".accounts button.account")].some(
-          (b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected,
-        ),
-      (before - 5).toFixed(2),
-    );
-    const row = alice.page.locator(".transactions .tx").filter({ hasText: "Reconversion" }).first();
+    await balanceBecomes(alice.page, before - 500);
+    const row = recentTransaction(alice.page, "Reconversion");
     await row.getByText("sent", { exact: true }).waitFor();
 
     const admin = await signedIn(suite, "admin@example.com");
@@ -50,11 +42,11 @@ describe("reconversion", () => {
 
     await alice.page.getByRole("button", { name: "Refresh" }).click();
     await row.getByText("processed", { exact: true }).waitFor();
-    await row.click();
-    await detail.getByText("Reconversion processed").waitFor();
-    const stages = detail.getByRole("list", { name: "Reconversion stages" }).getByRole("listitem");
+    const processed = await openTransaction(row, "Reconversion details");
+    await processed.getByText("Reconversion processed").waitFor();
+    const stages = processed.getByRole("list", { name: "Reconversion stages" }).getByRole("listitem");
     expect(await stages.allInnerTexts()).toEqual(["sent", "received", "invoiced", "processed"]);
-    expect(await detail.locator("li.done").count()).toBe(4);
+    expect(await processed.locator("li.done").count()).toBe(4);
     await alice.context.close();
   });
 

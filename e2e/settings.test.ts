@@ -2,11 +2,24 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, startInstance, type RunningServer } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { answer, english, hasFocus, menuEntry, openMenu, screenTitle, signInAs, type Words } from "./pages/app";
+import {
+  askToSaveWhatMembersMayOwe,
+  currencySymbol,
+  membersMayOwe,
+  openSettings,
+  pickMainColour,
+  preview,
+  saveButton,
+  saveSettings,
+  uploadLogo,
+} from "./pages/association";
+import { confirmPayment, reviewPayment, signWithPassword, startPayment } from "./pages/payments";
 
 /**
  * The association's settings, as its owner changes them (features/settings): Ada (an owner) opens
@@ -30,6 +43,29 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * The French this file expects, word for word: written here rather than read from the
+ * translation file, so that a missing translation shows.
+ */
+const FRENCH: Record<string, string> = {
+  Email: "E-mail",
+  Password: "Mot de passe",
+  "Sign in": "Se connecter",
+  Main: "Principal",
+  Shortcuts: "Raccourcis",
+  Menu: "Menu",
+  "Association settings": "Paramètres de l'association",
+  "Members may owe up to": "Les membres peuvent devoir jusqu'à",
+  "Save the settings": "Enregistrer les paramètres",
+  "Lower how much members may owe?": "Réduire ce que les membres peuvent devoir ?",
+  Cancel: "Annuler",
+};
+const inFrench: Words = (text) => {
+  const words = FRENCH[text];
+  if (words === undefined) throw new Error(`no French written for "${text}"`);
+  return words;
+};
+
 const q = async <T>(text: string, params: unknown[] = []) => (await sql(suite.server, text, params)) as T[];
 
 /** Every member's mutual credit on the demo ledger, in cents, with its floor. */
@@ -41,30 +77,11 @@ const mutualCredit = () =>
 /** Every balance of every account, to tell that nothing moved. */
 const allBalances = () => q<{ id: string; balance: string }>("SELECT id::text, balance::text FROM accounts ORDER BY id");
 
-/** Ada opens the settings from her account menu, as she would. */
-async function openSettings(page: Page) {
-  await page.getByRole("button", { name: /Ada Admin/ }).click();
-  await page.getByRole("menuitem", { name: "Association settings" }).click();
-  await page.waitForURL(`${suite.server.url}/admin/settings`);
-  await page.getByRole("heading", { level: 1, name: "Association settings" }).waitFor();
-  await page.getByLabel("Currency symbol").waitFor();
-}
-
-const isFocused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
+/** Each press a click, on a wide screen. */
+const BY_CLICK = { touch: false };
 
 /** A member pays another from their ledger wallet: step 2 of Send money, with the amount typed. */
-async function payStep(page: Page, search: string, name: string, amount: string) {
-  await page.getByRole("button", { name: "Pay", exact: true }).click();
-  const step1 = page.getByRole("dialog", { name: "Send money - 1/2" });
-  await step1.getByPlaceholder("Name, email address or phone number").fill(search);
-  await step1
-    .getByRole("button", { name: new RegExp(`^${name}`) })
-    .first()
-    .click();
-  const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-  await step2.getByLabel("Amount").fill(amount);
-  return step2;
-}
+const payStep = (page: Page, search: string, name: string, amount: string) => startPayment(page, search, name, amount, undefined, BY_CLICK);
 
 describe("the association's settings", () => {
   it("Ada changes the symbol, the logo and the main colour, sees them in the preview and saves; Alice's app and every instance have them", async () => {
@@ -73,16 +90,16 @@ describe("the association's settings", () => {
 
     const ada = await signedIn(suite, "admin@example.com");
     const { page } = ada;
-    await openSettings(page);
-    const save = page.getByRole("button", { name: "Save the settings" });
+    await openSettings(page, "Ada Admin");
+    const save = saveButton(page);
     expect(await save.getAttribute("aria-disabled")).toBe("true");
-    const preview = page.getByRole("region", { name: "Preview" });
-    await preview.getByText("123.45 DL", { exact: true }).waitFor();
+    const shown = preview(page);
+    await shown.getByText("123.45 DL", { exact: true }).waitFor();
 
     // The symbol: the preview's balance follows as she types.
-    expect(await page.getByLabel("Currency symbol").inputValue()).toBe("DL");
-    await page.getByLabel("Currency symbol").fill("DLK");
-    await preview.getByText("123.45 DLK", { exact: true }).waitFor();
+    expect(await currencySymbol(page).inputValue()).toBe("DL");
+    await currencySymbol(page).fill("DLK");
+    await shown.getByText("123.45 DLK", { exact: true }).waitFor();
 
     // A logo, saved at once; what would run in it is taken out by the server.
     const svg = path.join(dir, "logo.svg");
@@ -91,7 +108,7 @@ describe("the association's settings", () => {
       '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect width="120" height="40" rx="8" fill="#8a2be2"/>' +
         '<circle cx="20" cy="20" r="10" fill="#fff"/><script>alert(1)</script></svg>',
     );
-    await page.getByLabel("Upload a logo").setInputFiles(svg);
+    await uploadLogo(page, svg);
     await toastText(page, "The logo is saved");
     const logo = page.getByRole("img", { name: "Current logo" });
     await logo.waitFor();
@@ -103,25 +120,25 @@ describe("the association's settings", () => {
     expect(body).toContain("<circle");
     expect(body).not.toContain("script");
     // The preview shows it on the sign-in page and in the top bar.
-    expect(await preview.locator("img").count()).toBe(2);
+    expect(await shown.locator("img").count()).toBe(2);
     // The symbol typed before the upload is still there.
-    expect(await page.getByLabel("Currency symbol").inputValue()).toBe("DLK");
+    expect(await currencySymbol(page).inputValue()).toBe("DLK");
 
     // The main colour: in the preview only, not on the page.
     const pageColour = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--primary-color").trim());
     const before = await pageColour();
-    await page.getByLabel("Main colour").fill("#8a2be2");
-    const signIn = preview.locator(".preview-button").first();
+    await pickMainColour(page, "#8a2be2");
+    const signIn = shown.locator(".preview-button").first();
     await expect.poll(() => signIn.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(138, 43, 226)");
     expect(await pageColour()).toBe(before);
     await page.getByText("#8a2be2", { exact: true }).waitFor();
 
     expect(await save.getAttribute("aria-disabled")).toBe("false");
-    await save.click();
+    await saveSettings(page);
     await toastText(page, "The settings are saved");
     // Nothing left to save, and the hand is still on the button.
     await expect.poll(() => save.getAttribute("aria-disabled")).toBe("true");
-    expect(await isFocused(save)).toBe(true);
+    expect(await hasFocus(save)).toBe(true);
     expect(await q("SELECT symbol FROM currencies WHERE id = 'demo-lokal'")).toEqual([{ symbol: "DLK" }]);
 
     // Alice's app, opened again: the new symbol, the main colour and the logo.
@@ -156,25 +173,22 @@ describe("the association's settings", () => {
 
     const ada = await signedIn(suite, "admin@example.com");
     const { page } = ada;
-    await openSettings(page);
-    const owe = page.getByLabel("Members may owe up to");
+    await openSettings(page, "Ada Admin");
+    const owe = membersMayOwe(page);
     expect(await owe.inputValue()).toBe("100.00");
     // Typed as a floor, with its minus: the same as 20.
-    await owe.fill("-20");
-    const save = page.getByRole("button", { name: "Save the settings" });
-    await save.click();
-    const ask = page.getByRole("dialog", { name: "Lower how much members may owe?" });
+    const ask = await askToSaveWhatMembersMayOwe(page, "-20");
     await ask
       .getByText(
         "One member is below the new floor of \u221220.00 DLK. They keep their balance, and cannot pay from their mutual credit until they are back above it.",
       )
       .waitFor();
     // Cancel has the focus: a stray Enter saves nothing.
-    expect(await isFocused(ask.getByRole("button", { name: "Cancel" }))).toBe(true);
-    await ask.getByRole("button", { name: "Save", exact: true }).click();
+    expect(await hasFocus(ask.getByRole("button", { name: "Cancel" }))).toBe(true);
+    await answer(ask, "Save");
     await toastText(page, "The settings are saved");
     await ask.waitFor({ state: "detached" });
-    expect(await isFocused(save)).toBe(true);
+    expect(await hasFocus(saveButton(page))).toBe(true);
     expect(await owe.inputValue()).toBe("20.00");
 
     // Nobody's balance moved; Alice's floor stops at her balance, Carol's follows the backend's.
@@ -199,11 +213,9 @@ describe("the association's settings", () => {
     const step2 = await payStep(carol.page, "alice", "Alice Martin", "130");
     await step2.getByText("Available: 145.00 DLK").waitFor();
     await step2.getByText("Mutual credit: 45.00 DLK").waitFor();
-    await step2.getByRole("button", { name: "Send", exact: true }).click();
-    await step2.getByRole("button", { name: "Confirm and send" }).click();
-    const auth = carol.page.getByRole("dialog", { name: "Authentication" });
-    await auth.getByLabel("Enter your wallet password").fill("Demo1234!");
-    await auth.getByRole("button", { name: "Send" }).click();
+    await reviewPayment(step2, BY_CLICK);
+    await confirmPayment(step2, BY_CLICK);
+    await signWithPassword(carol.page, "Demo1234!", BY_CLICK);
     await carol.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 130.00 DLK").waitFor({ timeout: 30_000 });
     expect((await mutualCredit()).find((r) => r.email === "carol@example.com")).toEqual({ email: "carol@example.com", balance: "-500", floor: "-2000" });
     expect([...ada.errors, ...alice.errors, ...carol.errors]).toEqual([]);
@@ -212,9 +224,9 @@ describe("the association's settings", () => {
 
   it("a member who is not an owner has no entry in the menu, is sent back from the screen, and cannot read the settings", async () => {
     const { page, context } = await signedIn(suite, "accounts@example.com");
-    await page.getByRole("button", { name: /Axel Accounts/ }).click();
-    await page.getByRole("menuitem", { name: "Members" }).waitFor();
-    expect(await page.getByRole("menuitem", { name: "Association settings" }).count()).toBe(0);
+    await openMenu(page, "Axel Accounts");
+    await menuEntry(page, "Members").waitFor();
+    expect(await menuEntry(page, "Association settings").count()).toBe(0);
     await page.goto(`${suite.server.url}/admin/settings`);
     await page.waitForURL(`${suite.server.url}/dashboard`);
     expect(await page.evaluate(async () => (await fetch("/api/admin/settings")).status)).toBe(403);
@@ -230,27 +242,20 @@ describe("the association's settings", () => {
     ];
     for (const { name, opts, fr } of shots) {
       const { page, context, errors } = await newPage(suite.browser, opts);
-      await page.goto(`${suite.server.url}/`);
-      await page.getByLabel(fr ? "E-mail" : "Email").fill("admin@example.com");
-      await page.getByLabel(fr ? "Mot de passe" : "Password", { exact: true }).fill("Demo1234!");
-      await page.getByRole("button", { name: fr ? "Se connecter" : "Sign in" }).click();
+      const t = fr ? inFrench : english;
+      await signInAs(page, suite.server.url, "admin@example.com", { t });
       // With no account of her own, Ada lands on the console.
       await page.waitForURL(`${suite.server.url}/admin`);
       await page.locator("main h1").waitFor();
       // From the account menu: on a phone behind the menu button, in the bottom sheet.
-      if (opts?.phone)
-        await page
-          .getByRole("navigation", { name: fr ? "Raccourcis" : "Shortcuts" })
-          .getByRole("button", { name: "Menu" })
-          .tap();
-      else await page.getByRole("button", { name: /Ada Admin/ }).click();
-      const entry = page.getByRole("menuitem", { name: fr ? "Paramètres de l'association" : "Association settings" });
+      await openMenu(page, "Ada Admin", { phone: opts?.phone, t });
+      const entry = menuEntry(page, "Association settings", t);
       await entry.waitFor();
       expect(await layoutProblems(page), `${name} menu`).toEqual([]);
       if (opts?.phone) await page.screenshot({ path: path.join(SHOTS, `menu-${name}.png`) });
       await entry.click();
-      await page.getByRole("heading", { level: 1, name: fr ? "Paramètres de l'association" : "Association settings" }).waitFor();
-      const owe = page.getByLabel(fr ? "Les membres peuvent devoir jusqu'à" : "Members may owe up to");
+      await screenTitle(page, "Association settings", t).waitFor();
+      const owe = membersMayOwe(page, t);
       await owe.waitFor();
       expect(await layoutProblems(page), name).toEqual([]);
       expect(await axeViolations(page), name).toEqual([]);
@@ -263,14 +268,12 @@ describe("the association's settings", () => {
       }
       await page.evaluate(() => window.scrollTo(0, 0));
       // The floor's question, asked by a raise (to 1.00).
-      await owe.fill(fr ? "1,00" : "1");
-      await page.getByRole("button", { name: fr ? "Enregistrer les paramètres" : "Save the settings" }).click();
-      const dialog = page.getByRole("dialog");
+      const dialog = await askToSaveWhatMembersMayOwe(page, fr ? "1,00" : "1", t);
       await dialog.getByText(fr ? /sous le nouveau plancher de −1,00 DLK?\b/ : /below the new floor of −1\.00 DLK?\b/).waitFor();
       expect(await layoutProblems(page), `${name} dialog`).toEqual([]);
       expect(await axeViolations(page), `${name} dialog`).toEqual([]);
       await page.screenshot({ path: path.join(SHOTS, `dialog-${name}.png`) });
-      await dialog.getByRole("button", { name: fr ? "Annuler" : "Cancel" }).click();
+      await answer(dialog, "Cancel", { t });
       expect(errors).toEqual([]);
       await context.close();
     }

@@ -3,10 +3,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, signIn, toastText } from "./support/browser";
+import type { Browser } from "playwright-core";
+import { launchBrowser, newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { freePort, serveOn, sql, type RunningServer } from "./support/server";
+import { auditEntry, giveRights, openConsole, openMember } from "./pages/admin";
+import { signInToDashboard } from "./pages/app";
+import { choosePasswordFromLink, confirmAddress, signUp } from "./pages/association";
+import { currencyFigures, openFigures } from "./pages/board";
 
 /**
  * A new association starts on Mutua as its volunteer would start it: `npm run setup` on an empty
@@ -133,14 +137,8 @@ describe("npm run setup", () => {
 
     // Ada chooses her password from the link, then signs in.
     const ada = await newPage(browser);
-    await ada.page.goto(link!);
-    await ada.page.getByRole("heading", { name: "Choose a new password" }).waitFor();
-    await ada.page.getByLabel("New password").fill(NEW_PASSWORD);
-    await ada.page.getByLabel("Confirm password").fill(NEW_PASSWORD);
-    await ada.page.getByRole("button", { name: "Save the new password" }).click();
-    await ada.page.getByRole("heading", { name: "Sign in" }).waitFor();
-    await signIn(ada.page, server.url, "ada@florain.example", NEW_PASSWORD);
-    await ada.page.waitForURL(`${server.url}/dashboard`);
+    await choosePasswordFromLink(ada.page, link!, NEW_PASSWORD);
+    await signInToDashboard(ada.page, server.url, "ada@florain.example", { password: NEW_PASSWORD });
     // The link worked once.
     const reused = await fetch(`${server.url}/api/auth/new-password`, {
       method: "POST",
@@ -151,37 +149,22 @@ describe("npm run setup", () => {
 
     // A member signs up (sign-up is open once the association exists).
     const paul = await newPage(browser);
-    await paul.page.goto(`${server.url}/signup`);
-    await paul.page.getByLabel("Email").fill("paul@florain.example");
-    await paul.page.getByLabel("Firstname").fill("Paul");
-    await paul.page.getByLabel("Lastname").fill("Marchand");
-    await paul.page.getByLabel("Password", { exact: true }).fill("Paul-2026!x");
-    await paul.page.getByLabel("Confirm password").fill("Paul-2026!x");
-    await paul.page.getByRole("button", { name: "Sign up" }).click();
-    await paul.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await signUp(paul.page, server.url, { email: "paul@florain.example", firstName: "Paul", lastName: "Marchand", password: "Paul-2026!x" });
     // He opens the link mailed to confirm his address, then signs in.
     const confirmation = await mailbox.next("paul@florain.example");
     const token = /\/confirm-email\?token=([\w-]+)/.exec(confirmation.text ?? "")![1];
-    await paul.page.goto(`${server.url}/confirm-email?token=${token}`);
-    await paul.page.getByRole("button", { name: "Confirm my address" }).click();
+    await confirmAddress(paul.page, server.url, token!);
     await paul.page.getByText("Your e-mail address is confirmed. You can sign in now.").waitFor();
-    await signIn(paul.page, server.url, "paul@florain.example", "Paul-2026!x");
-    await paul.page.waitForURL(`${server.url}/dashboard`);
+    await signInToDashboard(paul.page, server.url, "paul@florain.example", { password: "Paul-2026!x" });
 
     // Ada gives Paul the board's right, with her password asked again.
-    await openMember(ada.page, server.url, "marchand", "Paul Marchand");
-    const rights = ada.page.getByRole("region", { name: "Rights" });
-    await rights.getByRole("switch", { name: "Board" }).check();
-    await rights.getByRole("button", { name: "Save the rights" }).click();
-    const ask = ada.page.getByRole("dialog", { name: "Change the rights of Paul Marchand?" });
-    await ask.getByLabel("Account password").fill(NEW_PASSWORD);
-    await ask.getByRole("button", { name: "Save the rights" }).click();
+    await openMember(ada.page, "marchand", "Paul Marchand");
+    await giveRights(ada.page, "Paul Marchand", ["Board"], NEW_PASSWORD);
     await toastText(ada.page, "The rights of Paul Marchand are saved");
     const told = await mailbox.next("paul@florain.example");
     expect(told.subject).toBe("Your rights in the association changed");
-    await ada.page.goto(`${server.url}/admin`);
-    const row = ada.page.getByRole("region", { name: "Audit log" }).locator("tr").filter({ hasText: "Rights changed" }).first();
-    await row.getByText("Paul Marchand").waitFor();
+    await openConsole(ada.page);
+    await auditEntry(ada.page, "Rights changed").getByText("Paul Marchand").waitFor();
 
     // Her own rights: refused (403), nothing changed; she is the only owner, so nobody can take hers.
     const [me] = (await sql(server, "SELECT id::text FROM members WHERE email = 'ada@florain.example'")) as { id: string }[];
@@ -200,8 +183,8 @@ describe("npm run setup", () => {
     expect(await sql(server, "SELECT count(*)::int AS n FROM members WHERE can_manage_association")).toEqual([{ n: 1 }]);
 
     // Paul, signed in before, opens the figures of the Florain: his right applies to his open session.
-    await paul.page.goto(`${server.url}/admin/figures`);
-    await paul.page.getByRole("region", { name: "Florain" }).locator("dd").first().waitFor();
+    await openFigures(paul.page);
+    await currencyFigures(paul.page, "Florain");
     expect([...visitor.errors, ...ada.errors, ...paul.errors]).toEqual([]);
   }, 240_000);
 
@@ -347,12 +330,4 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000
     if (Date.now() > end) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** Opens a member's page from the search, as an administrator does. */
-async function openMember(page: Page, base: string, search: string, name: string) {
-  await page.goto(`${base}/admin/members`);
-  await page.getByRole("searchbox", { name: "Search a member" }).fill(search);
-  await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
-  await page.getByRole("heading", { level: 1, name }).waitFor();
 }

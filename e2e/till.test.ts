@@ -4,9 +4,30 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { routes, walletOf, type RouteName } from "@mutua/domain";
 import { newPage, signIn, toastText } from "./support/browser";
-import { cameraVideoFromText, launchCameraBrowser, qrFromScreen, tempVideoPath } from "./support/camera";
+import { cameraVideoFromText, launchCameraBrowser, tempVideoPath } from "./support/camera";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { closeConfirmation, sendPayment } from "./pages/payments";
+import { openPayLink, paymentLink, qrText, refusedRequest, requestedAmount, scannedPayment, scanToPay } from "./pages/qr";
+import {
+  acceptCashierInvitation,
+  askAmount,
+  cancelRequest,
+  cashierInvitations,
+  deleteLastDigit,
+  downloadSales,
+  inviteCashier,
+  newSale,
+  openSales,
+  openTill,
+  paidSale,
+  removeCashier,
+  sale,
+  tillAmount,
+  tillOf,
+  todaysSales,
+  typeOnKeypad,
+} from "./pages/till";
 
 /**
  * The till: a shop asks an exact amount on its phone; a customer scans the code on the
@@ -35,11 +56,6 @@ async function customerFilming(text: string, email: string) {
   return s;
 }
 
-async function scan(page: Page) {
-  await page.getByRole("button", { name: "Pay" }).tap();
-  await page.getByRole("dialog", { name: "Send money - 1/2" }).getByRole("button", { name: "Scan a QR code" }).tap();
-}
-
 /** A member's balances as the API tells them, by wallet id. */
 async function balances(email: string): Promise<Record<string, string | null>> {
   const login = await fetch(`${suite.server.url}/api/auth/login`, {
@@ -55,55 +71,38 @@ const cents = (s: string | null | undefined) => Math.round(Number(s) * 100);
 /** The shop's time zone: its days, not the server's nor UTC's, bound its sales. */
 const SHOP_ZONE = "Europe/Paris";
 
-/** The cells of a CSV as the app writes it (every field quoted, CRLF). */
-const csvRows = (text: string) =>
-  text
-    .split("\r\n")
-    .filter(Boolean)
-    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
-
 /**
  * Bob's till on his phone, reached from the menu as a shopkeeper would. `clock`: the page's clock
  * is Playwright's, which the test may move forward (time still flows by itself).
  */
-async function openTill(opts: { clock?: boolean; as?: { email: string; name: string } } = {}) {
-  const who = opts.as ?? { email: "bob@example.com", name: "Bob Durand" };
+async function bobsTill(opts: { clock?: boolean } = {}) {
   const s = await newPage(suite.browser, { phone: true, timezoneId: SHOP_ZONE });
   if (opts.clock) await s.page.clock.install();
-  await signIn(s.page, suite.server.url, who.email, "Demo1234!");
+  await signIn(s.page, suite.server.url, "bob@example.com", "Demo1234!");
   await s.page.waitForURL(`${suite.server.url}/dashboard`);
-  await s.page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
-  await s.page.getByRole("menuitem", { name: "Receive payments" }).tap();
-  await s.page.waitForURL(`${suite.server.url}/receive`);
-  await s.page.getByRole("heading", { name: "Receive payments" }).waitFor();
+  await openTill(s.page);
   return s;
-}
-
-async function type(page: Page, keys: string) {
-  const pad = page.getByRole("group", { name: "Keypad" });
-  for (const k of keys) await pad.getByRole("button", { name: k, exact: true }).tap();
 }
 
 describe("the till", () => {
   it("Bob asks 12.50; Alice scans his screen and pays; his till says Paid with her name within 2 s; a second scan is refused and moves nothing", async () => {
-    const bob = await openTill();
-    const amount = bob.page.getByRole("status", { name: "Amount" });
+    const bob = await bobsTill();
+    const amount = tillAmount(bob.page);
     expect(await amount.innerText()).toBe("0.00 DL");
-    await type(bob.page, "1250");
+    await typeOnKeypad(bob.page, "1250");
     expect(await amount.innerText()).toBe("12.50 DL");
     // A wrong key is taken back.
-    await type(bob.page, "7");
-    await bob.page.getByRole("button", { name: "Delete the last digit" }).tap();
+    await typeOnKeypad(bob.page, "7");
+    await deleteLastDigit(bob.page);
     expect(await amount.innerText()).toBe("12.50 DL");
     await bob.page.getByLabel("Memo").fill("Bread");
     await shot(bob.page, "till-keypad");
-    await bob.page.getByRole("button", { name: "Ask 12.50 DL" }).tap();
+    await askAmount(bob.page, "12.50");
 
-    const code = bob.page.getByRole("img", { name: "QR code" });
     await bob.page.getByRole("status").filter({ hasText: "Waiting for the payment…" }).waitFor();
     await bob.page.getByText(/^Expires in (10:00|9:\d\d)$/).waitFor();
     await shot(bob.page, "till-waiting");
-    const text = await qrFromScreen(code);
+    const text = await qrText(bob.page);
     const payload = JSON.parse(text) as Record<string, unknown>;
     // Monujo's fields, so older apps pay it as a plain request, and the request's id for ours.
     expect(payload).toMatchObject({ amount: "12.50", senderMemo: "Bread", recipientMemo: "Bread", rpb: expect.stringMatching(/^custodial:/) });
@@ -111,32 +110,25 @@ describe("the till", () => {
 
     const bobBefore = await balances("bob@example.com");
     const alice = await customerFilming(text, "alice@example.com");
-    await scan(alice.page);
-    const step2 = alice.page.getByRole("dialog", { name: "Send money - 2/2" });
-    await step2.getByLabel("Amount").waitFor({ timeout: 20_000 });
-    expect(await step2.getByLabel("Amount").innerText()).toBe("12.50 DL");
-    await step2.getByRole("button", { name: "Send", exact: true }).tap();
-    await step2.getByRole("button", { name: "Confirm and send" }).tap();
-    await alice.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 12.50 DL").waitFor();
+    await scanToPay(alice.page);
+    const step2 = await scannedPayment(alice.page);
+    expect(await requestedAmount(step2)).toBe("12.50 DL");
+    await sendPayment(alice.page, step2, "12.50");
     // The payment has committed: the till, which nobody touches, turns within 2 s.
-    const paid = bob.page.getByRole("heading", { name: "Paid" });
-    await paid.waitFor({ timeout: 2000 });
-    const result = bob.page.locator(".till-result.paid");
+    const result = await paidSale(bob.page, 2000);
     expect(await result.locator(".till-amount").innerText()).toBe("12.50 DL");
     expect(await result.locator(".till-payer").innerText()).toMatch(/^Alice Martin · \d{1,2}:\d\d( [AP]M)?$/);
     // Where the hand goes next.
     expect(await bob.page.evaluate(() => document.activeElement?.textContent)).toBe("New sale");
     await shot(bob.page, "till-paid");
-    await alice.page.getByRole("dialog", { name: "Payment confirmation" }).getByRole("button", { name: "Ok" }).tap();
-    await alice.page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }).tap();
+    await closeConfirmation(alice.page);
 
     // The same code scanned again (the customer's second try, or the next customer): refused at
     // once, before anything is typed, and nothing moves.
     const aliceBefore = await balances("alice@example.com");
-    await scan(alice.page);
+    await scanToPay(alice.page);
     // Said plainly in the dialog, with a way out; no step to type into, no toast over it.
-    const closed = alice.page.getByRole("dialog", { name: "Send money" });
-    await closed.getByRole("alert").getByText("This request has already been paid.").waitFor();
+    const closed = await refusedRequest(alice.page, "This request has already been paid.");
     expect(await closed.getByLabel("Amount").count()).toBe(0);
     expect(await alice.page.locator("[data-sonner-toast]").filter({ hasText: "already been paid" }).count()).toBe(0);
     await shot(alice.page, "till-already-paid");
@@ -157,7 +149,7 @@ describe("the till", () => {
     await alice.context.close();
 
     // The next customer.
-    await bob.page.getByRole("button", { name: "New sale" }).tap();
+    await newSale(bob.page);
     expect(await amount.innerText()).toBe("0.00 DL");
     expect(await bob.page.getByLabel("Memo").inputValue()).toBe("");
 
@@ -172,20 +164,18 @@ describe("the till", () => {
       [bobWallet, SHOP_ZONE],
     )) as { count: number; cents: number }[];
     const total = `${(ledger!.cents / 100).toFixed(2)} DL`;
-    const today = bob.page.getByRole("link", { name: `Today: ${ledger!.count} sale${ledger!.count === 1 ? "" : "s"} · ${total}` });
+    const today = todaysSales(bob.page, `${ledger!.count} sale${ledger!.count === 1 ? "" : "s"} · ${total}`);
     await today.waitFor();
-    await today.tap();
-    await bob.page.getByRole("heading", { name: "Sales" }).waitFor();
+    await openSales(bob.page, today);
     expect(await bob.page.getByLabel("Total").innerText()).toBe(total);
-    const sale = bob.page.locator(".tx.sale").filter({ hasText: "Alice Martin" }).first();
-    expect(await sale.locator(".tx-amount").innerText()).toBe("+12.50 DL");
-    expect(await sale.locator(".tx-memo").innerText()).toBe("Bread");
+    const alices = sale(bob.page, "Alice Martin");
+    expect(await alices.locator(".tx-amount").innerText()).toBe("+12.50 DL");
+    expect(await alices.locator(".tx-memo").innerText()).toBe("Bread");
     await shot(bob.page, "till-sales");
-    const [download] = await Promise.all([bob.page.waitForEvent("download"), bob.page.getByRole("button", { name: "Download CSV" }).tap()]);
-    await toastText(bob.page, "Sales downloaded");
+    const csv = await downloadSales(bob.page);
     const day = await bob.page.evaluate(() => new Date().toLocaleDateString("sv"));
-    expect(download.suggestedFilename()).toBe(`sales_${day}.csv`);
-    const [header, ...rows] = csvRows(fs.readFileSync((await download.path())!, "utf8"));
+    expect(csv.filename).toBe(`sales_${day}.csv`);
+    const [header, ...rows] = csv.rows;
     expect(header).toEqual(["Source", "Target", "Amount", "Date", "Description", "Payment request"]);
     expect(rows).toHaveLength(ledger!.count);
     expect(rows.reduce((sum, r) => sum + cents(r[2]), 0)).toBe(ledger!.cents);
@@ -202,24 +192,24 @@ describe("the till", () => {
   });
 
   it("a request cancelled by the shop cannot be paid; one left unpaid expires and says so; the shop asks it again", async () => {
-    const bob = await openTill({ clock: true });
-    await type(bob.page, "300");
+    const bob = await bobsTill({ clock: true });
+    await typeOnKeypad(bob.page, "300");
     await bob.page.getByLabel("Time to pay").selectOption({ label: "5 min" });
-    await bob.page.getByRole("button", { name: "Ask 3.00 DL" }).tap();
-    const firstText = await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }));
+    await askAmount(bob.page, "3.00");
+    const firstText = await qrText(bob.page);
     const first = JSON.parse(firstText) as { rq: string };
     await bob.page.getByText(/^Expires in (5:00|4:\d\d)$/).waitFor();
-    await bob.page.getByRole("button", { name: "Cancel the request" }).tap();
+    await cancelRequest(bob.page);
     // Back on the keypad with the amount, to correct it or ask again.
-    expect(await bob.page.getByRole("status", { name: "Amount" }).innerText()).toBe("3.00 DL");
+    expect(await tillAmount(bob.page).innerText()).toBe("3.00 DL");
     const alice = await customerFilming(firstText, "alice@example.com");
-    await scan(alice.page);
-    await alice.page.getByRole("dialog", { name: "Send money" }).getByRole("alert").getByText("This payment request was cancelled.").waitFor();
+    await scanToPay(alice.page);
+    await refusedRequest(alice.page, "This payment request was cancelled.");
     expect(await alice.page.getByRole("dialog", { name: "Send money - 2/2" }).count()).toBe(0);
     await alice.context.close();
 
-    await bob.page.getByRole("button", { name: "Ask 3.00 DL" }).tap();
-    const second = JSON.parse(await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }))) as { rq: string };
+    await askAmount(bob.page, "3.00");
+    const second = JSON.parse(await qrText(bob.page)) as { rq: string };
     expect(second.rq).not.toBe(first.rq);
     // Five minutes pass: in the database, whose clock decides, and on the phone, which then asks.
     await sql(
@@ -231,7 +221,7 @@ describe("the till", () => {
     await bob.page.getByText("This payment request has expired.").waitFor({ timeout: 10_000 });
     await shot(bob.page, "till-expired");
     await bob.page.getByRole("button", { name: "Ask again" }).tap();
-    const third = JSON.parse(await qrFromScreen(bob.page.getByRole("img", { name: "QR code" }))) as { rq: string; amount: string };
+    const third = JSON.parse(await qrText(bob.page)) as { rq: string; amount: string };
     expect(third.rq).not.toBe(second.rq);
     expect(third.amount).toBe("3.00");
     expect(bob.errors).toEqual([]);
@@ -241,58 +231,47 @@ describe("the till", () => {
   it("Bob invites Carol to take payments at his till; she is told, accepts in her app, and hers then shows Alice's payment into his account and its sale, answers 403 on every other route of it; Bob removes her", async () => {
     const carol = await signedIn(suite, "carol@example.com", "Demo1234!", { phone: true });
     const bob = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
-    await bob.page.goto(`${suite.server.url}/preferences`);
-    const cashiers = bob.page.getByRole("region", { name: "Cashiers" });
-    await cashiers.getByLabel("E-mail of a new cashier").fill("carol@example.com");
-    await cashiers.getByRole("button", { name: "Add cashier" }).tap();
+    const bobsCashiers = await inviteCashier(bob.page, suite.server.url, "carol@example.com");
     // An invitation, shown by the address Bob typed: nothing says whether, or whom, it reached.
     await toastText(bob.page, "Invitation sent to carol@example.com.");
     // Carol hears of it at once.
     await toastText(carol.page, "Bob Durand invites you to take payments at their till");
-    await cashiers.getByRole("listitem").filter({ hasText: "carol@example.com" }).getByText("Pending").waitFor();
-    expect(await cashiers.getByText("Carol Petit").count()).toBe(0);
+    await bobsCashiers.getByRole("listitem").filter({ hasText: "carol@example.com" }).getByText("Pending").waitFor();
+    expect(await bobsCashiers.getByText("Carol Petit").count()).toBe(0);
     await shot(bob.page, "preferences-cashiers-pending");
 
     // She answers from the notification.
     await carol.page.getByRole("link", { name: /^Notifications/ }).tap();
     await carol.page.getByRole("button", { name: /Bob Durand invites you to take payments at their till/ }).tap();
     await carol.page.waitForURL(`${suite.server.url}/preferences`);
-    const invitations = carol.page.getByRole("region", { name: "Cashier invitations" });
+    const invitations = cashierInvitations(carol.page);
     await invitations.getByText("Bob Durand").waitFor();
     await shot(carol.page, "preferences-cashier-invitation");
-    await invitations.getByRole("button", { name: "Accept the invitation of Bob Durand" }).tap();
+    await acceptCashierInvitation(carol.page, "Bob Durand");
     await toastText(carol.page, "You can now take payments at the till of Bob Durand.");
     await invitations.waitFor({ state: "detached" });
 
     // Accepted: Bob sees who runs his till.
     await bob.page.reload();
-    await cashiers.getByText("Carol Petit").waitFor();
+    await bobsCashiers.getByText("Carol Petit").waitFor();
     await shot(bob.page, "preferences-cashiers");
 
     // Carol runs Bob's till from her own phone, beside her own (signed) wallet.
-    await carol.page.goto(`${suite.server.url}/receive`);
-    await carol.page.getByRole("heading", { name: "Receive payments" }).waitFor();
-    await carol.page.getByLabel("Into").selectOption({ label: "Bob Durand · Demo Lokal" });
-    await type(carol.page, "400");
-    await carol.page.getByRole("button", { name: "Ask 4.00 DL" }).tap();
-    const link = await carol.page.getByRole("textbox", { name: "Payment link" }).inputValue();
+    await tillOf(carol.page, suite.server.url, "Bob Durand · Demo Lokal");
+    await typeOnKeypad(carol.page, "400");
+    await askAmount(carol.page, "4.00");
+    const link = await paymentLink(carol.page);
     const bobWallet = new URL(link).searchParams.get("rpb")!;
     expect(bobWallet).toMatch(/^custodial:/);
 
     const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
-    await alice.page.goto(link);
-    const step2 = alice.page.getByRole("dialog", { name: "Send money - 2/2" });
-    await step2.getByRole("button", { name: "Send", exact: true }).tap();
-    await step2.getByRole("button", { name: "Confirm and send" }).tap();
-    await alice.page.getByRole("dialog", { name: "Payment confirmation" }).getByText("Sent 4.00 DL").waitFor();
+    await sendPayment(alice.page, await openPayLink(alice.page, link), "4.00");
     // Bob's events are his: Carol's till asks, and turns within a few seconds.
-    await carol.page.getByRole("heading", { name: "Paid" }).waitFor({ timeout: 5000 });
-    expect(await carol.page.locator(".till-payer").innerText()).toMatch(/^Alice Martin · /);
-    await carol.page.getByRole("button", { name: "New sale" }).tap();
-    await carol.page.locator("a.till-today").tap();
-    await carol.page.getByRole("heading", { name: "Sales" }).waitFor();
-    const sale = carol.page.locator(".tx.sale").filter({ hasText: "Alice Martin" }).first();
-    expect(await sale.locator(".tx-amount").innerText()).toBe("+4.00 DL");
+    const paid = await paidSale(carol.page, 5000);
+    expect(await paid.locator(".till-payer").innerText()).toMatch(/^Alice Martin · /);
+    await newSale(carol.page);
+    await openSales(carol.page);
+    expect(await sale(carol.page, "Alice Martin").locator(".tx-amount").innerText()).toBe("+4.00 DL");
     await alice.context.close();
 
     // Nothing else of Bob's account is Carol's, whatever she asks the server (the route table's
@@ -335,12 +314,10 @@ describe("the till", () => {
     }
 
     // Bob takes it back, after saying so.
-    await cashiers.getByRole("button", { name: "Remove Carol Petit" }).tap();
-    const confirm = bob.page.getByRole("dialog", { name: "Remove this cashier?" });
-    await confirm.getByRole("button", { name: "Remove" }).tap();
+    await removeCashier(bob.page, "Carol Petit");
     await toastText(bob.page, "Carol Petit is no longer a cashier.");
-    await cashiers.getByText("No cashiers yet.").waitFor();
-    await carol.page.goto(`${suite.server.url}/receive`);
+    await bobsCashiers.getByText("No cashiers yet.").waitFor();
+    await tillOf(carol.page, suite.server.url);
     await carol.page.getByText("Into Demo Lokal · signed wallet").waitFor();
     expect(await carol.page.getByLabel("Into").count()).toBe(0);
     expect(bob.errors).toEqual([]);

@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { deleteTopUp, nextTopUp, startTopUp, topUpButton, topUpDetails } from "./pages/topup";
 
 const suite = useSuite();
 
@@ -11,16 +12,10 @@ describe("top-up errors", () => {
     // The dashboard's own first read of the pending list done: a read still in flight would answer
     // the Top up button's (the same query, shared), past the failure installed below.
     await page.waitForLoadState("networkidle");
-    const open = async () => {
-      await page.getByRole("button", { name: "Top up" }).click();
-      const modal = page.getByRole("dialog", { name: "Top up my account" });
-      await modal.getByLabel("Amount").fill("10");
-      return modal;
-    };
 
     // The pending list cannot be read when Top up is pressed.
     await page.route("**/api/topups?*", (r) => r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }));
-    await page.getByRole("button", { name: "Top up" }).click();
+    await topUpButton(page).click();
     await toastText(page, "An unexpected server error occured while fetching pending topup list");
     await page.unroute("**/api/topups?*");
 
@@ -28,27 +23,26 @@ describe("top-up errors", () => {
     await page.route("**/api/topups", (r) =>
       r.request().method() === "POST" ? r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }) : r.continue(),
     );
-    let modal = await open();
-    await modal.getByRole("button", { name: "Next" }).click();
+    let modal = await startTopUp(page, "10");
+    await nextTopUp(modal);
     await toastText(page, "An unexpected issue occurred while attempting to top up your account");
     await modal.getByRole("button", { name: "Close", exact: true }).click();
     await page.unroute("**/api/topups");
 
     // The new order is missing from the pending list.
     await page.route("**/api/topups?*", (r) => r.fulfill({ json: [] }));
-    modal = await open();
-    await modal.getByRole("button", { name: "Next" }).click();
+    modal = await startTopUp(page, "10");
+    await nextTopUp(modal);
     await toastText(page, "An unexpected value was returned in the pending topup list");
     await modal.getByRole("button", { name: "Close", exact: true }).click();
     await page.unroute("**/api/topups?*");
 
     // Deleting the order fails.
-    await page.getByRole("button", { name: "Top up" }).click();
-    const detail = page.getByRole("dialog", { name: "Top-up details" });
+    await topUpButton(page).click();
+    const detail = topUpDetails(page);
     await detail.getByText("Requested 10.00 DL").waitFor();
     await page.route("**/api/topups/cancel", (r) => r.fulfill({ status: 500, json: { error: { code: "internal_error", message: "x" } } }));
-    await detail.getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("dialog", { name: "Delete this top-up request of 10.00 DL?" }).getByRole("button", { name: "Delete" }).click();
+    await deleteTopUp(detail, "10.00");
     await toastText(page, "An error occurred while deleting top-up request...");
     await context.close();
   });

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { balanceBecomes, shownBalance } from "./pages/dashboard";
+import { deleteTopUp, openTopUp, payInDemoCheckout, requestTopUp, topUpButton, topUpDetails } from "./pages/topup";
 
 // Short refresh intervals, as an association may configure them, so polling shows within the test.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-topup-"));
@@ -13,15 +14,11 @@ fs.writeFileSync(configFile, JSON.stringify({ accountsRefreshInterval: 10, trans
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const suite = useSuite(() => ({ APP_CONFIG: configFile }));
 
-const mainBalance = async (page: Page) =>
-  (await page.locator(".accounts button.account").filter({ hasText: "Main account" }).locator(".amount").innerText()).trim();
-
 describe("topping up", () => {
   it("alice tops up 25.00 through the demo checkout, her dialog notices the payment, credits@ approves, her balance rises by itself", async () => {
     const alice = await signedIn(suite, "alice@example.com");
-    const before = Number(await mainBalance(alice.page));
-    await alice.page.getByRole("button", { name: "Top up" }).click();
-    const modal = alice.page.getByRole("dialog", { name: "Top up my account" });
+    const before = await shownBalance(alice.page);
+    const modal = await openTopUp(alice.page);
     await modal.getByText("Minimum credit amount: 5.00 DL").waitFor();
     await modal.getByText("Maximum credit amount: 500.00 DL").waitFor();
     const next = modal.getByRole("button", { name: "Next" });
@@ -35,15 +32,10 @@ describe("topping up", () => {
     await modal.getByLabel("Amount").press("Enter");
     await toastText(alice.page, "Top-up request has been successfully created");
 
-    const detail = alice.page.getByRole("dialog", { name: "Top-up details" });
+    const detail = topUpDetails(alice.page);
     await detail.getByText("Requested 25.00 DL").waitFor();
     await detail.getByText("Your top-up request is waiting for you to pay it or delete it").waitFor();
-    const [checkout] = await Promise.all([alice.context.waitForEvent("page"), detail.getByRole("button", { name: "Pay" }).click()]);
-    await checkout.waitForLoadState();
-    await checkout.getByText("25.00").first().waitFor();
-    await checkout.getByRole("button", { name: "Pay (demo)" }).click();
-    // Closed as a member closes a tab (a plain close() of a popup hangs for 90 s in Chromium 156).
-    await checkout.close({ runBeforeUnload: true });
+    await payInDemoCheckout(detail, "25.00");
     // The dialog polls the order by itself (every 5 s) and closes when it is paid.
     await toastText(alice.page, "The Top-up request has been successfully payed");
     await detail.waitFor({ state: "hidden" });
@@ -63,33 +55,20 @@ describe("topping up", () => {
     await credits.context.close();
 
     // No reload: the accounts poll (every 10 s here) brings the new balance.
-    await alice.page.waitForFunction(
-      (expected) =>
-        [...document.querySelectorAll(".accounts button.account")].some(
-          (b) => b.textContent?.includes("Main account") && b.querySelector(".amount")?.textContent === expected,
-        ),
-      (before + 25).toFixed(2),
-      { timeout: 30_000 },
-    );
+    await balanceBecomes(alice.page, before + 2500, { timeout: 30_000 });
     await alice.context.close();
   });
 
   it("shows the unpaid top-up instead of a new one, and deletes it", async () => {
     const { page, context } = await signedIn(suite, "bob@example.com");
-    await page.getByRole("button", { name: "Top up" }).click();
-    const modal = page.getByRole("dialog", { name: "Top up my account" });
-    await modal.getByLabel("Amount").fill("10");
-    await modal.getByRole("button", { name: "Next" }).click();
-    const detail = page.getByRole("dialog", { name: "Top-up details" });
-    await detail.getByText("Requested 10.00 DL").waitFor();
+    const detail = await requestTopUp(page, "10");
     await detail.getByRole("button", { name: "Ok" }).click();
     await page.getByRole("heading", { name: "My unpaid top-up requests" }).waitFor();
 
-    await page.getByRole("button", { name: "Top up" }).click();
+    await topUpButton(page).click();
     await toastText(page, "You already have a pending top-up. Please either pay or delete it before proceeding");
     await detail.getByText("Requested 10.00 DL").waitFor();
-    await detail.getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("dialog", { name: "Delete this top-up request of 10.00 DL?" }).getByRole("button", { name: "Delete" }).click();
+    await deleteTopUp(detail, "10.00");
     await toastText(page, "The top-up request has been successfully deleted");
     await page.getByRole("heading", { name: "My unpaid top-up requests" }).waitFor({ state: "hidden" });
     await context.close();

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "./support/server";
+import { signInByApi } from "./pages/members";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -69,11 +70,8 @@ describe("two `npm start` in one checkout", () => {
       expect(health.status).toBe(200);
       const page = await fetch(`http://127.0.0.1:${port}/`);
       expect(await page.text()).toContain('<div id="root">');
-      const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ login: "alice@example.com", password: "Demo1234!" }),
-      });
+      // A demo member signs in on each, as the app does.
+      const login = await signInByApi(`http://127.0.0.1:${port}`, "alice@example.com", "Demo1234!");
       expect(login.status).toBe(200);
     }
   }, 180_000);

@@ -38,17 +38,48 @@ export async function startPayment(page: Page, search: string, name: string, amo
   return step2;
 }
 
-/** Send, then Confirm and send: the payment's confirmation, once it says what was sent. */
-export async function sendPayment(page: Page, step2: Locator, amount: string, opts: SendOptions = {}): Promise<Locator> {
-  const { touch = true } = opts;
-  await press(step2.getByRole("button", { name: "Send", exact: true }), touch);
-  await press(step2.getByRole("button", { name: "Confirm and send" }), touch);
+/** Send: the payment to look over, its Confirm and send button next. */
+export async function reviewPayment(step2: Locator, opts: SendOptions = {}): Promise<void> {
+  await press(step2.getByRole("button", { name: "Send", exact: true }), opts.touch ?? true);
+}
+
+/** Confirm and send: the payment goes (or is refused: what follows is the test's to read). */
+export async function confirmPayment(step2: Locator, opts: SendOptions = {}): Promise<void> {
+  await press(step2.getByRole("button", { name: "Confirm and send" }), opts.touch ?? true);
+}
+
+/**
+ * The payment's confirmation, once it says `amount` DL were sent; `timeout` where the test allows
+ * the payment more (or less) than Playwright's default.
+ */
+export async function paymentSent(page: Page, amount: string, timeout?: number): Promise<Locator> {
   const receipt = page.getByRole("dialog", { name: "Payment confirmation" });
-  await receipt.getByText(`Sent ${amount} DL`).waitFor();
+  await receipt.getByText(`Sent ${amount} DL`).waitFor({ timeout });
   return receipt;
+}
+
+/** Send, then Confirm and send: the payment's confirmation, once it says what was sent. */
+export async function sendPayment(page: Page, step2: Locator, amount: string, opts: SendOptions & { timeout?: number } = {}): Promise<Locator> {
+  await reviewPayment(step2, opts);
+  await confirmPayment(step2, opts);
+  return paymentSent(page, amount, opts.timeout);
 }
 
 /** A whole payment, as a member makes one: `amount` DL to the member `name` found by `search`. */
 export async function pay(page: Page, search: string, name: string, amount: string, memo?: string, opts: SendOptions = {}): Promise<Locator> {
   return sendPayment(page, await startPayment(page, search, name, amount, memo, opts), amount, opts);
+}
+
+/** The wallet's password typed where the payment asks for it, then Send: the payment signed. */
+export async function signWithPassword(page: Page, password: string, opts: SendOptions = {}): Promise<void> {
+  const auth = page.getByRole("dialog", { name: "Authentication" });
+  await auth.getByLabel("Enter your wallet password").fill(password);
+  await press(auth.getByRole("button", { name: "Send" }), opts.touch ?? true);
+}
+
+/** Ok on the payment's confirmation, then Later when asked to keep the recipient as a favourite. */
+export async function closeConfirmation(page: Page, opts: SendOptions = {}): Promise<void> {
+  const { touch = true } = opts;
+  await press(page.getByRole("dialog", { name: "Payment confirmation" }).getByRole("button", { name: "Ok" }), touch);
+  await press(page.getByRole("dialog", { name: "Add as favorite" }).getByRole("button", { name: "Later" }), touch);
 }

@@ -6,6 +6,7 @@ import { smtpMailer } from "../src/services/platform/mail";
 import type { BackendRow } from "../src/services/wallets/wallets";
 import { Api, createBackend, memberToken, seedMember, type TestServer } from "./helpers";
 import { importInvariantViolations } from "./import-invariants";
+import { watchOutbox, type OutboxWatch } from "./outbox-watch";
 import { setupServerTest } from "./setup";
 
 /**
@@ -61,6 +62,7 @@ let owner: Api;
 let otherOwner: Api;
 let env: Record<string, string>;
 let smtpUrl: string;
+let outbox: OutboxWatch;
 
 const MEMBERS = `external_id;first_name;last_name;email;language;balance
 c1;Zoé;Martin;zoe.c@example.org;fr;120,00
@@ -87,6 +89,7 @@ beforeAll(async () => {
   env = { PUBLIC_URL, MAIL_FROM: FROM, INVITATIONS_PER_MINUTE: "120", MAIL_RETRY_BASE_SECONDS: "1" };
   backend = await createBackend(t.db, { kind: "custodial", symbol: "FLO" });
   await t.db.query("UPDATE association SET currency_id = $1, name = 'Le Florain'", [backend.currency_id]);
+  outbox = watchOutbox(t.db);
   one = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
   two = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
   const a = await seedMember(t.db, { canManageAssociation: true });
@@ -137,7 +140,9 @@ describe("the console's import", () => {
     await expect
       .poll(async () => (await api.call("getInvitations")).json, { timeout: 20_000, interval: 200 })
       .toMatchObject({ sent: 3, failed: 1, waiting: 0 });
-    await new Promise((r) => setTimeout(r, 1000));
+    // The instance left sends invitations one at a time, each to its answer before claiming the next: once a claim
+    // of its comes out empty, no invitation is on its way any more (the closed instances finished theirs as they closed).
+    await outbox.drained("invitations");
     expect(inbox.map((m) => m.to).sort()).toEqual(["ada.c@example.org", "paul.c@example.org", "zoe.c@example.org"]);
     // Two a minute... a second here: never all at once.
     const times = inbox.map((m) => m.at).sort((a, b) => a - b);

@@ -21,6 +21,7 @@ import {
   type SeededMember,
   type TestServer,
 } from "./helpers";
+import { watchOutbox, type OutboxWatch } from "./outbox-watch";
 import { setupServerTest } from "./setup";
 
 /**
@@ -43,6 +44,8 @@ const inbox: Received[] = [];
 /** How many messages the SMTP server still refuses with 451 (a temporary failure) before accepting. */
 let refuseNext = 0;
 let refused = 0;
+/** The addresses of the messages refused, one entry per refusal. */
+const refusedTo: string[] = [];
 /** While set, the SMTP server holds every message it received without answering: a slow mail server. */
 let hold: Promise<void> | null = null;
 let held = 0;
@@ -50,6 +53,7 @@ let held = 0;
 let one: TestServer;
 let two: TestServer;
 let custodial: BackendRow;
+let outbox: OutboxWatch;
 
 interface Person extends SeededMember {
   wallet: string;
@@ -72,6 +76,7 @@ beforeAll(async () => {
         if (refuseNext > 0) {
           refuseNext--;
           refused++;
+          refusedTo.push(...session.envelope.rcptTo.map((r) => r.address));
           return callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
         }
         inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
@@ -95,6 +100,7 @@ beforeAll(async () => {
   const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
   const env = { PUBLIC_URL, MAIL_FROM: FROM, MAIL_RETRY_BASE_SECONDS: "1" };
   await t.db.query("UPDATE association SET name = 'Demo Association'");
+  outbox = watchOutbox(t.db);
   // Two instances on one database: their workers share the outbox.
   one = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
   two = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
@@ -131,10 +137,37 @@ async function deliveries(p: Person) {
   return rows;
 }
 
-/** Waits until every message queued for the member is sent, then a little more, so that a second copy would have come. */
+/** The SMTP server's answers for the address, accepted or refused: each the end of one attempt to send there. */
+const answeredTo = (email: string) => inbox.filter((m) => m.to.includes(email)).length + refusedTo.filter((a) => a === email).length;
+
+/**
+ * Waits until nothing more is on its way to the member: each message queued for them sent or given
+ * up (all but `leftPending`), and every attempt their rows count (one per claim, by either
+ * instance) answered by the SMTP server. A second copy, had one been sent, is in the inbox by then.
+ */
+async function finished(p: Person, leftPending = 0) {
+  await expect
+    .poll(
+      async () => {
+        const rows = await deliveries(p);
+        const attempts = rows.reduce((n, d) => n + d.attempts, 0);
+        return { pending: rows.filter((d) => !d.sent && !d.gave_up).length, unanswered: Math.max(0, attempts - answeredTo(p.email)) };
+      },
+      { timeout: 15_000, interval: 50 },
+    )
+    .toEqual({ pending: leftPending, unanswered: 0 });
+}
+
+/** Waits until the member's messages are done with, and checks that `expected` of them were sent. */
 async function settled(p: Person, expected: number) {
-  await expect.poll(async () => (await deliveries(p)).filter((d) => d.sent).length, { timeout: 15_000, interval: 100 }).toBe(expected);
-  await new Promise((r) => setTimeout(r, 1500));
+  await finished(p);
+  expect((await deliveries(p)).filter((d) => d.sent).length).toBe(expected);
+}
+
+/** Before checking that nothing was sent: the workers have looked since now and found nothing left to claim, and what they claimed is answered. */
+async function quiet(...people: Person[]) {
+  await outbox.drained("email");
+  for (const p of people) await finished(p);
 }
 
 /** RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`), as nodemailer writes non-ASCII headers. */
@@ -272,7 +305,7 @@ describe("e-mail notifications", () => {
     await optIn(dave, { topup_credited: true });
     expect((await pay(alice, carol, "1.00")).status).toBe(200);
     expect((await pay(alice, dave, "1.00")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1000));
+    await quiet(carol, dave);
     expect(await deliveries(carol)).toEqual([]);
     expect(await deliveries(dave)).toEqual([]);
     expect([...mailsTo(carol), ...mailsTo(dave)]).toEqual([]);
@@ -285,7 +318,7 @@ describe("e-mail notifications", () => {
     const r = await pay(poor, bob, "5.00");
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
-    await new Promise((r) => setTimeout(r, 1000));
+    await quiet(bob);
     expect(await deliveries(bob)).toEqual([]);
     expect(mailsTo(bob)).toEqual([]);
   });
@@ -327,7 +360,7 @@ describe("e-mail notifications", () => {
     expect(again.text).not.toContain("<form");
 
     await pay(alice, bob, "1.00");
-    await new Promise((r) => setTimeout(r, 1000));
+    await quiet(bob);
     expect((await deliveries(bob)).length).toBe(1);
     expect(mailsTo(bob)).toHaveLength(1);
   });
@@ -343,7 +376,7 @@ describe("e-mail notifications", () => {
     expect(r.text).toContain("Done: you will no longer get e-mails about money received.");
     expect((await gus.api.call("getNotificationSettings")).json.email.payment_received).toBe(false);
     await pay(alice, gus, "1.00");
-    await new Promise((r) => setTimeout(r, 1000));
+    await quiet(gus);
     expect(mailsTo(gus)).toHaveLength(1);
   });
 
@@ -437,7 +470,10 @@ describe("e-mail notifications", () => {
     await claimed("next_attempt_at = now() + interval '10 minutes'");
     // Workers woken (by another member's event) leave it alone while the claim holds...
     await pay(alice, carol, "1.00");
-    await new Promise((r) => setTimeout(r, 1000));
+    await outbox.drained("email");
+    // Not claimed again (a claim counts its attempt), and no send of it still on its way.
+    expect(await deliveries(bob)).toEqual([{ kind: "payment_received", attempts: 1, sent: false, gave_up: false, last_error: null }]);
+    await finished(bob, 1);
     expect(mailsTo(bob)).toHaveLength(1);
     // ...and send it once it has run out.
     await claimed("next_attempt_at = now()");
@@ -496,6 +532,7 @@ describe("retries", () => {
 
   it("give a message up after MAIL_MAX_ATTEMPTS refusals, its error kept, nothing sent", async () => {
     const db = await createTestDatabase();
+    const watch = watchOutbox(db.db);
     const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
     const server = await startServer(db.db, {
       env: { PUBLIC_URL, MAIL_FROM: FROM, MAIL_RETRY_BASE_SECONDS: "1", MAIL_MAX_ATTEMPTS: "2" },
@@ -516,7 +553,8 @@ describe("retries", () => {
           )
           .then((r) => r.rows[0]);
       await expect.poll(async () => (await row())?.gave_up, { timeout: 15_000, interval: 100 }).toBe(true);
-      await new Promise((r) => setTimeout(r, 1500));
+      // The worker looks again and finds nothing to claim: a third attempt would have been claimed, and counted, by then.
+      await watch.drained("email");
       expect(await row()).toMatchObject({ attempts: 2, sent: false });
       expect((await row())!.last_error).toMatch(/451/);
       expect(refused).toBe(2);

@@ -75,11 +75,15 @@ async function mailTo(to: string, from: number, ms = 10_000): Promise<Received> 
   for (;;) {
     const m = inbox.slice(from).find((x) => x.envelopeTo.includes(to));
     if (m) return m;
-    if (Date.now() > end) throw new Error(`no mail to ${to} within ${ms} ms`);
+    const left = end - Date.now();
+    if (left <= 0) throw new Error(`no mail to ${to} within ${ms} ms`);
+    // Woken by the next message the SMTP server receives, or by the deadline, whichever comes first.
+    let deadline: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       waiting.push(resolve);
-      setTimeout(resolve, 200);
+      deadline = setTimeout(resolve, left);
     });
+    clearTimeout(deadline);
   }
 }
 

@@ -13,6 +13,7 @@ import type { Mail, Mailer } from "../src/services/platform/mail";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { readSettings } from "../src/settings";
 import { Api, createBackend, memberToken, newKey, seedMember, topUp, type SeededMember, type TestServer } from "./helpers";
+import { watchOutbox, type OutboxWatch } from "./outbox-watch";
 import { setupServerTest } from "./setup";
 
 /**
@@ -41,6 +42,8 @@ let origin: string;
 /** The servers trust this push service's certificate, and only through the test seam. */
 let agent: https.Agent;
 const received: Received[] = [];
+/** Per endpoint path, the requests that reached the push service, answered or held: each the end of one attempt. */
+const reached = new Map<string, number>();
 /** Per endpoint path, the statuses the push service answers next (then 201, as a push service accepts). */
 const answers = new Map<string, number[]>();
 /** Requests to a path under /stall/: read, never answered (a push service gone silent), until the test ends them. */
@@ -59,6 +62,7 @@ const mailer: Mailer = {
 let one: TestServer;
 let two: TestServer;
 let custodial: BackendRow;
+let outbox: OutboxWatch;
 
 interface Person extends SeededMember {
   wallet: string;
@@ -96,6 +100,7 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      reached.set(req.url!, (reached.get(req.url!) ?? 0) + 1);
       if (req.url!.startsWith("/stall/")) {
         stalled.push({ path: req.url!, at: Date.now(), res });
         stalledMostOpen = Math.max(stalledMostOpen, ++stalledOpen);
@@ -130,6 +135,7 @@ beforeAll(async () => {
     PUSH_TIMEOUT_SECONDS: "1",
     PUSH_MAX_FAILURES: "3",
   };
+  outbox = watchOutbox(t.db);
   // Two instances on one database: their workers share the outbox.
   one = await t.startServer({ env, pushAgent: agent, mailer });
   two = await t.startServer({ env, pushAgent: agent, mailer });
@@ -179,10 +185,35 @@ async function pushes(p: Person) {
   return rows;
 }
 
-/** Waits until `expected` pushes of the member are sent, then a little more, so that a second copy would have come. */
+/**
+ * Waits until nothing more is on its way to the member's devices: each push queued for them sent or
+ * given up, and every attempt their rows count (one per claim, by either instance) arrived at the
+ * push service. A second copy, had one been sent, is there by then.
+ */
+async function finished(p: Person) {
+  const state = async () => {
+    const { rows } = await t.db.query<{ attempts: number; done: boolean; endpoint: string }>(
+      `SELECT d.attempts, d.sent_at IS NOT NULL OR d.gave_up_at IS NOT NULL AS done, s.endpoint
+         FROM notification_deliveries d JOIN member_events e ON e.id = d.event_id JOIN push_subscriptions s ON s.id = d.subscription_id
+        WHERE e.member_id = $1 AND d.channel = 'push'`,
+      [p.id],
+    );
+    const arrived = [...new Set(rows.map((r) => new URL(r.endpoint).pathname))].reduce((n, path) => n + (reached.get(path) ?? 0), 0);
+    return { pending: rows.filter((r) => !r.done).length, unarrived: Math.max(0, rows.reduce((n, r) => n + r.attempts, 0) - arrived) };
+  };
+  await expect.poll(state, { timeout: 15_000, interval: 50 }).toEqual({ pending: 0, unarrived: 0 });
+}
+
+/** Waits until the member's pushes are done with, and checks that `expected` of them were sent. */
 async function settled(p: Person, expected: number) {
-  await expect.poll(async () => (await pushes(p)).filter((d) => d.sent).length, { timeout: 15_000, interval: 100 }).toBe(expected);
-  await new Promise((r) => setTimeout(r, 1500));
+  await finished(p);
+  expect((await pushes(p)).filter((d) => d.sent).length).toBe(expected);
+}
+
+/** Before checking that nothing was pushed: the workers have looked since now and found nothing left to claim, and what they claimed has arrived. */
+async function quiet(...people: Person[]) {
+  await outbox.drained("push");
+  for (const p of people) await finished(p);
 }
 
 /** The payload as the browser reads it: decrypted with the device's private key and auth secret (RFC 8291). */
@@ -268,12 +299,14 @@ describe("Web Push", () => {
     answers.set(d.path, [410]);
     expect((await pay(alice, hal, "1.00")).status).toBe(200);
     await expect.poll(async () => (await t.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [hal.id])).rowCount, { timeout: 15_000 }).toBe(0);
-    await new Promise((r) => setTimeout(r, 2500));
+    // Its messages went with it: a retry would be a row still there; the workers find nothing of his to claim.
+    await outbox.drained("push");
     expect(postsTo(d).map((r) => r.status)).toEqual([410]);
     expect(await pushes(hal)).toEqual([]);
     // And the next payment pushes nothing either.
     expect((await pay(alice, hal, "1.00")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1000));
+    await quiet(hal);
+    expect(await pushes(hal)).toEqual([]);
     expect(postsTo(d)).toHaveLength(1);
   });
 
@@ -299,7 +332,7 @@ describe("Web Push", () => {
     const d = await subscribed(bob);
     const r = await pay(poor, bob, "5.00");
     expect(r.status).toBe(409);
-    await new Promise((r) => setTimeout(r, 1000));
+    await quiet(bob);
     expect(await pushes(bob)).toEqual([]);
     expect(postsTo(d)).toEqual([]);
   });
@@ -328,7 +361,7 @@ describe("Web Push", () => {
     expect((await t.db.query("SELECT 1 FROM push_subscriptions WHERE member_id = $1", [kim.id])).rowCount).toBe(1);
     expect((await kim.api.call("unsubscribePush", { body: { endpoint: d.endpoint } })).json).toEqual({ ok: true });
     expect((await pay(alice, kim, "1.00")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1000));
+    await quiet(kim);
     expect(await pushes(kim)).toEqual([]);
     expect(postsTo(d)).toEqual([]);
   });
@@ -439,9 +472,9 @@ describe("a member's silent devices", () => {
       await expect.poll(() => postsTo(zoes).length, { timeout: 2000 - (Date.now() - paidAt), interval: 20 }).toBe(1);
       expect(mails.find((m) => m.to === yves.email)!.at - paidAt).toBeLessThan(2000);
       expect(decrypt(zoes, postsTo(zoes)[0]!).title).toBe("Received 3.00 DL");
-      // Two instances with six push senders each: Xavier's devices never had more than two of them.
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(stalled.length).toBeGreaterThan(2);
+      // Two instances with six push senders each: Xavier's devices never had more than two of them,
+      // not even once the first two timed out and his turn went on to the next two.
+      await expect.poll(() => stalled.length, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(4);
       expect(stalledMostOpen).toBe(2);
     } finally {
       await release(xavier);
@@ -465,10 +498,20 @@ describe("a member's silent devices", () => {
       // The push service stays silent past PUSH_TIMEOUT_SECONDS (1 s here): a failure, and the device paused.
       await expect.poll(device, { timeout: 5000, interval: 50 }).toEqual({ failures: 1, paused: true });
       expect(tries()).toBe(1);
+      // When that message's retry falls due, its backoff over.
+      const retryAt = (
+        await t.db.query<{ at: Date }>(
+          "SELECT d.next_attempt_at AS at FROM notification_deliveries d JOIN push_subscriptions s ON s.id = d.subscription_id WHERE s.member_id = $1",
+          [walt.id],
+        )
+      ).rows[0]!.at;
       // While it is paused nothing goes there: neither that message's retry nor a new one.
       await t.db.query("UPDATE push_subscriptions SET paused_until = now() + interval '1 hour' WHERE member_id = $1", [walt.id]);
       expect((await pay(alice, walt, "2.00")).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 2000));
+      // Once the retry is due too, only the pause holds both back when the workers look.
+      const retryDue = async () => (await t.db.query<{ due: boolean }>("SELECT now() >= $1 AS due", [retryAt])).rows[0]!.due;
+      await expect.poll(retryDue, { timeout: 5000, interval: 50 }).toBe(true);
+      await outbox.drained("push");
       expect(tries()).toBe(1);
       expect((await pushes(walt)).map((p) => p.attempts)).toEqual([1, 0]);
       // Once the pause is over both go, fail, and the third failure in a row drops the device with its messages.

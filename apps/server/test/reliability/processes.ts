@@ -166,17 +166,23 @@ export class CrashablePostgres {
     }
     await waitFor(() => !all.some(alive), 5_000, 25);
     const port = this.pg.port;
-    // Until every old backend has let go of shared memory, a new postmaster refuses to start.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        this.pg = await startEmbeddedPostgres(this.dir, { port, log: () => {} });
-        return;
-      } catch (e) {
-        if (attempt >= 20) throw e;
-        // A retry's back-off: what is awaited is the start itself succeeding, tried again below.
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    // Until every old backend has let go of shared memory, a new postmaster refuses to start: the
+    // start itself is what is awaited, tried again until it succeeds.
+    let refused: unknown;
+    const started = await waitFor(
+      async () => {
+        try {
+          this.pg = await startEmbeddedPostgres(this.dir, { port, log: () => {} });
+          return true;
+        } catch (e) {
+          refused = e;
+          return false;
+        }
+      },
+      15_000,
+      100,
+    );
+    if (!started) throw refused;
   }
 
   async stop(): Promise<void> {

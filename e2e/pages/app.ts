@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import path from "node:path";
+import PO from "pofile";
+import type { Locator, Page } from "playwright-core";
+
+/**
+ * Moving around the app as a page model: the login page, the signed-in member's menu (behind the
+ * bottom bar's Menu on a phone, under their name on a wide screen), a screen opened by its menu
+ * entry or by its address, its heading; in English or in French (`t`), on a phone (`phone`:
+ * tapped) or on a wide screen (clicked).
+ */
+
+/** The app's words in the language a test runs in: an English text with its {values} filled in, or its translation. */
+export type Words = (english: string, values?: Record<string, string | number>) => string;
+
+const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (whole, k: string) => String(values[k] ?? whole));
+
+/** The app's words as they are written in the code: English. */
+export const english: Words = (text, values = {}) => fill(text, values);
+
+let frenchMessages: Map<string, string> | undefined;
+/** The app's words in French, as its translation file has them (an untranslated text stays English, as in the app). */
+export const french: Words = (text, values = {}) => {
+  frenchMessages ??= new Map(
+    PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../apps/web/src/locales/fr-FR.po"), "utf8")).items.map((i) => [
+      i.msgid,
+      i.msgstr[0] || i.msgid,
+    ]),
+  );
+  return fill(frenchMessages.get(text) ?? text, values);
+};
+
+export interface Way {
+  /** On a phone: the bottom bar's Menu, and a tap for every press. A wide screen (the default) clicks. */
+  phone?: boolean;
+  /** The app's words in the page's language (English by default). */
+  t?: Words;
+}
+
+/** A tap on a phone, a click on a wide screen. */
+export const press = (l: Locator, phone = false) => (phone ? l.tap() : l.click());
+
+/** Goes to `route` ("/admin/members") of the server the page is on, as typing its address would. */
+export async function goTo(page: Page, route: string): Promise<void> {
+  await page.goto(new URL(route, page.url()).href);
+}
+
+/** The login page of the server at `baseUrl`, once its Sign in button is there. */
+export async function openSignIn(page: Page, baseUrl: string, t: Words = english): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByRole("button", { name: t("Sign in") }).waitFor();
+}
+
+/**
+ * Signs in through the login page in the page's language: the address, the password (the demo's
+ * by default), Sign in. Where the member lands is the test's to say.
+ */
+export async function signInAs(page: Page, baseUrl: string, email: string, opts: { password?: string; t?: Words } = {}): Promise<void> {
+  const { password = "Demo1234!", t = english } = opts;
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel(t("Email")).fill(email);
+  await page.getByLabel(t("Password"), { exact: true }).fill(password);
+  await page.getByRole("button", { name: t("Sign in") }).click();
+}
+
+/** Signs in as `email` and lands on the dashboard (a member with an account of their own). */
+export async function signInToDashboard(page: Page, baseUrl: string, email: string, opts: { password?: string; t?: Words } = {}): Promise<void> {
+  await signInAs(page, baseUrl, email, opts);
+  await page.waitForURL(`${baseUrl}/dashboard`);
+}
+
+/**
+ * Opens the signed-in member's menu: on a phone from the bottom bar's Menu, on a wide screen from
+ * the button with their name (`member`) in the navigation bar.
+ */
+export async function openMenu(page: Page, member: string, opts: Way = {}): Promise<void> {
+  const { phone = false, t = english } = opts;
+  const button = phone
+    ? page.getByRole("navigation", { name: t("Shortcuts") }).getByRole("button", { name: t("Menu") })
+    : page.getByRole("navigation", { name: t("Main") }).getByRole("button", { name: member });
+  await press(button, phone);
+}
+
+/** An entry of the open menu, by its words ("Association settings"). */
+export const menuEntry = (page: Page, entry: string, t: Words = english): Locator => page.getByRole("menuitem", { name: t(entry) });
+
+/** Opens the member's menu and chooses `entry` in it; what it opens is the test's to wait for. */
+export async function chooseFromMenu(page: Page, member: string, entry: string, opts: Way = {}): Promise<void> {
+  await openMenu(page, member, opts);
+  await press(menuEntry(page, entry, opts.t), opts.phone);
+}
+
+/** The screen's title, its one level-1 heading, named `title` in the page's language. */
+export const screenTitle = (page: Page, title: string, t: Words = english): Locator => page.getByRole("heading", { level: 1, name: t(title) });
+
+/** Opens the screen at `route` ("/preferences") by its address, once titled `title` in the page's language. */
+export async function openScreen(page: Page, route: string, title: string, t: Words = english): Promise<void> {
+  await goTo(page, route);
+  await screenTitle(page, title, t).waitFor();
+}
+
+/**
+ * Opens the screen the menu's `entry` leads to, as a member does, and waits for its title
+ * (`title`, the entry's own words unless told).
+ */
+export async function openFromMenu(page: Page, member: string, entry: string, opts: Way & { title?: string } = {}): Promise<void> {
+  await chooseFromMenu(page, member, entry, opts);
+  await screenTitle(page, opts.title ?? entry, opts.t).waitFor();
+}
+
+/** The question a dialog asks, answered with its button `button` ("Approve", "Cancel"). */
+export async function answer(question: Locator, button: string, opts: Way = {}): Promise<void> {
+  const { phone = false, t = english } = opts;
+  await press(question.getByRole("button", { name: t(button), exact: true }), phone);
+}
+
+/** Whether the hand is on `l`: the element a key pressed now would act on. */
+export const hasFocus = (l: Locator): Promise<boolean> => l.evaluate((el) => el === document.activeElement);

@@ -1,0 +1,100 @@
+import type { Locator, Page } from "playwright-core";
+import { english, openFromMenu, type Way, type Words } from "./app";
+
+/**
+ * The association as a page model: its first days (the link its administrator or an invited
+ * member gets to choose a password, a member signing up and confirming their address), and its
+ * settings as its owner changes them (the currency's symbol, the logo, the main colour, how much
+ * members may owe, the preview).
+ */
+
+// Joining.
+
+/**
+ * Opens a link mailed to choose a password (the first administrator's, an invited member's),
+ * chooses `password`, and is back on the sign-in page.
+ */
+export async function choosePasswordFromLink(page: Page, link: string, password: string): Promise<void> {
+  await page.goto(link);
+  await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
+  await page.getByLabel("New password").fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+}
+
+export interface NewMember {
+  email: string;
+  firstName: string;
+  lastName: string;
+  password: string;
+}
+
+/** Signs up on the association's sign-up page, and is sent to the sign-in page. */
+export async function signUp(page: Page, baseUrl: string, who: NewMember): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Firstname").fill(who.firstName);
+  await page.getByLabel("Lastname").fill(who.lastName);
+  await page.getByLabel("Password", { exact: true }).fill(who.password);
+  await page.getByLabel("Confirm password").fill(who.password);
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+}
+
+/** Opens the confirmation link mailed after signing up (its `token`), and presses Confirm my address. */
+export async function confirmAddress(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/confirm-email?token=${token}`);
+  await page.getByRole("button", { name: "Confirm my address" }).click();
+}
+
+// The settings.
+
+/**
+ * Opens the association's settings from the owner's menu (`owner`, their name), once the form
+ * is there to edit.
+ */
+export async function openSettings(page: Page, owner: string, opts: Way = {}): Promise<void> {
+  await openFromMenu(page, owner, "Association settings", opts);
+  await page.waitForURL((u) => u.pathname === "/admin/settings");
+  await currencySymbol(page, opts.t).waitFor();
+}
+
+/** The settings' field of the currency's symbol. */
+export const currencySymbol = (page: Page, t: Words = english): Locator => page.getByLabel(t("Currency symbol"));
+
+/** The settings' field of how much members may owe (the ledger's floor, written without its minus). */
+export const membersMayOwe = (page: Page, t: Words = english): Locator => page.getByLabel(t("Members may owe up to"));
+
+/** The settings' Save the settings (disabled, by aria-disabled, while nothing has changed). */
+export const saveButton = (page: Page, t: Words = english): Locator => page.getByRole("button", { name: t("Save the settings") });
+
+/** The settings' preview: the sign-in page and the dashboard as members will see them once saved. */
+export const preview = (page: Page): Locator => page.getByRole("region", { name: "Preview" });
+
+/** Uploads `file` as the association's logo (saved at once, without Save). */
+export async function uploadLogo(page: Page, file: string): Promise<void> {
+  await page.getByLabel("Upload a logo").setInputFiles(file);
+}
+
+/** Picks `colour` ("#8a2be2") as the main colour. */
+export async function pickMainColour(page: Page, colour: string): Promise<void> {
+  await page.getByLabel("Main colour").fill(colour);
+}
+
+/** Save the settings. */
+export async function saveSettings(page: Page, t: Words = english): Promise<void> {
+  await saveButton(page, t).click();
+}
+
+/**
+ * Types how much members may owe (`amount`, as the owner writes it), then Save the settings:
+ * the question that a new floor asks first, open.
+ */
+export async function askToSaveWhatMembersMayOwe(page: Page, amount: string, t: Words = english): Promise<Locator> {
+  await membersMayOwe(page, t).fill(amount);
+  await saveSettings(page, t);
+  const question = page.getByRole("dialog", { name: t("Lower how much members may owe?") });
+  await question.waitFor();
+  return question;
+}

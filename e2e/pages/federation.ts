@@ -1,0 +1,96 @@
+import type { Locator, Page } from "playwright-core";
+import { english, goTo, screenTitle, type Words } from "./app";
+
+/**
+ * Linking two associations as a page model: an owner's linked associations (inviting another,
+ * accepting an invitation with the terms, confirming, withdrawing), and a member paying across a
+ * link on the screen a scanned code of the other association opens.
+ */
+
+/** Opens the linked associations by their address, once titled. */
+export async function openLinkedAssociations(page: Page, t: Words = english): Promise<void> {
+  await goTo(page, "/admin/federation");
+  await screenTitle(page, "Linked associations", t).waitFor();
+}
+
+/** Opens the linked associations from the association's settings (opened by their address), once titled. */
+export async function openLinkedAssociationsFromSettings(page: Page, t: Words = english): Promise<void> {
+  await goTo(page, "/admin/settings");
+  await page.getByRole("link", { name: t("Linked associations") }).click();
+  await screenTitle(page, "Linked associations", t).waitFor();
+}
+
+/** The first link in the list (the newest): its association, its state, its buttons. */
+export const firstLink = (page: Page): Locator => page.locator(".federation-link").first();
+
+/** How many links the list shows, whatever their state. */
+export const linkCount = (page: Page): Promise<number> => page.locator(".federation-link").count();
+
+/** Invite an association: the dialog's field of the invitation's code, which fills once the server has made it. */
+export async function invite(page: Page): Promise<Locator> {
+  await page.getByRole("button", { name: "Invite an association" }).click();
+  return page.getByRole("dialog").getByLabel("Invitation code");
+}
+
+/** Done, in the invitation's dialog. */
+export async function closeInvitation(page: Page): Promise<void> {
+  await page.getByRole("dialog").getByRole("button", { name: "Done" }).click();
+}
+
+/** The terms an association links on: what one of its own unit and one of theirs are worth, and the most of theirs it holds. */
+export interface Terms {
+  /** Its currency's symbol ("GON"), as the field's label names it. */
+  currency: string;
+  ours: string;
+  theirs: string;
+  most: string;
+}
+
+/** Accept an invitation: its code and the terms typed, the dialog ready to accept. */
+export async function askToAcceptInvitation(page: Page, code: string, terms: Terms, t: Words = english): Promise<Locator> {
+  await page.getByRole("button", { name: t("Accept an invitation") }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel(t("Invitation code")).fill(code);
+  await dialog.getByLabel(t("1 {currency} is worth", { currency: terms.currency })).fill(terms.ours);
+  await dialog.getByLabel(t("1 unit of their currency is worth")).fill(terms.theirs);
+  await dialog.getByLabel(t("Most of their currency we hold")).fill(terms.most);
+  return dialog;
+}
+
+/** Confirm the link, on a link the other association accepted: the question, with the terms offered. */
+export async function askToConfirmLink(page: Page, link: Locator): Promise<Locator> {
+  await link.getByRole("button", { name: "Confirm the link" }).click();
+  const question = page.getByRole("dialog");
+  await question.waitFor();
+  return question;
+}
+
+/** Withdraw the invitation not answered yet, and yes when asked. */
+export async function withdrawInvitation(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Withdraw the invitation" }).click();
+  await page.getByRole("dialog", { name: "Withdraw this invitation?" }).getByRole("button", { name: "Withdraw the invitation" }).click();
+}
+
+/**
+ * Pay `amount` ("10.00 DL"), tapped on the screen that pays across a link; a ledger wallet's
+ * password (`password`) typed when it is asked before signing, as a custodial wallet pays at once.
+ */
+export async function payAcross(page: Page, amount: string, password: string): Promise<void> {
+  await page.getByRole("button", { name: `Pay ${amount}` }).tap();
+  const unlock = page.getByRole("dialog").getByLabel("Password", { exact: true });
+  const first = await Promise.race([
+    page
+      .getByRole("heading", { name: "Paid" })
+      .waitFor()
+      .then(() => "paid" as const),
+    unlock.waitFor().then(() => "unlock" as const),
+  ]);
+  if (first === "unlock") {
+    await unlock.fill(password);
+    await page
+      .getByRole("dialog")
+      .getByRole("button", { name: /Unlock|Ok|Confirm/ })
+      .first()
+      .tap();
+  }
+}
