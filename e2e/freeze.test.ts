@@ -7,22 +7,29 @@ import { layoutProblems } from "./support/screen-checks";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 import { accountsShown, frozenNotice } from "./pages/dashboard";
-import { sendPayment, startPayment } from "./pages/payments";
+import { openPayment, pay, recipientRow, searchRecipients } from "./pages/payments";
+import { openTill } from "./pages/till";
 
 const suite = useSuite();
 const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
 
 const movementsCount = async () => Number(((await sql(suite.server, "SELECT count(*)::int AS n FROM movements")) as { n: number }[])[0]!.n);
 
-/** On a wide screen, by click. */
-const CLICK = { touch: false };
-
-/** Alice starts paying Bob `amount`: Send money's second step, with the amount typed. */
-const payBob = (page: Page, amount: string) => startPayment(page, "bob", "Bob Durand", amount, undefined, CLICK);
+/** A screenshot of the phone's screen in both schemes, for a member's eyes. */
+async function photograph(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: path.join(SCREENS, `${name}-360-en-${scheme}.png`), fullPage: true });
+  }
+}
 
 describe("freezing a wallet", () => {
-  it("an administrator freezes Bob's wallet with a reason: Alice's payment is refused, Bob reads why; unfreezing restores both; both in the audit log", async () => {
+  it("an administrator freezes Bob's wallet with a reason: Alice reads that Bob cannot be paid, Bob reads why and his till shows no code; unfreezing restores all; both in the audit log", async () => {
     const reason = "Unusual activity: please call the association";
+    // Alice, on her phone, has picked Bob to pay him when the freeze comes.
+    const alice = await signedIn(suite, "alice@example.com", undefined, { phone: true });
+    const picked = await openPayment(alice.page, "bob", "Bob Durand");
     const admin = await signedIn(suite, "admin@example.com");
     await admin.page.goto(`${suite.server.url}/admin`);
     const section = admin.page.getByRole("region", { name: "Members and limits" });
@@ -40,12 +47,24 @@ describe("freezing a wallet", () => {
     await row.getByText(`Frozen: ${reason}`).waitFor();
     await admin.page.getByRole("region", { name: "Audit log" }).getByText(`Account frozen: ${reason}`).waitFor();
 
-    const alice = await signedIn(suite, "alice@example.com");
     const before = await movementsCount();
-    // Told as soon as the amount is typed, under the field, and Send stays unavailable.
-    const refused = await payBob(alice.page, "2.00");
-    await refused.getByText("This account is frozen.").waitFor();
-    expect(await refused.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+    // Told as soon as the amount is typed, under the field, in Bob's name (not "This account is
+    // frozen." under her own balance, which read as if hers were), and Send stays unavailable.
+    await picked.getByLabel("Amount").fill("2.00");
+    await picked.getByText("Bob Durand cannot receive payments at the moment.").waitFor();
+    expect(await picked.getByText("This account is frozen.").count()).toBe(0);
+    expect(await picked.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+    await alice.page.keyboard.press("Escape");
+    await picked.waitFor({ state: "detached" });
+    // Looking for him again, his row says so before any amount, and cannot be picked.
+    const step1 = await searchRecipients(alice.page, "bob");
+    const bobRow = recipientRow(step1, "Bob Durand");
+    await bobRow.getByText("Cannot receive payments at the moment").waitFor();
+    expect(await bobRow.isDisabled()).toBe(true);
+    expect(await layoutProblems(alice.page)).toEqual([]);
+    await photograph(alice.page, "frozen-payee");
+    await step1.getByRole("button", { name: "Close" }).tap();
+    await step1.waitFor({ state: "detached" });
     expect(await movementsCount()).toBe(before);
 
     // Bob, on his phone, reads why.
@@ -61,11 +80,14 @@ describe("freezing a wallet", () => {
       expect(await button.getAttribute("aria-describedby").then((id) => bob.page.locator(`#${id}`).innerText())).toBe("This account is frozen.");
     }
     expect(await layoutProblems(bob.page)).toEqual([]);
-    fs.mkdirSync(SCREENS, { recursive: true });
-    for (const scheme of ["light", "dark"] as const) {
-      await bob.page.emulateMedia({ colorScheme: scheme });
-      await bob.page.screenshot({ path: path.join(SCREENS, `frozen-dashboard-360-en-${scheme}.png`), fullPage: true });
-    }
+    await photograph(bob.page, "frozen-dashboard");
+    // His till says it is frozen and has no keypad to ask with: no customer is left to be refused.
+    await bob.page.emulateMedia({ colorScheme: "light" });
+    await openTill(bob.page);
+    await bob.page.getByText("This account is frozen: it cannot receive payments until the association unfreezes it.").waitFor();
+    expect(await bob.page.getByRole("group", { name: "Keypad" }).count()).toBe(0);
+    expect(await layoutProblems(bob.page)).toEqual([]);
+    await photograph(bob.page, "frozen-till");
     await bob.context.close();
 
     await row.getByRole("button", { name: "Unfreeze" }).click();
@@ -78,10 +100,7 @@ describe("freezing a wallet", () => {
     await row.getByText(/^Frozen:/).waitFor({ state: "detached" });
     await admin.context.close();
 
-    await alice.page.keyboard.press("Escape");
-    await refused.waitFor({ state: "detached" });
-    const step2 = await payBob(alice.page, "2.00");
-    await sendPayment(alice.page, step2, "2.00", { ...CLICK, timeout: 20_000 });
+    await pay(alice.page, "bob", "Bob Durand", "2.00");
     expect(await movementsCount()).toBe(before + 1);
     await alice.context.close();
 

@@ -21,14 +21,24 @@ const press = (l: Locator, touch: boolean) => (touch ? l.tap() : l.click());
  */
 export async function openPayment(page: Page, search: string, name: string, opts: SendOptions = {}): Promise<Locator> {
   const { touch = true, title = "Send money" } = opts;
-  await press(page.getByRole("button", { name: title === "Send money" ? "Pay" : "Payer", exact: true }), touch);
-  const step1 = page.getByRole("dialog", { name: `${title} - 1/2` });
-  await step1.getByRole("searchbox").fill(search);
-  await press(step1.getByRole("button", { name: new RegExp(`^${name}`) }).first(), touch);
+  const step1 = await searchRecipients(page, search, opts);
+  await press(recipientRow(step1, name), touch);
   const step2 = page.getByRole("dialog", { name: `${title} - 2/2` });
   await step2.getByRole("textbox").first().waitFor();
   return step2;
 }
+
+/** Pay, then `search` typed in Send money's first step: the step, its results on their way. */
+export async function searchRecipients(page: Page, search: string, opts: SendOptions = {}): Promise<Locator> {
+  const { touch = true, title = "Send money" } = opts;
+  await press(page.getByRole("button", { name: title === "Send money" ? "Pay" : "Payer", exact: true }), touch);
+  const step1 = page.getByRole("dialog", { name: `${title} - 1/2` });
+  await step1.getByRole("searchbox").fill(search);
+  return step1;
+}
+
+/** The row of the member named `name` among the first step's results. */
+export const recipientRow = (step1: Locator, name: string): Locator => step1.getByRole("button", { name: new RegExp(`^${name}`) }).first();
 
 /** As openPayment, then the amount (and the memo) typed: the second step, ready to send. */
 export async function startPayment(page: Page, search: string, name: string, amount: string, memo?: string, opts: SendOptions = {}): Promise<Locator> {

@@ -1,3 +1,3 @@
 /** The members' face: finding a member to pay or ask, and telling two alike names apart. */
 export { NameHint } from "./recipients/NameHint";
-export { useRecipientSearch, useSetFavorite } from "./recipients/queries";
+export { useForgetRecipientSearches, useRecipientSearch, useSetFavorite } from "./recipients/queries";

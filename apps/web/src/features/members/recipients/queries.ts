@@ -1,3 +1,4 @@
+import { useCallback } from "react";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { shouldSearchRecipients, type Recipient } from "@mutua/domain";
 import { useClient } from "../../../lib/context";
@@ -20,8 +21,21 @@ export function useRecipientSearch(q: string, backendId?: string) {
     queryFn: ({ pageParam }) =>
       client.call("searchRecipients", { query: { q: q.trim(), offset: pageParam, limit: PAGE, ...(backendId ? { backendId } : {}) } }),
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length * PAGE : undefined),
-    staleTime: STALE.search,
+    // A payee who could not be paid is asked about anew each time: an unfrozen one is payable at once.
+    staleTime: (q) => (q.state.data?.pages.some((p) => p.rows.some((r) => r.cannotReceive)) ? 0 : STALE.search),
   });
+}
+
+/**
+ * Forgets the searches kept so far: once a payment is refused because its payee cannot be paid
+ * now (frozen), the next search says so on their row instead of a result from before.
+ */
+export function useForgetRecipientSearches() {
+  const qc = useQueryClient();
+  return useCallback(() => {
+    qc.removeQueries({ queryKey: recipientKeys.all, type: "inactive" });
+    void qc.invalidateQueries({ queryKey: recipientKeys.all });
+  }, [qc]);
 }
 
 export function useSetFavorite() {

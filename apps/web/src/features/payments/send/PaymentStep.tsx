@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import { ErrorCode, M, memoProblem, parseAmountInput, type AccountEntry, type Recipient } from "@mutua/domain";
@@ -6,6 +6,7 @@ import { useConfig } from "../../../lib/context";
 import { useFormat } from "../../../lib/format";
 import { tr } from "../../../lib/i18n";
 import { accountLabel, subAccountLabel } from "../../wallets";
+import { useForgetRecipientSearches } from "../../members";
 import { RecipientRow } from "./RecipientStep";
 import { balanceCents, floorCents, payableSubAccounts, spendableCents } from "./spendable";
 import { AmountField } from "../../../ui/AmountField";
@@ -59,10 +60,13 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
   const valid = parsed?.ok && !amountError ? parsed : null;
   const plan = usePaymentPlan(from.id, recipient.walletId, valid?.text);
   // A refusal other than the balance (a frozen account) is said in the server's words.
-  if (valid && plan.isError) {
-    const e = plan.error;
-    amountError = e instanceof RefusedError && e.code === ErrorCode.accountFrozen ? tr(e.msg) : i18n._(M.insufficientBalanceShort);
-  }
+  const frozen = Boolean(valid && plan.error instanceof RefusedError && plan.error.code === ErrorCode.accountFrozen);
+  if (valid && plan.isError) amountError = frozen ? tr((plan.error as RefusedError).msg) : i18n._(M.insufficientBalanceShort);
+  // Searches from before the freeze would offer the payee again as payable.
+  const forgetSearches = useForgetRecipientSearches();
+  useEffect(() => {
+    if (frozen) forgetSearches();
+  }, [frozen, forgetSearches]);
 
   const senderMemoError = memoProblem(senderMemo);
   const recipientMemoError = splitMemo && !sameMemo ? memoProblem(recipientMemo) : null;
