@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 import { balanceBecomes, shownBalance } from "./pages/dashboard";
-import { openTransaction, recentTransaction } from "./pages/history";
+import { expectSpokenDate, openTransaction, recentTransaction } from "./pages/history";
 import { openReconversion, reconvert } from "./pages/topup";
 
 const suite = useSuite();
 
 describe("reconversion", () => {
-  it("alice reconverts 5.00; admin@ moves it to paid in /admin; her detail dialog shows each stage", async () => {
-    const alice = await signedIn(suite, "alice@example.com");
+  it("alice reconverts 5.00 on her phone; admin@ moves it to paid in /admin; her detail dialog shows each stage and when, as a person says it", async () => {
+    const alice = await signedIn(suite, "alice@example.com", undefined, { phone: true });
     const before = await shownBalance(alice.page);
     const modal = await openReconversion(alice.page);
     expect(await modal.getByRole("button", { name: "Back" }).count()).toBe(0);
@@ -45,8 +45,9 @@ describe("reconversion", () => {
     const processed = await openTransaction(row, "Reconversion details");
     await processed.getByText("Reconversion processed").waitFor();
     const stages = processed.getByRole("list", { name: "Reconversion stages" }).getByRole("listitem");
-    expect(await stages.allInnerTexts()).toEqual(["sent", "received", "invoiced", "processed"]);
+    expect(await stages.allInnerTexts()).toEqual(["Sent", "Received", "Invoiced", "Processed"]);
     expect(await processed.locator("li.done").count()).toBe(4);
+    await expectSpokenDate(processed);
     await alice.context.close();
   });
 

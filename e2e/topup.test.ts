@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 import { balanceBecomes, shownBalance } from "./pages/dashboard";
+import { expectSpokenDate } from "./pages/history";
 import { deleteTopUp, openTopUp, payInDemoCheckout, requestTopUp, topUpButton, topUpDetails } from "./pages/topup";
 
 // Short refresh intervals, as an association may configure them, so polling shows within the test.
@@ -15,8 +16,8 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const suite = useSuite(() => ({ APP_CONFIG: configFile }));
 
 describe("topping up", () => {
-  it("alice tops up 25.00 through the demo checkout, her dialog notices the payment, credits@ approves, her balance rises by itself", async () => {
-    const alice = await signedIn(suite, "alice@example.com");
+  it("alice tops up 25.00 on her phone through the demo checkout, her dialog notices the payment, credits@ approves, her balance rises by itself", async () => {
+    const alice = await signedIn(suite, "alice@example.com", undefined, { phone: true });
     const before = await shownBalance(alice.page);
     const modal = await openTopUp(alice.page);
     await modal.getByText("Minimum credit amount: 5.00 DL").waitFor();
@@ -35,6 +36,7 @@ describe("topping up", () => {
     const detail = topUpDetails(alice.page);
     await detail.getByText("Requested 25.00 DL").waitFor();
     await detail.getByText("Your top-up request is waiting for you to pay it or delete it").waitFor();
+    await expectSpokenDate(detail);
     await payInDemoCheckout(detail, "25.00");
     // The dialog polls the order by itself (every 5 s) and closes when it is paid.
     await toastText(alice.page, "The Top-up request has been successfully payed");

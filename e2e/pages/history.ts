@@ -118,3 +118,19 @@ export async function selectedDays(picker: Locator): Promise<string[]> {
     return [...new Set([...marked, ...days.filter(looksSelected)])].map((d) => d.textContent ?? "");
   });
 }
+
+/**
+ * The two dates of a detail dialog: when, as the head says it to a person ("Today, 9:41 AM"), and
+ * the spec's exact date among its details ("2026-12-03 08:46:21+01:00").
+ */
+export async function detailDates(dialog: Locator): Promise<{ spoken: string; exact: string }> {
+  return { spoken: await dialog.locator(".detail-when").innerText(), exact: await dialog.locator(".detail-date").innerText() };
+}
+
+/** A detail dialog says when as a person does, a time and no ISO date, and keeps the spec's exact date. */
+export async function expectSpokenDate(dialog: Locator): Promise<void> {
+  const { spoken, exact } = await detailDates(dialog);
+  expect(spoken).toMatch(/\d{1,2}:\d{2}/);
+  expect(spoken).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  expect(exact).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+}

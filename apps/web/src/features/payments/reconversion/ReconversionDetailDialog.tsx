@@ -3,6 +3,7 @@ import { type TransactionView } from "@mutua/domain";
 import { Dialog } from "../../../ui/Dialog";
 import { useFormat } from "../../../lib/format";
 import { detailDate } from "../../../lib/dates";
+import { SpokenWhen } from "../../../ui/SpokenWhen";
 import { STAGES, stageLabel } from "./stages";
 import "../../../ui/parts.css";
 
@@ -24,6 +25,7 @@ export function ReconversionDetailDialog({ tx, onClose }: { tx: TransactionView;
     >
       <p className="detail-headline">{i18n._("Reconversion {reconversionStatus}", { reconversionStatus: stageLabel(i18n, status) })}</p>
       <p className="detail-amount">{i18n._("Sent {amount} {currency}", { amount: fmt.apiAmount(tx.amount, { abs: true }), currency: tx.currency })}</p>
+      <SpokenWhen iso={tx.date} />
       <ol className="stages" aria-label={i18n._("Reconversion stages")}>
         {STAGES.map((s, i) => (
           <li key={s} className={i <= reached ? "done" : undefined} aria-current={i === reached ? "step" : undefined}>
@@ -31,9 +33,10 @@ export function ReconversionDetailDialog({ tx, onClose }: { tx: TransactionView;
           </li>
         ))}
       </ol>
-      <p className="detail-date">
-        <time dateTime={tx.date}>{detailDate(tx.date)}</time>
-      </p>
+      <dl className="details">
+        <dt>{i18n._("Date")}</dt>
+        <dd className="detail-date">{detailDate(tx.date)}</dd>
+      </dl>
     </Dialog>
   );
 }

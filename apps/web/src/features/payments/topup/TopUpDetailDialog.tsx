@@ -7,6 +7,7 @@ import { Dialog } from "../../../ui/Dialog";
 import { toast } from "../../../lib/toast";
 import { useFormat } from "../../../lib/format";
 import { detailDate } from "../../../lib/dates";
+import { SpokenWhen } from "../../../ui/SpokenWhen";
 import { useCancelTopUp, useFetchPendingTopUps } from "./queries";
 import "../../../ui/parts.css";
 
@@ -103,6 +104,7 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
         <p className="detail-headline">{unpaid || order.state === "paid" ? i18n._("Top-up requested") : i18n._("Top-up received")}</p>
         <p className="detail-amount">{i18n._("Requested {amount} {currency}", { amount, currency: order.currency })}</p>
         {!order.isMine && <p>{i18n._("by {name}", { name: order.requester.name })}</p>}
+        <SpokenWhen iso={order.date} />
         <p>
           {unpaid
             ? order.isMine
@@ -115,9 +117,10 @@ export function TopUpDetailDialog({ order, onClose, onPaid }: { order: PendingTo
             {i18n._("Waiting for the payment… This window notices it by itself.")}
           </p>
         )}
-        <p className="detail-date">
-          <time dateTime={order.date}>{detailDate(order.date)}</time>
-        </p>
+        <dl className="details">
+          <dt>{i18n._("Date")}</dt>
+          <dd className="detail-date">{detailDate(order.date)}</dd>
+        </dl>
       </Dialog>
       {/* Beside the details, not inside them: a dialog of its own on top of the other. */}
       {confirmingDelete && (
