@@ -5,7 +5,7 @@ import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 import { askToMarkPaid, auditEntry, auditLog, openConsole, questionDetails, unpaidOrder } from "./pages/admin";
 import { answer, french, signInAs } from "./pages/app";
-import { requestTopUp } from "./pages/topup";
+import { awaitingValidation, requestTopUp } from "./pages/topup";
 
 const suite = useSuite();
 
@@ -30,7 +30,7 @@ describe("the administration console", () => {
     await admin.context.close();
 
     await bob.page.getByRole("button", { name: "Refresh" }).click();
-    await bob.page.getByRole("heading", { name: "Top up waiting admin validation" }).waitFor();
+    await awaitingValidation(bob.page).waitFor();
     await bob.context.close();
   });
 });

@@ -2,8 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
+import { newPage } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 import { accountCard, openAccountActions, openHelp, shortcuts, tapShortcut } from "./pages/dashboard";
+import { french, signInToDashboard } from "./pages/app";
+import { askMembers, askPart } from "./pages/asks";
 import { historyDialog } from "./pages/history";
 import { scanner } from "./pages/qr";
 import { tillShown } from "./pages/till";
@@ -80,6 +83,41 @@ describe("the dashboard on a phone", () => {
     await page.keyboard.press("Escape");
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it("with her own ask waiting and a top-up awaiting validation, Alice's latest movement is still on the first screen; in French the actions' labels stay inside their buttons", async () => {
+    const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    const ask = await askMembers(alice.page, [["durand", "Bob Durand"]], "2", "Bread");
+    await ask.getByRole("button", { name: "Ask", exact: true }).click();
+    await askPart(alice.page, "Bob Durand", "You asked 2.00 DL · Bread").getByText("Waiting").waitFor();
+    await alice.page.reload();
+    const mine = alice.page.getByRole("region", { name: "Your requests for money" });
+    await mine.waitFor();
+    await alice.page.locator(".tx-list li").first().waitFor();
+    const barTop = (await box(shortcuts(alice.page))).y;
+    // The top-up awaiting validation and the latest movement head the page; her ask waits below them.
+    for (const row of [alice.page.locator(".transactions").getByText("Awaiting validation"), alice.page.locator(".tx-list li").nth(1)]) {
+      const b = await box(row);
+      expect(b.y + b.height).toBeLessThanOrEqual(barTop);
+    }
+    expect((await box(mine)).y).toBeGreaterThan((await box(alice.page.locator(".tx-list li").nth(1))).y);
+    await shot(alice.page, "dashboard-with-asks");
+    await alice.context.close();
+
+    const bob = await newPage(suite.browser, { phone: true, locale: "fr-FR" });
+    await signInToDashboard(bob.page, suite.server.url, "bob@example.com", { t: french });
+    const actions = bob.page.locator(".money-actions .button");
+    await bob.page.getByRole("button", { name: "Recharger", exact: true }).waitFor();
+    const labels = await actions.evaluateAll((buttons) =>
+      buttons.map((b) => ({ text: b.textContent, fits: b.scrollWidth <= b.clientWidth, right: b.getBoundingClientRect().right })),
+    );
+    expect(labels.map((l) => l.text)).toEqual(["Payer", "Demander", "Recharger"]);
+    for (const l of labels) {
+      expect(l.fits, l.text!).toBe(true);
+      expect(l.right, l.text!).toBeLessThanOrEqual(360);
+    }
+    await shot(bob.page, "dashboard-actions-fr");
+    await bob.context.close();
   });
 
   it("the bottom bar: History has its address and back closes it; Scan opens the camera on a payment; Receive opens the till", async () => {

@@ -3,6 +3,7 @@ import type { Locator, Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./pages/payments";
+import { awaitingValidation } from "./pages/topup";
 
 /**
  * A member's phone first: the dialogs of paying and topping up, on the 360×740 touch
@@ -151,7 +152,7 @@ describe("Top-up details on a phone", () => {
     const received = page.locator(".transactions .tx").filter({ hasText: "+" }).first().getByText(/^\+/);
     expect(await colour(unpaid.getByText("25.00 DL"))).not.toBe(await colour(received));
     // The seeded top-up Alice paid waits for an administrator: Ok is its primary action.
-    const paid = group("Top up waiting admin validation").locator("li");
+    const paid = awaitingValidation(page).locator("li");
     await paid.getByText("Awaiting validation", { exact: true }).waitFor();
     expect(await colour(paid.getByText("25.00 DL"))).not.toBe(await colour(received));
     await page.locator(".transactions").screenshot({ path: "test-results/screens/phone-pending-topups.png" });

@@ -6,7 +6,7 @@ import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 import { balanceBecomes, shownBalance } from "./pages/dashboard";
 import { expectSpokenDate } from "./pages/history";
-import { deleteTopUp, openTopUp, payInDemoCheckout, requestTopUp, topUpButton, topUpDetails } from "./pages/topup";
+import { awaitingValidation, deleteTopUp, openTopUp, payInDemoCheckout, requestTopUp, topUpButton, topUpDetails } from "./pages/topup";
 
 // Short refresh intervals, as an association may configure them, so polling shows within the test.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-topup-"));
@@ -41,7 +41,7 @@ describe("topping up", () => {
     // The dialog polls the order by itself (every 5 s) and closes when it is paid.
     await toastText(alice.page, "The Top-up request has been successfully payed");
     await detail.waitFor({ state: "hidden" });
-    await alice.page.getByRole("heading", { name: "Top up waiting admin validation" }).waitFor();
+    await awaitingValidation(alice.page).waitFor();
 
     const credits = await signedIn(suite, "credits@example.com");
     await credits.page.getByRole("button", { name: "Cleo Credits" }).click();

@@ -13,6 +13,9 @@ export const topUpButton = (page: Page): Locator => page.getByRole("button", { n
 /** The dialog of a top-up request's details ("Requested 25.00 DL", Pay, Delete). */
 export const topUpDetails = (page: Page): Locator => page.getByRole("dialog", { name: "Top-up details" });
 
+/** The top-ups paid and waiting for an administrator: rows of the dashboard's activity, each with its chip. */
+export const awaitingValidation = (page: Page): Locator => page.getByRole("list", { name: "Top up waiting admin validation" });
+
 /** Top up: the form to top up the account, as it opens (or what Top up shows instead, left to the test). */
 export async function openTopUp(page: Page): Promise<Locator> {
   await topUpButton(page).click();

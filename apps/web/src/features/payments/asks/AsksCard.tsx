@@ -8,6 +8,7 @@ import { Avatar } from "../../../ui/Avatar";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { DeclineAskDialog } from "./DeclineAskDialog";
 import { useAnswerAsk } from "./mutations";
+import type { AsksShown } from "./queries";
 import "./asks.css";
 
 const statusWords = (i18n: I18n): Record<PaymentRequestStatus, string> => ({
@@ -19,17 +20,18 @@ const statusWords = (i18n: I18n): Record<PaymentRequestStatus, string> => ({
 });
 
 /**
- * The dashboard's asks for money: those the member has to answer, each with Pay (which opens the
- * payment, filled in) and Decline (which may also stop the asker); then the member's own latest asks, each part with who and its
- * state, live (their queries refresh with every event).
+ * The dashboard's asks for money, as two cards: those the member has to answer (`toAnswer`), each
+ * with Pay (which opens the payment, filled in) and Decline (which may also stop the asker), above
+ * the balance; and the member's own latest asks (`mine`), each part with who and its state, live
+ * (their queries refresh with every event), below the movements, which they must not push away.
  */
-export default function AsksCard({ asks, onPay }: { asks: AskList; onPay: (ask: MoneyAsk) => void }) {
+export default function AsksCard({ asks, which, onPay }: { asks: AskList; which: AsksShown; onPay: (ask: MoneyAsk) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const modals = useModals();
   const answer = useAnswerAsk();
-  const toAnswer = asks.ofMe.filter((a) => a.status === "open");
-  const mine = asks.byMe;
+  const toAnswer = which === "toAnswer" ? asks.ofMe.filter((a) => a.status === "open") : [];
+  const mine = which === "mine" ? asks.byMe : [];
   const words = statusWords(i18n);
   const money = (a: { amount: string; currency: string }) => fmt.money(a.amount, a.currency);
 
@@ -59,8 +61,8 @@ export default function AsksCard({ asks, onPay }: { asks: AskList; onPay: (ask: 
 
   if (toAnswer.length === 0 && mine.length === 0) return null;
   return (
-    <section className="card asks" aria-labelledby="asks-title">
-      <h2 id="asks-title">{i18n._("Requests for money")}</h2>
+    <section className="card asks" aria-labelledby={`asks-${which}`}>
+      <h2 id={`asks-${which}`}>{which === "toAnswer" ? i18n._("Requests for money") : i18n._("Your requests for money")}</h2>
       {toAnswer.length > 0 && (
         <ul aria-label={i18n._("To pay")}>
           {toAnswer.map((a) => (

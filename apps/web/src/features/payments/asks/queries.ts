@@ -28,4 +28,8 @@ export function useAsks(enabled = true) {
 }
 
 /** Whether the dashboard's card has anything to show (an ask to answer, or one's own lately): it loads only then. */
-export const hasAsksToShow = (asks: AskList | undefined): boolean => Boolean(asks && (asks.ofMe.some((a) => a.status === "open") || asks.byMe.length > 0));
+/** The dashboard's two cards of asks: those to answer, and the member's own. */
+export type AsksShown = "toAnswer" | "mine";
+
+export const hasAsksToShow = (asks: AskList | undefined, which: AsksShown): boolean =>
+  Boolean(asks && (which === "toAnswer" ? asks.ofMe.some((a) => a.status === "open") : asks.byMe.length > 0));

@@ -16,7 +16,7 @@ import { transactionKeys } from "../../../data/transactions";
 import type { PaymentDraft } from "../send/useSendPayment";
 import { useOnline } from "../../../lib/online";
 import { summaryKeys, useAccountSummary } from "./queries";
-import { hasAsksToShow, useAsks } from "../asks/queries";
+import { hasAsksToShow, useAsks, type AsksShown } from "../asks/queries";
 import { optionalLazy } from "../../../ui/optional-lazy";
 import { Skeleton } from "../../../ui/Skeleton";
 import { useSeen } from "../../../lib/in-view";
@@ -240,6 +240,9 @@ const Dashboard = memo(function Dashboard({ accounts }: { accounts: UseQueryResu
   ];
 
   const frozen = current !== undefined && current.frozenReason !== null;
+  const hasAccount = Boolean(accounts.data?.length);
+  const payAsk = (a: MoneyAsk) =>
+    pay({ rp: a.asker.memberId, rpb: a.walletId, amount: a.amount, senderMemo: a.memo || null, recipientMemo: a.memo || null, requestId: a.requestId });
   // Pay and Request: off without an account, offline, or frozen (then saying why).
   const moneyAction = { disabled: !current || !online || frozen, "aria-describedby": frozen ? "actions-frozen" : undefined };
   return (
@@ -251,14 +254,9 @@ const Dashboard = memo(function Dashboard({ accounts }: { accounts: UseQueryResu
           <LandOnWork />
         </Suspense>
       )}
-      {/* Somebody asks the member for money (or the member asked): above everything, Pay at hand.
-          Asks are between members with an account: none to fetch for an administrator without one. */}
-      <AsksSlot
-        enabled={Boolean(accounts.data?.length)}
-        onPay={(a) =>
-          pay({ rp: a.asker.memberId, rpb: a.walletId, amount: a.amount, senderMemo: a.memo || null, recipientMemo: a.memo || null, requestId: a.requestId })
-        }
-      />
+      {/* Somebody asks the member for money: above everything, Pay at hand. Asks are between
+          members with an account: none to fetch for an administrator without one. */}
+      <AsksSlot which="toAnswer" enabled={hasAccount} onPay={payAsk} />
       <div className="dashboard-columns">
         <div className="dashboard-side">
           <AccountsList
@@ -301,6 +299,8 @@ const Dashboard = memo(function Dashboard({ accounts }: { accounts: UseQueryResu
           onReceive={current && me ? () => showQr(current) : undefined}
         />
       </div>
+      {/* The member's own asks, after the balance and the movements: they wait, the money does not. */}
+      <AsksSlot which="mine" enabled={hasAccount} onPay={payAsk} />
     </main>
   );
 });
@@ -333,13 +333,13 @@ function SummarySlot({ walletId }: { walletId: string | undefined }) {
   return <Suspense fallback={loading}>{summary.data ? <AccountSummaryCard summary={summary.data} /> : loading}</Suspense>;
 }
 
-/** The asks for money to answer, and the member's own: loaded only when there are some. */
-function AsksSlot({ enabled, onPay }: { enabled: boolean; onPay: (a: MoneyAsk) => void }) {
+/** The asks for money to answer, or the member's own: loaded only when there are some. */
+function AsksSlot({ which, enabled, onPay }: { which: AsksShown; enabled: boolean; onPay: (a: MoneyAsk) => void }) {
   const asks = useAsks(enabled);
-  if (!hasAsksToShow(asks.data)) return null;
+  if (!hasAsksToShow(asks.data, which)) return null;
   return (
     <Suspense fallback={null}>
-      <AsksCard asks={asks.data!} onPay={onPay} />
+      <AsksCard asks={asks.data!} which={which} onPay={onPay} />
     </Suspense>
   );
 }

@@ -22,12 +22,9 @@ export function PendingTopUps({ orders, onOpen }: { orders: PendingTopUp[]; onOp
         onOpen={onOpen}
         withRequester
       />
-      <Group
-        title={i18n._("Top up waiting admin validation")}
-        text={i18n._("These top-ups have been paid and are waiting for an administrator of your local currency to validate them.")}
-        orders={paid}
-        onOpen={onOpen}
-      />
+      {/* Paid, nothing left for the member to do: rows of the activity with their chip, no heading
+          and no paragraph to push the movements off a phone's first screen. */}
+      <Group title={i18n._("Top up waiting admin validation")} orders={paid} onOpen={onOpen} />
     </>
   );
 }
@@ -40,7 +37,8 @@ function Group({
   withRequester,
 }: {
   title: string;
-  text: string;
+  /** What the member has to do about them, under a heading; without it, the rows alone. */
+  text?: string;
   orders: PendingTopUp[];
   onOpen: (o: PendingTopUp) => void;
   withRequester?: boolean;
@@ -50,9 +48,13 @@ function Group({
   if (orders.length === 0) return null;
   return (
     <div className="pending-topups">
-      <h3>{title}</h3>
-      <p className="hint">{text}</p>
-      <ul className="tx-list">
+      {text && (
+        <>
+          <h3>{title}</h3>
+          <p className="hint">{text}</p>
+        </>
+      )}
+      <ul className="tx-list" aria-label={text ? undefined : title}>
         {orders.map((o) => (
           <li key={o.id}>
             <button type="button" className="tx-row topup-row" onClick={() => onOpen(o)}>
