@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { newPage } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
-import { french, openSignIn, signInAs, signInToDashboard } from "./pages/app";
+import { french, signInWords } from "./pages/app";
+import { openSignIn, signIn, signInButton, signInToDashboard } from "./pages/members";
 
 /**
  * Accessibility: axe-core finds nothing on any route or modal (e2e/screens.test.ts, in
@@ -118,7 +119,8 @@ describe("page settings", () => {
     await context.close();
 
     const fr = await newPage(suite.browser, { locale: "fr-FR" });
-    await openSignIn(fr.page, suite.server.url, french);
+    await fr.page.goto(`${suite.server.url}/`);
+    await signInButton(fr.page, signInWords(french)).waitFor();
     expect(await fr.page.evaluate(() => document.documentElement.lang)).toMatch(/^fr/);
     await fr.context.close();
   });
@@ -147,7 +149,7 @@ describe("page settings", () => {
 
   it("announces toasts to screen readers", async () => {
     const { page, context } = await newPage(suite.browser);
-    await signInAs(page, suite.server.url, "alice@example.com", { password: "wrong-password" });
+    await signIn(page, suite.server.url, "alice@example.com", "wrong-password");
     const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Invalid credentials" });
     await toast.waitFor();
     expect(await toast.evaluate((el) => el.closest("[aria-live]")?.getAttribute("aria-live"))).toMatch(/polite|assertive/);

@@ -4,7 +4,8 @@ import { newPage, toastText } from "./support/browser";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 import { askToMarkPaid, auditEntry, auditLog, openConsole, questionDetails, unpaidOrder } from "./pages/admin";
-import { answer, french, signInAs } from "./pages/app";
+import { answer, french, signInWords } from "./pages/app";
+import { DEMO_PASSWORD, signIn } from "./pages/members";
 import { awaitingValidation, requestTopUp } from "./pages/topup";
 
 const suite = useSuite();
@@ -52,7 +53,7 @@ describe("the audit log", () => {
         JSON.stringify(details[action] ?? {}),
       ]);
     const admin = await newPage(suite.browser, { locale: "fr-FR" });
-    await signInAs(admin.page, suite.server.url, "admin@example.com", { t: french });
+    await signIn(admin.page, suite.server.url, "admin@example.com", DEMO_PASSWORD, signInWords(french));
     // With no account of her own, Ada lands on the console.
     await admin.page.waitForURL(`${suite.server.url}/admin`);
     const log = auditLog(admin.page, french);

@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectTitle, newPage } from "./support/browser";
 import { useSuite } from "./support/suite";
-import { menuEntry, openMenu, signInToDashboard } from "./pages/app";
+import { menuEntry, openMenu } from "./pages/app";
+import { signInToDashboard } from "./pages/members";
 
 /** An association's own config.json (docs/spec.md §3) drives the app: names, links, map, theme, hidden entries. */
 const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mutua-config-")), "config.json");

@@ -7,7 +7,7 @@ import { cameraVideoFromText, launchCameraBrowser, tempVideoPath } from "./suppo
 import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, startServer, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
-import { answer, english, french, signInAs, signInToDashboard, type Words } from "./pages/app";
+import { answer, english, french, signInWords, type Words } from "./pages/app";
 import {
   askToAcceptInvitation,
   askToConfirmLink,
@@ -20,6 +20,7 @@ import {
   payAcross,
   withdrawInvitation,
 } from "./pages/federation";
+import { DEMO_PASSWORD, signIn, signInToDashboard } from "./pages/members";
 import { qrText, scanToPay } from "./pages/qr";
 import { openTill, paidSale, typeOnKeypad } from "./pages/till";
 
@@ -52,7 +53,7 @@ afterAll(async () => {
 /** The demo's owner (admin@), signed in through the login page in the page's language. */
 async function owner(server: RunningServer, opts: Parameters<typeof newPage>[1], t: Words = english) {
   const s = await newPage(suite.browser, opts);
-  await signInAs(s.page, server.url, "admin@example.com", { t });
+  await signIn(s.page, server.url, "admin@example.com", DEMO_PASSWORD, signInWords(t));
   await s.page.waitForURL((u) => u.pathname.startsWith("/admin") || u.pathname === "/dashboard");
   return s;
 }

@@ -9,9 +9,9 @@ import { routes } from "@mutua/domain";
 import { generateImport } from "../apps/server/test/import-generator";
 import { sql, startInstance } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
-import { signInToDashboard } from "./pages/app";
 import { choosePasswordFromLink } from "./pages/association";
 import { circulation, openFiguresFromMenu } from "./pages/board";
+import { signInToDashboard } from "./pages/members";
 import { alreadyHere, checkFiles, importChecked, invitationsAccepted, inviteImported, openImport } from "./pages/import";
 
 /**
@@ -119,7 +119,7 @@ describe("moving in", () => {
     // François chooses his password from the link, signs in, and finds his money and his past.
     const francois = await newPage(suite.browser, { phone: true });
     await choosePasswordFromLink(francois.page, link!, "Florain-2024!");
-    await signInToDashboard(francois.page, suite.server.url, "francois@florain-import.example", { password: "Florain-2024!" });
+    await signInToDashboard(francois.page, suite.server.url, "francois@florain-import.example", "Florain-2024!");
     await francois.page.getByText("87.25 DL").first().waitFor();
     const last = francois.page.locator(".transactions .tx").first();
     await last.getByText("Panier de légumes").waitFor();

@@ -4,7 +4,8 @@ import type { Page } from "playwright-core";
 import { newPage, PHONE, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
-import { english, french, openScreen, signInToDashboard, type Words } from "./pages/app";
+import { english, french, openScreen, signInWords, type Words } from "./pages/app";
+import { DEMO_PASSWORD, signInToDashboard } from "./pages/members";
 
 /**
  * E-mail notifications (docs/architecture.md "Live money"): Bob switches "Money received" on in Preferences,
@@ -122,7 +123,7 @@ describe("e-mail notifications", () => {
       ] as const) {
         const { page, context, errors } = await newPage(suite.browser, { locale, ...opts });
         const t = locale === "fr-FR" ? french : english;
-        await signInToDashboard(page, suite.server.url, "carol@example.com", { t });
+        await signInToDashboard(page, suite.server.url, "carol@example.com", DEMO_PASSWORD, signInWords(t));
         await openPreferences(page, t);
         const section = page.getByRole("region", { name });
         await section.getByRole("switch").first().waitFor();

@@ -5,7 +5,8 @@ import type { Locator, Page } from "playwright-core";
 import { newPage } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
 import { accountCard, openAccountActions, openHelp, shortcuts, tapShortcut } from "./pages/dashboard";
-import { french, signInToDashboard } from "./pages/app";
+import { french, signInWords } from "./pages/app";
+import { DEMO_PASSWORD, signInToDashboard } from "./pages/members";
 import { askMembers, askPart } from "./pages/asks";
 import { historyDialog } from "./pages/history";
 import { scanner } from "./pages/qr";
@@ -105,7 +106,7 @@ describe("the dashboard on a phone", () => {
     await alice.context.close();
 
     const bob = await newPage(suite.browser, { phone: true, locale: "fr-FR" });
-    await signInToDashboard(bob.page, suite.server.url, "bob@example.com", { t: french });
+    await signInToDashboard(bob.page, suite.server.url, "bob@example.com", DEMO_PASSWORD, signInWords(french));
     const actions = bob.page.locator(".money-actions .button");
     await bob.page.getByRole("button", { name: "Recharger", exact: true }).waitFor();
     const labels = await actions.evaluateAll((buttons) =>

@@ -1,11 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
-import PO from "pofile";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { newPage } from "./support/browser";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { useSuite } from "./support/suite";
+import {
+  askToApprove,
+  askToFreezeFromConsole,
+  askToSignOutEverywhere,
+  firstRequest,
+  lists,
+  openAccountRequests,
+  openConsole,
+  openCreditRequests,
+  openMembersList,
+  searchMember,
+} from "./pages/admin";
+import { english, french, goTo, menuEntry, openMenu, press, screenTitle, signInWords } from "./pages/app";
+import { currencyFigures, openFigures } from "./pages/board";
+import { DEMO_PASSWORD, signIn } from "./pages/members";
 
 /**
  * Every route and dialog, as a member pages through them: on a 360×740 touch phone and
@@ -23,10 +37,6 @@ const OUT = path.resolve(import.meta.dirname, "../test-results/screens");
  */
 const TOUR_TIMEOUT = 240_000;
 
-const FRENCH = new Map(
-  PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../apps/web/src/locales/fr-FR.po"), "utf8")).items.map((i) => [i.msgid, i.msgstr[0] || i.msgid]),
-);
-
 const COMBOS = [
   { lang: "en", phone: true },
   { lang: "fr", phone: true },
@@ -37,8 +47,7 @@ const COMBOS = [
 describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) => {
   const width = phone ? 360 : 1280;
   /** A text of the app in this run's language (the English msgid, or its French translation). */
-  const t = (en: string, values: Record<string, string | number> = {}) =>
-    (lang === "fr" ? (FRENCH.get(en) ?? en) : en).replace(/\{(\w+)\}/g, (whole, k: string) => String(values[k] ?? whole));
+  const t = lang === "fr" ? french : english;
 
   /** `serviceWorkers: "allow"` where a screen shows what the service worker enables (Preferences' notifications on this device). */
   async function open(email?: string, opts: { serviceWorkers?: "allow" } = {}) {
@@ -48,10 +57,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       ...opts,
     });
     if (email) {
-      await s.page.goto(`${suite.server.url}/`);
-      await s.page.getByLabel(t("Email")).fill(email);
-      await s.page.getByLabel(t("Password"), { exact: true }).fill("Demo1234!");
-      await s.page.getByRole("button", { name: t("Sign in") }).click();
+      await signIn(s.page, suite.server.url, email, DEMO_PASSWORD, signInWords(t));
       // Ada has no account of her own: she lands on her work, the console.
       await s.page.waitForURL(`${suite.server.url}${email === "admin@example.com" ? "/admin" : "/dashboard"}`);
     }
@@ -92,11 +98,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
   }
   const dialog = (page: Page, name: string, values: Record<string, string | number> = {}) => page.getByRole("dialog", { name: t(name, values) });
   const button = (page: Page, name: string) => page.getByRole("button", { name: t(name), exact: true });
-  const tap = (l: ReturnType<Page["locator"]>) => (phone ? l.tap() : l.click());
-  /** Opens the signed-in member's menu (on a phone, from the bottom bar's Menu). */
-  async function userMenu(page: Page, name: string) {
-    await tap(phone ? page.getByRole("navigation", { name: t("Shortcuts") }).getByRole("button", { name: t("Menu") }) : page.getByRole("button", { name }));
-  }
+  const tap = (l: Locator) => press(l, phone);
 
   it("signed out: login, sign-up, reset, confirming an address, map", async () => {
     fs.mkdirSync(OUT, { recursive: true });
@@ -232,10 +234,10 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await inspect(page, "transaction-details");
       await page.keyboard.press("Escape");
 
-      await userMenu(page, "Alice Martin");
+      await openMenu(page, "Alice Martin", { phone, t });
       await inspect(page, "user-menu");
       const about = t("About {appName}", { appName: "Mutua" });
-      await tap(page.getByRole("menuitem", { name: about }));
+      await tap(menuEntry(page, about));
       await page.getByRole("dialog", { name: about }).waitFor();
       await inspect(page, "about");
       await page.keyboard.press("Escape");
@@ -246,7 +248,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
         ["preferences", "/preferences"],
         ["profile", "/profile"],
       ] as const) {
-        await page.goto(suite.server.url + route);
+        await goTo(page, route);
         await page.locator("main h1").first().waitFor();
         // Its last section waits for the service worker to be ready.
         if (name === "preferences") await page.getByRole("heading", { name: t("Notifications on this device") }).waitFor();
@@ -254,7 +256,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       }
 
       // The till: the keypad, with Alice's two wallets to choose from, then a code waiting.
-      await page.goto(`${suite.server.url}/receive`);
+      await goTo(page, "/receive");
       const keypad = page.getByRole("group", { name: t("Keypad") });
       for (const k of "250") await tap(keypad.getByRole("button", { name: k, exact: true }));
       await inspect(page, "till");
@@ -293,7 +295,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await dan.page.locator("main h1").first().waitFor({ state: "attached" });
       await dan.page.locator(".accounts .next-step").first().waitFor();
       await inspect(dan.page, "dashboard-no-wallet");
-      await dan.page.goto(`${suite.server.url}/create-account`);
+      await goTo(dan.page, "/create-account");
       await dan.page.locator("main h1").first().waitFor();
       await inspect(dan.page, "create-wallet");
       await dan.context.close();
@@ -308,61 +310,41 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await bob.context.close();
 
       const admin = await open("admin@example.com");
-      for (const [name, route] of [
-        ["admin-pending-accounts", "/admin/pending-accounts"],
-        ["admin-pending-credits", "/admin/pending-credits"],
-        ["admin", "/admin"],
-      ] as const) {
-        await admin.page.goto(suite.server.url + route);
-        await admin.page.locator("main h1").first().waitFor();
-        // The lists loaded: each of the screen's sections shows its table or its empty text.
-        const sections = route === "/admin" ? 4 : 1;
-        await admin.page.waitForFunction((n) => document.querySelectorAll("main .admin-table, main .empty").length >= n, sections);
-        await inspect(admin.page, name);
-      }
+      // Each screen once its lists are loaded: each of its sections shows its table or its empty text.
+      await openAccountRequests(admin.page);
+      await inspect(admin.page, "admin-pending-accounts");
+      await openCreditRequests(admin.page);
+      await inspect(admin.page, "admin-pending-credits");
+      await openConsole(admin.page);
+      await lists(admin.page, 4);
+      await inspect(admin.page, "admin");
       // An administrator's question before an action: the member, e-mail, amount and reference.
-      await admin.page.goto(suite.server.url + "/admin/pending-credits");
-      await admin.page
-        .locator("main .admin-table")
-        .getByRole("button", { name: t("Approve") })
-        .first()
-        .click();
-      await admin.page.getByRole("dialog").locator("dl").waitFor();
+      await openCreditRequests(admin.page);
+      const approve = await askToApprove(admin.page, firstRequest(admin.page), undefined, { t });
+      await approve.locator("dl").waitFor();
       await inspect(admin.page, "admin-confirm");
       await admin.page.keyboard.press("Escape");
       await admin.page.getByRole("dialog").waitFor({ state: "detached" });
       // Freezing a wallet asks for the reason its owner will read.
-      await admin.page.goto(suite.server.url + "/admin");
-      const members = admin.page.getByRole("region", { name: t("Members and limits") });
-      await members.getByLabel(t("Search a member")).fill("durand");
-      await tap(
-        members
-          .locator("tr")
-          .filter({ hasText: "Bob Durand" })
-          .getByRole("button", { name: t("Freeze"), exact: true }),
-      );
-      const freeze = dialog(admin.page, "Freeze the account of {name}?", { name: "Bob Durand" });
-      await freeze
-        .getByLabel(t("Reason, as the member will read it"))
-        .fill(lang === "fr" ? "Activité inhabituelle : appelez-nous" : "Unusual activity: please call us");
+      await openConsole(admin.page);
+      const reason = lang === "fr" ? "Activité inhabituelle : appelez-nous" : "Unusual activity: please call us";
+      await askToFreezeFromConsole(admin.page, "durand", "Bob Durand", reason, { phone, t });
       await inspect(admin.page, "admin-freeze");
       await admin.page.keyboard.press("Escape");
       await admin.page.getByRole("dialog").waitFor({ state: "detached" });
       // The members' pages and the board's figures.
-      await admin.page.goto(suite.server.url + "/admin/members");
-      await admin.page.getByRole("searchbox", { name: t("Search a member") }).fill("durand");
-      await admin.page.getByRole("link", { name: /^Bob Durand/ }).waitFor();
+      await openMembersList(admin.page, t);
+      const bobsLink = await searchMember(admin.page, "durand", "Bob Durand", t);
       await inspect(admin.page, "admin-members");
-      await tap(admin.page.getByRole("link", { name: /^Bob Durand/ }));
-      await admin.page.getByRole("heading", { level: 1, name: "Bob Durand" }).waitFor();
+      await tap(bobsLink);
+      await screenTitle(admin.page, "Bob Durand").waitFor();
       await inspect(admin.page, "admin-member");
-      await tap(admin.page.getByRole("region", { name: t("Sessions") }).getByRole("button", { name: t("Sign out everywhere") }));
-      await dialog(admin.page, "Sign {name} out everywhere?", { name: "Bob Durand" }).waitFor();
+      await askToSignOutEverywhere(admin.page, "Bob Durand", { phone, t });
       await inspect(admin.page, "admin-member-sign-out");
       await admin.page.keyboard.press("Escape");
       await admin.page.getByRole("dialog").waitFor({ state: "detached" });
-      await admin.page.goto(suite.server.url + "/admin/figures");
-      await admin.page.getByRole("region", { name: "Demo Lokal" }).locator("dd").first().waitFor();
+      await openFigures(admin.page);
+      await currencyFigures(admin.page, "Demo Lokal");
       await admin.page.locator(".flows-chart canvas").first().waitFor();
       await inspect(admin.page, "figures");
       expect([...carol.errors, ...dan.errors, ...admin.errors]).toEqual([]);

@@ -7,7 +7,7 @@ import { newPage, toastText } from "./support/browser";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, startInstance, type RunningServer } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
-import { answer, english, hasFocus, menuEntry, openMenu, screenTitle, signInAs, type Words } from "./pages/app";
+import { answer, english, hasFocus, menuEntry, openMenu, screenTitle, signInWords, type Words } from "./pages/app";
 import {
   askToSaveWhatMembersMayOwe,
   currencySymbol,
@@ -19,6 +19,7 @@ import {
   saveSettings,
   uploadLogo,
 } from "./pages/association";
+import { DEMO_PASSWORD, signIn } from "./pages/members";
 import { confirmPayment, reviewPayment, signWithPassword, startPayment } from "./pages/payments";
 
 /**
@@ -243,7 +244,7 @@ describe("the association's settings", () => {
     for (const { name, opts, fr } of shots) {
       const { page, context, errors } = await newPage(suite.browser, opts);
       const t = fr ? inFrench : english;
-      await signInAs(page, suite.server.url, "admin@example.com", { t });
+      await signIn(page, suite.server.url, "admin@example.com", DEMO_PASSWORD, signInWords(t));
       // With no account of her own, Ada lands on the console.
       await page.waitForURL(`${suite.server.url}/admin`);
       await page.locator("main h1").waitFor();

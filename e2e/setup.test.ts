@@ -8,9 +8,9 @@ import { launchBrowser, newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { freePort, serveOn, sql, type RunningServer } from "./support/server";
 import { auditEntry, giveRights, openConsole, openMember } from "./pages/admin";
-import { signInToDashboard } from "./pages/app";
-import { choosePasswordFromLink, confirmAddress, signUp } from "./pages/association";
+import { choosePasswordFromLink } from "./pages/association";
 import { currencyFigures, openFigures } from "./pages/board";
+import { confirmEmail, mailedLink, openSignIn, openSignUp, signInToDashboard, signUp } from "./pages/members";
 
 /**
  * A new association starts on Mutua as its volunteer would start it: `npm run setup` on an empty
@@ -138,7 +138,7 @@ describe("npm run setup", () => {
     // Ada chooses her password from the link, then signs in.
     const ada = await newPage(browser);
     await choosePasswordFromLink(ada.page, link!, NEW_PASSWORD);
-    await signInToDashboard(ada.page, server.url, "ada@florain.example", { password: NEW_PASSWORD });
+    await signInToDashboard(ada.page, server.url, "ada@florain.example", NEW_PASSWORD);
     // The link worked once.
     const reused = await fetch(`${server.url}/api/auth/new-password`, {
       method: "POST",
@@ -149,13 +149,14 @@ describe("npm run setup", () => {
 
     // A member signs up (sign-up is open once the association exists).
     const paul = await newPage(browser);
-    await signUp(paul.page, server.url, { email: "paul@florain.example", firstName: "Paul", lastName: "Marchand", password: "Paul-2026!x" });
+    await openSignIn(paul.page, server.url);
+    await openSignUp(paul.page);
+    await signUp(paul.page, { email: "paul@florain.example", first: "Paul", last: "Marchand", password: "Paul-2026!x" });
+    await paul.page.getByRole("heading", { name: "Sign in" }).waitFor();
     // He opens the link mailed to confirm his address, then signs in.
     const confirmation = await mailbox.next("paul@florain.example");
-    const token = /\/confirm-email\?token=([\w-]+)/.exec(confirmation.text ?? "")![1];
-    await confirmAddress(paul.page, server.url, token!);
-    await paul.page.getByText("Your e-mail address is confirmed. You can sign in now.").waitFor();
-    await signInToDashboard(paul.page, server.url, "paul@florain.example", { password: "Paul-2026!x" });
+    await confirmEmail(paul.page, mailedLink(confirmation, "/confirm-email")!, server.url);
+    await signInToDashboard(paul.page, server.url, "paul@florain.example", "Paul-2026!x");
 
     // Ada gives Paul the board's right, with her password asked again.
     await openMember(ada.page, "marchand", "Paul Marchand");

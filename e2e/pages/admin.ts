@@ -67,16 +67,20 @@ export async function askToFreezeFromConsole(page: Page, search: string, member:
 
 // The account and credit requests.
 
+/** The addresses of the account and of the credit requests (what a measuring tool loads by itself). */
+export const ACCOUNT_REQUESTS = "/admin/pending-accounts";
+export const CREDIT_REQUESTS = "/admin/pending-credits";
+
 /** Opens the account requests by their address, once the list or its empty text is there. */
 export async function openAccountRequests(page: Page): Promise<void> {
-  await goTo(page, "/admin/pending-accounts");
+  await goTo(page, ACCOUNT_REQUESTS);
   await titled(page);
   await lists(page, 1);
 }
 
 /** Opens the credit requests by their address, once the list or its empty text is there. */
 export async function openCreditRequests(page: Page): Promise<void> {
-  await goTo(page, "/admin/pending-credits");
+  await goTo(page, CREDIT_REQUESTS);
   await titled(page);
   await lists(page, 1);
 }

@@ -2,12 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import PO from "pofile";
 import type { Locator, Page } from "playwright-core";
+import type { SignInWords } from "./members";
 
 /**
- * Moving around the app as a page model: the login page, the signed-in member's menu (behind the
- * bottom bar's Menu on a phone, under their name on a wide screen), a screen opened by its menu
- * entry or by its address, its heading; in English or in French (`t`), on a phone (`phone`:
- * tapped) or on a wide screen (clicked).
+ * Moving around the app as a page model: the signed-in member's menu (behind the bottom bar's
+ * Menu on a phone, under their name on a wide screen), a screen opened by its menu entry or by its
+ * address, its title, a question answered; in English or in French (`t`), on a phone (`phone`:
+ * tapped) or on a wide screen (clicked). Signing in is pages/members.ts's, in any language with
+ * `signInWords`.
  */
 
 /** The app's words in the language a test runs in: an English text with its {values} filled in, or its translation. */
@@ -37,6 +39,10 @@ export interface Way {
   t?: Words;
 }
 
+/** The addresses of the login page and of a member's dashboard (what a measuring tool loads by itself). */
+export const LOGIN_PAGE = "/";
+export const DASHBOARD = "/dashboard";
+
 /** A tap on a phone, a click on a wide screen. */
 export const press = (l: Locator, phone = false) => (phone ? l.tap() : l.click());
 
@@ -45,29 +51,8 @@ export async function goTo(page: Page, route: string): Promise<void> {
   await page.goto(new URL(route, page.url()).href);
 }
 
-/** The login page of the server at `baseUrl`, once its Sign in button is there. */
-export async function openSignIn(page: Page, baseUrl: string, t: Words = english): Promise<void> {
-  await page.goto(`${baseUrl}/`);
-  await page.getByRole("button", { name: t("Sign in") }).waitFor();
-}
-
-/**
- * Signs in through the login page in the page's language: the address, the password (the demo's
- * by default), Sign in. Where the member lands is the test's to say.
- */
-export async function signInAs(page: Page, baseUrl: string, email: string, opts: { password?: string; t?: Words } = {}): Promise<void> {
-  const { password = "Demo1234!", t = english } = opts;
-  await page.goto(`${baseUrl}/`);
-  await page.getByLabel(t("Email")).fill(email);
-  await page.getByLabel(t("Password"), { exact: true }).fill(password);
-  await page.getByRole("button", { name: t("Sign in") }).click();
-}
-
-/** Signs in as `email` and lands on the dashboard (a member with an account of their own). */
-export async function signInToDashboard(page: Page, baseUrl: string, email: string, opts: { password?: string; t?: Words } = {}): Promise<void> {
-  await signInAs(page, baseUrl, email, opts);
-  await page.waitForURL(`${baseUrl}/dashboard`);
-}
+/** The login page's words in the page's language, for pages/members.ts's sign-in. */
+export const signInWords = (t: Words): SignInWords => ({ email: t("Email"), password: t("Password"), signIn: t("Sign in") });
 
 /**
  * Opens the signed-in member's menu: on a phone from the bottom bar's Menu, on a wide screen from
@@ -99,13 +84,10 @@ export async function openScreen(page: Page, route: string, title: string, t: Wo
   await screenTitle(page, title, t).waitFor();
 }
 
-/**
- * Opens the screen the menu's `entry` leads to, as a member does, and waits for its title
- * (`title`, the entry's own words unless told).
- */
-export async function openFromMenu(page: Page, member: string, entry: string, opts: Way & { title?: string } = {}): Promise<void> {
+/** Opens the screen the menu's `entry` leads to, as a member does, and waits for its title, the entry's own words. */
+export async function openFromMenu(page: Page, member: string, entry: string, opts: Way = {}): Promise<void> {
   await chooseFromMenu(page, member, entry, opts);
-  await screenTitle(page, opts.title ?? entry, opts.t).waitFor();
+  await screenTitle(page, entry, opts.t).waitFor();
 }
 
 /** The question a dialog asks, answered with its button `button` ("Approve", "Cancel"). */

@@ -1,14 +1,14 @@
 import type { Locator, Page } from "playwright-core";
 import { english, openFromMenu, type Way, type Words } from "./app";
+import { chooseNewPassword } from "./members";
 
 /**
- * The association as a page model: its first days (the link its administrator or an invited
- * member gets to choose a password, a member signing up and confirming their address), and its
- * settings as its owner changes them (the currency's symbol, the logo, the main colour, how much
- * members may owe, the preview).
+ * The association as a page model: the link its first administrator or an invited member gets
+ * to choose a password (signing up is pages/members.ts's), and its settings as its owner changes
+ * them (the currency's symbol, the logo, the main colour, how much members may owe, the preview).
  */
 
-// Joining.
+// Joining by a mailed link.
 
 /**
  * Opens a link mailed to choose a password (the first administrator's, an invited member's),
@@ -17,35 +17,8 @@ import { english, openFromMenu, type Way, type Words } from "./app";
 export async function choosePasswordFromLink(page: Page, link: string, password: string): Promise<void> {
   await page.goto(link);
   await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
-  await page.getByLabel("New password").fill(password);
-  await page.getByLabel("Confirm password").fill(password);
-  await page.getByRole("button", { name: "Save the new password" }).click();
+  await chooseNewPassword(page, password);
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
-}
-
-export interface NewMember {
-  email: string;
-  firstName: string;
-  lastName: string;
-  password: string;
-}
-
-/** Signs up on the association's sign-up page, and is sent to the sign-in page. */
-export async function signUp(page: Page, baseUrl: string, who: NewMember): Promise<void> {
-  await page.goto(`${baseUrl}/signup`);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Firstname").fill(who.firstName);
-  await page.getByLabel("Lastname").fill(who.lastName);
-  await page.getByLabel("Password", { exact: true }).fill(who.password);
-  await page.getByLabel("Confirm password").fill(who.password);
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await page.getByRole("heading", { name: "Sign in" }).waitFor();
-}
-
-/** Opens the confirmation link mailed after signing up (its `token`), and presses Confirm my address. */
-export async function confirmAddress(page: Page, baseUrl: string, token: string): Promise<void> {
-  await page.goto(`${baseUrl}/confirm-email?token=${token}`);
-  await page.getByRole("button", { name: "Confirm my address" }).click();
 }
 
 // The settings.
