@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assetFiles, chunks, kb, measureRoutes, readAsset, readBudgets } from "./support/bundle";
 import { useSuite } from "./support/suite";
+import { DEMO_PASSWORD } from "./pages/members";
 
 /**
  * The JavaScript and the CSS a browser really downloads (gzipped) for the login page, and in all
@@ -13,7 +14,7 @@ const suite = useSuite();
 describe("JavaScript and CSS budgets", () => {
   it("the login page and the signed-in dashboard load no more than their budgets; heavy parts load on demand", async () => {
     const budgets = readBudgets();
-    const { login, dashboard } = await measureRoutes(suite.browser, suite.server.url, "alice@example.com", "Demo1234!");
+    const { login, dashboard } = await measureRoutes(suite.browser, suite.server.url, "alice@example.com", DEMO_PASSWORD);
     console.log(
       `login: ${kb(login.gzip)} in ${login.files.length} files (budget ${kb(budgets.loginJsGzipBytes)}); dashboard: ${kb(dashboard.gzip)} in ${dashboard.files.length} files (budget ${kb(budgets.dashboardJsGzipBytes)})`,
     );

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { readBudgets } from "./support/bundle";
 import { lighthouseTable, runLighthouse } from "./support/lighthouse";
 import { useSuite } from "./support/suite";
+import { CREDIT_REQUESTS } from "./pages/admin";
+import { DASHBOARD, LOGIN_PAGE } from "./pages/app";
+import { DEMO_PASSWORD } from "./pages/members";
 
 /**
  * Lighthouse, mobile preset, on the login page, a member's dashboard and the credit
@@ -19,9 +22,9 @@ describe("Lighthouse budgets", () => {
   it("login, dashboard and credit requests meet the accessibility, best-practice and layout-shift budgets in force", async () => {
     const { lighthouse: budget } = readBudgets();
     const rows = [
-      ...(await runLighthouse(suite.server.url, ["/"], undefined, 1)),
-      ...(await runLighthouse(suite.server.url, ["/dashboard"], { email: "alice@example.com", password: "Demo1234!" }, 1)),
-      ...(await runLighthouse(suite.server.url, ["/admin/pending-credits"], { email: "credits@example.com", password: "Demo1234!" }, 1)),
+      ...(await runLighthouse(suite.server.url, [LOGIN_PAGE], undefined, 1)),
+      ...(await runLighthouse(suite.server.url, [DASHBOARD], { email: "alice@example.com", password: DEMO_PASSWORD }, 1)),
+      ...(await runLighthouse(suite.server.url, [CREDIT_REQUESTS], { email: "credits@example.com", password: DEMO_PASSWORD }, 1)),
     ];
     console.log(`${lighthouseTable(rows)}\n(performance goal ${budget.performanceGoal}, reported by npm run bench:lighthouse)`);
     for (const r of rows) {
