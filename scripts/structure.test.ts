@@ -209,6 +209,14 @@ export function fixedSleeps(file: string, src: string, max = MAX_SLEEP_MS, first
   return found;
 }
 
+/**
+ * The e2e files that drive the app without a page model: a test reads as what a member does
+ * ("pay Bob 2.00"), the clicks and fields of each step written once in e2e/pages/<area>.ts.
+ */
+export function withoutPageModels(files: { path: string; text: string }[]): string[] {
+  return files.filter((f) => !/^import [^;]+ from "\.\/pages\/[a-z-]+";$/m.test(f.text)).map((f) => f.path);
+}
+
 describe("the house's shape", () => {
   it(`no source file is over ${MAX_LINES} lines`, () => {
     const files = sources().map((f) => ({ path: f, lines: fs.readFileSync(path.join(ROOT, f), "utf8").split("\n").length - 1 }));
@@ -250,6 +258,24 @@ describe("the house's shape", () => {
       "planted.test.ts:13: sleeps 300 ms",
     ]);
     expect(fixedSleeps("t.ts", 'import { setTimeout } from "node:timers/promises";\nawait setTimeout(250);')).toEqual(["t.ts:2: sleeps 250 ms"]);
+  });
+
+  it("every e2e test file drives the app through page models", () => {
+    const files = fs
+      .readdirSync(path.join(ROOT, "e2e"))
+      .filter((f) => f.endsWith(".test.ts"))
+      .map((f) => ({ path: `e2e/${f}`, text: fs.readFileSync(path.join(ROOT, "e2e", f), "utf8") }));
+    expect(files.length).toBeGreaterThan(40);
+    expect(withoutPageModels(files)).toEqual([]);
+  });
+
+  it("names an e2e file that drives the app by hand", () => {
+    expect(
+      withoutPageModels([
+        { path: "e2e/a.test.ts", text: 'import { pay } from "./pages/payments";\nawait pay(page, "bob", "Bob Durand", "2.00");' },
+        { path: "e2e/b.test.ts", text: 'import { signIn } from "./support/browser";\nawait page.getByRole("button", { name: "Pay" }).click();' },
+      ]),
+    ).toEqual(["e2e/b.test.ts"]);
   });
 
   it("names a file one line too long", () => {
