@@ -6,6 +6,8 @@ import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
+import { recentTransaction } from "./pages/history";
+import { searchRecipients } from "./pages/payments";
 import {
   addPhoto,
   apiSession,
@@ -90,14 +92,24 @@ async function fitsThePhone(page: Page) {
 
 describe("the member's profile, on a phone", () => {
   it("Bob saves his phone number, adds a photo, removes a favourite, changes his e-mail address and his password", async () => {
-    // Alice has a photo, and Bob has starred her.
+    // Alice has a photo.
     const alice = await tokenOf("alice@example.com");
     await api("PUT", "/api/me/photo", alice, { data: cameraPicture(64, 64).toString("base64") });
     const aliceId = ((await api("GET", "/api/me", alice)) as { id: number }).id;
-    await api("PUT", `/api/favorites/${aliceId}`, await tokenOf("bob@example.com"));
+    const hers = new RegExp(`^/api/members/${aliceId}/photo\\?v=\\d+$`);
 
     const bob = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
     const { page } = bob;
+    // Her photo stands beside her name in Bob's movements, and among the members he paid lately.
+    expect(await recentTransaction(page, "Alice Martin").locator(".avatar img").getAttribute("src")).toMatch(hers);
+    const lately = (await searchRecipients(page, "")).getByRole("list", { name: "Recently paid" });
+    expect(await lately.locator(".recipient", { hasText: "Alice Martin" }).locator(".avatar img").getAttribute("src")).toMatch(hers);
+    await page.keyboard.press("Escape");
+    await lately.waitFor({ state: "hidden" });
+
+    // Bob stars her: Send money offers her among his favourites, with her photo.
+    await api("PUT", `/api/favorites/${aliceId}`, await tokenOf("bob@example.com"));
+    await page.reload();
     // Send money offers Alice, with her photo.
     await page.getByRole("button", { name: "Pay" }).click();
     const send = page.getByRole("dialog", { name: "Send money - 1/2" });

@@ -5,7 +5,7 @@ import { M, type TransactionView } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
 import { postMovement } from "../src/services/ledger/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
-import { Api, cents, createBackend, memberToken, newKey, seedMember, topUp } from "./helpers";
+import { Api, TINY_PNG, cents, createBackend, memberToken, newKey, seedMember, topUp } from "./helpers";
 import { setupServerTest } from "./setup";
 
 /** A wallet's history at the API: order, signs, descriptions, filters and keyset paging. */
@@ -122,6 +122,17 @@ describe("transaction list", () => {
       [history[1], "10.00", "r-rent", "Alice Doe"],
     ]);
     expect(p.items[0]!.parts).toEqual([{ account: "main", amount: "1.50" }]);
+  });
+
+  it("names the other member's photo beside their name once they have one: none for the association, nor before", async () => {
+    const before = (await page(alice)).items;
+    expect(before.map((tx: TransactionView) => tx.relatedPhotoUrl)).toEqual(before.map(() => null));
+    const up = await bob.api.call("uploadMyPhoto", { body: { data: TINY_PNG.toString("base64") } });
+    expect(up.status, up.text).toBe(200);
+    const items: TransactionView[] = (await page(alice)).items;
+    for (const tx of items) expect([tx.related, tx.relatedPhotoUrl]).toEqual([tx.related, tx.related.startsWith("Bob") ? up.json.photoUrl : null]);
+    expect(items.filter((tx) => tx.relatedPhotoUrl !== null).length).toBe(3);
+    expect((await bob.api.call("removeMyPhoto")).status).toBe(200);
   });
 
   it("filters by date, both bounds included", async () => {

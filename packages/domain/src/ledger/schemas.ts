@@ -27,6 +27,8 @@ export const TransactionView = z.object({
   related: z.string(),
   relatedWalletId: z.string(),
   relatedMemberId: z.number().int().nullable(),
+  /** The counterparty member's photo, when they have one (the app shows it beside their name). */
+  relatedPhotoUrl: z.string().nullable().optional(),
   description: z.string(),
   date: z.string(),
   pending: z.boolean(),

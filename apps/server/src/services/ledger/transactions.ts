@@ -3,6 +3,7 @@ import type { Queryable } from "../../db/pool";
 import { checkBound, decodeCursor, encodeCursor } from "./paging";
 import type { MovementKind, MovementRow } from "./ledger";
 import { crossingOf, crossPartyName } from "./party-name";
+import { PHOTO_VERSION_SQL, photoUrl } from "./photo-url";
 
 interface Row {
   id: bigint;
@@ -19,6 +20,8 @@ interface Row {
   cp_wallet: string;
   cp_member: bigint | null;
   cp_name: string | null;
+  /** The counterparty member's photo version, when they have one. */
+  cp_photo?: string | null;
   reconversion_status: ReconversionStatus | null;
   crossing: { amount: string; currency: string; ours: string; theirs: string } | null;
 }
@@ -27,14 +30,15 @@ interface Row {
 const selectFrom = (source: string) => `
   SELECT m.id, m.public_id, m.kind, m.created_at,
     to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us, m.payer_wallet_id, m.sender_memo, m.recipient_memo, c.symbol,
-    (SELECT json_agg(json_build_object('kind', a.kind, 'amount', p.amount::text) ORDER BY a.kind)
-       FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = m.id AND a.wallet_id = $1) AS parts,
-    cw.id AS cp_wallet, cw.member_id AS cp_member, coalesce(cm.name, ${crossPartyName("m.id", "cw")}) AS cp_name,
+    (SELECT json_agg(json_build_object('kind', a.kind, 'amount', po.amount::text) ORDER BY a.kind)
+       FROM postings po JOIN accounts a ON a.id = po.account_id WHERE po.movement_id = m.id AND a.wallet_id = $1) AS parts,
+    cw.id AS cp_wallet, cw.member_id AS cp_member, coalesce(cm.name, ${crossPartyName("m.id", "cw")}) AS cp_name, ${PHOTO_VERSION_SQL} AS cp_photo,
     rc.status AS reconversion_status, ${crossingOf("m.id", "cw")} AS crossing
   FROM ${source} m
   JOIN currencies c ON c.id = m.currency_id
   JOIN wallets cw ON cw.id = CASE WHEN m.payer_wallet_id = $1 THEN m.payee_wallet_id ELSE m.payer_wallet_id END
   LEFT JOIN members cm ON cm.id = cw.member_id
+  LEFT JOIN member_photos p ON p.member_id = cw.member_id
   LEFT JOIN reconversions rc ON rc.movement_id = m.id`;
 
 function view(r: Row, walletId: string, associationName: string): TransactionView {
@@ -49,6 +53,7 @@ function view(r: Row, walletId: string, associationName: string): TransactionVie
     related: r.cp_name ?? associationName,
     relatedWalletId: r.cp_wallet,
     relatedMemberId: r.cp_member === null ? null : Number(r.cp_member),
+    relatedPhotoUrl: r.cp_member !== null && r.cp_photo ? photoUrl(r.cp_member, r.cp_photo) : null,
     description: sent ? r.sender_memo : r.recipient_memo,
     date: r.created_at.toISOString(),
     pending: false,

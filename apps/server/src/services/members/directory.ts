@@ -4,7 +4,7 @@ import { notFound } from "../platform/errors";
 import type { Settings } from "../../settings";
 import { hit } from "../platform/rate-limit";
 import { memberSinceSql, nameHint } from "./name-hints";
-import { PHOTO_VERSION_SQL, photoUrl } from "./photo-url";
+import { PHOTO_VERSION_SQL, photoUrl } from "../ledger/photo-url";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -5,7 +5,7 @@ import type { Settings } from "../../settings";
 import { hashPasswordInTurn, verifyPassword, dummyHash } from "./passwords";
 import { hit, forgive, clear } from "../platform/rate-limit";
 import { createSession } from "./sessions";
-import { PHOTO_VERSION_SQL, photoUrl } from "./photo-url";
+import { PHOTO_VERSION_SQL, photoUrl } from "../ledger/photo-url";
 import { confirmationMail, sendConfirmationAgain } from "./email-confirmation";
 import { sendBestEffort, type Mailer } from "../platform/mail";
 

@@ -1,7 +1,7 @@
 import { ErrorCode, PHOTO_MAX_BYTES, SM, type PhotoType } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
 import { Refusal } from "../platform/errors";
-import { PHOTO_VERSION_SQL } from "./photo-url";
+import { PHOTO_VERSION_SQL } from "../ledger/photo-url";
 
 /**
  * Members' photos: a small square image each (the app crops and scales it before upload), kept in

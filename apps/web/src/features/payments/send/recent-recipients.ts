@@ -24,6 +24,7 @@ function paidRecipients(account: AccountEntry, txs: TransactionView[]): { recipi
         backendId: account.backendId,
         currencySymbol: account.curr,
         isFavorite: false,
+        photoUrl: tx.relatedPhotoUrl ?? null,
       },
       date: tx.date,
     });

@@ -19,7 +19,7 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
     <li>
       {/* One grid: name and amount on the first line, then the memo and the date (styles.css). */}
       <button type="button" className="tx" onClick={() => onOpen(tx)}>
-        <Avatar name={tx.related} icon={tx.isTopUp ? PlusIcon : tx.isReconversion ? ExchangeIcon : undefined} />
+        <Avatar name={tx.related} photoUrl={tx.relatedPhotoUrl} icon={tx.isTopUp ? PlusIcon : tx.isReconversion ? ExchangeIcon : undefined} />
         <span className="tx-related" title={tx.related}>
           {who}
         </span>
