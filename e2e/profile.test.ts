@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { signedIn, useSuite } from "./support/suite";
+import { french } from "./pages/app";
 import { recentTransaction } from "./pages/history";
 import { searchRecipients } from "./pages/payments";
 import {
@@ -208,6 +209,15 @@ describe("the member's profile, on a phone", () => {
       await page.locator(".profile-photo .avatar img").waitFor();
       await page.getByRole("button", { name: /Changer l'adresse e-mail|Change the e-mail address/ }).click();
       await shot(page, name, true);
+      if (opts.locale === "fr-FR") {
+        // Signed in with the app in French, Alice is written to in French: the link to her new address.
+        await page.getByRole("button", { name: "Annuler" }).click();
+        await startEmailChange(page, "alice.martin@example.net", "Demo1234!", french);
+        await sendEmailChangeLink(page, "alice.martin@example.net", french);
+        const mail = await mailbox.next("alice.martin@example.net");
+        expect(mail.subject).toBe("Confirmez votre nouvelle adresse e-mail");
+        expect(mail.text).toMatch(/^Bonjour Alice,\n\nVous avez demandé à utiliser cette adresse pour votre compte à la place de alice@example\.com\./);
+      }
       if (name.endsWith("phone")) await fitsThePhone(page);
       expect(errors).toEqual([]);
       await context.close();

@@ -1,8 +1,8 @@
-import fs from "node:fs";
-import path from "node:path";
-import PO from "pofile";
 import type { Locator, Page } from "playwright-core";
 import type { SignInWords } from "./members";
+import { english, type Words } from "./words";
+
+export { english, french, type Words } from "./words";
 
 /**
  * Moving around the app as a page model: the signed-in member's menu (behind the bottom bar's
@@ -11,26 +11,6 @@ import type { SignInWords } from "./members";
  * tapped) or on a wide screen (clicked). Signing in is pages/members.ts's, in any language with
  * `signInWords`.
  */
-
-/** The app's words in the language a test runs in: an English text with its {values} filled in, or its translation. */
-export type Words = (english: string, values?: Record<string, string | number>) => string;
-
-const fill = (text: string, values: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (whole, k: string) => String(values[k] ?? whole));
-
-/** The app's words as they are written in the code: English. */
-export const english: Words = (text, values = {}) => fill(text, values);
-
-let frenchMessages: Map<string, string> | undefined;
-/** The app's words in French, as its translation file has them (an untranslated text stays English, as in the app). */
-export const french: Words = (text, values = {}) => {
-  frenchMessages ??= new Map(
-    PO.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../apps/web/src/locales/fr-FR.po"), "utf8")).items.map((i) => [
-      i.msgid,
-      i.msgstr[0] || i.msgid,
-    ]),
-  );
-  return fill(frenchMessages.get(text) ?? text, values);
-};
 
 export interface Way {
   /** On a phone: the bottom bar's Menu, and a tap for every press. A wide screen (the default) clicks. */

@@ -1,5 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "../support/browser";
+import { english, type Words } from "./words";
 
 /**
  * A member's membership as a page model: signing in (by the login page, or through the API as the
@@ -278,17 +279,17 @@ export async function confirmFavoriteRemoval(page: Page, confirm: Locator, name:
 }
 
 /** "Change the e-mail address", the new address and the current password typed, its Send the link in view. */
-export async function startEmailChange(page: Page, email: string, password: string): Promise<void> {
-  await page.getByRole("button", { name: "Change the e-mail address" }).click();
-  await page.getByLabel("New e-mail address").fill(email);
-  await page.getByLabel("Current password").fill(password);
-  await page.getByRole("button", { name: "Send the link" }).scrollIntoViewIfNeeded();
+export async function startEmailChange(page: Page, email: string, password: string, t: Words = english): Promise<void> {
+  await page.getByRole("button", { name: t("Change the e-mail address") }).click();
+  await page.getByLabel(t("New e-mail address")).fill(email);
+  await page.getByLabel(t("Current password")).fill(password);
+  await page.getByRole("button", { name: t("Send the link") }).scrollIntoViewIfNeeded();
 }
 
 /** Send the link, once the profile says where it went. */
-export async function sendEmailChangeLink(page: Page, email: string): Promise<void> {
-  await page.getByRole("button", { name: "Send the link" }).click();
-  await toastText(page, `We sent a link to ${email}: open it to confirm your new address.`);
+export async function sendEmailChangeLink(page: Page, email: string, t: Words = english): Promise<void> {
+  await page.getByRole("button", { name: t("Send the link") }).click();
+  await toastText(page, t("We sent a link to {email}: open it to confirm your new address.", { email }));
 }
 
 /** The link mailed to the new address, opened: its question. */

@@ -59,6 +59,24 @@ describe("login", () => {
     expect(r.json.token).toBeTruthy();
   });
 
+  it("remembers the language the app is read in, for the server's mails; one it has no words for changes nothing", async () => {
+    const languageNow = async () => (await t.db.query("SELECT language FROM members WHERE id = $1", [member.id])).rows[0]!.language;
+    const signIn = (language?: string) =>
+      http(t.server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: member.password, language } });
+    expect((await signIn("fr-FR")).status).toBe(200);
+    expect(await languageNow()).toBe("fr-FR");
+    for (const other of ["de-DE", undefined]) {
+      expect((await signIn(other)).status).toBe(200);
+      expect(await languageNow()).toBe("fr-FR");
+    }
+    expect((await signIn("en-US")).status).toBe(200);
+    expect(await languageNow()).toBe("en-US");
+    // A wrong password says nothing of the language either.
+    await http(t.server.baseUrl, "POST", buildPath("login"), { body: { login: member.email, password: "not-it", language: "fr-FR" } });
+    expect(await languageNow()).toBe("en-US");
+    await t.db.query("UPDATE members SET language = NULL WHERE id = $1", [member.id]);
+  });
+
   it("refuses a wrong password with InvalidCredentialsError (401 invalid_credentials)", async () => {
     const s = new Session(t.server.baseUrl);
     const err = await s.login(member.email, "Wrong1234!").catch((e: unknown) => e);

@@ -208,6 +208,24 @@ describe("e-mail address", () => {
     expect(twice.text).toContain("This link is not valid");
   });
 
+  it("writes to a French member in French, both the link to the new address and the notice to the old one; the password's mail too", async () => {
+    const me = await person();
+    await t.db.query("UPDATE members SET language = 'fr-FR' WHERE id = $1", [me.member.id]);
+    const old = me.member.email;
+    const next = uniqueEmail("nouveau");
+    expect((await me.api.call("requestEmailChange", { body: { email: next, password: TEST_PASSWORD } })).status).toBe(200);
+    const [mail] = mailsTo(next);
+    expect(mail!.subject).toBe("Confirmez votre nouvelle adresse e-mail");
+    expect(mail!.text.startsWith(`Bonjour member,\n\nVous avez demandé à utiliser cette adresse pour votre compte à la place de ${old}.\n`)).toBe(true);
+    expect((await confirmLink(linkToken(mail!))).status).toBe(200);
+    expect(mailsTo(old).map((m) => m.subject)).toEqual(["Votre adresse e-mail a été changée"]);
+    expect(mailsTo(old)[0]!.text).toContain(`L'adresse e-mail de votre compte est désormais ${next}`);
+    const changed = await me.api.call("changePassword", { body: { currentPassword: TEST_PASSWORD, newPassword: "Tout-Nouveau-Mot-7" } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(mailsTo(next).map((m) => m.subject)).toEqual(["Confirmez votre nouvelle adresse e-mail", "Votre mot de passe a été changé"]);
+    expect(mailsTo(next)[1]!.text).toContain("Si vous ne l'avez pas changé, demandez un nouveau mot de passe sans attendre");
+  });
+
   it("is refused with its reason: a wrong password, no address, the same address, one another member holds", async () => {
     const me = await person();
     const other = await person();

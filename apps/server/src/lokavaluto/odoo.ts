@@ -134,7 +134,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(`${PUBLIC}/auth/reset_password`, async (req) => {
     const body = parse(ResetBody, req.body);
     try {
-      await requestPasswordReset(db, settings, deps.mailer, req.ip, body.login);
+      await requestPasswordReset(db, settings, deps.mailer, req.ip, body.login, deps.defaultLanguage);
       return { status: "OK" };
     } catch (e) {
       // lokapi recognises this phrase as InvalidUserOrEmail.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode, M } from "@mutua/domain";
-import type { Deps } from "../deps";
+import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { advanceReconversion, listReconversions } from "../services/payments/reconversions";
 import { decideCreation, stagingAccounts } from "../services/wallets/staging";
@@ -24,7 +24,7 @@ const notSetUp = (): never => {
 };
 
 /** Reconversions (both rights), pending wallet creations (account right), the board's figures, members' rights (owners); `operation` checks the right. */
-export function adminRoutes(app: FastifyInstance, deps: Deps): void {
+export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings, mailer } = deps;
   // What the owners read back after a change: the database's, not an instance's copy of it.
   const settingsNow = async () => (await associationSettings(db, settings)) ?? notSetUp();
@@ -42,7 +42,9 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   });
   operation(app, deps, "signOutMember", async ({ memberId, params }) => signOutEverywhere(db, memberId, BigInt(params.memberId)));
   operation(app, deps, "resetMemberPins", async ({ memberId, params }) => resetPinAttempts(db, memberId, BigInt(params.memberId)));
-  operation(app, deps, "sendMemberPasswordReset", async ({ memberId, params }) => resendPasswordReset(db, settings, mailer, memberId, BigInt(params.memberId)));
+  operation(app, deps, "sendMemberPasswordReset", async ({ memberId, params }) =>
+    resendPasswordReset(db, settings, mailer, memberId, BigInt(params.memberId), deps.defaultLanguage),
+  );
   operation(app, deps, "setMemberRights", async ({ req, memberId, params, body }) =>
     setMemberRights(db, settings, mailer, memberId, req.ip, BigInt(params.memberId), body.rights, body.password),
   );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../deps";
+import type { AppDeps } from "../deps";
+import { rememberLanguage } from "../services/platform/language";
 import { operation } from "../http/contract";
 import { clearSessionCookie, sessionToken, signedIn } from "../http/auth";
 import { login, signup } from "../services/members/members";
@@ -7,12 +8,14 @@ import { requestPasswordReset, setNewPassword } from "../services/members/passwo
 import { confirmEmail } from "../services/members/email-confirmation";
 import { revokeSession } from "../services/members/sessions";
 
-export function authRoutes(app: FastifyInstance, deps: Deps): void {
+export function authRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings } = deps;
 
-  operation(app, deps, "login", async ({ req, reply, body }) =>
-    signedIn(reply, settings, await login(db, settings, deps.mailer, req.ip, body.login, body.password)),
-  );
+  operation(app, deps, "login", async ({ req, reply, body }) => {
+    const result = await login(db, settings, deps.mailer, req.ip, body.login, body.password);
+    await rememberLanguage(db, BigInt(result.profile.id), body.language);
+    return signedIn(reply, settings, result);
+  });
 
   operation(app, deps, "logout", async ({ req, reply }) => {
     const token = sessionToken(req, settings);
@@ -30,7 +33,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   operation(app, deps, "resetPassword", async ({ req, body }) => {
-    await requestPasswordReset(db, settings, deps.mailer, req.ip, body.email);
+    await requestPasswordReset(db, settings, deps.mailer, req.ip, body.email, deps.defaultLanguage);
     return { ok: true as const };
   });
 
@@ -40,7 +43,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps): void {
   });
 
   operation(app, deps, "setNewPassword", async ({ req, body }) => {
-    await setNewPassword(db, settings, deps.mailer, req.ip, body.token, body.password);
+    await setNewPassword(db, settings, deps.mailer, req.ip, body.token, body.password, deps.defaultLanguage);
     return { ok: true as const };
   });
 }

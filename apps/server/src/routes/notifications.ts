@@ -3,8 +3,8 @@ import type { MemberLanguage } from "@mutua/domain";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { unsubscribePageHtml } from "../http/unsubscribe-page";
-import { emailsOn, memberLanguage, notificationSettings, setNotificationSettings, stopEmails } from "../services/notifications/notification-settings";
-import { writingLanguage } from "../services/notifications/notification-mail";
+import { emailsOn, notificationSettings, setNotificationSettings, stopEmails } from "../services/notifications/notification-settings";
+import { memberLanguage, writingLanguage } from "../services/platform/language";
 import { readUnsubscribeToken } from "../services/notifications/unsubscribe-tokens";
 
 /**

@@ -9,8 +9,7 @@ import { setPhone } from "../services/members/phone";
 import { readPhoto, removePhoto, savePhoto } from "../services/members/photos";
 import { confirmEmailChange, pendingEmailChange, requestEmailChange } from "../services/members/email-change";
 import { changePassword } from "../services/members/password-change";
-import { memberLanguage } from "../services/notifications/notification-settings";
-import { writingLanguage } from "../services/notifications/notification-mail";
+import { memberLanguage, writingLanguage } from "../services/platform/language";
 import { Refusal, loginRequired, notFound } from "../services/platform/errors";
 
 /** A year: what a photo's versioned address may be kept for (a new photo has a new address). */
@@ -64,12 +63,12 @@ export function profileRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   operation(app, deps, "requestEmailChange", async ({ req, memberId, body }) => {
-    await requestEmailChange(db, settings, mailer, memberId, req.ip, body.email, body.password);
+    await requestEmailChange(db, settings, mailer, memberId, req.ip, body.email, body.password, deps.defaultLanguage);
     return profile(memberId);
   });
 
   operation(app, deps, "changePassword", async ({ req, memberId, body }) =>
-    changePassword(db, settings, mailer, memberId, req.ip, sessionToken(req, settings)!, body.currentPassword, body.newPassword),
+    changePassword(db, settings, mailer, memberId, req.ip, sessionToken(req, settings)!, body.currentPassword, body.newPassword, deps.defaultLanguage),
   );
 
   /** The language of the member a link is for (the association's for a link that names nobody). */
@@ -94,7 +93,7 @@ export function profileRoutes(app: FastifyInstance, deps: AppDeps): void {
       const language = await languageOf(pending?.memberId ?? null);
       page(reply);
       try {
-        const done = await confirmEmailChange(db, mailer, query.token);
+        const done = await confirmEmailChange(db, mailer, query.token, deps.defaultLanguage);
         if (!done) return reply.status(400).send(emailChangePageHtml({ state: "invalid", language }));
         return emailChangePageHtml({ state: "done", email: done.newEmail, language });
       } catch (e) {

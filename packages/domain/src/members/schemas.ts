@@ -70,6 +70,8 @@ export const PasswordChanged = z.object({ ok: z.literal(true), otherSessionsEnde
 export const LoginBody = z.object({
   login: z.string().max(EMAIL_MAX + 64),
   password: z.string().max(1024),
+  /** The language the app is read in (a BCP 47 tag): the server writes to the member in it from then on, when it has its words. */
+  language: z.string().max(35).optional(),
 });
 
 export const LoginResult = z.object({

@@ -3,6 +3,8 @@ import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
 import { sendBestEffort, type Mailer } from "../platform/mail";
+import { mailLanguage } from "../platform/language";
+import { accountMail } from "./account-mails";
 import { Refusal, invalid, loginRequired } from "../platform/errors";
 import { hit } from "../platform/rate-limit";
 import { checkPasswordAgain } from "./credentials";
@@ -19,7 +21,17 @@ import { newToken, tokenHash } from "./sessions";
 const taken = () => new Refusal(ErrorCode.emailTaken, { id: SM.emailTakenByAnother }, { fields: { email: { id: SM.emailTakenByAnother } } });
 
 /** Checks the request, stores the link's token (voiding any earlier one) and e-mails the link to the new address. */
-export async function requestEmailChange(db: Db, s: Settings, mailer: Mailer, me: bigint, ip: string, raw: string, password: string): Promise<void> {
+/** `defaultLanguage`: the association's, for a member who never said theirs (the mail is in the member's). */
+export async function requestEmailChange(
+  db: Db,
+  s: Settings,
+  mailer: Mailer,
+  me: bigint,
+  ip: string,
+  raw: string,
+  password: string,
+  defaultLanguage: string,
+): Promise<void> {
   const problem = emailProblem(raw);
   if (problem) throw invalid({ email: problem });
   const email = normalizeEmail(raw);
@@ -42,18 +54,16 @@ export async function requestEmailChange(db: Db, s: Settings, mailer: Mailer, me
   });
   const link = `${s.publicUrl}${buildPath("emailChangePage")}?token=${token}`;
   // The member waits for this very mail: if it cannot be sent, they are told, and the link is void.
+  const mail = accountMail(await mailLanguage(db, me, defaultLanguage), email, member.first_name, {
+    kind: "emailChangeLink",
+    oldEmail: member.email,
+    hours: EMAIL_CHANGE_HOURS,
+    link,
+  });
   try {
-    await mailer.send({
-      to: email,
-      subject: "Confirm your new e-mail address",
-      text:
-        `Hello ${member.first_name},\n\n` +
-        `You asked to use this address for your account instead of ${member.email}.\n` +
-        `Open this link within ${EMAIL_CHANGE_HOURS} hours and confirm to make the change:\n\n${link}\n\n` +
-        `If you did not ask for it, ignore this message: nothing changes.\n`,
-    });
+    await mailer.send(mail);
   } catch (e) {
-    console.error(`mail "Confirm your new e-mail address" not sent: ${(e as Error).message}`);
+    console.error(`mail "${mail.subject}" not sent: ${(e as Error).message}`);
     await db.query("UPDATE email_changes SET used_at = now() WHERE token_hash = $1", [hash]);
     // A 4xx the app shows in these words (a 503 would read as the server being down).
     throw new Refusal(ErrorCode.backendUnavailable, { id: SM.mailNotSent });
@@ -81,7 +91,7 @@ export async function pendingEmailChange(db: Queryable, token: string): Promise<
  * address). Refused, with the link left usable, when another member took the address meanwhile.
  * Null for a link that is unknown, used or expired.
  */
-export async function confirmEmailChange(db: Db, mailer: Mailer, token: string): Promise<PendingChange | null> {
+export async function confirmEmailChange(db: Db, mailer: Mailer, token: string, defaultLanguage: string): Promise<PendingChange | null> {
   const done = await inTransaction(db, async (tx) => {
     const { rows } = await tx.query<{ member_id: bigint; new_email: string }>(
       `UPDATE email_changes SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
@@ -115,13 +125,7 @@ export async function confirmEmailChange(db: Db, mailer: Mailer, token: string):
   });
   if (!done) return null;
   // The old address hears of it: if somebody else made the change, its owner knows at once.
-  await sendBestEffort(mailer, {
-    to: done.oldEmail,
-    subject: "Your e-mail address was changed",
-    text:
-      `Hello ${done.firstName},\n\n` +
-      `The e-mail address of your account was changed to ${done.newEmail}: from now on you sign in with it, and our messages go there.\n\n` +
-      `If you did not make this change, contact your association at once.\n`,
-  });
+  const language = await mailLanguage(db, done.memberId, defaultLanguage);
+  await sendBestEffort(mailer, accountMail(language, done.oldEmail, done.firstName, { kind: "emailChanged", newEmail: done.newEmail }));
   return { memberId: done.memberId, newEmail: done.newEmail };
 }

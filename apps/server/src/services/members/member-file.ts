@@ -19,6 +19,7 @@ import { notFound, Refusal } from "../platform/errors";
 import { memberWallets } from "../wallets/limits";
 import { sendBestEffort, type Mailer } from "../platform/mail";
 import { findMemberById } from "./members";
+import { mailLanguage } from "../platform/language";
 import { resetLinkMail, spendAddressResetBudget } from "./password-reset";
 import { revokeAllSessions } from "./sessions";
 
@@ -206,7 +207,7 @@ export async function resetPinAttempts(db: Db, admin: bigint, memberId: bigint):
  * budget: an administrator (or whoever stole their session) cannot flood the member's mailbox
  * past it, and the member's own requests and the administrator's share it.
  */
-export async function resendPasswordReset(db: Db, s: Settings, mailer: Mailer, admin: bigint, memberId: bigint): Promise<MemberFile> {
+export async function resendPasswordReset(db: Db, s: Settings, mailer: Mailer, admin: bigint, memberId: bigint, defaultLanguage: string): Promise<MemberFile> {
   if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const member = await findMemberById(db, memberId);
   if (!member) throw notFound();
@@ -214,7 +215,7 @@ export async function resendPasswordReset(db: Db, s: Settings, mailer: Mailer, a
   const mail = await inTransaction(db, async (tx) => {
     await lockMember(tx, memberId);
     const m = (await findMemberById(tx, memberId))!;
-    const out = await resetLinkMail(tx, s, m);
+    const out = await resetLinkMail(tx, s, m, await mailLanguage(tx, memberId, defaultLanguage));
     await audit(tx, admin, "member.password_reset_sent", `member:${memberId}`, { email: m.email });
     return out;
   });

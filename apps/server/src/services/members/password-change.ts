@@ -5,6 +5,8 @@ import { audit } from "../platform/audit";
 import { sendBestEffort, type Mailer } from "../platform/mail";
 import { invalid } from "../platform/errors";
 import { checkPasswordAgain } from "./credentials";
+import { mailLanguage } from "../platform/language";
+import { accountMail, type AccountMail } from "./account-mails";
 import { findMemberById } from "./members";
 import { hashPassword } from "./passwords";
 import { tokenHash } from "./sessions";
@@ -25,6 +27,8 @@ export async function changePassword(
   token: string,
   current: string,
   next: string,
+  /** The association's, for a member who never said theirs: the mail is in the member's. */
+  defaultLanguage: string,
 ): Promise<{ ok: true; otherSessionsEnded: number }> {
   // The new password's rules first: a weak one is refused without spending a login attempt.
   const problems = newPasswordProblems(next, next);
@@ -41,27 +45,24 @@ export async function changePassword(
     await audit(tx, me, "member.password_changed", `member:${me}`, { sessionsEnded: rowCount ?? 0 });
     return rowCount ?? 0;
   });
-  await tellPasswordChanged(
-    db,
-    mailer,
-    s,
-    me,
-    `The password of your account was changed from the app. Every other session was signed out.\n` +
-      `Passkeys and device sign-ins stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.`,
-  );
+  await tellPasswordChanged(db, mailer, s, me, "fromApp", defaultLanguage);
   return { ok: true, otherSessionsEnded: ended };
 }
 
 /**
- * Tells a member by e-mail that their password changed (`what`: how, and what it ended), with the
- * way back if it was not them. Best effort: the change stands whether or not the mail goes.
+ * Tells a member by e-mail, in their language, that their password changed (`how`, and what it
+ * ended), with the way back if it was not them. Best effort: the change stands whether or not the mail goes.
  */
-export async function tellPasswordChanged(db: Db, mailer: Mailer, s: Settings, memberId: bigint, what: string): Promise<void> {
+export async function tellPasswordChanged(
+  db: Db,
+  mailer: Mailer,
+  s: Settings,
+  memberId: bigint,
+  how: Extract<AccountMail, { kind: "passwordChanged" }>["how"],
+  defaultLanguage: string,
+): Promise<void> {
   const member = await findMemberById(db, memberId);
   if (!member) return;
-  await sendBestEffort(mailer, {
-    to: member.email,
-    subject: "Your password was changed",
-    text: `Hello ${member.first_name},\n\n${what}\n\nIf you did not change it, ask for a new password at once: ${s.publicUrl}/reset-password\n`,
-  });
+  const language = await mailLanguage(db, memberId, defaultLanguage);
+  await sendBestEffort(mailer, accountMail(language, member.email, member.first_name, { kind: "passwordChanged", how, publicUrl: s.publicUrl }));
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, newPasswordProblems, normalizeEmail, type Msg, SM } from "@mutua/domain";
+import { ErrorCode, newPasswordProblems, normalizeEmail, type MemberLanguage, type Msg, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, invalid } from "../platform/errors";
 import type { Settings } from "../../settings";
@@ -9,12 +9,15 @@ import { findMemberByEmail, type MemberRow } from "./members";
 import { hashPasswordInTurn } from "./passwords";
 import { markAddressProven } from "./email-confirmation";
 import { tellPasswordChanged } from "./password-change";
+import { mailLanguage } from "../platform/language";
+import { accountMail } from "./account-mails";
 import { acceptInvitation } from "./invitations";
 import { hit } from "../platform/rate-limit";
 import { newToken, revokeAllSessions, tokenHash } from "./sessions";
 
 /** E-mails a single-use link, valid for `resetTokenTtlSeconds`, to choose a new password. */
-export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, ip: string, emailRaw: string): Promise<void> {
+/** `defaultLanguage`: the association's, for a member who never said theirs (the mail is in the member's). */
+export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, ip: string, emailRaw: string, defaultLanguage: string): Promise<void> {
   if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const email = normalizeEmail(emailRaw);
   await hit(db, `reset:ip:${ip}`, s.limits.resetPerIp);
@@ -22,7 +25,7 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   const member = await findMemberByEmail(db, email);
   // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
   if (!member) throw new Refusal(ErrorCode.unknownUser, { id: SM.unknownUser });
-  const mail = await resetLinkMail(db, s, member);
+  const mail = await resetLinkMail(db, s, member, await mailLanguage(db, member.id, defaultLanguage));
   // Not awaited: an answer that waited for the mail server would take longer for members than
   // for unknown addresses, and tell who is a member by its time alone.
   void sendBestEffort(mailer, mail);
@@ -43,7 +46,12 @@ export async function spendAddressResetBudget(db: Db, s: Settings, email: string
  * (sent by the caller once the token is committed). Refused when the association turned
  * password resets off.
  */
-export async function resetLinkMail(db: Queryable, s: Settings, member: Pick<MemberRow, "id" | "email" | "first_name">): Promise<Mail> {
+export async function resetLinkMail(
+  db: Queryable,
+  s: Settings,
+  member: Pick<MemberRow, "id" | "email" | "first_name">,
+  language: MemberLanguage,
+): Promise<Mail> {
   if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const { token, hash } = newToken();
   await db.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
@@ -53,15 +61,7 @@ export async function resetLinkMail(db: Queryable, s: Settings, member: Pick<Mem
   ]);
   const link = `${s.publicUrl}/reset-password?token=${token}`;
   const minutes = Math.round(s.resetTokenTtlSeconds / 60);
-  return {
-    to: member.email,
-    subject: "Choose a new password",
-    text:
-      `Hello ${member.first_name},\n\n` +
-      `Someone (hopefully you) asked to reset the password of your account.\n` +
-      `Open this link within ${minutes} minutes to choose a new password:\n\n${link}\n\n` +
-      `If you did not ask for it, ignore this message: your password stays as it is.\n`,
-  };
+  return accountMail(language, member.email, member.first_name, { kind: "passwordReset", minutes, link });
 }
 
 /**
@@ -73,7 +73,7 @@ export async function resetLinkMail(db: Queryable, s: Settings, member: Pick<Mem
  * the password is hashed, so that made-up tokens cost a query, not a hash (a hash takes a
  * thread for a tenth of a second or more: a few dozen requests would stall the server).
  */
-export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: string, token: string, password: string): Promise<void> {
+export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: string, token: string, password: string, defaultLanguage: string): Promise<void> {
   await hit(db, `new-password:ip:${ip}`, s.limits.resetPerIp);
   const problems = newPasswordProblems(password, password);
   if (problems.password) throw invalid({ password: problems.password } as Record<string, Msg>);
@@ -100,14 +100,5 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: st
     await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });
     return { memberId, released };
   });
-  await tellPasswordChanged(
-    db,
-    mailer,
-    s,
-    memberId,
-    `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
-      (released > 0
-        ? `Its passkeys were removed too, with the balance your association brought you, which is now yours: add one again in Preferences (${s.publicUrl}/preferences) if you wish.`
-        : `Passkeys stay: review them in Preferences (${s.publicUrl}/preferences) and remove any you do not recognise.`),
-  );
+  await tellPasswordChanged(db, mailer, s, memberId, released > 0 ? "byLinkPasskeysGone" : "byLink", defaultLanguage);
 }

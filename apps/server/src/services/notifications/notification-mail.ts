@@ -1,4 +1,4 @@
-import { formatAmount, memberSinceDate, MEMBER_LANGUAGES, type MemberLanguage, type NotificationKind } from "@mutua/domain";
+import { formatAmount, memberSinceDate, type MemberLanguage, type NotificationKind } from "@mutua/domain";
 import type { Mail } from "../platform/mail";
 
 /**
@@ -148,11 +148,6 @@ export function notificationPush(facts: PushFacts, links: { url: string; tag: st
   const amount = amountText(f);
   const body = [w.pushBody[f.kind](f, amount), ...(f.memo ? [w.memo(f.memo)] : [])].join("\n");
   return { title: w.pushTitle[f.kind](f, amount), body, url: links.url, tag: links.tag };
-}
-
-/** The language to write in: the member's own, else the association's default when the server has its words, else English. */
-export function writingLanguage(own: MemberLanguage | null, associationDefault: string): MemberLanguage {
-  return own ?? ((MEMBER_LANGUAGES as readonly string[]).includes(associationDefault) ? (associationDefault as MemberLanguage) : "en-US");
 }
 
 /** What an unsubscribe link stops, in the member's language ("money received", "l'argent reçu"). */

@@ -60,9 +60,3 @@ export async function emailsOn(db: Queryable, memberId: bigint, kind: Notificati
   const { rowCount } = await db.query("SELECT 1 FROM notification_preferences WHERE member_id = $1 AND channel = 'email' AND kind = $2", [memberId, kind]);
   return rowCount === 1;
 }
-
-/** The member's own language, null when they never said it (and for no such member). */
-export async function memberLanguage(db: Queryable, memberId: bigint): Promise<MemberLanguage | null> {
-  const { rows } = await db.query<{ language: MemberLanguage | null }>("SELECT language FROM members WHERE id = $1", [memberId]);
-  return rows[0]?.language ?? null;
-}

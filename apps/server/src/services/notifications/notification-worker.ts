@@ -15,7 +15,8 @@ import {
   type Claimed,
   type DeliveryFacts,
 } from "./notification-deliveries";
-import { notificationMail, notificationPush, writingLanguage, type PushFacts } from "./notification-mail";
+import { notificationMail, notificationPush, type PushFacts } from "./notification-mail";
+import { writingLanguage } from "../platform/language";
 import { allowedEndpoint, forgetSubscription, subscriptionFailed, subscriptionWorked } from "./push-subscriptions";
 import { sendPush, vapidSubject } from "./push-send";
 import { unsubscribeToken } from "./unsubscribe-tokens";

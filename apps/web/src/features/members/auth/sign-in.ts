@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { PAY_PATH, SIGNED_IN_COOKIE, normalizeEmail, type LoginResult } from "@mutua/domain";
+import { i18n } from "../../../lib/i18n";
 import { takePayLink } from "../../../lib/pay-link";
 import { dismissAllToasts } from "../../../lib/toast";
 import { MEMBER_KEY } from "../../../lib/query-policy";
@@ -30,7 +31,8 @@ export function useLogin() {
   const client = useClient();
   const signedIn = useSignedIn();
   return useMutation({
-    mutationFn: ({ email, password }: { email: string; password: string }) => client.call("login", { body: { login: email, password } }),
+    // The app's language goes with it: the server writes to the member in the language they read.
+    mutationFn: ({ email, password }: { email: string; password: string }) => client.call("login", { body: { login: email, password, language: i18n.locale } }),
     onSuccess: (result) => {
       signedIn(result);
       // Only a password login offers biometrics: one that used them has nothing to offer.

@@ -1,0 +1,106 @@
+import type { MemberLanguage } from "@mutua/domain";
+
+/**
+ * The mails about a member's own account (their address, their password), in the language they
+ * read the app in: each one's facts, then its words in English and in French, as the notification
+ * mails are (notifications/notification-mail.ts).
+ */
+export type AccountMail =
+  /** To the new address: the link that confirms it. */
+  | { kind: "emailChangeLink"; oldEmail: string; hours: number; link: string }
+  /** To the old address, once changed: who did not make the change can act. */
+  | { kind: "emailChanged"; newEmail: string }
+  /** The link that chooses a new password. */
+  | { kind: "passwordReset"; minutes: number; link: string }
+  /** The password was changed: from the app (other sessions ended), or by a reset link (every session and device sign-in ended, the passkeys too when an import's wallets were released). */
+  | { kind: "passwordChanged"; how: "fromApp" | "byLink" | "byLinkPasskeysGone"; publicUrl: string };
+
+type Words = { hello: (name: string) => string } & {
+  [K in AccountMail["kind"]]: (m: Extract<AccountMail, { kind: K }>) => { subject: string; body: string };
+};
+
+const WORDS: Record<MemberLanguage, Words> = {
+  "en-US": {
+    hello: (name) => `Hello ${name},`,
+    emailChangeLink: (m) => ({
+      subject: "Confirm your new e-mail address",
+      body:
+        `You asked to use this address for your account instead of ${m.oldEmail}.\n` +
+        `Open this link within ${m.hours} hours and confirm to make the change:\n\n${m.link}\n\n` +
+        `If you did not ask for it, ignore this message: nothing changes.\n`,
+    }),
+    emailChanged: (m) => ({
+      subject: "Your e-mail address was changed",
+      body:
+        `The e-mail address of your account was changed to ${m.newEmail}: from now on you sign in with it, and our messages go there.\n\n` +
+        `If you did not make this change, contact your association at once.\n`,
+    }),
+    passwordReset: (m) => ({
+      subject: "Choose a new password",
+      body:
+        `Someone (hopefully you) asked to reset the password of your account.\n` +
+        `Open this link within ${m.minutes} minutes to choose a new password:\n\n${m.link}\n\n` +
+        `If you did not ask for it, ignore this message: your password stays as it is.\n`,
+    }),
+    passwordChanged: (m) => ({
+      subject: "Your password was changed",
+      body:
+        {
+          fromApp:
+            `The password of your account was changed from the app. Every other session was signed out.\n` +
+            `Passkeys and device sign-ins stay: review them in Preferences (${m.publicUrl}/preferences) and remove any you do not recognise.`,
+          byLink:
+            `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
+            `Passkeys stay: review them in Preferences (${m.publicUrl}/preferences) and remove any you do not recognise.`,
+          byLinkPasskeysGone:
+            `The password of your account was changed. Every session was signed out and every device sign-in removed.\n` +
+            `Its passkeys were removed too, with the balance your association brought you, which is now yours: add one again in Preferences (${m.publicUrl}/preferences) if you wish.`,
+        }[m.how] + `\n\nIf you did not change it, ask for a new password at once: ${m.publicUrl}/reset-password\n`,
+    }),
+  },
+  "fr-FR": {
+    hello: (name) => `Bonjour ${name},`,
+    emailChangeLink: (m) => ({
+      subject: "Confirmez votre nouvelle adresse e-mail",
+      body:
+        `Vous avez demandé à utiliser cette adresse pour votre compte à la place de ${m.oldEmail}.\n` +
+        `Ouvrez ce lien dans les ${m.hours} heures et confirmez pour faire le changement :\n\n${m.link}\n\n` +
+        `Si vous ne l'avez pas demandé, ignorez ce message : rien ne change.\n`,
+    }),
+    emailChanged: (m) => ({
+      subject: "Votre adresse e-mail a été changée",
+      body:
+        `L'adresse e-mail de votre compte est désormais ${m.newEmail} : vous vous connectez avec elle, et nos messages y arrivent.\n\n` +
+        `Si vous n'avez pas fait ce changement, contactez votre association sans attendre.\n`,
+    }),
+    passwordReset: (m) => ({
+      subject: "Choisissez un nouveau mot de passe",
+      body:
+        `Quelqu'un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte.\n` +
+        `Ouvrez ce lien dans les ${m.minutes} minutes pour choisir un nouveau mot de passe :\n\n${m.link}\n\n` +
+        `Si vous ne l'avez pas demandé, ignorez ce message : votre mot de passe reste le même.\n`,
+    }),
+    passwordChanged: (m) => ({
+      subject: "Votre mot de passe a été changé",
+      body:
+        {
+          fromApp:
+            `Le mot de passe de votre compte a été changé depuis l'application. Toutes vos autres sessions ont été fermées.\n` +
+            `Les clés d'accès et les connexions d'appareils restent : vérifiez-les dans les Préférences (${m.publicUrl}/preferences) et retirez celles que vous ne reconnaissez pas.`,
+          byLink:
+            `Le mot de passe de votre compte a été changé. Toutes vos sessions ont été fermées et toutes les connexions d'appareils retirées.\n` +
+            `Les clés d'accès restent : vérifiez-les dans les Préférences (${m.publicUrl}/preferences) et retirez celles que vous ne reconnaissez pas.`,
+          byLinkPasskeysGone:
+            `Le mot de passe de votre compte a été changé. Toutes vos sessions ont été fermées et toutes les connexions d'appareils retirées.\n` +
+            `Ses clés d'accès ont été retirées aussi, avec le solde que votre association vous a apporté, qui est désormais à vous : ajoutez-en une dans les Préférences (${m.publicUrl}/preferences) si vous le souhaitez.`,
+        }[m.how] + `\n\nSi vous ne l'avez pas changé, demandez un nouveau mot de passe sans attendre : ${m.publicUrl}/reset-password\n`,
+    }),
+  },
+};
+
+/** The mail `m` to `to`, who is called `firstName`, in `language`. */
+export function accountMail(language: MemberLanguage, to: string, firstName: string, m: AccountMail): { to: string; subject: string; text: string } {
+  const w = WORDS[language];
+  const { subject, body } = (w[m.kind] as (m: AccountMail) => { subject: string; body: string })(m);
+  return { to, subject, text: `${w.hello(firstName)}\n\n${body}` };
+}

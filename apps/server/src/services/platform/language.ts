@@ -1,0 +1,26 @@
+import { MEMBER_LANGUAGES, type MemberLanguage } from "@mutua/domain";
+import type { Queryable } from "../../db/pool";
+
+/** The language to write in: the member's own, else the association's default when the server has its words, else English. */
+export function writingLanguage(own: MemberLanguage | null, associationDefault: string): MemberLanguage {
+  return own ?? ((MEMBER_LANGUAGES as readonly string[]).includes(associationDefault) ? (associationDefault as MemberLanguage) : "en-US");
+}
+
+/** The member's own language, null when they never said it (and for no such member). */
+export async function memberLanguage(db: Queryable, memberId: bigint): Promise<MemberLanguage | null> {
+  const { rows } = await db.query<{ language: MemberLanguage | null }>("SELECT language FROM members WHERE id = $1", [memberId]);
+  return rows[0]?.language ?? null;
+}
+
+/** The language a mail to the member is written in: theirs, else the association's. */
+export const mailLanguage = async (db: Queryable, memberId: bigint, associationDefault: string): Promise<MemberLanguage> =>
+  writingLanguage(await memberLanguage(db, memberId), associationDefault);
+
+/**
+ * Remembers the language the member reads the app in (told at sign-in), for the mails and pushes
+ * written to them from then on; one the server has no words for changes nothing.
+ */
+export async function rememberLanguage(db: Queryable, memberId: bigint, tag: string | undefined): Promise<void> {
+  if (!tag || !(MEMBER_LANGUAGES as readonly string[]).includes(tag)) return;
+  await db.query("UPDATE members SET language = $2 WHERE id = $1 AND language IS DISTINCT FROM $2", [memberId, tag]);
+}
