@@ -5,7 +5,8 @@ import type { Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
-import { askMembers, askPart as part } from "./pages/asks";
+import { askMembers, askPart as part, openAskMembers } from "./pages/asks";
+import { placeholderFits } from "./support/screen-checks";
 
 /**
  * Asking members for money, as friends do: Bob asks Alice in the app; her phone shows it live with
@@ -80,6 +81,11 @@ describe("asking members for money", () => {
     const alice = await signedIn(suite, "alice@example.com");
     const carol = await signedIn(suite, "carol@example.com");
 
+    // On his phone, "Who?" says what to type, whole.
+    const form = await openAskMembers(bob.page);
+    expect(await placeholderFits(form.getByLabel("Who?"))).toBe(true);
+    await form.getByRole("button", { name: "Close" }).tap();
+    await form.waitFor({ state: "detached" });
     const ask = await askMembers(
       bob.page,
       [
@@ -90,6 +96,7 @@ describe("asking members for money", () => {
       "Pizza",
     );
     await ask.getByText("4.50 DL each").waitFor();
+    expect(await placeholderFits(ask.getByLabel("Who?"))).toBe(true);
     await shot(bob.page, "ask-split-phone");
     await ask.getByRole("button", { name: "Ask 2 members" }).tap();
     await toastText(bob.page, "2 members were asked to share 9.00 DL");

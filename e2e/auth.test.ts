@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { expectTitle, newPage, toastText } from "./support/browser";
 import { useSuite } from "./support/suite";
+import { menuEntry, openMenu } from "./pages/app";
 import {
   emailField,
   fillSignIn,
-  menuItem,
   openAbout,
   openPreferences,
   openSignIn,
-  openUserMenu,
   passwordField,
   pressSignIn,
   signIn,
@@ -99,12 +98,12 @@ describe("signing in and out", () => {
     await signIn(page, suite.server.url, "accounts@example.com");
     // No account of his own: he lands on his work, the requests to approve, not on an empty dashboard.
     await page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
-    await openUserMenu(page, "Axel Accounts");
-    await menuItem(page, "Account requests").waitFor();
+    await openMenu(page, "Axel Accounts");
+    await menuEntry(page, "Account requests").waitFor();
     const menu = page.locator("#user-menu");
     await expect(menu.getByRole("menuitem", { name: "Credit requests" }).count()).resolves.toBe(0);
     await expect(menu.getByRole("menuitem", { name: "Create my wallet" }).count()).resolves.toBe(1);
-    await menuItem(page, "Account requests").click();
+    await menuEntry(page, "Account requests").click();
     await page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
     await expectTitle(page, "Mutua - Approval of account creation");
 
@@ -118,17 +117,17 @@ describe("signing in and out", () => {
 
     const admin = await newPage(suite.browser);
     await signIn(admin.page, suite.server.url, "admin@example.com");
-    await openUserMenu(admin.page, "Ada Admin");
-    await menuItem(admin.page, "Credit requests").waitFor();
-    await menuItem(admin.page, "Account requests").waitFor();
+    await openMenu(admin.page, "Ada Admin");
+    await menuEntry(admin.page, "Credit requests").waitFor();
+    await menuEntry(admin.page, "Account requests").waitFor();
     await admin.context.close();
 
     const member = await newPage(suite.browser);
     await signIn(member.page, suite.server.url, "carol@example.com");
-    await openUserMenu(member.page, "Carol Petit");
-    await menuItem(member.page, "Sign out").waitFor();
-    await expect(menuItem(member.page, "Account requests").count()).resolves.toBe(0);
-    await expect(menuItem(member.page, "Credit requests").count()).resolves.toBe(0);
+    await openMenu(member.page, "Carol Petit");
+    await menuEntry(member.page, "Sign out").waitFor();
+    await expect(menuEntry(member.page, "Account requests").count()).resolves.toBe(0);
+    await expect(menuEntry(member.page, "Credit requests").count()).resolves.toBe(0);
     await member.context.close();
   });
 

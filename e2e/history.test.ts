@@ -148,6 +148,12 @@ describe("the history on a phone", () => {
     expect(calendar.x + calendar.width).toBeLessThanOrEqual(width);
     const period = (await modal.locator(".period").boundingBox())!;
     expect(period.x + period.width).toBeLessThanOrEqual(width);
+    // Escape closes the calendar, not History: the hand is back on Choose dates.
+    await second.focus();
+    await page.keyboard.press("Escape");
+    await picker.waitFor({ state: "detached" });
+    expect(await modal.isVisible()).toBe(true);
+    expect(await modal.getByRole("button", { name: "Choose dates" }).evaluate((el) => el === document.activeElement)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -12,7 +12,7 @@ import { signedIn, useSuite } from "./support/suite";
 import { choosePasswordFromLink } from "./pages/association";
 import { circulation, openFiguresFromMenu } from "./pages/board";
 import { signInToDashboard } from "./pages/members";
-import { alreadyHere, checkFiles, importChecked, invitationsAccepted, inviteImported, openImport } from "./pages/import";
+import { alreadyHere, checkFiles, fileField, importChecked, invitationsAccepted, inviteImported, openImport } from "./pages/import";
 
 /**
  * Moving in, as an owner does it (features/import): Ada uploads the members and the history a
@@ -81,6 +81,10 @@ describe("moving in", () => {
       `INSERT INTO members (email, first_name, last_name, password_hash, search_text, name_key, created_at)
        VALUES ('yvette@florain-import.example', 'Yvette', 'Usurpée', 'no password', 'yvette usurpee', 'yvette usurpee', now() - interval '2 days')`,
     );
+    // The file fields speak the app's words, not the browser's ("Choose File", "No file chosen").
+    const membersField = fileField(page, "Members file");
+    await membersField.getByText("Choose a file").waitFor();
+    await membersField.getByText("No file chosen").waitFor();
     await checkFiles(page, MEMBERS, HISTORY);
     await page.getByText(/3 members to import/).waitFor();
     await page.getByText("Élodie Crémieux").first().waitFor();

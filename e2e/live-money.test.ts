@@ -101,6 +101,15 @@ describe("live money across two server instances", () => {
     await bob.page.waitForURL(`${second.url}/notifications`);
     const item = bob.page.locator(".notification").first();
     await item.and(bob.page.getByRole("button", { name: /^Unread: Received 2\.37 DL from Alice Martin/ })).waitFor();
+    // Under its day's group: a payment of seconds ago is today's (this week's, when midnight came between).
+    const group = bob.page.locator(".notification-group").first();
+    expect(await group.getByRole("heading").innerText()).toMatch(/^(Today|This week)$/);
+    expect(
+      await group
+        .getByRole("list")
+        .getByText(/Received 2\.37 DL from Alice Martin/)
+        .count(),
+    ).toBe(1);
     await item.click();
     const receipt = bob.page.getByRole("dialog", { name: "Transaction details" });
     await receipt.getByText("Alice Martin").first().waitFor();

@@ -97,7 +97,8 @@ describe("e-mail notifications", () => {
           language: string | null;
         }
       ).language;
-    expect(await language()).toBe(null);
+    // Signed in with the app in English, Dan is written to in English from then on.
+    expect(await language()).toBe("en-US");
     await openPreferences(page);
     await page.getByRole("switch", { name: "Use custom language" }).check();
     await page.getByLabel("Language", { exact: true }).selectOption("fr-FR");

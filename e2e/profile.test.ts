@@ -214,6 +214,16 @@ describe("the member's profile, on a phone", () => {
         await page.getByRole("button", { name: "Annuler" }).click();
         await startEmailChange(page, "alice.martin@example.net", "Demo1234!", french);
         await sendEmailChangeLink(page, "alice.martin@example.net", french);
+        // The toast follows the dark scheme: no white card on a dark screen.
+        const [r, g, b] = (
+          await page
+            .locator("[data-sonner-toast]")
+            .first()
+            .evaluate((el) => getComputedStyle(el).backgroundColor)
+        )
+          .match(/\d+/g)!
+          .map(Number);
+        expect(0.2126 * r! + 0.7152 * g! + 0.0722 * b!, "the toast's background").toBeLessThan(80);
         const mail = await mailbox.next("alice.martin@example.net");
         expect(mail.subject).toBe("Confirmez votre nouvelle adresse e-mail");
         expect(mail.text).toMatch(/^Bonjour Alice,\n\nVous avez demandé à utiliser cette adresse pour votre compte à la place de alice@example\.com\./);

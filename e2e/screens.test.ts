@@ -192,7 +192,11 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await inspect(page, "ask-members");
       await tap(ask.getByRole("button", { name: t("Ask"), exact: true }));
       await ask.waitFor({ state: "detached" });
-      await page.locator(".asks .ask-part").first().waitFor();
+      // Its toast said so; closed, as the member would, to look at the ask: below the movements.
+      const asked = page.locator("[data-sonner-toast]").filter({ hasText: "Bob Durand" });
+      await tap(asked.locator("[data-close-button]"));
+      await asked.waitFor({ state: "detached" });
+      await page.locator(".asks .ask-part").first().scrollIntoViewIfNeeded();
       await inspect(page, "dashboard-asks");
       // Withdrawn, after its question: each of the four tours asks Bob once more, and one member
       // may keep only three asks waiting on another.

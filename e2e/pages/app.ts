@@ -1,8 +1,7 @@
 import type { Locator, Page } from "playwright-core";
-import type { SignInWords } from "./members";
 import { english, type Words } from "./words";
 
-export { english, french, type Words } from "./words";
+export { english, french, signInWords, type Words } from "./words";
 
 /**
  * Moving around the app as a page model: the signed-in member's menu (behind the bottom bar's
@@ -30,9 +29,6 @@ export const press = (l: Locator, phone = false) => (phone ? l.tap() : l.click()
 export async function goTo(page: Page, route: string): Promise<void> {
   await page.goto(new URL(route, page.url()).href);
 }
-
-/** The login page's words in the page's language, for pages/members.ts's sign-in. */
-export const signInWords = (t: Words): SignInWords => ({ email: t("Email"), password: t("Password"), signIn: t("Sign in") });
 
 /**
  * Opens the signed-in member's menu: on a phone from the bottom bar's Menu, on a wide screen from

@@ -5,12 +5,17 @@ import type { Locator, Page } from "playwright-core";
  * card of asks, read as the asker reads it.
  */
 
-/** Request money, "From members": each member found and picked, the amount, the memo. The form, ready to Ask. */
-export async function askMembers(page: Page, members: [search: string, name: string][], amount: string, memo: string): Promise<Locator> {
+/** Request money, "From members": the form that asks members for money, before anybody is picked. */
+export async function openAskMembers(page: Page): Promise<Locator> {
   await page.getByRole("button", { name: "Request", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Request money - 1/2" });
   await dialog.getByRole("button", { name: "From members" }).click();
-  const ask = page.getByRole("dialog", { name: "Ask members for money" });
+  return page.getByRole("dialog", { name: "Ask members for money" });
+}
+
+/** Request money, "From members": each member found and picked, the amount, the memo. The form, ready to Ask. */
+export async function askMembers(page: Page, members: [search: string, name: string][], amount: string, memo: string): Promise<Locator> {
+  const ask = await openAskMembers(page);
   for (const [search, name] of members) {
     await ask.getByLabel("Who?").fill(search);
     await ask.getByRole("button", { name }).click();

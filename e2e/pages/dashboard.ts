@@ -6,8 +6,8 @@ import type { Locator, Page } from "playwright-core";
 
 const press = (l: Locator, touch: boolean) => (touch ? l.tap() : l.click());
 
-/** "1,234.50 DL" → 123450. */
-export const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, "")) * 100);
+/** "1,234.50 DL" → 123450; "−12.50 DL" (the app's minus sign, or a hyphen) → −1250. */
+export const cents = (text: string) => Math.round(Number(text.replace(/\u2212/g, "-").replace(/[^\d.-]/g, "")) * 100);
 
 /**
  * The account summary's card: this month's money in and out, and where the balance chart's label

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { press, type Way } from "./app";
 import { openSettings } from "./association";
@@ -21,11 +22,20 @@ export async function openImport(page: Page, owner: string, opts: Way = {}): Pro
 
 /** The members' file and, if any, the history's chosen, then Check the files: the preview, once there. */
 export async function checkFiles(page: Page, members: string, history?: string): Promise<void> {
-  await page.getByLabel("Members file").setInputFiles(members);
-  if (history !== undefined) await page.getByLabel("History file (optional)").setInputFiles(history);
+  await chooseFile(page, "Members file", members);
+  if (history !== undefined) await chooseFile(page, "History file (optional)", history);
   await page.getByRole("button", { name: "Check the files" }).click();
   // Files of thousands of lines take a while to read on a slow machine.
   await page.getByRole("heading", { name: "What will be imported" }).waitFor({ timeout: 20_000 });
+}
+
+/** A file field of the import: its label, the app's own "Choose a file", and the file chosen or "No file chosen". */
+export const fileField = (page: Page, label: string): Locator => page.locator(".field").filter({ has: page.getByLabel(label) });
+
+/** The file at `file` chosen in the field labelled `label`, once its name shows beside the button. */
+export async function chooseFile(page: Page, label: string, file: string): Promise<void> {
+  await page.getByLabel(label).setInputFiles(file);
+  await fileField(page, label).getByText(path.basename(file)).waitFor();
 }
 
 /** The preview's line of a member already here (by their name here) whose address the file has too. */

@@ -1,6 +1,7 @@
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "../support/browser";
-import { english, type Words } from "./words";
+import { chooseFromMenu } from "./app";
+import { english, type SignInWords, type Words } from "./words";
 
 /**
  * A member's membership as a page model: signing in (by the login page, or through the API as the
@@ -24,13 +25,6 @@ const here = (page: Page, route: string) => new URL(route, page.url()).href;
 
 // ---------------------------------------------------------------------------------------------
 // Signing in and out
-
-/** The login page's words, for a test in another language (regular expressions naming both, say). */
-export interface SignInWords {
-  email?: string | RegExp;
-  password?: string | RegExp;
-  signIn?: string | RegExp;
-}
 
 /** The login page's Sign in button. */
 export const signInButton = (page: Page, words: SignInWords = {}): Locator => page.getByRole("button", { name: words.signIn ?? "Sign in" });
@@ -77,42 +71,23 @@ export async function signInToDashboard(page: Page, baseUrl: string, email: stri
   await page.waitForURL(`${baseUrl}/dashboard`);
 }
 
-/** The member's menu, opened from the button with their name (`name`) in the navigation bar. */
-export async function openUserMenu(page: Page, name: string, opts: Way = {}): Promise<void> {
-  await press(page.getByRole("button", { name }), opts.touch);
-}
-
-/** The member's menu on a phone, opened from the Menu of the bar of shortcuts at the foot of the screen. */
-export async function openPhoneMenu(page: Page): Promise<void> {
-  await page.getByRole("navigation", { name: "Shortcuts" }).getByRole("button", { name: "Menu" }).tap();
-}
-
-/** An entry of the open menu ("Sign out", "Account requests"). */
-export const menuItem = (page: Page, entry: string): Locator => page.getByRole("menuitem", { name: entry });
-
-/** The member's menu (under their name `name`), then its entry `entry`; what it opens is the test's to wait for. */
-export async function chooseFromUserMenu(page: Page, name: string, entry: string): Promise<void> {
-  await openUserMenu(page, name);
-  await menuItem(page, entry).click();
-}
-
 /** Sign out, from the member's menu (under their name `name`): on the login page again. */
 export async function signOut(page: Page, name: string): Promise<void> {
   const loginPage = here(page, "/");
-  await chooseFromUserMenu(page, name, "Sign out");
+  await chooseFromMenu(page, name, "Sign out");
   await page.waitForURL(loginPage);
 }
 
 /** Preferences (Settings, in the member's menu under their name `name`), once its address is there. */
 export async function openPreferences(page: Page, name: string): Promise<void> {
   const preferences = here(page, "/preferences");
-  await chooseFromUserMenu(page, name, "Settings");
+  await chooseFromMenu(page, name, "Settings");
   await page.waitForURL(preferences);
 }
 
 /** About Mutua, from the member's menu (under their name `name`): the dialog. */
 export async function openAbout(page: Page, name: string): Promise<Locator> {
-  await chooseFromUserMenu(page, name, "About Mutua");
+  await chooseFromMenu(page, name, "About Mutua");
   return page.getByRole("dialog", { name: "About Mutua" });
 }
 
@@ -244,8 +219,7 @@ export async function openProfile(page: Page, baseUrl: string, name: string): Pr
 /** On a phone: Menu, Profile, once the profile screen is there. */
 export async function openProfileFromPhoneMenu(page: Page): Promise<void> {
   const profile = here(page, "/profile");
-  await openPhoneMenu(page);
-  await menuItem(page, "Profile").tap();
+  await chooseFromMenu(page, "", "Profile", { phone: true });
   await page.waitForURL(profile);
   await page.getByRole("heading", { name: "Profile" }).waitFor();
 }

@@ -1,6 +1,7 @@
 import type { Download, Locator, Page } from "playwright-core";
 import { toastText } from "../support/browser";
-import { chooseFromUserMenu, menuItem, openUserMenu, type Way } from "./members";
+import { chooseFromMenu, menuEntry, openMenu } from "./app";
+import type { Way } from "./members";
 import { startPayment } from "./payments";
 
 /**
@@ -23,7 +24,7 @@ export async function openWalletCreation(page: Page, baseUrl: string): Promise<v
 /** The wallet creation screen, from "Create my wallet" in the member's menu (under their name `name`). */
 export async function openWalletCreationFromMenu(page: Page, name: string): Promise<void> {
   const creation = new URL("/create-account", page.url()).href;
-  await openUserMenu(page, name);
+  await openMenu(page, name);
   await page.locator("#user-menu").getByRole("menuitem", { name: "Create my wallet" }).click();
   await page.waitForURL(creation);
 }
@@ -66,7 +67,7 @@ export const walletRequest = (page: Page, name: string): Locator => page.locator
 
 /** An administrator's Account requests, from their menu (under their name `admin`). */
 export async function openWalletRequests(page: Page, admin: string): Promise<void> {
-  await chooseFromUserMenu(page, admin, "Account requests");
+  await chooseFromMenu(page, admin, "Account requests");
 }
 
 /** Approve (or Discard) on the row of the member `name`'s wallet request: the question, once it names them. */
@@ -165,7 +166,7 @@ export async function saveNewPin(page: Page, pin: string): Promise<void> {
 /** Account actions, Export wallet: the warning it gives first. */
 export async function askToExportWallet(page: Page, opts: Way = {}): Promise<Locator> {
   await press(page.getByRole("button", { name: "Account actions" }), opts.touch);
-  await press(menuItem(page, "Export wallet"), opts.touch);
+  await press(menuEntry(page, "Export wallet"), opts.touch);
   return page.getByRole("dialog", { name: "Export the wallet file?" });
 }
 
@@ -191,12 +192,12 @@ export async function importWalletFile(
   let upload: Locator;
   if (opts.fromMenu) {
     await press(page.getByRole("button", { name: "Account actions" }), touch);
-    upload = menuItem(page, "Upload wallet file...");
+    upload = menuEntry(page, "Upload wallet file...");
   } else {
     const button = page.getByRole("button", { name: "Upload wallet file..." });
     const menu = page.getByRole("button", { name: "Account actions" });
     await button.or(menu).first().waitFor();
-    upload = (await button.count()) > 0 ? button : (await menu.click(), menuItem(page, "Upload wallet file..."));
+    upload = (await button.count()) > 0 ? button : (await menu.click(), menuEntry(page, "Upload wallet file..."));
   }
   const [chooser] = await Promise.all([page.waitForEvent("filechooser"), press(upload, touch)]);
   await chooser.setFiles({ name, mimeType, buffer: Buffer.from(content) });

@@ -21,3 +21,13 @@ export const french: Words = (text, values = {}) => {
   );
   return fill(frenchMessages.get(text) ?? text, values);
 };
+
+/** The login page's words, for a test in another language (regular expressions naming both, say). */
+export interface SignInWords {
+  email?: string | RegExp;
+  password?: string | RegExp;
+  signIn?: string | RegExp;
+}
+
+/** The login page's words in the page's language, for pages/members.ts's sign-in. */
+export const signInWords = (t: Words): SignInWords => ({ email: t("Email"), password: t("Password"), signIn: t("Sign in") });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 /**
  * What a person paging through the app would notice, measured: the page scrolling sideways,
@@ -104,4 +104,14 @@ export async function axeViolations(page: Page, opts: { colours?: boolean } = {}
     },
     { tags: AXE_TAGS, rules: opts.colours ? COLOUR_RULES : null },
   );
+}
+
+/** Whether a field's placeholder is drawn whole in it, not cut at its edge (measured in its own font). */
+export async function placeholderFits(field: Locator): Promise<boolean> {
+  return field.evaluate((el: HTMLInputElement) => {
+    const s = getComputedStyle(el);
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    return context.measureText(el.placeholder).width <= el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+  });
 }

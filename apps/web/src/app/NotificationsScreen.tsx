@@ -1,9 +1,10 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router";
 import { useLingui } from "@lingui/react";
 import { M, type MemberEvent } from "@mutua/domain";
 import { useModals } from "../ui/modals";
 import { useFormat } from "../lib/format";
+import { recency, type Recency } from "../lib/dates";
 import { tr } from "../lib/i18n";
 import { toast } from "../lib/toast";
 import { BellIcon, CheckIcon, ExchangeIcon, Icon, PlusIcon, ReceivedIcon, WarningIcon, type IconNode } from "../ui/icons";
@@ -12,6 +13,10 @@ import { useNotificationCentre } from "../features/notifications/centre";
 // Through ./live, whose chunk is loaded already: importing ./queries or ./texts directly would split them out.
 import { eventMessage, useUnreadCount } from "../features/notifications/live";
 import "../ui/movements.css";
+import "./notifications.css";
+
+/** The groups of the list, newest first. */
+const GROUPS: Recency[] = ["today", "week", "earlier"];
 
 const ReceiptDialog = lazy(() => import("../features/payments/transactions/ReceiptDialog"));
 
@@ -35,6 +40,8 @@ export function NotificationsScreen() {
   const modals = useModals();
   const navigate = useNavigate();
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
+  // "Today" as of when the screen opened, so a group does not change under the member's eyes.
+  const [openedAt] = useState(() => new Date());
 
   const open = async (e: MemberEvent) => {
     if (!e.read) markRead.mutate([e.id]);
@@ -83,13 +90,21 @@ export function NotificationsScreen() {
         {pages.isSuccess && items.length === 0 && (
           <p className="empty">{i18n._("No notifications yet: money you receive, your top-ups and news of your wallets will show here.")}</p>
         )}
-        {items.length > 0 && (
-          <ul className="tx-list">
-            {items.map((e) => (
-              <NotificationItem key={e.id} event={e} onOpen={(ev) => void open(ev)} />
-            ))}
-          </ul>
-        )}
+        {/* Newest first, under Today, This week and Earlier, as of when the screen opened. */}
+        {GROUPS.map((group) => {
+          const these = items.filter((e) => recency(new Date(e.date), openedAt) === group);
+          if (these.length === 0) return null;
+          return (
+            <div key={group} className="notification-group">
+              <h2 id={`notifications-${group}`}>{group === "today" ? i18n._("Today") : group === "week" ? i18n._("This week") : i18n._("Earlier")}</h2>
+              <ul className="tx-list" aria-labelledby={`notifications-${group}`}>
+                {these.map((e) => (
+                  <NotificationItem key={e.id} event={e} onOpen={(ev) => void open(ev)} />
+                ))}
+              </ul>
+            </div>
+          );
+        })}
         {pages.hasNextPage && (
           <button type="button" className="button small" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
             {i18n._("More")}

@@ -52,7 +52,7 @@ export function ToastHost() {
       {sonner && (
         <>
           {/* Below the navigation bar (60 px), so that a toast never covers the bell it tells of. */}
-          <sonner.Toaster position="top-center" duration={5000} richColors closeButton offset={68} mobileOffset={68} />
+          <sonner.Toaster position="top-center" duration={5000} theme="system" richColors closeButton offset={68} mobileOffset={68} />
           <Listening />
         </>
       )}

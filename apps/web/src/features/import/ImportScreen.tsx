@@ -4,7 +4,7 @@ import type { I18n } from "@lingui/core";
 import { msg, type ImportPreviewView, type ImportResult, type Invitations } from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { Field } from "../../ui/Field";
+import { FileField } from "../../ui/FileField";
 import { Skeleton } from "../../ui/Skeleton";
 import { AdminTable } from "../association";
 import { delimiterText, problemText, useImportText, type ImportText } from "./labels";
@@ -102,10 +102,10 @@ function FilesForm({ page }: { page: ImportPageState }) {
     const refusal = file ? tooLarge(kind, file.size) : null;
     const error = kind === "members" && missing && !file ? i18n._("Choose the members file.") : refusal ? tr(msg(refusal)) : undefined;
     return (
-      <Field
+      <FileField
         id={`import-${kind}-file`}
         label={label}
-        type="file"
+        fileName={file?.name ?? null}
         accept={ACCEPT}
         required={required}
         error={error}

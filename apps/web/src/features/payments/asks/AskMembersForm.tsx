@@ -133,7 +133,7 @@ export function AskMembersForm({ me, account, onDone }: { me: Profile; account: 
           type="search"
           autoFocus
           autoComplete="off"
-          placeholder={members.length > 0 ? i18n._("Add someone to share with") : i18n._("Name, email address or phone number")}
+          placeholder={members.length > 0 ? i18n._("Add someone to share with") : i18n._("Name, e-mail or phone")}
           value={q}
           onChange={(e) => setQ(e.target.value)}
           role="combobox"

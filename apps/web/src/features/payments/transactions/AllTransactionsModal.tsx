@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { DayPicker, type DateRange } from "react-day-picker";
 import { enUS, fr } from "react-day-picker/locale";
 import "react-day-picker/style.css";
@@ -161,6 +161,7 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
   const locale = i18n.locale.startsWith("fr") ? fr : enUS;
   const [unit, setUnit] = useState<PeriodUnit | null>(null);
   const [picking, setPicking] = useState(false);
+  const chooseDates = useRef<HTMLButtonElement>(null);
   const [picked, setPicked] = useState<DateRange | undefined>();
   // Today, as of the filter's opening: the limit of the calendar and of "next period".
   const [now] = useState(() => new Date());
@@ -195,7 +196,13 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
             {text}
           </button>
         ))}
-        <button type="button" className={picking ? "button small primary" : "button small"} aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
+        <button
+          ref={chooseDates}
+          type="button"
+          className={picking ? "button small primary" : "button small"}
+          aria-expanded={picking}
+          onClick={() => setPicking((p) => !p)}
+        >
           {i18n._("Choose dates")}
         </button>
       </div>
@@ -215,7 +222,18 @@ function PeriodFilter({ range, onChange }: { range: Range | null; onChange: (r: 
         )}
       </div>
       {picking && (
-        <div className="picker">
+        <div
+          className="picker"
+          onKeyDown={(e) => {
+            // Escape closes the calendar, not History around it: the browser's own close request is
+            // the key's default, which the dialog would take.
+            if (e.key !== "Escape") return;
+            e.preventDefault();
+            e.stopPropagation();
+            setPicking(false);
+            chooseDates.current?.focus();
+          }}
+        >
           {/* resetOnSelect: a tap after a whole range starts a new one, instead of stretching the last. */}
           <DayPicker
             mode="range"
