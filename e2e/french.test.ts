@@ -87,7 +87,7 @@ describe("French", () => {
     await send.getByRole("button", { name: "Confirm and send" }).tap();
     const confirmation = alice.page.getByRole("dialog", { name: "Payment confirmation" });
     await confirmation.getByText("to Bob Durand").waitFor();
-    expect(await confirmation.locator(".receipt-when").innerText()).toMatch(/^Today, \d{1,2}:\d{2}\s[AP]M$/);
+    expect(await confirmation.locator(".detail-when").innerText()).toMatch(/^Today, \d{1,2}:\d{2}\s[AP]M$/);
     await alice.context.close();
 
     const { page, context } = await newPage(suite.browser, { locale: "fr-FR", phone: true });
@@ -98,7 +98,7 @@ describe("French", () => {
     await page.locator(".tx-list .tx").filter({ hasText: "Pain" }).first().tap();
     const receipt = page.getByRole("dialog", { name: "Détails de la transaction" });
     await receipt.getByText("de Alice Martin").waitFor();
-    expect(await receipt.locator(".receipt-when").innerText()).toMatch(/^Aujourd’hui, \d{2}:\d{2}$/);
+    expect(await receipt.locator(".detail-when").innerText()).toMatch(/^Aujourd’hui, \d{2}:\d{2}$/);
     expect(await receipt.locator(".detail-date").innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
     await expectNoEnglish(page, "a receipt");
     await receipt.screenshot({ path: "test-results/screens/receipt-360-fr.png" });

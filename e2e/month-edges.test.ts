@@ -78,7 +78,7 @@ describe("the month's edges", () => {
       const send = await startPayment(alice.page, "durand", "Bob Durand", "3.00", "Month's edge");
       const receipt = await sendPayment(alice.page, send, "3.00");
       // The phone and the server agree on the day: it is today, at the phone's time.
-      expect(await receipt.locator(".receipt-when time").innerText()).toMatch(moment.when);
+      expect(await receipt.locator(".detail-when time").innerText()).toMatch(moment.when);
 
       // Bob's card follows: 3.00 more in this month, as the ledger says; the chart ends at his balance.
       await expect.poll(async () => (await monthSummary(bob.page)).in, { timeout: 10_000 }).toBe(before.in + 300);

@@ -38,7 +38,7 @@ describe("paying another member", () => {
     // Its head: the amount, the person, the memo and the time as one says it; the spec's exact date below.
     await confirmation.getByText("Sent 12.50 DL").waitFor();
     await confirmation.getByText("to Bob Durand").waitFor();
-    expect(await confirmation.locator(".receipt-when time").innerText()).toMatch(/^Today, \d{1,2}:\d{2}\s[AP]M$/);
+    expect(await confirmation.locator(".detail-when time").innerText()).toMatch(/^Today, \d{1,2}:\d{2}\s[AP]M$/);
     expect(await confirmation.locator(".detail-date").innerText()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
     await confirmation.getByRole("button", { name: "Ok" }).click();
 

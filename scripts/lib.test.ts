@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { buildEnv } from "./lib.mjs";
 
 const LIB = path.resolve(import.meta.dirname, "lib.mjs");
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -50,5 +51,12 @@ describe("a wrapped command's exit (npm start, serve, setup, import)", () => {
     const { exitCodeOf } = (await import(LIB)) as { exitCodeOf: (code: number | null, signal: NodeJS.Signals | null) => number };
     expect([exitCodeOf(0, null), exitCodeOf(3, null)]).toEqual([0, 3]);
     expect([exitCodeOf(null, "SIGKILL"), exitCodeOf(null, "SIGTERM"), exitCodeOf(null, "SIGINT")]).toEqual([137, 143, 130]);
+  });
+});
+
+describe("the web app's build", () => {
+  it("is a production build whatever NODE_ENV the caller has (a test's npm start has Vitest's)", () => {
+    expect(buildEnv({ NODE_ENV: "test", PATH: "/bin" })).toEqual({ NODE_ENV: "production", PATH: "/bin" });
+    expect(buildEnv({}).NODE_ENV).toBe("production");
   });
 });

@@ -1,9 +1,9 @@
-import { EMAIL_CHANGE_HOURS, ErrorCode, buildPath, emailProblem, normalizeEmail, SM } from "@mutua/domain";
+import { EMAIL_CHANGE_HOURS, ErrorCode, buildPath, emailProblem, normalizeEmail, SM, type MemberLanguage } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
 import { sendBestEffort, type Mailer } from "../platform/mail";
-import { mailLanguage } from "../platform/language";
+import { writingLanguage } from "../platform/language";
 import { accountMail } from "./account-mails";
 import { Refusal, invalid, loginRequired } from "../platform/errors";
 import { hit } from "../platform/rate-limit";
@@ -20,8 +20,10 @@ import { newToken, tokenHash } from "./sessions";
 
 const taken = () => new Refusal(ErrorCode.emailTaken, { id: SM.emailTakenByAnother }, { fields: { email: { id: SM.emailTakenByAnother } } });
 
-/** Checks the request, stores the link's token (voiding any earlier one) and e-mails the link to the new address. */
-/** `defaultLanguage`: the association's, for a member who never said theirs (the mail is in the member's). */
+/**
+ * Checks the request, stores the link's token (voiding any earlier one) and e-mails the link to the
+ * new address, in the member's language (`defaultLanguage`, the association's, when they never said theirs).
+ */
 export async function requestEmailChange(
   db: Db,
   s: Settings,
@@ -54,7 +56,7 @@ export async function requestEmailChange(
   });
   const link = `${s.publicUrl}${buildPath("emailChangePage")}?token=${token}`;
   // The member waits for this very mail: if it cannot be sent, they are told, and the link is void.
-  const mail = accountMail(await mailLanguage(db, me, defaultLanguage), email, member.first_name, {
+  const mail = accountMail(writingLanguage(member.language, defaultLanguage), email, member.first_name, {
     kind: "emailChangeLink",
     oldEmail: member.email,
     hours: EMAIL_CHANGE_HOURS,
@@ -100,8 +102,8 @@ export async function confirmEmailChange(db: Db, mailer: Mailer, token: string, 
     );
     const change = rows[0];
     if (!change) return null;
-    const { rows: members } = await tx.query<{ email: string; first_name: string; last_name: string; phone: string | null }>(
-      "SELECT email, first_name, last_name, phone FROM members WHERE id = $1 FOR UPDATE",
+    const { rows: members } = await tx.query<{ email: string; first_name: string; last_name: string; phone: string | null; language: MemberLanguage | null }>(
+      "SELECT email, first_name, last_name, phone, language FROM members WHERE id = $1 FOR UPDATE",
       [change.member_id],
     );
     const m = members[0];
@@ -121,11 +123,11 @@ export async function confirmEmailChange(db: Db, mailer: Mailer, token: string, 
     await tx.query("UPDATE email_changes SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [change.member_id]);
     await tx.query("UPDATE password_resets SET used_at = now() WHERE member_id = $1 AND used_at IS NULL", [change.member_id]);
     await audit(tx, change.member_id, "member.email_changed", `member:${change.member_id}`, { from: m.email, to: change.new_email });
-    return { memberId: change.member_id, newEmail: change.new_email, oldEmail: m.email, firstName: m.first_name };
+    return { memberId: change.member_id, newEmail: change.new_email, oldEmail: m.email, firstName: m.first_name, language: m.language };
   });
   if (!done) return null;
   // The old address hears of it: if somebody else made the change, its owner knows at once.
-  const language = await mailLanguage(db, done.memberId, defaultLanguage);
+  const language = writingLanguage(done.language, defaultLanguage);
   await sendBestEffort(mailer, accountMail(language, done.oldEmail, done.firstName, { kind: "emailChanged", newEmail: done.newEmail }));
   return { memberId: done.memberId, newEmail: done.newEmail };
 }

@@ -19,7 +19,6 @@ import { notFound, Refusal } from "../platform/errors";
 import { memberWallets } from "../wallets/limits";
 import { sendBestEffort, type Mailer } from "../platform/mail";
 import { findMemberById } from "./members";
-import { mailLanguage } from "../platform/language";
 import { resetLinkMail, spendAddressResetBudget } from "./password-reset";
 import { revokeAllSessions } from "./sessions";
 
@@ -215,7 +214,7 @@ export async function resendPasswordReset(db: Db, s: Settings, mailer: Mailer, a
   const mail = await inTransaction(db, async (tx) => {
     await lockMember(tx, memberId);
     const m = (await findMemberById(tx, memberId))!;
-    const out = await resetLinkMail(tx, s, m, await mailLanguage(tx, memberId, defaultLanguage));
+    const out = await resetLinkMail(tx, s, m, defaultLanguage);
     await audit(tx, admin, "member.password_reset_sent", `member:${memberId}`, { email: m.email });
     return out;
   });

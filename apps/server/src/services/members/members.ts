@@ -1,4 +1,4 @@
-import { ErrorCode, M, normalizeEmail, normalizeName, searchKey, signupProblems, type Msg, SM } from "@mutua/domain";
+import { ErrorCode, M, normalizeEmail, normalizeName, searchKey, signupProblems, type Msg, SM, type MemberLanguage } from "@mutua/domain";
 import type { Db, Queryable } from "../../db/pool";
 import { Refusal, invalid } from "../platform/errors";
 import type { Settings } from "../../settings";
@@ -33,6 +33,8 @@ export interface MemberRow {
   email_verified_at: Date | null;
   /** Signed up and has not opened the link sent to their address yet: cannot sign in. */
   awaiting_email_confirmation: boolean;
+  /** The language the member reads the app in, for what the server writes to them; null: the association's. */
+  language: MemberLanguage | null;
 }
 
 export interface Profile {

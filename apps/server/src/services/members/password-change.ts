@@ -5,7 +5,7 @@ import { audit } from "../platform/audit";
 import { sendBestEffort, type Mailer } from "../platform/mail";
 import { invalid } from "../platform/errors";
 import { checkPasswordAgain } from "./credentials";
-import { mailLanguage } from "../platform/language";
+import { writingLanguage } from "../platform/language";
 import { accountMail, type AccountMail } from "./account-mails";
 import { findMemberById } from "./members";
 import { hashPassword } from "./passwords";
@@ -63,6 +63,8 @@ export async function tellPasswordChanged(
 ): Promise<void> {
   const member = await findMemberById(db, memberId);
   if (!member) return;
-  const language = await mailLanguage(db, memberId, defaultLanguage);
-  await sendBestEffort(mailer, accountMail(language, member.email, member.first_name, { kind: "passwordChanged", how, publicUrl: s.publicUrl }));
+  await sendBestEffort(
+    mailer,
+    accountMail(writingLanguage(member.language, defaultLanguage), member.email, member.first_name, { kind: "passwordChanged", how, publicUrl: s.publicUrl }),
+  );
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, newPasswordProblems, normalizeEmail, type MemberLanguage, type Msg, SM } from "@mutua/domain";
+import { ErrorCode, newPasswordProblems, normalizeEmail, type Msg, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal, invalid } from "../platform/errors";
 import type { Settings } from "../../settings";
@@ -9,7 +9,7 @@ import { findMemberByEmail, type MemberRow } from "./members";
 import { hashPasswordInTurn } from "./passwords";
 import { markAddressProven } from "./email-confirmation";
 import { tellPasswordChanged } from "./password-change";
-import { mailLanguage } from "../platform/language";
+import { writingLanguage } from "../platform/language";
 import { accountMail } from "./account-mails";
 import { acceptInvitation } from "./invitations";
 import { hit } from "../platform/rate-limit";
@@ -25,7 +25,7 @@ export async function requestPasswordReset(db: Db, s: Settings, mailer: Mailer, 
   const member = await findMemberByEmail(db, email);
   // The spec asks to say so when the address is unknown (docs/spec.md §8), at the cost of telling who is a member.
   if (!member) throw new Refusal(ErrorCode.unknownUser, { id: SM.unknownUser });
-  const mail = await resetLinkMail(db, s, member, await mailLanguage(db, member.id, defaultLanguage));
+  const mail = await resetLinkMail(db, s, member, defaultLanguage);
   // Not awaited: an answer that waited for the mail server would take longer for members than
   // for unknown addresses, and tell who is a member by its time alone.
   void sendBestEffort(mailer, mail);
@@ -43,14 +43,15 @@ export async function spendAddressResetBudget(db: Db, s: Settings, email: string
 
 /**
  * Stores a new single-use reset token for the member and returns the e-mail carrying its link
- * (sent by the caller once the token is committed). Refused when the association turned
- * password resets off.
+ * (sent by the caller once the token is committed), in the member's language (`defaultLanguage`,
+ * the association's, when they never said theirs). Refused when the association turned password
+ * resets off.
  */
 export async function resetLinkMail(
   db: Queryable,
   s: Settings,
-  member: Pick<MemberRow, "id" | "email" | "first_name">,
-  language: MemberLanguage,
+  member: Pick<MemberRow, "id" | "email" | "first_name" | "language">,
+  defaultLanguage: string,
 ): Promise<Mail> {
   if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const { token, hash } = newToken();
@@ -61,7 +62,7 @@ export async function resetLinkMail(
   ]);
   const link = `${s.publicUrl}/reset-password?token=${token}`;
   const minutes = Math.round(s.resetTokenTtlSeconds / 60);
-  return accountMail(language, member.email, member.first_name, { kind: "passwordReset", minutes, link });
+  return accountMail(writingLanguage(member.language, defaultLanguage), member.email, member.first_name, { kind: "passwordReset", minutes, link });
 }
 
 /**

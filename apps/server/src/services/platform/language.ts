@@ -12,10 +12,6 @@ export async function memberLanguage(db: Queryable, memberId: bigint): Promise<M
   return rows[0]?.language ?? null;
 }
 
-/** The language a mail to the member is written in: theirs, else the association's. */
-export const mailLanguage = async (db: Queryable, memberId: bigint, associationDefault: string): Promise<MemberLanguage> =>
-  writingLanguage(await memberLanguage(db, memberId), associationDefault);
-
 /**
  * Remembers the language the member reads the app in (told at sign-in), for the mails and pushes
  * written to them from then on; one the server has no words for changes nothing.

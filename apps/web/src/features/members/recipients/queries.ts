@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { shouldSearchRecipients, type Recipient } from "@mutua/domain";
 import { useClient } from "../../../lib/context";
 import { MEMBER_KEY, STALE } from "../../../lib/query-policy";
@@ -26,16 +26,19 @@ export function useRecipientSearch(q: string, backendId?: string) {
   });
 }
 
+/** The searches kept so far, dropped (those on screen asked again): what they said is out of date. */
+function forgetSearches(qc: QueryClient): Promise<void> {
+  qc.removeQueries({ queryKey: recipientKeys.all, type: "inactive" });
+  return qc.invalidateQueries({ queryKey: recipientKeys.all });
+}
+
 /**
  * Forgets the searches kept so far: once a payment is refused because its payee cannot be paid
  * now (frozen), the next search says so on their row instead of a result from before.
  */
 export function useForgetRecipientSearches() {
   const qc = useQueryClient();
-  return useCallback(() => {
-    qc.removeQueries({ queryKey: recipientKeys.all, type: "inactive" });
-    void qc.invalidateQueries({ queryKey: recipientKeys.all });
-  }, [qc]);
+  return useCallback(() => void forgetSearches(qc), [qc]);
 }
 
 export function useSetFavorite() {
@@ -45,10 +48,7 @@ export function useSetFavorite() {
     /** Whether the recipient is a favourite now, as the server answers. */
     mutationFn: async ({ recipient, favorite }: { recipient: Recipient; favorite: boolean }) =>
       (await client.call(favorite ? "setFavorite" : "unsetFavorite", { params: { memberId: recipient.memberId } })).isFavorite,
-    onSettled: async () => {
-      // Searches kept from before would show the old star the next time Send money opens: they go.
-      qc.removeQueries({ queryKey: recipientKeys.all, type: "inactive" });
-      await qc.invalidateQueries({ queryKey: recipientKeys.all });
-    },
+    // Searches kept from before would show the old star the next time Send money opens: they go.
+    onSettled: () => forgetSearches(qc),
   });
 }

@@ -1,6 +1,6 @@
-import { useState } from "react";
 import { useLingui } from "@lingui/react";
-import { M, formatWhen, type TransactionView } from "@mutua/domain";
+import { M, type TransactionView } from "@mutua/domain";
+import { SpokenWhen } from "../../../ui/SpokenWhen";
 import { Dialog } from "../../../ui/Dialog";
 import { useFormat } from "../../../lib/format";
 import { detailDate } from "../../../lib/dates";
@@ -22,8 +22,6 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
   const { i18n } = useLingui();
   const fmt = useFormat();
   const me = useMe().data;
-  // "Today" or "Yesterday" as of when the receipt opened.
-  const [openedAt] = useState(() => new Date());
   const sent = tx.amount.startsWith("-");
   const abs = (s: string) => fmt.apiAmount(s, { abs: true });
   const title = confirmation ? i18n._("Payment confirmation") : i18n._("Transaction details");
@@ -66,9 +64,7 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
         </p>
         <p className="receipt-person">{sent ? i18n._("to {name}", { name: receipt.to }) : i18n._("from {name}", { name: receipt.from })}</p>
         {tx.description && <p className="detail-memo">{tx.description}</p>}
-        <p className="receipt-when">
-          <time dateTime={tx.date}>{formatWhen(new Date(tx.date), openedAt, fmt.dateLocale)}</time>
-        </p>
+        <SpokenWhen iso={tx.date} />
       </div>
       {tx.parts.length > 1 && (
         <div className="detail-parts">
