@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { VitePWA } from "vite-plugin-pwa";
@@ -36,10 +37,20 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    // React has the hook built in since 18; the shim some libraries import would ship a second copy.
+    alias: [
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL("./src/lib/sync-external-store.ts", import.meta.url)) },
+    ],
+  },
   // No source maps in the served build: they would publish the full sources and the build machine's paths.
   build: {
     target: "es2022",
     sourcemap: false,
+    // Every browser the app supports (es2022) preloads modules but Safari before 17, which
+    // still runs the app, fetching each module as it is imported: the polyfill for it would
+    // cost every login page its bytes.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       // An area's face (features/<area>/index.ts) names what the other areas may use; the modules
       // of a feature run nothing when loaded but their stylesheets, so a screen that takes one label

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EventSource } from "eventsource";
-import { MutuaClient } from "@mutua/client";
+import { MutuaClient, subscribe } from "@mutua/client";
 import type { MemberEvent } from "@mutua/domain";
 import { inTransaction } from "../src/db/pool";
 import { SUPERSEDED_RETRY_MS } from "../src/http/event-feeds";
@@ -42,7 +42,7 @@ function follow(server: TestServer, who: Person) {
   const events: MemberEvent[] = [];
   let opened = 0;
   const client = new MutuaClient({ baseUrl: server.baseUrl, getToken: () => who.token, EventSource });
-  const stop = client.subscribe({ onEvent: (e) => events.push(e), onOpen: () => opened++ });
+  const stop = subscribe(client, { onEvent: (e) => events.push(e), onOpen: () => opened++ });
   streams.push(stop);
   return {
     events,

@@ -1,6 +1,6 @@
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router";
+import { AppRouter } from "./lib/router";
 import { QueryClient, QueryClientProvider, onlineManager } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import { apiBaseUrl, resolveConfig, type AppConfig } from "@mutua/domain";
@@ -56,7 +56,10 @@ async function start() {
     if (!offline) {
       // A returning member: who they are and the screen they open load while the language does.
       void queryClient.prefetchQuery(meQuery(client));
-      if (window.location.pathname === "/dashboard") void import("./features/payments/dashboard/DashboardScreen");
+      if (window.location.pathname === "/dashboard") {
+        void import("./app/member-routes");
+        void import("./features/payments/dashboard/DashboardScreen");
+      }
     }
     // What was kept is put back only for an offline start (the service worker has the module at
     // hand): online, every screen decides on fresh data, and the first render waits for nothing.
@@ -78,9 +81,9 @@ async function start() {
               <ToastHost />
               <StartupNotice failure={languageFailure} />
               <UnlockProvider>
-                <BrowserRouter>
+                <AppRouter>
                   <AppRoutes />
-                </BrowserRouter>
+                </AppRouter>
               </UnlockProvider>
             </I18nProvider>
           </QueryClientProvider>

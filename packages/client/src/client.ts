@@ -9,7 +9,7 @@ import {
   type ResponseOf,
   type ErrorBody,
 } from "@mutua/domain";
-import { followEvents, type EventHandlers, type EventSourceConstructor } from "./events";
+import type { EventSourceConstructor, StreamAccess } from "./events";
 import { InvalidCredentialsError, LoginRequiredError, RefusedError, RequestFailedError, UnexpectedError } from "./errors";
 
 /** docs/spec.md §7: every request gives up after 20 seconds. */
@@ -127,9 +127,9 @@ export class MutuaClient {
     throw new UnexpectedError(`${route.method} ${path}: HTTP ${res.status}${error ? `: ${error.message}` : ""}`, res.status);
   }
 
-  /** Follows the member's events as they happen (events.ts); returns the function that stops. */
-  subscribe(handlers: EventHandlers): () => void {
-    return followEvents(this.baseUrl, handlers, { EventSource: this.options.EventSource, fetch: this.fetchImpl, token: this.options.getToken?.() });
+  /** How this client reaches the member's event stream (subscribe in events.ts follows it). */
+  streamAccess(): StreamAccess {
+    return { baseUrl: this.baseUrl, EventSource: this.options.EventSource, fetch: this.fetchImpl, token: this.options.getToken?.() };
   }
 }
 

@@ -16,6 +16,24 @@ export interface EventHandlers {
   onDown?(): void;
 }
 
+/** Where a client's stream is, and how it authenticates (MutuaClient.streamAccess). */
+export interface StreamAccess {
+  baseUrl: string;
+  EventSource?: EventSourceConstructor | undefined;
+  fetch: typeof fetch;
+  token?: string | null | undefined;
+}
+
+/**
+ * Follows the member's events as they happen, through a client; returns the function that stops.
+ * A function beside the client, not a method of it: a page that never follows events (the login
+ * page) does not load this code with the client.
+ */
+export function subscribe(client: { streamAccess(): StreamAccess }, handlers: EventHandlers): () => void {
+  const { baseUrl, ...opts } = client.streamAccess();
+  return followEvents(baseUrl, handlers, opts);
+}
+
 /** EventSource.CLOSED: it gave up (an answer that is not a stream, a 401): reopened by hand. */
 const CLOSED = 2;
 /** How long a stream that gave up waits before it is opened anew. */

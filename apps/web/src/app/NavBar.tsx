@@ -1,5 +1,5 @@
 import { Suspense, useDeferredValue, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Link, NavLink, useLocation } from "../lib/router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../lib/context";
 import { Icon, MenuIcon } from "../ui/icons";

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../lib/router";
 import { useLingui } from "@lingui/react";
 import { M, type MemberEvent } from "@mutua/domain";
 import { useModals } from "../ui/modals";

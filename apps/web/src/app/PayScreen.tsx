@@ -1,5 +1,5 @@
 import { lazy } from "react";
-import { useLocation } from "react-router";
+import { useLocation } from "../lib/router";
 import { PayLinkScreen } from "../features/payments/qr/PayLinkScreen";
 
 // Paying a member of a linked association: its own chunk, loaded only for such a code.

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "../lib/router";
 import { useLingui } from "@lingui/react";
 import { useAccounts } from "../data/accounts";
 import type { DashboardState } from "../features/payments/dashboard/DashboardScreen";

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../lib/router";
 import { useClient } from "../lib/context";
 import { forgetSession } from "../features/members/auth/sign-in";
 

@@ -6,7 +6,7 @@ import { M, SM } from "@mutua/domain";
 
 /**
  * Every English text the app can show must be translated in every catalog: the texts of the
- * app's own `i18n._("…")` calls, route titles and messages built as data (`msg("…")`), and the domain's
+ * app's own `i18n._("…")` calls, route titles (`title: "…"`) and messages built as data (`msg("…")`), and the domain's
  * and the server's messages (which travel as data).
  */
 const SRC = path.resolve(import.meta.dirname, "..");
@@ -19,7 +19,7 @@ function sourceMsgids(): Set<string> {
       if (e.isDirectory()) walk(p);
       else if (/\.tsx?$/.test(e.name) && !e.name.endsWith(".test.ts")) {
         const text = fs.readFileSync(p, "utf8");
-        for (const m of text.matchAll(/(?:i18n\._|\bh|\bmsg)\(\s*"((?:[^"\\]|\\.)*)"/g)) ids.add(JSON.parse(`"${m[1]}"`));
+        for (const m of text.matchAll(/(?:(?:i18n\._|\bh|\bmsg)\(|\btitle:)\s*"((?:[^"\\]|\\.)*)"/g)) ids.add(JSON.parse(`"${m[1]}"`));
       }
     }
   };

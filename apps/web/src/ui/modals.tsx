@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
-import { useLocation } from "react-router";
+import { useLocation } from "../lib/router";
 import { useBackStep } from "../lib/native/use-back-step";
 
 /** One modal at a time, closed by any route change (docs/spec.md §2 "Route table"). */

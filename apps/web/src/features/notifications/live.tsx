@@ -1,8 +1,9 @@
 import { useEffect } from "react";
-import { NavLink } from "react-router";
+import { NavLink } from "../../lib/router";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import type { MemberEvent } from "@mutua/domain";
+import { subscribe } from "@mutua/client";
 import { useClient } from "../../lib/context";
 import { tr } from "../../lib/i18n";
 import { setLive } from "../../lib/polling";
@@ -37,7 +38,7 @@ export function LiveEvents() {
   const client = useClient();
   const qc = useQueryClient();
   useEffect(() => {
-    const stop = client.subscribe({
+    const stop = subscribe(client, {
       onOpen: () => setLive(true),
       onDown: () => setLive(false),
       onEvent: (e) => {

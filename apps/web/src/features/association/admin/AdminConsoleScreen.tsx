@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link } from "../../../lib/router";
 import { useAuditLog, useMemberWallets, useReconversions, useUnpaidTopUps } from "./queries";
 import { useAdvanceReconversion, useMarkTopUpPaid, useSaveWalletLimits } from "./mutations";
 import { RefusedError } from "@mutua/client";

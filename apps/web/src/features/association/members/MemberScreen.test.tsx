@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
 import type { ReactNode } from "react";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { MemoryRouter, Route, Switch } from "../../../lib/router";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
@@ -175,10 +175,14 @@ function renderAt(path: string, ops: Ops, rights = ACCOUNTS_ADMIN): QueryClient 
   );
   render(
     wrap(
-      <Routes>
-        <Route path="/admin/members" element={<MembersScreen />} />
-        <Route path="/admin/members/:memberId" element={<MemberScreen />} />
-      </Routes>,
+      <Switch>
+        <Route path="/admin/members">
+          <MembersScreen />
+        </Route>
+        <Route path="/admin/members/:memberId">
+          <MemberScreen />
+        </Route>
+      </Switch>,
     ),
   );
   return qc;

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useParams } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import type { MemberFile } from "@mutua/domain";
 import { useFormat } from "../../../lib/format";

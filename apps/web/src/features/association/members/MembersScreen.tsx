@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import type { MemberSummary } from "@mutua/domain";
 import { Field } from "../../../ui/Field";

@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
-import { Link } from "react-router";
+import { Link } from "../../../lib/router";
 import type { I18n } from "@lingui/core";
 import { useFormat } from "../../../lib/format";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";

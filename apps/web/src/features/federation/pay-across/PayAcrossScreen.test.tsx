@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { MemoryRouter, Route, Switch } from "../../../lib/router";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
@@ -75,10 +75,14 @@ function renderAt(path: string, pay: () => Promise<CrossPayment>) {
         <I18nProvider i18n={i18n}>
           <UnlockProvider>
             <MemoryRouter initialEntries={[path]}>
-              <Routes>
-                <Route path="/pay" element={<PayAcrossScreen />} />
-                <Route path="/dashboard" element={<p>Dashboard</p>} />
-              </Routes>
+              <Switch>
+                <Route path="/pay">
+                  <PayAcrossScreen />
+                </Route>
+                <Route path="/dashboard">
+                  <p>Dashboard</p>
+                </Route>
+              </Switch>
             </MemoryRouter>
           </UnlockProvider>
         </I18nProvider>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from "react";
-import { Link, Navigate, useLocation } from "react-router";
+import { Link, Navigate, useLocation } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import { M, type Msg } from "@mutua/domain";

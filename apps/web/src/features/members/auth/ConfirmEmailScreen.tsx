@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "../../../lib/router";
 import { useMutation } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { useClient, useConfig } from "../../../lib/context";

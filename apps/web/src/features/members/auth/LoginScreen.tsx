@@ -1,5 +1,5 @@
 import { Suspense, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { Link, useLocation } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../../lib/context";
 import { Field, PasswordField } from "../../../ui/Field";

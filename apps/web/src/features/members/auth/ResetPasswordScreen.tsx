@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
+import { Link, useLocation, useNavigate, useSearchParams } from "../../../lib/router";
 import { useMutation } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, newPasswordProblems, normalizeEmail } from "@mutua/domain";

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate } from "../../../lib/router";
 import { useForm, useWatch, type Resolver } from "react-hook-form";
 import { useMutation } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../../lib/router";
 import { PAY_PATH, SIGNED_IN_COOKIE, normalizeEmail, type LoginResult } from "@mutua/domain";
 import { i18n } from "../../../lib/i18n";
 import { takePayLink } from "../../../lib/pay-link";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Navigate, useNavigate } from "react-router";
+import { Navigate, useNavigate } from "../../../lib/router";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";

@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useDeferredValue, useEffect, useState } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "../../../lib/router";
 import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { M, type AccountEntry, type MoneyAsk, type PendingTopUp, type QrPayload, type Recipient, type TransactionView } from "@mutua/domain";

@@ -1,4 +1,4 @@
-import { Navigate } from "react-router";
+import { Navigate } from "../../../lib/router";
 import { useRights } from "../../../data/session";
 
 /**

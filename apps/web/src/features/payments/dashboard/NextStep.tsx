@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import "./next-step.css";
 

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Navigate, useLocation } from "react-router";
+import { Navigate, useLocation } from "../../../lib/router";
 import { decodeQrContent } from "@mutua/domain";
 import { toast } from "../../../lib/toast";
 import { useMe } from "../../../data/session";

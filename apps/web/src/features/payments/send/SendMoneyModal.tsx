@@ -12,7 +12,7 @@ import {
   type TransactionView,
 } from "@mutua/domain";
 import { RefusedError } from "@mutua/client";
-import { useNavigate } from "react-router";
+import { useNavigate } from "../../../lib/router";
 import { useClient } from "../../../lib/context";
 import { useBackStep } from "../../../lib/native/use-back-step";
 import { Dialog, stepTitle } from "../../../ui/Dialog";

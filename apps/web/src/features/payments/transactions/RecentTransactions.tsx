@@ -1,6 +1,6 @@
 import { Fragment, lazy, Suspense, useDeferredValue } from "react";
 import { useLingui } from "@lingui/react";
-import { useLocation, useNavigate, useSearchParams } from "react-router";
+import { useLocation, useNavigate, useSearchParams } from "../../../lib/router";
 import { M, type AccountEntry, type PendingTopUp } from "@mutua/domain";
 import { PendingTopUps } from "../topup/PendingTopUps";
 import { usePendingTopUps } from "../topup/queries";

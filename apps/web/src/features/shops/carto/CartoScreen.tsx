@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link } from "react-router";
+import { Link } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../../lib/context";
 import { useSession } from "../../../data/session";

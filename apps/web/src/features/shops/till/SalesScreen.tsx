@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { format, isSameDay, isValid, parse } from "date-fns";
 import { M, salesCsv, salesCsvFileName, type Sale } from "@mutua/domain";

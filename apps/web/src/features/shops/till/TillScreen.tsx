@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, type FormEvent } from "react";
 import { useLingui } from "@lingui/react";
-import { Link, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "../../../lib/router";
 import { encodeQrPayload, paymentLink, type PaymentRequestView } from "@mutua/domain";
 import { useFormat } from "../../../lib/format";
 import { tr } from "../../../lib/i18n";
