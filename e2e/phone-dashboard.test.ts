@@ -28,7 +28,7 @@ const shot = async (page: Page, name: string) => {
 };
 
 describe("the dashboard on a phone", () => {
-  it("shows one large balance, the next account one tap away, Pay, Request and Top up, and the latest activity above the fold", async () => {
+  it("shows one large balance, the next account one tap away, Pay, Request, Scan and Top up in round buttons, and the latest activity above the fold", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     const bar = shortcuts(page);
     const main = accountCard(page, "Main account");
@@ -40,7 +40,7 @@ describe("the dashboard on a phone", () => {
     // The main account is the one shown, in large type, whole on the screen.
     expect(await main.getAttribute("aria-pressed")).toBe("true");
     const big = await main.locator(".amount").evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
-    expect(big).toBeGreaterThanOrEqual(24);
+    expect(big).toBeGreaterThanOrEqual(40);
     const mainBox = await box(main);
     expect(mainBox.x).toBeGreaterThanOrEqual(0);
     expect(mainBox.x + mainBox.width).toBeLessThanOrEqual(360);
@@ -69,8 +69,8 @@ describe("the dashboard on a phone", () => {
     // What to do with the money, and the latest movement, above the bottom bar without scrolling.
     const barTop = (await box(bar)).y;
     expect(barTop + (await box(bar)).height).toBeCloseTo(HEIGHT, 0);
-    for (const name of ["Pay", "Request", "Top up"]) {
-      const b = await box(page.getByRole("button", { name, exact: true }));
+    for (const name of ["Pay", "Request", "Scan", "Top up"]) {
+      const b = await box(page.locator(".money-actions").getByRole("button", { name, exact: true }));
       expect(b.y + b.height, name).toBeLessThanOrEqual(barTop);
     }
     // Alice's latest activity is her top-up awaiting validation: it heads the movements, in view.
@@ -107,12 +107,12 @@ describe("the dashboard on a phone", () => {
 
     const bob = await newPage(suite.browser, { phone: true, locale: "fr-FR" });
     await signInToDashboard(bob.page, suite.server.url, "bob@example.com", DEMO_PASSWORD, signInWords(french));
-    const actions = bob.page.locator(".money-actions .button");
+    const actions = bob.page.locator(".money-actions button");
     await bob.page.getByRole("button", { name: "Recharger", exact: true }).waitFor();
     const labels = await actions.evaluateAll((buttons) =>
       buttons.map((b) => ({ text: b.textContent, fits: b.scrollWidth <= b.clientWidth, right: b.getBoundingClientRect().right })),
     );
-    expect(labels.map((l) => l.text)).toEqual(["Payer", "Demander", "Recharger"]);
+    expect(labels.map((l) => l.text)).toEqual(["Payer", "Demander", "Scanner", "Recharger"]);
     for (const l of labels) {
       expect(l.fits, l.text!).toBe(true);
       expect(l.right, l.text!).toBeLessThanOrEqual(360);

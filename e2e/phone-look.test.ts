@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
 import { startPayment } from "./pages/payments";
+import { openAccountActions } from "./pages/dashboard";
+import { motionSettled } from "./support/screen-checks";
 
 /**
  * On a 360×740 touch phone, the look of the lists and settings: people's initials beside
@@ -161,6 +163,37 @@ describe("while the dashboard loads", () => {
     expect(await accounts.locator(".placeholder").count()).toBe(0);
     expect(await page.locator(".transactions .skeleton").count()).toBe(0);
     expect(await top(), "the transactions heading once they are shown").toBeCloseTo(loaded, 0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("slides the payment up as a sheet over the whole phone, and opens it and menus without motion when the member asks for less", async () => {
+    const { page, context, errors } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    const sheet = page.getByRole("dialog", { name: "Send money - 1/2" });
+    const openSheet = async () => {
+      await page.locator(".money-actions").getByRole("button", { name: "Pay", exact: true }).tap();
+      await sheet.waitFor();
+    };
+    const animation = (l: Locator) => l.evaluate((el) => getComputedStyle(el).animationName);
+    await openSheet();
+    expect(await animation(sheet)).toBe("sheet-up");
+    await motionSettled(page);
+    // The whole screen, the bottom bar under it.
+    expect(await sheet.boundingBox()).toEqual({ x: 0, y: 0, width: 360, height: 740 });
+    await page.keyboard.press("Escape");
+    await sheet.waitFor({ state: "detached" });
+    await openAccountActions(page);
+    expect(await animation(page.getByRole("menu"))).toBe("sheet-up");
+    await page.keyboard.press("Escape");
+
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await openSheet();
+    expect(await animation(sheet)).toBe("none");
+    await page.keyboard.press("Escape");
+    await sheet.waitFor({ state: "detached" });
+    await openAccountActions(page);
+    expect(await animation(page.getByRole("menu"))).toBe("none");
+    await page.keyboard.press("Escape");
     expect(errors).toEqual([]);
     await context.close();
   });

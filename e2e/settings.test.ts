@@ -146,7 +146,12 @@ describe("the association's settings", () => {
     await alice.page.reload();
     await alice.page.locator(".transactions .tx").first().getByText("-15.00 DLK", { exact: true }).waitFor();
     expect(await alice.page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--primary-color").trim())).toBe("#8a2be2");
-    expect(await alice.page.getByRole("button", { name: "Pay", exact: true }).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(138, 43, 226)");
+    expect(
+      await alice.page
+        .getByRole("button", { name: "Pay", exact: true })
+        .locator(".money-icon")
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).toBe("rgb(138, 43, 226)");
     const navLogo = alice.page.locator(".navbar-logo img");
     expect(await navLogo.getAttribute("src")).toBe(logoUrl);
     await alice.page.waitForFunction(() => (document.querySelector<HTMLImageElement>(".navbar-logo img")?.naturalWidth ?? 0) > 0);

@@ -74,7 +74,7 @@ export default defineConfig({
               // Small icons that several signed-in screens share (the bottom bar, the history, the
               // payment forms): one file loaded once, instead of one each, every one of which costs
               // a request, its own wrapping and a line in the preload list of every screen using it.
-              test: /[\\/]lucide[\\/].*[\\/](scan-qr-code|arrow-down-left|chevron-down|arrow-left-right|check|plus)\.mjs$/,
+              test: /[\\/]lucide[\\/].*[\\/](scan-qr-code|arrow-down-left|arrow-up-right|chevron-down|arrow-left-right|check|plus)\.mjs$/,
               priority: 5,
             },
           ],

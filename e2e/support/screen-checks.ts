@@ -10,6 +10,7 @@ import type { Locator, Page } from "playwright-core";
  * covered on purpose).
  */
 export async function layoutProblems(page: Page): Promise<string[]> {
+  await motionSettled(page);
   return page.evaluate(() => {
     const problems: string[] = [];
     // Side-scrolling rows (the accounts' cards) are put back where the member left them afterwards.
@@ -90,7 +91,24 @@ const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
  * `colours` runs only the rules about colours (the same screen in its other colour scheme).
  * axe is put in the page once per document rather than at every check (a third of its time).
  */
+/**
+ * Waits for what is coming in (a dialog rising, a sheet sliding up) to be in place: measured or
+ * judged half-way, a control would seem cut off or faded below its contrast. Endless animations
+ * (a skeleton's pulse) are not waited for.
+ */
+export async function motionSettled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 export async function axeViolations(page: Page, opts: { colours?: boolean } = {}): Promise<string[]> {
+  await motionSettled(page);
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(
     async ({ tags, rules }) => {

@@ -15,6 +15,7 @@ import { usePinWallets } from "../features/wallets/security/pin-wallets";
 import { EmailNotifications } from "../features/notifications/preferences/EmailNotifications";
 import { DeviceNotifications } from "../features/notifications/preferences/DeviceNotifications";
 import { serverLanguage, useSaveNotificationSettings } from "../features/notifications/preferences/notification-settings";
+import "../ui/switch.css";
 
 /** docs/spec.md §2 "Preferences": groups appear only when they have something to set. */
 export function PreferencesScreen() {

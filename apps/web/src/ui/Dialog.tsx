@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import { BackIcon, CloseIcon, Icon } from "./icons";
+import "./dialog.css";
 
 /**
  * The ref of the field a dialog opens in. React's autoFocus focuses it before <Dialog> opens, which a

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { HelpIcon, Icon } from "./icons";
 import type { HelpTopic } from "./help-texts";
+import "./menu.css";
 
 export type { HelpTopic };
 

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import "./menu.css";
 
 interface MenuProps {
   /** What the button shows: a text (which names the menu too) or an aria-hidden icon with `label`. */

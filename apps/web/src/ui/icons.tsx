@@ -16,6 +16,7 @@ export {
   ArrowLeft as BackIcon,
   ArrowDownLeft as ReceivedIcon,
   ArrowLeftRight as ExchangeIcon,
+  ArrowUpRight as SendIcon,
   Bell as BellIcon,
   Check as CheckIcon,
   CircleQuestionMark as HelpIcon,

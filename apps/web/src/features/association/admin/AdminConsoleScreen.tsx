@@ -17,6 +17,7 @@ import { SoleAdministratorNotice } from "./SoleAdministratorNotice";
 import { ownRefusal } from "./own-refusal";
 import { useLedgerHealth } from "../../../data/ledger-health";
 import type { I18n } from "@lingui/core";
+import "../../../ui/switch.css";
 
 /**
  * The administration console that the spec's "external administration link" leads to, for

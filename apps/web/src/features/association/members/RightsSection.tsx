@@ -8,6 +8,7 @@ import { PasswordField } from "../../../ui/Field";
 import { useMe, useRights } from "../../../data/session";
 import { rightLabels } from "./labels";
 import { useSetMemberRights } from "./queries";
+import "../../../ui/switch.css";
 
 type Rights = MemberFile["rights"];
 const RIGHTS = ["accounts", "credits", "board", "owner"] as const;

@@ -12,6 +12,7 @@ import { fieldId, useSettingsPage, type FloorImpact, type SettingsPageState } fr
 import { FormField } from "../../../ui/FormField";
 import "./settings.css";
 import "../../../ui/parts.css";
+import "../../../ui/switch.css";
 
 /**
  * The association's settings, for its owners: who it is (name, logo, colours, links, whether

@@ -13,6 +13,7 @@ import { useFederationPage, type FederationPageState } from "./useFederationPage
 import { FormField } from "../../../ui/FormField";
 import "./federation.css";
 import "../../../ui/parts.css";
+import "../../../ui/switch.css";
 
 /**
  * The links with other associations' servers, for the owners (docs/federation.md): this server's

@@ -12,6 +12,7 @@ import { tr } from "../../../lib/i18n";
 import { useBackends, useMe, useUnconfiguredBackends } from "../../../data/session";
 import { backendLabel, PinFields, savePin, usePinDraft, useUnlock } from "../../wallets";
 import "../../../ui/parts.css";
+import "../../../ui/switch.css";
 
 /**
  * docs/spec.md §2 "Create-wallet screen": a backend selector when several have no wallet (first

@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react";
 import { toast } from "../../../lib/toast";
 import { useDevicePush, useSetDevicePush } from "./device-push";
+import "../../../ui/switch.css";
 
 /** Preferences: "Notify me on this device", the installed app's Web Push (docs/architecture.md "Live money"). */
 export function DeviceNotifications() {

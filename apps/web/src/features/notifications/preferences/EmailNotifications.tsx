@@ -2,6 +2,7 @@ import { useLingui } from "@lingui/react";
 import { M, NOTIFICATION_KINDS, type NotificationKind } from "@mutua/domain";
 import { toast } from "../../../lib/toast";
 import { serverLanguage, useNotificationSettings, useSaveNotificationSettings } from "./notification-settings";
+import "../../../ui/switch.css";
 
 /**
  * Preferences: one switch per kind of e-mail notification (docs/architecture.md "Live money"), each saved as it

@@ -5,6 +5,7 @@ import { toast } from "../../../lib/toast";
 import { Avatar } from "../../../ui/Avatar";
 import { useAllowAsker, useBlockedAskers } from "./blocked-askers";
 import "../../../ui/rows.css";
+import "../../../ui/switch.css";
 
 /**
  * Preferences: the members stopped from asking this member for money (from a request's Decline),

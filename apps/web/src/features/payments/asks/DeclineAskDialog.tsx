@@ -5,6 +5,7 @@ import { useFormat } from "../../../lib/format";
 import { toast } from "../../../lib/toast";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { useAnswerAsk } from "./mutations";
+import "../../../ui/switch.css";
 
 /**
  * The asked member declines an ask, after a question; ticked, "Stop … asking me" also stops its

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useDeferredValue, useEffect, useState } from "react";
+import { lazy, memo, Suspense, useDeferredValue, useEffect, useState, type ButtonHTMLAttributes } from "react";
 import { useLocation, useNavigate } from "../../../lib/router";
 import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
@@ -21,7 +21,7 @@ import { optionalLazy } from "../../../ui/optional-lazy";
 import { Skeleton } from "../../../ui/Skeleton";
 import { useSeen } from "../../../lib/in-view";
 
-import { DownloadIcon, ExchangeIcon, QrCodeIcon } from "../../../ui/icons";
+import { DownloadIcon, ExchangeIcon, Icon, PlusIcon, QrCodeIcon, ReceivedIcon, ScanIcon, SendIcon, type IconNode } from "../../../ui/icons";
 import "./dashboard.css";
 
 // Top-ups are asked for now and then: their dialogs load when one opens.
@@ -270,16 +270,18 @@ const Dashboard = memo(function Dashboard({ accounts }: { accounts: UseQueryResu
           >
             {(current || accounts.isPending) && (
               <div className="money-actions">
-                <button type="button" className="button pay" {...moneyAction} onClick={() => pay()}>
-                  {i18n._("Pay")}
-                </button>
-                <button type="button" className="button request" {...moneyAction} onClick={() => current && request(current)}>
-                  {i18n._("Request")}
-                </button>
-                {current?.isTopUpAllowed && !config.disableTopUp && (
-                  <button type="button" className="button top-up" disabled={!online} onClick={() => void topUp(current)}>
-                    {i18n._("Top up")}
-                  </button>
+                <MoneyAction kind="pay" icon={SendIcon} label={i18n._("Pay")} {...moneyAction} onClick={() => pay()} />
+                <MoneyAction kind="request" icon={ReceivedIcon} label={i18n._("Request")} {...moneyAction} onClick={() => current && request(current)} />
+                <MoneyAction kind="scan" icon={ScanIcon} label={i18n._("Scan")} {...moneyAction} onClick={() => pay(undefined, undefined, true)} />
+                {/* Drawn (disabled) while the accounts load too: the buttons beside it do not move when it comes. */}
+                {(current ? current.isTopUpAllowed : accounts.isPending) && !config.disableTopUp && (
+                  <MoneyAction
+                    kind="top-up"
+                    icon={PlusIcon}
+                    label={i18n._("Top up")}
+                    disabled={!online || !current}
+                    onClick={() => current && void topUp(current)}
+                  />
                 )}
                 {/* A frozen account can neither send nor receive: said before the member starts, not after the password. */}
                 {frozen && (
@@ -304,6 +306,18 @@ const Dashboard = memo(function Dashboard({ accounts }: { accounts: UseQueryResu
     </main>
   );
 });
+
+/** One of the hero's round buttons: what the member does with the money, its icon in the association's colour. */
+function MoneyAction({ kind, icon, label, ...button }: { kind: string; icon: IconNode; label: string } & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button type="button" className={`money-action ${kind}`} {...button}>
+      <span className="money-icon" aria-hidden="true">
+        <Icon node={icon} />
+      </span>
+      {label}
+    </button>
+  );
+}
 
 /*
  * The dashboard's parts that follow a query of their own are components of their own: an answer

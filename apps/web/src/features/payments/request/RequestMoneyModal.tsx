@@ -12,6 +12,7 @@ import { useBackStep } from "../../../lib/native/use-back-step";
 import { AskMembersForm } from "../asks/AskMembersForm";
 import "./request.css";
 import "../../../ui/parts.css";
+import "../../../ui/switch.css";
 
 /**
  * docs/spec.md §2 "Request money": step 1 amount and memo, step 2 the QR code to be scanned by the
@@ -41,7 +42,12 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
       i18n._("{name} requests {amount} {currency}", { name: me.name, amount, currency: account.curr }) +
       (request.recipientMemo ? ` — ${request.recipientMemo}` : "");
     return (
-      <Dialog title={stepTitle(i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 }))} onClose={onClose} onBack={() => setRequest(null)}>
+      <Dialog
+        className="sheet"
+        title={stepTitle(i18n._("Request money - {step}/{steps}", { step: 2, steps: 2 }))}
+        onClose={onClose}
+        onBack={() => setRequest(null)}
+      >
         <p className="request-summary">{summary}</p>
         <QrPanel payload={request} pdfTitle={title} shareText={summary} onClose={onClose} />
       </Dialog>
@@ -66,14 +72,14 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
 
   if (how === "members")
     return (
-      <Dialog title={i18n._("Ask members for money")} onClose={onClose}>
+      <Dialog className="sheet" title={i18n._("Ask members for money")} onClose={onClose}>
         {choice}
         <AskMembersForm me={me} account={account} onDone={onClose} />
       </Dialog>
     );
 
   return (
-    <Dialog title={stepTitle(i18n._("Request money - {step}/{steps}", { step: 1, steps: 2 }))} onClose={onClose}>
+    <Dialog className="sheet" title={stepTitle(i18n._("Request money - {step}/{steps}", { step: 1, steps: 2 }))} onClose={onClose}>
       {choice}
       <form
         noValidate

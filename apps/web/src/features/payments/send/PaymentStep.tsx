@@ -14,6 +14,7 @@ import { newPaymentKey, type PaymentDraft } from "./send-payment";
 import { usePaymentPlan } from "./queries";
 import "../../../ui/parts.css";
 import { HelpTip } from "../../../ui/HelpTip";
+import "../../../ui/switch.css";
 
 /** A payment request read from a QR code or a payment link (docs/spec.md §4 "requestPay"). */
 export interface PaymentRequest {

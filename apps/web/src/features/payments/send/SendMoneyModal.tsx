@@ -121,7 +121,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, scan = fal
 
   return (
     <>
-      <Dialog title={title} onClose={onClose} onBack={back}>
+      <Dialog className="sheet" title={title} onClose={onClose} onBack={back}>
         {step.name === "opening" && (
           <p className="notice info" aria-busy="true">
             {i18n._("Looking up the code…")}

@@ -27,7 +27,7 @@ export function TopUpModal({ account, onClose, onCreated }: { account: AccountEn
   const ready = Boolean(parsed?.ok && !error) && !create.isPending;
 
   return (
-    <Dialog title={i18n._("Top up my account")} onClose={onClose}>
+    <Dialog className="sheet" title={i18n._("Top up my account")} onClose={onClose}>
       <form
         noValidate
         onSubmit={async (e) => {

@@ -21,6 +21,7 @@ import { periodOf, shiftPeriod, wholeDays, type PeriodUnit, type Range } from ".
 import { buildCsv, deliverCsv, fetchAll } from "./export";
 import "../../../ui/movements.css";
 import "./filters.css";
+import "../../../ui/switch.css";
 
 interface Props {
   account: AccountEntry;

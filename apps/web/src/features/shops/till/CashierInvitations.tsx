@@ -7,6 +7,7 @@ import { toast } from "../../../lib/toast";
 import { useCashierInvitations } from "./queries";
 import "../../../ui/rows.css";
 import "./cashiers.css";
+import "../../../ui/switch.css";
 
 /**
  * Preferences, first when there are any: the invitations to run somebody's till, which the

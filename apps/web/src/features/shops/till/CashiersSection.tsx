@@ -12,6 +12,7 @@ import { useAccounts } from "../../../data/accounts";
 import { useCashiers } from "./queries";
 import "../../../ui/rows.css";
 import "./cashiers.css";
+import "../../../ui/switch.css";
 
 /**
  * Preferences: who may run the till of each of the member's wallets. A cashier takes

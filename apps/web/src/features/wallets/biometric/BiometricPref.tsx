@@ -10,6 +10,7 @@ import { useEnrollBiometrics } from "./BiometricOfferPrompt";
 import { biometricLogin } from "./platform";
 import { biometricStore, useBiometricState } from "./store";
 import "../../../ui/parts.css";
+import "../../../ui/switch.css";
 
 /** Preferences' biometric switch (shown only where the device supports it). Off removes the passkey on the server. */
 export function BiometricPref() {

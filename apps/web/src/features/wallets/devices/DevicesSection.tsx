@@ -7,6 +7,7 @@ import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { biometricStore } from "../biometric/store";
 import { useDevices, useRemoveDevice } from "./queries";
 import "../../../ui/rows.css";
+import "../../../ui/switch.css";
 
 /**
  * Preferences: every passkey and device login that signs in to the account without the password,

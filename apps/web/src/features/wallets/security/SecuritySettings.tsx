@@ -7,6 +7,7 @@ import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
 import { PinEditor } from "../unlock/PinEditor";
 import { hasPin, removePin, savePin } from "../unlock/pins";
 import "../../../ui/parts.css";
+import "../../../ui/switch.css";
 
 /**
  * docs/spec.md §4 "Simplified-authentication switch": one per wallet; on, off and edit each behind a
