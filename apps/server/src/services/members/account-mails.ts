@@ -6,6 +6,8 @@ import type { MemberLanguage } from "@mutua/domain";
  * mails are (notifications/notification-mail.ts).
  */
 export type AccountMail =
+  /** At sign-up: the link that proves the address (email-confirmation.ts). */
+  | { kind: "emailConfirmation"; link: string }
   /** To the new address: the link that confirms it. */
   | { kind: "emailChangeLink"; oldEmail: string; hours: number; link: string }
   /** To the old address, once changed: who did not make the change can act. */
@@ -22,6 +24,12 @@ type Words = { hello: (name: string) => string } & {
 const WORDS: Record<MemberLanguage, Words> = {
   "en-US": {
     hello: (name) => `Hello ${name},`,
+    emailConfirmation: (m) => ({
+      subject: "Confirm your e-mail address",
+      body:
+        `Someone (hopefully you) signed up with this address. Open this link within two days to confirm it:\n\n${m.link}\n\n` +
+        `Then sign in with the password you chose. If you did not sign up, ignore this message: nobody can use the account.\n`,
+    }),
     emailChangeLink: (m) => ({
       subject: "Confirm your new e-mail address",
       body:
@@ -60,6 +68,12 @@ const WORDS: Record<MemberLanguage, Words> = {
   },
   "fr-FR": {
     hello: (name) => `Bonjour ${name},`,
+    emailConfirmation: (m) => ({
+      subject: "Confirmez votre adresse e-mail",
+      body:
+        `Quelqu'un (vous, espérons-le) s'est inscrit avec cette adresse. Ouvrez ce lien dans les deux jours pour la confirmer :\n\n${m.link}\n\n` +
+        `Connectez-vous ensuite avec le mot de passe que vous avez choisi. Si vous ne vous êtes pas inscrit, ignorez ce message : personne ne peut utiliser le compte.\n`,
+    }),
     emailChangeLink: (m) => ({
       subject: "Confirmez votre nouvelle adresse e-mail",
       body:

@@ -1,9 +1,14 @@
 import { MEMBER_LANGUAGES, type MemberLanguage } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
 
+/** `tag` when the server has its words (a mail, a page), else null. */
+export function knownLanguage(tag: string | null | undefined): MemberLanguage | null {
+  return tag && (MEMBER_LANGUAGES as readonly string[]).includes(tag) ? (tag as MemberLanguage) : null;
+}
+
 /** The language to write in: the member's own, else the association's default when the server has its words, else English. */
 export function writingLanguage(own: MemberLanguage | null, associationDefault: string): MemberLanguage {
-  return own ?? ((MEMBER_LANGUAGES as readonly string[]).includes(associationDefault) ? (associationDefault as MemberLanguage) : "en-US");
+  return own ?? knownLanguage(associationDefault) ?? "en-US";
 }
 
 /** The member's own language, null when they never said it (and for no such member). */
@@ -17,6 +22,7 @@ export async function memberLanguage(db: Queryable, memberId: bigint): Promise<M
  * written to them from then on; one the server has no words for changes nothing.
  */
 export async function rememberLanguage(db: Queryable, memberId: bigint, tag: string | undefined): Promise<void> {
-  if (!tag || !(MEMBER_LANGUAGES as readonly string[]).includes(tag)) return;
-  await db.query("UPDATE members SET language = $2 WHERE id = $1 AND language IS DISTINCT FROM $2", [memberId, tag]);
+  const language = knownLanguage(tag);
+  if (!language) return;
+  await db.query("UPDATE members SET language = $2 WHERE id = $1 AND language IS DISTINCT FROM $2", [memberId, language]);
 }
