@@ -1,9 +1,12 @@
 import type { MemberLanguage } from "@mutua/domain";
 
+/** A right an owner gives (grant-rights.ts's MemberRights). */
+type Right = "accounts" | "credits" | "board" | "owner";
+
 /**
- * The mails about a member's own account (their address, their password), in the language they
- * read the app in: each one's facts, then its words in English and in French, as the notification
- * mails are (notifications/notification-mail.ts).
+ * The mails about a member's own account (their address, their password, their rights), in the
+ * language they read the app in: each one's facts, then its words in English and in French, as the
+ * notification mails are (notifications/notification-mail.ts).
  */
 export type AccountMail =
   /** At sign-up: the link that proves the address (email-confirmation.ts). */
@@ -15,15 +18,27 @@ export type AccountMail =
   /** The link that chooses a new password. */
   | { kind: "passwordReset"; minutes: number; link: string }
   /** The password was changed: from the app (other sessions ended), or by a reset link (every session and device sign-in ended, the passkeys too when an import's wallets were released). */
-  | { kind: "passwordChanged"; how: "fromApp" | "byLink" | "byLinkPasskeysGone"; publicUrl: string };
+  | { kind: "passwordChanged"; how: "fromApp" | "byLink" | "byLinkPasskeysGone"; publicUrl: string }
+  /** An owner changed the member's rights: the ones they hold now (grant-rights.ts). */
+  | { kind: "rightsChanged"; held: Right[] };
 
-type Words = { hello: (name: string) => string } & {
-  [K in AccountMail["kind"]]: (m: Extract<AccountMail, { kind: K }>) => { subject: string; body: string };
+type Words = {
+  hello: (name: string) => string;
+  /** What the member can do with each right, one line of the rights mail. */
+  rights: Record<Right, string>;
+} & {
+  [K in AccountMail["kind"]]: (m: Extract<AccountMail, { kind: K }>, w: Words) => { subject: string; body: string };
 };
 
 const WORDS: Record<MemberLanguage, Words> = {
   "en-US": {
     hello: (name) => `Hello ${name},`,
+    rights: {
+      accounts: "approve wallets and help members (account validation)",
+      credits: "credit top-ups (credit validation)",
+      board: "read the figures, the books and the ledger's health (board)",
+      owner: "manage the association and its members' rights (owner)",
+    },
     emailConfirmation: (m) => ({
       subject: "Confirm your e-mail address",
       body:
@@ -65,9 +80,22 @@ const WORDS: Record<MemberLanguage, Words> = {
             `Its passkeys were removed too, with the balance your association brought you, which is now yours: add one again in Preferences (${m.publicUrl}/preferences) if you wish.`,
         }[m.how] + `\n\nIf you did not change it, ask for a new password at once: ${m.publicUrl}/reset-password\n`,
     }),
+    rightsChanged: (m, w) => ({
+      subject: "Your rights in the association changed",
+      body:
+        `An owner of the association changed your rights. You can now:\n` +
+        (m.held.length > 0 ? m.held.map((k) => `- ${w.rights[k]}`).join("\n") : "- none: you use the association's wallet like every member") +
+        `\n\nIf this surprises you, answer this e-mail or contact the association.`,
+    }),
   },
   "fr-FR": {
     hello: (name) => `Bonjour ${name},`,
+    rights: {
+      accounts: "approuver les portefeuilles et aider les membres (validation des comptes)",
+      credits: "créditer les rechargements (validation des crédits)",
+      board: "consulter les chiffres, la comptabilité et la santé du grand livre (bureau)",
+      owner: "gérer l'association et les droits de ses membres (propriétaire)",
+    },
     emailConfirmation: (m) => ({
       subject: "Confirmez votre adresse e-mail",
       body:
@@ -109,12 +137,21 @@ const WORDS: Record<MemberLanguage, Words> = {
             `Ses clés d'accès ont été retirées aussi, avec le solde que votre association vous a apporté, qui est désormais à vous : ajoutez-en une dans les Préférences (${m.publicUrl}/preferences) si vous le souhaitez.`,
         }[m.how] + `\n\nSi vous ne l'avez pas changé, demandez un nouveau mot de passe sans attendre : ${m.publicUrl}/reset-password\n`,
     }),
+    rightsChanged: (m, w) => ({
+      subject: "Vos droits dans l'association ont changé",
+      body:
+        `Un propriétaire de l'association a changé vos droits. Vous pouvez désormais :\n` +
+        (m.held.length > 0
+          ? m.held.map((k) => `- ${w.rights[k]}`).join("\n")
+          : "- rien de particulier : vous utilisez le portefeuille de l'association comme tous les membres") +
+        `\n\nSi cela vous surprend, répondez à cet e-mail ou contactez l'association.`,
+    }),
   },
 };
 
 /** The mail `m` to `to`, who is called `firstName`, in `language`. */
 export function accountMail(language: MemberLanguage, to: string, firstName: string, m: AccountMail): { to: string; subject: string; text: string } {
   const w = WORDS[language];
-  const { subject, body } = (w[m.kind] as (m: AccountMail) => { subject: string; body: string })(m);
+  const { subject, body } = (w[m.kind] as (m: AccountMail, w: Words) => { subject: string; body: string })(m, w);
   return { to, subject, text: `${w.hello(firstName)}\n\n${body}` };
 }
