@@ -4,9 +4,9 @@ import type { MemberLanguage } from "@mutua/domain";
 type Right = "accounts" | "credits" | "board" | "owner";
 
 /**
- * The mails about a member's own account (their address, their password, their rights), in the
- * language they read the app in: each one's facts, then its words in English and in French, as the
- * notification mails are (notifications/notification-mail.ts).
+ * The mails about a member's own account (their address, their password, their rights, the first
+ * administrator's welcome), in the language they read the app in: each one's facts, then its words
+ * in English and in French, as the notification mails are (notifications/notification-mail.ts).
  */
 export type AccountMail =
   /** At sign-up: the link that proves the address (email-confirmation.ts). */
@@ -20,7 +20,9 @@ export type AccountMail =
   /** The password was changed: from the app (other sessions ended), or by a reset link (every session and device sign-in ended, the passkeys too when an import's wallets were released). */
   | { kind: "passwordChanged"; how: "fromApp" | "byLink" | "byLinkPasskeysGone"; publicUrl: string }
   /** An owner changed the member's rights: the ones they hold now (grant-rights.ts). */
-  | { kind: "rightsChanged"; held: Right[] };
+  | { kind: "rightsChanged"; held: Right[] }
+  /** The association's first administrator, once it is set up: the link to choose their password (association/setup.ts). */
+  | { kind: "welcome"; association: string; days: number; link: string; publicUrl: string; email: string };
 
 type Words = {
   hello: (name: string) => string;
@@ -87,6 +89,14 @@ const WORDS: Record<MemberLanguage, Words> = {
         (m.held.length > 0 ? m.held.map((k) => `- ${w.rights[k]}`).join("\n") : "- none: you use the association's wallet like every member") +
         `\n\nIf this surprises you, answer this e-mail or contact the association.`,
     }),
+    welcome: (m) => ({
+      subject: `${m.association} is ready on Mutua: choose your password`,
+      body:
+        `${m.association} is set up on Mutua, and you are its first administrator: you hold every right,\n` +
+        `and you hand them out to others from a member's page.\n\n` +
+        `Open this link within ${m.days} days to choose your password (it works once):\n\n${m.link}\n\n` +
+        `Then sign in at ${m.publicUrl} with ${m.email}.\n`,
+    }),
   },
   "fr-FR": {
     hello: (name) => `Bonjour ${name},`,
@@ -145,6 +155,14 @@ const WORDS: Record<MemberLanguage, Words> = {
           ? m.held.map((k) => `- ${w.rights[k]}`).join("\n")
           : "- rien de particulier : vous utilisez le portefeuille de l'association comme tous les membres") +
         `\n\nSi cela vous surprend, répondez à cet e-mail ou contactez l'association.`,
+    }),
+    welcome: (m) => ({
+      subject: `${m.association} est sur Mutua : choisissez votre mot de passe`,
+      body:
+        `${m.association} est en place sur Mutua, et vous en êtes le premier administrateur : vous avez tous les droits,\n` +
+        `et vous les confiez à d'autres depuis la fiche d'un membre.\n\n` +
+        `Ouvrez ce lien dans les ${m.days} jours pour choisir votre mot de passe (il ne sert qu'une fois) :\n\n${m.link}\n\n` +
+        `Puis connectez-vous sur ${m.publicUrl} avec ${m.email}.\n`,
     }),
   },
 };
