@@ -72,6 +72,7 @@ async function measure(dir: string, members: number, lines: number): Promise<Run
         bank: { iban: "FR76 3000 6000 0112 3456 7890 189", bic: "AGRIFRPP", holder: "Bench" },
         administrator: { firstName: "Ada", lastName: "Admin", email: "admin@bench.example" },
       }),
+      "en-US",
     );
     const started = performance.now();
     const child = spawn(process.execPath, ["scripts/cli.mjs", "import", "--members", files.members, "--history", files.history], {

@@ -16,6 +16,7 @@ import {
   signUp,
   signUpForm,
 } from "./pages/members";
+import { french } from "./pages/words";
 
 let mailbox: Mailbox;
 
@@ -79,6 +80,17 @@ describe("signup", () => {
 
     await signInToDashboard(page, suite.server.url, "dan.o'brien+wallet@example.org", "Sunny-Day-42");
     await page.getByRole("button", { name: "Dan O'Brien" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("writes the confirmation in French to a visitor who signs up with the app in French", async () => {
+    const { page, context, errors } = await newPage(suite.browser, { locale: "fr-FR" });
+    await page.goto(`${suite.server.url}/signup`);
+    await signUp(page, { email: "lea.roux@example.org", first: "Léa", last: "Roux", password: "Sunny-Day-42" }, {}, french);
+    const mail = await mailbox.next("lea.roux@example.org");
+    expect(mail.subject).toBe("Confirmez votre adresse e-mail");
+    expect(mail.text).toMatch(/^Bonjour Léa,\n\nQuelqu'un \(vous, espérons-le\) s'est inscrit avec cette adresse\. Ouvrez ce lien dans les deux jours/);
     expect(errors).toEqual([]);
     await context.close();
   });

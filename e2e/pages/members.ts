@@ -118,14 +118,15 @@ export interface NewMember {
   confirm?: string;
 }
 
-/** The sign-up form's fields and its Sign up button. */
-export const signUpForm = (page: Page) => ({
-  email: page.getByLabel("Email"),
-  first: page.getByLabel("Firstname"),
-  last: page.getByLabel("Lastname"),
-  password: page.getByLabel("Password", { exact: true }),
-  confirm: page.getByLabel("Confirm password"),
-  submit: page.getByRole("button", { name: "Sign up" }),
+/** The sign-up form's fields and its Sign up button, in the app's language (`t`). */
+export const signUpForm = (page: Page, t: Words = english) => ({
+  email: page.getByLabel(t("Email")),
+  // Exact: "Nom" is in "Prénom".
+  first: page.getByLabel(t("Firstname"), { exact: true }),
+  last: page.getByLabel(t("Lastname"), { exact: true }),
+  password: page.getByLabel(t("Password"), { exact: true }),
+  confirm: page.getByLabel(t("Confirm password")),
+  submit: page.getByRole("button", { name: t("Sign up") }),
 });
 
 /** From the login page: "Not a member yet ?", on the sign-up screen. */
@@ -136,8 +137,8 @@ export async function openSignUp(page: Page): Promise<void> {
 }
 
 /** The new member's details typed into the sign-up form. Nothing is sent yet. */
-export async function fillSignUp(page: Page, member: NewMember): Promise<void> {
-  const form = signUpForm(page);
+export async function fillSignUp(page: Page, member: NewMember, t: Words = english): Promise<void> {
+  const form = signUpForm(page, t);
   if (member.email !== undefined) await form.email.fill(member.email);
   await form.first.fill(member.first);
   await form.last.fill(member.last);
@@ -146,9 +147,9 @@ export async function fillSignUp(page: Page, member: NewMember): Promise<void> {
 }
 
 /** The sign-up form filled and Sign up pressed; what the member is told is the test's to read. */
-export async function signUp(page: Page, member: NewMember, opts: Way = {}): Promise<void> {
-  await fillSignUp(page, member);
-  await press(signUpForm(page).submit, opts.touch);
+export async function signUp(page: Page, member: NewMember, opts: Way = {}, t: Words = english): Promise<void> {
+  await fillSignUp(page, member, t);
+  await press(signUpForm(page, t).submit, opts.touch);
 }
 
 /** Waits for the error attached to `field` (its aria-describedby) to say `text`. */

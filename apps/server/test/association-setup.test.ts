@@ -75,7 +75,7 @@ describe("npm run setup's transaction", () => {
 
   it("makes the currency, both backends and their system wallets, the association and its first administrator with every right and a week's link", async () => {
     await emptyDatabase();
-    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
     expect(outcome.kind).toBe("created");
     expect(await counts()).toEqual({ association: 1, currencies: 1, backends: 2, wallets: 4, accounts: 4, members: 1, links: 1, audit: 1 });
     const { rows: backends } = await t.db.query("SELECT id, cm_floor, cm_ceiling, min_credit_amount, max_credit_amount FROM backends ORDER BY id");
@@ -114,18 +114,46 @@ describe("npm run setup's transaction", () => {
     expect(outcome.mail.text).toMatch(/https:\/\/florain\.example\/reset-password\?token=[\w-]{43}\n/);
   });
 
+  it("writes the first administrator's e-mail in the association's language: French when it is French, else English", async () => {
+    const mailIn = async (language: string) => {
+      await emptyDatabase();
+      const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), language);
+      if (outcome.kind !== "created") throw new Error("not created");
+      return { ...outcome.mail, text: outcome.mail.text.replace(/token=[\w-]+/, "token=…") };
+    };
+    expect(await mailIn("fr-FR")).toEqual({
+      to: "ada@florain.example",
+      subject: "Le Florain est sur Mutua : choisissez votre mot de passe",
+      text:
+        "Bonjour Ada,\n\nLe Florain est en place sur Mutua, et vous en êtes le premier administrateur : vous avez tous les droits,\n" +
+        "et vous les confiez à d'autres depuis la fiche d'un membre.\n\n" +
+        "Ouvrez ce lien dans les 7 jours pour choisir votre mot de passe (il ne sert qu'une fois) :\n\n" +
+        "https://florain.example/reset-password?token=…\n\nPuis connectez-vous sur https://florain.example avec ada@florain.example.\n",
+    });
+    // A language the server has no words for: English, as before.
+    expect(await mailIn("de-DE")).toEqual({
+      to: "ada@florain.example",
+      subject: "Le Florain is ready on Mutua: choose your password",
+      text:
+        "Hello Ada,\n\nLe Florain is set up on Mutua, and you are its first administrator: you hold every right,\n" +
+        "and you hand them out to others from a member's page.\n\n" +
+        "Open this link within 7 days to choose your password (it works once):\n\n" +
+        "https://florain.example/reset-password?token=…\n\nThen sign in at https://florain.example with ada@florain.example.\n",
+    });
+  });
+
   it("run again with the same answers changes nothing; with other answers it says what exists and changes nothing", async () => {
     const before = await counts();
-    const again = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    const again = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
     expect(again.kind).toBe("unchanged");
-    const other = await setUpAssociation(t.db, SETTINGS, parse({ ...FLORAIN, currency: { name: "Florain", symbol: "FL" } }));
+    const other = await setUpAssociation(t.db, SETTINGS, parse({ ...FLORAIN, currency: { name: "Florain", symbol: "FL" } }), "en-US");
     expect(other).toMatchObject({ kind: "exists", summary: expect.arrayContaining(["Association: Le Florain", "Currency: Florain (FLO)"]) });
     expect(await counts()).toEqual(before);
   });
 
   it("two setups at once make one association", async () => {
     await emptyDatabase();
-    const outcomes = await Promise.all([setUpAssociation(t.db, SETTINGS, parse(FLORAIN)), setUpAssociation(t.db, SETTINGS, parse(FLORAIN))]);
+    const outcomes = await Promise.all([setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US"), setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US")]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(["created", "unchanged"]);
     expect(await counts()).toMatchObject({ association: 1, currencies: 1, backends: 2, members: 1 });
   });
@@ -133,7 +161,7 @@ describe("npm run setup's transaction", () => {
   it("refuses a database that has members made before setup", async () => {
     await emptyDatabase();
     await seedMember(t.db);
-    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
     expect(outcome.kind).toBe("exists");
     expect(await counts()).toMatchObject({ association: 0, currencies: 0, members: 1 });
   });
@@ -146,7 +174,7 @@ describe("npm run setup's transaction", () => {
     try {
       await blocker.query("BEGIN");
       await blocker.query("LOCK TABLE password_resets IN ACCESS EXCLUSIVE MODE");
-      const running = setUpAssociation(t.db, SETTINGS, parse(FLORAIN)).then(
+      const running = setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US").then(
         () => null,
         (e: unknown) => e as Error,
       );
@@ -187,7 +215,7 @@ describe("npm run setup's transaction", () => {
     expect(signup.status).toBe(403);
     expect(await counts()).toMatchObject({ members: 0 });
 
-    await setUpAssociation(t.db, SETTINGS, parse(FLORAIN));
+    await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
     // The association's trigger tells the server at commit: no restart, no wait for a cache to expire.
     for (let i = 0; i < 100 && (await config()).setupRequired; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await config()).not.toHaveProperty("setupRequired");

@@ -60,6 +60,45 @@ describe("an owner sets a member's rights", () => {
     expect(await auditOf(treasurer)).toHaveLength(2);
   });
 
+  it("e-mails the change in the member's language: French for a French member, English for one who never said theirs", async () => {
+    const owner = await apiOf(await seedMember(t.db, { canManageAssociation: true }));
+    const lea = await seedMember(t.db, { firstName: "Léa" });
+    await t.db.query("UPDATE members SET language = 'fr-FR' WHERE id = $1", [lea.id]);
+    const tom = await seedMember(t.db, { firstName: "Tom" });
+    const setRights = async (m: SeededMember, rights: typeof NONE) =>
+      expect((await owner.call("setMemberRights", { params: { memberId: Number(m.id) }, body: { rights, password: TEST_PASSWORD } })).status).toBe(200);
+    const lastTo = async (m: SeededMember) => {
+      await expect.poll(() => sent.some((x) => x.to === m.email)).toBe(true);
+      const mail = sent.filter((x) => x.to === m.email).at(-1)!;
+      sent.length = 0;
+      return { subject: mail.subject, text: mail.text };
+    };
+
+    await setRights(lea, { ...NONE, accounts: true, board: true });
+    expect(await lastTo(lea)).toEqual({
+      subject: "Vos droits dans l'association ont changé",
+      text:
+        "Bonjour Léa,\n\nUn propriétaire de l'association a changé vos droits. Vous pouvez désormais :\n" +
+        "- approuver les portefeuilles et aider les membres (validation des comptes)\n" +
+        "- consulter les chiffres, la comptabilité et la santé du grand livre (bureau)\n\n" +
+        "Si cela vous surprend, répondez à cet e-mail ou contactez l'association.",
+    });
+    await setRights(lea, NONE);
+    expect((await lastTo(lea)).text).toContain(
+      "Vous pouvez désormais :\n- rien de particulier : vous utilisez le portefeuille de l'association comme tous les membres\n",
+    );
+
+    await setRights(tom, { ...NONE, credits: true, owner: true });
+    expect(await lastTo(tom)).toEqual({
+      subject: "Your rights in the association changed",
+      text:
+        "Hello Tom,\n\nAn owner of the association changed your rights. You can now:\n" +
+        "- credit top-ups (credit validation)\n" +
+        "- manage the association and its members' rights (owner)\n\n" +
+        "If this surprises you, answer this e-mail or contact the association.",
+    });
+  });
+
   it("refuses a wrong password (403 reauth_failed), and changes, audits and e-mails nothing", async () => {
     const owner = await seedMember(t.db, { canManageAssociation: true });
     const member = await seedMember(t.db);

@@ -182,6 +182,44 @@ describe("signup", () => {
     expect(rows[0]!.email_verified_at).not.toBeNull();
   });
 
+  it("writes the confirmation in the language the visitor signed up in, and remembers it for later mails; else in the association's", async () => {
+    const sent: Mail[] = [];
+    const s = await t.startServer({ env: { PUBLIC_URL: "http://wallet.example.test" }, mailer: { send: async (m) => void sent.push(m) } });
+    const c = new MutuaClient({ baseUrl: s.baseUrl });
+    const mailsTo = (email: string) => sent.filter((m) => m.to === email);
+    const languageOf = async (email: string) => (await t.db.query("SELECT language FROM members WHERE email = $1", [email])).rows[0]!.language;
+    const withoutToken = (m: Mail) => m.text.replace(/token=[\w-]+/, "token=…");
+
+    const lea = uniqueEmail("lea");
+    expect(await c.call("signup", { body: { ...GOOD, email: lea, firstName: "Léa", language: "fr-FR" } })).toEqual({ ok: true });
+    await expect.poll(() => mailsTo(lea).length).toBe(1);
+    expect(mailsTo(lea)[0]!.subject).toBe("Confirmez votre adresse e-mail");
+    expect(withoutToken(mailsTo(lea)[0]!)).toBe(
+      "Bonjour Léa,\n\nQuelqu'un (vous, espérons-le) s'est inscrit avec cette adresse. Ouvrez ce lien dans les deux jours pour la confirmer :\n\n" +
+        "http://wallet.example.test/confirm-email?token=…\n\n" +
+        "Connectez-vous ensuite avec le mot de passe que vous avez choisi. Si vous ne vous êtes pas inscrit, ignorez ce message : personne ne peut utiliser le compte.\n",
+    );
+    expect(await languageOf(lea)).toBe("fr-FR");
+    // Signing in before opening it sends it again, in French too.
+    expect((await http(s.baseUrl, "POST", buildPath("login"), { body: { login: lea, password: GOOD.password } })).status).toBe(403);
+    await expect.poll(() => mailsTo(lea).length).toBe(2);
+    expect(mailsTo(lea)[1]!.subject).toBe("Confirmez votre adresse e-mail");
+
+    // A language the server has no words for, or none: the association's (English here), and nothing is remembered.
+    for (const language of ["de-DE", undefined]) {
+      const email = uniqueEmail("other");
+      expect(await c.call("signup", { body: { ...GOOD, email, language } })).toEqual({ ok: true });
+      await expect.poll(() => mailsTo(email).length).toBe(1);
+      expect(mailsTo(email)[0]!.subject).toBe("Confirm your e-mail address");
+      expect(withoutToken(mailsTo(email)[0]!)).toBe(
+        "Hello Zoé,\n\nSomeone (hopefully you) signed up with this address. Open this link within two days to confirm it:\n\n" +
+          "http://wallet.example.test/confirm-email?token=…\n\n" +
+          "Then sign in with the password you chose. If you did not sign up, ignore this message: nobody can use the account.\n",
+      );
+      expect(await languageOf(email)).toBeNull();
+    }
+  });
+
   it("gives whoever signs up with somebody else's address an account that cannot sign in, receive or spend", async () => {
     const sent: Mail[] = [];
     const s = await t.startServer({ mailer: { send: async (m) => void sent.push(m) } });

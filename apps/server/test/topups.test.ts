@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { M, SM } from "@mutua/domain";
 import { openCustodialWallet, type BackendRow, type WalletStatus } from "../src/services/wallets/wallets";
@@ -271,6 +274,68 @@ describe("the order page", () => {
     expect(page.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(page.text).toContain("O&#39;Neil &amp; &lt;b&gt;Co&lt;/b&gt;");
     expect(page.text).not.toContain("Pay (demo)");
+  });
+
+  it("is written in the language of the member who made the order, else the association's; the browser's decides only when neither is known", async () => {
+    const lea = await person({ firstName: "Léa", lastName: "Roux" });
+    await t.db.query("UPDATE members SET language = 'fr-FR' WHERE id = $1", [lea.member.id]);
+    const english = { "accept-language": "en-US,en;q=0.9" };
+    const own = await create(lea, lea.wallet, "12.34");
+    const page = await http(t.server.baseUrl, "GET", pathOf(own.json.order_url), { headers: english });
+    expect(page.status).toBe(200);
+    const { rows } = await t.db.query<{ reference: string }>("SELECT reference FROM topup_orders WHERE public_id = $1", [own.json.id]);
+    for (const text of [
+      '<html lang="fr-FR">',
+      "<title>Rechargement de 12,34 TC</title>",
+      "<h1>Rechargement du compte de Léa Roux — ",
+      '<p class="amount">12,34 TC</p>',
+      "<tr><th>Monnaie</th><td>",
+      `<tr><th>Référence</th><td><code>${rows[0]!.reference}</code></td></tr>`,
+      '<p class="state">En attente de votre paiement.</p>',
+      "<h2>Payer par virement</h2>",
+      "<p>Virez <strong>12,34</strong> (en monnaie nationale) sur le compte de l'association ci-dessous, avec la référence exactement comme indiquée : c'est elle qui relie le paiement à cette commande.</p>",
+      `<tr><th>Titulaire du compte</th><td><code>${BANK.holder}</code></td></tr>`,
+      "<p>Votre compte est crédité une fois que l&#39;association a reçu le virement et validé la commande.</p>",
+    ])
+      expect(page.text).toContain(text);
+    expect(page.text).not.toMatch(/Top-up|Waiting|transfer/);
+
+    // The test checkout, and what it says once pressed.
+    await lea.api.call("cancelTopUp", { body: { id: own.json.id } });
+    const demoOrder = await create(lea, lea.wallet, "5.00", lea.demoApi);
+    const demoPage = (await http(demo.baseUrl, "GET", pathOf(demoOrder.json.order_url), { headers: english })).text;
+    expect(demoPage).toContain("<h2>Paiement de test — aucun argent réel</h2>");
+    expect(demoPage).toContain('<p class="warn">Ce serveur est une démonstration. Le bouton marque la commande comme payée, sans aucun paiement.</p>');
+    expect(demoPage).toContain('<button type="submit">Payer (démo)</button>');
+    expect((await pressPay(demo.baseUrl, pathOf(demoOrder.json.order_url))).status).toBe(303);
+    expect((await http(demo.baseUrl, "GET", pathOf(demoOrder.json.order_url))).text).toContain(
+      '<p class="state">Payé. L&#39;association créditera votre compte une fois le paiement validé.</p>',
+    );
+
+    // Made for her by an administrator who never said their language: the association's, English here, whatever the browser.
+    const staff = await person({ creditAdmin: true });
+    const gift = await create(staff, lea.wallet, "7.50");
+    const giftPage = (await http(t.server.baseUrl, "GET", pathOf(gift.json.order_url), { headers: { "accept-language": "fr-FR" } })).text;
+    expect(giftPage).toContain('<html lang="en-US">');
+    expect(giftPage).toContain("<h1>Top-up of Léa Roux&#39;s account — ");
+    expect(giftPage).toContain('<p class="state">Waiting for your payment.</p>');
+
+    // An association whose language the server has no words for: the browser's, else English.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-test-orders-"));
+    try {
+      const file = path.join(dir, "config.json");
+      fs.writeFileSync(file, JSON.stringify({ locales: { availableLanguages: { "en-US": {}, "de-DE": {} }, defaultLanguage: "de-DE" } }));
+      const german = await t.startServer({ env: { APP_CONFIG: file } });
+      const langOf = async (headers: Record<string, string>) =>
+        /<html lang="([^"]+)">/.exec((await http(german.baseUrl, "GET", pathOf(gift.json.order_url), { headers })).text)?.[1];
+      expect(await langOf({ "accept-language": "de-DE, fr-CH;q=0.8, en;q=0.5" })).toBe("fr-FR");
+      expect(await langOf({ "accept-language": "de-DE" })).toBe("en-US");
+      expect(await langOf({})).toBe("en-US");
+      // Hers is known: the browser is not asked.
+      expect(/<html lang="([^"]+)">/.exec((await http(german.baseUrl, "GET", pathOf(demoOrder.json.order_url), { headers: english })).text)?.[1]).toBe("fr-FR");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("answers 404 for an unknown order", async () => {

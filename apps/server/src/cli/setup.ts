@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import { AssociationSetup, formatCents, setupFields, setupProblems, type AssociationSetupInput } from "@mutua/domain";
+import { AssociationSetup, formatCents, resolveConfig, setupFields, setupProblems, type AssociationSetupInput } from "@mutua/domain";
 import { z } from "zod";
 import { migrate } from "../db/migrate";
 import { createPool } from "../db/pool";
@@ -10,6 +10,7 @@ import { readAssociation } from "../services/association/association";
 import { describeAssociation, setUpAssociation } from "../services/association/setup";
 import { configuredMailer } from "../services/platform/mail";
 import { openTarget } from "./target";
+import { readConfigFile } from "../web";
 
 /**
  * `npm run setup`: starts the association on the configured database (DATABASE_URL, or the
@@ -55,7 +56,8 @@ async function main(): Promise<number> {
       }
       setup = asked;
     }
-    const outcome = await setUpAssociation(db, settings, setup);
+    // The first administrator is written to in the association's language, as its members are.
+    const outcome = await setUpAssociation(db, settings, setup, resolveConfig(readConfigFile(settings)).locales.defaultLanguage);
     if (outcome.kind !== "created") return report(outcome.kind, outcome.summary, Boolean(fromFile));
     console.log("\n✓ The association is set up:");
     for (const line of outcome.summary) console.log(`  ${line}`);

@@ -98,7 +98,7 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
     const creds = basicAuth(req);
     if (!creds) return refused("Access denied");
     try {
-      const session = await login(db, settings, deps.mailer, req.ip, creds.login, creds.password);
+      const session = await login(db, settings, deps.mailer, req.ip, creds.login, creds.password, deps.defaultLanguage);
       const member = (await findMemberById(db, BigInt(session.profile.id)))!;
       return {
         status: "OK",
@@ -121,7 +121,14 @@ export function odooRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(`${PUBLIC}/auth/signup`, async (req) => {
     const body = parse(SignupBody, req.body);
     try {
-      await signup(db, settings, deps.mailer, req.ip, { email: body.login, firstName: body.firstname, lastName: body.lastname, password: body.password });
+      await signup(
+        db,
+        settings,
+        deps.mailer,
+        req.ip,
+        { email: body.login, firstName: body.firstname, lastName: body.lastname, password: body.password },
+        deps.defaultLanguage,
+      );
       return { status: "OK" };
     } catch (e) {
       // lokapi recognises this phrase as UserOrEmailAlreadyTaken.

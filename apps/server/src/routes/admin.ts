@@ -46,7 +46,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
     resendPasswordReset(db, settings, mailer, memberId, BigInt(params.memberId), deps.defaultLanguage),
   );
   operation(app, deps, "setMemberRights", async ({ req, memberId, params, body }) =>
-    setMemberRights(db, settings, mailer, memberId, req.ip, BigInt(params.memberId), body.rights, body.password),
+    setMemberRights(db, settings, mailer, memberId, req.ip, BigInt(params.memberId), body.rights, body.password, deps.defaultLanguage),
   );
   operation(app, deps, "getAssociationSettings", async () => settingsNow());
   operation(app, deps, "saveAssociationSettings", async ({ memberId, body }) => {

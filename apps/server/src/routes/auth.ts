@@ -12,7 +12,7 @@ export function authRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings } = deps;
 
   operation(app, deps, "login", async ({ req, reply, body }) => {
-    const result = await login(db, settings, deps.mailer, req.ip, body.login, body.password);
+    const result = await login(db, settings, deps.mailer, req.ip, body.login, body.password, deps.defaultLanguage);
     await rememberLanguage(db, BigInt(result.profile.id), body.language);
     return signedIn(reply, settings, result);
   });
@@ -28,7 +28,7 @@ export function authRoutes(app: FastifyInstance, deps: AppDeps): void {
   operation(app, deps, "canResetPassword", async () => ({ allowed: settings.allowResetPassword }));
 
   operation(app, deps, "signup", async ({ req, body }) => {
-    await signup(db, settings, deps.mailer, req.ip, body);
+    await signup(db, settings, deps.mailer, req.ip, body, deps.defaultLanguage);
     return { ok: true as const };
   });
 

@@ -86,6 +86,8 @@ export const SignupBody = z.object({
   firstName: z.string().max(NAME_MAX + 64),
   lastName: z.string().max(NAME_MAX + 64),
   password: z.string().max(MEMBER_PASSWORD_RULES.maxLength),
+  /** The language the app is read in (a BCP 47 tag), as at sign-in: the confirmation mail, and every one after it, is written in it when the server has its words. */
+  language: z.string().max(35).optional(),
 });
 
 export const ResetPasswordBody = z.object({ email: z.string().max(EMAIL_MAX + 64) });

@@ -4,6 +4,8 @@ import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
 import type { Mail } from "../platform/mail";
+import { writingLanguage } from "../platform/language";
+import { accountMail } from "../members/account-mails";
 import { createMember } from "../members/members";
 import { hashPassword } from "../members/passwords";
 import { newToken } from "../members/sessions";
@@ -26,9 +28,10 @@ export type SetupOutcome =
  * their system wallets, its row, and its first administrator with every right, who gets a
  * single-use link to choose a password (none is ever typed into a shell). Interrupted, it leaves
  * nothing. Two setups at once are one after the other (an advisory lock); a database that has an
- * association already is described and left alone.
+ * association already is described and left alone. The administrator's mail is in the
+ * association's default language (config.json's `locales.defaultLanguage`): nobody has said theirs yet.
  */
-export async function setUpAssociation(db: Db, s: Pick<Settings, "publicUrl">, input: AssociationSetup): Promise<SetupOutcome> {
+export async function setUpAssociation(db: Db, s: Pick<Settings, "publicUrl">, input: AssociationSetup, defaultLanguage: string): Promise<SetupOutcome> {
   return inTransaction(db, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('mutua:setup'))");
     const existing = await readAssociation(tx);
@@ -46,11 +49,11 @@ export async function setUpAssociation(db: Db, s: Pick<Settings, "publicUrl">, i
         summary: [`This database already holds ${rows[0]!.currencies} currencies and ${rows[0]!.members} members, made without setup.`],
       };
     }
-    return create(tx, s, input);
+    return create(tx, s, input, defaultLanguage);
   });
 }
 
-async function create(tx: Tx, s: Pick<Settings, "publicUrl">, input: AssociationSetup): Promise<SetupOutcome> {
+async function create(tx: Tx, s: Pick<Settings, "publicUrl">, input: AssociationSetup, defaultLanguage: string): Promise<SetupOutcome> {
   const slug = currencySlug(input.currency.name);
   await tx.query("INSERT INTO currencies (id, name, symbol) VALUES ($1, $2, $3)", [slug, input.currency.name, input.currency.symbol]);
   const { custodial, ledger } = input.backends;
@@ -105,16 +108,14 @@ async function create(tx: Tx, s: Pick<Settings, "publicUrl">, input: Association
   return {
     kind: "created",
     summary: await describeAssociation(tx, created!),
-    mail: {
-      to: admin.email,
-      subject: `${input.association.name} is ready on Mutua: choose your password`,
-      text:
-        `Hello ${admin.firstName},\n\n` +
-        `${input.association.name} is set up on Mutua, and you are its first administrator: you hold every right,\n` +
-        `and you hand them out to others from a member's page.\n\n` +
-        `Open this link within 7 days to choose your password (it works once):\n\n${link}\n\n` +
-        `Then sign in at ${s.publicUrl} with ${admin.email}.\n`,
-    },
+    mail: accountMail(writingLanguage(null, defaultLanguage), admin.email, admin.firstName, {
+      kind: "welcome",
+      association: input.association.name,
+      days: WELCOME_LINK_SECONDS / 86_400,
+      link,
+      publicUrl: s.publicUrl,
+      email: admin.email,
+    }),
   };
 }
 

@@ -1,11 +1,16 @@
 import type { MemberLanguage } from "@mutua/domain";
 
+/** A right an owner gives (grant-rights.ts's MemberRights). */
+type Right = "accounts" | "credits" | "board" | "owner";
+
 /**
- * The mails about a member's own account (their address, their password), in the language they
- * read the app in: each one's facts, then its words in English and in French, as the notification
- * mails are (notifications/notification-mail.ts).
+ * The mails about a member's own account (their address, their password, their rights, the first
+ * administrator's welcome), in the language they read the app in: each one's facts, then its words
+ * in English and in French, as the notification mails are (notifications/notification-mail.ts).
  */
 export type AccountMail =
+  /** At sign-up: the link that proves the address (email-confirmation.ts). */
+  | { kind: "emailConfirmation"; link: string }
   /** To the new address: the link that confirms it. */
   | { kind: "emailChangeLink"; oldEmail: string; hours: number; link: string }
   /** To the old address, once changed: who did not make the change can act. */
@@ -13,15 +18,35 @@ export type AccountMail =
   /** The link that chooses a new password. */
   | { kind: "passwordReset"; minutes: number; link: string }
   /** The password was changed: from the app (other sessions ended), or by a reset link (every session and device sign-in ended, the passkeys too when an import's wallets were released). */
-  | { kind: "passwordChanged"; how: "fromApp" | "byLink" | "byLinkPasskeysGone"; publicUrl: string };
+  | { kind: "passwordChanged"; how: "fromApp" | "byLink" | "byLinkPasskeysGone"; publicUrl: string }
+  /** An owner changed the member's rights: the ones they hold now (grant-rights.ts). */
+  | { kind: "rightsChanged"; held: Right[] }
+  /** The association's first administrator, once it is set up: the link to choose their password (association/setup.ts). */
+  | { kind: "welcome"; association: string; days: number; link: string; publicUrl: string; email: string };
 
-type Words = { hello: (name: string) => string } & {
-  [K in AccountMail["kind"]]: (m: Extract<AccountMail, { kind: K }>) => { subject: string; body: string };
+type Words = {
+  hello: (name: string) => string;
+  /** What the member can do with each right, one line of the rights mail. */
+  rights: Record<Right, string>;
+} & {
+  [K in AccountMail["kind"]]: (m: Extract<AccountMail, { kind: K }>, w: Words) => { subject: string; body: string };
 };
 
 const WORDS: Record<MemberLanguage, Words> = {
   "en-US": {
     hello: (name) => `Hello ${name},`,
+    rights: {
+      accounts: "approve wallets and help members (account validation)",
+      credits: "credit top-ups (credit validation)",
+      board: "read the figures, the books and the ledger's health (board)",
+      owner: "manage the association and its members' rights (owner)",
+    },
+    emailConfirmation: (m) => ({
+      subject: "Confirm your e-mail address",
+      body:
+        `Someone (hopefully you) signed up with this address. Open this link within two days to confirm it:\n\n${m.link}\n\n` +
+        `Then sign in with the password you chose. If you did not sign up, ignore this message: nobody can use the account.\n`,
+    }),
     emailChangeLink: (m) => ({
       subject: "Confirm your new e-mail address",
       body:
@@ -57,9 +82,36 @@ const WORDS: Record<MemberLanguage, Words> = {
             `Its passkeys were removed too, with the balance your association brought you, which is now yours: add one again in Preferences (${m.publicUrl}/preferences) if you wish.`,
         }[m.how] + `\n\nIf you did not change it, ask for a new password at once: ${m.publicUrl}/reset-password\n`,
     }),
+    rightsChanged: (m, w) => ({
+      subject: "Your rights in the association changed",
+      body:
+        `An owner of the association changed your rights. You can now:\n` +
+        (m.held.length > 0 ? m.held.map((k) => `- ${w.rights[k]}`).join("\n") : "- none: you use the association's wallet like every member") +
+        `\n\nIf this surprises you, answer this e-mail or contact the association.`,
+    }),
+    welcome: (m) => ({
+      subject: `${m.association} is ready on Mutua: choose your password`,
+      body:
+        `${m.association} is set up on Mutua, and you are its first administrator: you hold every right,\n` +
+        `and you hand them out to others from a member's page.\n\n` +
+        `Open this link within ${m.days} days to choose your password (it works once):\n\n${m.link}\n\n` +
+        `Then sign in at ${m.publicUrl} with ${m.email}.\n`,
+    }),
   },
   "fr-FR": {
     hello: (name) => `Bonjour ${name},`,
+    rights: {
+      accounts: "approuver les portefeuilles et aider les membres (validation des comptes)",
+      credits: "créditer les rechargements (validation des crédits)",
+      board: "consulter les chiffres, la comptabilité et la santé du grand livre (bureau)",
+      owner: "gérer l'association et les droits de ses membres (propriétaire)",
+    },
+    emailConfirmation: (m) => ({
+      subject: "Confirmez votre adresse e-mail",
+      body:
+        `Quelqu'un (vous, espérons-le) s'est inscrit avec cette adresse. Ouvrez ce lien dans les deux jours pour la confirmer :\n\n${m.link}\n\n` +
+        `Connectez-vous ensuite avec le mot de passe que vous avez choisi. Si vous ne vous êtes pas inscrit, ignorez ce message : personne ne peut utiliser le compte.\n`,
+    }),
     emailChangeLink: (m) => ({
       subject: "Confirmez votre nouvelle adresse e-mail",
       body:
@@ -95,12 +147,29 @@ const WORDS: Record<MemberLanguage, Words> = {
             `Ses clés d'accès ont été retirées aussi, avec le solde que votre association vous a apporté, qui est désormais à vous : ajoutez-en une dans les Préférences (${m.publicUrl}/preferences) si vous le souhaitez.`,
         }[m.how] + `\n\nSi vous ne l'avez pas changé, demandez un nouveau mot de passe sans attendre : ${m.publicUrl}/reset-password\n`,
     }),
+    rightsChanged: (m, w) => ({
+      subject: "Vos droits dans l'association ont changé",
+      body:
+        `Un propriétaire de l'association a changé vos droits. Vous pouvez désormais :\n` +
+        (m.held.length > 0
+          ? m.held.map((k) => `- ${w.rights[k]}`).join("\n")
+          : "- rien de particulier : vous utilisez le portefeuille de l'association comme tous les membres") +
+        `\n\nSi cela vous surprend, répondez à cet e-mail ou contactez l'association.`,
+    }),
+    welcome: (m) => ({
+      subject: `${m.association} est sur Mutua : choisissez votre mot de passe`,
+      body:
+        `${m.association} est en place sur Mutua, et vous en êtes le premier administrateur : vous avez tous les droits,\n` +
+        `et vous les confiez à d'autres depuis la fiche d'un membre.\n\n` +
+        `Ouvrez ce lien dans les ${m.days} jours pour choisir votre mot de passe (il ne sert qu'une fois) :\n\n${m.link}\n\n` +
+        `Puis connectez-vous sur ${m.publicUrl} avec ${m.email}.\n`,
+    }),
   },
 };
 
 /** The mail `m` to `to`, who is called `firstName`, in `language`. */
 export function accountMail(language: MemberLanguage, to: string, firstName: string, m: AccountMail): { to: string; subject: string; text: string } {
   const w = WORDS[language];
-  const { subject, body } = (w[m.kind] as (m: AccountMail) => { subject: string; body: string })(m);
+  const { subject, body } = (w[m.kind] as (m: AccountMail, w: Words) => { subject: string; body: string })(m, w);
   return { to, subject, text: `${w.hello(firstName)}\n\n${body}` };
 }

@@ -1,10 +1,12 @@
-import { ErrorCode, SM } from "@mutua/domain";
+import { ErrorCode, SM, type MemberLanguage } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { Refusal } from "../platform/errors";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
 import { sendBestEffort, type Mail, type Mailer } from "../platform/mail";
 import { hit } from "../platform/rate-limit";
+import { writingLanguage } from "../platform/language";
+import { accountMail } from "./account-mails";
 import { newToken, tokenHash } from "./sessions";
 
 /**
@@ -17,8 +19,11 @@ import { newToken, tokenHash } from "./sessions";
 /** Long enough for a member who signs up in the evening and reads their mail the next day. */
 export const CONFIRMATION_TTL_SECONDS = 2 * 24 * 3600;
 
-/** Stores a new single-use confirmation token for the member and returns the mail with its link. */
-export async function confirmationMail(db: Queryable, s: Settings, member: { id: bigint; email: string; first_name: string }): Promise<Mail> {
+/** The member a confirmation link is for: their language (null: never said) and the association's for want of it. */
+type Confirming = { id: bigint; email: string; first_name: string; language: MemberLanguage | null };
+
+/** Stores a new single-use confirmation token for the member and returns the mail with its link, in the member's language. */
+export async function confirmationMail(db: Queryable, s: Settings, member: Confirming, defaultLanguage: string): Promise<Mail> {
   const { token, hash } = newToken();
   await db.query("INSERT INTO email_confirmations (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
     hash,
@@ -26,14 +31,7 @@ export async function confirmationMail(db: Queryable, s: Settings, member: { id:
     CONFIRMATION_TTL_SECONDS,
   ]);
   const link = `${s.publicUrl}/confirm-email?token=${token}`;
-  return {
-    to: member.email,
-    subject: "Confirm your e-mail address",
-    text:
-      `Hello ${member.first_name},\n\n` +
-      `Someone (hopefully you) signed up with this address. Open this link within two days to confirm it:\n\n${link}\n\n` +
-      `Then sign in with the password you chose. If you did not sign up, ignore this message: nobody can use the account.\n`,
-  };
+  return accountMail(writingLanguage(member.language, defaultLanguage), member.email, member.first_name, { kind: "emailConfirmation", link });
 }
 
 /**
@@ -41,14 +39,14 @@ export async function confirmationMail(db: Queryable, s: Settings, member: { id:
  * resets count in: nobody floods a mailbox by signing in again and again). Past it, nothing is
  * sent; the member is still told to open the link they have.
  */
-export async function sendConfirmationAgain(db: Db, s: Settings, mailer: Mailer, member: { id: bigint; email: string; first_name: string }): Promise<void> {
+export async function sendConfirmationAgain(db: Db, s: Settings, mailer: Mailer, member: Confirming, defaultLanguage: string): Promise<void> {
   try {
     await hit(db, `reset:account:${member.email}`, s.limits.resetPerAccount);
   } catch (e) {
     if (e instanceof Refusal && e.code === ErrorCode.rateLimited) return;
     throw e;
   }
-  void sendBestEffort(mailer, await confirmationMail(db, s, member));
+  void sendBestEffort(mailer, await confirmationMail(db, s, member, defaultLanguage));
 }
 
 /**

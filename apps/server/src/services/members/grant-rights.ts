@@ -3,6 +3,8 @@ import { inTransaction, type Db } from "../../db/pool";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
 import { sendBestEffort, type Mailer } from "../platform/mail";
+import { writingLanguage } from "../platform/language";
+import { accountMail } from "./account-mails";
 import { forbidden, notFound, Refusal } from "../platform/errors";
 import { checkPasswordAgain } from "./credentials";
 import { memberFile } from "./member-file";
@@ -23,22 +25,15 @@ const rightsOf = (m: MemberRow): MemberRights => ({
   owner: m.can_manage_association,
 });
 
-/** What the member reads in the e-mail, one line a right they hold. */
-const RIGHT_TEXT: Record<keyof MemberRights, string> = {
-  accounts: "approve wallets and help members (account validation)",
-  credits: "credit top-ups (credit validation)",
-  board: "read the figures, the books and the ledger's health (board)",
-  owner: "manage the association and its members' rights (owner)",
-};
-
 /**
  * An owner sets another member's rights, all four at once, having typed their own password again
  * (checked like a login attempt). The association always keeps an owner: nobody changes their own
  * rights, so whoever takes the right from an owner is another one; and the owners' rows are
  * locked first, so of two owners taking it from each other at the same moment the second finds
  * they no longer hold it. The change is audited with before and after, and e-mailed to the member
- * once committed. Rights are read afresh by every request: it applies to the member's open
- * sessions at once.
+ * once committed, in the member's language (`defaultLanguage`, the association's, when they never
+ * said theirs). Rights are read afresh by every request: it applies to the member's open sessions
+ * at once.
  */
 export async function setMemberRights(
   db: Db,
@@ -49,6 +44,7 @@ export async function setMemberRights(
   memberId: bigint,
   rights: MemberRights,
   password: string,
+  defaultLanguage: string,
 ): Promise<MemberFile> {
   if (owner === memberId) throw new Refusal(ErrorCode.forbidden, { id: SM.ownRights });
   await checkPasswordAgain(db, s, owner, ip, password);
@@ -70,13 +66,9 @@ export async function setMemberRights(
     return { member, before };
   });
   if (change) {
-    const held = (Object.keys(RIGHT_TEXT) as (keyof MemberRights)[]).filter((k) => rights[k]);
-    const list = held.length > 0 ? held.map((k) => `- ${RIGHT_TEXT[k]}`).join("\n") : "- none: you use the association's wallet like every member";
-    void sendBestEffort(mailer, {
-      to: change.member.email,
-      subject: "Your rights in the association changed",
-      text: `Hello ${change.member.first_name},\n\nAn owner of the association changed your rights. You can now:\n${list}\n\nIf this surprises you, answer this e-mail or contact the association.`,
-    });
+    const held = (["accounts", "credits", "board", "owner"] as const).filter((k) => rights[k]);
+    const m = change.member;
+    void sendBestEffort(mailer, accountMail(writingLanguage(m.language, defaultLanguage), m.email, m.first_name, { kind: "rightsChanged", held }));
   }
   return memberFile(db, memberId);
 }

@@ -8,6 +8,7 @@ import { createSession } from "./sessions";
 import { PHOTO_VERSION_SQL, photoUrl } from "../ledger/photo-url";
 import { confirmationMail, sendConfirmationAgain } from "./email-confirmation";
 import { sendBestEffort, type Mailer } from "../platform/mail";
+import { knownLanguage } from "../platform/language";
 
 export interface MemberRow {
   id: bigint;
@@ -86,9 +87,10 @@ export const adminSearchText = (firstName: string, lastName: string, email: stri
 /**
  * Checks the password and opens a session. Every attempt is counted per IP and per account
  * before the password is checked (so parallel guesses cannot slip through); a success gives
- * its attempt back.
+ * its attempt back. `defaultLanguage`: the association's, for a new confirmation link to a member
+ * who never said theirs.
  */
-export async function login(db: Db, s: Settings, mailer: Mailer, ip: string, loginRaw: string, password: string) {
+export async function login(db: Db, s: Settings, mailer: Mailer, ip: string, loginRaw: string, password: string, defaultLanguage: string) {
   const email = normalizeEmail(loginRaw);
   const ipBucket = `login:ip:${ip}`;
   const accountBucket = `login:account:${email}`;
@@ -100,7 +102,7 @@ export async function login(db: Db, s: Settings, mailer: Mailer, ip: string, log
   // Said only to whoever knows the password: the address is not proven yet. A new link goes with
   // it, in case the first was lost.
   if (member.awaiting_email_confirmation) {
-    await sendConfirmationAgain(db, s, mailer, member);
+    await sendConfirmationAgain(db, s, mailer, member, defaultLanguage);
     throw new Refusal(ErrorCode.emailUnconfirmed, { id: SM.emailUnconfirmed });
   }
   await forgive(db, ipBucket);
@@ -114,13 +116,16 @@ export interface SignupInput {
   firstName: string;
   lastName: string;
   password: string;
+  /** The language the app was read in (a BCP 47 tag): kept when the server has its words, for every mail from the first one. */
+  language?: string | undefined;
 }
 
 /**
  * Makes the member waiting for their address's confirmation and mails them its link
- * (email-confirmation.ts): they sign in once they have opened it.
+ * (email-confirmation.ts), in the language they signed up in (else the association's,
+ * `defaultLanguage`): they sign in once they have opened it.
  */
-export async function signup(db: Db, s: Settings, mailer: Mailer, ip: string, input: SignupInput): Promise<void> {
+export async function signup(db: Db, s: Settings, mailer: Mailer, ip: string, input: SignupInput, defaultLanguage: string): Promise<void> {
   if (!s.allowSignup) throw new Refusal(ErrorCode.signupDisabled, { id: SM.signupDisabled });
   const problems = signupProblems({ ...input, confirmPassword: input.password });
   if (Object.keys(problems).length > 0) throw invalid(problems as Record<string, Msg>);
@@ -128,9 +133,10 @@ export async function signup(db: Db, s: Settings, mailer: Mailer, ip: string, in
   await hit(db, `signup:ip:${ip}`, s.limits.signupPerIp);
   await hit(db, `signup:account:${email}`, s.limits.signupPerAccount);
   const passwordHash = await hashPasswordInTurn(input.password);
-  const id = await createMember(db, { email, firstName: input.firstName, lastName: input.lastName, passwordHash, awaitingConfirmation: true });
+  const language = knownLanguage(input.language);
+  const id = await createMember(db, { email, firstName: input.firstName, lastName: input.lastName, passwordHash, awaitingConfirmation: true, language });
   // Not awaited: the answer does not wait for the mail server.
-  void sendBestEffort(mailer, await confirmationMail(db, s, { id, email, first_name: normalizeName(input.firstName) }));
+  void sendBestEffort(mailer, await confirmationMail(db, s, { id, email, first_name: normalizeName(input.firstName), language }, defaultLanguage));
 }
 
 export async function createMember(
@@ -147,6 +153,8 @@ export async function createMember(
     canManageAssociation?: boolean;
     /** A sign-up: the member cannot sign in before opening the link sent to their address. */
     awaitingConfirmation?: boolean;
+    /** The language they read the app in, when known (null: the association's). */
+    language?: MemberLanguage | null;
   },
 ): Promise<bigint> {
   const email = normalizeEmail(m.email);
@@ -158,8 +166,8 @@ export async function createMember(
   const search = adminSearchText(firstName, lastName, email, phone);
   try {
     const { rows } = await db.query<{ id: bigint }>(
-      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association, awaiting_email_confirmation)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+      `INSERT INTO members (email, first_name, last_name, password_hash, phone, search_text, name_key, can_validate_accounts, can_validate_credits, can_view_figures, can_manage_association, awaiting_email_confirmation, language)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
       [
         email,
         firstName,
@@ -173,6 +181,7 @@ export async function createMember(
         m.canViewFigures ?? false,
         m.canManageAssociation ?? false,
         m.awaitingConfirmation ?? false,
+        m.language ?? null,
       ],
     );
     return rows[0]!.id;

@@ -1,5 +1,16 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { ErrorCode, M, MAX_AMOUNT_CENTS, MAX_AMOUNT_TEXT, formatCents, parseApiAmount, type PendingTopUp, type TopUpState, SM } from "@mutua/domain";
+import {
+  ErrorCode,
+  M,
+  MAX_AMOUNT_CENTS,
+  MAX_AMOUNT_TEXT,
+  formatCents,
+  parseApiAmount,
+  type PendingTopUp,
+  type TopUpState,
+  SM,
+  type MemberLanguage,
+} from "@mutua/domain";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import { Refusal, forbidden, notFound } from "../platform/errors";
 import type { Settings } from "../../settings";
@@ -279,10 +290,12 @@ export async function validateCredit(db: Db, admin: bigint, publicId: string) {
 
 /** One order as its page shows it (by its unguessable public id, no session needed). */
 export async function orderForPage(db: Queryable, publicId: string) {
-  const { rows } = await db.query<OrderRow & { symbol: string; currency_name: string; owner_name: string }>(
-    `SELECT o.*, c.symbol, c.name AS currency_name, m.name AS owner_name
+  // The requester's language: they created the order and were sent to its page.
+  const { rows } = await db.query<OrderRow & { symbol: string; currency_name: string; owner_name: string; requester_language: MemberLanguage | null }>(
+    `SELECT o.*, c.symbol, c.name AS currency_name, m.name AS owner_name, r.language AS requester_language
      FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN backends b ON b.id = w.backend_id
-     JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id WHERE o.public_id = $1`,
+     JOIN currencies c ON c.id = b.currency_id JOIN members m ON m.id = w.member_id JOIN members r ON r.id = o.requester_id
+     WHERE o.public_id = $1`,
     [publicId],
   );
   return rows[0] ?? null;

@@ -3,7 +3,7 @@ import type { Settings, TopUpProviderName } from "../../../settings";
 /** What a provider needs to know of an unpaid order to say how to pay it. */
 export interface CheckoutOrder {
   publicId: string;
-  /** "25.00" */
+  /** As the order page writes it, without its symbol: "25.00", "25,00" in French. */
   amount: string;
   currencySymbol: string;
   reference: string;

@@ -34,7 +34,9 @@ export function SignupScreen() {
   const { isValid, dirtyFields, touchedFields } = form.formState;
   const values = useWatch({ control: form.control });
   const signup = useMutation({
-    mutationFn: ({ email, firstName, lastName, password }: SignupValues) => client.call("signup", { body: { email, firstName, lastName, password } }),
+    // The app's language goes with it, as at sign-in: the confirmation mail is written in it.
+    mutationFn: ({ email, firstName, lastName, password }: SignupValues) =>
+      client.call("signup", { body: { email, firstName, lastName, password, language: i18n.locale } }),
     onSuccess: (_, v) => {
       // Until the link is opened the member cannot sign in: said with the spec's words (signing in
       // before says it again).
