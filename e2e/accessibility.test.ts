@@ -76,7 +76,7 @@ describe("dialogs and the keyboard", () => {
     await page.keyboard.type("Demo1234!");
     await page.keyboard.press("Enter");
     await page.waitForURL(`${suite.server.url}/dashboard`);
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
 
     await tabTo((el) => el.label === "Pay");
     await page.keyboard.press("Enter");
@@ -128,7 +128,7 @@ describe("page settings", () => {
   it("on a phone, every control is at least 44 px tall and wide enough to hit", async () => {
     const { page, context } = await newPage(suite.browser, { viewport: { width: 360, height: 640 } });
     await signInToDashboard(page, suite.server.url, "alice@example.com");
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
     const small = async () =>
       page.evaluate(() =>
         [...document.querySelectorAll<HTMLElement>("button, a[href], input:not([type=hidden]), select, [role=switch]")]

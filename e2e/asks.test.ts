@@ -102,6 +102,12 @@ describe("asking members for money", () => {
     await toastText(bob.page, "2 members were asked to share 9.00 DL");
     const pizza = "You asked 9.00 DL · Pizza";
     for (const name of ["Alice Martin", "Carol Petit"]) await part(bob.page, name, pizza).filter({ hasText: "4.50 DL" }).getByText("Waiting").waitFor();
+    // While a part waits (its Withdraw beside it), the member asked is named whole on his phone, not cut to a letter.
+    for (const name of ["Alice Martin", "Carol Petit"]) {
+      const shown = part(bob.page, name, pizza).locator(".name");
+      expect(await shown.evaluate((el) => el.scrollWidth <= el.clientWidth && el.clientWidth > 0), name).toBe(true);
+      expect(await shown.innerText()).toBe(name);
+    }
 
     // Carol declines (asked first), Alice pays.
     const carolRow = carol.page.locator(".asks .ask-row").filter({ hasText: "Bob Durand asks you for 4.50 DL" });

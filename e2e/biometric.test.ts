@@ -117,14 +117,14 @@ describe("biometric login (passkeys)", () => {
     await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: true });
     await biometricButton.click();
     await page.waitForURL(`${url}/dashboard`);
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
     // A biometric login does not offer biometrics again.
     expect(await biometricOffer(page).count()).toBe(0);
 
     // With it enabled, the login screen starts the check by itself.
     await signOut(page, "Alice Martin");
     await page.waitForURL(`${url}/dashboard`);
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
 
     // Changing the account password leaves it working (Monujo's saved password did not survive).
     await resetPassword("alice@example.com", "Changed-Pass-7");
@@ -150,7 +150,7 @@ describe("biometric login (passkeys)", () => {
     await withAuthenticator(context, page);
     const login = async () => {
       await signInToDashboard(page, suite.server.url, "bob@example.com");
-      await page.getByRole("heading", { name: "Transactions" }).waitFor();
+      await page.getByRole("heading", { name: "Recent activity" }).waitFor();
     };
     await login();
     await answerBiometricOffer(page, "Ask me later");

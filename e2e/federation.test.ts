@@ -162,7 +162,7 @@ describe("paying across the link", () => {
     const alice = await newPage(camera, { phone: true });
     try {
       await signInToDashboard(alice.page, suite.server.url, "alice@example.com");
-      await alice.page.getByRole("heading", { name: "Transactions" }).waitFor();
+      await alice.page.getByRole("heading", { name: "Recent activity" }).waitFor();
       await scanToPay(alice.page);
 
       // The screen that pays across: B's member and association, both amounts (1 GON = 0.80 DL).

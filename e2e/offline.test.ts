@@ -59,7 +59,7 @@ describe("installable and offline", () => {
   it("keeps a signed-in member's accounts in view offline, read-only", async () => {
     const { page, context } = await newPage(suite.browser, { serviceWorkers: "allow" });
     await signInToDashboard(page, suite.server.url, "alice@example.com");
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
     await context.setOffline(true);
     await page.getByText(banner).waitFor();
     for (const name of ["Pay", "Request", "Top up"]) expect(await page.getByRole("button", { name, exact: true }).isDisabled()).toBe(true);

@@ -225,7 +225,7 @@ describe("back on a phone", () => {
     await page.goBack();
     await step1.waitFor({ state: "detached" });
     expect(page.url()).toBe(dashboard);
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
     // The dialog's own Close leaves no step behind: the next back leaves the dashboard as it should.
     await page.getByRole("button", { name: "Pay", exact: true }).tap();
     await step1.getByRole("button", { name: "Close" }).tap();

@@ -127,7 +127,7 @@ describe("while the dashboard loads", () => {
   it("shows grey skeleton rows, not a spinner nor a 'Loading' text, then the accounts, and the transactions heading does not move", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     const accounts = page.locator(".accounts");
-    const heading = page.getByRole("heading", { name: "Transactions" });
+    const heading = page.getByRole("heading", { name: "Recent activity" });
     await accounts.getByText("Main account").waitFor();
     await page.locator(".transactions .tx").first().waitFor();
     const top = async () => (await heading.boundingBox())!.y;

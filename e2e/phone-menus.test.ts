@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { motionSettled } from "./support/screen-checks";
 import { startPayment } from "./pages/payments";
 
 /**
@@ -44,7 +45,7 @@ async function tapAt(page: Page, l: Locator) {
 describe("menus on a phone", () => {
   it("the account actions menu floats above the page, closes on Escape and on a tap outside, and is gone when its item's dialog opens", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", undefined, phone);
-    const transactions = page.getByRole("heading", { name: "Transactions" });
+    const transactions = page.getByRole("heading", { name: "Recent activity" });
     const trigger = page.getByRole("button", { name: "Account actions" });
     // Measured once the dashboard has loaded (the accounts, then her waiting top-up, come in late).
     await page.waitForLoadState("networkidle");
@@ -58,6 +59,8 @@ describe("menus on a phone", () => {
     expect(await transactions.boundingBox()).toEqual(before);
     const menu = page.getByRole("menu", { name: "Account actions" });
     await menu.waitFor();
+    // Where it comes to rest (it slides up as a sheet).
+    await motionSettled(page);
     await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("true");
     const items = menu.getByRole("menuitem");
     expect(await items.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("Reconversion"), expect.stringContaining("QR code")]));
@@ -124,7 +127,7 @@ describe("menus on a phone", () => {
     const barBox = (await bar.boundingBox())!;
     expect(barBox.y + barBox.height).toBeCloseTo(740, 0);
     await expect.poll(() => home.getAttribute("aria-current")).toBe("page");
-    const transactions = page.getByRole("heading", { name: "Transactions" });
+    const transactions = page.getByRole("heading", { name: "Recent activity" });
     await page.waitForLoadState("networkidle");
     await settled(transactions);
     const transactionsBefore = await transactions.boundingBox();
@@ -132,6 +135,7 @@ describe("menus on a phone", () => {
     await trigger.tap();
     const menu = page.getByRole("menu", { name: "Alice Martin" });
     await menu.waitFor();
+    await motionSettled(page);
     await expect.poll(() => trigger.getAttribute("aria-expanded")).toBe("true");
     expect(await transactions.boundingBox()).toEqual(transactionsBefore);
     const box = (await menu.boundingBox())!;
@@ -212,7 +216,7 @@ describe("toasts on a phone", () => {
     await page.getByLabel("Password", { exact: true }).fill("Demo1234!");
     await page.getByRole("button", { name: "Sign in" }).tap();
     await page.waitForURL(`${suite.server.url}/dashboard`);
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
     expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

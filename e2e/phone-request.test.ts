@@ -144,7 +144,7 @@ describe("an empty dashboard says what to do next", () => {
     expect(approved.status).toBe(200);
 
     const { page, context, errors } = await phone("dan@example.com");
-    const transactions = page.getByRole("region", { name: "Transactions" });
+    const transactions = page.getByRole("region", { name: "Recent activity" });
     await transactions.getByText("No payments yet").waitFor();
     await transactions.getByText("Show your QR code or share your payment link to receive your first payment.").waitFor();
     expect(await page.getByText("Your wallet is waiting for approval").count()).toBe(0);

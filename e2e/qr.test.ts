@@ -37,7 +37,7 @@ async function withCamera(video: string, email: string, permission?: "denied") {
   const s = await newPage(browser);
   await signIn(s.page, suite.server.url, email, "Demo1234!");
   await s.page.waitForURL(`${suite.server.url}/dashboard`);
-  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
+  await s.page.getByRole("heading", { name: "Recent activity" }).waitFor();
   return s;
 }
 

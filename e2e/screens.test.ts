@@ -123,7 +123,7 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
     "a member: dashboard, every dialog, menus, preferences, profile",
     async () => {
       const { page, context, errors } = await open("alice@example.com", { serviceWorkers: "allow" });
-      await page.getByRole("heading", { name: t("Transactions") }).waitFor();
+      await page.getByRole("heading", { name: t("Recent activity") }).waitFor();
       // The balance chart loads once scrolled to (below the transactions on a phone): as a member
       // would, once the movements above it are in.
       await page.locator('section.transactions[aria-busy="false"]').waitFor();

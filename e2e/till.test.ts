@@ -52,7 +52,7 @@ async function customerFilming(text: string, email: string) {
   const s = await newPage(browser, { phone: true });
   await signIn(s.page, suite.server.url, email, "Demo1234!");
   await s.page.waitForURL(`${suite.server.url}/dashboard`);
-  await s.page.getByRole("heading", { name: "Transactions" }).waitFor();
+  await s.page.getByRole("heading", { name: "Recent activity" }).waitFor();
   return s;
 }
 

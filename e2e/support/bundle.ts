@@ -65,7 +65,7 @@ export async function measureRoutes(browser: Browser, baseUrl: string, email: st
     const login = snapshot();
     await signIn(page, baseUrl, email, password);
     await page.waitForURL(/\/dashboard$/);
-    await page.getByRole("heading", { name: "Transactions" }).waitFor();
+    await page.getByRole("heading", { name: "Recent activity" }).waitFor();
     await page.waitForLoadState("networkidle");
     return { login, dashboard: snapshot() };
   } finally {

@@ -39,7 +39,7 @@ export async function signedIn(
   await s.page.waitForFunction(() =>
     location.pathname.startsWith("/admin")
       ? document.querySelector("main h1") !== null
-      : [...document.querySelectorAll("h2")].some((h) => h.textContent === "Transactions"),
+      : [...document.querySelectorAll("h2")].some((h) => h.textContent === "Recent activity"),
   );
   // Without an account of their own, an administrator or board member goes on to their work.
   await s.page.waitForFunction(

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from "react";
-import { useNavigate } from "../lib/router";
+import { Link, useNavigate } from "../lib/router";
 import { useLingui } from "@lingui/react";
 import { M, type MemberEvent } from "@mutua/domain";
 import { useModals } from "../ui/modals";
@@ -8,6 +8,7 @@ import { recency, type Recency } from "../lib/dates";
 import { tr } from "../lib/i18n";
 import { toast } from "../lib/toast";
 import { BellIcon, CheckIcon, ExchangeIcon, Icon, PlusIcon, ReceivedIcon, WarningIcon, type IconNode } from "../ui/icons";
+import { EmptyState } from "../ui/EmptyState";
 import { Skeleton } from "../ui/Skeleton";
 import { useNotificationCentre } from "../features/notifications/centre";
 // Through ./live, whose chunk is loaded already: importing ./queries or ./texts directly would split them out.
@@ -88,7 +89,16 @@ export function NotificationsScreen() {
           </div>
         )}
         {pages.isSuccess && items.length === 0 && (
-          <p className="empty">{i18n._("No notifications yet: money you receive, your top-ups and news of your wallets will show here.")}</p>
+          <EmptyState
+            icon={BellIcon}
+            action={
+              <Link className="button" to="/preferences">
+                {i18n._("Choose my notifications")}
+              </Link>
+            }
+          >
+            {i18n._("No notifications yet: money you receive, your top-ups and news of your wallets will show here.")}
+          </EmptyState>
         )}
         {/* Newest first, under Today, This week and Earlier, as of when the screen opened. */}
         {GROUPS.map((group) => {

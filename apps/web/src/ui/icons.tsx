@@ -38,8 +38,10 @@ export {
   RefreshCw as RefreshIcon,
   ScanQrCode as ScanIcon,
   Star as StarIcon,
+  Store as ShopIcon,
   TriangleAlert as WarningIcon,
   Upload as UploadIcon,
+  Wallet as WalletIcon,
   X as CloseIcon,
 } from "lucide";
 export type { IconNode };

@@ -14,6 +14,8 @@ import { optionalLazy } from "../../../ui/optional-lazy";
 import "./accounts.css";
 
 const NextStep = optionalLazy(() => import("./NextStep"));
+// Accounts waiting for approval: few members have one at a time, so their part loads when one is there.
+const PendingAccounts = optionalLazy(() => import("./PendingAccounts"));
 const ImportWallet = optionalLazy(() => import("../../wallets/wallet-file/ImportWalletButtons"));
 // What a card's kind means, for the kinds new to most members: loaded when such a card is selected.
 const KindHelp = optionalLazy(() => import("./KindHelp"));
@@ -169,21 +171,9 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
       ))}
       {children}
       {pending.length > 0 && (
-        <div className="pending-accounts">
-          <h3>{i18n._("Your pending accounts")}</h3>
-          <p>
-            {i18n._(
-              "The accounts listed below have been subjected to a creation request. Once the creation request is approved, these accounts will become usable.",
-            )}
-          </p>
-          <ul className="pending-list">
-            {pending.map((a) => (
-              <li key={a.id} className="account inactive">
-                <span className="account-name">{accountLabel(i18n, a)}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <Suspense fallback={null}>
+          <PendingAccounts accounts={pending} />
+        </Suspense>
       )}
       {/* With no wallet yet, uploading one is a first step; with one, it is in the wallet's menu. */}
       {!loading && !error && usable.length === 0 && (

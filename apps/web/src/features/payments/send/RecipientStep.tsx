@@ -5,6 +5,7 @@ import { toast } from "../../../lib/toast";
 import { Avatar } from "../../../ui/Avatar";
 import { dialogAutofocus } from "../../../ui/Dialog";
 import { Icon, ScanIcon, StarIcon } from "../../../ui/icons";
+import { EmptyState } from "../../../ui/EmptyState";
 import { loadMoreNearBottom } from "../../../ui/scroll";
 import { NameHint, useRecipientSearch, useSetFavorite } from "../../members";
 import { useRecentRecipients } from "./recent-recipients";
@@ -77,7 +78,7 @@ export function RecipientStep({ accounts, onChoose, onScan }: { accounts: Accoun
               </>
             )}
             {search.isSuccess && !recent.isPending && rows.length === 0 && lately.length === 0 && (
-              <p className="empty">{i18n._("Your favorites and the members you pay will show here.")}</p>
+              <EmptyState icon={StarIcon}>{i18n._("Your favorites and the members you pay will show here.")}</EmptyState>
             )}
           </>
         ) : (

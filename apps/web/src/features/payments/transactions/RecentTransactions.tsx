@@ -68,7 +68,7 @@ export function RecentTransactions({
   const header = (
     <header className="card-header">
       <div>
-        <h2 id="transactions-title">{i18n._("Transactions")}</h2>
+        <h2 id="transactions-title">{i18n._("Recent activity")}</h2>
         {/* Its line is there while the accounts load, so that the rows under it stay where they are. */}
         {(account || accountsLoading) && <p className="hint">{account ? accountLabel(i18n, account) : "\u00a0"}</p>}
       </div>

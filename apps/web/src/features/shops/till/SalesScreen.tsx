@@ -7,7 +7,8 @@ import { useClient } from "../../../lib/context";
 import { deliverFile } from "../../../lib/deliver-file";
 import { useFormat } from "../../../lib/format";
 import { toast } from "../../../lib/toast";
-import { Icon, PreviousIcon, ReceivedIcon } from "../../../ui/icons";
+import { Icon, PreviousIcon, ReceivedIcon, ShopIcon } from "../../../ui/icons";
+import { EmptyState } from "../../../ui/EmptyState";
 import { Skeleton } from "../../../ui/Skeleton";
 import { NameHint } from "../../members";
 import { fetchAllSales, today, useSales, useTillWallets, type DayRange, type TillWalletChoice } from "./queries";
@@ -143,7 +144,18 @@ function Sales({ wallet }: { wallet: TillWalletChoice }) {
         </button>
       </section>
       <section className="card" aria-label={i18n._("Sales")}>
-        {first && items.length === 0 && <p className="empty">{oneDay ? i18n._("No sales on this day.") : i18n._("No sales in this period.")}</p>}
+        {first && items.length === 0 && (
+          <EmptyState
+            icon={ShopIcon}
+            action={
+              <Link className="button" to="/receive">
+                {i18n._("Receive a payment")}
+              </Link>
+            }
+          >
+            {oneDay ? i18n._("No sales on this day.") : i18n._("No sales in this period.")}
+          </EmptyState>
+        )}
         {items.length > 0 && (
           <ul className="tx-list sales-list">
             {items.map((s) => (
