@@ -84,6 +84,15 @@ describe("live money across two server instances", () => {
     const before = cents(await balanceOf(bob.page));
     await expect(bell(bob.page).getAttribute("aria-label")).resolves.toBe("Notifications");
 
+    // What the phone would feel: every vibration asked of it.
+    const feel = (page: Page) =>
+      page.evaluate(() => {
+        const felt: (number | number[])[] = [];
+        (window as unknown as { felt: typeof felt }).felt = felt;
+        Object.defineProperty(navigator, "vibrate", { value: (pattern: number | number[]) => felt.push(pattern) > 0 });
+      });
+    const felt = (page: Page) => page.evaluate(() => (window as unknown as { felt: unknown[] }).felt);
+    await Promise.all([feel(bob.page), feel(alice.page)]);
     await alicePaysBob(alice.page, "2.37");
     const expected = dl(before + 237);
     for (const page of [bob.page, bob2.page]) {
@@ -95,6 +104,9 @@ describe("live money across two server instances", () => {
     }
     // Alice's other tabs hear of her own payment too, but nobody is told of it.
     expect(await alice.page.locator("[data-sonner-toast]").filter({ hasText: "Received" }).count()).toBe(0);
+    // Money in is felt by the payee's phone; the payer's stays still.
+    expect(await felt(bob.page)).toEqual([60]);
+    expect(await felt(alice.page)).toEqual([]);
 
     // The bell opens the list, the newest first; opening it shows the receipt and marks it read.
     await bell(bob.page).click();

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link, useSearchParams } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import type { MemberSummary } from "@mutua/domain";
@@ -15,7 +16,8 @@ import "./members.css";
 export function MembersScreen() {
   const { i18n } = useLingui();
   const [params, setParams] = useSearchParams();
-  const q = params.get("q") ?? "";
+  // The field answers each key at once; the address follows (in a transition, which a fast typist would outrun).
+  const [q, setQ] = useState(() => params.get("q") ?? "");
   const search = useMemberSearch(q);
   return (
     <main className="page members-page">
@@ -27,7 +29,10 @@ export function MembersScreen() {
           placeholder={i18n._("Name, e-mail or phone")}
           type="search"
           value={q}
-          onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
+          onChange={(e) => {
+            setQ(e.target.value);
+            setParams(e.target.value ? { q: e.target.value } : {}, { replace: true });
+          }}
           autoComplete="off"
           spellCheck={false}
           // The page is for finding a member: the field is what it opens on.
