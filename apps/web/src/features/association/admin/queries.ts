@@ -29,7 +29,11 @@ export function useUnpaidTopUps() {
 
 export function useAuditLog() {
   const client = useClient();
-  return useQuery({ queryKey: adminKeys.audit(), queryFn: () => admin.call(client, "listAuditLog", { query: { limit: AUDIT_ROWS } }) });
+  return useQuery({
+    queryKey: adminKeys.audit(),
+    queryFn: () => admin.call(client, "listAuditLog", { query: { limit: AUDIT_ROWS } }),
+    select: (page) => page.items,
+  });
 }
 
 export function useMemberWallets(q: string) {
