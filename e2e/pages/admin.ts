@@ -22,6 +22,10 @@ export async function openConsole(page: Page): Promise<void> {
   await titled(page);
 }
 
+/** The console's line of a reconversion of `member` for `amount` ("5.00 DL") still to process. */
+export const reconversionLine = (page: Page, member: string, amount: string): Locator =>
+  page.getByRole("region", { name: "Reconversions" }).getByRole("listitem").filter({ hasText: member }).filter({ hasText: amount }).first();
+
 /** The console's line of the unpaid top-up order of `member` for `amount` ("10.00 DL"). */
 export const unpaidOrder = (page: Page, member: string, amount: string): Locator =>
   page.getByRole("region", { name: "Unpaid top-up orders" }).getByRole("listitem").filter({ hasText: member }).filter({ hasText: amount });
