@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "@mutua/domain";
 import { newPage, toastText } from "./support/browser";
+import { layoutProblems } from "./support/screen-checks";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
 import {
@@ -97,6 +98,10 @@ describe("the audit log", () => {
     }
     // The entry of long ago, under its own day.
     expect(lines.at(-1)).toMatchObject({ day: "14 mars 2025", what: "Registre vérifié" });
+    // Every page of it on a wide screen, in French: nothing cut or covered, no date wrapped.
+    expect(await layoutProblems(admin.page)).toEqual([]);
+    const wrapped = await log.locator("time").evaluateAll((times) => times.filter((t) => t.getClientRects().length > 1).length);
+    expect(wrapped).toBe(0);
 
     // The tills' actions only: the five of them, newest first, and no more to show.
     await filterAuditLog(admin.page, "Tills and cashiers", french);
