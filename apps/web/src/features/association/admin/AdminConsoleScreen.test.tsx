@@ -172,6 +172,11 @@ describe("the administration console", () => {
     await waitFor(() => expect(within(log).getAllByRole("listitem")).toHaveLength(2));
     expect(listAuditLog).toHaveBeenLastCalledWith({ limit: 20, kind: "tills" });
     expect(within(log).getAllByRole("listitem")[0]!.textContent).toContain("Cashier invited");
+
+    // A kind with nothing yet says so.
+    listAuditLog.mockResolvedValue({ items: [], next: null });
+    fireEvent.change(within(log).getByRole("combobox", { name: "Kind of action" }), { target: { value: "imports" } });
+    expect(await within(log).findByText("Nothing of this kind recorded yet")).toBeTruthy();
   });
 
   it("lists the reconversions still to process, each with its next step; the processed ones on demand", async () => {

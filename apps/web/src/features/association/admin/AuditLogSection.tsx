@@ -45,7 +45,9 @@ export function AuditLogSection() {
             {i18n._("The audit log could not be loaded. Please refresh the page.")}
           </p>
         )}
-        {pages.isSuccess && entries.length === 0 && <p className="empty">{i18n._("Nothing recorded yet")}</p>}
+        {pages.isSuccess && entries.length === 0 && (
+          <p className="empty">{kind ? i18n._("Nothing of this kind recorded yet") : i18n._("Nothing recorded yet")}</p>
+        )}
         {entries.length > 0 && (
           <div className="console-list audit-days">
             {auditDays(entries, openedAt).map((d) => (
