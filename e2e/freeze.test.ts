@@ -6,6 +6,7 @@ import { toastText } from "./support/browser";
 import { layoutProblems } from "./support/screen-checks";
 import { sql } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { auditEntry, consoleMember, openConsole, openMemberFromConsole, walletCard } from "./pages/admin";
 import { accountsShown, frozenNotice } from "./pages/dashboard";
 import { openPayment, pay, recipientRow, searchRecipients } from "./pages/payments";
 import { openTill } from "./pages/till";
@@ -30,12 +31,12 @@ describe("freezing a wallet", () => {
     // Alice, on her phone, has picked Bob to pay him when the freeze comes.
     const alice = await signedIn(suite, "alice@example.com", undefined, { phone: true });
     const picked = await openPayment(alice.page, "bob", "Bob Durand");
+    // From the console: Bob's line, his page, Freeze on his wallet.
     const admin = await signedIn(suite, "admin@example.com");
-    await admin.page.goto(`${suite.server.url}/admin`);
-    const section = admin.page.getByRole("region", { name: "Members and limits" });
-    await section.getByLabel("Search a member").fill("durand");
-    const row = section.locator("tr").filter({ hasText: "Bob Durand" });
-    await row.getByRole("button", { name: "Freeze" }).click();
+    await openConsole(admin.page);
+    await openMemberFromConsole(admin.page, "durand", "Bob Durand");
+    const card = walletCard(admin.page, "Demo Lokal");
+    await card.getByRole("button", { name: "Freeze" }).click();
     const ask = admin.page.getByRole("dialog", { name: "Freeze the account of Bob Durand?" });
     const field = ask.getByLabel("Reason, as the member will read it");
     // The hand goes to the reason: the dialog opens with the focus in it, and Freeze waits for it.
@@ -44,8 +45,22 @@ describe("freezing a wallet", () => {
     await field.fill(reason);
     await ask.getByRole("button", { name: "Freeze" }).click();
     await toastText(admin.page, "The account of Bob Durand is frozen");
-    await row.getByText(`Frozen: ${reason}`).waitFor();
-    await admin.page.getByRole("region", { name: "Audit log" }).getByText(`Account frozen: ${reason}`).waitFor();
+    await card.getByText(`Frozen: ${reason}`).waitFor();
+    // Back in the console, his line says so, in the danger colour, and the audit log has the reason.
+    await admin.page.goBack();
+    const line = consoleMember(admin.page, "Bob Durand");
+    const chip = line.getByText("Frozen", { exact: true });
+    await chip.waitFor();
+    const inDanger = await chip.evaluate((el) => {
+      const probe = document.createElement("span");
+      probe.style.color = "var(--danger-color)";
+      el.after(probe);
+      const same = getComputedStyle(probe).color === getComputedStyle(el).color;
+      probe.remove();
+      return same;
+    });
+    expect(inDanger).toBe(true);
+    await auditEntry(admin.page, `Account frozen: ${reason}`).waitFor();
 
     const before = await movementsCount();
     // Told as soon as the amount is typed, under the field, in Bob's name (not "This account is
@@ -90,14 +105,17 @@ describe("freezing a wallet", () => {
     await photograph(bob.page, "frozen-till");
     await bob.context.close();
 
-    await row.getByRole("button", { name: "Unfreeze" }).click();
+    await openMemberFromConsole(admin.page, "durand", "Bob Durand");
+    await card.getByRole("button", { name: "Unfreeze" }).click();
     const confirm = admin.page.getByRole("dialog", { name: "Unfreeze the account of Bob Durand?" });
     expect(await confirm.locator("dl").innerText()).toContain(reason);
     await confirm.getByRole("button", { name: "Unfreeze" }).click();
     await toastText(admin.page, "The account of Bob Durand is no longer frozen");
-    await admin.page.getByRole("region", { name: "Audit log" }).getByText(`Account unfrozen: ${reason}`).waitFor();
-    // The wallets' list is asked again after the answer: its row loses the reason once it is back.
-    await row.getByText(/^Frozen:/).waitFor({ state: "detached" });
+    // The member's page is asked again after the answer: the card loses the reason once it is back.
+    await card.getByText(/^Frozen:/).waitFor({ state: "detached" });
+    await admin.page.goBack();
+    await auditEntry(admin.page, `Account unfrozen: ${reason}`).waitFor();
+    await line.getByText("Frozen", { exact: true }).waitFor({ state: "detached" });
     await admin.context.close();
 
     await pay(alice.page, "bob", "Bob Durand", "2.00");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toastText } from "./support/browser";
 import { signedIn, useSuite } from "./support/suite";
+import { auditEntry, openConsole, openMemberFromConsole, saveLimits, walletCard } from "./pages/admin";
 import { accountsShown } from "./pages/dashboard";
 import { openPayment } from "./pages/payments";
 import { topUpButton } from "./pages/topup";
@@ -13,18 +14,16 @@ describe("members and limits", () => {
     await topUpButton(carol.page).waitFor();
     await carol.context.close();
 
+    // From the console's line of Carol to her page, where her wallet's limits are.
     const admin = await signedIn(suite, "admin@example.com");
-    await admin.page.goto(`${suite.server.url}/admin`);
-    const section = admin.page.getByRole("region", { name: "Members and limits" });
-    await section.getByLabel("Search a member").fill("petit");
-    const floor = section.getByLabel("Mutual credit floor — Carol Petit");
-    await floor.waitFor();
-    expect(await floor.inputValue()).toBe("-100.00");
-    await floor.fill("-300.00");
-    await section.getByLabel("Top-ups — Carol Petit").uncheck();
-    await section.locator("tr").filter({ hasText: "Carol Petit" }).getByRole("button", { name: "Save" }).click();
+    await openConsole(admin.page);
+    await openMemberFromConsole(admin.page, "petit", "Carol Petit");
+    const card = walletCard(admin.page, "Demo Lokal · signed wallet");
+    expect(await card.getByLabel("Mutual credit floor").inputValue()).toBe("-100.00");
+    await saveLimits(card, { floor: "-300.00", topUps: false });
     await toastText(admin.page, "Limits of Carol Petit saved");
-    await admin.page.getByRole("region", { name: "Audit log" }).getByText("Limits changed").first().waitFor();
+    await openConsole(admin.page);
+    await auditEntry(admin.page, "Limits changed", "Carol Petit").waitFor();
     await admin.context.close();
 
     const again = await signedIn(suite, "carol@example.com");

@@ -4,6 +4,7 @@ import { signedIn, useSuite } from "./support/suite";
 import { balanceBecomes, shownBalance } from "./pages/dashboard";
 import { expectSpokenDate, openTransaction, recentTransaction } from "./pages/history";
 import { openReconversion, reconvert } from "./pages/topup";
+import { reconversionLine } from "./pages/admin";
 
 const suite = useSuite();
 
@@ -30,7 +31,7 @@ describe("reconversion", () => {
     await admin.page.getByRole("button", { name: "Ada Admin" }).click();
     await admin.page.getByRole("menuitem", { name: "Administration" }).click();
     await admin.page.waitForURL(`${suite.server.url}/admin`);
-    const line = admin.page.locator("tr").filter({ hasText: "Alice Martin" }).filter({ hasText: "5.00 DL" }).first();
+    const line = reconversionLine(admin.page, "Alice Martin", "5.00 DL");
     for (const stage of ["received", "invoiced", "processed"]) {
       await line.getByRole("button", { name: `Mark as ${stage}` }).click();
       const ask = admin.page.getByRole("dialog", { name: "Move this reconversion to its next stage?" });
@@ -38,6 +39,8 @@ describe("reconversion", () => {
       await ask.getByRole("button", { name: `Mark as ${stage}` }).click();
       await toastText(admin.page, `Reconversion of Alice Martin is now ${stage}`);
     }
+    // Processed, it leaves the reconversions still to process.
+    await line.waitFor({ state: "detached" });
     await admin.context.close();
 
     await alice.page.getByRole("button", { name: "Refresh" }).click();

@@ -3,8 +3,8 @@ import { english, goTo, press, type Way, type Words } from "./app";
 
 /**
  * The administrators' screens as a page model: the console (unpaid top-up orders, members and
- * limits, the audit log), the account and credit requests, the members' list and a member's page
- * (wallets, freezing, sessions, password, PINs, rights). An action that asks first ("askTo…")
+ * their wallets, the audit log a page at a time), the account and credit requests, the members'
+ * list and a member's page (wallets and their limits, freezing, sessions, password, PINs, rights). An action that asks first ("askTo…")
  * leaves its question open and returns it, for the test to read and to answer (app.ts `answer`).
  */
 
@@ -22,11 +22,15 @@ export async function openConsole(page: Page): Promise<void> {
   await titled(page);
 }
 
-/** The console's row of the unpaid top-up order of `member` for `amount` ("10.00 DL"). */
-export const unpaidOrder = (page: Page, member: string, amount: string): Locator =>
-  page.getByRole("region", { name: "Unpaid top-up orders" }).locator("tr").filter({ hasText: member }).filter({ hasText: amount });
+/** The console's line of a reconversion of `member` for `amount` ("5.00 DL") still to process. */
+export const reconversionLine = (page: Page, member: string, amount: string): Locator =>
+  page.getByRole("region", { name: "Reconversions" }).getByRole("listitem").filter({ hasText: member }).filter({ hasText: amount }).first();
 
-/** Mark as paid on an unpaid order's row: the question, open. */
+/** The console's line of the unpaid top-up order of `member` for `amount` ("10.00 DL"). */
+export const unpaidOrder = (page: Page, member: string, amount: string): Locator =>
+  page.getByRole("region", { name: "Unpaid top-up orders" }).getByRole("listitem").filter({ hasText: member }).filter({ hasText: amount });
+
+/** Mark as paid on an unpaid order's line: the question, open. */
 export async function askToMarkPaid(page: Page, order: Locator): Promise<Locator> {
   await order.getByRole("button", { name: "Mark as paid" }).click();
   const question = page.getByRole("dialog", { name: "Mark this top-up order as paid?" });
@@ -37,33 +41,92 @@ export async function askToMarkPaid(page: Page, order: Locator): Promise<Locator
 /** The console's audit log. */
 export const auditLog = (page: Page, t: Words = english): Locator => page.getByRole("region", { name: t("Audit log") });
 
+/** The audit log's entries shown (one list of them per day). */
+export const auditEntries = (page: Page, t: Words = english): Locator => auditLog(page, t).getByRole("listitem");
+
 /** The newest entry of the audit log saying `action` ("Rights changed") that names every one of `names`. */
 export const auditEntry = (page: Page, action: string, ...names: string[]): Locator =>
-  names.reduce((rows, name) => rows.filter({ hasText: name }), auditLog(page).locator("tr").filter({ hasText: action })).first();
+  names.reduce((rows, name) => rows.filter({ hasText: name }), auditEntries(page).filter({ hasText: action })).first();
 
-/** The console's row of `member` among the members and limits. */
-export const consoleMember = (page: Page, member: string): Locator =>
-  page.getByRole("region", { name: "Members and limits" }).locator("tr").filter({ hasText: member }).first();
+/** Each entry shown as the administrator reads it: what was done, at what time, about whom and by whom; and the day it is under. */
+export const auditLines = (page: Page, t: Words = english): Promise<{ day: string; what: string; time: string; full: string; who: string }[]> =>
+  auditLog(page, t)
+    .locator(".audit-day")
+    .evaluateAll((days) =>
+      days.flatMap((day) =>
+        [...day.querySelectorAll("li")].map((li) => ({
+          day: day.querySelector("h3")?.textContent ?? "",
+          what: li.querySelector(".audit-what")?.textContent ?? "",
+          time: li.querySelector("time")?.textContent ?? "",
+          full: li.querySelector("time")?.getAttribute("title") ?? "",
+          who: li.querySelector(".audit-who")?.textContent ?? "",
+        })),
+      ),
+    );
+
+/** Shows the audit log's next page, once its entries are there: how many entries are shown then. */
+export async function showOlderEntries(page: Page, opts: Way = {}): Promise<number> {
+  const { phone = false, t = english } = opts;
+  const before = await auditEntries(page, t).count();
+  await press(auditLog(page, t).getByRole("button", { name: t("Show older entries") }), phone);
+  await page.waitForFunction((n) => document.querySelectorAll(".audit-days li").length > n, before);
+  return auditEntries(page, t).count();
+}
+
+/** Shows only the audit log's entries of one kind ("Tills and cashiers"; "All actions" for every kind), once they are there. */
+export async function filterAuditLog(page: Page, kind: string, t: Words = english): Promise<void> {
+  await auditLog(page, t)
+    .getByLabel(t("Kind of action"))
+    .selectOption({ label: t(kind) });
+  await auditLog(page, t).locator('[aria-busy="false"]').first().waitFor();
+}
+
+/** The console's members and their wallets. */
+export const consoleMembers = (page: Page, t: Words = english): Locator => page.getByRole("region", { name: t("Members and limits") });
+
+/** The console's line of a wallet of `member` among the members and limits: a link to their page. */
+export const consoleMember = (page: Page, member: string, t: Words = english): Locator =>
+  consoleMembers(page, t)
+    .getByRole("link", { name: new RegExp(`^${member}`) })
+    .first();
+
+/** In the console's members and limits, `search` typed: the line of `member`, once it is the one shown (or among those). */
+export async function searchConsole(page: Page, search: string, member: string, t: Words = english): Promise<Locator> {
+  await consoleMembers(page, t)
+    .getByRole("searchbox", { name: t("Search a member") })
+    .fill(search);
+  const line = consoleMember(page, member, t);
+  await line.waitFor();
+  return line;
+}
+
+/** In the console, `search` typed and the line of `member` opened: their page, once titled with their name. */
+export async function openMemberFromConsole(page: Page, search: string, member: string, opts: Way = {}): Promise<void> {
+  await press(await searchConsole(page, search, member, opts.t), opts.phone);
+  await page.getByRole("heading", { level: 1, name: member }).waitFor();
+}
 
 /**
- * In the console's members and limits: `search` typed, Freeze on the row of `member`, and the
- * reason typed: the question, ready to freeze.
+ * From the console, as an administrator does it: `search` typed, the member's page opened from
+ * their line, Freeze on their (first) wallet and the reason typed: the question, ready to freeze.
  */
 export async function askToFreezeFromConsole(page: Page, search: string, member: string, reason: string, opts: Way = {}): Promise<Locator> {
   const { phone = false, t = english } = opts;
-  const members = page.getByRole("region", { name: t("Members and limits") });
-  await members.getByLabel(t("Search a member")).fill(search);
+  await openMemberFromConsole(page, search, member, opts);
   await press(
-    members
-      .locator("tr")
-      .filter({ hasText: member })
-      .getByRole("button", { name: t("Freeze"), exact: true }),
+    page
+      .getByRole("region", { name: t("Wallets") })
+      .getByRole("button", { name: t("Freeze"), exact: true })
+      .first(),
     phone,
   );
   const question = page.getByRole("dialog", { name: t("Freeze the account of {name}?", { name: member }) });
   await question.getByLabel(t("Reason, as the member will read it")).fill(reason);
   return question;
 }
+
+/** How tall the page is, all of it scrolled through, in CSS pixels. */
+export const pageHeight = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollHeight);
 
 // The account and credit requests.
 
@@ -85,9 +148,9 @@ export async function openCreditRequests(page: Page): Promise<void> {
   await lists(page, 1);
 }
 
-/** Waits until `n` of the screen's lists show their table or their empty text: they are loaded. */
+/** Waits until `n` of the screen's lists show their table, their lines or their empty text: they are loaded. */
 export async function lists(page: Page, n: number): Promise<void> {
-  await page.waitForFunction((count) => document.querySelectorAll("main .admin-table, main .empty").length >= count, n);
+  await page.waitForFunction((count) => document.querySelectorAll("main .admin-table, main .console-list, main .empty").length >= count, n);
 }
 
 /** The row of a request: an account request by its member's name, a credit request by its reference. */
@@ -140,6 +203,15 @@ export async function openMember(page: Page, search: string, name: string, opts:
 
 /** A member's page: the card of their wallet in `currency` ("Demo Lokal"). */
 export const walletCard = (page: Page, currency: string): Locator => page.getByRole("region", { name: "Wallets" }).getByRole("article", { name: currency });
+
+/** A wallet's card on a member's page: its limits typed (`floor`, `ceiling` as "-150.00"; left as they are when not given), then Save the limits. */
+export async function saveLimits(card: Locator, limits: { floor?: string; ceiling?: string; topUps?: boolean }, opts: Way = {}): Promise<void> {
+  const { phone = false, t = english } = opts;
+  if (limits.floor !== undefined) await card.getByLabel(t("Mutual credit floor")).fill(limits.floor);
+  if (limits.ceiling !== undefined) await card.getByLabel(t("Mutual credit ceiling")).fill(limits.ceiling);
+  if (limits.topUps !== undefined) await card.getByRole("switch", { name: t("Top-ups") }).setChecked(limits.topUps);
+  await press(card.getByRole("button", { name: t("Save the limits") }), phone);
+}
 
 /** Freeze on a wallet's card, and the reason typed: the question, ready to freeze. */
 export async function askToFreeze(page: Page, card: Locator, member: string, reason: string): Promise<Locator> {

@@ -42,7 +42,7 @@ describe("wallet limits", () => {
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ cmFloor: "-50.00", cmCeiling: "100.00", topupAllowed: false });
     const log = await admin.call("listAuditLog", { query: { limit: 1 } });
-    expect(log.json[0]).toMatchObject({ action: "wallet.limits", subject: w.walletId });
+    expect(log.json.items[0]).toMatchObject({ action: "wallet.limits", subject: w.walletId });
 
     for (const body of [{ cmFloor: "-5.00" }, { cmFloor: "1.00" }, { cmCeiling: "-1.00" }]) {
       const r = await admin.call("setWalletLimits", { body: { walletId: w.walletId, ...body } });

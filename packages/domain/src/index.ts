@@ -1,5 +1,6 @@
 export * from "./message";
 export * from "./vocabulary";
+export * from "./audit";
 export * from "./messages";
 export * from "./server-messages";
 export * from "./errors";

@@ -67,7 +67,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps): void {
   operation(app, deps, "setWalletLimits", async ({ memberId, body }) => setWalletLimits(db, memberId, body));
   operation(app, deps, "freezeWallet", async ({ memberId, body }) => freezeWallet(db, memberId, body.walletId, body.reason));
   operation(app, deps, "unfreezeWallet", async ({ memberId, body }) => unfreezeWallet(db, memberId, body.walletId));
-  operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query.limit));
+  operation(app, deps, "listAuditLog", async ({ query }) => auditLog(db, query));
   operation(app, deps, "getFigures", async ({ memberId, query }) => boardFigures(db, settings.limits.figuresPerMember, memberId, query));
   // The books are the contract's JSON written by the service a page at a time (see exportBooks), not by the route's serializer.
   operation(app, deps, "getBooks", async ({ memberId, query, reply }) =>

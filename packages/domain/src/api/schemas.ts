@@ -117,7 +117,7 @@ import {
   PeerQuoteBody,
   PeerTermsBody,
 } from "../federation/schemas";
-import { AuditEntry, Books, BooksQuery, Figures, FiguresQuery, LedgerHealth } from "../board/schemas";
+import { AuditPage, AuditQuery, Books, BooksQuery, Figures, FiguresQuery, LedgerHealth } from "../board/schemas";
 
 export * from "../platform/schemas";
 export * from "../ledger/schemas";
@@ -245,7 +245,7 @@ export const schemas = {
   setWalletLimits: { body: WalletLimitsBody, response: MemberWallet },
   freezeWallet: { body: FreezeWalletBody, response: MemberWallet },
   unfreezeWallet: { body: UnfreezeWalletBody, response: MemberWallet },
-  listAuditLog: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }), response: z.array(AuditEntry) },
+  listAuditLog: { query: AuditQuery, response: AuditPage },
   listReconversions: { query: ReconversionsQuery, response: z.array(ReconversionView) },
   getFigures: { query: FiguresQuery, response: Figures },
   getBooks: { query: BooksQuery, response: Books },

@@ -1,12 +1,17 @@
 import { z } from "zod";
 import { M } from "../messages";
 import { FIGURE_INTERVALS, LEDGER_CHECK_TRIGGERS, MOVEMENT_KINDS, WALLET_ROLES } from "../vocabulary";
+import { AUDIT_KINDS } from "../audit";
 import { AmountString, SignedAmountString } from "../platform/schemas";
 
 /** The board's contract: the audit log, the figures, the books and the ledger's health. */
 
+/** An audit entry's id: a decimal integer, kept as text (the next page starts after it). */
+export const AuditId = z.string().regex(/^\d{1,18}$/, M.invalidRequest);
+
 /** One administrator action, as the audit log keeps it. */
 export const AuditEntry = z.object({
+  id: AuditId,
   at: z.string(),
   /** Who did it; null for the server's operator (a command such as npm run import). */
   actor: z.string().nullable(),
@@ -16,6 +21,17 @@ export const AuditEntry = z.object({
   subjectName: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
 });
+
+/** The audit log a page at a time, newest first, of every kind of action or of one (audit.ts AUDIT_KINDS). */
+export const AuditQuery = z.object({
+  /** The page after this one: entries older than this one. */
+  before: AuditId.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  kind: z.enum(AUDIT_KINDS).optional(),
+});
+
+/** `next` is the `before` of the page after this one; null on the last page. */
+export const AuditPage = z.object({ items: z.array(AuditEntry), next: AuditId.nullable() });
 
 /** A calendar day, YYYY-MM-DD. */
 export const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidRequest);

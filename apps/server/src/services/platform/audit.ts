@@ -1,4 +1,4 @@
-import type { AuditAction } from "@mutua/domain";
+import { auditActionsOf, type AuditAction, type AuditKind } from "@mutua/domain";
 import type { Queryable, Tx } from "../../db/pool";
 
 /** Records an administrator's action; call it in the action's own transaction so both commit or neither. */
@@ -7,12 +7,15 @@ export async function audit(tx: Tx, memberId: bigint | null, action: AuditAction
 }
 
 /**
- * The latest administrator actions, newest first, with who did them and whom they were about: the
- * subject ("member:<id>", a wallet, a top-up order or a movement) named after its member, so the
- * console shows people rather than ids.
+ * The administrator actions, newest first, a page at a time, of every kind or of one: who did
+ * them and whom they were about, the subject ("member:<id>", a wallet, a top-up order or a
+ * movement) named after its member, so the console shows people rather than ids. A page goes on
+ * from the entry `before` (keyset on the time and the id, audit_log_newest_first): entries written
+ * meanwhile do not shift the next page. An id that names no entry ends the log.
  */
-export async function auditLog(db: Queryable, limit: number) {
+export async function auditLog(db: Queryable, q: { before?: string | undefined; limit: number; kind?: AuditKind | undefined }) {
   const { rows } = await db.query<{
+    id: bigint;
     at: Date;
     actor: string | null;
     action: string;
@@ -20,15 +23,22 @@ export async function auditLog(db: Queryable, limit: number) {
     subject_name: string | null;
     details: Record<string, unknown>;
   }>(
-    `SELECT a.at, m.name AS actor, a.action, a.subject, a.details,
+    `SELECT a.id, a.at, m.name AS actor, a.action, a.subject, a.details,
        coalesce(
          (SELECT s.name FROM members s WHERE a.subject LIKE 'member:%' AND s.id::text = substr(a.subject, 8)),
          (SELECT s.name FROM wallets w JOIN members s ON s.id = w.member_id WHERE w.id = a.subject),
          (SELECT s.name FROM topup_orders o JOIN wallets w ON w.id = o.wallet_id JOIN members s ON s.id = w.member_id WHERE o.public_id = a.subject),
          (SELECT s.name FROM movements v JOIN wallets w ON w.id = v.payer_wallet_id JOIN members s ON s.id = w.member_id WHERE v.public_id = a.subject)
        ) AS subject_name
-     FROM audit_log a LEFT JOIN members m ON m.id = a.member_id ORDER BY a.at DESC, a.id DESC LIMIT $1`,
-    [limit],
+     FROM audit_log a LEFT JOIN members m ON m.id = a.member_id
+     WHERE ($1::bigint IS NULL OR (a.at, a.id) < (SELECT c.at, c.id FROM audit_log c WHERE c.id = $1))
+       AND ($2::text[] IS NULL OR a.action = ANY($2))
+     ORDER BY a.at DESC, a.id DESC LIMIT $3`,
+    [q.before ?? null, q.kind ? auditActionsOf(q.kind) : null, q.limit + 1],
   );
-  return rows.map(({ subject_name, ...r }) => ({ ...r, subjectName: subject_name, at: r.at.toISOString() }));
+  const page = rows.slice(0, q.limit);
+  return {
+    items: page.map(({ subject_name, id, ...r }) => ({ ...r, id: id.toString(), subjectName: subject_name, at: r.at.toISOString() })),
+    next: rows.length > q.limit ? page.at(-1)!.id.toString() : null,
+  };
 }

@@ -134,13 +134,16 @@ const backends = [
 
 /** The administrators' operations a test answers, as the screens call them (@mutua/client's `admin`). */
 type Ops = Partial<
-  Record<"searchMembers" | "getMemberFile" | "signOutMember" | "resetMemberPins" | "sendMemberPasswordReset" | "freezeWallet" | "unfreezeWallet", Mock>
+  Record<
+    "searchMembers" | "getMemberFile" | "signOutMember" | "resetMemberPins" | "sendMemberPasswordReset" | "freezeWallet" | "unfreezeWallet" | "setWalletLimits",
+    Mock
+  >
 >;
 
 /** A client whose `send` (what @mutua/client's `admin.call` sends through) hands each operation's arguments to the test's mock. */
 function fakeClient(ops: Ops): MutuaClient {
   const argsOf = (name: string, a: { body?: unknown; query?: { q?: string }; params?: { memberId?: number } }) =>
-    name === "searchMembers" ? [a.query?.q] : name === "freezeWallet" || name === "unfreezeWallet" ? [a.body] : [a.params?.memberId];
+    name === "searchMembers" ? [a.query?.q] : ["freezeWallet", "unfreezeWallet", "setWalletLimits"].includes(name) ? [a.body] : [a.params?.memberId];
   return {
     send: (name: keyof Ops, _route: unknown, a = {}) => {
       const op = ops[name];
@@ -239,6 +242,61 @@ describe("a member's page", () => {
     const pins = screen.getByRole("region", { name: "PINs" });
     expect(pins.textContent).toContain("Attempts left: 3 of 5");
     expect((within(pins).getByRole("button", { name: "Reset PIN attempts" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("shows an account administrator the limits as they are, to read", async () => {
+    renderAt("/admin/members/7", { getMemberFile: vi.fn().mockResolvedValue(alice) });
+    const ledger = await screen.findByRole("article", { name: "Demo Lokal · signed wallet" });
+    expect(within(ledger).getByText("-100.00 DL")).toBeTruthy();
+    expect(within(ledger).queryByRole("textbox")).toBeNull();
+    expect(within(ledger).queryByRole("button", { name: "Save the limits" })).toBeNull();
+  });
+
+  it("lets an administrator holding both rights change a wallet's limits, and reads the page again once they are saved", async () => {
+    const getMemberFile = vi.fn().mockResolvedValue(alice);
+    const setWalletLimits = vi.fn().mockResolvedValue({ ...alice.wallets[1]!, cmFloor: "-150.50", cmCeiling: null, topupAllowed: true });
+    renderAt("/admin/members/7", { getMemberFile, setWalletLimits }, { ...ACCOUNTS_ADMIN, creditValidation: true, both: true, board: true });
+    const ledger = await screen.findByRole("article", { name: "Demo Lokal · signed wallet" });
+    const floor = within(ledger).getByRole("textbox", { name: "Mutual credit floor" }) as HTMLInputElement;
+    const ceiling = within(ledger).getByRole("textbox", { name: "Mutual credit ceiling" }) as HTMLInputElement;
+    expect([floor.value, ceiling.value]).toEqual(["-100.00", "1000.00"]);
+    const save = within(ledger).getByRole("button", { name: "Save the limits" }) as HTMLButtonElement;
+    // Nothing changed yet, nothing to save.
+    expect(save.disabled).toBe(true);
+    fireEvent.change(floor, { target: { value: "-150,50" } });
+    fireEvent.change(ceiling, { target: { value: "" } });
+    fireEvent.click(within(ledger).getByRole("switch", { name: "Top-ups" }));
+    await act(async () => fireEvent.click(save));
+    // The decimal comma as typed, a point for the server; an empty ceiling is none.
+    expect(setWalletLimits).toHaveBeenCalledWith({ walletId: "ledger:demo-lokal:0xabc", topupAllowed: true, cmFloor: "-150.50", cmCeiling: null });
+    await waitFor(() => expect(toasts).toContainEqual(["success", "Limits of Alice Martin saved", undefined]));
+    await waitFor(() => expect(getMemberFile).toHaveBeenCalledTimes(2));
+    // A wallet without mutual credit has its top-ups only.
+    const custodial = screen.getByRole("article", { name: "Demo Lokal" });
+    expect(within(custodial).queryByRole("textbox")).toBeNull();
+    expect(within(custodial).getByRole("switch", { name: "Top-ups" })).toBeTruthy();
+  });
+
+  it("says the server's refusal of a wallet's limits", async () => {
+    const refusal = new RefusedError(409, { code: "state_conflict", message: "These limits would leave the balance outside them." });
+    renderAt(
+      "/admin/members/7",
+      { getMemberFile: vi.fn().mockResolvedValue(alice), setWalletLimits: vi.fn().mockRejectedValue(refusal) },
+      { ...ACCOUNTS_ADMIN, creditValidation: true, both: true },
+    );
+    const ledger = await screen.findByRole("article", { name: "Demo Lokal · signed wallet" });
+    fireEvent.change(within(ledger).getByRole("textbox", { name: "Mutual credit floor" }), { target: { value: "-5.00" } });
+    await act(async () => fireEvent.click(within(ledger).getByRole("button", { name: "Save the limits" })));
+    await waitFor(() => expect(toasts).toContainEqual(["error", { id: "These limits would leave the balance outside them." }]));
+  });
+
+  it("leads back to the console, as it was left, when opened from it", async () => {
+    renderAt("/admin/members/7", { getMemberFile: vi.fn().mockResolvedValue(alice) });
+    await screen.findByRole("heading", { level: 1, name: "Alice Martin" });
+    // The console's line carries its address in the navigation's state (lib/router.tsx keeps it as `usr`).
+    act(() => window.history.replaceState({ usr: { console: "/admin?q=mart" }, key: "k" }, "", "/admin/members/7"));
+    await waitFor(() => expect(screen.getByRole("link", { name: "Administration" }).getAttribute("href")).toBe("/admin?q=mart"));
+    expect(screen.queryByRole("link", { name: "All members" })).toBeNull();
   });
 
   it("signs the member out everywhere once confirmed, and shows the page the server answers", async () => {

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import { Link, useParams } from "../../../lib/router";
+import { Link, useLocation, useParams } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import type { MemberFile } from "@mutua/domain";
 import { useFormat } from "../../../lib/format";
@@ -9,6 +9,7 @@ import { walletName } from "../../wallets";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { movementKindLabel } from "../admin/movement-kinds";
 import { FreezeControl } from "../admin/FreezeControl";
+import { WalletLimitsForm } from "../admin/WalletLimitsForm";
 import { stageLabel } from "../../payments";
 import {
   canResetPins,
@@ -41,6 +42,7 @@ export function MemberScreen() {
   const { i18n } = useLingui();
   const memberId = memberIdOf(useParams().memberId);
   const file = useMemberFile(memberId);
+  const fromConsole = consoleBack(useLocation().state);
   let body: ReactNode;
   if (file.data) body = <MemberPage file={file.data} />;
   else if (file.notFound) body = <h1>{i18n._("Member not found")}</h1>;
@@ -53,19 +55,25 @@ export function MemberScreen() {
   else body = <Skeleton rows={5} className="member-page-skeleton" />;
   return (
     <main className="page member-page" aria-busy={file.isPending && !file.notFound}>
-      <Link className="member-back" to="/admin/members">
+      <Link className="member-back" to={fromConsole ?? "/admin/members"}>
         <Icon node={BackIcon} />
-        {i18n._("All members")}
+        {fromConsole ? i18n._("Administration") : i18n._("All members")}
       </Link>
       {body}
     </main>
   );
 }
 
+/** The console's address (with its search) when the page was opened from it: the way back leads there. */
+function consoleBack(state: unknown): string | null {
+  const back = typeof state === "object" && state !== null ? (state as { console?: unknown }).console : undefined;
+  return typeof back === "string" && /^\/admin(\?|$)/.test(back) ? back : null;
+}
+
 function MemberPage({ file }: { file: MemberFile }) {
   const { i18n } = useLingui();
   const page = useMemberPage(file);
-  const { accountValidation, loading } = useRights();
+  const { accountValidation, both, loading } = useRights();
   if (loading) return <Skeleton rows={5} className="member-page-skeleton" />;
   // An owner without the account right comes to hand out rights: the server sends them no more.
   if (!accountValidation)
@@ -79,7 +87,7 @@ function MemberPage({ file }: { file: MemberFile }) {
   return (
     <>
       <MemberHeader file={file} />
-      <WalletsSection file={file} />
+      <WalletsSection file={file} canSetLimits={both} />
       <MovementsSection file={file} />
       <PendingSection file={file} />
       <SessionsSection file={file} onSignOut={() => page.ask("signOut")} />
@@ -132,7 +140,8 @@ function MemberSection({ id, title, children }: { id: string; title: string; chi
   );
 }
 
-export function WalletsSection({ file }: { file: MemberFile }) {
+/** `canSetLimits`: the viewer holds both rights, which changing a wallet's limits takes (the server checks it too). */
+export function WalletsSection({ file, canSetLimits }: { file: MemberFile; canSetLimits: boolean }) {
   const { i18n } = useLingui();
   return (
     <MemberSection id="member-wallets" title={i18n._("Wallets")}>
@@ -141,7 +150,7 @@ export function WalletsSection({ file }: { file: MemberFile }) {
       ) : (
         <div className="member-wallets">
           {file.wallets.map((w) => (
-            <WalletCard key={w.walletId} wallet={w} />
+            <WalletCard key={w.walletId} wallet={w} canSetLimits={canSetLimits} />
           ))}
         </div>
       )}
@@ -149,8 +158,11 @@ export function WalletsSection({ file }: { file: MemberFile }) {
   );
 }
 
-/** One wallet: its balance and limits, and its freeze (the reason in the danger colour, with Unfreeze). */
-function WalletCard({ wallet }: { wallet: Wallet }) {
+/**
+ * One wallet: its balance and limits, and its freeze (the reason in the danger colour, with
+ * Unfreeze); the limits as a form for those who may change them.
+ */
+function WalletCard({ wallet, canSetLimits }: { wallet: Wallet; canSetLimits: boolean }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const titleId = useId();
@@ -166,21 +178,26 @@ function WalletCard({ wallet }: { wallet: Wallet }) {
       <dl className="details">
         <dt>{i18n._("Balance")}</dt>
         <dd className="member-balance">{fmt.money(wallet.bal, wallet.currency)}</dd>
-        {wallet.cmFloor !== null && (
+        {!canSetLimits && (
           <>
-            <dt>{i18n._("Mutual credit floor")}</dt>
-            <dd>{fmt.money(wallet.cmFloor, wallet.currency)}</dd>
+            {wallet.cmFloor !== null && (
+              <>
+                <dt>{i18n._("Mutual credit floor")}</dt>
+                <dd>{fmt.money(wallet.cmFloor, wallet.currency)}</dd>
+              </>
+            )}
+            {wallet.cmCeiling !== null && (
+              <>
+                <dt>{i18n._("Mutual credit ceiling")}</dt>
+                <dd>{fmt.money(wallet.cmCeiling, wallet.currency)}</dd>
+              </>
+            )}
+            <dt>{i18n._("Top-ups")}</dt>
+            <dd>{wallet.topupAllowed ? i18n._("Allowed") : i18n._("Not allowed")}</dd>
           </>
         )}
-        {wallet.cmCeiling !== null && (
-          <>
-            <dt>{i18n._("Mutual credit ceiling")}</dt>
-            <dd>{fmt.money(wallet.cmCeiling, wallet.currency)}</dd>
-          </>
-        )}
-        <dt>{i18n._("Top-ups")}</dt>
-        <dd>{wallet.topupAllowed ? i18n._("Allowed") : i18n._("Not allowed")}</dd>
       </dl>
+      {canSetLimits && <WalletLimitsForm key={`${wallet.walletId}:${wallet.cmFloor}:${wallet.cmCeiling}:${wallet.topupAllowed}`} wallet={wallet} />}
       <div className="member-actions">
         <FreezeControl wallet={wallet} />
       </div>

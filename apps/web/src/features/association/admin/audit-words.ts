@@ -1,0 +1,91 @@
+import type { I18n } from "@lingui/core";
+import type { AuditAction, AuditEntry, AuditKind, ReconversionView } from "@mutua/domain";
+import { stageLabel, STAGES } from "../../payments";
+
+/** The audit log's words: what each action was, the kinds it is filtered by, who did it. */
+
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+/** "What: detail" (in French "What : detail") when the entry has the detail, else "What". */
+const withDetail = (i18n: I18n, what: string, detail: string | null) => (detail ? i18n._("{action}: {detail}", { action: what, detail }) : what);
+
+/**
+ * An audit entry's action in words, with what it concerns: every code the server writes has its
+ * words here (AUDIT_ACTIONS: a code without them does not compile); an older entry's unknown code
+ * still reads as words.
+ */
+const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = {
+  "account.validate": (i18n) => i18n._("Wallet approved"),
+  "account.discard": (i18n) => i18n._("Wallet request discarded"),
+  "credit.validate": (i18n) => i18n._("Top-up approved"),
+  "topup.mark_paid": (i18n) => i18n._("Top-up marked as paid"),
+  "wallet.limits": (i18n) => i18n._("Limits changed"),
+  "wallet.frozen": (i18n, e) => withDetail(i18n, i18n._("Account frozen"), text(e.details.reason)),
+  "wallet.unfrozen": (i18n, e) => withDetail(i18n, i18n._("Account unfrozen"), text(e.details.reason)),
+  "reconversion.advance": (i18n, e) =>
+    typeof e.details.to === "string" && (STAGES as readonly string[]).includes(e.details.to)
+      ? `${i18n._("Reconversion")}: ${stageLabel(i18n, e.details.to as ReconversionView["status"])}`
+      : i18n._("Reconversion updated"),
+  "credential.add": (i18n) => i18n._("Sign-in method added"),
+  "credential.remove": (i18n) => i18n._("Sign-in method removed"),
+  "password.reset": (i18n) => i18n._("Password reset"),
+  "member.signed_out": (i18n) => i18n._("Signed out everywhere"),
+  "member.pin_attempts_reset": (i18n) => i18n._("PIN attempts reset"),
+  "member.password_reset_sent": (i18n) => i18n._("Password reset link sent"),
+  "member.rights_changed": (i18n) => i18n._("Rights changed"),
+  "member.email_changed": (i18n) => i18n._("E-mail address changed"),
+  "member.email_confirmed": (i18n) => i18n._("E-mail address confirmed"),
+  "member.password_changed": (i18n) => i18n._("Password changed"),
+  "ledger.checked": (i18n) => i18n._("Ledger checked"),
+  "books.exported": (i18n, e) =>
+    text(e.details.file)
+      ? i18n._("Books downloaded: {file}", { file: text(e.details.file) })
+      : text(e.details.from) && text(e.details.to)
+        ? i18n._("Books downloaded: {from} to {to}", { from: text(e.details.from), to: text(e.details.to) })
+        : i18n._("Books downloaded"),
+  "import.run": (i18n, e) =>
+    typeof e.details.members === "number" && typeof e.details.total === "string"
+      ? i18n._("Members imported: {count}, balances {total}", { count: e.details.members, total: e.details.total })
+      : i18n._("Members imported"),
+  "import.invitations": (i18n, e) =>
+    typeof e.details.count === "number" ? i18n._("Invitations sent: {count}", { count: e.details.count }) : i18n._("Invitations sent"),
+  "import.released": (i18n) => i18n._("Imported balance released: address proven"),
+  "association.setup": (i18n) => i18n._("Association set up"),
+  "association.settings_changed": (i18n) => i18n._("Association settings changed"),
+  "association.logo_changed": (i18n) => i18n._("Logo changed"),
+  "association.logo_removed": (i18n) => i18n._("Logo removed"),
+  cashier_invited: (i18n, e) => withDetail(i18n, i18n._("Cashier invited"), text(e.details.email)),
+  cashier_invitation_cancelled: (i18n, e) => withDetail(i18n, i18n._("Cashier invitation cancelled"), text(e.details.email)),
+  cashier_revoked: (i18n, e) => withDetail(i18n, i18n._("Cashier removed"), text(e.details.name)),
+  cashier_accepted: (i18n) => i18n._("Became a cashier of this till"),
+  cashier_declined: (i18n) => i18n._("Declined to be a cashier of this till"),
+  "federation.invited": (i18n) => i18n._("Another association invited to link"),
+  "federation.invitation_withdrawn": (i18n) => i18n._("Invitation to link withdrawn"),
+  "federation.accepted": (i18n, e) => withDetail(i18n, i18n._("Link with another association accepted"), text(e.details.peer)),
+  "federation.confirmed": (i18n, e) => withDetail(i18n, i18n._("Link with another association confirmed"), text(e.details.peer)),
+  "federation.terms_changed": (i18n, e) => withDetail(i18n, i18n._("Terms of a link changed"), text(e.details.peer)),
+  "federation.peer_accepted": (i18n, e) => withDetail(i18n, i18n._("The other association accepted the link"), text(e.details.peer)),
+  "federation.peer_confirmed": (i18n, e) => withDetail(i18n, i18n._("The other association confirmed the link"), text(e.details.peer)),
+  "federation.peer_terms_changed": (i18n, e) => withDetail(i18n, i18n._("The other association changed its terms"), text(e.details.peer)),
+};
+
+export function auditAction(i18n: I18n, e: AuditEntry): string {
+  const words = (AUDIT_WORDS as Record<string, ((i18n: I18n, e: AuditEntry) => string) | undefined>)[e.action];
+  return words ? words(i18n, e) : i18n._("Other action");
+}
+
+/** The kinds of action the audit log is filtered by (@mutua/domain AUDIT_KINDS), in the order offered. */
+export const AUDIT_KIND_WORDS: Record<AuditKind, (i18n: I18n) => string> = {
+  wallets: (i18n) => i18n._("Wallets"),
+  topups: (i18n) => i18n._("Top-ups"),
+  reconversions: (i18n) => i18n._("Reconversions"),
+  members: (i18n) => i18n._("Members' access"),
+  books: (i18n) => i18n._("Books and ledger"),
+  imports: (i18n) => i18n._("Imports"),
+  association: (i18n) => i18n._("Association settings"),
+  tills: (i18n) => i18n._("Tills and cashiers"),
+  federation: (i18n) => i18n._("Linked associations"),
+};
+
+/** Who did it: a member, or the server's operator (a command such as npm run import). */
+export const auditActor = (i18n: I18n, e: AuditEntry): string =>
+  e.actor === null ? i18n._("by the server's operator") : i18n._("by {name}", { name: e.actor });
