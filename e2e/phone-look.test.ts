@@ -169,6 +169,7 @@ describe("while the dashboard loads", () => {
 
   it("slides the payment up as a sheet over the whole phone, and opens it and menus without motion when the member asks for less", async () => {
     const { page, context, errors } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    await page.emulateMedia({ reducedMotion: "no-preference" });
     const sheet = page.getByRole("dialog", { name: "Send money - 1/2" });
     const openSheet = async () => {
       await page.locator(".money-actions").getByRole("button", { name: "Pay", exact: true }).tap();

@@ -42,6 +42,10 @@ export const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, is
  * would install and fetch the whole app for offline use, a fifth of an e2e file's CPU, for
  * nothing the test looks at. The tests of what it does (offline starts, updates, push) allow it;
  * the app runs without one as it does where a browser refuses them.
+ *
+ * Pages ask for less motion, as some members do: dialogs, sheets and menus are in place as soon
+ * as they are shown, with nothing to wait for between a tap and what it opens. The motion itself
+ * is tested where it is looked at (phone-look), with `motion: "no-preference"` or emulateMedia.
  */
 export async function newPage(
   browser: Browser,
@@ -52,10 +56,12 @@ export async function newPage(
     colorScheme?: "light" | "dark";
     timezoneId?: string;
     serviceWorkers?: "allow" | "block";
+    motion?: "reduce" | "no-preference";
   } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     serviceWorkers: opts.serviceWorkers ?? "block",
+    reducedMotion: opts.motion ?? "reduce",
     locale: opts.locale ?? "en-US",
     ...(opts.phone ? PHONE : { viewport: opts.viewport ?? { width: 1200, height: 800 } }),
     ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),

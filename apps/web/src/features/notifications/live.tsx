@@ -47,8 +47,8 @@ export function LiveEvents() {
         // member's own doings (SILENT_EVENT_KINDS) have no message: they refresh, they tell nothing.
         const m = eventMessage(e);
         if (m) toast.success(tr(m));
-        // Money in is felt as well as read, where the phone can (not where the member asks for less motion).
-        if (e.kind === "payment_received" && !matchMedia("(prefers-reduced-motion: reduce)").matches) navigator.vibrate?.(60);
+        // Money in is felt as well as read, where the phone can.
+        if (e.kind === "payment_received") navigator.vibrate?.(60);
       },
     });
     return () => {
