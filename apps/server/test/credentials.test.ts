@@ -153,6 +153,18 @@ describe("the member's devices", () => {
     expect(mailsTo(m.email)[1]!.text).toContain("(Chrome · Android)");
   });
 
+  it("tells a member who reads the app in French of a sign-in added and removed in French, the time written the French way", async () => {
+    const m = await signedInByPassword();
+    await t.db.query("UPDATE members SET language = 'fr-FR' WHERE id = $1", [m.id]);
+    const device = (await m.api.call("createDeviceLogin")).json;
+    expect((await m.api.call("deletePasskey", { params: { credentialId: device.credentialId } })).status).toBe(200);
+    const [added, removed] = mailsTo(m.email);
+    expect(added!.subject).toBe("Une nouvelle connexion a été ajoutée à votre compte");
+    expect(added!.text).toMatch(/^Bonjour .+,\n\nUne connexion par appareil(?: \(.+\))? a été ajoutée à votre compte le \d{1,2} \S+ \d{4} à \d{2}:\d{2} UTC\./);
+    expect(removed!.subject).toBe("Une connexion a été retirée de votre compte");
+    expect(removed!.text).toContain("elle ne permet plus de se connecter");
+  });
+
   it("a password reset ends every session and device login; passkeys stay listed, and the member is told", async () => {
     const m = await signedInByPassword();
     const auth = new SoftAuthenticator();

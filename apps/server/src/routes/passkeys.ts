@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../deps";
+import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { requireFreshSession, sessionToken, signedIn } from "../http/auth";
 import { confirmPassword, listCredentials, removeCredential } from "../services/members/credentials";
@@ -12,7 +12,7 @@ import { openedBy } from "../services/members/sessions";
  * without WebAuthn. Adding either needs a session that proved the password or a passkey within
  * the step-up window (confirmPassword, confirmPasskey); the member lists and removes them.
  */
-export function passkeyRoutes(app: FastifyInstance, deps: Deps): void {
+export function passkeyRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, settings, mailer } = deps;
   const token = (req: Parameters<typeof sessionToken>[0]) => sessionToken(req, settings)!;
 
@@ -22,14 +22,14 @@ export function passkeyRoutes(app: FastifyInstance, deps: Deps): void {
   });
   operation(app, deps, "registerPasskey", async ({ req, memberId, body }) => {
     await requireFreshSession(db, settings, req);
-    return registerPasskey(db, settings, mailer, memberId, body.challengeId, body.response, deviceName(req.headers["user-agent"]));
+    return registerPasskey(db, settings, mailer, memberId, body.challengeId, body.response, deviceName(req.headers["user-agent"]), deps.defaultLanguage);
   });
   operation(app, deps, "createDeviceLogin", async ({ req, memberId }) => {
     await requireFreshSession(db, settings, req);
-    return createDeviceLogin(db, settings, mailer, memberId, deviceName(req.headers["user-agent"]));
+    return createDeviceLogin(db, settings, mailer, memberId, deviceName(req.headers["user-agent"]), deps.defaultLanguage);
   });
   operation(app, deps, "deletePasskey", async ({ req, memberId, params }) => {
-    await removeCredential(db, settings, mailer, memberId, params.credentialId, token(req));
+    await removeCredential(db, settings, mailer, memberId, params.credentialId, token(req), deps.defaultLanguage);
     return { ok: true as const };
   });
   operation(app, deps, "listDevices", async ({ req, memberId }) => listCredentials(db, memberId, await openedBy(db, token(req))));

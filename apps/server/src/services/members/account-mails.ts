@@ -3,6 +3,14 @@ import type { MemberLanguage } from "@mutua/domain";
 /** A right an owner gives (grant-rights.ts's MemberRights). */
 type Right = "accounts" | "credits" | "board" | "owner";
 
+/** Which sign-in was added or removed, when, and where the member reviews them. */
+interface CredentialFacts {
+  what: "passkey" | "device";
+  name: string;
+  at: Date;
+  publicUrl: string;
+}
+
 /**
  * The mails about a member's own account (their address, their password, their rights, the first
  * administrator's welcome), in the language they read the app in: each one's facts, then its words
@@ -21,20 +29,43 @@ export type AccountMail =
   | { kind: "passwordChanged"; how: "fromApp" | "byLink" | "byLinkPasskeysGone"; publicUrl: string }
   /** An owner changed the member's rights: the ones they hold now (grant-rights.ts). */
   | { kind: "rightsChanged"; held: Right[] }
+  /** A passkey or a device sign-in was added to the member's account, or removed from it (credentials.ts). */
+  | ({ kind: "credentialAdded" } & CredentialFacts)
+  | ({ kind: "credentialRemoved" } & CredentialFacts)
   /** The association's first administrator, once it is set up: the link to choose their password (association/setup.ts). */
   | { kind: "welcome"; association: string; days: number; link: string; publicUrl: string; email: string };
 
 type Words = {
   hello: (name: string) => string;
+  /** When a sign-in was added or removed, in UTC (the server knows no member's time zone). */
+  when: (at: Date) => string;
+  /** "A passkey (Pixel 8)", "Une clé d'accès (Pixel 8)". */
+  credential: (what: "passkey" | "device", name: string) => string;
   /** What the member can do with each right, one line of the rights mail. */
   rights: Record<Right, string>;
 } & {
   [K in AccountMail["kind"]]: (m: Extract<AccountMail, { kind: K }>, w: Words) => { subject: string; body: string };
 };
 
+const named = (name: string) => (name ? ` (${name})` : "");
+
 const WORDS: Record<MemberLanguage, Words> = {
   "en-US": {
     hello: (name) => `Hello ${name},`,
+    when: (at) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    credential: (what, name) => `${what === "passkey" ? "A passkey" : "A device sign-in"}${named(name)}`,
+    credentialAdded: (m, w) => ({
+      subject: "A new sign-in was added to your account",
+      body:
+        `${w.credential(m.what, m.name)} was added to your account on ${w.when(m.at)}. It signs in without your password.\n\n` +
+        `If it was not you, remove it at once in Preferences (${m.publicUrl}/preferences) and change your password.\n`,
+    }),
+    credentialRemoved: (m, w) => ({
+      subject: "A sign-in was removed from your account",
+      body:
+        `${w.credential(m.what, m.name)} was removed from your account on ${w.when(m.at)}: it can no longer sign in.\n\n` +
+        `If it was not you, change your password (${m.publicUrl}/reset-password).\n`,
+    }),
     rights: {
       accounts: "approve wallets and help members (account validation)",
       credits: "credit top-ups (credit validation)",
@@ -100,6 +131,20 @@ const WORDS: Record<MemberLanguage, Words> = {
   },
   "fr-FR": {
     hello: (name) => `Bonjour ${name},`,
+    when: (at) => `${new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(at)} UTC`,
+    credential: (what, name) => `${what === "passkey" ? "Une clé d'accès" : "Une connexion par appareil"}${named(name)}`,
+    credentialAdded: (m, w) => ({
+      subject: "Une nouvelle connexion a été ajoutée à votre compte",
+      body:
+        `${w.credential(m.what, m.name)} a été ajoutée à votre compte le ${w.when(m.at)}. Elle permet de se connecter sans votre mot de passe.\n\n` +
+        `Si ce n'était pas vous, supprimez-la tout de suite dans Préférences (${m.publicUrl}/preferences) et changez votre mot de passe.\n`,
+    }),
+    credentialRemoved: (m, w) => ({
+      subject: "Une connexion a été retirée de votre compte",
+      body:
+        `${w.credential(m.what, m.name)} a été retirée de votre compte le ${w.when(m.at)} : elle ne permet plus de se connecter.\n\n` +
+        `Si ce n'était pas vous, changez votre mot de passe (${m.publicUrl}/reset-password).\n`,
+    }),
     rights: {
       accounts: "approuver les portefeuilles et aider les membres (validation des comptes)",
       credits: "créditer les rechargements (validation des crédits)",

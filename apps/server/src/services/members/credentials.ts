@@ -5,6 +5,8 @@ import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
 import { sendBestEffort, type Mailer } from "../platform/mail";
 import { findMemberById, type MemberRow } from "./members";
+import { accountMail, type AccountMail } from "./account-mails";
+import { writingLanguage } from "../platform/language";
 import { dummyHash, verifyPassword } from "./passwords";
 import { clear, forgive, hit } from "../platform/rate-limit";
 import { markProven, tokenHash } from "./sessions";
@@ -27,14 +29,9 @@ export interface CredentialView {
   current: boolean;
 }
 
-const KIND_TEXT: Record<CredentialKind, string> = { passkey: "A passkey", device: "A device sign-in" };
-
-/** Best effort: the change is made and logged whether or not the mail server answers. */
-const tell = (mailer: Mailer, member: MemberRow, subject: string, text: string) =>
-  sendBestEffort(mailer, { to: member.email, subject, text: `Hello ${member.first_name},\n\n${text}` });
-
-const when = () => `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
-const label = (name: string) => (name ? ` (${name})` : "");
+/** Best effort, in the member's language: the change is made and logged whether or not the mail server answers. */
+const tell = (mailer: Mailer, member: MemberRow, defaultLanguage: string, m: AccountMail) =>
+  sendBestEffort(mailer, accountMail(writingLanguage(member.language, defaultLanguage), member.email, member.first_name, m));
 
 /** Inserts a credential with `insert`, logs it in the same transaction, then tells the member. */
 export async function credentialAdded<T>(
@@ -44,6 +41,7 @@ export async function credentialAdded<T>(
   me: bigint,
   what: { kind: CredentialKind; name: string },
   insert: (tx: Tx) => Promise<T>,
+  defaultLanguage: string,
 ): Promise<T> {
   const out = await inTransaction(db, async (tx) => {
     const r = await insert(tx);
@@ -52,13 +50,7 @@ export async function credentialAdded<T>(
   });
   const member = await findMemberById(db, me);
   if (out && member) {
-    await tell(
-      mailer,
-      member,
-      "A new sign-in was added to your account",
-      `${KIND_TEXT[what.kind]}${label(what.name)} was added to your account on ${when()}. It signs in without your password.\n\n` +
-        `If it was not you, remove it at once in Preferences (${s.publicUrl}/preferences) and change your password.\n`,
-    );
+    await tell(mailer, member, defaultLanguage, { kind: "credentialAdded", what: what.kind, name: what.name, at: new Date(), publicUrl: s.publicUrl });
   }
   return out;
 }
@@ -67,7 +59,15 @@ export async function credentialAdded<T>(
 export const DEVICE_ID = /^device:([0-9a-f-]{36})$/;
 
 /** Removes one of the member's credentials (a passkey, or a device login "device:<uuid>") and ends the sessions it opened. */
-export async function removeCredential(db: Db, s: Settings, mailer: Mailer, me: bigint, credentialId: string, token: string): Promise<void> {
+export async function removeCredential(
+  db: Db,
+  s: Settings,
+  mailer: Mailer,
+  me: bigint,
+  credentialId: string,
+  token: string,
+  defaultLanguage: string,
+): Promise<void> {
   const device = DEVICE_ID.exec(credentialId);
   const removed = await inTransaction(db, async (tx) => {
     const { rows } = device
@@ -87,13 +87,7 @@ export async function removeCredential(db: Db, s: Settings, mailer: Mailer, me: 
   });
   const member = await findMemberById(db, me);
   if (member) {
-    await tell(
-      mailer,
-      member,
-      "A sign-in was removed from your account",
-      `${KIND_TEXT[removed.kind]}${label(removed.name)} was removed from your account on ${when()}: it can no longer sign in.\n\n` +
-        `If it was not you, change your password (${s.publicUrl}/reset-password).\n`,
-    );
+    await tell(mailer, member, defaultLanguage, { kind: "credentialRemoved", what: removed.kind, name: removed.name, at: new Date(), publicUrl: s.publicUrl });
   }
 }
 

@@ -67,7 +67,16 @@ export async function registrationOptions(db: Db, s: Settings, me: bigint) {
 }
 
 /** Registers a passkey of the member's; the caller has checked that the session is fresh (step-up). */
-export async function registerPasskey(db: Db, s: Settings, mailer: Mailer, me: bigint, challengeId: string, response: Record<string, unknown>, name: string) {
+export async function registerPasskey(
+  db: Db,
+  s: Settings,
+  mailer: Mailer,
+  me: bigint,
+  challengeId: string,
+  response: Record<string, unknown>,
+  name: string,
+  defaultLanguage: string,
+) {
   const challenge = await takeChallenge(db, challengeId, "register", me);
   const refused = () => new Refusal(ErrorCode.validation, { id: M.biometricSaveFailed });
   if (!challenge) throw refused();
@@ -86,14 +95,22 @@ export async function registerPasskey(db: Db, s: Settings, mailer: Mailer, me: b
   }
   if (!verified.verified) throw refused();
   const { credential } = verified.registrationInfo;
-  const added = await credentialAdded(db, s, mailer, me, { kind: "passkey", name }, async (tx) => {
-    const { rowCount } = await tx.query(
-      `INSERT INTO passkeys (credential_id, member_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)
+  const added = await credentialAdded(
+    db,
+    s,
+    mailer,
+    me,
+    { kind: "passkey", name },
+    async (tx) => {
+      const { rowCount } = await tx.query(
+        `INSERT INTO passkeys (credential_id, member_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (credential_id) DO NOTHING`,
-      [credential.id, me, Buffer.from(credential.publicKey), credential.counter, credential.transports ?? [], name],
-    );
-    return Boolean(rowCount);
-  });
+        [credential.id, me, Buffer.from(credential.publicKey), credential.counter, credential.transports ?? [], name],
+      );
+      return Boolean(rowCount);
+    },
+    defaultLanguage,
+  );
   // A credential id already taken (by another member, or already registered) is not a new one to claim.
   if (!added) throw refused();
   return { credentialId: credential.id };
@@ -103,16 +120,24 @@ export async function registerPasskey(db: Db, s: Settings, mailer: Mailer, me: b
  * A native shell's biometric credential: 256 random bits that only the phone's secure storage
  * keeps. The caller has checked that the session is fresh (step-up).
  */
-export async function createDeviceLogin(db: Db, s: Settings, mailer: Mailer, me: bigint, name: string) {
+export async function createDeviceLogin(db: Db, s: Settings, mailer: Mailer, me: bigint, name: string, defaultLanguage: string) {
   const { token, hash } = newToken();
-  const id = await credentialAdded(db, s, mailer, me, { kind: "device", name }, async (tx) => {
-    const { rows } = await tx.query<{ id: string }>("INSERT INTO device_logins (member_id, secret_hash, name) VALUES ($1, $2, $3) RETURNING id", [
-      me,
-      hash,
-      name,
-    ]);
-    return rows[0]!.id;
-  });
+  const id = await credentialAdded(
+    db,
+    s,
+    mailer,
+    me,
+    { kind: "device", name },
+    async (tx) => {
+      const { rows } = await tx.query<{ id: string }>("INSERT INTO device_logins (member_id, secret_hash, name) VALUES ($1, $2, $3) RETURNING id", [
+        me,
+        hash,
+        name,
+      ]);
+      return rows[0]!.id;
+    },
+    defaultLanguage,
+  );
   return { credentialId: `device:${id}`, secret: token };
 }
 
