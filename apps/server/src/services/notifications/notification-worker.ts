@@ -1,6 +1,6 @@
 import type { Agent } from "node:https";
 import type { MemberLanguage } from "@mutua/domain";
-import type { Db } from "../../db/pool";
+import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
 import type { EventHub } from "./event-hub";
 import type { Mailer } from "../platform/mail";
@@ -345,27 +345,34 @@ export class NotificationWorker {
         this.deps.pushAgent,
       );
     } catch (err) {
-      await this.failed(c, err as Error);
-      // The device is paused as the message's retry waits, and dropped after too many failures in a row.
+      // The message's retry and the device's failure in a row are one change: nobody (another
+      // worker, a test) sees the one without the other.
       const { retryBaseSeconds, retryMaxSeconds } = settings.notificationMail;
-      const state = await subscriptionFailed(db, device.id, {
-        pauseBaseSeconds: retryBaseSeconds,
-        pauseMaxSeconds: retryMaxSeconds,
-        maxFailures: settings.notificationLanes.pushMaxFailures,
+      const state = await inTransaction(db, async (tx) => {
+        await this.failed(c, err as Error, tx);
+        // The device is paused as the message's retry waits, and dropped after too many failures in a row.
+        return subscriptionFailed(tx, device.id, {
+          pauseBaseSeconds: retryBaseSeconds,
+          pauseMaxSeconds: retryMaxSeconds,
+          maxFailures: settings.notificationLanes.pushMaxFailures,
+        });
       });
       if (state === "dropped")
         this.deps.log("warn", `push subscription ${device.id} dropped after ${settings.notificationLanes.pushMaxFailures} failures in a row`);
       return;
     }
     if (outcome === "gone") return forgetSubscription(db, device.id);
-    await markSent(db, c.id);
-    await subscriptionWorked(db, device.id);
+    // Sent, and the device's failures in a row over, as one change.
+    await inTransaction(db, async (tx) => {
+      await markSent(tx, c.id);
+      await subscriptionWorked(tx, device.id);
+    });
   }
 
   /** Tried again after the backoff, or given up after the last attempt allowed. */
-  private async failed(c: Claimed, err: Error): Promise<void> {
+  private async failed(c: Claimed, err: Error, db: Queryable = this.deps.db): Promise<void> {
     const retry = retryDelaySeconds(c.attempts, this.deps.settings.notificationMail);
     this.deps.log("warn", `notification ${c.id} not sent (attempt ${c.attempts}${retry === null ? ", giving up" : `, again in ${retry} s`}): ${err.message}`);
-    await markFailed(this.deps.db, c.id, err.message, retry);
+    await markFailed(db, c.id, err.message, retry);
   }
 }
