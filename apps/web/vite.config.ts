@@ -65,8 +65,10 @@ export default defineConfig({
           groups: [
             {
               name: "start",
-              // With them, what the login page shares with screens loaded later (so that it stays in one file).
-              test: /[\\/]src[\\/](lib[\\/](context|polling|query-policy|storage|toast)|message|messages|email|paths|errors)\.tsx?$|queryOptions\.js$|preload-helper/,
+              // With them, what the login page shares with screens loaded later (so that it stays in one
+              // file), and the domain's search keys, which the dashboard and the console share: a few
+              // hundred bytes that would otherwise be a file of their own on the dashboard.
+              test: /[\\/]src[\\/](lib[\\/](context|polling|query-policy|storage|toast)|message|messages|email|paths|errors|search)\.tsx?$|queryOptions\.js$|preload-helper/,
               priority: 10,
             },
             {
