@@ -141,6 +141,9 @@ describe("menus on a phone", () => {
     const box = (await menu.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(740);
     expect(await onTop(menu.getByRole("menuitem", { name: "Sign out" }))).toBe(true);
+    // Its entries load as it first opens: the first takes the focus all the same, and each has its icon.
+    await expect.poll(() => isFocused(menu.getByRole("menuitem").first())).toBe(true);
+    expect(await menu.locator('[role="menuitem"]:not(:has(svg.icon))').count()).toBe(0);
 
     await page.keyboard.press("Escape");
     await menu.waitFor({ state: "hidden" });

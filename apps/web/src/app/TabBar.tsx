@@ -5,6 +5,7 @@ import { useAccounts } from "../data/accounts";
 import type { DashboardState } from "../features/payments/dashboard/DashboardScreen";
 import { HistoryIcon, HomeIcon, Icon, MenuIcon, ReceivedIcon, ScanIcon } from "../ui/icons";
 import { USER_MENU } from "./user-menu";
+import { prepareUserMenu } from "./UserMenu";
 import "./tabbar.css";
 
 /**
@@ -55,7 +56,15 @@ export default function TabBar() {
           </Link>
         </>
       )}
-      <button type="button" popoverTarget={USER_MENU} aria-haspopup="menu" aria-controls={USER_MENU} aria-expanded={menuOpen}>
+      <button
+        type="button"
+        popoverTarget={USER_MENU}
+        aria-haspopup="menu"
+        aria-controls={USER_MENU}
+        aria-expanded={menuOpen}
+        onPointerDown={prepareUserMenu}
+        onFocus={prepareUserMenu}
+      >
         <Icon node={MenuIcon} />
         {i18n._("Menu")}
       </button>

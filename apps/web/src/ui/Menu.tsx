@@ -11,6 +11,23 @@ interface MenuProps {
   id?: string;
   /** The items: elements with `role="menuitem"` and `tabIndex={-1}` (MenuItem, or a link spread with menuItem). */
   children: ReactNode;
+  /** Told as the menu opens, whoever opened it: a menu whose items load on demand starts them then. */
+  onOpen?: () => void;
+  /** Told when a finger, the pointer or the focus comes to the button: an open is likely to follow. */
+  onPrepare?: () => void;
+}
+
+/**
+ * Put after items that load once the menu is open: when they arrive, the first takes the focus, as
+ * it would have on opening had they been there.
+ */
+export function ItemsArrived() {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const menu = ref.current?.closest<HTMLElement>('[role="menu"]');
+    if (menu?.matches(":popover-open") && !menu.contains(document.activeElement)) menu.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, []);
+  return <span ref={ref} hidden />;
 }
 
 /** For a link (or anything else that is not a MenuItem) among a menu's items. */
@@ -34,7 +51,7 @@ export function MenuItem({ onSelect, children }: { onSelect: () => void; childre
  * the button when the menu closes. Choosing an item closes the menu before the item's action
  * runs: a dialog the action opens is the only thing open, and gives the focus back to the button.
  */
-export function Menu({ button, label, buttonClassName, id, children }: MenuProps) {
+export function Menu({ button, label, buttonClassName, id, children, onOpen, onPrepare }: MenuProps) {
   const ownId = useId();
   const menuId = id ?? `${ownId}-menu`;
   const buttonId = `${ownId}-button`;
@@ -42,6 +59,10 @@ export function Menu({ button, label, buttonClassName, id, children }: MenuProps
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
+  const openCallback = useRef(onOpen);
+  useEffect(() => {
+    openCallback.current = onOpen;
+  });
   // Another button may open the same menu (`popoverTarget={id}`: the phone's bottom bar opens the
   // user menu): the focus goes back to the one that opened it, if it is on screen.
   const opener = useRef<HTMLElement | null>(null);
@@ -58,7 +79,9 @@ export function Menu({ button, label, buttonClassName, id, children }: MenuProps
   useEffect(() => {
     const menu = menuRef.current!;
     const onBeforeToggle = (e: Event) => {
-      if ((e as ToggleEvent).newState === "open") opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      if ((e as ToggleEvent).newState !== "open") return;
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      openCallback.current?.();
     };
     const onToggle = (e: Event) => {
       const opened = (e as ToggleEvent).newState === "open";
@@ -91,6 +114,9 @@ export function Menu({ button, label, buttonClassName, id, children }: MenuProps
         title={label}
         popoverTarget={menuId}
         style={{ anchorName: anchor }}
+        onPointerEnter={onPrepare}
+        onPointerDown={onPrepare}
+        onFocus={onPrepare}
       >
         {button}
       </button>
