@@ -64,6 +64,15 @@ describe("the dashboard on a phone", () => {
     await accountCard(page, "Pledged account").tap();
     await (await openHelp(page, "What is a pledged account?")).getByText(/backed by euros/).waitFor();
     await page.keyboard.press("Escape");
+    // Mutual credit says under its balance what may still be spent, and how far below zero it may go
+    // (the demo's floor is 100.00 DL), on its card's two lines, the card no taller than the others.
+    const credit = accountCard(page, "Mutual credit");
+    await credit.tap();
+    const balance = Number((await credit.locator(".amount").innerText()).replace(/[^\d.-]/g, ""));
+    await credit.getByText(`Available ${(balance + 100).toFixed(2)} DL`).waitFor();
+    await credit.getByText("You may owe up to 100.00 DL").waitFor();
+    expect((await box(credit)).height).toBe((await box(main)).height);
+    await shot(page, "dashboard-mutual-credit");
     await main.tap();
 
     // What to do with the money, and the latest movement, above the bottom bar without scrolling.

@@ -1,7 +1,7 @@
 import { Suspense, type ReactNode } from "react";
 import { useIsFetching } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
-import { M, type AccountEntry } from "@mutua/domain";
+import { absCents, asCents, decodeApiAmount, M, type AccountEntry } from "@mutua/domain";
 import { useFormat } from "../../../lib/format";
 import { useBackends, useUnconfiguredBackends } from "../../../data/session";
 import { transactionKeys } from "../../../data/transactions";
@@ -65,6 +65,16 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
   const usable = (accounts ?? []).filter((a) => a.status !== "pending");
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
   const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.apiAmount(bal));
+  // Mutual credit: what may still be spent, and how far below zero the member may go.
+  const credit = (bal: string | null, floor: string | null | undefined, currency: string) => {
+    if (bal === null || !floor || decodeApiAmount(floor) >= 0n) return undefined;
+    const limit = decodeApiAmount(floor);
+    const available = asCents(decodeApiAmount(bal) - limit);
+    return [
+      i18n._("Available {amount}", { amount: `${fmt.amount(available < 0n ? 0n : available)} ${currency}` }),
+      i18n._("You may owe up to {amount}", { amount: `${fmt.amount(absCents(limit))} ${currency}` }),
+    ];
+  };
   // On a phone the transactions sit below this card: it keeps its last height while it loads, and
   // shows grey rows (no spinner) meanwhile.
   const { ref: cardRef, style: cardStyle } = useReservedHeight<HTMLElement>("accounts", loading);
@@ -134,6 +144,7 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
                       </span>
                     }
                     currency={a.curr || "--"}
+                    credit={single ? credit(a.bal, a.subAccounts[0]?.floor, a.curr) : undefined}
                   />
                   {isSelected && a.active && <AccountMenu account={a} actions={menuActions.filter((x) => x.available(a))} />}
                   {isSelected && (single || !selected?.sub) && <Help kind={a.backend === "ledger" ? "ledger" : a.subAccounts[0]?.kind} />}
@@ -152,6 +163,7 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
                     name={subAccountLabel(i18n, s.kind)}
                     amount={<span className="amount">{money(s.bal)}</span>}
                     currency={a.curr}
+                    credit={credit(s.bal, s.floor, a.curr)}
                   />
                   {isSelected && selected?.sub === s.kind && <Help kind={s.kind} />}
                 </li>,
@@ -194,9 +206,11 @@ function AccountCard(props: {
   kind?: string | undefined;
   amount: ReactNode;
   currency: string;
+  /** Mutual credit's lines under the balance: what is available, how far below zero it may go. */
+  credit?: string[] | undefined;
   sub?: boolean;
 }) {
-  const { selected, onSelect, name, kind, amount, currency, sub } = props;
+  const { selected, onSelect, name, kind, amount, currency, credit, sub } = props;
   return (
     <button
       type="button"
@@ -214,6 +228,14 @@ function AccountCard(props: {
       <span className="account-balance">
         {amount} <span className="currency">{currency}</span>
       </span>
+      {/* Every card, and the grey one shown while they load, is tall enough for these two lines (accounts.css): nothing moves when they come. */}
+      {credit && (
+        <span className="account-credit">
+          {credit.map((line) => (
+            <span key={line}>{line}</span>
+          ))}
+        </span>
+      )}
     </button>
   );
 }
