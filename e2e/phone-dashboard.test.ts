@@ -128,6 +128,15 @@ describe("the dashboard on a phone", () => {
     }
     await shot(bob.page, "dashboard-actions-fr");
     await bob.context.close();
+
+    // Alice's top-up awaiting validation: its chip on one line in French too.
+    const frenchAlice = await newPage(suite.browser, { phone: true, locale: "fr-FR" });
+    await signInToDashboard(frenchAlice.page, suite.server.url, "alice@example.com", DEMO_PASSWORD, signInWords(french));
+    const chip = frenchAlice.page.locator(".transactions .status.paid");
+    await chip.waitFor();
+    const lines = await chip.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).fontSize));
+    expect(lines).toBeLessThan(2);
+    await frenchAlice.context.close();
   });
 
   it("the bottom bar: History has its address and back closes it; Scan opens the camera on a payment; Receive opens the till", async () => {
