@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { signedIn, useSuite } from "./support/suite";
-import { startPayment } from "./pages/payments";
-import { openAccountActions } from "./pages/dashboard";
+import { closeConfirmation, pay, startPayment } from "./pages/payments";
+import { accountCard, openAccountActions } from "./pages/dashboard";
 import { motionSettled } from "./support/screen-checks";
 
 /**
@@ -197,6 +197,55 @@ describe("while the dashboard loads", () => {
     await page.keyboard.press("Escape");
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it("counts Bob's balance up to the money he receives and slides its movement in; where he asks for less motion, the new balance comes at once", async () => {
+    /** "1,234.50" → 123450. */
+    const cents = (text: string) => Math.round(Number(text.replace(/[^\d.-]/g, "")) * 100);
+    const alice = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
+    for (const [motion, paid] of [
+      ["no-preference", "1.23"],
+      ["reduce", "1.07"],
+    ] as const) {
+      const bob = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+      await bob.page.emulateMedia({ reducedMotion: motion });
+      // The counting's code is fetched the first time a balance moves, and only where it may.
+      const counting: string[] = [];
+      bob.page.on("request", (r) => r.url().includes("/ticking-frames") && counting.push(r.url()));
+      const amount = accountCard(bob.page, "Main account").locator(".amount");
+      await bob.page.locator(".tx-list li").first().waitFor();
+      const before = cents(await amount.innerText());
+      // Every value the balance shows from now on.
+      await amount.evaluate((el) => {
+        const seen = [el.textContent ?? ""];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => seen.push(el.textContent ?? "")).observe(el, { characterData: true, childList: true, subtree: true });
+      });
+      await pay(alice.page, "durand", "Bob Durand", paid);
+      await closeConfirmation(alice.page);
+      const row = bob.page.locator(".tx-list > li").filter({ hasText: `+${paid} DL` });
+      await row.waitFor();
+      const after = before + cents(paid);
+      await expect.poll(async () => cents(await amount.innerText())).toBe(after);
+      const shown = (await bob.page.evaluate(() => (window as unknown as { seen: string[] }).seen)).map(cents);
+      expect(
+        shown.every((c) => c >= before && c <= after),
+        shown.join(" "),
+      ).toBe(true);
+      expect(await row.getAttribute("class")).toBe("arrived");
+      if (motion === "no-preference") {
+        expect(await row.evaluate((el) => getComputedStyle(el).animationName)).toBe("rise");
+        expect(counting).toHaveLength(1);
+      } else {
+        expect(await row.evaluate((el) => getComputedStyle(el).animationName)).toBe("none");
+        expect(counting).toEqual([]);
+        expect([...new Set(shown)]).toEqual([before, after]);
+      }
+      // The movements already there are not news.
+      expect(await bob.page.locator(".tx-list > li.arrived").count()).toBe(1);
+      await bob.context.close();
+    }
+    await alice.context.close();
   });
 
   it("keeps the skeleton still when the member asks for less motion", async () => {

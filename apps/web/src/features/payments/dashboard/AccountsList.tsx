@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { useIsFetching } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { absCents, asCents, decodeApiAmount, M, type AccountEntry } from "@mutua/domain";
@@ -8,12 +8,14 @@ import { transactionKeys } from "../../../data/transactions";
 import { accountKeys } from "../../../data/accounts";
 import { accountLabel, subAccountLabel, useWalletUploads } from "../../wallets";
 import { useReservedHeight } from "../../../lib/reserved-height";
+import { useTicking } from "../../../lib/ticking";
 import { Menu, MenuItem } from "../../../ui/Menu";
 import { Icon, MoreIcon, RefreshIcon, UploadIcon, type IconNode } from "../../../ui/icons";
 import { optionalLazy } from "../../../ui/optional-lazy";
 import "./accounts.css";
 
 const NextStep = optionalLazy(() => import("./NextStep"));
+const FrozenNotices = lazy(() => import("./FrozenNotices"));
 // Accounts waiting for approval: few members have one at a time, so their part loads when one is there.
 const PendingAccounts = optionalLazy(() => import("./PendingAccounts"));
 const ImportWallet = optionalLazy(() => import("../../wallets/wallet-file/ImportWalletButtons"));
@@ -64,7 +66,7 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
   const backends = backendList.data ?? [];
   const usable = (accounts ?? []).filter((a) => a.status !== "pending");
   const pending = (accounts ?? []).filter((a) => a.status === "pending");
-  const money = (bal: string | null) => (bal === null ? "-.---,--" : fmt.apiAmount(bal));
+  const money = (bal: string | null) => (bal === null ? "-.---,--" : <Ticking amount={bal} />);
   // Mutual credit: what may still be spent, and how far below zero the member may go.
   const credit = (bal: string | null, floor: string | null | undefined, currency: string) => {
     if (bal === null || !floor || decodeApiAmount(floor) >= 0n) return undefined;
@@ -171,16 +173,12 @@ export function AccountsList({ accounts, actions, loading, error, selected, onSe
           return cards;
         })}
       </ul>
-      {frozen.map((a) => (
-        <div key={a.id} className="notice error account-frozen" role="status">
-          <p>
-            {/* Which one, where the member has several. */}
-            <strong>{usable.length > 1 ? i18n._("{account} is frozen.", { account: accountLabel(i18n, a) }) : i18n._("This account is frozen.")}</strong>{" "}
-            {a.frozenReason}
-          </p>
-          <p>{i18n._("It can neither send nor receive money. Please contact your association.")}</p>
-        </div>
-      ))}
+      {/* Few accounts are ever frozen: what it means loads when one is. */}
+      {frozen.length > 0 && (
+        <Suspense fallback={null}>
+          <FrozenNotices frozen={frozen} several={usable.length > 1} />
+        </Suspense>
+      )}
       {children}
       {pending.length > 0 && (
         <Suspense fallback={null}>
@@ -238,6 +236,12 @@ function AccountCard(props: {
       )}
     </button>
   );
+}
+
+/** A balance counting to its new value when money comes or goes (lib/ticking). */
+function Ticking({ amount }: { amount: string }) {
+  const fmt = useFormat();
+  return fmt.amount(useTicking(decodeApiAmount(amount))!);
 }
 
 function Help({ kind }: { kind: string | undefined }) {

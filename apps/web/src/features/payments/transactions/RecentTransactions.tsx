@@ -1,4 +1,4 @@
-import { Fragment, lazy, Suspense, useDeferredValue } from "react";
+import { Fragment, lazy, Suspense, useDeferredValue, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { useLocation, useNavigate, useSearchParams } from "../../../lib/router";
 import { M, type AccountEntry, type PendingTopUp } from "@mutua/domain";
@@ -17,6 +17,22 @@ import "../../../ui/movements.css";
 const AllTransactionsModal = lazy(() => import("./AllTransactionsModal"));
 const ReceiptDialog = lazy(() => import("./ReceiptDialog"));
 const NextStep = optionalLazy(() => import("../dashboard/NextStep"));
+
+/**
+ * Which movements came while the list was on screen (a payment received, one just made): they
+ * slide in, lit for a moment (movements.css). Those of a first load, or of another account just
+ * chosen, are not news.
+ */
+function useArrivals(walletId: string | undefined, list: TransactionView[] | undefined): (id: string) => boolean {
+  type Seen = { walletId: string | undefined; list: TransactionView[]; arrived: Set<string> };
+  const [seen, setSeen] = useState<Seen | null>(null);
+  // A new list (the query keeps the old one's identity when nothing changed) is compared with the last, as it renders.
+  if (list && seen?.list !== list) {
+    const known = seen && seen.walletId === walletId ? new Set(seen.list.map((tx) => tx.id)) : null;
+    setSeen({ walletId, list, arrived: new Set(known ? list.filter((tx) => !known.has(tx.id)).map((tx) => tx.id) : []) });
+  }
+  return (id) => seen?.arrived.has(id) ?? false;
+}
 
 /** docs/spec.md §2 "Dashboard" right column: pending top-ups first, then the last 5 transactions and See more. */
 /**
@@ -48,6 +64,7 @@ export function RecentTransactions({
   const recent = useDeferredValue(useRecentTransactions(account?.id));
   const pendingTopUps = usePendingTopUps(account?.id);
   const pending = pendingTopUps.data ?? [];
+  const arrived = useArrivals(account?.id, recent.data);
   // Until both the pending top-ups and the movements are known, the panel is its heading and grey
   // rows; then the rows are replaced whole (new boxes, not moved ones). Pending top-ups that
   // arrived later than the list would push the list and everything under it down while a member
@@ -98,7 +115,7 @@ export function RecentTransactions({
             <>
               <ul className="tx-list">
                 {recent.data.map((tx) => (
-                  <TransactionItem key={tx.id} tx={tx} onOpen={open} />
+                  <TransactionItem key={tx.id} tx={tx} onOpen={open} arrived={arrived(tx.id)} />
                 ))}
               </ul>
               <button type="button" className="button" onClick={() => setSearch({ history: "" })}>

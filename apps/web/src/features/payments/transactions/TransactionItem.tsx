@@ -8,7 +8,7 @@ import { stageLabel } from "../reconversion/stages";
 import "../../../ui/movements.css";
 
 /** One row of a transaction list: the counterparty's initials (a sign for a top-up or a reconversion), signed amount, counterparty, memo, date with its relative date. */
-export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (tx: TransactionView) => void }) {
+export function TransactionItem({ tx, onOpen, arrived }: { tx: TransactionView; onOpen: (tx: TransactionView) => void; arrived?: boolean }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const config = useConfig();
@@ -16,7 +16,7 @@ export function TransactionItem({ tx, onOpen }: { tx: TransactionView; onOpen: (
   const date = new Date(tx.date);
   const who = tx.isTopUp ? i18n._("Top-up") : tx.isReconversion ? i18n._("Reconversion") : ownerName(tx.related);
   return (
-    <li>
+    <li className={arrived ? "arrived" : undefined}>
       {/* One grid: name and amount on the first line, then the memo and the date (styles.css). */}
       <button type="button" className="tx" onClick={() => onOpen(tx)}>
         <Avatar name={tx.related} photoUrl={tx.relatedPhotoUrl} icon={tx.isTopUp ? PlusIcon : tx.isReconversion ? ExchangeIcon : undefined} />
