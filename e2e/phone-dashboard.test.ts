@@ -173,6 +173,47 @@ describe("the dashboard on a phone", () => {
     await context.close();
   });
 
+  it("pulling the page down from its top and letting go refreshes the balances, a turning mark meanwhile; a short pull does not", async () => {
+    const { page, context, errors } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
+    await accountCard(page, "Main account").waitFor();
+    await page.locator(".tx-list li").first().waitFor();
+    await page.waitForLoadState("networkidle");
+    const cdp = await context.newCDPSession(page);
+    /** A finger from (180, 200) down by `by` px, in steps, then lifted. */
+    const pull = async (by: number) => {
+      const at = (y: number) => [{ x: 180, y }];
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at(200) });
+      // The gesture's code comes with the first touch at the top: the finger moves once it is there.
+      await page.waitForFunction(() => document.querySelector(".pull-mark") !== null);
+      for (let y = 200; y <= 200 + by; y += 20) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at(y) });
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    const asked: string[] = [];
+    page.on("request", (r) => new URL(r.url()).pathname === "/api/accounts" && asked.push(r.url()));
+
+    // Held until the spinning mark has been seen.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route("**/api/accounts", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await pull(240);
+    await page.locator(".pull-mark.spinning").waitFor();
+    await shot(page, "pull-to-refresh");
+    expect(asked).toHaveLength(1);
+    answer();
+    await page.locator(".pull-mark").waitFor({ state: "detached" });
+    await page.unroute("**/api/accounts");
+
+    // A short pull: the mark comes and goes, nothing is asked again.
+    await pull(60);
+    await page.locator(".pull-mark").waitFor({ state: "detached" });
+    expect(asked).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("nothing on the first screen moves while it loads, whichever of the pending top-ups and the movements answers last", async () => {
     const { page, context, errors } = await signedIn(suite, "alice@example.com", "Demo1234!", { phone: true });
     await page.addInitScript(() => {

@@ -20,6 +20,7 @@ import { hasAsksToShow, useAsks, type AsksShown } from "../asks/queries";
 import { optionalLazy } from "../../../ui/optional-lazy";
 import { Skeleton } from "../../../ui/Skeleton";
 import { useSeen } from "../../../lib/in-view";
+import { usePullToRefresh } from "../../../lib/pull-to-refresh";
 
 import { DownloadIcon, ExchangeIcon, Icon, PlusIcon, QrCodeIcon, ReceivedIcon, ScanIcon, SendIcon, type IconNode } from "../../../ui/icons";
 import "./dashboard.css";
@@ -132,6 +133,8 @@ const Dashboard = memo(function Dashboard({ accounts }: { accounts: UseQueryResu
       toast.error({ id: M.accountsRefreshFailed });
     }
   };
+
+  usePullToRefresh(refresh);
 
   const afterPayment = (tx: TransactionView, draft: PaymentDraft) => {
     modals.close();
