@@ -15,13 +15,13 @@ import { usePinWallets } from "../features/wallets/security/pin-wallets";
 import { EmailNotifications } from "../features/notifications/preferences/EmailNotifications";
 import { DeviceNotifications } from "../features/notifications/preferences/DeviceNotifications";
 import { serverLanguage, useSaveNotificationSettings } from "../features/notifications/preferences/notification-settings";
-import "../ui/switch.css";
+import { GroupedSection } from "../ui/GroupedSection";
 
 /** docs/spec.md §2 "Preferences": groups appear only when they have something to set. */
 export function PreferencesScreen() {
   const { i18n } = useLingui();
   return (
-    <main className="page">
+    <main className="page grouped-page">
       <h1>{i18n._("Preferences")}</h1>
       {/* First when there are any: a notification of an invitation opens this page to answer it. */}
       <CashierInvitationsSection />
@@ -42,13 +42,14 @@ function SecuritySettings() {
   const biometric = useBiometricAvailable();
   if (wallets.length === 0 && !biometric) return null;
   return (
-    <section className="card prefs-group" aria-labelledby="security-title">
-      <h2 id="security-title">{i18n._("Security settings")}</h2>
-      {wallets.map((a) => (
-        <AuthPref key={a.id} walletId={a.id} name={wallets.length > 1 ? accountLabel(i18n, a) : null} />
-      ))}
-      {biometric && <BiometricPref />}
-    </section>
+    <GroupedSection id="security-title" title={i18n._("Security settings")}>
+      <div className="grouped-list">
+        {wallets.map((a) => (
+          <AuthPref key={a.id} walletId={a.id} name={wallets.length > 1 ? accountLabel(i18n, a) : null} />
+        ))}
+        {biometric && <BiometricPref />}
+      </div>
+    </GroupedSection>
   );
 }
 
@@ -66,22 +67,25 @@ function LanguageSettings() {
     saveOnServer.mutateAsync({ language: serverLanguage(i18n.locale) }).catch(() => toast.error({ id: M.settingsSaveFailed }));
   };
   return (
-    <section className="card prefs-group" aria-labelledby="lang-title">
-      <h2 id="lang-title">{i18n._("Language settings")}</h2>
-      <label className="switch">
-        <input type="checkbox" role="switch" checked={custom} onChange={(e) => void choose(e.target.checked ? current : null)} />
-        <span>{i18n._("Use custom language")}</span>
-      </label>
-      <div className="field">
-        <label htmlFor="language-select">{i18n._("Language")}</label>
-        <select id="language-select" value={current} disabled={!custom} onChange={(e) => void choose(e.target.value)}>
-          {langs.map(([tag, l]) => (
-            <option key={tag} value={tag} lang={tag}>
-              {l.label}
-            </option>
-          ))}
-        </select>
+    <GroupedSection id="lang-title" title={i18n._("Language settings")}>
+      <div className="grouped-list">
+        <label className="switch grouped-row">
+          <input type="checkbox" role="switch" checked={custom} onChange={(e) => void choose(e.target.checked ? current : null)} />
+          <span>{i18n._("Use custom language")}</span>
+        </label>
+        <div className="grouped-row">
+          <label htmlFor="language-select" className="grouped-text">
+            {i18n._("Language")}
+          </label>
+          <select id="language-select" value={current} disabled={!custom} onChange={(e) => void choose(e.target.value)}>
+            {langs.map(([tag, l]) => (
+              <option key={tag} value={tag} lang={tag}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
-    </section>
+    </GroupedSection>
   );
 }

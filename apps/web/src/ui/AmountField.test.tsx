@@ -103,3 +103,70 @@ describe("AmountField", () => {
     expect(amount().getAttribute("aria-describedby")).toBe(hint.id);
   });
 });
+
+describe("AmountField, signed (a mutual-credit floor)", () => {
+  function Floor({ onChange, placeholder }: { onChange?: (text: string) => void; placeholder?: string | null }) {
+    const [text, setText] = useState("-100.00");
+    return (
+      <I18nProvider i18n={i18n}>
+        <AmountField
+          label="Mutual credit floor"
+          value={text}
+          onChange={(t) => {
+            onChange?.(t);
+            setText(t);
+          }}
+          currency="DL"
+          placeholder={placeholder}
+          signed
+        />
+      </I18nProvider>
+    );
+  }
+  const floor = () => screen.getByRole<HTMLInputElement>("textbox", { name: "Mutual credit floor" });
+
+  it("is named as told, and asks phones for the full keyboard: iOS's decimal keypad has no minus sign", () => {
+    render(<Floor />);
+    expect(floor().inputMode).toBe("text");
+    expect(floor().autocomplete).toBe("off");
+    expect(floor().value).toBe("-100.00");
+    expect(screen.getByText("DL").className).toBe("unit");
+    expect(screen.queryByLabelText("Amount")).toBeNull();
+  });
+
+  it("takes a leading minus as typed, with a decimal comma", () => {
+    const onChange = vi.fn();
+    render(<Floor onChange={onChange} />);
+    fireEvent.change(floor(), { target: { value: "" } });
+    type(floor(), "-150,5");
+    expect(onChange.mock.calls.slice(1).map(([t]) => t)).toEqual(["-", "-1", "-15", "-150", "-150,", "-150,5"]);
+    expect(floor().value).toBe("-150,5");
+  });
+
+  it("hands on a typographic minus (−, or a dash from smart punctuation) as the ASCII one the API reads", () => {
+    render(<Floor />);
+    for (const sign of ["\u2212", "\u2013", "\u2014"]) {
+      fireEvent.change(floor(), { target: { value: `${sign}20,00` } });
+      expect(floor().value).toBe("-20,00");
+    }
+    // Only a leading sign: a dash inside the figure is left as typed, for the server to refuse.
+    fireEvent.change(floor(), { target: { value: "20\u201300" } });
+    expect(floor().value).toBe("20\u201300");
+  });
+
+  it("shows the example only when given one (an empty bound can mean none)", () => {
+    render(<Floor placeholder={null} />);
+    expect(floor().hasAttribute("placeholder")).toBe(false);
+    cleanup();
+    render(<Floor placeholder="e.g. -100" />);
+    expect(floor().placeholder).toBe("e.g. -100");
+  });
+
+  it("leaves an unsigned field's text as typed, minus signs included (the domain refuses them there)", () => {
+    const onChange = vi.fn();
+    render(<Payment onChange={onChange} />);
+    fireEvent.change(amount(), { target: { value: "\u22125" } });
+    expect(onChange).toHaveBeenCalledWith("\u22125");
+    expect(amount().inputMode).toBe("decimal");
+  });
+});

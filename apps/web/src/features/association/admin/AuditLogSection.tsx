@@ -27,7 +27,7 @@ export function AuditLogSection() {
   const busy = pages.isPending || pages.isPlaceholderData || pages.isFetchingNextPage;
   return (
     <ConsoleSection id="audit" title={i18n._("Audit log")}>
-      <div className="console-tools">
+      <div className="field console-tools">
         <label htmlFor="audit-kind">{i18n._("Kind of action")}</label>
         <select id="audit-kind" value={kind ?? ""} onChange={(e) => setKind(isKind(e.target.value) ? e.target.value : null)}>
           <option value="">{i18n._("All actions")}</option>

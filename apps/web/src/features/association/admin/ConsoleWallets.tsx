@@ -31,7 +31,7 @@ export function ConsoleWallets() {
   const wallets = list.wallets ?? [];
   return (
     <ConsoleSection id="members" title={i18n._("Members and limits")}>
-      <form role="search" className="console-tools console-search" onSubmit={(e) => e.preventDefault()}>
+      <form role="search" className="field console-tools console-search" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="member-search" className="visually-hidden">
           {i18n._("Search a member")}
         </label>

@@ -1,9 +1,10 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import type { MemberWallet } from "@mutua/domain";
 import { toast } from "../../../lib/toast";
 import { useFormat } from "../../../lib/format";
+import { AmountField } from "../../../ui/AmountField";
 import { useSaveWalletLimits } from "./mutations";
 import "../../../ui/switch.css";
 
@@ -52,13 +53,13 @@ export function WalletLimitsForm({ wallet }: { wallet: MemberWallet }) {
     >
       {hasCredit && (
         <>
-          {/* A floor is below zero: a keyboard of its own would lack the minus sign (iOS's decimal pad does). */}
-          <LimitField label={i18n._("Mutual credit floor")} value={floor} onChange={setFloor} currency={wallet.currency} signed />
-          <LimitField
+          <AmountField label={i18n._("Mutual credit floor")} value={floor} onChange={setFloor} currency={wallet.currency} placeholder={null} signed />
+          <AmountField
             label={i18n._("Mutual credit ceiling")}
             value={ceiling}
             onChange={setCeiling}
             currency={wallet.currency}
+            placeholder={null}
             hint={i18n._("Empty: no ceiling")}
           />
         </>
@@ -74,32 +75,5 @@ export function WalletLimitsForm({ wallet }: { wallet: MemberWallet }) {
         {i18n._("Save the limits")}
       </button>
     </form>
-  );
-}
-
-/** A bound, typed in the wallet's currency. */
-function LimitField(props: { label: string; value: string; onChange: (v: string) => void; currency: string; hint?: string; signed?: boolean }) {
-  const { label, value, onChange, currency, hint, signed = false } = props;
-  const id = useId();
-  return (
-    <div className="field limits-field">
-      <label htmlFor={id}>{label}</label>
-      <div className="input-with-unit">
-        <input
-          id={id}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          inputMode={signed ? "text" : "decimal"}
-          autoComplete="off"
-          aria-describedby={hint ? `${id}-hint` : undefined}
-        />
-        <span className="unit">{currency}</span>
-      </div>
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react";
 import { toast } from "../../../lib/toast";
 import { useDevicePush, useSetDevicePush } from "./device-push";
-import "../../../ui/switch.css";
+import { GroupedSection } from "../../../ui/GroupedSection";
 
 /** Preferences: "Notify me on this device", the installed app's Web Push (docs/architecture.md "Live money"). */
 export function DeviceNotifications() {
@@ -21,18 +21,22 @@ export function DeviceNotifications() {
     }
   };
   return (
-    <section className="card prefs-group" aria-labelledby="device-notifications-title">
-      <h2 id="device-notifications-title">{i18n._("Notifications on this device")}</h2>
-      {current === "unsupported" ? (
-        <p className="hint">{i18n._("This browser cannot show notifications. On an iPhone, add the app to your home screen first.")}</p>
-      ) : (
-        <>
-          <p className="hint">
-            {current === "blocked"
-              ? i18n._("Notifications are blocked for this app in your browser's settings.")
-              : i18n._("Money received, top-ups credited and news of your wallets, even when the app is closed.")}
-          </p>
-          <label className="switch">
+    <GroupedSection
+      id="device-notifications-title"
+      title={i18n._("Notifications on this device")}
+      note={
+        current === "unsupported"
+          ? undefined
+          : current === "blocked"
+            ? i18n._("Notifications are blocked for this app in your browser's settings.")
+            : i18n._("Money received, top-ups credited and news of your wallets, even when the app is closed.")
+      }
+    >
+      <div className="grouped-list">
+        {current === "unsupported" ? (
+          <p className="grouped-row hint">{i18n._("This browser cannot show notifications. On an iPhone, add the app to your home screen first.")}</p>
+        ) : (
+          <label className="switch grouped-row">
             <input
               type="checkbox"
               role="switch"
@@ -42,8 +46,8 @@ export function DeviceNotifications() {
             />
             <span>{i18n._("Notify me on this device")}</span>
           </label>
-        </>
-      )}
-    </section>
+        )}
+      </div>
+    </GroupedSection>
   );
 }

@@ -2,7 +2,7 @@ import { useLingui } from "@lingui/react";
 import { M, NOTIFICATION_KINDS, type NotificationKind } from "@mutua/domain";
 import { toast } from "../../../lib/toast";
 import { serverLanguage, useNotificationSettings, useSaveNotificationSettings } from "./notification-settings";
-import "../../../ui/switch.css";
+import { GroupedSection } from "../../../ui/GroupedSection";
 
 /**
  * Preferences: one switch per kind of e-mail notification (docs/architecture.md "Live money"), each saved as it
@@ -29,21 +29,25 @@ export function EmailNotifications() {
     }
   };
   return (
-    <section className="card prefs-group" aria-labelledby="email-notifications-title">
-      <h2 id="email-notifications-title">{i18n._("E-mail notifications")}</h2>
-      <p className="hint">{i18n._("Choose what we e-mail you about. Each e-mail has a link to stop them.")}</p>
-      {NOTIFICATION_KINDS.map((kind) => (
-        <label key={kind} className="switch">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={save.isPending && save.variables.email?.[kind] !== undefined ? save.variables.email[kind] : settings.data.email[kind]}
-            disabled={save.isPending}
-            onChange={(e) => void flip(kind, e.target.checked)}
-          />
-          <span>{labels[kind]}</span>
-        </label>
-      ))}
-    </section>
+    <GroupedSection
+      id="email-notifications-title"
+      title={i18n._("E-mail notifications")}
+      note={i18n._("Choose what we e-mail you about. Each e-mail has a link to stop them.")}
+    >
+      <div className="grouped-list">
+        {NOTIFICATION_KINDS.map((kind) => (
+          <label key={kind} className="switch grouped-row">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={save.isPending && save.variables.email?.[kind] !== undefined ? save.variables.email[kind] : settings.data.email[kind]}
+              disabled={save.isPending}
+              onChange={(e) => void flip(kind, e.target.checked)}
+            />
+            <span>{labels[kind]}</span>
+          </label>
+        ))}
+      </div>
+    </GroupedSection>
   );
 }

@@ -101,7 +101,7 @@ export function AskMembersForm({ me, account, onDone }: { me: Profile; account: 
   return (
     <form
       noValidate
-      className="ask-form"
+      className="ask-form sheet-step"
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
@@ -173,9 +173,11 @@ export function AskMembersForm({ me, account, onDone }: { me: Profile; account: 
           {refusal}
         </p>
       )}
-      <button type="submit" className="button primary wide" disabled={!ready} aria-busy={ask.isPending}>
-        {members.length > 1 ? i18n._("Ask {count} members", { count: members.length }) : i18n._("Ask")}
-      </button>
+      <div className="sheet-actions">
+        <button type="submit" className="button primary wide" disabled={!ready} aria-busy={ask.isPending}>
+          {members.length > 1 ? i18n._("Ask {count} members", { count: members.length }) : i18n._("Ask")}
+        </button>
+      </div>
     </form>
   );
 }

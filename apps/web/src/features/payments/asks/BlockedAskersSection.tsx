@@ -4,8 +4,7 @@ import { useFormat } from "../../../lib/format";
 import { toast } from "../../../lib/toast";
 import { Avatar } from "../../../ui/Avatar";
 import { useAllowAsker, useBlockedAskers } from "./blocked-askers";
-import "../../../ui/rows.css";
-import "../../../ui/switch.css";
+import { GroupedSection } from "../../../ui/GroupedSection";
 
 /**
  * Preferences: the members stopped from asking this member for money (from a request's Decline),
@@ -25,14 +24,13 @@ export function BlockedAskersSection() {
     }
   };
   return (
-    <section className="card prefs-group" aria-labelledby="blocked-askers-title">
-      <h2 id="blocked-askers-title">{i18n._("Stopped from asking you for money")}</h2>
-      <ul className="device-list">
+    <GroupedSection id="blocked-askers-title" title={i18n._("Stopped from asking you for money")}>
+      <ul className="grouped-list">
         {blocked.data.map((b) => (
           <BlockedRow key={b.memberId} asker={b} busy={allow.isPending} onAllow={() => void allowAgain(b)} />
         ))}
       </ul>
-    </section>
+    </GroupedSection>
   );
 }
 
@@ -41,10 +39,10 @@ function BlockedRow({ asker, busy, onAllow }: { asker: BlockedAsker; busy: boole
   const fmt = useFormat();
   const name = ownerName(asker.name);
   return (
-    <li className="device-row">
+    <li className="grouped-row">
       <Avatar name={asker.name} />
-      <div className="device-text">
-        <p className="device-name">{name}</p>
+      <div className="grouped-text">
+        <p className="grouped-title">{name}</p>
         <p className="hint">{i18n._("since {date}", { date: fmt.date(new Date(asker.since)) })}</p>
       </div>
       <button type="button" className="button small" disabled={busy} onClick={onAllow} aria-label={i18n._("Allow {name} to ask again", { name })}>

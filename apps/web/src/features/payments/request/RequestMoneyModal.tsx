@@ -83,6 +83,7 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
       {choice}
       <form
         noValidate
+        className="sheet-step"
         onSubmit={(e) => {
           e.preventDefault();
           if (!ready || !parsed?.ok) return;
@@ -109,9 +110,11 @@ export default function RequestMoneyModal({ me, account, onClose }: { me: Profil
           />
           {memoError && <p className="field-error">{tr(memoError)}</p>}
         </div>
-        <button type="submit" className="button primary wide" disabled={!ready}>
-          {i18n._("Generate QR code")}
-        </button>
+        <div className="sheet-actions">
+          <button type="submit" className="button primary wide" disabled={!ready}>
+            {i18n._("Generate QR code")}
+          </button>
+        </div>
       </form>
     </Dialog>
   );

@@ -76,7 +76,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
 
   return (
     <form
-      className="payment-step"
+      className="payment-step sheet-step"
       noValidate
       onSubmit={(e) => {
         // Enter in a field never sends money: it goes to the review at most.
@@ -183,9 +183,11 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           </ul>
         </div>
       )}
-      <button type="submit" className="button primary wide" disabled={!ready}>
-        {reconversion ? i18n._("Reconversion") : i18n._("Send")}
-      </button>
+      <div className="sheet-actions">
+        <button type="submit" className="button primary wide" disabled={!ready}>
+          {reconversion ? i18n._("Reconversion") : i18n._("Send")}
+        </button>
+      </div>
     </form>
   );
 }

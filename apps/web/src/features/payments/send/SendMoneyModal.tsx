@@ -128,13 +128,15 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, scan = fal
           </p>
         )}
         {step.name === "closed" && (
-          <div className="send-closed">
+          <div className="send-closed sheet-step">
             <p className="notice error" role="alert">
               {tr(step.message)}
             </p>
-            <button type="button" className="button primary wide" onClick={onClose} autoFocus>
-              {i18n._("Ok")}
-            </button>
+            <div className="sheet-actions">
+              <button type="button" className="button primary wide" onClick={onClose} autoFocus>
+                {i18n._("Ok")}
+              </button>
+            </div>
           </div>
         )}
         {step.name === "recipient" && (
@@ -183,7 +185,7 @@ function Review({ draft, sending, onConfirm, reconversion }: { draft: PaymentDra
   const fmt = useFormat();
   const money = (s: string) => fmt.money(s, draft.from.curr);
   return (
-    <div className="review">
+    <div className="review sheet-step">
       <h3>{i18n._("Review the payment")}</h3>
       <dl>
         <dt>{i18n._("Amount")}</dt>
@@ -217,9 +219,11 @@ function Review({ draft, sending, onConfirm, reconversion }: { draft: PaymentDra
           </ul>
         </div>
       )}
-      <button type="button" className="button primary wide" onClick={onConfirm} disabled={sending} aria-busy={sending} autoFocus>
-        {sending ? i18n._("Sending…") : reconversion ? i18n._("Confirm the reconversion") : i18n._("Confirm and send")}
-      </button>
+      <div className="sheet-actions">
+        <button type="button" className="button primary wide" onClick={onConfirm} disabled={sending} aria-busy={sending} autoFocus>
+          {sending ? i18n._("Sending…") : reconversion ? i18n._("Confirm the reconversion") : i18n._("Confirm and send")}
+        </button>
+      </div>
     </div>
   );
 }

@@ -30,6 +30,7 @@ export function TopUpModal({ account, onClose, onCreated }: { account: AccountEn
     <Dialog className="sheet" title={i18n._("Top up my account")} onClose={onClose}>
       <form
         noValidate
+        className="sheet-step"
         onSubmit={async (e) => {
           e.preventDefault();
           if (!ready || !parsed?.ok) return;
@@ -54,9 +55,11 @@ export function TopUpModal({ account, onClose, onCreated }: { account: AccountEn
         <p className="hint">{i18n._("Minimum credit amount: {amount}", { amount: withCurrency(min) })}</p>
         {max !== null && <p className="hint">{i18n._("Maximum credit amount: {amount}", { amount: withCurrency(max) })}</p>}
         <AmountField value={text} onChange={setText} currency={account.curr} error={error} autoFocus />
-        <button type="submit" className="button primary wide" disabled={!ready} aria-busy={create.isPending}>
-          {i18n._("Next")}
-        </button>
+        <div className="sheet-actions">
+          <button type="submit" className="button primary wide" disabled={!ready} aria-busy={create.isPending}>
+            {i18n._("Next")}
+          </button>
+        </div>
       </form>
     </Dialog>
   );

@@ -5,9 +5,8 @@ import { tr } from "../../../lib/i18n";
 import { useFormat } from "../../../lib/format";
 import { toast } from "../../../lib/toast";
 import { useCashierInvitations } from "./queries";
-import "../../../ui/rows.css";
+import { GroupedSection } from "../../../ui/GroupedSection";
 import "./cashiers.css";
-import "../../../ui/switch.css";
 
 /**
  * Preferences, first when there are any: the invitations to run somebody's till, which the
@@ -37,17 +36,17 @@ export function CashierInvitationsSection() {
 
   const busy = accept.isPending || decline.isPending;
   return (
-    <section className="card prefs-group" aria-labelledby="cashier-invitations-title">
-      <h2 id="cashier-invitations-title">{i18n._("Cashier invitations")}</h2>
-      <p className="hint">
-        {i18n._("As a cashier you take payments into their account and see its sales, nothing else: not its balance, and you cannot send its money.")}
-      </p>
-      <ul className="device-list">
+    <GroupedSection
+      id="cashier-invitations-title"
+      title={i18n._("Cashier invitations")}
+      note={i18n._("As a cashier you take payments into their account and see its sales, nothing else: not its balance, and you cannot send its money.")}
+    >
+      <ul className="grouped-list">
         {invitations.map((inv) => (
           <InvitationRow key={inv.id} invitation={inv} busy={busy} onAnswer={(yes) => void answer(inv, yes)} />
         ))}
       </ul>
-    </section>
+    </GroupedSection>
   );
 }
 
@@ -55,9 +54,9 @@ function InvitationRow({ invitation: inv, busy, onAnswer }: { invitation: Cashie
   const { i18n } = useLingui();
   const fmt = useFormat();
   return (
-    <li className="device-row cashier-invitation">
-      <div className="device-text">
-        <p className="device-name">{inv.shopName}</p>
+    <li className="grouped-row">
+      <div className="grouped-text">
+        <p className="grouped-title">{inv.shopName}</p>
         <p className="hint">
           {inv.currencyName} · {i18n._("answer by {date}", { date: fmt.date(new Date(inv.expiresAt)) })}
         </p>

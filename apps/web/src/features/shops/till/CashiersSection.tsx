@@ -10,9 +10,8 @@ import { Field } from "../../../ui/Field";
 import { accountLabel } from "../../wallets";
 import { useAccounts } from "../../../data/accounts";
 import { useCashiers } from "./queries";
-import "../../../ui/rows.css";
+import { GroupedSection } from "../../../ui/GroupedSection";
 import "./cashiers.css";
-import "../../../ui/switch.css";
 
 /**
  * Preferences: who may run the till of each of the member's wallets. A cashier takes
@@ -25,17 +24,17 @@ export function CashiersSection() {
   const wallets = (useAccounts().data ?? []).filter((a) => a.active);
   if (wallets.length === 0) return null;
   return (
-    <section className="card prefs-group" aria-labelledby="cashiers-title">
-      <h2 id="cashiers-title">{i18n._("Cashiers")}</h2>
-      <p className="hint">
-        {i18n._(
-          "People you let take payments at your till: they see the Receive payments screen and the sales, never your balance, and cannot send money. Each one accepts your invitation in their own app first.",
-        )}
-      </p>
+    <GroupedSection
+      id="cashiers-title"
+      title={i18n._("Cashiers")}
+      note={i18n._(
+        "People you let take payments at your till: they see the Receive payments screen and the sales, never your balance, and cannot send money. Each one accepts your invitation in their own app first.",
+      )}
+    >
       {wallets.map((w) => (
         <WalletCashiers key={w.id} wallet={w} named={wallets.length > 1} />
       ))}
-    </section>
+    </GroupedSection>
   );
 }
 
@@ -78,39 +77,40 @@ function WalletCashiers({ wallet, named }: { wallet: AccountEntry; named: boolea
 
   return (
     <div className="cashiers">
-      {named && <h3>{account}</h3>}
-      {list.data && list.data.length === 0 && <p className="hint">{i18n._("No cashiers yet.")}</p>}
-      {list.data && list.data.length > 0 && (
-        <ul className="device-list">
-          {list.data.map((c) => (
-            <CashierRow
-              key={c.invitationId ?? `member-${c.memberId}`}
-              cashier={c}
-              busy={cancel.isPending}
-              onRemove={() => setRemoving(c)}
-              onWithdraw={() => void withdraw(c)}
+      {named && <h3 className="grouped-sublabel">{account}</h3>}
+      <ul className="grouped-list">
+        {list.data && list.data.length === 0 && <li className="grouped-row hint">{i18n._("No cashiers yet.")}</li>}
+        {list.data?.map((c) => (
+          <CashierRow
+            key={c.invitationId ?? `member-${c.memberId}`}
+            cashier={c}
+            busy={cancel.isPending}
+            onRemove={() => setRemoving(c)}
+            onWithdraw={() => void withdraw(c)}
+          />
+        ))}
+        {/* The group's last row: the next cashier. */}
+        <li className="grouped-row grouped-form">
+          <form className="cashier-add" noValidate onSubmit={(e) => void add(e)}>
+            <Field
+              ref={field}
+              label={named ? i18n._("E-mail of a new cashier for {account}", { account }) : i18n._("E-mail of a new cashier")}
+              type="email"
+              autoComplete="off"
+              inputMode="email"
+              value={email}
+              error={error}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                setError(undefined);
+              }}
             />
-          ))}
-        </ul>
-      )}
-      <form className="cashier-add" noValidate onSubmit={(e) => void add(e)}>
-        <Field
-          ref={field}
-          label={named ? i18n._("E-mail of a new cashier for {account}", { account }) : i18n._("E-mail of a new cashier")}
-          type="email"
-          autoComplete="off"
-          inputMode="email"
-          value={email}
-          error={error}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setError(undefined);
-          }}
-        />
-        <button type="submit" className="button" disabled={grant.isPending} aria-busy={grant.isPending}>
-          {i18n._("Add cashier")}
-        </button>
-      </form>
+            <button type="submit" className="button" disabled={grant.isPending} aria-busy={grant.isPending}>
+              {i18n._("Add cashier")}
+            </button>
+          </form>
+        </li>
+      </ul>
       {removing && (
         <ConfirmDialog
           title={i18n._("Remove this cashier?")}
@@ -143,9 +143,9 @@ function CashierRow({ cashier: c, busy, onRemove, onWithdraw }: { cashier: Cashi
   if (c.status === "accepted") {
     const name = c.name ?? c.email;
     return (
-      <li className="device-row">
-        <div className="device-text">
-          <p className="device-name">{name}</p>
+      <li className="grouped-row">
+        <div className="grouped-text">
+          <p className="grouped-title">{name}</p>
           <p className="hint">
             {c.email} · {i18n._("since {date}", { date })}
           </p>
@@ -158,9 +158,9 @@ function CashierRow({ cashier: c, busy, onRemove, onWithdraw }: { cashier: Cashi
   }
   const pending = c.status === "pending";
   return (
-    <li className="device-row">
-      <div className="device-text">
-        <p className="device-name">
+    <li className="grouped-row">
+      <div className="grouped-text">
+        <p className="grouped-title">
           {c.email}
           <span className="badge">{pending ? i18n._("Pending") : i18n._("Declined")}</span>
         </p>

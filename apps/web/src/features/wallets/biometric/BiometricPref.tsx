@@ -9,7 +9,7 @@ import { useDevicesChanged } from "../devices/queries";
 import { useEnrollBiometrics } from "./BiometricOfferPrompt";
 import { biometricLogin } from "./platform";
 import { biometricStore, useBiometricState } from "./store";
-import "../../../ui/parts.css";
+import "../../../ui/grouped-list.css";
 import "../../../ui/switch.css";
 
 /** Preferences' biometric switch (shown only where the device supports it). Off removes the passkey on the server. */
@@ -44,8 +44,8 @@ export function BiometricPref() {
   };
 
   return (
-    <div className="auth-pref">
-      <label className="switch">
+    <div className="grouped-row">
+      <label className="switch grouped-full">
         <input
           type="checkbox"
           role="switch"
@@ -59,7 +59,7 @@ export function BiometricPref() {
         <span>{i18n._("Use biometry for login")}</span>
       </label>
       {enabled === true && !credentialId && (
-        <p className="hint">
+        <p className="hint grouped-full">
           <Icon node={WarningIcon} /> {i18n._("Your credentials will be saved after your next login")}
         </p>
       )}

@@ -6,8 +6,7 @@ import { toast } from "../../../lib/toast";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { biometricStore } from "../biometric/store";
 import { useDevices, useRemoveDevice } from "./queries";
-import "../../../ui/rows.css";
-import "../../../ui/switch.css";
+import { GroupedSection } from "../../../ui/GroupedSection";
 
 /**
  * Preferences: every passkey and device login that signs in to the account without the password,
@@ -19,19 +18,20 @@ export function DevicesSection() {
   const [removing, setRemoving] = useState<DeviceView | null>(null);
   if (!devices.data) return null;
   return (
-    <section className="card prefs-group" aria-labelledby="devices-title">
-      <h2 id="devices-title">{i18n._("Devices that sign in without your password")}</h2>
+    <GroupedSection id="devices-title" title={i18n._("Devices that sign in without your password")}>
       {devices.data.length === 0 ? (
-        <p className="hint">{i18n._("None: only your password signs in to your account.")}</p>
+        <div className="grouped-list">
+          <p className="grouped-row hint">{i18n._("None: only your password signs in to your account.")}</p>
+        </div>
       ) : (
-        <ul className="device-list">
+        <ul className="grouped-list">
           {devices.data.map((d) => (
             <DeviceRow key={d.id} device={d} onRemove={() => setRemoving(d)} />
           ))}
         </ul>
       )}
       {removing && <RemoveDeviceDialog device={removing} onDone={() => setRemoving(null)} />}
-    </section>
+    </GroupedSection>
   );
 }
 
@@ -47,9 +47,9 @@ function DeviceRow({ device, onRemove }: { device: DeviceView; onRemove: () => v
   const added = i18n._("Added {date}", { date: fmt.date(new Date(device.createdAt)) });
   const used = device.lastUsedAt ? i18n._("last used {when}", { when: fmt.relative(new Date(device.lastUsedAt)) }) : i18n._("never used");
   return (
-    <li className="device-row">
-      <div className="device-text">
-        <p className="device-name">
+    <li className="grouped-row">
+      <div className="grouped-text">
+        <p className="grouped-title">
           {label}
           {device.current && <span className="badge">{i18n._("This device")}</span>}
         </p>

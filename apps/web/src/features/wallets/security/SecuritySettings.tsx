@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { M } from "@mutua/domain";
 import { useClient } from "../../../lib/context";
@@ -6,7 +6,7 @@ import { toast } from "../../../lib/toast";
 import { OperationCanceled, useUnlock } from "../unlock/UnlockProvider";
 import { PinEditor } from "../unlock/PinEditor";
 import { hasPin, removePin, savePin } from "../unlock/pins";
-import "../../../ui/parts.css";
+import "../../../ui/grouped-list.css";
 import "../../../ui/switch.css";
 
 /**
@@ -52,26 +52,34 @@ export function AuthPref({ walletId, name }: { walletId: string; name: string | 
     });
 
   const label = name ? i18n._("Simplified authentication for account {account}", { account: name }) : i18n._("Simplified authentication for this device");
+  const id = useId();
+  // A row of Preferences' grouped list: its words, Edit, then the switch at the end; the words
+  // label the switch from outside it, since Edit sits between them.
   return (
-    <div className="auth-pref">
-      <div className="auth-pref-row">
-        <label className="switch">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={on || editing !== null}
-            disabled={busy}
-            onChange={(e) => void (e.target.checked ? turnOn() : editing !== null && !on ? setEditing(null) : turnOff())}
-          />
-          <span>{label}</span>
-        </label>
-        {on && editing === null && (
-          <button type="button" className="button small" onClick={() => void edit()} disabled={busy}>
-            {i18n._("Edit")}
-          </button>
-        )}
-      </div>
-      {editing !== null && <PinEditor busy={busy} onSave={(pin) => void save(pin)} onCancel={() => setEditing(null)} />}
+    <div className="grouped-row">
+      <label htmlFor={id} className="grouped-text">
+        {label}
+      </label>
+      {on && editing === null && (
+        <button type="button" className="button small" onClick={() => void edit()} disabled={busy}>
+          {i18n._("Edit")}
+        </button>
+      )}
+      <span className="switch">
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          checked={on || editing !== null}
+          disabled={busy}
+          onChange={(e) => void (e.target.checked ? turnOn() : editing !== null && !on ? setEditing(null) : turnOff())}
+        />
+      </span>
+      {editing !== null && (
+        <div className="grouped-full">
+          <PinEditor busy={busy} onSave={(pin) => void save(pin)} onCancel={() => setEditing(null)} />
+        </div>
+      )}
     </div>
   );
 }
