@@ -221,7 +221,13 @@ describe("while the dashboard loads", () => {
         (window as unknown as { seen: string[] }).seen = seen;
         new MutationObserver(() => seen.push(el.textContent ?? "")).observe(el, { characterData: true, childList: true, subtree: true });
       });
-      await pay(alice.page, "durand", "Bob Durand", paid);
+      // Alice asks as much motion as Bob: her payment's check draws itself, or is there at once.
+      await alice.page.emulateMedia({ reducedMotion: motion });
+      const check = (await pay(alice.page, "durand", "Bob Durand", paid)).locator(".receipt-mark.drawn path");
+      expect(await check.evaluate((el) => getComputedStyle(el).animationName)).toBe(motion === "reduce" ? "none" : "draw");
+      await motionSettled(alice.page);
+      expect(await check.evaluate((el) => getComputedStyle(el).strokeDashoffset)).toBe("0px");
+      await shot(alice.page, `payment-done-${motion}`);
       await closeConfirmation(alice.page);
       const row = bob.page.locator(".tx-list > li").filter({ hasText: `+${paid} DL` });
       await row.waitFor();

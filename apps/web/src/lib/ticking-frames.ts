@@ -9,7 +9,8 @@ const STEPS = 1000n;
 export function tick(from: bigint, to: bigint, show: (cents: bigint | null) => void): () => void {
   const start = performance.now();
   let frame = requestAnimationFrame(function step(now) {
-    const t = Math.min(1, (now - start) / TICK_MS);
+    // A frame's time is when the frame began, which may be before `start` was read.
+    const t = Math.min(1, Math.max(0, (now - start) / TICK_MS));
     const eased = BigInt(Math.round((1 - (1 - t) ** 3) * Number(STEPS)));
     show(t < 1 ? from + ((to - from) * eased) / STEPS : null);
     if (t < 1) frame = requestAnimationFrame(step);

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { tick } from "./ticking-frames";
 
 /** Frames on a clock the test moves: each call runs the next frame at `now` ms after the start. */
-function frames() {
+function frames(start = 0) {
   let queued: FrameRequestCallback | null = null;
   let now = 0;
-  vi.spyOn(performance, "now").mockImplementation(() => 0);
+  vi.spyOn(performance, "now").mockImplementation(() => start);
   vi.stubGlobal("requestAnimationFrame", (cb: FrameRequestCallback) => ((queued = cb), 1));
   vi.stubGlobal("cancelAnimationFrame", () => (queued = null));
   return {
@@ -38,6 +38,14 @@ describe("a balance counting to its new value", () => {
     // Slowing as it lands: more than half the way in the first third of the time.
     expect(steps[2]! - 10_000n > (12_537n - 10_000n) / 2n).toBe(true);
     expect(clock.pending()).toBe(false);
+  });
+
+  it("stays on the old amount for a frame that began before it started", () => {
+    const clock = frames(16);
+    const shown: (bigint | null)[] = [];
+    tick(27_810n, 27_933n, (c) => shown.push(c));
+    clock.at(4);
+    expect(shown).toEqual([27_810n]);
   });
 
   it("counts down as well, and stops where it is told to", () => {

@@ -1,35 +1,35 @@
-import { useEffect, useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 
 const lessMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**
- * An amount in cents as a member sees it arrive: when it changes, it counts from the value on the
- * screen to the new one (lib/ticking-frames, loaded the first time an amount moves), as a bank
- * app's balance does; at once where the member asks for less motion, and on the first render.
+ * An amount in cents as a member sees it arrive: when it changes, it counts from the value last
+ * on the screen to the new one (lib/ticking-frames, loaded the first time an amount moves), as a
+ * bank app's balance does; at once where the member asks for less motion, and on the first render.
  */
 export function useTicking(target: bigint | null): bigint | null {
-  const [leg, setLeg] = useState<{ from: bigint | null; to: bigint | null }>({ from: null, to: target });
   // What is on the screen while counting; null once it shows the amount itself.
   const [between, setBetween] = useState<bigint | null>(null);
-  if (leg.to !== target) {
-    // Adjusted while rendering: the new amount's first frame already shows where it counts from.
-    const from = leg.to !== null && target !== null && !lessMotion() ? (between ?? leg.to) : null;
-    setLeg({ from, to: target });
+  // What the screen showed at the last commit: a render React threw away never counts as shown.
+  const shown = useRef(target);
+  useLayoutEffect(() => {
+    const from = shown.current;
+    if (from === null || target === null || from === target || lessMotion()) return;
+    // Before the new amount is painted: the screen goes on from where it was.
     setBetween(from);
-  }
-  useEffect(() => {
-    const { from, to } = leg;
-    if (from === null || to === null) return;
     let stop: (() => void) | undefined;
     let stopped = false;
     import("./ticking-frames").then(
-      ({ tick }) => void (stopped || (stop = tick(from, to, setBetween))),
+      ({ tick }) => void (stopped || (stop = tick(from, target, setBetween))),
       () => setBetween(null),
     );
     return () => {
       stopped = true;
       stop?.();
     };
-  }, [leg]);
+  }, [target]);
+  useLayoutEffect(() => {
+    shown.current = between ?? target;
+  });
   return between ?? target;
 }

@@ -47,6 +47,8 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
     <Dialog
       title={title}
       onClose={onClose}
+      // A payment just made: on a phone the success fills the screen, as the payment's sheet did.
+      className={confirmation ? "sheet" : undefined}
       footer={
         <button type="button" className="button primary" onClick={onClose} autoFocus>
           {i18n._("Ok")}
@@ -54,7 +56,8 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
       }
     >
       <div className="receipt-head">
-        <span className="receipt-mark" aria-hidden="true">
+        {/* Just paid: the mark draws itself (receipt.css), where the member allows motion. */}
+        <span className={confirmation ? "receipt-mark drawn" : "receipt-mark"} aria-hidden="true">
           <Icon node={CheckIcon} />
         </span>
         <p className="detail-amount">
