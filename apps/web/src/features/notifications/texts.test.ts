@@ -13,6 +13,7 @@ const event = (kind: MemberEvent["kind"]): MemberEvent => ({
   transactionId: kind.startsWith("wallet") ? null : "tx",
   stage: kind === "reconversion_stage" ? "paid" : null,
   requestId: null,
+  offer: kind === "offer_paid" ? { id: `of_${"A".repeat(22)}`, title: "Organic eggs" } : null,
   read: false,
 });
 

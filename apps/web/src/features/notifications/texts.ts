@@ -33,6 +33,8 @@ export function eventMessage(e: MemberEvent): Msg | null {
       return msg("{name} asks you for {amount}", { amount, name: e.counterparty ?? "" });
     case "ask_declined":
       return msg("{name} declined to pay {amount}", { amount, name: e.counterparty ?? "" });
+    case "offer_paid":
+      return msg("{name} paid {amount} for your offer “{title}”", { amount, name: e.counterparty ?? "", title: e.offer?.title ?? "" });
     case "payment_sent":
     case "reconversion_sent":
     case "ask_cancelled":
