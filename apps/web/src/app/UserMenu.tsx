@@ -20,6 +20,11 @@ export function UserMenu({ name, onChoose }: { name: string; onChoose: () => voi
   const unconfigured = useUnconfiguredBackends();
   const logout = useLogout();
   const modals = useModals();
+  const internal = (to: string, label: string) => (
+    <Link className="nav-item" {...menuItem} to={to}>
+      {label}
+    </Link>
+  );
   const external = (href: string, label: string) => (
     <a className="nav-item" {...menuItem} href={href} target="_blank" rel="noopener noreferrer" onClick={onChoose}>
       {label}
@@ -43,60 +48,20 @@ export function UserMenu({ name, onChoose }: { name: string; onChoose: () => voi
         </Link>
       )}
       {/* The association's own profile page if it has one, else ours. */}
-      {!config.hideProfile &&
-        (config.profileUrl ? (
-          external(config.profileUrl, i18n._("Profile"))
-        ) : (
-          <Link className="nav-item" {...menuItem} to="/profile">
-            {i18n._("Profile")}
-          </Link>
-        ))}
+      {!config.hideProfile && (config.profileUrl ? external(config.profileUrl, i18n._("Profile")) : internal("/profile", i18n._("Profile")))}
       {/* The till: a shop asks an exact amount and sees it paid (features/till). */}
-      <Link className="nav-item" {...menuItem} to="/receive">
-        {i18n._("Receive payments")}
-      </Link>
+      {internal("/receive", i18n._("Receive payments"))}
+      {/* The members' offers and needs (features/shops/market). */}
+      {internal("/market", i18n._("Marketplace"))}
       {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
-      <Link className="nav-item" {...menuItem} to="/preferences">
-        {i18n._("Settings")}
-      </Link>
-      {unconfigured.length > 0 && (
-        <Link className="nav-item" {...menuItem} to="/create-account">
-          {i18n._("Create my wallet")}
-        </Link>
-      )}
-      {rights.accountValidation && (
-        <Link className="nav-item" {...menuItem} to="/admin/pending-accounts">
-          {i18n._("Account requests")}
-        </Link>
-      )}
-      {rights.members && (
-        <Link className="nav-item" {...menuItem} to="/admin/members">
-          {i18n._("Members")}
-        </Link>
-      )}
-      {rights.creditValidation && (
-        <Link className="nav-item" {...menuItem} to="/admin/pending-credits">
-          {i18n._("Credit requests")}
-        </Link>
-      )}
-      {rights.both &&
-        (config.adminUrl ? (
-          external(config.adminUrl, i18n._("Administration"))
-        ) : (
-          <Link className="nav-item" {...menuItem} to="/admin">
-            {i18n._("Administration")}
-          </Link>
-        ))}
-      {rights.board && (
-        <Link className="nav-item" {...menuItem} to="/admin/figures">
-          {i18n._("Figures")}
-        </Link>
-      )}
-      {rights.owner && (
-        <Link className="nav-item" {...menuItem} to="/admin/settings">
-          {i18n._("Association settings")}
-        </Link>
-      )}
+      {internal("/preferences", i18n._("Settings"))}
+      {unconfigured.length > 0 && internal("/create-account", i18n._("Create my wallet"))}
+      {rights.accountValidation && internal("/admin/pending-accounts", i18n._("Account requests"))}
+      {rights.members && internal("/admin/members", i18n._("Members"))}
+      {rights.creditValidation && internal("/admin/pending-credits", i18n._("Credit requests"))}
+      {rights.both && (config.adminUrl ? external(config.adminUrl, i18n._("Administration")) : internal("/admin", i18n._("Administration")))}
+      {rights.board && internal("/admin/figures", i18n._("Figures"))}
+      {rights.owner && internal("/admin/settings", i18n._("Association settings"))}
       <hr />
       {config.helpUrl && external(config.helpUrl, i18n._("Help"))}
       {config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"))}
