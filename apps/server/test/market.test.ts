@@ -2,7 +2,19 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SM, type MemberEvent, type OfferView } from "@mutua/domain";
 import { notificationMail, notificationPush } from "../src/services/notifications/notification-mail";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
-import { Api, countMovements, createBackend, memberToken, newKey, seedMember, TINY_PNG, topUp, walletBalances } from "./helpers";
+import {
+  Api,
+  countMovements,
+  createBackend,
+  memberToken,
+  newKey,
+  openTestLedgerWallet,
+  seedMember,
+  signTransfer,
+  TINY_PNG,
+  topUp,
+  walletBalances,
+} from "./helpers";
 import { expectLedgerHealthy, setupServerTest } from "./setup";
 
 /**
@@ -92,6 +104,26 @@ describe("the marketplace", () => {
     );
     expect(rows).toEqual([{ kind: "offer_paid", channel: "email" }]);
     expect((await t.db.query("SELECT 1 FROM market_offer_payments")).rowCount).toBe(1);
+    await expectLedgerHealthy(t.db);
+  });
+
+  it("a device-signed wallet pays an offer into a signed wallet: the offer's id is not part of what is signed", async () => {
+    const ledger = await createBackend(t.db, { kind: "ledger", cmFloor: "-10.00", symbol: "DL" });
+    const alice = await person();
+    const bob = await person();
+    const aliceLedger = await openTestLedgerWallet(t.db, ledger, alice.member.id);
+    const bobLedger = await openTestLedgerWallet(t.db, ledger, bob.member.id);
+    await topUp(t.db, bobLedger.id, "30.00", "nant");
+    const offer = await post(alice, { walletId: aliceLedger.id, title: "Signed jam" });
+    const body = signTransfer(bobLedger.key, {
+      from: bobLedger.id,
+      to: aliceLedger.id,
+      parts: [{ account: "nant", amount: "12.00" }],
+      senderMemo: "Signed jam",
+    });
+    const r = await bob.api.call("transfer", { body: { ...body, offerId: offer.id } });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect((await eventsOf(alice)).find((e) => e.kind === "offer_paid")).toMatchObject({ amount: "12.00", walletId: aliceLedger.id, offer: { id: offer.id } });
     await expectLedgerHealthy(t.db);
   });
 
