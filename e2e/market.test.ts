@@ -19,10 +19,10 @@ const SCREENS = path.resolve(import.meta.dirname, "../test-results/screens");
 fs.mkdirSync(SCREENS, { recursive: true });
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
 
-async function member(email: string, phone: boolean, t: Words, lang: string) {
+async function member(email: string, phone: boolean, t: Words, lang: string, landing = "/dashboard") {
   const s = await newPage(suite.browser, { locale: lang, ...(phone ? { phone: true } : { viewport: { width: 1280, height: 800 } }) });
   await signIn(s.page, suite.server.url, email, "Demo1234!", signInWords(t));
-  await s.page.waitForURL(`${suite.server.url}/dashboard`);
+  await s.page.waitForURL((u) => u.pathname.startsWith(landing));
   return s;
 }
 
@@ -73,4 +73,36 @@ describe("the marketplace", () => {
       await Promise.all([bob.context.close(), alice.context.close()]);
     });
   }
+
+  it("Carol reports an offer, an account administrator hides it from the reported offers, and it leaves the list", async () => {
+    const way = { phone: true, t: english };
+    const carol = await member("carol@example.com", true, english, "en-US");
+    await openMarketplace(carol.page, "Carol Petit", way);
+    const offer = await openOffer(carol.page, await findOffer(carol.page, "bicycle", "Bicycle repair", way), "Bicycle repair", way);
+    await offer.getByRole("button", { name: "Report", exact: true }).tap();
+    const report = carol.page.getByRole("dialog", { name: "Report this offer" });
+    await report.getByLabel("Reason").fill("Not a real offer");
+    await report.getByRole("button", { name: "Report", exact: true }).tap();
+    await offer.getByText("You reported this offer.").waitFor();
+
+    const axel = await member("accounts@example.com", true, english, "en-US", "/admin");
+    await openMarketplace(axel.page, "Axel Accounts", way);
+    await axel.page.getByRole("link", { name: "Reported", exact: true }).tap();
+    const reported = axel.page.locator(".offer-card").filter({ hasText: "Bicycle repair" });
+    await reported.getByText("Not a real offer").waitFor();
+    await shot(axel.page, "market-360-en-US-reports");
+    await reported.getByRole("link").tap();
+    await axel.page.getByRole("heading", { level: 1, name: "Bicycle repair" }).waitFor();
+    await axel.page.getByRole("button", { name: "Hide", exact: true }).tap();
+    const hide = axel.page.getByRole("dialog", { name: "Hide this offer" });
+    await hide.getByLabel("Reason").fill("Reported by a member");
+    await hide.getByRole("button", { name: "Hide", exact: true }).tap();
+    await axel.page.getByText("Hidden by the association").waitFor();
+
+    await openMarketplace(carol.page, "Carol Petit", way);
+    await carol.page.getByRole("searchbox", { name: "Search" }).fill("bicycle");
+    await carol.page.getByText("Nothing found.").waitFor();
+    expect([...carol.errors, ...axel.errors]).toEqual([]);
+    await Promise.all([carol.context.close(), axel.context.close()]);
+  });
 });
