@@ -23,6 +23,7 @@ import { topUpRoutes } from "./routes/topups";
 import { adminRoutes } from "./routes/admin";
 import { federationRoutes } from "./routes/federation";
 import { importRoutes } from "./routes/import";
+import { marketRoutes } from "./routes/market";
 import { eventRoutes } from "./routes/events";
 import { orderPages } from "./routes/orders";
 import { lokavalutoRoutes } from "./lokavaluto";
@@ -161,6 +162,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   adminRoutes(app, full);
   federationRoutes(app, full);
   importRoutes(app, full);
+  marketRoutes(app, full);
   // The instance's one LISTEN connection (made above): it wakes the event streams, the
   // notification worker and the association's copy.
   eventRoutes(app, full, hub);

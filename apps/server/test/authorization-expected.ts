@@ -92,6 +92,19 @@ export const EXPECTED: Record<RouteName, Expected> = {
   listBlockedAskers: member(200),
   blockAsker: owner(200, 400),
   unblockAsker: member(200),
+  // The marketplace: any member lists, reads, posts and reports (not their own: 404 as if it did not
+  // exist); only its owner changes an offer (anybody else: 404); the account right reads reports and hides.
+  listOffers: member(200),
+  createOffer: member(200),
+  getOffer: member(200),
+  updateOffer: owner(200),
+  withdrawOffer: owner(200),
+  addOfferPhoto: owner(200),
+  removeOfferPhoto: owner(200),
+  getOfferPhoto: member(200),
+  reportOffer: { ...member(200), owner: 404 },
+  listReportedOffers: admin("listReportedOffers"),
+  hideOffer: admin("hideOffer"),
   // Opening a wallet is each member's own business; the owner already has one here.
   createUserAccount: { ...member(200), owner: 409 },
   // The owner re-registering their own file replaces it; another member presenting it is refused.

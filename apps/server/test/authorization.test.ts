@@ -69,6 +69,10 @@ const own = {} as {
   toDecline: string;
   /** The payee asks the owner for money: the owner's to pay or decline. */
   askOfOwner: string;
+  /** The owner's offer in the marketplace, with two photos: one to read, one to remove. */
+  offer: string;
+  offerPhoto: number;
+  offerPhotoToRemove: number;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -140,10 +144,31 @@ beforeAll(async () => {
   own.askOfOwner = (
     await payeeApi.call("askMoney", { body: { walletId: payeeWallet, parts: [{ memberId: Number(people.owner.id), amount: "2.00" }] } })
   ).json.parts[0]!.requestId;
+  const offer = (await apis.owner.call("createOffer", { body: offerBody() })).json;
+  own.offer = offer.id;
+  for (let i = 0; i < 2; i++) await apis.owner.call("addOfferPhoto", { params: { offerId: own.offer }, body: { data: TINY_PNG.toString("base64") } });
+  [own.offerPhoto, own.offerPhotoToRemove] = (await apis.owner.call("getOffer", { params: { offerId: own.offer } })).json.photos.map((p) => p.id) as [
+    number,
+    number,
+  ];
   own.cashierRequest = (await apis.cashier.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "4.00" } })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await t.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
+
+/** An offer of the owner's, paid into their custodial wallet. */
+const offerBody = () => ({
+  kind: "offer" as const,
+  category: "food" as const,
+  title: "Organic eggs",
+  description: "A dozen",
+  price: "4.00",
+  walletId: own.custodial,
+  expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+});
+/** An offer id nobody holds. */
+const NO_OFFER = `of_${"A".repeat(22)}`;
+const isAccountAdmin = (role: Role) => role === "accounts" || role === "both";
 
 /** Each caller's own members that a call may name when it is not about the owner's things. */
 const members = () => ({ payee: Number(payee.id) });
@@ -218,6 +243,20 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   // The payee asked the owner: the owner may stop them; nobody else was asked by them.
   blockAsker: () => ({ params: { memberId: members().payee } }),
   unblockAsker: () => ({ params: { memberId: members().payee } }),
+  listOffers: () => ({ query: { q: "eggs" } }),
+  // Each caller posts a need of their own (no account needed).
+  createOffer: () => ({ body: { ...offerBody(), kind: "need", price: null, walletId: null } }),
+  getOffer: () => ({ params: { offerId: own.offer } }),
+  // Only the owner edits, withdraws and changes the photos of the owner's offer (ownerState shows it untouched).
+  updateOffer: () => ({ params: { offerId: own.offer }, body: { ...offerBody(), title: "Taken over" } }),
+  withdrawOffer: () => ({ params: { offerId: own.offer } }),
+  addOfferPhoto: () => ({ params: { offerId: own.offer }, body: { data: TINY_PNG.toString("base64") } }),
+  removeOfferPhoto: () => ({ params: { offerId: own.offer, photoId: own.offerPhotoToRemove } }),
+  getOfferPhoto: () => ({ params: { offerId: own.offer, photoId: own.offerPhoto } }),
+  reportOffer: () => ({ params: { offerId: own.offer }, body: { reason: "Looks wrong" } }),
+  listReportedOffers: () => ({}),
+  // The account administrators hide an offer nobody holds; anybody else tries the owner's.
+  hideOffer: (role) => ({ params: { offerId: isAccountAdmin(role) ? NO_OFFER : own.offer }, body: { reason: "Abusive" } }),
   createUserAccount: () => ({ body: { backendId: custodial.id } }),
   registerWallet: () => {
     const at = new Date().toISOString();
@@ -402,6 +441,11 @@ async function ownerState() {
     // The asks made of the owner: nobody else declines them.
     asks: await q("SELECT public_id, status FROM payment_requests WHERE asked_member_id = $1 ORDER BY id", [people.owner.id]),
     pushDevices: await q("SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE member_id = $1 ORDER BY id", [people.owner.id]),
+    offers: await q(
+      `SELECT o.title, o.withdrawn_at, o.hidden_at, (SELECT array_agg(id ORDER BY id) FROM market_offer_photos WHERE offer_id = o.id) AS photos
+         FROM market_offers o WHERE o.member_id = $1 ORDER BY o.id`,
+      [people.owner.id],
+    ),
   };
 }
 

@@ -18,6 +18,8 @@ import {
   MOVEMENT_KINDS,
   NOTIFICATION_CHANNELS,
   NOTIFICATION_KINDS,
+  MARKET_CATEGORIES,
+  MARKET_KINDS,
   PASSKEY_CHALLENGE_PURPOSES,
   PAYMENT_REQUEST_STATUSES,
   LEDGER_CHECK_TRIGGERS,
@@ -44,6 +46,9 @@ import { setupServerTest } from "./setup";
 const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "association.logo_type": LOGO_TYPES,
   "member_photos.type": PHOTO_TYPES,
+  "market_offer_photos.type": PHOTO_TYPES,
+  "market_offers.kind": MARKET_KINDS,
+  "market_offers.category": MARKET_CATEGORIES,
   "import_uploads.kind": IMPORT_FILE_KINDS,
   "backends.kind": BACKEND_KINDS,
   "backends.status": BACKEND_STATUSES,

@@ -42,6 +42,7 @@ const KIND_OF: Record<AuditAction, AuditKind> = {
   cashier_revoked: "tills",
   cashier_accepted: "tills",
   cashier_declined: "tills",
+  "market.offer_hidden": "members",
   "federation.invited": "federation",
   "federation.invitation_withdrawn": "federation",
   "federation.accepted": "federation",

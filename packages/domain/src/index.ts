@@ -29,6 +29,8 @@ export * from "./api/routes";
 export * from "./api/admin-routes";
 export * from "./api/federation-routes";
 export * from "./api/ask-block-routes";
+export * from "./api/market-routes";
+export * from "./shops/market-lists";
 export * from "./api/access";
 export type * from "./api/types";
 export * from "./pin";

@@ -25,6 +25,11 @@ export interface QrPayload {
    * which then mean the scanning app's own server.
    */
   server?: string;
+  /**
+   * The marketplace's offer this pays (never in a code or a link: the offer's page opens the
+   * payment with it): the amount and memo are filled in, not fixed, and the payment names the offer.
+   */
+  offerId?: string;
 }
 
 /** A payment request's public id, as the server makes them (PaymentRequestId of the contract). */

@@ -111,6 +111,17 @@ export const SM = {
   federationPayeeUnknown: "This recipient does not exist in the other association.",
   federationTrustLimit: "This payment would take the balance between the two associations past the limit their boards set.",
   federationPaymentRefused: "The other association refused this payment: nothing was paid.",
+  // The marketplace (services/shops/offers.ts).
+  offerNeedsAccount: "Choose one of your active accounts to be paid into.",
+  offerExpiry: "Choose an expiry in the future, at most {max} days ahead.",
+  offersTooMany: "You already have {max} offers and needs listed: withdraw one first.",
+  offerNotFound: "This offer does not exist or is no longer listed.",
+  offerClosed: "This offer is no longer listed: it expired or was withdrawn.",
+  offerPayeeMismatch: "This payment does not match the offer: pay its owner.",
+  offerOwnPayment: "You cannot pay for your own offer.",
+  offerReportedTwice: "You already reported this offer.",
+  offerPhotosTooMany: "An offer has at most {max} photos: remove one first.",
+  offerPaymentKinds: "A payment pays either a request or an offer, not both.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

@@ -101,6 +101,8 @@ export const EVENT_KINDS = [
   "ask_declined",
   /** The member was asked for money, and the asker withdrew it: their screens update. */
   "ask_cancelled",
+  /** A member paid for the member's offer in the marketplace (the payment's own payment_received comes too). */
+  "offer_paid",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -115,7 +117,7 @@ export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent", "ask_can
  * switched on or off on its own in Preferences, and by push, every kind on each subscribed device. Event kinds but for `reconversion_paid`: a
  * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
  */
-export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid", "money_asked"] as const;
+export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid", "money_asked", "offer_paid"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** How a notification reaches the member outside the app: by e-mail, or pushed to a device (Web Push). */
@@ -248,5 +250,6 @@ export const AUDIT_ACTIONS = [
   "cashier_revoked",
   "cashier_accepted",
   "cashier_declined",
+  "market.offer_hidden",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate } from "../lib/router";
 import { useLingui } from "@lingui/react";
-import { M, type MemberEvent } from "@mutua/domain";
+import { M, msg, type MemberEvent } from "@mutua/domain";
 import { useModals } from "../ui/modals";
 import { useFormat } from "../lib/format";
 import { recency, type Recency } from "../lib/dates";
@@ -128,7 +128,7 @@ export function NotificationsScreen() {
 function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e: MemberEvent) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
-  const m = eventMessage(e);
+  const m = e.offer ? offerPaid(e, e.offer.title) : eventMessage(e);
   if (!m) return null;
   const date = new Date(e.date);
   return (
@@ -148,3 +148,7 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
     </li>
   );
 }
+
+/** An offer of the member's paid for in the marketplace (offer_paid): not a toast (features/notifications/texts.ts), a line here. */
+const offerPaid = (e: MemberEvent, title: string) =>
+  msg("{name} paid {amount} for your offer “{title}”", { amount: `${e.amount ?? ""} ${e.currency}`, name: e.counterparty ?? "", title });

@@ -14,6 +14,7 @@ import {
   HelpIcon,
   Icon,
   MapIcon,
+  MarketIcon,
   MembersIcon,
   ProfileIcon,
   SettingsIcon,
@@ -63,6 +64,8 @@ export default function UserMenuItems({ onChoose }: { onChoose: () => void }) {
         (config.profileUrl ? external(config.profileUrl, ProfileIcon, i18n._("Profile")) : page("/profile", ProfileIcon, i18n._("Profile")))}
       {/* The till: a shop asks an exact amount and sees it paid (features/till). */}
       {page("/receive", ShopIcon, i18n._("Receive payments"))}
+      {/* The members' offers and needs (features/shops/market). */}
+      {page("/market", MarketIcon, i18n._("Marketplace"))}
       {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
       {page("/preferences", SettingsIcon, i18n._("Settings"))}
       {unconfigured.length > 0 && page("/create-account", WalletIcon, i18n._("Create my wallet"))}

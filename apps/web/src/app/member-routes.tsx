@@ -76,6 +76,8 @@ const MEMBER: Screen[] = [
     element: screen(() => import("../features/shops/till/SalesScreen"), "SalesScreen", privately),
     title: "Sales",
   },
+  // The marketplace (features/shops/market): one route, its screens chosen inside it, loaded through its door (entry.ts).
+  { path: "/market/*?", element: screen(() => import("../features/shops/market/entry"), "MarketRoutes", privately) },
   {
     path: "/notifications",
     element: screen(() => import("./NotificationsScreen"), "NotificationsScreen", privately),

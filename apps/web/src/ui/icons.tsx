@@ -47,6 +47,7 @@ export {
   ScanQrCode as ScanIcon,
   Settings as SettingsIcon,
   Shield as AdministrationIcon,
+  ShoppingBag as MarketIcon,
   Star as StarIcon,
   Store as ShopIcon,
   TriangleAlert as WarningIcon,

@@ -17,6 +17,7 @@
 import type { adminRoutes } from "./admin-routes";
 import type { askBlockRoutes } from "./ask-block-routes";
 import type { federationRoutes } from "./federation-routes";
+import type { marketRoutes } from "./market-routes";
 import type { RouteSpec } from "./route-spec";
 
 export type { Access, HttpMethodName, Right, RouteSpec, WalletAt } from "./route-spec";
@@ -169,12 +170,13 @@ export const memberRoutes = {
 } as const satisfies Record<string, RouteSpec>;
 
 /** Every operation's route, as a type (the value is access.ts's `routes`). */
-type AllRoutes = typeof memberRoutes & typeof askBlockRoutes & typeof adminRoutes & typeof federationRoutes;
+type AllRoutes = typeof memberRoutes & typeof askBlockRoutes & typeof marketRoutes & typeof adminRoutes & typeof federationRoutes;
 
 export type RouteName = keyof AllRoutes;
 export type MemberRouteName = keyof typeof memberRoutes;
 export type AdminRouteName = keyof typeof adminRoutes;
 export type FederationRouteName = keyof typeof federationRoutes;
+export type MarketRouteName = keyof typeof marketRoutes;
 export type HttpMethod = AllRoutes[RouteName]["method"];
 
 /** The names of a path's `:parameters`, as a union of string literals. */

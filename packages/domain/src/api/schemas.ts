@@ -117,6 +117,19 @@ import {
   PeerQuoteBody,
   PeerTermsBody,
 } from "../federation/schemas";
+import {
+  HideOfferBody,
+  OfferBody,
+  OfferList,
+  OfferParams,
+  OfferPhotoParams,
+  OfferPhotoQuery,
+  OfferPhotoUploadBody,
+  OfferView,
+  OffersQuery,
+  ReportOfferBody,
+  ReportedOffer,
+} from "../shops/market";
 import { AuditPage, AuditQuery, Books, BooksQuery, Figures, FiguresQuery, LedgerHealth } from "../board/schemas";
 
 export * from "../platform/schemas";
@@ -125,6 +138,7 @@ export * from "../wallets/schemas";
 export * from "../members/schemas";
 export * from "../notifications/schemas";
 export * from "../shops/schemas";
+export * from "../shops/market";
 export * from "../payments/schemas";
 export * from "../association/schemas";
 export * from "../import/schemas";
@@ -194,6 +208,17 @@ export const schemas = {
   /** Answers the member stopped, and how many of their open asks were declined. */
   blockAsker: { params: MemberParams, response: BlockedAsker.extend({ declined: z.number().int() }) },
   unblockAsker: { params: MemberParams, response: Ok },
+  listOffers: { query: OffersQuery, response: OfferList },
+  createOffer: { body: OfferBody, response: OfferView },
+  getOffer: { params: OfferParams, response: OfferView },
+  updateOffer: { params: OfferParams, body: OfferBody, response: OfferView },
+  withdrawOffer: { params: OfferParams, response: OfferView },
+  addOfferPhoto: { params: OfferParams, body: OfferPhotoUploadBody, response: OfferView },
+  removeOfferPhoto: { params: OfferPhotoParams, response: OfferView },
+  getOfferPhoto: { params: OfferPhotoParams, query: OfferPhotoQuery, response: PhotoBytes },
+  reportOffer: { params: OfferParams, body: ReportOfferBody, response: Ok },
+  listReportedOffers: { response: z.array(ReportedOffer) },
+  hideOffer: { params: OfferParams, body: HideOfferBody, response: OfferView },
   createUserAccount: { body: CreateWalletBody, response: CreatedWallet },
   registerWallet: { body: RegisterWalletBody, response: RegisteredWallet },
   createPin: { body: CreatePinBody, response: PinCreated },

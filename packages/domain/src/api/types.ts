@@ -61,3 +61,5 @@ export type FederationTerms = NonNullable<ResponseOf<"listFederationLinks">["lin
 export type FederationLink = ResponseOf<"createFederationInvitation">["link"];
 export type FederationServer = ResponseOf<"federationServer">;
 export type FederationOverview = ResponseOf<"listFederationLinks">;
+export type OfferView = ResponseOf<"getOffer">;
+export type ReportedOffer = ResponseOf<"listReportedOffers">[number];

@@ -27,6 +27,8 @@ export const MemberEvent = z.object({
   stage: ReconversionStatus.nullable(),
   /** The ask for money it is about (money_asked, ask_declined, ask_cancelled), for its Pay. */
   requestId: PaymentRequestId.nullable(),
+  /** The marketplace's offer it is about (offer_paid): its id and title. */
+  offer: z.object({ id: z.string(), title: z.string() }).nullable(),
   read: z.boolean(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS, PAYMENT_REQUEST_STATUSES } from "../vocabulary";
 import { AmountString, Memo, PaymentRequestId, WalletId } from "../platform/schemas";
+import { OfferId } from "../shops/market";
 import { ReconversionStatus, TopUpState } from "../ledger/schemas";
 import { SubAccountKind } from "../ledger/schemas";
 import { NameHint } from "../members/schemas";
@@ -31,6 +32,11 @@ export const TransferBody = z.object({
    * signed message: it links the payment to the request, it moves no money.
    */
   requestId: PaymentRequestId.optional(),
+  /**
+   * The marketplace's offer this pays (shops/market.ts): it must be live and its owner the payee;
+   * its owner is told. Like `requestId`, not part of a ledger wallet's signed message.
+   */
+  offerId: OfferId.optional(),
   /** Ledger wallets: signing time and EIP-191 signature of the canonical transfer message. */
   at: z.string().max(40).optional(),
   signature: z

@@ -32,24 +32,28 @@ interface Row {
   has_counterparty: boolean;
   counterparty: string | null;
   request_public_id: string | null;
+  offer_public_id: string | null;
+  offer_title: string | null;
 }
 
 const SELECT = `
   SELECT e.id, e.kind, e.created_at, e.wallet_id, e.stage, e.read_at IS NOT NULL AS read, e.seq,
     c.symbol, m.public_id, coalesce(m.amount, pr.amount) AS amount,
     (cw.id IS NOT NULL OR pr.id IS NOT NULL) AS has_counterparty, coalesce(cm.name, ${crossPartyName("m.id", "cw")}, am.name) AS counterparty,
-    pr.public_id AS request_public_id
+    pr.public_id AS request_public_id, mo.public_id AS offer_public_id, mo.title AS offer_title
   FROM member_events e
   JOIN wallets w ON w.id = e.wallet_id
   JOIN backends b ON b.id = w.backend_id
   JOIN currencies c ON c.id = b.currency_id
   LEFT JOIN movements m ON m.id = e.movement_id
-  LEFT JOIN wallets cw ON cw.id = CASE e.kind WHEN 'payment_received' THEN m.payer_wallet_id WHEN 'payment_sent' THEN m.payee_wallet_id
+  LEFT JOIN wallets cw ON cw.id = CASE e.kind WHEN 'payment_received' THEN m.payer_wallet_id WHEN 'offer_paid' THEN m.payer_wallet_id WHEN 'payment_sent' THEN m.payee_wallet_id
     WHEN 'cashier_invited' THEN e.wallet_id END
   LEFT JOIN members cm ON cm.id = cw.member_id
   -- An ask for money names the other side: the asker to the asked member, the asked member to the asker.
   LEFT JOIN payment_requests pr ON pr.id = e.request_id
-  LEFT JOIN members am ON am.id = CASE e.kind WHEN 'ask_declined' THEN pr.asked_member_id ELSE pr.created_by END`;
+  LEFT JOIN members am ON am.id = CASE e.kind WHEN 'ask_declined' THEN pr.asked_member_id ELSE pr.created_by END
+  -- A payment for the member's offer in the marketplace names the offer.
+  LEFT JOIN market_offers mo ON mo.id = e.offer_id`;
 
 function view(r: Row, associationName: string): MemberEvent {
   return {
@@ -65,6 +69,7 @@ function view(r: Row, associationName: string): MemberEvent {
     transactionId: r.public_id,
     stage: r.stage,
     requestId: r.request_public_id,
+    offer: r.offer_public_id === null ? null : { id: r.offer_public_id, title: r.offer_title ?? "" },
     read: r.read,
   };
 }

@@ -139,6 +139,8 @@ export interface DeliveryFacts {
   /** When the payer joined, when another member's name looks like theirs (services/members/name-hints.ts). */
   counterpartySince: string | null;
   memo: string;
+  /** The marketplace's offer paid for (offer_paid): its title. */
+  offerTitle: string | null;
 }
 
 /** What a message must say, read when it is sent (the member's address and language as they are now). */
@@ -148,7 +150,7 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
             s.id AS "deviceId", s.endpoint, s.p256dh, s.auth,
             d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount) AS amount, c.symbol,
             c.name AS "currencyName", cm.name AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
-            coalesce(m.recipient_memo, pr.sender_memo, '') AS memo
+            coalesce(m.recipient_memo, pr.sender_memo, '') AS memo, mo.title AS "offerTitle"
        FROM notification_deliveries d
        JOIN member_events e ON e.id = d.event_id
        JOIN members mb ON mb.id = e.member_id
@@ -156,10 +158,11 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
        JOIN backends b ON b.id = w.backend_id
        JOIN currencies c ON c.id = b.currency_id
        LEFT JOIN movements m ON m.id = e.movement_id
-       LEFT JOIN wallets cw ON cw.id = CASE e.kind WHEN 'payment_received' THEN m.payer_wallet_id END
+       LEFT JOIN wallets cw ON cw.id = CASE WHEN e.kind IN ('payment_received', 'offer_paid') THEN m.payer_wallet_id END
        -- Who asks for money: the ask's maker.
        LEFT JOIN payment_requests pr ON pr.id = e.request_id
        LEFT JOIN members cm ON cm.id = coalesce(cw.member_id, pr.created_by)
+       LEFT JOIN market_offers mo ON mo.id = e.offer_id
        LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
       WHERE d.id = $1`,
     [id],

@@ -25,6 +25,8 @@ export interface NotificationFacts {
   counterpartySince?: string | null;
   /** The payer's memo for the member, if any. */
   memo: string;
+  /** The title of the member's offer paid for (offer_paid). */
+  offerTitle?: string | null;
 }
 
 interface Words {
@@ -54,6 +56,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
       reconversion_paid: (f, amount) => `${f.counterparty} paid your reconversion of ${amount}`,
       money_asked: (f, amount) => `${f.counterparty} asks you for ${amount}`,
+      offer_paid: (f, amount) => `${f.counterparty} paid ${amount} for your offer “${f.offerTitle ?? ""}”`,
     },
     memo: (memo) => `Memo: ${memo}`,
     open: (url) => `See it in your account: ${url}`,
@@ -65,6 +68,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: "accounts approved",
       reconversion_paid: "reconversions paid",
       money_asked: "requests for money",
+      offer_paid: "payments for your offers",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Received ${amount}`,
@@ -72,6 +76,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: () => "Account approved",
       reconversion_paid: (_f, amount) => `Reconversion of ${amount} paid`,
       money_asked: (_f, amount) => `Asked for ${amount}`,
+      offer_paid: (f, amount) => `${amount} for “${f.offerTitle ?? ""}”`,
     },
     pushBody: {
       payment_received: (f) => `From ${f.counterparty}`,
@@ -79,6 +84,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
       reconversion_paid: (f) => `By ${f.counterparty}`,
       money_asked: (f) => `By ${f.counterparty}: pay or decline in the app`,
+      offer_paid: (f) => `Paid by ${f.counterparty}`,
     },
   },
   "fr-FR": {
@@ -90,6 +96,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
       reconversion_paid: (f, amount) => `${f.counterparty} a payé votre reconversion de ${amount}`,
       money_asked: (f, amount) => `${f.counterparty} vous demande ${amount}`,
+      offer_paid: (f, amount) => `${f.counterparty} a payé ${amount} pour votre annonce « ${f.offerTitle ?? ""} »`,
     },
     memo: (memo) => `Mémo : ${memo}`,
     open: (url) => `Voir dans votre compte : ${url}`,
@@ -101,6 +108,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: "les comptes validés",
       reconversion_paid: "les reconversions payées",
       money_asked: "les demandes d'argent",
+      offer_paid: "les paiements de vos annonces",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Vous avez reçu ${amount}`,
@@ -108,6 +116,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: () => "Compte validé",
       reconversion_paid: (_f, amount) => `Reconversion de ${amount} payée`,
       money_asked: (_f, amount) => `On vous demande ${amount}`,
+      offer_paid: (f, amount) => `${amount} pour « ${f.offerTitle ?? ""} »`,
     },
     pushBody: {
       payment_received: (f) => `De ${f.counterparty}`,
@@ -115,6 +124,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
       reconversion_paid: (f) => `Par ${f.counterparty}`,
       money_asked: (f) => `Par ${f.counterparty} : payez ou refusez dans l'application`,
+      offer_paid: (f) => `Payé par ${f.counterparty}`,
     },
   },
 };

@@ -278,6 +278,7 @@ export class NotificationWorker {
       counterparty: f.counterparty ?? settings.associationName,
       counterpartySince: f.counterpartySince,
       memo: f.memo,
+      offerTitle: f.offerTitle,
     };
     if (f.channel === "push") return this.push(c, f, said);
     const token = await unsubscribeToken(db, f.memberId, f.kind);

@@ -20,6 +20,7 @@ import { Refusal, invalid, notFound } from "../platform/errors";
 import { requireReconversions, type Features } from "../platform/features";
 import { postMovement, postMovementTx, type MovementRequest, type MovementRow } from "../ledger/ledger";
 import { lockRequestForPayment, markRequestPaid } from "./payment-requests";
+import { lockOfferForPayment, recordOfferPayment } from "../shops/offers";
 import { sentView, transactionByMovement } from "../ledger/transactions";
 import type { WalletRow } from "../wallets/wallets";
 
@@ -188,6 +189,8 @@ export interface TransferInput {
   signature?: string | undefined;
   /** The payment request this pays, if any. */
   requestId?: string | undefined;
+  /** The marketplace's offer this pays, if any. */
+  offerId?: string | undefined;
 }
 
 /**
@@ -196,6 +199,7 @@ export interface TransferInput {
  * the server, which never holds the key, cannot forge one.
  */
 export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { associationName: string; features: Features }, now = new Date()) {
+  if (input.requestId && input.offerId) throw new Refusal(ErrorCode.validation, { id: SM.offerPaymentKinds });
   const { payer, payee } = await counterpart(db, me, input.from, input.to, input.key);
   if (payee.role === "safe") requireReconversions(ctx.features);
   const parts = input.parts.map((p) => ({ account: p.account, amount: sentCents(p.amount) }));
@@ -237,7 +241,11 @@ export async function transfer(db: Db, me: bigint, input: TransferInput, ctx: { 
     signedMessage,
     signature: input.signature ?? null,
   };
-  const { movement, replayed } = input.requestId ? await payRequest(db, input.requestId, movementRequest) : await postMovement(db, movementRequest);
+  const { movement, replayed } = input.requestId
+    ? await payRequest(db, input.requestId, movementRequest)
+    : input.offerId
+      ? await payOffer(db, input.offerId, movementRequest)
+      : await postMovement(db, movementRequest);
   // A payment just made is answered from what it knows; one answered again (same key) as the ledger holds it now.
   if (replayed) return transactionByMovement(db, payer.id, movement.id, ctx.associationName);
   return sentView(movement, parts, { id: payee.id, memberId: payee.member_id, name: payee.owner_name }, payer.symbol, ctx.associationName);
@@ -269,6 +277,32 @@ async function payRequest(db: Db, requestId: string, req: MovementRequest): Prom
         // The key already paid something else with the same details: that payment is not this request's.
         if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
         await markRequestPaid(tx, requestId, movement);
+        return { movement, replayed: false };
+      });
+    } catch (e) {
+      const { code, constraint } = e as { code?: string; constraint?: string };
+      const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
+      if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
+      throw e;
+    }
+  }
+}
+
+/**
+ * Pays a marketplace offer: in one transaction the offer is checked (live, its owner the payee:
+ * services/shops/offers.ts), the movement posted, the link kept and the owner told (offer_paid).
+ * A refusal writes nothing. The retry of the payment (same key) answers it again and tells nobody twice.
+ */
+async function payOffer(db: Db, offerId: string, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
+  // A retry of a payment made (its answer lost) is answered by the ledger, whatever the offer became since.
+  if (await alreadyPosted(db, req.payerWalletId, req.idempotencyKey)) return postMovement(db, req);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await inTransaction(db, async (tx) => {
+        const offer = await lockOfferForPayment(tx, offerId, { payeeWalletId: req.payeeWalletId, payerWalletId: req.payerWalletId });
+        const { movement, replayed } = await postMovementTx(tx, req);
+        if (replayed) return { movement, replayed: true };
+        await recordOfferPayment(tx, offer, movement);
         return { movement, replayed: false };
       });
     } catch (e) {

@@ -13,13 +13,15 @@ const event = (kind: MemberEvent["kind"]): MemberEvent => ({
   transactionId: kind.startsWith("wallet") ? null : "tx",
   stage: kind === "reconversion_stage" ? "paid" : null,
   requestId: null,
+  offer: kind === "offer_paid" ? { id: `of_${"A".repeat(22)}`, title: "Organic eggs" } : null,
   read: false,
 });
 
 describe("what an event says", () => {
   it("tells every kind but the member's own doings, which only refresh the screens", () => {
     for (const kind of EVENT_KINDS) {
-      const silent = (SILENT_EVENT_KINDS as readonly string[]).includes(kind);
+      // An offer paid for is said by the notification centre; its payment_received is the toast.
+      const silent = (SILENT_EVENT_KINDS as readonly string[]).includes(kind) || kind === "offer_paid";
       expect(eventMessage(event(kind)) === null, kind).toBe(silent);
     }
   });

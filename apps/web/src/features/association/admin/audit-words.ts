@@ -58,6 +58,7 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   cashier_revoked: (i18n, e) => withDetail(i18n, i18n._("Cashier removed"), text(e.details.name)),
   cashier_accepted: (i18n) => i18n._("Became a cashier of this till"),
   cashier_declined: (i18n) => i18n._("Declined to be a cashier of this till"),
+  "market.offer_hidden": (i18n) => i18n._("Hid an offer of the marketplace"),
   "federation.invited": (i18n) => i18n._("Another association invited to link"),
   "federation.invitation_withdrawn": (i18n) => i18n._("Invitation to link withdrawn"),
   "federation.accepted": (i18n, e) => withDetail(i18n, i18n._("Link with another association accepted"), text(e.details.peer)),

@@ -19,6 +19,7 @@ export function EmailNotifications() {
     wallet_approved: i18n._("Account approved"),
     reconversion_paid: i18n._("Reconversion paid"),
     money_asked: i18n._("Asked for money"),
+    offer_paid: i18n._("Offers paid for"),
   };
   const flip = async (kind: NotificationKind, on: boolean) => {
     try {

@@ -25,9 +25,17 @@ export interface PaymentRequest {
   requestId?: string | undefined;
 }
 
+/** What an offer of the marketplace fills in (its price, if any, and its title as memo), all of it editable. */
+export interface PaymentPrefill {
+  amount: string | null;
+  memo: string;
+  offerId: string;
+}
+
 interface Props {
   from: AccountEntry;
   recipient: Recipient;
+  prefill?: PaymentPrefill | undefined;
   /** Amount and recipient memo locked, sender memo prefilled. */
   request?: PaymentRequest | undefined;
   /** Toward the safe wallet: no memos, the button says Reconversion (docs/spec.md §4 "Reconversion"). */
@@ -36,13 +44,13 @@ interface Props {
 }
 
 /** docs/spec.md §2 "Send money" step 2 of 2: amount and memos, every rule of docs/spec.md §5, then a review. */
-export function PaymentStep({ from, recipient, request, reconversion, onReview }: Props) {
+export function PaymentStep({ from, recipient, request, prefill, reconversion, onReview }: Props) {
   const { i18n } = useLingui();
   const config = useConfig();
   const fmt = useFormat();
   const ids = useId();
-  const [amountText, setAmountText] = useState(request ? fmt.amountInput(request.amount) : "");
-  const [senderMemo, setSenderMemo] = useState(request?.senderMemo ?? "");
+  const [amountText, setAmountText] = useState(request ? fmt.amountInput(request.amount) : prefill?.amount ? fmt.amountInput(prefill.amount) : "");
+  const [senderMemo, setSenderMemo] = useState(request?.senderMemo ?? prefill?.memo ?? "");
   const [sameMemo, setSameMemo] = useState(true);
   const [recipientMemo, setRecipientMemo] = useState("");
   // A request fixes the recipient's memo: no split switch then (docs/spec.md §5 "Memos").
@@ -93,6 +101,7 @@ export function PaymentStep({ from, recipient, request, reconversion, onReview }
           // Made when the member presses Send; the retries of this payment reuse it.
           key: newPaymentKey(),
           ...(request?.requestId ? { requestId: request.requestId } : {}),
+          ...(prefill ? { offerId: prefill.offerId } : {}),
         });
       }}
     >

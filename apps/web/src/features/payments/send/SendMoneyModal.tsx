@@ -22,7 +22,7 @@ import { useFormat } from "../../../lib/format";
 import { accountLabel, subAccountLabel } from "../../wallets";
 import { payingAccount } from "../../../data/accounts";
 import { RecipientStep } from "./RecipientStep";
-import { PaymentStep, type PaymentRequest } from "./PaymentStep";
+import { PaymentStep, type PaymentPrefill, type PaymentRequest } from "./PaymentStep";
 import { useSendPayment, type PaymentDraft } from "./useSendPayment";
 import { isAcross, payAcrossPath } from "../qr/across-link";
 import "./send.css";
@@ -36,7 +36,7 @@ type Step =
   | { name: "opening" }
   /** The code cannot be paid (its request was paid, expired or cancelled; its recipient unknown): said plainly, with a way out. */
   | { name: "closed"; message: Msg }
-  | { name: "payment"; recipient: Recipient; request?: PaymentRequest | undefined; fromQr?: boolean }
+  | { name: "payment"; recipient: Recipient; request?: PaymentRequest | undefined; prefill?: PaymentPrefill | undefined; fromQr?: boolean }
   | { name: "review"; draft: PaymentDraft; back: Step };
 
 interface Props {
@@ -81,6 +81,11 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, scan = fal
     }
     if (!recipient) return setStep({ name: "closed", message: { id: M.qrRecipientSearchFailed } });
     let request: PaymentRequest | undefined;
+    if (payload.offerId) {
+      // An offer of the marketplace: its price and title filled in, the member may change them.
+      const prefill = { amount: payload.amount ?? null, memo: payload.senderMemo ?? "", offerId: payload.offerId };
+      return setStep({ name: "payment", recipient, prefill, fromQr: true });
+    }
     if (payload.requestId) {
       // A till's request: what the server holds decides (paid by another customer, expired,
       // cancelled), and is said before anything is typed.
@@ -150,6 +155,7 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, scan = fal
                 from={from}
                 recipient={step.recipient}
                 request={step.request}
+                prefill={step.prefill}
                 reconversion={Boolean(reconversion)}
                 onReview={(draft) => setStep({ name: "review", draft, back: step })}
               />

@@ -15,6 +15,8 @@ export interface PaymentDraft {
   key: string;
   /** The server's payment request this payment pays (a scanned till code): paid once, or refused. */
   requestId?: string;
+  /** The marketplace's offer this payment pays: its owner is told, or it is refused (no longer listed). */
+  offerId?: string;
 }
 
 export type SendOutcome = { kind: "sent"; tx: TransactionView } | { kind: "canceled" } | { kind: "unconfirmed" } | { kind: "failed"; messages: Msg[] };
@@ -69,7 +71,7 @@ export async function sendPayment(deps: SendPaymentDeps, d: PaymentDraft): Promi
     }
 
     const body = { from: d.from.id, to: d.recipient.walletId, parts: d.parts, senderMemo: d.senderMemo, recipientMemo: d.recipientMemo, key: d.key };
-    const request = d.requestId ? { requestId: d.requestId } : {};
+    const request = d.requestId ? { requestId: d.requestId } : d.offerId ? { offerId: d.offerId } : {};
     let signed: { at?: string; signature?: string } = {};
     if (d.from.requiresUnlock) {
       const privateKey = await deps.unlockWallet(d.from.id);
