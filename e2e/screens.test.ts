@@ -17,6 +17,7 @@ import {
   openMembersList,
   searchMember,
 } from "./pages/admin";
+import { openOffer } from "./pages/market";
 import { english, french, goTo, menuEntry, openMenu, press, screenTitle, signInWords } from "./pages/app";
 import { currencyFigures, openFigures } from "./pages/board";
 import { DEMO_PASSWORD, signIn } from "./pages/members";
@@ -310,6 +311,12 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       await bob.page.getByRole("heading", { name: t("Notifications") }).waitFor();
       await bob.page.locator("main .notification").first().waitFor();
       await inspect(bob.page, "notifications");
+      // The marketplace and one of the demo's offers, as any member finds them.
+      await goTo(bob.page, "/market");
+      await bob.page.locator(".offer-list[aria-busy=false] .offer-card").first().waitFor();
+      await inspect(bob.page, "market");
+      await openOffer(bob.page, bob.page.locator(".offer-card").filter({ hasText: "Vegetable basket" }), "Vegetable basket", { phone });
+      await inspect(bob.page, "market-offer");
       expect(bob.errors).toEqual([]);
       await bob.context.close();
 
