@@ -173,7 +173,7 @@ describe("the dashboard on a phone", () => {
     await context.close();
   });
 
-  it("pulling the page down from its top and letting go refreshes the balances, a turning mark meanwhile; a short pull does not", async () => {
+  it("a pressed movement is shaded; pulling the page down from its top and letting go refreshes the balances, a turning mark meanwhile; a short pull does not", async () => {
     const { page, context, errors } = await signedIn(suite, "bob@example.com", "Demo1234!", { phone: true });
     await accountCard(page, "Main account").waitFor();
     await page.locator(".tx-list li").first().waitFor();
@@ -188,6 +188,20 @@ describe("the dashboard on a phone", () => {
       for (let y = 200; y <= 200 + by; y += 20) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at(y) });
       await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     };
+    // A movement's row answers the finger at once: pressed, it is shaded.
+    const row = page.locator(".tx-list .tx").first();
+    const shade = () => row.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const idle = await shade();
+    const rowBox = await box(row);
+    // (A pointer held down on it, then taken off it before it is let go: nothing opens.)
+    await page.mouse.move(rowBox.x + rowBox.width / 2, rowBox.y + rowBox.height / 2);
+    await page.mouse.down();
+    await expect.poll(shade).not.toBe(idle);
+    await page.mouse.move(rowBox.x + rowBox.width / 2, 5);
+    await page.mouse.up();
+    await expect.poll(shade).toBe(idle);
+    expect(await page.getByRole("dialog").count()).toBe(0);
+
     const asked: string[] = [];
     page.on("request", (r) => new URL(r.url()).pathname === "/api/accounts" && asked.push(r.url()));
 
