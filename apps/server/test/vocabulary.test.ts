@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   BACKEND_KINDS,
+  BUSINESS_STATUSES,
   BACKEND_STATUSES,
   CREDENTIAL_KINDS,
   EVENT_KINDS,
@@ -44,6 +45,8 @@ import { setupServerTest } from "./setup";
 const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "association.logo_type": LOGO_TYPES,
   "member_photos.type": PHOTO_TYPES,
+  "businesses.photo_type": PHOTO_TYPES,
+  "businesses.status": BUSINESS_STATUSES,
   "import_uploads.kind": IMPORT_FILE_KINDS,
   "backends.kind": BACKEND_KINDS,
   "backends.status": BACKEND_STATUSES,

@@ -29,6 +29,8 @@ export * from "./api/routes";
 export * from "./api/admin-routes";
 export * from "./api/federation-routes";
 export * from "./api/ask-block-routes";
+export * from "./api/directory-routes";
+export * from "./shops/hours";
 export * from "./api/access";
 export type * from "./api/types";
 export * from "./pin";

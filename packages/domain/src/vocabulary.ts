@@ -248,5 +248,8 @@ export const AUDIT_ACTIONS = [
   "cashier_revoked",
   "cashier_accepted",
   "cashier_declined",
+  "business.approved",
+  "business.discarded",
+  "directory.settings_changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -5,6 +5,7 @@ import type { Db } from "../db/pool";
 import { postMovement, type MovementKind } from "../services/ledger/ledger";
 import { createMember, findMemberByEmail } from "../services/members/members";
 import { hashPassword } from "../services/members/passwords";
+import { seedDemoBusinesses } from "./businesses";
 import { ensureSystemWallets, getBackend, openCustodialWallet, openLedgerWallet, systemWallet } from "../services/wallets/wallets";
 
 export const DEMO_PASSWORD = "Demo1234!";
@@ -99,6 +100,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
   // (and nobody else's notifications are touched).
   await db.query("UPDATE member_events SET read_at = created_at WHERE read_at IS NULL AND member_id = ANY($1::bigint[])", [created]);
   await seedPaidTopUp(db);
+  await seedDemoBusinesses(db, CUSTODIAL);
 }
 
 async function seedPaidTopUp(db: Db): Promise<void> {
