@@ -35,7 +35,8 @@ function overridden(file: Record<string, unknown>, a: Association): Record<strin
   const object = (v: unknown) => (typeof v === "object" && v !== null ? v : {});
   // The owners' directory settings over the file's, key by key (the file may name the tiles, the owners the framing sites).
   const directory = { ...object(file.directory), ...object(a.appSettings.directory) };
-  return { ...file, ...a.appSettings, theme, directory, ...logo, disableTopUp: !a.topUps, disableReconversion: !a.reconversions };
+  const directories = Object.keys(directory).length > 0 ? { directory } : {};
+  return { ...file, ...a.appSettings, theme, ...directories, ...logo, disableTopUp: !a.topUps, disableReconversion: !a.reconversions };
 }
 
 /** The app's config.json as the association now is, made again only when its row changed. */

@@ -1,4 +1,3 @@
-import { DEFAULT_DIRECTORY_TIME_ZONE, DEFAULT_TILE_ATTRIBUTION, DEFAULT_TILE_URL } from "./shops/hours";
 /**
  * The app's config.json (spec section 3): every key, its default, and how odd values are read.
  * Pure: the server serves the resolved file and the app resolves it again, so both agree.
@@ -54,57 +53,15 @@ export interface AppConfig {
   /**
    * Ours: the association's own map and directory of businesses (docs/architecture.md "The
    * directory"): its tiles, the time zone its opening hours are in, the optional geocoding
-   * service, and the sites that may frame `/carto?embed=1`. Set in config.json or by the owners.
+   * service, and the sites that may frame `/carto?embed=1`. Set in config.json or by the owners;
+   * read with `directoryConfig` (shops/hours.ts), which only the map and the server need.
    */
-  directory: DirectoryConfig;
+  directory?: unknown;
   /**
    * Ours, set by the server alone (never read from a file): no association yet, `npm run setup`
    * has not been run. The server then serves its setup page instead of the app.
    */
   setupRequired?: boolean;
-}
-
-export interface DirectoryConfig {
-  /** A raster tile template ({z}/{x}/{y}), OpenStreetMap's by default. */
-  tileUrl: string;
-  tileAttribution: string;
-  timeZone: string;
-  /** A Nominatim-like search address (`?q=` and `format=json` are added); none by default. */
-  geocoderUrl?: string;
-  /** Origins (https://site.example) that may frame the embeddable map. */
-  embedOrigins: string[];
-}
-
-export const DEFAULT_DIRECTORY: DirectoryConfig = {
-  tileUrl: DEFAULT_TILE_URL,
-  tileAttribution: DEFAULT_TILE_ATTRIBUTION,
-  timeZone: DEFAULT_DIRECTORY_TIME_ZONE,
-  embedOrigins: [],
-};
-
-/** An http(s) origin, as a site framing the map is named; null for anything else. */
-export function originOnly(v: unknown): string | null {
-  if (typeof v !== "string" || !/^https?:\/\/[^\s/]+\/?$/.test(v)) return null;
-  try {
-    return new URL(v).origin;
-  } catch {
-    return null;
-  }
-}
-
-function resolveDirectory(raw: unknown): DirectoryConfig {
-  if (!isObject(raw)) return DEFAULT_DIRECTORY;
-  const tileUrl = str(raw.tileUrl);
-  const okTiles = tileUrl && /^https?:\/\/\S+$/.test(tileUrl) && tileUrl.includes("{z}");
-  const geocoderUrl = str(raw.geocoderUrl);
-  const out: DirectoryConfig = {
-    tileUrl: okTiles ? tileUrl : DEFAULT_TILE_URL,
-    tileAttribution: okTiles ? (str(raw.tileAttribution) ?? "") : DEFAULT_TILE_ATTRIBUTION,
-    timeZone: str(raw.timeZone) ?? DEFAULT_DIRECTORY_TIME_ZONE,
-    embedOrigins: Array.isArray(raw.embedOrigins) ? raw.embedOrigins.map(originOnly).filter((o): o is string => o !== null) : [],
-  };
-  if (geocoderUrl && /^https?:\/\/\S+$/.test(geocoderUrl)) out.geocoderUrl = geocoderUrl;
-  return out;
 }
 
 export const APP_VERSION = "1.1.1";
@@ -137,7 +94,6 @@ export const DEFAULT_CONFIG: AppConfig = {
   disableReconversionStatusDisplay: false,
   accountsRefreshInterval: 90,
   transactionsRefreshInterval: 90,
-  directory: DEFAULT_DIRECTORY,
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -203,7 +159,8 @@ export function resolveConfig(raw: unknown): AppConfig {
     disableReconversionStatusDisplay: bool(r.disableReconversionStatusDisplay, false),
     accountsRefreshInterval: interval(r.accountsRefreshInterval, 10),
     transactionsRefreshInterval: interval(r.transactionsRefreshInterval, 1),
-    directory: resolveDirectory(r.directory),
+    // As it is: directoryConfig reads it, where the map and the server need it.
+    directory: r.directory,
   };
   for (const key of ["loginLogoUrl", "logoUrl", "mapUrl", "helpUrl", "cguUrl", "signUpUrl", "profileUrl", "adminUrl"] as const) {
     const v = key in r ? str(r[key]) : DEFAULT_CONFIG[key];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppConfig } from "@mutua/domain";
+import { directoryConfig, type AppConfig } from "@mutua/domain";
 import type { Settings } from "../settings";
 import { forbidden } from "../services/platform/errors";
 import { sessionCredential } from "./auth";
@@ -25,8 +25,9 @@ export function contentSecurityPolicy(s: Settings, config: AppConfig, opts: { em
   const map = config.mapUrl ? (originOf(config.mapUrl) ?? "'self'") : null;
   // The association's own map draws tiles from its tile server (any https one already may), and
   // asks its geocoding service, if it has one, where an address is.
-  const tiles = originOf(config.directory.tileUrl.replace(/[{}]/g, ""));
-  const geocoder = originOf(config.directory.geocoderUrl);
+  const directory = directoryConfig(config);
+  const tiles = originOf(directory.tileUrl.replace(/[{}]/g, ""));
+  const geocoder = originOf(directory.geocoderUrl);
   return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
@@ -42,7 +43,7 @@ export function contentSecurityPolicy(s: Settings, config: AppConfig, opts: { em
     "form-action 'self'",
     // Other sites may not frame the app (clickjacking); its own map page may frame this server's files,
     // and the sites the owners list may frame the embeddable map (`/carto?embed=1`) alone.
-    `frame-ancestors 'self'${opts.embed ? config.directory.embedOrigins.map((o) => ` ${o}`).join("") : ""}`,
+    `frame-ancestors 'self'${opts.embed ? directory.embedOrigins.map((o) => ` ${o}`).join("") : ""}`,
   ].join("; ");
 }
 

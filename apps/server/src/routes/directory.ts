@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppConfig } from "@mutua/domain";
+import { directoryConfig, type AppConfig } from "@mutua/domain";
 import type { AppDeps } from "../deps";
 import { operation } from "../http/contract";
 import { notFound } from "../services/platform/errors";
@@ -32,7 +32,7 @@ export function directoryRoutes(app: FastifyInstance, deps: AppDeps, config: () 
 
   operation(app, deps, "getDirectory", async ({ query }) => {
     const categories = await listCategories(db);
-    const { timeZone } = config().directory;
+    const { timeZone } = directoryConfig(config());
     return { categories, businesses: await searchDirectory(db, query, categories, timeZone), timeZone };
   });
   operation(app, deps, "getBusiness", async ({ params }) => publicBusiness(db, params.businessId));
@@ -79,8 +79,8 @@ export function directoryRoutes(app: FastifyInstance, deps: AppDeps, config: () 
   operation(app, deps, "approveBusiness", async ({ memberId, params }) => decideBusiness(db, memberId, params.businessId, "approved"));
   operation(app, deps, "discardBusiness", async ({ memberId, params }) => decideBusiness(db, memberId, params.businessId, "discarded"));
 
-  operation(app, deps, "getDirectorySettings", async () => directorySettings(db, config().directory));
-  operation(app, deps, "saveDirectorySettings", async ({ memberId, body }) => saveDirectorySettings(db, memberId, body, config().directory));
+  operation(app, deps, "getDirectorySettings", async () => directorySettings(db, directoryConfig(config())));
+  operation(app, deps, "saveDirectorySettings", async ({ memberId, body }) => saveDirectorySettings(db, memberId, body, directoryConfig(config())));
 
   operation(app, deps, "getBusinessFigures", async ({ query }) => businessFigures(db, query.since));
 }

@@ -37,11 +37,9 @@ export function UserMenu({ name, onChoose }: { name: string; onChoose: () => voi
       buttonClassName="nav-item dropdown-trigger"
     >
       {/* On a phone the bottom bar's Menu opens this menu alone: the map is here too. */}
-      {config.mapUrl && (
-        <Link className="nav-item only-phone" {...menuItem} to="/carto">
-          {i18n._("Map")}
-        </Link>
-      )}
+      <Link className="nav-item only-phone" {...menuItem} to="/carto">
+        {i18n._("Map")}
+      </Link>
       {/* The association's own profile page if it has one, else ours. */}
       {!config.hideProfile &&
         (config.profileUrl ? (

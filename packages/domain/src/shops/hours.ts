@@ -100,6 +100,10 @@ export function distanceMetres(a: { lat: number; lon: number }, b: { lat: number
   return 2 * 6_371_000 * Math.asin(Math.sqrt(h));
 }
 
+/** The member's own business profile, in the app: `/carto/mine` (a business's id begins with bz_). */
+export const MY_BUSINESS = "mine";
+export const MY_BUSINESS_PATH = `/carto/${MY_BUSINESS}`;
+
 /** The public page of a business, in the app. */
 export const businessPath = (id: string) => `/carto/${encodeURIComponent(id)}`;
 
@@ -107,3 +111,51 @@ export const businessPath = (id: string) => `/carto/${encodeURIComponent(id)}`;
 export const DEFAULT_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
 export const DEFAULT_TILE_ATTRIBUTION = "© OpenStreetMap contributors";
 export const DEFAULT_DIRECTORY_TIME_ZONE = "Europe/Paris";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
+
+export interface DirectoryConfig {
+  /** A raster tile template ({z}/{x}/{y}), OpenStreetMap's by default. */
+  tileUrl: string;
+  tileAttribution: string;
+  timeZone: string;
+  /** A Nominatim-like search address (`?q=` and `format=json` are added); none by default. */
+  geocoderUrl?: string;
+  /** Origins (https://site.example) that may frame the embeddable map. */
+  embedOrigins: string[];
+}
+
+export const DEFAULT_DIRECTORY: DirectoryConfig = {
+  tileUrl: DEFAULT_TILE_URL,
+  tileAttribution: DEFAULT_TILE_ATTRIBUTION,
+  timeZone: DEFAULT_DIRECTORY_TIME_ZONE,
+  embedOrigins: [],
+};
+
+/** An http(s) origin, as a site framing the map is named; null for anything else. */
+export function originOnly(v: unknown): string | null {
+  if (typeof v !== "string" || !/^https?:\/\/[^\s/]+\/?$/.test(v)) return null;
+  try {
+    return new URL(v).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The directory's settings of a config.json, every missing or malformed key defaulted. */
+export function directoryConfig(config: { directory?: unknown }): DirectoryConfig {
+  const raw = config.directory;
+  if (!isObject(raw)) return DEFAULT_DIRECTORY;
+  const tileUrl = str(raw.tileUrl);
+  const okTiles = tileUrl && /^https?:\/\/\S+$/.test(tileUrl) && tileUrl.includes("{z}");
+  const geocoderUrl = str(raw.geocoderUrl);
+  const out: DirectoryConfig = {
+    tileUrl: okTiles ? tileUrl : DEFAULT_TILE_URL,
+    tileAttribution: okTiles ? (str(raw.tileAttribution) ?? "") : DEFAULT_TILE_ATTRIBUTION,
+    timeZone: str(raw.timeZone) ?? DEFAULT_DIRECTORY_TIME_ZONE,
+    embedOrigins: Array.isArray(raw.embedOrigins) ? raw.embedOrigins.map(originOnly).filter((o): o is string => o !== null) : [],
+  };
+  if (geocoderUrl && /^https?:\/\/\S+$/.test(geocoderUrl)) out.geocoderUrl = geocoderUrl;
+  return out;
+}

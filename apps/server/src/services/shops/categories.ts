@@ -1,4 +1,4 @@
-import { resolveConfig, type DirectoryConfig } from "@mutua/domain";
+import { directoryConfig, type DirectoryConfig } from "@mutua/domain";
 import type { SaveDirectorySettingsBody } from "@mutua/domain/api/schemas";
 import type { z } from "zod";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
@@ -70,7 +70,7 @@ export async function saveDirectorySettings(db: Db, owner: bigint, body: SaveBod
     await tx.query("UPDATE association SET app_settings = jsonb_set(app_settings, '{directory}', $1::jsonb), updated_at = clock_timestamp()", [
       JSON.stringify(directory),
     ]);
-    const after = await directorySettings(tx, resolveConfig({ directory }).directory);
+    const after = await directorySettings(tx, directoryConfig({ directory }));
     await audit(tx, owner, "directory.settings_changed", "association", { before, after });
     return after;
   });
