@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from "react";
+import { lazy, Suspense, useMemo, useState, type FormEvent } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
 import { businessPath, directoryConfig, NO_HOURS, type BodyOf, type MyBusiness } from "@mutua/domain";
@@ -11,11 +11,13 @@ import { backendLabel } from "../../wallets";
 import { photoFromFile } from "../../members";
 import { useDirectory } from "../carto/queries";
 import { categoryName, type Place } from "../carto/filter";
+import type { MapMarker } from "../carto/MapView";
 import { HoursEditor } from "./HoursEditor";
 import { useMyBusiness, useRemoveMyBusiness, useSaveMyBusiness, useUploadBusinessPhoto } from "./queries";
 import "../carto/directory.css";
 import "./business.css";
 
+const NO_MARKERS: MapMarker[] = [];
 const MapView = lazy(() => import("../carto/MapView").then((m) => ({ default: m.MapView })));
 
 type Draft = BodyOf<"saveMyBusiness">;
@@ -186,7 +188,8 @@ function PinPicker({ address, value, onChange }: { address: string; value: Place
   const { i18n } = useLingui();
   const directory = directoryConfig(useConfig());
   const listed = useDirectory().data;
-  const markers = (listed?.businesses ?? []).flatMap((b) => (b.location ? [{ id: b.id, name: b.name, ...b.location }] : []));
+  // The map opens where the association's businesses are, without their markers (a tap must place the pin).
+  const around = useMemo(() => (listed?.businesses ?? []).flatMap((b) => (b.location ? [b.location] : [])), [listed]);
   const coordinate = (text: string, max: number) => {
     const n = Number(text.replace(",", "."));
     return text.trim() !== "" && Number.isFinite(n) && Math.abs(n) <= max ? n : null;
@@ -221,7 +224,7 @@ function PinPicker({ address, value, onChange }: { address: string; value: Place
       <legend>{i18n._("Place on the map")}</legend>
       <p className="hint">{i18n._("Tap the map where the business is, or drag its pin.")}</p>
       <Suspense fallback={<div className="map-view" aria-busy="true" />}>
-        <MapView markers={markers} pin={value} onPin={onChange} label={i18n._("Map: tap where the business is")} />
+        <MapView markers={NO_MARKERS} around={around} pin={value} onPin={onChange} label={i18n._("Map: tap where the business is")} />
       </Suspense>
       <div className="business-pin-coords">
         <Field label={i18n._("Latitude")} inputMode="decimal" value={text.lat} onChange={(e) => type({ ...text, lat: e.target.value })} />

@@ -16,6 +16,8 @@ export interface MapViewProps {
   onSelect?: (id: string) => void;
   /** The member's own place, once they asked for it ("near me"). */
   me?: Place | null;
+  /** Places the first view shows when there is no marker (where the association's businesses are). */
+  around?: readonly Place[];
   /** Placing a business's pin: where it is, and what a tap on the map or a drag makes of it. */
   pin?: Place | null;
   onPin?: (p: Place) => void;
@@ -31,7 +33,7 @@ const NOWHERE: [number, number] = [46.6, 2.5];
  * (config.json `directory`), the businesses as markers, clustered when close, a tap on one
  * choosing it; or, to place a business, one pin that a tap moves and that drags.
  */
-export function MapView({ markers, onSelect, me, pin, onPin, label, className }: MapViewProps) {
+export function MapView({ markers, around = [], onSelect, me, pin, onPin, label, className }: MapViewProps) {
   const { i18n } = useLingui();
   const directory = directoryConfig(useConfig());
   const box = useRef<HTMLDivElement>(null);
@@ -79,14 +81,15 @@ export function MapView({ markers, onSelect, me, pin, onPin, label, className }:
       group.addLayer(marker);
     }
     map.map.addLayer(group);
-    const places = [...markers.map((m) => [m.lat, m.lon] as [number, number]), ...(pin ? [[pin.lat, pin.lon] as [number, number]] : [])];
+    const shown = [...markers, ...(pin ? [pin] : [])];
+    const places = (shown.length > 0 ? shown : around).map((p) => [p.lat, p.lon] as [number, number]);
     if (!fitted.current && places.length > 0) {
       fitted.current = true;
       if (places.length === 1) map.map.setView(places[0]!, 16);
       else map.map.fitBounds(L.latLngBounds(places), { padding: [24, 24], maxZoom: 16 });
     }
     return () => void map.map.removeLayer(group);
-  }, [map, markers]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [map, markers, around]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The member's place, and the pin being placed.
   useEffect(() => {
