@@ -10,6 +10,7 @@ import { english, french, type Words } from "./pages/app";
 import { DEMO_PASSWORD, signInToDashboard } from "./pages/members";
 import { openAccountRequests } from "./pages/admin";
 import {
+  addCategory,
   approveBusinessProfile,
   askForBusinessProfile,
   filterByCategory,
@@ -151,6 +152,22 @@ describe.each(WAYS)("a member at $size in $lang", (way) => {
     await markers(page).first().waitFor();
     await openBusiness(page, member.business, { phone, t });
     await page.getByRole("link", { name: t("Pay"), exact: true }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the owners", () => {
+  it("add a category in both languages, which members then choose and visitors filter by", async () => {
+    const { page, context, errors } = await pageFor(WAYS[2]);
+    await signInToDashboard(page, suite.server.url, "admin@example.com");
+    await page.goto(`${suite.server.url}/admin/settings`);
+    await addCategory(page, "Bookshops", "Librairies");
+    await page.goto(`${suite.server.url}/carto`);
+    await showsCount(page, 12 + MEMBERS.length);
+    expect(await page.getByLabel("Category", { exact: true }).locator("option").allInnerTexts()).toContain("Bookshops");
+    await filterByCategory(page, "Bookshops");
+    await showsCount(page, 0);
     expect(errors).toEqual([]);
     await context.close();
   });

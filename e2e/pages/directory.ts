@@ -164,3 +164,14 @@ export async function setDirectorySettings(baseUrl: string, change: { tileUrl?: 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** In the association's settings, a category added to the directory's list in both languages, and saved. */
+export async function addCategory(page: Page, en: string, fr: string, opts: Way = {}): Promise<void> {
+  const { phone = false, t = english } = opts;
+  const form = page.getByRole("form", { name: t("Map and directory") });
+  await press(form.getByRole("button", { name: t("Add a category") }), phone);
+  await form.getByLabel(t("In English")).last().fill(en);
+  await form.getByLabel(t("In French")).last().fill(fr);
+  await press(form.getByRole("button", { name: t("Save the map and directory") }), phone);
+  await page.getByText(t("The directory's settings are saved.")).waitFor();
+}
