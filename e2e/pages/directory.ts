@@ -175,3 +175,12 @@ export async function addCategory(page: Page, en: string, fr: string, opts: Way 
   await press(form.getByRole("button", { name: t("Save the map and directory") }), phone);
   await page.getByText(t("The directory's settings are saved.")).waitFor();
 }
+
+/** The board's figure of the directory, on the figures' page: its lines as "term: value". */
+export async function businessFigures(page: Page, t: Words = english): Promise<Record<string, string>> {
+  const card = page.getByRole("region", { name: t("Businesses") });
+  await card.locator("dd").first().waitFor();
+  const terms = await card.locator("dt").allInnerTexts();
+  const values = await card.locator("dd").allInnerTexts();
+  return Object.fromEntries(terms.map((term, i) => [term, values[i] ?? ""]));
+}
