@@ -37,7 +37,8 @@ describe("signing in and out", () => {
     await page.goto(`${suite.server.url}/dashboard`);
     await page.waitForURL(`${suite.server.url}/carto`);
     await expectTitle(page, "Mutua - Map");
-    await page.getByText("No map is available for this association.").waitFor();
+    // The association's own map and directory, open to visitors.
+    await page.getByRole("heading", { name: "Map", exact: true }).waitFor();
     // Unknown paths fall to the map too.
     await page.goto(`${suite.server.url}/no/such/page`);
     await page.waitForURL(`${suite.server.url}/carto`);

@@ -50,7 +50,8 @@ describe("French", () => {
     await expectNoEnglish(page, "reset password");
 
     await page.goto(`${suite.server.url}/carto`);
-    await page.getByText("Aucune carte n'est disponible pour cette association.").waitFor();
+    await page.getByRole("heading", { name: "Carte", exact: true }).waitFor();
+    await page.getByText("Le Fournil du Lac").waitFor();
     await expectNoEnglish(page, "map");
 
     await page.goto(`${suite.server.url}/`);

@@ -111,6 +111,8 @@ describe.each(COMBOS)("every screen ($lang, phone: $phone)", ({ lang, phone }) =
       // A sign-up's confirmation link, before its one tap.
       ["confirm-email", "/confirm-email?token=from-the-mail"],
       ["map", "/carto"],
+      // A business's page of the directory (the demo's Pressing Vert).
+      ["business", "/carto/bz_demo-10-pressing"],
     ] as const) {
       await page.goto(suite.server.url + route);
       await page.locator("main").first().waitFor();

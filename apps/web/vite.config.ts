@@ -15,8 +15,20 @@ export default defineConfig({
       workbox: {
         globPatterns: ["**/*.{js,css,html,svg,png,json}"],
         // Heavy parts used online only (PDF, QR scanning) stay out of the install.
-        // So do the board's chart (uPlot), which only the figures screen loads.
-        globIgnores: ["**/jspdf*", "**/html2canvas*", "**/index.es-*", "**/purify*", "**/zxing*", "**/ponyfill*", "**/FlowsChart*", "**/*.map"],
+        // So do the board's chart (uPlot), which only the figures screen loads, and the map
+        // (Leaflet), whose tiles need the network anyway.
+        globIgnores: [
+          "**/leaflet*",
+          "**/MapView*",
+          "**/jspdf*",
+          "**/html2canvas*",
+          "**/index.es-*",
+          "**/purify*",
+          "**/zxing*",
+          "**/ponyfill*",
+          "**/FlowsChart*",
+          "**/*.map",
+        ],
         navigateFallback: "/index.html",
         navigateFallbackDenylist: [/^\/api\//, /^\/orders\//, /^\/config\.json$/, /^\/manifest\.webmanifest$/],
         runtimeCaching: [

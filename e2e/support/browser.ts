@@ -32,6 +32,9 @@ export async function launchBrowser(opts: { full?: boolean } = {}): Promise<Brow
 }
 
 /** The phone every layout is built for first: 360×740, touch, a mobile browser. */
+/** A 1×1 PNG of a map's paper colour, which the map stretches to a tile. */
+export const BLANK_TILE = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGN49+YZAAWMAsF6//N3AAAAAElFTkSuQmCC", "base64");
+
 export const PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true } as const;
 
 /**
@@ -67,6 +70,9 @@ export async function newPage(
     ...(opts.colorScheme ? { colorScheme: opts.colorScheme } : {}),
     ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
   });
+  // The map's default tiles are OpenStreetMap's: no test asks the Internet for them (a blank tile
+  // instead; e2e/directory.test.ts serves tiles of its own on loopback).
+  await context.route("https://tile.openstreetmap.org/**", (route) => route.fulfill({ contentType: "image/png", body: BLANK_TILE }));
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));

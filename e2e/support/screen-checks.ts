@@ -43,8 +43,10 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       for (let p = el.parentElement; p; p = p.parentElement) if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
       return false;
     };
+    /** A map's tiles and markers, which it lays out past its box and clips to it (its controls are checked). */
+    const onMap = (el: HTMLElement) => el.closest(".leaflet-pane") !== null;
     for (const el of scope.querySelectorAll<HTMLElement>(scope === document ? "main *, nav *, header *" : "*")) {
-      if (!visible(el) || inScroller(el)) continue;
+      if (!visible(el) || inScroller(el) || onMap(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.left < -1 || r.right > width + 1) problems.push(`${describe(el)} spans ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`);
     }

@@ -30,6 +30,7 @@ import { lokavalutoRoutes } from "./lokavaluto";
 import { liveConfig, readConfigFile, webRoutes } from "./web";
 import { LiveAssociation, liveSettings } from "./services/association/live";
 import { securityHeaders } from "./http/security";
+import { directoryRoutes } from "./routes/directory";
 import { requestId, requestLogging } from "./http/logging";
 import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./maintenance";
@@ -154,6 +155,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   profileRoutes(app, full);
   accountRoutes(app, full);
   cashierRoutes(app, full);
+  directoryRoutes(app, full, config);
   paymentRoutes(app, full);
   paymentRequestRoutes(app, full);
   pinRoutes(app, full);

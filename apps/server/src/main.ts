@@ -9,6 +9,7 @@ import { configuredMailer } from "./services/platform/mail";
 import { resolveConfig } from "@mutua/domain";
 import { readConfigFile } from "./web";
 import { adoptFromEnvironment, readAssociation } from "./services/association/association";
+import { DEMO_BUSINESSES } from "./demo/businesses";
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./demo/seed";
 
 /**
@@ -76,6 +77,7 @@ async function main() {
   if (demo) {
     log(`Demo logins (password ${DEMO_PASSWORD}):`);
     for (const m of DEMO_MEMBERS) log(`  ${m.email.padEnd(22)} ${m.role}`);
+    log(`  ${DEMO_BUSINESSES.length} businesses on the map (/carto), e.g. ${DEMO_BUSINESSES[0].email}, each with a custodial wallet`);
     log(`Ledger wallets are unlocked with the wallet password ${DEMO_WALLET_PASSWORD}`);
   }
   log(`API documentation: ${shown}/api/docs\n`);

@@ -32,7 +32,11 @@ function overridden(file: Record<string, unknown>, a: Association): Record<strin
   const fileTheme = typeof file.theme === "object" && file.theme !== null ? file.theme : {};
   const theme = { ...fileTheme, ...(a.appSettings.theme as Record<string, unknown> | undefined) };
   const logo = a.logoVersion ? { logoUrl: logoUrl(a.logoVersion), loginLogoUrl: logoUrl(a.logoVersion) } : {};
-  return { ...file, ...a.appSettings, theme, ...logo, disableTopUp: !a.topUps, disableReconversion: !a.reconversions };
+  const object = (v: unknown) => (typeof v === "object" && v !== null ? v : {});
+  // The owners' directory settings over the file's, key by key (the file may name the tiles, the owners the framing sites).
+  const directory = { ...object(file.directory), ...object(a.appSettings.directory) };
+  const directories = Object.keys(directory).length > 0 ? { directory } : {};
+  return { ...file, ...a.appSettings, theme, ...directories, ...logo, disableTopUp: !a.topUps, disableReconversion: !a.reconversions };
 }
 
 /** The app's config.json as the association now is, made again only when its row changed. */

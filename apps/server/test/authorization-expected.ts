@@ -160,6 +160,18 @@ export const EXPECTED: Record<RouteName, Expected> = {
   peerPaymentState: same(401),
   quoteCrossPayment: member(404),
   payAcross: member(404),
+  // The directory is public; paying a business needs a session; each member's profile is their own
+  // (businesses.test.ts: a member never listed appears nowhere).
+  getDirectory: same(200),
+  getBusiness: same(200),
+  getBusinessPhoto: same(200),
+  getDirectoryGeoJson: same(200),
+  getDirectoryCsv: same(200),
+  getBusinessPayee: member(200),
+  getMyBusiness: member(200),
+  saveMyBusiness: member(200),
+  uploadMyBusinessPhoto: member(400),
+  removeMyBusiness: member(200),
 } as Record<RouteName, Expected>;
 
 // The cashier is any other member, except on the owner's wallets: the till's operations answer it

@@ -73,6 +73,8 @@ const own = {} as {
   offer: string;
   offerPhoto: number;
   offerPhotoToRemove: number;
+  /** The owner's business, listed (with its logo): anybody reads it, signed-in members pay it. */
+  business: string;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -152,6 +154,12 @@ beforeAll(async () => {
     number,
   ];
   own.cashierRequest = (await apis.cashier.call("createPaymentRequest", { body: { walletId: own.custodial, amount: "4.00" } })).json.id;
+  own.business = "bz_owners-business-1";
+  await t.db.query(
+    `INSERT INTO businesses (public_id, member_id, status, name, accepts, photo_type, photo, photo_updated_at)
+     VALUES ($1, $2, 'approved', 'The owner''s shop', ARRAY[$3], 'image/png', $4, now())`,
+    [own.business, people.owner.id, custodial.id, TINY_PNG],
+  );
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await t.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
 });
@@ -405,6 +413,47 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
     body: { paymentId: "fp_0123456789abcdefghij", walletId: payeeWallet, amount: "1.00", payerAmount: "1.00", payer: { name: "X" }, memo: "" },
   }),
   peerPaymentState: () => ({ body: { paymentId: "fp_0123456789abcdefghij" } }),
+  // The directory: anybody reads the owner's listed business; each caller asks for, changes and
+  // withdraws a profile of their own (the owner's stays as it was: ownerState); administrators
+  // decide on a profile that does not exist; the steward saves the directory's settings.
+  getDirectory: () => ({ query: { q: "shop" } }),
+  getBusiness: () => ({ params: { businessId: own.business } }),
+  getBusinessPhoto: () => ({ params: { businessId: own.business } }),
+  getDirectoryGeoJson: () => ({}),
+  getDirectoryCsv: () => ({}),
+  getBusinessPayee: () => ({ params: { businessId: own.business } }),
+  getMyBusiness: () => ({}),
+  saveMyBusiness: (role) => ({
+    body: {
+      name: `Shop of ${role}`,
+      categoryId: null,
+      description: "",
+      address: "",
+      hours: { weekly: [{ day: 0, open: "09:00", close: "18:00" }], exceptions: [] },
+      phone: "",
+      website: "",
+      location: { lat: 45.9, lon: 6.12 },
+      accepts: [],
+      till: false,
+    },
+  }),
+  uploadMyBusinessPhoto: () => ({ body: { data: Buffer.from("not an image").toString("base64") } }),
+  removeMyBusiness: () => ({}),
+  listBusinessRequests: () => ({}),
+  approveBusiness: () => ({ params: { businessId: "bz_nothing-here-at-all" } }),
+  discardBusiness: () => ({ params: { businessId: "bz_nothing-here-at-all" } }),
+  getDirectorySettings: () => ({}),
+  saveDirectorySettings: () => ({
+    body: {
+      categories: [{ id: null, en: "Bakery", fr: "Boulangerie" }],
+      tileUrl: null,
+      tileAttribution: null,
+      geocoderUrl: null,
+      timeZone: "Europe/Paris",
+      embedOrigins: [],
+    },
+  }),
+  getBusinessFigures: () => ({}),
 };
 
 /** What the owner has, to compare before and after everybody else tried. */
@@ -446,6 +495,7 @@ async function ownerState() {
          FROM market_offers o WHERE o.member_id = $1 ORDER BY o.id`,
       [people.owner.id],
     ),
+    business: await q("SELECT public_id, status, name, photo, updated_at FROM businesses WHERE member_id = $1", [people.owner.id]),
   };
 }
 
@@ -491,7 +541,7 @@ describe("authorisation matrix", () => {
 
   it("the owner gets each answer the table says", async () => {
     // The PIN and the order go last: opening with a wrong proof counts, deleting removes them.
-    const last: RouteName[] = ["openPin", "deletePin", "cancelTopUp", "deletePasskey", "logout"];
+    const last: RouteName[] = ["openPin", "deletePin", "cancelTopUp", "deletePasskey", "removeMyBusiness", "logout"];
     const names = [...(Object.keys(routes) as RouteName[]).filter((n) => !last.includes(n)), ...last];
     for (const name of names) check("owner", name, (await call("owner", name)).status);
     expect(await ledgerViolations(t.db)).toEqual([]);

@@ -62,7 +62,8 @@ async function association(db: Db) {
   const server = await startServer(db);
   try {
     const { rows } = await db.query<{ member_id: bigint; id: string; backend_id: string }>(
-      "SELECT w.member_id, w.id, w.backend_id FROM wallets w JOIN backends b ON b.id = w.backend_id WHERE b.kind = 'custodial' AND w.role = 'member' AND w.status = 'active' ORDER BY w.id LIMIT 2",
+      `SELECT w.member_id, w.id, w.backend_id FROM wallets w JOIN backends b ON b.id = w.backend_id WHERE b.kind = 'custodial' AND w.role = 'member' AND w.status = 'active'
+         AND w.member_id IN (SELECT id FROM members WHERE email IN ('alice@example.com', 'bob@example.com')) ORDER BY w.id LIMIT 2`,
     );
     const [a, b] = rows;
     const api = new Api(server.baseUrl, await memberToken(db, a!.member_id));

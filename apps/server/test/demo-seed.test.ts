@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatCents } from "@mutua/domain";
 import { addressOf, decryptKeystore } from "@mutua/wallet";
 import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "../src/demo/seed";
+import { DEMO_BUSINESSES } from "../src/demo/businesses";
 import { ledgerViolations } from "../src/services/ledger/ledger";
 import { Api } from "./helpers";
 import { setupServerTest } from "./setup";
@@ -10,7 +11,7 @@ import { setupServerTest } from "./setup";
 
 const t = setupServerTest({ server: false });
 
-const TABLES = ["members", "currencies", "backends", "wallets", "accounts", "movements", "postings", "topup_orders", "reconversions"] as const;
+const TABLES = ["members", "currencies", "backends", "wallets", "accounts", "movements", "postings", "topup_orders", "reconversions", "businesses"] as const;
 
 async function counts(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -40,7 +41,8 @@ describe("seedDemo", () => {
   it("seeds a fresh database with a consistent history", async () => {
     await seedDemo(t.db);
     first = await counts();
-    expect(first.members).toBe(DEMO_MEMBERS.length);
+    expect(first.members).toBe(DEMO_MEMBERS.length + DEMO_BUSINESSES.length);
+    expect(first.businesses).toBe(DEMO_BUSINESSES.length);
     expect(first.movements).toBeGreaterThan(10);
     expect(first.postings).toBeGreaterThanOrEqual(2 * first.movements!);
     expect(await ledgerViolations(t.db)).toEqual([]);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   BACKEND_KINDS,
+  BUSINESS_STATUSES,
   BACKEND_STATUSES,
   CREDENTIAL_KINDS,
   EVENT_KINDS,
@@ -49,6 +50,8 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "market_offer_photos.type": PHOTO_TYPES,
   "market_offers.kind": MARKET_KINDS,
   "market_offers.category": MARKET_CATEGORIES,
+  "businesses.photo_type": PHOTO_TYPES,
+  "businesses.status": BUSINESS_STATUSES,
   "import_uploads.kind": IMPORT_FILE_KINDS,
   "backends.kind": BACKEND_KINDS,
   "backends.status": BACKEND_STATUSES,

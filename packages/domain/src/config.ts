@@ -51,6 +51,13 @@ export interface AppConfig {
   /** Seconds; -1 disables; 0 or missing means 90. */
   transactionsRefreshInterval: number;
   /**
+   * Ours: the association's own map and directory of businesses (docs/architecture.md "The
+   * directory"): its tiles, the time zone its opening hours are in, the optional geocoding
+   * service, and the sites that may frame `/carto?embed=1`. Set in config.json or by the owners;
+   * read with `directoryConfig` (shops/hours.ts), which only the map and the server need.
+   */
+  directory?: unknown;
+  /**
    * Ours, set by the server alone (never read from a file): no association yet, `npm run setup`
    * has not been run. The server then serves its setup page instead of the app.
    */
@@ -152,6 +159,8 @@ export function resolveConfig(raw: unknown): AppConfig {
     disableReconversionStatusDisplay: bool(r.disableReconversionStatusDisplay, false),
     accountsRefreshInterval: interval(r.accountsRefreshInterval, 10),
     transactionsRefreshInterval: interval(r.transactionsRefreshInterval, 1),
+    // As it is: directoryConfig reads it, where the map and the server need it.
+    directory: r.directory,
   };
   for (const key of ["loginLogoUrl", "logoUrl", "mapUrl", "helpUrl", "cguUrl", "signUpUrl", "profileUrl", "adminUrl"] as const) {
     const v = key in r ? str(r[key]) : DEFAULT_CONFIG[key];

@@ -31,6 +31,8 @@ export * from "./api/federation-routes";
 export * from "./api/ask-block-routes";
 export * from "./api/market-routes";
 export * from "./shops/market-lists";
+export * from "./api/directory-routes";
+export * from "./shops/hours";
 export * from "./api/access";
 export type * from "./api/types";
 export * from "./pin";

@@ -251,5 +251,8 @@ export const AUDIT_ACTIONS = [
   "cashier_accepted",
   "cashier_declined",
   "market.offer_hidden",
+  "business.approved",
+  "business.discarded",
+  "directory.settings_changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -6,6 +6,7 @@ import { postMovement, type MovementKind } from "../services/ledger/ledger";
 import { createMember, findMemberByEmail } from "../services/members/members";
 import { hashPassword } from "../services/members/passwords";
 import { seedDemoMarket } from "./market";
+import { seedDemoBusinesses } from "./businesses";
 import { ensureSystemWallets, getBackend, openCustodialWallet, openLedgerWallet, systemWallet } from "../services/wallets/wallets";
 
 export const DEMO_PASSWORD = "Demo1234!";
@@ -101,6 +102,7 @@ export async function seedDemo(db: Db, now = new Date()): Promise<void> {
   await db.query("UPDATE member_events SET read_at = created_at WHERE read_at IS NULL AND member_id = ANY($1::bigint[])", [created]);
   await seedPaidTopUp(db);
   await seedDemoMarket(db, now);
+  await seedDemoBusinesses(db, CUSTODIAL);
 }
 
 async function seedPaidTopUp(db: Db): Promise<void> {

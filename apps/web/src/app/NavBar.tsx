@@ -66,11 +66,10 @@ export function NavBar() {
             </span>
           </div>
           <div id="navbar-menu" className={burgerOpen ? "navbar-menu open" : "navbar-menu"}>
-            {config.mapUrl && (
-              <NavLink className="nav-item" to="/carto">
-                {i18n._("Map")}
-              </NavLink>
-            )}
+            {/* The association's map: its own directory of businesses, or the page mapUrl names. */}
+            <NavLink className="nav-item" to="/carto">
+              {i18n._("Map")}
+            </NavLink>
             {!member && config.helpUrl && external(config.helpUrl, i18n._("Help"))}
             {!member && config.cguUrl && external(config.cguUrl, i18n._("Terms of Service"))}
             {!member && (

@@ -3,6 +3,8 @@ import { useLocation } from "../lib/router";
 import { PayLinkScreen } from "../features/payments/qr/PayLinkScreen";
 
 // Paying a member of a linked association: its own chunk, loaded only for such a code.
+// A business's Pay (its page's link): whom to pay is asked first, in the directory's chunk.
+const PayBusiness = lazy(() => import("../features/shops/business/PayBusiness").then((m) => ({ default: m.PayBusiness })));
 const PayAcrossScreen = lazy(() => import("../features/federation/pay-across/PayAcrossScreen").then((m) => ({ default: m.PayAcrossScreen })));
 
 /**
@@ -14,6 +16,8 @@ const PayAcrossScreen = lazy(() => import("../features/federation/pay-across/Pay
  */
 export function PayScreen() {
   const location = useLocation();
-  if (new URLSearchParams(location.search).has("across")) return <PayAcrossScreen />;
+  const query = new URLSearchParams(location.search);
+  if (query.has("across")) return <PayAcrossScreen />;
+  if (query.has("business")) return <PayBusiness />;
   return <PayLinkScreen />;
 }

@@ -57,8 +57,8 @@ export default function UserMenuItems({ onChoose }: { onChoose: () => void }) {
   );
   return (
     <>
-      {/* On a phone the bottom bar's Menu opens this menu alone: the map is here too. */}
-      {config.mapUrl && page("/carto", MapIcon, i18n._("Map"), "nav-item only-phone")}
+      {/* On a phone the bottom bar's Menu opens this menu alone: the map (the association's own, or its mapUrl) is here too. */}
+      {page("/carto", MapIcon, i18n._("Map"), "nav-item only-phone")}
       {/* The association's own profile page if it has one, else ours. */}
       {!config.hideProfile &&
         (config.profileUrl ? external(config.profileUrl, ProfileIcon, i18n._("Profile")) : page("/profile", ProfileIcon, i18n._("Profile")))}

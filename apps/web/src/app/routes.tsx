@@ -86,7 +86,8 @@ function LoginRoute() {
 const PUBLIC: Screen[] = [
   { path: "/", element: <LoginRoute />, title: "Login" },
   {
-    path: "/carto",
+    // The map, a business's page of its directory (/carto/<id>), and the member's own business (/carto/mine).
+    path: "/carto/:businessId?",
     element: screen(() => import("../features/shops/carto/CartoScreen"), "CartoScreen"),
     title: "Map",
   },

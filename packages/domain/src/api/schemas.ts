@@ -67,6 +67,7 @@ import {
   PushSubscriptionBody,
   UnsubscribeQuery,
 } from "../notifications/schemas";
+import { directorySchemas } from "../shops/directory";
 import { Cashier, CashierInvitation, CashierInvitationParams, GrantCashierBody, SalesPage, SalesQuery, Till } from "../shops/schemas";
 import {
   AdvanceReconversionBody,
@@ -139,6 +140,7 @@ export * from "../members/schemas";
 export * from "../notifications/schemas";
 export * from "../shops/schemas";
 export * from "../shops/market";
+export * from "../shops/directory";
 export * from "../payments/schemas";
 export * from "../association/schemas";
 export * from "../import/schemas";
@@ -309,4 +311,5 @@ export const schemas = {
   getStagingUserAccounts: { response: z.array(StagingAccount) },
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
+  ...directorySchemas,
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;

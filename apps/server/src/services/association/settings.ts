@@ -137,6 +137,7 @@ export async function saveAssociationSettings(db: Db, owner: bigint, body: SaveB
       const v = body.identity.theme[key];
       if (v) theme[THEME_KEYS[key]] = v.toLowerCase();
     }
+    // The directory's settings are saved apart (services/shops/categories.ts), and kept here.
     const appSettings = {
       theme,
       ...(body.identity.helpUrl ? { helpUrl: body.identity.helpUrl } : {}),
@@ -147,7 +148,7 @@ export async function saveAssociationSettings(db: Db, owner: bigint, body: SaveB
     };
     await tx.query(
       `UPDATE association SET name = $1, bank_iban = $2, bank_bic = $3, bank_holder = $4, topups_enabled = $5, reconversions_enabled = $6,
-         app_settings = $7, updated_at = clock_timestamp()`,
+         app_settings = $7::jsonb || jsonb_strip_nulls(jsonb_build_object('directory', app_settings->'directory')), updated_at = clock_timestamp()`,
       [name, iban, bic, holder || name, body.money.topUps, body.money.reconversions, JSON.stringify(appSettings)],
     );
     await tx.query("UPDATE currencies SET name = $2, symbol = $3 WHERE id = $1", [row.currency_id, currencyName, symbol]);

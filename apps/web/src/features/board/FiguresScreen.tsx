@@ -16,6 +16,8 @@ import "../../ui/parts.css";
 
 // uPlot comes with the chart, loaded by this screen only: never on the login page or the dashboard
 // (bench/budgets.json). Without it (the connection dropped), the table still gives every figure.
+// The directory's figure: businesses listed and active, the share of payments to them (the directory's chunk).
+const BusinessFiguresCard = optionalLazy<object>(() => import("../shops/business/BusinessFiguresCard").then((m) => ({ default: m.BusinessFiguresCard })));
 const FlowsChart = optionalLazy<FlowsChartProps>(() => import("./FlowsChart").then((m) => ({ default: m.FlowsChart })));
 
 /**
@@ -40,6 +42,9 @@ export function FiguresScreen() {
       <SoleAdministratorNotice holders={state.health.data?.rightHolders} />
       <PeriodControls state={state} />
       <FiguresView state={state} />
+      <Suspense fallback={null}>
+        <BusinessFiguresCard />
+      </Suspense>
       <BooksSection period={state.period} tz={state.tz} />
     </main>
   );

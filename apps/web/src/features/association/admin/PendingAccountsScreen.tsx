@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { usePendingAccounts } from "./queries";
 import { useDecideAccount } from "./mutations";
 import { useLingui } from "@lingui/react";
@@ -9,6 +9,9 @@ import { walletName } from "../../wallets";
 import { AdminTable } from "./AdminTable";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { ownRefusal } from "./own-refusal";
+
+// The business profiles members asked for, decided on here too (the directory's chunk).
+const BusinessRequestsSection = lazy(() => import("../../shops/business/BusinessRequestsSection").then((m) => ({ default: m.BusinessRequestsSection })));
 
 /**
  * docs/spec.md §2 "Pending accounts screen": user (and backend when several) with Approve and
@@ -91,6 +94,9 @@ export function PendingAccountsScreen() {
           {!asking.approve && <p>{i18n._("The member does not get this wallet, and may ask for it again.")}</p>}
         </ConfirmDialog>
       )}
+      <Suspense fallback={null}>
+        <BusinessRequestsSection />
+      </Suspense>
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useId, useRef, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import { Link } from "../../../lib/router";
 import type { I18n } from "@lingui/core";
@@ -11,6 +11,9 @@ import { useAssociationSettings } from "./queries";
 import { fieldId, useSettingsPage, type FloorImpact, type SettingsPageState } from "./useSettingsPage";
 import { FormField } from "../../../ui/FormField";
 import "./settings.css";
+
+// The map and directory's settings: saved apart, in the directory's chunk.
+const DirectorySettingsSection = lazy(() => import("../../shops/business/DirectorySettingsSection").then((m) => ({ default: m.DirectorySettingsSection })));
 import "../../../ui/parts.css";
 import "../../../ui/switch.css";
 
@@ -42,6 +45,9 @@ export function SettingsScreen() {
         {i18n._("Members paying the shops of another association?")} <Link to="/admin/federation">{i18n._("Linked associations")}</Link>
       </p>
       {body}
+      <Suspense fallback={null}>
+        <DirectorySettingsSection />
+      </Suspense>
     </main>
   );
 }

@@ -1,3 +1,4 @@
+import { MY_BUSINESS_PATH } from "@mutua/domain";
 import { Link } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { useMe } from "../../../data/session";
@@ -43,6 +44,10 @@ export function ProfileScreen() {
       <FavoritesSection />
       <p>
         <Link to="/preferences">{i18n._("Settings")}</Link>
+      </p>
+      <p>
+        {/* A member who runs a shop or a service asks for its profile on the association's map there. */}
+        <Link to={MY_BUSINESS_PATH}>{i18n._("My business on the map")}</Link>
       </p>
     </main>
   );

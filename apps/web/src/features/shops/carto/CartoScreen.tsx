@@ -1,18 +1,39 @@
-import { useEffect } from "react";
-import { Link } from "../../../lib/router";
+import { Suspense, lazy } from "react";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../../lib/context";
+import { Navigate, useParams } from "../../../lib/router";
 import { useSession } from "../../../data/session";
+import { MY_BUSINESS } from "@mutua/domain";
 import "./carto.css";
 
-/** docs/spec.md §2 "/carto": a full-page embed of mapUrl; without one, an error in the console. */
+// The association's own map and directory: its own chunk, with Leaflet, loaded on /carto alone.
+const DirectoryScreen = lazy(() => import("./DirectoryScreen").then((m) => ({ default: m.DirectoryScreen })));
+const MyBusinessScreen = lazy(() => import("../business/MyBusinessScreen").then((m) => ({ default: m.MyBusinessScreen })));
+const BusinessScreen = lazy(() => import("../business/BusinessScreen").then((m) => ({ default: m.BusinessScreen })));
+
+/**
+ * docs/spec.md §2 "/carto": a full-page embed of the configured mapUrl; without one, the
+ * association's own map and directory of businesses (docs/architecture.md "The directory");
+ * `/carto/<id>`, a business's page of it.
+ */
 export function CartoScreen() {
   const { i18n } = useLingui();
   const config = useConfig();
-  const session = useSession();
-  useEffect(() => {
-    if (!config.mapUrl) console.error("No mapUrl is configured in config.json: the map cannot be shown.");
-  }, [config.mapUrl]);
+  const { businessId } = useParams<{ businessId?: string }>();
+  if (businessId === MY_BUSINESS) {
+    return (
+      <Suspense fallback={<main className="page" aria-busy="true" />}>
+        <MyBusinessEntry />
+      </Suspense>
+    );
+  }
+  if (businessId) {
+    return (
+      <Suspense fallback={<main className="page" aria-busy="true" />}>
+        <BusinessScreen />
+      </Suspense>
+    );
+  }
   if (config.mapUrl) {
     return (
       <main className="carto">
@@ -20,22 +41,20 @@ export function CartoScreen() {
       </main>
     );
   }
-  // Monujo showed a blank page here; a member who lands on it needs a way on.
   return (
-    <main className="auth-page">
-      <div className="card auth-card">
-        <h1>{config.appName}</h1>
-        <p>{i18n._("No map is available for this association.")}</p>
-        {session.status === "member" ? (
-          <Link className="button primary wide" to="/dashboard">
-            {i18n._("Dashboard")}
-          </Link>
-        ) : (
-          <Link className="button primary wide" to="/">
-            {i18n._("Sign in")}
-          </Link>
-        )}
-      </div>
-    </main>
+    <Suspense fallback={<main className="page" aria-busy="true" />}>
+      <DirectoryScreen />
+    </Suspense>
   );
+}
+
+/**
+ * `/carto/mine`: the member's own business profile, beside the map it is on (a path of the map's
+ * screen, so that the members' table of screens, which every member downloads, carries no other).
+ */
+function MyBusinessEntry() {
+  const session = useSession();
+  if (session.status === "loading") return <main className="page" aria-busy="true" />;
+  if (session.status !== "member") return <Navigate to="/" replace />;
+  return <MyBusinessScreen />;
 }
