@@ -43,6 +43,7 @@ describe("members files", () => {
         language: "fr-FR",
         balance: 123450n,
         business: false,
+        profile: null,
       },
       // Line 3 is the end of A001's remark.
       {
@@ -55,6 +56,7 @@ describe("members files", () => {
         language: "fr-FR",
         balance: -1250n,
         business: false,
+        profile: null,
       },
       // "1.234" in a ';' file: the decimal separator is the comma, so it is 1234.
       {
@@ -67,6 +69,8 @@ describe("members files", () => {
         language: null,
         balance: 123400n,
         business: true,
+        // A shop's profile from what the file holds: its name the member's, and never the member's own phone.
+        profile: { name: "Boulangerie Œuvre", categoryId: null, description: "", address: "", phone: null, website: null, location: null },
       },
     ]);
   });

@@ -70,6 +70,7 @@ async function main(): Promise<number> {
         ? `✓ Nothing new to import: everything in these files was imported before${already}.`
         : `✓ Imported ${outcome.members} members${outcome.linked > 0 ? ` (and the balances of ${outcome.linked} existing ones)` : ""} and ${outcome.movements} movements, ${outcome.total} in all${already}${skipped}.`,
     );
+    if (outcome.businesses > 0) console.log(`  ${outcome.businesses} business profiles listed in the directory.`);
     if (outcome.held > 0)
       console.log(
         `  ${outcome.held} of the existing members never proved their address: their balance waits in a pending wallet until they open the invitation (send the invitations from the console).`,
@@ -159,6 +160,8 @@ function describe(p: ImportPreview, dryRun: boolean): string[] {
     if (m.existing.length > 10) out.push(`    … and ${m.existing.length - 10} more`);
   }
   for (const r of m.sample) out.push(`    line ${r.line}: ${r.externalId} ${r.firstName} ${r.lastName} <${r.email}> ${formatCents(r.balance)}`);
+  if (m.businesses > 0) out.push(`  ${m.businesses} business profiles to list in the directory, approved`);
+  if (m.businessesKept > 0) out.push(`  ${m.businessesKept} shops already have a profile here: it stays as it is`);
   if (p.history) {
     const h = p.history;
     out.push(`History: ${path.basename(h.file)} (${columnsOf(h.preset)})`);
@@ -167,20 +170,23 @@ function describe(p: ImportPreview, dryRun: boolean): string[] {
       `  ${h.lines} movements${h.first && h.last ? ` from ${h.first.slice(0, 10)} to ${h.last.slice(0, 10)}` : ""}; ${h.cameIn} came in, ${h.wentOut} went out`,
     );
   }
+  if (p.warnings.length > 0) out.push(`! ${p.warnings.length} ${p.warnings.length === 1 ? "line is" : "lines are"} imported otherwise than written:`);
+  for (const x of p.warnings) out.push(`  ${where(x)}: ${x.message}`);
   const count = p.problems.length + p.problemsOmitted;
   if (count === 0) {
     out.push(dryRun ? "✓ No problem found. (This check writes nothing.)" : "✓ No problem found.");
     return out;
   }
   out.push(`✗ ${count} ${count === 1 ? "problem" : "problems"}; nothing can be imported until ${count === 1 ? "it is" : "they are"} fixed:`);
-  for (const x of p.problems) {
-    const where = [path.basename(x.file), x.line === null ? null : `line ${x.line}`, x.column === null ? null : `column ${x.column}`]
-      .filter(Boolean)
-      .join(", ");
-    out.push(`  ${where}${x.value === null ? "" : `, value ${JSON.stringify(x.value)}`}: ${x.message}`);
-  }
+  for (const x of p.problems) out.push(`  ${where(x)}: ${x.message}`);
   if (p.problemsOmitted > 0) out.push(`  … and ${p.problemsOmitted} more`);
   return out;
+}
+
+/** Where a problem or a warning is: the file, its line and column, and the value as typed. */
+function where(x: ImportPreview["problems"][number]): string {
+  const place = [path.basename(x.file), x.line === null ? null : `line ${x.line}`, x.column === null ? null : `column ${x.column}`].filter(Boolean).join(", ");
+  return `${place}${x.value === null ? "" : `, value ${JSON.stringify(x.value)}`}`;
 }
 
 const columnsOf = (preset: string | null) =>

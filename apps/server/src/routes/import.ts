@@ -29,6 +29,7 @@ export function importRoutes(app: FastifyInstance, deps: AppDeps): void {
         linked: 0,
         held: 0,
         alreadyImported: 0,
+        businesses: 0,
         movements: 0,
         skippedLines: 0,
         total: "0.00",

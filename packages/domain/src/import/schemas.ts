@@ -62,6 +62,10 @@ export const ImportPreviewView = z.object({
     alreadyImported: z.number().int(),
     toImport: z.number().int(),
     total: z.string(),
+    /** Business profiles the import makes, listed at once in the directory. */
+    businesses: z.number().int(),
+    /** Shops of the file already members here with a profile of their own: kept as it is. */
+    businessesKept: z.number().int(),
     sample: z.array(z.object({ line: z.number().int(), externalId: z.string(), name: z.string(), email: z.string(), balance: z.string() })),
   }),
   history: z
@@ -78,6 +82,8 @@ export const ImportPreviewView = z.object({
     .nullable(),
   problems: z.array(ImportProblem),
   problemsOmitted: z.number().int(),
+  /** What is imported otherwise than the file says, without stopping the import (a category the association does not have). */
+  warnings: z.array(ImportProblem),
 });
 
 export const ImportResult = z.object({
@@ -89,6 +95,8 @@ export const ImportResult = z.object({
   /** Of the linked ones, those whose address is not proven: their balance waits for it. */
   held: z.number().int(),
   alreadyImported: z.number().int(),
+  /** Business profiles made, listed in the directory. */
+  businesses: z.number().int(),
   movements: z.number().int(),
   skippedLines: z.number().int(),
   total: z.string(),

@@ -1,6 +1,7 @@
 import { IMPORT_MEMBERS_MAX_PARTS, IMPORT_PART_BYTES } from "@mutua/domain";
 import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
+import { readBusinessProfile, type BusinessProfile, type CategoryName } from "./business-fields";
 import { FIELD_LABELS, type MemberField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
 import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
@@ -40,6 +41,8 @@ export interface MemberRow {
   balance: bigint;
   /** A shop. */
   business: boolean;
+  /** A shop's profile in the directory (business-fields.ts); null for a member who is not one. */
+  profile: BusinessProfile | null;
 }
 
 export interface MembersFile {
@@ -64,12 +67,16 @@ export interface MembersFile {
   readonly problems: readonly FileProblem[];
   /** …and how many more. */
   readonly problemsOmitted: number;
+  /** What is read otherwise than written without refusing the line (a category the association does not have). */
+  readonly warnings: readonly FileProblem[];
   /** Null while the file held only ASCII (which UTF-8 and Windows-1252 read alike). */
   readonly encoding: TextEncodingName | null;
 }
 
 export interface ReadMembersOptions extends TableOptions<MemberField> {
   maxProblems?: number;
+  /** The association's business categories, which a shop's category cell is matched against. */
+  categories?: readonly CategoryName[];
 }
 
 /** Either both name columns or one to split (`splitFullName`): first and last win when both are there. */
@@ -83,8 +90,10 @@ class Members implements MembersFile {
     readonly file: string,
     private readonly table: Table<MemberField> | null,
     private readonly issues: Problems,
+    private readonly notes: Problems,
+    categories: readonly CategoryName[],
   ) {
-    this.rows = table ? readRows(table, issues) : (async function* () {})();
+    this.rows = table ? readRows(table, issues, notes, categories) : (async function* () {})();
   }
 
   get preset() {
@@ -114,12 +123,15 @@ class Members implements MembersFile {
   get problemsOmitted() {
     return this.issues.omitted;
   }
+  get warnings() {
+    return this.notes.list;
+  }
   get encoding() {
     return this.table?.encoding ?? null;
   }
 }
 
-async function* readRows(table: Table<MemberField>, problems: Problems): AsyncGenerator<MemberRow> {
+async function* readRows(table: Table<MemberField>, problems: Problems, warnings: Problems, categories: readonly CategoryName[]): AsyncGenerator<MemberRow> {
   const { resolution, decimalSeparator } = table;
   const byId = new Map<string, number>();
   const byEmail = new Map<string, number>();
@@ -177,7 +189,9 @@ async function* readRows(table: Table<MemberField>, problems: Problems): AsyncGe
         } else byEmail.set(email, line);
       }
       if (!valid || externalId === null || email === null || firstName === null || lastName === null || balance === null) continue;
-      yield { line, externalId, firstName, lastName, email, phone: phone ?? null, language: language ?? null, balance, business: business ?? false };
+      const profile = business ? readBusinessProfile(record, resolution, { firstName, lastName }, categories, problems, warnings) : null;
+      if (business && !profile) continue;
+      yield { line, externalId, firstName, lastName, email, phone: phone ?? null, language: language ?? null, balance, business: business ?? false, profile };
     }
   } catch (e) {
     fatalProblem(problems, e);
@@ -195,6 +209,7 @@ async function* readRows(table: Table<MemberField>, problems: Problems): AsyncGe
 export async function readMembersFile(source: ImportFile, options: ReadMembersOptions = {}): Promise<MembersFile> {
   const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
-  const table = await openTable(source, "members", options, REQUIRED, problems, NAME_CHOICES, IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS);
-  return new Members(file, table, problems);
+  const { categories = [], ...tableOptions } = options;
+  const table = await openTable(source, "members", tableOptions, REQUIRED, problems, NAME_CHOICES, IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS);
+  return new Members(file, table, problems, new Problems(file, options.maxProblems), categories);
 }

@@ -9,7 +9,10 @@ import { fold } from "./values";
  * without case, accents or surrounding spaces ("E-MAIL " is "e-mail").
  */
 
-export type MemberField = "externalId" | "firstName" | "lastName" | "name" | "email" | "phone" | "language" | "balance" | "rights" | "business";
+export type MemberField = "externalId" | "firstName" | "lastName" | "name" | "email" | "phone" | "language" | "balance" | "rights" | "business" | BusinessField;
+/** What a business's profile in the directory is made of: read only on a line whose business cell says yes. */
+export type BusinessField =
+  "businessName" | "category" | "description" | "address" | "postcode" | "city" | "businessPhone" | "website" | "latitude" | "longitude";
 export type HistoryField = "date" | "from" | "to" | "amount" | "memo" | "reference";
 export type FileKind = "members" | "history";
 export type FieldOf<K extends FileKind> = K extends "members" ? MemberField : HistoryField;
@@ -25,6 +28,16 @@ export const MEMBER_FIELDS: readonly MemberField[] = [
   "balance",
   "rights",
   "business",
+  "businessName",
+  "category",
+  "description",
+  "address",
+  "postcode",
+  "city",
+  "businessPhone",
+  "website",
+  "latitude",
+  "longitude",
 ];
 export const HISTORY_FIELDS: readonly HistoryField[] = ["date", "from", "to", "amount", "memo", "reference"];
 
@@ -40,6 +53,16 @@ export const FIELD_LABELS: Record<MemberField | HistoryField, string> = {
   balance: "balance",
   rights: "rights",
   business: "business",
+  businessName: "business name",
+  category: "category",
+  description: "description",
+  address: "address",
+  postcode: "postcode",
+  city: "city",
+  businessPhone: "business phone",
+  website: "website",
+  latitude: "latitude",
+  longitude: "longitude",
   date: "date",
   from: "from",
   to: "to",
@@ -63,7 +86,11 @@ export interface Preset<F extends string> {
  * field. Members: external_id (the member's id in the old system, which the history's from and
  * to name), first_name, last_name, email, phone, language (fr or en), balance (the closing
  * balance, negative for a mutual credit in debt), rights (a list: accounts, credits, board,
- * owner), business (1 for a shop). History: date, from, to (external ids; empty for money
+ * owner), business (1 for a shop), and for a shop its profile in the directory, all optional:
+ * business_name (else the member's first and last names), category (a name of the association's
+ * list, in English or French), description, address (with postcode and city, when apart),
+ * business_phone (the member's own phone is never published), website, latitude and longitude
+ * (decimal degrees, both or neither). History: date, from, to (external ids; empty for money
  * entering or leaving the system), amount (positive), memo, reference (the old system's number).
  */
 const MUTUA_MEMBERS: Preset<MemberField> = {
@@ -79,6 +106,16 @@ const MUTUA_MEMBERS: Preset<MemberField> = {
     balance: ["balance"],
     rights: ["rights"],
     business: ["business"],
+    businessName: ["business_name"],
+    category: ["category"],
+    description: ["description"],
+    address: ["address"],
+    postcode: ["postcode", "zip"],
+    city: ["city"],
+    businessPhone: ["business_phone"],
+    website: ["website"],
+    latitude: ["latitude", "lat"],
+    longitude: ["longitude", "lon", "lng"],
   },
   detect: ["externalId", "email"],
 };
@@ -98,6 +135,8 @@ const MUTUA_HISTORY: Preset<HistoryField> = {
  * server, whose source is not public: that it uses these same labels is likely but unverified,
  * and profile fields are renamed per network. Moderately sure; a mapping overrides any of them.
  * The users export holds no balance: the association adds the column (or maps a report's).
+ * Nor does it say who is a shop, and a shop's fields (address, website, category) are profile
+ * fields each network names as it likes: a mapping names the business column and those.
  */
 const CYCLOS4_USERS: Preset<MemberField> = {
   name: "cyclos4-users",
@@ -142,6 +181,13 @@ const CYCLOS4_HISTORY: Preset<HistoryField> = {
  * société"). Sure of the technical names, fairly sure of the English labels, less of the French
  * ones, which vary across Odoo versions. The phone is the Phone column, or Mobile where Phone is
  * empty. Odoo keeps no balance: the association adds the column.
+ *
+ * A company (is_company) gets a profile in the directory from its own fields: its name as Odoo
+ * writes it, street, zip and city (labels "Street", "Zip", "City"; "Rue", "Code postal", "Ville"),
+ * its phone, its website, its tags (category_id, "Tags" / "Étiquettes", a list: the first that
+ * names a category of the association's), and partner_latitude and partner_longitude where the
+ * base_geolocalize module fills them ("Geo Latitude", "Geo Longitude"; 0 and 0, Odoo's value for a
+ * partner never placed, is no location). Its comment ("Notes") is internal: never published.
  */
 const ODOO_CONTACTS: Preset<MemberField> = {
   name: "odoo-contacts",
@@ -153,6 +199,15 @@ const ODOO_CONTACTS: Preset<MemberField> = {
     language: ["Language", "Langue", "lang"],
     balance: ["Balance", "Solde"],
     business: ["Is a Company", "Est une société", "is_company"],
+    businessName: ["Name", "Nom", "Display Name", "display_name"],
+    category: ["Tags", "Étiquettes", "category_id"],
+    address: ["Street", "Rue"],
+    postcode: ["Zip", "Code postal"],
+    city: ["City", "Ville"],
+    businessPhone: ["Phone", "Téléphone", "Mobile"],
+    website: ["Website", "Site web"],
+    latitude: ["Geo Latitude", "Géo latitude", "partner_latitude"],
+    longitude: ["Geo Longitude", "Géo longitude", "partner_longitude"],
   },
   detect: ["externalId", "name", "email"],
 };

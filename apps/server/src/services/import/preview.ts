@@ -1,5 +1,6 @@
 import { formatCents, type WalletStatus } from "@mutua/domain";
 import type { Db, Queryable } from "../../db/pool";
+import { listCategories } from "../shops/categories";
 import { readHistoryFile } from "./history-file";
 import { inImportTurn } from "./import-lock";
 import { readMembersFile, type MemberRow, type MembersFile } from "./members-file";
@@ -38,6 +39,10 @@ export interface ImportPreview {
     toImport: number;
     /** The closing balances of the new and existing members: what the board's circulation grows by. */
     total: string;
+    /** Business profiles the import makes, listed at once in the directory (see `makesProfile`). */
+    businesses: number;
+    /** Shops of the file already members here with a profile of their own: it stays as they or an administrator left it. */
+    businessesKept: number;
     /** The first of them, as they will be imported. */
     sample: MemberRow[];
   };
@@ -55,6 +60,8 @@ export interface ImportPreview {
   problems: FileProblem[];
   /** Problems found beyond those listed. */
   problemsOmitted: number;
+  /** What is imported otherwise than the file says, without stopping the import (a category the association does not have). */
+  warnings: FileProblem[];
 }
 
 export interface ExistingEntry {
@@ -138,6 +145,9 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
   let toImport = 0;
   let alreadyImported = 0;
   let total = 0n;
+  let businesses = 0;
+  let businessesKept = 0;
+  const warnings = new Problems(members.file);
   const emailColumn = () => members.columns.email?.[0] ?? null;
   for await (const batch of batches) {
     read += batch.read.length;
@@ -147,6 +157,18 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
     for (const e of batch.existing)
       existing.push({ line: e.row.line, email: e.row.email, name: e.name, createdAt: e.createdAt.toISOString(), emailVerified: e.emailVerified });
     for (const p of batch.problems) rowProblems.add(p.line, emailColumn(), p.email, p.message);
+    businesses += batch.incoming.filter((m) => makesProfile(m, null)).length;
+    for (const e of batch.existing) {
+      if (makesProfile(e.row, e)) businesses++;
+      else if (e.row.profile && e.hasBusiness) businessesKept++;
+      else if (e.row.profile)
+        warnings.add(
+          e.row.line,
+          emailColumn(),
+          e.row.email,
+          `${e.name} is already a member and has not proven this address: no business profile is made for them; once they have, they ask for one from their profile`,
+        );
+    }
     for (const m of [...batch.incoming, ...batch.existing.map((e) => e.row)]) {
       total += m.balance;
       if (chosen?.kind === "custodial" && m.balance < 0n)
@@ -231,10 +253,13 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
       toImport,
       total: `${formatCents(total)}${symbol ? ` ${symbol}` : ""}`,
       sample,
+      businesses,
+      businessesKept,
     },
     history,
     problems,
     problemsOmitted: omitted,
+    warnings: [...members.warnings, ...warnings.list].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
   };
   return { preview, backend: chosen };
 }
@@ -249,7 +274,18 @@ export interface ExistingMember {
   emailVerified: boolean;
   /** Their wallet on the backend, if they have one (still empty), and its status. */
   wallet: { id: string; status: WalletStatus } | null;
+  /** Whether they have a business profile already (asked for, approved or discarded). */
+  hasBusiness: boolean;
 }
+
+/**
+ * Whether the import makes a shop's line a business profile: a new member, or one already here
+ * whose address is proven and who has none. A profile of their own is kept whatever the file says
+ * (they or an administrator made it what it is). An unproven address may be anybody's who signed
+ * up with it: a profile listed under their account would have members pay them (`businessPayee`).
+ */
+export const makesProfile = (row: MemberRow, existing: ExistingMember | null): boolean =>
+  row.profile !== null && (existing === null || (existing.emailVerified && !existing.hasBusiness));
 
 /** A batch of the members file's members, sorted by what the import will do with each. */
 export interface SortedBatch {
@@ -274,7 +310,7 @@ export async function sortedMembers(
   o: PreviewOptions,
   backendId: string | null,
 ): Promise<{ file: MembersFile; batches: AsyncIterable<SortedBatch> }> {
-  const file = await readMembersFile(o.members, membersOptions(o));
+  const file = await readMembersFile(o.members, { ...membersOptions(o), categories: await listCategories(db) });
   const owner = o.by ?? null;
   async function* batches(): AsyncGenerator<SortedBatch> {
     let batch: MemberRow[] = [];
@@ -312,11 +348,13 @@ export async function sortMembers(db: Queryable, rows: readonly MemberRow[], bac
     wallet_id: string | null;
     wallet_status: WalletStatus | null;
     frozen: boolean;
+    has_business: boolean;
   }>(
     `SELECT m.id, m.email, m.name, m.created_at, m.email_verified_at IS NOT NULL AS verified, x.external_id AS imported_as,
        EXISTS (SELECT 1 FROM wallets w JOIN accounts a ON a.wallet_id = w.id JOIN postings p ON p.account_id = a.id
                WHERE w.member_id = m.id AND w.backend_id = $2) AS moved,
-       w.id AS wallet_id, w.status AS wallet_status, w.frozen_at IS NOT NULL AS frozen
+       w.id AS wallet_id, w.status AS wallet_status, w.frozen_at IS NOT NULL AS frozen,
+       EXISTS (SELECT 1 FROM businesses b WHERE b.member_id = m.id) AS has_business
      FROM members m LEFT JOIN member_external_ids x ON x.member_id = m.id
      LEFT JOIN wallets w ON w.member_id = m.id AND w.backend_id = $2 AND w.status <> 'discarded'
      WHERE m.email = ANY($1::text[])`,
@@ -350,6 +388,7 @@ export async function sortMembers(db: Queryable, rows: readonly MemberRow[], bac
         createdAt: member.created_at,
         emailVerified: member.verified,
         wallet: member.wallet_id ? { id: member.wallet_id, status: member.wallet_status! } : null,
+        hasBusiness: member.has_business,
       });
   }
   return out;

@@ -10,6 +10,7 @@ import { inspectImport, sortedMembers, type ExistingMember, type ImportPreview, 
 import type { MemberRow } from "./members-file";
 import { Problems, type FileProblem } from "./problems";
 import { fileName } from "./table";
+import { createBusinessStage, stageBusinesses, writeBusinesses } from "./write-businesses";
 
 /**
  * Writes an import (`npm run import`, the owners' console): the members, their wallets, and
@@ -25,7 +26,8 @@ import { fileName } from "./table";
  * statements rather than 500,000 calls, and the server holds one batch at a time.
  *
  * Members new to the association get an active wallet: nobody can sign in to their account before
- * opening the invitation sent to their address. A member already here (same e-mail) gets their
+ * opening the invitation sent to their address. A shop gets its business profile, listed at once
+ * (write-businesses.ts). A member already here (same e-mail) gets their
  * balance and history in their wallet, made pending and held until their address is proven when
  * it never was (wallets/held-wallets.ts). Rights are never imported.
  *
@@ -61,6 +63,8 @@ export type ImportOutcome =
       /** Of the existing ones, those whose address is not proven: their wallet waits for it, pending. */
       held: number;
       alreadyImported: number;
+      /** Business profiles made, listed in the directory. */
+      businesses: number;
       movements: number;
       /** Lines of the history imported before: left as they were. */
       skippedLines: number;
@@ -120,6 +124,7 @@ async function importOn(client: Tx, o: ImportOptions): Promise<ImportOutcome> {
       // The members are sorted again in the transaction: an import that committed since the check is seen.
       const staged = await stageMembers(tx, o, backend.id, passwordHash);
       const members = await writeMembers(tx, importId, backend.id, backend.currencyId);
+      const businesses = await writeBusinesses(tx, o.by);
       await lockExistingWallets(tx, fileName(o.members), backend.id);
       await holdUnprovenWallets(tx, importId);
 
@@ -146,6 +151,7 @@ async function importOn(client: Tx, o: ImportOptions): Promise<ImportOutcome> {
         linked: staged.existing,
         held: staged.held,
         alreadyImported: staged.alreadyImported,
+        businesses,
         movements,
         skippedLines,
         total: formatCents(sum),
@@ -160,6 +166,7 @@ async function importOn(client: Tx, o: ImportOptions): Promise<ImportOutcome> {
         linked: staged.existing,
         held: staged.held,
         alreadyImported: staged.alreadyImported,
+        businesses,
         movements,
         skippedLines,
         total: formatCents(sum),
@@ -176,6 +183,7 @@ async function importOn(client: Tx, o: ImportOptions): Promise<ImportOutcome> {
         linked: 0,
         held: 0,
         alreadyImported: e.alreadyImported,
+        businesses: 0,
         movements: 0,
         skippedLines: e.skippedLines,
         total: formatCents(0n),
@@ -229,6 +237,7 @@ async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwor
        existing boolean NOT NULL, verified boolean NOT NULL, wallet_status text
      ) ON COMMIT DROP`,
   );
+  await createBusinessStage(tx);
   const { file, batches } = await sortedMembers(tx, o, backendId);
   const problems = new Problems(file.file);
   const staged: Staged = { incoming: 0, existing: 0, held: 0, alreadyImported: 0, sum: 0n };
@@ -271,6 +280,7 @@ async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwor
         col((x) => x.existing?.wallet?.status ?? null),
       ],
     );
+    await stageBusinesses(tx, all);
   }
   // Read again since the check: the file must not have changed in between.
   const fileProblems = [...file.problems];

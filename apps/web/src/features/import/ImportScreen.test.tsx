@@ -65,6 +65,8 @@ const preview: ImportPreviewView = {
     alreadyImported: 0,
     toImport: 3,
     total: "1234.50 FLO",
+    businesses: 0,
+    businessesKept: 0,
     sample: [{ line: 2, externalId: "17", name: "Bruno Petit", email: "bruno@example.com", balance: "-12.00" }],
   },
   history: {
@@ -79,6 +81,7 @@ const preview: ImportPreviewView = {
   },
   problems: [],
   problemsOmitted: 0,
+  warnings: [],
 };
 
 const invitations: Invitations = {
@@ -115,6 +118,25 @@ describe("the import's preview", () => {
     ).toEqual(["adherents.csv, line 4, column Email, value “bruno@”: not an e-mail address", "historique.csv: the file is empty"]);
     within(alert).getByText("… and 7 more");
     expect(screen.queryByRole("button", { name: "Import" })).toBeNull();
+  });
+
+  it("the shops' profiles it lists, and what it reads otherwise than written, which does not stop it", () => {
+    const warning = { file: "adherents.csv", line: 3, column: "category", value: "Quincaillerie", message: "no category of the association's is called so" };
+    wrap(
+      <PreviewView
+        preview={{ ...preview, members: { ...preview.members, businesses: 2, businessesKept: 1 }, warnings: [warning] }}
+        importing={false}
+        onImport={() => undefined}
+      />,
+    );
+    screen.getByText("Businesses listed in the directory");
+    screen.getByText("1 already have a profile here: it stays as it is");
+    const note = screen.getByRole("note");
+    within(note).getByText("Lines imported otherwise than written: 1");
+    expect(within(note).getByRole("listitem").textContent).toBe(
+      "adherents.csv, line 3, column category, value “Quincaillerie”: no category of the association's is called so",
+    );
+    screen.getByRole("button", { name: "Import" });
   });
 
   it("without problems: what will be imported, the balances' total, the first rows and the Import button", () => {
@@ -156,7 +178,18 @@ describe("the import's preview", () => {
   });
 
   it("the result: what was written, and when nothing was new", () => {
-    const result = { imported: true, preview, members: 3, linked: 0, held: 0, alreadyImported: 0, movements: 1, skippedLines: 0, total: "1234.50 FLO" };
+    const result = {
+      imported: true,
+      preview,
+      members: 3,
+      linked: 0,
+      held: 0,
+      alreadyImported: 0,
+      businesses: 0,
+      movements: 1,
+      skippedLines: 0,
+      total: "1234.50 FLO",
+    };
     const { unmount } = wrap(<ResultView result={result} />);
     screen.getByText("Imported 3 members and 1 movement.");
     expect(screen.queryByText(/Nothing new/)).toBeNull();
@@ -221,6 +254,7 @@ describe("the import screen", () => {
         linked: 1,
         held: 1,
         alreadyImported: 0,
+        businesses: 0,
         movements: 120,
         skippedLines: 0,
         total: "1234.50 FLO",

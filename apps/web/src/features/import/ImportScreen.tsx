@@ -193,6 +193,14 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
         </Fact>
         <Fact label={i18n._("Total of the closing balances")}>{text.money(members.total)}</Fact>
         <Fact label={i18n._("Imported before")}>{text.count(members.alreadyImported)}</Fact>
+        {members.businesses + members.businessesKept > 0 && (
+          <Fact label={i18n._("Businesses listed in the directory")}>
+            {text.count(members.businesses)}
+            {members.businessesKept > 0 && (
+              <span className="hint">{i18n._("{count} already have a profile here: it stays as it is", { count: text.count(members.businessesKept) })}</span>
+            )}
+          </Fact>
+        )}
         {members.unknownColumns.length > 0 && <Fact label={i18n._("Columns not imported")}>{members.unknownColumns.join(", ")}</Fact>}
         {members.ignoredRights.length > 0 && (
           <Fact label={i18n._("Rights")}>
@@ -257,6 +265,18 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
               </tr>
             ))}
           </AdminTable>
+        </div>
+      )}
+      {preview.warnings.length > 0 && (
+        <div className="notice info import-warnings" role="note">
+          <p>
+            <strong>{i18n._("Lines imported otherwise than written: {count}", { count: text.count(preview.warnings.length) })}</strong>
+          </p>
+          <ul>
+            {preview.warnings.map((p, i) => (
+              <li key={i}>{problemText(i18n, p)}</li>
+            ))}
+          </ul>
         </div>
       )}
       {hasProblems(preview) ? (
