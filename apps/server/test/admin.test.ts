@@ -129,6 +129,23 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   confirmFederationLink: { params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } },
   setFederationLinkTerms: { params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } },
   withdrawFederationInvitation: { params: { linkId: "fl_nothing_here_at_all" } },
+  listBusinessRequests: {},
+  approveBusiness: { params: { businessId: "bz_nothing-here-at-all" } },
+  discardBusiness: { params: { businessId: "bz_nothing-here-at-all" } },
+  getDirectorySettings: {},
+  saveDirectorySettings: {
+    body: {
+      categories: [{ id: null, en: "Bakery", fr: "Boulangerie" }],
+      tileUrl: null,
+      tileAttribution: null,
+      geocoderUrl: null,
+      timeZone: "Europe/Paris",
+      embedOrigins: [],
+    },
+  },
+  getBusinessFigures: {},
+  listReportedOffers: {},
+  hideOffer: { params: { offerId: `of_${"A".repeat(22)}` }, body: { reason: "Abusive" } },
 };
 
 describe("who may call the admin operations", () => {

@@ -173,14 +173,16 @@ async function post(db: Queryable, p: Posting): Promise<Outcome> {
   return rows[0]!;
 }
 
-/** One movement in its own transaction, tried again when PostgreSQL asks to. */
-async function postAlone(db: Db, p: Posting): Promise<Outcome> {
+/**
+ * A movement's transaction (`work`), run again when PostgreSQL asks to, five more times at most: a
+ * deadlock or serialisation failure is PostgreSQL asking to try again, and so is the payer's key
+ * committed meanwhile by a request that locked other sub-accounts (the retry finds it).
+ */
+export async function retriedWhenAsked<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await post(db, p);
+      return await work();
     } catch (e) {
-      // A deadlock or serialisation failure is PostgreSQL asking to try again. So is the key
-      // committed meanwhile by a request that locked other sub-accounts: the retry finds it.
       const { code, constraint } = e as { code?: string; constraint?: string };
       const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
       if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
@@ -188,6 +190,9 @@ async function postAlone(db: Db, p: Posting): Promise<Outcome> {
     }
   }
 }
+
+/** One movement in its own transaction, tried again when PostgreSQL asks to. */
+const postAlone = (db: Db, p: Posting): Promise<Outcome> => retriedWhenAsked(() => post(db, p));
 
 /** Several movements in one statement and one transaction, each with its outcome (db/functions/ledger_post_batch.sql). */
 async function postBatch(db: Db, batch: Posting[]): Promise<Outcome[]> {

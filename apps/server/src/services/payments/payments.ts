@@ -18,7 +18,7 @@ import { inTransaction, type Db } from "../../db/pool";
 import { Batcher, perPool } from "../ledger/batching";
 import { Refusal, invalid, notFound } from "../platform/errors";
 import { requireReconversions, type Features } from "../platform/features";
-import { postMovement, postMovementTx, type MovementRequest, type MovementRow } from "../ledger/ledger";
+import { postMovement, postMovementTx, retriedWhenAsked, type MovementRequest, type MovementRow } from "../ledger/ledger";
 import { lockRequestForPayment, markRequestPaid } from "./payment-requests";
 import { lockOfferForPayment, recordOfferPayment } from "../shops/offers";
 import { sentView, transactionByMovement } from "../ledger/transactions";
@@ -267,25 +267,18 @@ async function payRequest(db: Db, requestId: string, req: MovementRequest): Prom
     recipientMemo: req.recipientMemo,
     signed: req.signedMessage != null,
   };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await inTransaction(db, async (tx) => {
-        const { replay, recipientMemo } = await lockRequestForPayment(tx, requestId, payment);
-        // The payee reads the memo they asked with, whatever the payer's app sent.
-        const { movement, replayed } = await postMovementTx(tx, { ...req, recipientMemo });
-        if (replay) return { movement, replayed: true };
-        // The key already paid something else with the same details: that payment is not this request's.
-        if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
-        await markRequestPaid(tx, requestId, movement);
-        return { movement, replayed: false };
-      });
-    } catch (e) {
-      const { code, constraint } = e as { code?: string; constraint?: string };
-      const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
-      if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
-      throw e;
-    }
-  }
+  return retriedWhenAsked(() =>
+    inTransaction(db, async (tx) => {
+      const { replay, recipientMemo } = await lockRequestForPayment(tx, requestId, payment);
+      // The payee reads the memo they asked with, whatever the payer's app sent.
+      const { movement, replayed } = await postMovementTx(tx, { ...req, recipientMemo });
+      if (replay) return { movement, replayed: true };
+      // The key already paid something else with the same details: that payment is not this request's.
+      if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
+      await markRequestPaid(tx, requestId, movement);
+      return { movement, replayed: false };
+    }),
+  );
 }
 
 /**
@@ -296,20 +289,13 @@ async function payRequest(db: Db, requestId: string, req: MovementRequest): Prom
 async function payOffer(db: Db, offerId: string, req: MovementRequest): Promise<{ movement: MovementRow; replayed: boolean }> {
   // A retry of a payment made (its answer lost) is answered by the ledger, whatever the offer became since.
   if (await alreadyPosted(db, req.payerWalletId, req.idempotencyKey)) return postMovement(db, req);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await inTransaction(db, async (tx) => {
-        const offer = await lockOfferForPayment(tx, offerId, { payeeWalletId: req.payeeWalletId, payerWalletId: req.payerWalletId });
-        const { movement, replayed } = await postMovementTx(tx, req);
-        if (replayed) return { movement, replayed: true };
-        await recordOfferPayment(tx, offer, movement);
-        return { movement, replayed: false };
-      });
-    } catch (e) {
-      const { code, constraint } = e as { code?: string; constraint?: string };
-      const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
-      if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
-      throw e;
-    }
-  }
+  return retriedWhenAsked(() =>
+    inTransaction(db, async (tx) => {
+      const offer = await lockOfferForPayment(tx, offerId, { payeeWalletId: req.payeeWalletId, payerWalletId: req.payerWalletId });
+      const { movement, replayed } = await postMovementTx(tx, req);
+      if (replayed) return { movement, replayed: true };
+      await recordOfferPayment(tx, offer, movement);
+      return { movement, replayed: false };
+    }),
+  );
 }

@@ -91,17 +91,22 @@ function DirectorySettingsForm({ initial }: { initial: DirectorySettings }) {
         label={i18n._("Map tiles")}
         value={draft.tileUrl}
         onChange={(e) => set({ tileUrl: e.target.value })}
-        placeholder="https://tile.openstreetmap.org/{z}/{x}/{y}.png"
-        hint={<p className="hint">{i18n._("The address of an OpenStreetMap-based raster tile server, as in the example; OpenStreetMap's own when empty.")}</p>}
+        hint={
+          <p className="hint">
+            {i18n._(
+              "The address of an OpenStreetMap-based raster tile server, with {z}, {x} and {y} where each tile's zoom and place go; OpenStreetMap's own when empty.",
+              {
+                z: "{z}",
+                x: "{x}",
+                y: "{y}",
+              },
+            )}
+          </p>
+        }
       />
       <Field label={i18n._("Attribution of the tiles")} value={draft.tileAttribution} onChange={(e) => set({ tileAttribution: e.target.value })} />
       <Field label={i18n._("Time zone of opening hours")} value={draft.timeZone} onChange={(e) => set({ timeZone: e.target.value })} />
-      <Field
-        label={i18n._("Geocoding service (optional)")}
-        value={draft.geocoderUrl}
-        onChange={(e) => set({ geocoderUrl: e.target.value })}
-        placeholder="https://nominatim.example/search"
-      />
+      <Field label={i18n._("Geocoding service (optional)")} value={draft.geocoderUrl} onChange={(e) => set({ geocoderUrl: e.target.value })} />
       <div className="field">
         <label htmlFor="embed-origins">{i18n._("Sites that may show the map (one a line)")}</label>
         <textarea
