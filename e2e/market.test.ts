@@ -26,10 +26,10 @@ async function member(email: string, phone: boolean, t: Words, lang: string, lan
   return s;
 }
 
+// A phone in English and a wide screen in French walk both sizes and both languages (the
+// screens tour looks at the marketplace in all four).
 const CASES = [
   { phone: true, lang: "en-US", t: english, title: "Organic eggs", word: "EGGS", amount: "12.00 DL" },
-  { phone: true, lang: "fr-FR", t: french, title: "Œufs de la ferme", word: "oeufs", amount: "12,00 DL" },
-  { phone: false, lang: "en-US", t: english, title: "Honey jar", word: "honey", amount: "12.00 DL" },
   { phone: false, lang: "fr-FR", t: french, title: "Pot de miel", word: "MIEL", amount: "12,00 DL" },
 ] as const;
 
