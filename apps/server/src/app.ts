@@ -34,6 +34,7 @@ import { directoryRoutes } from "./routes/directory";
 import { requestId, requestLogging } from "./http/logging";
 import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./maintenance";
+import { DueWork } from "./services/platform/due-work";
 import { scheduleLedgerChecks } from "./services/board/ledger-health";
 import { featuresOf } from "./services/platform/features";
 import { EventHub } from "./services/notifications/event-hub";
@@ -188,7 +189,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     pushAgent: deps.pushAgent,
     log: (level, m) => app.log[level](m),
   });
+  // Every instance collects what falls due by the calendar (services/platform/due-work.ts); each
+  // area's steps are listed here.
+  const dueWork = new DueWork([], settings.duePollSeconds * 1000, (m) => app.log.error(m));
   app.addHook("onReady", async () => {
+    dueWork.start();
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
     stopChecks = scheduleLedgerChecks(deps.db, app.log);
     stopRecovery = scheduleRecovery(peerNet(full.settings, deps.peerSeam), deps.db, app.log);
@@ -201,6 +206,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     stopSweeps?.();
     stopChecks?.();
     stopRecovery?.();
+    await dueWork.stop();
     // The message being sent is marked before the hub and then the pool (the caller's) close.
     await worker.stop();
     live.stop();

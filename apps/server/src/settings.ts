@@ -122,6 +122,12 @@ export interface Settings {
    */
   pushServiceHosts: string[];
   /**
+   * How often each instance looks for work fallen due by the calendar, dues and standing orders
+   * (services/platform/due-work.ts), in seconds (DUE_POLL_SECONDS); a change that makes work due
+   * wakes it sooner.
+   */
+  duePollSeconds: number;
+  /**
    * Which other associations' servers this one may reach (services/federation/peer-net.ts): public
    * addresses over HTTPS, the addresses that are not public FEDERATION_ALLOW_HOSTS names
    * (comma-separated), and this machine's loopback addresses, over plain HTTP too, when
@@ -208,6 +214,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       pushTimeoutSeconds: Math.max(1, int(env.PUSH_TIMEOUT_SECONDS, 5)),
       pushMaxFailures: Math.max(1, int(env.PUSH_MAX_FAILURES, 8)),
     },
+    duePollSeconds: Math.max(1, int(env.DUE_POLL_SECONDS, 60)),
     pushServiceHosts: (env.PUSH_SERVICE_HOSTS ?? DEFAULT_PUSH_SERVICE_HOSTS.join(","))
       .split(",")
       .map((h) => h.trim().toLowerCase().replace(/^\.+/, ""))
