@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { formatCents } from "@mutua/domain";
 import { migrate } from "../db/migrate";
 import { createPool } from "../db/pool";
+import { fullName } from "../services/import/members-file";
 import { loadMapping } from "../services/import/presets";
 import { previewImport, type ImportPreview, type PreviewOptions } from "../services/import/preview";
 import { runImport, type ImportProgress } from "../services/import/write";
@@ -159,7 +160,7 @@ function describe(p: ImportPreview, dryRun: boolean): string[] {
       );
     if (m.existing.length > 10) out.push(`    … and ${m.existing.length - 10} more`);
   }
-  for (const r of m.sample) out.push(`    line ${r.line}: ${r.externalId} ${r.firstName} ${r.lastName} <${r.email}> ${formatCents(r.balance)}`);
+  for (const r of m.sample) out.push(`    line ${r.line}: ${r.externalId} ${fullName(r)} <${r.email}> ${formatCents(r.balance)}`);
   if (m.businesses > 0) out.push(`  ${m.businesses} business profiles to list in the directory, approved`);
   if (m.businessesKept > 0) out.push(`  ${m.businessesKept} shops already have a profile here: it stays as it is`);
   if (p.history) {

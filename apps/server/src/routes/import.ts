@@ -5,6 +5,7 @@ import { operation } from "../http/contract";
 import { inviteImportedMembers, invitationCounts } from "../services/members/invitations";
 import type { ImportPreview, PreviewOptions } from "../services/import/preview";
 import { previewImport } from "../services/import/preview";
+import { fullName } from "../services/import/members-file";
 import { uploadedFile, saveUploadPart } from "../services/import/uploads";
 import { runImport } from "../services/import/write";
 
@@ -53,7 +54,7 @@ function previewView(p: ImportPreview): ImportPreviewView {
       sample: p.members.sample.map((m) => ({
         line: m.line,
         externalId: m.externalId,
-        name: `${m.firstName} ${m.lastName}`,
+        name: fullName(m),
         email: m.email,
         balance: formatCents(m.balance),
       })),

@@ -6,6 +6,7 @@ import { FIELD_LABELS, type MemberField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
 import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
 import {
+  fullName,
   parseAmount,
   parseBoolean,
   parseEmail,
@@ -17,6 +18,8 @@ import {
   type MemberLanguage,
   type Parsed,
 } from "./values";
+
+export { fullName };
 
 /**
  * A members file (the old system's users, with their closing balances) read into checked rows as
@@ -31,6 +34,7 @@ export interface MemberRow {
   /** Their id in the old system: unique in the file, what the history's from and to name. */
   externalId: string;
   firstName: string;
+  /** Empty for a business named by one name (kept whole in firstName). */
   lastName: string;
   /** Trimmed and lower-cased; unique in the file. */
   email: string;
@@ -160,9 +164,26 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
 
       const externalId = read("externalId", (raw) => ({ ok: true, value: raw }), true);
       const email = read("email", parseEmail, true);
+      const business = read("business", parseBoolean);
       let firstName: string | null = null;
       let lastName: string | null = null;
-      if (splitNames) {
+      if (business) {
+        // A shop has one name, its sign: never split, nor asked for a first name (it is kept whole
+        // in the first name, the last one empty), unless the file gives both a first and a last.
+        const given = (field: MemberField) => (cell(record, resolution, field)?.value ? read(field, parseName) : null);
+        const first = splitNames ? null : given("firstName");
+        const last = splitNames ? null : given("lastName");
+        if (first && last) [firstName, lastName] = [first, last];
+        else {
+          const whole = (splitNames ? given("name") : (first ?? last)) ?? given("businessName");
+          if (whole) [firstName, lastName] = [whole, ""];
+          else if (valid) {
+            const c = cell(record, resolution, splitNames ? "name" : "lastName");
+            problems.add(line, c?.column ?? null, "", "empty; a business needs its name (in the name column or the business name's)");
+            valid = false;
+          }
+        }
+      } else if (splitNames) {
         const names = read("name", splitFullName, true);
         if (names) ({ firstName, lastName } = names);
       } else {
@@ -172,7 +193,6 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
       const phone = read("phone", parsePhone);
       const language = read("language", parseLanguage);
       const balance = read("balance", (raw) => parseAmount(raw, decimalSeparator), true);
-      const business = read("business", parseBoolean);
 
       if (externalId !== null) {
         const first = byId.get(externalId);

@@ -3,7 +3,7 @@ import type { Db, Queryable } from "../../db/pool";
 import { listCategories } from "../shops/categories";
 import { readHistoryFile } from "./history-file";
 import { inImportTurn } from "./import-lock";
-import { readMembersFile, type MemberRow, type MembersFile } from "./members-file";
+import { fullName, readMembersFile, type MemberRow, type MembersFile } from "./members-file";
 import type { Mapping } from "./presets";
 import { Problems, type FileProblem } from "./problems";
 import type { ImportFile } from "./table";
@@ -179,7 +179,7 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
           "a custodial account cannot be below 0: import this member into a ledger backend, or settle the debt first",
         );
     }
-    if (closings) for (const m of batch.read) closings.set(m.externalId, { line: m.line, balance: m.balance, label: `${m.firstName} ${m.lastName}` });
+    if (closings) for (const m of batch.read) closings.set(m.externalId, { line: m.line, balance: m.balance, label: fullName(m) });
   }
   const problems: FileProblem[] = [...members.problems];
   let omitted = members.problemsOmitted;

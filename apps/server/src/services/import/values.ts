@@ -276,6 +276,9 @@ const isCapitals = (word: string): boolean => {
   return letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
 };
 
+/** A member's name as Mutua shows it: a business's one name alone, a person's first and last names. */
+export const fullName = (m: { firstName: string; lastName: string }): string => (m.lastName === "" ? m.firstName : `${m.firstName} ${m.lastName}`);
+
 /**
  * A full name in one cell to first and last names, which Mutua keeps apart. When the words in
  * capitals come all first or all last, and not alone, they are the family name: "DUPONT Jean"

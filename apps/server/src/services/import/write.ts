@@ -7,7 +7,7 @@ import { holdUnprovenWallets } from "../wallets/held-wallets";
 import { readHistoryFile } from "./history-file";
 import { inImportTurn, transactionOn } from "./import-lock";
 import { inspectImport, sortedMembers, type ExistingMember, type ImportPreview, type PreviewOptions } from "./preview";
-import type { MemberRow } from "./members-file";
+import { fullName, type MemberRow } from "./members-file";
 import { Problems, type FileProblem } from "./problems";
 import { fileName } from "./table";
 import { createBusinessStage, stageBusinesses, writeBusinesses } from "./write-businesses";
@@ -271,8 +271,8 @@ async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwor
         col((x) => x.row.language),
         col((x) => x.row.balance.toString()),
         col((x) => x.row.business),
-        col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName} ${r.email} ${r.phone ?? ""} ${r.phone?.replace(/\D/g, "") ?? ""}`)),
-        col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName}`)),
+        col(({ row: r }) => searchKey(`${fullName(r)} ${r.email} ${r.phone ?? ""} ${r.phone?.replace(/\D/g, "") ?? ""}`)),
+        col(({ row: r }) => searchKey(fullName(r))),
         col(() => `custodial:${randomBytes(10).toString("hex")}`),
         col((x) => x.existing?.emailVerified ?? true),
         passwordHash,
