@@ -111,14 +111,15 @@ describe("members files", () => {
     expect(labels.rows.map((r) => [r.externalId, r.firstName, r.lastName, r.phone, r.language, r.business, r.balance])).toEqual([
       ["__export__.res_partner_12_4f1a2b3c", "Anne", "Martin", "+33 6 00 00 00 02", "fr-FR", false, 1000n],
       ["__export__.res_partner_13_9e8d7c6b", "Bob", "Lee", "+33 1 00 00 00 03", "en-US", false, 0n],
-      ["__export__.res_partner_14_aa11bb22", "Épicerie", "Sol", null, "fr-FR", true, 25050n],
+      // A company has one name, kept whole.
+      ["__export__.res_partner_14_aa11bb22", "Épicerie Sol", "", null, "fr-FR", true, 25050n],
     ]);
     const technical = await membersOf(tmpFile("id,name,email,phone,lang,is_company,balance\nbase.res_partner_7,Ann LEE,ann@example.org,,fr_FR,True,5\n"));
     expect(technical).toMatchObject({ preset: "odoo-contacts", problems: [] });
     expect(technical.rows[0]).toMatchObject({
       externalId: "base.res_partner_7",
-      firstName: "Ann",
-      lastName: "LEE",
+      firstName: "Ann LEE",
+      lastName: "",
       language: "fr-FR",
       business: true,
       balance: 500n,
@@ -238,13 +239,13 @@ describe("members files", () => {
     expect(result.rows.length).toBeLessThan(200_000);
   }, 60_000);
 
-  it("names the missing column and the preset, and reads no rows", async () => {
-    const mutua = await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"));
+  it("names the missing column of the preset named, and reads no rows", async () => {
+    const mutua = await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"), { preset: "mutua" });
     expect(mutua.problems).toEqual([
       { file: expect.any(String), line: 1, column: "balance", value: null, message: 'missing column: expected "balance" (preset mutua)' },
     ]);
     expect(mutua.rows).toEqual([]);
-    const cyclos = await membersOf(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'));
+    const cyclos = await membersOf(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'), { preset: "cyclos4-users" });
     expect(cyclos.problems).toEqual([
       {
         file: expect.any(String),
@@ -254,7 +255,7 @@ describe("members files", () => {
         message: 'missing column: expected "Balance" or "Account balance" or "Solde" (preset cyclos4-users)',
       },
     ]);
-    const names = await membersOf(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"));
+    const names = await membersOf(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"), { preset: "mutua" });
     expect(names.problems[0]?.message).toBe('missing column: expected "first_name" and "last_name", or "name" (preset mutua)');
   });
 
@@ -267,9 +268,16 @@ describe("members files", () => {
         line: 1,
         column: null,
         value: null,
-        message: expect.stringMatching(/^no preset recognizes these columns.*cyclos4-users \("Login name"/),
+        message: expect.stringMatching(/^no preset recognizes these columns.*cyclos4-users \("Login name", "E-mail", "Balance", "Name"\)/),
       },
     ]);
+    // A French association's spreadsheet shares three headers with Cyclos's users export (its
+    // login, name and e-mail in French) but has no balance column: no preset claims it.
+    const french = await membersOf(tmpFile("Identifiant;Nom;Prénom;Courriel;Montant\nac;Crémieux;Élodie;elodie@example.org;1,00\n"));
+    expect(french.preset).toBeNull();
+    expect(french.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^no preset recognizes these columns/)]);
+    // Nor is a Mutua file without its balance taken for one.
+    expect((await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"))).preset).toBeNull();
     const mapped = await membersOf(tmpFile("Who;Mail;Money;Notes\nA;a@example.org;1;x\n"), {
       mapping: { externalId: "who", email: "MAIL", balance: "money", name: "Who" },
     });

@@ -1,6 +1,6 @@
 import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
-import { FIELD_LABELS, type HistoryField } from "./presets";
+import { FIELD_LABELS, REQUIRED_FIELDS, type HistoryField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
 import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
 import { checkTimeZone, normalizeMemo, parseAmount, parseDate, type DecimalSeparator, type Parsed } from "./values";
@@ -52,8 +52,6 @@ export interface ReadHistoryOptions extends TableOptions<HistoryField> {
   members?: ReadonlySet<string>;
   maxProblems?: number;
 }
-
-const REQUIRED: readonly (readonly (readonly HistoryField[])[])[] = [[["date"]], [["from"]], [["to"]], [["amount"]]];
 
 class History implements HistoryFile {
   readonly rows: AsyncIterable<HistoryRow>;
@@ -186,6 +184,6 @@ export async function readHistoryFile(source: ImportFile, options: ReadHistoryOp
   checkTimeZone(options.timeZone ?? "Europe/Paris");
   const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
-  const table = await openTable(source, "history", options, REQUIRED, problems);
+  const table = await openTable(source, "history", options, REQUIRED_FIELDS.history, problems);
   return new History(file, table, problems, options);
 }

@@ -2,7 +2,7 @@ import { IMPORT_MEMBERS_MAX_PARTS, IMPORT_PART_BYTES } from "@mutua/domain";
 import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
 import { readBusinessProfile, type BusinessProfile, type CategoryName } from "./business-fields";
-import { FIELD_LABELS, type MemberField } from "./presets";
+import { FIELD_LABELS, NAME_CHOICES, REQUIRED_FIELDS, type MemberField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
 import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
 import {
@@ -82,10 +82,6 @@ export interface ReadMembersOptions extends TableOptions<MemberField> {
   /** The association's business categories, which a shop's category cell is matched against. */
   categories?: readonly CategoryName[];
 }
-
-/** Either both name columns or one to split (`splitFullName`): first and last win when both are there. */
-const NAME_CHOICES: readonly (readonly MemberField[])[] = [["firstName", "lastName"], ["name"]];
-const REQUIRED: readonly (readonly (readonly MemberField[])[])[] = [[["externalId"]], [["email"]], [["balance"]], NAME_CHOICES];
 
 class Members implements MembersFile {
   readonly rows: AsyncIterable<MemberRow>;
@@ -230,6 +226,6 @@ export async function readMembersFile(source: ImportFile, options: ReadMembersOp
   const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
   const { categories = [], ...tableOptions } = options;
-  const table = await openTable(source, "members", tableOptions, REQUIRED, problems, NAME_CHOICES, IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS);
+  const table = await openTable(source, "members", tableOptions, REQUIRED_FIELDS.members, problems, NAME_CHOICES, IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS);
   return new Members(file, table, problems, new Problems(file, options.maxProblems), categories);
 }
