@@ -253,7 +253,7 @@ l2,Omar,Diallo,omar.l@example.org,5.00
     const before = await footprint();
     const out = await runImport(t.db, { members, history, by: null });
     expect(out.kind === "refused" && out.problems).toEqual([
-      { file: history, line: 2, column: null, value: "T1", message: "reference T1 was imported before for another movement" },
+      { file: history, line: 2, column: null, value: "T1", reference: "T1", message: "reference T1 was imported before for another movement" },
     ]);
     expect(await footprint()).toEqual(before);
   });
@@ -360,6 +360,7 @@ describe("an import and the accounts already here", () => {
       file: members,
       line: 3,
       value: "owner.o@example.org",
+      reference: "own1",
       message: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
     };
     const preview = await previewImport(t.db, { members, by: owner.id });
@@ -385,6 +386,7 @@ describe("an import and the accounts already here", () => {
         line: 2,
         column: "email",
         value: "frozen.f@example.org",
+        reference: "f1",
         message: `Fred Frozen's wallet on ${backend.id} is frozen: it cannot receive their balance; an account administrator unfreezes it first, or leave them out of the file`,
       },
     ]);

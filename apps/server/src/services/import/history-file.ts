@@ -61,6 +61,7 @@ class History implements HistoryFile {
     private readonly table: Table<HistoryField> | null,
     private readonly issues: Problems,
     options: ReadHistoryOptions,
+    private readonly seen: { headers: string[] },
   ) {
     this.rows = table ? readRows(table, issues, options.timeZone ?? "Europe/Paris", options.members) : (async function* () {})();
   }
@@ -75,7 +76,7 @@ class History implements HistoryFile {
     return this.table?.decimalSeparator ?? null;
   }
   get headers() {
-    return this.table?.headers ?? [];
+    return this.table?.headers ?? this.seen.headers;
   }
   get columns() {
     return Object.fromEntries(Object.entries(this.table?.resolution.columns ?? {}).map(([f, cols]) => [f, (cols ?? []).map((c) => c.header)]));
@@ -105,6 +106,8 @@ async function* readRows(
   try {
     for await (const record of table.records) {
       const { line } = record;
+      // The old system's reference of the line, in its problems.
+      problems.reference = cell(record, resolution, "reference")?.value || null;
       if (!checkWidth(record, table.headers, problems)) continue;
       let valid = true;
       const read = <T>(field: HistoryField, parse: (raw: string) => Parsed<T>, required = false): T | null => {
@@ -153,7 +156,7 @@ async function* readRows(
       if (reference && reference.value !== "") {
         const first = references.get(reference.value);
         if (first !== undefined) {
-          problems.add(line, reference.column, reference.value, `reference already on line ${first}`);
+          problems.add(line, reference.column, reference.value, `reference already on row ${first}`);
           valid = false;
         } else references.set(reference.value, line);
       }
@@ -184,6 +187,7 @@ export async function readHistoryFile(source: ImportFile, options: ReadHistoryOp
   checkTimeZone(options.timeZone ?? "Europe/Paris");
   const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
-  const table = await openTable(source, "history", options, REQUIRED_FIELDS.history, problems);
-  return new History(file, table, problems, options);
+  const seen = { headers: [] as string[] };
+  const table = await openTable(source, "history", options, REQUIRED_FIELDS.history, problems, [], undefined, seen);
+  return new History(file, table, problems, options, seen);
 }

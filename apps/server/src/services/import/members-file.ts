@@ -92,6 +92,7 @@ class Members implements MembersFile {
     private readonly issues: Problems,
     private readonly notes: Problems,
     categories: readonly CategoryName[],
+    private readonly seen: { headers: string[] },
   ) {
     this.rows = table ? readRows(table, issues, notes, categories) : (async function* () {})();
   }
@@ -106,7 +107,7 @@ class Members implements MembersFile {
     return this.table?.decimalSeparator ?? null;
   }
   get headers() {
-    return this.table?.headers ?? [];
+    return this.table?.headers ?? this.seen.headers;
   }
   get columns(): Partial<Record<MemberField, string[]>> {
     return Object.fromEntries(Object.entries(this.table?.resolution.columns ?? {}).map(([f, cols]) => [f, (cols ?? []).map((c) => c.header)]));
@@ -140,6 +141,8 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
   try {
     for await (const record of table.records) {
       const { line } = record;
+      // The member's own reference in the problems of their line: their external id, else their e-mail.
+      problems.reference = warnings.reference = (cell(record, resolution, "externalId")?.value || cell(record, resolution, "email")?.value) ?? null;
       if (!checkWidth(record, table.headers, problems)) continue;
       let valid = true;
       /** The field's value, or null (and the problem recorded) if it is refused. */
@@ -193,14 +196,14 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
       if (externalId !== null) {
         const first = byId.get(externalId);
         if (first !== undefined) {
-          problems.add(line, cell(record, resolution, "externalId")!.column, externalId, `external id already on line ${first}`);
+          problems.add(line, cell(record, resolution, "externalId")!.column, externalId, `external id already on row ${first}`);
           valid = false;
         } else byId.set(externalId, line);
       }
       if (email !== null) {
         const first = byEmail.get(email);
         if (first !== undefined) {
-          problems.add(line, cell(record, resolution, "email")!.column, email, `e-mail already on line ${first}`);
+          problems.add(line, cell(record, resolution, "email")!.column, email, `e-mail already on row ${first}`);
           valid = false;
         } else byEmail.set(email, line);
       }
@@ -226,6 +229,16 @@ export async function readMembersFile(source: ImportFile, options: ReadMembersOp
   const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
   const { categories = [], ...tableOptions } = options;
-  const table = await openTable(source, "members", tableOptions, REQUIRED_FIELDS.members, problems, NAME_CHOICES, IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS);
-  return new Members(file, table, problems, new Problems(file, options.maxProblems), categories);
+  const seen = { headers: [] as string[] };
+  const table = await openTable(
+    source,
+    "members",
+    tableOptions,
+    REQUIRED_FIELDS.members,
+    problems,
+    NAME_CHOICES,
+    IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS,
+    seen,
+  );
+  return new Members(file, table, problems, new Problems(file, options.maxProblems), categories, seen);
 }

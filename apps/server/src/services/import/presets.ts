@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import { z } from "zod";
+import { IMPORT_HISTORY_FIELDS, IMPORT_MEMBER_FIELDS } from "@mutua/domain";
 import { fold } from "./values";
 
 /**
@@ -17,29 +18,9 @@ export type HistoryField = "date" | "from" | "to" | "amount" | "memo" | "referen
 export type FileKind = "members" | "history";
 export type FieldOf<K extends FileKind> = K extends "members" ? MemberField : HistoryField;
 
-export const MEMBER_FIELDS: readonly MemberField[] = [
-  "externalId",
-  "firstName",
-  "lastName",
-  "name",
-  "email",
-  "phone",
-  "language",
-  "balance",
-  "rights",
-  "business",
-  "businessName",
-  "category",
-  "description",
-  "address",
-  "postcode",
-  "city",
-  "businessPhone",
-  "website",
-  "latitude",
-  "longitude",
-];
-export const HISTORY_FIELDS: readonly HistoryField[] = ["date", "from", "to", "amount", "memo", "reference"];
+// The contract's lists (the console's matching offers them): each is one of the fields here.
+export const MEMBER_FIELDS: readonly MemberField[] = IMPORT_MEMBER_FIELDS;
+export const HISTORY_FIELDS: readonly HistoryField[] = IMPORT_HISTORY_FIELDS;
 
 /** The fields as problems name them. */
 export const FIELD_LABELS: Record<MemberField | HistoryField, string> = {
@@ -320,6 +301,12 @@ export interface ColumnChoice<F extends string> {
   preset?: string;
   /** Headers per field, over the preset's (or alone). */
   mapping?: Partial<Record<F, string | string[]>>;
+  /**
+   * The mapping the association used last for a file of this kind (the console remembers it):
+   * read with when no preset is named, no mapping given and no preset fits, if the file has
+   * every column it names for a required field.
+   */
+  remembered?: Partial<Record<F, string | string[]>>;
 }
 
 function locate<F extends string>(fileHeaders: readonly string[], columns: Columns<F>): Partial<Record<F, ResolvedColumn[]>> {
@@ -388,7 +375,11 @@ export function resolveColumns<K extends FileKind>(
       if (reads > best) [preset, best] = [p, reads];
     }
   }
-  const expected = overlay(preset?.columns ?? {}, mapping, alternatives);
+  let chosen = mapping;
+  if (!preset && !hasMapping && choice.remembered && hasRequired(kind, locate(fileHeaders, overlay({}, choice.remembered, alternatives))))
+    chosen = choice.remembered;
+  const mapped = Object.keys(chosen).length > 0;
+  const expected = overlay(preset?.columns ?? {}, chosen, alternatives);
   const columns = locate(fileHeaders, expected);
 
   const used = new Set(Object.values<ResolvedColumn[] | undefined>(columns).flatMap((cols) => (cols ?? []).map((c) => c.index)));
@@ -396,7 +387,7 @@ export function resolveColumns<K extends FileKind>(
   const usedKeys = new Set([...used].map((i) => fold(fileHeaders[i]!)));
   const duplicated = fileHeaders.filter((h, i) => usedKeys.has(fold(h)) && !used.has(i));
   return {
-    preset: preset ? preset.name : hasMapping ? "custom" : null,
+    preset: preset ? preset.name : mapped ? "custom" : null,
     columns,
     expected,
     unknownColumns: unknownColumns.filter((h) => !duplicated.includes(h)),

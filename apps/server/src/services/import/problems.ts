@@ -5,11 +5,16 @@
  */
 export interface FileProblem {
   file: string;
-  /** 1-based line in the file; null for a problem of the whole file (a missing column…). */
+  /**
+   * 1-based row of the spreadsheet (the file's line, less the line breaks inside quoted cells
+   * before it); null for a problem of the whole file (a missing column…).
+   */
   line: number | null;
   /** The header of the column, as written in the file (or expected, when it is missing). */
   column: string | null;
   value: string | null;
+  /** The line's own reference, to find it by: a member's external id (or e-mail), a history line's reference. */
+  reference: string | null;
   message: string;
 }
 
@@ -21,14 +26,22 @@ export class Problems {
   readonly list: FileProblem[] = [];
   /** How many were found beyond `max` and left out of `list`. */
   omitted = 0;
+  /** The reference of the line being read, given to the problems added without one. */
+  reference: string | null = null;
 
   constructor(
     readonly file: string,
     readonly max = MAX_PROBLEMS,
   ) {}
 
-  add(line: number | null, column: string | null, value: string | null, message: string): void {
-    if (this.list.length < this.max) this.list.push({ file: this.file, line, column, value, message });
+  add(
+    line: number | null,
+    column: string | null,
+    value: string | null,
+    message: string,
+    reference: string | null = line === null ? null : this.reference,
+  ): void {
+    if (this.list.length < this.max) this.list.push({ file: this.file, line, column, value, reference, message });
     else this.omitted++;
   }
 

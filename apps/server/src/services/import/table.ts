@@ -56,7 +56,7 @@ export const fileName = (f: ImportFile): string => (typeof f === "string" ? f : 
 
 /** A problem that stops the reading: the file cannot be decoded or tokenized further. */
 export function fatalProblem(problems: Problems, e: unknown): void {
-  if (e instanceof EncodingError || e instanceof CsvSyntaxError) problems.add(e.line, null, null, e.message);
+  if (e instanceof EncodingError || e instanceof CsvSyntaxError) problems.add(e.line, null, null, e.message, null);
   else if (e instanceof FileTooLargeError) problems.add(null, null, null, e.message);
   else throw e;
 }
@@ -109,6 +109,8 @@ export async function openTable<K extends FileKind>(
   problems: Problems,
   alternatives: readonly (readonly FieldOf<K>[])[] = [],
   maxBytes?: number,
+  /** Given the file's headers once read, even when the table is not opened: the console offers them to match. */
+  seen?: { headers: string[] },
 ): Promise<Table<FieldOf<K>> | null> {
   const bytes = typeof file === "string" ? fs.createReadStream(file) : file.open();
   const decoded = decodeText(maxBytes === undefined ? bytes : atMost(bytes, maxBytes));
@@ -125,6 +127,7 @@ export async function openTable<K extends FileKind>(
     return null;
   }
   const headers = csv.header.fields.map((h) => h.trim());
+  if (seen) seen.headers = headers;
   const resolution = resolveColumns(kind, headers, options, alternatives);
   const fail = async () => {
     await csv.close();

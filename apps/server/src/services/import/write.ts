@@ -242,7 +242,7 @@ async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwor
   const problems = new Problems(file.file);
   const staged: Staged = { incoming: 0, existing: 0, held: 0, alreadyImported: 0, sum: 0n };
   for await (const batch of batches) {
-    for (const p of batch.problems) problems.add(p.line, null, p.email, p.message);
+    for (const p of batch.problems) problems.add(p.line, null, p.email, p.message, p.externalId);
     staged.incoming += batch.incoming.length;
     staged.existing += batch.existing.length;
     staged.held += batch.existing.filter((e) => !e.emailVerified).length;
@@ -327,8 +327,8 @@ async function writeMembers(tx: Tx, importId: bigint, backendId: string, currenc
  */
 async function lockExistingWallets(tx: Tx, file: string, backendId: string): Promise<void> {
   await tx.query("SELECT 1 FROM accounts WHERE wallet_id IN (SELECT wallet_id FROM import_members WHERE existing) ORDER BY id FOR UPDATE");
-  const { rows } = await tx.query<{ line: number; email: string; name: string; frozen: boolean }>(
-    `SELECT s.line, s.email, m.name, w.frozen_at IS NOT NULL AS frozen FROM import_members s JOIN wallets w ON w.id = s.wallet_id JOIN members m ON m.id = s.member_id
+  const { rows } = await tx.query<{ line: number; email: string; external_id: string; name: string; frozen: boolean }>(
+    `SELECT s.line, s.email, s.external_id, m.name, w.frozen_at IS NOT NULL AS frozen FROM import_members s JOIN wallets w ON w.id = s.wallet_id JOIN members m ON m.id = s.member_id
      WHERE s.existing AND (w.frozen_at IS NOT NULL OR EXISTS (SELECT 1 FROM accounts a JOIN postings p ON p.account_id = a.id WHERE a.wallet_id = w.id))
      ORDER BY s.line LIMIT 100`,
   );
@@ -339,6 +339,7 @@ async function lockExistingWallets(tx: Tx, file: string, backendId: string): Pro
         line: r.line,
         column: null,
         value: r.email,
+        reference: r.external_id,
         message: r.frozen
           ? `${r.name}'s wallet on ${backendId} is frozen: it cannot receive their balance; an account administrator unfreezes it first, or leave them out of the file`
           : `${r.name} is already a member and has moved money on ${backendId}: their old balance cannot be added to it; leave them out of the file`,
@@ -464,6 +465,7 @@ async function postHistory(
         line: c.line,
         column: null,
         value: c.reference,
+        reference: c.reference,
         message: `reference ${c.reference} was imported before for another movement`,
       })),
     );
@@ -476,8 +478,8 @@ async function postHistory(
     "SELECT (SELECT count(*) FROM import_keyed)::int AS all, (SELECT count(*) FROM import_pending)::int AS pending",
   );
   const skipped = counts[0]!.all - counts[0]!.pending;
-  const { rows: foreign } = await tx.query<{ line: number; who: string }>(
-    `SELECT line, CASE WHEN payer_old THEN from_id ELSE to_id END AS who FROM import_pending WHERE payer_old OR payee_old ORDER BY line LIMIT 100`,
+  const { rows: foreign } = await tx.query<{ line: number; who: string; reference: string | null }>(
+    `SELECT line, CASE WHEN payer_old THEN from_id ELSE to_id END AS who, reference FROM import_pending WHERE payer_old OR payee_old ORDER BY line LIMIT 100`,
   );
   if (foreign.length > 0)
     throw new Refused(
@@ -486,6 +488,7 @@ async function postHistory(
         line: f.line,
         column: null,
         value: f.who,
+        reference: f.reference,
         message: `member ${f.who} was imported before: a new line of their history would change the balance they have here now`,
       })),
     );
@@ -566,6 +569,7 @@ async function checkBounds(tx: Tx, file: string): Promise<void> {
         line: r.line,
         column: null,
         value: formatCents(BigInt(r.balance)),
+        reference: r.external_id,
         message:
           r.floor !== null && BigInt(r.balance) < BigInt(r.floor)
             ? `member ${r.external_id} would end below the account's floor of ${formatCents(BigInt(r.floor))}`

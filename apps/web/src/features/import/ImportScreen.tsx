@@ -173,12 +173,16 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
   const { i18n } = useLingui();
   const text = useImportText();
   const { members, history } = preview;
-  const reading = members.delimiter
-    ? i18n._("Read as {encoding}, values separated by {delimiter}", {
-        encoding: members.encoding ? members.encoding.toUpperCase() : i18n._("plain text (ASCII)"),
-        delimiter: delimiterText(i18n, members.delimiter),
-      })
-    : null;
+  const readingOf = (file: { encoding: string | null; delimiter: string | null }) =>
+    file.delimiter
+      ? i18n._("Read as {encoding}, values separated by {delimiter}", {
+          encoding: file.encoding ? file.encoding.toUpperCase() : i18n._("plain text (ASCII)"),
+          delimiter: delimiterText(i18n, file.delimiter),
+        })
+      : null;
+  const reading = readingOf(members);
+  const historyReading = history ? readingOf(history) : null;
+  const withSymbol = (amount: string) => text.money(preview.backend ? `${amount} ${preview.backend.symbol}` : amount);
   const toImport = text.count(members.toImport);
   const symbol = preview.backend?.symbol;
   return (
@@ -211,7 +215,10 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
         )}
         {history && (
           <>
-            <Fact label={i18n._("History file")}>{history.file}</Fact>
+            <Fact label={i18n._("History file")}>
+              {history.file}
+              {historyReading && <span className="hint import-reading">{historyReading}</span>}
+            </Fact>
             <Fact label={i18n._("Movements")}>
               {text.one(history.lines)
                 ? i18n._("{count} line", { count: text.count(history.lines) })
@@ -220,6 +227,8 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
             {history.first && history.last && (
               <Fact label={i18n._("Period")}>{i18n._("From {first} to {last}", { first: text.date(history.first), last: text.date(history.last) })}</Fact>
             )}
+            <Fact label={i18n._("Money that came into the system")}>{withSymbol(history.cameIn)}</Fact>
+            <Fact label={i18n._("Money that left the system")}>{withSymbol(history.wentOut)}</Fact>
             {history.unknownColumns.length > 0 && <Fact label={i18n._("History columns not imported")}>{history.unknownColumns.join(", ")}</Fact>}
           </>
         )}
