@@ -355,7 +355,7 @@ async function postOpenings(tx: Tx, importId: bigint, backendId: string, currenc
      SELECT row_number() OVER (ORDER BY line) AS seq, line, now() AS at, 'opening'::text AS kind,
        $1::text AS payer, wallet_id AS payee, balance AS amount,
        CASE language WHEN 'en-US' THEN $2 WHEN 'fr-FR' THEN $3 ELSE $4 END AS memo,
-       'opening:' || md5(external_id) AS key, NULL::bigint AS reconversion_of
+       'opening:' || md5(external_id) AS key, NULL::bigint AS reconversion_of, NULL::text AS reference
      FROM import_members WHERE balance > 0
        AND NOT EXISTS (SELECT 1 FROM movements m WHERE m.payer_wallet_id = $1 AND m.idempotency_key = 'opening:' || md5(external_id))`,
     [system.issuanceWallet, memo("en-US"), memo("fr-FR"), memo(null)],
@@ -494,12 +494,12 @@ async function postHistory(
     );
   await tx.query(
     `CREATE TEMP TABLE import_moves ON COMMIT DROP AS
-     SELECT row_number() OVER (ORDER BY at, line, part) AS seq, line, at, kind, payer, payee, amount, memo, key, reconversion_of
+     SELECT row_number() OVER (ORDER BY at, line, part) AS seq, line, at, kind, payer, payee, amount, memo, key, reconversion_of, reference
      FROM (
-       SELECT line, at, 0 AS part, kind, payer, payee, amount, memo, key, NULL::text AS reconversion_of
+       SELECT line, at, 0 AS part, kind, payer, payee, amount, memo, key, NULL::text AS reconversion_of, reference
        FROM import_pending
        UNION ALL
-       SELECT line, at, 1, 'retirement', $2, $1, amount, memo, key || ':paid', key FROM import_pending WHERE to_id IS NULL
+       SELECT line, at, 1, 'retirement', $2, $1, amount, memo, key || ':paid', key, reference FROM import_pending WHERE to_id IS NULL
      ) x`,
     [s.issuanceWallet, s.safeWallet],
   );
@@ -524,9 +524,9 @@ async function postHistory(
 async function postMoves(tx: Tx, importId: bigint, backendId: string, currencyId: string): Promise<number> {
   const { rowCount } = await tx.query(
     `INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, sender_memo, recipient_memo,
-                            idempotency_key, request_hash, created_at, import_id)
+                            idempotency_key, request_hash, created_at, import_id, external_reference)
      SELECT 'tx_' || substr(md5(random()::text || clock_timestamp()::text || seq::text), 1, 24), $1, $2, kind, payer, payee, amount, memo, memo,
-            key, md5(kind || payer || payee || amount::text || memo), at, $3
+            key, md5(kind || payer || payee || amount::text || memo), at, $3, left(reference, 200)
      FROM import_moves ORDER BY seq`,
     [backendId, currencyId, importId],
   );
