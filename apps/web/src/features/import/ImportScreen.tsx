@@ -1,14 +1,22 @@
 import { useId, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import type { I18n } from "@lingui/core";
-import { msg, type ImportPreviewView, type ImportResult, type Invitations } from "@mutua/domain";
+import {
+  IMPORT_HISTORY_FIELDS,
+  msg,
+  type ImportHistoryField,
+  type ImportMemberField,
+  type ImportPreviewView,
+  type ImportResult,
+  type Invitations,
+} from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { FileField } from "../../ui/FileField";
 import { Skeleton } from "../../ui/Skeleton";
 import { AdminTable } from "../association";
-import { delimiterText, problemText, useImportText, type ImportText } from "./labels";
-import { hasProblems, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
+import { MATCHED_MEMBER_FIELDS, delimiterText, fieldText, problemText, useImportText, type ImportText } from "./labels";
+import { hasProblems, isMatched, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
 import { tooLarge, type ImportFileKind } from "./upload";
 import "./import.css";
 import "../../ui/parts.css";
@@ -37,6 +45,9 @@ export function ImportScreen() {
         )}
       </p>
       <FilesForm page={page} />
+      {!result && preview && (isMatched(preview.members) || (preview.history && isMatched(preview.history))) && (
+        <ColumnMatching preview={preview} busy={page.matching} onMatch={page.match} />
+      )}
       {result ? <ResultView result={result} /> : preview && <PreviewView preview={preview} importing={page.importing} onImport={() => page.ask("import")} />}
       <InvitationsSection page={page} />
       {page.asking === "import" && preview && (
@@ -151,6 +162,78 @@ export function UploadProgressView({ progress }: { progress: UploadProgress }) {
       <span id={id}>{i18n._("Uploading the files: {percent}%", { percent })}</span>
       <progress aria-labelledby={id} value={progress.sent} max={Math.max(progress.total, 1)} />
     </div>
+  );
+}
+
+/**
+ * For a file none of the known formats reads (a spreadsheet of the association's own): a select
+ * per field of Mutua's, listing the file's columns. Each choice reads the files again, and the
+ * preview below follows; the server remembers the matching for the association's next file.
+ */
+export function ColumnMatching({
+  preview,
+  busy,
+  onMatch,
+}: {
+  preview: ImportPreviewView;
+  busy: boolean;
+  onMatch: (kind: "members" | "history", field: ImportMemberField | ImportHistoryField, header: string | null) => void;
+}) {
+  const { i18n } = useLingui();
+  const files: {
+    kind: "members" | "history";
+    title: string;
+    headers: string[];
+    columns: Partial<Record<string, string[]>>;
+    fields: readonly (ImportMemberField | ImportHistoryField)[];
+  }[] = [];
+  if (isMatched(preview.members))
+    files.push({
+      kind: "members",
+      title: i18n._("Members file"),
+      headers: preview.members.headers,
+      columns: preview.members.columns,
+      fields: MATCHED_MEMBER_FIELDS,
+    });
+  if (preview.history && isMatched(preview.history))
+    files.push({
+      kind: "history",
+      title: i18n._("History file"),
+      headers: preview.history.headers,
+      columns: preview.history.columns,
+      fields: IMPORT_HISTORY_FIELDS,
+    });
+  return (
+    <Section id="matching" title={i18n._("Match the columns")} busy={busy}>
+      <p className="hint">
+        {i18n._(
+          "Choose the column of your file that holds each of Mutua's fields. The preview follows your choices, and your next file with these columns is read the same way.",
+        )}
+      </p>
+      {files.map((f) => (
+        <fieldset key={f.kind} className="import-matching">
+          <legend>{f.title}</legend>
+          {f.fields.map((field) => {
+            const id = `import-match-${f.kind}-${field}`;
+            return (
+              <div className="field" key={field}>
+                <label htmlFor={id}>{fieldText(i18n, field)}</label>
+                <select id={id} value={f.columns[field]?.[0] ?? ""} onChange={(e) => onMatch(f.kind, field, e.target.value || null)}>
+                  <option value="">{i18n._("Not in the file")}</option>
+                  {f.headers
+                    .filter((h) => h !== "")
+                    .map((h) => (
+                      <option key={h} value={h}>
+                        {h}
+                      </option>
+                    ))}
+                </select>
+              </div>
+            );
+          })}
+        </fieldset>
+      ))}
+    </Section>
   );
 }
 
