@@ -371,6 +371,7 @@ async function stageHistory(tx: Tx, o: ImportOptions, loaded: (n: number) => voi
   );
   const file = await readHistoryFile(o.history!, {
     ...(o.mapping?.history ? { mapping: o.mapping.history } : {}),
+    ...(o.remembered?.history ? { remembered: o.remembered.history } : {}),
     ...(o.preset?.history ? { preset: o.preset.history } : {}),
     ...(o.timeZone ? { timeZone: o.timeZone } : {}),
   });

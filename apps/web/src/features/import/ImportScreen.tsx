@@ -16,6 +16,7 @@ import { FileField } from "../../ui/FileField";
 import { Skeleton } from "../../ui/Skeleton";
 import { AdminTable } from "../association";
 import { MATCHED_MEMBER_FIELDS, delimiterText, fieldText, problemText, useImportText, type ImportText } from "./labels";
+import type { ImportMapping } from "./queries";
 import { hasProblems, isMatched, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
 import { tooLarge, type ImportFileKind } from "./upload";
 import "./import.css";
@@ -46,7 +47,7 @@ export function ImportScreen() {
       </p>
       <FilesForm page={page} />
       {!result && preview && (isMatched(preview.members) || (preview.history && isMatched(preview.history))) && (
-        <ColumnMatching preview={preview} busy={page.matching} onMatch={page.match} />
+        <ColumnMatching preview={preview} chosen={page.matched} busy={page.matching} onMatch={page.match} />
       )}
       {result ? <ResultView result={result} /> : preview && <PreviewView preview={preview} importing={page.importing} onImport={() => page.ask("import")} />}
       <InvitationsSection page={page} />
@@ -172,10 +173,13 @@ export function UploadProgressView({ progress }: { progress: UploadProgress }) {
  */
 export function ColumnMatching({
   preview,
+  chosen,
   busy,
   onMatch,
 }: {
   preview: ImportPreviewView;
+  /** What the owner chose so far, ahead of the preview; null: what the preview reads. */
+  chosen: ImportMapping | null;
   busy: boolean;
   onMatch: (kind: "members" | "history", field: ImportMemberField | ImportHistoryField, header: string | null) => void;
 }) {
@@ -218,7 +222,11 @@ export function ColumnMatching({
             return (
               <div className="field" key={field}>
                 <label htmlFor={id}>{fieldText(i18n, field)}</label>
-                <select id={id} value={f.columns[field]?.[0] ?? ""} onChange={(e) => onMatch(f.kind, field, e.target.value || null)}>
+                <select
+                  id={id}
+                  value={(chosen ? (chosen[f.kind] as Partial<Record<string, string>> | undefined)?.[field] : f.columns[field]?.[0]) ?? ""}
+                  onChange={(e) => onMatch(f.kind, field, e.target.value || null)}
+                >
                   <option value="">{i18n._("Not in the file")}</option>
                   {f.headers
                     .filter((h) => h !== "")
