@@ -351,8 +351,8 @@ export function parseLanguage(raw: string): Parsed<MemberLanguage | null> {
   return refused("a language Mutua does not speak (fr or en); leave it empty for the association's default");
 }
 
-const TRUE_WORDS = new Set(["1", "yes", "y", "oui", "o", "true", "vrai", "x"]);
-const FALSE_WORDS = new Set(["", "0", "no", "n", "non", "false", "faux"]);
+export const TRUE_WORDS = new Set(["1", "yes", "y", "oui", "o", "true", "vrai", "x"]);
+export const FALSE_WORDS = new Set(["", "0", "no", "n", "non", "false", "faux"]);
 
 /** A yes/no cell: 1/0, yes/no, oui/non, true/false (Odoo's True/False), vrai/faux, x or empty. */
 export function parseBoolean(raw: string): Parsed<boolean> {
