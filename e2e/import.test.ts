@@ -207,12 +207,12 @@ describe("moving in with a spreadsheet of the association's own", () => {
       ["Reference in the old system", "N° opération"],
     ] as const)
       await select("History file", field).selectOption(column);
-    // The preview follows: Hugo's bad address is on the spreadsheet's row 3 (Rose's remark takes two lines of the file), with his number.
+    // The preview follows: Hugo's bad address is on the spreadsheet's row 3 (Rose's remark takes two lines of the file), with his number, said in French.
     const problems = page.getByRole("alert");
     await problems
       .getByText(
         new RegExp(
-          `adherents-pas-un-courriel\\.csv, ${t("row {row} ({reference})", { row: 3, reference: "rb2" }).replace(/[()]/g, "\\$&")}, ${t("column {column}", { column: "Courriel" })}`,
+          `adherents-pas-un-courriel\\.csv, ${t("row {row} ({reference})", { row: 3, reference: "rb2" }).replace(/[()]/g, "\\$&")}, ${t("column {column}", { column: "Courriel" })}.*: ${t("not an e-mail address")}$`,
         ),
       )
       .waitFor();

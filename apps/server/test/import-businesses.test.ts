@@ -69,7 +69,7 @@ s3,Rosalind,Privatia,rosalind.private@example.org,5.00,,,,Her own diary,7 impass
     expect(preview.members).toMatchObject({ toImport: 3, businesses: 2, businessesKept: 0 });
     // A category the association lacks: said on its line, and the shop comes without one.
     expect(preview.warnings).toEqual([
-      { file: members, line: 3, column: "category", value: "Quincaillerie", message: expect.stringContaining("listed without one") },
+      { file: members, line: 3, column: "category", value: "Quincaillerie", reference: "s2", message: expect.stringContaining("listed without one") },
     ]);
 
     const audits = async () => (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log")).rows[0]!.n;

@@ -195,7 +195,17 @@ f2;Lefèvre;François;pas-un-courriel;3,00;
     expect(mapped.json.members).toMatchObject({ preset: "custom", columns: { externalId: ["Identifiant"], balance: ["Montant"] } });
     // François's row is the spreadsheet's third, though the line break in Élodie's remark makes it the file's fourth line.
     expect(mapped.json.problems).toEqual([
-      { file: "adherents.csv", line: 3, column: "Courriel", value: "pas-un-courriel", reference: "f2", message: "not an e-mail address" },
+      // Its code is the catalogs' msgid, for the console to say it in the owner's language.
+      {
+        file: "adherents.csv",
+        line: 3,
+        column: "Courriel",
+        value: "pas-un-courriel",
+        reference: "f2",
+        message: "not an e-mail address",
+        code: "not an e-mail address",
+        params: {},
+      },
     ]);
     const { rows } = await t.db.query("SELECT kind, mapping FROM import_mappings");
     expect(rows).toEqual([{ kind: "members", mapping: mapping.members }]);
@@ -294,6 +304,8 @@ describe("the console's import and the accounts already here", () => {
       value: "olga.c@example.org",
       reference: "self1",
       message: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
+      code: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
+      params: {},
     };
     expect((await api.call("previewImport", { body: { members } })).json.problems).toEqual([problem]);
     const run = await api.call("runImport", { body: { members } });

@@ -72,6 +72,8 @@ describe("an import's preview", () => {
         value: "120.00",
         reference: "m1",
         message: "member m1 (Zoé Martin): the members file says 120.00, the history adds up to 110.00",
+        code: "member {member} ({name}): the members file says {balance}, the history adds up to {sum}",
+        params: { member: "m1", name: "Zoé Martin", balance: "120.00", sum: "110.00" },
       },
       {
         file: path.join(dir, "members.csv"),
@@ -80,6 +82,8 @@ describe("an import's preview", () => {
         value: "30.50",
         reference: "m2",
         message: "member m2 (Paul Durand): the members file says 30.50, the history adds up to 20.50",
+        code: "member {member} ({name}): the members file says {balance}, the history adds up to {sum}",
+        params: { member: "m2", name: "Paul Durand", balance: "30.50", sum: "20.50" },
       },
     ]);
   });

@@ -145,12 +145,57 @@ describe("members files", () => {
     expect(result.problems).toEqual([
       { file, line: 3, column: "email", value: "not-an-email", reference: "m2", message: "not an e-mail address" },
       { file, line: 4, column: "balance", value: "12,345,6", reference: "m3", message: "thousands must be grouped by three digits" },
-      { file, line: 5, column: "external_id", value: "m1", reference: "m1", message: "external id already on row 2" },
-      { file, line: 6, column: "email", value: "ann@example.org", reference: "m5", message: "e-mail already on row 2" },
-      { file, line: 7, column: "first_name", value: "", reference: "m6", message: "empty; the first name is required" },
+      {
+        file,
+        line: 5,
+        column: "external_id",
+        value: "m1",
+        reference: "m1",
+        message: "external id already on row 2",
+        code: "external id already on row {row}",
+        params: { row: 2 },
+      },
+      {
+        file,
+        line: 6,
+        column: "email",
+        value: "ann@example.org",
+        reference: "m5",
+        message: "e-mail already on row 2",
+        code: "e-mail already on row {row}",
+        params: { row: 2 },
+      },
+      {
+        file,
+        line: 7,
+        column: "first_name",
+        value: "",
+        reference: "m6",
+        message: "empty; the first name is required",
+        code: "empty; the {field} is required",
+        params: { field: "first name" },
+      },
       { file, line: 8, column: "language", value: "de", reference: "m7", message: expect.stringMatching(/does not speak/) },
-      { file, line: 8, column: "balance", value: "", reference: "m7", message: "empty; the balance is required" },
-      { file, line: 9, column: null, value: "surplus", reference: "m8", message: expect.stringMatching(/8 values on a line of a file with 7 columns/) },
+      {
+        file,
+        line: 8,
+        column: "balance",
+        value: "",
+        reference: "m7",
+        message: "empty; the balance is required",
+        code: "empty; the {field} is required",
+        params: { field: "balance" },
+      },
+      {
+        file,
+        line: 9,
+        column: null,
+        value: "surplus",
+        reference: "m8",
+        message: expect.stringMatching(/8 values on a line of a file with 7 columns/),
+        code: expect.stringMatching(/^\{count\} values/),
+        params: { count: 8, columns: 7 },
+      },
     ]);
     expect(result.rows.map((r) => [r.line, r.externalId])).toEqual([
       [2, "m1"],
@@ -251,7 +296,16 @@ describe("members files", () => {
   it("names the missing column of the preset named, and reads no rows", async () => {
     const mutua = await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"), { preset: "mutua" });
     expect(mutua.problems).toEqual([
-      { file: expect.any(String), line: 1, column: "balance", value: null, reference: null, message: 'missing column: expected "balance" (preset mutua)' },
+      {
+        file: expect.any(String),
+        line: 1,
+        column: "balance",
+        value: null,
+        reference: null,
+        message: 'missing column: expected "balance" (preset mutua)',
+        code: "missing column: expected {expected} (preset {preset})",
+        params: { expected: '"balance"', preset: "mutua" },
+      },
     ]);
     expect(mutua.rows).toEqual([]);
     const cyclos = await membersOf(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'), { preset: "cyclos4-users" });
@@ -263,6 +317,8 @@ describe("members files", () => {
         value: null,
         reference: null,
         message: 'missing column: expected "Balance" or "Account balance" or "Solde" (preset cyclos4-users)',
+        code: "missing column: expected {expected} (preset {preset})",
+        params: { expected: '"Balance" or "Account balance" or "Solde"', preset: "cyclos4-users" },
       },
     ]);
     const names = await membersOf(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"), { preset: "mutua" });
@@ -280,6 +336,8 @@ describe("members files", () => {
         value: null,
         reference: null,
         message: expect.stringMatching(/^no preset recognizes these columns.*cyclos4-users \("Login name", "E-mail", "Balance", "Name"\)/),
+        code: expect.stringMatching(/^no preset recognizes these columns.*\{presets\}$/),
+        params: { presets: expect.stringContaining("odoo-contacts") },
       },
     ]);
     // A French association's spreadsheet shares three headers with Cyclos's users export (its
@@ -380,11 +438,29 @@ describe("history files", () => {
       { file, line: 4, column: "amount", value: "abc", reference: "r3", message: "not an amount" },
       { file, line: 5, column: "amount", value: "0", reference: "r4", message: expect.stringMatching(/must be more than zero/) },
       { file, line: 6, column: "amount", value: "-5,00", reference: "r5", message: expect.stringMatching(/must be more than zero/) },
-      { file, line: 7, column: "reference", value: "r1", reference: "r1", message: "reference already on row 2" },
+      {
+        file,
+        line: 7,
+        column: "reference",
+        value: "r1",
+        reference: "r1",
+        message: "reference already on row 2",
+        code: "reference already on row {row}",
+        params: { row: 2 },
+      },
       { file, line: 8, column: "from", value: "", reference: "r7", message: expect.stringMatching(/neither from nor to/) },
       { file, line: 9, column: "to", value: "zz", reference: "r8", message: "no member of the members file has this external id" },
       { file, line: 10, column: "to", value: "m2", reference: "r9", message: "from and to are the same" },
-      { file, line: 11, column: "date", value: "", reference: null, message: "empty; the date is required" },
+      {
+        file,
+        line: 11,
+        column: "date",
+        value: "",
+        reference: null,
+        message: "empty; the date is required",
+        code: "empty; the {field} is required",
+        params: { field: "date" },
+      },
     ]);
     expect(rows).toEqual([{ line: 12, date: new Date("2024-03-02T11:00:00Z"), from: "m2", to: "m1", amount: 123400n, memo: "fine", reference: "r10" }]);
   });
@@ -401,7 +477,16 @@ describe("history files", () => {
   it("names the missing column, and refuses an unknown time zone", async () => {
     const history = await readHistoryFile(tmpFile("date,from,to,memo\n01/03/2024,a,b,x\n"), { preset: "mutua" });
     expect(history.problems).toEqual([
-      { file: expect.any(String), line: 1, column: "amount", value: null, reference: null, message: 'missing column: expected "amount" (preset mutua)' },
+      {
+        file: expect.any(String),
+        line: 1,
+        column: "amount",
+        value: null,
+        reference: null,
+        message: 'missing column: expected "amount" (preset mutua)',
+        code: "missing column: expected {expected} (preset {preset})",
+        params: { expected: '"amount"', preset: "mutua" },
+      },
     ]);
     expect(await allRows(history)).toEqual([]);
     await expect(readHistoryFile(fixture("cyclos4-history.csv"), { timeZone: "Europe/Pariss" })).rejects.toThrow(/unknown time zone "Europe\/Pariss"/);

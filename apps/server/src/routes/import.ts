@@ -6,6 +6,7 @@ import { inviteImportedMembers, invitationCounts } from "../services/members/inv
 import type { ImportPreview, PreviewOptions } from "../services/import/preview";
 import { previewImport } from "../services/import/preview";
 import { fullName } from "../services/import/members-file";
+import { problemCode, type FileProblem } from "../services/import/problems";
 import { uploadedFile, saveUploadPart } from "../services/import/uploads";
 import { rememberedMapping, rememberMapping } from "../services/import/mappings";
 import { runImport } from "../services/import/write";
@@ -51,10 +52,13 @@ export function importRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 }
 
-/** The preview as the contract says it: amounts as strings, the sample's members by name. */
+/** The preview as the contract says it: amounts as strings, the sample's members by name, each problem with its code. */
 function previewView(p: ImportPreview): ImportPreviewView {
+  const coded = (x: FileProblem) => ({ ...x, ...problemCode(x) });
   return {
     ...p,
+    problems: p.problems.map(coded),
+    warnings: p.warnings.map(coded),
     members: {
       ...p.members,
       sample: p.members.sample.map((m) => ({

@@ -57,7 +57,11 @@ export const ImportProblem = z.object({
   value: z.string().nullable(),
   /** The line's own reference, to find it by: the member's external id (or e-mail), the history line's reference. */
   reference: z.string().nullable(),
+  /** In English. */
   message: z.string(),
+  /** The message as its English template (the catalogs' msgid) and values, for the console to say it in the owner's language. */
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 
 export const ImportPreviewView = z.object({

@@ -115,7 +115,7 @@ async function* readRows(
         if (!c) return null;
         if (c.value === "") {
           if (required) {
-            problems.add(line, c.column, "", `empty; the ${FIELD_LABELS[field]} is required`);
+            problems.add(line, c.column, "", { id: "empty; the {field} is required", values: { field: FIELD_LABELS[field] } });
             valid = false;
           }
           return null;
@@ -156,7 +156,7 @@ async function* readRows(
       if (reference && reference.value !== "") {
         const first = references.get(reference.value);
         if (first !== undefined) {
-          problems.add(line, reference.column, reference.value, `reference already on row ${first}`);
+          problems.add(line, reference.column, reference.value, { id: "reference already on row {row}", values: { row: first } });
           valid = false;
         } else references.set(reference.value, line);
       }

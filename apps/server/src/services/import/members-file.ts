@@ -150,7 +150,7 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
         const c = cell(record, resolution, field);
         if (!c) return null;
         if (c.value === "" && required) {
-          problems.add(line, c.column, "", `empty; the ${FIELD_LABELS[field]} is required`);
+          problems.add(line, c.column, "", { id: "empty; the {field} is required", values: { field: FIELD_LABELS[field] } });
           valid = false;
           return null;
         }
@@ -196,14 +196,14 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
       if (externalId !== null) {
         const first = byId.get(externalId);
         if (first !== undefined) {
-          problems.add(line, cell(record, resolution, "externalId")!.column, externalId, `external id already on row ${first}`);
+          problems.add(line, cell(record, resolution, "externalId")!.column, externalId, { id: "external id already on row {row}", values: { row: first } });
           valid = false;
         } else byId.set(externalId, line);
       }
       if (email !== null) {
         const first = byEmail.get(email);
         if (first !== undefined) {
-          problems.add(line, cell(record, resolution, "email")!.column, email, `e-mail already on row ${first}`);
+          problems.add(line, cell(record, resolution, "email")!.column, email, { id: "e-mail already on row {row}", values: { row: first } });
           valid = false;
         } else byEmail.set(email, line);
       }

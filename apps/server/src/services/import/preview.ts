@@ -5,7 +5,7 @@ import { readHistoryFile } from "./history-file";
 import { inImportTurn } from "./import-lock";
 import { fullName, readMembersFile, type MemberRow, type MembersFile } from "./members-file";
 import type { HistoryField, Mapping, MemberField } from "./presets";
-import { Problems, type FileProblem } from "./problems";
+import { Problems, said, type FileProblem } from "./problems";
 import type { ImportFile } from "./table";
 
 /**
@@ -238,7 +238,10 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
             column: members.columns.balance?.[0] ?? null,
             value: formatCents(m.balance),
             reference: externalId,
-            message: `member ${externalId} (${m.label}): the members file says ${formatCents(m.balance)}, the history adds up to ${formatCents(sum)}`,
+            ...said({
+              id: "member {member} ({name}): the members file says {balance}, the history adds up to {sum}",
+              values: { member: externalId, name: m.label, balance: formatCents(m.balance), sum: formatCents(sum) },
+            }),
           });
       }
     }

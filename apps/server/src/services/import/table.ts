@@ -86,12 +86,10 @@ export function cell<F extends string>(record: CsvRecord, resolution: Resolution
 export function checkWidth(record: CsvRecord, headers: readonly string[], problems: Problems): boolean {
   const extra = record.fields.slice(headers.length).filter((f) => f.trim() !== "");
   if (extra.length === 0) return true;
-  problems.add(
-    record.line,
-    null,
-    extra[0]!,
-    `${record.fields.length} values on a line of a file with ${headers.length} columns (a delimiter inside an unquoted value?)`,
-  );
+  problems.add(record.line, null, extra[0]!, {
+    id: "{count} values on a line of a file with {columns} columns (a delimiter inside an unquoted value?)",
+    values: { count: record.fields.length, columns: headers.length },
+  });
   return false;
 }
 
@@ -134,15 +132,14 @@ export async function openTable<K extends FileKind>(
     return null;
   };
   if (resolution.preset === null) {
-    problems.add(
-      csv.header.line,
-      null,
-      null,
-      `no preset recognizes these columns; give a mapping or name a preset. Presets are recognized by ${detectionHeaders(kind)}`,
-    );
+    problems.add(csv.header.line, null, null, {
+      id: "no preset recognizes these columns; give a mapping or name a preset. Presets are recognized by {presets}",
+      values: { presets: detectionHeaders(kind) },
+    });
     return fail();
   }
-  for (const h of resolution.duplicated) problems.add(csv.header.line, h, null, `two columns are named "${h}"; only the first is read`);
+  for (const h of resolution.duplicated)
+    problems.add(csv.header.line, h, null, { id: 'two columns are named "{header}"; only the first is read', values: { header: h } });
   let missing = false;
   for (const choices of required) {
     if (choices.some((group) => group.every((f) => resolution.columns[f]))) continue;
@@ -156,7 +153,10 @@ export async function openTable<K extends FileKind>(
         .join(" and "),
     );
     const column = choices[0]!.map((f) => resolution.expected[f]?.[0]).find((h) => h !== undefined) ?? null;
-    problems.add(csv.header.line, column, null, `missing column: expected ${expected.join(", or ")} (preset ${resolution.preset})`);
+    problems.add(csv.header.line, column, null, {
+      id: "missing column: expected {expected} (preset {preset})",
+      values: { expected: expected.join(", or "), preset: resolution.preset },
+    });
   }
   if (missing) return fail();
   return {

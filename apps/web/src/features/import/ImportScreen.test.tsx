@@ -106,8 +106,26 @@ describe("the import's preview", () => {
         preview={{
           ...preview,
           problems: [
-            { file: "adherents.csv", line: 4, column: "Email", value: "bruno@", reference: "A017", message: "not an e-mail address" },
-            { file: "historique.csv", line: null, column: null, value: null, reference: null, message: "the file is empty" },
+            {
+              file: "adherents.csv",
+              line: 4,
+              column: "Email",
+              value: "bruno@",
+              reference: "A017",
+              message: "not an e-mail address",
+              code: "not an e-mail address",
+              params: {},
+            },
+            {
+              file: "historique.csv",
+              line: null,
+              column: null,
+              value: null,
+              reference: null,
+              message: "the file is empty",
+              code: "the file is empty",
+              params: {},
+            },
           ],
           problemsOmitted: 7,
         }}
@@ -134,6 +152,8 @@ describe("the import's preview", () => {
       value: "Quincaillerie",
       reference: null,
       message: "no category of the association's is called so",
+      code: "no category of the association's is called so",
+      params: {},
     };
     wrap(
       <PreviewView

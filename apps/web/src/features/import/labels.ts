@@ -45,7 +45,9 @@ export function problemText(i18n: I18n, p: ImportProblem): string {
     p.column !== null ? i18n._("column {column}", { column: p.column }) : null,
     p.value !== null ? i18n._("value “{value}”", { value: p.value }) : null,
   ].filter((part): part is string => !!part);
-  return where.length > 0 ? `${where.join(", ")}: ${p.message}` : p.message;
+  // Said in the owner's language from its code (the English template) and values; a code the catalog lacks reads in English.
+  const message = i18n._(p.code, p.params);
+  return where.length > 0 ? `${where.join(", ")}: ${message}` : message;
 }
 
 /** An amount as the API writes it, optionally followed by its currency ("1234.50 FLO"). */
