@@ -221,6 +221,8 @@ describe("the board's figures", () => {
       "Amount in the other currency",
       "Other currency",
       "Exchange rate",
+      // Then an imported movement's reference in the old system's books: empty here, nothing was imported.
+      "Reference in the old system",
     ]);
     const body = rows.slice(1);
     // Dates and amounts come in as the spreadsheet's own dates and numbers, nothing to retype.
@@ -239,7 +241,19 @@ describe("the board's figures", () => {
     // The statements, with the language's comma: each line's balance is the one before plus its amount.
     const statements = await downloadBooks(page, "statements", "Comma (1234,50)");
     const lines = parse(fs.readFileSync(await statements.path(), "utf8"), { bom: true, delimiter: ";" }) as string[][];
-    expect(lines[0]).toEqual(["Account", "Wallet", "Date", "Reference", "Kind", "Counterparty", "Memo", "Currency", "Amount", "Balance"]);
+    expect(lines[0]).toEqual([
+      "Account",
+      "Wallet",
+      "Date",
+      "Reference",
+      "Kind",
+      "Counterparty",
+      "Memo",
+      "Currency",
+      "Amount",
+      "Balance",
+      "Reference in the old system",
+    ]);
     const cents = (v: string) => BigInt(v.replace(",", "").replace(/^(-?)0+(?=\d)/, "$1"));
     let balance = 0n;
     let wallet = "";

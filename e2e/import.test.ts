@@ -9,10 +9,13 @@ import { routes } from "@mutua/domain";
 import { generateImport } from "../apps/server/test/import-generator";
 import { sql, startInstance } from "./support/server";
 import { signedIn, useSuite } from "./support/suite";
+import { french, signInWords } from "./pages/app";
+import { openMembersList } from "./pages/admin";
+import { DEMO_PASSWORD, signIn } from "./pages/members";
 import { choosePasswordFromLink } from "./pages/association";
 import { circulation, openFiguresFromMenu } from "./pages/board";
 import { signInToDashboard } from "./pages/members";
-import { alreadyHere, checkFiles, fileField, importChecked, invitationsAccepted, inviteImported, openImport } from "./pages/import";
+import { alreadyHere, checkFiles, chooseFile, fileField, importChecked, invitationsAccepted, inviteImported, openImport } from "./pages/import";
 
 /**
  * Moving in, as an owner does it (features/import): Ada uploads the members and the history a
@@ -138,6 +141,109 @@ describe("moving in", () => {
     // Ada's console counts him in.
     await page.reload();
     await expect.poll(() => invitationsAccepted(page), { timeout: 10_000 }).toBe("1");
+  });
+});
+
+/**
+ * A French association's own spreadsheet, which no known format reads: three of its members
+ * file's headers are a Cyclos export's in French, but it has no balance column of Cyclos's.
+ */
+const OWN_MEMBERS = (email: string) =>
+  excel(`adherents-${email.split("@")[0]}.csv`, [
+    "Identifiant;Prénom;Nom;Courriel;Montant;Remarques",
+    'rb1;Rose;Bonnet;rose@asso-import.example;20,00;"Adhérente depuis 2019',
+    '(bénévole au marché)"',
+    `rb2;Hugo;Perrin;${email};5,00;`,
+  ]);
+const OWN_HISTORY = excel("operations.csv", [
+  "Jour;Payeur;Bénéficiaire;Somme;Libellé;N° opération",
+  "04/01/2024;;rb1;30,00;Change;OP-17",
+  "05/01/2024;rb1;rb2;10,00;Confitures;OP-18",
+  "06/01/2024;rb2;;5,00;Reconversion;OP-19",
+]);
+
+describe("moving in with a spreadsheet of the association's own", () => {
+  it("Ada, in French on a wide screen, imports from the members' screen: she matches the columns once, sees the rows and references of the problems, the history's reading and sums; the next file needs no matching", async () => {
+    const ada = await newPage(suite.browser, { locale: "fr-FR", viewport: { width: 1280, height: 800 } });
+    const { page } = ada;
+    const t = french;
+    await signIn(page, suite.server.url, "admin@example.com", DEMO_PASSWORD, signInWords(t));
+    await page.waitForURL((u) => u.pathname.startsWith("/admin") || u.pathname === "/dashboard");
+    // Where an administrator looks for members.
+    await openMembersList(page, t);
+    await page.getByRole("link", { name: t("Import members") }).click();
+    await page.getByRole("heading", { level: 1, name: t("Import members") }).waitFor();
+
+    await chooseFile(page, t("Members file"), OWN_MEMBERS("pas-un-courriel"));
+    await chooseFile(page, t("History file (optional)"), OWN_HISTORY);
+    await page.getByRole("button", { name: t("Check the files") }).click();
+    const matching = page.getByRole("region", { name: t("Match the columns") });
+    await matching.waitFor();
+    // A select per field of Mutua's, listing the file's columns.
+    const select = (legend: string, field: string) => matching.getByRole("group", { name: t(legend) }).getByLabel(t(field), { exact: true });
+    expect(await select("Members file", "Member number in the old system").locator("option").allTextContents()).toEqual([
+      t("Not in the file"),
+      "Identifiant",
+      "Prénom",
+      "Nom",
+      "Courriel",
+      "Montant",
+      "Remarques",
+    ]);
+    for (const [field, column] of [
+      ["Member number in the old system", "Identifiant"],
+      ["First name", "Prénom"],
+      ["Last name", "Nom"],
+      ["Email", "Courriel"],
+      ["Closing balance", "Montant"],
+    ] as const)
+      await select("Members file", field).selectOption(column);
+    for (const [field, column] of [
+      ["Date", "Jour"],
+      ["Payer's member number", "Payeur"],
+      ["Payee's member number", "Bénéficiaire"],
+      ["Amount", "Somme"],
+      ["Memo", "Libellé"],
+      ["Reference in the old system", "N° opération"],
+    ] as const)
+      await select("History file", field).selectOption(column);
+    // The preview follows: Hugo's bad address is on the spreadsheet's row 3 (Rose's remark takes two lines of the file), with his number, said in French.
+    const problems = page.getByRole("alert");
+    await problems
+      .getByText(
+        new RegExp(
+          `adherents-pas-un-courriel\\.csv, ${t("row {row} ({reference})", { row: 3, reference: "rb2" }).replace(/[()]/g, "\\$&")}, ${t("column {column}", { column: "Courriel" })}.*: ${t("not an e-mail address")}$`,
+        ),
+      )
+      .waitFor();
+    // A history line naming him is refused too, with its own reference in the old system.
+    await problems
+      .getByText(new RegExp(`operations\\.csv, ${t("row {row} ({reference})", { row: 4, reference: "OP-19" }).replace(/[()]/g, "\\$&")}`))
+      .waitFor();
+    const preview = page.getByRole("region", { name: t("What will be imported") });
+    await page.screenshot({ path: `${SHOTS}/matching-wide-fr.png`, fullPage: true });
+
+    // The corrected file: its columns are read as she matched them, without matching them again.
+    await chooseFile(page, t("Members file"), OWN_MEMBERS("hugo@asso-import.example"));
+    await page.getByRole("button", { name: t("Check the files") }).click();
+    await preview.getByText(t("{count} members to import", { count: 2 })).waitFor();
+    expect(await select("Members file", "Closing balance").inputValue()).toBe("Montant");
+    expect(await problems.count()).toBe(0);
+    // How the history was read, and the money that came into the system and left it.
+    const historyFile = preview.locator("dd").filter({ hasText: "operations.csv" });
+    await historyFile.getByText(t("Read as {encoding}, values separated by {delimiter}", { encoding: "WINDOWS-1252", delimiter: t("semicolons") })).waitFor();
+    const fact = (label: string) => preview.locator("dt", { hasText: t(label) }).locator("xpath=following-sibling::dd[1]");
+    expect(await fact("Money that came into the system").textContent()).toMatch(/^30,00\sDL$/);
+    expect(await fact("Money that left the system").textContent()).toMatch(/^5,00\sDL$/);
+    await page.getByRole("button", { name: t("Import"), exact: true }).click();
+    await page
+      .getByRole("dialog")
+      .getByRole("button", { name: t("Import"), exact: true })
+      .click();
+    await page
+      .getByText(t("Imported {members} and {movements}.", { members: t("{count} members", { count: 2 }), movements: t("{count} movements", { count: 4 }) }))
+      .waitFor({ timeout: 30_000 });
+    expect(ada.errors).toEqual([]);
   });
 });
 

@@ -69,7 +69,7 @@ s3,Rosalind,Privatia,rosalind.private@example.org,5.00,,,,Her own diary,7 impass
     expect(preview.members).toMatchObject({ toImport: 3, businesses: 2, businessesKept: 0 });
     // A category the association lacks: said on its line, and the shop comes without one.
     expect(preview.warnings).toEqual([
-      { file: members, line: 3, column: "category", value: "Quincaillerie", message: expect.stringContaining("listed without one") },
+      { file: members, line: 3, column: "category", value: "Quincaillerie", reference: "s2", message: expect.stringContaining("listed without one") },
     ]);
 
     const audits = async () => (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log")).rows[0]!.n;
@@ -112,6 +112,36 @@ s3,Rosalind,Privatia,rosalind.private@example.org,5.00,,,,Her own diary,7 impass
     expect((await previewImport(t.db, { members, by: null })).members.businesses).toBe(0);
     expect(await profilesOf("jeanne.shop@example.org")).toHaveLength(1);
     expect((await anonymous().call("getDirectory")).json.businesses.filter((b) => b.name === "Fournil du Lac")).toHaveLength(1);
+  });
+
+  it("takes a shop's one name, never asking it for a first name; its history lines import", async () => {
+    const members = write(
+      "one-name.csv",
+      `${HEADER}
+n1,,Biocoop du Lac,biocoop@example.org,12.50,oui,,,,,,,,,,
+n2,Zoé,Client,zoe.client@example.org,7.50,,,,,,,,,,,
+n3,,,sans-nom@example.org,0,1,Épicerie Verte,,,,,,,,,
+`,
+    );
+    const history = write("one-name-history.csv", "date,from,to,amount,memo,reference\n2024-02-01,,n2,20.00,Change,T-0\n2024-03-01,n2,n1,12.50,Légumes,T-1\n");
+    const preview = await previewImport(t.db, { members, history, by: null });
+    expect(preview.problems).toEqual([]);
+    expect(preview.history).toMatchObject({ lines: 2 });
+    imported(await runImport(t.db, { members, history, by: null }));
+    const { rows } = await t.db.query<{ email: string; name: string; first_name: string; last_name: string; balance: string }>(
+      `SELECT m.email, m.name, m.first_name, m.last_name, a.balance::text AS balance FROM members m
+       JOIN wallets w ON w.member_id = m.id JOIN accounts a ON a.wallet_id = w.id WHERE m.email IN ('biocoop@example.org', 'sans-nom@example.org') ORDER BY m.email`,
+    );
+    expect(rows).toEqual([
+      { email: "biocoop@example.org", name: "Biocoop du Lac", first_name: "Biocoop du Lac", last_name: "", balance: "1250" },
+      { email: "sans-nom@example.org", name: "Épicerie Verte", first_name: "Épicerie Verte", last_name: "", balance: "0" },
+    ]);
+    expect(await profilesOf("biocoop@example.org")).toMatchObject([{ name: "Biocoop du Lac", status: "approved" }]);
+    // A person still needs both names.
+    const person = write("no-first-name.csv", `${HEADER}\np1,,Seul,seul@example.org,0,,,,,,,,,,,\n`);
+    expect((await previewImport(t.db, { members: person, by: null })).problems).toMatchObject([
+      { line: 2, column: "first_name", message: expect.stringContaining("first name is required") },
+    ]);
   });
 
   it("refuses a line whose coordinate is out of range, half a location or a name too long: a problem on its line, nothing written", async () => {

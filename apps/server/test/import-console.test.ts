@@ -168,6 +168,60 @@ describe("the console's import", () => {
   });
 });
 
+describe("a French association's own spreadsheet", () => {
+  let server: TestServer;
+  let owner: Api;
+  beforeAll(async () => {
+    server = await t.startServer({ env, mailer: smtpMailer(smtpUrl, FROM) });
+    owner = new Api(server.baseUrl, await memberToken(t.db, (await seedMember(t.db, { canManageAssociation: true })).id));
+  });
+  afterAll(() => server.close());
+
+  it("is read with the columns the owner matched, and the next file with the same columns is read so again; problems give the spreadsheet's row and the line's reference", async () => {
+    // Three of its headers are a Cyclos users export's (in French), but it has no balance column of Cyclos's.
+    const text = `Identifiant;Nom;Prénom;Courriel;Montant;Remarques
+f1;Crémieux;Élodie;elodie.f@example.org;12,00;"Adhérente depuis 2019
+(bénévole)"
+f2;Lefèvre;François;pas-un-courriel;3,00;
+`;
+    const members = await upload(owner, "members", "adherents.csv", text, 1000);
+    const unread = await owner.call("previewImport", { body: { members } });
+    expect(unread.status).toBe(200);
+    expect(unread.json.members).toMatchObject({ preset: null, headers: ["Identifiant", "Nom", "Prénom", "Courriel", "Montant", "Remarques"] });
+    expect(unread.json.problems).toEqual([expect.objectContaining({ message: expect.stringMatching(/^no preset recognizes these columns/) })]);
+
+    const mapping = { members: { externalId: "Identifiant", lastName: "Nom", firstName: "Prénom", email: "Courriel", balance: "Montant" } };
+    const mapped = await owner.call("previewImport", { body: { members, mapping } });
+    expect(mapped.json.members).toMatchObject({ preset: "custom", columns: { externalId: ["Identifiant"], balance: ["Montant"] } });
+    // François's row is the spreadsheet's third, though the line break in Élodie's remark makes it the file's fourth line.
+    expect(mapped.json.problems).toEqual([
+      // Its code is the catalogs' msgid, for the console to say it in the owner's language.
+      {
+        file: "adherents.csv",
+        line: 3,
+        column: "Courriel",
+        value: "pas-un-courriel",
+        reference: "f2",
+        message: "not an e-mail address",
+        code: "not an e-mail address",
+        params: {},
+      },
+    ]);
+    const { rows } = await t.db.query("SELECT kind, mapping FROM import_mappings");
+    expect(rows).toEqual([{ kind: "members", mapping: mapping.members }]);
+
+    // The next file with these columns needs no matching.
+    const again = await upload(owner, "members", "adherents-2.csv", text.replace("pas-un-courriel", "francois.f@example.org"), 1000);
+    const remembered = await owner.call("previewImport", { body: { members: again } });
+    expect(remembered.json.members).toMatchObject({ preset: "custom", toImport: 2 });
+    expect(remembered.json.problems).toEqual([]);
+    // A mapping that is no mapping is refused.
+    const wrong = await owner.call("previewImport", { body: { members, mapping: { members: { nickname: "Nom" } } } as never });
+    expect(wrong.status).toBe(400);
+    await t.db.query("DELETE FROM import_mappings");
+  });
+});
+
 describe("the console's import and the accounts already here", () => {
   let server: TestServer;
   let api: Api;
@@ -248,7 +302,10 @@ describe("the console's import and the accounts already here", () => {
       line: 2,
       column: "email",
       value: "olga.c@example.org",
+      reference: "self1",
       message: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
+      code: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
+      params: {},
     };
     expect((await api.call("previewImport", { body: { members } })).json.problems).toEqual([problem]);
     const run = await api.call("runImport", { body: { members } });

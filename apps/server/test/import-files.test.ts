@@ -86,7 +86,7 @@ describe("CSV", () => {
     expect(sniffDelimiter("only")).toBe(",");
   });
 
-  it("reads quoted delimiters, doubled quotes and line breaks, and numbers records by the line they start on", async () => {
+  it("reads quoted delimiters, doubled quotes and line breaks, and numbers records by the spreadsheet's row (a line break in a cell is no row)", async () => {
     const text = 'a;b;c\r\n1;"x;y\r\nz";3\r\n\r\n;;\r\n4;"say ""hi""";6\r\n7;8;9\r\n\r\n\r\n';
     for (const chunk of [text.length, 1, 3]) {
       const { delimiter, header, records } = await csvOf(text, chunk);
@@ -94,8 +94,9 @@ describe("CSV", () => {
       expect(header).toEqual({ line: 1, fields: ["a", "b", "c"] });
       expect(records).toEqual([
         { line: 2, fields: ["1", "x;y\nz", "3"] },
-        { line: 6, fields: ["4", 'say "hi"', "6"] },
-        { line: 7, fields: ["7", "8", "9"] },
+        // The file's lines 6 and 7: rows 5 and 6, the line break inside row 2's cell being no row.
+        { line: 5, fields: ["4", 'say "hi"', "6"] },
+        { line: 6, fields: ["7", "8", "9"] },
       ]);
     }
   });

@@ -70,14 +70,20 @@ describe("an import's preview", () => {
         line: 2,
         column: "balance",
         value: "120.00",
+        reference: "m1",
         message: "member m1 (Zoé Martin): the members file says 120.00, the history adds up to 110.00",
+        code: "member {member} ({name}): the members file says {balance}, the history adds up to {sum}",
+        params: { member: "m1", name: "Zoé Martin", balance: "120.00", sum: "110.00" },
       },
       {
         file: path.join(dir, "members.csv"),
         line: 3,
         column: "balance",
         value: "30.50",
+        reference: "m2",
         message: "member m2 (Paul Durand): the members file says 30.50, the history adds up to 20.50",
+        code: "member {member} ({name}): the members file says {balance}, the history adds up to {sum}",
+        params: { member: "m2", name: "Paul Durand", balance: "30.50", sum: "20.50" },
       },
     ]);
   });
@@ -124,9 +130,15 @@ describe("an import's preview", () => {
     expect(out).toContain("Members: adherents-1252.csv (columns from the mapping, windows-1252, separated by semicolons)");
     expect(out).toContain("Columns not imported: Remarques");
     expect(out).toContain("Rights are not imported (column Droits): an owner grants them from the members' pages once the members are in.");
+    expect(out).toContain("History: historique-1252.csv (columns from the mapping, windows-1252, separated by semicolons)");
     expect(out).toContain("3 movements from 2024-03-15 to 2024-04-01");
-    expect(out).toContain('adherents-1252.csv, line 4, column Solde, value "-12.50": a custodial account cannot be below 0');
+    expect(out).toContain('adherents-1252.csv, row 3 (A002), column Solde, value "-12.50": a custodial account cannot be below 0');
     expect(await countMembers(t.db)).toBe(before);
+    // --help is a usage, not an unknown option.
+    const help = await run(["--help"]);
+    expect(help.code, help.out).toBe(0);
+    expect(help.out).toMatch(/^Usage: npm run import -- --members members\.csv/);
+    expect(help.out).toContain("--dry-run");
   });
 
   it("npm run import -- --map with a file that is not a mapping says so without echoing a word of it", async () => {

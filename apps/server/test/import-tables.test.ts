@@ -45,9 +45,9 @@ describe("members files", () => {
         business: false,
         profile: null,
       },
-      // Line 3 is the end of A001's remark.
+      // The file's line 3 is the end of A001's remark, in the same row of the spreadsheet.
       {
-        line: 4,
+        line: 3,
         externalId: "A002",
         firstName: "François",
         lastName: "Lefèvre",
@@ -60,7 +60,7 @@ describe("members files", () => {
       },
       // "1.234" in a ';' file: the decimal separator is the comma, so it is 1234.
       {
-        line: 5,
+        line: 4,
         externalId: "B001",
         firstName: "Boulangerie",
         lastName: "Œuvre",
@@ -111,14 +111,15 @@ describe("members files", () => {
     expect(labels.rows.map((r) => [r.externalId, r.firstName, r.lastName, r.phone, r.language, r.business, r.balance])).toEqual([
       ["__export__.res_partner_12_4f1a2b3c", "Anne", "Martin", "+33 6 00 00 00 02", "fr-FR", false, 1000n],
       ["__export__.res_partner_13_9e8d7c6b", "Bob", "Lee", "+33 1 00 00 00 03", "en-US", false, 0n],
-      ["__export__.res_partner_14_aa11bb22", "Épicerie", "Sol", null, "fr-FR", true, 25050n],
+      // A company has one name, kept whole.
+      ["__export__.res_partner_14_aa11bb22", "Épicerie Sol", "", null, "fr-FR", true, 25050n],
     ]);
     const technical = await membersOf(tmpFile("id,name,email,phone,lang,is_company,balance\nbase.res_partner_7,Ann LEE,ann@example.org,,fr_FR,True,5\n"));
     expect(technical).toMatchObject({ preset: "odoo-contacts", problems: [] });
     expect(technical.rows[0]).toMatchObject({
       externalId: "base.res_partner_7",
-      firstName: "Ann",
-      lastName: "LEE",
+      firstName: "Ann LEE",
+      lastName: "",
       language: "fr-FR",
       business: true,
       balance: 500n,
@@ -142,14 +143,59 @@ describe("members files", () => {
     );
     const result = await membersOf(file);
     expect(result.problems).toEqual([
-      { file, line: 3, column: "email", value: "not-an-email", message: "not an e-mail address" },
-      { file, line: 4, column: "balance", value: "12,345,6", message: "thousands must be grouped by three digits" },
-      { file, line: 5, column: "external_id", value: "m1", message: "external id already on line 2" },
-      { file, line: 6, column: "email", value: "ann@example.org", message: "e-mail already on line 2" },
-      { file, line: 7, column: "first_name", value: "", message: "empty; the first name is required" },
-      { file, line: 8, column: "language", value: "de", message: expect.stringMatching(/does not speak/) },
-      { file, line: 8, column: "balance", value: "", message: "empty; the balance is required" },
-      { file, line: 9, column: null, value: "surplus", message: expect.stringMatching(/8 values on a line of a file with 7 columns/) },
+      { file, line: 3, column: "email", value: "not-an-email", reference: "m2", message: "not an e-mail address" },
+      { file, line: 4, column: "balance", value: "12,345,6", reference: "m3", message: "thousands must be grouped by three digits" },
+      {
+        file,
+        line: 5,
+        column: "external_id",
+        value: "m1",
+        reference: "m1",
+        message: "external id already on row 2",
+        code: "external id already on row {row}",
+        params: { row: 2 },
+      },
+      {
+        file,
+        line: 6,
+        column: "email",
+        value: "ann@example.org",
+        reference: "m5",
+        message: "e-mail already on row 2",
+        code: "e-mail already on row {row}",
+        params: { row: 2 },
+      },
+      {
+        file,
+        line: 7,
+        column: "first_name",
+        value: "",
+        reference: "m6",
+        message: "empty; the first name is required",
+        code: "empty; the {field} is required",
+        params: { field: "first name" },
+      },
+      { file, line: 8, column: "language", value: "de", reference: "m7", message: expect.stringMatching(/does not speak/) },
+      {
+        file,
+        line: 8,
+        column: "balance",
+        value: "",
+        reference: "m7",
+        message: "empty; the balance is required",
+        code: "empty; the {field} is required",
+        params: { field: "balance" },
+      },
+      {
+        file,
+        line: 9,
+        column: null,
+        value: "surplus",
+        reference: "m8",
+        message: expect.stringMatching(/8 values on a line of a file with 7 columns/),
+        code: expect.stringMatching(/^\{count\} values/),
+        params: { count: 8, columns: 7 },
+      },
     ]);
     expect(result.rows.map((r) => [r.line, r.externalId])).toEqual([
       [2, "m1"],
@@ -170,15 +216,23 @@ describe("members files", () => {
     );
     const result = await membersOf(file);
     expect(result.problems).toEqual([
-      { file, line: 5, column: "phone", value: "06 12 34 56 78\u202E", message: "A phone number may contain only digits, spaces and the signs + - . ( )" },
       {
         file,
-        line: 6,
+        line: 4,
         column: "phone",
-        value: '<b onclick="x()">0612345678</b>',
+        value: "06 12 34 56 78\u202E",
+        reference: "p3",
         message: "A phone number may contain only digits, spaces and the signs + - . ( )",
       },
-      { file, line: 7, column: "phone", value: "9".repeat(20_000), message: "A phone number has 6 to 20 digits." },
+      {
+        file,
+        line: 5,
+        column: "phone",
+        value: '<b onclick="x()">0612345678</b>',
+        reference: "p4",
+        message: "A phone number may contain only digits, spaces and the signs + - . ( )",
+      },
+      { file, line: 6, column: "phone", value: "9".repeat(20_000), reference: "p5", message: "A phone number has 6 to 20 digits." },
     ]);
     expect(result.rows.map((r) => [r.externalId, r.phone])).toEqual([
       ["p1", "+33 6 12 34 56 78"],
@@ -232,29 +286,42 @@ describe("members files", () => {
         line: null,
         column: null,
         value: null,
+        reference: null,
         message: expect.stringMatching(/^the file is larger than 20 MB, the most a file of this kind can be/),
       },
     ]);
     expect(result.rows.length).toBeLessThan(200_000);
   }, 60_000);
 
-  it("names the missing column and the preset, and reads no rows", async () => {
-    const mutua = await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"));
+  it("names the missing column of the preset named, and reads no rows", async () => {
+    const mutua = await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"), { preset: "mutua" });
     expect(mutua.problems).toEqual([
-      { file: expect.any(String), line: 1, column: "balance", value: null, message: 'missing column: expected "balance" (preset mutua)' },
+      {
+        file: expect.any(String),
+        line: 1,
+        column: "balance",
+        value: null,
+        reference: null,
+        message: 'missing column: expected "balance" (preset mutua)',
+        code: "missing column: expected {expected} (preset {preset})",
+        params: { expected: '"balance"', preset: "mutua" },
+      },
     ]);
     expect(mutua.rows).toEqual([]);
-    const cyclos = await membersOf(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'));
+    const cyclos = await membersOf(tmpFile('"Name","Login name","E-mail"\n"A B","ab","a@example.org"\n'), { preset: "cyclos4-users" });
     expect(cyclos.problems).toEqual([
       {
         file: expect.any(String),
         line: 1,
         column: "Balance",
         value: null,
+        reference: null,
         message: 'missing column: expected "Balance" or "Account balance" or "Solde" (preset cyclos4-users)',
+        code: "missing column: expected {expected} (preset {preset})",
+        params: { expected: '"Balance" or "Account balance" or "Solde"', preset: "cyclos4-users" },
       },
     ]);
-    const names = await membersOf(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"));
+    const names = await membersOf(tmpFile("external_id,first_name,email,balance\nm1,A,a@example.org,1\n"), { preset: "mutua" });
     expect(names.problems[0]?.message).toBe('missing column: expected "first_name" and "last_name", or "name" (preset mutua)');
   });
 
@@ -267,9 +334,19 @@ describe("members files", () => {
         line: 1,
         column: null,
         value: null,
-        message: expect.stringMatching(/^no preset recognizes these columns.*cyclos4-users \("Login name"/),
+        reference: null,
+        message: expect.stringMatching(/^no preset recognizes these columns.*cyclos4-users \("Login name", "E-mail", "Balance", "Name"\)/),
+        code: expect.stringMatching(/^no preset recognizes these columns.*\{presets\}$/),
+        params: { presets: expect.stringContaining("odoo-contacts") },
       },
     ]);
+    // A French association's spreadsheet shares three headers with Cyclos's users export (its
+    // login, name and e-mail in French) but has no balance column: no preset claims it.
+    const french = await membersOf(tmpFile("Identifiant;Nom;Prénom;Courriel;Montant\nac;Crémieux;Élodie;elodie@example.org;1,00\n"));
+    expect(french.preset).toBeNull();
+    expect(french.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^no preset recognizes these columns/)]);
+    // Nor is a Mutua file without its balance taken for one.
+    expect((await membersOf(tmpFile("external_id,first_name,last_name,email\nm1,A,B,a@example.org\n"))).preset).toBeNull();
     const mapped = await membersOf(tmpFile("Who;Mail;Money;Notes\nA;a@example.org;1;x\n"), {
       mapping: { externalId: "who", email: "MAIL", balance: "money", name: "Who" },
     });
@@ -298,14 +375,16 @@ describe("members files", () => {
 
   it("reports an empty file, and a file that mixes encodings where it does", async () => {
     expect((await membersOf(tmpFile("\n\n"))).problems).toEqual([
-      { file: expect.any(String), line: null, column: null, value: null, message: "the file is empty" },
+      { file: expect.any(String), line: null, column: null, value: null, reference: null, message: "the file is empty" },
     ]);
     const mixed = Buffer.concat([
       Buffer.from("external_id,first_name,last_name,email,balance\nm1,Élodie,B,e@example.org,1\n" + "m2,A,B,a@example.org,1\n".repeat(300)),
       Buffer.from("m3,L\xe9a,B,l@example.org,1\n", "latin1"),
     ]);
     const result = await membersOf(tmpFile(mixed));
-    expect(result.problems).toEqual([{ file: expect.any(String), line: 303, column: null, value: null, message: expect.stringMatching(/mixes encodings/) }]);
+    expect(result.problems).toEqual([
+      { file: expect.any(String), line: 303, column: null, value: null, reference: null, message: expect.stringMatching(/mixes encodings/) },
+    ]);
   });
 });
 
@@ -318,7 +397,7 @@ describe("history files", () => {
     expect(rows).toEqual([
       { line: 2, date: new Date("2024-03-15T11:00:00Z"), from: null, to: "A001", amount: 10000n, memo: "Adhésion + change €", reference: "T1" },
       { line: 3, date: new Date("2024-03-16T13:30:00Z"), from: "A001", to: "B001", amount: 1250n, memo: 'Marché de Noël; stand "4" 2e ligne', reference: "T2" },
-      { line: 5, date: new Date("2024-04-01T10:00:00Z"), from: "B001", to: "A002", amount: 123400n, memo: "Remboursement œuvre", reference: "T3" },
+      { line: 4, date: new Date("2024-04-01T10:00:00Z"), from: "B001", to: "A002", amount: 123400n, memo: "Remboursement œuvre", reference: "T3" },
     ]);
   });
 
@@ -354,16 +433,34 @@ describe("history files", () => {
     const history = await readHistoryFile(file, { members: new Set(["m1", "m2"]) });
     const rows = await allRows(history);
     expect(history.problems).toEqual([
-      { file, line: 2, column: "date", value: "31/02/2024", message: "impossible date" },
-      { file, line: 3, column: "date", value: "03/15/2024", message: "looks like month/day/year; dates are read day/month/year" },
-      { file, line: 4, column: "amount", value: "abc", message: "not an amount" },
-      { file, line: 5, column: "amount", value: "0", message: expect.stringMatching(/must be more than zero/) },
-      { file, line: 6, column: "amount", value: "-5,00", message: expect.stringMatching(/must be more than zero/) },
-      { file, line: 7, column: "reference", value: "r1", message: "reference already on line 2" },
-      { file, line: 8, column: "from", value: "", message: expect.stringMatching(/neither from nor to/) },
-      { file, line: 9, column: "to", value: "zz", message: "no member of the members file has this external id" },
-      { file, line: 10, column: "to", value: "m2", message: "from and to are the same" },
-      { file, line: 11, column: "date", value: "", message: "empty; the date is required" },
+      { file, line: 2, column: "date", value: "31/02/2024", reference: "r1", message: "impossible date" },
+      { file, line: 3, column: "date", value: "03/15/2024", reference: "r2", message: "looks like month/day/year; dates are read day/month/year" },
+      { file, line: 4, column: "amount", value: "abc", reference: "r3", message: "not an amount" },
+      { file, line: 5, column: "amount", value: "0", reference: "r4", message: expect.stringMatching(/must be more than zero/) },
+      { file, line: 6, column: "amount", value: "-5,00", reference: "r5", message: expect.stringMatching(/must be more than zero/) },
+      {
+        file,
+        line: 7,
+        column: "reference",
+        value: "r1",
+        reference: "r1",
+        message: "reference already on row 2",
+        code: "reference already on row {row}",
+        params: { row: 2 },
+      },
+      { file, line: 8, column: "from", value: "", reference: "r7", message: expect.stringMatching(/neither from nor to/) },
+      { file, line: 9, column: "to", value: "zz", reference: "r8", message: "no member of the members file has this external id" },
+      { file, line: 10, column: "to", value: "m2", reference: "r9", message: "from and to are the same" },
+      {
+        file,
+        line: 11,
+        column: "date",
+        value: "",
+        reference: null,
+        message: "empty; the date is required",
+        code: "empty; the {field} is required",
+        params: { field: "date" },
+      },
     ]);
     expect(rows).toEqual([{ line: 12, date: new Date("2024-03-02T11:00:00Z"), from: "m2", to: "m1", amount: 123400n, memo: "fine", reference: "r10" }]);
   });
@@ -372,7 +469,7 @@ describe("history files", () => {
     const file = tmpFile("date\tfrom\tto\tamount\n01/03/2024\tm1\tm2\t1.234\n01/03/2024\tm1\tm2\t12,50\n");
     const guessed = await readHistoryFile(file);
     expect((await allRows(guessed)).map((r) => r.amount)).toEqual([1250n]);
-    expect(guessed.problems).toEqual([{ file, line: 2, column: "amount", value: "1.234", message: expect.stringMatching(/^ambiguous/) }]);
+    expect(guessed.problems).toEqual([{ file, line: 2, column: "amount", value: "1.234", reference: null, message: expect.stringMatching(/^ambiguous/) }]);
     const told = await readHistoryFile(file, { decimalSeparator: "," });
     expect((await allRows(told)).map((r) => r.amount)).toEqual([123400n, 1250n]);
   });
@@ -380,7 +477,16 @@ describe("history files", () => {
   it("names the missing column, and refuses an unknown time zone", async () => {
     const history = await readHistoryFile(tmpFile("date,from,to,memo\n01/03/2024,a,b,x\n"), { preset: "mutua" });
     expect(history.problems).toEqual([
-      { file: expect.any(String), line: 1, column: "amount", value: null, message: 'missing column: expected "amount" (preset mutua)' },
+      {
+        file: expect.any(String),
+        line: 1,
+        column: "amount",
+        value: null,
+        reference: null,
+        message: 'missing column: expected "amount" (preset mutua)',
+        code: "missing column: expected {expected} (preset {preset})",
+        params: { expected: '"amount"', preset: "mutua" },
+      },
     ]);
     expect(await allRows(history)).toEqual([]);
     await expect(readHistoryFile(fixture("cyclos4-history.csv"), { timeZone: "Europe/Pariss" })).rejects.toThrow(/unknown time zone "Europe\/Pariss"/);

@@ -84,6 +84,7 @@ const LABELS: BooksLabels = {
   crossingAmount: "Amount in the other currency",
   crossingCurrency: "Other currency",
   crossingRate: "Exchange rate",
+  oldReference: "Old reference",
 };
 
 beforeAll(async () => {
@@ -195,9 +196,16 @@ h2,Marc,Petit,marc.h@example.org,12.50
     const lea = csv.split("\r\n").filter((l) => l.startsWith('"Léa Roux"'));
     expect(lea).toEqual([
       expect.stringContaining('"2024-03-01 00:00:00","","Opening balance","","","FLO","","0.00"'),
-      expect.stringMatching(/"2024-03-15 12:00:00","tx_\w+","Top-up","Association \(issuance\)","Change","FLO","100.00","100.00"/),
-      expect.stringMatching(/"2024-03-16 14:30:00","tx_\w+","Payment","Marc Petit","Bread","FLO","-12.50","87.50"/),
-      expect.stringMatching(/"2024-04-01 12:00:00","tx_\w+","Reconversion","Association \(safe\)","Back to euros","FLO","-10.00","77.50"/),
+      expect.stringMatching(/"2024-03-15 12:00:00","tx_\w+","Top-up","Association \(issuance\)","Change","FLO","100.00","100.00","T1"/),
+      expect.stringMatching(/"2024-03-16 14:30:00","tx_\w+","Payment","Marc Petit","Bread","FLO","-12.50","87.50","T2"/),
+      expect.stringMatching(/"2024-04-01 12:00:00","tx_\w+","Reconversion","Association \(safe\)","Back to euros","FLO","-10.00","77.50","T3"/),
+    ]);
+    // The old system's reference of each line is kept whole on its movements (the reconversion's payout too), for the accountant.
+    expect(b.movements.filter((m) => m.oldReference !== null).map((m) => [m.kind, m.oldReference])).toEqual([
+      ["topup", "T1"],
+      ["payment", "T2"],
+      ["reconversion", "T3"],
+      ["retirement", "T3"],
     ]);
 
     // The same files again: nothing new; the history's lines are known by their references.
@@ -253,7 +261,7 @@ l2,Omar,Diallo,omar.l@example.org,5.00
     const before = await footprint();
     const out = await runImport(t.db, { members, history, by: null });
     expect(out.kind === "refused" && out.problems).toEqual([
-      { file: history, line: 2, column: null, value: "T1", message: "reference T1 was imported before for another movement" },
+      { file: history, line: 2, column: null, value: "T1", reference: "T1", message: "reference T1 was imported before for another movement" },
     ]);
     expect(await footprint()).toEqual(before);
   });
@@ -360,6 +368,7 @@ describe("an import and the accounts already here", () => {
       file: members,
       line: 3,
       value: "owner.o@example.org",
+      reference: "own1",
       message: "this is your own account (Olga Owner): an owner does not import money into their own account; another owner can import this line",
     };
     const preview = await previewImport(t.db, { members, by: owner.id });
@@ -385,6 +394,7 @@ describe("an import and the accounts already here", () => {
         line: 2,
         column: "email",
         value: "frozen.f@example.org",
+        reference: "f1",
         message: `Fred Frozen's wallet on ${backend.id} is frozen: it cannot receive their balance; an account administrator unfreezes it first, or leave them out of the file`,
       },
     ]);

@@ -44,6 +44,8 @@ export interface BooksLabels {
   crossingAmount: string;
   crossingCurrency: string;
   crossingRate: string;
+  /** An imported movement's reference in the old system's books. */
+  oldReference: string;
 }
 
 const BOM = "\uFEFF";
@@ -66,7 +68,7 @@ const write = (rows: string[][], decimal: DecimalSeparator) => BOM + writeCsv(ro
 
 /** Every movement of the period, oldest first, with both sides' balances after it. */
 export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: DecimalSeparator): string {
-  // The crossing's columns come last, so a spreadsheet made for the earlier files still finds its columns where they were.
+  // The crossing's columns, then the old system's reference, come last, so a spreadsheet made for the earlier files still finds its columns where they were.
   const header = [
     l.date,
     l.reference,
@@ -83,6 +85,7 @@ export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: Decimal
     l.crossingAmount,
     l.crossingCurrency,
     l.crossingRate,
+    l.oldReference,
   ];
   const rows = books.movements.map((m) => [
     m.localDate,
@@ -100,6 +103,7 @@ export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: Decimal
     m.crossing ? amountIn(m.crossing.amount, decimal) : "",
     m.crossing?.currencySymbol ?? "",
     m.crossing ? amountIn(m.crossing.rate, decimal) : "",
+    m.oldReference ?? "",
   ]);
   return write([header, ...rows], decimal);
 }
@@ -122,12 +126,12 @@ export function booksStatementsCsv(books: Books, l: BooksLabels, decimal: Decima
     }
   }
   const accounts = [...lines.values()].sort((a, b) => a.name.localeCompare(b.name) || a.party.walletId.localeCompare(b.party.walletId));
-  const header = [l.account, l.wallet, l.date, l.reference, l.kind, l.counterparty, l.memo, l.currency, l.amount, l.balance];
+  const header = [l.account, l.wallet, l.date, l.reference, l.kind, l.counterparty, l.memo, l.currency, l.amount, l.balance, l.oldReference];
   const rows: string[][] = [];
   for (const { party, name, currency, rows: mine } of accounts) {
     const first = mine[0]!;
     const opening = decodeApiAmount(first.m[first.side].balanceAfter) - first.amount;
-    rows.push([name, party.walletId, `${books.from} 00:00:00`, "", l.openingBalance, "", "", currency, "", amountIn(formatCents(opening), decimal)]);
+    rows.push([name, party.walletId, `${books.from} 00:00:00`, "", l.openingBalance, "", "", currency, "", amountIn(formatCents(opening), decimal), ""]);
     for (const { m, amount, side } of mine) {
       const other = side === "payer" ? m.payee : m.payer;
       rows.push([
@@ -141,6 +145,7 @@ export function booksStatementsCsv(books: Books, l: BooksLabels, decimal: Decima
         currency,
         amountIn(formatCents(amount), decimal),
         amountIn(m[side].balanceAfter, decimal),
+        m.oldReference ?? "",
       ]);
     }
   }

@@ -256,3 +256,30 @@ export const AUDIT_ACTIONS = [
   "directory.settings_changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Mutua's fields a members file's columns are matched to (the server's presets.ts reads the same). */
+export const IMPORT_MEMBER_FIELDS = [
+  "externalId",
+  "firstName",
+  "lastName",
+  "name",
+  "email",
+  "phone",
+  "language",
+  "balance",
+  "rights",
+  "business",
+  "businessName",
+  "category",
+  "description",
+  "address",
+  "postcode",
+  "city",
+  "businessPhone",
+  "website",
+  "latitude",
+  "longitude",
+] as const;
+export const IMPORT_HISTORY_FIELDS = ["date", "from", "to", "amount", "memo", "reference"] as const;
+export type ImportMemberField = (typeof IMPORT_MEMBER_FIELDS)[number];
+export type ImportHistoryField = (typeof IMPORT_HISTORY_FIELDS)[number];

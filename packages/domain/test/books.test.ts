@@ -29,6 +29,7 @@ const LABELS: BooksLabels = {
   crossingAmount: "Amount in the other currency",
   crossingCurrency: "Other currency",
   crossingRate: "Exchange rate",
+  oldReference: "Old system's reference",
 };
 
 const party = (walletId: string, name: string | null, balanceAfter: string, role: "member" | "issuance" | "safe" | "clearing" = "member") => ({
@@ -55,6 +56,8 @@ const BOOKS: Books = {
       payer: party("custodial:issuance", null, "-1500.00", "issuance"),
       payee: party("custodial:a", "Élodie Crémieux", "1250.50"),
       crossing: null,
+      // Imported: its number in the old system's books.
+      oldReference: "CY-0042",
     },
     {
       reference: "tx_2",
@@ -69,6 +72,7 @@ const BOOKS: Books = {
       payer: party("custodial:a", "Élodie Crémieux", "1238.00"),
       payee: party("custodial:b", "Bob Durand", "12.50"),
       crossing: null,
+      oldReference: null,
     },
   ],
 };
@@ -96,6 +100,7 @@ describe("the books' CSV files", () => {
         "Amount in the other currency",
         "Other currency",
         "Exchange rate",
+        "Old system's reference",
       ],
       [
         "2026-01-10 11:00:00",
@@ -113,6 +118,7 @@ describe("the books' CSV files", () => {
         "",
         "",
         "",
+        "CY-0042",
       ],
       [
         "2026-01-12 11:00:00",
@@ -130,19 +136,32 @@ describe("the books' CSV files", () => {
         "",
         "",
         "",
+        "",
       ],
     ]);
   });
 
   it("with the language's comma, amounts use it and fields are separated by semicolons; negatives stay numbers", () => {
     const parsed = rows(booksMovementsCsv(BOOKS, LABELS, ","), ";");
-    expect(parsed[1]!.slice(6)).toEqual(["1200,00", "Top-up", "Top-up", "-1500,00", "1250,50", "", "", "", ""]);
+    expect(parsed[1]!.slice(6)).toEqual(["1200,00", "Top-up", "Top-up", "-1500,00", "1250,50", "", "", "", "", "CY-0042"]);
   });
 
   it("statements: each account by name, from its opening balance, each line the previous balance plus its amount", () => {
     const parsed = rows(booksStatementsCsv(BOOKS, LABELS, "."));
-    expect(parsed[0]).toEqual(["Account", "Wallet", "Date", "Reference", "Kind", "Counterparty", "Memo", "Currency", "Amount", "Balance"]);
-    const of = (name: string) => parsed.filter((r) => r[0] === name).map((r) => [r[4], r[5], r[6], r[8], r[9]]);
+    expect(parsed[0]).toEqual([
+      "Account",
+      "Wallet",
+      "Date",
+      "Reference",
+      "Kind",
+      "Counterparty",
+      "Memo",
+      "Currency",
+      "Amount",
+      "Balance",
+      "Old system's reference",
+    ]);
+    const of = (name: string) => parsed.filter((r) => r[0] === name).map((r) => [r[4], r[5], r[6], r[8], r[9], r[10]]);
     expect(parsed.slice(1).map((r) => r[0])).toEqual([
       "Association (issuance)",
       "Association (issuance)",
@@ -153,15 +172,15 @@ describe("the books' CSV files", () => {
       "Élodie Crémieux",
     ]);
     expect(of("Élodie Crémieux")).toEqual([
-      ["Opening balance", "", "", "", "50.50"],
-      ["Top-up", "Association (issuance)", "Top-up", "1200.00", "1250.50"],
-      ["Payment", "Bob Durand", '\'=HYPERLINK("x")', "-12.50", "1238.00"],
+      ["Opening balance", "", "", "", "50.50", ""],
+      ["Top-up", "Association (issuance)", "Top-up", "1200.00", "1250.50", "CY-0042"],
+      ["Payment", "Bob Durand", '\'=HYPERLINK("x")', "-12.50", "1238.00", ""],
     ]);
     expect(of("Bob Durand")).toEqual([
-      ["Opening balance", "", "", "", "0.00"],
-      ["Payment", "Élodie Crémieux", "Repair café, 2 hours", "12.50", "12.50"],
+      ["Opening balance", "", "", "", "0.00", ""],
+      ["Payment", "Élodie Crémieux", "Repair café, 2 hours", "12.50", "12.50", ""],
     ]);
-    expect(of("Association (issuance)")[0]).toEqual(["Opening balance", "", "", "", "-300.00"]);
+    expect(of("Association (issuance)")[0]).toEqual(["Opening balance", "", "", "", "-300.00", ""]);
   });
 
   it("a payment across: both amounts and the rate in the last columns, its clearing account named after the association", () => {
@@ -191,6 +210,7 @@ describe("the books' CSV files", () => {
       "12,50",
       "BBB",
       "0,8",
+      "",
     ]);
     const statements = rows(booksStatementsCsv(across, LABELS, "."));
     expect(statements.slice(1).map((r) => [r[0], r[5]])).toEqual([

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { formatCents } from "@mutua/domain";
 import { migrate } from "../db/migrate";
 import { createPool } from "../db/pool";
+import { fullName } from "../services/import/members-file";
 import { loadMapping } from "../services/import/presets";
 import { previewImport, type ImportPreview, type PreviewOptions } from "../services/import/preview";
 import { runImport, type ImportProgress } from "../services/import/write";
@@ -27,9 +28,14 @@ async function main(): Promise<number> {
       "history-preset": { type: "string" },
       "time-zone": { type: "string" },
       "dry-run": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   if (!values.members) return usage("--members names the members file.");
   // npm runs scripts from the repository root; a relative path means where the operator typed it.
   const here = (p: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
@@ -82,9 +88,27 @@ async function main(): Promise<number> {
   }
 }
 
+const USAGE = `Usage: npm run import -- --members members.csv [--history history.csv] [options]
+
+Brings an association's members, closing balances and history from its old system (Cyclos, Odoo,
+a spreadsheet: docs/operations.md says which columns each format needs) into Mutua, in one
+transaction. Nothing is written while a problem remains; run again with the same files, it changes
+nothing.
+
+  --members FILE          the members file (CSV: commas, semicolons or tabs; UTF-8, UTF-16 or Windows-1252)
+  --history FILE          the transaction history, whose sums must give the members' balances
+  --backend ID            the custodial backend to import into (custodial:…); the only one by default
+  --map FILE              a JSON mapping of Mutua's fields to the files' columns:
+                          {"members": {"externalId": "Login", …}, "history": {"date": "Date", …}}
+  --members-preset NAME   read the members file as mutua, cyclos4-users or odoo-contacts
+  --history-preset NAME   read the history as mutua or cyclos4-history
+  --time-zone ZONE        the zone of dates without one (Europe/Paris by default)
+  --dry-run               check the files and say what would be done, writing nothing
+  -h, --help              this help`;
+
 function usage(why: string): number {
   console.error(`✗ ${why}`);
-  console.error("Usage: npm run import -- --members members.csv [--history history.csv] [--backend custodial:…] [--map mapping.json] [--dry-run]");
+  console.error(USAGE);
   return 2;
 }
 
@@ -155,16 +179,16 @@ function describe(p: ImportPreview, dryRun: boolean): string[] {
     );
     for (const e of m.existing.slice(0, 10))
       out.push(
-        `    line ${e.line}: ${e.name} <${e.email}>, member since ${e.createdAt.slice(0, 10)}, ${e.emailVerified ? "address proven" : "address NOT proven: held until they open their invitation"}`,
+        `    row ${e.line}: ${e.name} <${e.email}>, member since ${e.createdAt.slice(0, 10)}, ${e.emailVerified ? "address proven" : "address NOT proven: held until they open their invitation"}`,
       );
     if (m.existing.length > 10) out.push(`    … and ${m.existing.length - 10} more`);
   }
-  for (const r of m.sample) out.push(`    line ${r.line}: ${r.externalId} ${r.firstName} ${r.lastName} <${r.email}> ${formatCents(r.balance)}`);
+  for (const r of m.sample) out.push(`    row ${r.line}: ${r.externalId} ${fullName(r)} <${r.email}> ${formatCents(r.balance)}`);
   if (m.businesses > 0) out.push(`  ${m.businesses} business profiles to list in the directory, approved`);
   if (m.businessesKept > 0) out.push(`  ${m.businessesKept} shops already have a profile here: it stays as it is`);
   if (p.history) {
     const h = p.history;
-    out.push(`History: ${path.basename(h.file)} (${columnsOf(h.preset)})`);
+    out.push(`History: ${path.basename(h.file)} (${columnsOf(h.preset)}, ${h.encoding ?? "ASCII"}, separated by ${separator(h.delimiter)})`);
     if (h.unknownColumns.length > 0) out.push(`  Columns not imported: ${h.unknownColumns.join(", ")}`);
     out.push(
       `  ${h.lines} movements${h.first && h.last ? ` from ${h.first.slice(0, 10)} to ${h.last.slice(0, 10)}` : ""}; ${h.cameIn} came in, ${h.wentOut} went out`,
@@ -185,7 +209,9 @@ function describe(p: ImportPreview, dryRun: boolean): string[] {
 
 /** Where a problem or a warning is: the file, its line and column, and the value as typed. */
 function where(x: ImportPreview["problems"][number]): string {
-  const place = [path.basename(x.file), x.line === null ? null : `line ${x.line}`, x.column === null ? null : `column ${x.column}`].filter(Boolean).join(", ");
+  // The spreadsheet's row, and the line's own reference (the member's external id, the history line's number) to find it by.
+  const row = x.line === null ? null : `row ${x.line}${x.reference ? ` (${x.reference})` : ""}`;
+  const place = [path.basename(x.file), row, x.column === null ? null : `column ${x.column}`].filter(Boolean).join(", ");
   return `${place}${x.value === null ? "" : `, value ${JSON.stringify(x.value)}`}`;
 }
 

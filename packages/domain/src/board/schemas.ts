@@ -155,6 +155,8 @@ export const BookMovement = z.object({
    * decimals. Null for every other movement.
    */
   crossing: z.object({ association: z.string(), amount: AmountString, currencySymbol: z.string(), rate: z.string() }).nullable(),
+  /** An imported movement's reference in the old system's books (its transaction number), so that an accountant matches the two; null otherwise. */
+  oldReference: z.string().nullable(),
 });
 
 export const Books = z.object({ from: IsoDay, to: IsoDay, tz: z.string(), movements: z.array(BookMovement) });

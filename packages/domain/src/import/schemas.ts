@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IMPORT_PART_BYTES, IMPORT_FILE_KINDS, IMPORT_FILE_MAX_PARTS } from "../vocabulary";
+import { IMPORT_PART_BYTES, IMPORT_FILE_KINDS, IMPORT_FILE_MAX_PARTS, IMPORT_HISTORY_FIELDS, IMPORT_MEMBER_FIELDS } from "../vocabulary";
 
 /** The import's contract: the files an owner uploads, the preview, the import and its invitations. */
 
@@ -24,6 +24,16 @@ export const ImportUploadBody = z.strictObject({
 
 export const ImportUpload = z.object({ uploadId: z.string(), bytes: z.number().int() });
 
+const header = z.string().trim().min(1).max(200);
+/**
+ * Which of the file's columns holds which of Mutua's fields, as the owner matched them in the
+ * console for a file no preset reads: remembered for the association's next file of that kind.
+ */
+export const ImportColumnMapping = z.strictObject({
+  members: z.partialRecord(z.enum(IMPORT_MEMBER_FIELDS), header).optional(),
+  history: z.partialRecord(z.enum(IMPORT_HISTORY_FIELDS), header).optional(),
+});
+
 export const ImportRequestBody = z.strictObject({
   members: z.string().regex(/^up_[0-9a-f]{32}$/),
   history: z
@@ -32,6 +42,11 @@ export const ImportRequestBody = z.strictObject({
     .nullable()
     .default(null),
   backendId: z.string().max(120).nullable().default(null),
+  /**
+   * The columns the owner matched, per file (null: the presets, or else the mapping the association
+   * used last for a file of that kind). Given, it is remembered for the next files.
+   */
+  mapping: ImportColumnMapping.nullable().default(null),
 });
 
 /** One problem of an imported file, where its author can find it. */
@@ -40,7 +55,13 @@ export const ImportProblem = z.object({
   line: z.number().int().nullable(),
   column: z.string().nullable(),
   value: z.string().nullable(),
+  /** The line's own reference, to find it by: the member's external id (or e-mail), the history line's reference. */
+  reference: z.string().nullable(),
+  /** In English. */
   message: z.string(),
+  /** The message as its English template (the catalogs' msgid) and values, for the console to say it in the owner's language. */
+  code: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 
 export const ImportPreviewView = z.object({
@@ -50,6 +71,9 @@ export const ImportPreviewView = z.object({
     preset: z.string().nullable(),
     encoding: z.string().nullable(),
     delimiter: z.string().nullable(),
+    /** The file's headers, and per field the columns it is read from: what the console's matching offers and shows. */
+    headers: z.array(z.string()),
+    columns: z.partialRecord(z.enum(IMPORT_MEMBER_FIELDS), z.array(z.string())),
     unknownColumns: z.array(z.string()),
     /** The columns holding rights: read past, never imported (owners grant rights from the members' pages). */
     ignoredRights: z.array(z.string()),
@@ -72,6 +96,11 @@ export const ImportPreviewView = z.object({
     .object({
       file: z.string(),
       preset: z.string().nullable(),
+      /** How the file was read: its encoding (null for ASCII only) and the values' separator. */
+      encoding: z.string().nullable(),
+      delimiter: z.string().nullable(),
+      headers: z.array(z.string()),
+      columns: z.partialRecord(z.enum(IMPORT_HISTORY_FIELDS), z.array(z.string())),
       unknownColumns: z.array(z.string()),
       lines: z.number().int(),
       first: z.string().nullable(),

@@ -35,6 +35,7 @@ interface Row {
   crossing_symbol: string | null;
   crossing_ours: string | null;
   crossing_theirs: string | null;
+  external_reference: string | null;
 }
 
 /**
@@ -82,7 +83,7 @@ async function readBooks(db: Db, q: Period, max: number, take: (page: BookMoveme
        WITH ${PERIOD_BOUNDS},
        mv AS (SELECT m.* FROM movements m, bounds WHERE m.created_at >= bounds.start_at AND m.created_at < bounds.end_at)
        SELECT mv.public_id, mv.kind, mv.created_at, to_char(mv.created_at AT TIME ZONE $3, 'YYYY-MM-DD HH24:MI:SS') AS local_date,
-         mv.amount, mv.sender_memo, mv.recipient_memo, c.symbol, c.name AS currency_name,
+         mv.amount, mv.sender_memo, mv.recipient_memo, mv.external_reference, c.symbol, c.name AS currency_name,
          mv.payer_wallet_id, pw.role AS payer_role, coalesce(pm.name, ${crossPartyName("mv.id", "pw")}) AS payer_name, ${balanceAfter("mv.payer_wallet_id")} AS payer_after,
          mv.payee_wallet_id, ew.role AS payee_role, coalesce(em.name, ${crossPartyName("mv.id", "ew")}) AS payee_name, ${balanceAfter("mv.payee_wallet_id")} AS payee_after,
          cx.association AS crossing_association, cx.amount AS crossing_amount, cx.symbol AS crossing_symbol, cx.ours AS crossing_ours, cx.theirs AS crossing_theirs
@@ -135,6 +136,7 @@ function bookMovement(r: Row): BookMovementOut {
             currencySymbol: r.crossing_symbol ?? "",
             rate: unitRate(BigInt(r.crossing_theirs!), BigInt(r.crossing_ours!)),
           },
+    oldReference: r.external_reference,
   };
 }
 

@@ -3,7 +3,7 @@ import type { CsvRecord } from "./csv";
 import type { BusinessField, MemberField, Resolution } from "./presets";
 import type { Problems } from "./problems";
 import { cell } from "./table";
-import { fold, normalizeMemo, parsePhone, type Parsed } from "./values";
+import { fold, fullName, normalizeMemo, parsePhone, type Parsed } from "./values";
 
 /**
  * A shop's profile in the directory, read from its line of the members file (docs/architecture.md
@@ -103,7 +103,7 @@ export function readBusinessProfile(
   // A cell of nothing but control characters is no name: the member's is taken, as for an empty one.
   let name = read("businessName", profileText(BUSINESS_LIMITS.name, "name")) || null;
   if (name === null && valid) {
-    name = `${member.firstName} ${member.lastName}`;
+    name = fullName(member);
     if (name.length > BUSINESS_LIMITS.name) {
       problems.add(
         line,

@@ -1,7 +1,7 @@
 import { CsvError, parse } from "csv-parse";
 
 /**
- * Text of a CSV file to records, as they come, each with the line of the file it starts on.
+ * Text of a CSV file to records, as they come, each with the row a spreadsheet shows it on.
  *
  * The delimiter is whichever of tab, `;` and `,` the header line holds most of outside quotes
  * (French Excel writes `;`, most exports `,`, "Texte (séparateur : tabulation)" tabs); on a tie
@@ -18,7 +18,10 @@ import { CsvError, parse } from "csv-parse";
 export type Delimiter = "," | ";" | "\t";
 
 export interface CsvRecord {
-  /** The physical line of the file (1-based) the record starts on. */
+  /**
+   * The row a spreadsheet shows the record on (1-based): the file's lines, less the line breaks
+   * inside quoted fields before it (a spreadsheet keeps such a field in one cell of one row).
+   */
   line: number;
   fields: string[];
 }
@@ -131,6 +134,8 @@ export async function readCsv(text: AsyncIterable<string>): Promise<CsvTable> {
   async function* records(): AsyncGenerator<CsvRecord> {
     const parsed: CsvRecord[] = [];
     let lastLine = 0;
+    /** Line breaks inside the quoted fields read so far: lines of the file that are no row of the spreadsheet. */
+    let inCells = 0;
     const parser = parse({
       delimiter,
       record_delimiter: "\n",
@@ -141,7 +146,9 @@ export async function readCsv(text: AsyncIterable<string>): Promise<CsvTable> {
       on_record: (fields: string[], context) => {
         // csv-parse counts the line a record ends on; it starts as many lines up as it holds breaks.
         lastLine = context.lines;
-        if (!fields.every((f) => f.trim() === "")) parsed.push({ line: context.lines - countLineBreaks(fields), fields });
+        const breaks = countLineBreaks(fields);
+        if (!fields.every((f) => f.trim() === "")) parsed.push({ line: context.lines - breaks - inCells, fields });
+        inCells += breaks;
         return null;
       },
     });
@@ -173,7 +180,7 @@ export async function readCsv(text: AsyncIterable<string>): Promise<CsvTable> {
             : failure.code === "CSV_MAX_RECORD_SIZE"
               ? "a record starting here is too large (probably a quote left open)"
               : failure.message;
-        throw new CsvSyntaxError(why, lastLine + 1);
+        throw new CsvSyntaxError(why, lastLine + 1 - inCells);
       }
       if (failure) throw failure;
     } finally {

@@ -1,6 +1,6 @@
 import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
-import { FIELD_LABELS, type HistoryField } from "./presets";
+import { FIELD_LABELS, REQUIRED_FIELDS, type HistoryField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
 import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
 import { checkTimeZone, normalizeMemo, parseAmount, parseDate, type DecimalSeparator, type Parsed } from "./values";
@@ -53,8 +53,6 @@ export interface ReadHistoryOptions extends TableOptions<HistoryField> {
   maxProblems?: number;
 }
 
-const REQUIRED: readonly (readonly (readonly HistoryField[])[])[] = [[["date"]], [["from"]], [["to"]], [["amount"]]];
-
 class History implements HistoryFile {
   readonly rows: AsyncIterable<HistoryRow>;
 
@@ -63,6 +61,7 @@ class History implements HistoryFile {
     private readonly table: Table<HistoryField> | null,
     private readonly issues: Problems,
     options: ReadHistoryOptions,
+    private readonly seen: { headers: string[] },
   ) {
     this.rows = table ? readRows(table, issues, options.timeZone ?? "Europe/Paris", options.members) : (async function* () {})();
   }
@@ -77,7 +76,7 @@ class History implements HistoryFile {
     return this.table?.decimalSeparator ?? null;
   }
   get headers() {
-    return this.table?.headers ?? [];
+    return this.table?.headers ?? this.seen.headers;
   }
   get columns() {
     return Object.fromEntries(Object.entries(this.table?.resolution.columns ?? {}).map(([f, cols]) => [f, (cols ?? []).map((c) => c.header)]));
@@ -107,6 +106,8 @@ async function* readRows(
   try {
     for await (const record of table.records) {
       const { line } = record;
+      // The old system's reference of the line, in its problems.
+      problems.reference = cell(record, resolution, "reference")?.value || null;
       if (!checkWidth(record, table.headers, problems)) continue;
       let valid = true;
       const read = <T>(field: HistoryField, parse: (raw: string) => Parsed<T>, required = false): T | null => {
@@ -114,7 +115,7 @@ async function* readRows(
         if (!c) return null;
         if (c.value === "") {
           if (required) {
-            problems.add(line, c.column, "", `empty; the ${FIELD_LABELS[field]} is required`);
+            problems.add(line, c.column, "", { id: "empty; the {field} is required", values: { field: FIELD_LABELS[field] } });
             valid = false;
           }
           return null;
@@ -155,7 +156,7 @@ async function* readRows(
       if (reference && reference.value !== "") {
         const first = references.get(reference.value);
         if (first !== undefined) {
-          problems.add(line, reference.column, reference.value, `reference already on line ${first}`);
+          problems.add(line, reference.column, reference.value, { id: "reference already on row {row}", values: { row: first } });
           valid = false;
         } else references.set(reference.value, line);
       }
@@ -186,6 +187,7 @@ export async function readHistoryFile(source: ImportFile, options: ReadHistoryOp
   checkTimeZone(options.timeZone ?? "Europe/Paris");
   const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
-  const table = await openTable(source, "history", options, REQUIRED, problems);
-  return new History(file, table, problems, options);
+  const seen = { headers: [] as string[] };
+  const table = await openTable(source, "history", options, REQUIRED_FIELDS.history, problems, [], undefined, seen);
+  return new History(file, table, problems, options, seen);
 }

@@ -2,10 +2,11 @@ import { IMPORT_MEMBERS_MAX_PARTS, IMPORT_PART_BYTES } from "@mutua/domain";
 import type { Delimiter } from "./csv";
 import type { TextEncodingName } from "./decode";
 import { readBusinessProfile, type BusinessProfile, type CategoryName } from "./business-fields";
-import { FIELD_LABELS, type MemberField } from "./presets";
+import { FIELD_LABELS, NAME_CHOICES, REQUIRED_FIELDS, type MemberField } from "./presets";
 import { Problems, type FileProblem } from "./problems";
 import { cell, checkWidth, fatalProblem, fileName, openTable, type ImportFile, type Table, type TableOptions } from "./table";
 import {
+  fullName,
   parseAmount,
   parseBoolean,
   parseEmail,
@@ -17,6 +18,8 @@ import {
   type MemberLanguage,
   type Parsed,
 } from "./values";
+
+export { fullName };
 
 /**
  * A members file (the old system's users, with their closing balances) read into checked rows as
@@ -31,6 +34,7 @@ export interface MemberRow {
   /** Their id in the old system: unique in the file, what the history's from and to name. */
   externalId: string;
   firstName: string;
+  /** Empty for a business named by one name (kept whole in firstName). */
   lastName: string;
   /** Trimmed and lower-cased; unique in the file. */
   email: string;
@@ -79,10 +83,6 @@ export interface ReadMembersOptions extends TableOptions<MemberField> {
   categories?: readonly CategoryName[];
 }
 
-/** Either both name columns or one to split (`splitFullName`): first and last win when both are there. */
-const NAME_CHOICES: readonly (readonly MemberField[])[] = [["firstName", "lastName"], ["name"]];
-const REQUIRED: readonly (readonly (readonly MemberField[])[])[] = [[["externalId"]], [["email"]], [["balance"]], NAME_CHOICES];
-
 class Members implements MembersFile {
   readonly rows: AsyncIterable<MemberRow>;
 
@@ -92,6 +92,7 @@ class Members implements MembersFile {
     private readonly issues: Problems,
     private readonly notes: Problems,
     categories: readonly CategoryName[],
+    private readonly seen: { headers: string[] },
   ) {
     this.rows = table ? readRows(table, issues, notes, categories) : (async function* () {})();
   }
@@ -106,7 +107,7 @@ class Members implements MembersFile {
     return this.table?.decimalSeparator ?? null;
   }
   get headers() {
-    return this.table?.headers ?? [];
+    return this.table?.headers ?? this.seen.headers;
   }
   get columns(): Partial<Record<MemberField, string[]>> {
     return Object.fromEntries(Object.entries(this.table?.resolution.columns ?? {}).map(([f, cols]) => [f, (cols ?? []).map((c) => c.header)]));
@@ -140,6 +141,8 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
   try {
     for await (const record of table.records) {
       const { line } = record;
+      // The member's own reference in the problems of their line: their external id, else their e-mail.
+      problems.reference = warnings.reference = (cell(record, resolution, "externalId")?.value || cell(record, resolution, "email")?.value) ?? null;
       if (!checkWidth(record, table.headers, problems)) continue;
       let valid = true;
       /** The field's value, or null (and the problem recorded) if it is refused. */
@@ -147,7 +150,7 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
         const c = cell(record, resolution, field);
         if (!c) return null;
         if (c.value === "" && required) {
-          problems.add(line, c.column, "", `empty; the ${FIELD_LABELS[field]} is required`);
+          problems.add(line, c.column, "", { id: "empty; the {field} is required", values: { field: FIELD_LABELS[field] } });
           valid = false;
           return null;
         }
@@ -160,9 +163,26 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
 
       const externalId = read("externalId", (raw) => ({ ok: true, value: raw }), true);
       const email = read("email", parseEmail, true);
+      const business = read("business", parseBoolean);
       let firstName: string | null = null;
       let lastName: string | null = null;
-      if (splitNames) {
+      if (business) {
+        // A shop has one name, its sign: never split, nor asked for a first name (it is kept whole
+        // in the first name, the last one empty), unless the file gives both a first and a last.
+        const given = (field: MemberField) => (cell(record, resolution, field)?.value ? read(field, parseName) : null);
+        const first = splitNames ? null : given("firstName");
+        const last = splitNames ? null : given("lastName");
+        if (first && last) [firstName, lastName] = [first, last];
+        else {
+          const whole = (splitNames ? given("name") : (first ?? last)) ?? given("businessName");
+          if (whole) [firstName, lastName] = [whole, ""];
+          else if (valid) {
+            const c = cell(record, resolution, splitNames ? "name" : "lastName");
+            problems.add(line, c?.column ?? null, "", "empty; a business needs its name (in the name column or the business name's)");
+            valid = false;
+          }
+        }
+      } else if (splitNames) {
         const names = read("name", splitFullName, true);
         if (names) ({ firstName, lastName } = names);
       } else {
@@ -172,19 +192,18 @@ async function* readRows(table: Table<MemberField>, problems: Problems, warnings
       const phone = read("phone", parsePhone);
       const language = read("language", parseLanguage);
       const balance = read("balance", (raw) => parseAmount(raw, decimalSeparator), true);
-      const business = read("business", parseBoolean);
 
       if (externalId !== null) {
         const first = byId.get(externalId);
         if (first !== undefined) {
-          problems.add(line, cell(record, resolution, "externalId")!.column, externalId, `external id already on line ${first}`);
+          problems.add(line, cell(record, resolution, "externalId")!.column, externalId, { id: "external id already on row {row}", values: { row: first } });
           valid = false;
         } else byId.set(externalId, line);
       }
       if (email !== null) {
         const first = byEmail.get(email);
         if (first !== undefined) {
-          problems.add(line, cell(record, resolution, "email")!.column, email, `e-mail already on line ${first}`);
+          problems.add(line, cell(record, resolution, "email")!.column, email, { id: "e-mail already on row {row}", values: { row: first } });
           valid = false;
         } else byEmail.set(email, line);
       }
@@ -210,6 +229,16 @@ export async function readMembersFile(source: ImportFile, options: ReadMembersOp
   const file = fileName(source);
   const problems = new Problems(file, options.maxProblems);
   const { categories = [], ...tableOptions } = options;
-  const table = await openTable(source, "members", tableOptions, REQUIRED, problems, NAME_CHOICES, IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS);
-  return new Members(file, table, problems, new Problems(file, options.maxProblems), categories);
+  const seen = { headers: [] as string[] };
+  const table = await openTable(
+    source,
+    "members",
+    tableOptions,
+    REQUIRED_FIELDS.members,
+    problems,
+    NAME_CHOICES,
+    IMPORT_PART_BYTES * IMPORT_MEMBERS_MAX_PARTS,
+    seen,
+  );
+  return new Members(file, table, problems, new Problems(file, options.maxProblems), categories, seen);
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import { z } from "zod";
+import { IMPORT_HISTORY_FIELDS, IMPORT_MEMBER_FIELDS } from "@mutua/domain";
 import { fold } from "./values";
 
 /**
@@ -17,29 +18,9 @@ export type HistoryField = "date" | "from" | "to" | "amount" | "memo" | "referen
 export type FileKind = "members" | "history";
 export type FieldOf<K extends FileKind> = K extends "members" ? MemberField : HistoryField;
 
-export const MEMBER_FIELDS: readonly MemberField[] = [
-  "externalId",
-  "firstName",
-  "lastName",
-  "name",
-  "email",
-  "phone",
-  "language",
-  "balance",
-  "rights",
-  "business",
-  "businessName",
-  "category",
-  "description",
-  "address",
-  "postcode",
-  "city",
-  "businessPhone",
-  "website",
-  "latitude",
-  "longitude",
-];
-export const HISTORY_FIELDS: readonly HistoryField[] = ["date", "from", "to", "amount", "memo", "reference"];
+// The contract's lists (the console's matching offers them): each is one of the fields here.
+export const MEMBER_FIELDS: readonly MemberField[] = IMPORT_MEMBER_FIELDS;
+export const HISTORY_FIELDS: readonly HistoryField[] = IMPORT_HISTORY_FIELDS;
 
 /** The fields as problems name them. */
 export const FIELD_LABELS: Record<MemberField | HistoryField, string> = {
@@ -77,9 +58,23 @@ export type Columns<F extends string> = Partial<Record<F, readonly string[]>>;
 export interface Preset<F extends string> {
   name: string;
   columns: Columns<F>;
-  /** The fields whose columns, all present, say a file is this preset's. */
-  detect: readonly F[];
 }
+
+/**
+ * The fields a file of each kind cannot be read without, as groups of alternatives:
+ * [["firstName", "lastName"], ["name"]] is either both names or one to split. A preset claims a
+ * file only when the file has a column for each of them (all its required columns are there): a
+ * spreadsheet that happens to share three headers with an export is not taken for it.
+ */
+export const NAME_CHOICES: readonly (readonly MemberField[])[] = [["firstName", "lastName"], ["name"]];
+export const REQUIRED_FIELDS: { [K in FileKind]: readonly (readonly (readonly FieldOf<K>[])[])[] } = {
+  members: [[["externalId"]], [["email"]], [["balance"]], NAME_CHOICES],
+  history: [[["date"]], [["from"]], [["to"]], [["amount"]]],
+};
+
+/** Whether columns found hold every required field of a kind. */
+export const hasRequired = <K extends FileKind>(kind: K, found: Partial<Record<FieldOf<K>, unknown>>): boolean =>
+  REQUIRED_FIELDS[kind].every((choices) => choices.some((group) => group.every((f) => found[f as FieldOf<K>] !== undefined)));
 
 /**
  * Mutua's own format, the one to write a spreadsheet in by hand: snake_case headers, one per
@@ -117,13 +112,11 @@ const MUTUA_MEMBERS: Preset<MemberField> = {
     latitude: ["latitude", "lat"],
     longitude: ["longitude", "lon", "lng"],
   },
-  detect: ["externalId", "email"],
 };
 
 const MUTUA_HISTORY: Preset<HistoryField> = {
   name: "mutua",
   columns: { date: ["date"], from: ["from"], to: ["to"], amount: ["amount"], memo: ["memo"], reference: ["reference"] },
-  detect: ["date", "from", "to", "amount"],
 };
 
 /**
@@ -147,7 +140,6 @@ const CYCLOS4_USERS: Preset<MemberField> = {
     phone: ["Mobile phone", "Phone", "Land-line phone", "Téléphone mobile", "Téléphone", "Téléphone fixe"],
     balance: ["Balance", "Account balance", "Solde"],
   },
-  detect: ["externalId", "name", "email"],
 };
 
 /**
@@ -169,7 +161,6 @@ const CYCLOS4_HISTORY: Preset<HistoryField> = {
     memo: ["Description", "Déscription"],
     reference: ["Transaction number", "Numéro de transaction"],
   },
-  detect: ["date", "from", "to", "amount"],
 };
 
 /**
@@ -209,7 +200,6 @@ const ODOO_CONTACTS: Preset<MemberField> = {
     latitude: ["Geo Latitude", "Géo latitude", "partner_latitude"],
     longitude: ["Geo Longitude", "Géo longitude", "partner_longitude"],
   },
-  detect: ["externalId", "name", "email"],
 };
 
 const PRESETS: { [K in FileKind]: readonly Preset<FieldOf<K>>[] } = {
@@ -311,6 +301,12 @@ export interface ColumnChoice<F extends string> {
   preset?: string;
   /** Headers per field, over the preset's (or alone). */
   mapping?: Partial<Record<F, string | string[]>>;
+  /**
+   * The mapping the association used last for a file of this kind (the console remembers it):
+   * read with when no preset is named, no mapping given and no preset fits, if the file has
+   * every column it names for a required field.
+   */
+  remembered?: Partial<Record<F, string | string[]>>;
 }
 
 function locate<F extends string>(fileHeaders: readonly string[], columns: Columns<F>): Partial<Record<F, ResolvedColumn[]>> {
@@ -352,7 +348,7 @@ function overlay<F extends string>(base: Columns<F>, mapping: Partial<Record<F, 
 
 /**
  * Which column holds which field: a preset named, with the mapping (if any) over it; a mapping
- * alone ("custom"); or, with neither, the preset whose `detect` columns are all there and which
+ * alone ("custom"); or, with neither, the preset whose required columns (REQUIRED_FIELDS) are all there and which
  * reads the most of the file's columns (the first listed on a tie), else none. A mapping without
  * a preset does not look for one: what is read is what it says, whatever the headers look like.
  */
@@ -374,12 +370,16 @@ export function resolveColumns<K extends FileKind>(
     let best = 0;
     for (const p of presets) {
       const found = locate(fileHeaders, p.columns);
-      if (!p.detect.every((f) => found[f])) continue;
+      if (!hasRequired(kind, found)) continue;
       const reads = Object.values<ResolvedColumn[] | undefined>(found).reduce((n, cols) => n + (cols?.length ?? 0), 0);
       if (reads > best) [preset, best] = [p, reads];
     }
   }
-  const expected = overlay(preset?.columns ?? {}, mapping, alternatives);
+  let chosen = mapping;
+  if (!preset && !hasMapping && choice.remembered && hasRequired(kind, locate(fileHeaders, overlay({}, choice.remembered, alternatives))))
+    chosen = choice.remembered;
+  const mapped = Object.keys(chosen).length > 0;
+  const expected = overlay(preset?.columns ?? {}, chosen, alternatives);
   const columns = locate(fileHeaders, expected);
 
   const used = new Set(Object.values<ResolvedColumn[] | undefined>(columns).flatMap((cols) => (cols ?? []).map((c) => c.index)));
@@ -387,7 +387,7 @@ export function resolveColumns<K extends FileKind>(
   const usedKeys = new Set([...used].map((i) => fold(fileHeaders[i]!)));
   const duplicated = fileHeaders.filter((h, i) => usedKeys.has(fold(h)) && !used.has(i));
   return {
-    preset: preset ? preset.name : hasMapping ? "custom" : null,
+    preset: preset ? preset.name : mapped ? "custom" : null,
     columns,
     expected,
     unknownColumns: unknownColumns.filter((h) => !duplicated.includes(h)),
@@ -395,9 +395,21 @@ export function resolveColumns<K extends FileKind>(
   };
 }
 
-/** The headers each preset of a kind recognizes itself by, for the message when none fits. */
+/** The presets of a kind with the headers of their required columns, for the message when none fits and the documentation. */
+export function requiredHeaders(kind: FileKind): { preset: string; required: string[][] }[] {
+  return (PRESETS[kind] as readonly Preset<string>[]).map((p) => ({
+    preset: p.name,
+    required: REQUIRED_FIELDS[kind].map((choices) =>
+      (choices as readonly (readonly string[])[])
+        .filter((group) => group.every((f) => (p.columns as Record<string, readonly string[] | undefined>)[f]))
+        .map((group) => group.map((f) => (p.columns as Record<string, readonly string[]>)[f]![0]!).join(" + ")),
+    ),
+  }));
+}
+
+/** The headers each preset of a kind needs, for the message when none fits: mutua ("external_id", "email", …). */
 export function detectionHeaders(kind: FileKind): string {
-  return (PRESETS[kind] as readonly Preset<string>[])
-    .map((p) => `${p.name} (${p.detect.map((f) => `"${(p.columns as Record<string, readonly string[]>)[f]![0]}"`).join(", ")})`)
+  return requiredHeaders(kind)
+    .map((p) => `${p.preset} (${p.required.map((alternatives) => alternatives.map((h) => `"${h}"`).join(" or ")).join(", ")})`)
     .join("; ");
 }

@@ -3,9 +3,9 @@ import type { Db, Queryable } from "../../db/pool";
 import { listCategories } from "../shops/categories";
 import { readHistoryFile } from "./history-file";
 import { inImportTurn } from "./import-lock";
-import { readMembersFile, type MemberRow, type MembersFile } from "./members-file";
-import type { Mapping } from "./presets";
-import { Problems, type FileProblem } from "./problems";
+import { fullName, readMembersFile, type MemberRow, type MembersFile } from "./members-file";
+import type { HistoryField, Mapping, MemberField } from "./presets";
+import { Problems, said, type FileProblem } from "./problems";
 import type { ImportFile } from "./table";
 
 /**
@@ -20,6 +20,9 @@ export interface ImportPreview {
     preset: string | null;
     encoding: string | null;
     delimiter: string | null;
+    /** The file's headers, and per field the columns it is read from. */
+    headers: string[];
+    columns: Partial<Record<MemberField, string[]>>;
     unknownColumns: string[];
     /** The columns holding rights: read past, never imported (owners grant rights from the members' pages). */
     ignoredRights: string[];
@@ -49,6 +52,11 @@ export interface ImportPreview {
   history: {
     file: string;
     preset: string | null;
+    /** How the file was read: its encoding (null for ASCII only) and the values' separator. */
+    encoding: string | null;
+    delimiter: string | null;
+    headers: string[];
+    columns: Partial<Record<HistoryField, string[]>>;
     unknownColumns: string[];
     lines: number;
     first: string | null;
@@ -80,6 +88,8 @@ export interface PreviewOptions {
   backendId?: string;
   preset?: { members?: string; history?: string };
   mapping?: Mapping;
+  /** The mapping the console remembers per kind of file: read with when no preset fits (presets.ts). */
+  remembered?: Mapping;
   timeZone?: string;
   /** The owner who runs it from the console (their own line is refused); null or absent from the command line. */
   by?: bigint | null;
@@ -115,6 +125,7 @@ export interface Inspection {
 
 const membersOptions = (o: PreviewOptions) => ({
   ...(o.mapping?.members ? { mapping: o.mapping.members } : {}),
+  ...(o.remembered?.members ? { remembered: o.remembered.members } : {}),
   ...(o.preset?.members ? { preset: o.preset.members } : {}),
 });
 
@@ -156,7 +167,7 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
     for (const m of batch.incoming) if (sample.length < SAMPLE) sample.push(m);
     for (const e of batch.existing)
       existing.push({ line: e.row.line, email: e.row.email, name: e.name, createdAt: e.createdAt.toISOString(), emailVerified: e.emailVerified });
-    for (const p of batch.problems) rowProblems.add(p.line, emailColumn(), p.email, p.message);
+    for (const p of batch.problems) rowProblems.add(p.line, emailColumn(), p.email, p.message, p.externalId);
     businesses += batch.incoming.filter((m) => makesProfile(m, null)).length;
     for (const e of batch.existing) {
       if (makesProfile(e.row, e)) businesses++;
@@ -167,6 +178,7 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
           emailColumn(),
           e.row.email,
           `${e.name} is already a member and has not proven this address: no business profile is made for them; once they have, they ask for one from their profile`,
+          e.row.externalId,
         );
     }
     for (const m of [...batch.incoming, ...batch.existing.map((e) => e.row)]) {
@@ -177,13 +189,15 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
           members.columns.balance?.[0] ?? null,
           formatCents(m.balance),
           "a custodial account cannot be below 0: import this member into a ledger backend, or settle the debt first",
+          m.externalId,
         );
     }
-    if (closings) for (const m of batch.read) closings.set(m.externalId, { line: m.line, balance: m.balance, label: `${m.firstName} ${m.lastName}` });
+    if (closings) for (const m of batch.read) closings.set(m.externalId, { line: m.line, balance: m.balance, label: fullName(m) });
   }
   const problems: FileProblem[] = [...members.problems];
   let omitted = members.problemsOmitted;
-  if (typeof backend === "string") problems.push({ file: "--backend", line: null, column: null, value: o.backendId ?? null, message: backend });
+  if (typeof backend === "string")
+    problems.push({ file: "--backend", line: null, column: null, value: o.backendId ?? null, reference: null, message: backend });
   problems.push(...rowProblems.list);
   omitted += rowProblems.omitted;
 
@@ -191,6 +205,7 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
   if (o.history && closings) {
     const file = await readHistoryFile(o.history, {
       ...(o.mapping?.history ? { mapping: o.mapping.history } : {}),
+      ...(o.remembered?.history ? { remembered: o.remembered.history } : {}),
       ...(o.preset?.history ? { preset: o.preset.history } : {}),
       ...(o.timeZone ? { timeZone: o.timeZone } : {}),
       members: new Set(closings.keys()),
@@ -222,13 +237,21 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
             line: m.line,
             column: members.columns.balance?.[0] ?? null,
             value: formatCents(m.balance),
-            message: `member ${externalId} (${m.label}): the members file says ${formatCents(m.balance)}, the history adds up to ${formatCents(sum)}`,
+            reference: externalId,
+            ...said({
+              id: "member {member} ({name}): the members file says {balance}, the history adds up to {sum}",
+              values: { member: externalId, name: m.label, balance: formatCents(m.balance), sum: formatCents(sum) },
+            }),
           });
       }
     }
     history = {
       file: file.file,
       preset: file.preset,
+      encoding: file.encoding,
+      delimiter: file.delimiter,
+      headers: file.headers,
+      columns: file.columns,
       unknownColumns: file.unknownColumns,
       lines,
       first: first?.toISOString() ?? null,
@@ -245,6 +268,8 @@ export async function inspectImport(db: Queryable, o: PreviewOptions): Promise<I
       preset: members.preset,
       encoding: members.encoding,
       delimiter: members.delimiter,
+      headers: members.headers,
+      columns: members.columns,
       unknownColumns: members.unknownColumns,
       ignoredRights: members.ignoredRights,
       read,
@@ -298,7 +323,7 @@ export interface SortedBatch {
   /** How many were imported before under the same external id: left out. */
   alreadyImported: number;
   /** Members who cannot be imported, and why. */
-  problems: { line: number; email: string; message: string }[];
+  problems: { line: number; email: string; externalId: string; message: string }[];
 }
 
 /**
@@ -369,7 +394,7 @@ export async function sortMembers(db: Queryable, rows: readonly MemberRow[], bac
       continue;
     }
     const member = byEmail.get(row.email);
-    const problem = (message: string) => out.problems.push({ line: row.line, email: row.email, message });
+    const problem = (message: string) => out.problems.push({ line: row.line, email: row.email, externalId: row.externalId, message });
     if (!member) out.incoming.push(row);
     else if (member.imported_as !== null) problem(`${member.name} was imported before as ${member.imported_as}, not ${row.externalId}`);
     else if (owner !== null && member.id === owner)

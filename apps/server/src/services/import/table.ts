@@ -56,7 +56,7 @@ export const fileName = (f: ImportFile): string => (typeof f === "string" ? f : 
 
 /** A problem that stops the reading: the file cannot be decoded or tokenized further. */
 export function fatalProblem(problems: Problems, e: unknown): void {
-  if (e instanceof EncodingError || e instanceof CsvSyntaxError) problems.add(e.line, null, null, e.message);
+  if (e instanceof EncodingError || e instanceof CsvSyntaxError) problems.add(e.line, null, null, e.message, null);
   else if (e instanceof FileTooLargeError) problems.add(null, null, null, e.message);
   else throw e;
 }
@@ -86,12 +86,10 @@ export function cell<F extends string>(record: CsvRecord, resolution: Resolution
 export function checkWidth(record: CsvRecord, headers: readonly string[], problems: Problems): boolean {
   const extra = record.fields.slice(headers.length).filter((f) => f.trim() !== "");
   if (extra.length === 0) return true;
-  problems.add(
-    record.line,
-    null,
-    extra[0]!,
-    `${record.fields.length} values on a line of a file with ${headers.length} columns (a delimiter inside an unquoted value?)`,
-  );
+  problems.add(record.line, null, extra[0]!, {
+    id: "{count} values on a line of a file with {columns} columns (a delimiter inside an unquoted value?)",
+    values: { count: record.fields.length, columns: headers.length },
+  });
   return false;
 }
 
@@ -109,6 +107,8 @@ export async function openTable<K extends FileKind>(
   problems: Problems,
   alternatives: readonly (readonly FieldOf<K>[])[] = [],
   maxBytes?: number,
+  /** Given the file's headers once read, even when the table is not opened: the console offers them to match. */
+  seen?: { headers: string[] },
 ): Promise<Table<FieldOf<K>> | null> {
   const bytes = typeof file === "string" ? fs.createReadStream(file) : file.open();
   const decoded = decodeText(maxBytes === undefined ? bytes : atMost(bytes, maxBytes));
@@ -125,21 +125,21 @@ export async function openTable<K extends FileKind>(
     return null;
   }
   const headers = csv.header.fields.map((h) => h.trim());
+  if (seen) seen.headers = headers;
   const resolution = resolveColumns(kind, headers, options, alternatives);
   const fail = async () => {
     await csv.close();
     return null;
   };
   if (resolution.preset === null) {
-    problems.add(
-      csv.header.line,
-      null,
-      null,
-      `no preset recognizes these columns; give a mapping or name a preset. Presets are recognized by ${detectionHeaders(kind)}`,
-    );
+    problems.add(csv.header.line, null, null, {
+      id: "no preset recognizes these columns; give a mapping or name a preset. Presets are recognized by {presets}",
+      values: { presets: detectionHeaders(kind) },
+    });
     return fail();
   }
-  for (const h of resolution.duplicated) problems.add(csv.header.line, h, null, `two columns are named "${h}"; only the first is read`);
+  for (const h of resolution.duplicated)
+    problems.add(csv.header.line, h, null, { id: 'two columns are named "{header}"; only the first is read', values: { header: h } });
   let missing = false;
   for (const choices of required) {
     if (choices.some((group) => group.every((f) => resolution.columns[f]))) continue;
@@ -153,7 +153,10 @@ export async function openTable<K extends FileKind>(
         .join(" and "),
     );
     const column = choices[0]!.map((f) => resolution.expected[f]?.[0]).find((h) => h !== undefined) ?? null;
-    problems.add(csv.header.line, column, null, `missing column: expected ${expected.join(", or ")} (preset ${resolution.preset})`);
+    problems.add(csv.header.line, column, null, {
+      id: "missing column: expected {expected} (preset {preset})",
+      values: { expected: expected.join(", or "), preset: resolution.preset },
+    });
   }
   if (missing) return fail();
   return {

@@ -276,6 +276,9 @@ const isCapitals = (word: string): boolean => {
   return letters.length >= 2 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
 };
 
+/** A member's name as Mutua shows it: a business's one name alone, a person's first and last names. */
+export const fullName = (m: { firstName: string; lastName: string }): string => (m.lastName === "" ? m.firstName : `${m.firstName} ${m.lastName}`);
+
 /**
  * A full name in one cell to first and last names, which Mutua keeps apart. When the words in
  * capitals come all first or all last, and not alone, they are the family name: "DUPONT Jean"
@@ -348,8 +351,8 @@ export function parseLanguage(raw: string): Parsed<MemberLanguage | null> {
   return refused("a language Mutua does not speak (fr or en); leave it empty for the association's default");
 }
 
-const TRUE_WORDS = new Set(["1", "yes", "y", "oui", "o", "true", "vrai", "x"]);
-const FALSE_WORDS = new Set(["", "0", "no", "n", "non", "false", "faux"]);
+export const TRUE_WORDS = new Set(["1", "yes", "y", "oui", "o", "true", "vrai", "x"]);
+export const FALSE_WORDS = new Set(["", "0", "no", "n", "non", "false", "faux"]);
 
 /** A yes/no cell: 1/0, yes/no, oui/non, true/false (Odoo's True/False), vrai/faux, x or empty. */
 export function parseBoolean(raw: string): Parsed<boolean> {

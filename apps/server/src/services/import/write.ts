@@ -7,7 +7,7 @@ import { holdUnprovenWallets } from "../wallets/held-wallets";
 import { readHistoryFile } from "./history-file";
 import { inImportTurn, transactionOn } from "./import-lock";
 import { inspectImport, sortedMembers, type ExistingMember, type ImportPreview, type PreviewOptions } from "./preview";
-import type { MemberRow } from "./members-file";
+import { fullName, type MemberRow } from "./members-file";
 import { Problems, type FileProblem } from "./problems";
 import { fileName } from "./table";
 import { createBusinessStage, stageBusinesses, writeBusinesses } from "./write-businesses";
@@ -242,7 +242,7 @@ async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwor
   const problems = new Problems(file.file);
   const staged: Staged = { incoming: 0, existing: 0, held: 0, alreadyImported: 0, sum: 0n };
   for await (const batch of batches) {
-    for (const p of batch.problems) problems.add(p.line, null, p.email, p.message);
+    for (const p of batch.problems) problems.add(p.line, null, p.email, p.message, p.externalId);
     staged.incoming += batch.incoming.length;
     staged.existing += batch.existing.length;
     staged.held += batch.existing.filter((e) => !e.emailVerified).length;
@@ -271,8 +271,8 @@ async function stageMembers(tx: Tx, o: ImportOptions, backendId: string, passwor
         col((x) => x.row.language),
         col((x) => x.row.balance.toString()),
         col((x) => x.row.business),
-        col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName} ${r.email} ${r.phone ?? ""} ${r.phone?.replace(/\D/g, "") ?? ""}`)),
-        col(({ row: r }) => searchKey(`${r.firstName} ${r.lastName}`)),
+        col(({ row: r }) => searchKey(`${fullName(r)} ${r.email} ${r.phone ?? ""} ${r.phone?.replace(/\D/g, "") ?? ""}`)),
+        col(({ row: r }) => searchKey(fullName(r))),
         col(() => `custodial:${randomBytes(10).toString("hex")}`),
         col((x) => x.existing?.emailVerified ?? true),
         passwordHash,
@@ -327,8 +327,8 @@ async function writeMembers(tx: Tx, importId: bigint, backendId: string, currenc
  */
 async function lockExistingWallets(tx: Tx, file: string, backendId: string): Promise<void> {
   await tx.query("SELECT 1 FROM accounts WHERE wallet_id IN (SELECT wallet_id FROM import_members WHERE existing) ORDER BY id FOR UPDATE");
-  const { rows } = await tx.query<{ line: number; email: string; name: string; frozen: boolean }>(
-    `SELECT s.line, s.email, m.name, w.frozen_at IS NOT NULL AS frozen FROM import_members s JOIN wallets w ON w.id = s.wallet_id JOIN members m ON m.id = s.member_id
+  const { rows } = await tx.query<{ line: number; email: string; external_id: string; name: string; frozen: boolean }>(
+    `SELECT s.line, s.email, s.external_id, m.name, w.frozen_at IS NOT NULL AS frozen FROM import_members s JOIN wallets w ON w.id = s.wallet_id JOIN members m ON m.id = s.member_id
      WHERE s.existing AND (w.frozen_at IS NOT NULL OR EXISTS (SELECT 1 FROM accounts a JOIN postings p ON p.account_id = a.id WHERE a.wallet_id = w.id))
      ORDER BY s.line LIMIT 100`,
   );
@@ -339,6 +339,7 @@ async function lockExistingWallets(tx: Tx, file: string, backendId: string): Pro
         line: r.line,
         column: null,
         value: r.email,
+        reference: r.external_id,
         message: r.frozen
           ? `${r.name}'s wallet on ${backendId} is frozen: it cannot receive their balance; an account administrator unfreezes it first, or leave them out of the file`
           : `${r.name} is already a member and has moved money on ${backendId}: their old balance cannot be added to it; leave them out of the file`,
@@ -354,7 +355,7 @@ async function postOpenings(tx: Tx, importId: bigint, backendId: string, currenc
      SELECT row_number() OVER (ORDER BY line) AS seq, line, now() AS at, 'opening'::text AS kind,
        $1::text AS payer, wallet_id AS payee, balance AS amount,
        CASE language WHEN 'en-US' THEN $2 WHEN 'fr-FR' THEN $3 ELSE $4 END AS memo,
-       'opening:' || md5(external_id) AS key, NULL::bigint AS reconversion_of
+       'opening:' || md5(external_id) AS key, NULL::bigint AS reconversion_of, NULL::text AS reference
      FROM import_members WHERE balance > 0
        AND NOT EXISTS (SELECT 1 FROM movements m WHERE m.payer_wallet_id = $1 AND m.idempotency_key = 'opening:' || md5(external_id))`,
     [system.issuanceWallet, memo("en-US"), memo("fr-FR"), memo(null)],
@@ -370,6 +371,7 @@ async function stageHistory(tx: Tx, o: ImportOptions, loaded: (n: number) => voi
   );
   const file = await readHistoryFile(o.history!, {
     ...(o.mapping?.history ? { mapping: o.mapping.history } : {}),
+    ...(o.remembered?.history ? { remembered: o.remembered.history } : {}),
     ...(o.preset?.history ? { preset: o.preset.history } : {}),
     ...(o.timeZone ? { timeZone: o.timeZone } : {}),
   });
@@ -464,6 +466,7 @@ async function postHistory(
         line: c.line,
         column: null,
         value: c.reference,
+        reference: c.reference,
         message: `reference ${c.reference} was imported before for another movement`,
       })),
     );
@@ -476,8 +479,8 @@ async function postHistory(
     "SELECT (SELECT count(*) FROM import_keyed)::int AS all, (SELECT count(*) FROM import_pending)::int AS pending",
   );
   const skipped = counts[0]!.all - counts[0]!.pending;
-  const { rows: foreign } = await tx.query<{ line: number; who: string }>(
-    `SELECT line, CASE WHEN payer_old THEN from_id ELSE to_id END AS who FROM import_pending WHERE payer_old OR payee_old ORDER BY line LIMIT 100`,
+  const { rows: foreign } = await tx.query<{ line: number; who: string; reference: string | null }>(
+    `SELECT line, CASE WHEN payer_old THEN from_id ELSE to_id END AS who, reference FROM import_pending WHERE payer_old OR payee_old ORDER BY line LIMIT 100`,
   );
   if (foreign.length > 0)
     throw new Refused(
@@ -486,17 +489,18 @@ async function postHistory(
         line: f.line,
         column: null,
         value: f.who,
+        reference: f.reference,
         message: `member ${f.who} was imported before: a new line of their history would change the balance they have here now`,
       })),
     );
   await tx.query(
     `CREATE TEMP TABLE import_moves ON COMMIT DROP AS
-     SELECT row_number() OVER (ORDER BY at, line, part) AS seq, line, at, kind, payer, payee, amount, memo, key, reconversion_of
+     SELECT row_number() OVER (ORDER BY at, line, part) AS seq, line, at, kind, payer, payee, amount, memo, key, reconversion_of, reference
      FROM (
-       SELECT line, at, 0 AS part, kind, payer, payee, amount, memo, key, NULL::text AS reconversion_of
+       SELECT line, at, 0 AS part, kind, payer, payee, amount, memo, key, NULL::text AS reconversion_of, reference
        FROM import_pending
        UNION ALL
-       SELECT line, at, 1, 'retirement', $2, $1, amount, memo, key || ':paid', key FROM import_pending WHERE to_id IS NULL
+       SELECT line, at, 1, 'retirement', $2, $1, amount, memo, key || ':paid', key, reference FROM import_pending WHERE to_id IS NULL
      ) x`,
     [s.issuanceWallet, s.safeWallet],
   );
@@ -521,9 +525,9 @@ async function postHistory(
 async function postMoves(tx: Tx, importId: bigint, backendId: string, currencyId: string): Promise<number> {
   const { rowCount } = await tx.query(
     `INSERT INTO movements (public_id, backend_id, currency_id, kind, payer_wallet_id, payee_wallet_id, amount, sender_memo, recipient_memo,
-                            idempotency_key, request_hash, created_at, import_id)
+                            idempotency_key, request_hash, created_at, import_id, external_reference)
      SELECT 'tx_' || substr(md5(random()::text || clock_timestamp()::text || seq::text), 1, 24), $1, $2, kind, payer, payee, amount, memo, memo,
-            key, md5(kind || payer || payee || amount::text || memo), at, $3
+            key, md5(kind || payer || payee || amount::text || memo), at, $3, left(reference, 200)
      FROM import_moves ORDER BY seq`,
     [backendId, currencyId, importId],
   );
@@ -566,6 +570,7 @@ async function checkBounds(tx: Tx, file: string): Promise<void> {
         line: r.line,
         column: null,
         value: formatCents(BigInt(r.balance)),
+        reference: r.external_id,
         message:
           r.floor !== null && BigInt(r.balance) < BigInt(r.floor)
             ? `member ${r.external_id} would end below the account's floor of ${formatCents(BigInt(r.floor))}`

@@ -44,6 +44,7 @@ function booksLabels(i18n: I18n): BooksLabels {
     crossingAmount: i18n._("Amount in the other currency"),
     crossingCurrency: i18n._("Other currency"),
     crossingRate: i18n._("Exchange rate"),
+    oldReference: i18n._("Reference in the old system"),
   };
 }
 

@@ -55,6 +55,8 @@ const preview: ImportPreviewView = {
     preset: "cyclos",
     encoding: "windows-1252",
     delimiter: ";",
+    headers: ["Login", "Name", "E-mail", "Balance", "Fax", "Droits"],
+    columns: { externalId: ["Login"], name: ["Name"], email: ["E-mail"], balance: ["Balance"] },
     unknownColumns: ["Fax"],
     ignoredRights: ["Droits"],
     read: 4,
@@ -72,6 +74,10 @@ const preview: ImportPreviewView = {
   history: {
     file: "historique.csv",
     preset: "cyclos",
+    encoding: "utf-8",
+    delimiter: ",",
+    headers: ["Date", "From", "To", "Amount"],
+    columns: { date: ["Date"], from: ["From"], to: ["To"], amount: ["Amount"] },
     unknownColumns: [],
     lines: 120,
     first: "2021-03-04T12:00:00.000Z",
@@ -100,8 +106,26 @@ describe("the import's preview", () => {
         preview={{
           ...preview,
           problems: [
-            { file: "adherents.csv", line: 4, column: "Email", value: "bruno@", message: "not an e-mail address" },
-            { file: "historique.csv", line: null, column: null, value: null, message: "the file is empty" },
+            {
+              file: "adherents.csv",
+              line: 4,
+              column: "Email",
+              value: "bruno@",
+              reference: "A017",
+              message: "not an e-mail address",
+              code: "not an e-mail address",
+              params: {},
+            },
+            {
+              file: "historique.csv",
+              line: null,
+              column: null,
+              value: null,
+              reference: null,
+              message: "the file is empty",
+              code: "the file is empty",
+              params: {},
+            },
           ],
           problemsOmitted: 7,
         }}
@@ -115,13 +139,22 @@ describe("the import's preview", () => {
       within(alert)
         .getAllByRole("listitem")
         .map((li) => li.textContent),
-    ).toEqual(["adherents.csv, line 4, column Email, value “bruno@”: not an e-mail address", "historique.csv: the file is empty"]);
+    ).toEqual(["adherents.csv, row 4 (A017), column Email, value “bruno@”: not an e-mail address", "historique.csv: the file is empty"]);
     within(alert).getByText("… and 7 more");
     expect(screen.queryByRole("button", { name: "Import" })).toBeNull();
   });
 
   it("the shops' profiles it lists, and what it reads otherwise than written, which does not stop it", () => {
-    const warning = { file: "adherents.csv", line: 3, column: "category", value: "Quincaillerie", message: "no category of the association's is called so" };
+    const warning = {
+      file: "adherents.csv",
+      line: 3,
+      column: "category",
+      value: "Quincaillerie",
+      reference: null,
+      message: "no category of the association's is called so",
+      code: "no category of the association's is called so",
+      params: {},
+    };
     wrap(
       <PreviewView
         preview={{ ...preview, members: { ...preview.members, businesses: 2, businessesKept: 1 }, warnings: [warning] }}
@@ -134,7 +167,7 @@ describe("the import's preview", () => {
     const note = screen.getByRole("note");
     within(note).getByText("Lines imported otherwise than written: 1");
     expect(within(note).getByRole("listitem").textContent).toBe(
-      "adherents.csv, line 3, column category, value “Quincaillerie”: no category of the association's is called so",
+      "adherents.csv, row 3, column category, value “Quincaillerie”: no category of the association's is called so",
     );
     screen.getByRole("button", { name: "Import" });
   });
@@ -155,6 +188,10 @@ describe("the import's preview", () => {
     screen.getByText("Not imported (column Droits): grant them from the members' pages once the members are in.");
     screen.getByText("Fax");
     screen.getByText("120 lines");
+    // The history: how it was read, and the money that came into the system and left it.
+    screen.getByText("Read as UTF-8, values separated by commas");
+    screen.getByText("5,000.00 FLO");
+    screen.getByText("3,765.50 FLO");
     screen.getByText(/^From Mar 4, 2021 to Nov 25, 2024$/);
     const row = screen.getByRole("row", { name: /Bruno Petit/ });
     expect(
@@ -271,7 +308,7 @@ describe("the import screen", () => {
       { kind: "history", name: "historique.csv", index: 0, uploadId: null, data: btoa("c;d\n") },
     ]);
     const uploads = { members: `up_${"a".repeat(32)}`, history: `up_${"b".repeat(32)}` };
-    expect(ops.previewImport).toHaveBeenCalledWith(uploads);
+    expect(ops.previewImport).toHaveBeenCalledWith({ ...uploads, mapping: null });
 
     fireEvent.click(screen.getByRole("button", { name: "Import" }));
     const dialog = screen.getByRole("dialog", { name: "Import 3 members with balances of 1,234.50 FLO?" });
@@ -280,8 +317,34 @@ describe("the import screen", () => {
     await screen.findByText("Imported 3 members and 120 movements.");
     screen.getByText("1 member already here received their balance and history.");
     screen.getByText("1 of them never verified their address: their balance waits until they open their invitation.");
-    expect(ops.runImport).toHaveBeenCalledWith(uploads);
+    expect(ops.runImport).toHaveBeenCalledWith({ ...uploads, mapping: null });
     expect(screen.queryByRole("button", { name: "Import" })).toBeNull();
+  });
+
+  it("offers to match the columns of a file no known format reads; each choice reads the files again with the matching", async () => {
+    const unread: ImportPreviewView = {
+      ...preview,
+      members: { ...preview.members, preset: null, headers: ["Identifiant", "Nom", "Courriel", "Montant"], columns: {} },
+      history: null,
+    };
+    const matched: ImportPreviewView = { ...unread, members: { ...unread.members, preset: "custom", columns: { externalId: ["Identifiant"] } } };
+    const ops = {
+      getInvitations: vi.fn().mockResolvedValue(invitations),
+      uploadImportFile: vi.fn().mockResolvedValue({ uploadId: `up_${"a".repeat(32)}`, bytes: 4 }),
+      previewImport: vi.fn().mockResolvedValueOnce(unread).mockResolvedValueOnce(matched),
+    };
+    wrap(<ImportScreen />, ops);
+    fireEvent.change(screen.getByLabelText("Members file"), { target: { files: [new File(["a;b\n"], "adherents.csv")] } });
+    fireEvent.click(screen.getByRole("button", { name: "Check the files" }));
+    await screen.findByRole("heading", { name: "Match the columns" });
+    const number = screen.getByLabelText<HTMLSelectElement>("Member number in the old system");
+    expect([...number.options].map((o) => o.text)).toEqual(["Not in the file", "Identifiant", "Nom", "Courriel", "Montant"]);
+    expect(number.value).toBe("");
+    // The known formats' preview is not offered to match: only the file no format reads.
+    expect(screen.queryByLabelText("Payer's member number")).toBeNull();
+    fireEvent.change(number, { target: { value: "Identifiant" } });
+    await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>("Member number in the old system").value).toBe("Identifiant"));
+    expect(ops.previewImport).toHaveBeenLastCalledWith({ members: `up_${"a".repeat(32)}`, history: null, mapping: { members: { externalId: "Identifiant" } } });
   });
 
   it("refuses a members file past 20 MB before sending anything", async () => {

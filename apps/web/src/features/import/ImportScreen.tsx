@@ -1,14 +1,23 @@
 import { useId, useState, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import type { I18n } from "@lingui/core";
-import { msg, type ImportPreviewView, type ImportResult, type Invitations } from "@mutua/domain";
+import {
+  IMPORT_HISTORY_FIELDS,
+  msg,
+  type ImportHistoryField,
+  type ImportMemberField,
+  type ImportPreviewView,
+  type ImportResult,
+  type Invitations,
+} from "@mutua/domain";
 import { tr } from "../../lib/i18n";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { FileField } from "../../ui/FileField";
 import { Skeleton } from "../../ui/Skeleton";
 import { AdminTable } from "../association";
-import { delimiterText, problemText, useImportText, type ImportText } from "./labels";
-import { hasProblems, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
+import { MATCHED_MEMBER_FIELDS, delimiterText, fieldText, problemText, useImportText, type ImportText } from "./labels";
+import type { ImportMapping } from "./queries";
+import { hasProblems, isMatched, useImportPage, type ImportPageState, type UploadProgress } from "./useImportPage";
 import { tooLarge, type ImportFileKind } from "./upload";
 import "./import.css";
 import "../../ui/parts.css";
@@ -37,6 +46,9 @@ export function ImportScreen() {
         )}
       </p>
       <FilesForm page={page} />
+      {!result && preview && (isMatched(preview.members) || (preview.history && isMatched(preview.history))) && (
+        <ColumnMatching preview={preview} chosen={page.matched} busy={page.matching} onMatch={page.match} />
+      )}
       {result ? <ResultView result={result} /> : preview && <PreviewView preview={preview} importing={page.importing} onImport={() => page.ask("import")} />}
       <InvitationsSection page={page} />
       {page.asking === "import" && preview && (
@@ -154,6 +166,85 @@ export function UploadProgressView({ progress }: { progress: UploadProgress }) {
   );
 }
 
+/**
+ * For a file none of the known formats reads (a spreadsheet of the association's own): a select
+ * per field of Mutua's, listing the file's columns. Each choice reads the files again, and the
+ * preview below follows; the server remembers the matching for the association's next file.
+ */
+export function ColumnMatching({
+  preview,
+  chosen,
+  busy,
+  onMatch,
+}: {
+  preview: ImportPreviewView;
+  /** What the owner chose so far, ahead of the preview; null: what the preview reads. */
+  chosen: ImportMapping | null;
+  busy: boolean;
+  onMatch: (kind: "members" | "history", field: ImportMemberField | ImportHistoryField, header: string | null) => void;
+}) {
+  const { i18n } = useLingui();
+  const files: {
+    kind: "members" | "history";
+    title: string;
+    headers: string[];
+    columns: Partial<Record<string, string[]>>;
+    fields: readonly (ImportMemberField | ImportHistoryField)[];
+  }[] = [];
+  if (isMatched(preview.members))
+    files.push({
+      kind: "members",
+      title: i18n._("Members file"),
+      headers: preview.members.headers,
+      columns: preview.members.columns,
+      fields: MATCHED_MEMBER_FIELDS,
+    });
+  if (preview.history && isMatched(preview.history))
+    files.push({
+      kind: "history",
+      title: i18n._("History file"),
+      headers: preview.history.headers,
+      columns: preview.history.columns,
+      fields: IMPORT_HISTORY_FIELDS,
+    });
+  return (
+    <Section id="matching" title={i18n._("Match the columns")} busy={busy}>
+      <p className="hint">
+        {i18n._(
+          "Choose the column of your file that holds each of Mutua's fields. The preview follows your choices, and your next file with these columns is read the same way.",
+        )}
+      </p>
+      {files.map((f) => (
+        <fieldset key={f.kind} className="import-matching">
+          <legend>{f.title}</legend>
+          {f.fields.map((field) => {
+            const id = `import-match-${f.kind}-${field}`;
+            return (
+              <div className="field" key={field}>
+                <label htmlFor={id}>{fieldText(i18n, field)}</label>
+                <select
+                  id={id}
+                  value={(chosen ? (chosen[f.kind] as Partial<Record<string, string>> | undefined)?.[field] : f.columns[field]?.[0]) ?? ""}
+                  onChange={(e) => onMatch(f.kind, field, e.target.value || null)}
+                >
+                  <option value="">{i18n._("Not in the file")}</option>
+                  {f.headers
+                    .filter((h) => h !== "")
+                    .map((h) => (
+                      <option key={h} value={h}>
+                        {h}
+                      </option>
+                    ))}
+                </select>
+              </div>
+            );
+          })}
+        </fieldset>
+      ))}
+    </Section>
+  );
+}
+
 /** A label and its value, in a list of them. */
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -173,12 +264,16 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
   const { i18n } = useLingui();
   const text = useImportText();
   const { members, history } = preview;
-  const reading = members.delimiter
-    ? i18n._("Read as {encoding}, values separated by {delimiter}", {
-        encoding: members.encoding ? members.encoding.toUpperCase() : i18n._("plain text (ASCII)"),
-        delimiter: delimiterText(i18n, members.delimiter),
-      })
-    : null;
+  const readingOf = (file: { encoding: string | null; delimiter: string | null }) =>
+    file.delimiter
+      ? i18n._("Read as {encoding}, values separated by {delimiter}", {
+          encoding: file.encoding ? file.encoding.toUpperCase() : i18n._("plain text (ASCII)"),
+          delimiter: delimiterText(i18n, file.delimiter),
+        })
+      : null;
+  const reading = readingOf(members);
+  const historyReading = history ? readingOf(history) : null;
+  const withSymbol = (amount: string) => text.money(preview.backend ? `${amount} ${preview.backend.symbol}` : amount);
   const toImport = text.count(members.toImport);
   const symbol = preview.backend?.symbol;
   return (
@@ -211,7 +306,10 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
         )}
         {history && (
           <>
-            <Fact label={i18n._("History file")}>{history.file}</Fact>
+            <Fact label={i18n._("History file")}>
+              {history.file}
+              {historyReading && <span className="hint import-reading">{historyReading}</span>}
+            </Fact>
             <Fact label={i18n._("Movements")}>
               {text.one(history.lines)
                 ? i18n._("{count} line", { count: text.count(history.lines) })
@@ -220,6 +318,8 @@ export function PreviewView({ preview, importing, onImport }: { preview: ImportP
             {history.first && history.last && (
               <Fact label={i18n._("Period")}>{i18n._("From {first} to {last}", { first: text.date(history.first), last: text.date(history.last) })}</Fact>
             )}
+            <Fact label={i18n._("Money that came into the system")}>{withSymbol(history.cameIn)}</Fact>
+            <Fact label={i18n._("Money that left the system")}>{withSymbol(history.wentOut)}</Fact>
             {history.unknownColumns.length > 0 && <Fact label={i18n._("History columns not imported")}>{history.unknownColumns.join(", ")}</Fact>}
           </>
         )}

@@ -16,6 +16,12 @@ export interface ImportUploads {
   history: string | null;
 }
 
+/** The columns the owner matched to Mutua's fields, per file; null: the presets, or the association's last matching. */
+export type ImportMapping = NonNullable<BodyOf<"previewImport">["mapping"]>;
+
+/** What a preview or an import is asked on: the files, and the columns matched if any. */
+export type ImportRequest = ImportUploads & { mapping: ImportMapping | null };
+
 /** How often the invitations are asked again while some are waiting to leave. */
 export const INVITATIONS_POLL_MS = 10_000;
 
@@ -43,10 +49,10 @@ export function useImportActions() {
   const qc = useQueryClient();
   const uploadPart = (body: BodyOf<"uploadImportFile">) => admin.call(client, "uploadImportFile", { body });
   const preview = useMutation({
-    mutationFn: (uploads: ImportUploads) => admin.call(client, "previewImport", { body: uploads }),
+    mutationFn: (body: ImportRequest) => admin.call(client, "previewImport", { body }),
   });
   const run = useMutation({
-    mutationFn: (uploads: ImportUploads) => admin.call(client, "runImport", { body: uploads }),
+    mutationFn: (body: ImportRequest) => admin.call(client, "runImport", { body }),
     onSuccess: (r) => (r.imported ? qc.invalidateQueries({ queryKey: adminKeys.all }) : undefined),
   });
   const invite = useMutation({

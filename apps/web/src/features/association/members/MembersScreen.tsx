@@ -5,6 +5,7 @@ import type { MemberSummary } from "@mutua/domain";
 import { Field } from "../../../ui/Field";
 import { Icon, NextIcon } from "../../../ui/icons";
 import { Skeleton } from "../../../ui/Skeleton";
+import { useRights } from "../../../data/session";
 import { useMemberSearch } from "./queries";
 import "./members.css";
 
@@ -19,9 +20,18 @@ export function MembersScreen() {
   // The field answers each key at once; the address follows (in a transition, which a fast typist would outrun).
   const [q, setQ] = useState(() => params.get("q") ?? "");
   const search = useMemberSearch(q);
+  // Where an administrator looks for members first: an owner brings them from the old system here too.
+  const { owner } = useRights();
   return (
     <main className="page members-page">
-      <h1>{i18n._("Members")}</h1>
+      <header className="page-header">
+        <h1>{i18n._("Members")}</h1>
+        {owner && (
+          <Link className="button small" to="/admin/import">
+            {i18n._("Import members")}
+          </Link>
+        )}
+      </header>
       <form role="search" className="members-search" onSubmit={(e) => e.preventDefault()}>
         <Field
           id="member-search"
