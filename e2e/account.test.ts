@@ -33,7 +33,7 @@ describe("signup", () => {
     const { page, context, errors } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/`);
     await openSignUp(page);
-    await expectTitle(page, "Mutua - Sign-Up");
+    await expectTitle(page, "Demo Lokal - Sign-Up");
     const { submit, email, first, last, password, confirm } = signUpForm(page);
 
     expect(await submit.isDisabled()).toBe(true);

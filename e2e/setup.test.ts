@@ -4,13 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchBrowser, newPage, toastText } from "./support/browser";
+import { expectTitle, launchBrowser, newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { freePort, serveOn, sql, type RunningServer } from "./support/server";
 import { auditEntry, giveRights, openConsole, openMember } from "./pages/admin";
 import { choosePasswordFromLink } from "./pages/association";
 import { currencyFigures, openFigures } from "./pages/board";
-import { confirmEmail, mailedLink, openSignIn, openSignUp, signInToDashboard, signUp } from "./pages/members";
+import { confirmEmail, mailedLink, openSignIn, openSignUp, signInButton, signInToDashboard, signUp } from "./pages/members";
 
 /**
  * A new association starts on Mutua as its volunteer would start it: `npm run setup` on an empty
@@ -127,7 +127,12 @@ describe("npm run setup", () => {
     const link = linkIn(mail.text ?? "");
     expect(link).toBeDefined();
     // The page left open turns into the sign-in by itself: the server saw the association at once.
-    await visitor.page.getByRole("heading", { name: "Sign in" }).waitFor({ timeout: 15_000 });
+    // It bears the association's name, in its heading and its title, from the page the server sends.
+    await visitor.page.getByRole("heading", { name: "Le Florain" }).waitFor({ timeout: 15_000 });
+    await signInButton(visitor.page).waitFor();
+    await expectTitle(visitor.page, "Le Florain - Login");
+    expect(await (await fetch(server.url)).text()).toContain("<title>Le Florain</title>");
+    expect((await (await fetch(`${server.url}/config.json`)).json()).appName).toBe("Le Florain");
 
     // Run again with the same answers: nothing changes, and nothing is sent.
     const again = await npmSetup(["--file", file], env);
@@ -152,7 +157,7 @@ describe("npm run setup", () => {
     await openSignIn(paul.page, server.url);
     await openSignUp(paul.page);
     await signUp(paul.page, { email: "paul@florain.example", first: "Paul", last: "Marchand", password: "Paul-2026!x" });
-    await paul.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await signInButton(paul.page).waitFor();
     // He opens the link mailed to confirm his address, then signs in.
     const confirmation = await mailbox.next("paul@florain.example");
     await confirmEmail(paul.page, mailedLink(confirmation, "/confirm-email")!, server.url);

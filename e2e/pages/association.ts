@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { english, openFromMenu, type Way, type Words } from "./app";
-import { chooseNewPassword } from "./members";
+import { chooseNewPassword, signInButton } from "./members";
 
 /**
  * The association as a page model: the link its first administrator or an invited member gets
@@ -18,7 +18,7 @@ export async function choosePasswordFromLink(page: Page, link: string, password:
   await page.goto(link);
   await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
   await chooseNewPassword(page, password);
-  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await signInButton(page).waitFor();
 }
 
 // The settings.
