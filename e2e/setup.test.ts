@@ -142,7 +142,8 @@ describe("npm run setup", () => {
 
     // Ada chooses her password from the link, then signs in.
     const ada = await newPage(browser);
-    await choosePasswordFromLink(ada.page, link!, NEW_PASSWORD);
+    // Her first password: the page says so (not "a new password").
+    await choosePasswordFromLink(ada.page, link!, NEW_PASSWORD, { first: true });
     await signInToDashboard(ada.page, server.url, "ada@florain.example", NEW_PASSWORD);
     // The link worked once.
     const reused = await fetch(`${server.url}/api/auth/new-password`, {

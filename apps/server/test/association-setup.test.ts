@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import pg from "pg";
 import { AssociationSetup, setupProblems, type AssociationSetupInput } from "@mutua/domain";
 import { setUpAssociation } from "../src/services/association/setup";
+import type { Mail } from "../src/services/platform/mail";
 import { http, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
 
@@ -112,6 +113,9 @@ describe("npm run setup's transaction", () => {
     if (outcome.kind !== "created") throw new Error("not created");
     expect(outcome.mail.to).toBe("ada@florain.example");
     expect(outcome.mail.text).toMatch(/https:\/\/florain\.example\/reset-password\?token=[\w-]{43}\n/);
+    // The entry says it ran from the command line: no member did it.
+    const { rows: entries } = await t.db.query("SELECT member_id, action, details->>'by' AS by FROM audit_log");
+    expect(entries).toEqual([{ member_id: null, action: "association.setup", by: "npm run setup" }]);
   });
 
   it("writes the first administrator's e-mail in the association's language: French when it is French, else English", async () => {
@@ -193,6 +197,56 @@ describe("npm run setup's transaction", () => {
       await blocker.end();
     }
     expect(await counts()).toEqual({ association: 0, currencies: 0, backends: 0, wallets: 0, accounts: 0, members: 0, links: 0, audit: 0 });
+  });
+
+  it("the first administrator's link is for a first password: checked when its page opens, and no 'password changed' mail follows", async () => {
+    await emptyDatabase();
+    const sent: Mail[] = [];
+    const server = await t.startServer({ mailer: { send: async (m) => void sent.push(m) }, env: { PUBLIC_URL: "https://florain.example" } });
+    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
+    if (outcome.kind !== "created") throw new Error("not created");
+    const token = /token=([\w-]+)/.exec(outcome.mail.text)![1]!;
+    const check = (tk: string) =>
+      http<{ firstPassword?: boolean; error?: { message: string } }>(server.baseUrl, "POST", "/api/auth/reset-link", { body: { token: tk } });
+
+    expect((await check(token)).json).toEqual({ firstPassword: true });
+    // Checking does not use the link up.
+    expect((await check(token)).json).toEqual({ firstPassword: true });
+    const set = await http(server.baseUrl, "POST", "/api/auth/new-password", { body: { token, password: "Florain-2026!" } });
+    expect(set.status).toBe(200);
+    expect(sent).toEqual([]);
+    const { rows } = await t.db.query("SELECT details FROM audit_log WHERE action = 'password.reset'");
+    expect(rows).toEqual([{ details: { deviceLoginsRemoved: 0, firstPassword: true } }]);
+
+    // Used, it says so at once, before any password is typed; a made-up one alike.
+    for (const tk of [token, "not-a-token"]) {
+      const used = await check(tk);
+      expect(used.status).toBe(400);
+      expect(used.json.error!.message).toBe("This password reset link is invalid or has expired. Please ask for a new one.");
+    }
+
+    // A link asked for later is to change the password she has now: the mail tells her it changed.
+    await http(server.baseUrl, "POST", "/api/auth/reset-password", { body: { email: "ada@florain.example" } });
+    for (let i = 0; i < 100 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const again = /token=([\w-]+)/.exec(sent[0]!.text)![1]!;
+    expect((await check(again)).json).toEqual({ firstPassword: false });
+    expect((await http(server.baseUrl, "POST", "/api/auth/new-password", { body: { token: again, password: "Florain-2027!" } })).status).toBe(200);
+    expect(sent.map((m) => m.subject)).toHaveLength(2);
+    expect(sent[1]!.text).toMatch(/changed/);
+  });
+
+  it("a link asked for when the welcome link expired unused is still for a first password", async () => {
+    await emptyDatabase();
+    const sent: Mail[] = [];
+    const server = await t.startServer({ mailer: { send: async (m) => void sent.push(m) }, env: { PUBLIC_URL: "https://florain.example" } });
+    await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
+    await t.db.query("UPDATE password_resets SET expires_at = now() - interval '1 second'");
+    await http(server.baseUrl, "POST", "/api/auth/reset-password", { body: { email: "ada@florain.example" } });
+    for (let i = 0; i < 100 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const token = /token=([\w-]+)/.exec(sent[0]!.text)![1]!;
+    expect((await http(server.baseUrl, "POST", "/api/auth/reset-link", { body: { token } })).json).toEqual({ firstPassword: true });
+    expect((await http(server.baseUrl, "POST", "/api/auth/new-password", { body: { token, password: "Florain-2026!" } })).status).toBe(200);
+    expect(sent).toHaveLength(1);
   });
 
   it("a server started before setup says so and refuses sign-ups; once setup runs, it serves the association at once", async () => {

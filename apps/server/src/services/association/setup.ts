@@ -93,12 +93,16 @@ async function create(tx: Tx, s: Pick<Settings, "publicUrl">, input: Association
     canManageAssociation: true,
   });
   const { token, hash } = newToken();
-  await tx.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
+  // A link to choose a first password: its page and its aftermath say so (no "password changed").
+  await tx.query("INSERT INTO password_resets (token_hash, member_id, expires_at, first_password) VALUES ($1, $2, now() + make_interval(secs => $3), true)", [
     hash,
     adminId,
     WELCOME_LINK_SECONDS,
   ]);
-  await audit(tx, adminId, "association.setup", "association", {
+  // Run from the command line, by whoever runs the server: no member did it (the administrator
+  // it names did not exist until now), and the console says it came from the server's operator.
+  await audit(tx, null, "association.setup", "association", {
+    by: "npm run setup",
     name: input.association.name,
     currency: { name: input.currency.name, symbol: input.currency.symbol },
     backends: Object.keys(input.backends).filter((k) => input.backends[k as "custodial" | "ledger"]),
