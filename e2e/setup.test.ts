@@ -171,7 +171,11 @@ describe("npm run setup", () => {
     const told = await mailbox.next("paul@florain.example");
     expect(told.subject).toBe("Your rights in the association changed");
     await openConsole(ada.page);
-    await auditEntry(ada.page, "Rights changed").getByText("Paul Marchand").waitFor();
+    // The entry says what changed, as the member's page names the rights.
+    const rightsEntry = auditEntry(ada.page, "Rights changed", "Paul Marchand");
+    await rightsEntry.getByText("Board: off → on").waitFor();
+    // Setup's own entry ran from the command line: no member did it.
+    await auditEntry(ada.page, "Association set up", "by the server's operator").waitFor();
 
     // Her own rights: refused (403), nothing changed; she is the only owner, so nobody can take hers.
     const [me] = (await sql(server, "SELECT id::text FROM members WHERE email = 'ada@florain.example'")) as { id: string }[];
