@@ -139,6 +139,18 @@ describe("npm run setup", () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain("This association is already set up with these answers; nothing was changed");
     expect(await counts(dir)).toMatchObject({ association: 1, currencies: 1, backends: 2, wallets: 4, members: 1 });
+    // A provisioning script runs it again after the owners changed a setting: it succeeds, changes
+    // nothing, and says what no longer holds; the file's bad keys are named with the good ones.
+    await sql(server, "UPDATE currencies SET symbol = 'FLR'");
+    const provisioned = await npmSetup(["--file", file], env);
+    expect(provisioned.status, provisioned.stdout + provisioned.stderr).toBe(0);
+    expect(provisioned.stdout).toContain("This association is already set up; nothing was changed.");
+    expect(provisioned.stdout).toContain("  Currency: Florain (FLO)");
+    await sql(server, "UPDATE currencies SET symbol = 'FLO'");
+    fs.writeFileSync(bad, JSON.stringify({ ...FLORAIN, backends: { blockchain: {} } }));
+    const unknownKind = await npmSetup(["--file", bad], env);
+    expect(unknownKind.status).toBe(1);
+    expect(unknownKind.stderr).toContain('backends: Unrecognized key "blockchain"; the kinds of backend are custodial, ledger.');
 
     // Ada chooses her password from the link, then signs in.
     const ada = await newPage(browser);
@@ -229,6 +241,18 @@ describe("npm run setup", () => {
     const second = terminal(env);
     await second.answer("The association's name", "Les Amis du Sol");
     await answerTheRest(second);
+    // Before the one question that writes, every choice is recapped.
+    for (const line of [
+      "The association to set up:",
+      "Association: Les Amis du Sol",
+      "Currency: Sol (SOL)",
+      "Backend custodial:sol: top-ups from 5.00 SOL to 500.00 SOL",
+      "Backend ledger:sol: mutual credit from -50.00 SOL, no ceiling; top-ups from 5.00 SOL to 500.00 SOL",
+      "Top-ups on, reconversions on",
+      "Bank account: IBAN FR7630006000011234567890189, BIC AGRIFRPP, holder Les Amis du Sol",
+      "First administrator: Bea Sol <bea@sol.example>",
+    ])
+      await second.waitFor(line);
     await second.answer("Set it up now?", "");
     await second.waitFor("✓ The association is set up:");
     expect(await second.exit).toBe(0);

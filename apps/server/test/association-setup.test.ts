@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import pg from "pg";
 import { AssociationSetup, setupProblems, type AssociationSetupInput } from "@mutua/domain";
-import { setUpAssociation } from "../src/services/association/setup";
+import { describeSetup, setUpAssociation } from "../src/services/association/setup";
 import type { Mail } from "../src/services/platform/mail";
 import { http, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
@@ -53,8 +53,18 @@ describe("npm run setup's transaction", () => {
       "backends.ledger.floor: The floor is 0 or below (members may owe at most that much).",
       "backends.ledger.topUpMax: The top-up maximum is at least the minimum.",
       "bank.iban: This IBAN is not valid (its check digits do not match).",
-      '(the file): Unrecognized key: "extra"',
+      '(the file): Unrecognized key "extra"; the keys accepted here are association, currency, backends, topUps, reconversions, bank, administrator.',
     ]);
+    // A kind of backend that does not exist is named with the ones that do; a misspelt key with the keys of its place.
+    expect(
+      setupProblems(
+        AssociationSetup.safeParse({ ...FLORAIN, backends: { blockchain: {}, ledger: { floor: "-1", topUpMin: "1", topUpMax: "2", celing: "5" } } }).error!,
+      ),
+    ).toEqual([
+      'backends.ledger: Unrecognized key "celing"; the keys accepted here are floor, ceiling, topUpMin, topUpMax.',
+      'backends: Unrecognized key "blockchain"; the kinds of backend are custodial, ledger.',
+    ]);
+    expect(setupProblems(AssociationSetup.safeParse({ ...FLORAIN, topUps: "yes" }).error!)).toEqual(["topUps: true or false is expected (without quotes)."]);
     expect(setupProblems(AssociationSetup.safeParse({ ...FLORAIN, backends: {} }).error!)).toEqual([
       "backends: At least one backend is needed: custodial, ledger or both.",
     ]);
@@ -146,13 +156,38 @@ describe("npm run setup's transaction", () => {
     });
   });
 
-  it("run again with the same answers changes nothing; with other answers it says what exists and changes nothing", async () => {
+  it("run again with the same answers changes nothing; after the owners changed settings it changes nothing and says what differs; another association's answers are refused", async () => {
     const before = await counts();
     const again = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
     expect(again.kind).toBe("unchanged");
-    const other = await setUpAssociation(t.db, SETTINGS, parse({ ...FLORAIN, currency: { name: "Florain", symbol: "FL" } }), "en-US");
-    expect(other).toMatchObject({ kind: "exists", summary: expect.arrayContaining(["Association: Le Florain", "Currency: Florain (FLO)"]) });
+    // The owners changed the symbol and turned reconversions off in the app since: the file, run
+    // again by a provisioning script, leaves their settings alone and succeeds.
+    await t.db.query("UPDATE currencies SET symbol = 'FLR'");
+    await t.db.query("UPDATE association SET reconversions_enabled = false");
+    const since = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
+    expect(since).toMatchObject({
+      kind: "changedSince",
+      differences: ["Currency: Florain (FLO)", "Top-ups on, reconversions on"],
+      summary: expect.arrayContaining(["Currency: Florain (FLR)", "Top-ups on, reconversions off"]),
+    });
+    // Another currency is another association: refused.
+    const other = await setUpAssociation(t.db, SETTINGS, parse({ ...FLORAIN, currency: { name: "Galet", symbol: "GAL" } }), "en-US");
+    expect(other).toMatchObject({ kind: "exists", summary: expect.arrayContaining(["Association: Le Florain", "Currency: Florain (FLR)"]) });
     expect(await counts()).toEqual(before);
+    await t.db.query("UPDATE currencies SET symbol = 'FLO'");
+    await t.db.query("UPDATE association SET reconversions_enabled = true");
+  });
+
+  it("recaps every choice, in the words it describes an association with", () => {
+    expect(describeSetup(parse(FLORAIN))).toEqual([
+      "Association: Le Florain",
+      "Currency: Florain (FLO)",
+      "Backend custodial:florain: top-ups from 5.00 FLO to 500.00 FLO",
+      "Backend ledger:florain: mutual credit from -100.00 FLO to 1000.00 FLO; top-ups from 5.00 FLO to 500.00 FLO",
+      "Top-ups on, reconversions on",
+      "Bank account: IBAN FR7630006000011234567890189, BIC AGRIFRPP, holder Le Florain",
+      "First administrator: Ada Lovelace <ada@florain.example>",
+    ]);
   });
 
   it("two setups at once make one association", async () => {
