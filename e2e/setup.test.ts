@@ -183,6 +183,8 @@ describe("npm run setup", () => {
     const told = await mailbox.next("paul@florain.example");
     expect(told.subject).toBe("Your rights in the association changed");
     await openConsole(ada.page);
+    // Ada holds every right alone: the console tells her, who is concerned.
+    await ada.page.getByText("Only one administrator can validate accounts", { exact: false }).waitFor();
     // The entry says what changed, as the member's page names the rights.
     const rightsEntry = auditEntry(ada.page, "Rights changed", "Paul Marchand");
     await rightsEntry.getByText("Board: off → on").waitFor();
@@ -208,6 +210,8 @@ describe("npm run setup", () => {
     // Paul, signed in before, opens the figures of the Florain: his right applies to his open session.
     await openFigures(paul.page);
     await currencyFigures(paul.page, "Florain");
+    // The board alone can do nothing about a right with a single holder: Paul is not told of it.
+    expect(await paul.page.getByText("Only one administrator", { exact: false }).count()).toBe(0);
     expect([...visitor.errors, ...ada.errors, ...paul.errors]).toEqual([]);
   }, 240_000);
 
