@@ -103,8 +103,8 @@ export const AssociationSetup = z
       .object({ custodial: custodialBackend.optional(), ledger: ledgerBackend.optional() })
       .strict()
       .refine((b) => b.custodial || b.ledger, "At least one backend is needed: custodial, ledger or both."),
-    topUps: z.boolean({ error: "true or false is expected (without quotes)." }).default(true),
-    reconversions: z.boolean({ error: "true or false is expected (without quotes)." }).default(true),
+    topUps: z.boolean().default(true),
+    reconversions: z.boolean().default(true),
     bank: z.object({ iban: setupFields.iban, bic: setupFields.bic, holder: setupFields.holder }).strict(),
     administrator: z.object({ firstName: setupFields.firstName, lastName: setupFields.lastName, email: setupFields.email }).strict(),
   })
@@ -145,6 +145,8 @@ export function setupProblems(error: z.ZodError): string[] {
       const what = at === "backends" ? "the kinds of backend are" : "the keys accepted here are";
       return `${where}: ${i.keys.length === 1 ? "Unrecognized key" : "Unrecognized keys"} ${keys}${accepted ? `; ${what} ${accepted.join(", ")}` : ""}.`;
     }
+    // Said here, not in the schema: the schema is in the web app's bundle, this only in setup's.
+    if (i.code === "invalid_type" && i.expected === "boolean") return `${where}: true or false is expected (without quotes).`;
     return `${where}: ${i.message}`;
   });
 }

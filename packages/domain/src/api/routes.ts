@@ -34,7 +34,7 @@ export const memberRoutes = {
   signup: { method: "POST", path: "/api/auth/signup", access: "public" },
   resetPassword: { method: "POST", path: "/api/auth/reset-password", access: "public" },
   /** Whether a mailed link to choose a password still works, asked when its page opens (the token in the body, never in a URL). */
-  checkResetLink: { method: "POST", path: "/api/auth/reset-link", access: "public" },
+  resetLink: { method: "POST", path: "/api/auth/reset-link", access: "public" },
   setNewPassword: { method: "POST", path: "/api/auth/new-password", access: "public" },
   confirmEmail: { method: "POST", path: "/api/auth/confirm-email", access: "public" },
   getMyContact: { method: "GET", path: "/api/me", access: "member" },

@@ -163,7 +163,7 @@ export const schemas = {
   canResetPassword: { response: Allowed },
   signup: { body: SignupBody, response: Ok },
   resetPassword: { body: ResetPasswordBody, response: Ok },
-  checkResetLink: { body: ResetLinkBody, response: ResetLink },
+  resetLink: { body: ResetLinkBody, response: ResetLink },
   setNewPassword: { body: NewPasswordBody, response: Ok },
   confirmEmail: { body: ConfirmEmailBody, response: Ok },
   getMyContact: { response: Profile },

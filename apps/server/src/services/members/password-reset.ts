@@ -73,7 +73,7 @@ export async function resetLinkMail(
  * password is typed), and whether it is for a first password. Counted with the links' uses per
  * address, so that it is no cheaper way of guessing tokens.
  */
-export async function checkResetLink(db: Db, s: Settings, ip: string, token: string): Promise<{ firstPassword: boolean }> {
+export async function resetLinkState(db: Db, s: Settings, ip: string, token: string): Promise<{ firstPassword: boolean }> {
   await hit(db, `new-password:ip:${ip}`, s.limits.resetPerIp);
   const { rows } = await db.query<{ first_password: boolean }>(
     "SELECT first_password FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()",

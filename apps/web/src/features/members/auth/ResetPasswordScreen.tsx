@@ -78,7 +78,7 @@ function NewPasswordForm({ token }: { token: string }) {
   // passwords are typed. A first password (the first administrator's link) is not a "new" one.
   const link = useQuery({
     queryKey: ["reset-link", token],
-    queryFn: () => client.call("checkResetLink", { body: { token } }),
+    queryFn: () => client.call("resetLink", { body: { token } }),
     retry: false,
     staleTime: Infinity,
   });
