@@ -241,8 +241,7 @@ describe("npm run setup's transaction", () => {
     const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
     if (outcome.kind !== "created") throw new Error("not created");
     const token = /token=([\w-]+)/.exec(outcome.mail.text)![1]!;
-    const check = (tk: string) =>
-      http<{ firstPassword?: boolean; error?: { message: string } }>(server.baseUrl, "POST", "/api/auth/reset-link", { body: { token: tk } });
+    const check = (tk: string) => http<{ firstPassword?: boolean; error?: { message: string } }>(server.baseUrl, "GET", `/api/auth/reset-password?token=${tk}`);
 
     expect((await check(token)).json).toEqual({ firstPassword: true });
     // Checking does not use the link up.
@@ -279,7 +278,7 @@ describe("npm run setup's transaction", () => {
     await http(server.baseUrl, "POST", "/api/auth/reset-password", { body: { email: "ada@florain.example" } });
     for (let i = 0; i < 100 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     const token = /token=([\w-]+)/.exec(sent[0]!.text)![1]!;
-    expect((await http(server.baseUrl, "POST", "/api/auth/reset-link", { body: { token } })).json).toEqual({ firstPassword: true });
+    expect((await http(server.baseUrl, "GET", `/api/auth/reset-password?token=${token}`)).json).toEqual({ firstPassword: true });
     expect((await http(server.baseUrl, "POST", "/api/auth/new-password", { body: { token, password: "Florain-2026!" } })).status).toBe(200);
     expect(sent).toHaveLength(1);
   });

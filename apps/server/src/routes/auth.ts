@@ -42,7 +42,7 @@ export function authRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { ok: true as const };
   });
 
-  operation(app, deps, "resetLink", async ({ req, body }) => resetLinkState(db, settings, req.ip, body.token));
+  operation(app, deps, "resetLink", async ({ req, query }) => resetLinkState(db, settings, req.ip, query.token));
 
   operation(app, deps, "setNewPassword", async ({ req, body }) => {
     await setNewPassword(db, settings, deps.mailer, req.ip, body.token, body.password, deps.defaultLanguage);

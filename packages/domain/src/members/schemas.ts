@@ -101,7 +101,7 @@ export const NewPasswordBody = z.object({
 });
 
 /** A mailed link's token, checked when its page opens, before any password is typed. */
-export const ResetLinkBody = z.object({ token: z.string().min(1).max(200) });
+export const ResetLinkQuery = z.object({ token: z.string().min(1).max(200) });
 
 /** A link that still works: `firstPassword` when it is for choosing a first password (the first administrator's), not a new one. */
 export const ResetLink = z.object({ firstPassword: z.boolean() });

@@ -9,7 +9,7 @@ import { Field, PasswordField } from "../../../ui/Field";
 import { toast } from "../../../lib/toast";
 import { getLoginEmail, setLoginEmail } from "../../../lib/storage";
 import { tr } from "../../../lib/i18n";
-import { accountErrorMessage } from "./errors";
+import { accountErrorMessage } from "./account-errors";
 
 /** docs/spec.md §2 "Reset password screen"; with ?token= from the e-mailed link, the new-password form. */
 export function ResetPasswordScreen() {
@@ -78,7 +78,7 @@ function NewPasswordForm({ token }: { token: string }) {
   // passwords are typed. A first password (the first administrator's link) is not a "new" one.
   const link = useQuery({
     queryKey: ["reset-link", token],
-    queryFn: () => client.call("resetLink", { body: { token } }),
+    queryFn: () => client.call("resetLink", { query: { token } }),
     retry: false,
     staleTime: Infinity,
   });
