@@ -68,7 +68,7 @@ describe("French", () => {
     await page.getByRole("menuitem", { name: "Se déconnecter" }).waitFor();
     await expectNoEnglish(page, "dashboard with the user menu open");
 
-    await page.getByRole("menuitem", { name: "À propos de Mutua" }).click();
+    await page.getByRole("menuitem", { name: "À propos de Demo Lokal" }).click();
     await page.getByText("Mutua version 1.1.1").waitFor();
     await expectNoEnglish(page, "about dialog");
     await page.getByRole("button", { name: "Ok", exact: true }).click();
