@@ -1,6 +1,7 @@
 import type { I18n } from "@lingui/core";
 import type { AuditAction, AuditEntry, AuditKind, ReconversionView } from "@mutua/domain";
 import { stageLabel, STAGES } from "../../payments";
+import { localizeAmounts } from "../../../lib/i18n";
 
 /** The audit log's words: what each action was, the kinds it is filtered by, who did it. */
 
@@ -161,8 +162,9 @@ function valueWords(i18n: I18n, v: unknown): string {
 export function auditChanges(i18n: I18n, e: AuditEntry): string[] {
   const before = object(e.details.before);
   const after = object(e.details.after);
+  // Amounts as the API writes them ("500.00") are shown as the member's language writes them.
   const line = (setting: string, from: unknown, to: unknown) =>
-    i18n._("{setting}: {before} → {after}", { setting, before: valueWords(i18n, from), after: valueWords(i18n, to) });
+    i18n._("{setting}: {before} → {after}", localizeAmounts({ setting, before: valueWords(i18n, from), after: valueWords(i18n, to) }, i18n.locale));
   if (e.action === "member.rights_changed")
     return RIGHTS.filter((r) => typeof after[r] === "boolean" && before[r] !== after[r]).map((r) => line(RIGHT_WORDS[r](i18n), before[r] ?? false, after[r]));
   if (e.action === "association.settings_changed") return Object.keys(after).map((path) => line(settingName(i18n, path), before[path], after[path]));
