@@ -33,7 +33,7 @@ describe("signup", () => {
     const { page, context, errors } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/`);
     await openSignUp(page);
-    await expectTitle(page, "Mutua - Sign-Up");
+    await expectTitle(page, "Demo Lokal - Sign-Up");
     const { submit, email, first, last, password, confirm } = signUpForm(page);
 
     expect(await submit.isDisabled()).toBe(true);
@@ -132,11 +132,14 @@ describe("password reset", () => {
     await toastText(page, "Invalid credentials");
     await signInToDashboard(page, suite.server.url, "carol@example.com", "Brand-New-Pass-7");
 
-    // The link is single-use.
+    // The link is single-use: opened again, it says so at once, before any password is typed.
     const again = await newPage(suite.browser);
     await again.page.goto(link!);
-    await chooseNewPassword(again.page, "Another-Pass-8");
-    await toastText(again.page, "This password reset link is invalid or has expired. Please ask for a new one.");
+    await again.page.getByRole("heading", { name: "This link no longer works" }).waitFor();
+    await again.page.getByText("This password reset link is invalid or has expired. Please ask for a new one.").waitFor();
+    expect(await again.page.getByLabel("New password").count()).toBe(0);
+    await again.page.getByRole("link", { name: "Ask for a new link" }).click();
+    await again.page.getByRole("heading", { name: "Reset my password" }).waitFor();
     await again.context.close();
     expect(errors).toEqual([]);
     await context.close();

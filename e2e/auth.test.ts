@@ -36,7 +36,7 @@ describe("signing in and out", () => {
     const { page, context, errors } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/dashboard`);
     await page.waitForURL(`${suite.server.url}/carto`);
-    await expectTitle(page, "Mutua - Map");
+    await expectTitle(page, "Demo Lokal - Map");
     // The association's own map and directory, open to visitors.
     await page.getByRole("heading", { name: "Map", exact: true }).waitFor();
     // Unknown paths fall to the map too.
@@ -49,7 +49,7 @@ describe("signing in and out", () => {
   it("signs alice in with a sloppily typed e-mail, keeps her signed in over a reload, and signs her out", async () => {
     const { page, context, errors } = await newPage(suite.browser);
     await signInToDashboard(page, suite.server.url, "  Alice@Example.COM ");
-    await expectTitle(page, "Mutua - Dashboard");
+    await expectTitle(page, "Demo Lokal - Dashboard");
     const userMenu = page.getByRole("button", { name: "Alice Martin" });
     await userMenu.waitFor();
 
@@ -106,7 +106,7 @@ describe("signing in and out", () => {
     await expect(menu.getByRole("menuitem", { name: "Create my wallet" }).count()).resolves.toBe(1);
     await menuEntry(page, "Account requests").click();
     await page.waitForURL(`${suite.server.url}/admin/pending-accounts`);
-    await expectTitle(page, "Mutua - Approval of account creation");
+    await expectTitle(page, "Demo Lokal - Approval of account creation");
 
     const dialog = await openAbout(page, "Axel Accounts");
     await dialog.getByText("Mutua version 1.1.1").waitFor();

@@ -35,7 +35,8 @@ describe("association config", () => {
   it("serves every key, pointing lokapiHost at this server", async () => {
     const config = await (await fetch(`${suite.server.url}/config.json`)).json();
     expect(config.lokapiHost).toBe(suite.server.url);
-    expect(config.appName).toBe("Lokal");
+    // The file's appName names the app only before setup: then it bears the association's name.
+    expect(config.appName).toBe("Demo Lokal");
     expect(config.accountsRefreshInterval).toBe(90);
     expect(config.localAuthPolicy).toEqual(["Retention", { time: 900, subConfig: ["Pin", {}] }]);
   });
@@ -44,7 +45,7 @@ describe("association config", () => {
     const { page, context, errors } = await newPage(suite.browser);
     await page.goto(`${suite.server.url}/dashboard`);
     await page.waitForURL(`${suite.server.url}/carto`);
-    await expectTitle(page, "Lokal - Map");
+    await expectTitle(page, "Demo Lokal - Map");
     await expect(page.locator("iframe[title=Map]").getAttribute("src")).resolves.toBe("/logo.svg?map");
     await expect(page.getByRole("link", { name: "Help" }).getAttribute("href")).resolves.toBe("https://help.example.org/");
     await expect(page.getByRole("link", { name: "Terms of Service" }).getAttribute("href")).resolves.toBe("https://example.org/terms");

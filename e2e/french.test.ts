@@ -63,12 +63,12 @@ describe("French", () => {
     await page.getByRole("button", { name: "Se connecter" }).click();
     await page.waitForURL(`${suite.server.url}/dashboard`);
     await page.getByRole("heading", { name: "Vos comptes" }).waitFor();
-    await page.waitForFunction(() => document.title === "Mutua - Tableau de bord");
+    await page.waitForFunction(() => document.title === "Demo Lokal - Tableau de bord");
     await page.getByRole("button", { name: "Alice Martin" }).click();
     await page.getByRole("menuitem", { name: "Se déconnecter" }).waitFor();
     await expectNoEnglish(page, "dashboard with the user menu open");
 
-    await page.getByRole("menuitem", { name: "À propos de Mutua" }).click();
+    await page.getByRole("menuitem", { name: "À propos de Demo Lokal" }).click();
     await page.getByText("Mutua version 1.1.1").waitFor();
     await expectNoEnglish(page, "about dialog");
     await page.getByRole("button", { name: "Ok", exact: true }).click();

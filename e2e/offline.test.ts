@@ -34,7 +34,7 @@ describe("installable and offline", () => {
     await page.goto(`${suite.server.url}/`);
     const href = await page.locator('link[rel="manifest"]').getAttribute("href");
     const manifest = await (await page.request.get(`${suite.server.url}${href}`)).json();
-    expect(manifest).toMatchObject({ name: "Mutua", display: "standalone", start_url: "/" });
+    expect(manifest).toMatchObject({ name: "Demo Lokal", display: "standalone", start_url: "/" });
     await controlled(page);
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${suite.server.url}/sw.js`);
     expect(errors).toEqual([]);

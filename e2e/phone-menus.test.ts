@@ -155,8 +155,8 @@ describe("menus on a phone", () => {
     await menu.waitFor({ state: "hidden" });
 
     await trigger.tap();
-    await menu.getByRole("menuitem", { name: "About Mutua" }).tap();
-    const about = page.getByRole("dialog", { name: "About Mutua" });
+    await menu.getByRole("menuitem", { name: "About Demo Lokal" }).tap();
+    const about = page.getByRole("dialog", { name: "About Demo Lokal" });
     await about.waitFor();
     expect(await openPopovers(page)).toBe(0);
     expect(await onTop(about.getByRole("button", { name: "Close", exact: true }))).toBe(true);

@@ -246,7 +246,7 @@ export function screensTour(ways: readonly TourWay[]): void {
 
         await openMenu(page, "Alice Martin", { phone, t });
         await inspect(page, "user-menu");
-        const about = t("About {appName}", { appName: "Mutua" });
+        const about = t("About {appName}", { appName: "Demo Lokal" });
         await tap(menuEntry(page, about));
         await page.getByRole("dialog", { name: about }).waitFor();
         await inspect(page, "about");

@@ -4,13 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchBrowser, newPage, toastText } from "./support/browser";
+import { expectTitle, launchBrowser, newPage, toastText } from "./support/browser";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { freePort, serveOn, sql, type RunningServer } from "./support/server";
 import { auditEntry, giveRights, openConsole, openMember } from "./pages/admin";
 import { choosePasswordFromLink } from "./pages/association";
 import { currencyFigures, openFigures } from "./pages/board";
-import { confirmEmail, mailedLink, openSignIn, openSignUp, signInToDashboard, signUp } from "./pages/members";
+import { confirmEmail, mailedLink, openSignIn, openSignUp, signInButton, signInToDashboard, signUp } from "./pages/members";
 
 /**
  * A new association starts on Mutua as its volunteer would start it: `npm run setup` on an empty
@@ -127,17 +127,35 @@ describe("npm run setup", () => {
     const link = linkIn(mail.text ?? "");
     expect(link).toBeDefined();
     // The page left open turns into the sign-in by itself: the server saw the association at once.
-    await visitor.page.getByRole("heading", { name: "Sign in" }).waitFor({ timeout: 15_000 });
+    // It bears the association's name, in its heading and its title, from the page the server sends.
+    await visitor.page.getByRole("heading", { name: "Le Florain" }).waitFor({ timeout: 15_000 });
+    await signInButton(visitor.page).waitFor();
+    await expectTitle(visitor.page, "Le Florain - Login");
+    expect(await (await fetch(server.url)).text()).toContain("<title>Le Florain</title>");
+    expect((await (await fetch(`${server.url}/config.json`)).json()).appName).toBe("Le Florain");
 
     // Run again with the same answers: nothing changes, and nothing is sent.
     const again = await npmSetup(["--file", file], env);
     expect(again.status).toBe(0);
     expect(again.stdout).toContain("This association is already set up with these answers; nothing was changed");
     expect(await counts(dir)).toMatchObject({ association: 1, currencies: 1, backends: 2, wallets: 4, members: 1 });
+    // A provisioning script runs it again after the owners changed a setting: it succeeds, changes
+    // nothing, and says what no longer holds; the file's bad keys are named with the good ones.
+    await sql(server, "UPDATE currencies SET symbol = 'FLR'");
+    const provisioned = await npmSetup(["--file", file], env);
+    expect(provisioned.status, provisioned.stdout + provisioned.stderr).toBe(0);
+    expect(provisioned.stdout).toContain("This association is already set up; nothing was changed.");
+    expect(provisioned.stdout).toContain("  Currency: Florain (FLO)");
+    await sql(server, "UPDATE currencies SET symbol = 'FLO'");
+    fs.writeFileSync(bad, JSON.stringify({ ...FLORAIN, backends: { blockchain: {} } }));
+    const unknownKind = await npmSetup(["--file", bad], env);
+    expect(unknownKind.status).toBe(1);
+    expect(unknownKind.stderr).toContain('backends: Unrecognized key "blockchain"; the kinds of backend are custodial, ledger.');
 
     // Ada chooses her password from the link, then signs in.
     const ada = await newPage(browser);
-    await choosePasswordFromLink(ada.page, link!, NEW_PASSWORD);
+    // Her first password: the page says so (not "a new password").
+    await choosePasswordFromLink(ada.page, link!, NEW_PASSWORD, { first: true });
     await signInToDashboard(ada.page, server.url, "ada@florain.example", NEW_PASSWORD);
     // The link worked once.
     const reused = await fetch(`${server.url}/api/auth/new-password`, {
@@ -152,7 +170,7 @@ describe("npm run setup", () => {
     await openSignIn(paul.page, server.url);
     await openSignUp(paul.page);
     await signUp(paul.page, { email: "paul@florain.example", first: "Paul", last: "Marchand", password: "Paul-2026!x" });
-    await paul.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await signInButton(paul.page).waitFor();
     // He opens the link mailed to confirm his address, then signs in.
     const confirmation = await mailbox.next("paul@florain.example");
     await confirmEmail(paul.page, mailedLink(confirmation, "/confirm-email")!, server.url);
@@ -165,7 +183,13 @@ describe("npm run setup", () => {
     const told = await mailbox.next("paul@florain.example");
     expect(told.subject).toBe("Your rights in the association changed");
     await openConsole(ada.page);
-    await auditEntry(ada.page, "Rights changed").getByText("Paul Marchand").waitFor();
+    // Ada holds every right alone: the console tells her, who is concerned.
+    await ada.page.getByText("Only one administrator can validate accounts", { exact: false }).waitFor();
+    // The entry says what changed, as the member's page names the rights.
+    const rightsEntry = auditEntry(ada.page, "Rights changed", "Paul Marchand");
+    await rightsEntry.getByText("Board: off → on").waitFor();
+    // Setup's own entry ran from the command line: no member did it.
+    await auditEntry(ada.page, "Association set up", "by the server's operator").waitFor();
 
     // Her own rights: refused (403), nothing changed; she is the only owner, so nobody can take hers.
     const [me] = (await sql(server, "SELECT id::text FROM members WHERE email = 'ada@florain.example'")) as { id: string }[];
@@ -186,6 +210,8 @@ describe("npm run setup", () => {
     // Paul, signed in before, opens the figures of the Florain: his right applies to his open session.
     await openFigures(paul.page);
     await currencyFigures(paul.page, "Florain");
+    // The board alone can do nothing about a right with a single holder: Paul is not told of it.
+    expect(await paul.page.getByText("Only one administrator", { exact: false }).count()).toBe(0);
     expect([...visitor.errors, ...ada.errors, ...paul.errors]).toEqual([]);
   }, 240_000);
 
@@ -219,6 +245,18 @@ describe("npm run setup", () => {
     const second = terminal(env);
     await second.answer("The association's name", "Les Amis du Sol");
     await answerTheRest(second);
+    // Before the one question that writes, every choice is recapped.
+    for (const line of [
+      "The association to set up:",
+      "Association: Les Amis du Sol",
+      "Currency: Sol (SOL)",
+      "Backend custodial:sol: top-ups from 5.00 SOL to 500.00 SOL",
+      "Backend ledger:sol: mutual credit from -50.00 SOL, no ceiling; top-ups from 5.00 SOL to 500.00 SOL",
+      "Top-ups on, reconversions on",
+      "Bank account: IBAN FR7630006000011234567890189, BIC AGRIFRPP, holder Les Amis du Sol",
+      "First administrator: Bea Sol <bea@sol.example>",
+    ])
+      await second.waitFor(line);
     await second.answer("Set it up now?", "");
     await second.waitFor("✓ The association is set up:");
     expect(await second.exit).toBe(0);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { english, openFromMenu, type Way, type Words } from "./app";
-import { chooseNewPassword } from "./members";
+import { signInButton, typeNewPassword } from "./members";
 
 /**
  * The association as a page model: the link its first administrator or an invited member gets
@@ -11,14 +11,15 @@ import { chooseNewPassword } from "./members";
 // Joining by a mailed link.
 
 /**
- * Opens a link mailed to choose a password (the first administrator's, an invited member's),
- * chooses `password`, and is back on the sign-in page.
+ * Opens a link mailed to choose a password (the first administrator's, `first`: her first
+ * password; an invited member's), chooses `password`, and is back on the sign-in page.
  */
-export async function choosePasswordFromLink(page: Page, link: string, password: string): Promise<void> {
+export async function choosePasswordFromLink(page: Page, link: string, password: string, opts: { first?: boolean } = {}): Promise<void> {
   await page.goto(link);
-  await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
-  await chooseNewPassword(page, password);
-  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await page.getByRole("heading", { name: opts.first ? "Choose your password" : "Choose a new password" }).waitFor();
+  await typeNewPassword(page, password);
+  await page.getByRole("button", { name: opts.first ? "Save my password" : "Save the new password" }).click();
+  await signInButton(page).waitFor();
 }
 
 // The settings.

@@ -85,10 +85,10 @@ export async function openPreferences(page: Page, name: string): Promise<void> {
   await page.waitForURL(preferences);
 }
 
-/** About Mutua, from the member's menu (under their name `name`): the dialog. */
+/** About the app (named after the demo association), from the member's menu (under their name `name`): the dialog. */
 export async function openAbout(page: Page, name: string): Promise<Locator> {
-  await chooseFromMenu(page, name, "About Mutua");
-  return page.getByRole("dialog", { name: "About Mutua" });
+  await chooseFromMenu(page, name, "About Demo Lokal");
+  return page.getByRole("dialog", { name: "About Demo Lokal" });
 }
 
 /** Signs in through the API as the app does (POST /api/auth/login): the server's answer. */

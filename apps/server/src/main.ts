@@ -18,8 +18,8 @@ import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./d
  */
 async function main() {
   const demo = process.argv.includes("--demo");
-  // The demo pays its top-ups with a test checkout unless told otherwise.
-  const settings = readSettings(demo ? { TOPUP_PROVIDER: "demo", ...process.env } : process.env);
+  // The demo pays its top-ups with a test checkout unless told otherwise, and is named after its currency.
+  const settings = readSettings(demo ? { TOPUP_PROVIDER: "demo", ASSOCIATION_NAME: "Demo Lokal", ...process.env } : process.env);
   const log = (m: string) => console.log(m);
 
   let embedded: EmbeddedPostgres | undefined;

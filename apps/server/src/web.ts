@@ -36,7 +36,18 @@ function overridden(file: Record<string, unknown>, a: Association): Record<strin
   // The owners' directory settings over the file's, key by key (the file may name the tiles, the owners the framing sites).
   const directory = { ...object(file.directory), ...object(a.appSettings.directory) };
   const directories = Object.keys(directory).length > 0 ? { directory } : {};
-  return { ...file, ...a.appSettings, theme, ...directories, ...logo, disableTopUp: !a.topUps, disableReconversion: !a.reconversions };
+  // The app bears the association's name (the sign-in page, the title, the installed app's), as
+  // the owners' settings preview it: the file's appName only names it before setup.
+  return {
+    ...file,
+    ...a.appSettings,
+    appName: a.name,
+    theme,
+    ...directories,
+    ...logo,
+    disableTopUp: !a.topUps,
+    disableReconversion: !a.reconversions,
+  };
 }
 
 /** The app's config.json as the association now is, made again only when its row changed. */
@@ -48,6 +59,8 @@ export function liveConfig(s: Settings, file: Record<string, unknown>, live: Liv
     return made.config;
   };
 }
+
+const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Serves the built web app on the API's own port, with client-side routes falling back to index.html. */
 export async function webRoutes(app: FastifyInstance, s: Settings, db: Queryable, config: () => AppConfig): Promise<void> {
@@ -89,7 +102,10 @@ export async function webRoutes(app: FastifyInstance, s: Settings, db: Queryable
   const shell = async (req: FastifyRequest, reply: FastifyReply) => {
     if (config().setupRequired) return reply.header("Cache-Control", "no-store").type("text/html").send(setupPageHtml(req.headers["accept-language"]));
     if (!hasWeb) return reply.status(503).type("text/plain").send("The web app is not built: run `npm run build`.");
-    return reply.header("Cache-Control", "no-cache").type("text/html").send(fs.createReadStream(index));
+    // The title is the association's from the first paint (and for whatever reads the page without
+    // running it, such as a link preview), not the build's placeholder.
+    const html = (await fs.promises.readFile(index, "utf8")).replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(config().appName)}</title>`);
+    return reply.header("Cache-Control", "no-cache").type("text/html").send(html);
   };
   app.get("/", { schema: { hide: true } }, shell);
   app.setNotFoundHandler(async (req, reply) => {

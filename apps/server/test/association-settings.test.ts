@@ -193,6 +193,12 @@ describe("the association's settings", () => {
       }),
     });
     expect(saved.status, saved.text).toBe(200);
+    // The audit log names the backend by its id, which says which one changed, not by its place in the list.
+    const { rows: logged } = await t.db.query("SELECT details FROM audit_log WHERE action = 'association.settings_changed' ORDER BY id DESC LIMIT 1");
+    expect(logged[0]!.details).toMatchObject({
+      before: { [`money.backends.${backend.id}.floor`]: "-100.00" },
+      after: { [`money.backends.${backend.id}.floor`]: "-50.00" },
+    });
     expect(await Promise.all([deep, shallow, shop, own].map((w) => walletBalances(t.db, w)))).toEqual(before);
 
     // Below the new floor: not a cent more of mutual credit. What they receive does not reopen it:

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import pg from "pg";
 import { AssociationSetup, setupProblems, type AssociationSetupInput } from "@mutua/domain";
-import { setUpAssociation } from "../src/services/association/setup";
+import { describeSetup, setUpAssociation } from "../src/services/association/setup";
+import type { Mail } from "../src/services/platform/mail";
 import { http, seedMember } from "./helpers";
 import { setupServerTest } from "./setup";
 
@@ -52,8 +53,18 @@ describe("npm run setup's transaction", () => {
       "backends.ledger.floor: The floor is 0 or below (members may owe at most that much).",
       "backends.ledger.topUpMax: The top-up maximum is at least the minimum.",
       "bank.iban: This IBAN is not valid (its check digits do not match).",
-      '(the file): Unrecognized key: "extra"',
+      '(the file): Unrecognized key "extra"; the keys accepted here are association, currency, backends, topUps, reconversions, bank, administrator.',
     ]);
+    // A kind of backend that does not exist is named with the ones that do; a misspelt key with the keys of its place.
+    expect(
+      setupProblems(
+        AssociationSetup.safeParse({ ...FLORAIN, backends: { blockchain: {}, ledger: { floor: "-1", topUpMin: "1", topUpMax: "2", celing: "5" } } }).error!,
+      ),
+    ).toEqual([
+      'backends.ledger: Unrecognized key "celing"; the keys accepted here are floor, ceiling, topUpMin, topUpMax.',
+      'backends: Unrecognized key "blockchain"; the kinds of backend are custodial, ledger.',
+    ]);
+    expect(setupProblems(AssociationSetup.safeParse({ ...FLORAIN, topUps: "yes" }).error!)).toEqual(["topUps: true or false is expected (without quotes)."]);
     expect(setupProblems(AssociationSetup.safeParse({ ...FLORAIN, backends: {} }).error!)).toEqual([
       "backends: At least one backend is needed: custodial, ledger or both.",
     ]);
@@ -112,6 +123,9 @@ describe("npm run setup's transaction", () => {
     if (outcome.kind !== "created") throw new Error("not created");
     expect(outcome.mail.to).toBe("ada@florain.example");
     expect(outcome.mail.text).toMatch(/https:\/\/florain\.example\/reset-password\?token=[\w-]{43}\n/);
+    // The entry says it ran from the command line: no member did it.
+    const { rows: entries } = await t.db.query("SELECT member_id, action, details->>'by' AS by FROM audit_log");
+    expect(entries).toEqual([{ member_id: null, action: "association.setup", by: "npm run setup" }]);
   });
 
   it("writes the first administrator's e-mail in the association's language: French when it is French, else English", async () => {
@@ -142,13 +156,38 @@ describe("npm run setup's transaction", () => {
     });
   });
 
-  it("run again with the same answers changes nothing; with other answers it says what exists and changes nothing", async () => {
+  it("run again with the same answers changes nothing; after the owners changed settings it changes nothing and says what differs; another association's answers are refused", async () => {
     const before = await counts();
     const again = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
     expect(again.kind).toBe("unchanged");
-    const other = await setUpAssociation(t.db, SETTINGS, parse({ ...FLORAIN, currency: { name: "Florain", symbol: "FL" } }), "en-US");
-    expect(other).toMatchObject({ kind: "exists", summary: expect.arrayContaining(["Association: Le Florain", "Currency: Florain (FLO)"]) });
+    // The owners changed the symbol and turned reconversions off in the app since: the file, run
+    // again by a provisioning script, leaves their settings alone and succeeds.
+    await t.db.query("UPDATE currencies SET symbol = 'FLR'");
+    await t.db.query("UPDATE association SET reconversions_enabled = false");
+    const since = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
+    expect(since).toMatchObject({
+      kind: "changedSince",
+      differences: ["Currency: Florain (FLO)", "Top-ups on, reconversions on"],
+      summary: expect.arrayContaining(["Currency: Florain (FLR)", "Top-ups on, reconversions off"]),
+    });
+    // Another currency is another association: refused.
+    const other = await setUpAssociation(t.db, SETTINGS, parse({ ...FLORAIN, currency: { name: "Galet", symbol: "GAL" } }), "en-US");
+    expect(other).toMatchObject({ kind: "exists", summary: expect.arrayContaining(["Association: Le Florain", "Currency: Florain (FLR)"]) });
     expect(await counts()).toEqual(before);
+    await t.db.query("UPDATE currencies SET symbol = 'FLO'");
+    await t.db.query("UPDATE association SET reconversions_enabled = true");
+  });
+
+  it("recaps every choice, in the words it describes an association with", () => {
+    expect(describeSetup(parse(FLORAIN))).toEqual([
+      "Association: Le Florain",
+      "Currency: Florain (FLO)",
+      "Backend custodial:florain: top-ups from 5.00 FLO to 500.00 FLO",
+      "Backend ledger:florain: mutual credit from -100.00 FLO to 1000.00 FLO; top-ups from 5.00 FLO to 500.00 FLO",
+      "Top-ups on, reconversions on",
+      "Bank account: IBAN FR7630006000011234567890189, BIC AGRIFRPP, holder Le Florain",
+      "First administrator: Ada Lovelace <ada@florain.example>",
+    ]);
   });
 
   it("two setups at once make one association", async () => {
@@ -193,6 +232,55 @@ describe("npm run setup's transaction", () => {
       await blocker.end();
     }
     expect(await counts()).toEqual({ association: 0, currencies: 0, backends: 0, wallets: 0, accounts: 0, members: 0, links: 0, audit: 0 });
+  });
+
+  it("the first administrator's link is for a first password: checked when its page opens, and no 'password changed' mail follows", async () => {
+    await emptyDatabase();
+    const sent: Mail[] = [];
+    const server = await t.startServer({ mailer: { send: async (m) => void sent.push(m) }, env: { PUBLIC_URL: "https://florain.example" } });
+    const outcome = await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
+    if (outcome.kind !== "created") throw new Error("not created");
+    const token = /token=([\w-]+)/.exec(outcome.mail.text)![1]!;
+    const check = (tk: string) => http<{ firstPassword?: boolean; error?: { message: string } }>(server.baseUrl, "GET", `/api/auth/reset-password?token=${tk}`);
+
+    expect((await check(token)).json).toEqual({ firstPassword: true });
+    // Checking does not use the link up.
+    expect((await check(token)).json).toEqual({ firstPassword: true });
+    const set = await http(server.baseUrl, "POST", "/api/auth/new-password", { body: { token, password: "Florain-2026!" } });
+    expect(set.status).toBe(200);
+    expect(sent).toEqual([]);
+    const { rows } = await t.db.query("SELECT details FROM audit_log WHERE action = 'password.reset'");
+    expect(rows).toEqual([{ details: { deviceLoginsRemoved: 0, firstPassword: true } }]);
+
+    // Used, it says so at once, before any password is typed; a made-up one alike.
+    for (const tk of [token, "not-a-token"]) {
+      const used = await check(tk);
+      expect(used.status).toBe(400);
+      expect(used.json.error!.message).toBe("This password reset link is invalid or has expired. Please ask for a new one.");
+    }
+
+    // A link asked for later is to change the password she has now: the mail tells her it changed.
+    await http(server.baseUrl, "POST", "/api/auth/reset-password", { body: { email: "ada@florain.example" } });
+    for (let i = 0; i < 100 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const again = /token=([\w-]+)/.exec(sent[0]!.text)![1]!;
+    expect((await check(again)).json).toEqual({ firstPassword: false });
+    expect((await http(server.baseUrl, "POST", "/api/auth/new-password", { body: { token: again, password: "Florain-2027!" } })).status).toBe(200);
+    expect(sent.map((m) => m.subject)).toHaveLength(2);
+    expect(sent[1]!.text).toMatch(/changed/);
+  });
+
+  it("a link asked for when the welcome link expired unused is still for a first password", async () => {
+    await emptyDatabase();
+    const sent: Mail[] = [];
+    const server = await t.startServer({ mailer: { send: async (m) => void sent.push(m) }, env: { PUBLIC_URL: "https://florain.example" } });
+    await setUpAssociation(t.db, SETTINGS, parse(FLORAIN), "en-US");
+    await t.db.query("UPDATE password_resets SET expires_at = now() - interval '1 second'");
+    await http(server.baseUrl, "POST", "/api/auth/reset-password", { body: { email: "ada@florain.example" } });
+    for (let i = 0; i < 100 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const token = /token=([\w-]+)/.exec(sent[0]!.text)![1]!;
+    expect((await http(server.baseUrl, "GET", `/api/auth/reset-password?token=${token}`)).json).toEqual({ firstPassword: true });
+    expect((await http(server.baseUrl, "POST", "/api/auth/new-password", { body: { token, password: "Florain-2026!" } })).status).toBe(200);
+    expect(sent).toHaveLength(1);
   });
 
   it("a server started before setup says so and refuses sign-ups; once setup runs, it serves the association at once", async () => {

@@ -40,6 +40,7 @@ export const EXPECTED: Record<RouteName, Expected> = {
   canResetPassword: same(200),
   signup: same(409),
   resetPassword: same(404),
+  resetLink: same(400),
   setNewPassword: same(400),
   confirmEmail: same(400),
   getMyContact: member(200),

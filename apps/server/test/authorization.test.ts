@@ -200,6 +200,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   // A taken address per caller, so the per-account sign-up limit does not answer first.
   signup: (role) => ({ body: { email: (role === "anonymous" ? payee : people[role]).email, firstName: "A", lastName: "B", password: "Longer-Pass-1" } }),
   resetPassword: () => ({ body: { email: `nobody-${randomUUID()}@example.org` } }),
+  resetLink: () => ({ query: { token: "not-a-token" } }),
   setNewPassword: () => ({ body: { token: "not-a-token", password: "Longer-Pass-1" } }),
   confirmEmail: () => ({ body: { token: "not-a-token" } }),
   getMyContact: () => ({}),

@@ -96,21 +96,81 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
 
 const quiet = { log: () => {} };
 
+/** The environment of `npm run serve` on the embedded database in `dataDir`, on `port`. */
+function serveEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "APP_CONFIG", "TEST_PG_URL"]) delete env[k];
+  return Object.assign(env, { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", WEB_DIR: NO_WEB_DIR });
+}
+
+/** The server as `npm run serve` (or `npm start` with `--demo`) runs it. */
+function serve(env: NodeJS.ProcessEnv, args: string[] = []) {
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", ...args], {
+    cwd: ROOT,
+    env,
+    // Its own process group, so one kill takes the node process and anything it left behind.
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | string | null>((r) => child.once("exit", (code, signal) => r(code ?? signal)));
+  return { child, exited, output: () => output };
+}
+
+async function healthy(base: string, proc: ReturnType<typeof serve>): Promise<void> {
+  await until("the server's health check", 90_000, async () => {
+    if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output()}`);
+    try {
+      return (await fetch(base + buildPath("health"))).ok;
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function signIn(base: string, login: string, password: string): Promise<number> {
+  const r = await fetch(base + buildPath("login"), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login, password }),
+  });
+  return r.status;
+}
+
+/** The postmaster's pid, from the cluster's pid file. */
+const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+
 describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
-  it("takes over from a server left running by a crashed process, keeping its data", async () => {
-    const dir = tempDir("leftover");
+  it("joins a PostgreSQL already running on its data folder, never stops it while in use, and the last user stops it", async () => {
+    const dir = tempDir("join");
     const first = await startEmbeddedPostgres(dir, quiet);
     clusters.push(first);
-    await query(first.url, "CREATE TABLE notes (t text); INSERT INTO notes VALUES ('before the crash')");
+    await query(first.url, "CREATE TABLE notes (t text); INSERT INTO notes VALUES ('from the first')");
 
-    // The first server is never stopped: as if the node process that started it had died.
+    // A second start on the same folder: the first's server keeps running and serves both.
     const second = await startEmbeddedPostgres(dir, quiet);
     clusters.push(second);
-    expect(second.pid).not.toBe(first.pid);
-    expect(alive(first.pid)).toBe(false);
-    expect(await query(second.url, "SELECT t FROM notes")).toEqual([{ t: "before the crash" }]);
+    expect(second.joined).toBe(true);
+    expect(first.joined).toBe(false);
+    expect(second.pid).toBe(first.pid);
+    expect(await query(second.url, "SELECT t FROM notes")).toEqual([{ t: "from the first" }]);
+
+    // The first instance's connection (its pool) is still open: the second stopping, or exiting
+    // abruptly, leaves the server to it.
+    const firstsPool = new pg.Client({ connectionString: first.url });
+    await firstsPool.connect();
+    second.stopSync();
     await second.stop();
-    expect(alive(second.pid)).toBe(false);
+    expect(alive(first.pid)).toBe(true);
+    expect((await firstsPool.query("SELECT t FROM notes")).rows).toEqual([{ t: "from the first" }]);
+    await firstsPool.end();
+
+    // As if the first's node process had died: the one that joined is now the last user.
+    await second.stop();
+    expect(alive(first.pid)).toBe(false);
   });
 
   it("refuses a data folder made by another major version, saying how to move the data", async () => {
@@ -150,18 +210,41 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
     bystander.kill("SIGKILL");
   });
 
+  it("a second server started on the same data folder joins the first's database: the first keeps answering sign-ins", async () => {
+    const dataDir = tempDir("two-serves");
+    const [port1, port2] = [await freePort(), await freePort()];
+    const [base1, base2] = [`http://127.0.0.1:${port1}`, `http://127.0.0.1:${port2}`];
+    // The first as `npm start` (with the demo's members), the second as `npm run serve` beside it.
+    const first = serve(serveEnv(dataDir, port1), ["--demo"]);
+    await healthy(base1, first);
+    expect(await signIn(base1, "alice@example.com", "Demo1234!")).toBe(200);
+    const pgPid = postmasterPid(dataDir);
+
+    const second = serve(serveEnv(dataDir, port2));
+    await healthy(base2, second);
+    expect(second.output()).toMatch(/joining the PostgreSQL already running on this data folder/);
+    expect(postmasterPid(dataDir)).toBe(pgPid);
+    expect(await signIn(base1, "alice@example.com", "Demo1234!")).toBe(200);
+    expect(await signIn(base2, "bob@example.com", "Demo1234!")).toBe(200);
+    expect((await fetch(base1 + buildPath("ready"))).status).toBe(200);
+
+    // The second stopping leaves the database to the first, which goes on serving.
+    process.kill(second.child.pid!, "SIGTERM");
+    expect(await second.exited).toBe(0);
+    expect(alive(pgPid)).toBe(true);
+    expect(await signIn(base1, "carol@example.com", "Demo1234!")).toBe(200);
+
+    // The first, the last to use it, takes PostgreSQL down with it.
+    process.kill(first.child.pid!, "SIGTERM");
+    expect(await first.exited).toBe(0);
+    await until("no process left in the data folder", 15_000, () => processesIn(dataDir).length === 0);
+  });
+
   it("keeps every acknowledged sign-up when the whole server is killed mid-stream", async () => {
     const dataDir = tempDir("crash");
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const k of ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "APP_CONFIG", "TEST_PG_URL"]) delete env[k];
-    Object.assign(env, {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      WEB_DIR: NO_WEB_DIR,
+    const env = Object.assign(serveEnv(dataDir, port), {
       // Durability is the database's business, not scrypt's: a cheaper hash means many more
       // acknowledged writes in flight when the kill lands.
       PASSWORD_HASH_COST: "12",
@@ -171,34 +254,10 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
     });
 
     // With the demo association: sign-up opens only on a database that has been set up.
-    const start = () => {
-      const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "--demo"], {
-        cwd: ROOT,
-        env,
-        // Its own process group, so one kill takes node and the PostgreSQL it started together.
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      children.push(child);
-      let output = "";
-      child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-      child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-      const exited = new Promise<number | string | null>((r) => child.once("exit", (code, signal) => r(code ?? signal)));
-      return { child, exited, output: () => output };
-    };
-    const healthy = async (proc: ReturnType<typeof start>) => {
-      await until("the server's health check", 90_000, async () => {
-        if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output()}`);
-        try {
-          return (await fetch(base + buildPath("health"))).ok;
-        } catch {
-          return false;
-        }
-      });
-    };
+    const start = () => serve(env, ["--demo"]);
 
     const run1 = start();
-    await healthy(run1);
+    await healthy(base, run1);
 
     const acknowledged: string[] = [];
     const refusals: string[] = [];
@@ -224,8 +283,11 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
     const workers = [worker(), worker(), worker()];
     // The kill comes in the middle of the load, once it has acknowledged a good many sign-ups.
     await until("sign-ups to be acknowledged", 60_000, () => acknowledged.length >= 30 || refusals.length > 0);
+    // The node process and its PostgreSQL (in a session of its own) die together, as in a power cut.
     const pid = run1.child.pid!;
+    const pgPid = postmasterPid(dataDir);
     process.kill(-pid, "SIGKILL");
+    process.kill(pgPid, "SIGKILL");
     stop = true;
     expect(await run1.exited).toBe("SIGKILL");
     await Promise.all(workers);
@@ -233,7 +295,7 @@ describe.skipIf(Boolean(process.env.TEST_PG_URL))("embedded PostgreSQL", () => {
     expect(acknowledged.length).toBeGreaterThan(10);
 
     const run2 = start();
-    await healthy(run2);
+    await healthy(base, run2);
     expect(run2.output()).toMatch(/stale postmaster\.pid|left running/);
 
     const lost: string[] = [];

@@ -24,7 +24,8 @@ describe("config.json", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
     expect(r.headers.get("cache-control")).toBe("no-cache");
-    expect(r.json).toEqual(resolveConfig({}));
+    // Once set up, the app bears the association's name (the test database's is "Association").
+    expect(r.json).toEqual({ ...resolveConfig({}), appName: "Association" });
     for (const key of Object.keys(DEFAULT_CONFIG)) expect(r.json, key).toHaveProperty(key);
     expect(r.json.lokapiHost).toBe("");
   });
@@ -32,22 +33,22 @@ describe("config.json", () => {
   it("points lokapiHost at PUBLIC_URL when it is set", async () => {
     const s = await t.startServer({ env: { PUBLIC_URL: "https://wallet.example.org/" } });
     const r = await http<AppConfig>(s.baseUrl, "GET", "/config.json");
-    expect(r.json).toEqual({ ...resolveConfig({}), lokapiHost: "https://wallet.example.org" });
+    expect(r.json).toEqual({ ...resolveConfig({}), appName: "Association", lokapiHost: "https://wallet.example.org" });
   });
 
-  it("fills the keys an association's file leaves out, and never lets it redirect the app elsewhere", async () => {
+  it("fills the keys an association's file leaves out, never lets it redirect the app elsewhere, and names the app after the association", async () => {
     const file = path.join(tmp, "config.json");
     fs.writeFileSync(file, JSON.stringify({ appName: "Lokal", lokapiHost: "odoo.example.com", accountsRefreshInterval: 3, hideProfile: true }));
     const s = await t.startServer({ env: { APP_CONFIG: file } });
     const r = await http<AppConfig>(s.baseUrl, "GET", "/config.json");
-    expect(r.json).toEqual({ ...resolveConfig({}), appName: "Lokal", accountsRefreshInterval: 10, hideProfile: true, lokapiHost: "" });
+    expect(r.json).toEqual({ ...resolveConfig({}), appName: "Association", accountsRefreshInterval: 10, hideProfile: true, lokapiHost: "" });
   });
 
   it("makes the web app manifest from the association's config: name, logo and colours", async () => {
     const plain = await http<Record<string, unknown>>(t.server.baseUrl, "GET", "/manifest.webmanifest");
     expect(plain.headers.get("content-type")).toContain("application/manifest+json");
     expect(plain.json).toMatchObject({
-      name: "Mutua",
+      name: "Association",
       display: "standalone",
       start_url: "/",
       icons: [{ src: "/logo.svg", type: "image/svg+xml", sizes: "any" }],
@@ -61,8 +62,8 @@ describe("config.json", () => {
     const s = await t.startServer({ env: { APP_CONFIG: file } });
     const r = await http<Record<string, unknown>>(s.baseUrl, "GET", "/manifest.webmanifest");
     expect(r.json).toMatchObject({
-      name: "Lokal",
-      short_name: "Lokal",
+      name: "Association",
+      short_name: "Association",
       theme_color: "#123456",
       background_color: "#fafafa",
       icons: [{ src: "/brand.png", type: "image/png" }],
@@ -164,7 +165,7 @@ describe("web app", () => {
     for (const p of ["/", "/wallet", "/reset-password?token=abc"]) {
       const r = await http(s.baseUrl, "GET", p);
       expect(r.status, `${p}: ${r.text.slice(0, 200)}`).toBe(200);
-      expect(r.text).toContain("<title>Mutua</title>");
+      expect(r.text).toContain("<title>Association</title>");
       expect(r.headers.get("cache-control")).toBe("no-cache");
     }
     const asset = await http(s.baseUrl, "GET", "/assets/app-abc123.js");
@@ -192,6 +193,28 @@ describe("web app", () => {
     const api = await http<ErrorJson>(s.baseUrl, "GET", "/api/nope");
     expect(api.status).toBe(404);
     expect(api.json.error.code).toBe(ErrorCode.notFound);
+  });
+
+  it("titles the app's page and config.json after the association, following a rename at once", async () => {
+    const web = path.join(tmp, "dist-titled");
+    fs.mkdirSync(web, { recursive: true });
+    fs.writeFileSync(path.join(web, "index.html"), "<!doctype html><head><title>Mutua</title></head><div id=root></div>");
+    const s = await t.startServer({ env: { WEB_DIR: web } });
+    expect((await http(s.baseUrl, "GET", "/")).text).toContain("<title>Association</title>");
+    await t.db.query("UPDATE association SET name = $1", [`Le "Galet" & <Co>`]);
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await http<AppConfig>(s.baseUrl, "GET", "/config.json")).json.appName !== `Le "Galet" & <Co>`) {
+        if (Date.now() > deadline) throw new Error("config.json never took the new name");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const page = await http(s.baseUrl, "GET", "/sign-in");
+      expect(page.text).toContain("<title>Le &#34;Galet&#34; &#38; &#60;Co&#62;</title>");
+      expect(page.text).toContain("<div id=root></div>");
+      expect((await http<Record<string, unknown>>(s.baseUrl, "GET", "/manifest.webmanifest")).json.name).toBe(`Le "Galet" & <Co>`);
+    } finally {
+      await t.db.query("UPDATE association SET name = 'Association'");
+    }
   });
 
   it("compresses what it sends to clients that accept it", async () => {

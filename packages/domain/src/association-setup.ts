@@ -119,9 +119,36 @@ export type AssociationSetup = z.output<typeof AssociationSetup>;
 /** An association's setup as written in a file or typed. */
 export type AssociationSetupInput = z.input<typeof AssociationSetup>;
 
+/**
+ * The keys a setup file accepts, at each place in it (docs/operations.md, "First setup"): a key
+ * it refuses is named with the ones it takes there, so a misspelt or unknown one is put right at once.
+ */
+export const SETUP_FILE_KEYS: Record<string, readonly string[]> = {
+  "": ["association", "currency", "backends", "topUps", "reconversions", "bank", "administrator"],
+  association: ["name"],
+  currency: ["name", "symbol"],
+  backends: ["custodial", "ledger"],
+  "backends.custodial": ["topUpMin", "topUpMax"],
+  "backends.ledger": ["floor", "ceiling", "topUpMin", "topUpMax"],
+  bank: ["iban", "bic", "holder"],
+  administrator: ["firstName", "lastName", "email"],
+};
+
 /** Each problem of a setup, with where it is: "backends.ledger.floor: The floor is 0 or below…". */
 export function setupProblems(error: z.ZodError): string[] {
-  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(the file)"}: ${i.message}`);
+  return error.issues.map((i) => {
+    const at = i.path.join(".");
+    const where = at === "" ? "(the file)" : at;
+    if (i.code === "unrecognized_keys") {
+      const accepted = SETUP_FILE_KEYS[at];
+      const keys = i.keys.map((k) => `"${k}"`).join(", ");
+      const what = at === "backends" ? "the kinds of backend are" : "the keys accepted here are";
+      return `${where}: ${i.keys.length === 1 ? "Unrecognized key" : "Unrecognized keys"} ${keys}${accepted ? `; ${what} ${accepted.join(", ")}` : ""}.`;
+    }
+    // Said here, not in the schema: the schema is in the web app's bundle, this only in setup's.
+    if (i.code === "invalid_type" && i.expected === "boolean") return `${where}: true or false is expected (without quotes).`;
+    return `${where}: ${i.message}`;
+  });
 }
 
 /**

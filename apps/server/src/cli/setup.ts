@@ -7,7 +7,7 @@ import { migrate } from "../db/migrate";
 import { createPool } from "../db/pool";
 import { readSettings } from "../settings";
 import { readAssociation } from "../services/association/association";
-import { describeAssociation, setUpAssociation } from "../services/association/setup";
+import { describeAssociation, describeSetup, setUpAssociation } from "../services/association/setup";
 import { configuredMailer } from "../services/platform/mail";
 import { openTarget } from "./target";
 import { readConfigFile } from "../web";
@@ -58,6 +58,7 @@ async function main(): Promise<number> {
     }
     // The first administrator is written to in the association's language, as its members are.
     const outcome = await setUpAssociation(db, settings, setup, resolveConfig(readConfigFile(settings)).locales.defaultLanguage);
+    if (outcome.kind === "changedSince") return reportChangedSince(outcome.summary, outcome.differences);
     if (outcome.kind !== "created") return report(outcome.kind, outcome.summary, Boolean(fromFile));
     console.log("\n✓ The association is set up:");
     for (const line of outcome.summary) console.log(`  ${line}`);
@@ -83,7 +84,7 @@ function fail(message: string): number {
   return 1;
 }
 
-/** What is there already; a file that asked for another association fails, for the script that ran it. */
+/** What is there already; a file that asked for another association (another currency) fails, for the script that ran it. */
 function report(kind: "unchanged" | "exists", summary: string[], fromFile: boolean): number {
   console.log(
     kind === "unchanged"
@@ -92,6 +93,21 @@ function report(kind: "unchanged" | "exists", summary: string[], fromFile: boole
   );
   for (const line of summary) console.log(`  ${line}`);
   return kind === "exists" && fromFile ? 1 : 0;
+}
+
+/**
+ * The association the file set up, whose owners have changed its settings since: run again (a
+ * provisioning script does, every time), setup succeeds without changing anything, as a tool
+ * that brings a machine to a state does when it is there already. Setup starts an association; its
+ * owners run it from then on, in Association settings, and setup never undoes what they changed.
+ */
+function reportChangedSince(summary: string[], differences: string[]): number {
+  console.log("This association is already set up; nothing was changed. Its owners have changed its settings since (in Association settings),");
+  console.log("and setup leaves them as they are. What the file says that no longer holds:");
+  for (const line of differences) console.log(`  ${line}`);
+  console.log("The association now:");
+  for (const line of summary) console.log(`  ${line}`);
+  return 0;
 }
 
 export type SetupFileResult = { ok: true; setup: AssociationSetup } | { ok: false; problems: string[] };
@@ -197,9 +213,9 @@ async function ask(): Promise<AssociationSetup | null> {
       for (const p of setupProblems(parsed.error)) console.log(`  ✗ ${p}`);
       return null;
     }
-    console.log(
-      `\n${parsed.data.association.name}, ${parsed.data.currency.name} (${parsed.data.currency.symbol}), first administrator ${parsed.data.administrator.email}.`,
-    );
+    // Every choice made, before the one question that writes them.
+    console.log("\nThe association to set up:");
+    for (const l of describeSetup(parsed.data)) console.log(`  ${l}`);
     return (await yesNo("Set it up now?", true)) ? parsed.data : null;
   } catch (e) {
     if (e instanceof Ended) return null;

@@ -17,8 +17,17 @@ export interface EmbeddedPostgres {
   adminUrl: string;
   port: number;
   pid: number;
+  /**
+   * True when this process found the cluster already running (another Mutua on the same data
+   * folder, or one left by a process that died) and joined it rather than starting it.
+   */
+  joined: boolean;
+  /**
+   * Stops PostgreSQL unless another client still uses it (another instance on the same data
+   * folder, a backup): the last instance to stop takes it down.
+   */
   stop(): Promise<void>;
-  /** Best-effort synchronous stop for process exit handlers that cannot await. */
+  /** Best-effort synchronous stop for process exit handlers that cannot await; nothing for a joined server. */
   stopSync(): void;
 }
 
@@ -121,25 +130,106 @@ async function waitExit(pid: number, ms: number): Promise<boolean> {
   return !isAlive(pid);
 }
 
+/** Whether a PostgreSQL accepts connections with the cluster's password at `adminUrl`. */
+async function answers(adminUrl: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await c.connect();
+    await c.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+interface PidFile {
+  pid: number;
+  port: number;
+}
+
+function readPidFile(clusterDir: string): PidFile | null {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return null;
+  const [pidLine, , , portLine] = fs.readFileSync(pidFile, "utf8").split("\n");
+  return { pid: Number(pidLine), port: Number(portLine) };
+}
+
+const liveServer = (p: PidFile | null): p is PidFile => p !== null && Number.isInteger(p.pid) && p.pid > 0 && isAlive(p.pid) && isPostgres(p.pid);
+
 /**
- * A server left running by a crashed node process still holds the cluster: stop it (fast
- * shutdown, which keeps every committed transaction). A stale pid file is simply removed.
+ * A PostgreSQL that still runs the cluster but does not answer (hung, or stuck shutting down) is
+ * left by a dead run: stop it (fast shutdown, which keeps every committed transaction). A stale
+ * pid file (its process gone, or the pid now someone else's after a reboot) is simply removed.
+ * One that answers is never stopped here: it may be serving another instance, which joins it.
  */
 async function clearLeftover(clusterDir: string, log: (m: string) => void): Promise<void> {
-  const pidFile = path.join(clusterDir, "postmaster.pid");
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && isPostgres(pid)) {
-    log(`stopping a PostgreSQL left running by an earlier run (pid ${pid})`);
-    process.kill(pid, "SIGINT");
-    if (!(await waitExit(pid, 30_000))) {
-      process.kill(pid, "SIGQUIT");
-      await waitExit(pid, 10_000);
+  const found = readPidFile(clusterDir);
+  if (found === null) return;
+  if (liveServer(found)) {
+    log(`stopping a PostgreSQL left running by an earlier run that no longer answers (pid ${found.pid})`);
+    process.kill(found.pid, "SIGINT");
+    if (!(await waitExit(found.pid, 30_000))) {
+      process.kill(found.pid, "SIGQUIT");
+      await waitExit(found.pid, 10_000);
     }
   } else {
     log("removing a stale postmaster.pid left by a crash");
-    fs.rmSync(pidFile, { force: true });
+    fs.rmSync(path.join(clusterDir, "postmaster.pid"), { force: true });
   }
+}
+
+/** Sessions on the application database (an instance's pool, a backup) other than the caller's. */
+async function otherSessions(adminUrl: string): Promise<number> {
+  const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await c.connect();
+    const { rows } = await c.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND datname = $1 AND pid <> pg_backend_pid()",
+      [DB_NAME],
+    );
+    return rows[0]!.n;
+  } catch {
+    return 0; // nobody can use a server that does not answer
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** The handle's stop: the last user takes the server down, with a fast shutdown. */
+function handle(
+  fields: { url: string; adminUrl: string; port: number; pid: number; joined: boolean },
+  running: () => boolean,
+  log: (m: string) => void,
+): EmbeddedPostgres {
+  const { pid } = fields;
+  const shutdown = () => {
+    try {
+      process.kill(pid, "SIGINT");
+    } catch {
+      /* already gone, or not ours to stop */
+    }
+  };
+  // A joined server belongs to whoever started it: an exit handler here must not take it down.
+  const stopSync = () => {
+    if (!fields.joined && running()) shutdown();
+  };
+  return {
+    ...fields,
+    stopSync,
+    async stop() {
+      if (!running()) return;
+      // The last user stops it, joined or not: a server joined from a dead run would stay forever.
+      const others = await otherSessions(fields.adminUrl);
+      if (others > 0) {
+        log(`leaving PostgreSQL running (pid ${pid}): ${others} other session(s) still use it, such as another Mutua on this data folder`);
+        return;
+      }
+      shutdown();
+      await waitExit(pid, 30_000);
+    },
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -233,6 +323,16 @@ export async function startEmbeddedPostgres(
     );
   }
 
+  const adminUrlAt = (port: number) => `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const urlAt = (port: number) => `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`;
+  // Another Mutua on this data folder (or one that died and left its PostgreSQL behind) already
+  // runs the cluster: join it as a second instance, the way the command-line tools do. Stopping it
+  // would take the running instance down with it.
+  const found = readPidFile(clusterDir);
+  if (liveServer(found) && (await answers(adminUrlAt(found.port)))) {
+    log(`joining the PostgreSQL already running on this data folder (pid ${found.pid}, port ${found.port})`);
+    return handle({ url: urlAt(found.port), adminUrl: adminUrlAt(found.port), port: found.port, pid: found.pid, joined: true }, () => isAlive(found.pid), log);
+  }
   await clearLeftover(clusterDir, log);
   const port = opts.port ?? (await freePort());
   const out = fs.openSync(logFile, "a");
@@ -250,7 +350,9 @@ export async function startEmbeddedPostgres(
       "-c",
       `max_connections=${opts.maxConnections ?? 200}`,
     ],
-    { stdio: ["ignore", out, out], ...who, env: { ...process.env, LC_ALL: "C" } },
+    // Its own session: a Ctrl-C in the terminal reaches the node process only, which stops
+    // PostgreSQL itself unless another instance still uses it.
+    { stdio: ["ignore", out, out], ...who, env: { ...process.env, LC_ALL: "C" }, detached: true },
   );
   fs.closeSync(out);
   let exited = false;
@@ -258,7 +360,7 @@ export async function startEmbeddedPostgres(
     exited = true;
   });
 
-  const adminUrl = `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const adminUrl = adminUrlAt(port);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`embedded PostgreSQL exited during start-up:\n${tail(logFile)}`);
@@ -279,27 +381,7 @@ export async function startEmbeddedPostgres(
     }
   }
 
-  const pid = child.pid!;
-  const stopSync = () => {
-    if (!exited) {
-      try {
-        process.kill(pid, "SIGINT");
-      } catch {
-        /* already gone */
-      }
-    }
-  };
-  return {
-    url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DB_NAME}`,
-    adminUrl,
-    port,
-    pid,
-    stopSync,
-    async stop() {
-      stopSync();
-      await waitExit(pid, 30_000);
-    },
-  };
+  return handle({ url: urlAt(port), adminUrl, port, pid: child.pid!, joined: false }, () => !exited, log);
 }
 
 /**
@@ -308,11 +390,8 @@ export async function startEmbeddedPostgres(
  */
 export function runningEmbeddedUrl(dataDir: string): string | null {
   const root = path.resolve(dataDir);
-  const pidFile = path.join(root, "pg", "postmaster.pid");
-  if (!fs.existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = fs.readFileSync(pidFile, "utf8").split("\n");
-  const pid = Number(pidLine);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgres(pid)) return null;
+  const found = readPidFile(path.join(root, "pg"));
+  if (!liveServer(found)) return null;
   const password = fs.readFileSync(path.join(root, "pg-password"), "utf8").trim();
-  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${Number(portLine)}/${DB_NAME}`;
+  return `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${found.port}/${DB_NAME}`;
 }

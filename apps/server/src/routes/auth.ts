@@ -4,7 +4,7 @@ import { rememberLanguage } from "../services/platform/language";
 import { operation } from "../http/contract";
 import { clearSessionCookie, sessionToken, signedIn } from "../http/auth";
 import { login, signup } from "../services/members/members";
-import { requestPasswordReset, setNewPassword } from "../services/members/password-reset";
+import { resetLinkState, requestPasswordReset, setNewPassword } from "../services/members/password-reset";
 import { confirmEmail } from "../services/members/email-confirmation";
 import { revokeSession } from "../services/members/sessions";
 
@@ -41,6 +41,8 @@ export function authRoutes(app: FastifyInstance, deps: AppDeps): void {
     await confirmEmail(db, settings, req.ip, body.token);
     return { ok: true as const };
   });
+
+  operation(app, deps, "resetLink", async ({ req, query }) => resetLinkState(db, settings, req.ip, query.token));
 
   operation(app, deps, "setNewPassword", async ({ req, body }) => {
     await setNewPassword(db, settings, deps.mailer, req.ip, body.token, body.password, deps.defaultLanguage);

@@ -33,6 +33,8 @@ export const memberRoutes = {
   canResetPassword: { method: "GET", path: "/api/auth/can-reset-password", access: "public" },
   signup: { method: "POST", path: "/api/auth/signup", access: "public" },
   resetPassword: { method: "POST", path: "/api/auth/reset-password", access: "public" },
+  /** Whether a mailed link to choose a password still works (?token=, as in the link itself), asked when its page opens. */
+  resetLink: { method: "GET", path: "/api/auth/reset-password", access: "public" },
   setNewPassword: { method: "POST", path: "/api/auth/new-password", access: "public" },
   confirmEmail: { method: "POST", path: "/api/auth/confirm-email", access: "public" },
   getMyContact: { method: "GET", path: "/api/me", access: "member" },

@@ -100,6 +100,12 @@ export const NewPasswordBody = z.object({
   password: z.string().max(MEMBER_PASSWORD_RULES.maxLength),
 });
 
+/** A mailed link's token, checked when its page opens, before any password is typed. */
+export const ResetLinkQuery = z.object({ token: z.string().min(1).max(200) });
+
+/** A link that still works: `firstPassword` when it is for choosing a first password (the first administrator's), not a new one. */
+export const ResetLink = z.object({ firstPassword: z.boolean() });
+
 /**
  * What tells a member apart from others whose names look the same (same searchKey: case, accents,
  * compatibility forms, spaces, invisible characters): when they joined, a month ("2024-03"), or a

@@ -194,8 +194,15 @@ async function saveBackend(
   );
 }
 
-/** The settings that differ, before and after, by their path ("money.currencySymbol"). */
+/**
+ * The settings that differ, before and after, by their path ("money.currencySymbol"); a backend's
+ * by its id ("money.backends.ledger:florain.floor"), which says which one it is, where its place in
+ * the list would not.
+ */
 function changed(before: Settings, after: Settings): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const byId = (x: Settings) => ({ ...x, money: { ...x.money, backends: Object.fromEntries(x.money.backends.map((b) => [b.id, b])) } });
+  before = byId(before) as unknown as Settings;
+  after = byId(after) as unknown as Settings;
   const out = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   const walk = (a: unknown, b: unknown, at: string) => {
     if (at === "updatedAt") return;

@@ -20,6 +20,12 @@ export type SetupOutcome =
   | { kind: "created"; summary: string[]; mail: Mail }
   /** The same association was set up already: nothing changed. */
   | { kind: "unchanged"; summary: string[] }
+  /**
+   * The same association (its currency), set up already, whose settings have changed since (its
+   * owners change them in the app): nothing changed; `differences` are the file's lines that no
+   * longer hold, as it says them.
+   */
+  | { kind: "changedSince"; summary: string[]; differences: string[] }
   /** Another association (or members made otherwise) is there: nothing changed. */
   | { kind: "exists"; summary: string[] };
 
@@ -37,7 +43,16 @@ export async function setUpAssociation(db: Db, s: Pick<Settings, "publicUrl">, i
     const existing = await readAssociation(tx);
     if (existing) {
       const summary = await describeAssociation(tx, existing);
-      return { kind: (await sameAnswers(tx, existing, input)) ? "unchanged" : "exists", summary };
+      if (await sameAnswers(tx, existing, input)) return { kind: "unchanged", summary };
+      // Its currency is the association's identity (names and limits are the owners' to change).
+      if (existing.currency.id !== currencySlug(input.currency.name)) return { kind: "exists", summary };
+      const admin = await tx.query("SELECT 1 FROM members WHERE email = $1", [input.administrator.email]);
+      // Amounts are compared in the symbol the currency has now: a new symbol is one difference, not one per backend.
+      const inSymbolNow = describeSetup(input, existing.currency.symbol);
+      const differences = describeSetup(input).filter(
+        (l, i) => !summary.includes(l) && !summary.includes(inSymbolNow[i]!) && !(l.startsWith("First administrator:") && admin.rowCount === 1),
+      );
+      return { kind: "changedSince", summary, differences };
     }
     const { rows } = await tx.query<{ currencies: number; members: number }>(
       "SELECT (SELECT count(*)::int FROM currencies) AS currencies, (SELECT count(*)::int FROM members) AS members",
@@ -93,12 +108,16 @@ async function create(tx: Tx, s: Pick<Settings, "publicUrl">, input: Association
     canManageAssociation: true,
   });
   const { token, hash } = newToken();
-  await tx.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
+  // A link to choose a first password: its page and its aftermath say so (no "password changed").
+  await tx.query("INSERT INTO password_resets (token_hash, member_id, expires_at, first_password) VALUES ($1, $2, now() + make_interval(secs => $3), true)", [
     hash,
     adminId,
     WELCOME_LINK_SECONDS,
   ]);
-  await audit(tx, adminId, "association.setup", "association", {
+  // Run from the command line, by whoever runs the server: no member did it (the administrator
+  // it names did not exist until now), and the console says it came from the server's operator.
+  await audit(tx, null, "association.setup", "association", {
+    by: "npm run setup",
     name: input.association.name,
     currency: { name: input.currency.name, symbol: input.currency.symbol },
     backends: Object.keys(input.backends).filter((k) => input.backends[k as "custodial" | "ledger"]),
@@ -144,7 +163,35 @@ export async function describeAssociation(tx: Queryable, a: Association): Promis
         `top-ups from ${b.min_credit_amount === null ? "any amount" : `${formatCents(b.min_credit_amount)} ${sym}`} to ${b.max_credit_amount === null ? "any amount" : `${formatCents(b.max_credit_amount)} ${sym}`}`,
     ),
     `Top-ups ${a.topUps ? "on" : "off"}, reconversions ${a.reconversions ? "on" : "off"}`,
+    bankLine(a.bank.iban, a.bank.bic, a.bank.holder),
     `Owners: ${owners.rows.map((o) => `${o.name} <${o.email}>`).join(", ") || "none"}; ${members.rows[0]!.n} ${members.rows[0]!.n === 1 ? "member" : "members"} in all`,
+  ];
+}
+
+const bankLine = (iban: string, bic: string, holder: string) => `Bank account: IBAN ${iban || "none"}, BIC ${bic || "none"}, holder ${holder}`;
+
+/**
+ * Every choice of a setup, one line each, in describeAssociation's words: the terminal's recap
+ * before "Set it up now?", and what a setup file says that an association may no longer hold
+ * (`amountSymbol`: the symbol its amounts are written with).
+ */
+export function describeSetup(input: AssociationSetup, amountSymbol = input.currency.symbol): string[] {
+  const sym = amountSymbol;
+  const slug = currencySlug(input.currency.name);
+  const topUps = (b: { topUpMin: bigint; topUpMax: bigint }) => `top-ups from ${formatCents(b.topUpMin)} ${sym} to ${formatCents(b.topUpMax)} ${sym}`;
+  const { custodial, ledger } = input.backends;
+  return [
+    `Association: ${input.association.name}`,
+    `Currency: ${input.currency.name} (${input.currency.symbol})`,
+    ...(custodial ? [`Backend custodial:${slug}: ${topUps(custodial)}`] : []),
+    ...(ledger
+      ? [
+          `Backend ledger:${slug}: mutual credit from ${formatCents(ledger.floor)} ${sym}${ledger.ceiling === null ? ", no ceiling" : ` to ${formatCents(ledger.ceiling)} ${sym}`}; ${topUps(ledger)}`,
+        ]
+      : []),
+    `Top-ups ${input.topUps ? "on" : "off"}, reconversions ${input.reconversions ? "on" : "off"}`,
+    bankLine(input.bank.iban, input.bank.bic, input.bank.holder || input.association.name),
+    `First administrator: ${input.administrator.firstName} ${input.administrator.lastName} <${input.administrator.email}>`,
   ];
 }
 

@@ -55,14 +55,32 @@ export async function resetLinkMail(
 ): Promise<Mail> {
   if (!s.allowResetPassword) throw new Refusal(ErrorCode.resetDisabled, { id: SM.resetDisabled });
   const { token, hash } = newToken();
-  await db.query("INSERT INTO password_resets (token_hash, member_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))", [
-    hash,
-    member.id,
-    s.resetTokenTtlSeconds,
-  ]);
+  // A member who never chose a password (the first administrator whose link expired) still
+  // chooses their first one with this link: it says so, like the link it stands in for.
+  await db.query(
+    `INSERT INTO password_resets (token_hash, member_id, expires_at, first_password)
+     VALUES ($1, $2, now() + make_interval(secs => $3),
+             EXISTS (SELECT 1 FROM password_resets WHERE member_id = $2 AND first_password AND used_at IS NULL))`,
+    [hash, member.id, s.resetTokenTtlSeconds],
+  );
   const link = `${s.publicUrl}/reset-password?token=${token}`;
   const minutes = Math.round(s.resetTokenTtlSeconds / 60);
   return accountMail(writingLanguage(member.language, defaultLanguage), member.email, member.first_name, { kind: "passwordReset", minutes, link });
+}
+
+/**
+ * Whether a mailed link still works, for its page to say at once when it does not (before any
+ * password is typed), and whether it is for a first password. Counted with the links' uses per
+ * address, so that it is no cheaper way of guessing tokens.
+ */
+export async function resetLinkState(db: Db, s: Settings, ip: string, token: string): Promise<{ firstPassword: boolean }> {
+  await hit(db, `new-password:ip:${ip}`, s.limits.resetPerIp);
+  const { rows } = await db.query<{ first_password: boolean }>(
+    "SELECT first_password FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()",
+    [tokenHash(token)],
+  );
+  if (rows.length === 0) throw new Refusal(ErrorCode.invalidResetToken, { id: SM.resetTokenInvalid });
+  return { firstPassword: rows[0]!.first_password };
 }
 
 /**
@@ -81,13 +99,14 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: st
   const valid = await db.query("SELECT 1 FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()", [tokenHash(token)]);
   if (valid.rowCount === 0) throw new Refusal(ErrorCode.invalidResetToken, { id: SM.resetTokenInvalid });
   const hash = await hashPasswordInTurn(password);
-  const { memberId, released } = await inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<{ member_id: bigint }>(
+  const { memberId, released, first } = await inTransaction(db, async (tx) => {
+    const { rows } = await tx.query<{ member_id: bigint; first_password: boolean }>(
       `UPDATE password_resets SET used_at = now()
-       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING member_id`,
+       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING member_id, first_password`,
       [tokenHash(token)],
     );
     const memberId = rows[0]?.member_id;
+    const first = rows[0]?.first_password === true;
     if (memberId === undefined) throw new Refusal(ErrorCode.invalidResetToken, { id: SM.resetTokenInvalid });
     await tx.query("UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1", [memberId, hash]);
     // Other links sent before this one must not reset the password again.
@@ -98,8 +117,10 @@ export async function setNewPassword(db: Db, s: Settings, mailer: Mailer, ip: st
     await markAddressProven(tx, memberId);
     await revokeAllSessions(tx, memberId);
     const devices = await revokeDeviceLogins(tx, memberId);
-    await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices });
-    return { memberId, released };
+    await audit(tx, memberId, "password.reset", `member:${memberId}`, { deviceLoginsRemoved: devices, ...(first ? { firstPassword: true } : {}) });
+    return { memberId, released, first };
   });
-  await tellPasswordChanged(db, mailer, s, memberId, released > 0 ? "byLinkPasskeysGone" : "byLink", defaultLanguage);
+  // A first password changed nothing anyone had: no "your password was changed" mail, which would
+  // only alarm the new administrator.
+  if (!first) await tellPasswordChanged(db, mailer, s, memberId, released > 0 ? "byLinkPasskeysGone" : "byLink", defaultLanguage);
 }

@@ -158,14 +158,24 @@ describe("the trade balance with linked associations", () => {
 });
 
 describe("a right with a single holder", () => {
-  it("is named, one line per such right, since that administrator's own wallets and top-ups need another", () => {
-    render(wrap(<SoleAdministratorNotice holders={{ accounts: 2, credits: 1, both: 1 }} />));
+  const NONE = { accountValidation: false, creditValidation: false, both: false, owner: false };
+  it("is named to an owner, one line per such right, since that administrator's own wallets and top-ups need another", () => {
+    render(wrap(<SoleAdministratorNotice holders={{ accounts: 2, credits: 1, both: 1 }} viewer={{ ...NONE, owner: true }} />));
     expect(screen.getByRole("note").textContent).toBe(
       "Only one administrator can validate credits: their own top-ups need a second administrator." +
         "Only one administrator holds both rights: their own reconversions and limits need a second administrator.",
     );
     cleanup();
-    render(wrap(<SoleAdministratorNotice holders={{ accounts: 3, credits: 2, both: 2 }} />));
+    render(wrap(<SoleAdministratorNotice holders={{ accounts: 3, credits: 2, both: 2 }} viewer={{ ...NONE, owner: true }} />));
     expect(screen.queryByRole("note")).toBeNull();
+  });
+
+  it("is shown only to those it concerns: the holder of that right, not a member of the board alone", () => {
+    const holders = { accounts: 1, credits: 1, both: 1 };
+    render(wrap(<SoleAdministratorNotice holders={holders} viewer={NONE} />));
+    expect(screen.queryByRole("note")).toBeNull();
+    cleanup();
+    render(wrap(<SoleAdministratorNotice holders={holders} viewer={{ ...NONE, creditValidation: true }} />));
+    expect(screen.getByRole("note").textContent).toBe("Only one administrator can validate credits: their own top-ups need a second administrator.");
   });
 });

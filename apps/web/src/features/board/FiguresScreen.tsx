@@ -6,6 +6,7 @@ import { Icon, PaidIcon, WarningIcon } from "../../ui/icons";
 import { optionalLazy } from "../../ui/optional-lazy";
 import { Skeleton } from "../../ui/Skeleton";
 import { SoleAdministratorNotice } from "../association";
+import { useRights } from "../../data/session";
 import { BooksSection } from "./BooksSection";
 import type { FlowsChartProps } from "./FlowsChart";
 import { countText, monthText, percentText, tickText, volumeNumber } from "./labels";
@@ -28,6 +29,8 @@ const FlowsChart = optionalLazy<FlowsChartProps>(() => import("./FlowsChart").th
 export function FiguresScreen() {
   const { i18n } = useLingui();
   const state = useFiguresScreen();
+  // The notice of a right with a single holder is for that holder and the owners, not the board alone.
+  const rights = useRights();
   return (
     <main className="page figures">
       <h1>{i18n._("Figures")}</h1>
@@ -39,7 +42,7 @@ export function FiguresScreen() {
         onCheck={state.checkNow}
       />
       {/* After the ledger's health, whose problems come first on the page. */}
-      <SoleAdministratorNotice holders={state.health.data?.rightHolders} />
+      <SoleAdministratorNotice holders={state.health.data?.rightHolders} viewer={rights} />
       <PeriodControls state={state} />
       <FiguresView state={state} />
       <Suspense fallback={null}>

@@ -19,7 +19,8 @@ export function AboutDialog({ onClose }: { onClose: () => void }) {
       }
     >
       {config.logoUrl && <img className="about-logo" src={config.logoUrl} alt="" />}
-      <p className="about-version">{i18n._("{appName} version {appVersion}", { appName: config.appName, appVersion: APP_VERSION })}</p>
+      {/* The version is the software's, whose name is Mutua whatever the association calls its app. */}
+      <p className="about-version">{i18n._("{appName} version {appVersion}", { appName: "Mutua", appVersion: APP_VERSION })}</p>
       <p>
         {i18n._("A wallet for local and complementary currencies, following the work of the Lokavaluto community.")}{" "}
         <a href="https://lokavaluto.fr" target="_blank" rel="noopener noreferrer">

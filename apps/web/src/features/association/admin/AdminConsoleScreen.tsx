@@ -7,6 +7,7 @@ import { stageLabel, STAGES } from "../../payments";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { Skeleton } from "../../../ui/Skeleton";
 import { useLedgerHealth } from "../../../data/ledger-health";
+import { useRights } from "../../../data/session";
 import { useReconversions, useUnpaidTopUps } from "./queries";
 import { useAdvanceReconversion, useMarkTopUpPaid } from "./mutations";
 import { SoleAdministratorNotice } from "./SoleAdministratorNotice";
@@ -26,10 +27,11 @@ export function AdminConsoleScreen() {
   const { i18n } = useLingui();
   // Who holds each right comes with the ledger's health (the board's card; administrators read it too).
   const health = useLedgerHealth();
+  const rights = useRights();
   return (
     <main className="page admin-console">
       <h1>{i18n._("Administration")}</h1>
-      <SoleAdministratorNotice holders={health.data?.rightHolders} />
+      <SoleAdministratorNotice holders={health.data?.rightHolders} viewer={rights} />
       <Reconversions />
       <UnpaidOrders />
       <ConsoleWallets />

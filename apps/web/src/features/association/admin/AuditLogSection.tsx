@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react";
 import type { AuditEntry, AuditKind } from "@mutua/domain";
 import { useFormat } from "../../../lib/format";
 import { Skeleton } from "../../../ui/Skeleton";
-import { AUDIT_KIND_WORDS, auditAction, auditActor } from "./audit-words";
+import { AUDIT_KIND_WORDS, auditAction, auditActor, auditChanges } from "./audit-words";
 import { useAuditPages } from "./queries";
 import { auditDays, type AuditDay } from "./audit-days";
 import { ConsoleSection } from "./ConsoleSection";
@@ -72,17 +72,28 @@ export function AuditLogSection() {
   );
 }
 
-/** One entry: what was done and at what time (its day is above it), then whom it concerned and who did it. */
+/**
+ * One entry: what was done and at what time (its day is above it), what it changed (a member's
+ * rights, the association's settings: each before and after), then whom it concerned and who did it.
+ */
 function AuditLine({ entry }: { entry: AuditEntry }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const at = new Date(entry.at);
+  const changes = auditChanges(i18n, entry);
   return (
     <li className="console-row audit-row">
       <span className="audit-what">{auditAction(i18n, entry)}</span>
       <time className="audit-when" dateTime={entry.at} title={fmt.dateTime(at)}>
         {fmt.time(at)}
       </time>
+      {changes.length > 0 && (
+        <ul className="audit-changes">
+          {changes.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ul>
+      )}
       <span className="audit-who">{[entry.subjectName, auditActor(i18n, entry)].filter(Boolean).join(" · ")}</span>
     </li>
   );

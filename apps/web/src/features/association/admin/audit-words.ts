@@ -1,6 +1,7 @@
 import type { I18n } from "@lingui/core";
 import type { AuditAction, AuditEntry, AuditKind, ReconversionView } from "@mutua/domain";
 import { stageLabel, STAGES } from "../../payments";
+import { localizeAmounts } from "../../../lib/i18n";
 
 /** The audit log's words: what each action was, the kinds it is filtered by, who did it. */
 
@@ -93,3 +94,79 @@ export const AUDIT_KIND_WORDS: Record<AuditKind, (i18n: I18n) => string> = {
 /** Who did it: a member, or the server's operator (a command such as npm run import). */
 export const auditActor = (i18n: I18n, e: AuditEntry): string =>
   e.actor === null ? i18n._("by the server's operator") : i18n._("by {name}", { name: e.actor });
+
+const RIGHTS = ["accounts", "credits", "board", "owner"] as const;
+const object = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** A right's name, as the member's page says it. */
+const RIGHT_WORDS: Record<(typeof RIGHTS)[number], (i18n: I18n) => string> = {
+  accounts: (i18n) => i18n._("Account validation"),
+  credits: (i18n) => i18n._("Credit validation"),
+  board: (i18n) => i18n._("Board"),
+  owner: (i18n) => i18n._("Owner"),
+};
+
+/** A setting's name by its path in the entry ("money.currencySymbol"), as the settings' page says it. */
+const SETTING_WORDS: Record<string, (i18n: I18n) => string> = {
+  "identity.name": (i18n) => i18n._("Association name"),
+  "identity.theme.primaryColor": (i18n) => i18n._("Main colour"),
+  "identity.theme.topBarColor": (i18n) => i18n._("Top bar"),
+  "identity.theme.topBarTextColor": (i18n) => i18n._("Top bar text"),
+  "identity.logoUrl": (i18n) => i18n._("Logo"),
+  "identity.helpUrl": (i18n) => i18n._("Help"),
+  "identity.cguUrl": (i18n) => i18n._("Terms of use"),
+  "identity.mapUrl": (i18n) => i18n._("Map"),
+  "identity.allowSignup": (i18n) => i18n._("Members can sign up"),
+  "identity.allowResetPassword": (i18n) => i18n._("Members can reset their password"),
+  "money.currencyName": (i18n) => i18n._("Currency name"),
+  "money.currencySymbol": (i18n) => i18n._("Currency symbol"),
+  "money.topUps": (i18n) => i18n._("Top-ups"),
+  "money.reconversions": (i18n) => i18n._("Reconversions"),
+  "money.bank.iban": () => "IBAN",
+  "money.bank.bic": () => "BIC",
+  "money.bank.holder": (i18n) => i18n._("Account holder"),
+};
+
+const BACKEND_WORDS: Record<string, (i18n: I18n) => string> = {
+  floor: (i18n) => i18n._("Mutual credit floor"),
+  ceiling: (i18n) => i18n._("Mutual credit ceiling"),
+  topUpMin: (i18n) => i18n._("Top-up minimum"),
+  topUpMax: (i18n) => i18n._("Top-up maximum"),
+};
+
+/** A setting's name; a backend's (by its id, "money.backends.ledger:florain.floor") says which wallets; an unknown one is its path. */
+function settingName(i18n: I18n, path: string): string {
+  const words = SETTING_WORDS[path];
+  if (words) return words(i18n);
+  const backend = /^money\.backends\.([^.]+)\.(\w+)$/.exec(path);
+  const field = backend && BACKEND_WORDS[backend[2]!];
+  if (!backend || !field) return path;
+  const id = backend[1]!;
+  // An entry written before backends were named by their id has only their place in the list.
+  const kind = id.startsWith("ledger:") ? i18n._("ledger wallets") : id.startsWith("custodial:") ? i18n._("custodial wallets") : null;
+  return kind ? `${field(i18n)} (${kind})` : field(i18n);
+}
+
+/** A value as the log shows it: on or off, none for an empty one, else as it was saved. */
+function valueWords(i18n: I18n, v: unknown): string {
+  if (v === true) return i18n._("on");
+  if (v === false) return i18n._("off");
+  if (v === null || v === undefined || v === "") return i18n._("none");
+  return typeof v === "string" || typeof v === "number" ? String(v) : JSON.stringify(v);
+}
+
+/**
+ * What an entry changed, one line a change ("Board: off → on", "Currency symbol: BZK → BUZ"): a
+ * member's rights and the association's settings keep their values before and after.
+ */
+export function auditChanges(i18n: I18n, e: AuditEntry): string[] {
+  const before = object(e.details.before);
+  const after = object(e.details.after);
+  // Amounts as the API writes them ("500.00") are shown as the member's language writes them.
+  const line = (setting: string, from: unknown, to: unknown) =>
+    i18n._("{setting}: {before} → {after}", localizeAmounts({ setting, before: valueWords(i18n, from), after: valueWords(i18n, to) }, i18n.locale));
+  if (e.action === "member.rights_changed")
+    return RIGHTS.filter((r) => typeof after[r] === "boolean" && before[r] !== after[r]).map((r) => line(RIGHT_WORDS[r](i18n), before[r] ?? false, after[r]));
+  if (e.action === "association.settings_changed") return Object.keys(after).map((path) => line(settingName(i18n, path), before[path], after[path]));
+  return [];
+}

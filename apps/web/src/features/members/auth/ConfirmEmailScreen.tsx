@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { useClient, useConfig } from "../../../lib/context";
 import { tr } from "../../../lib/i18n";
-import { accountErrorMessage } from "./errors";
+import { accountErrorMessage } from "./account-errors";
 
 /**
  * The page a sign-up's confirmation link opens (?token=): one tap confirms the address, then the

@@ -54,8 +54,10 @@ export function LoginScreen() {
   return (
     <main className="auth-page">
       <form className="card auth-card" onSubmit={submit} noValidate>
-        {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt={config.appName} />}
-        <h1>{i18n._("Sign in")}</h1>
+        {/* The association's logo and name, as its owners' settings preview the page; the logo is
+            decoration beside the name, which says it in words. The button says what the page is for. */}
+        {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt="" />}
+        <h1>{config.appName}</h1>
         {signInFor === "payment" && (
           <p className="notice info" role="status">
             {i18n._("Sign in to open the payment request: it is shown as soon as you are signed in.")}

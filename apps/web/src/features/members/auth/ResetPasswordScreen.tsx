@@ -1,14 +1,15 @@
 import { useState } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "../../../lib/router";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { RefusedError } from "@mutua/client";
 import { useLingui } from "@lingui/react";
-import { M, newPasswordProblems, normalizeEmail } from "@mutua/domain";
+import { ErrorCode, M, newPasswordProblems, normalizeEmail } from "@mutua/domain";
 import { useClient, useConfig } from "../../../lib/context";
 import { Field, PasswordField } from "../../../ui/Field";
 import { toast } from "../../../lib/toast";
 import { getLoginEmail, setLoginEmail } from "../../../lib/storage";
 import { tr } from "../../../lib/i18n";
-import { accountErrorMessage } from "./errors";
+import { accountErrorMessage } from "./account-errors";
 
 /** docs/spec.md §2 "Reset password screen"; with ?token= from the e-mailed link, the new-password form. */
 export function ResetPasswordScreen() {
@@ -73,6 +74,14 @@ function NewPasswordForm({ token }: { token: string }) {
   const { i18n } = useLingui();
   const client = useClient();
   const navigate = useNavigate();
+  // The link is checked as the page opens: a used or expired one says so at once, not after both
+  // passwords are typed. A first password (the first administrator's link) is not a "new" one.
+  const link = useQuery({
+    queryKey: ["reset-link", token],
+    queryFn: () => client.call("resetLink", { query: { token } }),
+    retry: false,
+    staleTime: Infinity,
+  });
   // A field's error shows once the member has typed in it.
   const [values, setValues] = useState<{ password?: string; confirmPassword?: string }>({});
   const problems = newPasswordProblems(values.password ?? "", values.confirmPassword ?? "");
@@ -90,6 +99,25 @@ function NewPasswordForm({ token }: { token: string }) {
     onError: (e) => toast.error(accountErrorMessage(e)),
   });
   const valid = !problems.password && !problems.confirmPassword;
+  if (link.error instanceof RefusedError && link.error.code === ErrorCode.invalidResetToken) {
+    return (
+      <div className="card auth-card">
+        <h1>{i18n._("This link no longer works")}</h1>
+        <p className="notice error" role="alert">
+          {tr(link.error.msg)}
+        </p>
+        <Link className="button primary wide" to="/reset-password" replace>
+          {i18n._("Ask for a new link")}
+        </Link>
+        <div className="auth-links">
+          <Link to="/">{i18n._("Sign in")}</Link>
+        </div>
+      </div>
+    );
+  }
+  // Until the link is known (a moment), the card waits rather than show a heading it would change.
+  if (link.isPending) return <div className="card auth-card" aria-busy="true" />;
+  const first = link.data?.firstPassword === true;
   return (
     <form
       className="card auth-card"
@@ -99,11 +127,11 @@ function NewPasswordForm({ token }: { token: string }) {
         if (valid && !save.isPending) save.mutate();
       }}
     >
-      <h1>{i18n._("Choose a new password")}</h1>
+      <h1>{first ? i18n._("Choose your password") : i18n._("Choose a new password")}</h1>
       <PasswordField label={i18n._("New password")} autoComplete="new-password" autoFocus {...field("password")} />
       <PasswordField label={i18n._("Confirm password")} autoComplete="new-password" {...field("confirmPassword")} />
       <button className="button primary wide" type="submit" disabled={!valid || save.isPending} aria-busy={save.isPending}>
-        {i18n._("Save the new password")}
+        {first ? i18n._("Save my password") : i18n._("Save the new password")}
       </button>
     </form>
   );

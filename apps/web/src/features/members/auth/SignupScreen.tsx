@@ -9,7 +9,7 @@ import { Field, PasswordField } from "../../../ui/Field";
 import { toast } from "../../../lib/toast";
 import { setLoginEmail } from "../../../lib/storage";
 import { tr } from "../../../lib/i18n";
-import { accountErrorMessage } from "./errors";
+import { accountErrorMessage } from "./account-errors";
 
 /** The domain's signup rules are the form's schema: one source for the app and the server. */
 const resolver: Resolver<SignupValues> = async (values) => {

@@ -9,21 +9,3 @@ export function loginErrorMessage(e: unknown): Msg {
   if (e instanceof RequestFailedError) return { id: M.requestFailed };
   return { id: M.loginUnexpected };
 }
-
-/** docs/spec.md §8 "Reset password" and signup: known refusals by their text, anything else the generic one. */
-export function accountErrorMessage(e: unknown): Msg {
-  if (e instanceof RefusedError) {
-    switch (e.code) {
-      case ErrorCode.emailTaken:
-      case ErrorCode.unknownUser:
-      case ErrorCode.rateLimited:
-      case ErrorCode.invalidResetToken:
-      case ErrorCode.invalidConfirmationToken:
-      case ErrorCode.signupDisabled:
-      case ErrorCode.resetDisabled:
-      case ErrorCode.validation:
-        return e.msg;
-    }
-  }
-  return { id: M.loginUnexpected };
-}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { setupI18n } from "@lingui/core";
+import type { AuditEntry } from "@mutua/domain";
+import english from "../../../locales/en-US.json";
+import french from "../../../locales/fr-FR.json";
+import { compilePlain } from "../../../lib/i18n";
+import { auditChanges } from "./audit-words";
+
+/** The app's i18n in `locale`, its plain messages compiled on the fly as the app does. */
+function i18nIn(locale: "en-US" | "fr-FR") {
+  const i18n = setupI18n({ locale, messages: { [locale]: (locale === "en-US" ? english : french).messages as never } });
+  i18n.setMessagesCompiler(compilePlain);
+  return i18n;
+}
+
+const entry = (action: string, details: Record<string, unknown>): AuditEntry =>
+  ({ id: "1", at: "2026-01-01T00:00:00.000Z", actor: "Ada Lovelace", action, subject: "association", subjectName: null, details }) as AuditEntry;
+
+describe("what an audit entry changed", () => {
+  const rights = entry("member.rights_changed", {
+    before: { accounts: true, credits: false, board: false, owner: true },
+    after: { accounts: true, credits: false, board: true, owner: false },
+  });
+  const settings = entry("association.settings_changed", {
+    before: { "money.currencySymbol": "BZK", "identity.allowSignup": true, "money.backends.ledger:buzz.topUpMax": "500.00", "identity.helpUrl": null },
+    after: {
+      "money.currencySymbol": "BUZ",
+      "identity.allowSignup": false,
+      "money.backends.ledger:buzz.topUpMax": "750.00",
+      "identity.helpUrl": "https://buzz.example/help",
+    },
+  });
+
+  it("names each right and setting that changed, before and after, in the member's language", () => {
+    expect(auditChanges(i18nIn("en-US"), rights)).toEqual(["Board: off → on", "Owner: on → off"]);
+    expect(auditChanges(i18nIn("en-US"), settings)).toEqual([
+      "Currency symbol: BZK → BUZ",
+      "Members can sign up: on → off",
+      "Top-up maximum (ledger wallets): 500.00 → 750.00",
+      "Help: none → https://buzz.example/help",
+    ]);
+    expect(auditChanges(i18nIn("fr-FR"), rights)).toEqual(["Bureau : non → oui", "Propriétaire : oui → non"]);
+    expect(auditChanges(i18nIn("fr-FR"), settings).slice(0, 3)).toEqual([
+      "Symbole de la monnaie : BZK → BUZ",
+      "Les membres peuvent s'inscrire : oui → non",
+      "Rechargement maximum (portefeuilles du registre) : 500,00 → 750,00",
+    ]);
+  });
+
+  it("says nothing more for other actions, and names an older entry's backend setting without its wallets", () => {
+    expect(auditChanges(i18nIn("en-US"), entry("password.reset", { deviceLoginsRemoved: 0 }))).toEqual([]);
+    expect(
+      auditChanges(
+        i18nIn("en-US"),
+        entry("association.settings_changed", { before: { "money.backends.0.floor": "-100.00" }, after: { "money.backends.0.floor": "-150.00" } }),
+      ),
+    ).toEqual(["Mutual credit floor: -100.00 → -150.00"]);
+  });
+});
