@@ -56,6 +56,8 @@ export const DuesPlan = z.object({
 /** The owners' page: the dues set (null: none), the zone their dates are in, today there, and the next collection date. */
 export const DuesSettings = z.object({
   plan: DuesPlan.nullable(),
+  /** The association's currency symbol, the amounts' unit. */
+  currency: z.string(),
   timeZone: z.string(),
   today: z.string(),
   nextDue: z.string().nullable(),
@@ -103,6 +105,10 @@ export const DuesRun = z.object({
       senderMemo: z.string(),
       recipientMemo: z.string(),
       key: z.string(),
+      /** When it is signed, as the server's clock reads it now: a signature is good for ten minutes. */
+      at: z.string(),
+      /** The canonical transfer message of it all (packages/domain/src/transfer.ts), which the device signs. */
+      message: z.string(),
     })
     .nullable(),
 });
@@ -114,6 +120,8 @@ export const MyDues = z.object({
   period: DuesPeriod.nullable(),
   amount: AmountString.nullable(),
   rate: z.string().nullable(),
+  /** The association's currency symbol, the amount's unit. */
+  currency: z.string(),
   runs: z.array(DuesRun),
 });
 

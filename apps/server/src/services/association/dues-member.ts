@@ -54,13 +54,16 @@ async function payment(db: Queryable, r: RunRow) {
         { account: "nant" as const, amount: split.split.nant },
       ]
     : [{ account: "nant" as const, amount: r.amount }];
-  return {
+  const payment = {
     to,
     parts: parts.filter((p) => p.amount > 0n).map((p) => ({ account: p.account, amount: formatCents(p.amount) })),
     senderMemo: r.memo,
     recipientMemo: r.memo,
     key: duesKey(r.member_id, r.period),
+    at: new Date().toISOString(),
   };
+  // The message the device signs, made here once: the app signs it as it is (the server checks it again, payDues).
+  return { ...payment, message: canonicalTransferMessage({ from: r.wallet_id, ...payment }) };
 }
 
 async function runView(db: Queryable, r: RunRow) {
@@ -81,8 +84,9 @@ async function runView(db: Queryable, r: RunRow) {
 export async function myDues(db: Db, me: bigint, fallbackZone: string) {
   const plan = await readPlan(db);
   const { rows: runs } = await db.query<RunRow>(`${RUNS} WHERE r.member_id = $1 ORDER BY r.period DESC LIMIT 24`, [me]);
-  const { rows: mine } = await db.query<{ next_due: string | null; business: boolean }>(
+  const { rows: mine } = await db.query<{ next_due: string | null; business: boolean; symbol: string | null }>(
     `SELECT (SELECT next_due::text FROM dues_members WHERE member_id = $1) AS next_due,
+            (SELECT c.symbol FROM association a JOIN currencies c ON c.id = a.currency_id) AS symbol,
             EXISTS (SELECT 1 FROM businesses WHERE member_id = $1 AND status = 'approved') AS business`,
     [me],
   );
@@ -94,6 +98,7 @@ export async function myDues(db: Db, me: bigint, fallbackZone: string) {
     period: plan?.period ?? null,
     amount: amount === null ? null : formatCents(amount),
     rate: plan?.rate_millionths ? rateText(plan.rate_millionths) : null,
+    currency: mine[0]!.symbol ?? "",
     runs: await Promise.all(runs.map((r) => runView(db, r))),
   };
 }

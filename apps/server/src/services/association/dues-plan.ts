@@ -59,9 +59,12 @@ export async function duesSettings(db: Queryable, fallbackZone: string) {
   const zone = await associationToday(db, fallbackZone);
   const timeZone = zone?.timeZone ?? fallbackZone;
   const today = zone?.today ?? new Date().toISOString().slice(0, 10);
-  const { rows } = await db.query<{ next: string | null }>("SELECT min(next_due)::text AS next FROM dues_members");
+  const { rows } = await db.query<{ next: string | null; symbol: string | null }>(
+    "SELECT (SELECT min(next_due)::text FROM dues_members) AS next, (SELECT c.symbol FROM association a JOIN currencies c ON c.id = a.currency_id) AS symbol",
+  );
   return {
     plan: plan && planView(plan),
+    currency: rows[0]?.symbol ?? "",
     timeZone,
     today,
     nextDue: plan ? (rows[0]?.next ?? firstPeriod(plan, today).date) : null,
