@@ -58,20 +58,18 @@ async function phone(email: string, landing: RegExp) {
   return s;
 }
 
-/**
- * Reloads the owner's Manage dues until `done` holds of its arrears, once they are shown: the
- * collection runs on the server's own poll.
- */
-async function until(page: Page, done: (arrears: Locator) => Promise<boolean>) {
+/** Waits until the database's `text` answers a row: the collection runs on the server's own poll. */
+async function untilDatabase(text: string, params: unknown[] = []) {
+  for (let i = 0; i < 300 && (await q(text, params)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  expect((await q(text, params)).length).toBeGreaterThan(0);
+}
+
+/** The owner's Manage dues, loaded again, once its arrears are shown. */
+async function arrearsShown(page: Page): Promise<Locator> {
+  await page.reload();
   const arrears = page.getByRole("region", { name: "Arrears" });
-  const shown = () => arrears.locator(".dues-row, .empty-state").first().waitFor();
-  await shown();
-  for (let i = 0; i < 60 && !(await done(arrears)); i++) {
-    await page.waitForTimeout(500);
-    await page.reload();
-    await shown();
-  }
-  expect(await done(arrears)).toBe(true);
+  await arrears.locator(".dues-row, .empty-state").first().waitFor();
+  return arrears;
 }
 
 describe("dues", () => {
@@ -94,7 +92,13 @@ describe("dues", () => {
 
     // The day comes (noon, UTC): the server's clock and its database's move to it.
     await server.moveTo(new Date(`${dueDay}T12:00:00Z`));
-    await until(owner.page, async (list) => (await list.getByText("Carol Petit").count()) > 0);
+    await untilDatabase("SELECT 1 FROM dues_members d JOIN members m ON m.id = d.member_id WHERE m.email = 'carol@example.com' AND d.next_due > $1::date", [
+      dueDay,
+    ]);
+    // The whole run is done once every member placed in the schedule has moved past the day.
+    await untilDatabase("SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM dues_members WHERE next_due <= $1::date)", [dueDay]);
+    let arrears = await arrearsShown(owner.page);
+    await arrears.getByText("Carol Petit").waitFor();
     const shops = await q<{ email: string; name: string; balance: string }>(
       `SELECT m.email, m.name, a.balance::text AS balance FROM businesses b JOIN members m ON m.id = b.member_id
          JOIN wallets w ON w.member_id = m.id AND w.role = 'member' JOIN accounts a ON a.wallet_id = w.id
@@ -109,7 +113,6 @@ describe("dues", () => {
     expect(first["bob@example.com"]).toEqual({ n: 1, cents: "200" });
     expect(first["carol@example.com"]).toBeUndefined();
     expect(first[late.email]).toBeUndefined();
-    const arrears = owner.page.getByRole("region", { name: "Arrears" });
     await arrears.getByText(late.name).first().scrollIntoViewIfNeeded();
     await shot(owner.page, "dues-360-en-US-arrears");
 
@@ -126,7 +129,12 @@ describe("dues", () => {
       body: JSON.stringify({ ...wallets, parts: [{ account: "main", amount: "10.00" }], senderMemo: "", recipientMemo: "", key: `dues-e2e-${Date.now()}` }),
     });
     expect(paid.status).toBe(200);
-    await until(owner.page, async (list) => (await list.getByText(late.name).count()) === 0);
+    await untilDatabase("SELECT 1 FROM dues_runs r JOIN members m ON m.id = r.member_id WHERE m.email = $1 AND r.period = $2::date AND r.status = 'paid'", [
+      late.email,
+      dueDay,
+    ]);
+    arrears = await arrearsShown(owner.page);
+    expect(await arrears.getByText(late.name).count()).toBe(0);
     const after = await charged();
     expect(after[late.email]).toEqual({ n: 1, cents: "500" });
     expect(after["alice@example.com"]).toEqual({ n: 1, cents: "200" });
