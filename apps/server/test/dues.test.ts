@@ -110,6 +110,11 @@ describe("dues", () => {
     expect(mine).toMatchObject({ mode: "fixed", period: "monthly", amount: "2.00" });
     expect(mine.runs).toEqual([expect.objectContaining({ period: today, amount: "2.00", status: "paid", pay: null })]);
     expect(mine.runs[0]!.transactionId).toMatch(/^tx_/);
+    // In the member's history, in words: the association, the period, the amount.
+    const history = (await people.ann!.api.call("getTransactions", { params: { walletId: people.ann!.wallet } })).json;
+    expect(history.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: mine.runs[0]!.transactionId, kind: "dues", amount: "-2.00", description: memo })]),
+    );
     await t.db.query("UPDATE dues_members SET next_index = 0, next_due = $1", [today]);
     await collect();
     expect((await duesMovements(people.ann!.wallet)).length).toBe(1);
