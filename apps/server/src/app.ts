@@ -35,6 +35,9 @@ import { requestId, requestLogging } from "./http/logging";
 import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
+import { duesSteps } from "./services/association/dues-collect";
+import { duesRoutes } from "./routes/dues";
+import { directoryConfig } from "@mutua/domain";
 import { scheduleLedgerChecks } from "./services/board/ledger-health";
 import { featuresOf } from "./services/platform/features";
 import { EventHub } from "./services/notifications/event-hub";
@@ -191,7 +194,16 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   // Every instance collects what falls due by the calendar (services/platform/due-work.ts); each
   // area's steps are listed here.
-  const dueWork = new DueWork([], settings.duePollSeconds * 1000, (m) => app.log.error(m));
+  const dues = {
+    db: deps.db,
+    timeZone: () => directoryConfig(config()).timeZone,
+    defaultLanguage: full.defaultLanguage,
+    retrySeconds: settings.duePollSeconds,
+  };
+  const dueWork = new DueWork([...duesSteps(dues)], settings.duePollSeconds * 1000, (m) => app.log.error(m));
+  duesRoutes(app, full, config, () => dueWork.wake());
+  // Money arriving may pay dues in arrears: the due work looks again soon (at most once a second).
+  hub.subscribeAll(throttled(() => dueWork.wake(), 1000));
   app.addHook("onReady", async () => {
     dueWork.start();
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));
@@ -214,4 +226,17 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   await webRoutes(app, settings, deps.db, config);
   return app;
+}
+
+/** `f`, called at most once per `ms`: a call within the window runs once at its end. */
+function throttled(f: () => void, ms: number): () => void {
+  let timer: NodeJS.Timeout | null = null;
+  return () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      f();
+    }, ms);
+    timer.unref();
+  };
 }

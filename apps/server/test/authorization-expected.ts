@@ -106,6 +106,14 @@ export const EXPECTED: Record<RouteName, Expected> = {
   reportOffer: { ...member(200), owner: 404 },
   listReportedOffers: admin("listReportedOffers"),
   hideOffer: admin("hideOffer"),
+  // Dues: each member reads their own and pays their own unpaid period (anybody else's: 404; the
+  // owner's here is refused for its signature); the owners (steward) set them, list and waive arrears.
+  getMyDues: member(200),
+  payDues: owner(403),
+  getDuesSettings: admin("getDuesSettings"),
+  saveDuesSettings: admin("saveDuesSettings"),
+  listDuesArrears: admin("listDuesArrears"),
+  waiveDues: admin("waiveDues"),
   // Opening a wallet is each member's own business; the owner already has one here.
   createUserAccount: { ...member(200), owner: 409 },
   // The owner re-registering their own file replaces it; another member presenting it is refused.

@@ -71,6 +71,8 @@ const own = {} as {
   askOfOwner: string;
   /** The owner's offer in the marketplace, with two photos: one to read, one to remove. */
   offer: string;
+  /** The owner's unpaid dues of their ledger wallet: theirs only to pay (with their device's signature). */
+  dues: string;
   offerPhoto: number;
   offerPhotoToRemove: number;
   /** The owner's business, listed (with its logo): anybody reads it, signed-in members pay it. */
@@ -159,6 +161,11 @@ beforeAll(async () => {
     `INSERT INTO businesses (public_id, member_id, status, name, accepts, photo_type, photo, photo_updated_at)
      VALUES ($1, $2, 'approved', 'The owner''s shop', ARRAY[$3], 'image/png', $4, now())`,
     [own.business, people.owner.id, custodial.id, TINY_PNG],
+  );
+  own.dues = "du_" + "a".repeat(24);
+  await t.db.query(
+    `INSERT INTO dues_runs (public_id, member_id, period, wallet_id, amount, memo, status) VALUES ($1, $2, '2026-01-01', $3, 200, 'Dues · January 2026', 'arrears')`,
+    [own.dues, people.owner.id, own.ledger.id],
   );
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await t.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
@@ -455,6 +462,15 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
     },
   }),
   getBusinessFigures: () => ({}),
+  getMyDues: () => ({}),
+  // Signed by no key: only the owner gets as far as the signature.
+  payDues: () => ({ params: { duesId: own.dues }, body: { parts: [{ account: "nant", amount: "2.00" }], at: new Date().toISOString(), signature: "0x00" } }),
+  getDuesSettings: () => ({}),
+  saveDuesSettings: () => ({
+    body: { mode: "fixed", period: "monthly", firstDate: "2099-01-01", memberAmount: "2.00", businessAmount: null, rate: null },
+  }),
+  listDuesArrears: () => ({}),
+  waiveDues: () => ({ params: { duesId: "du_" + "0".repeat(24) } }),
 };
 
 /** What the owner has, to compare before and after everybody else tried. */
@@ -497,6 +513,7 @@ async function ownerState() {
       [people.owner.id],
     ),
     business: await q("SELECT public_id, status, name, photo, updated_at FROM businesses WHERE member_id = $1", [people.owner.id]),
+    dues: await q("SELECT public_id, status, movement_id FROM dues_runs WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NotificationKind } from "@mutua/domain";
+import { NOTIFICATION_KINDS, type NotificationKind } from "@mutua/domain";
 import { smtpMailer } from "../src/services/platform/mail";
 import { currentPosition, eventsAfter } from "../src/services/notifications/member-events";
 import { claimEmail } from "../src/services/notifications/notification-deliveries";
@@ -213,6 +213,9 @@ function unsubscribePath(mail: { headers: Record<string, string> }): string {
 
 const form = (body: string) => ({ rawBody: body, headers: { "content-type": "application/x-www-form-urlencoded" } });
 
+/** Every kind of e-mail a member may choose, none chosen (each test turns on its own). */
+const ALL_OFF = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, false]));
+
 describe("e-mail notifications", () => {
   it("Bob opted in (in French): Alice pays, exactly one French message arrives, with a one-click unsubscribe", async () => {
     const alice = await person("Alice", "Martin", "100.00");
@@ -220,7 +223,7 @@ describe("e-mail notifications", () => {
     await optIn(alice, { payment_received: true, topup_credited: true, wallet_approved: true, reconversion_paid: true });
     expect(await optIn(bob, { payment_received: true }, "fr-FR")).toEqual({
       language: "fr-FR",
-      email: { payment_received: true, topup_credited: false, wallet_approved: false, reconversion_paid: false, money_asked: false, offer_paid: false },
+      email: { ...ALL_OFF, payment_received: true },
     });
     expect((await pay(alice, bob, "2.50", "Pain")).status).toBe(200);
     await settled(bob, 1);
@@ -347,14 +350,7 @@ describe("e-mail notifications", () => {
     expect(done.status).toBe(200);
     expect(done.text).toContain("C&#39;est fait : vous ne recevrez plus d&#39;e-mails sur l&#39;argent reçu.");
     // That kind only.
-    expect((await bob.api.call("getNotificationSettings")).json.email).toEqual({
-      payment_received: false,
-      topup_credited: true,
-      wallet_approved: false,
-      reconversion_paid: false,
-      money_asked: false,
-      offer_paid: false,
-    });
+    expect((await bob.api.call("getNotificationSettings")).json.email).toEqual({ ...ALL_OFF, topup_credited: true });
     // The page opened again says it is off, and has no button.
     const again = await http(one.baseUrl, "GET", link);
     expect(again.text).toContain("Vous ne recevez plus d&#39;e-mails sur l&#39;argent reçu.");
@@ -573,12 +569,12 @@ describe("notification settings", () => {
     const kim = await person("Kim", "Rose");
     expect((await kim.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: { payment_received: false, topup_credited: false, wallet_approved: false, reconversion_paid: false, money_asked: false, offer_paid: false },
+      email: { ...ALL_OFF },
     });
     await optIn(kim, { wallet_approved: true, reconversion_paid: true });
     expect((await kim.api.call("setNotificationSettings", { body: { language: "fr-FR" } })).json).toEqual({
       language: "fr-FR",
-      email: { payment_received: false, topup_credited: false, wallet_approved: true, reconversion_paid: true, money_asked: false, offer_paid: false },
+      email: { ...ALL_OFF, wallet_approved: true, reconversion_paid: true },
     });
     expect((await kim.api.call("setNotificationSettings", { body: { email: { reconversion_paid: false } } })).json.email.reconversion_paid).toBe(false);
   });
@@ -592,7 +588,7 @@ describe("notification settings", () => {
     }
     expect((await lou.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: { payment_received: false, topup_credited: false, wallet_approved: false, reconversion_paid: false, money_asked: false, offer_paid: false },
+      email: { ...ALL_OFF },
     });
   });
 });

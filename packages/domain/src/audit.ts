@@ -46,6 +46,8 @@ const KIND_OF: Record<AuditAction, AuditKind> = {
   "business.approved": "members",
   "business.discarded": "members",
   "directory.settings_changed": "association",
+  "dues.plan_changed": "association",
+  "dues.waived": "association",
   "federation.invited": "federation",
   "federation.invitation_withdrawn": "federation",
   "federation.accepted": "federation",

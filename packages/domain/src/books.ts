@@ -37,6 +37,8 @@ export interface BooksLabels {
   /** What the association's own wallets are called. */
   issuance: string;
   safe: string;
+  /** The association's dues wallet (members' dues are paid into it). */
+  dues: string;
   /** A clearing wallet's account, by the association it clears with ("Clearing with Association B"). */
   clearing: (association: string) => string;
   /** The columns of a payment across: the other association, the amount in its currency, that currency, its rate in this one. */
@@ -52,7 +54,7 @@ const BOM = "\uFEFF";
 
 type Party = BookMovement["payer"];
 
-const partyName = (p: Party, l: BooksLabels) => p.name ?? (p.role === "safe" ? l.safe : l.issuance);
+const partyName = (p: Party, l: BooksLabels) => p.name ?? (p.role === "safe" ? l.safe : p.role === "dues" ? l.dues : l.issuance);
 
 /**
  * An account's own name in the statements: a clearing wallet's party is named, movement by

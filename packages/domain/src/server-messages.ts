@@ -124,6 +124,12 @@ export const SM = {
   offerOwnPayment: "You cannot pay for your own offer.",
   offerReportedTwice: "You already reported this offer.",
   offerPhotosTooMany: "An offer has at most {max} photos: remove one first.",
+  // Dues (services/association/dues.ts).
+  duesRateInvalid: "Enter a rate in percent, more than 0 and at most 100, with at most 4 decimals.",
+  duesAmountNeeded: "Enter the dues of members, of businesses, or both.",
+  duesFirstDatePast: "Choose a first collection date from today on.",
+  duesSettled: "These dues are already paid or waived.",
+  duesTakenByServer: "The association takes these dues from your account itself: there is nothing to sign.",
   offerPaymentKinds: "A payment pays either a request or an offer, not both.",
 } as const;
 

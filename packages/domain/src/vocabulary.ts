@@ -26,7 +26,8 @@ export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted"] as
 
 /** A member's wallet, or one of the association's own: issuance (where money is created) and safe (where reconverted money goes). */
 /** A clearing wallet is the association's side of a link with another association (docs/federation.md). */
-export const WALLET_ROLES = ["member", "issuance", "safe", "clearing"] as const;
+/** The dues wallet is the association's account that members' dues are paid into (services/association/dues.ts). */
+export const WALLET_ROLES = ["member", "issuance", "safe", "clearing", "dues"] as const;
 export type WalletRole = (typeof WALLET_ROLES)[number];
 
 /** A wallet's life: requested (pending), then active or discarded by an account administrator; locked by the association. */
@@ -44,8 +45,11 @@ export const HELD_WALLET_RELEASES = ["active", "pending", "locked"] as const sat
 export const SUB_ACCOUNTS = ["main", "nant", "cm"] as const;
 export type SubAccount = (typeof SUB_ACCOUNTS)[number];
 
-/** What a movement of the ledger is; an opening is a balance brought from the old system by an import. */
-export const MOVEMENT_KINDS = ["payment", "topup", "reconversion", "retirement", "opening"] as const;
+/**
+ * What a movement of the ledger is; an opening is a balance brought from the old system by an
+ * import; dues are a member's fee for a period, paid into the association's dues wallet.
+ */
+export const MOVEMENT_KINDS = ["payment", "topup", "reconversion", "retirement", "opening", "dues"] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 /** Where a reconversion stands at the association, in the order it goes through them. */
@@ -103,6 +107,8 @@ export const EVENT_KINDS = [
   "ask_cancelled",
   /** A member paid for the member's offer in the marketplace (the payment's own payment_received comes too). */
   "offer_paid",
+  /** The member's dues for a period are unpaid: their wallet lacked the money, or it is device-signed and theirs to pay. */
+  "dues_unpaid",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -117,7 +123,15 @@ export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent", "ask_can
  * switched on or off on its own in Preferences, and by push, every kind on each subscribed device. Event kinds but for `reconversion_paid`: a
  * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
  */
-export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid", "money_asked", "offer_paid"] as const;
+export const NOTIFICATION_KINDS = [
+  "payment_received",
+  "topup_credited",
+  "wallet_approved",
+  "reconversion_paid",
+  "money_asked",
+  "offer_paid",
+  "dues_unpaid",
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** How a notification reaches the member outside the app: by e-mail, or pushed to a device (Web Push). */
@@ -254,6 +268,8 @@ export const AUDIT_ACTIONS = [
   "business.approved",
   "business.discarded",
   "directory.settings_changed",
+  "dues.plan_changed",
+  "dues.waived",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -283,3 +299,15 @@ export const IMPORT_MEMBER_FIELDS = [
 export const IMPORT_HISTORY_FIELDS = ["date", "from", "to", "amount", "memo", "reference"] as const;
 export type ImportMemberField = (typeof IMPORT_MEMBER_FIELDS)[number];
 export type ImportHistoryField = (typeof IMPORT_HISTORY_FIELDS)[number];
+
+/** How often dues fall due (a subset of platform/due-dates.ts's frequencies). */
+export const DUES_PERIODS = ["monthly", "yearly"] as const;
+export type DuesPeriod = (typeof DUES_PERIODS)[number];
+
+/** What dues are: a fixed amount per period, or a share of the wallet's positive balance (demurrage). */
+export const DUES_MODES = ["fixed", "demurrage"] as const;
+export type DuesMode = (typeof DUES_MODES)[number];
+
+/** A member's dues for one period: paid, unpaid (in arrears), or waived by an owner. */
+export const DUES_STATUSES = ["paid", "arrears", "waived"] as const;
+export type DuesStatus = (typeof DUES_STATUSES)[number];

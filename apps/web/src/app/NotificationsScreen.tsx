@@ -48,6 +48,7 @@ export function NotificationsScreen() {
     if (!e.read) markRead.mutate([e.id]);
     // An invitation to run a till is answered in Preferences, first there while it stands.
     if (e.kind === "cashier_invited") return void navigate("/preferences");
+    if (e.kind === "dues_unpaid") return void navigate("/dues");
     if (!e.transactionId) return void navigate("/dashboard");
     try {
       const tx = await fetchTransaction(e.walletId, e.transactionId);
@@ -128,7 +129,7 @@ export function NotificationsScreen() {
 function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e: MemberEvent) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
-  const m = e.offer ? offerPaid(e, e.offer.title) : eventMessage(e);
+  const m = e.offer ? offerPaid(e, e.offer.title) : e.kind === "dues_unpaid" ? duesUnpaid(e) : eventMessage(e);
   if (!m) return null;
   const date = new Date(e.date);
   return (
@@ -148,6 +149,9 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
     </li>
   );
 }
+
+/** The member's dues for a period are unpaid (dues_unpaid): opens the Dues screen, where they pay them. */
+const duesUnpaid = (e: MemberEvent) => msg("Your dues of {amount} are unpaid", { amount: `${e.amount ?? ""} ${e.currency}` });
 
 /** An offer of the member's paid for in the marketplace (offer_paid): not a toast (features/notifications/texts.ts), a line here. */
 const offerPaid = (e: MemberEvent, title: string) =>

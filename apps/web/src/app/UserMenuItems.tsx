@@ -10,6 +10,7 @@ import {
   AdministrationIcon,
   AssociationIcon,
   CreditRequestsIcon,
+  DuesIcon,
   FiguresIcon,
   HelpIcon,
   Icon,
@@ -66,6 +67,8 @@ export default function UserMenuItems({ onChoose }: { onChoose: () => void }) {
       {page("/receive", ShopIcon, i18n._("Receive payments"))}
       {/* The members' offers and needs (features/shops/market). */}
       {page("/market", MarketIcon, i18n._("Marketplace"))}
+      {/* The member's dues, and the owners' page for them (features/association/dues). */}
+      {page("/dues", DuesIcon, i18n._("Dues"))}
       {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
       {page("/preferences", SettingsIcon, i18n._("Settings"))}
       {unconfigured.length > 0 && page("/create-account", WalletIcon, i18n._("Create my wallet"))}

@@ -76,8 +76,6 @@ const MEMBER: Screen[] = [
     element: screen(() => import("../features/shops/till/SalesScreen"), "SalesScreen", privately),
     title: "Sales",
   },
-  // The marketplace (features/shops/market): one route, its screens chosen inside it, loaded through its door (entry.ts).
-  { path: "/market/*?", element: screen(() => import("../features/shops/market/entry"), "MarketRoutes", privately) },
   {
     path: "/notifications",
     element: screen(() => import("./NotificationsScreen"), "NotificationsScreen", privately),
@@ -133,7 +131,9 @@ const MEMBER: Screen[] = [
     element: screen(() => import("./PayScreen"), "PayScreen", privately),
     title: "Send money",
   },
-  { path: "*", element: <Navigate to="/carto" replace /> },
+  // The marketplace (/market/*) and dues (/dues/*), their screens chosen inside them, loaded through
+  // their doors (doors.tsx), which send any other address to the map.
+  { path: "*", element: screen(() => import("./doors"), "Doors", privately) },
 ];
 
 /** The signed-in member's screens, behind their guards; an unknown address goes to the map. */

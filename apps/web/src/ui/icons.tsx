@@ -19,6 +19,7 @@ export {
   ArrowUpRight as SendIcon,
   Bell as BellIcon,
   BuildingComplex as AssociationIcon,
+  CalendarCheck as DuesIcon,
   ChartColumn as FiguresIcon,
   CircleUser as ProfileIcon,
   Check as CheckIcon,

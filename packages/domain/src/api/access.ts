@@ -1,6 +1,7 @@
 import { adminRoutes } from "./admin-routes";
 import { askBlockRoutes } from "./ask-block-routes";
 import { directoryRoutes } from "./directory-routes";
+import { duesRoutes } from "./dues-routes";
 import { federationRoutes } from "./federation-routes";
 import { marketRoutes } from "./market-routes";
 import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, type Right, type RouteName, type WalletAt } from "./routes";
@@ -13,7 +14,7 @@ import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, ty
  */
 
 /** Every operation of the contract. */
-export const routes = { ...memberRoutes, ...askBlockRoutes, ...marketRoutes, ...directoryRoutes, ...adminRoutes, ...federationRoutes };
+export const routes = { ...memberRoutes, ...askBlockRoutes, ...marketRoutes, ...directoryRoutes, ...duesRoutes, ...adminRoutes, ...federationRoutes };
 
 const NAMES = Object.keys(routes) as RouteName[];
 

@@ -17,6 +17,7 @@
 import type { adminRoutes } from "./admin-routes";
 import type { askBlockRoutes } from "./ask-block-routes";
 import type { directoryRoutes } from "./directory-routes";
+import type { duesRoutes } from "./dues-routes";
 import type { federationRoutes } from "./federation-routes";
 import type { marketRoutes } from "./market-routes";
 import type { RouteSpec } from "./route-spec";
@@ -122,6 +123,7 @@ export const memberRoutes = {
   declineAsk: { method: "POST", path: "/api/asks/:requestId/decline", access: "member" },
   // Stopping a member from asking: askBlockRoutes (ask-block-routes.ts), loaded with the screens that use them.
   // The directory of businesses and its map: directoryRoutes (directory-routes.ts), likewise.
+  // Dues: duesRoutes (dues-routes.ts), likewise.
   /**
    * Opens a wallet on a backend; it waits for an administrator's approval (spec "createUserAccount").
    * A ledger wallet brings its keystore and the device's proof of its key (see walletRegistrationMessage).
@@ -174,7 +176,13 @@ export const memberRoutes = {
 } as const satisfies Record<string, RouteSpec>;
 
 /** Every operation's route, as a type (the value is access.ts's `routes`). */
-type AllRoutes = typeof memberRoutes & typeof askBlockRoutes & typeof marketRoutes & typeof directoryRoutes & typeof adminRoutes & typeof federationRoutes;
+type AllRoutes = typeof memberRoutes &
+  typeof askBlockRoutes &
+  typeof marketRoutes &
+  typeof directoryRoutes &
+  typeof duesRoutes &
+  typeof adminRoutes &
+  typeof federationRoutes;
 
 export type RouteName = keyof AllRoutes;
 export type MemberRouteName = keyof typeof memberRoutes;

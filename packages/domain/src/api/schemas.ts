@@ -70,6 +70,7 @@ import {
   UnsubscribeQuery,
 } from "../notifications/schemas";
 import { directorySchemas } from "../shops/directory";
+import { duesSchemas } from "../association/dues";
 import { Cashier, CashierInvitation, CashierInvitationParams, GrantCashierBody, SalesPage, SalesQuery, Till } from "../shops/schemas";
 import {
   AdvanceReconversionBody,
@@ -145,6 +146,7 @@ export * from "../shops/market";
 export * from "../shops/directory";
 export * from "../payments/schemas";
 export * from "../association/schemas";
+export * from "../association/dues";
 export * from "../import/schemas";
 export * from "../federation/schemas";
 export * from "../board/schemas";
@@ -315,4 +317,5 @@ export const schemas = {
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
   ...directorySchemas,
+  ...duesSchemas,
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;

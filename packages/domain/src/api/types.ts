@@ -70,3 +70,7 @@ export type MyBusiness = NonNullable<ResponseOf<"getMyBusiness">>;
 export type BusinessRequest = ResponseOf<"listBusinessRequests">[number];
 export type DirectorySettings = ResponseOf<"getDirectorySettings">;
 export type BusinessFigures = ResponseOf<"getBusinessFigures">;
+export type MyDues = ResponseOf<"getMyDues">;
+export type DuesRunView = ResponseOf<"payDues">;
+export type DuesSettingsView = ResponseOf<"getDuesSettings">;
+export type DuesArrearView = ResponseOf<"listDuesArrears">["arrears"][number];

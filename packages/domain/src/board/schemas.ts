@@ -75,6 +75,11 @@ export const CurrencyFigures = z.object({
   activeMembers: z.number().int(),
   /** The period's movements by kind; the series' buckets add up to these. */
   totals: Flows,
+  /**
+   * Dues (services/association/dues*.ts): those collected in the period, and those unpaid now
+   * (arrears: members short of money, and device-signed wallets whose owner has not paid yet).
+   */
+  dues: z.object({ collected: Flow, arrears: z.object({ count: z.number().int(), amount: AmountString }) }),
   /** One bucket per week or month of the period (`start` is its first day, maybe before `from`), oldest first. */
   series: z.array(Flows.extend({ start: IsoDay })),
 });

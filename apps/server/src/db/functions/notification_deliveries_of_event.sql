@@ -5,7 +5,7 @@
 CREATE OR REPLACE FUNCTION notification_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   k text := CASE
-    WHEN NEW.kind IN ('payment_received', 'topup_credited', 'wallet_approved', 'money_asked', 'offer_paid') THEN NEW.kind
+    WHEN NEW.kind IN ('payment_received', 'topup_credited', 'wallet_approved', 'money_asked', 'offer_paid', 'dues_unpaid') THEN NEW.kind
     WHEN NEW.kind = 'reconversion_stage' AND NEW.stage = 'paid' THEN 'reconversion_paid'
   END;
 BEGIN

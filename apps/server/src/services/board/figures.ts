@@ -122,6 +122,24 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
     [...args, q.interval, FLOW_KINDS],
   );
 
+  // Dues collected in the period (their movements) and unpaid now, from the same snapshot.
+  const { rows: dues } = await tx.query<{ currency_id: string; n: number; volume: string; late: number; owed: string }>(
+    `WITH ${PERIOD_BOUNDS},
+     collected AS (
+       SELECT currency_id, count(*)::int AS n, sum(amount)::text AS volume FROM movements
+        WHERE kind = 'dues' AND created_at >= (SELECT start_at FROM bounds) AND created_at < (SELECT end_at FROM bounds) GROUP BY currency_id
+     ),
+     late AS (
+       SELECT b.currency_id, count(*)::int AS late, sum(r.amount)::text AS owed FROM dues_runs r
+         JOIN wallets w ON w.id = r.wallet_id JOIN backends b ON b.id = w.backend_id
+        WHERE r.status = 'arrears' GROUP BY b.currency_id
+     )
+     SELECT coalesce(c.currency_id, l.currency_id) AS currency_id, coalesce(c.n, 0) AS n, coalesce(c.volume, '0') AS volume,
+            coalesce(l.late, 0) AS late, coalesce(l.owed, '0') AS owed
+       FROM collected c FULL JOIN late l ON l.currency_id = c.currency_id`,
+    args,
+  );
+
   const currencies = stocks.map((s): CurrencyFigures => {
     const circulation = BigInt(s.circulation);
     const reserve = BigInt(reserves.find((r) => r.currency_id === s.currency_id)?.reserve ?? "0");
@@ -145,6 +163,7 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
       membersWithWallet: counts?.with_wallet ?? 0,
       activeMembers: counts?.active ?? 0,
       totals: total(mine),
+      dues: duesOf(dues.find((d) => d.currency_id === s.currency_id)),
       series,
     };
   });
@@ -189,6 +208,11 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
     peerEnabled: r.peer_enabled ?? false,
   }));
 }
+
+const duesOf = (d: { n: number; volume: string; late: number; owed: string } | undefined): CurrencyFigures["dues"] => ({
+  collected: { count: d?.n ?? 0, volume: formatCents(BigInt(d?.volume ?? "0")) },
+  arrears: { count: d?.late ?? 0, amount: formatCents(BigInt(d?.owed ?? "0")) },
+});
 
 /** a / b as a percentage with two decimals, rounded half away from zero, in integers only. */
 export function percent(a: bigint, b: bigint): string {

@@ -38,7 +38,7 @@ interface Row {
 
 const SELECT = `
   SELECT e.id, e.kind, e.created_at, e.wallet_id, e.stage, e.read_at IS NOT NULL AS read, e.seq,
-    c.symbol, m.public_id, coalesce(m.amount, pr.amount) AS amount,
+    c.symbol, m.public_id, coalesce(m.amount, pr.amount, dr.amount) AS amount,
     (cw.id IS NOT NULL OR pr.id IS NOT NULL) AS has_counterparty, coalesce(cm.name, ${crossPartyName("m.id", "cw")}, am.name) AS counterparty,
     pr.public_id AS request_public_id, mo.public_id AS offer_public_id, mo.title AS offer_title
   FROM member_events e
@@ -53,7 +53,9 @@ const SELECT = `
   LEFT JOIN payment_requests pr ON pr.id = e.request_id
   LEFT JOIN members am ON am.id = CASE e.kind WHEN 'ask_declined' THEN pr.asked_member_id ELSE pr.created_by END
   -- A payment for the member's offer in the marketplace names the offer.
-  LEFT JOIN market_offers mo ON mo.id = e.offer_id`;
+  LEFT JOIN market_offers mo ON mo.id = e.offer_id
+  -- Unpaid dues: the period's amount.
+  LEFT JOIN dues_runs dr ON dr.id = e.dues_run_id`;
 
 function view(r: Row, associationName: string): MemberEvent {
   return {

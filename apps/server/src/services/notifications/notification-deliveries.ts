@@ -148,9 +148,9 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
   const { rows } = await db.query<Omit<DeliveryFacts, "device"> & { deviceId: bigint | null; endpoint: string; p256dh: string; auth: string }>(
     `SELECT d.channel, e.id AS "eventId", e.member_id AS "memberId",
             s.id AS "deviceId", s.endpoint, s.p256dh, s.auth,
-            d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount) AS amount, c.symbol,
+            d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount, dr.amount) AS amount, c.symbol,
             c.name AS "currencyName", cm.name AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
-            coalesce(m.recipient_memo, pr.sender_memo, '') AS memo, mo.title AS "offerTitle"
+            coalesce(m.recipient_memo, pr.sender_memo, dr.memo, '') AS memo, mo.title AS "offerTitle"
        FROM notification_deliveries d
        JOIN member_events e ON e.id = d.event_id
        JOIN members mb ON mb.id = e.member_id
@@ -163,6 +163,8 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
        LEFT JOIN payment_requests pr ON pr.id = e.request_id
        LEFT JOIN members cm ON cm.id = coalesce(cw.member_id, pr.created_by)
        LEFT JOIN market_offers mo ON mo.id = e.offer_id
+       -- Unpaid dues: the period's amount and its words ("Dues · December 2026").
+       LEFT JOIN dues_runs dr ON dr.id = e.dues_run_id
        LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
       WHERE d.id = $1`,
     [id],

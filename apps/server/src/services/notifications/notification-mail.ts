@@ -57,6 +57,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f, amount) => `${f.counterparty} paid your reconversion of ${amount}`,
       money_asked: (f, amount) => `${f.counterparty} asks you for ${amount}`,
       offer_paid: (f, amount) => `${f.counterparty} paid ${amount} for your offer “${f.offerTitle ?? ""}”`,
+      dues_unpaid: (f, amount) => `Your dues of ${amount} are unpaid (${f.memo})`,
     },
     memo: (memo) => `Memo: ${memo}`,
     open: (url) => `See it in your account: ${url}`,
@@ -69,6 +70,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: "reconversions paid",
       money_asked: "requests for money",
       offer_paid: "payments for your offers",
+      dues_unpaid: "unpaid dues",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Received ${amount}`,
@@ -77,6 +79,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (_f, amount) => `Reconversion of ${amount} paid`,
       money_asked: (_f, amount) => `Asked for ${amount}`,
       offer_paid: (f, amount) => `${amount} for “${f.offerTitle ?? ""}”`,
+      dues_unpaid: (_f, amount) => `Dues of ${amount} unpaid`,
     },
     pushBody: {
       payment_received: (f) => `From ${f.counterparty}`,
@@ -85,6 +88,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f) => `By ${f.counterparty}`,
       money_asked: (f) => `By ${f.counterparty}: pay or decline in the app`,
       offer_paid: (f) => `Paid by ${f.counterparty}`,
+      dues_unpaid: (f) => `${f.memo}: see Dues in the app`,
     },
   },
   "fr-FR": {
@@ -97,6 +101,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f, amount) => `${f.counterparty} a payé votre reconversion de ${amount}`,
       money_asked: (f, amount) => `${f.counterparty} vous demande ${amount}`,
       offer_paid: (f, amount) => `${f.counterparty} a payé ${amount} pour votre annonce « ${f.offerTitle ?? ""} »`,
+      dues_unpaid: (f, amount) => `Votre cotisation de ${amount} est impayée (${f.memo})`,
     },
     memo: (memo) => `Mémo : ${memo}`,
     open: (url) => `Voir dans votre compte : ${url}`,
@@ -109,6 +114,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: "les reconversions payées",
       money_asked: "les demandes d'argent",
       offer_paid: "les paiements de vos annonces",
+      dues_unpaid: "les cotisations impayées",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Vous avez reçu ${amount}`,
@@ -117,6 +123,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (_f, amount) => `Reconversion de ${amount} payée`,
       money_asked: (_f, amount) => `On vous demande ${amount}`,
       offer_paid: (f, amount) => `${amount} pour « ${f.offerTitle ?? ""} »`,
+      dues_unpaid: (_f, amount) => `Cotisation de ${amount} impayée`,
     },
     pushBody: {
       payment_received: (f) => `De ${f.counterparty}`,
@@ -125,6 +132,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f) => `Par ${f.counterparty}`,
       money_asked: (f) => `Par ${f.counterparty} : payez ou refusez dans l'application`,
       offer_paid: (f) => `Payé par ${f.counterparty}`,
+      dues_unpaid: (f) => `${f.memo} : voir Cotisations dans l'application`,
     },
   },
 };

@@ -68,8 +68,9 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
     await db.query("INSERT INTO accounts (wallet_id, currency_id, kind, floor, ceiling) VALUES ($1, $2, $3, NULL, 0)", [walletId, backend.currency_id, kind]);
     return;
   }
-  if (role === "clearing") {
-    // No floor or ceiling: the link's trust limit bounds what crosses (services/federation/payments.ts).
+  if (role === "clearing" || role === "dues") {
+    // No floor or ceiling: the link's trust limit bounds what crosses (services/federation/payments.ts);
+    // the dues wallet takes whatever members owe, from any of their sub-accounts.
     for (const kind of backend.kind === "custodial" ? ["main"] : ["nant", "cm"]) {
       await db.query("INSERT INTO accounts (wallet_id, currency_id, kind) VALUES ($1, $2, $3)", [walletId, backend.currency_id, kind]);
     }
@@ -101,6 +102,20 @@ export async function ensureClearingWallet(db: Queryable, backend: BackendRow, l
     [id, backend.id, link.id],
   );
   if (rowCount) await openAccounts(db, id, backend, "clearing");
+  return id;
+}
+
+/**
+ * The association's dues wallet of a backend (idempotent), made when dues are first collected in
+ * it: members' dues are paid into it (services/association/dues.ts).
+ */
+export async function ensureDuesWallet(db: Queryable, backend: BackendRow): Promise<string> {
+  const id = `${backend.kind}:${backend.name}.dues`;
+  const { rowCount } = await db.query("INSERT INTO wallets (id, backend_id, role, status) VALUES ($1, $2, 'dues', 'active') ON CONFLICT DO NOTHING", [
+    id,
+    backend.id,
+  ]);
+  if (rowCount) await openAccounts(db, id, backend, "dues");
   return id;
 }
 

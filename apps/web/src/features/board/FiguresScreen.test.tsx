@@ -90,6 +90,7 @@ describe("a currency's figures", () => {
     membersWithWallet: 3,
     activeMembers: 2,
     totals: { payment: flow(3, "82.50"), topup: flow(2, "250.00"), reconversion: flow(0, "0.00"), retirement: flow(0, "0.00") },
+    dues: { collected: flow(3, "9.00"), arrears: { count: 1, amount: "2.00" } },
     series: [
       { start: "2026-10-01", payment: flow(1, "30.00"), topup: flow(2, "250.00"), reconversion: flow(0, "0.00"), retirement: flow(0, "0.00") },
       { start: "2026-11-01", payment: flow(2, "52.50"), topup: flow(0, "0.00"), reconversion: flow(0, "0.00"), retirement: flow(0, "0.00") },
@@ -105,6 +106,9 @@ describe("a currency's figures", () => {
     expect(valueOf("Mutual credit owed")).toBe("-40.00 DL");
     expect(valueOf("Members at their floor")).toBe("1");
     expect(valueOf("Active members (30 days)")).toBe("2");
+    expect(valueOf("Dues collected")).toBe("9.00 DL");
+    expect(valueOf("Members in arrears")).toBe("1");
+    expect(valueOf("Dues unpaid")).toBe("2.00 DL");
     const table = screen.getByRole("table", { name: "Movements per month" });
     const rows = within(table).getAllByRole("row");
     expect(rows.map((r) => r.firstElementChild?.textContent)).toEqual(["Period", "October 2026", "November 2026", "Total"]);
@@ -118,6 +122,13 @@ describe("a currency's figures", () => {
     expect(screen.queryByText("Mutual credit owed")).toBeNull();
     const table = screen.getByRole("table", { name: "Movements per week" });
     expect(within(table).getAllByRole("rowheader")[0]!.textContent).toBe("Week of Oct 1, 2026");
+  });
+
+  it("leaves out dues where the association collected none and none are unpaid", () => {
+    const none = { collected: flow(0, "0.00"), arrears: { count: 0, amount: "0.00" } };
+    render(wrap(<CurrencyView figures={{ ...figures, dues: none }} interval="week" stale={false} />));
+    expect(screen.queryByText("Dues collected")).toBeNull();
+    expect(screen.queryByText("Members in arrears")).toBeNull();
   });
 });
 

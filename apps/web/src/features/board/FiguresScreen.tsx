@@ -286,6 +286,14 @@ export function CurrencyView({ figures: c, interval, stale }: { figures: Currenc
         )}
         {pair(i18n._("Members with a wallet"), count(c.membersWithWallet))}
         {pair(i18n._("Active members (30 days)"), count(c.activeMembers))}
+        {/* Dues, where the association collects any: those of the period, and those unpaid now. */}
+        {(c.dues.collected.count > 0 || c.dues.arrears.count > 0) && (
+          <>
+            {pair(i18n._("Dues collected"), money(c.dues.collected.volume))}
+            {pair(i18n._("Members in arrears"), count(c.dues.arrears.count))}
+            {pair(i18n._("Dues unpaid"), money(c.dues.arrears.amount))}
+          </>
+        )}
       </dl>
       <FlowsView figures={c} interval={interval} />
     </section>

@@ -20,8 +20,8 @@ const event = (kind: MemberEvent["kind"]): MemberEvent => ({
 describe("what an event says", () => {
   it("tells every kind but the member's own doings, which only refresh the screens", () => {
     for (const kind of EVENT_KINDS) {
-      // An offer paid for is said by the notification centre; its payment_received is the toast.
-      const silent = (SILENT_EVENT_KINDS as readonly string[]).includes(kind) || kind === "offer_paid";
+      // An offer paid for and unpaid dues are said by the notification centre; an offer's payment_received is the toast.
+      const silent = (SILENT_EVENT_KINDS as readonly string[]).includes(kind) || kind === "offer_paid" || kind === "dues_unpaid";
       expect(eventMessage(event(kind)) === null, kind).toBe(silent);
     }
   });

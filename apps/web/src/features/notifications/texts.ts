@@ -33,7 +33,7 @@ export function eventMessage(e: MemberEvent): Msg | null {
       return msg("{name} asks you for {amount}", { amount, name: e.counterparty ?? "" });
     case "ask_declined":
       return msg("{name} declined to pay {amount}", { amount, name: e.counterparty ?? "" });
-    // The member's own doings (SILENT_EVENT_KINDS), and an offer paid for: said by the notification
+    // The member's own doings (SILENT_EVENT_KINDS), an offer paid for and unpaid dues: said by the notification
     // centre (app/NotificationsScreen.tsx), not by a toast, as the payment's own payment_received
     // toast comes with it (and so the dashboard carries no words of the marketplace). texts.test.ts
     // checks every kind.

@@ -63,6 +63,8 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   "business.approved": (i18n) => i18n._("Approved a business profile"),
   "business.discarded": (i18n) => i18n._("Discarded a business profile"),
   "directory.settings_changed": (i18n) => i18n._("Changed the directory's settings"),
+  "dues.plan_changed": (i18n) => i18n._("Changed the dues"),
+  "dues.waived": (i18n, e) => withDetail(i18n, i18n._("Waived unpaid dues"), text(e.details.period)),
   "federation.invited": (i18n) => i18n._("Another association invited to link"),
   "federation.invitation_withdrawn": (i18n) => i18n._("Invitation to link withdrawn"),
   "federation.accepted": (i18n, e) => withDetail(i18n, i18n._("Link with another association accepted"), text(e.details.peer)),

@@ -14,5 +14,7 @@ export function movementKindLabel(i18n: I18n, kind: MovementKind): string {
       return i18n._("Reconversion paid out");
     case "opening":
       return i18n._("Opening balance");
+    case "dues":
+      return i18n._("Dues");
   }
 }

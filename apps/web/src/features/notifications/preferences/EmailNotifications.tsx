@@ -20,6 +20,7 @@ export function EmailNotifications() {
     reconversion_paid: i18n._("Reconversion paid"),
     money_asked: i18n._("Asked for money"),
     offer_paid: i18n._("Offers paid for"),
+    dues_unpaid: i18n._("Unpaid dues"),
   };
   const flip = async (kind: NotificationKind, on: boolean) => {
     try {

@@ -6,8 +6,8 @@ import { OfferFormScreen } from "./OfferFormScreen";
 import { ReportedOffersScreen } from "./ReportedOffersScreen";
 
 /**
- * The marketplace's screens, one chunk and one route of app/member-routes.tsx (/market/*): the
- * routes' table, which the dashboard loads, carries one entry for them all (bench/budgets.json). /market the list,
+ * The marketplace's screens, one chunk behind app/doors.tsx (/market/*): the routes' table, which
+ * the dashboard loads, carries one entry for them and the other doors (bench/budgets.json). /market the list,
  * /market/new the form, /market/reports the reported offers (account administrators),
  * /market/<offer> its page and /market/<offer>/edit its form.
  */
