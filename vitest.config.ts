@@ -49,7 +49,7 @@ export default defineConfig({
         test: {
           name: "server",
           include: ["apps/server/test/**/*.test.ts"],
-          exclude: ["apps/server/test/reliability/**", ...(process.env.TEST_PG_URL ? DATABASE_FREE : [])],
+          exclude: ["apps/server/test/reliability/**", "apps/server/test/ha/**", ...(process.env.TEST_PG_URL ? DATABASE_FREE : [])],
           environment: "node",
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 60_000,
@@ -71,6 +71,18 @@ export default defineConfig({
           include: ["apps/server/test/reliability/**/*.test.ts"],
           environment: "node",
           globalSetup: ["apps/server/test/global-setup.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The failover of a Patroni-managed PostgreSQL under load (`npm run test:ha`, scripts/test-ha.mjs):
+        // etcd, two PostgreSQL nodes, HAProxy and two servers of its own, so run by itself.
+        test: {
+          name: "ha",
+          include: ["apps/server/test/ha/**/*.test.ts"],
+          environment: "node",
           testTimeout: 600_000,
           hookTimeout: 120_000,
           fileParallelism: false,

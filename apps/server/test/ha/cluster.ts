@@ -270,7 +270,7 @@ function patroniConfig(o: { name: string; dir: string; pgPort: number; restPort:
     {
       scope: SCOPE,
       name: o.name,
-      log: { level: "WARNING" },
+      log: { level: process.env.HA_PATRONI_LOG ?? "WARNING" },
       restapi: { listen: `127.0.0.1:${o.restPort}`, connect_address: `127.0.0.1:${o.restPort}` },
       etcd3: { hosts: [`127.0.0.1:${o.etcdClient}`] },
       bootstrap: {
