@@ -52,7 +52,10 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
-/** A process of the cluster, its output kept (the last of it) for the report of a failure. */
+/**
+ * A process of the cluster, its output kept (the last of it) for the report of a failure and all
+ * of it in `<logDir>/<name>.log`, across restarts, for the run's logs.
+ */
 class Daemon {
   child: ChildProcess | undefined;
   output = "";
@@ -60,20 +63,26 @@ class Daemon {
     readonly name: string,
     private readonly command: string,
     private readonly args: string[],
-    private readonly opts: { uid?: number; gid?: number; cwd: string; env?: NodeJS.ProcessEnv },
+    private readonly opts: { uid?: number; gid?: number; cwd: string; env?: NodeJS.ProcessEnv; logDir: string },
   ) {}
 
   start(): void {
     this.output = "";
+    const log = fs.createWriteStream(path.join(this.opts.logDir, `${this.name}.log`), { flags: "a" });
+    log.write(`--- ${new Date().toISOString()} started: ${this.command} ${this.args.join(" ")}\n`);
     const child = spawn(this.command, this.args, {
       cwd: this.opts.cwd,
       env: { PATH: process.env.PATH, LANG: "C.UTF-8", ...this.opts.env },
       stdio: ["ignore", "pipe", "pipe"],
       ...(this.opts.uid !== undefined ? { uid: this.opts.uid, gid: this.opts.gid } : {}),
     });
-    const keep = (d: Buffer) => (this.output = (this.output + d.toString()).slice(-6000));
+    const keep = (d: Buffer) => {
+      this.output = (this.output + d.toString()).slice(-6000);
+      log.write(d);
+    };
     child.stdout!.on("data", keep);
     child.stderr!.on("data", keep);
+    child.once("close", (code, sig) => log.end(`--- ${new Date().toISOString()} exited (${code ?? sig})\n`));
     this.child = child;
   }
 
@@ -117,7 +126,8 @@ export class HaCluster {
     return `postgres://postgres@127.0.0.1:${n.pgPort}/postgres`;
   }
 
-  static async start(nodeCount = 2): Promise<HaCluster> {
+  static async start(nodeCount: number, logDir: string): Promise<HaCluster> {
+    fs.mkdirSync(logDir, { recursive: true });
     const user = postgresUser();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-ha-"));
     fs.chownSync(dir, user.uid, user.gid);
@@ -138,7 +148,7 @@ export class HaCluster {
         `--initial-cluster=ha-test=http://127.0.0.1:${etcdPeer}`,
         "--initial-cluster-state=new",
       ],
-      { cwd: dir, uid: user.uid, gid: user.gid },
+      { cwd: dir, uid: user.uid, gid: user.gid, logDir },
     );
     etcd.start();
     const etcdUp = async () => (await fetch(`http://127.0.0.1:${etcdClient}/health`).catch(() => undefined))?.ok === true;
@@ -152,13 +162,13 @@ export class HaCluster {
       const config = patroniConfig({ name, dir, pgPort, restPort, dataDir, etcdClient, archiveDir });
       const configFile = path.join(dir, `${name}.yml`);
       fs.writeFileSync(configFile, config);
-      const patroni = new Daemon(name, "/usr/bin/patroni", [configFile], { cwd: dir, uid: user.uid, gid: user.gid, env: { HOME: dir } });
+      const patroni = new Daemon(name, "/usr/bin/patroni", [configFile], { cwd: dir, uid: user.uid, gid: user.gid, env: { HOME: dir }, logDir });
       nodes.push({ name, pgPort, restPort, dataDir, patroni });
     }
 
     const haproxyConfig = path.join(dir, "haproxy.cfg");
     fs.writeFileSync(haproxyConfig, haproxyCfg(haproxyPort, nodes));
-    const haproxy = new Daemon("haproxy", "/usr/sbin/haproxy", ["-f", haproxyConfig, "-db"], { cwd: dir });
+    const haproxy = new Daemon("haproxy", "/usr/sbin/haproxy", ["-f", haproxyConfig, "-db"], { cwd: dir, logDir });
     const cluster = new HaCluster(dir, nodes, etcd, haproxy, haproxyPort, archiveDir);
     try {
       // The first node bootstraps the cluster (initdb) alone, then the others copy it.
@@ -212,7 +222,8 @@ export class HaCluster {
   postmasterPid(n: HaNode): number | undefined {
     try {
       const pid = Number(fs.readFileSync(path.join(n.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
-      return pid > 0 && alive(pid) ? pid : undefined;
+      // A stale file's pid may be another process's by now: only a postgres of this data folder counts.
+      return pid > 0 && alive(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(n.dataDir) ? pid : undefined;
     } catch {
       return undefined;
     }
@@ -224,7 +235,9 @@ export class HaCluster {
    */
   async killNode(n: HaNode): Promise<void> {
     const postmaster = this.postmasterPid(n);
-    const pids = [n.patroni.child?.pid, postmaster, ...(postmaster ? childrenOf(postmaster) : [])].filter((p): p is number => p !== undefined);
+    const pids = [n.patroni.running ? n.patroni.child?.pid : undefined, postmaster, ...(postmaster ? childrenOf(postmaster) : [])].filter(
+      (p): p is number => p !== undefined,
+    );
     for (const pid of pids) {
       try {
         process.kill(pid, "SIGKILL");
@@ -240,21 +253,12 @@ export class HaCluster {
     n.patroni.start();
   }
 
+  /**
+   * Everything killed -9 and the data removed: a throwaway cluster needs no clean shutdown, and
+   * Patroni's (demoting, handing over, stopping PostgreSQL) takes seconds a node.
+   */
   async stop(): Promise<void> {
-    await this.haproxy.signal("SIGTERM");
-    for (const n of this.nodes) await n.patroni.signal("SIGTERM");
-    for (const n of this.nodes) {
-      const pid = this.postmasterPid(n);
-      if (pid) {
-        try {
-          process.kill(pid, "SIGQUIT");
-        } catch {
-          /* gone */
-        }
-        await waitFor(() => !alive(pid), 10_000, 50);
-      }
-    }
-    await this.etcd.signal("SIGTERM");
+    await Promise.all([this.haproxy.signal("SIGKILL"), this.etcd.signal("SIGKILL"), ...this.nodes.map((n) => this.killNode(n))]);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -270,7 +274,7 @@ function patroniConfig(o: { name: string; dir: string; pgPort: number; restPort:
     {
       scope: SCOPE,
       name: o.name,
-      log: { level: process.env.HA_PATRONI_LOG ?? "WARNING" },
+      log: { level: process.env.HA_PATRONI_LOG ?? "INFO" },
       restapi: { listen: `127.0.0.1:${o.restPort}`, connect_address: `127.0.0.1:${o.restPort}` },
       etcd3: { hosts: [`127.0.0.1:${o.etcdClient}`] },
       bootstrap: {
@@ -329,9 +333,12 @@ function patroniConfig(o: { name: string; dir: string; pgPort: number; restPort:
 function haproxyCfg(port: number, nodes: HaNode[]): string {
   return `global
   maxconn 400
+  # Servers going up and down (notice), not every connection (info), in haproxy.log.
+  log stderr format raw local0 notice
 
 defaults
   mode tcp
+  log global
   timeout connect 2s
   timeout client 30m
   timeout server 30m

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildPath, formatCents } from "@mutua/domain";
 import { migrate } from "../../src/db/migrate";
-import { createPool, type Db } from "../../src/db/pool";
+import { createPool, primaryAnswers, type Db } from "../../src/db/pool";
 import { freePort, newKey } from "../helpers";
 import { ServerProcess, waitFor } from "../reliability/processes";
 import { verify } from "../reliability/verify";
@@ -42,10 +42,32 @@ import { HA_TIMINGS, HaCluster, type HaNode } from "./cluster";
 const { seed } = loadSettings(0);
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 8);
 const KILLS = Number(process.env.HA_KILLS ?? 5);
-const cleanups: (() => Promise<unknown>)[] = [];
+const cleanups: { what: string; run: () => Promise<unknown> }[] = [];
+
+/**
+ * The run's logs: every process's output (etcd, Patroni and its PostgreSQL, HAProxy, the servers)
+ * and the test's own timeline, kept when the run fails so that it says why, removed when it passes
+ * (unless HA_KEEP_LOGS is set).
+ */
+const LOG_DIR = path.resolve(import.meta.dirname, "../../../../test-results/ha-logs");
+fs.rmSync(LOG_DIR, { recursive: true, force: true });
+fs.mkdirSync(LOG_DIR, { recursive: true });
+const timeline = fs.createWriteStream(path.join(LOG_DIR, "timeline.log"), { flags: "a" });
+const note = (what: string) => timeline.write(`${new Date().toISOString()} ${what}\n`);
+let passed = false;
+/** Answers 500 the clients got and retried: an error the server did not know for the database's unavailability. */
+let serverErrors = 0;
 
 afterAll(async () => {
-  for (const c of cleanups.reverse()) await c().catch((e: unknown) => console.error("cleanup:", e));
+  for (const c of cleanups.reverse()) {
+    note(`cleaning up: ${c.what}`);
+    await c.run().catch((e: unknown) => console.error(`cleanup (${c.what}):`, e));
+  }
+  note("cleaned up");
+  await new Promise((r) => timeline.end(r));
+  if (passed && !serverErrors && !process.env.HA_KEEP_LOGS) fs.rmSync(LOG_DIR, { recursive: true, force: true });
+  else if (!passed) console.error(`test:ha failed: the logs of every process and the test's timeline are kept in ${LOG_DIR}`);
+  else if (serverErrors) console.error(`test:ha: ${serverErrors} answers were 500 (a server error, not "try again"): the servers' logs say why, in ${LOG_DIR}`);
 });
 
 /** The journal with the time of every definitive answer, to tell what happened during each failover. */
@@ -247,21 +269,40 @@ interface Failover {
 describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${seed})`, () => {
   it("fails over: nothing acknowledged is lost or paid twice, the stream misses nothing, the old primary rejoins; a restore to a moment has what was paid before it", async () => {
     const started = Date.now();
-    const cluster = await HaCluster.start(2);
-    cleanups.push(() => cluster.stop());
+    note(`LOAD_SEED=${seed}`);
+    const cluster = await HaCluster.start(2, LOG_DIR);
+    cleanups.push({ what: "the cluster", run: () => cluster.stop() });
     console.log(`cluster up in ${((Date.now() - started) / 1000).toFixed(1)} s (Patroni ttl ${HA_TIMINGS.ttl} s, loop_wait ${HA_TIMINGS.loopWait} s)`);
+    note("cluster up");
+    // What /api/ready asks of the database (db/pool.ts primaryAnswers): the primary, reached
+    // directly, answers as one; the standby, though it takes connections and reads, does not.
+    const leader = await cluster.primary();
+    for (const n of cluster.nodes) {
+      const direct = createPool(cluster.nodeUrl(n), 1);
+      try {
+        expect([n.name, await primaryAnswers(direct)]).toEqual([n.name, n === leader]);
+      } finally {
+        await direct.end();
+      }
+    }
     await migrate(cluster.url);
     // One after the other: two servers compiling and migrating at once on a loaded two-core machine start slower than in turn.
     const servers: ServerProcess[] = [];
-    cleanups.push(() => Promise.all(servers.map((s) => s.stop())));
-    for (let i = 0; i < 2; i++) servers.push(await ServerProcess.start(cluster.url, { DATABASE_WAIT_SECONDS: "5", DATABASE_POOL_SIZE: "8" }));
+    // Killed, not stopped: a clean stop waits for nothing this test needs.
+    cleanups.push({ what: "the servers", run: () => Promise.all(servers.map(async (s) => (await s.kill9(), await s.stop()))) });
+    for (let i = 1; i <= 2; i++) {
+      const env = { DATABASE_WAIT_SECONDS: "5", DATABASE_POOL_SIZE: "8", LOG_LEVEL: "warn" };
+      servers.push(await ServerProcess.start(cluster.url, env, { logFile: path.join(LOG_DIR, `server${i}.log`) }));
+    }
+    note("servers up");
     const db = createPool(cluster.url, 4, { waitForPrimaryMs: 30_000 });
-    cleanups.push(() => db.end());
+    cleanups.push({ what: "the pool", run: () => db.end() });
     const world = await createWorld(
       db,
       servers.map((s) => s.baseUrl),
       CLIENTS,
     );
+    note("world created");
     const [payer, payee] = world.world.members;
     const [probePayer, probePayee] = world.world.members.slice(-2) as [LoadMember, LoadMember];
 
@@ -284,14 +325,16 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
     await archiveUpToNow(cluster, db);
     expect(await restoreTo(cluster, base, moment, [before.key, after.key])).toEqual([before.key]);
     fs.rmSync(base, { recursive: true, force: true });
+    note("restored to a moment");
 
     const follower = new StreamFollower(world.world, payee!.token);
-    cleanups.push(() => follower.close());
+    cleanups.push({ what: "the event stream", run: () => follower.close() });
     expect(await waitFor(() => follower.start !== undefined, 20_000, 50)).toBe(true);
 
     const rng = seeded(seed);
     const failovers: Failover[] = [];
     const lostAfterFailover: string[] = [];
+    const readyWhileNoPrimary: string[] = [];
     const loadStarted = Date.now();
     await runLoad(world.world, world.safeOf, {
       seed,
@@ -302,20 +345,30 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
           const victim = (await cluster.primary())!;
           const acknowledged = journal.acknowledged().map((t) => ({ key: t.key, payer: t.payer, id: t.answers.find((a) => a.status === 200)!.id! }));
           const killedAt = Date.now();
+          note(`failover ${failovers.length + 1}: killing ${victim.name}`);
           await cluster.killNode(victim);
           // A payment sent just after the kill: when it is answered, members are served again (with
           // two nodes and strict synchronous mode, once the old primary is back as the standby).
           const probe = pay(world.world, journal, probePayer, probePayee, 1n, "probe").then((r) => ({ at: Date.now(), answer: r.answers.at(-1)! }));
+          // Until a standby is promoted (Patroni waits out the leader key's ttl), no server is ready.
           let next: HaNode | undefined;
-          if (!(await waitFor(async () => (next = await cluster.primary()) !== undefined, 60_000, 100)))
-            throw new Error(`no new primary after ${victim.name} died:\n${cluster.logs()}`);
+          let notReady = false;
+          const readiness = servers[failovers.length % servers.length]!;
+          const promoted = async () => {
+            notReady ||= (await fetch(`${readiness.baseUrl}/api/ready`).catch(() => undefined))?.status === 503;
+            return (next = await cluster.primary()) !== undefined;
+          };
+          if (!(await waitFor(promoted, 60_000, 100))) throw new Error(`no new primary after ${victim.name} died:\n${cluster.logs()}`);
+          if (!notReady) readyWhileNoPrimary.push(`failover ${failovers.length + 1}: /api/ready never answered 503 before ${next!.name} was promoted`);
           const promotedAt = Date.now();
+          note(`failover ${failovers.length + 1}: ${next!.name} primary; restarting ${victim.name}`);
           cluster.restartNode(victim);
 
           // Whole again: the old primary rewound and following the new one as its synchronous standby.
           await cluster.waitHealthy(90_000);
           if ((await cluster.primary()) === victim) throw new Error(`${victim.name} took the lead back`);
           const rejoinedAt = Date.now();
+          note(`failover ${failovers.length + 1}: ${victim.name} back as the synchronous standby`);
           const answered = await probe;
           failovers.push({
             killed: victim.name,
@@ -342,6 +395,7 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
       },
     });
     const loadSeconds = (Date.now() - loadStarted) / 1000;
+    note("load over");
 
     // What each failover cost, as the members saw it.
     const lines: string[] = [];
@@ -366,10 +420,13 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
     console.log(
       `Patroni failover under load (LOAD_SEED=${seed}, ${CLIENTS} clients, ${loadSeconds.toFixed(0)} s of load):\n${lines.join("\n")}\n` +
         `  unavailability: p50 ${(p50 / 1000).toFixed(1)} s, max ${((sorted.at(-1) ?? 0) / 1000).toFixed(1)} s (goal: under 30 s)\n` +
-        `  ${journal.unknown} unknown outcomes retried; the stream reconnected ${follower.reconnects} times`,
+        `  ${journal.unknown} unknown outcomes retried (${[...journal.unknownAnswers].map(([k, n]) => `${k} ×${n}`).join(", ") || "none"}); ` +
+        `the stream reconnected ${follower.reconnects} times`,
     );
+    serverErrors = journal.unknownAnswers.get("500 internal_error") ?? 0;
     expect(failovers.length).toBe(KILLS);
     expect(lostAfterFailover).toEqual([]);
+    expect(readyWhileNoPrimary).toEqual([]);
 
     const { problems, checked } = await verify(db, journal, world.initial);
     console.log(`${checked} acknowledged movements checked\n${journal.table()}`);
@@ -391,5 +448,6 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
 
     expect(servers.flatMap((s) => s.unexpectedExits)).toEqual([]);
     console.log(`test:ha took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    passed = true;
   }, 600_000);
 });
