@@ -54,7 +54,7 @@ export default defineConfig({
         test: {
           name: "server",
           include: ["apps/server/test/**/*.test.ts"],
-          exclude: ["apps/server/test/reliability/**", ...(process.env.TEST_PG_URL ? [...DATABASE_FREE, ...SCHEMA_ONLY] : [])],
+          exclude: ["apps/server/test/reliability/**", "apps/server/test/ha/**", ...(process.env.TEST_PG_URL ? [...DATABASE_FREE, ...SCHEMA_ONLY] : [])],
           environment: "node",
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 60_000,
@@ -76,6 +76,18 @@ export default defineConfig({
           include: ["apps/server/test/reliability/**/*.test.ts"],
           environment: "node",
           globalSetup: ["apps/server/test/global-setup.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The failover of a Patroni-managed PostgreSQL under load (`npm run test:ha`, scripts/test-ha.mjs):
+        // etcd, two PostgreSQL nodes, HAProxy and two servers of its own, so run by itself.
+        test: {
+          name: "ha",
+          include: ["apps/server/test/ha/**/*.test.ts"],
+          environment: "node",
           testTimeout: 600_000,
           hookTimeout: 120_000,
           fileParallelism: false,

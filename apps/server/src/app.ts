@@ -4,7 +4,8 @@ import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { APP_VERSION, ErrorCode, M, isMsgId, type Msg } from "@mutua/domain";
+import { APP_VERSION, ErrorCode, M, SM, isMsgId, type Msg } from "@mutua/domain";
+import { isDatabaseUnavailable, primaryAnswers } from "./db/pool";
 import type { AppDeps, Deps } from "./deps";
 import { Refusal, invalid } from "./services/platform/errors";
 import { errorBody, statusOf } from "./http/errors";
@@ -140,6 +141,13 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
         .status(err.statusCode)
         .send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
     }
+    if (isDatabaseUnavailable(err)) {
+      // No primary for the moment (a failover, a restart): the member's app tries again, with the
+      // same key for a payment, rather than show a server error.
+      req.log.warn({ err: err.message }, "database unavailable");
+      reply.header("Retry-After", "2");
+      return reply.status(503).send(errorBody(new Refusal(ErrorCode.unavailable, { id: SM.databaseUnavailable }, { retryAfter: 2 })));
+    }
     req.log.error({ err }, "unhandled error");
     return reply.status(500).send(errorBody(new Refusal(ErrorCode.internal, { id: M.internalError })));
   });
@@ -147,11 +155,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   // Liveness: the process answers. Readiness: it can serve, i.e. the database answers too.
   operation(app, deps, "health", async () => ({ status: "ok" as const, version: APP_VERSION }));
   operation(app, deps, "ready", async () => {
-    try {
-      await deps.db.query("SELECT 1");
-    } catch {
-      throw new Refusal(ErrorCode.unavailable, { id: M.backendUnavailable });
-    }
+    // A standby, or no database at all, is not ready: a load balancer sends nobody here meanwhile.
+    if (!(await primaryAnswers(deps.db))) throw new Refusal(ErrorCode.unavailable, { id: M.backendUnavailable });
     return { status: "ready" as const };
   });
   authRoutes(app, full);

@@ -30,7 +30,9 @@ async function main() {
   }
   const url = settings.databaseUrl ?? embedded!.url;
   await migrate(url, () => {});
-  const db = createPool(url, Number(process.env.DATABASE_POOL_SIZE ?? 10));
+  // During a failover there is no primary for some seconds: a request not yet sent to the database
+  // waits this long for the new one before it answers 503 (docs/operations.md "High availability").
+  const db = createPool(url, Number(process.env.DATABASE_POOL_SIZE ?? 10), { waitForPrimaryMs: Number(process.env.DATABASE_WAIT_SECONDS ?? 10) * 1000 });
 
   if (demo) {
     if (settings.databaseUrl && process.env.MUTUA_DEMO !== "1") {

@@ -100,6 +100,7 @@ export const SM = {
   federationAlreadyLinked: "This association is already linked with that one.",
   federationLinkNotFound: "This link does not exist.",
   federationLinkState: "This link is not waiting for that any more: reload the page.",
+  databaseUnavailable: "The server cannot reach its database right now. Try again in a moment.",
   federationPeerUnreachable: "The other association's server did not answer. Please try again later.",
   federationNoServer: "No association's server answered at this address: nothing was linked. Please try again later.",
   federationPeerUnverifiable: "The other association's server answered something this server cannot verify: nothing was changed.",

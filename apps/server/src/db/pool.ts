@@ -7,11 +7,83 @@ export type Db = pg.Pool;
 export type Tx = pg.PoolClient;
 export type Queryable = pg.Pool | pg.PoolClient;
 
-export function createPool(url: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+/**
+ * Whether `e` says the database is not there, or not the primary, rather than anything about the
+ * request: a connection refused or cut (a restart, a failover, HAProxy with no primary behind it),
+ * PostgreSQL shutting down, starting up or recovering (class 08, 57P01 to 57P03), or a standby
+ * answering (25006, read-only). The member is told to try again in a moment, not that the server
+ * failed; what happened to a write in flight is not known from it (see `postMovement`).
+ */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "25006") return true;
+    if (["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"].includes(code)) return true;
+  }
+  // node-postgres words a socket closed under it, or a client it will not use again, without a code.
+  return /^Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection terminated unexpectedly/.test(
+    e.message,
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A pool that, when it cannot connect, tries again for a while before it gives up: during a
+ * failover (docs/operations.md "High availability") there is no primary for some seconds, and a
+ * request that has not reached the database yet has done nothing, so it may as well wait for the
+ * new one rather than fail. Only the connection is tried again, never a statement: what a
+ * statement cut in flight did is for its caller to find out.
+ */
+class WaitingPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly waitMs: number,
+  ) {
+    super(config);
+  }
+
+  /** A connection now or an error now: for the readiness probe, which must answer at once. */
+  connectNow(): Promise<pg.PoolClient> {
+    return super.connect();
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    const connected = this.connectWaiting();
+    if (!callback) return connected;
+    connected.then(
+      (c) => callback(undefined, c, (release?: unknown) => c.release(release as Error | boolean | undefined)),
+      (e: Error) => callback(e, undefined, () => {}),
+    );
+  }
+
+  private async connectWaiting(): Promise<pg.PoolClient> {
+    const deadline = Date.now() + this.waitMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await super.connect();
+      } catch (e) {
+        if (this.ending || !isDatabaseUnavailable(e) || Date.now() >= deadline) throw e;
+        await sleep(Math.min(100 * 2 ** attempt, 1000));
+      }
+    }
+  }
+}
+
+/**
+ * The request pool. `waitForPrimaryMs`: how long a connection is tried again while the database is
+ * unavailable (the server's DATABASE_WAIT_SECONDS); none by default, for tools and tests.
+ */
+export function createPool(url: string, max = 10, opts: { waitForPrimaryMs?: number } = {}): Db {
+  const pool = new WaitingPool({ connectionString: url, max, idleTimeoutMillis: 30_000 }, opts.waitForPrimaryMs ?? 0);
   // A connection lost (database restart) must not crash the process: the pool reports idle
   // clients' errors; a client checked out reports its own, and would throw without a listener.
-  // The query in flight fails on its own, and the request answers 5xx.
+  // The query in flight fails on its own, and the request answers 503 (http/errors.ts).
   pool.on("error", (err) => console.error("postgres pool error:", err.message));
   pool.on("connect", (client) => {
     client.on("error", (err) => console.error("postgres connection error:", err.message));
@@ -19,12 +91,36 @@ export function createPool(url: string, max = 10): Db {
   return pool;
 }
 
-/** Runs `fn` in one database transaction: committed if it returns, rolled back if it throws. */
+/**
+ * Whether the database answers now as a primary (one that takes writes): a standby, reachable
+ * directly during a failover or through a list of hosts, is not ready for this server.
+ */
+export async function primaryAnswers(db: Db): Promise<boolean> {
+  try {
+    const client = db instanceof WaitingPool ? await db.connectNow() : await db.connect();
+    try {
+      const { rows } = await client.query<{ standby: boolean }>("SELECT pg_is_in_recovery() AS standby");
+      client.release();
+      return rows[0]?.standby === false;
+    } catch (e) {
+      client.release(e as Error);
+      return false;
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `fn` in one database transaction: committed if it returns, rolled back if it throws.
+ * A connection that cannot be had waits for the database as the pool does; one lost once `fn`
+ * started fails the request (503): the transaction may have done something the caller must find
+ * out again, by its idempotency key, when the client tries again.
+ */
 export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const client = await db.connect();
+  const client = await begun(db);
   let out: T;
   try {
-    await client.query("BEGIN");
     out = await fn(client);
     await client.query("COMMIT");
   } catch (e) {
@@ -38,4 +134,21 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
   }
   client.release();
   return out;
+}
+
+/**
+ * A connection with a transaction begun. A pooled connection found dead at BEGIN (its server went
+ * away while it sat idle) has done nothing: another is taken, waiting for the database as the pool does.
+ */
+async function begun(db: Db): Promise<Tx> {
+  for (let attempt = 0; ; attempt++) {
+    const client = await db.connect();
+    try {
+      await client.query("BEGIN");
+      return client;
+    } catch (e) {
+      client.release(e as Error);
+      if (!isDatabaseUnavailable(e) || attempt >= 2) throw e;
+    }
+  }
 }

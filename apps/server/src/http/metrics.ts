@@ -232,6 +232,7 @@ interface Figures {
   outbox: { channel: string; pending: number; oldest: number | null }[];
   givenUp: { channel: string; n: number }[];
   lastCheck: { at: Date; violations: number } | undefined;
+  replication: { primary: boolean; sync: number; lag: number | null };
 }
 
 /** The figures only the database knows, read in three short queries on one connection at a time. */
@@ -248,7 +249,15 @@ async function readFigures(db: Db): Promise<Figures> {
   const check = await db.query<{ at: Date; violations: number }>(
     "SELECT at, jsonb_array_length(violations) AS violations FROM ledger_checks ORDER BY at DESC, id DESC LIMIT 1",
   );
-  return { outbox: outbox.rows, givenUp: givenUp.rows, lastCheck: check.rows[0] };
+  // High availability (docs/operations.md): whether this is the primary, its synchronous standbys,
+  // and how many bytes of WAL the furthest standby has yet to replay (replay_lsn needs pg_monitor).
+  const replication = await db.query<{ primary: boolean; sync: number; lag: number | null }>(
+    `SELECT NOT pg_is_in_recovery() AS primary,
+       (SELECT count(*)::int FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')) AS sync,
+       CASE WHEN pg_is_in_recovery() THEN NULL
+         ELSE (SELECT max(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn))::float8 FROM pg_stat_replication) END AS lag`,
+  );
+  return { outbox: outbox.rows, givenUp: givenUp.rows, lastCheck: check.rows[0], replication: replication.rows[0]! };
 }
 
 /**
@@ -305,6 +314,36 @@ function databaseGauges(registers: Registry[], db: Db, log: FastifyBaseLogger): 
     name: "mutua_notification_deliveries_given_up",
     help: "Notifications given up after their last attempt failed, by channel, since the outbox began.",
     value: (f) => f.givenUp,
+  });
+  new Gauge({
+    name: "mutua_database_primary",
+    help: "Whether the database this server reaches is a primary that takes writes (1) or a standby (0).",
+    registers,
+    async collect() {
+      const f = await read();
+      if (f) this.set(f.replication.primary ? 1 : 0);
+      else this.set(0);
+    },
+  });
+  new Gauge({
+    name: "mutua_database_sync_standbys",
+    help: "Synchronous standbys the primary has (0 with synchronous_mode strict: writes wait, a database node is down).",
+    registers,
+    async collect() {
+      const f = await read();
+      if (f) this.set(f.replication.sync);
+      else this.remove();
+    },
+  });
+  new Gauge({
+    name: "mutua_database_replication_lag_bytes",
+    help: "Bytes of WAL the furthest standby has yet to replay (left out without standbys or without the pg_monitor role).",
+    registers,
+    async collect() {
+      const lag = (await read())?.replication.lag;
+      if (lag !== null && lag !== undefined) this.set(lag);
+      else this.remove();
+    },
   });
   const lastCheck = async (gauge: Gauge, value: (c: NonNullable<Figures["lastCheck"]>) => number) => {
     const c = (await read())?.lastCheck;

@@ -34,25 +34,37 @@ export class ServerProcess {
   private constructor(
     readonly port: number,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly logFile: string | undefined,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
-  /** `env` may depend on the address the server will have (its PUBLIC_URL, say). */
-  static async start(databaseUrl: string, env: Record<string, string> | ((baseUrl: string) => Record<string, string>) = {}): Promise<ServerProcess> {
+  /**
+   * `env` may depend on the address the server will have (its PUBLIC_URL, say). With `logFile`,
+   * all the process says (across restarts) is appended there too, for a failed run's logs.
+   */
+  static async start(
+    databaseUrl: string,
+    env: Record<string, string> | ((baseUrl: string) => Record<string, string>) = {},
+    opts: { logFile?: string } = {},
+  ): Promise<ServerProcess> {
     const port = await freePort();
     if (typeof env === "function") env = env(`http://127.0.0.1:${port}`);
-    const p = new ServerProcess(port, {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_SIZE: "10",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      LOG_LEVEL: "silent",
-      WEB_DIR: NO_WEB_DIR,
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "mutua-load-server-")),
-      ...env,
-    });
+    const p = new ServerProcess(
+      port,
+      {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: "10",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        LOG_LEVEL: "silent",
+        WEB_DIR: NO_WEB_DIR,
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "mutua-load-server-")),
+        ...env,
+      },
+      opts.logFile,
+    );
     await p.restart();
     return p;
   }
@@ -66,8 +78,15 @@ export class ServerProcess {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) throw new Error("server process still running");
     this.output = "";
     const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], { cwd: ROOT, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout!.on("data", (d) => (this.output = (this.output + d).slice(-4000)));
-    child.stderr!.on("data", (d) => (this.output = (this.output + d).slice(-4000)));
+    const log = this.logFile ? fs.createWriteStream(this.logFile, { flags: "a" }) : undefined;
+    log?.write(`--- ${new Date().toISOString()} server started on port ${this.port}\n`);
+    const keep = (d: Buffer) => {
+      this.output = (this.output + d.toString()).slice(-4000);
+      log?.write(d);
+    };
+    child.stdout!.on("data", keep);
+    child.stderr!.on("data", keep);
+    child.once("close", (code, signal) => log?.end(`--- ${new Date().toISOString()} exited (${code ?? signal})\n`));
     this.child = child;
     this.expectingExit = false;
     child.once("exit", (code, signal) => {
@@ -92,15 +111,17 @@ export class ServerProcess {
     await exited;
   }
 
+  /** Stops the process (unless it is already) and removes its data folder. */
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    this.expectingExit = true;
-    child.kill("SIGTERM");
-    const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(t);
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      this.expectingExit = true;
+      child.kill("SIGTERM");
+      const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(t);
+    }
     fs.rmSync(this.env.DATA_DIR!, { recursive: true, force: true });
   }
 }

@@ -76,6 +76,8 @@ export class Journal {
   readonly tally = new Map<string, number>();
   /** Attempts whose outcome was unknown and were retried. */
   unknown = 0;
+  /** Those attempts by what they got: a server error's status and code ("503 service_unavailable"), or "cut" (no answer). */
+  readonly unknownAnswers = new Map<string, number>();
 
   count(op: string, a: Answer) {
     const k = `${op} ${a.status}${a.code ? ` ${a.code}` : ""}`;
@@ -174,9 +176,13 @@ export class Caller {
         const r = await this.once(base, name, token, body, opts.query);
         if (r.status < 500) return r as { status: number; json: T };
         last = `${base}: ${r.status} ${JSON.stringify(r.json)}`;
+        const code = (r.json as { error?: { code?: string } } | undefined)?.error?.code;
+        const k = `${r.status}${code ? ` ${code}` : ""}`;
+        this.journal.unknownAnswers.set(k, (this.journal.unknownAnswers.get(k) ?? 0) + 1);
       } catch (e) {
         // Connection refused or cut: unknown.
         last = `${base}: ${(e as Error).message} ${String((e as { cause?: unknown }).cause ?? "")}`;
+        this.journal.unknownAnswers.set("cut", (this.journal.unknownAnswers.get("cut") ?? 0) + 1);
       }
       this.journal.unknown++;
       if (this.clock.givenUp) throw new Error(`${name}: no definitive answer before the run's end; last: ${last}`);

@@ -46,10 +46,14 @@ export async function createWorld(db: Db, instances: string[], members: number) 
 
 /**
  * Every member and administrator acting at once until `seconds` have passed, or, with `chaos`,
- * for as long as it runs; resolves with the journal once every answer is definitive.
+ * for as long as it runs; resolves with the journal (`journal`, or a new one) once every answer is definitive.
  */
-export async function runLoad(world: World, safeOf: (backendId: string) => string, opts: { seed: number; seconds?: number; chaos?: () => Promise<void> }) {
-  const journal = new Journal();
+export async function runLoad(
+  world: World,
+  safeOf: (backendId: string) => string,
+  opts: { seed: number; seconds?: number; chaos?: () => Promise<void>; journal?: Journal },
+) {
+  const journal = opts.journal ?? new Journal();
   const clock = new RunClock();
   const rootRng = seeded(opts.seed);
   const clientSeed = () => Math.floor(rootRng() * 2 ** 31);

@@ -60,8 +60,10 @@ export class Batcher<I, O> {
           outcomes = await this.opts.many(batch.map((w) => w.item));
         } catch {
           // The batch failed as a whole (a deadlock with a caller's own transaction, a key committed
-          // meanwhile by another instance, a lost connection): nothing of it was written. Each item
-          // is posted again alone and gets its own answer, so one item's error is never another's.
+          // meanwhile by another instance): nothing of it was written. Each item is posted again
+          // alone and gets its own answer, so one item's error is never another's. A connection lost
+          // as the batch committed leaves it in doubt: each item posted again alone, with its key,
+          // finds its movement if the batch was committed after all (ledger.ts, postAlone).
           await Promise.all(batch.map((w) => this.opts.one(w.item).then(w.resolve, w.reject)));
           continue;
         }

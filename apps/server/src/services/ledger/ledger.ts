@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import { ErrorCode, M, formatCents, type MovementKind, type SubAccount, SM } from "@mutua/domain";
-import type { Db, Queryable, Tx } from "../../db/pool";
+import { isDatabaseUnavailable, type Db, type Queryable, type Tx } from "../../db/pool";
 import { Refusal } from "../platform/errors";
 import { Batcher, perPool } from "./batching";
 
@@ -191,8 +191,32 @@ export async function retriedWhenAsked<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** One movement in its own transaction, tried again when PostgreSQL asks to. */
-const postAlone = (db: Db, p: Posting): Promise<Outcome> => retriedWhenAsked(() => post(db, p));
+/**
+ * How long a movement is tried again while the database is unavailable (a failover: no primary for
+ * some seconds). Past it the request answers 503 and the client's retry, with the same key, goes on.
+ */
+const UNAVAILABLE_RETRY_MS = 15_000;
+
+/**
+ * One movement in its own transaction, tried again when PostgreSQL asks to, and while the database
+ * is unavailable. A statement cut in flight (the primary died, or its connection did, as it
+ * committed) left its outcome unknown: posting it again with the same key is how it is found out,
+ * for `ledger_post` answers the movement already committed under the key. Answered with this
+ * posting's own public id, that movement is this posting's (an earlier attempt's, or its batch's,
+ * committed after all): posted, not replayed.
+ */
+async function postAlone(db: Db, p: Posting): Promise<Outcome> {
+  const deadline = Date.now() + UNAVAILABLE_RETRY_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const out = await retriedWhenAsked(() => post(db, p));
+      return out.outcome === "replayed" && out.public_id === p.publicId ? { ...out, outcome: "posted" } : out;
+    } catch (e) {
+      if (!isDatabaseUnavailable(e) || Date.now() >= deadline) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
+    }
+  }
+}
 
 /** Several movements in one statement and one transaction, each with its outcome (db/functions/ledger_post_batch.sql). */
 async function postBatch(db: Db, batch: Posting[]): Promise<Outcome[]> {

@@ -1,0 +1,194 @@
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SM } from "@mutua/domain";
+import { createPool, inTransaction, type Db } from "../src/db/pool";
+import { postMovement, postMovementTx, type MovementRequest } from "../src/services/ledger/ledger";
+import { openCustodialWallet } from "../src/services/wallets/wallets";
+import { DbProxy } from "./db-proxy";
+import { Api, createBackend, memberToken, newKey, seedMember, startServer, topUp, type TestServer } from "./helpers";
+import { waitFor } from "./reliability/processes";
+import { setupServerTest } from "./setup";
+
+/**
+ * What the server does when its database fails over (docs/operations.md "High availability"), on
+ * the suite's own PostgreSQL: its connections are lost through a proxy (db-proxy.ts) the ways a
+ * failover loses them. The failover itself, under Patroni, is `npm run test:ha`'s.
+ */
+const t = setupServerTest({ server: false });
+let proxy: DbProxy;
+const pools: Db[] = [];
+const servers: TestServer[] = [];
+beforeAll(async () => {
+  proxy = await DbProxy.start(t.tdb.url);
+});
+afterAll(async () => {
+  for (const s of servers) await s.close();
+  for (const p of pools) await p.end();
+  await proxy.close();
+});
+
+/** A pool through the proxy (waiting `waitForPrimaryMs` for the database, as the server's does). */
+function proxiedPool(max: number, waitForPrimaryMs = 0): Db {
+  const db = createPool(proxy.url, max, { waitForPrimaryMs });
+  pools.push(db);
+  return db;
+}
+
+/** Alice, with 10.00 on her custodial wallet, and Bob. */
+async function twoMembers() {
+  const backend = await createBackend(t.db, { kind: "custodial" });
+  const alice = await seedMember(t.db, { firstName: "Alice" });
+  const bob = await seedMember(t.db, { firstName: "Bob" });
+  const aliceWallet = await openCustodialWallet(t.db, backend, alice.id, "active");
+  const bobWallet = await openCustodialWallet(t.db, backend, bob.id, "active");
+  await topUp(t.db, aliceWallet, "10.00");
+  return { alice, aliceWallet, bobWallet };
+}
+
+const payment = (from: string, to: string, key = newKey()): MovementRequest => ({
+  kind: "payment",
+  payerWalletId: from,
+  payeeWalletId: to,
+  parts: [{ account: "main", amount: 100n }],
+  senderMemo: "",
+  recipientMemo: "",
+  idempotencyKey: key,
+  initiatedBy: null,
+});
+
+/** The movements under these keys, with their public ids. */
+async function movements(keys: string[]): Promise<{ key: string; id: string }[]> {
+  const { rows } = await t.db.query<{ key: string; id: string }>(
+    "SELECT idempotency_key AS key, public_id AS id FROM movements WHERE idempotency_key = ANY($1::text[])",
+    [keys],
+  );
+  return rows;
+}
+
+interface Family {
+  name: string;
+  metrics: { labels?: Record<string, string>; value?: string }[];
+}
+const parsePrometheus = createRequire(import.meta.url)("parse-prometheus-text-format") as (text: string) => Family[];
+/** A metric's value in a scrape of `server` (undefined: left out). */
+async function metric(server: TestServer, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
+  const f = parsePrometheus(await server.app.metrics.scrape()).find((x) => x.name === name);
+  const sample = f?.metrics.find((m) => JSON.stringify(m.labels ?? {}) === JSON.stringify(labels));
+  return sample?.value === undefined ? undefined : Number(sample.value);
+}
+
+describe("a connection lost before anything was done", () => {
+  it("is found dead at BEGIN and swapped: the payment is made, once", async () => {
+    const { aliceWallet, bobWallet } = await twoMembers();
+    const db = proxiedPool(1);
+    await db.query("SELECT 1"); // the pool's one connection, now idle
+    proxy.cutSilently();
+    const resets = proxy.resets;
+    const req = payment(aliceWallet, bobWallet);
+    const { movement, replayed } = await inTransaction(db, (tx) => postMovementTx(tx, req));
+    expect(proxy.resets).toBe(resets + 1); // the dead connection was the one tried first
+    expect(replayed).toBe(false);
+    expect(await movements([req.idempotencyKey])).toEqual([{ key: req.idempotencyKey, id: movement.public_id }]);
+  });
+
+  it("is found dead by a payment's statement and the payment posted on another, once", async () => {
+    const { aliceWallet, bobWallet } = await twoMembers();
+    const db = proxiedPool(1);
+    await db.query("SELECT 1");
+    proxy.cutSilently();
+    const resets = proxy.resets;
+    const req = payment(aliceWallet, bobWallet);
+    const { movement, replayed } = await postMovement(db, req);
+    expect(proxy.resets).toBe(resets + 1);
+    expect(replayed).toBe(false);
+    expect(await movements([req.idempotencyKey])).toEqual([{ key: req.idempotencyKey, id: movement.public_id }]);
+  });
+});
+
+describe("a connection lost as the movement committed", () => {
+  it("is resolved by the payment's key: answered as paid, with its id, posted and counted once", async () => {
+    const { alice, aliceWallet, bobWallet } = await twoMembers();
+    const server = await startServer(proxiedPool(4));
+    servers.push(server);
+    const api = new Api(server.baseUrl, await memberToken(t.db, alice.id));
+    const key = newKey();
+    const lost = proxy.loseAnswerTo("ledger-post");
+    const r = await api.call("transfer", { body: { from: aliceWallet, to: bobWallet, parts: [{ account: "main", amount: "1.00" }], key } });
+    await lost; // PostgreSQL committed it and the server never heard back
+    expect(r.status).toBe(200);
+    expect(await movements([key])).toEqual([{ key, id: r.json.id }]);
+    // Posted, not a replay of someone else's: counted as a payment made.
+    expect(await metric(server, "mutua_movements_posted_total", { kind: "payment" })).toBe(1);
+  });
+
+  it("is resolved by each movement's key when a group-commit batch was in doubt", async () => {
+    const { aliceWallet, bobWallet } = await twoMembers();
+    const db = proxiedPool(4);
+    const reqs = Array.from({ length: 6 }, () => payment(aliceWallet, bobWallet));
+    const lost = proxy.loseAnswerTo("ledger-post-batch");
+    // Submitted at once: the first two go alone (two batches in flight at most), the other four together.
+    const outs = await Promise.all(reqs.map((r) => postMovement(db, r)));
+    await lost;
+    expect(outs.map((o) => o.replayed)).toEqual(reqs.map(() => false));
+    const keys = reqs.map((r) => r.idempotencyKey);
+    expect((await movements(keys)).sort((a, b) => keys.indexOf(a.key) - keys.indexOf(b.key))).toEqual(
+      outs.map((o, i) => ({ key: keys[i], id: o.movement.public_id })),
+    );
+  });
+});
+
+describe("no database at all", () => {
+  it("answers 503 'Try again in a moment', never 500; not ready; the metrics say no primary", async () => {
+    const { alice } = await twoMembers();
+    const server = await startServer(proxiedPool(2));
+    servers.push(server);
+    const api = new Api(server.baseUrl, await memberToken(t.db, alice.id));
+    expect((await api.call("listTills")).status).toBe(200);
+    expect(await metric(server, "mutua_database_primary")).toBe(1);
+    proxy.stop();
+    try {
+      const r = await api.call("listTills");
+      expect(r.status).toBe(503);
+      expect(r.headers.get("retry-after")).toBe("2");
+      expect(r.json.error).toMatchObject({ code: "service_unavailable", message: SM.databaseUnavailable });
+      expect(r.json.error.message).toContain("Try again in a moment");
+      expect((await api.call("ready")).status).toBe(503);
+      expect(await metric(server, "mutua_database_primary")).toBe(0);
+    } finally {
+      proxy.restart();
+    }
+    expect((await api.call("listTills")).status).toBe(200);
+    expect((await api.call("ready")).status).toBe(200);
+  });
+
+  it("for a moment: a request waits for the database and is served when it is back; readiness does not wait", async () => {
+    const { alice } = await twoMembers();
+    // Waits far longer than the test may take: a readiness probe that waited would fail the test.
+    const server = await startServer(proxiedPool(2, 600_000));
+    servers.push(server);
+    const api = new Api(server.baseUrl, await memberToken(t.db, alice.id));
+    proxy.stop();
+    let served: Promise<{ status: number }> | undefined;
+    try {
+      expect((await api.call("ready")).status).toBe(503);
+      const refused = proxy.refused;
+      served = api.call("listTills");
+      // The request has tried, and is trying again: the database comes back.
+      expect(await waitFor(() => proxy.refused > refused, 20_000, 20)).toBe(true);
+    } finally {
+      proxy.restart();
+    }
+    expect((await served!).status).toBe(200);
+  });
+});
+
+describe("the metrics of high availability", () => {
+  it("say the database is a primary with no synchronous standby, and leave out a lag there is none of", async () => {
+    const server = await startServer(t.db);
+    servers.push(server);
+    expect(await metric(server, "mutua_database_primary")).toBe(1);
+    expect(await metric(server, "mutua_database_sync_standbys")).toBe(0);
+    const f = parsePrometheus(await server.app.metrics.scrape()).find((x) => x.name === "mutua_database_replication_lag_bytes");
+    expect(f?.metrics ?? []).toEqual([]);
+  });
+});
