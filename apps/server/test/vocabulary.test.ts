@@ -59,6 +59,7 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "businesses.photo_type": PHOTO_TYPES,
   "businesses.status": BUSINESS_STATUSES,
   "import_uploads.kind": IMPORT_FILE_KINDS,
+  "import_mappings.kind": IMPORT_FILE_KINDS,
   "backends.kind": BACKEND_KINDS,
   "backends.status": BACKEND_STATUSES,
   "wallets.role": WALLET_ROLES,

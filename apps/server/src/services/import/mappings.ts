@@ -1,3 +1,4 @@
+import { IMPORT_FILE_KINDS, type ImportFileKind } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
 import { parseMapping, type Mapping } from "./presets";
 
@@ -9,7 +10,7 @@ import { parseMapping, type Mapping } from "./presets";
 
 /** Keeps the mapping of each kind of file given: a kind left out keeps what it had. */
 export async function rememberMapping(db: Queryable, by: bigint, mapping: Mapping): Promise<void> {
-  for (const kind of ["members", "history"] as const) {
+  for (const kind of IMPORT_FILE_KINDS) {
     const fields = mapping[kind];
     if (!fields || Object.keys(fields).length === 0) continue;
     await db.query(
@@ -22,7 +23,7 @@ export async function rememberMapping(db: Queryable, by: bigint, mapping: Mappin
 
 /** The mappings remembered, per kind; one that no longer reads as a mapping is left out. */
 export async function rememberedMapping(db: Queryable): Promise<Mapping> {
-  const { rows } = await db.query<{ kind: "members" | "history"; mapping: unknown }>("SELECT kind, mapping FROM import_mappings");
+  const { rows } = await db.query<{ kind: ImportFileKind; mapping: unknown }>("SELECT kind, mapping FROM import_mappings");
   const out: Mapping = {};
   for (const r of rows) {
     try {
