@@ -4,7 +4,7 @@ import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { APP_VERSION, ErrorCode, M, isMsgId, type Msg } from "@mutua/domain";
+import { APP_VERSION, ErrorCode, M, directoryConfig, isMsgId, type Msg } from "@mutua/domain";
 import type { AppDeps, Deps } from "./deps";
 import { Refusal, invalid } from "./services/platform/errors";
 import { errorBody, statusOf } from "./http/errors";
@@ -17,6 +17,8 @@ import { accountRoutes } from "./routes/accounts";
 import { cashierRoutes } from "./routes/cashiers";
 import { paymentRoutes } from "./routes/payments";
 import { paymentRequestRoutes } from "./routes/payment-requests";
+import { standingOrderRoutes } from "./routes/standing-orders";
+import { standingOrdersStep } from "./services/payments/standing-orders-step";
 import { pinRoutes } from "./routes/pins";
 import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
@@ -159,6 +161,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   directoryRoutes(app, full, config);
   paymentRoutes(app, full);
   paymentRequestRoutes(app, full);
+  // Standing orders fall due on the association's calendar days (the directory's time zone).
+  const timeZone = () => directoryConfig(config()).timeZone;
+  standingOrderRoutes(app, full, { timeZone, wake: () => dueWork.wake() });
   pinRoutes(app, full);
   passkeyRoutes(app, full);
   topUpRoutes(app, full);
@@ -191,7 +196,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   // Every instance collects what falls due by the calendar (services/platform/due-work.ts); each
   // area's steps are listed here.
-  const dueWork = new DueWork([], settings.duePollSeconds * 1000, (m) => app.log.error(m));
+  const dueWork = new DueWork([standingOrdersStep(deps.db, timeZone)], settings.duePollSeconds * 1000, (m) => app.log.error(m));
   app.addHook("onReady", async () => {
     dueWork.start();
     stopSweeps = scheduleSweeps(deps.db, deps.settings, (err) => app.log.error({ err }, "sweep of expired rows failed"));

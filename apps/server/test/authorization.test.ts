@@ -75,6 +75,9 @@ const own = {} as {
   offerPhotoToRemove: number;
   /** The owner's business, listed (with its logo): anybody reads it, signed-in members pay it. */
   business: string;
+  /** The owner's standing order from their custodial wallet to the payee's, its first day a month ahead. */
+  standingOrder: string;
+  standingOrderStart: string;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -160,8 +163,23 @@ beforeAll(async () => {
      VALUES ($1, $2, 'approved', 'The owner''s shop', ARRAY[$3], 'image/png', $4, now())`,
     [own.business, people.owner.id, custodial.id, TINY_PNG],
   );
+  own.standingOrderStart = (await t.db.query<{ d: string }>("SELECT ((now() AT TIME ZONE 'Europe/Paris')::date + 30)::text AS d")).rows[0]!.d;
+  own.standingOrder = (await apis.owner.call("createStandingOrder", { body: standingOrderBody() })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await t.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
+});
+
+/** A monthly order from the owner's custodial wallet to the payee, confirmed with the owner's password. */
+const standingOrderBody = () => ({
+  from: own.custodial,
+  to: payeeWallet,
+  amount: "2.00",
+  memo: "Rent",
+  frequency: "monthly" as const,
+  startDate: own.standingOrderStart,
+  endDate: null,
+  retryDays: 1,
+  password: TEST_PASSWORD,
 });
 
 /** An offer of the owner's, paid into their custodial wallet. */
@@ -247,6 +265,14 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   askMoney: () => ({ body: { walletId: own.custodial, parts: [{ memberId: members().payee, amount: "1.00" }] } }),
   listAsks: () => ({}),
   declineAsk: () => ({ params: { requestId: own.askOfOwner } }),
+  // Everybody tries to set up an order from the owner's wallet, and to read and change the owner's order.
+  listStandingOrders: () => ({}),
+  createStandingOrder: () => ({ body: standingOrderBody() }),
+  getStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
+  updateStandingOrder: () => ({ params: { orderId: own.standingOrder }, body: { amount: "3.00" } }),
+  pauseStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
+  resumeStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
+  cancelStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
   listBlockedAskers: () => ({}),
   // The payee asked the owner: the owner may stop them; nobody else was asked by them.
   blockAsker: () => ({ params: { memberId: members().payee } }),
@@ -496,6 +522,7 @@ async function ownerState() {
       [people.owner.id],
     ),
     business: await q("SELECT public_id, status, name, photo, updated_at FROM businesses WHERE member_id = $1", [people.owner.id]),
+    standingOrders: await q("SELECT public_id, state, amount, end_date, updated_at FROM standing_orders WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
 }
 

@@ -103,6 +103,10 @@ export const EVENT_KINDS = [
   "ask_cancelled",
   /** A member paid for the member's offer in the marketplace (the payment's own payment_received comes too). */
   "offer_paid",
+  /** A standing order's payment was refused: the reason, and whether it is tried again. */
+  "standing_order_refused",
+  /** A standing order of a device-signed wallet fell due: the member pays it from the app. */
+  "standing_order_due",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -117,7 +121,16 @@ export const SILENT_EVENT_KINDS = ["payment_sent", "reconversion_sent", "ask_can
  * switched on or off on its own in Preferences, and by push, every kind on each subscribed device. Event kinds but for `reconversion_paid`: a
  * reconversion_stage event whose stage is `paid`. Silent kinds are never among them.
  */
-export const NOTIFICATION_KINDS = ["payment_received", "topup_credited", "wallet_approved", "reconversion_paid", "money_asked", "offer_paid"] as const;
+export const NOTIFICATION_KINDS = [
+  "payment_received",
+  "topup_credited",
+  "wallet_approved",
+  "reconversion_paid",
+  "money_asked",
+  "offer_paid",
+  /** standing_order_refused and standing_order_due events. */
+  "standing_order",
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** How a notification reaches the member outside the app: by e-mail, or pushed to a device (Web Push). */

@@ -1,5 +1,6 @@
 import { adminRoutes } from "./admin-routes";
 import { askBlockRoutes } from "./ask-block-routes";
+import { standingOrderRoutes } from "./standing-order-routes";
 import { directoryRoutes } from "./directory-routes";
 import { federationRoutes } from "./federation-routes";
 import { marketRoutes } from "./market-routes";
@@ -13,7 +14,7 @@ import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, ty
  */
 
 /** Every operation of the contract. */
-export const routes = { ...memberRoutes, ...askBlockRoutes, ...marketRoutes, ...directoryRoutes, ...adminRoutes, ...federationRoutes };
+export const routes = { ...memberRoutes, ...askBlockRoutes, ...standingOrderRoutes, ...marketRoutes, ...directoryRoutes, ...adminRoutes, ...federationRoutes };
 
 const NAMES = Object.keys(routes) as RouteName[];
 

@@ -16,6 +16,7 @@
  */
 import type { adminRoutes } from "./admin-routes";
 import type { askBlockRoutes } from "./ask-block-routes";
+import type { standingOrderRoutes } from "./standing-order-routes";
 import type { directoryRoutes } from "./directory-routes";
 import type { federationRoutes } from "./federation-routes";
 import type { marketRoutes } from "./market-routes";
@@ -172,7 +173,13 @@ export const memberRoutes = {
 } as const satisfies Record<string, RouteSpec>;
 
 /** Every operation's route, as a type (the value is access.ts's `routes`). */
-type AllRoutes = typeof memberRoutes & typeof askBlockRoutes & typeof marketRoutes & typeof directoryRoutes & typeof adminRoutes & typeof federationRoutes;
+type AllRoutes = typeof memberRoutes &
+  typeof askBlockRoutes &
+  typeof standingOrderRoutes &
+  typeof marketRoutes &
+  typeof directoryRoutes &
+  typeof adminRoutes &
+  typeof federationRoutes;
 
 export type RouteName = keyof AllRoutes;
 export type MemberRouteName = keyof typeof memberRoutes;

@@ -131,6 +131,7 @@ import {
   ReportOfferBody,
   ReportedOffer,
 } from "../shops/market";
+import { standingOrderSchemas } from "../payments/standing-order-schemas";
 import { AuditPage, AuditQuery, Books, BooksQuery, Figures, FiguresQuery, LedgerHealth } from "../board/schemas";
 
 export * from "../platform/schemas";
@@ -142,6 +143,7 @@ export * from "../shops/schemas";
 export * from "../shops/market";
 export * from "../shops/directory";
 export * from "../payments/schemas";
+export * from "../payments/standing-order-schemas";
 export * from "../association/schemas";
 export * from "../import/schemas";
 export * from "../federation/schemas";
@@ -312,4 +314,5 @@ export const schemas = {
   validateCreation: { body: WalletBody, response: WalletStatusResult },
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
   ...directorySchemas,
+  ...standingOrderSchemas,
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;

@@ -141,6 +141,19 @@ export interface DeliveryFacts {
   memo: string;
   /** The marketplace's offer paid for (offer_paid): its title. */
   offerTitle: string | null;
+  /** A standing order's run (standing_order): refused (with its reason, a msgid, and its next try) or a reminder to pay. */
+  standingOrder: StandingOrderFacts | null;
+}
+
+export interface StandingOrderFacts {
+  /** A reminder to pay (a device-signed wallet's), else a refused payment. */
+  due: boolean;
+  /** The occurrence's day. */
+  date: string;
+  /** Why it was refused: a msgid. */
+  reason: string | null;
+  /** When it is tried again; null: given up. */
+  retryDate: string | null;
 }
 
 /** What a message must say, read when it is sent (the member's address and language as they are now). */
@@ -148,9 +161,11 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
   const { rows } = await db.query<Omit<DeliveryFacts, "device"> & { deviceId: bigint | null; endpoint: string; p256dh: string; auth: string }>(
     `SELECT d.channel, e.id AS "eventId", e.member_id AS "memberId",
             s.id AS "deviceId", s.endpoint, s.p256dh, s.auth,
-            d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount) AS amount, c.symbol,
-            c.name AS "currencyName", cm.name AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
-            coalesce(m.recipient_memo, pr.sender_memo, '') AS memo, mo.title AS "offerTitle"
+            d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount, so.amount) AS amount, c.symbol,
+            c.name AS "currencyName", coalesce(cm.name, som.name) AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
+            coalesce(m.recipient_memo, pr.sender_memo, so.memo, '') AS memo, mo.title AS "offerTitle",
+            CASE WHEN sr.id IS NOT NULL THEN json_build_object('due', sr.outcome = 'reminded', 'date', sr.occurrence_date::text,
+              'reason', sr.reason, 'retryDate', sr.retry_date::text) END AS "standingOrder"
        FROM notification_deliveries d
        JOIN member_events e ON e.id = d.event_id
        JOIN members mb ON mb.id = e.member_id
@@ -163,6 +178,11 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
        LEFT JOIN payment_requests pr ON pr.id = e.request_id
        LEFT JOIN members cm ON cm.id = coalesce(cw.member_id, pr.created_by)
        LEFT JOIN market_offers mo ON mo.id = e.offer_id
+       -- A standing order's run: the order's amount and memo, and its payee (a member, or a shop's owner).
+       LEFT JOIN standing_order_runs sr ON sr.id = e.standing_order_run_id
+       LEFT JOIN standing_orders so ON so.id = sr.order_id
+       LEFT JOIN wallets sow ON sow.id = so.payee_wallet_id
+       LEFT JOIN members som ON som.id = sow.member_id
        LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
       WHERE d.id = $1`,
     [id],

@@ -1,4 +1,4 @@
-import { formatAmount, memberSinceDate, type MemberLanguage, type NotificationKind } from "@mutua/domain";
+import { M, SM, formatAmount, memberSinceDate, type MemberLanguage, type NotificationKind } from "@mutua/domain";
 import type { Mail } from "../platform/mail";
 
 /**
@@ -27,6 +27,57 @@ export interface NotificationFacts {
   memo: string;
   /** The title of the member's offer paid for (offer_paid). */
   offerTitle?: string | null;
+  /** A standing order's run (standing_order): a reminder to pay, or a refusal with its reason and next try. */
+  standingOrder?: { due: boolean; date: string; reason: string | null; retryDate: string | null } | null;
+}
+
+/**
+ * Why a standing order's payment was refused, as the app says it (its catalogs' words for these
+ * msgids): the refusals a payment of the member's can meet. Any other is said as the last.
+ */
+const REASONS: Record<MemberLanguage, Record<string, string>> = {
+  "en-US": {
+    [M.insufficientBalance]: M.insufficientBalance,
+    [M.recipientLimit]: M.recipientLimit,
+    [M.targetInactive]: M.targetInactive,
+    [M.cannotSendToAccount]: M.cannotSendToAccount,
+    [SM.accountFrozen]: SM.accountFrozen,
+    [SM.payerInactive]: SM.payerInactive,
+    [SM.payeeCannotReceive]: "The recipient cannot receive payments at the moment.",
+    [M.transferUnexpected]: M.transferUnexpected,
+    other: M.transferUnexpected,
+  },
+  "fr-FR": {
+    [M.insufficientBalance]: "La transaction a été refusée pour solde insuffisant",
+    [M.recipientLimit]: "Le destinataire ne peut pas recevoir autant de crédit mutuel. Veuillez réduire le montant.",
+    [M.targetInactive]: "Le compte destinataire est inactif.",
+    [M.cannotSendToAccount]: "Vous ne pouvez pas envoyer d'argent à ce compte.",
+    [SM.accountFrozen]: "Ce compte est gelé.",
+    [SM.payerInactive]: "Votre compte n'est pas actif : il ne peut pas envoyer d'argent.",
+    [SM.payeeCannotReceive]: "Le destinataire ne peut pas recevoir de paiement pour le moment.",
+    [M.transferUnexpected]: "Un problème inattendu est survenu pendant le virement. Veuillez nous excuser pour la gêne occasionnée.",
+    other: "Un problème inattendu est survenu pendant le virement. Veuillez nous excuser pour la gêne occasionnée.",
+  },
+};
+
+const day = (date: string, language: MemberLanguage) =>
+  new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+
+/** A standing order's lines after the subject: the reason it was refused, then when it is tried again (or that it is not). */
+function standingOrderLines(f: PushFacts): string[] {
+  const so = f.standingOrder;
+  if (!so || so.due) return [];
+  const reasons = REASONS[f.language];
+  const reason = (so.reason && reasons[so.reason]) || reasons.other!;
+  const fr = f.language === "fr-FR";
+  const next = so.retryDate
+    ? fr
+      ? `Nouvel essai le ${day(so.retryDate, f.language)}.`
+      : `It will be tried again on ${day(so.retryDate, f.language)}.`
+    : fr
+      ? "Ce paiement ne sera pas retenté."
+      : "This payment will not be tried again.";
+  return [reason.endsWith(".") ? reason : `${reason}.`, next];
 }
 
 interface Words {
@@ -57,6 +108,10 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f, amount) => `${f.counterparty} paid your reconversion of ${amount}`,
       money_asked: (f, amount) => `${f.counterparty} asks you for ${amount}`,
       offer_paid: (f, amount) => `${f.counterparty} paid ${amount} for your offer “${f.offerTitle ?? ""}”`,
+      standing_order: (f, amount) =>
+        f.standingOrder?.due
+          ? `Your standing order of ${amount} to ${f.counterparty} is due: pay it in the app`
+          : `Your standing order of ${amount} to ${f.counterparty} was refused`,
     },
     memo: (memo) => `Memo: ${memo}`,
     open: (url) => `See it in your account: ${url}`,
@@ -69,6 +124,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: "reconversions paid",
       money_asked: "requests for money",
       offer_paid: "payments for your offers",
+      standing_order: "your standing orders",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Received ${amount}`,
@@ -77,6 +133,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (_f, amount) => `Reconversion of ${amount} paid`,
       money_asked: (_f, amount) => `Asked for ${amount}`,
       offer_paid: (f, amount) => `${amount} for “${f.offerTitle ?? ""}”`,
+      standing_order: (f, amount) => (f.standingOrder?.due ? `Standing order of ${amount} due` : `Standing order of ${amount} refused`),
     },
     pushBody: {
       payment_received: (f) => `From ${f.counterparty}`,
@@ -85,6 +142,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f) => `By ${f.counterparty}`,
       money_asked: (f) => `By ${f.counterparty}: pay or decline in the app`,
       offer_paid: (f) => `Paid by ${f.counterparty}`,
+      standing_order: (f) => (f.standingOrder?.due ? `To ${f.counterparty}: pay it in the app` : [`To ${f.counterparty}`, ...standingOrderLines(f)].join("\n")),
     },
   },
   "fr-FR": {
@@ -97,6 +155,10 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f, amount) => `${f.counterparty} a payé votre reconversion de ${amount}`,
       money_asked: (f, amount) => `${f.counterparty} vous demande ${amount}`,
       offer_paid: (f, amount) => `${f.counterparty} a payé ${amount} pour votre annonce « ${f.offerTitle ?? ""} »`,
+      standing_order: (f, amount) =>
+        f.standingOrder?.due
+          ? `Votre ordre permanent de ${amount} à ${f.counterparty} est à payer : payez-le dans l'application`
+          : `Le paiement de votre ordre permanent de ${amount} à ${f.counterparty} a été refusé`,
     },
     memo: (memo) => `Mémo : ${memo}`,
     open: (url) => `Voir dans votre compte : ${url}`,
@@ -109,6 +171,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: "les reconversions payées",
       money_asked: "les demandes d'argent",
       offer_paid: "les paiements de vos annonces",
+      standing_order: "vos ordres permanents",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Vous avez reçu ${amount}`,
@@ -117,6 +180,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (_f, amount) => `Reconversion de ${amount} payée`,
       money_asked: (_f, amount) => `On vous demande ${amount}`,
       offer_paid: (f, amount) => `${amount} pour « ${f.offerTitle ?? ""} »`,
+      standing_order: (f, amount) => (f.standingOrder?.due ? `Ordre permanent de ${amount} à payer` : `Ordre permanent de ${amount} refusé`),
     },
     pushBody: {
       payment_received: (f) => `De ${f.counterparty}`,
@@ -125,6 +189,8 @@ const WORDS: Record<MemberLanguage, Words> = {
       reconversion_paid: (f) => `Par ${f.counterparty}`,
       money_asked: (f) => `Par ${f.counterparty} : payez ou refusez dans l'application`,
       offer_paid: (f) => `Payé par ${f.counterparty}`,
+      standing_order: (f) =>
+        f.standingOrder?.due ? `À ${f.counterparty} : payez-le dans l'application` : [`À ${f.counterparty}`, ...standingOrderLines(f)].join("\n"),
     },
   },
 };
@@ -178,6 +244,7 @@ export function notificationMail(facts: NotificationFacts, links: { app: string;
     w.hello(f.firstName),
     "",
     `${subject}.`,
+    ...standingOrderLines(f),
     ...(f.memo ? [w.memo(f.memo)] : []),
     "",
     w.open(links.app),

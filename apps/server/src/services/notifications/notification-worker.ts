@@ -279,6 +279,7 @@ export class NotificationWorker {
       counterpartySince: f.counterpartySince,
       memo: f.memo,
       offerTitle: f.offerTitle,
+      standingOrder: f.standingOrder,
     };
     if (f.channel === "push") return this.push(c, f, said);
     const token = await unsubscribeToken(db, f.memberId, f.kind);
