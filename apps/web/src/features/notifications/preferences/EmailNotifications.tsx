@@ -20,6 +20,7 @@ export function EmailNotifications() {
     reconversion_paid: i18n._("Reconversion paid"),
     money_asked: i18n._("Asked for money"),
     offer_paid: i18n._("Offers paid for"),
+    standing_order: i18n._("Standing orders refused or to pay"),
   };
   const flip = async (kind: NotificationKind, on: boolean) => {
     try {
