@@ -12,6 +12,15 @@ const WEB_TESTS = "apps/web/src/**/*.test.{ts,tsx}";
 const WEB_REPLACING = fs.globSync(WEB_TESTS).filter((f) => /\bvi\.(mock|doMock|stubGlobal|resetModules)\(/.test(fs.readFileSync(f, "utf8")));
 
 /**
+ * The server's test files that never open a database (file parsing, the import's streaming, the
+ * layers' imports): the PostgreSQL pass (TEST_PG_URL) has nothing to prove with them again. A file
+ * counts as opening one when it uses the test server, a test database or their fixtures.
+ */
+const SERVER_TESTS = "apps/server/test/*.test.ts";
+const OPENS_A_DATABASE = /from "\.\/(setup|payments-fixtures|federation-sides)"|createTestDatabase|startServer|TEST_PG_URL|embedded/;
+const DATABASE_FREE = fs.globSync(SERVER_TESTS).filter((f) => !OPENS_A_DATABASE.test(fs.readFileSync(f, "utf8")));
+
+/**
  * The screens tour first. Without timings of an earlier run (a fresh clone, CI), Vitest starts the
  * largest files first; the tour's two files are small (they call e2e/screens-tour.ts) but its two
  * longest halves, and started last they ran alone at the end of the run, two minutes more.
@@ -40,7 +49,7 @@ export default defineConfig({
         test: {
           name: "server",
           include: ["apps/server/test/**/*.test.ts"],
-          exclude: ["apps/server/test/reliability/**"],
+          exclude: ["apps/server/test/reliability/**", ...(process.env.TEST_PG_URL ? DATABASE_FREE : [])],
           environment: "node",
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 60_000,

@@ -58,7 +58,6 @@ const WAYS = [
   { size: "360x740", phone: true, lang: "en", t: english },
   { size: "1280x800", phone: false, lang: "fr", t: french },
   { size: "1280x800", phone: false, lang: "en", t: english },
-  { size: "360x740", phone: true, lang: "fr", t: french },
 ] as const satisfies readonly { size: string; phone: boolean; lang: string; t: Words }[];
 
 /**
@@ -74,7 +73,8 @@ const MEMBERS = [
 const pageFor = (way: (typeof WAYS)[number]) =>
   newPage(suite.browser, { locale: way.lang === "fr" ? "fr-FR" : "en-US", ...(way.phone ? { phone: true } : { viewport: { width: 1280, height: 800 } }) });
 
-describe.each(WAYS)("a visitor at $size in $lang", (way) => {
+/** A visitor's whole walk on the two ways the members' flows take too; the screens tour sees the map in all four. */
+describe.each([WAYS[0], WAYS[1]])("a visitor at $size in $lang", (way) => {
   it("sees the demo's shops on the map and in the list, filters by a category and open now, opens a shop, signs in and pays it from its page", async () => {
     const { t, phone } = way;
     const { page, context, errors } = await pageFor(way);

@@ -97,7 +97,7 @@ export async function serveOn(dataDir: string, port: number, env: Record<string,
   return spawnServer([], env, { host: "127.0.0.1", port }, undefined, dataDir);
 }
 
-async function spawnServer(
+export async function spawnServer(
   args: string[],
   env: Record<string, string>,
   at: { host: string; port: number },
