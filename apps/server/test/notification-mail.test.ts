@@ -220,7 +220,15 @@ describe("e-mail notifications", () => {
     await optIn(alice, { payment_received: true, topup_credited: true, wallet_approved: true, reconversion_paid: true });
     expect(await optIn(bob, { payment_received: true }, "fr-FR")).toEqual({
       language: "fr-FR",
-      email: { payment_received: true, topup_credited: false, wallet_approved: false, reconversion_paid: false, money_asked: false, offer_paid: false },
+      email: {
+        payment_received: true,
+        topup_credited: false,
+        wallet_approved: false,
+        reconversion_paid: false,
+        money_asked: false,
+        offer_paid: false,
+        standing_order: false,
+      },
     });
     expect((await pay(alice, bob, "2.50", "Pain")).status).toBe(200);
     await settled(bob, 1);
@@ -354,6 +362,7 @@ describe("e-mail notifications", () => {
       reconversion_paid: false,
       money_asked: false,
       offer_paid: false,
+      standing_order: false,
     });
     // The page opened again says it is off, and has no button.
     const again = await http(one.baseUrl, "GET", link);
@@ -573,12 +582,28 @@ describe("notification settings", () => {
     const kim = await person("Kim", "Rose");
     expect((await kim.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: { payment_received: false, topup_credited: false, wallet_approved: false, reconversion_paid: false, money_asked: false, offer_paid: false },
+      email: {
+        payment_received: false,
+        topup_credited: false,
+        wallet_approved: false,
+        reconversion_paid: false,
+        money_asked: false,
+        offer_paid: false,
+        standing_order: false,
+      },
     });
     await optIn(kim, { wallet_approved: true, reconversion_paid: true });
     expect((await kim.api.call("setNotificationSettings", { body: { language: "fr-FR" } })).json).toEqual({
       language: "fr-FR",
-      email: { payment_received: false, topup_credited: false, wallet_approved: true, reconversion_paid: true, money_asked: false, offer_paid: false },
+      email: {
+        payment_received: false,
+        topup_credited: false,
+        wallet_approved: true,
+        reconversion_paid: true,
+        money_asked: false,
+        offer_paid: false,
+        standing_order: false,
+      },
     });
     expect((await kim.api.call("setNotificationSettings", { body: { email: { reconversion_paid: false } } })).json.email.reconversion_paid).toBe(false);
   });
@@ -592,7 +617,15 @@ describe("notification settings", () => {
     }
     expect((await lou.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: { payment_received: false, topup_credited: false, wallet_approved: false, reconversion_paid: false, money_asked: false, offer_paid: false },
+      email: {
+        payment_received: false,
+        topup_credited: false,
+        wallet_approved: false,
+        reconversion_paid: false,
+        money_asked: false,
+        offer_paid: false,
+        standing_order: false,
+      },
     });
   });
 });

@@ -128,7 +128,7 @@ export function NotificationsScreen() {
 function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e: MemberEvent) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
-  const m = e.offer ? offerPaid(e, e.offer.title) : eventMessage(e);
+  const m = e.offer ? offerPaid(e, e.offer.title) : e.standingOrder ? standingOrderTold(e) : eventMessage(e);
   if (!m) return null;
   const date = new Date(e.date);
   return (
@@ -148,6 +148,12 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
     </li>
   );
 }
+
+/** A standing order's payment refused, or due from the member's device: not a toast, a line here. */
+const standingOrderTold = (e: MemberEvent) =>
+  e.standingOrder?.due
+    ? msg("Your standing order of {amount} to {name} is due: pay it", { amount: `${e.amount ?? ""} ${e.currency}`, name: e.counterparty ?? "" })
+    : msg("Your standing order of {amount} to {name} was refused", { amount: `${e.amount ?? ""} ${e.currency}`, name: e.counterparty ?? "" });
 
 /** An offer of the member's paid for in the marketplace (offer_paid): not a toast (features/notifications/texts.ts), a line here. */
 const offerPaid = (e: MemberEvent, title: string) =>

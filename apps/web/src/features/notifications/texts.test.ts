@@ -14,14 +14,17 @@ const event = (kind: MemberEvent["kind"]): MemberEvent => ({
   stage: kind === "reconversion_stage" ? "paid" : null,
   requestId: null,
   offer: kind === "offer_paid" ? { id: `of_${"A".repeat(22)}`, title: "Organic eggs" } : null,
+  standingOrder: null,
   read: false,
 });
 
 describe("what an event says", () => {
   it("tells every kind but the member's own doings, which only refresh the screens", () => {
     for (const kind of EVENT_KINDS) {
-      // An offer paid for is said by the notification centre; its payment_received is the toast.
-      const silent = (SILENT_EVENT_KINDS as readonly string[]).includes(kind) || kind === "offer_paid";
+      // An offer paid for is said by the notification centre; its payment_received is the toast. So
+      // are a standing order's refusal and reminder (app/NotificationsScreen.tsx): the dashboard carries none of their words.
+      const silent =
+        (SILENT_EVENT_KINDS as readonly string[]).includes(kind) || kind === "offer_paid" || kind === "standing_order_refused" || kind === "standing_order_due";
       expect(eventMessage(event(kind)) === null, kind).toBe(silent);
     }
   });
