@@ -174,11 +174,8 @@ const standingOrderBody = () => ({
   from: own.custodial,
   to: payeeWallet,
   amount: "2.00",
-  memo: "Rent",
-  frequency: "monthly" as const,
+  frequency: "monthly",
   startDate: own.standingOrderStart,
-  endDate: null,
-  retryDays: 1,
   password: TEST_PASSWORD,
 });
 

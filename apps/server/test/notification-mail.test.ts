@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NotificationKind } from "@mutua/domain";
+import { NOTIFICATION_KINDS, type NotificationKind } from "@mutua/domain";
 import { smtpMailer } from "../src/services/platform/mail";
 import { currentPosition, eventsAfter } from "../src/services/notifications/member-events";
 import { claimEmail } from "../src/services/notifications/notification-deliveries";
@@ -23,6 +23,9 @@ import {
 } from "./helpers";
 import { watchOutbox, type OutboxWatch } from "./outbox-watch";
 import { setupServerTest } from "./setup";
+
+/** Every kind of e-mail off, as a member starts. */
+const NO_MAIL = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, false])) as Record<NotificationKind, boolean>;
 
 /**
  * E-mail notifications (docs/architecture.md "Live money") over a real SMTP conversation: the trigger queues a
@@ -220,15 +223,7 @@ describe("e-mail notifications", () => {
     await optIn(alice, { payment_received: true, topup_credited: true, wallet_approved: true, reconversion_paid: true });
     expect(await optIn(bob, { payment_received: true }, "fr-FR")).toEqual({
       language: "fr-FR",
-      email: {
-        payment_received: true,
-        topup_credited: false,
-        wallet_approved: false,
-        reconversion_paid: false,
-        money_asked: false,
-        offer_paid: false,
-        standing_order: false,
-      },
+      email: { ...NO_MAIL, payment_received: true },
     });
     expect((await pay(alice, bob, "2.50", "Pain")).status).toBe(200);
     await settled(bob, 1);
@@ -355,15 +350,7 @@ describe("e-mail notifications", () => {
     expect(done.status).toBe(200);
     expect(done.text).toContain("C&#39;est fait : vous ne recevrez plus d&#39;e-mails sur l&#39;argent reçu.");
     // That kind only.
-    expect((await bob.api.call("getNotificationSettings")).json.email).toEqual({
-      payment_received: false,
-      topup_credited: true,
-      wallet_approved: false,
-      reconversion_paid: false,
-      money_asked: false,
-      offer_paid: false,
-      standing_order: false,
-    });
+    expect((await bob.api.call("getNotificationSettings")).json.email).toEqual({ ...NO_MAIL, topup_credited: true });
     // The page opened again says it is off, and has no button.
     const again = await http(one.baseUrl, "GET", link);
     expect(again.text).toContain("Vous ne recevez plus d&#39;e-mails sur l&#39;argent reçu.");
@@ -582,28 +569,12 @@ describe("notification settings", () => {
     const kim = await person("Kim", "Rose");
     expect((await kim.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: {
-        payment_received: false,
-        topup_credited: false,
-        wallet_approved: false,
-        reconversion_paid: false,
-        money_asked: false,
-        offer_paid: false,
-        standing_order: false,
-      },
+      email: { ...NO_MAIL },
     });
     await optIn(kim, { wallet_approved: true, reconversion_paid: true });
     expect((await kim.api.call("setNotificationSettings", { body: { language: "fr-FR" } })).json).toEqual({
       language: "fr-FR",
-      email: {
-        payment_received: false,
-        topup_credited: false,
-        wallet_approved: true,
-        reconversion_paid: true,
-        money_asked: false,
-        offer_paid: false,
-        standing_order: false,
-      },
+      email: { ...NO_MAIL, wallet_approved: true, reconversion_paid: true },
     });
     expect((await kim.api.call("setNotificationSettings", { body: { email: { reconversion_paid: false } } })).json.email.reconversion_paid).toBe(false);
   });
@@ -617,15 +588,7 @@ describe("notification settings", () => {
     }
     expect((await lou.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: {
-        payment_received: false,
-        topup_credited: false,
-        wallet_approved: false,
-        reconversion_paid: false,
-        money_asked: false,
-        offer_paid: false,
-        standing_order: false,
-      },
+      email: { ...NO_MAIL },
     });
   });
 });
