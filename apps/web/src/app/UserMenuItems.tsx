@@ -20,6 +20,7 @@ import {
   SettingsIcon,
   ShopIcon,
   SignOutIcon,
+  StandingOrdersIcon,
   TermsIcon,
   WalletIcon,
   type IconNode,
@@ -66,6 +67,8 @@ export default function UserMenuItems({ onChoose }: { onChoose: () => void }) {
       {page("/receive", ShopIcon, i18n._("Receive payments"))}
       {/* The members' offers and needs (features/shops/market). */}
       {page("/market", MarketIcon, i18n._("Marketplace"))}
+      {/* Payments made on the days the member chose (features/payments/standing-orders). */}
+      {page("/standing-orders", StandingOrdersIcon, i18n._("Standing orders"))}
       {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
       {page("/preferences", SettingsIcon, i18n._("Settings"))}
       {unconfigured.length > 0 && page("/create-account", WalletIcon, i18n._("Create my wallet"))}

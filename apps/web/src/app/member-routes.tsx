@@ -59,6 +59,8 @@ const MEMBER: Screen[] = [
   },
   // The marketplace (features/shops/market): one route, its screens chosen inside it, loaded through its door (entry.ts).
   { path: "/market/*?", element: screen(() => import("../features/shops/market/entry"), "MarketRoutes", privately) },
+  // Standing orders (features/payments/standing-orders): one route, its screens chosen inside it, loaded through its door.
+  { path: "/standing-orders/*?", element: screen(() => import("../features/payments/standing-orders/entry"), "StandingOrdersDoor", privately) },
   {
     path: "/notifications",
     element: screen(() => import("./NotificationsScreen"), "NotificationsScreen", privately),
