@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate } from "../lib/router";
 import { useLingui } from "@lingui/react";
-import { M, msg, type MemberEvent } from "@mutua/domain";
+import { M, formatDate, msg, type MemberEvent } from "@mutua/domain";
 import { useModals } from "../ui/modals";
 import { useFormat } from "../lib/format";
 import { recency, type Recency } from "../lib/dates";
@@ -48,6 +48,8 @@ export function NotificationsScreen() {
     if (!e.read) markRead.mutate([e.id]);
     // An invitation to run a till is answered in Preferences, first there while it stands.
     if (e.kind === "cashier_invited") return void navigate("/preferences");
+    // A standing order's refusal or reminder opens the order: what happens next, and its Pay.
+    if (e.standingOrder) return void navigate(`/standing-orders/${e.standingOrder.id}`);
     if (!e.transactionId) return void navigate("/dashboard");
     try {
       const tx = await fetchTransaction(e.walletId, e.transactionId);
@@ -140,12 +142,28 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
         <span className="tx-related">
           {!e.read && <span className="visually-hidden">{i18n._("Unread:")} </span>}
           {tr(m)}
+          {e.standingOrder && !e.standingOrder.due && <StandingOrderRefusal {...e.standingOrder} />}
         </span>
         <span className="tx-date">
           <time dateTime={e.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
         </span>
       </button>
     </li>
+  );
+}
+
+/** Why a standing order's payment was refused, and the day it is tried again (or that it is not). */
+function StandingOrderRefusal({ reason, retryDate }: { reason: string | null; retryDate: string | null }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const why = tr({ id: reason ?? M.transferUnexpected });
+  return (
+    <span className="notification-detail">
+      {/[.!]$/.test(why) ? why : `${why}.`}{" "}
+      {retryDate
+        ? i18n._("It will be tried again on {date}.", { date: formatDate(new Date(`${retryDate}T00:00:00Z`), fmt.dateLocale, "UTC") })
+        : i18n._("This payment will not be tried again.")}
+    </span>
   );
 }
 
