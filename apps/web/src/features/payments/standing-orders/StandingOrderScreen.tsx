@@ -134,7 +134,7 @@ export function OrderView({ order: o }: { order: StandingOrder }) {
           <button type="button" className="button" onClick={() => modals.open((close) => <ChangeOrderDialog order={o} onClose={close} />)}>
             {i18n._("Change")}
           </button>
-          <button type="button" className="button danger" onClick={cancel}>
+          <button type="button" className="button so-cancel" onClick={cancel}>
             {i18n._("Cancel the order")}
           </button>
         </div>

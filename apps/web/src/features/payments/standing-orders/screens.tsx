@@ -2,6 +2,7 @@ import { Navigate, useLocation } from "../../../lib/router";
 import { StandingOrdersScreen } from "./StandingOrdersScreen";
 import { NewStandingOrderScreen } from "./NewStandingOrderScreen";
 import { StandingOrderScreen } from "./StandingOrderScreen";
+import "../../../ui/grouped-list.css";
 import "./standing-orders.css";
 
 /**
