@@ -52,7 +52,13 @@ export function NewStandingOrderScreen() {
       <h1>
         {i18n._("New standing order")} <span className="so-step">{i18n._("Step {step} of {steps}", { step: steps[s.step], steps: 3 })}</span>
       </h1>
-      {s.step === "recipient" && <RecipientStep accounts={accounts.data ?? []} onChoose={s.choose} />}
+      {s.step === "recipient" && (
+        <>
+          {/* Above the picker's own headings (Favorites, Recently paid), which follow a sheet's title. */}
+          <h2 className="so-step-title">{i18n._("Whom to pay")}</h2>
+          <RecipientStep accounts={accounts.data ?? []} onChoose={s.choose} />
+        </>
+      )}
       {s.step === "details" && <DetailsView s={s} />}
       {s.step === "review" && <ReviewView s={s} />}
       {s.challenge && (
