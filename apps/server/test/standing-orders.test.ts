@@ -3,6 +3,7 @@ import { DEFAULT_DIRECTORY_TIME_ZONE, M, SM, addDays, addMonths, standingOrderKe
 import { newPinProof, pinProof } from "@mutua/wallet";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { standingOrdersStep } from "../src/services/payments/standing-orders-step";
+import { notificationMail, notificationPage, notificationPush } from "../src/services/notifications/notification-mail";
 import {
   Api,
   TEST_PASSWORD,
@@ -308,5 +309,28 @@ describe("a device-signed wallet", () => {
     expect(paid.toPay).toEqual([]);
     expect(paid.runs[0]).toMatchObject({ outcome: "reminded", transactionId: expect.stringMatching(/^tx_/) });
     await aliceApi.call("cancelStandingOrder", { params: { orderId: o.id } });
+  });
+});
+
+describe("what the member is told outside the app", () => {
+  it("a refusal says why and when it is tried again, in their language, and opens the order's page", () => {
+    const refused = {
+      kind: "standing_order" as const,
+      amount: 1250n,
+      symbol: "DL",
+      currencyName: "Demo Lokal",
+      counterparty: "Le Fournil",
+      memo: "Bread",
+      standingOrder: { id: `so_${"A".repeat(22)}`, due: false, date: "2027-03-15", reason: M.insufficientBalance, retryDate: "2027-03-16" },
+    };
+    const links = { app: `https://app.example${notificationPage(refused, "/dashboard")}`, unsubscribe: "https://app.example/api/unsubscribe?token=x" };
+    const mail = notificationMail({ ...refused, language: "fr-FR", to: "alice@example.org", firstName: "Alice" }, links);
+    expect(mail.text).toContain("La transaction a été refusée pour solde insuffisant.");
+    expect(mail.text).toContain("Nouvel essai le 16 mars 2027.");
+    expect(mail.text).toContain(`https://app.example/standing-orders/${refused.standingOrder.id}`);
+    const push = notificationPush({ ...refused, language: "en-US" }, { url: notificationPage(refused, "/notifications"), tag: "1" });
+    expect(push).toMatchObject({ title: "Standing order of 12.50 DL refused", url: `/standing-orders/${refused.standingOrder.id}` });
+    // Any other notification opens where it always did.
+    expect(notificationPage({ standingOrder: null }, "/notifications")).toBe("/notifications");
   });
 });

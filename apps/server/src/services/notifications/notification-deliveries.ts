@@ -146,6 +146,8 @@ export interface DeliveryFacts {
 }
 
 export interface StandingOrderFacts {
+  /** The order's public id: the notification opens its page in the app. */
+  id: string;
   /** A reminder to pay (a device-signed wallet's), else a refused payment. */
   due: boolean;
   /** The occurrence's day. */
@@ -164,7 +166,7 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
             d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount, so.amount) AS amount, c.symbol,
             c.name AS "currencyName", coalesce(cm.name, som.name) AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
             coalesce(m.recipient_memo, pr.sender_memo, so.memo, '') AS memo, mo.title AS "offerTitle",
-            CASE WHEN sr.id IS NOT NULL THEN json_build_object('due', sr.outcome = 'reminded', 'date', sr.occurrence_date::text,
+            CASE WHEN sr.id IS NOT NULL THEN json_build_object('id', so.public_id, 'due', sr.outcome = 'reminded', 'date', sr.occurrence_date::text,
               'reason', sr.reason, 'retryDate', sr.retry_date::text) END AS "standingOrder"
        FROM notification_deliveries d
        JOIN member_events e ON e.id = d.event_id

@@ -28,7 +28,7 @@ export interface NotificationFacts {
   /** The title of the member's offer paid for (offer_paid). */
   offerTitle?: string | null;
   /** A standing order's run (standing_order): a reminder to pay, or a refusal with its reason and next try. */
-  standingOrder?: { due: boolean; date: string; reason: string | null; retryDate: string | null } | null;
+  standingOrder?: { id: string; due: boolean; date: string; reason: string | null; retryDate: string | null } | null;
 }
 
 /**
@@ -197,6 +197,13 @@ const WORDS: Record<MemberLanguage, Words> = {
 
 /** What a push says: the facts of an e-mail but its recipient's address and name (the device is theirs). */
 export type PushFacts = Omit<NotificationFacts, "to" | "firstName">;
+
+/**
+ * The app's page a notification opens (the e-mail's link, the push's tap): a standing order's own
+ * page, where it says what happens next (and, for a reminder, its Pay); else `otherwise`.
+ */
+export const notificationPage = (f: { standingOrder?: { id: string } | null }, otherwise: string): string =>
+  f.standingOrder ? `/standing-orders/${f.standingOrder.id}` : otherwise;
 
 /**
  * A Web Push payload, read by the app's service worker: what it shows, the app path a tap opens,
