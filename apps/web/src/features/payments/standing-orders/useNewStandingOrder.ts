@@ -1,33 +1,11 @@
 import { useState } from "react";
 import { RefusedError } from "@mutua/client";
-import {
-  ErrorCode,
-  M,
-  STANDING_ORDER_MAX_LEAD_DAYS,
-  addDays,
-  dateInZone,
-  directoryConfig,
-  memoProblem,
-  parseAmountInput,
-  type AccountEntry,
-  type Msg,
-  type Recipient,
-  type StandingOrderFrequency,
-} from "@mutua/domain";
+import { ErrorCode, M, directoryConfig, parseAmountInput, type AccountEntry, type Msg, type Recipient } from "@mutua/domain";
 import { useConfig } from "../../../lib/context";
 import { payingAccount, useAccounts } from "../../../data/accounts";
 import { useUnlock } from "../../wallets";
 import { useCreateStandingOrder, type NewStandingOrder, type StandingOrder } from "./queries";
-
-/** What the member fills in, as typed (the amount as text, dates "YYYY-MM-DD", no end date as ""). */
-export interface OrderDraft {
-  amountText: string;
-  memo: string;
-  frequency: StandingOrderFrequency;
-  startDate: string;
-  endDate: string;
-  retryDays: number;
-}
+import { associationToday, draftErrors, type OrderDraft } from "./draft";
 
 /** The password or PIN asked of a custodial wallet's member, in the payments' Authentication dialog. */
 export interface Challenge {
@@ -35,28 +13,6 @@ export interface Challenge {
   mode: "pin" | "password";
   failed: boolean;
   attemptsLeft: number | null;
-}
-
-export type DraftErrors = Partial<Record<"amount" | "memo" | "startDate" | "endDate", Msg>>;
-
-/** Which day it is for the association (the days orders pay on), by this device's clock. */
-export const associationToday = (timeZone: string) => dateInZone(new Date(), timeZone);
-
-/**
- * What is wrong with a draft, field by field, by the server's rules (it checks them again), in
- * its words (packages/domain/src/server-messages.ts, spelt here: importing them would split the
- * server's messages out of the administrators' chunk into one more file).
- */
-export function draftErrors(d: OrderDraft, today: string): DraftErrors {
-  const errors: DraftErrors = {};
-  const amount = parseAmountInput(d.amountText, "send");
-  if (!amount.ok) errors.amount = amount.error;
-  const memo = memoProblem(d.memo);
-  if (memo) errors.memo = memo;
-  if (!d.startDate || d.startDate < today || d.startDate > addDays(today, STANDING_ORDER_MAX_LEAD_DAYS))
-    errors.startDate = { id: "Choose a first payment date from today, at most {max} days ahead.", values: { max: STANDING_ORDER_MAX_LEAD_DAYS } };
-  if (d.frequency !== "once" && d.endDate && d.endDate < d.startDate) errors.endDate = { id: "The end date must be on or after the first payment's date." };
-  return errors;
 }
 
 /**
