@@ -23,12 +23,9 @@ import { dayText } from "./words";
  */
 export function PayDueButton({ order: o, due }: { order: StandingOrder; due: { date: string; key: string } }) {
   const { i18n } = useLingui();
-  const fmt = useFormat();
   const client = useClient();
-  const qc = useQueryClient();
   const modals = useModals();
   const accounts = useAccounts();
-  const { send, sending } = useSendPayment();
   const [preparing, setPreparing] = useState(false);
 
   const prepare = async (): Promise<PaymentDraft | null> => {
@@ -56,30 +53,41 @@ export function PayDueButton({ order: o, due }: { order: StandingOrder; due: { d
     }
     if (!draft) return toast.error(i18n._("This payment cannot be made from here now. Please try again later."));
     const d = draft;
-    modals.open((close) => (
-      <ConfirmDialog
-        title={i18n._("Pay {amount} to {name}?", { amount: fmt.money(o.amount, o.currency), name: o.payee.name })}
-        facts={[[i18n._("Due on"), dayText(due.date, fmt.dateLocale)], ...(o.memo ? ([[i18n._("Memo"), o.memo]] as [string, string][]) : [])]}
-        confirm={i18n._("Confirm and send")}
-        busy={sending}
-        onConfirm={async () => {
-          const outcome = await send(d);
-          if (outcome.kind === "canceled") return;
-          close();
-          if (outcome.kind === "sent") toast.success(i18n._("Paid: {amount} to {name}", { amount: fmt.money(o.amount, o.currency), name: o.payee.name }));
-          else if (outcome.kind === "unconfirmed") toast.warning(i18n._("The payment may not have gone through: look at your history before paying again."));
-          else toast.error(outcome.messages.map(tr).join(" "));
-          await qc.invalidateQueries({ queryKey: standingOrderKeys.all });
-          await qc.invalidateQueries({ queryKey: transactionKeys.all });
-        }}
-        onClose={close}
-      />
-    ));
+    modals.open((close) => <PayDueDialog order={o} due={due} draft={d} onClose={close} />);
   };
 
   return (
     <button type="button" className="button primary" onClick={() => void pay()} disabled={preparing} aria-busy={preparing}>
       {i18n._("Pay")}
     </button>
+  );
+}
+
+/** The reminded payment, ready to sign: Confirm and send unlocks the wallet on this device and sends it under the occurrence's key. */
+function PayDueDialog({ order: o, due, draft, onClose }: { order: StandingOrder; due: { date: string }; draft: PaymentDraft; onClose: () => void }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const qc = useQueryClient();
+  const { send, sending } = useSendPayment();
+  const money = fmt.money(o.amount, o.currency);
+  return (
+    <ConfirmDialog
+      title={i18n._("Pay {amount} to {name}?", { amount: money, name: o.payee.name })}
+      facts={[[i18n._("Due on"), dayText(due.date, fmt.dateLocale)], ...(o.memo ? ([[i18n._("Memo"), o.memo]] as [string, string][]) : [])]}
+      confirm={i18n._("Confirm and send")}
+      busy={sending}
+      onConfirm={async () => {
+        if (sending) return;
+        const outcome = await send(draft);
+        if (outcome.kind === "canceled") return;
+        onClose();
+        if (outcome.kind === "sent") toast.success(i18n._("Paid: {amount} to {name}", { amount: money, name: o.payee.name }));
+        else if (outcome.kind === "unconfirmed") toast.warning(i18n._("The payment may not have gone through: look at your history before paying again."));
+        else toast.error(outcome.messages.map(tr).join(" "));
+        await qc.invalidateQueries({ queryKey: standingOrderKeys.all });
+        await qc.invalidateQueries({ queryKey: transactionKeys.all });
+      }}
+      onClose={onClose}
+    />
   );
 }

@@ -60,6 +60,7 @@ export function OrderView({ order: o }: { order: StandingOrder }) {
           [i18n._("Amount"), fmt.money(o.amount, o.currency)],
         ]}
         confirm={i18n._("Cancel the order")}
+        dismiss={i18n._("Keep it")}
         danger
         onConfirm={() => {
           close();
@@ -119,15 +120,16 @@ export function OrderView({ order: o }: { order: StandingOrder }) {
           <button
             type="button"
             className="button"
-            disabled={act.isPending}
+            // Busy, not disabled: a disabled button would drop the focus, which stays on it for the next tap.
             aria-busy={act.isPending}
-            onClick={() =>
-              void (o.state === "active"
-                ? run("pause", () => i18n._("Standing order paused: nothing is paid until you resume it"))
-                : run("resume", (next) =>
-                    next.nextDate ? i18n._("Standing order resumed: next payment on {date}", { date: day(next.nextDate) }) : i18n._("Standing order resumed"),
-                  ))
-            }
+            onClick={() => {
+              if (act.isPending) return;
+              if (o.state === "active") void run("pause", () => i18n._("Standing order paused: nothing is paid until you resume it"));
+              else
+                void run("resume", (next) =>
+                  next.nextDate ? i18n._("Standing order resumed: next payment on {date}", { date: day(next.nextDate) }) : i18n._("Standing order resumed"),
+                );
+            }}
           >
             {o.state === "active" ? i18n._("Pause") : i18n._("Resume")}
           </button>
