@@ -139,7 +139,7 @@ describe("standing orders", () => {
     await context.close();
   });
 
-  it("360×740 fr-FR: the list and the order say it in French, and fit", async () => {
+  it("360×740 fr-FR: the list and the order say it in French and fit; Bob pauses, resumes, changes and cancels it", async () => {
     const { page, context, errors } = await bobsPhone("fr-FR", french, ON_ITS_DAY);
     await openFromMenu(page, "Bob Durand", "Standing orders", { phone: true, t: french });
     const row = page.locator(".so-row").filter({ hasText: "Louise Boulanger" });
@@ -152,6 +152,31 @@ describe("standing orders", () => {
     await page.getByText(french("Try again the next day, once")).waitFor();
     await shot(page, "360-fr-FR-order");
     expect(await layoutProblems(page)).toEqual([]);
+
+    // Paused, then resumed on the same button, the hand still on it; a new amount; cancelled after its question.
+    const hold = page.getByRole("button", { name: french("Pause") });
+    await hold.tap();
+    await toastText(page, french("Standing order paused: nothing is paid until you resume it"));
+    const resume = page.getByRole("button", { name: french("Resume") });
+    expect(await resume.evaluate((el) => el === document.activeElement)).toBe(true);
+    await resume.tap();
+    await toastText(page, french("Standing order resumed: next payment on {date}", { date: day("2027-04-15", "fr-FR") }));
+    await page.getByRole("button", { name: french("Change") }).tap();
+    const change = page.getByRole("dialog", { name: french("Change the standing order") });
+    await change.getByLabel(french("Amount"), { exact: true }).fill("15");
+    await shot(page, "360-fr-FR-change");
+    expect(await layoutProblems(page)).toEqual([]);
+    await change.getByRole("button", { name: french("Save") }).tap();
+    await toastText(page, french("Standing order changed"));
+    await page.getByText("15,00 DL").first().waitFor();
+    await page.getByRole("button", { name: french("Cancel the order") }).tap();
+    const question = page.getByRole("dialog", { name: french("Cancel this standing order?") });
+    await shot(page, "360-fr-FR-cancel");
+    expect(await layoutProblems(page)).toEqual([]);
+    await question.getByRole("button", { name: french("Cancel the order") }).tap();
+    await toastText(page, french("Standing order cancelled: nothing more will be paid"));
+    await page.locator(".so-when .badge").getByText(french("Cancelled")).waitFor();
+    expect(await page.getByRole("button", { name: french("Pause") }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
