@@ -153,7 +153,7 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
 }
 
 /** Why a standing order's payment was refused, and the day it is tried again (or that it is not). */
-function StandingOrderRefusal({ reason, retryDate }: { reason: string | null; retryDate: string | null }) {
+export function StandingOrderRefusal({ reason, retryDate }: { reason: string | null; retryDate: string | null }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const why = tr({ id: reason ?? M.transferUnexpected });
