@@ -322,6 +322,13 @@ export function screensTour(ways: readonly TourWay[]): void {
         await inspect(bob.page, "market");
         await openOffer(bob.page, bob.page.locator(".offer-card").filter({ hasText: "Vegetable basket" }), "Vegetable basket", { phone });
         await inspect(bob.page, "market-offer");
+        // His standing orders (the demo has none), and the first step of setting one up.
+        await goTo(bob.page, "/standing-orders");
+        await bob.page.locator(".standing-orders .empty-state").waitFor();
+        await inspect(bob.page, "standing-orders");
+        await tap(bob.page.getByRole("link", { name: t("New standing order") }));
+        await bob.page.getByRole("searchbox").waitFor();
+        await inspect(bob.page, "standing-orders-new");
         expect(bob.errors).toEqual([]);
         await bob.context.close();
 

@@ -4,7 +4,7 @@ import cookie from "@fastify/cookie";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { APP_VERSION, ErrorCode, M, SM, isMsgId, type Msg } from "@mutua/domain";
+import { APP_VERSION, ErrorCode, M, SM, directoryConfig, isMsgId, type Msg } from "@mutua/domain";
 import { isDatabaseUnavailable, primaryAnswers } from "./db/pool";
 import type { AppDeps, Deps } from "./deps";
 import { Refusal, invalid } from "./services/platform/errors";
@@ -18,6 +18,8 @@ import { accountRoutes } from "./routes/accounts";
 import { cashierRoutes } from "./routes/cashiers";
 import { paymentRoutes } from "./routes/payments";
 import { paymentRequestRoutes } from "./routes/payment-requests";
+import { standingOrderRoutes } from "./routes/standing-orders";
+import { standingOrdersStep } from "./services/payments/standing-orders-step";
 import { pinRoutes } from "./routes/pins";
 import { passkeyRoutes } from "./routes/passkeys";
 import { topUpRoutes } from "./routes/topups";
@@ -38,7 +40,6 @@ import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
 import { duesSteps } from "./services/association/dues-collect";
 import { duesRoutes } from "./routes/dues";
-import { directoryConfig } from "@mutua/domain";
 import { scheduleLedgerChecks } from "./services/board/ledger-health";
 import { featuresOf } from "./services/platform/features";
 import { EventHub } from "./services/notifications/event-hub";
@@ -167,6 +168,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   directoryRoutes(app, full, config);
   paymentRoutes(app, full);
   paymentRequestRoutes(app, full);
+  // Dues and standing orders fall due on the association's calendar days (the directory's time zone).
+  const timeZone = () => directoryConfig(config()).timeZone;
+  standingOrderRoutes(app, full, { timeZone, wake: () => dueWork.wake() });
   pinRoutes(app, full);
   passkeyRoutes(app, full);
   topUpRoutes(app, full);
@@ -201,11 +205,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   // area's steps are listed here.
   const dues = {
     db: deps.db,
-    timeZone: () => directoryConfig(config()).timeZone,
+    timeZone,
     defaultLanguage: full.defaultLanguage,
     retrySeconds: settings.duePollSeconds,
   };
-  const dueWork = new DueWork([...duesSteps(dues)], settings.duePollSeconds * 1000, (m) => app.log.error(m));
+  const dueWork = new DueWork([...duesSteps(dues), standingOrdersStep(deps.db, timeZone)], settings.duePollSeconds * 1000, (m) => app.log.error(m));
   duesRoutes(app, full, config, () => dueWork.wake());
   // Money arriving may pay dues in arrears: the due work looks again soon (at most once a second).
   hub.subscribeAll(throttled(() => dueWork.wake(), 1000));

@@ -90,6 +90,15 @@ export const EXPECTED: Record<RouteName, Expected> = {
   listAsks: member(200),
   declineAsk: owner(200),
   // Each member stops and lets again askers of their own; one who never asked them is refused, unnamed (asks.test.ts).
+  // Standing orders: each member lists their own; only the owner sets one up from the owner's
+  // wallet and reads or changes the owner's order (anybody else: 404, as if it did not exist).
+  listStandingOrders: member(200),
+  createStandingOrder: owner(200),
+  getStandingOrder: owner(200),
+  updateStandingOrder: owner(200),
+  pauseStandingOrder: owner(200),
+  resumeStandingOrder: owner(200),
+  cancelStandingOrder: owner(200),
   listBlockedAskers: member(200),
   blockAsker: owner(200, 400),
   unblockAsker: member(200),

@@ -77,6 +77,9 @@ const own = {} as {
   offerPhotoToRemove: number;
   /** The owner's business, listed (with its logo): anybody reads it, signed-in members pay it. */
   business: string;
+  /** The owner's standing order from their custodial wallet to the payee's, its first day a month ahead. */
+  standingOrder: string;
+  standingOrderStart: string;
 };
 
 /** A device's push subscription on a default push service, with keys a browser would make. */
@@ -167,8 +170,20 @@ beforeAll(async () => {
     `INSERT INTO dues_runs (public_id, member_id, period, wallet_id, amount, memo, status) VALUES ($1, $2, '2026-01-01', $3, 200, 'Dues · January 2026', 'arrears')`,
     [own.dues, people.owner.id, own.ledger.id],
   );
+  own.standingOrderStart = (await t.db.query<{ d: string }>("SELECT ((now() AT TIME ZONE 'Europe/Paris')::date + 30)::text AS d")).rows[0]!.d;
+  own.standingOrder = (await apis.owner.call("createStandingOrder", { body: standingOrderBody() })).json.id;
   // The top-ups told the owner: a notification of theirs that nobody else may read or mark.
   own.event = String((await t.db.query<{ id: bigint }>("SELECT max(id) AS id FROM member_events WHERE member_id = $1", [people.owner.id])).rows[0]!.id);
+});
+
+/** A monthly order from the owner's custodial wallet to the payee, confirmed with the owner's password. */
+const standingOrderBody = () => ({
+  from: own.custodial,
+  to: payeeWallet,
+  amount: "2.00",
+  frequency: "monthly",
+  startDate: own.standingOrderStart,
+  password: TEST_PASSWORD,
 });
 
 /** An offer of the owner's, paid into their custodial wallet. */
@@ -255,6 +270,16 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   askMoney: () => ({ body: { walletId: own.custodial, parts: [{ memberId: members().payee, amount: "1.00" }] } }),
   listAsks: () => ({}),
   declineAsk: () => ({ params: { requestId: own.askOfOwner } }),
+  // Everybody tries to set up an order from the owner's wallet, and to read and change the owner's order.
+  listStandingOrders: () => ({}),
+  // From the owner's signed wallet, which needs no password: typed here by every caller from one
+  // address, it would meet the sign-in limits first (the password's check is standing-orders.test.ts's).
+  createStandingOrder: () => ({ body: { ...standingOrderBody(), from: own.ledger.id, to: payeeLedger, password: undefined } }),
+  getStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
+  updateStandingOrder: () => ({ params: { orderId: own.standingOrder }, body: { amount: "3.00" } }),
+  pauseStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
+  resumeStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
+  cancelStandingOrder: () => ({ params: { orderId: own.standingOrder } }),
   listBlockedAskers: () => ({}),
   // The payee asked the owner: the owner may stop them; nobody else was asked by them.
   blockAsker: () => ({ params: { memberId: members().payee } }),
@@ -514,6 +539,7 @@ async function ownerState() {
     ),
     business: await q("SELECT public_id, status, name, photo, updated_at FROM businesses WHERE member_id = $1", [people.owner.id]),
     dues: await q("SELECT public_id, status, movement_id FROM dues_runs WHERE member_id = $1 ORDER BY id", [people.owner.id]),
+    standingOrders: await q("SELECT public_id, state, amount, end_date, updated_at FROM standing_orders WHERE member_id = $1 ORDER BY id", [people.owner.id]),
   };
 }
 

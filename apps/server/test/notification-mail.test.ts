@@ -24,6 +24,9 @@ import {
 import { watchOutbox, type OutboxWatch } from "./outbox-watch";
 import { setupServerTest } from "./setup";
 
+/** Every kind of e-mail off, as a member starts. */
+const NO_MAIL = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, false])) as Record<NotificationKind, boolean>;
+
 /**
  * E-mail notifications (docs/architecture.md "Live money") over a real SMTP conversation: the trigger queues a
  * message with its event when the member opted in, the workers of two instances on one database
@@ -214,8 +217,6 @@ function unsubscribePath(mail: { headers: Record<string, string> }): string {
 const form = (body: string) => ({ rawBody: body, headers: { "content-type": "application/x-www-form-urlencoded" } });
 
 /** Every kind of e-mail a member may choose, none chosen (each test turns on its own). */
-const ALL_OFF = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, false]));
-
 describe("e-mail notifications", () => {
   it("Bob opted in (in French): Alice pays, exactly one French message arrives, with a one-click unsubscribe", async () => {
     const alice = await person("Alice", "Martin", "100.00");
@@ -223,7 +224,7 @@ describe("e-mail notifications", () => {
     await optIn(alice, { payment_received: true, topup_credited: true, wallet_approved: true, reconversion_paid: true });
     expect(await optIn(bob, { payment_received: true }, "fr-FR")).toEqual({
       language: "fr-FR",
-      email: { ...ALL_OFF, payment_received: true },
+      email: { ...NO_MAIL, payment_received: true },
     });
     expect((await pay(alice, bob, "2.50", "Pain")).status).toBe(200);
     await settled(bob, 1);
@@ -350,7 +351,7 @@ describe("e-mail notifications", () => {
     expect(done.status).toBe(200);
     expect(done.text).toContain("C&#39;est fait : vous ne recevrez plus d&#39;e-mails sur l&#39;argent reçu.");
     // That kind only.
-    expect((await bob.api.call("getNotificationSettings")).json.email).toEqual({ ...ALL_OFF, topup_credited: true });
+    expect((await bob.api.call("getNotificationSettings")).json.email).toEqual({ ...NO_MAIL, topup_credited: true });
     // The page opened again says it is off, and has no button.
     const again = await http(one.baseUrl, "GET", link);
     expect(again.text).toContain("Vous ne recevez plus d&#39;e-mails sur l&#39;argent reçu.");
@@ -569,12 +570,12 @@ describe("notification settings", () => {
     const kim = await person("Kim", "Rose");
     expect((await kim.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: { ...ALL_OFF },
+      email: { ...NO_MAIL },
     });
     await optIn(kim, { wallet_approved: true, reconversion_paid: true });
     expect((await kim.api.call("setNotificationSettings", { body: { language: "fr-FR" } })).json).toEqual({
       language: "fr-FR",
-      email: { ...ALL_OFF, wallet_approved: true, reconversion_paid: true },
+      email: { ...NO_MAIL, wallet_approved: true, reconversion_paid: true },
     });
     expect((await kim.api.call("setNotificationSettings", { body: { email: { reconversion_paid: false } } })).json.email.reconversion_paid).toBe(false);
   });
@@ -588,7 +589,7 @@ describe("notification settings", () => {
     }
     expect((await lou.api.call("getNotificationSettings")).json).toEqual({
       language: null,
-      email: { ...ALL_OFF },
+      email: { ...NO_MAIL },
     });
   });
 });

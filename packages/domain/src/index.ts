@@ -29,6 +29,8 @@ export * from "./api/routes";
 export * from "./api/admin-routes";
 export * from "./api/federation-routes";
 export * from "./api/ask-block-routes";
+export * from "./api/standing-order-routes";
+export * from "./payments/standing-orders";
 export * from "./api/market-routes";
 export * from "./shops/market-lists";
 export * from "./api/directory-routes";

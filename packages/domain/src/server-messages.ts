@@ -132,6 +132,12 @@ export const SM = {
   duesSettled: "These dues are already paid or waived.",
   duesTakenByServer: "The association takes these dues from your account itself: there is nothing to sign.",
   offerPaymentKinds: "A payment pays either a request or an offer, not both.",
+  // Standing orders (services/payments/standing-orders*.ts).
+  standingOrderStart: "Choose a first payment date from today, at most {max} days ahead.",
+  standingOrderEnd: "The end date must be on or after the first payment's date.",
+  standingOrderConfirm: "Confirm with your password or PIN: the server then pays on your behalf on each date.",
+  standingOrderClosed: "This standing order has ended or was cancelled: it cannot be changed.",
+  standingOrdersTooMany: "You already have {max} standing orders: cancel one first.",
 } as const;
 
 /** Any message of the catalogs, whichever package words it. */

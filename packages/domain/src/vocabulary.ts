@@ -109,6 +109,10 @@ export const EVENT_KINDS = [
   "offer_paid",
   /** The member's dues for a period are unpaid: their wallet lacked the money, or it is device-signed and theirs to pay. */
   "dues_unpaid",
+  /** A standing order's payment was refused: the reason, and whether it is tried again. */
+  "standing_order_refused",
+  /** A standing order of a device-signed wallet fell due: the member pays it from the app. */
+  "standing_order_due",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -131,6 +135,8 @@ export const NOTIFICATION_KINDS = [
   "money_asked",
   "offer_paid",
   "dues_unpaid",
+  /** standing_order_refused and standing_order_due events. */
+  "standing_order",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate } from "../lib/router";
 import { useLingui } from "@lingui/react";
-import { M, msg, type MemberEvent } from "@mutua/domain";
+import { M, formatDate, msg, type MemberEvent } from "@mutua/domain";
 import { useModals } from "../ui/modals";
 import { useFormat } from "../lib/format";
 import { recency, type Recency } from "../lib/dates";
@@ -49,6 +49,8 @@ export function NotificationsScreen() {
     // An invitation to run a till is answered in Preferences, first there while it stands.
     if (e.kind === "cashier_invited") return void navigate("/preferences");
     if (e.kind === "dues_unpaid") return void navigate("/dues");
+    // A standing order's refusal or reminder opens the order: what happens next, and its Pay.
+    if (e.standingOrder) return void navigate(`/standing-orders/${e.standingOrder.id}`);
     if (!e.transactionId) return void navigate("/dashboard");
     try {
       const tx = await fetchTransaction(e.walletId, e.transactionId);
@@ -129,7 +131,7 @@ export function NotificationsScreen() {
 function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e: MemberEvent) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
-  const m = e.offer ? offerPaid(e, e.offer.title) : e.kind === "dues_unpaid" ? duesUnpaid(e) : eventMessage(e);
+  const m = e.offer ? offerPaid(e, e.offer.title) : e.kind === "dues_unpaid" ? duesUnpaid(e) : e.standingOrder ? standingOrderTold(e) : eventMessage(e);
   if (!m) return null;
   const date = new Date(e.date);
   return (
@@ -141,6 +143,7 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
         <span className="tx-related">
           {!e.read && <span className="visually-hidden">{i18n._("Unread:")} </span>}
           {tr(m)}
+          {e.standingOrder && !e.standingOrder.due && <StandingOrderRefusal {...e.standingOrder} />}
         </span>
         <span className="tx-date">
           <time dateTime={e.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
@@ -152,6 +155,27 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
 
 /** The member's dues for a period are unpaid (dues_unpaid): opens the Dues screen, where they pay them. */
 const duesUnpaid = (e: MemberEvent) => msg("Your dues of {amount} are unpaid", { amount: `${e.amount ?? ""} ${e.currency}` });
+
+/** Why a standing order's payment was refused, and the day it is tried again (or that it is not). */
+export function StandingOrderRefusal({ reason, retryDate }: { reason: string | null; retryDate: string | null }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  const why = tr({ id: reason ?? M.transferUnexpected });
+  return (
+    <span className="notification-detail">
+      {/[.!]$/.test(why) ? why : `${why}.`}{" "}
+      {retryDate
+        ? i18n._("It will be tried again on {date}.", { date: formatDate(new Date(`${retryDate}T00:00:00Z`), fmt.dateLocale, "UTC") })
+        : i18n._("This payment will not be tried again.")}
+    </span>
+  );
+}
+
+/** A standing order's payment refused, or due from the member's device: not a toast, a line here. */
+const standingOrderTold = (e: MemberEvent) =>
+  e.standingOrder?.due
+    ? msg("Your standing order of {amount} to {name} is due: pay it", { amount: `${e.amount ?? ""} ${e.currency}`, name: e.counterparty ?? "" })
+    : msg("Your standing order of {amount} to {name} was refused", { amount: `${e.amount ?? ""} ${e.currency}`, name: e.counterparty ?? "" });
 
 /** An offer of the member's paid for in the marketplace (offer_paid): not a toast (features/notifications/texts.ts), a line here. */
 const offerPaid = (e: MemberEvent, title: string) =>

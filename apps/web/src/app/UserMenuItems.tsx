@@ -21,6 +21,7 @@ import {
   SettingsIcon,
   ShopIcon,
   SignOutIcon,
+  StandingOrdersIcon,
   TermsIcon,
   WalletIcon,
   type IconNode,
@@ -69,6 +70,8 @@ export default function UserMenuItems({ onChoose }: { onChoose: () => void }) {
       {page("/market", MarketIcon, i18n._("Marketplace"))}
       {/* The member's dues, and the owners' page for them (features/association/dues). */}
       {page("/dues", DuesIcon, i18n._("Dues"))}
+      {/* Payments made on the days the member chose (features/payments/standing-orders). */}
+      {page("/standing-orders", StandingOrdersIcon, i18n._("Standing orders"))}
       {/* Always: besides what there is to set, it lists the devices that sign in without the password. */}
       {page("/preferences", SettingsIcon, i18n._("Settings"))}
       {unconfigured.length > 0 && page("/create-account", WalletIcon, i18n._("Create my wallet"))}

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { PAY_PATH } from "@mutua/domain";
 import { Navigate, useLocation } from "../lib/router";
 import { rememberPayLink } from "../lib/pay-link";
-import { useRights, useSession } from "../data/session";
+import { useSession } from "../data/session";
 import type { LoginState } from "../features/members/auth/LoginScreen";
 import { screen, Screens, type Screen } from "./screens";
 
@@ -23,27 +23,8 @@ function Private({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** What an admin screen asks: a validation right, both, the board's, the owner's, or (members' pages) the account right or the owner's. */
-type Right = "accountValidation" | "creditValidation" | "board" | "both" | "owner" | "members";
-
-/** Admin screens open only with their right; others go to the dashboard. */
-function RequireRight({ right, children }: { right: Right; children: ReactNode }) {
-  const rights = useRights();
-  if (rights.loading) return <main className="page" aria-busy="true" />;
-  if (!rights[right]) return <Navigate to="/dashboard" replace />;
-  return children;
-}
-
-/** The administrators' and the board's screens, one chunk (./admin-screens): its loader written once. */
-const adminScreens = () => import("./admin-screens");
+/** The administrators' and the board's screens, their own table and guards, one chunk (./admin-screens): the dashboard carries none of it. */
 const privately = (el: ReactNode) => <Private>{el}</Private>;
-const withRight = (right: Right) => (el: ReactNode) => (
-  <Private>
-    <RequireRight right={right}>{el}</RequireRight>
-  </Private>
-);
-/** The owners' screens (settings, import, links with other associations): one guard, written once. */
-const ownersOnly = withRight("owner");
 
 const MEMBER: Screen[] = [
   {
@@ -81,58 +62,16 @@ const MEMBER: Screen[] = [
     element: screen(() => import("./NotificationsScreen"), "NotificationsScreen", privately),
     title: "Notifications",
   },
-  {
-    path: "/admin/pending-accounts",
-    element: screen(adminScreens, "PendingAccountsScreen", withRight("accountValidation")),
-    title: "Approval of account creation",
-  },
-  {
-    path: "/admin/pending-credits",
-    element: screen(adminScreens, "PendingCreditsScreen", withRight("creditValidation")),
-    title: "Approval of top-up requests",
-  },
-  {
-    path: "/admin/members",
-    element: screen(adminScreens, "MembersScreen", withRight("members")),
-    title: "Members",
-  },
-  {
-    path: "/admin/members/:memberId",
-    element: screen(adminScreens, "MemberScreen", withRight("members")),
-    title: "Member",
-  },
-  {
-    path: "/admin/figures",
-    element: screen(adminScreens, "FiguresScreen", withRight("board")),
-    title: "Figures",
-  },
-  {
-    path: "/admin/settings",
-    element: screen(adminScreens, "SettingsScreen", ownersOnly),
-    title: "Association settings",
-  },
-  {
-    path: "/admin/import",
-    element: screen(adminScreens, "ImportScreen", ownersOnly),
-    title: "Import members",
-  },
-  {
-    path: "/admin/federation",
-    element: screen(adminScreens, "FederationScreen", ownersOnly),
-    title: "Linked associations",
-  },
-  {
-    path: "/admin",
-    element: screen(adminScreens, "AdminConsoleScreen", withRight("both")),
-    title: "Administration",
-  },
+  // /admin and its screens: a table of their own (./admin-screens), loaded with them.
+  { path: "/admin/*?", element: screen(() => import("./admin-screens"), "AdminRoutes", privately) },
   {
     path: PAY_PATH,
     element: screen(() => import("./PayScreen"), "PayScreen", privately),
     title: "Send money",
   },
-  // The marketplace (/market/*) and dues (/dues/*), their screens chosen inside them, loaded through
-  // their doors (doors.tsx), which send any other address to the map.
+  // The marketplace (/market/*), dues (/dues/*) and standing orders (/standing-orders/*), their
+  // screens chosen inside them, loaded through their doors (doors.tsx), which send any other
+  // address to the map.
   { path: "*", element: screen(() => import("./doors"), "Doors", privately) },
 ];
 

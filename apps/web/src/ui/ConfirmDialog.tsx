@@ -12,6 +12,8 @@ interface Props {
   children?: ReactNode;
   /** The confirming button's text ("Approve", "Discard"...). */
   confirm: string;
+  /** The dismissing button's text where "Cancel" would name the action itself ("Keep it" beside "Cancel the order"). */
+  dismiss?: string;
   /** A destructive action's button is red. */
   danger?: boolean;
   busy?: boolean;
@@ -24,7 +26,7 @@ interface Props {
  * removing a device, a cashier, a top-up request): Cancel (focused, so a stray Enter does nothing)
  * and the action, named as on the button that opened it.
  */
-export function ConfirmDialog({ title, facts = [], children, confirm, danger = false, busy = false, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ title, facts = [], children, confirm, dismiss, danger = false, busy = false, onConfirm, onClose }: Props) {
   const { i18n } = useLingui();
   return (
     <Dialog title={title} onClose={onClose}>
@@ -41,7 +43,7 @@ export function ConfirmDialog({ title, facts = [], children, confirm, danger = f
       {children}
       <div className="dialog-actions">
         <button ref={dialogAutofocus} type="button" className="button" onClick={onClose}>
-          {i18n._("Cancel")}
+          {dismiss ?? i18n._("Cancel")}
         </button>
         <button type="button" className={danger ? "button danger" : "button primary"} disabled={busy} aria-busy={busy} onClick={onConfirm}>
           {confirm}

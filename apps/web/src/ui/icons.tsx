@@ -18,6 +18,8 @@ export {
   ArrowLeftRight as ExchangeIcon,
   ArrowUpRight as SendIcon,
   Bell as BellIcon,
+  CalendarClock as ScheduleIcon,
+  CalendarSync as StandingOrdersIcon,
   BuildingComplex as AssociationIcon,
   CalendarCheck as DuesIcon,
   ChartColumn as FiguresIcon,

@@ -1,5 +1,6 @@
 import { adminRoutes } from "./admin-routes";
 import { askBlockRoutes } from "./ask-block-routes";
+import { standingOrderRoutes } from "./standing-order-routes";
 import { directoryRoutes } from "./directory-routes";
 import { duesRoutes } from "./dues-routes";
 import { federationRoutes } from "./federation-routes";
@@ -14,7 +15,16 @@ import { fillPath, memberRoutes, type Access, type PathArgs, type PathParams, ty
  */
 
 /** Every operation of the contract. */
-export const routes = { ...memberRoutes, ...askBlockRoutes, ...marketRoutes, ...directoryRoutes, ...duesRoutes, ...adminRoutes, ...federationRoutes };
+export const routes = {
+  ...memberRoutes,
+  ...askBlockRoutes,
+  ...standingOrderRoutes,
+  ...marketRoutes,
+  ...directoryRoutes,
+  ...duesRoutes,
+  ...adminRoutes,
+  ...federationRoutes,
+};
 
 const NAMES = Object.keys(routes) as RouteName[];
 

@@ -16,6 +16,7 @@
  */
 import type { adminRoutes } from "./admin-routes";
 import type { askBlockRoutes } from "./ask-block-routes";
+import type { standingOrderRoutes } from "./standing-order-routes";
 import type { directoryRoutes } from "./directory-routes";
 import type { duesRoutes } from "./dues-routes";
 import type { federationRoutes } from "./federation-routes";
@@ -181,6 +182,7 @@ type AllRoutes = typeof memberRoutes &
   typeof marketRoutes &
   typeof directoryRoutes &
   typeof duesRoutes &
+  typeof standingOrderRoutes &
   typeof adminRoutes &
   typeof federationRoutes;
 

@@ -134,6 +134,7 @@ import {
   ReportOfferBody,
   ReportedOffer,
 } from "../shops/market";
+import { standingOrderSchemas } from "../payments/standing-order-schemas";
 import { AuditPage, AuditQuery, Books, BooksQuery, Figures, FiguresQuery, LedgerHealth } from "../board/schemas";
 
 export * from "../platform/schemas";
@@ -145,6 +146,7 @@ export * from "../shops/schemas";
 export * from "../shops/market";
 export * from "../shops/directory";
 export * from "../payments/schemas";
+export * from "../payments/standing-order-schemas";
 export * from "../association/schemas";
 export * from "../association/dues";
 export * from "../import/schemas";
@@ -318,4 +320,5 @@ export const schemas = {
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
   ...directorySchemas,
   ...duesSchemas,
+  ...standingOrderSchemas,
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;

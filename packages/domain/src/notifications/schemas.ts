@@ -29,6 +29,11 @@ export const MemberEvent = z.object({
   requestId: PaymentRequestId.nullable(),
   /** The marketplace's offer it is about (offer_paid): its id and title. */
   offer: z.object({ id: z.string(), title: z.string() }).nullable(),
+  /**
+   * The standing order it is about (standing_order_refused, standing_order_due): its id, whether it
+   * is a reminder to pay, why it was refused (a msgid) and when it is tried again (null: not).
+   */
+  standingOrder: z.object({ id: z.string(), due: z.boolean(), reason: z.string().nullable(), retryDate: z.string().nullable() }).nullable(),
   read: z.boolean(),
 });
 

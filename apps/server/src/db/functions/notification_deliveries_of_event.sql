@@ -7,6 +7,8 @@ DECLARE
   k text := CASE
     WHEN NEW.kind IN ('payment_received', 'topup_credited', 'wallet_approved', 'money_asked', 'offer_paid', 'dues_unpaid') THEN NEW.kind
     WHEN NEW.kind = 'reconversion_stage' AND NEW.stage = 'paid' THEN 'reconversion_paid'
+    -- A standing order's refused payment and its reminder to pay are one kind to the member.
+    WHEN NEW.kind IN ('standing_order_refused', 'standing_order_due') THEN 'standing_order'
   END;
 BEGIN
   IF k IS NOT NULL THEN

@@ -34,13 +34,17 @@ interface Row {
   request_public_id: string | null;
   offer_public_id: string | null;
   offer_title: string | null;
+  standing_order: { id: string; due: boolean; reason: string | null; retryDate: string | null } | null;
 }
 
 const SELECT = `
   SELECT e.id, e.kind, e.created_at, e.wallet_id, e.stage, e.read_at IS NOT NULL AS read, e.seq,
-    c.symbol, m.public_id, coalesce(m.amount, pr.amount, dr.amount) AS amount,
-    (cw.id IS NOT NULL OR pr.id IS NOT NULL) AS has_counterparty, coalesce(cm.name, ${crossPartyName("m.id", "cw")}, am.name) AS counterparty,
-    pr.public_id AS request_public_id, mo.public_id AS offer_public_id, mo.title AS offer_title
+    c.symbol, m.public_id, coalesce(m.amount, pr.amount, dr.amount, so.amount) AS amount,
+    (cw.id IS NOT NULL OR pr.id IS NOT NULL OR so.id IS NOT NULL) AS has_counterparty,
+    coalesce(cm.name, ${crossPartyName("m.id", "cw")}, am.name, som.name) AS counterparty,
+    pr.public_id AS request_public_id, mo.public_id AS offer_public_id, mo.title AS offer_title,
+    CASE WHEN so.id IS NOT NULL THEN json_build_object('id', so.public_id, 'due', sr.outcome = 'reminded', 'reason', sr.reason,
+      'retryDate', sr.retry_date::text) END AS standing_order
   FROM member_events e
   JOIN wallets w ON w.id = e.wallet_id
   JOIN backends b ON b.id = w.backend_id
@@ -55,7 +59,12 @@ const SELECT = `
   -- A payment for the member's offer in the marketplace names the offer.
   LEFT JOIN market_offers mo ON mo.id = e.offer_id
   -- Unpaid dues: the period's amount.
-  LEFT JOIN dues_runs dr ON dr.id = e.dues_run_id`;
+  LEFT JOIN dues_runs dr ON dr.id = e.dues_run_id
+  -- A standing order's run names the order's payee and amount.
+  LEFT JOIN standing_order_runs sr ON sr.id = e.standing_order_run_id
+  LEFT JOIN standing_orders so ON so.id = sr.order_id
+  LEFT JOIN wallets sow ON sow.id = so.payee_wallet_id
+  LEFT JOIN members som ON som.id = sow.member_id`;
 
 function view(r: Row, associationName: string): MemberEvent {
   return {
@@ -72,6 +81,7 @@ function view(r: Row, associationName: string): MemberEvent {
     stage: r.stage,
     requestId: r.request_public_id,
     offer: r.offer_public_id === null ? null : { id: r.offer_public_id, title: r.offer_title ?? "" },
+    standingOrder: r.standing_order,
     read: r.read,
   };
 }

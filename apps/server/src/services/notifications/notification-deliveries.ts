@@ -141,6 +141,21 @@ export interface DeliveryFacts {
   memo: string;
   /** The marketplace's offer paid for (offer_paid): its title. */
   offerTitle: string | null;
+  /** A standing order's run (standing_order): refused (with its reason, a msgid, and its next try) or a reminder to pay. */
+  standingOrder: StandingOrderFacts | null;
+}
+
+export interface StandingOrderFacts {
+  /** The order's public id: the notification opens its page in the app. */
+  id: string;
+  /** A reminder to pay (a device-signed wallet's), else a refused payment. */
+  due: boolean;
+  /** The occurrence's day. */
+  date: string;
+  /** Why it was refused: a msgid. */
+  reason: string | null;
+  /** When it is tried again; null: given up. */
+  retryDate: string | null;
 }
 
 /** What a message must say, read when it is sent (the member's address and language as they are now). */
@@ -148,9 +163,11 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
   const { rows } = await db.query<Omit<DeliveryFacts, "device"> & { deviceId: bigint | null; endpoint: string; p256dh: string; auth: string }>(
     `SELECT d.channel, e.id AS "eventId", e.member_id AS "memberId",
             s.id AS "deviceId", s.endpoint, s.p256dh, s.auth,
-            d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount, dr.amount) AS amount, c.symbol,
-            c.name AS "currencyName", cm.name AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
-            coalesce(m.recipient_memo, pr.sender_memo, dr.memo, '') AS memo, mo.title AS "offerTitle"
+            d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount, dr.amount, so.amount) AS amount, c.symbol,
+            c.name AS "currencyName", coalesce(cm.name, som.name) AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
+            coalesce(m.recipient_memo, pr.sender_memo, dr.memo, so.memo, '') AS memo, mo.title AS "offerTitle",
+            CASE WHEN sr.id IS NOT NULL THEN json_build_object('id', so.public_id, 'due', sr.outcome = 'reminded', 'date', sr.occurrence_date::text,
+              'reason', sr.reason, 'retryDate', sr.retry_date::text) END AS "standingOrder"
        FROM notification_deliveries d
        JOIN member_events e ON e.id = d.event_id
        JOIN members mb ON mb.id = e.member_id
@@ -165,6 +182,11 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
        LEFT JOIN market_offers mo ON mo.id = e.offer_id
        -- Unpaid dues: the period's amount and its words ("Dues · December 2026").
        LEFT JOIN dues_runs dr ON dr.id = e.dues_run_id
+       -- A standing order's run: the order's amount and memo, and its payee (a member, or a shop's owner).
+       LEFT JOIN standing_order_runs sr ON sr.id = e.standing_order_run_id
+       LEFT JOIN standing_orders so ON so.id = sr.order_id
+       LEFT JOIN wallets sow ON sow.id = so.payee_wallet_id
+       LEFT JOIN members som ON som.id = sow.member_id
        LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
       WHERE d.id = $1`,
     [id],

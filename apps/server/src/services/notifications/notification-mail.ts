@@ -1,4 +1,4 @@
-import { formatAmount, memberSinceDate, type MemberLanguage, type NotificationKind } from "@mutua/domain";
+import { M, SM, formatAmount, memberSinceDate, type MemberLanguage, type NotificationKind } from "@mutua/domain";
 import type { Mail } from "../platform/mail";
 
 /**
@@ -27,6 +27,57 @@ export interface NotificationFacts {
   memo: string;
   /** The title of the member's offer paid for (offer_paid). */
   offerTitle?: string | null;
+  /** A standing order's run (standing_order): a reminder to pay, or a refusal with its reason and next try. */
+  standingOrder?: { id: string; due: boolean; date: string; reason: string | null; retryDate: string | null } | null;
+}
+
+/**
+ * Why a standing order's payment was refused, as the app says it (its catalogs' words for these
+ * msgids): the refusals a payment of the member's can meet. Any other is said as the last.
+ */
+const REASONS: Record<MemberLanguage, Record<string, string>> = {
+  "en-US": {
+    [M.insufficientBalance]: M.insufficientBalance,
+    [M.recipientLimit]: M.recipientLimit,
+    [M.targetInactive]: M.targetInactive,
+    [M.cannotSendToAccount]: M.cannotSendToAccount,
+    [SM.accountFrozen]: SM.accountFrozen,
+    [SM.payerInactive]: SM.payerInactive,
+    [SM.payeeCannotReceive]: "The recipient cannot receive payments at the moment.",
+    [M.transferUnexpected]: M.transferUnexpected,
+    other: M.transferUnexpected,
+  },
+  "fr-FR": {
+    [M.insufficientBalance]: "La transaction a été refusée pour solde insuffisant",
+    [M.recipientLimit]: "Le destinataire ne peut pas recevoir autant de crédit mutuel. Veuillez réduire le montant.",
+    [M.targetInactive]: "Le compte destinataire est inactif.",
+    [M.cannotSendToAccount]: "Vous ne pouvez pas envoyer d'argent à ce compte.",
+    [SM.accountFrozen]: "Ce compte est gelé.",
+    [SM.payerInactive]: "Votre compte n'est pas actif : il ne peut pas envoyer d'argent.",
+    [SM.payeeCannotReceive]: "Le destinataire ne peut pas recevoir de paiement pour le moment.",
+    [M.transferUnexpected]: "Un problème inattendu est survenu pendant le virement. Veuillez nous excuser pour la gêne occasionnée.",
+    other: "Un problème inattendu est survenu pendant le virement. Veuillez nous excuser pour la gêne occasionnée.",
+  },
+};
+
+const day = (date: string, language: MemberLanguage) =>
+  new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
+
+/** A standing order's lines after the subject: the reason it was refused, then when it is tried again (or that it is not). */
+function standingOrderLines(f: PushFacts): string[] {
+  const so = f.standingOrder;
+  if (!so || so.due) return [];
+  const reasons = REASONS[f.language];
+  const reason = (so.reason && reasons[so.reason]) || reasons.other!;
+  const fr = f.language === "fr-FR";
+  const next = so.retryDate
+    ? fr
+      ? `Nouvel essai le ${day(so.retryDate, f.language)}.`
+      : `It will be tried again on ${day(so.retryDate, f.language)}.`
+    : fr
+      ? "Ce paiement ne sera pas retenté."
+      : "This payment will not be tried again.";
+  return [reason.endsWith(".") ? reason : `${reason}.`, next];
 }
 
 interface Words {
@@ -58,6 +109,10 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: (f, amount) => `${f.counterparty} asks you for ${amount}`,
       offer_paid: (f, amount) => `${f.counterparty} paid ${amount} for your offer “${f.offerTitle ?? ""}”`,
       dues_unpaid: (f, amount) => `Your dues of ${amount} are unpaid (${f.memo})`,
+      standing_order: (f, amount) =>
+        f.standingOrder?.due
+          ? `Your standing order of ${amount} to ${f.counterparty} is due: pay it in the app`
+          : `Your standing order of ${amount} to ${f.counterparty} was refused`,
     },
     memo: (memo) => `Memo: ${memo}`,
     open: (url) => `See it in your account: ${url}`,
@@ -71,6 +126,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: "requests for money",
       offer_paid: "payments for your offers",
       dues_unpaid: "unpaid dues",
+      standing_order: "your standing orders",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Received ${amount}`,
@@ -80,6 +136,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: (_f, amount) => `Asked for ${amount}`,
       offer_paid: (f, amount) => `${amount} for “${f.offerTitle ?? ""}”`,
       dues_unpaid: (_f, amount) => `Dues of ${amount} unpaid`,
+      standing_order: (f, amount) => (f.standingOrder?.due ? `Standing order of ${amount} due` : `Standing order of ${amount} refused`),
     },
     pushBody: {
       payment_received: (f) => `From ${f.counterparty}`,
@@ -89,6 +146,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: (f) => `By ${f.counterparty}: pay or decline in the app`,
       offer_paid: (f) => `Paid by ${f.counterparty}`,
       dues_unpaid: (f) => `${f.memo}: see Dues in the app`,
+      standing_order: (f) => (f.standingOrder?.due ? `To ${f.counterparty}: pay it in the app` : [`To ${f.counterparty}`, ...standingOrderLines(f)].join("\n")),
     },
   },
   "fr-FR": {
@@ -102,6 +160,10 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: (f, amount) => `${f.counterparty} vous demande ${amount}`,
       offer_paid: (f, amount) => `${f.counterparty} a payé ${amount} pour votre annonce « ${f.offerTitle ?? ""} »`,
       dues_unpaid: (f, amount) => `Votre cotisation de ${amount} est impayée (${f.memo})`,
+      standing_order: (f, amount) =>
+        f.standingOrder?.due
+          ? `Votre ordre permanent de ${amount} à ${f.counterparty} est à payer : payez-le dans l'application`
+          : `Le paiement de votre ordre permanent de ${amount} à ${f.counterparty} a été refusé`,
     },
     memo: (memo) => `Mémo : ${memo}`,
     open: (url) => `Voir dans votre compte : ${url}`,
@@ -115,6 +177,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: "les demandes d'argent",
       offer_paid: "les paiements de vos annonces",
       dues_unpaid: "les cotisations impayées",
+      standing_order: "vos ordres permanents",
     },
     pushTitle: {
       payment_received: (_f, amount) => `Vous avez reçu ${amount}`,
@@ -124,6 +187,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: (_f, amount) => `On vous demande ${amount}`,
       offer_paid: (f, amount) => `${amount} pour « ${f.offerTitle ?? ""} »`,
       dues_unpaid: (_f, amount) => `Cotisation de ${amount} impayée`,
+      standing_order: (f, amount) => (f.standingOrder?.due ? `Ordre permanent de ${amount} à payer` : `Ordre permanent de ${amount} refusé`),
     },
     pushBody: {
       payment_received: (f) => `De ${f.counterparty}`,
@@ -133,12 +197,21 @@ const WORDS: Record<MemberLanguage, Words> = {
       money_asked: (f) => `Par ${f.counterparty} : payez ou refusez dans l'application`,
       offer_paid: (f) => `Payé par ${f.counterparty}`,
       dues_unpaid: (f) => `${f.memo} : voir Cotisations dans l'application`,
+      standing_order: (f) =>
+        f.standingOrder?.due ? `À ${f.counterparty} : payez-le dans l'application` : [`À ${f.counterparty}`, ...standingOrderLines(f)].join("\n"),
     },
   },
 };
 
 /** What a push says: the facts of an e-mail but its recipient's address and name (the device is theirs). */
 export type PushFacts = Omit<NotificationFacts, "to" | "firstName">;
+
+/**
+ * The app's page a notification opens (the e-mail's link, the push's tap): a standing order's own
+ * page, where it says what happens next (and, for a reminder, its Pay); else `otherwise`.
+ */
+export const notificationPage = (f: { standingOrder?: { id: string } | null }, otherwise: string): string =>
+  f.standingOrder ? `/standing-orders/${f.standingOrder.id}` : otherwise;
 
 /**
  * A Web Push payload, read by the app's service worker: what it shows, the app path a tap opens,
@@ -186,6 +259,7 @@ export function notificationMail(facts: NotificationFacts, links: { app: string;
     w.hello(f.firstName),
     "",
     `${subject}.`,
+    ...standingOrderLines(f),
     ...(f.memo ? [w.memo(f.memo)] : []),
     "",
     w.open(links.app),

@@ -15,7 +15,7 @@ import {
   type Claimed,
   type DeliveryFacts,
 } from "./notification-deliveries";
-import { notificationMail, notificationPush, type PushFacts } from "./notification-mail";
+import { notificationMail, notificationPage, notificationPush, type PushFacts } from "./notification-mail";
 import { writingLanguage } from "../platform/language";
 import { allowedEndpoint, forgetSubscription, subscriptionFailed, subscriptionWorked } from "./push-subscriptions";
 import { sendPush, vapidSubject } from "./push-send";
@@ -279,12 +279,13 @@ export class NotificationWorker {
       counterpartySince: f.counterpartySince,
       memo: f.memo,
       offerTitle: f.offerTitle,
+      standingOrder: f.standingOrder,
     };
     if (f.channel === "push") return this.push(c, f, said);
     const token = await unsubscribeToken(db, f.memberId, f.kind);
     const mail = notificationMail(
       { ...said, to: f.email, firstName: f.firstName },
-      { app: `${settings.publicUrl}/dashboard`, unsubscribe: `${settings.publicUrl}/api/unsubscribe?token=${token}` },
+      { app: `${settings.publicUrl}${notificationPage(f, "/dashboard")}`, unsubscribe: `${settings.publicUrl}/api/unsubscribe?token=${token}` },
     );
     try {
       await mailer.send(mail);
@@ -327,8 +328,9 @@ export class NotificationWorker {
     }
     const message = notificationPush(
       said,
-      // The app's notification centre, where the tapped notification is; the tag keeps one per event on the device.
-      { url: "/notifications", tag: String(f.eventId) },
+      // The app's notification centre, where the tapped notification is (a standing order's: the order's
+      // page, which says what happens next); the tag keeps one per event on the device.
+      { url: notificationPage(f, "/notifications"), tag: String(f.eventId) },
     );
     this.vapid ??= vapidKeys(db).catch((err: unknown) => {
       this.vapid = null;

@@ -21,6 +21,7 @@ export function EmailNotifications() {
     money_asked: i18n._("Asked for money"),
     offer_paid: i18n._("Offers paid for"),
     dues_unpaid: i18n._("Unpaid dues"),
+    standing_order: i18n._("Standing orders refused or to pay"),
   };
   const flip = async (kind: NotificationKind, on: boolean) => {
     try {

@@ -17,7 +17,7 @@ import "../../../ui/parts.css";
  * each under its heading; "No recipients found" is for a search that found nobody. Pages are loaded
  * within 50 px of the bottom.
  */
-export function RecipientStep({ accounts, onChoose, onScan }: { accounts: AccountEntry[]; onChoose: (r: Recipient) => void; onScan: () => void }) {
+export function RecipientStep({ accounts, onChoose, onScan }: { accounts: AccountEntry[]; onChoose: (r: Recipient) => void; onScan?: () => void }) {
   const { i18n } = useLingui();
   const [q, setQ] = useState("");
   const search = useRecipientSearch(q);
@@ -47,10 +47,13 @@ export function RecipientStep({ accounts, onChoose, onScan }: { accounts: Accoun
         <label htmlFor="recipient-search" className="visually-hidden">
           {i18n._("Recipient")}
         </label>
-        <button type="button" className="button" onClick={onScan}>
-          <Icon node={ScanIcon} />
-          {i18n._("Scan a QR code")}
-        </button>
+        {/* Where a code has nothing to pay now (a standing order's payee), there is no camera. */}
+        {onScan && (
+          <button type="button" className="button" onClick={onScan}>
+            <Icon node={ScanIcon} />
+            {i18n._("Scan a QR code")}
+          </button>
+        )}
         <input
           ref={dialogAutofocus}
           id="recipient-search"

@@ -28,6 +28,14 @@ import { isAcross, payAcrossPath } from "../qr/across-link";
 import "./send.css";
 import "../../../ui/parts.css";
 
+/**
+ * The parts of a payment other screens reuse (a standing order's payee picker and its reminded
+ * payments), from this chunk: imported from their own modules, they would be split into a file of
+ * their own, one more for the dashboard to name when a payment starts (bench/budgets.json).
+ */
+export { RecipientRow, RecipientStep } from "./RecipientStep";
+export { useSendPayment } from "./useSendPayment";
+
 const ScanOverlay = lazy(() => import("../scan/ScanOverlay"));
 
 type Step =

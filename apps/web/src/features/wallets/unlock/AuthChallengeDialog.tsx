@@ -18,6 +18,10 @@ interface Props {
   busy: boolean;
   onAnswer: (a: ChallengeAnswer) => void;
   onCancel: () => void;
+  /** The password's label where it is not the wallet's (a custodial wallet's standing order asks the account's). */
+  passwordLabel?: string;
+  /** The button's word where the answer does not send a payment ("Confirm"). */
+  submitLabel?: string;
 }
 
 /**
@@ -28,7 +32,7 @@ interface Props {
  * would blur it) nor after a wrong one. On a phone a blur closes the keyboard, and a focus given back
  * outside a tap does not open it again: the member was left with the dialog's Close button.
  */
-export function AuthChallengeDialog({ attempt, mode, failed, attemptsLeft, busy, onAnswer, onCancel }: Props) {
+export function AuthChallengeDialog({ attempt, mode, failed, attemptsLeft, busy, onAnswer, onCancel, passwordLabel, submitLabel }: Props) {
   const { i18n } = useLingui();
   const [value, setValue] = useState("");
   const [asked, setAsked] = useState(attempt);
@@ -81,7 +85,7 @@ export function AuthChallengeDialog({ attempt, mode, failed, attemptsLeft, busy,
         ) : (
           <PasswordField
             ref={fieldRef}
-            label={i18n._("Enter your wallet password")}
+            label={passwordLabel ?? i18n._("Enter your wallet password")}
             autoComplete="off"
             value={value}
             onChange={(e) => setValue(e.target.value)}
@@ -99,7 +103,7 @@ export function AuthChallengeDialog({ attempt, mode, failed, attemptsLeft, busy,
             {i18n._("Cancel")}
           </button>
           <button type="submit" className="button primary" disabled={!ready || busy} aria-busy={busy}>
-            {i18n._("Send")}
+            {submitLabel ?? i18n._("Send")}
           </button>
         </div>
       </form>
