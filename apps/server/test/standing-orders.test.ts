@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_DIRECTORY_TIME_ZONE, M, SM, addDays, addMonths, standingOrderKey, type MemberEvent } from "@mutua/domain";
+import { DEFAULT_DIRECTORY_TIME_ZONE, M, SM, addDays, occurrence, standingOrderKey, type MemberEvent } from "@mutua/domain";
 import { newPinProof, pinProof } from "@mutua/wallet";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { standingOrdersStep } from "../src/services/payments/standing-orders-step";
@@ -155,7 +155,7 @@ describe("paying on its day", () => {
     expect(await walletBalances(t.db, aliceWallet)).toEqual({ main: "90.00" });
     expect((await runsOf(o.id)).map((r) => r.outcome)).toEqual(["paid"]);
     const seen = await read(o.id);
-    expect(seen).toMatchObject({ state: "active", nextDate: addMonths(addDays(today, 2), 1), retryDate: null });
+    expect(seen).toMatchObject({ state: "active", nextDate: occurrence(addDays(today, 2), "monthly", 1), retryDate: null });
     expect(seen.runs[0]).toMatchObject({ outcome: "paid", date: addDays(today, 2) });
     const history = (await aliceApi.call("getTransactions", { params: { walletId: aliceWallet } })).json;
     expect(history.items.find((x) => x.id === seen.runs[0]!.transactionId)).toMatchObject({ description: "Vegetable box" });
@@ -168,17 +168,17 @@ describe("paying on its day", () => {
   it("counts months from the first date: the 31st falls on the last day of shorter months, then on the 31st again", async () => {
     // The next 31st followed by a shorter month.
     let start = today;
-    while (!(start.endsWith("-31") && addMonths(start, 1).slice(8) !== "31")) start = addDays(start, 1);
+    while (!(start.endsWith("-31") && occurrence(start, "monthly", 1).slice(8) !== "31")) start = addDays(start, 1);
     const o = (await order({ startDate: start, amount: "1.00" })).json;
     await comeDue(o.id);
     await runDue();
-    const second = addMonths(start, 1);
+    const second = occurrence(start, "monthly", 1);
     expect(Number(second.slice(8))).toBeLessThan(31);
     expect((await read(o.id)).nextDate).toBe(second);
     await comeDue(o.id);
     await runDue();
-    expect((await read(o.id)).nextDate).toBe(addMonths(start, 2));
-    expect(addMonths(start, 2).slice(8)).toBe("31");
+    expect((await read(o.id)).nextDate).toBe(occurrence(start, "monthly", 2));
+    expect(occurrence(start, "monthly", 2).slice(8)).toBe("31");
     await aliceApi.call("cancelStandingOrder", { params: { orderId: o.id } });
   });
 
@@ -222,7 +222,7 @@ describe("a refused payment", () => {
       [1, "refused", M.insufficientBalance, addDays(start, 2)],
       [2, "refused", M.insufficientBalance, null],
     ]);
-    expect(await read(o.id)).toMatchObject({ state: "active", nextDate: addMonths(start, 1), retryDate: null });
+    expect(await read(o.id)).toMatchObject({ state: "active", nextDate: occurrence(start, "monthly", 1), retryDate: null });
     const told = (await notifications()).slice(0, (await notifications()).length - before);
     expect(told.map((e) => [e.kind, e.amount, e.counterparty, e.standingOrder?.reason, e.standingOrder?.retryDate])).toEqual([
       ["standing_order_refused", "500.00", "Baker Member", M.insufficientBalance, null],
@@ -239,7 +239,7 @@ describe("a refused payment", () => {
     await runDue();
     await t.db.query("UPDATE wallets SET frozen_at = NULL, frozen_reason = NULL WHERE id = $1", [shopWallet]);
     expect((await runsOf(o.id)).map((r) => [r.outcome, r.reason, r.retry_date])).toEqual([["refused", SM.payeeCannotReceive, null]]);
-    expect((await read(o.id)).nextDate).toBe(addMonths(addDays(today, 1), 1));
+    expect((await read(o.id)).nextDate).toBe(occurrence(addDays(today, 1), "monthly", 1));
     // Her balance may go down to her floor and not past it, as with a payment she makes.
     const balance = (await walletBalances(t.db, aliceWallet)).main!;
     await t.db.query("UPDATE accounts SET floor = -5 * 100 WHERE wallet_id = $1", [aliceWallet]);

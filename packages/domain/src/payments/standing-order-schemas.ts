@@ -2,7 +2,8 @@ import { z } from "zod";
 import { M } from "../messages";
 import { AmountString, Memo, WalletId } from "../platform/schemas";
 import { Hex32 } from "../wallets/schemas";
-import { STANDING_ORDER_FREQUENCIES, STANDING_ORDER_MAX_RETRY_DAYS, STANDING_ORDER_OUTCOMES, STANDING_ORDER_STATES, isIsoDate } from "./standing-orders";
+import { STANDING_ORDER_FREQUENCIES, STANDING_ORDER_MAX_RETRY_DAYS, STANDING_ORDER_OUTCOMES, STANDING_ORDER_STATES } from "./standing-orders";
+import { isLocalDate } from "../platform/due-dates";
 
 /** The standing orders' contract (the rules are in standing-orders.ts, without zod). */
 
@@ -12,7 +13,7 @@ export const StandingOrderId = z.string().regex(/^so_[\w-]{22}$/);
 export const StandingOrderParams = z.object({ orderId: StandingOrderId });
 
 /** A day of the association's calendar, "YYYY-MM-DD". */
-export const IsoDate = z.string().refine(isIsoDate, { message: M.invalidRequest });
+export const IsoDate = z.string().refine(isLocalDate, { message: M.invalidRequest });
 
 export const CreateStandingOrderBody = z.object({
   /** One of the member's own active wallets: what pays. */

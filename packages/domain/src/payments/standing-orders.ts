@@ -3,8 +3,10 @@
  * until a date or with no end. The part both sides compute alike and without zod (the app shows
  * the next dates, the server pays on them): the closed lists, calendar arithmetic on dates
  * ("YYYY-MM-DD", days of the association's calendar, never instants) and the idempotency key of
- * each occurrence. The schemas are in standing-order-schemas.ts.
+ * each occurrence. The schemas are in standing-order-schemas.ts; the dates of a schedule are
+ * counted as dues' are (platform/due-dates.ts).
  */
+import { firstOnOrAfter, occurrence } from "../platform/due-dates";
 
 /** How often an order pays. */
 export const STANDING_ORDER_FREQUENCIES = ["once", "weekly", "monthly"] as const;
@@ -33,14 +35,6 @@ export const STANDING_ORDER_MAX_LEAD_DAYS = 400;
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Whether `s` is a real calendar date written YYYY-MM-DD (2027-02-30 is not). */
-export function isIsoDate(s: string): boolean {
-  const m = ISO_DATE.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
-
 /** Calendar dates are counted at midnight UTC, where no clock ever changes: a day is always 24 hours there. */
 const parts = (date: string): [number, number, number] => {
   const m = ISO_DATE.exec(date);
@@ -62,17 +56,6 @@ export function daysBetween(a: string, b: string): number {
   return Math.round((Date.UTC(yb, mb, db) - Date.UTC(ya, ma, da)) / 86_400_000);
 }
 
-/**
- * The date `months` months after `date`, on the same day of the month, or the month's last day
- * when it has fewer days: the 31st of January is followed by the 28th (or 29th) of February, and
- * counted from the first date, by the 31st of March again.
- */
-export function addMonths(date: string, months: number): string {
-  const [y, m, d] = parts(date);
-  const lastDay = new Date(Date.UTC(y, m + months + 1, 0)).getUTCDate();
-  return write(new Date(Date.UTC(y, m + months, Math.min(d, lastDay))));
-}
-
 export interface StandingOrderSchedule {
   frequency: StandingOrderFrequency;
   /** The first occurrence's date; the later ones are counted from it, never from each other. */
@@ -91,24 +74,14 @@ export function occurrenceDate(s: StandingOrderSchedule, index: number): string 
   if (s.frequency === "once") {
     if (index > 0) return null;
     date = s.startDate;
-  } else date = s.frequency === "weekly" ? addDays(s.startDate, 7 * index) : addMonths(s.startDate, index);
+  } else date = occurrence(s.startDate, s.frequency, index);
   return s.endDate !== null && date > s.endDate ? null : date;
 }
 
 /** The first occurrence on or after `from`, with its index; null when the schedule has none left. */
 export function firstOccurrenceFrom(s: StandingOrderSchedule, from: string): { index: number; date: string } | null {
-  let index = 0;
-  if (from > s.startDate && s.frequency !== "once") {
-    // A guess below the answer (a month is at most 31 days), then forward to it.
-    const days = daysBetween(s.startDate, from);
-    index = Math.max(0, s.frequency === "weekly" ? Math.floor(days / 7) : Math.floor(days / 31));
-  }
-  for (;;) {
-    const date = occurrenceDate(s, index);
-    if (date === null) return null;
-    if (date >= from) return { index, date };
-    index++;
-  }
+  if (s.frequency !== "once") return firstOnOrAfter(s.startDate, s.frequency, from, s.endDate);
+  return s.startDate >= from && (s.endDate === null || s.startDate <= s.endDate) ? { index: 0, date: s.startDate } : null;
 }
 
 /** The next `count` dates of a schedule from occurrence `index` on: what the app shows coming. */
@@ -120,17 +93,6 @@ export function upcomingDates(s: StandingOrderSchedule, index: number, count: nu
     out.push(date);
   }
   return out;
-}
-
-/**
- * The calendar date an instant falls on in a time zone (an IANA name): a standing order's day is
- * the association's, whatever zone the server's clock or the member's phone is in.
- */
-export function dateInZone(at: Date, timeZone: string): string {
-  const f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-  const p: Record<string, string> = {};
-  for (const part of f.formatToParts(at)) p[part.type] = part.value;
-  return `${p.year}-${p.month}-${p.day}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { STANDING_ORDER_MAX_LEAD_DAYS, addDays, dateInZone, memoProblem, parseAmountInput, type Msg, type StandingOrderFrequency } from "@mutua/domain";
+import { STANDING_ORDER_MAX_LEAD_DAYS, addDays, localDateAt, memoProblem, parseAmountInput, type Msg, type StandingOrderFrequency } from "@mutua/domain";
 
 /** What the member fills in, as typed (the amount as text, dates "YYYY-MM-DD", no end date as ""). */
 export interface OrderDraft {
@@ -13,7 +13,7 @@ export interface OrderDraft {
 export type DraftErrors = Partial<Record<"amount" | "memo" | "startDate" | "endDate", Msg>>;
 
 /** Which day it is for the association (the days orders pay on), by this device's clock. */
-export const associationToday = (timeZone: string) => dateInZone(new Date(), timeZone);
+export const associationToday = (timeZone: string) => localDateAt(new Date(), timeZone);
 
 /**
  * What is wrong with a draft, field by field, by the server's rules (it checks them again), in
