@@ -5,7 +5,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { APP_VERSION, ErrorCode, M, SM, isMsgId, type Msg } from "@mutua/domain";
-import { isDatabaseUnavailable, primaryAnswers } from "./db/pool";
+import { isDatabaseUnavailable, isTransientConflict, primaryAnswers } from "./db/pool";
 import type { AppDeps, Deps } from "./deps";
 import { Refusal, invalid } from "./services/platform/errors";
 import { errorBody, statusOf } from "./http/errors";
@@ -147,6 +147,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
       req.log.warn({ err: err.message }, "database unavailable");
       reply.header("Retry-After", "2");
       return reply.status(503).send(errorBody(new Refusal(ErrorCode.unavailable, { id: SM.databaseUnavailable }, { retryAfter: 2 })));
+    }
+    if (isTransientConflict(err)) {
+      // A deadlock broken or a serialization failure: rolled back, nothing done; the same again may pass.
+      req.log.warn({ err: err.message }, "transaction rolled back by the database, to be tried again");
+      reply.header("Retry-After", "1");
+      return reply.status(503).send(errorBody(new Refusal(ErrorCode.unavailable, { id: SM.databaseUnavailable }, { retryAfter: 1 })));
     }
     req.log.error({ err }, "unhandled error");
     return reply.status(500).send(errorBody(new Refusal(ErrorCode.internal, { id: M.internalError })));

@@ -192,3 +192,42 @@ describe("the metrics of high availability", () => {
     expect(f?.metrics ?? []).toEqual([]);
   });
 });
+
+describe("a top-up order while a payment of the same member commits", () => {
+  // Seen under test:ha's load: the payment holds its rows referring to the member's wallet and to
+  // the member (a movement, member events: key-share locks) while the order wants both.
+  it("does not deadlock with it: the order is made, never a 500", async () => {
+    const { alice, aliceWallet } = await twoMembers();
+    const server = await startServer(t.db);
+    servers.push(server);
+    const api = new Api(server.baseUrl, await memberToken(t.db, alice.id));
+    const payment = await t.db.connect();
+    try {
+      await payment.query("BEGIN");
+      // What the payment's INSERT of its movement takes on the wallet it refers to.
+      await payment.query("SELECT 1 FROM wallets WHERE id = $1 FOR KEY SHARE", [aliceWallet]);
+      let settled = false;
+      const order = api.call("createTopUp", { body: { walletId: aliceWallet, amount: "5.00" } }).finally(() => (settled = true));
+      // The order is answered, or waits on the wallet the payment holds.
+      const waitingOnLock = async () =>
+        (
+          await t.db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM wallets w JOIN backends%'",
+          )
+        ).rows[0]!.n > 0;
+      expect(await waitFor(async () => settled || (await waitingOnLock()), 10_000, 20)).toBe(true);
+      // Then the payment's member event takes its key-share lock on the member.
+      const memberLocked = payment.query("SELECT 1 FROM members WHERE id = $1 FOR KEY SHARE", [alice.id]).then(
+        () => true,
+        () => false,
+      );
+      const r = await order;
+      expect(r.status).toBe(200);
+      expect(await memberLocked).toBe(true);
+      await payment.query("COMMIT");
+    } finally {
+      await payment.query("ROLLBACK").catch(() => undefined);
+      payment.release();
+    }
+  });
+});

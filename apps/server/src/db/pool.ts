@@ -27,6 +27,17 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   );
 }
 
+/**
+ * Whether `e` is PostgreSQL breaking a deadlock (40P01) or a serialization failure (40001): the
+ * transaction was rolled back and did nothing, and the same request again may well pass. Most
+ * movements are tried again at once (`retriedWhenAsked`); one that still meets it, or any other
+ * request, tells the member to try again in a moment rather than that the server failed.
+ */
+export function isTransientConflict(e: unknown): boolean {
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  return code === "40P01" || code === "40001";
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
