@@ -5,7 +5,8 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { APP_VERSION, ErrorCode, M, SM, isMsgId, type Msg } from "@mutua/domain";
-import { isDatabaseUnavailable, isTransientConflict, primaryAnswers } from "./db/pool";
+import { isDatabaseUnavailable, isTransientConflict, primaryAnswers, stopWaitingForDatabase } from "./db/pool";
+import { endEventStreams } from "./http/event-stream";
 import type { AppDeps, Deps } from "./deps";
 import { Refusal, invalid } from "./services/platform/errors";
 import { errorBody, statusOf } from "./http/errors";
@@ -224,6 +225,20 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     // database is not there yet: an instance starts, alive, without it (GET /api/health).
     vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));
     worker.start();
+  });
+  // Before the server waits for its requests to finish: event streams never do, and a request
+  // waiting for a database that is gone would for DATABASE_WAIT_SECONDS; an instance asked to stop
+  // ends the first (their EventSources reconnect elsewhere) and answers the second 503 at once.
+  // A request answered once the server is closing closes its connection too: kept alive, it would
+  // keep the server waiting for the client to close it.
+  let closing = false;
+  app.addHook("onSend", async (_req, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
+    stopWaitingForDatabase(deps.db);
+    endEventStreams(app.server);
   });
   app.addHook("onClose", async () => {
     stopSweeps?.();
