@@ -5,7 +5,8 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { APP_VERSION, ErrorCode, M, SM, directoryConfig, isMsgId, type Msg } from "@mutua/domain";
-import { isDatabaseUnavailable, primaryAnswers } from "./db/pool";
+import { isDatabaseUnavailable, isTransientConflict, primaryAnswers, stopWaitingForDatabase } from "./db/pool";
+import { endEventStreams } from "./http/event-stream";
 import type { AppDeps, Deps } from "./deps";
 import { Refusal, invalid } from "./services/platform/errors";
 import { errorBody, statusOf } from "./http/errors";
@@ -149,6 +150,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
       reply.header("Retry-After", "2");
       return reply.status(503).send(errorBody(new Refusal(ErrorCode.unavailable, { id: SM.databaseUnavailable }, { retryAfter: 2 })));
     }
+    if (isTransientConflict(err)) {
+      // A deadlock broken or a serialization failure: rolled back, nothing done; the same again may pass.
+      req.log.warn({ err: err.message }, "transaction rolled back by the database, to be tried again");
+      reply.header("Retry-After", "1");
+      return reply.status(503).send(errorBody(new Refusal(ErrorCode.unavailable, { id: SM.databaseUnavailable }, { retryAfter: 1 })));
+    }
     req.log.error({ err }, "unhandled error");
     return reply.status(500).send(errorBody(new Refusal(ErrorCode.internal, { id: M.internalError })));
   });
@@ -222,6 +229,20 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     // database is not there yet: an instance starts, alive, without it (GET /api/health).
     vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));
     worker.start();
+  });
+  // Before the server waits for its requests to finish: event streams never do, and a request
+  // waiting for a database that is gone would for DATABASE_WAIT_SECONDS; an instance asked to stop
+  // ends the first (their EventSources reconnect elsewhere) and answers the second 503 at once.
+  // A request answered once the server is closing closes its connection too: kept alive, it would
+  // keep the server waiting for the client to close it.
+  let closing = false;
+  app.addHook("onSend", async (_req, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
+    stopWaitingForDatabase(deps.db);
+    endEventStreams(app.server);
   });
   app.addHook("onClose", async () => {
     stopSweeps?.();

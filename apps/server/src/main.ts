@@ -16,6 +16,9 @@ import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./d
  * Starts the association's server: PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR),
  * migrations, optionally the demo association (--demo), then the API and the web app on PORT.
  */
+/** How long a stop may take before the process exits anyway, saying what it was waiting for. */
+const STOP_DEADLINE_MS = 8_000;
+
 async function main() {
   const demo = process.argv.includes("--demo");
   // The demo pays its top-ups with a test checkout unless told otherwise, and is named after its currency.
@@ -58,11 +61,23 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log(`${signal}: stopping`);
+    // Each step says when it is done, and a stop that hangs says where rather than wait for the
+    // SIGKILL that follows (systemd's, after TimeoutStopSec): something is waiting that should not.
+    let step = "closing the metrics listener";
+    const stuck = setTimeout(() => {
+      console.error(`${signal}: still ${step} after ${STOP_DEADLINE_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS);
+    stuck.unref();
     await metrics?.close().catch(() => undefined);
     // Fastify stops accepting connections and lets the requests in flight finish first.
+    step = "closing the HTTP server (requests in flight, then background work and LISTEN)";
     await app.close().catch(() => undefined);
+    step = "ending the database pool (connections still checked out)";
     await db.end().catch(() => undefined);
+    step = "stopping the embedded PostgreSQL";
     await embedded?.stop();
+    log(`${signal}: stopped`);
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

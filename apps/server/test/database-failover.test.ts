@@ -1,12 +1,15 @@
+import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SM } from "@mutua/domain";
+import { SM, buildPath } from "@mutua/domain";
 import { createPool, inTransaction, type Db } from "../src/db/pool";
 import { postMovement, postMovementTx, type MovementRequest } from "../src/services/ledger/ledger";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
 import { DbProxy } from "./db-proxy";
 import { Api, createBackend, memberToken, newKey, seedMember, startServer, topUp, type TestServer } from "./helpers";
-import { waitFor } from "./reliability/processes";
+import { ServerProcess, waitFor } from "./reliability/processes";
 import { setupServerTest } from "./setup";
 
 /**
@@ -190,5 +193,76 @@ describe("the metrics of high availability", () => {
     expect(await metric(server, "mutua_database_sync_standbys")).toBe(0);
     const f = parsePrometheus(await server.app.metrics.scrape()).find((x) => x.name === "mutua_database_replication_lag_bytes");
     expect(f?.metrics ?? []).toEqual([]);
+  });
+});
+
+describe("a top-up order while a payment of the same member commits", () => {
+  // Seen under test:ha's load: the payment holds its rows referring to the member's wallet and to
+  // the member (a movement, member events: key-share locks) while the order wants both.
+  it("does not deadlock with it: the order is made, never a 500", async () => {
+    const { alice, aliceWallet } = await twoMembers();
+    const server = await startServer(t.db);
+    servers.push(server);
+    const api = new Api(server.baseUrl, await memberToken(t.db, alice.id));
+    const payment = await t.db.connect();
+    try {
+      await payment.query("BEGIN");
+      // What the payment's INSERT of its movement takes on the wallet it refers to.
+      await payment.query("SELECT 1 FROM wallets WHERE id = $1 FOR KEY SHARE", [aliceWallet]);
+      let settled = false;
+      const order = api.call("createTopUp", { body: { walletId: aliceWallet, amount: "5.00" } }).finally(() => (settled = true));
+      // The order is answered, or waits on the wallet the payment holds.
+      const waitingOnLock = async () =>
+        (
+          await t.db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM wallets w JOIN backends%'",
+          )
+        ).rows[0]!.n > 0;
+      expect(await waitFor(async () => settled || (await waitingOnLock()), 10_000, 20)).toBe(true);
+      // Then the payment's member event takes its key-share lock on the member.
+      const memberLocked = payment.query("SELECT 1 FROM members WHERE id = $1 FOR KEY SHARE", [alice.id]).then(
+        () => true,
+        () => false,
+      );
+      const r = await order;
+      expect(r.status).toBe(200);
+      expect(await memberLocked).toBe(true);
+      await payment.query("COMMIT");
+    } finally {
+      await payment.query("ROLLBACK").catch(() => undefined);
+      payment.release();
+    }
+  });
+});
+
+describe("a server asked to stop while its database is gone", () => {
+  it("stops at once: a request waiting for the database answers 503, an event stream ends; never killed for it", async () => {
+    const { alice } = await twoMembers();
+    const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-stop-"));
+    const logFile = path.join(logDir, "server.log");
+    // DATABASE_WAIT_SECONDS far above the 10 s stop() allows before it kills: waiting it out cannot pass.
+    const server = await ServerProcess.start(proxy.url, { DATABASE_WAIT_SECONDS: "60" }, { logFile });
+    try {
+      const token = await memberToken(t.db, alice.id);
+      const stream = await fetch(server.baseUrl + buildPath("events"), { headers: { authorization: `Bearer ${token}` } });
+      expect(stream.status).toBe(200);
+      const streamEnded = (async () => {
+        const reader = stream.body!.getReader();
+        while (!(await reader.read().catch(() => ({ done: true }))).done);
+      })();
+      proxy.stop();
+      const waiting = fetch(`${server.baseUrl}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      // The request is in the server's hands (waiting for the database) before it is asked to stop.
+      expect(await waitFor(() => fs.readFileSync(logFile, "utf8").includes("postgres connection error"), 10_000, 20)).toBe(true);
+      await server.stop(); // SIGTERM, then SIGKILL 10 s later if the server has not exited
+      expect(await waitFor(() => /exited \(/.test(fs.readFileSync(logFile, "utf8")), 10_000, 20)).toBe(true);
+      expect(fs.readFileSync(logFile, "utf8")).toMatch(/exited \(0\)/);
+      expect((await waiting).status).toBe(503);
+      await streamEnded;
+    } finally {
+      proxy.restart();
+      await server.stop();
+      fs.rmSync(logDir, { recursive: true, force: true });
+    }
   });
 });

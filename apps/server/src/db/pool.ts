@@ -27,6 +27,17 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   );
 }
 
+/**
+ * Whether `e` is PostgreSQL breaking a deadlock (40P01) or a serialization failure (40001): the
+ * transaction was rolled back and did nothing, and the same request again may well pass. Most
+ * movements are tried again at once (`retriedWhenAsked`); one that still meets it, or any other
+ * request, tells the member to try again in a moment rather than that the server failed.
+ */
+export function isTransientConflict(e: unknown): boolean {
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  return code === "40P01" || code === "40001";
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -62,13 +73,16 @@ class WaitingPool extends pg.Pool {
     );
   }
 
+  /** Set when the server stops: a request waiting for the database answers at once (503) instead. */
+  stopWaiting = false;
+
   private async connectWaiting(): Promise<pg.PoolClient> {
     const deadline = Date.now() + this.waitMs;
     for (let attempt = 0; ; attempt++) {
       try {
         return await super.connect();
       } catch (e) {
-        if (this.ending || !isDatabaseUnavailable(e) || Date.now() >= deadline) throw e;
+        if (this.ending || this.stopWaiting || !isDatabaseUnavailable(e) || Date.now() >= deadline) throw e;
         await sleep(Math.min(100 * 2 ** attempt, 1000));
       }
     }
@@ -90,6 +104,17 @@ export function createPool(url: string, max = 10, opts: { waitForPrimaryMs?: num
   });
   return pool;
 }
+
+/**
+ * Stops `db` waiting for the database to come back: a server asked to stop answers the requests
+ * waiting for it now (503 "Try again in a moment") rather than after DATABASE_WAIT_SECONDS.
+ */
+export function stopWaitingForDatabase(db: Db): void {
+  if (db instanceof WaitingPool) db.stopWaiting = true;
+}
+
+/** Whether `db`'s server is stopping (`stopWaitingForDatabase`): nothing should wait for the database then. */
+export const stoppedWaiting = (db: Db): boolean => db instanceof WaitingPool && db.stopWaiting;
 
 /**
  * Whether the database answers now as a primary (one that takes writes): a standby, reachable

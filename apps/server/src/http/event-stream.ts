@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 /** A comment line this often keeps proxies and phones from closing a quiet stream. */
@@ -11,6 +12,19 @@ export interface EventStream {
   end(retryMs?: number): void;
   onClose(fn: () => void): void;
   readonly closed: boolean;
+}
+
+/** The streams open on each HTTP server, to end them when it closes. */
+const openStreams = new WeakMap<object, Set<EventStream>>();
+
+/**
+ * Ends every event stream open on `server`, telling each EventSource to reconnect (to another
+ * instance, through the load balancer). A closing server waits for its requests to finish, and a
+ * stream never does: without this an instance asked to stop would not.
+ */
+export function endEventStreams(server: Server): void {
+  // Each stream leaves the set as it ends: a Set iterates on safely past deletions.
+  for (const stream of openStreams.get(server) ?? []) stream.end(RETRY_MS);
 }
 
 /**
@@ -49,7 +63,7 @@ export function openEventStream(req: FastifyRequest, reply: FastifyReply): Event
   // A client gone while the stream was being prepared would otherwise never say so.
   if (req.socket.destroyed) close();
 
-  return {
+  const stream: EventStream = {
     send({ id, event, data }) {
       if (closed) return;
       // One data line per line of text: the format's only escaping.
@@ -69,4 +83,9 @@ export function openEventStream(req: FastifyRequest, reply: FastifyReply): Event
       return closed;
     },
   };
+  const held = openStreams.get(req.server.server) ?? new Set<EventStream>();
+  openStreams.set(req.server.server, held);
+  held.add(stream);
+  closers.push(() => held.delete(stream));
+  return stream;
 }

@@ -55,7 +55,7 @@ fs.mkdirSync(LOG_DIR, { recursive: true });
 const timeline = fs.createWriteStream(path.join(LOG_DIR, "timeline.log"), { flags: "a" });
 const note = (what: string) => timeline.write(`${new Date().toISOString()} ${what}\n`);
 let passed = false;
-/** Answers 500 the clients got and retried: an error the server did not know for the database's unavailability. */
+/** Answers 5xx but 503 the clients got and retried: an error the server did not know for a passing one (the test fails on any). */
 let serverErrors = 0;
 
 afterAll(async () => {
@@ -67,7 +67,7 @@ afterAll(async () => {
   await new Promise((r) => timeline.end(r));
   if (passed && !serverErrors && !process.env.HA_KEEP_LOGS) fs.rmSync(LOG_DIR, { recursive: true, force: true });
   else if (!passed) console.error(`test:ha failed: the logs of every process and the test's timeline are kept in ${LOG_DIR}`);
-  else if (serverErrors) console.error(`test:ha: ${serverErrors} answers were 500 (a server error, not "try again"): the servers' logs say why, in ${LOG_DIR}`);
+  if (serverErrors) console.error(`test:ha: ${serverErrors} answers were 500 (a server error, not "try again"): the servers' logs say why, in ${LOG_DIR}`);
 });
 
 /** The journal with the time of every definitive answer, to tell what happened during each failover. */
@@ -288,7 +288,7 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
     await migrate(cluster.url);
     // One after the other: two servers compiling and migrating at once on a loaded two-core machine start slower than in turn.
     const servers: ServerProcess[] = [];
-    // Killed, not stopped: a clean stop waits for nothing this test needs.
+    // Killed if the test failed before it stopped them (its last check).
     cleanups.push({ what: "the servers", run: () => Promise.all(servers.map(async (s) => (await s.kill9(), await s.stop()))) });
     for (let i = 1; i <= 2; i++) {
       const env = { DATABASE_WAIT_SECONDS: "5", DATABASE_POOL_SIZE: "8", LOG_LEVEL: "warn" };
@@ -423,7 +423,9 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
         `  ${journal.unknown} unknown outcomes retried (${[...journal.unknownAnswers].map(([k, n]) => `${k} ×${n}`).join(", ") || "none"}); ` +
         `the stream reconnected ${follower.reconnects} times`,
     );
-    serverErrors = journal.unknownAnswers.get("500 internal_error") ?? 0;
+    // Any 5xx but 503 'Try again in a moment' is an error the server did not know for a passing one.
+    const serverErrorAnswers = [...journal.unknownAnswers].filter(([k]) => /^5\d\d/.test(k) && !k.startsWith("503"));
+    serverErrors = serverErrorAnswers.reduce((n, [, c]) => n + c, 0);
     expect(failovers.length).toBe(KILLS);
     expect(lostAfterFailover).toEqual([]);
     expect(readyWhileNoPrimary).toEqual([]);
@@ -447,6 +449,15 @@ describe(`the primary's machine dies under load (${KILLS} times, LOAD_SEED=${see
     await follower.close();
 
     expect(servers.flatMap((s) => s.unexpectedExits)).toEqual([]);
+    // Asked to stop (SIGTERM), each server should exit by itself (0); one that hangs exits 1 after
+    // 8 s saying what it waited for. Told, not yet asserted: one of two still hung once after the
+    // failovers (its log says where).
+    await Promise.all(servers.map((s) => s.stop()));
+    const exits = () => [1, 2].map((i) => /exited \((\w+)\)/.exec(fs.readFileSync(path.join(LOG_DIR, `server${i}.log`), "utf8"))?.[1]);
+    await waitFor(() => exits().every(Boolean), 10_000, 50);
+    console.log(`the servers asked to stop exited: ${exits().join(", ")}`);
+    // Members never see a server error while the database fails over: last, so the checks above are told first.
+    expect(serverErrorAnswers, `answers 500 and the like: the servers' logs say why, in ${LOG_DIR}`).toEqual([]);
     console.log(`test:ha took ${((Date.now() - started) / 1000).toFixed(0)} s`);
     passed = true;
   }, 600_000);

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import { ErrorCode, M, formatCents, type MovementKind, type SubAccount, SM } from "@mutua/domain";
-import { isDatabaseUnavailable, type Db, type Queryable, type Tx } from "../../db/pool";
+import { isDatabaseUnavailable, stoppedWaiting, type Db, type Queryable, type Tx } from "../../db/pool";
 import { Refusal } from "../platform/errors";
 import { Batcher, perPool } from "./batching";
 
@@ -212,7 +212,7 @@ async function postAlone(db: Db, p: Posting): Promise<Outcome> {
       const out = await retriedWhenAsked(() => post(db, p));
       return out.outcome === "replayed" && out.public_id === p.publicId ? { ...out, outcome: "posted" } : out;
     } catch (e) {
-      if (!isDatabaseUnavailable(e) || Date.now() >= deadline) throw e;
+      if (!isDatabaseUnavailable(e) || Date.now() >= deadline || stoppedWaiting(db)) throw e;
       await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
     }
   }

@@ -60,13 +60,19 @@ export const OPEN_ORDERS_PER_REQUESTER = 10;
  * for them (the spec's "top-ups by other requesters"); for anyone else the wallet does not exist.
  * The wallet and requester rows are locked so that simultaneous requests cannot all pass the
  * one-unpaid-order check and the open-order limits (the partial unique index is the last guard).
+ * They are locked FOR NO KEY UPDATE, not FOR UPDATE: a payment of the same member, holding its
+ * wallet, takes a key-share lock on both rows as it writes the rows referring to them (movements,
+ * member events); FOR UPDATE would wait for it while it waited for us, a deadlock PostgreSQL
+ * breaks by failing the order. FOR NO KEY UPDATE still serialises the orders among themselves.
  */
 export async function createTopUp(db: Db, s: Settings, features: Features, me: bigint, walletId: string, amountText: string) {
   requireTopUps(features);
   const amount = parseApiAmount(amountText);
   if (amount === null) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   return inTransaction(db, async (tx) => {
-    const { rows: requester } = await tx.query<{ can_validate_credits: boolean }>("SELECT can_validate_credits FROM members WHERE id = $1 FOR UPDATE", [me]);
+    const { rows: requester } = await tx.query<{ can_validate_credits: boolean }>("SELECT can_validate_credits FROM members WHERE id = $1 FOR NO KEY UPDATE", [
+      me,
+    ]);
     const { rows } = await tx.query<{
       member_id: bigint | null;
       role: string;
@@ -78,7 +84,7 @@ export async function createTopUp(db: Db, s: Settings, features: Features, me: b
     }>(
       `SELECT w.member_id, w.role, w.status, w.topup_allowed, b.min_credit_amount, b.max_credit_amount, c.symbol
        FROM wallets w JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
-       WHERE w.id = $1 FOR UPDATE OF w`,
+       WHERE w.id = $1 FOR NO KEY UPDATE OF w`,
       [walletId],
     );
     const w = rows[0];
