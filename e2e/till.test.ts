@@ -299,6 +299,17 @@ describe("the till", () => {
       createTopUp: { body: { walletId: w, amount: "5.00" } },
       getPendingTopUps: { query: { walletId: w } },
       askMoney: { body: { walletId: w, parts: [{ memberId: 1, amount: "1.00" }] } },
+      // A standing order from Bob's wallet, its first day a month ahead (within the schema's lead).
+      createStandingOrder: {
+        body: {
+          from: w,
+          to: w,
+          amount: "1.00",
+          frequency: "monthly",
+          startDate: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+          password: "not-hers",
+        },
+      },
     };
     const walletRoutes = (Object.keys(routes) as RouteName[]).filter((n) => walletOf(n) && !walletOf(n)!.till);
     expect(Object.keys(SWEEP).sort()).toEqual(walletRoutes.sort());

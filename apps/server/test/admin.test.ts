@@ -146,6 +146,11 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   getBusinessFigures: {},
   listReportedOffers: {},
   hideOffer: { params: { offerId: `of_${"A".repeat(22)}` }, body: { reason: "Abusive" } },
+  // Dues: a plan from far ahead (nothing falls due during the test), and a period nobody has.
+  getDuesSettings: {},
+  saveDuesSettings: { body: { mode: "fixed", period: "monthly", firstDate: "2099-01-01", memberAmount: "2.00", businessAmount: null, rate: null } },
+  listDuesArrears: {},
+  waiveDues: { params: { duesId: `du_${"0".repeat(24)}` } },
 };
 
 describe("who may call the admin operations", () => {
