@@ -20,6 +20,7 @@ import {
 import { openOffer } from "./pages/market";
 import { goTo, menuEntry, openMenu, press, screenTitle, signInWords, type Words } from "./pages/app";
 import { currencyFigures, openFigures } from "./pages/board";
+import { summaryChart } from "./pages/dashboard";
 import { DEMO_PASSWORD, signIn } from "./pages/members";
 
 /**
@@ -130,13 +131,8 @@ export function screensTour(ways: readonly TourWay[]): void {
       async () => {
         const { page, context, errors } = await open("alice@example.com", { serviceWorkers: "allow" });
         await page.getByRole("heading", { name: t("Recent activity") }).waitFor();
-        // The balance chart loads once scrolled to (below the transactions on a phone): as a member
-        // would, once the movements above it are in.
-        await page.locator('section.transactions[aria-busy="false"]').waitFor();
-        // Drawn once the movements are in: waited for, then scrolled to (its grey lines pulse, so it is never "stable").
-        await page.locator("section.account-summary").first().waitFor();
-        await page.evaluate(() => document.querySelector(".account-summary")?.scrollIntoView());
-        await page.locator(".account-summary svg").waitFor();
+        // The balance chart loads once scrolled to (below the transactions on a phone).
+        await summaryChart(page);
         await page.evaluate(() => window.scrollTo(0, 0));
         await inspect(page, "dashboard");
 

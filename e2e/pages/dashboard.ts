@@ -10,17 +10,45 @@ const press = (l: Locator, touch: boolean) => (touch ? l.tap() : l.click());
 export const cents = (text: string) => Math.round(Number(text.replace(/\u2212/g, "-").replace(/[^\d.-]/g, "")) * 100);
 
 /**
+ * The account summary's chart, drawn. The card asks for its figures when the browser sees it come
+ * into view; on a loaded machine what arrives above it can push it back out before the browser
+ * looked. Like a member, scroll to it again until it is drawn, and say what the card shows if it
+ * never is.
+ */
+export async function summaryChart(page: Page): Promise<Locator> {
+  const card = page.locator(".account-summary");
+  await page.locator('section.transactions[aria-busy="false"]').waitFor();
+  const chart = card.locator('svg[role="img"]');
+  const drawn = async () => {
+    // Scrolled by the page itself: its grey lines pulse, so it is never "stable" for Playwright's scroll.
+    await card
+      .first()
+      .evaluate((e) => e.scrollIntoView(), undefined, { timeout: 5_000 })
+      .catch(() => {});
+    return chart.waitFor({ timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+  };
+  const deadline = Date.now() + 30_000;
+  while (!(await drawn())) {
+    if (Date.now() > deadline) {
+      const shows = (await card.count()) ? await card.first().evaluate((e) => `aria-busy=${e.getAttribute("aria-busy")}: ${e.textContent}`) : "no card";
+      throw new Error(`the account summary's chart was not drawn in 30 s (${shows})`);
+    }
+  }
+  return chart;
+}
+
+/**
  * The account summary's card: this month's money in and out, and where the balance chart's label
  * starts and ends, in cents. Below the transactions on a phone: drawn once the member scrolls to it.
  */
 export async function monthSummary(page: Page): Promise<{ in: number; out: number; from: number; to: number }> {
   const card = page.locator(".account-summary");
-  await page.locator('section.transactions[aria-busy="false"]').waitFor();
-  await card.scrollIntoViewIfNeeded();
-  const chart = card.getByRole("img", { name: /^Balance went from .+ to .+ over 30 days$/ });
-  await chart.waitFor();
-  const label = (await chart.getAttribute("aria-label"))!;
-  const [, from, to] = /from (.+) to (.+) over/.exec(label)!;
+  const label = (await (await summaryChart(page)).getAttribute("aria-label"))!;
+  const [, from, to] = /^Balance went from (.+) to (.+) over 30 days$/.exec(label) ?? [];
+  if (!from || !to) throw new Error(`the chart's label reads "${label}"`);
   const text = await card.getByText(/^This month: /).innerText();
   // Nothing in or nothing out is written without a sign ("0.00 DL out"), as early in a month.
   const month = /^This month: \+?(.+ DL) in · −?(.+ DL) out$/.exec(text);
