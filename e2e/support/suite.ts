@@ -46,8 +46,13 @@ export async function signedIn(
     () => location.pathname.startsWith("/admin") || document.querySelector(".accounts button.account, .accounts .next-step") !== null,
   );
   if (new URL(s.page.url()).pathname === "/dashboard" && (await s.page.locator(".accounts button.account").count()) === 0) {
-    await s.page.waitForURL((u) => u.pathname.startsWith("/admin"), { timeout: 5000 }).catch(() => undefined);
-    await s.page.waitForFunction(() => !location.pathname.startsWith("/admin") || document.querySelector("main h1") !== null);
+    // Sent on only with a right to work on: asked of the server rather than waited for, as a
+    // member with none stays on the dashboard.
+    const rights = await s.page.evaluate(() => fetch("/api/me/rights").then((r) => r.json() as Promise<Record<string, boolean>>));
+    if (Object.values(rights).some((right) => right === true)) {
+      await s.page.waitForURL((u) => u.pathname.startsWith("/admin"));
+      await s.page.waitForFunction(() => document.querySelector("main h1") !== null);
+    }
   }
   return s;
 }
