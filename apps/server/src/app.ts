@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import Fastify, { LogController, type FastifyInstance, type FastifyError, type FastifyReply } from "fastify";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
@@ -51,6 +52,20 @@ import { notificationRoutes } from "./routes/notifications";
 import { pushRoutes } from "./routes/push";
 import { vapidKeys } from "./services/notifications/vapid";
 
+/** A connection as a stop that waits for it tells it: from where, what went through, the answer it is writing. */
+function describeSocket(socket: Socket): string {
+  const res = (socket as Socket & { _httpMessage?: { req?: { method?: string; url?: string }; writableEnded?: boolean } })._httpMessage;
+  const answering = res ? `, answering ${res.req?.method} ${res.req?.url?.split("?")[0]}${res.writableEnded ? " (ended)" : ""}` : "";
+  return ` [from port ${socket.remotePort}: ${socket.bytesRead} bytes in, ${socket.bytesWritten} out${answering}]`;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** What closing the app waits for now (main.ts says it when a stop hangs). */
+    closingStep(): string;
+  }
+}
+
 export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logStream ? { level: "info", stream: opts.logStream } : opts.logger ? { level: process.env.LOG_LEVEL ?? "info" } : false,
@@ -65,6 +80,31 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
         .status(400)
         .send({ error: { code: ErrorCode.validation, message: `${M.invalidRequest} ${err.message}`, msgid: M.invalidRequest } });
     },
+  });
+  // What a stop waits for, for main.ts to say if it hangs: the requests not answered yet (their
+  // route and age), then each piece of background work in turn.
+  const inFlight = new Map<string, { route: string; since: number }>();
+  // Tracked from the first hook, before any that may wait for the database.
+  let closingStep = "answering the requests in flight";
+  app.decorate("closingStep", () => {
+    const now = Date.now();
+    const requests = [...inFlight.values()].map((r) => `${r.route} (${((now - r.since) / 1000).toFixed(1)} s)`);
+    const open = `${sockets.size} connection${sockets.size === 1 ? "" : "s"} open${[...sockets].map(describeSocket).join("")}`;
+    return requests.length > 0 ? `${closingStep}, ${open}: ${requests.join(", ")}` : `${closingStep}, ${open}`;
+  });
+  const sockets = new Set<Socket>();
+  app.server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  app.addHook("onRequest", async (req) => {
+    inFlight.set(req.id, { route: `${req.method} ${req.routeOptions.url ?? "?"}`, since: Date.now() });
+  });
+  app.addHook("onResponse", async (req) => {
+    inFlight.delete(req.id);
+  });
+  app.addHook("onRequestAbort", async (req) => {
+    inFlight.delete(req.id);
   });
   // JSON bodies nested too deep (or poisoned) are refused before anything walks them (http/json-body.ts).
   app.removeContentTypeParser("application/json");
@@ -241,6 +281,13 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   });
   app.addHook("preClose", async () => {
     closing = true;
+    // A connection busy when the server starts closing becomes idle once its answer is out; kept
+    // alive (Fastify's 72 s), it would keep the server from closing until its client let go. From
+    // now on a connection is closed as soon as it is idle.
+    app.server.keepAliveTimeout = 1;
+    // A connection opened that never sent a request is not idle to Node.js, and would keep the
+    // server open until its client spoke or the headers' timeout: it has nothing to lose.
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
     stopWaitingForDatabase(deps.db);
     endEventStreams(app.server);
   });
@@ -248,11 +295,15 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     stopSweeps?.();
     stopChecks?.();
     stopRecovery?.();
+    closingStep = "finishing the due work's step in progress";
     await dueWork.stop();
     // The message being sent is marked before the hub and then the pool (the caller's) close.
+    closingStep = "finishing the notification being sent";
     await worker.stop();
     live.stop();
+    closingStep = "closing the LISTEN connection";
     await hub.close();
+    closingStep = "closed";
   });
   await webRoutes(app, settings, deps.db, config);
   return app;

@@ -18,6 +18,7 @@ import { DEMO_MEMBERS, DEMO_PASSWORD, DEMO_WALLET_PASSWORD, seedDemo } from "./d
  */
 /** How long a stop may take before the process exits anyway, saying what it was waiting for. */
 const STOP_DEADLINE_MS = 8_000;
+const CLOSING_APP = "closing the HTTP server";
 
 async function main() {
   const demo = process.argv.includes("--demo");
@@ -65,13 +66,14 @@ async function main() {
     // SIGKILL that follows (systemd's, after TimeoutStopSec): something is waiting that should not.
     let step = "closing the metrics listener";
     const stuck = setTimeout(() => {
-      console.error(`${signal}: still ${step} after ${STOP_DEADLINE_MS / 1000} s; exiting`);
+      const detail = step === CLOSING_APP ? ` (${app.closingStep()})` : "";
+      console.error(`${signal}: still ${step}${detail} after ${STOP_DEADLINE_MS / 1000} s; exiting`);
       process.exit(1);
     }, STOP_DEADLINE_MS);
     stuck.unref();
     await metrics?.close().catch(() => undefined);
     // Fastify stops accepting connections and lets the requests in flight finish first.
-    step = "closing the HTTP server (requests in flight, then background work and LISTEN)";
+    step = CLOSING_APP;
     await app.close().catch(() => undefined);
     step = "ending the database pool (connections still checked out)";
     await db.end().catch(() => undefined);
