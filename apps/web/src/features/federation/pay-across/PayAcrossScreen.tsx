@@ -87,8 +87,7 @@ function StepHeading({ children, className }: { children: ReactNode; className?:
 /** "1 GON = 0.80 DL": one unit of the payee's currency in the member's, in the member's language. */
 export function RateLine({ quote }: { quote: Pick<CrossQuote, "rate" | "currencySymbol" | "payerCurrencySymbol"> }) {
   const { i18n } = useLingui();
-  // Up to the 4 decimals the associations count a rate with, written the member's way.
-  const rate = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(Number(quote.rate));
+  const rate = useFormat().rate(quote.rate);
   return (
     <p className="pay-across-rate">
       {i18n._("Rate: 1 {currency} = {rate} {ownCurrency}", { currency: quote.currencySymbol, rate, ownCurrency: quote.payerCurrencySymbol })}
