@@ -82,7 +82,8 @@ function renderBoth(payRate: string) {
 
 /** The console's rate of the link, as its card writes it (both sides' terms say it the same way round). */
 async function consoleRates(): Promise<string[]> {
-  const card = await screen.findByRole("article", { name: "Gonette de Lyon" });
+  // The console's chunk is the first this worker may load: given time enough on a loaded machine.
+  const card = await screen.findByRole("article", { name: "Gonette de Lyon" }, { timeout: 15_000 });
   return within(card)
     .getAllByText(/^1 DL = /)
     .map((e) => e.textContent!);
