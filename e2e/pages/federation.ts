@@ -65,6 +65,24 @@ export async function askToConfirmLink(page: Page, link: Locator): Promise<Locat
   return question;
 }
 
+/**
+ * Change our terms of `link` (an active one): what one of our unit and one of theirs are worth,
+ * typed in the dialog and saved; once the dialog closed (the other side was told).
+ */
+export async function changeTerms(
+  page: Page,
+  link: Locator,
+  values: { ours: string; oursCurrency: string; theirs: string; theirsCurrency: string },
+): Promise<void> {
+  await link.getByRole("button", { name: "Change our terms" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel(`1 ${values.oursCurrency} is worth`).fill(values.ours);
+  await dialog.getByLabel(`1 ${values.theirsCurrency} is worth`).fill(values.theirs);
+  await dialog.getByRole("button", { name: "Save the terms" }).click();
+  await page.getByText("The terms are saved.").waitFor();
+  await dialog.waitFor({ state: "hidden" });
+}
+
 /** Withdraw the invitation not answered yet, and yes when asked. */
 export async function withdrawInvitation(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Withdraw the invitation" }).click();

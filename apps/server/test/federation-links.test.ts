@@ -98,6 +98,28 @@ describe("linking two associations", () => {
     expect(await auditActions(a)).toContain("federation.peer_terms_changed");
     expect(await auditActions(b)).toContain("federation.terms_changed");
   });
+
+  it("the audit log names the other association as who took its steps, and the owner as who took this side's", async () => {
+    // The audit log is the administrators' (both validation rights), who read it for the owners.
+    const administrator = async (s: Side) =>
+      new Api(s.url, await memberToken(s.db, (await seedMember(s.db, { canValidateAccounts: true, canValidateCredits: true })).id));
+    const federationLog = async (s: Side) => {
+      const log = await (await administrator(s)).call("listAuditLog", { query: { kind: "federation", limit: 100 } });
+      expect(log.status).toBe(200);
+      return log.json.items.map((e) => ({ action: e.action, actor: e.actor, actorAssociation: e.actorAssociation })).reverse();
+    };
+    const owner = (association: string) => ({ actor: expect.stringMatching(new RegExp(`^Owner of ${association}`)), actorAssociation: null });
+    expect((await federationLog(a)).slice(0, 3)).toEqual([
+      { action: "federation.invited", ...owner("Association A") },
+      { action: "federation.peer_accepted", actor: null, actorAssociation: "Association B" },
+      { action: "federation.confirmed", ...owner("Association A") },
+    ]);
+    expect(await federationLog(a)).toContainEqual({ action: "federation.peer_terms_changed", actor: null, actorAssociation: "Association B" });
+    expect((await federationLog(b)).slice(0, 2)).toEqual([
+      { action: "federation.accepted", ...owner("Association B") },
+      { action: "federation.peer_confirmed", actor: null, actorAssociation: "Association A" },
+    ]);
+  });
 });
 
 describe("withdrawing an invitation", () => {

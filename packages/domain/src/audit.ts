@@ -8,6 +8,13 @@ import type { AuditAction } from "./vocabulary";
 export const AUDIT_KINDS = ["wallets", "topups", "reconversions", "members", "books", "imports", "association", "tills", "federation"] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
+/** The codes of what a linked association's server did (its steps of the link), written by no member of this one: its subject is the link. */
+export const PEER_AUDIT_ACTIONS = [
+  "federation.peer_accepted",
+  "federation.peer_confirmed",
+  "federation.peer_terms_changed",
+] as const satisfies readonly AuditAction[];
+
 /** Each code's kind: a code the server writes without one does not compile. */
 const KIND_OF: Record<AuditAction, AuditKind> = {
   "account.validate": "wallets",

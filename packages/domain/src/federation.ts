@@ -7,6 +7,13 @@
 import { SYMBOL_MAX } from "./association-setup";
 import { hasDeceptiveNameCharacters, NAME_MAX, normalizeName } from "./names";
 
+/**
+ * The refusal of a payment across whose amounts were worked out at a rate that changed since
+ * (SM.federationRateChanged): the app that hears it asks for a new quote. Named here, apart from
+ * SM, so that the paying screen's chunk knows it without carrying the server's other messages.
+ */
+export const FEDERATION_RATE_CHANGED = "The rate changed since this amount was worked out: please look at the new amount.";
+
 /** "1.25" → 12500n (ten-thousandths); null when it is not a positive decimal of at most 4 places. */
 export function parseUnitValue(text: string): bigint | null {
   const m = /^(\d{1,6})(?:\.(\d{1,4}))?$/.exec(text);

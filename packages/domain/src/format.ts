@@ -15,6 +15,7 @@ function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
   return f;
 }
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const rateFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 
@@ -23,6 +24,17 @@ export function formatAmount(cents: bigint, locale: string): string {
   const nf = cached(numberFormats, locale, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   // Intl.NumberFormat formats a numeric string exactly (ES2023); the cast is for older typings.
   return nf.format(formatCents(cents) as unknown as number);
+}
+
+/**
+ * An exchange rate between two linked associations' currencies as the API writes it ("1.5", at
+ * most 4 decimals), as the language writes it: at least 2 decimals, as many more as it has ("1.50",
+ * "0.8125", "1,50" in French), grouped as amounts are. One way on every screen that shows a rate.
+ */
+export function formatRate(rate: string, locale: string): string {
+  const nf = cached(rateFormats, locale, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 4 }));
+  // A decimal string, formatted exactly (see formatAmount).
+  return nf.format(rate as unknown as number);
 }
 
 /** A list date; unlike Monujo's it carries the year. */

@@ -1,3 +1,4 @@
+import { FEDERATION_RATE_CHANGED } from "./federation";
 import { M } from "./messages";
 
 /**
@@ -111,7 +112,7 @@ export const SM = {
   federationNotLinked: "This association is not linked with yours: its members cannot be paid from here.",
   federationLinkOff: "Payments between these two associations are switched off.",
   federationRatesDiffer: "The two associations count different rates: no payment can cross until they agree.",
-  federationRateChanged: "The rate changed since this amount was worked out: please look at the new amount.",
+  federationRateChanged: FEDERATION_RATE_CHANGED,
   federationPayeeUnknown: "This recipient does not exist in the other association.",
   federationTrustLimit: "This payment would take the balance between the two associations past the limit their boards set.",
   federationPaymentRefused: "The other association refused this payment: nothing was paid.",

@@ -136,6 +136,12 @@ describe("display formats", () => {
     // Past 2^53 a float would round; the string path stays exact.
     expect(formatAmount(7036874417766399n, "en-US")).toBe("70,368,744,177,663.99");
   });
+  it("shows a rate between linked currencies with 2 to 4 decimals, the language's way", async () => {
+    const { formatRate } = await import("../src/format");
+    expect(["1.5", "0.8", "12", "0.6667", "1.25"].map((r) => formatRate(r, "en-US"))).toEqual(["1.50", "0.80", "12.00", "0.6667", "1.25"]);
+    expect(["1.5", "0.6667"].map((r) => formatRate(r, "fr-FR"))).toEqual(["1,50", "0,6667"]);
+    expect(formatRate("123456.5", "fr-FR").replace(/\s/g, " ")).toBe("123 456,50");
+  });
   it("dates carry the year and relative dates read naturally", async () => {
     const { formatDate, formatRelative } = await import("../src/format");
     const d = new Date("2026-03-11T10:00:00Z");

@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react";
-import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRelative, formatTime } from "@mutua/domain";
+import { absCents, decodeApiAmount, formatAmount, formatDate, formatDateTime, formatRate, formatRelative, formatTime } from "@mutua/domain";
 import { useConfig } from "./context";
 
 /** Amount and date formats of the active language (its config `numericFormat` and `dateFormat`). */
@@ -29,6 +29,12 @@ export function useFormat() {
      * grouping, which parseAmountInput reads back as it was.
      */
     amountInput: (apiAmount: string) => apiAmount.replace(".", decimalMark(numeric)),
+    /**
+     * A rate between two linked associations' currencies as the API writes it ("1.5"): at least 2
+     * decimals, up to its 4, the language's way ("1,50" in French). The one way every screen
+     * writes a rate (the linked associations' console, paying across, a transaction's detail).
+     */
+    rate: (apiRate: string) => formatRate(apiRate, numeric),
     date: (d: Date) => formatDate(d, dates),
     dateTime: (d: Date) => formatDateTime(d, dates),
     time: (d: Date) => formatTime(d, dates),

@@ -13,8 +13,10 @@ export const AuditId = z.string().regex(/^\d{1,18}$/, M.invalidRequest);
 export const AuditEntry = z.object({
   id: AuditId,
   at: z.string(),
-  /** Who did it; null for the server's operator (a command such as npm run import). */
+  /** Who did it, a member; null for another association's server (then `actorAssociation`) or the server's operator (a command such as npm run import). */
   actor: z.string().nullable(),
+  /** The linked association whose server did it (its step of a link: accepted, confirmed, terms changed), by the name the link holds; else null. */
+  actorAssociation: z.string().nullable(),
   action: z.string(),
   subject: z.string(),
   /** What the subject is called: the member's name, or the name of the member the wallet, order or movement is of; null when unknown. */

@@ -1,4 +1,4 @@
-import { auditActionsOf, type AuditAction, type AuditKind } from "@mutua/domain";
+import { auditActionsOf, PEER_AUDIT_ACTIONS, type AuditAction, type AuditKind } from "@mutua/domain";
 import type { Queryable, Tx } from "../../db/pool";
 
 /** Records an administrator's action; call it in the action's own transaction so both commit or neither. */
@@ -18,12 +18,16 @@ export async function auditLog(db: Queryable, q: { before?: string | undefined; 
     id: bigint;
     at: Date;
     actor: string | null;
+    actor_association: string | null;
     action: string;
     subject: string;
     subject_name: string | null;
     details: Record<string, unknown>;
   }>(
     `SELECT a.id, a.at, m.name AS actor, a.action, a.subject, a.details,
+       -- A linked association's step is written by no member here: its server did it, named as the link names it now (else as it was then).
+       CASE WHEN a.action = ANY($4::text[]) THEN coalesce((SELECT l.peer_name FROM federation_links l WHERE l.public_id = a.subject), a.details->>'peer') END
+         AS actor_association,
        coalesce(
          (SELECT s.name FROM members s WHERE a.subject LIKE 'member:%' AND s.id::text = substr(a.subject, 8)),
          (SELECT s.name FROM wallets w JOIN members s ON s.id = w.member_id WHERE w.id = a.subject),
@@ -34,11 +38,17 @@ export async function auditLog(db: Queryable, q: { before?: string | undefined; 
      WHERE ($1::bigint IS NULL OR (a.at, a.id) < (SELECT c.at, c.id FROM audit_log c WHERE c.id = $1))
        AND ($2::text[] IS NULL OR a.action = ANY($2))
      ORDER BY a.at DESC, a.id DESC LIMIT $3`,
-    [q.before ?? null, q.kind ? auditActionsOf(q.kind) : null, q.limit + 1],
+    [q.before ?? null, q.kind ? auditActionsOf(q.kind) : null, q.limit + 1, PEER_AUDIT_ACTIONS],
   );
   const page = rows.slice(0, q.limit);
   return {
-    items: page.map(({ subject_name, id, ...r }) => ({ ...r, id: id.toString(), subjectName: subject_name, at: r.at.toISOString() })),
+    items: page.map(({ subject_name, actor_association, id, ...r }) => ({
+      ...r,
+      id: id.toString(),
+      actorAssociation: actor_association,
+      subjectName: subject_name,
+      at: r.at.toISOString(),
+    })),
     next: rows.length > q.limit ? page.at(-1)!.id.toString() : null,
   };
 }

@@ -56,6 +56,7 @@ const entries = (from: number, n: number, action = "wallet.limits"): AuditEntry[
     id: String(from - i),
     at: new Date(2020, 2, 14, 12, 59 - i).toISOString(),
     actor: "Ada Admin",
+    actorAssociation: null,
     action,
     subject: "custodial:demo-lokal:8",
     subjectName: "Bob Durand",

@@ -6,6 +6,7 @@ const entry = (id: string, at: Date): AuditEntry => ({
   id,
   at: at.toISOString(),
   actor: "Ada Admin",
+  actorAssociation: null,
   action: "wallet.limits",
   subject: "w",
   subjectName: null,

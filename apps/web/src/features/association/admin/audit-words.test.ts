@@ -4,7 +4,7 @@ import type { AuditEntry } from "@mutua/domain";
 import english from "../../../locales/en-US.json";
 import french from "../../../locales/fr-FR.json";
 import { compilePlain } from "../../../lib/i18n";
-import { auditChanges } from "./audit-words";
+import { auditActor, auditChanges } from "./audit-words";
 
 /** The app's i18n in `locale`, its plain messages compiled on the fly as the app does. */
 function i18nIn(locale: "en-US" | "fr-FR") {
@@ -14,7 +14,16 @@ function i18nIn(locale: "en-US" | "fr-FR") {
 }
 
 const entry = (action: string, details: Record<string, unknown>): AuditEntry =>
-  ({ id: "1", at: "2026-01-01T00:00:00.000Z", actor: "Ada Lovelace", action, subject: "association", subjectName: null, details }) as AuditEntry;
+  ({
+    id: "1",
+    at: "2026-01-01T00:00:00.000Z",
+    actor: "Ada Lovelace",
+    actorAssociation: null,
+    action,
+    subject: "association",
+    subjectName: null,
+    details,
+  }) as AuditEntry;
 
 describe("what an audit entry changed", () => {
   const rights = entry("member.rights_changed", {
@@ -55,5 +64,17 @@ describe("what an audit entry changed", () => {
         entry("association.settings_changed", { before: { "money.backends.0.floor": "-100.00" }, after: { "money.backends.0.floor": "-150.00" } }),
       ),
     ).toEqual(["Mutual credit floor: -100.00 → -150.00"]);
+  });
+});
+
+describe("who did an audit entry", () => {
+  const peer = { ...entry("federation.peer_terms_changed", { peer: "Gonette de Lyon" }), actor: null, actorAssociation: "Gonette de Lyon" };
+  const operator = { ...entry("import.run", {}), actor: null };
+
+  it("names a member, the linked association whose server took a step of the link, or else the server's operator", () => {
+    expect(auditActor(i18nIn("en-US"), entry("password.reset", {}))).toBe("by Ada Lovelace");
+    expect(auditActor(i18nIn("en-US"), peer)).toBe("by the linked association Gonette de Lyon");
+    expect(auditActor(i18nIn("fr-FR"), peer)).toBe("par l'association liée Gonette de Lyon");
+    expect(auditActor(i18nIn("en-US"), operator)).toBe("by the server's operator");
   });
 });

@@ -93,9 +93,13 @@ export const AUDIT_KIND_WORDS: Record<AuditKind, (i18n: I18n) => string> = {
   federation: (i18n) => i18n._("Linked associations"),
 };
 
-/** Who did it: a member, or the server's operator (a command such as npm run import). */
+/** Who did it: a member, a linked association (its server's step of the link), or the server's operator (a command such as npm run import). */
 export const auditActor = (i18n: I18n, e: AuditEntry): string =>
-  e.actor === null ? i18n._("by the server's operator") : i18n._("by {name}", { name: e.actor });
+  e.actor !== null
+    ? i18n._("by {name}", { name: e.actor })
+    : e.actorAssociation
+      ? i18n._("by the linked association {association}", { association: e.actorAssociation })
+      : i18n._("by the server's operator");
 
 const RIGHTS = ["accounts", "credits", "board", "owner"] as const;
 const object = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

@@ -142,7 +142,7 @@ describe("the linked associations", () => {
     const waiting = card("Le Florain");
     within(waiting).getByText("Accepted by them: confirm it");
     within(waiting).getByText("Not set yet");
-    within(waiting).getByText("1 DL = 0.5 FLO");
+    within(waiting).getByText("1 DL = 0.50 FLO");
     // The confirmation is the view's one primary action; the invitation steps back.
     expect(within(waiting).getByRole("button", { name: "Confirm the link" }).className).toContain("primary");
     expect(screen.getByRole("button", { name: "Invite an association" }).className).not.toContain("primary");
@@ -153,7 +153,7 @@ describe("the linked associations", () => {
     renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, links: [differ] }) });
     const linked = await screen.findByRole("article", { name: "Eusko" });
     within(linked).getByText("The two associations count different rates: no payment can cross until they agree.");
-    within(linked).getByText("1 DL = 1.5 EUS");
+    within(linked).getByText("1 DL = 1.50 EUS");
   });
 
   it("shows a link replaced by a newer one with the same server as such, with nothing left to do on it", async () => {
@@ -217,7 +217,7 @@ describe("the linked associations", () => {
     // The defaults: the same value on both sides, some trust, on.
     expect((within(dialog).getByLabelText("1 DL is worth") as HTMLInputElement).value).toBe("1");
     expect((within(dialog).getByLabelText("Most of their currency we hold") as HTMLInputElement).value).toBe("100.00");
-    within(dialog).getByText("1 DL = 1 their currency");
+    within(dialog).getByText("1 DL = 1.00 their currency");
     // Nothing is sent without a code.
     fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
     within(dialog).getByText("Paste the whole code the other association sent you.");

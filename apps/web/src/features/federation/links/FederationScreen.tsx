@@ -127,7 +127,7 @@ function useRate() {
   const fmt = useFormat();
   return (fromValue: string, toValue: string, from: string, to: string): string | null => {
     const rate = rateText(fromValue, toValue);
-    return rate === null ? null : i18n._("1 {from} = {rate} {to}", { from, rate: fmt.amountInput(rate), to });
+    return rate === null ? null : i18n._("1 {from} = {rate} {to}", { from, rate: fmt.rate(rate), to });
   };
 }
 

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
 import { RefusedError, type MutuaClient } from "@mutua/client";
-import { ErrorCode, type AccountEntry, type AppConfig, type Profile } from "@mutua/domain";
+import { ErrorCode, FEDERATION_RATE_CHANGED, type AccountEntry, type AppConfig, type Profile } from "@mutua/domain";
 import { AppEnvContext } from "../../../lib/context";
 import { i18n } from "../../../lib/i18n";
 import catalog from "../../../locales/en-US.json";
@@ -58,9 +58,9 @@ const paid = (state: "committed" | "pending"): CrossPayment => ({
   transactionId: "tx-1",
 });
 
-function renderAt(path: string, pay: () => Promise<CrossPayment>) {
+function renderAt(path: string, pay: () => Promise<CrossPayment>, quoteOf: (amount: string) => Promise<CrossQuote> = async (a) => quote(a)) {
   const send = vi.fn(async (name: string, _route: unknown, args: { body: { amount: string } }) => {
-    if (name === "quoteCrossPayment") return quote(args.body.amount);
+    if (name === "quoteCrossPayment") return quoteOf(args.body.amount);
     if (name === "payAcross") return pay();
     throw new Error(`unexpected ${name}`);
   });
@@ -143,6 +143,53 @@ describe("paying a member of a linked association", () => {
     const heading = await screen.findByRole("heading", { name: "Not paid" });
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(screen.getByRole("alert").textContent).toBe("This request has already been paid.");
+  });
+
+  it("after a Pay refused because the rate changed, says so, shows the new quote and pays its amount, never the old one", async () => {
+    // Gonette's rate went from 0.8 to 0.88 DL between the quote and the Pay.
+    const quotes = [quote("12.50"), { ...quote("12.50"), payerAmount: "11.00", rate: "0.88" }];
+    const answers: (() => Promise<CrossPayment>)[] = [
+      async () => {
+        throw new RefusedError(409, { code: ErrorCode.stateConflict, message: FEDERATION_RATE_CHANGED, msgid: FEDERATION_RATE_CHANGED } as never);
+      },
+      async () => ({ ...paid("committed"), payerAmount: "11.00" }),
+    ];
+    let newQuote!: () => void;
+    const asked = new Promise<void>((r) => (newQuote = r));
+    const { send } = renderAt(
+      till,
+      async () => answers.shift()!(),
+      async () => {
+        // The second quote waits for the test: meanwhile the old amount is not on the screen.
+        if (quotes.length === 1) await asked;
+        return quotes.shift()!;
+      },
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Pay 10.00 DL" }));
+
+    expect((await screen.findByRole("alert")).textContent).toBe(FEDERATION_RATE_CHANGED);
+    await screen.findByText("Working out the new amount…");
+    expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
+    expect(screen.queryByText("You pay 10.00 DL")).toBeNull();
+    newQuote();
+
+    const heading = await screen.findByRole("heading", { name: "The new amount" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(screen.getByRole("alert").textContent).toBe(FEDERATION_RATE_CHANGED);
+    screen.getByText("12.50 GON");
+    screen.getByText("You pay 11.00 DL");
+    screen.getByText("Rate: 1 GON = 0.88 DL");
+    expect(screen.queryByRole("button", { name: "Pay 10.00 DL" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Pay 11.00 DL" }));
+    await screen.findByRole("heading", { name: "Paid" });
+    screen.getByText("You paid 11.00 DL");
+    expect(screen.queryByRole("alert")).toBeNull();
+
+    const payments = send.mock.calls.filter(([name]) => name === "payAcross").map(([, , a]) => (a as { body: Record<string, string> }).body);
+    expect(payments.map((b) => b.payerAmount)).toEqual(["10.00", "11.00"]);
+    // The new amount is a new payment: another key than the refused one's.
+    expect(payments[1]!.key).not.toBe(payments[0]!.key);
+    expect(send.mock.calls.filter(([name]) => name === "quoteCrossPayment")).toHaveLength(2);
   });
 
   it("asks the amount first, in the payee's currency, for a code without one", async () => {

@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Link, Navigate, useLocation } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
-import { M, type Msg } from "@mutua/domain";
+import { FEDERATION_RATE_CHANGED, M, type Msg } from "@mutua/domain";
 import { useFormat } from "../../../lib/format";
 import { tr } from "../../../lib/i18n";
 import { AmountField } from "../../../ui/AmountField";
@@ -29,6 +29,8 @@ function PayAcross({ code }: { code: NonNullable<ReturnType<typeof payloadFromSe
   // Whom the code pays: the payment's own word once made, else the quote's.
   const who = "payment" in s.step ? s.step.payment : q.data;
   const problem: Msg | null = q.error ? (q.error instanceof RefusedError ? q.error.msg : { id: M.qrRecipientSearchFailed }) : null;
+  // The last Pay was refused for a rate changed since the quote: said above the new amount until it is paid.
+  const rateChanged = s.step.name === "review" && s.step.rateChanged === true;
   return (
     <main className="page pay-across">
       {who ? (
@@ -41,6 +43,8 @@ function PayAcross({ code }: { code: NonNullable<ReturnType<typeof payloadFromSe
           <h1>{i18n._("Send money")}</h1>
         </header>
       )}
+      {/* Above the new amount, and while it is worked out: one notice, said once. */}
+      {rateChanged && !problem && <RateChangedNotice />}
       {s.step.name === "paid" ? (
         <PaidView payment={s.step.payment} />
       ) : s.step.name === "pending" ? (
@@ -53,7 +57,7 @@ function PayAcross({ code }: { code: NonNullable<ReturnType<typeof payloadFromSe
         <RefusedView message={problem} />
       ) : !q.data || s.accountsLoading ? (
         <p className="notice info" aria-busy="true">
-          {i18n._("Looking up the code…")}
+          {rateChanged ? i18n._("Working out the new amount…") : i18n._("Looking up the code…")}
         </p>
       ) : s.step.name === "amount" ? (
         <AmountView
@@ -65,7 +69,7 @@ function PayAcross({ code }: { code: NonNullable<ReturnType<typeof payloadFromSe
           onNext={s.chooseAmount}
         />
       ) : s.from ? (
-        <ReviewView quote={q.data} paying={s.paying} onPay={() => void s.pay()} onEditAmount={s.editAmount} />
+        <ReviewView quote={q.data} paying={s.paying} onPay={() => void s.pay()} onEditAmount={s.editAmount} rateChanged={rateChanged} />
       ) : (
         <p className="notice error">{i18n._("You have no active account to pay this recipient from.")}</p>
       )}
@@ -87,8 +91,7 @@ function StepHeading({ children, className }: { children: ReactNode; className?:
 /** "1 GON = 0.80 DL": one unit of the payee's currency in the member's, in the member's language. */
 export function RateLine({ quote }: { quote: Pick<CrossQuote, "rate" | "currencySymbol" | "payerCurrencySymbol"> }) {
   const { i18n } = useLingui();
-  // Up to the 4 decimals the associations count a rate with, written the member's way.
-  const rate = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(Number(quote.rate));
+  const rate = useFormat().rate(quote.rate);
   return (
     <p className="pay-across-rate">
       {i18n._("Rate: 1 {currency} = {rate} {ownCurrency}", { currency: quote.currencySymbol, rate, ownCurrency: quote.payerCurrencySymbol })}
@@ -124,23 +127,35 @@ export function AmountView(props: {
   );
 }
 
+/** The refusal of the last Pay, for a rate that changed since its amount was worked out: nothing was paid. */
+function RateChangedNotice() {
+  return (
+    <p className="notice pay-across-rate-changed" role="alert">
+      {tr({ id: FEDERATION_RATE_CHANGED })}
+    </p>
+  );
+}
+
 export function ReviewView({
   quote,
   paying,
   onPay,
   onEditAmount,
+  rateChanged = false,
 }: {
   quote: CrossQuote;
   paying: boolean;
   onPay: () => void;
   onEditAmount?: (() => void) | undefined;
+  /** The amounts are a new quote's, after a Pay refused for a rate that changed (said above them): its heading says so. */
+  rateChanged?: boolean;
 }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const payerAmount = fmt.money(quote.payerAmount, quote.payerCurrencySymbol);
   return (
     <section className="card pay-across-step">
-      <StepHeading className="visually-hidden">{i18n._("Review the payment")}</StepHeading>
+      <StepHeading className="visually-hidden">{rateChanged ? i18n._("The new amount") : i18n._("Review the payment")}</StepHeading>
       <p className="pay-across-amount">{fmt.money(quote.amount, quote.currencySymbol)}</p>
       <p className="pay-across-payer">{i18n._("You pay {amount}", { amount: payerAmount })}</p>
       <RateLine quote={quote} />

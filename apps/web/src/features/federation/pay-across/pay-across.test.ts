@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { RefusedError, RequestFailedError } from "@mutua/client";
-import { ErrorCode, M, canonicalCrossPaymentMessage, type AccountEntry } from "@mutua/domain";
+import { ErrorCode, FEDERATION_RATE_CHANGED, M, canonicalCrossPaymentMessage, type AccountEntry } from "@mutua/domain";
 import { addressOf, newPrivateKey, recoverSigner } from "@mutua/wallet";
 import { OperationCanceled } from "../../wallets";
 import { RETRY_DELAYS_MS, payAcrossNow, payingWallet, type CrossDraft, type CrossPayDeps, type CrossPayment } from "./pay-across";
@@ -113,6 +113,10 @@ describe("paying across", () => {
   it("gives a refusal's own message, forgets a key whose signature was refused, and stops when unlocking is cancelled", async () => {
     const refused = deps([refusal(ErrorCode.stateConflict, "This request has already been paid.")]);
     expect(await payAcrossNow(refused.d, draft())).toEqual({ kind: "refused", message: { id: "This request has already been paid." } });
+    // A rate changed since the quote is its own outcome: the screen asks for the new amount.
+    const changed = deps([refusal(ErrorCode.stateConflict, FEDERATION_RATE_CHANGED)]);
+    expect(await payAcrossNow(changed.d, draft())).toEqual({ kind: "rateChanged" });
+    expect(changed.send).toHaveBeenCalledTimes(1);
 
     const bad = deps([refusal(ErrorCode.invalidSignature, M.invalidSignature)], { sign: () => "00" });
     await payAcrossNow(bad.d, draft({ from: { id: "ledger:0xaa", requiresUnlock: true } }));

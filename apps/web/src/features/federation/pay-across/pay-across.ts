@@ -1,5 +1,14 @@
 import { RefusedError, RequestFailedError, type MutuaClient } from "@mutua/client";
-import { ErrorCode, M, canonicalCrossPaymentMessage, federationRoutes, type AccountEntry, type Msg, type ResponseOf } from "@mutua/domain";
+import {
+  ErrorCode,
+  FEDERATION_RATE_CHANGED,
+  M,
+  canonicalCrossPaymentMessage,
+  federationRoutes,
+  type AccountEntry,
+  type Msg,
+  type ResponseOf,
+} from "@mutua/domain";
 import { newPaymentKey, RETRY_DELAYS_MS } from "../../payments";
 import { OperationCanceled } from "../../wallets";
 
@@ -26,6 +35,8 @@ export type CrossOutcome =
   | { kind: "canceled" }
   /** This server's answer was lost: whether anything was held is unknown. */
   | { kind: "unconfirmed" }
+  /** Refused, nothing paid, because the rate changed since the quote: its amounts are not the ones either side counts now. */
+  | { kind: "rateChanged" }
   | { kind: "refused"; message: Msg };
 
 export interface CrossPayDeps {
@@ -91,6 +102,7 @@ export async function payAcrossNow(deps: CrossPayDeps, d: CrossDraft): Promise<C
     if (e instanceof RefusedError) {
       // A kept key that no longer matches the wallet: unlocked afresh next time.
       if (e.code === ErrorCode.invalidSignature) deps.forgetWallet(d.from.id);
+      if (e.msg.id === FEDERATION_RATE_CHANGED) return { kind: "rateChanged" };
       return { kind: "refused", message: e.msg };
     }
     console.error("payment across failed:", e);

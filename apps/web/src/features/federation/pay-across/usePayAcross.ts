@@ -1,15 +1,17 @@
 import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { M, parseAmountInput, type Msg, type QrPayload } from "@mutua/domain";
 import { useClient } from "../../../lib/context";
 import { useUnlock } from "../../wallets";
 import { useAccounts, useRefreshAfterAction } from "../../../data/accounts";
 import { newCrossKey, payAcrossNow, payingWallet, type CrossPayment } from "./pay-across";
-import { useCrossQuote } from "./queries";
+import { payAcrossKeys, useCrossQuote } from "./queries";
 
 /** Where the screen stands: each step has its own heading, which takes the focus when it comes. */
 export type CrossStep =
   | { name: "amount" }
-  | { name: "review"; amount: string }
+  /** `rateChanged`: the last Pay was refused because the rate changed; the amounts shown are a new quote's. */
+  | { name: "review"; amount: string; rateChanged?: true }
   | { name: "paid"; payment: CrossPayment }
   | { name: "pending"; payment: CrossPayment }
   | { name: "refused"; message: Msg }
@@ -25,6 +27,7 @@ const PROBE = "1.00";
 /** The state of a payment across for one scanned code: its quote, its amount, its outcome. */
 export function usePayAcross(code: QrPayload & { server: string }) {
   const client = useClient();
+  const qc = useQueryClient();
   const { unlockWallet, forgetWallet } = useUnlock();
   const accounts = useAccounts();
   const refresh = useRefreshAfterAction();
@@ -60,6 +63,14 @@ export function usePayAcross(code: QrPayload & { server: string }) {
         { from, server: code.server, walletId: code.rpb, quote: quote.data, memo: code.senderMemo ?? "", requestId: code.requestId, key },
       );
       if (outcome.kind === "canceled") return;
+      if (outcome.kind === "rateChanged") {
+        // Nothing was paid. The old amounts are dropped at once (never payable again) and asked
+        // for anew; the new quote is paid, when the member chooses to, as a new payment.
+        setKey(newCrossKey());
+        setStep({ name: "review", amount: quoted ?? PROBE, rateChanged: true });
+        await qc.resetQueries({ queryKey: payAcrossKeys.quote(code.server, code.rpb, quoted ?? PROBE), exact: true });
+        return;
+      }
       if (outcome.kind === "paid" || outcome.kind === "pending") {
         setStep(outcome.kind === "paid" ? { name: "paid", payment: outcome.payment } : { name: "pending", payment: outcome.payment });
         void refresh(from.id, before);

@@ -54,7 +54,9 @@ const show = (t: TransactionView) =>
 describe("a payment across another association's link, in the history's detail", () => {
   it("shows the amount in the other currency and the rate both associations counted", () => {
     show(tx);
-    expect(screen.getByText("In the other association's currency", { selector: "dt" }).nextElementSibling?.textContent).toBe("12.50 BBB, at 0.8 AAA for 1 BBB");
+    expect(screen.getByText("In the other association's currency", { selector: "dt" }).nextElementSibling?.textContent).toBe(
+      "12.50 BBB, at 0.80 AAA for 1 BBB",
+    );
     expect(screen.getByText("to Bob Durand (Association B)")).toBeTruthy();
   });
 

@@ -93,8 +93,7 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
               {i18n._("{amount} {currency}, at {rate} {ownCurrency} for 1 {currency}", {
                 amount: abs(tx.crossing.amount),
                 currency: tx.crossing.currency,
-                // A rate is a decimal, not an amount: the member's decimal mark, as many places as it has.
-                rate: fmt.amountInput(tx.crossing.rate),
+                rate: fmt.rate(tx.crossing.rate),
                 ownCurrency: tx.currency,
               })}
             </dd>
