@@ -74,6 +74,7 @@ const active: FederationLink = {
   terms: { ourValue: "1.25", theirValue: "1", trustLimit: "200.00", enabled: true },
   peerTerms: { ourValue: "1", theirValue: "1.25", trustLimit: "150.00", enabled: true },
   ratesAgree: true,
+  termsPending: false,
   createdAt: "2025-03-01T10:00:00Z",
 };
 const toConfirm: FederationLink = {
@@ -86,6 +87,7 @@ const toConfirm: FederationLink = {
   terms: null,
   peerTerms: { ourValue: "2", theirValue: "1", trustLimit: "50.00", enabled: true },
   ratesAgree: false,
+  termsPending: false,
   createdAt: "2025-03-02T10:00:00Z",
 };
 const overview: FederationOverview = { server, links: [active, toConfirm] };
