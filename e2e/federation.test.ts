@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { newPage } from "./support/browser";
 import { cameraVideoFromText, launchCameraBrowser, tempVideoPath } from "./support/camera";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
-import { sql, startServer, type RunningServer } from "./support/server";
+import { spawnServer, sql, startServer, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
 import { answer, english, french, signInWords, type Words } from "./pages/app";
 import {
@@ -18,6 +18,8 @@ import {
   openLinkedAssociations,
   openLinkedAssociationsFromSettings,
   payAcross,
+  switchLink,
+  typeAcceptanceTerms,
   withdrawInvitation,
 } from "./pages/federation";
 import { DEMO_PASSWORD, signIn, signInToDashboard } from "./pages/members";
@@ -33,7 +35,8 @@ import { openTill, paidSale, typeOnKeypad } from "./pages/till";
  */
 // Both servers are on this machine's loopback, over plain HTTP: the operator's setting that lets them reach each other there.
 const LOOPBACK = { FEDERATION_ALLOW_LOOPBACK_HTTP: "true" };
-const suite = useSuite(() => LOOPBACK);
+// A's due work looks every 2 s (not every minute), so that terms its owner changed while B was down reach B soon after B is back.
+const suite = useSuite(() => ({ ...LOOPBACK, DUE_POLL_SECONDS: "2" }));
 let b: RunningServer;
 const SHOTS = path.resolve(import.meta.dirname, "../test-results/screens");
 
@@ -86,9 +89,28 @@ describe("linking two associations' servers", () => {
       await closeInvitation(a.page);
       await a.page.getByText("Invitation sent, not answered yet").waitFor();
 
-      // B, on a phone: accepts with the code and its terms (one GON is worth 0.8 of the unit, one DL 1).
+      // B, on a phone: a code whose fingerprint is not A's key's is refused before anything can be accepted.
       await openLinkedAssociations(bee.page, french);
-      const dialog = await askToAcceptInvitation(bee.page, code, { currency: "GON", ours: "0,8", theirs: "1", most: "150" }, french);
+      const payload = JSON.parse(Buffer.from(code.slice("MUTUA-LINK:".length), "base64url").toString()) as Record<string, string>;
+      const forged = "MUTUA-LINK:" + Buffer.from(JSON.stringify({ ...payload, f: "0".repeat(32) })).toString("base64url");
+      await bee.page.getByRole("button", { name: french("Accept an invitation") }).tap();
+      const refused = bee.page.getByRole("dialog");
+      await refused.getByLabel(french("Invitation code")).fill(forged);
+      await refused.getByRole("button", { name: french("Check the invitation") }).tap();
+      await refused.getByText(french("The server at this address does not hold the key the invitation names: nothing was linked.")).waitFor();
+      expect(await refused.getByRole("button", { name: french("Accept the invitation") }).count()).toBe(0);
+      await refused.getByRole("button", { name: french("Cancel") }).tap();
+
+      // The right code: before the Accept button, who invites, as A's server describes itself at the
+      // code's address: its name, address and fingerprint (grouped by four, to read aloud).
+      const [own] = (await sql(suite.server, "SELECT name FROM association")) as { name: string }[];
+      const described = (await (await fetch(`${suite.server.url}/.well-known/mutua-federation`)).json()) as { url: string; fingerprint: string };
+      const { dialog, whoInvites } = await askToAcceptInvitation(bee.page, code, french);
+      await whoInvites.getByText(own!.name, { exact: true }).waitFor();
+      await whoInvites.getByText(described.url, { exact: true }).waitFor();
+      await whoInvites.getByText(described.fingerprint.replace(/(.{4})(?=.)/g, "$1 "), { exact: true }).waitFor();
+      // And its terms (one GON is worth 0.8 of the unit, one DL 1).
+      await typeAcceptanceTerms(dialog, { currency: "GON", theirCurrency: "DL", ours: "0,8", theirs: "1", most: "150" }, french);
       await checked(bee.page, "accept-phone-fr-dark");
       await answer(dialog, "Accept the invitation", { t: french });
       await bee.page.getByText(french("Waiting for the other association to confirm")).waitFor();
@@ -214,6 +236,45 @@ describe("paying across the link", () => {
     } finally {
       await alice.context.close();
       await bob.context.close();
+    }
+  });
+});
+
+describe("terms changed while the other server is down", () => {
+  it("A's owner switches the link off while B's server is stopped: saved, shown as not yet received by the Gonette, then received once B is back", async () => {
+    const a = await owner(suite.server, { phone: true });
+    try {
+      await openLinkedAssociations(a.page);
+      const link = firstLink(a.page);
+      await link.getByText("Received by Gonette de Lyon", { exact: true }).waitFor();
+      const port = Number(new URL(b.url).port);
+      await b.stop();
+
+      await switchLink(a.page, link);
+      await a.page.getByText("The terms are saved. Gonette de Lyon has not received them yet: they are sent again until its server answers.").waitFor();
+      await link.getByText("Not yet received by Gonette de Lyon", { exact: true }).waitFor();
+      await link.getByText("Off", { exact: true }).waitFor();
+      await a.page.reload();
+      await firstLink(a.page).getByText("Not yet received by Gonette de Lyon", { exact: true }).waitFor();
+      await checked(a.page, "terms-pending-phone");
+
+      // B's server back at its address, on its data: A's due work sends the change again, and B records it once.
+      b = await spawnServer(["--demo"], LOOPBACK, { host: "127.0.0.1", port }, undefined, b.dataDir);
+      await expect
+        .poll(
+          async () => {
+            await a.page.reload();
+            await firstLink(a.page).getByText("Off", { exact: true }).waitFor();
+            return firstLink(a.page).getByText("Received by Gonette de Lyon", { exact: true }).count();
+          },
+          { timeout: 90_000, interval: 2_000 },
+        )
+        .toBe(1);
+      expect(await sql(b, "SELECT count(*)::int AS n FROM audit_log WHERE action = 'federation.peer_terms_changed'")).toEqual([{ n: 1 }]);
+      expect(await sql(b, "SELECT peer_enabled FROM federation_links WHERE state = 'active'")).toEqual([{ peer_enabled: false }]);
+      expect(a.errors).toEqual([]);
+    } finally {
+      await a.context.close();
     }
   });
 });

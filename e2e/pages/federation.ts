@@ -41,20 +41,32 @@ export async function closeInvitation(page: Page): Promise<void> {
 export interface Terms {
   /** Its currency's symbol ("GON"), as the field's label names it. */
   currency: string;
+  /** The other association's currency's symbol ("DL"), as its field's label names it once the inviting server was checked. */
+  theirCurrency: string;
   ours: string;
   theirs: string;
   most: string;
 }
 
-/** Accept an invitation: its code and the terms typed, the dialog ready to accept. */
-export async function askToAcceptInvitation(page: Page, code: string, terms: Terms, t: Words = english): Promise<Locator> {
+/**
+ * Accept an invitation, first step: its code pasted and checked. The dialog then shows who
+ * invites (`whoInvites`: its name, address and fingerprint), above the terms and the Accept button.
+ */
+export async function askToAcceptInvitation(page: Page, code: string, t: Words = english): Promise<{ dialog: Locator; whoInvites: Locator }> {
   await page.getByRole("button", { name: t("Accept an invitation") }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel(t("Invitation code")).fill(code);
+  await dialog.getByRole("button", { name: t("Check the invitation") }).click();
+  const whoInvites = dialog.getByRole("region", { name: t("Who invites") });
+  await whoInvites.waitFor();
+  return { dialog, whoInvites };
+}
+
+/** This side's terms typed in the acceptance's dialog, once who invites is shown. */
+export async function typeAcceptanceTerms(dialog: Locator, terms: Terms, t: Words = english): Promise<void> {
   await dialog.getByLabel(t("1 {currency} is worth", { currency: terms.currency })).fill(terms.ours);
-  await dialog.getByLabel(t("1 unit of their currency is worth")).fill(terms.theirs);
+  await dialog.getByLabel(t("1 {currency} is worth", { currency: terms.theirCurrency })).fill(terms.theirs);
   await dialog.getByLabel(t("Most of their currency we hold")).fill(terms.most);
-  return dialog;
 }
 
 /** Confirm the link, on a link the other association accepted: the question, with the terms offered. */
@@ -81,6 +93,15 @@ export async function changeTerms(
   await dialog.getByRole("button", { name: "Save the terms" }).click();
   await page.getByText("The terms are saved.").waitFor();
   await dialog.waitFor({ state: "hidden" });
+}
+
+/** Switch payments across `link` off (or on) in its terms, and save them. */
+export async function switchLink(page: Page, link: Locator): Promise<void> {
+  await link.getByRole("button", { name: "Change our terms" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("switch", { name: "Payments across this link" }).click();
+  await dialog.getByRole("button", { name: "Save the terms" }).click();
+  await dialog.waitFor({ state: "detached" });
 }
 
 /** Withdraw the invitation not answered yet, and yes when asked. */

@@ -40,6 +40,7 @@ import { requestId, requestLogging } from "./http/logging";
 import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
+import { termsOutboxStep } from "./services/federation/link-terms";
 import { duesSteps } from "./services/association/dues-collect";
 import { duesRoutes } from "./routes/dues";
 import { scheduleLedgerChecks } from "./services/board/ledger-health";
@@ -256,7 +257,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     defaultLanguage: full.defaultLanguage,
     retrySeconds: settings.duePollSeconds,
   };
-  const dueWork = new DueWork([...duesSteps(dues), standingOrdersStep(deps.db, timeZone)], settings.duePollSeconds * 1000, (m) => app.log.error(m));
+  // Changes of a link's terms the other server has not received yet are sent again there (services/federation/link-terms.ts).
+  const dueWork = new DueWork(
+    [...duesSteps(dues), standingOrdersStep(deps.db, timeZone), termsOutboxStep(peerNet(full.settings, deps.peerSeam), deps.db)],
+    settings.duePollSeconds * 1000,
+    (m) => app.log.error(m),
+  );
   duesRoutes(app, full, config, () => dueWork.wake());
   // Money arriving may pay dues in arrears: the due work looks again soon (at most once a second).
   hub.subscribeAll(throttled(() => dueWork.wake(), 1000));

@@ -165,7 +165,8 @@ export const EXPECTED: Record<RouteName, Expected> = {
   getPendingTopUps: { ...owner(200), other: [200, 404], accounts: [200, 404], credits: [200, 404], both: [200, 404], board: [200, 404] },
   cancelTopUp: owner(200),
   ...(Object.fromEntries((Object.values(ADMIN_ROUTES).flat() as RouteName[]).map((n) => [n, admin(n)])) as Record<string, Expected>),
-  // The steward's acceptance names no real invitation: refused as such, nothing asked of anybody.
+  // The steward's preview and acceptance name no real invitation: refused as such, nothing asked of anybody.
+  previewFederationInvitation: { ...admin("previewFederationInvitation"), steward: 400 },
   acceptFederationInvitation: { ...admin("acceptFederationInvitation"), steward: 400 },
   // Who this server is, for other servers: public. Their calls to it: refused to anybody without
   // a linked server's signature, a session of whatever rights being no signature (federation.test.ts signs them).

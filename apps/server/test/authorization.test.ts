@@ -403,10 +403,11 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   getStagingUserAccounts: () => ({}),
   validateCreation: () => ({ body: { walletId: "custodial:nope" } }),
   discardCreateRequest: () => ({ body: { walletId: "custodial:nope" } }),
-  // Links with other associations: the steward's acceptance names no real invitation (400), its
+  // Links with other associations: the steward's preview and acceptance name no real invitation (400), its
   // confirmation and terms no link (404); the servers' own calls carry no signature here (401 for all).
   listFederationLinks: () => ({}),
   createFederationInvitation: () => ({}),
+  previewFederationInvitation: () => ({ body: { code: "MUTUA-LINK:not-a-code" } }),
   acceptFederationInvitation: () => ({ body: { code: "MUTUA-LINK:not-a-code", terms: LINK_TERMS } }),
   confirmFederationLink: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
   setFederationLinkTerms: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
@@ -428,7 +429,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
     },
   }),
   peerConfirmLink: () => ({ body: { terms: LINK_TERMS } }),
-  peerLinkTerms: () => ({ body: { terms: LINK_TERMS } }),
+  peerLinkTerms: () => ({ body: { terms: LINK_TERMS, version: 2 } }),
   // A quote names a server this one has no link with: no member learns anything, nothing is asked of anybody.
   quoteCrossPayment: () => ({ body: { server: "https://nowhere.example", walletId: "custodial:nope", amount: "1.00" } }),
   peerQuote: () => ({ body: { walletId: payeeWallet, amount: "1.00" } }),

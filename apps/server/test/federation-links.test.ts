@@ -57,6 +57,26 @@ describe("linking two associations", () => {
     expect(await linkRows(b)).toHaveLength(0);
     expect((await links(a))[0]).toMatchObject({ state: "invited" });
 
+    // Before accepting, B's owner sees who invites, as A's server describes itself at the code's
+    // address; a code naming another key is refused as such, before anything is accepted.
+    const forgedLook = await b.owner.call("previewFederationInvitation", { body: { code: forged } });
+    expect(forgedLook.status).toBe(400);
+    expect(forgedLook.json.error.message).toBe("The server at this address does not hold the key the invitation names: nothing was linked.");
+    const look = await b.owner.call("previewFederationInvitation", { body: { code } });
+    expect(look.status).toBe(200);
+    expect(look.json).toEqual({
+      name: "Association A",
+      url: a.url,
+      currencyName: "AAA",
+      currencySymbol: "AAA",
+      publicKey: described.publicKey,
+      fingerprint: described.fingerprint,
+    });
+    // Looking records nothing, on either side.
+    expect(await linkRows(b)).toHaveLength(0);
+    expect((await links(a))[0]).toMatchObject({ state: "invited" });
+    expect(await auditActions(a)).toEqual(["federation.invited"]);
+
     const accepted = await b.owner.call("acceptFederationInvitation", { body: { code, terms: TERMS_B } });
     expect(accepted.status).toBe(200);
     expect(accepted.json).toMatchObject({
@@ -86,6 +106,10 @@ describe("linking two associations", () => {
     // The same code again: the invitation is spent.
     const again = await b.owner.call("acceptFederationInvitation", { body: { code, terms: TERMS_B } });
     expect(again.status).toBe(409);
+    // Looked at again, it names an association already linked.
+    const linked = await b.owner.call("previewFederationInvitation", { body: { code } });
+    expect(linked.status).toBe(409);
+    expect(linked.json.error.message).toBe("This association is already linked with that one.");
   });
 
   it("a change of terms is told to the other side; rates that differ are shown as such", async () => {
@@ -93,6 +117,8 @@ describe("linking two associations", () => {
     const changed = await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: { ...TERMS_B, theirValue: "1.1" } } });
     expect(changed.status).toBe(200);
     expect(changed.json.ratesAgree).toBe(false);
+    // Received at once: nothing left to send.
+    expect(changed.json.termsPending).toBe(false);
     expect((await links(a))[0]).toMatchObject({ peerTerms: { ...TERMS_B, theirValue: "1.1" }, ratesAgree: false });
     expect((await b.owner.call("setFederationLinkTerms", { params: { linkId: atB!.id }, body: { terms: TERMS_B } })).json.ratesAgree).toBe(true);
     expect(await auditActions(a)).toContain("federation.peer_terms_changed");
@@ -152,7 +178,7 @@ describe("the servers' messages", () => {
 
   it("a message signed by B's key is heard (the control for the attacks below)", async () => {
     const kb = await federationKey(b.db);
-    const ok = await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B });
+    const ok = await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B, version: 1 });
     expect(ok.status).toBe(200);
     await unchanged();
   });
@@ -160,24 +186,24 @@ describe("the servers' messages", () => {
   it("refuses a replayed message: the same signed request twice is heard once", async () => {
     const kb = await federationKey(b.db);
     const route = routes.peerLinkTerms;
-    const text = JSON.stringify({ terms: TERMS_B });
+    const text = JSON.stringify({ terms: TERMS_B, version: 1 });
     const { headers } = await signRequest(kb, route.method, `${a.url}${route.path}`, text);
     expect((await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: text })).status).toBe(200);
     // Replayed as it was, then with the terms changed under the same signature.
     expect((await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: text })).status).toBe(401);
-    expect((await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: JSON.stringify({ terms: newTerms }) })).status).toBe(401);
+    expect((await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: JSON.stringify({ terms: newTerms, version: 99 }) })).status).toBe(401);
     await unchanged();
   });
 
   it("refuses a forged message: another body under B's signature, a signature altered, none at all", async () => {
     const kb = await federationKey(b.db);
-    const body = JSON.stringify({ terms: newTerms });
-    expect((await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B }, { bodyText: body })).status).toBe(401);
+    const body = JSON.stringify({ terms: newTerms, version: 99 });
+    expect((await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B, version: 1 }, { bodyText: body })).status).toBe(401);
     const flipped = await signedCall(
       a,
       kb,
       "peerLinkTerms",
-      { terms: newTerms },
+      { terms: newTerms, version: 99 },
       {
         tamper: (h) => {
           const name = Object.keys(h).find((k) => k.toLowerCase() === "signature")!;
@@ -197,7 +223,7 @@ describe("the servers' messages", () => {
 
   it("refuses a message signed by a key it has no link with, even well signed", async () => {
     const stranger = strangerKey();
-    expect((await signedCall(a, stranger, "peerLinkTerms", { terms: newTerms })).status).toBe(401);
+    expect((await signedCall(a, stranger, "peerLinkTerms", { terms: newTerms, version: 99 })).status).toBe(401);
     expect((await signedCall(a, stranger, "peerConfirmLink", { terms: newTerms })).status).toBe(401);
     await unchanged();
   });
@@ -205,10 +231,20 @@ describe("the servers' messages", () => {
   it("refuses a message B signed for another server, or an old one", async () => {
     const kb = await federationKey(b.db);
     // Signed for B's own address (as if B had sent it elsewhere), delivered to A.
-    expect((await signedCall(a, kb, "peerLinkTerms", { terms: newTerms }, { url: `${b.url}${routes.peerLinkTerms.path}` })).status).toBe(401);
+    expect((await signedCall(a, kb, "peerLinkTerms", { terms: newTerms, version: 99 }, { url: `${b.url}${routes.peerLinkTerms.path}` })).status).toBe(401);
     // Made ten minutes ago (its `created` rewritten would be a forgery: it is signed then).
-    const old = await signRequest(kb, "POST", `${a.url}${routes.peerLinkTerms.path}`, JSON.stringify({ terms: newTerms }), new Date(Date.now() - 600_000));
-    const res = await fetch(`${a.url}${routes.peerLinkTerms.path}`, { method: "POST", headers: old.headers, body: JSON.stringify({ terms: newTerms }) });
+    const old = await signRequest(
+      kb,
+      "POST",
+      `${a.url}${routes.peerLinkTerms.path}`,
+      JSON.stringify({ terms: newTerms, version: 99 }),
+      new Date(Date.now() - 600_000),
+    );
+    const res = await fetch(`${a.url}${routes.peerLinkTerms.path}`, {
+      method: "POST",
+      headers: old.headers,
+      body: JSON.stringify({ terms: newTerms, version: 99 }),
+    });
     expect(res.status).toBe(401);
     await unchanged();
   });
@@ -216,10 +252,10 @@ describe("the servers' messages", () => {
   it("answers signed: the answer names the request's nonce and is signed by the server's key", async () => {
     const kb = await federationKey(b.db);
     const ka = await federationKey(a.db);
-    const res = await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B });
+    const res = await signedCall(a, kb, "peerLinkTerms", { terms: TERMS_B, version: 1 });
     expect(res.status).toBe(200);
     const route = routes.peerLinkTerms;
-    const text = JSON.stringify({ terms: TERMS_B });
+    const text = JSON.stringify({ terms: TERMS_B, version: 1 });
     const { headers, nonce } = await signRequest(kb, route.method, `${a.url}${route.path}`, text);
     const answer = await fetch(`${a.url}${route.path}`, { method: "POST", headers, body: text });
     const input = answer.headers.get("signature-input") ?? "";

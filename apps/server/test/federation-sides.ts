@@ -48,6 +48,18 @@ export async function reinstall(s: Side, name: string, symbol: string): Promise<
   return sideAt(Number(new URL(s.url).port), name, symbol);
 }
 
+/** `s`'s server stopped, its database kept: another server calling it finds nobody there. */
+export async function stop(s: Side): Promise<void> {
+  await s.server.close();
+  // Closed once: afterAll's close must not close it again.
+  s.server.close = async () => {};
+}
+
+/** `s`'s server started again at its address, on its database (its key, its links), as after a restart. */
+export async function restart(s: Side, env: Record<string, string> = {}): Promise<void> {
+  s.server = await startServer(s.db, { env: { PORT: new URL(s.url).port, PUBLIC_URL: s.url, ...LOOPBACK_ENV, ...env }, peerSeam: seam });
+}
+
 async function sideAt(port: number, name: string, symbol: string, env: Record<string, string> = {}): Promise<Side> {
   const tdb = await createTestDatabase();
   await tdb.db.query("UPDATE association SET name = $1", [name]);

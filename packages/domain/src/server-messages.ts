@@ -107,7 +107,6 @@ export const SM = {
   federationPeerUnverifiable: "The other association's server answered something this server cannot verify: nothing was changed.",
   federationPeerRefused: "The other association's server refused this: nothing was changed.",
   federationPeerName: "The other association's server sent a name that is not allowed here (too long, or with hidden characters): nothing was changed.",
-  federationTermsNotTold: "Saved on this server, but the other association's server did not answer: it still counts your previous terms. Save again later.",
   federationSignatureRefused: "This message's signature was refused.",
   federationNotLinked: "This association is not linked with yours: its members cannot be paid from here.",
   federationLinkOff: "Payments between these two associations are switched off.",

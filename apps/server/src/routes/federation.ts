@@ -9,10 +9,10 @@ import {
   federationOverview,
   peerAccepted,
   peerConfirmed,
-  peerTermsChanged,
-  setLinkTerms,
+  previewInvitation,
   withdrawInvitation,
 } from "../services/federation/links";
+import { peerTermsChanged, setLinkTerms } from "../services/federation/link-terms";
 import { peerNet } from "../services/federation/peer-net";
 import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
@@ -24,6 +24,7 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "federationServer", async () => describeServer(db, settings));
   operation(app, deps, "listFederationLinks", async () => federationOverview(db, settings));
   operation(app, deps, "createFederationInvitation", async ({ memberId }) => createInvitation(db, settings, memberId));
+  operation(app, deps, "previewFederationInvitation", async ({ body }) => previewInvitation(db, settings, net, body.code));
   operation(app, deps, "acceptFederationInvitation", async ({ memberId, body }) => acceptInvitation(db, settings, net, memberId, body.code, body.terms));
   operation(app, deps, "confirmFederationLink", async ({ memberId, params, body }) => confirmLink(net, db, memberId, params.linkId, body.terms));
   operation(app, deps, "setFederationLinkTerms", async ({ memberId, params, body }) => setLinkTerms(net, db, memberId, params.linkId, body.terms));
@@ -42,7 +43,7 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "peerPay", async ({ peer, body }) => paymentFromPeer(db, peer!, body));
   operation(app, deps, "peerPaymentState", async ({ peer, body }) => paymentStateForPeer(db, peer!, body));
   operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
-    await peerTermsChanged(db, peer!, body.terms);
+    await peerTermsChanged(db, peer!, body.terms, body.version);
     return { ok: true as const };
   });
 }

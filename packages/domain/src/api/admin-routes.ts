@@ -67,6 +67,11 @@ export const adminRoutes = {
    */
   listFederationLinks: { method: "GET", path: "/api/admin/federation", access: "owner" },
   createFederationInvitation: { method: "POST", path: "/api/admin/federation/invitations", access: "owner" },
+  /**
+   * Who an invitation's code comes from, before accepting it: the inviting server's name, address
+   * and key fingerprint, read from its well-known address and checked against the code's.
+   */
+  previewFederationInvitation: { method: "POST", path: "/api/admin/federation/invitations/preview", access: "owner" },
   acceptFederationInvitation: { method: "POST", path: "/api/admin/federation/invitations/accept", access: "owner" },
   confirmFederationLink: { method: "POST", path: "/api/admin/federation/links/:linkId/confirm", access: "owner" },
   setFederationLinkTerms: { method: "POST", path: "/api/admin/federation/links/:linkId/terms", access: "owner" },

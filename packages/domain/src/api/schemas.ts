@@ -120,6 +120,9 @@ import {
   PeerQuote,
   PeerQuoteBody,
   PeerTermsBody,
+  PeerLinkTermsBody,
+  PreviewFederationInvitationBody,
+  FederationInvitationPreview,
 } from "../federation/schemas";
 import {
   HideOfferBody,
@@ -302,6 +305,7 @@ export const schemas = {
   unsubscribe: { query: UnsubscribeQuery, response: z.string() },
   listFederationLinks: { response: FederationOverview },
   createFederationInvitation: { response: FederationInvitation },
+  previewFederationInvitation: { body: PreviewFederationInvitationBody, response: FederationInvitationPreview },
   acceptFederationInvitation: { body: AcceptFederationInvitationBody, response: FederationLink },
   confirmFederationLink: { params: FederationLinkParams, body: FederationTermsBody, response: FederationLink },
   setFederationLinkTerms: { params: FederationLinkParams, body: FederationTermsBody, response: FederationLink },
@@ -309,7 +313,7 @@ export const schemas = {
   federationServer: { response: FederationServer },
   peerAcceptLink: { body: PeerAcceptBody, response: PeerAccepted },
   peerConfirmLink: { body: PeerTermsBody, response: Ok },
-  peerLinkTerms: { body: PeerTermsBody, response: Ok },
+  peerLinkTerms: { body: PeerLinkTermsBody, response: Ok },
   peerQuote: { body: PeerQuoteBody, response: PeerQuote },
   quoteCrossPayment: { body: CrossQuoteBody, response: CrossQuote },
   payAcross: { body: CrossPayBody, response: CrossPayment },

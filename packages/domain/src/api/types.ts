@@ -61,6 +61,7 @@ export type FederationTerms = NonNullable<ResponseOf<"listFederationLinks">["lin
 export type FederationLink = ResponseOf<"createFederationInvitation">["link"];
 export type FederationServer = ResponseOf<"federationServer">;
 export type FederationOverview = ResponseOf<"listFederationLinks">;
+export type FederationInvitationPreview = ResponseOf<"previewFederationInvitation">;
 export type OfferView = ResponseOf<"getOffer">;
 export type ReportedOffer = ResponseOf<"listReportedOffers">[number];
 export type Directory = ResponseOf<"getDirectory">;

@@ -56,12 +56,26 @@ export const FederationLink = z.object({
   peerTerms: FederationTerms.nullable(),
   /** Whether both sides count the same rate (their values cross-multiplied): payments need it. */
   ratesAgree: z.boolean(),
+  /**
+   * This side's newest terms are not yet received by the other side (its server did not answer
+   * when they changed): this server sends them again until it answers.
+   */
+  termsPending: z.boolean(),
   createdAt: z.string(),
 });
 
 export const FederationOverview = z.object({ server: FederationServer, links: z.array(FederationLink) });
 
 export const FederationInvitation = z.object({ link: FederationLink, code: z.string() });
+
+/** An invitation's code, read before accepting it: who invites. */
+export const PreviewFederationInvitationBody = z.object({ code: z.string().trim().min(10).max(2000) });
+
+/**
+ * Who invites, as its server describes itself at the address the code names, its key the one the
+ * code's fingerprint names (else the preview is refused): what the accepting owner checks first.
+ */
+export const FederationInvitationPreview = FederationServer.omit({ protocol: true });
 
 export const AcceptFederationInvitationBody = z.object({ code: z.string().trim().min(10).max(2000), terms: FederationTerms });
 
@@ -106,6 +120,13 @@ export const CrossQuote = z.object({
 });
 
 export const PeerTermsBody = z.object({ terms: FederationTerms });
+
+/**
+ * A change of the sender's terms, numbered by the sender (one more at each change): the receiver
+ * records it only when it is newer than the last it recorded, and answers ok to an old one or the
+ * same one again, so that a change sent again until answered, or arriving late, is harmless.
+ */
+export const PeerLinkTermsBody = PeerTermsBody.extend({ version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
 
 export const PaymentIdAcross = z.string().regex(/^fp_[A-Za-z0-9_-]{16,40}$/);
 

@@ -8,6 +8,7 @@ import {
   parseUnitValue,
   SM,
   valuesAgree,
+  type FederationInvitationPreview,
   type FederationLink,
   type FederationServer,
   type AuditAction,
@@ -34,7 +35,7 @@ import { rememberNonce, type Signer } from "./signed-messages";
 
 const INVITATION_PREFIX = "MUTUA-LINK:";
 
-interface LinkRow {
+export interface LinkRow {
   public_id: string;
   role: "inviter" | "invitee";
   state: "invited" | "accepted" | "active" | "replaced";
@@ -51,11 +52,16 @@ interface LinkRow {
   peer_their_value_e4: string | null;
   peer_trust_limit_cents: string | null;
   peer_enabled: boolean | null;
+  /** This side's terms' number, the last the other side acknowledged, and the last of the other side's recorded (bigints, as text). */
+  terms_version: string;
+  terms_told_version: string;
+  peer_terms_version: string;
   created_at: Date;
 }
 
-const COLUMNS = `public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
-  our_value_e4, their_value_e4, trust_limit_cents, enabled, peer_our_value_e4, peer_their_value_e4, peer_trust_limit_cents, peer_enabled, created_at`;
+export const COLUMNS = `public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
+  our_value_e4, their_value_e4, trust_limit_cents, enabled, peer_our_value_e4, peer_their_value_e4, peer_trust_limit_cents, peer_enabled,
+  terms_version, terms_told_version, peer_terms_version, created_at`;
 
 /** Terms as stored: values in ten-thousandths, the limit in cents. */
 interface StoredTerms {
@@ -66,7 +72,7 @@ interface StoredTerms {
 }
 
 /** Terms as the contract carries them, checked (the schema already did) and converted. */
-function storedTerms(t: FederationTerms): StoredTerms {
+export function storedTerms(t: FederationTerms): StoredTerms {
   const ours = parseUnitValue(t.ourValue);
   const theirs = parseUnitValue(t.theirValue);
   const limit = parseApiAmount(t.trustLimit);
@@ -74,26 +80,26 @@ function storedTerms(t: FederationTerms): StoredTerms {
   return { ours, theirs, limit, enabled: t.enabled };
 }
 
-const termsView = (t: StoredTerms): FederationTerms => ({
+export const termsView = (t: StoredTerms): FederationTerms => ({
   ourValue: formatUnitValue(t.ours),
   theirValue: formatUnitValue(t.theirs),
   trustLimit: formatCents(t.limit),
   enabled: t.enabled,
 });
 
-function ourTerms(r: LinkRow): StoredTerms | null {
+export function ourTerms(r: LinkRow): StoredTerms | null {
   return r.our_value_e4 === null
     ? null
     : { ours: BigInt(r.our_value_e4), theirs: BigInt(r.their_value_e4!), limit: BigInt(r.trust_limit_cents!), enabled: r.enabled! };
 }
 
-function peerTerms(r: LinkRow): StoredTerms | null {
+export function peerTerms(r: LinkRow): StoredTerms | null {
   return r.peer_our_value_e4 === null
     ? null
     : { ours: BigInt(r.peer_our_value_e4), theirs: BigInt(r.peer_their_value_e4!), limit: BigInt(r.peer_trust_limit_cents!), enabled: r.peer_enabled! };
 }
 
-function linkView(r: LinkRow): FederationLink {
+export function linkView(r: LinkRow): FederationLink {
   const mine = ourTerms(r);
   const theirs = peerTerms(r);
   const key = r.peer_key;
@@ -117,6 +123,7 @@ function linkView(r: LinkRow): FederationLink {
     terms: mine && termsView(mine),
     peerTerms: theirs && termsView(theirs),
     ratesAgree: Boolean(mine && theirs && valuesAgree(mine, theirs)),
+    termsPending: r.state === "active" && BigInt(r.terms_version) > BigInt(r.terms_told_version),
     createdAt: r.created_at.toISOString(),
   };
 }
@@ -186,6 +193,37 @@ async function linkByKey(db: Queryable, key: Buffer): Promise<LinkRow | null> {
 }
 
 /**
+ * Who an invitation's code comes from, read again at its address: its server's description, its
+ * key the one the code's fingerprint names (else refused, as an acceptance would be), not this
+ * server, and no link with it already. Each step of an acceptance starts here, and so does the
+ * accepting owner's look before accepting.
+ */
+async function invitingServer(db: Db, settings: Settings, net: PeerNet, code: string) {
+  const invitation = readInvitation(net, code);
+  const us = await describeServer(db, settings);
+  if (invitation.fingerprint === us.fingerprint) throw new Refusal(ErrorCode.validation, { id: SM.federationSelf });
+  const peer = await fetchPeerServer(net, invitation.url, invitation.fingerprint);
+  const peerKey = Buffer.from(peer.publicKey, "base64url");
+  const existing = await linkByKey(db, peerKey);
+  if (existing && !(existing.role === "invitee" && existing.state === "accepted"))
+    throw new Refusal(ErrorCode.stateConflict, { id: SM.federationAlreadyLinked });
+  return { invitation, us, peer, peerKey, existing };
+}
+
+/** Who invites, shown to the owner before accepting: nothing is recorded, nothing told to anybody. */
+export async function previewInvitation(db: Db, settings: Settings, net: PeerNet, code: string): Promise<FederationInvitationPreview> {
+  const { peer } = await invitingServer(db, settings, net, code);
+  return {
+    name: peer.name,
+    url: peer.url,
+    currencyName: peer.currencyName,
+    currencySymbol: peer.currencySymbol,
+    publicKey: peer.publicKey,
+    fingerprint: peer.fingerprint,
+  };
+}
+
+/**
  * An owner of the invited association accepts with the code and sets this side's terms: this
  * server checks the inviting server's key against the code's fingerprint, records the link, and
  * tells it (signed). Told nothing or refused, it records nothing. Accepting the same code again
@@ -199,15 +237,8 @@ export async function acceptInvitation(
   code: string,
   terms: FederationTerms,
 ): Promise<FederationLink> {
-  const invitation = readInvitation(net, code);
   const stored = storedTerms(terms);
-  const us = await describeServer(db, settings);
-  if (invitation.fingerprint === us.fingerprint) throw new Refusal(ErrorCode.validation, { id: SM.federationSelf });
-  const peer = await fetchPeerServer(net, invitation.url, invitation.fingerprint);
-  const peerKey = Buffer.from(peer.publicKey, "base64url");
-  const existing = await linkByKey(db, peerKey);
-  if (existing && !(existing.role === "invitee" && existing.state === "accepted"))
-    throw new Refusal(ErrorCode.stateConflict, { id: SM.federationAlreadyLinked });
+  const { invitation, us, peer, peerKey, existing } = await invitingServer(db, settings, net, code);
   const key = await federationKey(db);
   await callPeer(net, key, peer.url, peer.publicKey, "peerAcceptLink", { secret: invitation.secret, server: us, terms });
   // They recorded the acceptance: so does this side (or updates what it recorded the first time).
@@ -215,8 +246,8 @@ export async function acceptInvitation(
     const id = existing?.public_id ?? `fl_${randomBytes(12).toString("base64url")}`;
     const { rows } = await tx.query<LinkRow>(
       `INSERT INTO federation_links (public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
-         our_value_e4, their_value_e4, trust_limit_cents, enabled)
-       VALUES ($1, 'invitee', 'accepted', $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         our_value_e4, their_value_e4, trust_limit_cents, enabled, terms_version, terms_told_version)
+       VALUES ($1, 'invitee', 'accepted', $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 1)
        ON CONFLICT (peer_key) DO UPDATE SET our_value_e4 = EXCLUDED.our_value_e4, their_value_e4 = EXCLUDED.their_value_e4,
          trust_limit_cents = EXCLUDED.trust_limit_cents, enabled = EXCLUDED.enabled, updated_at = now()
        RETURNING ${COLUMNS}`,
@@ -269,7 +300,7 @@ export async function peerAccepted(
     if (other && other.public_id !== link.public_id) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationAlreadyLinked });
     await tx.query(
       `UPDATE federation_links SET state = 'accepted', peer_url = $2, peer_name = $3, peer_currency_name = $4, peer_currency_symbol = $5, peer_key = $6,
-         peer_our_value_e4 = $7, peer_their_value_e4 = $8, peer_trust_limit_cents = $9, peer_enabled = $10, updated_at = now()
+         peer_our_value_e4 = $7, peer_their_value_e4 = $8, peer_trust_limit_cents = $9, peer_enabled = $10, peer_terms_version = 1, updated_at = now()
        WHERE id = $1`,
       [link.id, named.url, named.name, named.currencyName, named.currencySymbol, signer.publicKey, stored.ours, stored.theirs, stored.limit, stored.enabled],
     );
@@ -284,13 +315,13 @@ export async function peerAccepted(
   return { server };
 }
 
-async function linkById(db: Queryable, id: string): Promise<LinkRow> {
+export async function linkById(db: Queryable, id: string): Promise<LinkRow> {
   const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE public_id = $1`, [id]);
   if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationLinkNotFound });
   return rows[0];
 }
 
-const wrongState = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkState });
+export const wrongState = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkState });
 
 /**
  * The inviting side's owner confirms an accepted link with this side's terms: the other server is
@@ -308,7 +339,8 @@ export async function confirmLink(net: PeerNet, db: Db, memberId: bigint, id: st
     inTransaction(db, async (tx) => {
       const replaced = await replaceOthers(tx, link);
       const { rows } = await tx.query<LinkRow>(
-        `UPDATE federation_links SET state = 'active', secret_hash = NULL, our_value_e4 = $2, their_value_e4 = $3, trust_limit_cents = $4, enabled = $5, updated_at = now()
+        `UPDATE federation_links SET state = 'active', secret_hash = NULL, our_value_e4 = $2, their_value_e4 = $3, trust_limit_cents = $4, enabled = $5,
+           terms_version = 1, terms_told_version = 1, updated_at = now()
          WHERE public_id = $1 AND state = 'accepted' RETURNING ${COLUMNS}`,
         [id, stored.ours, stored.theirs, stored.limit, stored.enabled],
       );
@@ -343,72 +375,56 @@ async function activeAlone<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The invited server hears the confirmation, signed by the inviting server's key: the link is active. Told again, it answers again. */
+/**
+ * The invited server hears the confirmation, signed by the inviting server's key: the link is
+ * active. Told again, it answers again; the confirmation's terms are the inviting side's first
+ * (number 1), so one arriving after a change of them changes nothing.
+ */
 export async function peerConfirmed(db: Db, signer: Signer, terms: FederationTerms): Promise<void> {
   await recordPeerTerms(
     db,
     signer,
-    terms,
+    { terms, version: 1, sameAgain: true },
     (link) => link.role === "invitee" && link.state !== "replaced",
     (link, replaced) => ["federation.peer_confirmed", { peer: link.peer_name, terms, ...(replaced.length ? { replaces: replaced } : {}) }],
   );
 }
 
+/** Terms another server told, with their number; `sameAgain`: the same number again is recorded again (a confirmation sent again). */
+export interface ToldTerms {
+  terms: FederationTerms;
+  version: number;
+  sameAgain: boolean;
+}
+
 /**
- * An owner changes this side's terms of an active link. Saved here first (switching a link off
- * must work when the other server is down), then told to the other; not told, the owner hears so.
+ * The terms a linked server told, recorded on its link (which is then active) when `allowed`,
+ * with their audit entry; older than the last recorded (or the same, unless `sameAgain`), they
+ * are answered and change nothing: a change sent again until answered, or arriving late, never
+ * puts older terms over newer ones.
  */
-export async function setLinkTerms(net: PeerNet, db: Db, memberId: bigint, id: string, terms: FederationTerms): Promise<FederationLink> {
-  const link = await linkById(db, id);
-  if (link.state !== "active") throw wrongState();
-  const stored = storedTerms(terms);
-  const row = await inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<LinkRow>(
-      `UPDATE federation_links SET our_value_e4 = $2, their_value_e4 = $3, trust_limit_cents = $4, enabled = $5, updated_at = now()
-       WHERE public_id = $1 RETURNING ${COLUMNS}`,
-      [id, stored.ours, stored.theirs, stored.limit, stored.enabled],
-    );
-    await audit(tx, memberId, "federation.terms_changed", id, { peer: link.peer_name, before: ourTerms(link) && termsView(ourTerms(link)!), after: terms });
-    return rows[0]!;
-  });
-  try {
-    await callPeer(net, await federationKey(db), link.peer_url!, link.peer_key!.toString("base64url"), "peerLinkTerms", { terms });
-  } catch {
-    throw new Refusal(ErrorCode.unavailable, { id: SM.federationTermsNotTold });
-  }
-  return linkView(row);
-}
-
-/** The other server's new terms, signed by its key. */
-export async function peerTermsChanged(db: Db, signer: Signer, terms: FederationTerms): Promise<void> {
-  await recordPeerTerms(
-    db,
-    signer,
-    terms,
-    (link) => link.state === "active",
-    (link) => ["federation.peer_terms_changed", { peer: link.peer_name, before: peerTerms(link) && termsView(peerTerms(link)!), after: terms }],
-  );
-}
-
-/** The terms a linked server told, recorded on its link (which is then active) when `allowed`, with their audit entry. */
-async function recordPeerTerms(
+export async function recordPeerTerms(
   db: Db,
   signer: Signer,
-  terms: FederationTerms,
+  told: ToldTerms,
   allowed: (link: LinkRow) => boolean,
   entry: (link: LinkRow, replaced: string[]) => [AuditAction, Record<string, unknown>],
 ): Promise<void> {
-  const stored = storedTerms(terms);
+  const stored = storedTerms(told.terms);
   await activeAlone(() =>
     inTransaction(db, async (tx) => {
       const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
       const link = rows[0];
       if (!link || !allowed(link)) throw wrongState();
+      const last = BigInt(link.peer_terms_version);
+      const version = BigInt(told.version);
+      if (version < last || (version === last && !told.sameAgain)) return;
       const replaced = link.state === "active" ? [] : await replaceOthers(tx, link);
       await tx.query(
-        `UPDATE federation_links SET state = 'active', peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5, updated_at = now()
+        `UPDATE federation_links SET state = 'active', peer_our_value_e4 = $2, peer_their_value_e4 = $3, peer_trust_limit_cents = $4, peer_enabled = $5,
+           peer_terms_version = $6, updated_at = now()
          WHERE public_id = $1`,
-        [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled],
+        [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled, version],
       );
       const [action, details] = entry(link, replaced);
       await audit(tx, null, action, link.public_id, details);

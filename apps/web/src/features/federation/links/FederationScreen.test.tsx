@@ -74,6 +74,7 @@ const active: FederationLink = {
   terms: { ourValue: "1.25", theirValue: "1", trustLimit: "200.00", enabled: true },
   peerTerms: { ourValue: "1", theirValue: "1.25", trustLimit: "150.00", enabled: true },
   ratesAgree: true,
+  termsPending: false,
   createdAt: "2025-03-01T10:00:00Z",
 };
 const toConfirm: FederationLink = {
@@ -86,11 +87,18 @@ const toConfirm: FederationLink = {
   terms: null,
   peerTerms: { ourValue: "2", theirValue: "1", trustLimit: "50.00", enabled: true },
   ratesAgree: false,
+  termsPending: false,
   createdAt: "2025-03-02T10:00:00Z",
 };
 const overview: FederationOverview = { server, links: [active, toConfirm] };
 
-type Op = "listFederationLinks" | "createFederationInvitation" | "acceptFederationInvitation" | "confirmFederationLink" | "setFederationLinkTerms";
+type Op =
+  | "listFederationLinks"
+  | "createFederationInvitation"
+  | "previewFederationInvitation"
+  | "acceptFederationInvitation"
+  | "confirmFederationLink"
+  | "setFederationLinkTerms";
 
 /** A client whose `send` (what @mutua/client's `admin.call` sends through) hands each operation's arguments to the test's mock. */
 function renderScreen(ops: Partial<Record<Op, Mock>>) {
@@ -202,31 +210,44 @@ describe("the linked associations", () => {
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
-  it("accepts an invitation: posts the code and this side's terms, as typed in the language", async () => {
+  it("accepts an invitation: shows who invites (name, address, fingerprint) before the Accept button, then posts the code and this side's terms", async () => {
     const accepted: FederationLink = { ...active, id: "l4", role: "invitee", state: "accepted", waitingFor: "them", peerTerms: null };
     const ops = {
       listFederationLinks: vi
         .fn()
         .mockResolvedValueOnce({ server, links: [] })
         .mockResolvedValue({ server, links: [accepted] }),
+      previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi.fn().mockResolvedValue(accepted),
     };
     renderScreen(ops);
     fireEvent.click(await screen.findByRole("button", { name: "Accept an invitation" }));
     const dialog = await screen.findByRole("dialog", { name: "Accept an invitation" });
-    // The defaults: the same value on both sides, some trust, on.
-    expect((within(dialog).getByLabelText("1 DL is worth") as HTMLInputElement).value).toBe("1");
-    expect((within(dialog).getByLabelText("Most of their currency we hold") as HTMLInputElement).value).toBe("100.00");
-    within(dialog).getByText("1 DL = 1.00 their currency");
-    // Nothing is sent without a code.
-    fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
+    // First the code alone: nothing to accept before the inviting server was checked.
+    expect(within(dialog).queryByRole("button", { name: "Accept the invitation" })).toBeNull();
+    expect(within(dialog).queryByLabelText("1 DL is worth")).toBeNull();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Check the invitation" }));
     within(dialog).getByText("Paste the whole code the other association sent you.");
-    expect(ops.acceptFederationInvitation).not.toHaveBeenCalled();
+    expect(ops.previewFederationInvitation).not.toHaveBeenCalled();
 
     type(dialog, "Invitation code", "  MUTUA-LINK:abc.def.ghi\n");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Check the invitation" }));
+    const who = await within(dialog).findByRole("region", { name: "Who invites" });
+    expect(ops.previewFederationInvitation).toHaveBeenCalledWith({ code: "MUTUA-LINK:abc.def.ghi" }, undefined);
+    within(who).getByText("Eusko");
+    within(who).getByText("https://eusko.example");
+    within(who).getByText("fedc ba98 7654 3210 fedc ba98 7654 3210");
+    within(who).getByText("Before accepting, compare this fingerprint aloud with their owners: it must be the one their own screen shows.");
+    expect(document.activeElement).toBe(who);
+    expect(ops.acceptFederationInvitation).not.toHaveBeenCalled();
+
+    // Then this side's terms, their currency named: the same value on both sides, some trust, on.
+    expect((within(dialog).getByLabelText("1 DL is worth") as HTMLInputElement).value).toBe("1");
+    expect((within(dialog).getByLabelText("1 EUS is worth") as HTMLInputElement).value).toBe("1");
+    expect((within(dialog).getByLabelText("Most of their currency we hold") as HTMLInputElement).value).toBe("100.00");
     type(dialog, "1 DL is worth", "1,25");
     type(dialog, "Most of their currency we hold", "250");
-    within(dialog).getByText("1 DL = 1.25 their currency");
+    within(dialog).getByText("1 DL = 1.25 EUS");
     fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
     await waitFor(() => expect(toasts).toEqual([["success", "Invitation accepted: the other association confirms it now."]]));
     expect(ops.acceptFederationInvitation).toHaveBeenCalledWith(
@@ -235,6 +256,30 @@ describe("the linked associations", () => {
     );
     expect(screen.queryByRole("dialog")).toBeNull();
     within(card("Eusko")).getByText("Waiting for the other association to confirm");
+  });
+
+  it("refuses to go on with an invitation whose server does not hold the key the code names: said under the code, no Accept button", async () => {
+    const mismatch = new RefusedError(400, {
+      code: ErrorCode.validation,
+      message: SM.federationFingerprintMismatch,
+      msgid: SM.federationFingerprintMismatch,
+    });
+    const ops = {
+      listFederationLinks: vi.fn().mockResolvedValue({ server, links: [] }),
+      previewFederationInvitation: vi.fn().mockRejectedValue(mismatch),
+      acceptFederationInvitation: vi.fn(),
+    };
+    renderScreen(ops);
+    fireEvent.click(await screen.findByRole("button", { name: "Accept an invitation" }));
+    const dialog = await screen.findByRole("dialog");
+    type(dialog, "Invitation code", "MUTUA-LINK:someone.else.key");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Check the invitation" }));
+    await within(dialog).findByText("The server at this address does not hold the key the invitation names: nothing was linked.");
+    expect(within(dialog).getByLabelText("Invitation code").getAttribute("aria-invalid")).toBe("true");
+    expect(within(dialog).queryByRole("region", { name: "Who invites" })).toBeNull();
+    expect(within(dialog).queryByRole("button", { name: "Accept the invitation" })).toBeNull();
+    expect(ops.acceptFederationInvitation).not.toHaveBeenCalled();
+    expect(toasts).toEqual([]);
   });
 
   it("confirms a link with this side's terms, starting from the other side's rate turned round", async () => {
@@ -265,6 +310,29 @@ describe("the linked associations", () => {
     await waitFor(() => expect(toasts).toEqual([["success", "The two associations are linked."]]));
     expect(ops.confirmFederationLink).toHaveBeenCalledWith({ terms: { ourValue: "1", theirValue: "2", trustLimit: "80.00", enabled: true } }, { linkId: "l2" });
     await waitFor(() => within(card("Le Florain")).getByText("Linked"));
+  });
+
+  it("says whether the other association received our newest terms, and when saved terms are not received yet", async () => {
+    const pending: FederationLink = { ...active, terms: { ...active.terms!, enabled: false }, termsPending: true };
+    const ops = {
+      listFederationLinks: vi
+        .fn()
+        .mockResolvedValueOnce({ server, links: [active] })
+        .mockResolvedValue({ server, links: [pending] }),
+      setFederationLinkTerms: vi.fn().mockResolvedValue(pending),
+    };
+    renderScreen(ops);
+    const linked = await screen.findByRole("article", { name: "Eusko" });
+    within(linked).getByText("Received by Eusko");
+    fireEvent.click(within(linked).getByRole("button", { name: "Change our terms" }));
+    const dialog = await screen.findByRole("dialog", { name: "Our terms for Eusko" });
+    fireEvent.click(within(dialog).getByRole("switch", { name: "Payments across this link" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save the terms" }));
+    await waitFor(() =>
+      expect(toasts).toEqual([["success", "The terms are saved. Eusko has not received them yet: they are sent again until its server answers."]]),
+    );
+    await waitFor(() => within(card("Eusko")).getByText("Not yet received by Eusko"));
+    expect(within(card("Eusko")).queryByText("Received by Eusko")).toBeNull();
   });
 
   it("switches an active link off with new terms", async () => {
@@ -324,6 +392,7 @@ describe("the linked associations", () => {
   it("shows the server's refusal, and keeps the dialog open", async () => {
     const ops = {
       listFederationLinks: vi.fn().mockResolvedValue({ server, links: [] }),
+      previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi
         .fn()
         .mockRejectedValue(new RefusedError(409, { code: ErrorCode.stateConflict, message: SM.federationInvitationGone, msgid: SM.federationInvitationGone })),
@@ -332,19 +401,20 @@ describe("the linked associations", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Accept an invitation" }));
     const dialog = await screen.findByRole("dialog");
     type(dialog, "Invitation code", "MUTUA-LINK:used.code.here");
-    fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Check the invitation" }));
+    fireEvent.click(await within(dialog).findByRole("button", { name: "Accept the invitation" }));
     await waitFor(() => expect(toasts).toEqual([["error", { id: SM.federationInvitationGone }]]));
     expect(screen.getByRole("dialog")).toBeTruthy();
   });
 
   it("shows a refused code under its field", async () => {
     const refusal = new RefusedError(400, { code: ErrorCode.validation, message: "invalid", fields: { code: { msgid: SM.federationCodeInvalid } } });
-    const ops = { listFederationLinks: vi.fn().mockResolvedValue({ server, links: [] }), acceptFederationInvitation: vi.fn().mockRejectedValue(refusal) };
+    const ops = { listFederationLinks: vi.fn().mockResolvedValue({ server, links: [] }), previewFederationInvitation: vi.fn().mockRejectedValue(refusal) };
     renderScreen(ops);
     fireEvent.click(await screen.findByRole("button", { name: "Accept an invitation" }));
     const dialog = await screen.findByRole("dialog");
     type(dialog, "Invitation code", "MUTUA-LINK:garbled");
-    fireEvent.click(within(dialog).getByRole("button", { name: "Accept the invitation" }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Check the invitation" }));
     await within(dialog).findByText(SM.federationCodeInvalid);
     expect(within(dialog).getByLabelText("Invitation code").getAttribute("aria-invalid")).toBe("true");
     expect(toasts).toEqual([]);

@@ -1,7 +1,7 @@
-import { useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useLingui } from "@lingui/react";
 import type { I18n } from "@lingui/core";
-import type { FederationLink, FederationOverview, FederationServer, FederationTerms } from "@mutua/domain";
+import type { FederationInvitationPreview, FederationLink, FederationOverview, FederationServer, FederationTerms } from "@mutua/domain";
 import { useFormat } from "../../../lib/format";
 import { toast } from "../../../lib/toast";
 import { Dialog, dialogAutofocus } from "../../../ui/Dialog";
@@ -102,7 +102,7 @@ function ServerCard({ server }: { server: FederationServer }) {
           <Fingerprint value={server.fingerprint} />
         </dd>
       </dl>
-      <p className="hint">{i18n._("The other association's owners see this fingerprint on their screen once they accept: compare it aloud with them.")}</p>
+      <p className="hint">{i18n._("The other association's owners see this fingerprint on their screen before they accept: compare it aloud with them.")}</p>
     </section>
   );
 }
@@ -179,7 +179,10 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           </>
         )}
         <dt>{i18n._("Our terms")}</dt>
-        <dd className="federation-terms">{link.terms ? ourTerms(link.terms) : <span className="empty">{i18n._("Not set yet")}</span>}</dd>
+        <dd className="federation-terms">
+          {link.terms ? ourTerms(link.terms) : <span className="empty">{i18n._("Not set yet")}</span>}
+          {link.state === "active" && <TermsReceipt link={link} name={name} />}
+        </dd>
         <dt>{i18n._("Their terms")}</dt>
         <dd className="federation-terms">{link.peerTerms ? theirTerms(link.peerTerms) : <span className="empty">{i18n._("Not told yet")}</span>}</dd>
       </dl>
@@ -204,6 +207,19 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
         </button>
       )}
     </article>
+  );
+}
+
+/**
+ * Whether the other association received this side's newest terms: not yet (its server did not
+ * answer when they changed; this server sends them again until it does), or received.
+ */
+function TermsReceipt({ link, name }: { link: FederationLink; name: string }) {
+  const { i18n } = useLingui();
+  return link.termsPending ? (
+    <span className="federation-receipt federation-receipt-pending">{i18n._("Not yet received by {name}", { name })}</span>
+  ) : (
+    <span className="federation-receipt">{i18n._("Received by {name}", { name })}</span>
   );
 }
 
@@ -232,10 +248,19 @@ function Dialogs({ page }: { page: FederationPageState }) {
       : d.kind === "confirm"
         ? i18n._("Confirm the link with {name}", { name: peerName })
         : i18n._("Our terms for {name}", { name: peerName });
-  const submit = d.kind === "accept" ? i18n._("Accept the invitation") : d.kind === "confirm" ? i18n._("Confirm the link") : i18n._("Save the terms");
+  // An acceptance is in two steps: the code, then who it comes from with this side's terms.
+  const checking = d.kind === "accept" && !d.preview;
+  const submit = checking
+    ? i18n._("Check the invitation")
+    : d.kind === "accept"
+      ? i18n._("Accept the invitation")
+      : d.kind === "confirm"
+        ? i18n._("Confirm the link")
+        : i18n._("Save the terms");
   const link = d.kind === "accept" ? null : d.link;
+  const preview = d.kind === "accept" ? d.preview : null;
   return (
-    <Dialog title={title} onClose={page.close} className="federation-dialog">
+    <Dialog title={title} onClose={page.close} onBack={preview ? page.backToCode : undefined} className="federation-dialog">
       <form
         noValidate
         onSubmit={(e) => {
@@ -243,14 +268,22 @@ function Dialogs({ page }: { page: FederationPageState }) {
           page.submit();
         }}
       >
-        {d.kind === "accept" && <CodeField page={page} />}
+        {checking && <CodeField page={page} />}
+        {preview && <InvitingServer server={preview} />}
         {d.kind === "confirm" && link?.peer && (
           <div className="federation-compare">
             <p>{i18n._("Before confirming, compare their fingerprint aloud with their owners: it must be the one their own screen shows.")}</p>
             <Fingerprint value={link.peer.fingerprint} />
           </div>
         )}
-        <TermsFields page={page} theirs={link?.peer?.currencySymbol ?? null} peerTerms={link?.peerTerms ?? null} autoFocus={d.kind !== "accept"} />
+        {!checking && (
+          <TermsFields
+            page={page}
+            theirs={preview?.currencySymbol ?? link?.peer?.currencySymbol ?? null}
+            peerTerms={link?.peerTerms ?? null}
+            autoFocus={d.kind !== "accept"}
+          />
+        )}
         <div className="dialog-actions">
           <button type="button" className="button" onClick={page.close}>
             {i18n._("Cancel")}
@@ -261,6 +294,36 @@ function Dialogs({ page }: { page: FederationPageState }) {
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/**
+ * Who an invitation comes from, as its server describes itself at the address the code names, its
+ * key the one the code names: what the accepting owner reads, and compares aloud, before
+ * accepting. It takes the focus when it appears, so that it is read first.
+ */
+function InvitingServer({ server }: { server: FederationInvitationPreview }) {
+  const { i18n } = useLingui();
+  const ref = useRef<HTMLElement>(null);
+  const titleId = useId();
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <section ref={ref} tabIndex={-1} className="federation-inviter" aria-labelledby={titleId}>
+      <h3 id={titleId}>{i18n._("Who invites")}</h3>
+      <dl className="details">
+        <dt>{i18n._("Name")}</dt>
+        <dd>{server.name}</dd>
+        <dt>{i18n._("Address")}</dt>
+        <dd className="federation-address">{server.url}</dd>
+        <dt>{i18n._("Fingerprint")}</dt>
+        <dd>
+          <Fingerprint value={server.fingerprint} />
+        </dd>
+        <dt>{i18n._("Currency")}</dt>
+        <dd>{currencyText(server)}</dd>
+      </dl>
+      <p className="hint">{i18n._("Before accepting, compare this fingerprint aloud with their owners: it must be the one their own screen shows.")}</p>
+    </section>
   );
 }
 

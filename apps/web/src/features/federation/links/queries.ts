@@ -45,6 +45,10 @@ export function useFederationActions() {
     mutationFn: () => admin.call(client, "createFederationInvitation"),
     onSuccess: (r) => keep(r.link),
   });
+  // Who an invitation comes from, read before accepting it: nothing is stored, on either side.
+  const preview = useMutation({
+    mutationFn: (code: string) => admin.call(client, "previewFederationInvitation", { body: { code } }),
+  });
   const accept = useMutation({
     mutationFn: (body: { code: string; terms: FederationTerms }) => admin.call(client, "acceptFederationInvitation", { body }),
     onSuccess: keep,
@@ -66,5 +70,5 @@ export function useFederationActions() {
       await qc.invalidateQueries({ queryKey: key });
     },
   });
-  return { invite, accept, confirm, setTerms, withdraw };
+  return { invite, preview, accept, confirm, setTerms, withdraw };
 }

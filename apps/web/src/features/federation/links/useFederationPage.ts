@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
 import { RefusedError } from "@mutua/client";
-import type { FederationLink, FederationOverview, FederationTerms } from "@mutua/domain";
+import type { FederationInvitationPreview, FederationLink, FederationOverview, FederationTerms } from "@mutua/domain";
 import { tr } from "../../../lib/i18n";
 import { toast } from "../../../lib/toast";
 import { useFormat } from "../../../lib/format";
@@ -11,7 +11,8 @@ import { CODE_MISSING, DEFAULT_TERMS, confirmDefaults, termsFormOf, termsOf, typ
 /** The dialog open over the list, if any. */
 export type FederationDialog =
   | { kind: "invitation"; code: string }
-  | { kind: "accept" }
+  /** An invitation's code pasted, then (`preview`) who it comes from, checked, with this side's terms and the Accept button. */
+  | { kind: "accept"; preview: FederationInvitationPreview | null }
   | { kind: "confirm"; link: FederationLink }
   | { kind: "terms"; link: FederationLink }
   | { kind: "withdraw"; link: FederationLink };
@@ -62,6 +63,27 @@ export function useFederationPage(overview: FederationOverview) {
     if (errors.code) setErrors((e) => without(e, "code"));
   };
 
+  const failed = () => i18n._("The link could not be saved. Please try again.");
+
+  /**
+   * The code pasted, its inviting server asked who it is: its name, address and fingerprint are
+   * shown before the Accept button. A refusal (the key not the one the code names, an address
+   * where no server answered, a link already made) is said under the code, and nothing can be accepted.
+   */
+  const check = () => {
+    if (dialog?.kind !== "accept" || actions.preview.isPending) return;
+    const typedCode = code.trim();
+    if (typedCode.length < 10) return showErrors({ code: CODE_MISSING });
+    actions.preview.mutate(typedCode, {
+      onSuccess: (preview) => {
+        setDialog({ kind: "accept", preview });
+        // Their currency is known now: the form starts from the same value on both sides.
+        setErrors({});
+      },
+      onError: (e) => (e instanceof RefusedError && Object.keys(e.fields).length === 0 ? showErrors({ code: e.msg }) : refused(e, failed())),
+    });
+  };
+
   /** A refusal: under its fields where the dialog has them, else in a toast. */
   const refused = (e: Error, otherwise: string) => {
     if (e instanceof RefusedError) {
@@ -83,7 +105,6 @@ export function useFederationPage(overview: FederationOverview) {
       onError: (e) => refused(e, i18n._("The invitation could not be made. Please try again.")),
     });
 
-  const failed = () => i18n._("The link could not be saved. Please try again.");
   const done = (text: string) => () => {
     close();
     toast.success(text);
@@ -94,6 +115,8 @@ export function useFederationPage(overview: FederationOverview) {
     if (!dialog || dialog.kind === "invitation" || dialog.kind === "withdraw" || busy) return;
     const typedCode = code.trim();
     const r = termsOf(form);
+    // Nothing is accepted before its inviting server was checked and shown.
+    if (dialog.kind === "accept" && !dialog.preview) return check();
     const codeErrors: FieldErrors = dialog.kind === "accept" && typedCode.length < 10 ? { code: CODE_MISSING } : {};
     if (!r.ok || Object.keys(codeErrors).length > 0) return showErrors({ ...codeErrors, ...(r.ok ? {} : r.errors) });
     const terms = r.terms;
@@ -107,7 +130,21 @@ export function useFederationPage(overview: FederationOverview) {
         { linkId: dialog.link.id, terms },
         { onSuccess: done(i18n._("The two associations are linked.")), onError: (e) => refused(e, failed()) },
       );
-    else actions.setTerms.mutate({ linkId: dialog.link.id, terms }, { onSuccess: done(i18n._("The terms are saved.")), onError: (e) => refused(e, failed()) });
+    else
+      actions.setTerms.mutate(
+        { linkId: dialog.link.id, terms },
+        {
+          onSuccess: (link) =>
+            done(
+              link.termsPending
+                ? i18n._("The terms are saved. {name} has not received them yet: they are sent again until its server answers.", {
+                    name: link.peer?.name || link.peerUrl,
+                  })
+                : i18n._("The terms are saved."),
+            )(),
+          onError: (e) => refused(e, failed()),
+        },
+      );
   };
 
   /** The invitation of the withdraw dialog, withdrawn: its code opens nothing any more. */
@@ -119,7 +156,7 @@ export function useFederationPage(overview: FederationOverview) {
     });
   };
 
-  const busy = actions.accept.isPending || actions.confirm.isPending || actions.setTerms.isPending;
+  const busy = actions.preview.isPending || actions.accept.isPending || actions.confirm.isPending || actions.setTerms.isPending;
 
   return {
     server: overview.server,
@@ -130,7 +167,9 @@ export function useFederationPage(overview: FederationOverview) {
     close,
     invite,
     inviting: actions.invite.isPending,
-    openAccept: () => open({ kind: "accept" }),
+    openAccept: () => open({ kind: "accept", preview: null }),
+    /** Back from who invites to the code, to paste another. */
+    backToCode: () => dialog?.kind === "accept" && setDialog({ kind: "accept", preview: null }),
     openConfirm: (link: FederationLink) => open({ kind: "confirm", link }, confirmDefaults(link)),
     openTerms: (link: FederationLink) => open({ kind: "terms", link }, link.terms ?? confirmDefaults(link)),
     openWithdraw: (link: FederationLink) => open({ kind: "withdraw", link }),
