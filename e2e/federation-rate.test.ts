@@ -10,6 +10,7 @@ import { useSuite } from "./support/suite";
 import { answer, english, signInWords } from "./pages/app";
 import {
   askToAcceptInvitation,
+  typeAcceptanceTerms,
   askToConfirmLink,
   changeTerms,
   closeInvitation,
@@ -77,7 +78,9 @@ describe("the rate changes between the quote and the Pay", () => {
       await expect.poll(() => codeField.inputValue()).toMatch(/^MUTUA-LINK:/);
       const code = await codeField.inputValue();
       await closeInvitation(a.page);
-      await answer(await askToAcceptInvitation(bee.page, code, { currency: "GON", ours: "0.8", theirs: "1", most: "150" }), "Accept the invitation");
+      const { dialog } = await askToAcceptInvitation(bee.page, code);
+      await typeAcceptanceTerms(dialog, { currency: "GON", theirCurrency: "DL", ours: "0.8", theirs: "1", most: "150" });
+      await answer(dialog, "Accept the invitation");
       await bee.page.getByText("Waiting for the other association to confirm").waitFor();
       await a.page.reload();
       await answer(await askToConfirmLink(a.page, firstLink(a.page)), "Confirm the link");
