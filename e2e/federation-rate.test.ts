@@ -5,8 +5,9 @@ import type { Page } from "playwright-core";
 import { newPage } from "./support/browser";
 import { cameraVideoFromText, launchCameraBrowser, tempVideoPath } from "./support/camera";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
-import { sql, startServer, type RunningServer } from "./support/server";
+import { sql, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
+import { LOOPBACK, startGonette } from "./support/federation";
 import { answer, english, signInWords } from "./pages/app";
 import {
   askToAcceptInvitation,
@@ -31,16 +32,12 @@ import { openTill, paidSale, typeOnKeypad } from "./pages/till";
  * and no payment cross). Her Pay of 10.00 DL is refused, with nothing paid: she reads why, and the
  * new amount, 11.00 DL at the new rate, which she pays in one tap. The till is paid once.
  */
-// Both servers are on this machine's loopback, over plain HTTP: the operator's setting that lets them reach each other there.
-const LOOPBACK = { FEDERATION_ALLOW_LOOPBACK_HTTP: "true" };
 const suite = useSuite(() => LOOPBACK);
 let b: RunningServer;
 const SHOTS = path.resolve(import.meta.dirname, "../test-results/screens");
 
 beforeAll(async () => {
-  b = await startServer(LOOPBACK);
-  await sql(b, "UPDATE association SET name = 'Gonette de Lyon'");
-  await sql(b, "UPDATE currencies SET name = 'Gonette', symbol = 'GON'");
+  b = await startGonette();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {

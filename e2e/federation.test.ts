@@ -5,8 +5,9 @@ import type { Browser, Page } from "playwright-core";
 import { newPage } from "./support/browser";
 import { cameraVideoFromText, launchCameraBrowser, tempVideoPath } from "./support/camera";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
-import { spawnServer, sql, startServer, type RunningServer } from "./support/server";
+import { spawnServer, sql, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
+import { LOOPBACK, startGonette } from "./support/federation";
 import { answer, english, french, signInWords, type Words } from "./pages/app";
 import {
   askToAcceptInvitation,
@@ -33,17 +34,13 @@ import { openTill, paidSale, typeOnKeypad } from "./pages/till";
  * owner confirms with the terms the console offers (B's turned round). Both consoles then say
  * Linked, with the same rate, and each screen passes the layout and accessibility checks.
  */
-// Both servers are on this machine's loopback, over plain HTTP: the operator's setting that lets them reach each other there.
-const LOOPBACK = { FEDERATION_ALLOW_LOOPBACK_HTTP: "true" };
 // A's due work looks every 2 s (not every minute), so that terms its owner changed while B was down reach B soon after B is back.
 const suite = useSuite(() => ({ ...LOOPBACK, DUE_POLL_SECONDS: "2" }));
 let b: RunningServer;
 const SHOTS = path.resolve(import.meta.dirname, "../test-results/screens");
 
 beforeAll(async () => {
-  b = await startServer(LOOPBACK);
-  await sql(b, "UPDATE association SET name = 'Gonette de Lyon'");
-  await sql(b, "UPDATE currencies SET name = 'Gonette', symbol = 'GON'");
+  b = await startGonette();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 const cameras: Browser[] = [];

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
 import type { MutuaClient } from "@mutua/client";
-import type { AppConfig, FederationOverview } from "@mutua/domain";
+import type { FederationOverview } from "@mutua/domain";
 import { MemoryRouter } from "../../lib/router";
 import { AppEnvContext } from "../../lib/context";
 import { i18n } from "../../lib/i18n";
@@ -12,6 +12,7 @@ import english from "../../locales/en-US.json";
 import french from "../../locales/fr-FR.json";
 import { FederationScreen } from "./links/FederationScreen";
 import { RateLine } from "./pay-across/PayAcrossScreen";
+import { consoleConfig, dalleServer } from "./fixtures.testing";
 
 /**
  * A rate is written one way wherever it is shown: the owners' console of linked associations and
@@ -27,16 +28,8 @@ const speak = (locale: keyof typeof LANGUAGES) => i18n.loadAndActivate({ locale,
 afterEach(cleanup);
 afterAll(() => speak("en-US"));
 
-const config = { locales: { availableLanguages: {} } } as unknown as AppConfig;
-const server = {
-  protocol: "mutua-federation/1" as const,
-  name: "La Dalle",
-  url: "https://dalle.example",
-  currencyName: "Dalle",
-  currencySymbol: "DL",
-  publicKey: "k-dalle",
-  fingerprint: "0123456789abcdef0123456789abcdef",
-};
+const config = consoleConfig;
+const server = dalleServer;
 /** One DL is worth 1.5 of the common unit, one GON 1: 1 DL = 1.5 GON, both sides agreeing. */
 const overview: FederationOverview = {
   server,

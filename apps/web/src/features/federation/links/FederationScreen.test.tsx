@@ -5,12 +5,13 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
 import { RefusedError, type MutuaClient } from "@mutua/client";
-import { ErrorCode, SM, type AppConfig, type FederationLink, type FederationOverview } from "@mutua/domain";
+import { ErrorCode, SM, type FederationLink, type FederationOverview } from "@mutua/domain";
 import { AppEnvContext } from "../../../lib/context";
 import { i18n } from "../../../lib/i18n";
 import catalog from "../../../locales/en-US.json";
 import { FederationScreen } from "./FederationScreen";
 import { rateText } from "./terms";
+import { consoleConfig, dalleServer } from "../fixtures.testing";
 
 const toasts = vi.hoisted(() => [] as unknown[]);
 vi.mock("../../../lib/toast", () => ({
@@ -36,17 +37,9 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-const config = { locales: { availableLanguages: {} } } as unknown as AppConfig;
+const config = consoleConfig;
 
-const server = {
-  protocol: "mutua-federation/1" as const,
-  name: "La Dalle",
-  url: "https://dalle.example",
-  currencyName: "Dalle",
-  currencySymbol: "DL",
-  publicKey: "k-dalle",
-  fingerprint: "0123456789abcdef0123456789abcdef",
-};
+const server = dalleServer;
 const eusko = {
   name: "Eusko",
   url: "https://eusko.example",
