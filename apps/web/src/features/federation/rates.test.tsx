@@ -51,6 +51,7 @@ const overview: FederationOverview = {
       terms: { ourValue: "1.5", theirValue: "1", trustLimit: "200.00", enabled: true },
       peerTerms: { ourValue: "1", theirValue: "1.5", trustLimit: "150.00", enabled: true },
       ratesAgree: true,
+      termsPending: false,
       createdAt: "2025-03-01T10:00:00Z",
     },
   ],
