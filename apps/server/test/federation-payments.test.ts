@@ -339,6 +339,14 @@ describe("the payee's side hears only A, once", () => {
 });
 
 describe("recovery of payments in doubt", () => {
+  /** Alice's movement `id` as her history's first item shows it, then as its detail does. */
+  const hersOf = async (id: string) => {
+    const first = (await alice.call("getTransactions", { params: { walletId: aliceWallet }, query: { limit: 1 } })).json.items[0]!;
+    expect(first.id).toBe(id);
+    const one = (await alice.call("getTransaction", { params: { walletId: aliceWallet, transactionId: id } })).json;
+    return [first, one].map((t) => ({ amount: t.amount, pending: t.pending, state: t.crossing?.state }));
+  };
+
   it("B made it and its answer was lost: A keeps it pending, then learns it was made", async () => {
     loseCalls("after", "/api/federation/payments");
     // The question about it is lost too: A cannot know yet.
@@ -350,11 +358,20 @@ describe("recovery of payments in doubt", () => {
     const r = await pay("2.50", "2.00");
     expect(r.status).toBe(200);
     expect(r.json.state).toBe("pending");
+    // Her history says so, in the list and in the movement's detail: held, not paid yet.
+    expect(await hersOf(r.json.transactionId)).toEqual([
+      { amount: "-2.00", pending: true, state: "pending" },
+      { amount: "-2.00", pending: true, state: "pending" },
+    ]);
     wire.wrap = null;
     await a.db.query("UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
     expect(await recoverPayments(netOf(a), a.db)).toBe(1);
     const row = await a.db.query("SELECT state FROM federation_payments WHERE public_id = $1", [r.json.id]);
     expect(row.rows[0]).toEqual({ state: "committed" });
+    expect(await hersOf(r.json.transactionId)).toEqual([
+      { amount: "-2.00", pending: false, state: "paid" },
+      { amount: "-2.00", pending: false, state: "paid" },
+    ]);
     await bothAgree();
   });
 
@@ -365,10 +382,18 @@ describe("recovery of payments in doubt", () => {
     const r = await pay("2.50", "2.00");
     expect(r.json.state).toBe("pending");
     expect(await walletBalances(a.db, aliceWallet)).toEqual({ main: formatCents(BigInt(before.main!.replace(".", "")) - 200n) });
+    expect((await hersOf(r.json.transactionId))[0]).toEqual({ amount: "-2.00", pending: true, state: "pending" });
     wire.wrap = null;
     await a.db.query("UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
     expect(await recoverPayments(netOf(a), a.db)).toBe(1);
     expect(await walletBalances(a.db, aliceWallet)).toEqual(before);
+    // Her history keeps both movements (the ledger's), each marked returned: a payment not made, never a payment and a refund.
+    const items = (await alice.call("getTransactions", { params: { walletId: aliceWallet }, query: { limit: 2 } })).json.items;
+    expect(items.map((t) => [t.amount, t.related, t.pending, t.crossing?.state])).toEqual([
+      ["2.00", "Bob Durand (Association B)", false, "returned"],
+      ["-2.00", "Bob Durand (Association B)", false, "returned"],
+    ]);
+    expect(items[1]!.id).toBe(r.json.transactionId);
     expect(await countMovements(b.db)).toBe(atB);
     // The payment arrives at B after all (delayed on the way): refused, nothing made.
     const late = await signedCall(b, await federationKey(a.db), "peerPay", { ...peerPayment(r.json.id, "2.50", "2.00"), payer: { name: "Alice Martin" } });

@@ -56,6 +56,13 @@ export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 export const RECONVERSION_STATUSES = ["sent", "received", "invoiced", "paid"] as const;
 export type ReconversionStatus = (typeof RECONVERSION_STATUSES)[number];
 
+/**
+ * Where a payment across stands, as the payer's movements show it: pending while its side does not
+ * know what the other side did, paid, or returned (the other side did not make it, the hold came back).
+ */
+export const CROSSING_STATES = ["pending", "paid", "returned"] as const;
+export type CrossingState = (typeof CROSSING_STATES)[number];
+
 /** Why the ledger's invariants were checked: the periodic job, or somebody asking. */
 export const LEDGER_CHECK_TRIGGERS = ["schedule", "demand"] as const;
 export type LedgerCheckTrigger = (typeof LEDGER_CHECK_TRIGGERS)[number];

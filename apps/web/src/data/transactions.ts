@@ -24,6 +24,19 @@ export const transactionKeys = {
 
 export const RECENT_COUNT = 5;
 
+/**
+ * How often a list showing a payment across still pending asks again, whether the event stream is
+ * up or not: the other association's answer, when it comes, moves no money on this side (the hold
+ * is the payment), so no event says it (docs/federation.md "What the member sees").
+ */
+export const PENDING_POLL_MS = 5_000;
+
+/** The refetch interval of a list: PENDING_POLL_MS while it shows a pending movement, else `every`. */
+export const pollWhilePending =
+  (every: number | false) =>
+  (items: readonly { pending: boolean }[] | undefined): number | false =>
+    items?.some((t) => t.pending) ? PENDING_POLL_MS : every;
+
 /** docs/spec.md §2: the dashboard's last 5 transactions, refreshed every transactionsRefreshInterval seconds. */
 export function useRecentTransactions(walletId: string | undefined) {
   const client = useClient();
@@ -34,7 +47,7 @@ export function useRecentTransactions(walletId: string | undefined) {
     enabled: Boolean(walletId),
     queryFn: async () => (await client.call("getTransactions", { params: { walletId: walletId! }, query: { limit: RECENT_COUNT } })).items,
     meta: MONEY_KEPT_OFFLINE,
-    refetchInterval: every,
+    refetchInterval: (q) => pollWhilePending(every)(q.state.data),
     refetchIntervalInBackground: false,
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { M } from "../messages";
-import { LIMITS, MOVEMENT_KINDS, RECONVERSION_STATUSES, SUB_ACCOUNTS, TOPUP_STATES } from "../vocabulary";
+import { CROSSING_STATES, LIMITS, MOVEMENT_KINDS, RECONVERSION_STATUSES, SUB_ACCOUNTS, TOPUP_STATES } from "../vocabulary";
 import { AmountString, SignedAmountString, WalletParams } from "../platform/schemas";
 
 /** The ledger's contract: movements as their wallets see them, pages of them, and the month's summary of a wallet. */
@@ -16,6 +16,8 @@ export const TransactionKind = z.enum(MOVEMENT_KINDS);
 export const ReconversionStatus = z.enum(RECONVERSION_STATUSES);
 
 export const TopUpState = z.enum(TOPUP_STATES);
+
+export const CrossingState = z.enum(CROSSING_STATES);
 
 export const TransactionView = z.object({
   id: z.string(),
@@ -39,9 +41,12 @@ export const TransactionView = z.object({
   parts: z.array(z.object({ account: SubAccountKind, amount: SignedAmountString })),
   /**
    * A payment across a link with another association (docs/federation.md): its amount in the other
-   * currency, and one unit of that currency in this one's, as both counted it.
+   * currency, one unit of that currency in this one's, as both counted it, and where it stands:
+   * pending (the payer's side does not know yet what the other side did; `pending` says so too),
+   * paid, or returned (the other side did not make it: both the hold and its return say so, as
+   * "Payments across", "What the member sees" in docs/federation.md tells).
    */
-  crossing: z.object({ amount: AmountString, currency: z.string(), rate: z.string() }).nullable().optional(),
+  crossing: z.object({ amount: AmountString, currency: z.string(), rate: z.string(), state: CrossingState }).nullable().optional(),
 });
 
 export const TransactionsQuery = z.object({

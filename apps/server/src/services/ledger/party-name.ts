@@ -10,11 +10,13 @@ export const crossPartyName = (movement: string, wallet: string) => `CASE WHEN $
 
 /**
  * A payment across, as a member's history shows it beside its own amount: the amount in the other
- * currency and the values both sides counted, as JSON (null for any other movement). SQL, as
- * crossPartyName.
+ * currency, the values both sides counted, and where the payment stands (pending while the payer's
+ * side does not know the other's answer, paid, or returned: the hold and its return of a payment
+ * the other side did not make), as JSON (null for any other movement). SQL, as crossPartyName.
  */
 export const crossingOf = (movement: string, wallet: string) => `CASE WHEN ${wallet}.role = 'clearing' THEN (
     SELECT json_build_object('amount', fp.peer_amount_cents::text, 'currency', coalesce(fl.peer_currency_symbol, ''),
-        'ours', fp.our_value_e4::text, 'theirs', fp.their_value_e4::text)
+        'ours', fp.our_value_e4::text, 'theirs', fp.their_value_e4::text,
+        'state', CASE fp.state WHEN 'prepared' THEN 'pending' WHEN 'committed' THEN 'paid' ELSE 'returned' END)
       FROM federation_payments fp JOIN federation_links fl ON fl.id = fp.link_id
      WHERE (fp.movement_id = ${movement} OR fp.return_movement_id = ${movement}) AND fp.peer_amount_cents IS NOT NULL LIMIT 1) END`;

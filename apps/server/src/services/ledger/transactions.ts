@@ -1,4 +1,13 @@
-import { formatCents, parseAmountInput, unitRate, searchKey, type ReconversionStatus, type SubAccount, type TransactionView } from "@mutua/domain";
+import {
+  formatCents,
+  parseAmountInput,
+  unitRate,
+  searchKey,
+  type CrossingState,
+  type ReconversionStatus,
+  type SubAccount,
+  type TransactionView,
+} from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
 import { checkBound, decodeCursor, encodeCursor } from "./paging";
 import type { MovementKind, MovementRow } from "./ledger";
@@ -23,7 +32,7 @@ interface Row {
   /** The counterparty member's photo version, when they have one. */
   cp_photo?: string | null;
   reconversion_status: ReconversionStatus | null;
-  crossing: { amount: string; currency: string; ours: string; theirs: string } | null;
+  crossing: { amount: string; currency: string; ours: string; theirs: string; state: CrossingState } | null;
 }
 
 /** The transaction views of the movements `source` yields as `m`, seen from wallet $1. */
@@ -56,7 +65,8 @@ function view(r: Row, walletId: string, associationName: string): TransactionVie
     relatedPhotoUrl: r.cp_member !== null && r.cp_photo ? photoUrl(r.cp_member, r.cp_photo) : null,
     description: sent ? r.sender_memo : r.recipient_memo,
     date: r.created_at.toISOString(),
-    pending: false,
+    // A payment across is pending until the payer's side knows what the other side did (docs/federation.md "Recovery").
+    pending: r.crossing?.state === "pending",
     isTopUp: r.kind === "topup",
     isReconversion: r.kind === "reconversion",
     reconversionStatus: r.kind === "reconversion" ? (r.reconversion_status ?? "sent") : null,
@@ -65,6 +75,7 @@ function view(r: Row, walletId: string, associationName: string): TransactionVie
       amount: formatCents(BigInt(r.crossing.amount)),
       currency: r.crossing.currency,
       rate: unitRate(BigInt(r.crossing.theirs), BigInt(r.crossing.ours)),
+      state: r.crossing.state,
     },
   };
 }

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { I18nProvider } from "@lingui/react";
 import type { Messages } from "@lingui/core";
 import { RefusedError, type MutuaClient } from "@mutua/client";
-import { ErrorCode, FEDERATION_RATE_CHANGED, type AccountEntry, type AppConfig, type Profile } from "@mutua/domain";
+import { ErrorCode, FEDERATION_RATE_CHANGED, type AccountEntry, type AppConfig, type Profile, type TransactionView } from "@mutua/domain";
 import { AppEnvContext } from "../../../lib/context";
 import { i18n } from "../../../lib/i18n";
 import catalog from "../../../locales/en-US.json";
@@ -58,13 +58,21 @@ const paid = (state: "committed" | "pending"): CrossPayment => ({
   transactionId: "tx-1",
 });
 
-function renderAt(path: string, pay: () => Promise<CrossPayment>, quoteOf: (amount: string) => Promise<CrossQuote> = async (a) => quote(a)) {
+/** `movement`: the payment's movement as getTransaction answers it (pending or not). */
+function renderAt(
+  path: string,
+  pay: () => Promise<CrossPayment>,
+  quoteOf: (amount: string) => Promise<CrossQuote> = async (a) => quote(a),
+  movement: () => Promise<Partial<TransactionView>> = async () => ({ pending: true }),
+) {
   const send = vi.fn(async (name: string, _route: unknown, args: { body: { amount: string } }) => {
     if (name === "quoteCrossPayment") return quoteOf(args.body.amount);
     if (name === "payAcross") return pay();
     throw new Error(`unexpected ${name}`);
   });
-  const call = vi.fn(async (name: string) => (name === "getAccounts" ? [wallet] : name === "getMyContact" ? alice : []));
+  const call = vi.fn(async (name: string) =>
+    name === "getAccounts" ? [wallet] : name === "getMyContact" ? alice : name === "getTransaction" ? movement() : [],
+  );
   const client = { send, call } as unknown as MutuaClient;
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   qc.setQueryData(authKeys.me, alice);
@@ -89,7 +97,7 @@ function renderAt(path: string, pay: () => Promise<CrossPayment>, quoteOf: (amou
       </QueryClientProvider>
     </AppEnvContext.Provider>,
   );
-  return { send };
+  return { send, call };
 }
 
 const till = payAcrossPath({
@@ -133,6 +141,53 @@ describe("paying a member of a linked association", () => {
     const heading = await screen.findByRole("heading", { name: "Not confirmed yet" });
     await waitFor(() => expect(document.activeElement).toBe(heading));
     screen.getByText("Gonette de Lyon has not confirmed yet: your money is held until it does.");
+  });
+
+  it("turns from Not confirmed yet to Paid by itself once the payment's movement is no longer pending", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const answers = [paid("pending"), paid("committed")];
+      let settled = false;
+      const { send, call } = renderAt(
+        till,
+        async () => answers.shift()!,
+        undefined,
+        async () => ({ pending: !settled }),
+      );
+      fireEvent.click(await screen.findByRole("button", { name: "Pay 10.00 DL" }));
+      await screen.findByRole("heading", { name: "Not confirmed yet" });
+      await waitFor(() => expect(call).toHaveBeenCalledWith("getTransaction", { params: { walletId: "custodial:alice", transactionId: "tx-1" } }));
+      // Still pending at the first look: the payment is not sent again.
+      expect(send.mock.calls.filter(([name]) => name === "payAcross")).toHaveLength(1);
+      settled = true;
+      await vi.advanceTimersByTimeAsync(5_000);
+      const heading = await screen.findByRole("heading", { name: "Paid" });
+      await waitFor(() => expect(document.activeElement).toBe(heading));
+      // The outcome is the payment's own answer, asked with the same key.
+      const payments = send.mock.calls.filter(([name]) => name === "payAcross").map(([, , a]) => (a as { body: Record<string, string> }).body);
+      expect(payments).toHaveLength(2);
+      expect(payments[1]).toEqual(payments[0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("turns from Not confirmed yet to Not paid, with the refusal, once the payment was returned", async () => {
+    const answers: (() => Promise<CrossPayment>)[] = [
+      async () => paid("pending"),
+      async () => {
+        throw new RefusedError(409, { code: ErrorCode.stateConflict, message: "This account is frozen." } as never);
+      },
+    ];
+    renderAt(
+      till,
+      async () => answers.shift()!(),
+      undefined,
+      async () => ({ pending: false }),
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Pay 10.00 DL" }));
+    await screen.findByRole("heading", { name: "Not paid" });
+    expect(screen.getByRole("alert").textContent).toBe("This account is frozen.");
   });
 
   it("shows a refusal in the server's words", async () => {

@@ -3,7 +3,7 @@ import { RefusedError, RequestFailedError } from "@mutua/client";
 import { ErrorCode, FEDERATION_RATE_CHANGED, M, canonicalCrossPaymentMessage, type AccountEntry } from "@mutua/domain";
 import { addressOf, newPrivateKey, recoverSigner } from "@mutua/wallet";
 import { OperationCanceled } from "../../wallets";
-import { RETRY_DELAYS_MS, payAcrossNow, payingWallet, type CrossDraft, type CrossPayDeps, type CrossPayment } from "./pay-across";
+import { RETRY_DELAYS_MS, payAcrossNow, payingWallet, settledOutcome, type CrossDraft, type CrossPayDeps, type CrossPayment } from "./pay-across";
 import { ACROSS, isAcross, payAcrossPath } from "../../payments";
 import { payloadFromSearch } from "./address";
 
@@ -95,9 +95,30 @@ describe("paying across", () => {
     expect(kept.every((b) => b === 0)).toBe(true);
   });
 
-  it("says pending when the other association has not answered: the money is held", async () => {
-    const { d } = deps([payment("pending")]);
-    expect(await payAcrossNow(d, draft())).toEqual({ kind: "pending", payment: payment("pending") });
+  it("says pending when the other association has not answered: the money is held, and what was sent is kept to ask again", async () => {
+    const { d, send } = deps([payment("pending")]);
+    expect(await payAcrossNow(d, draft())).toEqual({ kind: "pending", payment: payment("pending"), sent: bodyOf(send) });
+  });
+
+  it("learns a settled payment's outcome by sending it again as it was sent: paid, refused, or still pending when that answer is lost", async () => {
+    const sent = {
+      from: "custodial:alice",
+      server: SERVER,
+      walletId: "custodial:bob",
+      amount: "12.50",
+      payerAmount: "10.00",
+      memo: "",
+      key: "k",
+      signature: "s",
+    };
+    const frozen = refusal(ErrorCode.stateConflict, "This account is frozen.");
+    const { d, send } = deps([payment("committed"), frozen, new RequestFailedError("lost")]);
+    const pending = { payment: payment("pending"), sent };
+    expect(await settledOutcome(d, pending)).toEqual({ kind: "paid", payment: payment("committed") });
+    expect(bodyOf(send)).toEqual(sent);
+    expect(await settledOutcome(d, pending)).toEqual({ kind: "refused", message: frozen.msg });
+    expect(await settledOutcome(d, pending)).toEqual({ kind: "pending", ...pending });
+    expect(send).toHaveBeenCalledTimes(3);
   });
 
   it("asks a lost answer again with the very same body, and says unconfirmed when it stays lost", async () => {

@@ -6,6 +6,7 @@ import {
   canonicalCrossPaymentMessage,
   federationRoutes,
   type AccountEntry,
+  type BodyOf,
   type Msg,
   type ResponseOf,
 } from "@mutua/domain";
@@ -28,10 +29,13 @@ export interface CrossDraft {
   key: string;
 }
 
+/** What a payment across sends: the draft's amounts, signed when its wallet signs; sent again as it was. */
+export type CrossPayBody = BodyOf<"payAcross">;
+
 export type CrossOutcome =
   | { kind: "paid"; payment: CrossPayment }
-  /** The other association's answer was lost: the money is held until it is known. */
-  | { kind: "pending"; payment: CrossPayment }
+  /** The other association's answer was lost: the money is held until it is known. `sent` asks again for the outcome (settledOutcome). */
+  | { kind: "pending"; payment: CrossPayment; sent: CrossPayBody }
   | { kind: "canceled" }
   /** This server's answer was lost: whether anything was held is unknown. */
   | { kind: "unconfirmed" }
@@ -84,10 +88,10 @@ export async function payAcrossNow(deps: CrossPayDeps, d: CrossDraft): Promise<C
         privateKey.fill(0);
       }
     }
+    const sent: CrossPayBody = { ...body, ...signed };
     for (let attempt = 0; ; attempt++) {
       try {
-        const payment = await client.send("payAcross", federationRoutes.payAcross, { body: { ...body, ...signed } });
-        return payment.state === "committed" ? { kind: "paid", payment } : { kind: "pending", payment };
+        return outcomeOf(await client.send("payAcross", federationRoutes.payAcross, { body: sent }), sent);
       } catch (e) {
         if (e instanceof RequestFailedError && attempt < RETRY_DELAYS_MS.length) {
           await sleep(RETRY_DELAYS_MS[attempt]!);
@@ -97,16 +101,41 @@ export async function payAcrossNow(deps: CrossPayDeps, d: CrossDraft): Promise<C
       }
     }
   } catch (e) {
-    if (e instanceof OperationCanceled) return { kind: "canceled" };
-    if (e instanceof RequestFailedError) return { kind: "unconfirmed" };
-    if (e instanceof RefusedError) {
-      // A kept key that no longer matches the wallet: unlocked afresh next time.
-      if (e.code === ErrorCode.invalidSignature) deps.forgetWallet(d.from.id);
-      if (e.msg.id === FEDERATION_RATE_CHANGED) return { kind: "rateChanged" };
-      return { kind: "refused", message: e.msg };
-    }
-    console.error("payment across failed:", e);
-    return { kind: "refused", message: { id: M.transferUnexpected } };
+    return failureOf(deps, d.from.id, e);
+  }
+}
+
+const outcomeOf = (payment: CrossPayment, sent: CrossPayBody): CrossOutcome =>
+  payment.state === "committed" ? { kind: "paid", payment } : { kind: "pending", payment, sent };
+
+function failureOf(deps: Pick<CrossPayDeps, "forgetWallet">, walletId: string, e: unknown): CrossOutcome {
+  if (e instanceof OperationCanceled) return { kind: "canceled" };
+  if (e instanceof RequestFailedError) return { kind: "unconfirmed" };
+  if (e instanceof RefusedError) {
+    // A kept key that no longer matches the wallet: unlocked afresh next time.
+    if (e.code === ErrorCode.invalidSignature) deps.forgetWallet(walletId);
+    if (e.msg.id === FEDERATION_RATE_CHANGED) return { kind: "rateChanged" };
+    return { kind: "refused", message: e.msg };
+  }
+  console.error("payment across failed:", e);
+  return { kind: "refused", message: { id: M.transferUnexpected } };
+}
+
+/**
+ * The outcome of a pending payment whose movement no longer says pending (the server settled it):
+ * the same payment sent again, with its key, is answered from what this server recorded, without
+ * asking the other association: paid, or its refusal in the member's words. A lost answer here
+ * leaves it pending, to be asked again.
+ */
+export async function settledOutcome(
+  deps: Pick<CrossPayDeps, "client" | "forgetWallet">,
+  pending: { payment: CrossPayment; sent: CrossPayBody },
+): Promise<CrossOutcome> {
+  try {
+    return outcomeOf(await deps.client.send("payAcross", federationRoutes.payAcross, { body: pending.sent }), pending.sent);
+  } catch (e) {
+    if (e instanceof RequestFailedError) return { kind: "pending", ...pending };
+    return failureOf(deps, pending.sent.from, e);
   }
 }
 

@@ -39,7 +39,7 @@ const tx: TransactionView = {
   isReconversion: false,
   reconversionStatus: null,
   parts: [{ account: "main", amount: "-10.00" }],
-  crossing: { amount: "12.50", currency: "BBB", rate: "0.8" },
+  crossing: { amount: "12.50", currency: "BBB", rate: "0.8", state: "paid" },
 };
 
 const show = (t: TransactionView) =>
@@ -58,6 +58,36 @@ describe("a payment across another association's link, in the history's detail",
       "12.50 BBB, at 0.80 AAA for 1 BBB",
     );
     expect(screen.getByText("to Bob Durand (Association B)")).toBeTruthy();
+  });
+
+  it("is a receipt once paid: the success mark, the sent amount, the receipt's actions", () => {
+    const { container } = show(tx);
+    expect(container.ownerDocument.querySelector(".receipt-mark")).not.toBeNull();
+    screen.getByText("Sent 10.00 AAA");
+    screen.getByRole("button", { name: "Share receipt" });
+  });
+
+  it("while the other association's answer is not known: Pending, why, and no success mark nor receipt", () => {
+    const { container } = show({ ...tx, pending: true, crossing: { ...tx.crossing!, state: "pending" } });
+    screen.getByText("Pending");
+    screen.getByText("The other association has not confirmed this payment yet: your money is held until it does.");
+    expect(container.ownerDocument.querySelector(".receipt-mark")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Share receipt" })).toBeNull();
+  });
+
+  it("a payment the other association did not make: its hold says Not paid, its return Returned, neither a receipt", () => {
+    const returned = { ...tx.crossing!, state: "returned" as const };
+    show({ ...tx, crossing: returned });
+    screen.getByText("Not paid");
+    screen.getByText("The other association did not make this payment: your money came back to you.");
+    expect(screen.queryByRole("button", { name: "Share receipt" })).toBeNull();
+    cleanup();
+    const { container } = show({ ...tx, id: "tx_2", amount: "10.00", parts: [{ account: "main", amount: "10.00" }], crossing: returned });
+    screen.getByText("Returned");
+    screen.getByText("Returned 10.00 AAA");
+    screen.getByText("Your payment was not made: this is your money coming back.");
+    expect(screen.queryByText(/^Received/)).toBeNull();
+    expect(container.ownerDocument.querySelector(".receipt-mark")).toBeNull();
   });
 
   it("shows nothing of the kind for a local payment", () => {

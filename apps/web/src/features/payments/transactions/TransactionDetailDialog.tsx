@@ -9,6 +9,7 @@ import { CheckIcon, Icon } from "../../../ui/icons";
 import { subAccountLabel } from "../../wallets";
 import { useMe } from "../../../data/session";
 import { downloadReceiptPdf, receiptOf, shareReceipt } from "./receipt";
+import { movementState, movementStateLabel, type MovementState } from "./movement-state";
 import "./receipt.css";
 import "../../../ui/parts.css";
 
@@ -17,6 +18,8 @@ import "../../../ui/parts.css";
  * Each is also the movement's receipt, which the member can share or download: a success mark, the
  * amount, the other person, the memo and the time as a person says it ("Today, 13:15") head it;
  * the details below keep both names, the spec's exact date (YYYY-MM-DD HH:mm:ssZ) and the reference.
+ * A payment across not (or not yet) made has no success mark and no receipt: its state and why,
+ * instead (docs/federation.md "What the member sees").
  */
 export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: TransactionView; confirmation?: boolean; onClose: () => void }) {
   const { i18n } = useLingui();
@@ -26,6 +29,8 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
   const abs = (s: string) => fmt.apiAmount(s, { abs: true });
   const title = confirmation ? i18n._("Payment confirmation") : i18n._("Transaction details");
   const receipt = receiptOf(tx, me?.name ?? "", i18n, fmt);
+  const state = movementState(tx);
+  const stateLabel = movementStateLabel(i18n, state);
 
   const share = async () => {
     try {
@@ -56,18 +61,25 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
       }
     >
       <div className="receipt-head">
-        {/* Just paid: the mark draws itself (receipt.css), where the member allows motion. */}
-        <span className={confirmation ? "receipt-mark drawn" : "receipt-mark"} aria-hidden="true">
-          <Icon node={CheckIcon} />
-        </span>
+        {stateLabel ? (
+          <p className={`detail-state ${state}`}>{stateLabel}</p>
+        ) : (
+          // Just paid: the mark draws itself (receipt.css), where the member allows motion.
+          <span className={confirmation ? "receipt-mark drawn" : "receipt-mark"} aria-hidden="true">
+            <Icon node={CheckIcon} />
+          </span>
+        )}
         <p className="detail-amount">
-          {sent
-            ? i18n._("Sent {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })
-            : i18n._("Received {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })}
+          {state === "returned"
+            ? i18n._("Returned {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })
+            : sent
+              ? i18n._("Sent {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })
+              : i18n._("Received {amount} {currency}", { amount: abs(tx.amount), currency: tx.currency })}
         </p>
         <p className="receipt-person">{sent ? i18n._("to {name}", { name: receipt.to }) : i18n._("from {name}", { name: receipt.from })}</p>
         {tx.description && <p className="detail-memo">{tx.description}</p>}
         <SpokenWhen iso={tx.date} />
+        {state !== "done" && <p className="notice info detail-state-why">{stateWhy(i18n, state)}</p>}
       </div>
       {tx.parts.length > 1 && (
         <div className="detail-parts">
@@ -104,14 +116,28 @@ export function TransactionDetailDialog({ tx, confirmation, onClose }: { tx: Tra
         <dt>{i18n._("Reference")}</dt>
         <dd className="reference">{receipt.reference}</dd>
       </dl>
-      <div className="receipt-actions">
-        <button type="button" className="button small" onClick={() => void share()}>
-          {i18n._("Share receipt")}
-        </button>
-        <button type="button" className="button small" onClick={() => void download()}>
-          {i18n._("Download receipt")}
-        </button>
-      </div>
+      {state === "done" && (
+        <div className="receipt-actions">
+          <button type="button" className="button small" onClick={() => void share()}>
+            {i18n._("Share receipt")}
+          </button>
+          <button type="button" className="button small" onClick={() => void download()}>
+            {i18n._("Download receipt")}
+          </button>
+        </div>
+      )}
     </Dialog>
   );
+}
+
+/** Why a movement is not done, in the member's words. */
+function stateWhy(i18n: ReturnType<typeof useLingui>["i18n"], state: Exclude<MovementState, "done">): string {
+  switch (state) {
+    case "pending":
+      return i18n._("The other association has not confirmed this payment yet: your money is held until it does.");
+    case "notPaid":
+      return i18n._("The other association did not make this payment: your money came back to you.");
+    case "returned":
+      return i18n._("Your payment was not made: this is your money coming back.");
+  }
 }

@@ -2,7 +2,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import type { TransactionsQuery } from "@mutua/domain";
 import { useClient } from "../../../lib/context";
 import { MONEY } from "../../../lib/query-policy";
-import { transactionKeys, type TransactionFilter } from "../../../data/transactions";
+import { pollWhilePending, transactionKeys, type TransactionFilter } from "../../../data/transactions";
 
 // The history's pages: a module of their own, so that the paging code comes with the history,
 // not with every screen that knows the transactions' keys (the login page among them).
@@ -20,5 +20,7 @@ export function useTransactionPages(walletId: string, filter: TransactionFilter)
       }),
     getNextPageParam: (last) => last.next ?? undefined,
     meta: MONEY,
+    // Otherwise fetched again on the money's events only: a payment across settled makes none.
+    refetchInterval: (q) => pollWhilePending(false)(q.state.data?.pages.flatMap((p) => p.items)),
   });
 }
