@@ -57,17 +57,17 @@ describe("a movement in the history list", () => {
 
   it("a payment across in doubt: Pending, no check mark, the amount not coloured as spent", () => {
     const button = row({ ...tx, pending: true, crossing: { ...tx.crossing!, state: "pending" } });
-    expect(button.querySelector(".tx-state")!.textContent).toBe("Pending · ");
+    expect(button.querySelector(".tx-state")!.textContent).toBe("Pending");
     expect(screen.queryByLabelText("Processed")).toBeNull();
     expect(button.querySelector(".tx-amount")!.className).toBe("tx-amount pending");
   });
 
   it("a payment across the other association did not make: its hold Not paid, its return Returned, neither checked", () => {
     const returned = { ...tx.crossing!, state: "returned" as const };
-    expect(row({ ...tx, crossing: returned }).querySelector(".tx-state")!.textContent).toBe("Not paid · ");
+    expect(row({ ...tx, crossing: returned }).querySelector(".tx-state")!.textContent).toBe("Not paid");
     cleanup();
     const back = row({ ...tx, amount: "10.00", crossing: returned });
-    expect(back.querySelector(".tx-state")!.textContent).toBe("Returned · ");
+    expect(back.querySelector(".tx-state")!.textContent).toBe("Returned");
     expect(screen.queryByLabelText("Processed")).toBeNull();
   });
 });

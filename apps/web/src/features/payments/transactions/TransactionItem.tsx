@@ -37,7 +37,11 @@ export function TransactionItem({ tx, onOpen, arrived }: { tx: TransactionView; 
         )}
         <span className="tx-date">
           {/* First on the line, so that a narrow screen cuts the relative date rather than it. */}
-          {stateLabel && <span className={`tx-state ${state}`}>{stateLabel} · </span>}
+          {stateLabel && (
+            <>
+              <span className={`status tx-state ${state}`}>{stateLabel}</span>{" "}
+            </>
+          )}
           <time dateTime={tx.date}>{fmt.date(date)}</time> · {fmt.relative(date)}
           {!stateLabel && (
             <span className="tx-done" aria-label={i18n._("Processed")}>
