@@ -423,6 +423,7 @@ describe("the board's figures and books", () => {
       ownCurrencySymbol: "AAA",
       enabled: true,
       peerEnabled: true,
+      endings: [],
     });
     expect(atB).toEqual({
       linkId: (await links(b))[0]!.id,
@@ -434,6 +435,7 @@ describe("the board's figures and books", () => {
       ownCurrencySymbol: "BBB",
       enabled: true,
       peerEnabled: true,
+      endings: [],
     });
 
     // Alice (A) pays Bob (B) 2.50 BBB, 2.00 AAA: A owes 2.00 AAA more, which B holds; B issued 2.50 BBB against A.

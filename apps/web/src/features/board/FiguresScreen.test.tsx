@@ -143,6 +143,7 @@ describe("the trade balance with linked associations", () => {
     ownCurrencySymbol: "DL",
     enabled: true,
     peerEnabled: true,
+    endings: [],
   };
 
   it("shows, per link and as of now, what is held of their currency against the limit, what is owed them, and whether payments are on", () => {
