@@ -283,8 +283,11 @@ function Endings({ trade: t }: { trade: TradeBalance }) {
         {t.endings.map((e) => (
           <li key={e.paymentId}>
             <p>
-              {i18n._("{amount} ({peerAmount})", { amount: fmt.money(e.amount, t.ownCurrencySymbol), peerAmount: fmt.money(e.peerAmount, t.currencySymbol) })}
-              {", "}
+              <strong>
+                {i18n._("{amount} ({peerAmount})", { amount: fmt.money(e.amount, t.ownCurrencySymbol), peerAmount: fmt.money(e.peerAmount, t.currencySymbol) })}
+              </strong>
+            </p>
+            <p>
               {e.direction === "out"
                 ? i18n._("Ended by the owners after {days, plural, one {# day} other {# days}} without an answer from {name}", { days: e.days, name })
                 : i18n._("Ended by the owners of {name} after {days, plural, one {# day} other {# days}} without an answer from us", { days: e.days, name })}
