@@ -40,6 +40,7 @@ import { requestId, requestLogging } from "./http/logging";
 import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
+import { endingsOutboxStep } from "./services/federation/doubt";
 import { termsOutboxStep } from "./services/federation/link-terms";
 import { duesSteps } from "./services/association/dues-collect";
 import { duesRoutes } from "./routes/dues";
@@ -259,7 +260,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   };
   // Changes of a link's terms the other server has not received yet are sent again there (services/federation/link-terms.ts).
   const dueWork = new DueWork(
-    [...duesSteps(dues), standingOrdersStep(deps.db, timeZone), termsOutboxStep(peerNet(full.settings, deps.peerSeam), deps.db)],
+    [
+      ...duesSteps(dues),
+      standingOrdersStep(deps.db, timeZone),
+      termsOutboxStep(peerNet(full.settings, deps.peerSeam), deps.db),
+      endingsOutboxStep(peerNet(full.settings, deps.peerSeam), deps.db),
+    ],
     settings.duePollSeconds * 1000,
     (m) => app.log.error(m),
   );

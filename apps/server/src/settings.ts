@@ -132,8 +132,10 @@ export interface Settings {
    * addresses over HTTPS, the addresses that are not public FEDERATION_ALLOW_HOSTS names
    * (comma-separated), and this machine's loopback addresses, over plain HTTP too, when
    * FEDERATION_ALLOW_LOOPBACK_HTTP is set (tests, two associations' servers behind one proxy).
+   * `doubtDays` (FEDERATION_DOUBT_DAYS): how long a payment across stays in doubt, the other
+   * server silent, before the owners may end it and return the member's money.
    */
-  federation: { allowHosts: AllowedPeerHost[]; allowLoopbackHttp: boolean };
+  federation: { allowHosts: AllowedPeerHost[]; allowLoopbackHttp: boolean; doubtDays: number };
   /** The association's bank account, shown on transfer orders. */
   bank: { iban: string; bic: string; holder: string };
   limits: {
@@ -226,6 +228,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
         .filter(Boolean)
         .map(allowedPeerHost),
       allowLoopbackHttp: flag(env.FEDERATION_ALLOW_LOOPBACK_HTTP, false),
+      doubtDays: Math.max(1, int(env.FEDERATION_DOUBT_DAYS, 7)),
     },
     bank: { iban: env.BANK_IBAN ?? "", bic: env.BANK_BIC ?? "", holder: env.BANK_HOLDER ?? env.ASSOCIATION_NAME ?? "Association" },
     limits: {

@@ -412,6 +412,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   confirmFederationLink: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
   setFederationLinkTerms: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
   withdrawFederationInvitation: () => ({ params: { linkId: "fl_nothing_here_at_all" } }),
+  endFederationPayment: () => ({ params: { linkId: "fl_nothing_here_at_all", paymentId: "fp_0123456789abcdefghij" } }),
   federationServer: () => ({}),
   peerAcceptLink: () => ({
     body: {
@@ -448,6 +449,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
     body: { paymentId: "fp_0123456789abcdefghij", walletId: payeeWallet, amount: "1.00", payerAmount: "1.00", payer: { name: "X" }, memo: "" },
   }),
   peerPaymentState: () => ({ body: { paymentId: "fp_0123456789abcdefghij" } }),
+  peerPaymentEnded: () => ({ body: { paymentId: "fp_0123456789abcdefghij", days: 7 } }),
   // The directory: anybody reads the owner's listed business; each caller asks for, changes and
   // withdraws a profile of their own (the owner's stays as it was: ownerState); administrators
   // decide on a profile that does not exist; the steward saves the directory's settings.

@@ -448,6 +448,7 @@ describe("the board's figures and books", () => {
       ownCurrencySymbol: "AAA",
       enabled: true,
       peerEnabled: true,
+      endings: [],
     });
     expect(atB).toEqual({
       linkId: (await links(b))[0]!.id,
@@ -459,6 +460,7 @@ describe("the board's figures and books", () => {
       ownCurrencySymbol: "BBB",
       enabled: true,
       peerEnabled: true,
+      endings: [],
     });
 
     // Alice (A) pays Bob (B) 2.50 BBB, 2.00 AAA: A owes 2.00 AAA more, which B holds; B issued 2.50 BBB against A.

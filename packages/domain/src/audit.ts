@@ -13,6 +13,8 @@ export const PEER_AUDIT_ACTIONS = [
   "federation.peer_accepted",
   "federation.peer_confirmed",
   "federation.peer_terms_changed",
+  "federation.peer_payment_ended",
+  "federation.peer_ending_answered",
 ] as const satisfies readonly AuditAction[];
 
 /** Each code's kind: a code the server writes without one does not compile. */
@@ -63,6 +65,9 @@ const KIND_OF: Record<AuditAction, AuditKind> = {
   "federation.peer_accepted": "federation",
   "federation.peer_confirmed": "federation",
   "federation.peer_terms_changed": "federation",
+  "federation.payment_ended": "federation",
+  "federation.peer_payment_ended": "federation",
+  "federation.peer_ending_answered": "federation",
 };
 
 /** The codes of one kind, as the audit log's query filters on them. */

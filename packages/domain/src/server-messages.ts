@@ -115,6 +115,13 @@ export const SM = {
   federationPayeeUnknown: "This recipient does not exist in the other association.",
   federationTrustLimit: "This payment would take the balance between the two associations past the limit their boards set.",
   federationPaymentRefused: "The other association refused this payment: nothing was paid.",
+  // A payment in doubt ended by the owners (services/federation/doubt.ts).
+  federationPaymentNotFound: "This payment across does not exist.",
+  federationPaymentKnown: "This payment's outcome is known: only a payment still in doubt can be ended.",
+  federationPaymentAlreadyEnded: "This payment was already ended.",
+  federationPaymentTooRecent:
+    "A payment in doubt can be ended only after {days, plural, one {# day} other {# days}} without an answer from the other association.",
+  federationPaymentEndedByOwners: "The association's owners ended this payment, which the other association never answered: the money is back in your account.",
   // The marketplace (services/shops/offers.ts).
   offerNeedsAccount: "Choose one of your active accounts to be paid into.",
   offerExpiry: "Choose an expiry in the future, at most {max} days ahead.",

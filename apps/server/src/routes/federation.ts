@@ -12,6 +12,7 @@ import {
   previewInvitation,
   withdrawInvitation,
 } from "../services/federation/links";
+import { endPaymentInDoubt, paymentEndedByPeer, paymentsInDoubt } from "../services/federation/doubt";
 import { peerTermsChanged, setLinkTerms } from "../services/federation/link-terms";
 import { peerNet } from "../services/federation/peer-net";
 import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
@@ -22,7 +23,12 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;
   const net = peerNet(settings, deps.peerSeam);
   operation(app, deps, "federationServer", async () => describeServer(db, settings));
-  operation(app, deps, "listFederationLinks", async () => federationOverview(db, settings));
+  // The links, and the payments across them the owners may need to act on.
+  operation(app, deps, "listFederationLinks", async () => ({
+    ...(await federationOverview(db, settings)),
+    doubtDays: settings.federation.doubtDays,
+    payments: await paymentsInDoubt(db, settings.federation.doubtDays),
+  }));
   operation(app, deps, "createFederationInvitation", async ({ memberId }) => createInvitation(db, settings, memberId));
   operation(app, deps, "previewFederationInvitation", async ({ body }) => previewInvitation(db, settings, net, body.code));
   operation(app, deps, "acceptFederationInvitation", async ({ memberId, body }) => acceptInvitation(db, settings, net, memberId, body.code, body.terms));
@@ -37,6 +43,8 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
     await withdrawInvitation(db, memberId, params.linkId);
     return { ok: true as const };
   });
+  operation(app, deps, "endFederationPayment", async ({ memberId, params }) => endPaymentInDoubt(net, db, settings, memberId, params.linkId, params.paymentId));
+  operation(app, deps, "peerPaymentEnded", async ({ peer, body }) => paymentEndedByPeer(db, peer!, body));
   operation(app, deps, "quoteCrossPayment", async ({ body }) => quoteCrossPayment(net, db, body));
   operation(app, deps, "peerQuote", async ({ peer, body }) => quoteForPeer(db, peer!, body));
   operation(app, deps, "payAcross", async ({ memberId, body }) => payAcross(net, db, memberId, body));

@@ -77,6 +77,11 @@ export const adminRoutes = {
   setFederationLinkTerms: { method: "POST", path: "/api/admin/federation/links/:linkId/terms", access: "owner" },
   /** An invitation not answered yet, withdrawn: its code opens nothing any more. */
   withdrawFederationInvitation: { method: "POST", path: "/api/admin/federation/links/:linkId/withdraw", access: "owner" },
+  /**
+   * A payment across left in doubt past the stated time (FEDERATION_DOUBT_DAYS), the other server
+   * silent: ended by an owner of the payer's side, the member's money returned, the other side told.
+   */
+  endFederationPayment: { method: "POST", path: "/api/admin/federation/links/:linkId/payments/:paymentId/end", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

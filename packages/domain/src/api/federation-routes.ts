@@ -41,4 +41,10 @@ export const federationRoutes = {
    * (asked before it arrived, it is refused when it does). The payer's side asks when it lost the answer.
    */
   peerPaymentState: { method: "POST", path: "/api/federation/payments/state", access: "peer" },
+  /**
+   * The payer's side's owners ended a payment in doubt (this side silent past their stated time)
+   * and returned their member's money: this side records it and answers what it had done, aborted
+   * (it agrees; one never seen is refused from then on) or committed (a conflict for the boards).
+   */
+  peerPaymentEnded: { method: "POST", path: "/api/federation/payments/ended", access: "peer" },
 } as const satisfies Record<string, RouteSpec>;

@@ -62,6 +62,7 @@ export type FederationLink = ResponseOf<"createFederationInvitation">["link"];
 export type FederationServer = ResponseOf<"federationServer">;
 export type FederationOverview = ResponseOf<"listFederationLinks">;
 export type FederationInvitationPreview = ResponseOf<"previewFederationInvitation">;
+export type FederationDoubtfulPayment = ResponseOf<"endFederationPayment">;
 export type OfferView = ResponseOf<"getOffer">;
 export type ReportedOffer = ResponseOf<"listReportedOffers">[number];
 export type Directory = ResponseOf<"getDirectory">;

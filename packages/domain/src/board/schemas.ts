@@ -108,6 +108,25 @@ export const TradeBalance = z.object({
   /** Payments across are on at this end, and at the other's as it last said. */
   enabled: z.boolean(),
   peerEnabled: z.boolean(),
+  /**
+   * Payments in doubt the owners of the payer's side ended (docs/federation.md "Payments in
+   * doubt"), newest first: the member refunded there; the payee's side told (`waiting` until it
+   * answered), agreeing, or in conflict (it had paid its member: the two balances differ by the
+   * payment until the boards settle it).
+   */
+  endings: z.array(
+    z.object({
+      paymentId: z.string(),
+      /** out: our member paid and was refunded; in: their member paid ours. */
+      direction: z.enum(["out", "in"]),
+      /** In this side's currency, and in the other's. */
+      amount: AmountString,
+      peerAmount: AmountString,
+      at: z.string(),
+      days: z.number().int().min(0),
+      outcome: z.enum(["waiting", "agreed", "conflict"]),
+    }),
+  ),
 });
 
 export const Figures = z.object({

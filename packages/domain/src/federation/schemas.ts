@@ -64,7 +64,54 @@ export const FederationLink = z.object({
   createdAt: z.string(),
 });
 
-export const FederationOverview = z.object({ server: FederationServer, links: z.array(FederationLink) });
+/**
+ * What the owners ended of a payment in doubt, and what the other side said of it once told:
+ * `waiting` (not told yet: sent again until its server answers), `agreed` (it had never made the
+ * payment, and never will), `conflict` (it had made it: the member was paid there and refunded
+ * here, for the two boards to settle).
+ */
+export const FederationEnding = z.object({
+  at: z.string(),
+  /** Whole days between the hold and its end, without an answer from the other side. */
+  days: z.number().int().min(0),
+  outcome: z.enum(["waiting", "agreed", "conflict"]),
+});
+
+/**
+ * A payment across this side's owners may need to act on (docs/federation.md "Payments in doubt"):
+ * one this side's member made whose end is not known (`ended` null: the money still held), or one
+ * ended by the owners of the payer's side, with what became of it.
+ */
+export const FederationDoubtfulPayment = z.object({
+  id: z.string(),
+  linkId: z.string(),
+  /** out: this side's member paid (the payer's side); in: the other side's member paid this side's. */
+  direction: z.enum(["out", "in"]),
+  /** This side's member's name. */
+  member: z.string(),
+  /** In this side's currency, and in the other's. */
+  amount: AmountString,
+  peerAmount: AmountString,
+  createdAt: z.string(),
+  /** Whole days since the money was held. */
+  days: z.number().int().min(0),
+  /** From when an owner may end it (the hold's time plus the stated days). */
+  endableAt: z.string(),
+  /** An owner of this side may end it now: in doubt, out, past the stated time. */
+  endable: z.boolean(),
+  ended: FederationEnding.nullable(),
+});
+
+export const FederationOverview = z.object({
+  server: FederationServer,
+  links: z.array(FederationLink),
+  /** The days a payment must stay in doubt before the owners may end it (FEDERATION_DOUBT_DAYS). */
+  doubtDays: z.number().int().min(1),
+  /** The payments in doubt, and those ended by the owners, newest first. */
+  payments: z.array(FederationDoubtfulPayment),
+});
+
+export const FederationPaymentParams = z.object({ linkId: z.string().min(1).max(64), paymentId: z.string().min(1).max(64) });
 
 export const FederationInvitation = z.object({ link: FederationLink, code: z.string() });
 
@@ -159,6 +206,12 @@ export const PeerPaymentState = z.object({
   /** Why it was refused, in the payee's side's words; null when it committed, or was asked about before it arrived. */
   reason: z.string().nullable(),
 });
+
+/**
+ * The payer's side's owners ended a payment in doubt after `days` days without an answer: their
+ * member's money is returned. The payee's side answers what it had done (PeerPaymentState).
+ */
+export const PeerPaymentEndedBody = z.object({ paymentId: PaymentIdAcross, days: z.number().int().min(0).max(100_000) });
 
 /**
  * A member's payment to a member of a linked association: the quote's amounts (`amount` in the

@@ -196,6 +196,34 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
      WHERE l.state = 'active'
      ORDER BY l.peer_name, l.id`,
   );
+  // The payments in doubt its owners ended, of either side, each with what the other side said.
+  const { rows: endings } = await tx.query<{
+    link: string;
+    public_id: string;
+    direction: "out" | "in";
+    amount_cents: string | null;
+    peer_amount_cents: string | null;
+    ended_at: Date;
+    ended_after_days: number;
+    end_outcome: "agreed" | "conflict" | null;
+  }>(
+    `SELECT l.public_id AS link, fp.public_id, fp.direction, fp.amount_cents::text, fp.peer_amount_cents::text, fp.ended_at, fp.ended_after_days, fp.end_outcome
+       FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id
+      WHERE l.state = 'active' AND fp.ended_at IS NOT NULL
+      ORDER BY fp.ended_at DESC, fp.id DESC LIMIT 200`,
+  );
+  const endingsOf = (link: string) =>
+    endings
+      .filter((e) => e.link === link)
+      .map((e) => ({
+        paymentId: e.public_id,
+        direction: e.direction,
+        amount: formatCents(BigInt(e.amount_cents ?? "0")),
+        peerAmount: formatCents(BigInt(e.peer_amount_cents ?? "0")),
+        at: e.ended_at.toISOString(),
+        days: e.ended_after_days,
+        outcome: e.end_outcome ?? ("waiting" as const),
+      }));
   return rows.map((r) => ({
     linkId: r.public_id,
     association: r.peer_name ?? "",
@@ -206,6 +234,7 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
     ownCurrencySymbol: r.symbol,
     enabled: r.enabled,
     peerEnabled: r.peer_enabled ?? false,
+    endings: endingsOf(r.public_id),
   }));
 }
 

@@ -48,7 +48,7 @@ export interface PaymentRow {
   public_id: string;
   link_id: bigint;
   direction: "out" | "in";
-  state: "prepared" | "committed" | "aborted";
+  state: "prepared" | "committed" | "aborted" | "ended";
   wallet_id: string | null;
   peer_wallet_id: string | null;
   peer_member_name: string | null;
@@ -61,6 +61,10 @@ export interface PaymentRow {
   movement_id: bigint | null;
   refusal: string | null;
   checks: number;
+  created_at: Date;
+  ended_at: Date | null;
+  ended_after_days: number | null;
+  end_outcome: "agreed" | "conflict" | null;
 }
 
 /** How long after its hold a payment is first asked about, if its own request did not settle it: past the peer call's timeout. */
@@ -217,6 +221,8 @@ function verifySignature(payer: WalletRow, body: CrossPayBody, url: string, now:
 /** The member's answer for their payment: made, or still being asked about; a refused one is told as its refusal. */
 async function answer(db: Queryable, row: PaymentRow): Promise<CrossPayment> {
   if (row.state === "aborted") throw refusalOf(row.refusal);
+  // Its owners ended it after the other side stayed silent past the stated time: the money came back.
+  if (row.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentEndedByOwners });
   const { rows } = await db.query<{ peer_name: string | null; peer_currency_symbol: string | null; symbol: string; public_id: string }>(
     `SELECT l.peer_name, l.peer_currency_symbol, c.symbol, mv.public_id FROM federation_links l, movements mv JOIN currencies c ON c.id = mv.currency_id
       WHERE l.id = $1 AND mv.id = $2`,
@@ -331,7 +337,7 @@ async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", r
 }
 
 /** A transaction tried again when PostgreSQL asks to (a deadlock, a serialisation failure): nothing of it was written. */
-async function retried<T>(run: () => Promise<T>): Promise<T> {
+export async function retried<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await run();
@@ -343,8 +349,8 @@ async function retried<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The hold, back from the clearing wallet to the member, part for part. */
-async function returnHold(tx: Tx, row: PaymentRow): Promise<MovementRow> {
+/** The hold, back from the clearing wallet to the member, part for part, under its own idempotency key. */
+export async function returnHold(tx: Tx, row: PaymentRow, idempotencyKey = `return:${row.public_id}`): Promise<MovementRow> {
   const { rows: parts } = await tx.query<{ kind: SubAccount; amount: bigint; clearing: string }>(
     `SELECT a.kind, p.amount, mv.payee_wallet_id AS clearing FROM postings p JOIN accounts a ON a.id = p.account_id JOIN movements mv ON mv.id = p.movement_id
       WHERE p.movement_id = $1 AND a.wallet_id = mv.payee_wallet_id ORDER BY a.kind`,
@@ -357,7 +363,7 @@ async function returnHold(tx: Tx, row: PaymentRow): Promise<MovementRow> {
     parts: parts.map((p) => ({ account: p.kind, amount: p.amount })),
     senderMemo: "",
     recipientMemo: row.memo,
-    idempotencyKey: `return:${row.public_id}`,
+    idempotencyKey,
     initiatedBy: null,
   });
   return movement;
@@ -368,7 +374,7 @@ async function returnHold(tx: Tx, row: PaymentRow): Promise<MovementRow> {
  * their turns on it. A replaced link is asked about its payments still (the server that held it
  * may be waiting to know), and pays none.
  */
-async function lockedLinkOf(tx: Tx, signer: Signer, replacedToo = false): Promise<ActiveLink> {
+export async function lockedLinkOf(tx: Tx, signer: Signer, replacedToo = false): Promise<ActiveLink> {
   const { rows } = await tx.query<ActiveLink>(
     `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state IN ('active'${replacedToo ? ", 'replaced'" : ""}) FOR UPDATE`,
     [signer.publicKey],
@@ -377,7 +383,7 @@ async function lockedLinkOf(tx: Tx, signer: Signer, replacedToo = false): Promis
   return rows[0];
 }
 
-async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {
+export async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {
   const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE link_id = $1 AND direction = 'in' AND public_id = $2", [
     linkId,
     paymentId,

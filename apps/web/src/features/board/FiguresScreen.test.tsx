@@ -143,6 +143,7 @@ describe("the trade balance with linked associations", () => {
     ownCurrencySymbol: "DL",
     enabled: true,
     peerEnabled: true,
+    endings: [],
   };
 
   it("shows, per link and as of now, what is held of their currency against the limit, what is owed them, and whether payments are on", () => {
@@ -160,6 +161,29 @@ describe("the trade balance with linked associations", () => {
     expect((within(c).getByRole("meter") as HTMLMeterElement).value).toBe(0);
     expect(c.textContent).toContain("-5.00 of 150.00 BBB");
     expect(within(c).getByText("Payments across", { selector: "dt" }).nextElementSibling?.textContent).toBe("Off at our end");
+  });
+
+  it("lists the payments in doubt the owners ended, a conflict standing out for the boards to settle", () => {
+    const ending = { direction: "out" as const, amount: "2.00", peerAmount: "2.50", at: "2026-03-10T10:00:00Z" };
+    const endings = [
+      { ...ending, paymentId: "fp_conflict_payment_01", days: 10, outcome: "conflict" as const },
+      { ...ending, paymentId: "fp_agreed_payment_0001", days: 8, outcome: "agreed" as const },
+      { ...ending, paymentId: "fp_in_payment_0000001", direction: "in" as const, days: 9, outcome: "waiting" as const },
+    ];
+    render(wrap(<TradeView trade={[{ ...link, endings }]} />));
+    const b = screen.getByRole("region", { name: "Association B" });
+    within(b).getByText("Payments ended by the owners");
+    const items = within(b).getAllByRole("listitem");
+    expect(items.map((i) => i.textContent)).toEqual([
+      "2.00 DL (2.50 BBB)Ended by the owners after 10 days without an answer from Association B" +
+        "Association B had made this payment: its member was paid there and ours refunded here. A conflict for the two boards to settle.",
+      "2.00 DL (2.50 BBB)Ended by the owners after 8 days without an answer from Association B" +
+        "Association B agrees: it had not made this payment, and never will.",
+      "2.00 DL (2.50 BBB)Ended by the owners of Association B after 9 days without an answer from us" +
+        "Not yet told to Association B: it is told when its server answers.",
+    ]);
+    expect(within(items[0]!).getByRole("note")).toBeTruthy();
+    expect(within(items[1]!).queryByRole("note")).toBeNull();
   });
 
   it("is left out without a link", () => {

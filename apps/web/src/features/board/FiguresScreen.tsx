@@ -248,10 +248,57 @@ export function TradeView({ trade }: { trade: TradeBalance[] }) {
               <dt>{i18n._("Payments across")}</dt>
               <dd>{payments(t)}</dd>
             </dl>
+            <Endings trade={t} />
           </section>
         );
       })}
     </section>
+  );
+}
+
+/**
+ * The payments in doubt the owners of the payer's side ended with this link (docs/federation.md
+ * "Payments in doubt"): each with its amounts, after how many days, and what the payee's side
+ * said; a conflict (paid at one end, refunded at the other) stands out for the boards to settle.
+ */
+function Endings({ trade: t }: { trade: TradeBalance }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  if (t.endings.length === 0) return null;
+  const name = t.association;
+  const outcome = (e: TradeBalance["endings"][number]) => {
+    if (e.outcome === "waiting") return i18n._("Not yet told to {name}: it is told when its server answers.", { name });
+    if (e.direction === "in")
+      return e.outcome === "conflict"
+        ? i18n._("Our member had been paid, and theirs was refunded: a conflict for the two boards to settle.")
+        : i18n._("It had not been paid here, and never will be.");
+    return e.outcome === "conflict"
+      ? i18n._("{name} had made this payment: its member was paid there and ours refunded here. A conflict for the two boards to settle.", { name })
+      : i18n._("{name} agrees: it had not made this payment, and never will.", { name });
+  };
+  return (
+    <>
+      <h4>{i18n._("Payments ended by the owners")}</h4>
+      <ul className="figures-trade-endings">
+        {t.endings.map((e) => (
+          <li key={e.paymentId}>
+            <p>
+              <strong>
+                {i18n._("{amount} ({peerAmount})", { amount: fmt.money(e.amount, t.ownCurrencySymbol), peerAmount: fmt.money(e.peerAmount, t.currencySymbol) })}
+              </strong>
+            </p>
+            <p>
+              {e.direction === "out"
+                ? i18n._("Ended by the owners after {days, plural, one {# day} other {# days}} without an answer from {name}", { days: e.days, name })
+                : i18n._("Ended by the owners of {name} after {days, plural, one {# day} other {# days}} without an answer from us", { days: e.days, name })}
+            </p>
+            <p className={e.outcome === "conflict" ? "notice error" : "hint"} role={e.outcome === "conflict" ? "note" : undefined}>
+              {outcome(e)}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -33,6 +33,8 @@ const server = dalleServer;
 /** One DL is worth 1.5 of the common unit, one GON 1: 1 DL = 1.5 GON, both sides agreeing. */
 const overview: FederationOverview = {
   server,
+  doubtDays: 7,
+  payments: [],
   links: [
     {
       id: "l1",

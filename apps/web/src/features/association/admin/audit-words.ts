@@ -7,6 +7,7 @@ import { localizeAmounts } from "../../../lib/i18n";
 
 const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
 /** "What: detail" (in French "What : detail") when the entry has the detail, else "What". */
+const count = (v: unknown): number => (typeof v === "number" ? v : 0);
 const withDetail = (i18n: I18n, what: string, detail: string | null) => (detail ? i18n._("{action}: {detail}", { action: what, detail }) : what);
 
 /**
@@ -73,6 +74,33 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   "federation.peer_accepted": (i18n, e) => withDetail(i18n, i18n._("The other association accepted the link"), text(e.details.peer)),
   "federation.peer_confirmed": (i18n, e) => withDetail(i18n, i18n._("The other association confirmed the link"), text(e.details.peer)),
   "federation.peer_terms_changed": (i18n, e) => withDetail(i18n, i18n._("The other association changed its terms"), text(e.details.peer)),
+  "federation.payment_ended": (i18n, e) =>
+    i18n._("Payment ended by the owners after {days, plural, one {# day} other {# days}} without an answer from {name}: the money is returned to the member", {
+      days: count(e.details.days),
+      name: text(e.details.peer) ?? "",
+    }),
+  "federation.peer_payment_ended": (i18n, e) =>
+    e.details.outcome === "conflict"
+      ? i18n._(
+          "{name} ended a payment its member made after {days, plural, one {# day} other {# days}} without an answer, but our member had been paid: a conflict for the two boards to settle",
+          {
+            days: count(e.details.days),
+            name: text(e.details.peer) ?? "",
+          },
+        )
+      : i18n._(
+          "{name} ended a payment its member made after {days, plural, one {# day} other {# days}} without an answer: it had not been paid here, and never will be",
+          {
+            days: count(e.details.days),
+            name: text(e.details.peer) ?? "",
+          },
+        ),
+  "federation.peer_ending_answered": (i18n, e) =>
+    e.details.outcome === "conflict"
+      ? i18n._("{name} had made the payment we ended: our member was refunded and theirs paid, a conflict for the two boards to settle", {
+          name: text(e.details.peer) ?? "",
+        })
+      : i18n._("{name} agrees with the payment we ended: it had not made it", { name: text(e.details.peer) ?? "" }),
 };
 
 export function auditAction(i18n: I18n, e: AuditEntry): string {

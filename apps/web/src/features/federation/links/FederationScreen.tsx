@@ -7,6 +7,7 @@ import { toast } from "../../../lib/toast";
 import { Dialog, dialogAutofocus } from "../../../ui/Dialog";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { Skeleton } from "../../../ui/Skeleton";
+import { DoubtfulPayments } from "./DoubtfulPayments";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -191,6 +192,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           {i18n._("The two associations count different rates: no payment can cross until they agree.")}
         </p>
       )}
+      <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}

@@ -70,5 +70,13 @@ export function useFederationActions() {
       await qc.invalidateQueries({ queryKey: key });
     },
   });
-  return { invite, preview, accept, confirm, setTerms, withdraw };
+  // A payment in doubt past the stated days, ended: the member's money returned, the other side told.
+  const endPayment = useMutation({
+    mutationFn: (p: { linkId: string; paymentId: string }) => admin.call(client, "endFederationPayment", { params: p }),
+    onSuccess: async (ended) => {
+      qc.setQueryData<FederationOverview>(key, (o) => (o ? { ...o, payments: o.payments.map((p) => (p.id === ended.id ? ended : p)) } : o));
+      await qc.invalidateQueries({ queryKey: key });
+    },
+  });
+  return { invite, preview, accept, confirm, setTerms, withdraw, endPayment };
 }

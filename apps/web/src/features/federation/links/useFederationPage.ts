@@ -161,6 +161,8 @@ export function useFederationPage(overview: FederationOverview) {
   return {
     server: overview.server,
     links: overview.links,
+    /** The payments in doubt, and those ended by the owners: each link's card lists its own. */
+    payments: overview.payments,
     /** A link waits for this side's confirmation: that is the view's primary action, not a new invitation. */
     toConfirm: overview.links.some((l) => l.state === "accepted" && l.waitingFor === "us"),
     dialog,
