@@ -9,6 +9,7 @@ import {
   FEDERATION_LINK_STATES,
   FEDERATION_PAYMENT_DIRECTIONS,
   FEDERATION_PAYMENT_STATES,
+  FEDERATION_END_OUTCOMES,
   HELD_WALLET_RELEASES,
   LIMITS,
   LOGO_TYPES,
@@ -90,6 +91,7 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "federation_links.state": FEDERATION_LINK_STATES,
   "federation_payments.direction": FEDERATION_PAYMENT_DIRECTIONS,
   "federation_payments.state": FEDERATION_PAYMENT_STATES,
+  "federation_payments.end_outcome": FEDERATION_END_OUTCOMES,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */

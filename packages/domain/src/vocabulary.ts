@@ -22,7 +22,10 @@ export const FEDERATION_LINK_ROLES = ["inviter", "invitee"] as const;
 export const FEDERATION_LINK_STATES = ["invited", "accepted", "active", "replaced"] as const;
 /** A payment across a link as one side knows it: paid by this side's member (out) or to one (in), and where it stands. */
 export const FEDERATION_PAYMENT_DIRECTIONS = ["out", "in"] as const;
-export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted"] as const;
+export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted", "ended"] as const;
+/** What the other side answered when told that this side's owners ended a payment in doubt: it had not made it (agreed), or had (conflict). */
+export const FEDERATION_END_OUTCOMES = ["agreed", "conflict"] as const;
+export type FederationEndOutcome = (typeof FEDERATION_END_OUTCOMES)[number];
 
 /** A member's wallet, or one of the association's own: issuance (where money is created) and safe (where reconverted money goes). */
 /** A clearing wallet is the association's side of a link with another association (docs/federation.md). */

@@ -1,4 +1,4 @@
-import { ErrorCode, formatCents, SM, type FederationDoubtfulPayment } from "@mutua/domain";
+import { ErrorCode, formatCents, SM, type FederationDoubtfulPayment, type FederationEndOutcome } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
@@ -23,7 +23,7 @@ import type { Signer } from "./signed-messages";
  * on both sides for the boards to settle, rather than anything paid twice or taken back.
  */
 
-type Outcome = "agreed" | "conflict";
+type Outcome = FederationEndOutcome;
 
 interface ViewRow {
   public_id: string;
