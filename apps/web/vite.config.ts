@@ -86,11 +86,11 @@ export default defineConfig({
             {
               name: "member-common",
               // Small modules that import nothing and that every signed-in screen starts with
-              // (accounts' and stages' names, the domain's amounts and closed lists): one file
+              // (accounts' and stages' names, where a movement stands, the domain's amounts and closed lists): one file
               // instead of four, each of which cost the dashboard its own exports and header.
               // Leaves only, and nothing of what they import brought along: a module the login page
               // shares would take this file into it.
-              test: /[\\/]src[\\/](features[\\/]wallets[\\/]accounts[\\/]labels|features[\\/]payments[\\/]reconversion[\\/]stages|money|vocabulary)\.ts$/,
+              test: /[\\/]src[\\/](features[\\/]wallets[\\/]accounts[\\/]labels|features[\\/]payments[\\/]reconversion[\\/]stages|features[\\/]payments[\\/]transactions[\\/]movement-state|money|vocabulary)\.ts$/,
               includeDependenciesRecursively: false,
               priority: 5,
             },

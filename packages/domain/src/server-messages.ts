@@ -119,8 +119,7 @@ export const SM = {
   federationPaymentNotFound: "This payment across does not exist.",
   federationPaymentKnown: "This payment's outcome is known: only a payment still in doubt can be ended.",
   federationPaymentAlreadyEnded: "This payment was already ended.",
-  federationPaymentTooRecent:
-    "A payment in doubt can be ended only after {days, plural, one {# day} other {# days}} without an answer from the other association.",
+  federationPaymentTooRecent: "A payment in doubt can be ended only once the other association has not answered it for the days this server waits: {days}.",
   federationPaymentEndedByOwners: "The association's owners ended this payment, which the other association never answered: the money is back in your account.",
   // The marketplace (services/shops/offers.ts).
   offerNeedsAccount: "Choose one of your active accounts to be paid into.",

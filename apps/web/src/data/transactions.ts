@@ -32,10 +32,8 @@ export const RECENT_COUNT = 5;
 export const PENDING_POLL_MS = 5_000;
 
 /** The refetch interval of a list: PENDING_POLL_MS while it shows a pending movement, else `every`. */
-export const pollWhilePending =
-  (every: number | false) =>
-  (items: readonly { pending: boolean }[] | undefined): number | false =>
-    items?.some((t) => t.pending) ? PENDING_POLL_MS : every;
+export const pollWhilePending = (every: number | false, items: readonly { pending: boolean }[] | undefined): number | false =>
+  items?.some((t) => t.pending) ? PENDING_POLL_MS : every;
 
 /** docs/spec.md §2: the dashboard's last 5 transactions, refreshed every transactionsRefreshInterval seconds. */
 export function useRecentTransactions(walletId: string | undefined) {
@@ -47,7 +45,7 @@ export function useRecentTransactions(walletId: string | undefined) {
     enabled: Boolean(walletId),
     queryFn: async () => (await client.call("getTransactions", { params: { walletId: walletId! }, query: { limit: RECENT_COUNT } })).items,
     meta: MONEY_KEPT_OFFLINE,
-    refetchInterval: (q) => pollWhilePending(every)(q.state.data),
+    refetchInterval: (q) => pollWhilePending(every, q.state.data),
     refetchIntervalInBackground: false,
   });
 }

@@ -14,6 +14,7 @@ import { dayOf, PRESETS, type Period, type Preset } from "./periods";
 import { useBoardLocales, useFiguresScreen, type FiguresScreenState } from "./useFiguresScreen";
 import "./board.css";
 import "../../ui/parts.css";
+import { dayCount } from "../../lib/day-count";
 
 // uPlot comes with the chart, loaded by this screen only: never on the login page or the dashboard
 // (bench/budgets.json). Without it (the connection dropped), the table still gives every figure.
@@ -289,8 +290,8 @@ function Endings({ trade: t }: { trade: TradeBalance }) {
             </p>
             <p>
               {e.direction === "out"
-                ? i18n._("Ended by the owners after {days, plural, one {# day} other {# days}} without an answer from {name}", { days: e.days, name })
-                : i18n._("Ended by the owners of {name} after {days, plural, one {# day} other {# days}} without an answer from us", { days: e.days, name })}
+                ? i18n._("Ended by the owners after {days} without an answer from {name}", { days: dayCount(i18n, e.days), name })
+                : i18n._("Ended by the owners of {name} after {days} without an answer from us", { days: dayCount(i18n, e.days), name })}
             </p>
             <p className={e.outcome === "conflict" ? "notice error" : "hint"} role={e.outcome === "conflict" ? "note" : undefined}>
               {outcome(e)}

@@ -2,6 +2,7 @@ import type { I18n } from "@lingui/core";
 import type { AuditAction, AuditEntry, AuditKind, ReconversionView } from "@mutua/domain";
 import { stageLabel, STAGES } from "../../payments";
 import { localizeAmounts } from "../../../lib/i18n";
+import { dayCount } from "../../../lib/day-count";
 
 /** The audit log's words: what each action was, the kinds it is filtered by, who did it. */
 
@@ -75,26 +76,20 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   "federation.peer_confirmed": (i18n, e) => withDetail(i18n, i18n._("The other association confirmed the link"), text(e.details.peer)),
   "federation.peer_terms_changed": (i18n, e) => withDetail(i18n, i18n._("The other association changed its terms"), text(e.details.peer)),
   "federation.payment_ended": (i18n, e) =>
-    i18n._("Payment ended by the owners after {days, plural, one {# day} other {# days}} without an answer from {name}: the money is returned to the member", {
-      days: count(e.details.days),
+    i18n._("Payment ended by the owners after {days} without an answer from {name}: the money is returned to the member", {
+      days: dayCount(i18n, count(e.details.days)),
       name: text(e.details.peer) ?? "",
     }),
   "federation.peer_payment_ended": (i18n, e) =>
     e.details.outcome === "conflict"
-      ? i18n._(
-          "{name} ended a payment its member made after {days, plural, one {# day} other {# days}} without an answer, but our member had been paid: a conflict for the two boards to settle",
-          {
-            days: count(e.details.days),
-            name: text(e.details.peer) ?? "",
-          },
-        )
-      : i18n._(
-          "{name} ended a payment its member made after {days, plural, one {# day} other {# days}} without an answer: it had not been paid here, and never will be",
-          {
-            days: count(e.details.days),
-            name: text(e.details.peer) ?? "",
-          },
-        ),
+      ? i18n._("{name} ended a payment its member made after {days} without an answer, but our member had been paid: a conflict for the two boards to settle", {
+          days: dayCount(i18n, count(e.details.days)),
+          name: text(e.details.peer) ?? "",
+        })
+      : i18n._("{name} ended a payment its member made after {days} without an answer: it had not been paid here, and never will be", {
+          days: dayCount(i18n, count(e.details.days)),
+          name: text(e.details.peer) ?? "",
+        }),
   "federation.peer_ending_answered": (i18n, e) =>
     e.details.outcome === "conflict"
       ? i18n._("{name} had made the payment we ended: our member was refunded and theirs paid, a conflict for the two boards to settle", {

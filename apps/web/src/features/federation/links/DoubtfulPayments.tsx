@@ -7,6 +7,7 @@ import { useFormat } from "../../../lib/format";
 import { toast } from "../../../lib/toast";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { useFederationActions } from "./queries";
+import { dayCount } from "../../../lib/day-count";
 
 interface Props {
   linkId: string;
@@ -114,9 +115,7 @@ function Payment({
         <Ending payment={p} name={name} />
       ) : (
         <>
-          <p className="federation-doubt-age">
-            {i18n._("Money held for {days, plural, one {# day} other {# days}}, without an answer from {name}", { days: p.days, name })}
-          </p>
+          <p className="federation-doubt-age">{i18n._("Money held for {days}, without an answer from {name}", { days: dayCount(i18n, p.days), name })}</p>
           {p.endable ? (
             <button type="button" className="button small" onClick={onEnd}>
               {i18n._("End this payment")}
@@ -136,8 +135,8 @@ function Ending({ payment: p, name }: { payment: FederationDoubtfulPayment; name
   const e = p.ended!;
   const ended =
     p.direction === "out"
-      ? i18n._("Ended by the owners after {days, plural, one {# day} other {# days}} without an answer from {name}", { days: e.days, name })
-      : i18n._("Ended by the owners of {name} after {days, plural, one {# day} other {# days}} without an answer from us", { days: e.days, name });
+      ? i18n._("Ended by the owners after {days} without an answer from {name}", { days: dayCount(i18n, e.days), name })
+      : i18n._("Ended by the owners of {name} after {days} without an answer from us", { days: dayCount(i18n, e.days), name });
   return (
     <>
       <p className="federation-doubt-ended">{ended}</p>

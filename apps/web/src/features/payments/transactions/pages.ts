@@ -21,6 +21,10 @@ export function useTransactionPages(walletId: string, filter: TransactionFilter)
     getNextPageParam: (last) => last.next ?? undefined,
     meta: MONEY,
     // Otherwise fetched again on the money's events only: a payment across settled makes none.
-    refetchInterval: (q) => pollWhilePending(false)(q.state.data?.pages.flatMap((p) => p.items)),
+    refetchInterval: (q) =>
+      pollWhilePending(
+        false,
+        q.state.data?.pages.flatMap((p) => p.items),
+      ),
   });
 }
