@@ -7,8 +7,8 @@ import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
 import { LOOPBACK, lossyProxy, startGonette, type LossyProxy } from "./support/federation";
-import { answer, english, signInWords } from "./pages/app";
-import { askToAcceptInvitation, askToConfirmLink, closeInvitation, firstLink, invite, openLinkedAssociations, typeAcceptanceTerms } from "./pages/federation";
+import { english, signInWords } from "./pages/app";
+import { openLinkedAssociations, linkFromConsoles } from "./pages/federation";
 import { openTransaction, recentTransaction } from "./pages/history";
 import { DEMO_PASSWORD, signIn, signInToDashboard } from "./pages/members";
 
@@ -66,17 +66,7 @@ describe("a payment across whose answer is lost", () => {
     const bee = await owner(proxy.url, { phone: true });
     try {
       // The link, from the owners' consoles: one GON is worth 0.8 of the unit, one DL 1.
-      const codeField = await invite(a.page);
-      await expect.poll(() => codeField.inputValue()).toMatch(/^MUTUA-LINK:/);
-      const code = await codeField.inputValue();
-      await closeInvitation(a.page);
-      const { dialog } = await askToAcceptInvitation(bee.page, code);
-      await typeAcceptanceTerms(dialog, { currency: "GON", theirCurrency: "DL", ours: "0.8", theirs: "1", most: "150" });
-      await answer(dialog, "Accept the invitation");
-      await bee.page.getByText("Waiting for the other association to confirm").waitFor();
-      await a.page.reload();
-      await answer(await askToConfirmLink(a.page, firstLink(a.page)), "Confirm the link");
-      await firstLink(a.page).getByText("Linked", { exact: true }).waitFor();
+      await linkFromConsoles(a.page, bee.page, { currency: "GON", theirCurrency: "DL", ours: "0.8", theirs: "1", most: "150" });
     } finally {
       await a.context.close();
       await bee.context.close();

@@ -8,18 +8,8 @@ import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
 import { LOOPBACK, startGonette } from "./support/federation";
-import { answer, english, signInWords } from "./pages/app";
-import {
-  askToAcceptInvitation,
-  typeAcceptanceTerms,
-  askToConfirmLink,
-  changeTerms,
-  closeInvitation,
-  firstLink,
-  invite,
-  openLinkedAssociations,
-  payAcross,
-} from "./pages/federation";
+import { english, signInWords } from "./pages/app";
+import { changeTerms, firstLink, openLinkedAssociations, payAcross, linkFromConsoles } from "./pages/federation";
 import { DEMO_PASSWORD, signIn, signInToDashboard } from "./pages/members";
 import { qrText, scanToPay } from "./pages/qr";
 import { openTill, paidSale, typeOnKeypad } from "./pages/till";
@@ -71,17 +61,7 @@ describe("the rate changes between the quote and the Pay", () => {
     let camera: Awaited<ReturnType<typeof launchCameraBrowser>> | undefined;
     try {
       // The link, from the owners' consoles: one GON is worth 0.8 of the unit, one DL 1.
-      const codeField = await invite(a.page);
-      await expect.poll(() => codeField.inputValue()).toMatch(/^MUTUA-LINK:/);
-      const code = await codeField.inputValue();
-      await closeInvitation(a.page);
-      const { dialog } = await askToAcceptInvitation(bee.page, code);
-      await typeAcceptanceTerms(dialog, { currency: "GON", theirCurrency: "DL", ours: "0.8", theirs: "1", most: "150" });
-      await answer(dialog, "Accept the invitation");
-      await bee.page.getByText("Waiting for the other association to confirm").waitFor();
-      await a.page.reload();
-      await answer(await askToConfirmLink(a.page, firstLink(a.page)), "Confirm the link");
-      await firstLink(a.page).getByText("Linked", { exact: true }).waitFor();
+      await linkFromConsoles(a.page, bee.page, { currency: "GON", theirCurrency: "DL", ours: "0.8", theirs: "1", most: "150" });
       await bee.page.reload();
       await firstLink(bee.page).getByText("Linked", { exact: true }).waitFor();
 

@@ -1,5 +1,6 @@
 import type { Locator, Page } from "playwright-core";
-import { english, goTo, screenTitle, type Words } from "./app";
+import { expect } from "vitest";
+import { answer, english, goTo, screenTitle, type Words } from "./app";
 
 /**
  * Linking two associations as a page model: an owner's linked associations (inviting another,
@@ -67,6 +68,24 @@ export async function typeAcceptanceTerms(dialog: Locator, terms: Terms, t: Word
   await dialog.getByLabel(t("1 {currency} is worth", { currency: terms.currency })).fill(terms.ours);
   await dialog.getByLabel(t("1 {currency} is worth", { currency: terms.theirCurrency })).fill(terms.theirs);
   await dialog.getByLabel(t("Most of their currency we hold")).fill(terms.most);
+}
+
+/**
+ * A links to B from the owners' consoles, each already on *Linked associations*: A invites, B
+ * accepts with `terms`, A confirms; once A's console says Linked.
+ */
+export async function linkFromConsoles(a: Page, b: Page, terms: Terms): Promise<void> {
+  const codeField = await invite(a);
+  await expect.poll(() => codeField.inputValue()).toMatch(/^MUTUA-LINK:/);
+  const code = await codeField.inputValue();
+  await closeInvitation(a);
+  const { dialog } = await askToAcceptInvitation(b, code);
+  await typeAcceptanceTerms(dialog, terms);
+  await answer(dialog, "Accept the invitation");
+  await b.getByText("Waiting for the other association to confirm").waitFor();
+  await a.reload();
+  await answer(await askToConfirmLink(a, firstLink(a)), "Confirm the link");
+  await firstLink(a).getByText("Linked", { exact: true }).waitFor();
 }
 
 /** Confirm the link, on a link the other association accepted: the question, with the terms offered. */
