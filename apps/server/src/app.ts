@@ -40,8 +40,9 @@ import { requestId, requestLogging } from "./http/logging";
 import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
-import { endingsOutboxStep } from "./services/federation/doubt";
-import { termsOutboxStep } from "./services/federation/link-terms";
+import { endingTeller } from "./services/federation/doubt";
+import { termsTeller } from "./services/federation/link-terms";
+import { outboxStep } from "./services/federation/peer-outbox";
 import { duesSteps } from "./services/association/dues-collect";
 import { duesRoutes } from "./routes/dues";
 import { scheduleLedgerChecks } from "./services/board/ledger-health";
@@ -258,13 +259,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     defaultLanguage: full.defaultLanguage,
     retrySeconds: settings.duePollSeconds,
   };
-  // Changes of a link's terms the other server has not received yet are sent again there (services/federation/link-terms.ts).
+  // What the other server of a link has not acknowledged yet is told again (services/federation/peer-outbox.ts).
   const dueWork = new DueWork(
     [
       ...duesSteps(dues),
       standingOrdersStep(deps.db, timeZone),
-      termsOutboxStep(peerNet(full.settings, deps.peerSeam), deps.db),
-      endingsOutboxStep(peerNet(full.settings, deps.peerSeam), deps.db),
+      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller }),
     ],
     settings.duePollSeconds * 1000,
     (m) => app.log.error(m),

@@ -77,7 +77,7 @@ const audited = async (s: Side, action: string) =>
 
 /** The ending told to B now (the due work's step, its wait cut short), until A recorded B's answer. */
 async function tellNow(id: string) {
-  await a.db.query("UPDATE federation_endings_outbox SET next_try_at = now()");
+  await a.db.query("UPDATE federation_outbox SET next_try_at = now()");
   await tellEnding(netOf(a), a.db, "due");
   // The due work of A's server may be telling it at the same moment (it wakes when money moves): its answer counts the same.
   await vi.waitFor(async () => expect((await rowAt(a, id)).end_outcome).not.toBeNull(), { timeout: 15_000 });
@@ -153,7 +153,7 @@ describe("ending a payment in doubt", () => {
     expect(await rowAt(b, id)).toMatchObject({ direction: "in", state: "aborted", ended_after_days: 8, end_outcome: "agreed" });
     expect(await audited(b, "federation.peer_payment_ended")).toEqual([expect.objectContaining({ payment: id, days: 8, outcome: "agreed" })]);
     expect(await audited(a, "federation.peer_ending_answered")).toEqual([expect.objectContaining({ payment: id, outcome: "agreed" })]);
-    expect(await a.db.query("SELECT 1 FROM federation_endings_outbox")).toMatchObject({ rowCount: 0 });
+    expect(await a.db.query("SELECT 1 FROM federation_outbox WHERE kind = 'ending'")).toMatchObject({ rowCount: 0 });
     const late = await signedCall(b, await federationKey(a.db), "peerPay", {
       paymentId: id,
       walletId: bobWallet,

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { routes, SM, type FederationTerms } from "@mutua/domain";
-import { retryAfterSeconds, tellTerms } from "../src/services/federation/link-terms";
+import { tellTerms } from "../src/services/federation/link-terms";
+import { retryAfterSeconds } from "../src/services/federation/peer-outbox";
 import { federationKey } from "../src/services/federation/server-key";
 import type { PeerRequest } from "../src/services/federation/peer-net";
 import { auditActions, links, linkSides, netOf, restart, side, signedCall, sidesOfThisFile, stop, TERMS_A, wire, type Side } from "./federation-sides";
@@ -26,7 +27,7 @@ beforeAll(async () => {
 const outbox = async () =>
   (
     await a.db.query<{ attempts: number; due: boolean; last_error: string | null }>(
-      "SELECT attempts, next_try_at <= now() AS due, last_error FROM federation_terms_outbox",
+      "SELECT attempts, next_try_at <= now() AS due, last_error FROM federation_outbox WHERE kind = 'terms'",
     )
   ).rows;
 const termsPath = routes.peerLinkTerms.path;
@@ -72,7 +73,7 @@ describe("terms changed while the other server is down", () => {
       return answer;
     };
     // Its time come (the database's clock, as every instance reads it).
-    await a.db.query("UPDATE federation_terms_outbox SET next_try_at = now()");
+    await a.db.query("UPDATE federation_outbox SET next_try_at = now()");
     expect(await tellTerms(netOf(a), a.db, "due")).toBe(true);
     expect(await tellTerms(netOf(a), a.db, "due")).toBe(false);
     expect(delivered).toEqual([200]);

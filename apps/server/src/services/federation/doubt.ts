@@ -2,11 +2,10 @@ import { ErrorCode, formatCents, SM, type FederationDoubtfulPayment, type Federa
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
-import type { DueStep } from "../platform/due-work";
 import { Refusal } from "../platform/errors";
-import { retryAfterSeconds } from "./link-terms";
 import { callPeer } from "./peer-client";
 import type { PeerNet } from "./peer-net";
+import { tellOne, toTell, type Teller, type Which } from "./peer-outbox";
 import { incoming, lockedLinkOf, retried, returnHold, type PaymentRow } from "./payments";
 import { federationKey } from "./server-key";
 import type { Signer } from "./signed-messages";
@@ -127,7 +126,7 @@ export async function endPaymentInDoubt(
          WHERE id = $1`,
         [row.id, back.id, memberId, row.age_days],
       );
-      await tx.query("INSERT INTO federation_endings_outbox (payment_id) VALUES ($1)", [row.id]);
+      await toTell(tx, row.link_id, "ending", String(row.id));
       await audit(tx, memberId, "federation.payment_ended", linkId, {
         peer: row.peer_name,
         payment: row.public_id,
@@ -136,11 +135,11 @@ export async function endPaymentInDoubt(
         peerAmount: formatCents(row.peer_amount_cents!),
         transaction: back.public_id,
       });
-      return row.id;
+      return { id: row.id, linkId: row.link_id };
     }),
   );
-  await tellEnding(net, db, { paymentId: id });
-  return paymentView(db, id, doubtDays);
+  await tellEnding(net, db, { linkId: id.linkId, kind: "ending", subject: String(id.id) });
+  return paymentView(db, id.id, doubtDays);
 }
 
 /**
@@ -181,64 +180,35 @@ export async function paymentEndedByPeer(db: Db, signer: Signer, body: { payment
   });
 }
 
-/** The due work's step: one ending the other side has not acknowledged, told (or its next try pushed back). */
-export function endingsOutboxStep(net: PeerNet, db: Db): DueStep {
-  return { name: "payments ended told to linked servers", step: () => tellEnding(net, db, "due") };
-}
-
 /**
- * Tells the other side of one ended payment that it was ended, in a transaction of its own: its
- * outbox row claimed `FOR UPDATE SKIP LOCKED` (one due now, or the given payment's: an owner's
- * ending is told at once), so no two instances tell it at once and one that dies mid-way leaves
- * it due. Its answer is recorded on the payment with its audit entry, and the row removed; no
- * answer or a refusal pushes the next try back (10 s, 20 s... every 15 minutes). True when it
- * found a row.
+ * Tells the other side of one ended payment that it was ended (peer-outbox.ts claims its row), and
+ * records its answer on the payment with its audit entry.
  */
-export async function tellEnding(net: PeerNet, db: Db, which: "due" | { paymentId: bigint }): Promise<boolean> {
-  return inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<{ payment_id: bigint; attempts: number }>(
-      which === "due"
-        ? "SELECT payment_id, attempts FROM federation_endings_outbox WHERE next_try_at <= now() ORDER BY next_try_at LIMIT 1 FOR UPDATE SKIP LOCKED"
-        : "SELECT payment_id, attempts FROM federation_endings_outbox WHERE payment_id = $1 FOR UPDATE SKIP LOCKED",
-      which === "due" ? [] : [which.paymentId],
-    );
-    const due = rows[0];
-    if (!due) return false;
-    const { rows: found } = await tx.query<{
-      public_id: string;
-      ended_after_days: number;
-      link_public_id: string;
-      peer_name: string | null;
-      peer_url: string;
-      peer_key: Buffer;
-    }>(
-      `SELECT fp.public_id, fp.ended_after_days, l.public_id AS link_public_id, l.peer_name, l.peer_url, l.peer_key
-         FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id WHERE fp.id = $1 AND fp.state = 'ended' AND fp.end_outcome IS NULL`,
-      [due.payment_id],
-    );
-    const p = found[0];
-    if (!p) {
-      await tx.query("DELETE FROM federation_endings_outbox WHERE payment_id = $1", [due.payment_id]);
-      return true;
-    }
-    let answer;
-    try {
-      answer = await callPeer(net, await federationKey(tx), p.peer_url, p.peer_key.toString("base64url"), "peerPaymentEnded", {
-        paymentId: p.public_id,
-        days: p.ended_after_days,
-      });
-    } catch (e) {
-      const reason = e instanceof Refusal ? e.msg.id : SM.federationPeerUnreachable;
-      await tx.query(
-        "UPDATE federation_endings_outbox SET attempts = attempts + 1, next_try_at = now() + make_interval(secs => $2), last_error = $3 WHERE payment_id = $1",
-        [due.payment_id, retryAfterSeconds(due.attempts), reason],
-      );
-      return true;
-    }
-    const outcome: Outcome = answer.state === "committed" ? "conflict" : "agreed";
-    await tx.query("UPDATE federation_payments SET end_outcome = $2, updated_at = now() WHERE id = $1", [due.payment_id, outcome]);
-    await tx.query("DELETE FROM federation_endings_outbox WHERE payment_id = $1", [due.payment_id]);
-    await audit(tx, null, "federation.peer_ending_answered", p.link_public_id, { peer: p.peer_name, payment: p.public_id, days: p.ended_after_days, outcome });
-    return true;
+export const endingTeller: Teller = async (tx, net, item) => {
+  const { rows: found } = await tx.query<{
+    id: bigint;
+    public_id: string;
+    ended_after_days: number;
+    link_public_id: string;
+    peer_name: string | null;
+    peer_url: string;
+    peer_key: Buffer;
+  }>(
+    `SELECT fp.id, fp.public_id, fp.ended_after_days, l.public_id AS link_public_id, l.peer_name, l.peer_url, l.peer_key
+       FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id WHERE fp.id = $1 AND fp.state = 'ended' AND fp.end_outcome IS NULL`,
+    [item.subject],
+  );
+  const p = found[0];
+  if (!p) return "moot";
+  const answer = await callPeer(net, await federationKey(tx), p.peer_url, p.peer_key.toString("base64url"), "peerPaymentEnded", {
+    paymentId: p.public_id,
+    days: p.ended_after_days,
   });
-}
+  const outcome: Outcome = answer.state === "committed" ? "conflict" : "agreed";
+  await tx.query("UPDATE federation_payments SET end_outcome = $2, updated_at = now() WHERE id = $1", [p.id, outcome]);
+  await audit(tx, null, "federation.peer_ending_answered", p.link_public_id, { peer: p.peer_name, payment: p.public_id, days: p.ended_after_days, outcome });
+  return "told";
+};
+
+/** Tells one ending: the first due, or the given payment's whenever due. */
+export const tellEnding = (net: PeerNet, db: Db, which: Which) => tellOne(net, db, { ending: endingTeller }, which);
