@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const WEB_TESTS = "apps/web/src/**/*.test.{ts,tsx}";
+/** Testing Library's waits, sized for a loaded machine (apps/web/src/testing-setup.ts). */
+const WEB_SETUP = "apps/web/src/testing-setup.ts";
 /**
  * The app's test files that replace modules (vi.mock) or globals need a module registry of their
  * own; the others share their worker's loaded React, jsdom helpers and app modules, which spares
@@ -97,8 +99,10 @@ export default defineConfig({
         },
       },
       // Some run real key derivations (PINs, keystores), slow on a loaded two-core machine.
-      { test: { name: "web", include: [WEB_TESTS], exclude: WEB_REPLACING, environment: "jsdom", testTimeout: 20_000, isolate: false } },
-      { test: { name: "web-isolated", include: WEB_REPLACING, environment: "jsdom", testTimeout: 20_000 } },
+      {
+        test: { name: "web", include: [WEB_TESTS], exclude: WEB_REPLACING, environment: "jsdom", testTimeout: 20_000, isolate: false, setupFiles: [WEB_SETUP] },
+      },
+      { test: { name: "web-isolated", include: WEB_REPLACING, environment: "jsdom", testTimeout: 20_000, setupFiles: [WEB_SETUP] } },
       {
         // Measurements that CPU contention would skew: run by themselves (scripts/test.mjs).
         test: {

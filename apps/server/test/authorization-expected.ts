@@ -174,6 +174,7 @@ export const EXPECTED: Record<RouteName, Expected> = {
   peerAcceptLink: same(401),
   peerConfirmLink: same(401),
   peerLinkTerms: same(401),
+  peerRoutes: same(401),
   peerQuote: same(401),
   peerPay: same(401),
   peerPaymentState: same(401),

@@ -411,6 +411,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   acceptFederationInvitation: () => ({ body: { code: "MUTUA-LINK:not-a-code", terms: LINK_TERMS } }),
   confirmFederationLink: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
   setFederationLinkTerms: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } }),
+  setFederationLinkForwarding: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { forward: true } }),
   withdrawFederationInvitation: () => ({ params: { linkId: "fl_nothing_here_at_all" } }),
   endFederationPayment: () => ({ params: { linkId: "fl_nothing_here_at_all", paymentId: "fp_0123456789abcdefghij" } }),
   federationServer: () => ({}),
@@ -431,6 +432,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   }),
   peerConfirmLink: () => ({ body: { terms: LINK_TERMS } }),
   peerLinkTerms: () => ({ body: { terms: LINK_TERMS, version: 2 } }),
+  peerRoutes: () => ({ body: { version: 2, routes: [] } }),
   // A quote names a server this one has no link with: no member learns anything, nothing is asked of anybody.
   quoteCrossPayment: () => ({ body: { server: "https://nowhere.example", walletId: "custodial:nope", amount: "1.00" } }),
   peerQuote: () => ({ body: { walletId: payeeWallet, amount: "1.00" } }),

@@ -278,6 +278,8 @@ export const AUDIT_ACTIONS = [
   "federation.payment_ended",
   "federation.peer_payment_ended",
   "federation.peer_ending_answered",
+  "federation.forwarding_changed",
+  "federation.peer_routes_changed",
   "cashier_invited",
   "cashier_invitation_cancelled",
   "cashier_revoked",

@@ -12,6 +12,7 @@ import {
   previewInvitation,
   withdrawInvitation,
 } from "../services/federation/links";
+import { peerRoutesTold, reachedThroughLinks, setForwarding } from "../services/federation/forwarding";
 import { endPaymentInDoubt, paymentEndedByPeer, paymentsInDoubt } from "../services/federation/doubt";
 import { peerTermsChanged, setLinkTerms } from "../services/federation/link-terms";
 import { peerNet } from "../services/federation/peer-net";
@@ -26,6 +27,7 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   // The links, and the payments across them the owners may need to act on.
   operation(app, deps, "listFederationLinks", async () => ({
     ...(await federationOverview(db, settings)),
+    reach: await reachedThroughLinks(db),
     doubtDays: settings.federation.doubtDays,
     payments: await paymentsInDoubt(db, settings.federation.doubtDays),
   }));
@@ -34,6 +36,11 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "acceptFederationInvitation", async ({ memberId, body }) => acceptInvitation(db, settings, net, memberId, body.code, body.terms));
   operation(app, deps, "confirmFederationLink", async ({ memberId, params, body }) => confirmLink(net, db, memberId, params.linkId, body.terms));
   operation(app, deps, "setFederationLinkTerms", async ({ memberId, params, body }) => setLinkTerms(net, db, memberId, params.linkId, body.terms));
+  operation(app, deps, "setFederationLinkForwarding", async ({ memberId, params, body }) => setForwarding(net, db, memberId, params.linkId, body.forward));
+  operation(app, deps, "peerRoutes", async ({ peer, body }) => {
+    await peerRoutesTold(db, peer!, body);
+    return { ok: true as const };
+  });
   operation(app, deps, "peerAcceptLink", async ({ peer, body }) => peerAccepted(db, settings, net, peer!, body));
   operation(app, deps, "peerConfirmLink", async ({ peer, body }) => {
     await peerConfirmed(db, peer!, body.terms);

@@ -75,6 +75,8 @@ export const adminRoutes = {
   acceptFederationInvitation: { method: "POST", path: "/api/admin/federation/invitations/accept", access: "owner" },
   confirmFederationLink: { method: "POST", path: "/api/admin/federation/links/:linkId/confirm", access: "owner" },
   setFederationLinkTerms: { method: "POST", path: "/api/admin/federation/links/:linkId/terms", access: "owner" },
+  /** Whether this side forwards a link's payments to its other links: told to that link's server with what it reaches. */
+  setFederationLinkForwarding: { method: "POST", path: "/api/admin/federation/links/:linkId/forwarding", access: "owner" },
   /** An invitation not answered yet, withdrawn: its code opens nothing any more. */
   withdrawFederationInvitation: { method: "POST", path: "/api/admin/federation/links/:linkId/withdraw", access: "owner" },
   /**

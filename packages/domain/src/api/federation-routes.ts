@@ -17,6 +17,11 @@ export const federationRoutes = {
   /** One side changed its terms (rate, trust limit, on or off): the other records them. */
   peerLinkTerms: { method: "POST", path: "/api/federation/links/terms", access: "peer" },
   /**
+   * The associations the other side forwards this side's payments to (what it reaches over its
+   * other links), numbered: the newest list replaces the last.
+   */
+  peerRoutes: { method: "POST", path: "/api/federation/routes", access: "peer" },
+  /**
    * A quote for paying one of this association's members from the other: who they are, the
    * amount in both currencies at this side's terms. Nothing is held: the payment checks it all again.
    */

@@ -61,6 +61,8 @@ export const FederationLink = z.object({
    * when they changed): this server sends them again until it answers.
    */
   termsPending: z.boolean(),
+  /** This side forwards the payments arriving over this link to its other links (its owners' choice; off until they turn it on). */
+  forward: z.boolean(),
   createdAt: z.string(),
 });
 
@@ -102,9 +104,50 @@ export const FederationDoubtfulPayment = z.object({
   ended: FederationEnding.nullable(),
 });
 
+/**
+ * An association another server reaches over one of its links and forwards payments to, as that
+ * server told it (docs/federation.md "Through an association both trust"): who it is, and the two
+ * values of the forwarding side's terms with it (the forwarding side's currency and the reached
+ * one's, in that link's common unit). `headroom` is the most the forwarding side could pay into it
+ * when it told the list, in the reached association's currency: a hint, which the quote checks.
+ */
+export const FederationRoute = z.object({
+  url: z.string().min(8).max(300),
+  name: z.string().min(1).max(200),
+  currencyName: z.string().min(1).max(100),
+  currencySymbol: z.string().min(1).max(20),
+  publicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  values: z.object({ via: UnitValue, to: UnitValue }),
+  headroom: AmountString,
+});
+
+/**
+ * The associations a linked server forwards this side's payments to, told by it, numbered as its
+ * terms are: a list replaces the last one recorded only when its number is newer. An empty list:
+ * it forwards nothing for this side (any more).
+ */
+export const PeerRoutesBody = z.object({
+  version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  routes: z.array(FederationRoute).max(500),
+});
+
+/** What the owners' console shows of an association reached through a link. */
+export const FederationReach = z.object({
+  /** The link it is reached through. */
+  linkId: z.string(),
+  name: z.string(),
+  url: z.string(),
+  currencySymbol: z.string(),
+});
+
+/** Whether this side forwards the payments arriving over a link to its other links, and tells the link's peer what it reaches. */
+export const FederationForwardingBody = z.object({ forward: z.boolean() });
+
 export const FederationOverview = z.object({
   server: FederationServer,
   links: z.array(FederationLink),
+  /** The associations the linked servers said they forward this side's payments to, by link. */
+  reach: z.array(FederationReach),
   /** The days a payment must stay in doubt before the owners may end it (FEDERATION_DOUBT_DAYS). */
   doubtDays: z.number().int().min(1),
   /** The payments in doubt, and those ended by the owners, newest first. */

@@ -5,6 +5,7 @@ import { COLUMNS, linkById, linkView, ourTerms, peerTerms, recordPeerTerms, stor
 import { callPeer } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, toTell, type Teller, type Which } from "./peer-outbox";
+import { reachChanged } from "./reach-changed";
 import { federationKey } from "./server-key";
 import type { Signer } from "./signed-messages";
 
@@ -38,6 +39,8 @@ export async function setLinkTerms(net: PeerNet, db: Db, memberId: bigint, id: s
     if (!rows[0]) throw wrongState();
     // A row already waiting (an earlier change not received yet) sends these terms, the newest, when its turn comes.
     await toTell(tx, rows[0].id, "terms");
+    // Switched off or on, or a new rate: what this server forwards to may have changed too.
+    await reachChanged(tx);
     await audit(tx, memberId, "federation.terms_changed", id, {
       peer: link.peer_name,
       before: ourTerms(link) && termsView(ourTerms(link)!),

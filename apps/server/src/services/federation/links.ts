@@ -21,6 +21,7 @@ import { audit } from "../platform/audit";
 import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
 import { hit } from "../platform/rate-limit";
+import { reachChanged } from "./reach-changed";
 import { callPeer, checkedServer, fetchPeerServer, peerBaseUrl, refuseInsecure } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { federationKey, fingerprintOf } from "./server-key";
@@ -56,12 +57,15 @@ export interface LinkRow {
   terms_version: string;
   terms_told_version: string;
   peer_terms_version: string;
+  /** This side forwards the payments arriving over this link (forwarding.ts), and the last number of the peer's lists of what it reaches. */
+  forward: boolean;
+  peer_routes_version: string;
   created_at: Date;
 }
 
 export const COLUMNS = `public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
   our_value_e4, their_value_e4, trust_limit_cents, enabled, peer_our_value_e4, peer_their_value_e4, peer_trust_limit_cents, peer_enabled,
-  terms_version, terms_told_version, peer_terms_version, created_at`;
+  terms_version, terms_told_version, peer_terms_version, forward, peer_routes_version, created_at`;
 
 /** Terms as stored: values in ten-thousandths, the limit in cents. */
 interface StoredTerms {
@@ -124,6 +128,7 @@ export function linkView(r: LinkRow): FederationLink {
     peerTerms: theirs && termsView(theirs),
     ratesAgree: Boolean(mine && theirs && valuesAgree(mine, theirs)),
     termsPending: r.state === "active" && BigInt(r.terms_version) > BigInt(r.terms_told_version),
+    forward: r.forward,
     createdAt: r.created_at.toISOString(),
   };
 }
@@ -345,6 +350,8 @@ export async function confirmLink(net: PeerNet, db: Db, memberId: bigint, id: st
         [id, stored.ours, stored.theirs, stored.limit, stored.enabled],
       );
       if (!rows[0]) throw wrongState();
+      // One more association this server reaches, one fewer if it replaced another's link.
+      await reachChanged(tx);
       await audit(tx, memberId, "federation.confirmed", id, { peer: link.peer_name, terms, ...(replaced.length ? { replaces: replaced } : {}) });
       return rows[0];
     }),
@@ -426,6 +433,8 @@ export async function recordPeerTerms(
          WHERE public_id = $1`,
         [link.public_id, stored.ours, stored.theirs, stored.limit, stored.enabled, version],
       );
+      // The link active, or its terms changed: whether payments can be forwarded over it may have.
+      await reachChanged(tx);
       const [action, details] = entry(link, replaced);
       await audit(tx, null, action, link.public_id, details);
     }),

@@ -34,6 +34,7 @@ const server = dalleServer;
 const overview: FederationOverview = {
   server,
   doubtDays: 7,
+  reach: [],
   payments: [],
   links: [
     {
@@ -54,6 +55,7 @@ const overview: FederationOverview = {
       peerTerms: { ourValue: "1", theirValue: "1.5", trustLimit: "150.00", enabled: true },
       ratesAgree: true,
       termsPending: false,
+      forward: false,
       createdAt: "2025-03-01T10:00:00Z",
     },
   ],

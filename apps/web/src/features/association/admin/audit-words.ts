@@ -96,6 +96,12 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
           name: text(e.details.peer) ?? "",
         })
       : i18n._("{name} agrees with the payment we ended: it had not made it", { name: text(e.details.peer) ?? "" }),
+  "federation.forwarding_changed": (i18n, e) =>
+    e.details.forward === true
+      ? withDetail(i18n, i18n._("Payments of a linked association forwarded to our other links"), text(e.details.peer))
+      : withDetail(i18n, i18n._("Payments of a linked association no longer forwarded"), text(e.details.peer)),
+  "federation.peer_routes_changed": (i18n, e) =>
+    withDetail(i18n, i18n._("The other association changed whom it forwards our payments to"), text(e.details.peer)),
 };
 
 export function auditAction(i18n: I18n, e: AuditEntry): string {

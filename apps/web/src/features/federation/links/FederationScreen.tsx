@@ -8,6 +8,7 @@ import { Dialog, dialogAutofocus } from "../../../ui/Dialog";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { Skeleton } from "../../../ui/Skeleton";
 import { DoubtfulPayments } from "./DoubtfulPayments";
+import { Forwarding } from "./Forwarding";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -193,6 +194,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
         </p>
       )}
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
+      {link.state === "active" && <Forwarding link={link} name={name} reach={page.reach.filter((r) => r.linkId === link.id)} />}
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}

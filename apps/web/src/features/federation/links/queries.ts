@@ -78,5 +78,11 @@ export function useFederationActions() {
       await qc.invalidateQueries({ queryKey: key });
     },
   });
-  return { invite, preview, accept, confirm, setTerms, withdraw, endPayment };
+  // Forwarding a link's payments to the other links turned on or off: its server told what this side reaches.
+  const setForwarding = useMutation({
+    mutationFn: ({ linkId, forward }: { linkId: string; forward: boolean }) =>
+      admin.call(client, "setFederationLinkForwarding", { params: { linkId }, body: { forward } }),
+    onSuccess: keep,
+  });
+  return { invite, preview, accept, confirm, setTerms, withdraw, endPayment, setForwarding };
 }
