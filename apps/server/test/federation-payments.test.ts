@@ -394,6 +394,9 @@ describe("recovery of payments in doubt", () => {
       ["-2.00", "Bob Durand (Association B)", false, "returned"],
     ]);
     expect(items[1]!.id).toBe(r.json.transactionId);
+    // Her notification of the return says a payment not made, never money paid to her.
+    const told = (await alice.call("listNotifications", { query: {} })).json.items.find((e) => e.transactionId === items[0]!.id);
+    expect(told).toMatchObject({ kind: "payment_received", amount: "2.00", counterparty: "Bob Durand (Association B)", returned: true });
     expect(await countMovements(b.db)).toBe(atB);
     // The payment arrives at B after all (delayed on the way): refused, nothing made.
     const late = await signedCall(b, await federationKey(a.db), "peerPay", { ...peerPayment(r.json.id, "2.50", "2.00"), payer: { name: "Alice Martin" } });

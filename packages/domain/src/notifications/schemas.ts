@@ -34,6 +34,12 @@ export const MemberEvent = z.object({
    * is a reminder to pay, why it was refused (a msgid) and when it is tried again (null: not).
    */
   standingOrder: z.object({ id: z.string(), due: z.boolean(), reason: z.string().nullable(), retryDate: z.string().nullable() }).nullable(),
+  /**
+   * A payment_received that gives the member back their own money: a payment to a member of a
+   * linked association the other side did not make (or the owners ended), whose hold is returned.
+   * Said as a payment not made, never as money paid to them.
+   */
+  returned: z.boolean(),
   read: z.boolean(),
 });
 

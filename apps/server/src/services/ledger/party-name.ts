@@ -20,3 +20,10 @@ export const crossingOf = (movement: string, wallet: string) => `CASE WHEN ${wal
         'state', CASE fp.state WHEN 'prepared' THEN 'pending' WHEN 'committed' THEN 'paid' ELSE 'returned' END)
       FROM federation_payments fp JOIN federation_links fl ON fl.id = fp.link_id
      WHERE (fp.movement_id = ${movement} OR fp.return_movement_id = ${movement}) AND fp.peer_amount_cents IS NOT NULL LIMIT 1) END`;
+
+/**
+ * Whether a movement gives a member back the money held for a payment across that was not made
+ * (refused, or ended by the owners): SQL, as crossPartyName. Its member event is said as a payment
+ * not made, never as money received.
+ */
+export const returnsHold = (movement: string) => `EXISTS (SELECT 1 FROM federation_payments fp WHERE fp.return_movement_id = ${movement})`;

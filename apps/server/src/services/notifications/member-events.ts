@@ -1,6 +1,6 @@
 import { formatCents, SILENT_EVENT_KINDS, type EventKind, type MemberEvent, type ReconversionStatus } from "@mutua/domain";
 import type { Queryable } from "../../db/pool";
-import { crossPartyName } from "../ledger/party-name";
+import { crossPartyName, returnsHold } from "../ledger/party-name";
 
 /**
  * A member's events (migration 0011 writes them, by trigger, in their cause's transaction): what
@@ -35,6 +35,7 @@ interface Row {
   offer_public_id: string | null;
   offer_title: string | null;
   standing_order: { id: string; due: boolean; reason: string | null; retryDate: string | null } | null;
+  returned: boolean;
 }
 
 const SELECT = `
@@ -44,7 +45,8 @@ const SELECT = `
     coalesce(cm.name, ${crossPartyName("m.id", "cw")}, am.name, som.name) AS counterparty,
     pr.public_id AS request_public_id, mo.public_id AS offer_public_id, mo.title AS offer_title,
     CASE WHEN so.id IS NOT NULL THEN json_build_object('id', so.public_id, 'due', sr.outcome = 'reminded', 'reason', sr.reason,
-      'retryDate', sr.retry_date::text) END AS standing_order
+      'retryDate', sr.retry_date::text) END AS standing_order,
+    (e.kind = 'payment_received' AND ${returnsHold("m.id")}) AS returned
   FROM member_events e
   JOIN wallets w ON w.id = e.wallet_id
   JOIN backends b ON b.id = w.backend_id
@@ -82,6 +84,7 @@ function view(r: Row, associationName: string): MemberEvent {
     requestId: r.request_public_id,
     offer: r.offer_public_id === null ? null : { id: r.offer_public_id, title: r.offer_title ?? "" },
     standingOrder: r.standing_order,
+    returned: r.returned,
     read: r.read,
   };
 }

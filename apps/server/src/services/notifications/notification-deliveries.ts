@@ -1,5 +1,6 @@
 import type { MemberLanguage, NotificationChannel, NotificationKind } from "@mutua/domain";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
+import { crossPartyName, returnsHold } from "../ledger/party-name";
 import { memberSinceSql } from "../members/name-hints";
 
 /**
@@ -143,6 +144,8 @@ export interface DeliveryFacts {
   offerTitle: string | null;
   /** A standing order's run (standing_order): refused (with its reason, a msgid, and its next try) or a reminder to pay. */
   standingOrder: StandingOrderFacts | null;
+  /** Money received that is the member's own, given back: a payment across the other side did not make (member-events.ts). */
+  returned: boolean;
 }
 
 export interface StandingOrderFacts {
@@ -164,10 +167,11 @@ export async function deliveryFacts(db: Queryable, id: bigint): Promise<Delivery
     `SELECT d.channel, e.id AS "eventId", e.member_id AS "memberId",
             s.id AS "deviceId", s.endpoint, s.p256dh, s.auth,
             d.kind, mb.email, mb.first_name AS "firstName", mb.language, coalesce(m.amount, pr.amount, dr.amount, so.amount) AS amount, c.symbol,
-            c.name AS "currencyName", coalesce(cm.name, som.name) AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
+            c.name AS "currencyName", coalesce(cm.name, ${crossPartyName("m.id", "cw")}, som.name) AS counterparty, ${memberSinceSql("cm")} AS "counterpartySince",
             coalesce(m.recipient_memo, pr.sender_memo, dr.memo, so.memo, '') AS memo, mo.title AS "offerTitle",
             CASE WHEN sr.id IS NOT NULL THEN json_build_object('id', so.public_id, 'due', sr.outcome = 'reminded', 'date', sr.occurrence_date::text,
-              'reason', sr.reason, 'retryDate', sr.retry_date::text) END AS "standingOrder"
+              'reason', sr.reason, 'retryDate', sr.retry_date::text) END AS "standingOrder",
+            (e.kind = 'payment_received' AND ${returnsHold("m.id")}) AS returned
        FROM notification_deliveries d
        JOIN member_events e ON e.id = d.event_id
        JOIN members mb ON mb.id = e.member_id

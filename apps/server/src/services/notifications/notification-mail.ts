@@ -29,6 +29,8 @@ export interface NotificationFacts {
   offerTitle?: string | null;
   /** A standing order's run (standing_order): a reminder to pay, or a refusal with its reason and next try. */
   standingOrder?: { id: string; due: boolean; date: string; reason: string | null; retryDate: string | null } | null;
+  /** Money received that is the member's own, given back: a payment across not made (said so, never as a payment to them). */
+  returned?: boolean;
 }
 
 /**
@@ -102,7 +104,8 @@ const WORDS: Record<MemberLanguage, Words> = {
     hello: (name) => `Hello ${name},`,
     since: (date) => `member since ${date}`,
     subject: {
-      payment_received: (f, amount) => `${f.counterparty} paid you ${amount}`,
+      payment_received: (f, amount) =>
+        f.returned ? `Your payment to ${f.counterparty} was not made: ${amount} returned` : `${f.counterparty} paid you ${amount}`,
       topup_credited: (f, amount) => `${f.counterparty} credited your account with ${amount}`,
       wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
       reconversion_paid: (f, amount) => `${f.counterparty} paid your reconversion of ${amount}`,
@@ -129,7 +132,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       standing_order: "your standing orders",
     },
     pushTitle: {
-      payment_received: (_f, amount) => `Received ${amount}`,
+      payment_received: (f, amount) => (f.returned ? `${amount} returned` : `Received ${amount}`),
       topup_credited: (_f, amount) => `Top-up of ${amount} credited`,
       wallet_approved: () => "Account approved",
       reconversion_paid: (_f, amount) => `Reconversion of ${amount} paid`,
@@ -139,7 +142,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       standing_order: (f, amount) => (f.standingOrder?.due ? `Standing order of ${amount} due` : `Standing order of ${amount} refused`),
     },
     pushBody: {
-      payment_received: (f) => `From ${f.counterparty}`,
+      payment_received: (f) => (f.returned ? `Your payment to ${f.counterparty} was not made` : `From ${f.counterparty}`),
       topup_credited: (f) => `By ${f.counterparty}`,
       wallet_approved: (f) => `${f.counterparty} approved your ${f.currencyName} account`,
       reconversion_paid: (f) => `By ${f.counterparty}`,
@@ -153,7 +156,8 @@ const WORDS: Record<MemberLanguage, Words> = {
     hello: (name) => `Bonjour ${name},`,
     since: (date, day) => (day ? `membre depuis le ${date}` : `membre depuis ${date}`),
     subject: {
-      payment_received: (f, amount) => `${f.counterparty} vous a payé ${amount}`,
+      payment_received: (f, amount) =>
+        f.returned ? `Votre paiement à ${f.counterparty} n'a pas été effectué : ${amount} restitués` : `${f.counterparty} vous a payé ${amount}`,
       topup_credited: (f, amount) => `${f.counterparty} a crédité votre compte de ${amount}`,
       wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
       reconversion_paid: (f, amount) => `${f.counterparty} a payé votre reconversion de ${amount}`,
@@ -180,7 +184,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       standing_order: "vos ordres permanents",
     },
     pushTitle: {
-      payment_received: (_f, amount) => `Vous avez reçu ${amount}`,
+      payment_received: (f, amount) => (f.returned ? `${amount} restitués` : `Vous avez reçu ${amount}`),
       topup_credited: (_f, amount) => `Rechargement de ${amount} crédité`,
       wallet_approved: () => "Compte validé",
       reconversion_paid: (_f, amount) => `Reconversion de ${amount} payée`,
@@ -190,7 +194,7 @@ const WORDS: Record<MemberLanguage, Words> = {
       standing_order: (f, amount) => (f.standingOrder?.due ? `Ordre permanent de ${amount} à payer` : `Ordre permanent de ${amount} refusé`),
     },
     pushBody: {
-      payment_received: (f) => `De ${f.counterparty}`,
+      payment_received: (f) => (f.returned ? `Votre paiement à ${f.counterparty} n'a pas été effectué` : `De ${f.counterparty}`),
       topup_credited: (f) => `Par ${f.counterparty}`,
       wallet_approved: (f) => `${f.counterparty} a validé votre compte ${f.currencyName}`,
       reconversion_paid: (f) => `Par ${f.counterparty}`,

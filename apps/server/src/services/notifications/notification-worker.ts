@@ -280,6 +280,7 @@ export class NotificationWorker {
       memo: f.memo,
       offerTitle: f.offerTitle,
       standingOrder: f.standingOrder,
+      returned: f.returned,
     };
     if (f.channel === "push") return this.push(c, f, said);
     const token = await unsubscribeToken(db, f.memberId, f.kind);
