@@ -41,6 +41,7 @@ import { createMetrics, instrument } from "./http/metrics";
 import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
 import { endingTeller } from "./services/federation/doubt";
+import { keyTeller } from "./services/federation/key-rotation";
 import { termsTeller } from "./services/federation/link-terms";
 import { outboxStep } from "./services/federation/peer-outbox";
 import { duesSteps } from "./services/association/dues-collect";
@@ -264,7 +265,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     [
       ...duesSteps(dues),
       standingOrdersStep(deps.db, timeZone),
-      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller }),
+      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller, key: keyTeller }),
     ],
     settings.duePollSeconds * 1000,
     (m) => app.log.error(m),

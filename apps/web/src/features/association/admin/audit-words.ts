@@ -96,6 +96,19 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
           name: text(e.details.peer) ?? "",
         })
       : i18n._("{name} agrees with the payment we ended: it had not made it", { name: text(e.details.peer) ?? "" }),
+  "federation.key_rotated": (i18n, e) => withDetail(i18n, i18n._("This server's key replaced by a new one"), text(e.details.after)),
+  "federation.key_revoked": (i18n, e) => withDetail(i18n, i18n._("This server's key revoked as leaked, and replaced by a new one"), text(e.details.after)),
+  "federation.peer_key_rotated": (i18n, e) =>
+    i18n._("{name} announced a new key: {after} (was {before})", {
+      name: text(e.details.peer) ?? "",
+      after: text(e.details.after) ?? "",
+      before: text(e.details.before) ?? "",
+    }),
+  "federation.peer_key_replaced": (i18n, e) =>
+    i18n._("Key of {name} replaced by the one read aloud: {after}; the older ones are revoked", {
+      name: text(e.details.peer) ?? "",
+      after: text(e.details.after) ?? "",
+    }),
 };
 
 export function auditAction(i18n: I18n, e: AuditEntry): string {
