@@ -8,6 +8,8 @@ import { Dialog, dialogAutofocus } from "../../../ui/Dialog";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { Skeleton } from "../../../ui/Skeleton";
 import { DoubtfulPayments } from "./DoubtfulPayments";
+import { PeerKey } from "./PeerKey";
+import { ServerKeys } from "./ServerKeys";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -49,7 +51,7 @@ function FederationPage({ overview }: { overview: FederationOverview }) {
   const page = useFederationPage(overview);
   return (
     <>
-      <ServerCard server={page.server} />
+      <ServerCard server={page.server} links={page.links} />
       <div className="federation-actions">
         <button
           type="button"
@@ -88,7 +90,7 @@ function Fingerprint({ value }: { value: string }) {
   return <span className="federation-fingerprint">{groupFingerprint(value)}</span>;
 }
 
-function ServerCard({ server }: { server: FederationServer }) {
+function ServerCard({ server, links }: { server: FederationServer; links: FederationLink[] }) {
   const { i18n } = useLingui();
   return (
     <section className="card federation-server" aria-labelledby="federation-server-title">
@@ -104,6 +106,7 @@ function ServerCard({ server }: { server: FederationServer }) {
         </dd>
       </dl>
       <p className="hint">{i18n._("The other association's owners see this fingerprint on their screen before they accept: compare it aloud with them.")}</p>
+      <ServerKeys links={links} />
     </section>
   );
 }
@@ -193,6 +196,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
         </p>
       )}
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
+      {link.peer && (link.state === "accepted" || link.state === "active") && <PeerKey link={link} name={name} />}
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}
