@@ -171,13 +171,11 @@ describe("a link's key", () => {
   it("says their key changed, with the new fingerprint and who changed it", async () => {
     renderScreen({
       listFederationLinks: vi.fn().mockResolvedValue(overview),
-      getFederationKeys: vi
-        .fn()
-        .mockResolvedValue(
-          keys({
-            links: [{ linkId: "l1", knownByThem: null, peerKeyChange: { previousFingerprint: "1".repeat(32), at: "2025-04-02T10:00:00Z", by: "peer" } }],
-          }),
-        ),
+      getFederationKeys: vi.fn().mockResolvedValue(
+        keys({
+          links: [{ linkId: "l1", knownByThem: null, peerKeyChange: { previousFingerprint: "1".repeat(32), at: "2025-04-02T10:00:00Z", by: "peer" } }],
+        }),
+      ),
     });
     const section = await within(await card()).findByRole("region", { name: "Their key changed" });
     within(section).getByText("fedc ba98 7654 3210 fedc ba98 7654 3210");
