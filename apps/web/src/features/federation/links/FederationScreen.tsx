@@ -196,7 +196,6 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
         </p>
       )}
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
-      {link.peer && (link.state === "accepted" || link.state === "active") && <PeerKey link={link} name={name} />}
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}
@@ -212,6 +211,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           {i18n._("Withdraw the invitation")}
         </button>
       )}
+      {link.peer && (link.state === "accepted" || link.state === "active") && <PeerKey link={link} name={name} />}
     </article>
   );
 }
