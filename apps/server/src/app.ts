@@ -42,6 +42,7 @@ import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
 import { endingTeller } from "./services/federation/doubt";
 import { routesTeller } from "./services/federation/forwarding";
+import { keyTeller } from "./services/federation/key-rotation";
 import { termsTeller } from "./services/federation/link-terms";
 import { outboxStep } from "./services/federation/peer-outbox";
 import { duesSteps } from "./services/association/dues-collect";
@@ -265,7 +266,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     [
       ...duesSteps(dues),
       standingOrdersStep(deps.db, timeZone),
-      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller, routes: routesTeller }),
+      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller, routes: routesTeller, key: keyTeller }),
     ],
     settings.duePollSeconds * 1000,
     (m) => app.log.error(m),

@@ -132,6 +132,10 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   withdrawFederationInvitation: { params: { linkId: "fl_nothing_here_at_all" } },
   endFederationPayment: { params: { linkId: "fl_nothing_here_at_all", paymentId: "fp_0123456789abcdefghij" } },
   setFederationLinkForwarding: { params: { linkId: "fl_nothing_here_at_all" }, body: { forward: true } },
+  // A new key (no link to tell); a peer key replaced on no link (404).
+  getFederationKeys: {},
+  rotateFederationKey: { body: { revoke: false } },
+  replaceFederationPeerKey: { params: { linkId: "fl_nothing_here_at_all" }, body: { fingerprint: "0123456789abcdef0123456789abcdef" } },
   listBusinessRequests: {},
   approveBusiness: { params: { businessId: "bz_nothing-here-at-all" } },
   discardBusiness: { params: { businessId: "bz_nothing-here-at-all" } },

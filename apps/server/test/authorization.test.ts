@@ -414,6 +414,10 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   setFederationLinkForwarding: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { forward: true } }),
   withdrawFederationInvitation: () => ({ params: { linkId: "fl_nothing_here_at_all" } }),
   endFederationPayment: () => ({ params: { linkId: "fl_nothing_here_at_all", paymentId: "fp_0123456789abcdefghij" } }),
+  // The steward's new key is made (200; no link to tell); a peer key replaced on no link (404).
+  getFederationKeys: () => ({}),
+  rotateFederationKey: () => ({ body: { revoke: false } }),
+  replaceFederationPeerKey: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { fingerprint: "0123456789abcdef0123456789abcdef" } }),
   federationServer: () => ({}),
   peerAcceptLink: () => ({
     body: {
@@ -452,6 +456,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   }),
   peerPaymentState: () => ({ body: { paymentId: "fp_0123456789abcdefghij" } }),
   peerPaymentEnded: () => ({ body: { paymentId: "fp_0123456789abcdefghij", days: 7 } }),
+  peerKeyRotated: () => ({ body: { publicKey: "A".repeat(43), proof: "A".repeat(86) } }),
   // The directory: anybody reads the owner's listed business; each caller asks for, changes and
   // withdraws a profile of their own (the owner's stays as it was: ownerState); administrators
   // decide on a profile that does not exist; the steward saves the directory's settings.

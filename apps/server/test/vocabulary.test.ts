@@ -10,6 +10,9 @@ import {
   FEDERATION_PAYMENT_DIRECTIONS,
   FEDERATION_PAYMENT_STATES,
   FEDERATION_END_OUTCOMES,
+  FEDERATION_KEY_STATES,
+  FEDERATION_PEER_KEY_STATES,
+  FEDERATION_PEER_KEY_REPLACERS,
   HELD_WALLET_RELEASES,
   LIMITS,
   LOGO_TYPES,
@@ -92,6 +95,9 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "federation_payments.direction": FEDERATION_PAYMENT_DIRECTIONS,
   "federation_payments.state": FEDERATION_PAYMENT_STATES,
   "federation_payments.end_outcome": FEDERATION_END_OUTCOMES,
+  "federation_keys.state": FEDERATION_KEY_STATES,
+  "federation_peer_keys.state": FEDERATION_PEER_KEY_STATES,
+  "federation_peer_keys.replaced_by": FEDERATION_PEER_KEY_REPLACERS,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */

@@ -16,6 +16,7 @@ export const PEER_AUDIT_ACTIONS = [
   "federation.peer_payment_ended",
   "federation.peer_ending_answered",
   "federation.peer_routes_changed",
+  "federation.peer_key_rotated",
 ] as const satisfies readonly AuditAction[];
 
 /** Each code's kind: a code the server writes without one does not compile. */
@@ -71,6 +72,10 @@ const KIND_OF: Record<AuditAction, AuditKind> = {
   "federation.peer_ending_answered": "federation",
   "federation.forwarding_changed": "federation",
   "federation.peer_routes_changed": "federation",
+  "federation.key_rotated": "federation",
+  "federation.key_revoked": "federation",
+  "federation.peer_key_rotated": "federation",
+  "federation.peer_key_replaced": "federation",
 };
 
 /** The codes of one kind, as the audit log's query filters on them. */

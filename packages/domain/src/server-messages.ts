@@ -121,6 +121,12 @@ export const SM = {
   federationPaymentAlreadyEnded: "This payment was already ended.",
   federationPaymentTooRecent: "A payment in doubt can be ended only once the other association has not answered it for the days this server waits: {days}.",
   federationPaymentEndedByOwners: "The association's owners ended this payment, which the other association never answered: the money is back in your account.",
+  // A server's new key, and a leaked one replaced by the owners (services/federation/key-rotation.ts).
+  federationKeyProof: "The new key's proof does not check out: nothing was changed.",
+  federationKeyRevoked: "This key was revoked: it is never accepted again.",
+  federationFingerprintTyped: "Type the fingerprint their owners read to you: 32 digits and letters from a to f.",
+  federationFingerprintNotTheirs:
+    "The server at this address holds a key whose fingerprint is not the one you typed: nothing was changed. Compare it again with their owners.",
   // The marketplace (services/shops/offers.ts).
   offerNeedsAccount: "Choose one of your active accounts to be paid into.",
   offerExpiry: "Choose an expiry in the future, at most {max} days ahead.",

@@ -26,6 +26,17 @@ export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted", "e
 /** What the other side answered when told that this side's owners ended a payment in doubt: it had not made it (agreed), or had (conflict). */
 export const FEDERATION_END_OUTCOMES = ["agreed", "conflict"] as const;
 export type FederationEndOutcome = (typeof FEDERATION_END_OUTCOMES)[number];
+/**
+ * This server's federation keys (docs/federation.md "Key rotation and revocation"): the one it
+ * signs with now, those a newer key replaced (still signing to a linked server not yet told), and
+ * those its owners revoked (leaked: never used again).
+ */
+export const FEDERATION_KEY_STATES = ["current", "retired", "revoked"] as const;
+export type FederationKeyState = (typeof FEDERATION_KEY_STATES)[number];
+/** A key a link held for the other side before its present one: replaced by that side's announcement (rotated), or revoked by this side's owners. */
+export const FEDERATION_PEER_KEY_STATES = ["rotated", "revoked"] as const;
+/** Who replaced a link's key for the other side: its server's announcement, or this side's owners. */
+export const FEDERATION_PEER_KEY_REPLACERS = ["peer", "owners"] as const;
 
 /** A member's wallet, or one of the association's own: issuance (where money is created) and safe (where reconverted money goes). */
 /** A clearing wallet is the association's side of a link with another association (docs/federation.md). */
@@ -280,6 +291,10 @@ export const AUDIT_ACTIONS = [
   "federation.peer_ending_answered",
   "federation.forwarding_changed",
   "federation.peer_routes_changed",
+  "federation.key_rotated",
+  "federation.key_revoked",
+  "federation.peer_key_rotated",
+  "federation.peer_key_replaced",
   "cashier_invited",
   "cashier_invitation_cancelled",
   "cashier_revoked",

@@ -4,7 +4,7 @@ import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { Refusal } from "../services/platform/errors";
 import { admitAcceptance, isLinkedKey } from "../services/federation/links";
-import { federationKey } from "../services/federation/server-key";
+import { signingKeyFor } from "../services/federation/server-key";
 import { digestMatches, rememberNonce, requestSigner, signResponse, type Signer } from "../services/federation/signed-messages";
 import { rawBodyOf } from "./json-body";
 
@@ -42,7 +42,8 @@ export function peerSignature(deps: { db: Db; settings: Settings }, name: RouteN
       const signer = peers.get(req);
       // An unsigned request learns nothing but its refusal, and its answer is not signed for it.
       if (!signer || typeof payload !== "string") return payload;
-      reply.headers(await signResponse(await federationKey(deps.db), reply.statusCode, payload, signer.nonce));
+      // Signed with the key the caller knows this server by (key-rotation.ts): it may not have been told the newest yet.
+      reply.headers(await signResponse(await signingKeyFor(deps.db, signer.publicKey), reply.statusCode, payload, signer.nonce));
       return payload;
     },
   };

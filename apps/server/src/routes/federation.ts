@@ -14,6 +14,7 @@ import {
 } from "../services/federation/links";
 import { peerRoutesTold, reachedThroughLinks, setForwarding } from "../services/federation/forwarding";
 import { endPaymentInDoubt, paymentEndedByPeer, paymentsInDoubt } from "../services/federation/doubt";
+import { keysView, peerRotatedKey, replacePeerKey, rotateKey } from "../services/federation/key-rotation";
 import { peerTermsChanged, setLinkTerms } from "../services/federation/link-terms";
 import { peerNet } from "../services/federation/peer-net";
 import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
@@ -59,6 +60,14 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "peerPaymentState", async ({ peer, body }) => paymentStateForPeer(db, peer!, body));
   operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
     await peerTermsChanged(db, peer!, body.terms, body.version);
+    return { ok: true as const };
+  });
+  // This server's keys: a new one announced to every linked server, a leaked one revoked; the other side's replaced by the owners.
+  operation(app, deps, "getFederationKeys", async () => keysView(db));
+  operation(app, deps, "rotateFederationKey", async ({ memberId, body }) => rotateKey(net, db, memberId, body.revoke));
+  operation(app, deps, "replaceFederationPeerKey", async ({ memberId, params, body }) => replacePeerKey(net, db, memberId, params.linkId, body.fingerprint));
+  operation(app, deps, "peerKeyRotated", async ({ peer, body }) => {
+    await peerRotatedKey(db, settings, peer!, body);
     return { ok: true as const };
   });
 }

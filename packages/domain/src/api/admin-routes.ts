@@ -84,6 +84,21 @@ export const adminRoutes = {
    * silent: ended by an owner of the payer's side, the member's money returned, the other side told.
    */
   endFederationPayment: { method: "POST", path: "/api/admin/federation/links/:linkId/payments/:paymentId/end", access: "owner" },
+  /**
+   * This server's federation keys (docs/federation.md "Key rotation and revocation"): the current
+   * one, those it replaced, and which linked servers have not acknowledged the current one yet.
+   */
+  getFederationKeys: { method: "GET", path: "/api/admin/federation/keys", access: "owner" },
+  /**
+   * A new key for this server, announced to every linked server signed by the key it knows (told
+   * until acknowledged); with `revoke`, the keys so far leaked: never used again.
+   */
+  rotateFederationKey: { method: "POST", path: "/api/admin/federation/keys/rotate", access: "owner" },
+  /**
+   * The other side's key replaced by the one its owners read aloud, after it leaked: checked at its
+   * well-known address against the fingerprint typed; every key the link held before is revoked.
+   */
+  replaceFederationPeerKey: { method: "POST", path: "/api/admin/federation/links/:linkId/peer-key", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

@@ -52,4 +52,10 @@ export const federationRoutes = {
    * (it agrees; one never seen is refused from then on) or committed (a conflict for the boards).
    */
   peerPaymentEnded: { method: "POST", path: "/api/federation/payments/ended", access: "peer" },
+  /**
+   * The other server has a new key: announced signed by the key this side knows it by, with the new
+   * key's proof of possession. This side's link holds the new key from then on, and the old one
+   * signs nothing here any more.
+   */
+  peerKeyRotated: { method: "POST", path: "/api/federation/links/key", access: "peer" },
 } as const satisfies Record<string, RouteSpec>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES } from "../vocabulary";
+import { FEDERATION_KEY_STATES, FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES, FEDERATION_PEER_KEY_REPLACERS } from "../vocabulary";
 import { AmountString } from "../platform/schemas";
 
 /** The federation's contract: links between associations' servers, quotes and payments across them (docs/federation.md). */
@@ -286,4 +286,59 @@ export const CrossPayment = z.object({
   payerCurrencySymbol: z.string(),
   /** The movement in the payer's history. */
   transactionId: z.string(),
+});
+
+/** One of this server's federation keys, as the owners' console lists them (docs/federation.md "Key rotation and revocation"). */
+export const FederationKey = z.object({
+  fingerprint: z.string(),
+  /** current: the one it signs with and describes; retired: replaced by a newer one; revoked: leaked, never used again. */
+  state: z.enum(FEDERATION_KEY_STATES),
+  createdAt: z.string(),
+  /** When a newer key replaced it; null for the current key. */
+  retiredAt: z.string().nullable(),
+  /** When the owners revoked it; null unless revoked. */
+  revokedAt: z.string().nullable(),
+});
+
+/** Where one link stands with keys, on this side. */
+export const FederationLinkKeys = z.object({
+  linkId: z.string(),
+  /**
+   * The fingerprint of the key the other side knows this server by while it has not acknowledged
+   * the current one (told until it does; meanwhile this server signs to it with that key, unless
+   * revoked); null once it knows the current key.
+   */
+  knownByThem: z.string().nullable(),
+  /** The last change of the other side's key this side recorded, if any. */
+  peerKeyChange: z
+    .object({
+      /** The key the link held before its present one. */
+      previousFingerprint: z.string(),
+      at: z.string(),
+      /** Its server announced the new key (proved by both keys), or this side's owners replaced it with the one read aloud. */
+      by: z.enum(FEDERATION_PEER_KEY_REPLACERS),
+    })
+    .nullable(),
+});
+
+export const FederationKeys = z.object({
+  /** Newest first: the current key, then those it replaced. */
+  keys: z.array(FederationKey),
+  links: z.array(FederationLinkKeys),
+});
+
+/** A new key for this server: `revoke` when the keys so far leaked (never used again, and not kept), else the current one is retired. */
+export const RotateFederationKeyBody = z.object({ revoke: z.boolean() });
+
+/** The fingerprint of the other side's key, as its owners read it aloud (spaces and capitals allowed). */
+export const ReplaceFederationPeerKeyBody = z.object({ fingerprint: z.string().max(200) });
+
+/**
+ * A server's new key, announced to a linked server: the message is signed by the key the receiver
+ * knows it by, and `proof` is the new key's Ed25519 signature (base64url) over
+ * keyRotationProofText (the receiver's address, the old key, the new key).
+ */
+export const PeerKeyRotatedBody = z.object({
+  publicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "an Ed25519 public key, base64url"),
+  proof: z.string().regex(/^[A-Za-z0-9_-]{86}$/, "an Ed25519 signature, base64url"),
 });

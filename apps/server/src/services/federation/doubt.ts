@@ -7,7 +7,7 @@ import { callPeer } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, toTell, type Teller, type Which } from "./peer-outbox";
 import { incoming, lockedLinkOf, retried, returnHold, type PaymentRow } from "./payments";
-import { federationKey } from "./server-key";
+import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -200,7 +200,7 @@ export const endingTeller: Teller = async (tx, net, item) => {
   );
   const p = found[0];
   if (!p) return "moot";
-  const answer = await callPeer(net, await federationKey(tx), p.peer_url, p.peer_key.toString("base64url"), "peerPaymentEnded", {
+  const answer = await callPeer(net, await signingKeyFor(tx, p.peer_key), p.peer_url, p.peer_key.toString("base64url"), "peerPaymentEnded", {
     paymentId: p.public_id,
     days: p.ended_after_days,
   });

@@ -20,7 +20,7 @@ import { callPeer, peerBaseUrl } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, type Teller, type Which } from "./peer-outbox";
 import { reachChanged } from "./reach-changed";
-import { federationKey } from "./server-key";
+import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -97,7 +97,7 @@ export const routesTeller: Teller = async (tx, net, item) => {
   );
   const link = rows[0];
   if (!link || link.state !== "active") return "moot";
-  await callPeer(net, await federationKey(tx), link.peer_url!, link.peer_key!.toString("base64url"), "peerRoutes", {
+  await callPeer(net, await signingKeyFor(tx, link.peer_key), link.peer_url!, link.peer_key!.toString("base64url"), "peerRoutes", {
     version: Number(link.version),
     routes: await reachFor(tx, item.linkId),
   });

@@ -6,7 +6,7 @@ import { callPeer } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, toTell, type Teller, type Which } from "./peer-outbox";
 import { reachChanged } from "./reach-changed";
-import { federationKey } from "./server-key";
+import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -73,7 +73,7 @@ export const termsTeller: Teller = async (tx, net, item) => {
   const link = links.rows[0];
   if (!link || link.state !== "active" || BigInt(link.terms_version) <= BigInt(link.terms_told_version)) return "moot";
   const version = Number(link.terms_version);
-  await callPeer(net, await federationKey(tx), link.peer_url!, link.peer_key!.toString("base64url"), "peerLinkTerms", {
+  await callPeer(net, await signingKeyFor(tx, link.peer_key), link.peer_url!, link.peer_key!.toString("base64url"), "peerLinkTerms", {
     terms: termsView(ourTerms(link)!),
     version,
   });

@@ -24,7 +24,7 @@ import { hit } from "../platform/rate-limit";
 import { reachChanged } from "./reach-changed";
 import { callPeer, checkedServer, fetchPeerServer, peerBaseUrl, refuseInsecure } from "./peer-client";
 import type { PeerNet } from "./peer-net";
-import { federationKey, fingerprintOf } from "./server-key";
+import { federationKey, fingerprintOf, signingKeyFor } from "./server-key";
 import { rememberNonce, type Signer } from "./signed-messages";
 
 /**
@@ -339,7 +339,7 @@ export async function confirmLink(net: PeerNet, db: Db, memberId: bigint, id: st
   const stored = storedTerms(terms);
   const peer = await fetchPeerServer(net, link.peer_url!);
   if (peer.publicKey !== link.peer_key!.toString("base64url")) throw new Refusal(ErrorCode.validation, { id: SM.federationFingerprintMismatch });
-  await callPeer(net, await federationKey(db), link.peer_url!, peer.publicKey, "peerConfirmLink", { terms });
+  await callPeer(net, await signingKeyFor(db, link.peer_key), link.peer_url!, peer.publicKey, "peerConfirmLink", { terms });
   const row = await activeAlone(() =>
     inTransaction(db, async (tx) => {
       const replaced = await replaceOthers(tx, link);

@@ -23,7 +23,7 @@ import { ensureClearingWallet, getBackend, getWallet, type BackendRow, type Wall
 import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { activeLinkAt, checkedQuote, LINK_COLUMNS, payeeOf, usable, withinTrust, type ActiveLink } from "./quotes";
-import { federationKey } from "./server-key";
+import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -136,7 +136,7 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
 
   // The other side's word, now, before anything is held: its member, its rate, its limit. Its
   // payment checks them all again, under its locks.
-  const key = await federationKey(db);
+  const key = await signingKeyFor(db, link.peer_key);
   const quote = checkedQuote(
     await callPeer(net, key, link.peer_url, link.peer_key.toString("base64url"), "peerQuote", { walletId: body.walletId, amount: body.amount }),
     body.walletId,
@@ -257,7 +257,7 @@ export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" |
   if (row.state !== "prepared") return row;
   const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [row.link_id]);
   const link = rows[0]!;
-  const key = await federationKey(db);
+  const key = await signingKeyFor(db, link.peer_key);
   const keyId = link.peer_key.toString("base64url");
   if (how === "pay") {
     try {

@@ -6,7 +6,7 @@ import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
 import { callPeer, peerBaseUrl } from "./peer-client";
 import type { PeerNet } from "./peer-net";
-import { federationKey } from "./server-key";
+import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -114,7 +114,7 @@ export async function activeLinkAt(db: Queryable, url: string): Promise<ActiveLi
 export async function quoteCrossPayment(net: PeerNet, db: Db, body: z.output<typeof schemas.quoteCrossPayment.body>): Promise<CrossQuote> {
   const url = peerBaseUrl(body.server);
   const link = usable(await activeLinkAt(db, url));
-  const asked = await callPeer(net, await federationKey(db), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
+  const asked = await callPeer(net, await signingKeyFor(db, link.peer_key), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
     walletId: body.walletId,
     amount: body.amount,
   });

@@ -1,39 +1,75 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { Queryable } from "../../db/pool";
 
-/** This server's signing key for the federation: Ed25519, one for every instance, kept in the database. */
+/** A signing key for the federation: Ed25519, one for every instance, kept in the database. */
 export interface ServerKey {
   privateKey: KeyObject;
   /** Raw 32 bytes. */
   publicKey: Buffer;
-  /** The public key in base64url: the `keyid` of every signature this server makes. */
+  /** The public key in base64url: the `keyid` of every signature made with it. */
   keyId: string;
   fingerprint: string;
 }
 
+/** One of this server's own keys, with its row's id in `federation_keys`. */
+export interface StoredKey extends ServerKey {
+  id: string;
+}
+
 /**
- * The key, made the first time it is asked for. Instances starting together may each make one:
- * the first insert wins and all read back the same row. Read at each use, like the server's other
- * keys (services/platform/server-keys.ts): none lives in a process.
+ * This server's current key, made the first time it is asked for. Instances starting together may
+ * each make one: the first insert wins (one current key: `federation_keys_one_current`) and all
+ * read back the same row. Read at each use, like the server's other keys
+ * (services/platform/server-keys.ts): none lives in a process, so a new key (key-rotation.ts) is
+ * every instance's at once.
  */
-export async function federationKey(db: Queryable): Promise<ServerKey> {
-  const stored = await db.query<{ public_key: Buffer; private_key: Buffer }>("SELECT public_key, private_key FROM federation_key");
-  if (stored.rows[0]) return keyOf(stored.rows[0].public_key, stored.rows[0].private_key);
-  const pair = generateKeyPairSync("ed25519");
-  const raw = rawPublicKey(pair.publicKey);
-  await db.query("INSERT INTO federation_key (public_key, private_key) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
-    raw,
-    pair.privateKey.export({ format: "der", type: "pkcs8" }),
+export async function federationKey(db: Queryable): Promise<StoredKey> {
+  const stored = await db.query<{ id: string; public_key: Buffer; private_key: Buffer }>(
+    "SELECT id, public_key, private_key FROM federation_keys WHERE state = 'current'",
+  );
+  if (stored.rows[0]) return keyOf(stored.rows[0]);
+  const pair = newKeyPair();
+  await db.query("INSERT INTO federation_keys (public_key, private_key, state) VALUES ($1, $2, 'current') ON CONFLICT DO NOTHING", [
+    pair.publicKey,
+    pair.privateKey,
   ]);
   return federationKey(db);
 }
 
-function keyOf(publicKey: Buffer, privateKey: Buffer): ServerKey {
+/**
+ * The key this server signs with to the linked server that holds `peerKey` (its requests, and
+ * its answers to that server's requests): the key that server knows this one by, while it has
+ * not acknowledged the current one and that key was retired, not revoked; else the current key.
+ * `peerKey` may also be a key that link held before (the answer to the very announcement that
+ * replaced it).
+ */
+export async function signingKeyFor(db: Queryable, peerKey: Buffer | null): Promise<StoredKey> {
+  if (peerKey) {
+    const { rows } = await db.query<{ id: string; public_key: Buffer; private_key: Buffer }>(
+      `SELECT k.id, k.public_key, k.private_key FROM federation_links l JOIN federation_keys k ON k.id = l.our_key_id
+        WHERE (l.peer_key = $1 OR l.id IN (SELECT p.link_id FROM federation_peer_keys p WHERE p.public_key = $1))
+          AND k.state = 'retired' AND k.private_key IS NOT NULL
+        ORDER BY l.peer_key = $1 DESC LIMIT 1`,
+      [peerKey],
+    );
+    if (rows[0]) return keyOf(rows[0]);
+  }
+  return federationKey(db);
+}
+
+/** A new Ed25519 key pair: its raw public half, and its private half as PKCS#8 DER, as stored. */
+export function newKeyPair(): { publicKey: Buffer; privateKey: Buffer } {
+  const pair = generateKeyPairSync("ed25519");
+  return { publicKey: rawPublicKey(pair.publicKey), privateKey: pair.privateKey.export({ format: "der", type: "pkcs8" }) };
+}
+
+export function keyOf(row: { id: string; public_key: Buffer; private_key: Buffer }): StoredKey {
   return {
-    privateKey: createPrivateKey({ key: privateKey, format: "der", type: "pkcs8" }),
-    publicKey,
-    keyId: publicKey.toString("base64url"),
-    fingerprint: fingerprintOf(publicKey),
+    id: String(row.id),
+    privateKey: createPrivateKey({ key: row.private_key, format: "der", type: "pkcs8" }),
+    publicKey: row.public_key,
+    keyId: row.public_key.toString("base64url"),
+    fingerprint: fingerprintOf(row.public_key),
   };
 }
 

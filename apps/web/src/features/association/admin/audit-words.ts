@@ -102,6 +102,19 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
       : withDetail(i18n, i18n._("Payments of a linked association no longer forwarded"), text(e.details.peer)),
   "federation.peer_routes_changed": (i18n, e) =>
     withDetail(i18n, i18n._("The other association changed whom it forwards our payments to"), text(e.details.peer)),
+  "federation.key_rotated": (i18n, e) => withDetail(i18n, i18n._("This server's key replaced by a new one"), text(e.details.after)),
+  "federation.key_revoked": (i18n, e) => withDetail(i18n, i18n._("This server's key revoked as leaked, and replaced by a new one"), text(e.details.after)),
+  "federation.peer_key_rotated": (i18n, e) =>
+    i18n._("{name} announced a new key: {after} (was {before})", {
+      name: text(e.details.peer) ?? "",
+      after: text(e.details.after) ?? "",
+      before: text(e.details.before) ?? "",
+    }),
+  "federation.peer_key_replaced": (i18n, e) =>
+    i18n._("Key of {name} replaced by the one read aloud: {after}; the older ones are revoked", {
+      name: text(e.details.peer) ?? "",
+      after: text(e.details.after) ?? "",
+    }),
 };
 
 export function auditAction(i18n: I18n, e: AuditEntry): string {

@@ -9,6 +9,8 @@ import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { Skeleton } from "../../../ui/Skeleton";
 import { DoubtfulPayments } from "./DoubtfulPayments";
 import { Forwarding } from "./Forwarding";
+import { PeerKey } from "./PeerKey";
+import { ServerKeys } from "./ServerKeys";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -50,7 +52,7 @@ function FederationPage({ overview }: { overview: FederationOverview }) {
   const page = useFederationPage(overview);
   return (
     <>
-      <ServerCard server={page.server} />
+      <ServerCard server={page.server} links={page.links} />
       <div className="federation-actions">
         <button
           type="button"
@@ -89,7 +91,7 @@ function Fingerprint({ value }: { value: string }) {
   return <span className="federation-fingerprint">{groupFingerprint(value)}</span>;
 }
 
-function ServerCard({ server }: { server: FederationServer }) {
+function ServerCard({ server, links }: { server: FederationServer; links: FederationLink[] }) {
   const { i18n } = useLingui();
   return (
     <section className="card federation-server" aria-labelledby="federation-server-title">
@@ -105,6 +107,7 @@ function ServerCard({ server }: { server: FederationServer }) {
         </dd>
       </dl>
       <p className="hint">{i18n._("The other association's owners see this fingerprint on their screen before they accept: compare it aloud with them.")}</p>
+      <ServerKeys links={links} />
     </section>
   );
 }
@@ -210,6 +213,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           {i18n._("Withdraw the invitation")}
         </button>
       )}
+      {link.peer && (link.state === "accepted" || link.state === "active") && <PeerKey link={link} name={name} />}
     </article>
   );
 }
