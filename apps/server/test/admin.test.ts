@@ -131,6 +131,7 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   setFederationLinkTerms: { params: { linkId: "fl_nothing_here_at_all" }, body: { terms: LINK_TERMS } },
   withdrawFederationInvitation: { params: { linkId: "fl_nothing_here_at_all" } },
   endFederationPayment: { params: { linkId: "fl_nothing_here_at_all", paymentId: "fp_0123456789abcdefghij" } },
+  endFederationLink: { params: { linkId: "fl_nothing_here_at_all" } },
   listBusinessRequests: {},
   approveBusiness: { params: { businessId: "bz_nothing-here-at-all" } },
   discardBusiness: { params: { businessId: "bz_nothing-here-at-all" } },

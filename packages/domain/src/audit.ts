@@ -15,6 +15,8 @@ export const PEER_AUDIT_ACTIONS = [
   "federation.peer_terms_changed",
   "federation.peer_payment_ended",
   "federation.peer_ending_answered",
+  "federation.peer_link_ended",
+  "federation.peer_address_changed",
 ] as const satisfies readonly AuditAction[];
 
 /** Each code's kind: a code the server writes without one does not compile. */
@@ -68,6 +70,9 @@ const KIND_OF: Record<AuditAction, AuditKind> = {
   "federation.payment_ended": "federation",
   "federation.peer_payment_ended": "federation",
   "federation.peer_ending_answered": "federation",
+  "federation.link_ended": "federation",
+  "federation.peer_link_ended": "federation",
+  "federation.peer_address_changed": "federation",
 };
 
 /** The codes of one kind, as the audit log's query filters on them. */

@@ -14,6 +14,8 @@ import {
 } from "../services/federation/links";
 import { endPaymentInDoubt, paymentEndedByPeer, paymentsInDoubt } from "../services/federation/doubt";
 import { peerTermsChanged, setLinkTerms } from "../services/federation/link-terms";
+import { endLink, peerEndedLink } from "../services/federation/link-ending";
+import { peerMoved } from "../services/federation/address-change";
 import { peerNet } from "../services/federation/peer-net";
 import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
@@ -52,6 +54,16 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "peerPaymentState", async ({ peer, body }) => paymentStateForPeer(db, peer!, body));
   operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
     await peerTermsChanged(db, peer!, body.terms, body.version);
+    return { ok: true as const };
+  });
+  // Links ended by the owners of either side, and a linked server's move to a new address.
+  operation(app, deps, "endFederationLink", async ({ memberId, params }) => endLink(net, db, memberId, params.linkId));
+  operation(app, deps, "peerLinkEnded", async ({ peer, body }) => {
+    await peerEndedLink(db, peer!, body.endedAt);
+    return { ok: true as const };
+  });
+  operation(app, deps, "peerAddressChanged", async ({ peer, body }) => {
+    await peerMoved(net, db, peer!, body);
     return { ok: true as const };
   });
 }

@@ -82,6 +82,11 @@ export const adminRoutes = {
    * silent: ended by an owner of the payer's side, the member's money returned, the other side told.
    */
   endFederationPayment: { method: "POST", path: "/api/admin/federation/links/:linkId/payments/:paymentId/end", access: "owner" },
+  /**
+   * A link ended by an owner of this side: nothing crosses it any more, either way; its balance
+   * stays for the boards to settle, and the other side is told until it acknowledged.
+   */
+  endFederationLink: { method: "POST", path: "/api/admin/federation/links/:linkId/end", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

@@ -63,6 +63,7 @@ export type FederationServer = ResponseOf<"federationServer">;
 export type FederationOverview = ResponseOf<"listFederationLinks">;
 export type FederationInvitationPreview = ResponseOf<"previewFederationInvitation">;
 export type FederationDoubtfulPayment = ResponseOf<"endFederationPayment">;
+export type FederationLinkBalance = ResponseOf<"listFederationLinks">["balances"][number];
 export type OfferView = ResponseOf<"getOffer">;
 export type ReportedOffer = ResponseOf<"listReportedOffers">[number];
 export type Directory = ResponseOf<"getDirectory">;
