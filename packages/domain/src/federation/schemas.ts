@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FEDERATION_LINK_ENDERS, FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES } from "../vocabulary";
-import { AmountString } from "../platform/schemas";
+import { AmountString, SignedAmountString } from "../platform/schemas";
 
 /** The federation's contract: links between associations' servers, quotes and payments across them (docs/federation.md). */
 
@@ -76,7 +76,7 @@ export const FederationLink = z.object({
  * holds of the other's currency (`held`, in theirs) and what its clearing wallets owe the other
  * (`owed`, in this side's). An ended link keeps them for the boards to settle.
  */
-export const FederationLinkBalance = z.object({ linkId: z.string(), held: AmountString, owed: AmountString });
+export const FederationLinkBalance = z.object({ linkId: z.string(), held: SignedAmountString, owed: SignedAmountString });
 
 /**
  * What the owners ended of a payment in doubt, and what the other side said of it once told:
