@@ -35,6 +35,7 @@ const overview: FederationOverview = {
   server,
   doubtDays: 7,
   payments: [],
+  balances: [],
   links: [
     {
       id: "l1",
@@ -54,6 +55,8 @@ const overview: FederationOverview = {
       peerTerms: { ourValue: "1", theirValue: "1.5", trustLimit: "150.00", enabled: true },
       ratesAgree: true,
       termsPending: false,
+      ended: null,
+      moved: null,
       createdAt: "2025-03-01T10:00:00Z",
     },
   ],

@@ -96,6 +96,9 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
           name: text(e.details.peer) ?? "",
         })
       : i18n._("{name} agrees with the payment we ended: it had not made it", { name: text(e.details.peer) ?? "" }),
+  "federation.link_ended": (i18n, e) => withDetail(i18n, i18n._("Link with another association ended"), text(e.details.peer)),
+  "federation.peer_link_ended": (i18n, e) => withDetail(i18n, i18n._("The other association ended the link"), text(e.details.peer)),
+  "federation.peer_address_changed": (i18n, e) => withDetail(i18n, i18n._("The other association's server moved"), text(e.details.after)),
 };
 
 export function auditAction(i18n: I18n, e: AuditEntry): string {

@@ -55,6 +55,8 @@ const link: FederationLink = {
   peerTerms: { ourValue: "0.8", theirValue: "1", trustLimit: "150.00", enabled: true },
   ratesAgree: true,
   termsPending: false,
+  ended: null,
+  moved: null,
   createdAt: "2025-03-01T10:00:00Z",
 };
 /** A payment of Alice's held for `days` days without an answer. */
@@ -71,7 +73,13 @@ const held = (id: string, days: number, endable: boolean): FederationDoubtfulPay
   endable,
   ended: null,
 });
-const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview => ({ server: dalleServer, links: [link], doubtDays: 7, payments });
+const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview => ({
+  server: dalleServer,
+  links: [link],
+  doubtDays: 7,
+  payments,
+  balances: [],
+});
 
 type Op = "listFederationLinks" | "endFederationPayment";
 

@@ -8,6 +8,7 @@ import { Dialog, dialogAutofocus } from "../../../ui/Dialog";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { Skeleton } from "../../../ui/Skeleton";
 import { DoubtfulPayments } from "./DoubtfulPayments";
+import { EndLink, EndedLink, PeerMoved } from "./LinkEnding";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -120,6 +121,7 @@ const statusText = (i18n: I18n, status: LinkStatus): string =>
     off: i18n._("Off"),
     offByThem: i18n._("Off on their side"),
     replaced: i18n._("Replaced by a newer link with this server"),
+    ended: i18n._("Ended"),
   })[status];
 
 /** "1 DL = 1.25 EUS": one unit of the first currency in the second, by one side's values. */
@@ -177,6 +179,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           <>
             <dt>{i18n._("Server")}</dt>
             <dd>{link.peerUrl}</dd>
+            <PeerMoved link={link} />
           </>
         )}
         <dt>{i18n._("Our terms")}</dt>
@@ -193,6 +196,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
         </p>
       )}
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
+      <EndedLink link={link} balance={page.balances.find((b) => b.linkId === link.id)} name={name} ours={ours} theirs={theirs} />
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}
@@ -208,6 +212,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           {i18n._("Withdraw the invitation")}
         </button>
       )}
+      {(link.state === "active" || link.state === "accepted") && <EndLink link={link} name={name} />}
     </article>
   );
 }

@@ -78,5 +78,10 @@ export function useFederationActions() {
       await qc.invalidateQueries({ queryKey: key });
     },
   });
-  return { invite, preview, accept, confirm, setTerms, withdraw, endPayment };
+  // A link ended: nothing crosses it any more, its balance stays, the other side told.
+  const endLink = useMutation({
+    mutationFn: (linkId: string) => admin.call(client, "endFederationLink", { params: { linkId } }),
+    onSuccess: keep,
+  });
+  return { invite, preview, accept, confirm, setTerms, withdraw, endPayment, endLink };
 }

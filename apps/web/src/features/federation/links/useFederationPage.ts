@@ -163,6 +163,8 @@ export function useFederationPage(overview: FederationOverview) {
     links: overview.links,
     /** The payments in doubt, and those ended by the owners: each link's card lists its own. */
     payments: overview.payments,
+    /** Each link's balance: an ended link's card shows what is left for the boards to settle. */
+    balances: overview.balances,
     /** A link waits for this side's confirmation: that is the view's primary action, not a new invitation. */
     toConfirm: overview.links.some((l) => l.state === "accepted" && l.waitingFor === "us"),
     dialog,
