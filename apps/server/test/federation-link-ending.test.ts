@@ -19,6 +19,8 @@ import {
   stop,
   strangerKey,
   wire,
+  TERMS_A,
+  TERMS_B,
   type Side,
 } from "./federation-sides";
 import { Api, createBackend, memberToken, seedMember, topUp, walletBalances } from "./helpers";
@@ -224,7 +226,7 @@ describe("ending a link", () => {
     expect(now.find((x) => x.linkId === newA!.id)).toEqual({ linkId: newA!.id, held: "-2.50", owed: "2.00" });
     expect(now.find((x) => x.linkId === oldA!.id)).toEqual({ ...oldBalances, held: "-5.00", owed: "4.00" });
     const clearing = await a.db.query<{ link: string }>(
-      "SELECT l.public_id AS link FROM wallets w JOIN federation_links l ON l.id = w.federation_link_id WHERE w.role = 'clearing' ORDER BY w.id",
+      "SELECT l.public_id AS link FROM wallets w JOIN federation_links l ON l.id = w.federation_link_id WHERE w.role = 'clearing' ORDER BY l.id",
     );
     expect(clearing.rows.map((r) => r.link)).toEqual([oldA!.id, newA!.id]);
     await sidesAgree();
@@ -257,6 +259,64 @@ describe("ending a link", () => {
   });
 });
 
+describe("an ending told late, after the two servers linked again", () => {
+  it("is not told at all: the newer link stays active on both sides", async () => {
+    await linkSides(a, b);
+    const ended = routes.peerLinkEnded.path;
+    const told: string[] = [];
+    // A's word of its ending never reaches B; B's owners end the link too, and both link again.
+    wire.wrap = async (request, send) => {
+      if (request.url.endsWith(ended)) {
+        told.push(request.url);
+        if (request.url.startsWith(b.url)) throw new TypeError("lost on the way");
+      }
+      return send(request);
+    };
+    const atA = (await linksWith(a, "Association B")).at(-1)!;
+    const atB = (await linksWith(b, "Association A")).at(-1)!;
+    expect((await a.owner.call("endFederationLink", { params: { linkId: atA.id } })).json).toMatchObject({ ended: { told: false } });
+    expect((await b.owner.call("endFederationLink", { params: { linkId: atB.id } })).json).toMatchObject({ ended: { told: true } });
+    await linkSides(a, b);
+    expect((await linksWith(b, "Association A")).at(-1)).toMatchObject({ state: "active" });
+
+    // A's ending of the older link comes due now: there is a newer live link, so it is not told.
+    told.length = 0;
+    await a.db.query("UPDATE federation_outbox SET next_try_at = now() WHERE kind = 'link_ended'");
+    await tellLinkEnded(netOf(a), a.db, "due");
+    expect(told.filter((u) => u.startsWith(b.url))).toEqual([]);
+    expect(await a.db.query("SELECT 1 FROM federation_outbox WHERE kind = 'link_ended'")).toMatchObject({ rowCount: 0 });
+    expect((await linksWith(b, "Association A")).at(-1)).toMatchObject({ state: "active" });
+    expect((await linksWith(a, "Association B")).at(-1)).toMatchObject({ state: "active" });
+    await sidesAgree();
+    // The new link ends only when its owners end it.
+    wire.wrap = null;
+    const newer = (await linksWith(a, "Association B")).at(-1)!;
+    expect((await a.owner.call("endFederationLink", { params: { linkId: newer.id } })).json).toMatchObject({ ended: { told: true } });
+    expect((await linksWith(b, "Association A")).at(-1)).toMatchObject({ state: "ended", ended: { by: "them" } });
+  });
+});
+
+describe("ending a link not confirmed yet", () => {
+  it("the inviting side ends an accepted link instead of confirming it: ended on both sides, and its code opens nothing any more", async () => {
+    const { code } = (await a.owner.call("createFederationInvitation")).json;
+    expect((await b.owner.call("acceptFederationInvitation", { body: { code, terms: TERMS_B } })).status).toBe(200);
+    const waiting = (await linksWith(a, "Association B")).at(-1)!;
+    expect(waiting).toMatchObject({ state: "accepted", waitingFor: "us" });
+    const ended = await a.owner.call("endFederationLink", { params: { linkId: waiting.id } });
+    expect(ended.json).toMatchObject({ state: "ended", ended: { by: "us", told: true } });
+    expect((await linksWith(b, "Association A")).at(-1)).toMatchObject({ state: "ended", ended: { by: "them" } });
+    expect((await audited(a, "federation.link_ended")).at(-1)!.details).toMatchObject({ was: "accepted", held: "0.00", owed: "0.00" });
+    // The acceptance sent again (its answer lost, say): its secret opens nothing any more.
+    const { s: secret } = JSON.parse(Buffer.from(code.slice("MUTUA-LINK:".length), "base64url").toString("utf8")) as { s: string };
+    const server = (await b.owner.call("listFederationLinks")).json.server;
+    const again = await signedCall(a, await federationKey(b.db), "peerAcceptLink", { secret, server, terms: TERMS_B });
+    expect([again.status, JSON.parse(again.answer).error?.msgid]).toEqual([409, SM.federationInvitationGone]);
+    // Nor can it be confirmed.
+    const confirm = await a.owner.call("confirmFederationLink", { params: { linkId: waiting.id }, body: { terms: TERMS_A } });
+    expect(refusal(confirm)).toEqual([409, SM.federationLinkState]);
+  });
+});
+
 describe("a server's move to a new address", () => {
   it("A starts at a new address: B is told, checks A's key there, and pays A there; A's members pay B as before", async () => {
     await linkSides(a, b);
@@ -265,14 +325,16 @@ describe("a server's move to a new address", () => {
     await moveTo(a, { DUE_POLL_SECONDS: "1" });
     alice = new Api(a.url, alice.token);
     // A's due work tells B at start; B follows once A's key answered at the new address.
-    await vi.waitFor(async () => expect((await linksWith(b, "Association A"))[2]).toMatchObject({ state: "active", peerUrl: a.url }), { timeout: 15_000 });
-    const moved = (await linksWith(b, "Association A"))[2]!;
+    await vi.waitFor(async () => expect((await linksWith(b, "Association A")).at(-1)).toMatchObject({ state: "active", peerUrl: a.url }), {
+      timeout: 15_000,
+    });
+    const moved = (await linksWith(b, "Association A")).at(-1)!;
     expect(moved.moved).toMatchObject({ from: before });
     expect((await audited(b, "federation.peer_address_changed")).map((e) => e.details)).toEqual([
       expect.objectContaining({ peer: "Association A", before, after: a.url }),
     ]);
     // Its older links with A moved with it: their payments in doubt would be asked about there.
-    expect((await linkRows(b)).filter((r) => r.peer_name === "Association A").map((r) => r.peer_url)).toEqual([a.url, a.url, a.url]);
+    expect((await linkRows(b)).filter((r) => r.peer_name === "Association A").every((r) => r.peer_url === a.url)).toBe(true);
     await vi.waitFor(async () => expect(await a.db.query("SELECT 1 FROM federation_outbox WHERE kind = 'address'")).toMatchObject({ rowCount: 0 }));
 
     expect((await bobToAlice()).json.state).toBe("committed");
@@ -307,7 +369,7 @@ describe("a server's move to a new address", () => {
       const res = await signedCall(b, await federationKey(c.db), "peerAddressChanged", { url: a.url });
       expect([res.status, JSON.parse(res.answer).error?.msgid]).toEqual([400, SM.federationAddressKeyMismatch]);
       await unchanged();
-      expect((await linksWith(b, "Association A"))[2]).toMatchObject({ state: "active", peerUrl: a.url });
+      expect((await linksWith(b, "Association A")).at(-1)).toMatchObject({ state: "active", peerUrl: a.url });
     });
 
     it("A's key says A moved to C's address: C's key answers there, so B refuses", async () => {
