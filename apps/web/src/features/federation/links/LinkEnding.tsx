@@ -46,7 +46,7 @@ export function EndLink({ link, name }: { link: FederationLink; name: string }) 
   };
   return (
     <>
-      <button type="button" className="button small danger federation-end" onClick={() => setAsking(true)}>
+      <button type="button" className="button small federation-end" onClick={() => setAsking(true)}>
         {i18n._("End this link")}
       </button>
       {asking && (
