@@ -44,6 +44,8 @@ import { endingTeller } from "./services/federation/doubt";
 import { routesTeller } from "./services/federation/forwarding";
 import { keyTeller } from "./services/federation/key-rotation";
 import { termsTeller } from "./services/federation/link-terms";
+import { linkEndedTeller } from "./services/federation/link-ending";
+import { addressStep, addressTeller } from "./services/federation/address-change";
 import { outboxStep } from "./services/federation/peer-outbox";
 import { duesSteps } from "./services/association/dues-collect";
 import { duesRoutes } from "./routes/dues";
@@ -266,7 +268,16 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     [
       ...duesSteps(dues),
       standingOrdersStep(deps.db, timeZone),
-      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller, routes: routesTeller, key: keyTeller }),
+      // This server's address first: moved (its PUBLIC_URL changed), each active link is told it in the step after.
+      addressStep(deps.db, full.settings),
+      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, {
+        terms: termsTeller,
+        ending: endingTeller,
+        link_ended: linkEndedTeller,
+        address: addressTeller,
+        routes: routesTeller,
+        key: keyTeller,
+      }),
     ],
     settings.duePollSeconds * 1000,
     (m) => app.log.error(m),

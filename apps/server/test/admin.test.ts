@@ -136,6 +136,7 @@ const ARGS: Record<string, Parameters<Api["call"]>[1]> = {
   getFederationKeys: {},
   rotateFederationKey: { body: { revoke: false } },
   replaceFederationPeerKey: { params: { linkId: "fl_nothing_here_at_all" }, body: { fingerprint: "0123456789abcdef0123456789abcdef" } },
+  endFederationLink: { params: { linkId: "fl_nothing_here_at_all" } },
   listBusinessRequests: {},
   approveBusiness: { params: { businessId: "bz_nothing-here-at-all" } },
   discardBusiness: { params: { businessId: "bz_nothing-here-at-all" } },

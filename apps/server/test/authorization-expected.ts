@@ -180,6 +180,8 @@ export const EXPECTED: Record<RouteName, Expected> = {
   peerPaymentState: same(401),
   peerPaymentEnded: same(401),
   peerKeyRotated: same(401),
+  peerLinkEnded: same(401),
+  peerAddressChanged: same(401),
   quoteCrossPayment: member(404),
   payAcross: member(404),
   // The directory is public; paying a business needs a session; each member's profile is their own

@@ -418,6 +418,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   getFederationKeys: () => ({}),
   rotateFederationKey: () => ({ body: { revoke: false } }),
   replaceFederationPeerKey: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { fingerprint: "0123456789abcdef0123456789abcdef" } }),
+  endFederationLink: () => ({ params: { linkId: "fl_nothing_here_at_all" } }),
   federationServer: () => ({}),
   peerAcceptLink: () => ({
     body: {
@@ -457,6 +458,8 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   peerPaymentState: () => ({ body: { paymentId: "fp_0123456789abcdefghij" } }),
   peerPaymentEnded: () => ({ body: { paymentId: "fp_0123456789abcdefghij", days: 7 } }),
   peerKeyRotated: () => ({ body: { publicKey: "A".repeat(43), proof: "A".repeat(86) } }),
+  peerLinkEnded: () => ({ body: { endedAt: "2026-01-01T00:00:00Z" } }),
+  peerAddressChanged: () => ({ body: { url: "https://moved.example" } }),
   // The directory: anybody reads the owner's listed business; each caller asks for, changes and
   // withdraws a profile of their own (the owner's stays as it was: ownerState); administrators
   // decide on a profile that does not exist; the steward saves the directory's settings.

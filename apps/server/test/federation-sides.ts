@@ -60,6 +60,18 @@ export async function restart(s: Side, env: Record<string, string> = {}): Promis
   s.server = await startServer(s.db, { env: { PORT: new URL(s.url).port, PUBLIC_URL: s.url, ...LOOPBACK_ENV, ...env }, peerSeam: seam });
 }
 
+/**
+ * `s`'s server moved: started again at another address (a new port, its PUBLIC_URL), on its
+ * database (its key, its links), its old address answering no more. `s` names it there now.
+ */
+export async function moveTo(s: Side, env: Record<string, string> = {}): Promise<void> {
+  await s.server.close();
+  const port = await freePort();
+  s.url = `http://127.0.0.1:${port}`;
+  s.server = await startServer(s.db, { env: { PORT: String(port), PUBLIC_URL: s.url, ...LOOPBACK_ENV, ...env }, peerSeam: seam });
+  s.owner = new Api(s.url, s.owner.token);
+}
+
 async function sideAt(port: number, name: string, symbol: string, env: Record<string, string> = {}): Promise<Side> {
   const tdb = await createTestDatabase();
   await tdb.db.query("UPDATE association SET name = $1", [name]);
@@ -96,7 +108,8 @@ export async function signedCall(
   const { headers } = await signRequest(key, route.method, opts.url ?? `${s.url}${route.path}`, text);
   opts.tamper?.(headers);
   const res = await fetch(`${s.url}${route.path}`, { method: route.method, headers, body: opts.bodyText ?? text });
-  return { status: res.status, headers, text };
+  // `text`: the request's body as signed; `answer`: the answer's.
+  return { status: res.status, headers, text, answer: await res.text() };
 }
 
 /** The answer a server holding `key` would sign to `request`, whatever it says: what a linked server that misbehaves can send. */

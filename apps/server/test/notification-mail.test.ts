@@ -271,22 +271,6 @@ describe("e-mail notifications", () => {
     expect(notificationMail({ ...facts, ...more, counterpartySince: null }, { app: "a", unsubscribe: "u" }).subject).toBe("Alice Martin vous a payé 2,50 DL");
   });
 
-  it("says money given back for a payment across not made as that, by mail and by push, in both languages: never as a payment received", () => {
-    const facts = { kind: "payment_received" as const, to: "x@example.org", firstName: "Alice", amount: 200n, symbol: "DL", currencyName: "Demo", memo: "" };
-    const back = { ...facts, counterparty: "Bob Durand (Gonette)", returned: true };
-    expect(notificationMail({ ...back, language: "en-US" }, { app: "a", unsubscribe: "u" }).subject).toBe(
-      "Your payment to Bob Durand (Gonette) was not made: 2.00 DL returned",
-    );
-    expect(notificationPush({ ...back, language: "en-US" }, { url: "/", tag: "1" })).toMatchObject({
-      title: "2.00 DL returned",
-      body: "Your payment to Bob Durand (Gonette) was not made",
-    });
-    expect(notificationMail({ ...back, language: "fr-FR" }, { app: "a", unsubscribe: "u" }).subject).toBe(
-      "Votre paiement à Bob Durand (Gonette) n'a pas été effectué : 2,00 DL restitués",
-    );
-    expect(notificationPush({ ...back, language: "fr-FR" }, { url: "/", tag: "1" }).title).toBe("2,00 DL restitués");
-  });
-
   it("tells a top-up credited, naming the association", async () => {
     const fay = await person("Fay", "Leroy");
     await optIn(fay, { topup_credited: true }, "fr-FR");

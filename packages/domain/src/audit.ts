@@ -17,6 +17,8 @@ export const PEER_AUDIT_ACTIONS = [
   "federation.peer_ending_answered",
   "federation.peer_routes_changed",
   "federation.peer_key_rotated",
+  "federation.peer_link_ended",
+  "federation.peer_address_changed",
 ] as const satisfies readonly AuditAction[];
 
 /** Each code's kind: a code the server writes without one does not compile. */
@@ -76,6 +78,9 @@ const KIND_OF: Record<AuditAction, AuditKind> = {
   "federation.key_revoked": "federation",
   "federation.peer_key_rotated": "federation",
   "federation.peer_key_replaced": "federation",
+  "federation.link_ended": "federation",
+  "federation.peer_link_ended": "federation",
+  "federation.peer_address_changed": "federation",
 };
 
 /** The codes of one kind, as the audit log's query filters on them. */

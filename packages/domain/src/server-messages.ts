@@ -120,6 +120,10 @@ export const SM = {
   federationPaymentKnown: "This payment's outcome is known: only a payment still in doubt can be ended.",
   federationPaymentAlreadyEnded: "This payment was already ended.",
   federationPaymentTooRecent: "A payment in doubt can be ended only once the other association has not answered it for the days this server waits: {days}.",
+  // Links ended, linked again, moved (services/federation/link-ending.ts, address-change.ts).
+  federationLinkEnded: "The link between these two associations was ended: no payment crosses it any more.",
+  federationLinkAlreadyEnded: "This link was already ended.",
+  federationAddressKeyMismatch: "The server at the new address does not hold this link's key: the address was not changed.",
   federationPaymentEndedByOwners: "The association's owners ended this payment, which the other association never answered: the money is back in your account.",
   // A server's new key, and a leaked one replaced by the owners (services/federation/key-rotation.ts).
   federationKeyProof: "The new key's proof does not check out: nothing was changed.",

@@ -16,10 +16,13 @@ export type BackendStatus = (typeof BACKEND_STATUSES)[number];
 /**
  * A link between associations' servers as one side sees it (docs/federation.md): which side
  * invited, and how far it got; replaced once a newer link with a server at the same address
- * became active (that server's key changed: the old one answers there no more).
+ * became active (that server's key changed: the old one answers there no more); ended once an
+ * owner of either side ended it (its balance kept for the boards; linking again makes a new link).
  */
 export const FEDERATION_LINK_ROLES = ["inviter", "invitee"] as const;
-export const FEDERATION_LINK_STATES = ["invited", "accepted", "active", "replaced"] as const;
+export const FEDERATION_LINK_STATES = ["invited", "accepted", "active", "replaced", "ended"] as const;
+/** Which side's owners ended a link: this one's, or the other's (told by its server). */
+export const FEDERATION_LINK_ENDERS = ["us", "them"] as const;
 /** A payment across a link as one side knows it: paid by this side's member (out) or to one (in), and where it stands. */
 export const FEDERATION_PAYMENT_DIRECTIONS = ["out", "in"] as const;
 export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted", "ended"] as const;
@@ -295,6 +298,9 @@ export const AUDIT_ACTIONS = [
   "federation.key_revoked",
   "federation.peer_key_rotated",
   "federation.peer_key_replaced",
+  "federation.link_ended",
+  "federation.peer_link_ended",
+  "federation.peer_address_changed",
   "cashier_invited",
   "cashier_invitation_cancelled",
   "cashier_revoked",

@@ -16,6 +16,8 @@ import { peerRoutesTold, reachedThroughLinks, setForwarding } from "../services/
 import { endPaymentInDoubt, paymentEndedByPeer, paymentsInDoubt } from "../services/federation/doubt";
 import { keysView, peerRotatedKey, replacePeerKey, rotateKey } from "../services/federation/key-rotation";
 import { peerTermsChanged, setLinkTerms } from "../services/federation/link-terms";
+import { endLink, peerEndedLink } from "../services/federation/link-ending";
+import { peerMoved } from "../services/federation/address-change";
 import { peerNet } from "../services/federation/peer-net";
 import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
@@ -68,6 +70,16 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "replaceFederationPeerKey", async ({ memberId, params, body }) => replacePeerKey(net, db, memberId, params.linkId, body.fingerprint));
   operation(app, deps, "peerKeyRotated", async ({ peer, body }) => {
     await peerRotatedKey(db, settings, peer!, body);
+    return { ok: true as const };
+  });
+  // Links ended by the owners of either side, and a linked server's move to a new address.
+  operation(app, deps, "endFederationLink", async ({ memberId, params }) => endLink(net, db, memberId, params.linkId));
+  operation(app, deps, "peerLinkEnded", async ({ peer, body }) => {
+    await peerEndedLink(db, peer!, body.endedAt);
+    return { ok: true as const };
+  });
+  operation(app, deps, "peerAddressChanged", async ({ peer, body }) => {
+    await peerMoved(net, db, peer!, body);
     return { ok: true as const };
   });
 }

@@ -99,6 +99,11 @@ export const adminRoutes = {
    * well-known address against the fingerprint typed; every key the link held before is revoked.
    */
   replaceFederationPeerKey: { method: "POST", path: "/api/admin/federation/links/:linkId/peer-key", access: "owner" },
+  /**
+   * A link ended by an owner of this side: nothing crosses it any more, either way; its balance
+   * stays for the boards to settle, and the other side is told until it acknowledged.
+   */
+  endFederationLink: { method: "POST", path: "/api/admin/federation/links/:linkId/end", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

@@ -58,4 +58,14 @@ export const federationRoutes = {
    * signs nothing here any more.
    */
   peerKeyRotated: { method: "POST", path: "/api/federation/links/key", access: "peer" },
+  /**
+   * The other side's owners ended the link: this side ends its side too (no payment crosses it any
+   * more, either way; its balance stays for the boards), once, and answers the same when told again.
+   */
+  peerLinkEnded: { method: "POST", path: "/api/federation/links/ended", access: "peer" },
+  /**
+   * The other server answers at a new address: this side reaches it there once the server at that
+   * address proved to hold the key that signed the message.
+   */
+  peerAddressChanged: { method: "POST", path: "/api/federation/address", access: "peer" },
 } as const satisfies Record<string, RouteSpec>;

@@ -67,6 +67,7 @@ export type FederationReach = ResponseOf<"listFederationLinks">["reach"][number]
 export type FederationRoute = BodyOf<"peerRoutes">["routes"][number];
 export type FederationKeys = ResponseOf<"getFederationKeys">;
 export type FederationLinkKeys = FederationKeys["links"][number];
+export type FederationLinkBalance = ResponseOf<"listFederationLinks">["balances"][number];
 export type OfferView = ResponseOf<"getOffer">;
 export type ReportedOffer = ResponseOf<"listReportedOffers">[number];
 export type Directory = ResponseOf<"getDirectory">;

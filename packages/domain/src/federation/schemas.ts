@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { FEDERATION_KEY_STATES, FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES, FEDERATION_PEER_KEY_REPLACERS } from "../vocabulary";
-import { AmountString } from "../platform/schemas";
+import { FEDERATION_KEY_STATES, FEDERATION_LINK_ENDERS, FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES, FEDERATION_PEER_KEY_REPLACERS } from "../vocabulary";
+import { AmountString, SignedAmountString } from "../platform/schemas";
 
 /** The federation's contract: links between associations' servers, quotes and payments across them (docs/federation.md). */
 
@@ -64,7 +64,21 @@ export const FederationLink = z.object({
   /** This side forwards the payments arriving over this link to its other links (its owners' choice; off until they turn it on). */
   forward: z.boolean(),
   createdAt: z.string(),
+  /**
+   * An ended link (docs/federation.md "Ending a link"): when, by which side's owners, and (ended
+   * here) whether the other side acknowledged it yet: it is told until it does. Null otherwise.
+   */
+  ended: z.object({ at: z.string(), by: z.enum(FEDERATION_LINK_ENDERS), told: z.boolean() }).nullable(),
+  /** The other server moved (its address changed, told signed by its key): where it was before, and when. Null if it never did. */
+  moved: z.object({ from: z.string(), at: z.string() }).nullable(),
 });
+
+/**
+ * What stands between the two sides of a link (docs/federation.md "Ending a link"): what this side
+ * holds of the other's currency (`held`, in theirs) and what its clearing wallets owe the other
+ * (`owed`, in this side's). An ended link keeps them for the boards to settle.
+ */
+export const FederationLinkBalance = z.object({ linkId: z.string(), held: SignedAmountString, owed: SignedAmountString });
 
 /**
  * What the owners ended of a payment in doubt, and what the other side said of it once told:
@@ -152,6 +166,8 @@ export const FederationOverview = z.object({
   doubtDays: z.number().int().min(1),
   /** The payments in doubt, and those ended by the owners, newest first. */
   payments: z.array(FederationDoubtfulPayment),
+  /** Each link's balance, once it is past the invitation. */
+  balances: z.array(FederationLinkBalance),
 });
 
 export const FederationPaymentParams = z.object({ linkId: z.string().min(1).max(64), paymentId: z.string().min(1).max(64) });
@@ -217,6 +233,18 @@ export const PeerTermsBody = z.object({ terms: FederationTerms });
  * same one again, so that a change sent again until answered, or arriving late, is harmless.
  */
 export const PeerLinkTermsBody = PeerTermsBody.extend({ version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+
+/**
+ * The sender's owners ended the link (docs/federation.md "Ending a link"), at `endedAt` by the
+ * sender's clock: the receiver ends its side of the live link with the sender's key, once.
+ */
+export const PeerLinkEndedBody = z.object({ endedAt: z.string().datetime({ offset: true }) });
+
+/**
+ * The sender answers at a new address now (its PUBLIC_URL changed): the receiver checks that the
+ * server at `url` holds the key that signed this, and then reaches it there.
+ */
+export const PeerAddressChangedBody = z.object({ url: z.string().min(8).max(300) });
 
 export const PaymentIdAcross = z.string().regex(/^fp_[A-Za-z0-9_-]{16,40}$/);
 

@@ -6,7 +6,7 @@ import { Refusal } from "../platform/errors";
 import { callPeer } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, toTell, type Teller, type Which } from "./peer-outbox";
-import { incoming, lockedLinkOf, retried, returnHold, type PaymentRow } from "./payments";
+import { incoming, lockedLinkFor, retried, returnHold, type PaymentRow } from "./payments";
 import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
@@ -151,7 +151,7 @@ export async function endPaymentInDoubt(
  */
 export async function paymentEndedByPeer(db: Db, signer: Signer, body: { paymentId: string; days: number }) {
   return inTransaction(db, async (tx) => {
-    const link = await lockedLinkOf(tx, signer, true);
+    const link = await lockedLinkFor(tx, signer, body.paymentId);
     let seen = await incoming(tx, link.id, body.paymentId);
     if (!seen) {
       const { rows } = await tx.query<PaymentRow>(

@@ -10,6 +10,7 @@ import {
   valuesAgree,
   type FederationInvitationPreview,
   type FederationLink,
+  type FederationLinkBalance,
   type FederationServer,
   type AuditAction,
   type FederationTerms,
@@ -39,7 +40,7 @@ const INVITATION_PREFIX = "MUTUA-LINK:";
 export interface LinkRow {
   public_id: string;
   role: "inviter" | "invitee";
-  state: "invited" | "accepted" | "active" | "replaced";
+  state: "invited" | "accepted" | "active" | "replaced" | "ended";
   peer_url: string | null;
   peer_name: string | null;
   peer_currency_name: string | null;
@@ -61,11 +62,25 @@ export interface LinkRow {
   forward: boolean;
   peer_routes_version: string;
   created_at: Date;
+  /** Ended: when, by which side's owners, and (ended here) when the other side acknowledged it. */
+  ended_at: Date | null;
+  ended_by: "us" | "them" | null;
+  ended_told_at: Date | null;
+  /** The other server moved: its address before, and when it told. */
+  peer_previous_url: string | null;
+  peer_moved_at: Date | null;
 }
 
 export const COLUMNS = `public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
   our_value_e4, their_value_e4, trust_limit_cents, enabled, peer_our_value_e4, peer_their_value_e4, peer_trust_limit_cents, peer_enabled,
-  terms_version, terms_told_version, peer_terms_version, forward, peer_routes_version, created_at`;
+  terms_version, terms_told_version, peer_terms_version, forward, peer_routes_version, created_at, ended_at, ended_by, ended_told_at, peer_previous_url, peer_moved_at`;
+
+/**
+ * The states of a link that is alive: being made, or active. A key is unique among these (an
+ * index holds it): an ended or replaced link keeps its key beside a newer link's, so that its
+ * server may still ask about its payments in doubt, and the same two servers may link again.
+ */
+export const LIVE_STATES = "('invited', 'accepted', 'active')";
 
 /** Terms as stored: values in ten-thousandths, the limit in cents. */
 interface StoredTerms {
@@ -123,13 +138,15 @@ export function linkView(r: LinkRow): FederationLink {
         : null,
     role: r.role,
     state: r.state,
-    waitingFor: r.state === "active" || r.state === "replaced" ? null : r.state === "accepted" && r.role === "inviter" ? "us" : "them",
+    waitingFor: r.state === "active" || r.state === "replaced" || r.state === "ended" ? null : r.state === "accepted" && r.role === "inviter" ? "us" : "them",
     terms: mine && termsView(mine),
     peerTerms: theirs && termsView(theirs),
     ratesAgree: Boolean(mine && theirs && valuesAgree(mine, theirs)),
     termsPending: r.state === "active" && BigInt(r.terms_version) > BigInt(r.terms_told_version),
     forward: r.forward,
     createdAt: r.created_at.toISOString(),
+    ended: r.ended_at && r.ended_by ? { at: r.ended_at.toISOString(), by: r.ended_by, told: r.ended_by === "them" || r.ended_told_at !== null } : null,
+    moved: r.peer_previous_url && r.peer_moved_at ? { from: r.peer_previous_url, at: r.peer_moved_at.toISOString() } : null,
   };
 }
 
@@ -152,7 +169,20 @@ export async function describeServer(db: Queryable, settings: Settings): Promise
 export async function federationOverview(db: Db, settings: Settings) {
   const server = await describeServer(db, settings);
   const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links ORDER BY created_at DESC, id DESC`);
-  return { server, links: rows.map(linkView) };
+  return { server, links: rows.map(linkView), balances: await linkBalances(db) };
+}
+
+/**
+ * Each link's balance past its invitation: what this side holds of the other's currency, and what
+ * its clearing wallets (one per backend) owe the other. An ended link keeps them for the boards.
+ */
+export async function linkBalances(db: Queryable): Promise<FederationLinkBalance[]> {
+  const { rows } = await db.query<{ public_id: string; held_cents: string; owed: string }>(
+    `SELECT l.public_id, l.held_cents::text,
+       (SELECT coalesce(sum(a.balance), 0) FROM wallets w JOIN accounts a ON a.wallet_id = w.id WHERE w.role = 'clearing' AND w.federation_link_id = l.id)::text AS owed
+     FROM federation_links l WHERE l.state <> 'invited'`,
+  );
+  return rows.map((r) => ({ linkId: r.public_id, held: formatCents(BigInt(r.held_cents)), owed: formatCents(BigInt(r.owed)) }));
 }
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest();
@@ -192,8 +222,9 @@ function readInvitation(net: PeerNet, code: string): { url: string; fingerprint:
   return { url, fingerprint: f, secret: s };
 }
 
+/** The live link with a server's key, if any (at most one: an index holds it). */
 async function linkByKey(db: Queryable, key: Buffer): Promise<LinkRow | null> {
-  const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1`, [key]);
+  const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 AND state IN ${LIVE_STATES}`, [key]);
   return rows[0] ?? null;
 }
 
@@ -253,7 +284,7 @@ export async function acceptInvitation(
       `INSERT INTO federation_links (public_id, role, state, peer_url, peer_name, peer_currency_name, peer_currency_symbol, peer_key,
          our_value_e4, their_value_e4, trust_limit_cents, enabled, terms_version, terms_told_version)
        VALUES ($1, 'invitee', 'accepted', $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 1)
-       ON CONFLICT (peer_key) DO UPDATE SET our_value_e4 = EXCLUDED.our_value_e4, their_value_e4 = EXCLUDED.their_value_e4,
+       ON CONFLICT (peer_key) WHERE state IN ${LIVE_STATES} DO UPDATE SET our_value_e4 = EXCLUDED.our_value_e4, their_value_e4 = EXCLUDED.their_value_e4,
          trust_limit_cents = EXCLUDED.trust_limit_cents, enabled = EXCLUDED.enabled, updated_at = now()
        RETURNING ${COLUMNS}`,
       [id, peer.url, peer.name, peer.currencyName, peer.currencySymbol, peerKey, stored.ours, stored.theirs, stored.limit, stored.enabled],
@@ -373,7 +404,7 @@ async function replaceOthers(tx: Queryable, link: LinkRow): Promise<string[]> {
 }
 
 /** Two links to one address made active at once: the one that came second is told it is not waiting any more, rather than a 500. */
-async function activeAlone<T>(run: () => Promise<T>): Promise<T> {
+export async function activeAlone<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
@@ -420,7 +451,9 @@ export async function recordPeerTerms(
   const stored = storedTerms(told.terms);
   await activeAlone(() =>
     inTransaction(db, async (tx) => {
-      const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 FOR UPDATE`, [signer.publicKey]);
+      const { rows } = await tx.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links WHERE peer_key = $1 AND state IN ${LIVE_STATES} FOR UPDATE`, [
+        signer.publicKey,
+      ]);
       const link = rows[0];
       if (!link || !allowed(link)) throw wrongState();
       const last = BigInt(link.peer_terms_version);
@@ -453,7 +486,12 @@ export async function withdrawInvitation(db: Db, memberId: bigint, id: string): 
   });
 }
 
-/** Whether a key is that of a server this one has a link with (past the invitation): who may call the peer routes besides an acceptance. */
+/**
+ * Whether a key is that of a server this one has or had a link with (past the invitation): who may
+ * call the peer routes besides an acceptance. An ended or replaced link's key too: its server may
+ * still ask about its payments in doubt; each route then answers only what that link's state allows.
+ */
 export async function isLinkedKey(db: Queryable, key: Buffer): Promise<boolean> {
-  return (await linkByKey(db, key)) !== null;
+  const { rowCount } = await db.query("SELECT 1 FROM federation_links WHERE peer_key = $1 LIMIT 1", [key]);
+  return Boolean(rowCount);
 }

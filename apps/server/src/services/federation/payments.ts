@@ -151,6 +151,11 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
   let row: PaymentRow;
   try {
     row = await inTransaction(db, async (tx) => {
+      // Still active as the money is held: an owner ending the link meanwhile waits for this hold
+      // (a payment prepared before the end, asked about as any other), or it is refused here.
+      const { rows: current } = await tx.query<{ state: string }>("SELECT state FROM federation_links WHERE id = $1 FOR KEY SHARE", [link.id]);
+      if (current[0]?.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
+      if (current[0]?.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
       const { movement, replayed } = await postMovementTx(tx, {
         kind: "payment",
         payerWalletId: payer.id,
@@ -259,7 +264,9 @@ export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" |
   const link = rows[0]!;
   const key = await signingKeyFor(db, link.peer_key);
   const keyId = link.peer_key.toString("base64url");
-  if (how === "pay") {
+  // Across a link no longer active (ended, or replaced), a payment is only asked about, never sent:
+  // the same two servers may have linked again, and the other side would make it on the new link.
+  if (how === "pay" && link.state === "active") {
     try {
       const name = payerName ?? (await payerNameOf(db, row.wallet_id!));
       await callPeer(net, key, link.peer_url, keyId, "peerPay", {
@@ -370,14 +377,34 @@ export async function returnHold(tx: Tx, row: PaymentRow, idempotencyKey = `retu
 }
 
 /**
- * The link a signed message comes from, locked: the payments in and the questions about them take
- * their turns on it. A replaced link is asked about its payments still (the server that held it
- * may be waiting to know), and pays none.
+ * The active link of the key a signed message comes from, locked (at most one: a key is unique
+ * among live links).
  */
-export async function lockedLinkOf(tx: Tx, signer: Signer, replacedToo = false): Promise<ActiveLink> {
+export async function lockedLinkOf(tx: Tx, signer: Signer): Promise<ActiveLink> {
+  const { rows } = await tx.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active' FOR UPDATE`, [
+    signer.publicKey,
+  ]);
+  if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+  return rows[0];
+}
+
+/**
+ * The link a signed message about payment `paymentId` is for, locked: the payments in and the
+ * questions about them take their turns on it. The same two servers may have linked again after a
+ * link ended (or was replaced), so one key may have several links: the one that holds that payment,
+ * else the key's active link (a new payment is made there, and one asked about before it arrived
+ * is recorded there), else its newest ended or replaced link. An ended or replaced link is asked
+ * about its payments still (the server that held them may be waiting to know), and pays none; a
+ * payment across it is never sent again (`settle` only asks), so a payment of an old link is never
+ * made on the new one.
+ */
+export async function lockedLinkFor(tx: Tx, signer: Signer, paymentId: string): Promise<ActiveLink> {
   const { rows } = await tx.query<ActiveLink>(
-    `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state IN ('active'${replacedToo ? ", 'replaced'" : ""}) FOR UPDATE`,
-    [signer.publicKey],
+    `SELECT ${LINK_COLUMNS} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended', 'replaced')
+      ORDER BY EXISTS (SELECT 1 FROM federation_payments fp WHERE fp.link_id = l.id AND fp.direction = 'in' AND fp.public_id = $2) DESC,
+               state = 'active' DESC, id DESC
+      LIMIT 1 FOR UPDATE`,
+    [signer.publicKey, paymentId],
   );
   if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
   return rows[0];
@@ -403,7 +430,7 @@ export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody)
   const payerName = peerName(body.payer.name, PEER_MEMBER_NAME_MAX);
   const outcome = await retried(() =>
     inTransaction(db, async (tx): Promise<PeerPaid | Refusal> => {
-      const link = await lockedLinkOf(tx, signer);
+      const link = await lockedLinkFor(tx, signer, body.paymentId);
       const seen = await incoming(tx, link.id, body.paymentId);
       if (seen) {
         if (seen.state === "aborted") return refusalOf(seen.refusal);
@@ -412,6 +439,9 @@ export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody)
         if (!same) return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
         return { state: "committed", amount: formatCents(seen.amount_cents!), payerAmount: formatCents(seen.peer_amount_cents!) };
       }
+      // Nothing new crosses a link that ended, or that a newer link replaced.
+      if (link.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
+      if (link.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
       await tx.query("SAVEPOINT payment_in");
       try {
         if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
@@ -493,7 +523,7 @@ async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody, payerN
  */
 export async function paymentStateForPeer(db: Db, signer: Signer, body: { paymentId: string }): Promise<PeerPaymentState> {
   return inTransaction(db, async (tx) => {
-    const link = await lockedLinkOf(tx, signer, true);
+    const link = await lockedLinkFor(tx, signer, body.paymentId);
     const seen = await incoming(tx, link.id, body.paymentId);
     if (seen) return { state: seen.state === "committed" ? "committed" : "aborted", reason: seen.refusal };
     await tx.query("INSERT INTO federation_payments (public_id, link_id, direction, state, memo) VALUES ($1, $2, 'in', 'aborted', '')", [

@@ -37,6 +37,9 @@ export const PEER_REFUSALS: ReadonlyMap<string, ErrorCode> = new Map([
   [SM.paymentRequestExpired, ErrorCode.stateConflict],
   [SM.paymentRequestCancelled, ErrorCode.stateConflict],
   [SM.federationPaymentRefused, ErrorCode.stateConflict],
+  // The link ended by the other side's owners (told to this side's members as such), and a move it refused.
+  [SM.federationLinkEnded, ErrorCode.stateConflict],
+  [SM.federationAddressKeyMismatch, ErrorCode.validation],
   // Refusals of the linking steps.
   [SM.federationInvitationGone, ErrorCode.stateConflict],
   [SM.federationAlreadyLinked, ErrorCode.stateConflict],

@@ -33,10 +33,20 @@ export interface ActiveLink {
   peer_enabled: boolean;
   trust_limit_cents: string;
   held_cents: string;
+  state: "active" | "replaced" | "ended";
 }
 
 export const LINK_COLUMNS = `id, public_id, peer_url, peer_name, peer_currency_symbol, peer_key, our_value_e4, their_value_e4, enabled,
-  peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents`;
+  peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents, state`;
+
+/**
+ * Why there is no active link to pay across where one was looked for (`column` = `value`): ended
+ * by the owners of one side (said so, in words both sides' members read), or none at all.
+ */
+async function noActiveLink(db: Queryable, column: "peer_url" | "peer_key", value: string | Buffer): Promise<Refusal> {
+  const { rowCount } = await db.query(`SELECT 1 FROM federation_links WHERE ${column} = $1 AND state = 'ended' LIMIT 1`, [value]);
+  return rowCount ? new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded }) : new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+}
 
 /** A link both sides may pay across now: on at both ends, counting the same rate. */
 export function usable(link: ActiveLink | undefined): ActiveLink {
@@ -51,6 +61,7 @@ export function usable(link: ActiveLink | undefined): ActiveLink {
 /** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
 export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
   const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`, [signer.publicKey]);
+  if (!rows[0]) throw await noActiveLink(db, "peer_key", signer.publicKey);
   const link = usable(rows[0]);
   const payee = await payeeOf(db, body.walletId);
   const cents = parseApiAmount(body.amount);
@@ -101,9 +112,13 @@ export function checkedQuote(quote: PeerQuote, walletId: string): PeerQuote {
   return { ...quote, payee: { walletId, name } };
 }
 
-/** The active link with the server at `url`: at most one (a partial unique index), the one whose key answers there now. */
-export async function activeLinkAt(db: Queryable, url: string): Promise<ActiveLink | undefined> {
+/**
+ * The active link with the server at `url`: at most one (a partial unique index), the one whose
+ * key answers there now. None: refused, as ended when the owners ended the link there.
+ */
+export async function activeLinkAt(db: Queryable, url: string): Promise<ActiveLink> {
   const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`, [url]);
+  if (!rows[0]) throw await noActiveLink(db, "peer_url", url);
   return rows[0];
 }
 

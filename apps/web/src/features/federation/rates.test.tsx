@@ -36,6 +36,7 @@ const overview: FederationOverview = {
   doubtDays: 7,
   reach: [],
   payments: [],
+  balances: [],
   links: [
     {
       id: "l1",
@@ -56,6 +57,8 @@ const overview: FederationOverview = {
       ratesAgree: true,
       termsPending: false,
       forward: false,
+      ended: null,
+      moved: null,
       createdAt: "2025-03-01T10:00:00Z",
     },
   ],

@@ -4,7 +4,7 @@ import type { AuditEntry } from "@mutua/domain";
 import english from "../../../locales/en-US.json";
 import french from "../../../locales/fr-FR.json";
 import { compilePlain } from "../../../lib/i18n";
-import { auditActor, auditChanges } from "./audit-words";
+import { auditAction, auditActor, auditChanges } from "./audit-words";
 
 /** The app's i18n in `locale`, its plain messages compiled on the fly as the app does. */
 function i18nIn(locale: "en-US" | "fr-FR") {
@@ -76,5 +76,22 @@ describe("who did an audit entry", () => {
     expect(auditActor(i18nIn("en-US"), peer)).toBe("by the linked association Gonette de Lyon");
     expect(auditActor(i18nIn("fr-FR"), peer)).toBe("par l'association liée Gonette de Lyon");
     expect(auditActor(i18nIn("en-US"), operator)).toBe("by the server's operator");
+  });
+});
+
+describe("a link's end and a linked server's move", () => {
+  it("says which association ended the link, and where the other association's server moved to", () => {
+    const ended = entry("federation.link_ended", { peer: "Gonette de Lyon", held: "2.50", owed: "-1.00" });
+    const peerEnded = { ...entry("federation.peer_link_ended", { peer: "Gonette de Lyon" }), actor: null, actorAssociation: "Gonette de Lyon" };
+    const moved = {
+      ...entry("federation.peer_address_changed", { peer: "Gonette de Lyon", before: "https://old.example", after: "https://new.example" }),
+      actor: null,
+      actorAssociation: "Gonette de Lyon",
+    };
+    expect(auditAction(i18nIn("en-US"), ended)).toBe("Link with another association ended: Gonette de Lyon");
+    expect(auditAction(i18nIn("en-US"), peerEnded)).toBe("The other association ended the link: Gonette de Lyon");
+    expect(auditAction(i18nIn("en-US"), moved)).toBe("The other association's server moved: https://new.example");
+    expect(auditAction(i18nIn("fr-FR"), moved)).toBe("Le serveur de l'autre association a changé d'adresse : https://new.example");
+    expect(auditActor(i18nIn("fr-FR"), peerEnded)).toBe("par l'association liée Gonette de Lyon");
   });
 });

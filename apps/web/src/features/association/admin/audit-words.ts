@@ -115,6 +115,9 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
       name: text(e.details.peer) ?? "",
       after: text(e.details.after) ?? "",
     }),
+  "federation.link_ended": (i18n, e) => withDetail(i18n, i18n._("Link with another association ended"), text(e.details.peer)),
+  "federation.peer_link_ended": (i18n, e) => withDetail(i18n, i18n._("The other association ended the link"), text(e.details.peer)),
+  "federation.peer_address_changed": (i18n, e) => withDetail(i18n, i18n._("The other association's server moved"), text(e.details.after)),
 };
 
 export function auditAction(i18n: I18n, e: AuditEntry): string {

@@ -56,6 +56,8 @@ const link: FederationLink = {
   ratesAgree: true,
   termsPending: false,
   forward: false,
+  ended: null,
+  moved: null,
   createdAt: "2025-03-01T10:00:00Z",
 };
 /** A payment of Alice's held for `days` days without an answer. */
@@ -72,7 +74,14 @@ const held = (id: string, days: number, endable: boolean): FederationDoubtfulPay
   endable,
   ended: null,
 });
-const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview => ({ server: dalleServer, links: [link], doubtDays: 7, reach: [], payments });
+const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview => ({
+  server: dalleServer,
+  links: [link],
+  doubtDays: 7,
+  reach: [],
+  payments,
+  balances: [],
+});
 
 type Op = "listFederationLinks" | "endFederationPayment";
 

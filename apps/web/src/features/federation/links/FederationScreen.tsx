@@ -11,6 +11,7 @@ import { DoubtfulPayments } from "./DoubtfulPayments";
 import { Forwarding } from "./Forwarding";
 import { PeerKey } from "./PeerKey";
 import { ServerKeys } from "./ServerKeys";
+import { EndLink, EndedLink, PeerMoved } from "./LinkEnding";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -124,6 +125,7 @@ const statusText = (i18n: I18n, status: LinkStatus): string =>
     off: i18n._("Off"),
     offByThem: i18n._("Off on their side"),
     replaced: i18n._("Replaced by a newer link with this server"),
+    ended: i18n._("Ended"),
   })[status];
 
 /** "1 DL = 1.25 EUS": one unit of the first currency in the second, by one side's values. */
@@ -181,6 +183,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           <>
             <dt>{i18n._("Server")}</dt>
             <dd>{link.peerUrl}</dd>
+            <PeerMoved link={link} />
           </>
         )}
         <dt>{i18n._("Our terms")}</dt>
@@ -198,6 +201,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
       )}
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
       {link.state === "active" && <Forwarding link={link} name={name} reach={page.reach.filter((r) => r.linkId === link.id)} />}
+      <EndedLink link={link} balance={page.balances.find((b) => b.linkId === link.id)} name={name} ours={ours} theirs={theirs} />
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}
@@ -214,6 +218,7 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
         </button>
       )}
       {link.peer && (link.state === "accepted" || link.state === "active") && <PeerKey link={link} name={name} />}
+      {(link.state === "active" || link.state === "accepted") && <EndLink link={link} name={name} />}
     </article>
   );
 }

@@ -56,9 +56,11 @@ const link: FederationLink = {
   ratesAgree: true,
   termsPending: false,
   forward: false,
+  ended: null,
+  moved: null,
   createdAt: "2025-03-01T10:00:00Z",
 };
-const overview: FederationOverview = { server: dalleServer, links: [link], doubtDays: 7, reach: [], payments: [] };
+const overview: FederationOverview = { server: dalleServer, links: [link], doubtDays: 7, reach: [], payments: [], balances: [] };
 const NEW_KEY = "99998888777766665555444433332222";
 const keys = (over: Partial<FederationKeys> = {}): FederationKeys => ({
   keys: [{ fingerprint: dalleServer.fingerprint, state: "current", createdAt: "2025-03-01T10:00:00Z", retiredAt: null, revokedAt: null }],

@@ -84,5 +84,10 @@ export function useFederationActions() {
       admin.call(client, "setFederationLinkForwarding", { params: { linkId }, body: { forward } }),
     onSuccess: keep,
   });
-  return { invite, preview, accept, confirm, setTerms, withdraw, endPayment, setForwarding };
+  // A link ended: nothing crosses it any more, its balance stays, the other side told.
+  const endLink = useMutation({
+    mutationFn: (linkId: string) => admin.call(client, "endFederationLink", { params: { linkId } }),
+    onSuccess: keep,
+  });
+  return { invite, preview, accept, confirm, setTerms, withdraw, endPayment, setForwarding, endLink };
 }

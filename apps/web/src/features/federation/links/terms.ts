@@ -79,11 +79,12 @@ export function rateText(from: string, to: string): string | null {
 export const groupFingerprint = (fp: string) => fp.replace(/(.{4})(?=.)/g, "$1 ");
 
 /** Where a link stands, as the console says it. */
-export type LinkStatus = "invited" | "waitingForThem" | "toConfirm" | "linked" | "off" | "offByThem" | "replaced";
+export type LinkStatus = "invited" | "waitingForThem" | "toConfirm" | "linked" | "off" | "offByThem" | "replaced" | "ended";
 
 export function linkStatus(link: FederationLink): LinkStatus {
   if (link.state === "invited") return "invited";
   if (link.state === "replaced") return "replaced";
+  if (link.state === "ended") return "ended";
   if (link.state === "accepted") return link.waitingFor === "us" ? "toConfirm" : "waitingForThem";
   if (link.terms && !link.terms.enabled) return "off";
   if (link.peerTerms && !link.peerTerms.enabled) return "offByThem";

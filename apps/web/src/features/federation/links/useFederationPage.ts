@@ -165,6 +165,8 @@ export function useFederationPage(overview: FederationOverview) {
     payments: overview.payments,
     /** The associations each link's server said it forwards our payments to. */
     reach: overview.reach,
+    /** Each link's balance: an ended link's card shows what is left for the boards to settle. */
+    balances: overview.balances,
     /** A link waits for this side's confirmation: that is the view's primary action, not a new invitation. */
     toConfirm: overview.links.some((l) => l.state === "accepted" && l.waitingFor === "us"),
     dialog,
