@@ -62,8 +62,6 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-let purify: ((svg: string) => string) | undefined;
-
 /**
  * An SVG with nothing but drawing left in it: no script, no event handler, no link to elsewhere,
  * no foreign HTML (DOMPurify's SVG profile, in a DOM of jsdom's). A logo is opened as an image,
@@ -72,21 +70,35 @@ let purify: ((svg: string) => string) | undefined;
  */
 export async function cleanSvg({ svg, maxDepth }: SvgCheck): Promise<SvgVerdict> {
   if (nestsDeeperThan(svg, maxDepth)) return { kind: "tooDeep" };
-  if (!purify) {
-    // Loaded once the SVG passed the check above: a refusal does not wait for jsdom.
-    const [{ default: createDOMPurify }, { JSDOM }] = await Promise.all([import("dompurify"), import("jsdom")]);
-    const purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
-    purify = (dirty) =>
-      purifier.sanitize(dirty, {
+  const clean = (await purifier())(svg);
+  return /^\s*<svg[\s>]/i.test(clean) ? { kind: "clean", svg: clean } : { kind: "invalid" };
+}
+
+/**
+ * The sanitiser, made once: DOMPurify over jsdom, whose loading takes seconds on a loaded machine.
+ * The thread starts making it as soon as it starts, and says so when done (logo.ts starts an SVG's
+ * time limit only then, so that the limit measures the SVG, not the thread's start).
+ */
+let making: Promise<(dirty: string) => string> | null = null;
+function purifier(): Promise<(dirty: string) => string> {
+  return (making ??= Promise.all([import("dompurify"), import("jsdom")]).then(([{ default: createDOMPurify }, { JSDOM }]) => {
+    const made = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
+    return (dirty: string) =>
+      made.sanitize(dirty, {
         USE_PROFILES: { svg: true, svgFilters: true },
         // Outside references (href="https://…", url(…) in styles) would make every viewer fetch them.
         FORBID_TAGS: ["style", "foreignObject", "a", "use", "image"],
         FORBID_ATTR: ["href", "xlink:href", "style"],
       });
-  }
-  const clean = purify(svg);
-  return /^\s*<svg[\s>]/i.test(clean) ? { kind: "clean", svg: clean } : { kind: "invalid" };
+  }));
 }
+
+// Ready (or failed to load, which the first check will say as a refusal): the thread's first message.
+if (parentPort)
+  void purifier().then(
+    () => parentPort!.postMessage({ ready: true }),
+    () => parentPort!.postMessage({ ready: false }),
+  );
 
 parentPort?.on("message", (check: SvgCheck) => {
   cleanSvg(check).then(

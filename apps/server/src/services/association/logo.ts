@@ -19,8 +19,13 @@ export const LOGO_MAX_DEPTH = 32;
  * every member's device decodes it whole (a 30000 × 30000 image is gigabytes once decoded).
  */
 export const LOGO_MAX_SIDE = 2048;
-/** How long one SVG's check may take, its thread's start included: a logo's takes a second or two at most. */
+/** How long one SVG's check may take once its thread is ready: a logo's takes well under a second. */
 export const LOGO_CHECK_MS = 5_000;
+/**
+ * How long a new thread may take to load its sanitiser (jsdom: seconds on a loaded machine) before
+ * its first check: not counted in an SVG's own time, which measures the SVG, never the machine.
+ */
+const WORKER_START_MS = 60_000;
 /** The SVGs waiting for the thread beyond the one it checks: more are refused at once rather than queued. */
 const LOGO_CHECKS_WAITING = 4;
 /** The thread is kept this long after a check for the next one (an owner tries a few), then ended. */
@@ -38,6 +43,8 @@ export function pngSize(bytes: Buffer): { width: number; height: number } | null
 }
 
 let worker: Worker | null = null;
+/** Each thread's first message: its sanitiser loaded (logo-worker.ts). */
+const readiness = new WeakMap<Worker, Promise<unknown>>();
 let idle: NodeJS.Timeout | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 let waiting = 0;
@@ -51,6 +58,7 @@ function startWorker(): Worker {
   const w = new Worker(new URL("./logo-worker.ts", import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
   // Neither an idle thread nor its failure keeps the server up or brings it down: the next check starts another.
   w.unref();
+  readiness.set(w, once(w, "message", { signal: AbortSignal.timeout(WORKER_START_MS) }));
   w.on("error", () => endWorker(w));
   w.on("exit", () => {
     if (worker === w) worker = null;
@@ -81,6 +89,7 @@ async function checkNow(check: SvgCheck, ms: number): Promise<SvgVerdict | { kin
   clearTimeout(idle);
   const w = (worker ??= startWorker());
   try {
+    await readiness.get(w);
     w.postMessage(check);
     const [verdict] = (await once(w, "message", { signal: AbortSignal.timeout(ms) })) as [SvgVerdict];
     return verdict;
