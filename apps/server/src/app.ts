@@ -42,6 +42,7 @@ import { scheduleSweeps } from "./maintenance";
 import { DueWork } from "./services/platform/due-work";
 import { endingTeller } from "./services/federation/doubt";
 import { termsTeller } from "./services/federation/link-terms";
+import { settlementTeller } from "./services/federation/settlements";
 import { outboxStep } from "./services/federation/peer-outbox";
 import { duesSteps } from "./services/association/dues-collect";
 import { duesRoutes } from "./routes/dues";
@@ -264,7 +265,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     [
       ...duesSteps(dues),
       standingOrdersStep(deps.db, timeZone),
-      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller }),
+      outboxStep(peerNet(full.settings, deps.peerSeam), deps.db, { terms: termsTeller, ending: endingTeller, settlement: settlementTeller }),
     ],
     settings.duePollSeconds * 1000,
     (m) => app.log.error(m),

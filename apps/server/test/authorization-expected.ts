@@ -178,6 +178,10 @@ export const EXPECTED: Record<RouteName, Expected> = {
   peerPay: same(401),
   peerPaymentState: same(401),
   peerPaymentEnded: same(401),
+  peerSettlementProposed: same(401),
+  peerSettlementWithdrawn: same(401),
+  peerSettlementAccepted: same(401),
+  peerSettlementDeclined: same(401),
   quoteCrossPayment: member(404),
   payAcross: member(404),
   // The directory is public; paying a business needs a session; each member's profile is their own

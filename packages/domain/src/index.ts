@@ -25,6 +25,7 @@ export * from "./qr";
 export * from "./config";
 export * from "./language";
 export * from "./federation";
+export * from "./federation/settlement";
 export * from "./api/routes";
 export * from "./api/admin-routes";
 export * from "./api/federation-routes";

@@ -82,6 +82,16 @@ export const adminRoutes = {
    * silent: ended by an owner of the payer's side, the member's money returned, the other side told.
    */
   endFederationPayment: { method: "POST", path: "/api/admin/federation/links/:linkId/payments/:paymentId/end", access: "owner" },
+  /**
+   * Settling a link (docs/federation.md "Settlement"): an owner of either side proposes to bring
+   * what one side owes the other toward zero, as the boards settle it in euros; an owner of the
+   * other side accepts it (posted on both sides) or declines it; its proposer may withdraw it
+   * before it is answered.
+   */
+  proposeFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements", access: "owner" },
+  acceptFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements/:settlementId/accept", access: "owner" },
+  declineFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements/:settlementId/decline", access: "owner" },
+  withdrawFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements/:settlementId/withdraw", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

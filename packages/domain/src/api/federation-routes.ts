@@ -47,4 +47,13 @@ export const federationRoutes = {
    * (it agrees; one never seen is refused from then on) or committed (a conflict for the boards).
    */
   peerPaymentEnded: { method: "POST", path: "/api/federation/payments/ended", access: "peer" },
+  /**
+   * Settling the link (docs/federation.md "Settlement"): the proposer's side tells a proposal, and
+   * its withdrawal; the other side tells its owners' acceptance (posted there: the proposer posts
+   * its side) or refusal. Each is recorded once, and answered with where the settlement stands.
+   */
+  peerSettlementProposed: { method: "POST", path: "/api/federation/settlements", access: "peer" },
+  peerSettlementWithdrawn: { method: "POST", path: "/api/federation/settlements/withdrawn", access: "peer" },
+  peerSettlementAccepted: { method: "POST", path: "/api/federation/settlements/accepted", access: "peer" },
+  peerSettlementDeclined: { method: "POST", path: "/api/federation/settlements/declined", access: "peer" },
 } as const satisfies Record<string, RouteSpec>;

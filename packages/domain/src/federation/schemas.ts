@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES } from "../vocabulary";
 import { AmountString } from "../platform/schemas";
+import { FederationLinkBalance, FederationSettlement } from "./settlement-schemas";
 
 /** The federation's contract: links between associations' servers, quotes and payments across them (docs/federation.md). */
 
@@ -109,6 +110,10 @@ export const FederationOverview = z.object({
   doubtDays: z.number().int().min(1),
   /** The payments in doubt, and those ended by the owners, newest first. */
   payments: z.array(FederationDoubtfulPayment),
+  /** The settlements of the links, proposed and answered, newest first (docs/federation.md "Settlement"). */
+  settlements: z.array(FederationSettlement),
+  /** Each active link's two figures now: what a settlement would bring toward zero. */
+  balances: z.array(FederationLinkBalance),
 });
 
 export const FederationPaymentParams = z.object({ linkId: z.string().min(1).max(64), paymentId: z.string().min(1).max(64) });

@@ -21,7 +21,7 @@ import type { PeerNet } from "./peer-net";
  */
 
 /** The kinds of news, each with its teller. */
-export type OutboxKind = "terms" | "ending";
+export type OutboxKind = "terms" | "ending" | "settlement";
 
 /** A piece of news due to be told, as its teller gets it. */
 export interface OutboxItem {
