@@ -35,6 +35,8 @@ const overview: FederationOverview = {
   server,
   doubtDays: 7,
   payments: [],
+  settlements: [],
+  balances: [],
   links: [
     {
       id: "l1",

@@ -4,7 +4,7 @@ import type { AuditEntry } from "@mutua/domain";
 import english from "../../../locales/en-US.json";
 import french from "../../../locales/fr-FR.json";
 import { compilePlain } from "../../../lib/i18n";
-import { auditActor, auditChanges } from "./audit-words";
+import { auditAction, auditActor, auditChanges } from "./audit-words";
 
 /** The app's i18n in `locale`, its plain messages compiled on the fly as the app does. */
 function i18nIn(locale: "en-US" | "fr-FR") {
@@ -76,5 +76,32 @@ describe("who did an audit entry", () => {
     expect(auditActor(i18nIn("en-US"), peer)).toBe("by the linked association Gonette de Lyon");
     expect(auditActor(i18nIn("fr-FR"), peer)).toBe("par l'association liée Gonette de Lyon");
     expect(auditActor(i18nIn("en-US"), operator)).toBe("by the server's operator");
+  });
+});
+
+describe("a settlement of a link in the audit log", () => {
+  const details = {
+    peer: "Gonette de Lyon",
+    settlement: "fs_0123456789abcdefghij",
+    amount: "1234.00",
+    currency: "DL",
+    peerAmount: "1542.50",
+    peerCurrency: "GON",
+  };
+
+  it("says what happened to it, with both amounts and which way, in the reader's language", () => {
+    expect(auditAction(i18nIn("en-US"), entry("federation.settlement_proposed", { ...details, direction: "pay" }))).toBe(
+      "Settlement with Gonette de Lyon proposed: 1,234.00 DL (1,542.50 GON), paid by us",
+    );
+    expect(auditAction(i18nIn("en-US"), entry("federation.peer_settlement_accepted", { ...details, direction: "receive" }))).toBe(
+      "Gonette de Lyon accepted our settlement, posted here too: 1,234.00 DL (1,542.50 GON), paid to us",
+    );
+    expect(auditAction(i18nIn("fr-FR"), entry("federation.settlement_accepted", { ...details, direction: "receive" }))).toBe(
+      "Règlement avec Gonette de Lyon accepté et comptabilisé : 1\u202f234,00 DL (1\u202f542,50 GON), qui nous sont payés",
+    );
+    // An entry without its amounts still says what happened.
+    expect(auditAction(i18nIn("en-US"), entry("federation.peer_settlement_withdrawn", { peer: "Gonette de Lyon" }))).toBe(
+      "Gonette de Lyon withdrew the settlement it proposed",
+    );
   });
 });

@@ -121,7 +121,7 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   "federation.peer_settlement_withdrawn": (i18n, e) =>
     settlement(i18n, e, i18n._("{name} withdrew the settlement it proposed", { name: text(e.details.peer) ?? "" })),
   "federation.peer_settlement_accepted": (i18n, e) =>
-    settlement(i18n, e, i18n._("{name} accepted our settlement: posted here too", { name: text(e.details.peer) ?? "" })),
+    settlement(i18n, e, i18n._("{name} accepted our settlement, posted here too", { name: text(e.details.peer) ?? "" })),
   "federation.peer_settlement_declined": (i18n, e) => settlement(i18n, e, i18n._("{name} declined our settlement", { name: text(e.details.peer) ?? "" })),
 };
 

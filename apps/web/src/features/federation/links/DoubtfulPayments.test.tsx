@@ -71,7 +71,14 @@ const held = (id: string, days: number, endable: boolean): FederationDoubtfulPay
   endable,
   ended: null,
 });
-const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview => ({ server: dalleServer, links: [link], doubtDays: 7, payments });
+const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview => ({
+  server: dalleServer,
+  links: [link],
+  doubtDays: 7,
+  payments,
+  settlements: [],
+  balances: [],
+});
 
 type Op = "listFederationLinks" | "endFederationPayment";
 

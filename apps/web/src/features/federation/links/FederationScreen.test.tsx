@@ -83,7 +83,7 @@ const toConfirm: FederationLink = {
   termsPending: false,
   createdAt: "2025-03-02T10:00:00Z",
 };
-const overview: FederationOverview = { server, doubtDays: 7, payments: [], links: [active, toConfirm] };
+const overview: FederationOverview = { server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [active, toConfirm] };
 
 type Op =
   | "listFederationLinks"
@@ -151,7 +151,7 @@ describe("the linked associations", () => {
 
   it("warns when both sides' rates differ", async () => {
     const differ = { ...active, peerTerms: { ...active.peerTerms!, theirValue: "1.5" }, ratesAgree: false };
-    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], links: [differ] }) });
+    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [differ] }) });
     const linked = await screen.findByRole("article", { name: "Eusko" });
     within(linked).getByText("The two associations count different rates: no payment can cross until they agree.");
     within(linked).getByText("1 DL = 1.50 EUS");
@@ -159,7 +159,7 @@ describe("the linked associations", () => {
 
   it("shows a link replaced by a newer one with the same server as such, with nothing left to do on it", async () => {
     const replaced: FederationLink = { ...active, id: "l9", state: "replaced", waitingFor: null };
-    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], links: [replaced] }) });
+    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [replaced] }) });
     const old = await screen.findByRole("article", { name: "Eusko" });
     within(old).getByText("Replaced by a newer link with this server");
     expect(within(old).queryByRole("button")).toBeNull();
@@ -179,8 +179,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], links: [] })
-        .mockResolvedValue({ server, doubtDays: 7, payments: [], links: [invited] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [] })
+        .mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [invited] }),
       createFederationInvitation: vi.fn().mockResolvedValue({ link: invited, code: "MUTUA-LINK:abc.def.ghi" }),
     };
     const writeText = vi.fn().mockResolvedValue(undefined);
@@ -208,8 +208,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], links: [] })
-        .mockResolvedValue({ server, doubtDays: 7, payments: [], links: [accepted] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [] })
+        .mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [accepted] }),
       previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi.fn().mockResolvedValue(accepted),
     };
@@ -258,7 +258,7 @@ describe("the linked associations", () => {
       msgid: SM.federationFingerprintMismatch,
     });
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [] }),
       previewFederationInvitation: vi.fn().mockRejectedValue(mismatch),
       acceptFederationInvitation: vi.fn(),
     };
@@ -287,7 +287,7 @@ describe("the linked associations", () => {
       listFederationLinks: vi
         .fn()
         .mockResolvedValueOnce(overview)
-        .mockResolvedValue({ server, doubtDays: 7, payments: [], links: [active, confirmed] }),
+        .mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [active, confirmed] }),
       confirmFederationLink: vi.fn().mockResolvedValue(confirmed),
     };
     renderScreen(ops);
@@ -310,8 +310,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], links: [active] })
-        .mockResolvedValue({ server, doubtDays: 7, payments: [], links: [pending] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [active] })
+        .mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [pending] }),
       setFederationLinkTerms: vi.fn().mockResolvedValue(pending),
     };
     renderScreen(ops);
@@ -331,7 +331,7 @@ describe("the linked associations", () => {
   it("switches an active link off with new terms", async () => {
     const off = { ...active, terms: { ...active.terms!, enabled: false } };
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], links: [active] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [active] }),
       setFederationLinkTerms: vi.fn().mockResolvedValue(off),
     };
     renderScreen(ops);
@@ -359,8 +359,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], links: [invited] })
-        .mockResolvedValue({ server, doubtDays: 7, payments: [], links: [] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [invited] })
+        .mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [] }),
       withdrawFederationInvitation: vi.fn().mockResolvedValue({ ok: true }),
     };
     renderScreen(ops);
@@ -374,7 +374,10 @@ describe("the linked associations", () => {
   });
 
   it("a value that is not one is said under its field before anything is sent", async () => {
-    const ops = { listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], links: [active] }), setFederationLinkTerms: vi.fn() };
+    const ops = {
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [active] }),
+      setFederationLinkTerms: vi.fn(),
+    };
     renderScreen(ops);
     fireEvent.click(await screen.findByRole("button", { name: "Change our terms" }));
     const dialog = await screen.findByRole("dialog");
@@ -387,7 +390,7 @@ describe("the linked associations", () => {
 
   it("shows the server's refusal, and keeps the dialog open", async () => {
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [] }),
       previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi
         .fn()
@@ -406,7 +409,7 @@ describe("the linked associations", () => {
   it("shows a refused code under its field", async () => {
     const refusal = new RefusedError(400, { code: ErrorCode.validation, message: "invalid", fields: { code: { msgid: SM.federationCodeInvalid } } });
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, payments: [], settlements: [], balances: [], links: [] }),
       previewFederationInvitation: vi.fn().mockRejectedValue(refusal),
     };
     renderScreen(ops);

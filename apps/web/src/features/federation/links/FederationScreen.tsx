@@ -8,6 +8,7 @@ import { Dialog, dialogAutofocus } from "../../../ui/Dialog";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { Skeleton } from "../../../ui/Skeleton";
 import { DoubtfulPayments } from "./DoubtfulPayments";
+import { Settlements } from "./Settlements";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -193,6 +194,14 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
         </p>
       )}
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
+      <Settlements
+        link={link}
+        name={name}
+        settlements={page.settlements.filter((s) => s.linkId === link.id)}
+        balance={page.balances.find((b) => b.linkId === link.id)}
+        ours={ours}
+        theirs={theirs}
+      />
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}

@@ -163,6 +163,9 @@ export function useFederationPage(overview: FederationOverview) {
     links: overview.links,
     /** The payments in doubt, and those ended by the owners: each link's card lists its own. */
     payments: overview.payments,
+    /** The settlements of the links, and each active link's two figures: each link's card shows its own. */
+    settlements: overview.settlements,
+    balances: overview.balances,
     /** A link waits for this side's confirmation: that is the view's primary action, not a new invitation. */
     toConfirm: overview.links.some((l) => l.state === "accepted" && l.waitingFor === "us"),
     dialog,
