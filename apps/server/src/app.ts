@@ -46,6 +46,7 @@ import { keyTeller } from "./services/federation/key-rotation";
 import { termsTeller } from "./services/federation/link-terms";
 import { linkEndedTeller } from "./services/federation/link-ending";
 import { addressStep, addressTeller } from "./services/federation/address-change";
+import { settlementTeller } from "./services/federation/settlements";
 import { outboxStep } from "./services/federation/peer-outbox";
 import { duesSteps } from "./services/association/dues-collect";
 import { duesRoutes } from "./routes/dues";
@@ -277,6 +278,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
         address: addressTeller,
         routes: routesTeller,
         key: keyTeller,
+        settlement: settlementTeller,
       }),
     ],
     settings.duePollSeconds * 1000,

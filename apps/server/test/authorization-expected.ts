@@ -182,6 +182,10 @@ export const EXPECTED: Record<RouteName, Expected> = {
   peerKeyRotated: same(401),
   peerLinkEnded: same(401),
   peerAddressChanged: same(401),
+  peerSettlementProposed: same(401),
+  peerSettlementWithdrawn: same(401),
+  peerSettlementAccepted: same(401),
+  peerSettlementDeclined: same(401),
   quoteCrossPayment: member(404),
   payAcross: member(404),
   // The directory is public; paying a business needs a session; each member's profile is their own

@@ -419,6 +419,11 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   rotateFederationKey: () => ({ body: { revoke: false } }),
   replaceFederationPeerKey: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { fingerprint: "0123456789abcdef0123456789abcdef" } }),
   endFederationLink: () => ({ params: { linkId: "fl_nothing_here_at_all" } }),
+  // A settlement of a link that does not exist (404 for the steward), and the servers' messages of one unsigned (401 for all).
+  proposeFederationSettlement: () => ({ params: { linkId: "fl_nothing_here_at_all" }, body: { amount: "1.00", currency: "ours", note: "" } }),
+  acceptFederationSettlement: () => ({ params: { linkId: "fl_nothing_here_at_all", settlementId: "fs_0123456789abcdefghij" } }),
+  declineFederationSettlement: () => ({ params: { linkId: "fl_nothing_here_at_all", settlementId: "fs_0123456789abcdefghij" } }),
+  withdrawFederationSettlement: () => ({ params: { linkId: "fl_nothing_here_at_all", settlementId: "fs_0123456789abcdefghij" } }),
   federationServer: () => ({}),
   peerAcceptLink: () => ({
     body: {
@@ -460,6 +465,14 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   peerKeyRotated: () => ({ body: { publicKey: "A".repeat(43), proof: "A".repeat(86) } }),
   peerLinkEnded: () => ({ body: { endedAt: "2026-01-01T00:00:00Z" } }),
   peerAddressChanged: () => ({ body: { url: "https://moved.example" } }),
+  peerSettlementProposed: () => ({
+    body: { settlementId: "fs_0123456789abcdefghij", proposerPays: true, amount: "1.00", peerAmount: "1.25", given: "amount", note: "" },
+  }),
+  peerSettlementWithdrawn: () => ({
+    body: { settlementId: "fs_0123456789abcdefghij", proposerPays: true, amount: "1.00", peerAmount: "1.25", given: "amount", note: "" },
+  }),
+  peerSettlementAccepted: () => ({ body: { settlementId: "fs_0123456789abcdefghij", amount: "1.25", peerAmount: "1.00" } }),
+  peerSettlementDeclined: () => ({ body: { settlementId: "fs_0123456789abcdefghij" } }),
   // The directory: anybody reads the owner's listed business; each caller asks for, changes and
   // withdraws a profile of their own (the owner's stays as it was: ownerState); administrators
   // decide on a profile that does not exist; the steward saves the directory's settings.

@@ -452,6 +452,7 @@ describe("the board's figures and books", () => {
       enabled: true,
       peerEnabled: true,
       endings: [],
+      settlements: [],
     });
     expect(atB).toEqual({
       linkId: (await links(b))[0]!.id,
@@ -464,6 +465,7 @@ describe("the board's figures and books", () => {
       enabled: true,
       peerEnabled: true,
       endings: [],
+      settlements: [],
     });
 
     // Alice (A) pays Bob (B) 2.50 BBB, 2.00 AAA: A owes 2.00 AAA more, which B holds; B issued 2.50 BBB against A.

@@ -14,6 +14,11 @@ import {
   FEDERATION_KEY_STATES,
   FEDERATION_PEER_KEY_STATES,
   FEDERATION_PEER_KEY_REPLACERS,
+  FEDERATION_SETTLEMENT_CURRENCIES,
+  FEDERATION_SETTLEMENT_DIRECTIONS,
+  FEDERATION_SETTLEMENT_ORIGINS,
+  FEDERATION_SETTLEMENT_STATES,
+  SETTLEMENT_NOTE_MAX,
   HELD_WALLET_RELEASES,
   LIMITS,
   LOGO_TYPES,
@@ -100,6 +105,10 @@ const ENUM_COLUMNS: Record<string, readonly string[]> = {
   "federation_keys.state": FEDERATION_KEY_STATES,
   "federation_peer_keys.state": FEDERATION_PEER_KEY_STATES,
   "federation_peer_keys.replaced_by": FEDERATION_PEER_KEY_REPLACERS,
+  "federation_settlements.origin": FEDERATION_SETTLEMENT_ORIGINS,
+  "federation_settlements.direction": FEDERATION_SETTLEMENT_DIRECTIONS,
+  "federation_settlements.given": FEDERATION_SETTLEMENT_CURRENCIES,
+  "federation_settlements.state": FEDERATION_SETTLEMENT_STATES,
 };
 
 /** table.column → the domain's bounds on its length in characters, as its CHECK states them. */
@@ -113,6 +122,7 @@ const LENGTH_COLUMNS: Record<string, { min?: number; max: number }> = {
   "device_logins.name": { max: LIMITS.deviceName },
   "passkeys.credential_id": { min: 1, max: LIMITS.credentialId },
   "wallets.frozen_reason": { min: 1, max: LIMITS.freezeReason },
+  "federation_settlements.note": { max: SETTLEMENT_NOTE_MAX },
 };
 
 const t = setupServerTest();

@@ -19,6 +19,10 @@ export const PEER_AUDIT_ACTIONS = [
   "federation.peer_key_rotated",
   "federation.peer_link_ended",
   "federation.peer_address_changed",
+  "federation.peer_settlement_proposed",
+  "federation.peer_settlement_withdrawn",
+  "federation.peer_settlement_accepted",
+  "federation.peer_settlement_declined",
 ] as const satisfies readonly AuditAction[];
 
 /** Each code's kind: a code the server writes without one does not compile. */
@@ -81,6 +85,14 @@ const KIND_OF: Record<AuditAction, AuditKind> = {
   "federation.link_ended": "federation",
   "federation.peer_link_ended": "federation",
   "federation.peer_address_changed": "federation",
+  "federation.settlement_proposed": "federation",
+  "federation.settlement_withdrawn": "federation",
+  "federation.settlement_accepted": "federation",
+  "federation.settlement_declined": "federation",
+  "federation.peer_settlement_proposed": "federation",
+  "federation.peer_settlement_withdrawn": "federation",
+  "federation.peer_settlement_accepted": "federation",
+  "federation.peer_settlement_declined": "federation",
 };
 
 /** The codes of one kind, as the audit log's query filters on them. */

@@ -41,6 +41,8 @@ export interface BooksLabels {
   dues: string;
   /** A clearing wallet's account, by the association it clears with ("Clearing with Association B"). */
   clearing: (association: string) => string;
+  /** What a settlement of a link is, by the association it settles with ("Settlement with Association B"). */
+  settlement: (association: string) => string;
   /** The columns of a payment across: the other association, the amount in its currency, that currency, its rate in this one. */
   crossingAssociation: string;
   crossingAmount: string;
@@ -54,14 +56,23 @@ const BOM = "\uFEFF";
 
 type Party = BookMovement["payer"];
 
-const partyName = (p: Party, l: BooksLabels) => p.name ?? (p.role === "safe" ? l.safe : p.role === "dues" ? l.dues : l.issuance);
+/**
+ * A party's name in the files: its member's, or the association's own account's. A clearing
+ * wallet unnamed (the party of a settlement, not of a member's payment) is the account of the
+ * association the movement crosses to.
+ */
+const partyName = (p: Party, l: BooksLabels, m: BookMovement) =>
+  p.name ?? (p.role === "safe" ? l.safe : p.role === "dues" ? l.dues : p.role === "clearing" ? l.clearing(m.crossing?.association ?? "") : l.issuance);
+
+/** A movement's kind in words; a settlement's names the association it settles with. */
+const kindName = (m: BookMovement, l: BooksLabels) => (m.kind === "settlement" ? l.settlement(m.crossing?.association ?? "") : l.kinds[m.kind]);
 
 /**
  * An account's own name in the statements: a clearing wallet's party is named, movement by
  * movement, after the other association's member of that payment, so its account is named after
  * the association instead.
  */
-const accountName = (p: Party, m: BookMovement, l: BooksLabels) => (p.role === "clearing" ? l.clearing(m.crossing?.association ?? "") : partyName(p, l));
+const accountName = (p: Party, m: BookMovement, l: BooksLabels) => (p.role === "clearing" ? l.clearing(m.crossing?.association ?? "") : partyName(p, l, m));
 
 /** A 2-decimal API amount in the file's notation. */
 const amountIn = (amount: string, decimal: DecimalSeparator) => (decimal === "," ? amount.replace(".", ",") : amount);
@@ -92,9 +103,9 @@ export function booksMovementsCsv(books: Books, l: BooksLabels, decimal: Decimal
   const rows = books.movements.map((m) => [
     m.localDate,
     m.reference,
-    l.kinds[m.kind],
-    partyName(m.payer, l),
-    partyName(m.payee, l),
+    kindName(m, l),
+    partyName(m.payer, l, m),
+    partyName(m.payee, l, m),
     m.currency,
     amountIn(m.amount, decimal),
     m.senderMemo,
@@ -141,8 +152,8 @@ export function booksStatementsCsv(books: Books, l: BooksLabels, decimal: Decima
         party.walletId,
         m.localDate,
         m.reference,
-        l.kinds[m.kind],
-        partyName(other, l),
+        kindName(m, l),
+        partyName(other, l, m),
         side === "payer" ? m.senderMemo : m.recipientMemo,
         currency,
         amountIn(formatCents(amount), decimal),

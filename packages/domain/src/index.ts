@@ -26,6 +26,7 @@ export * from "./config";
 export * from "./language";
 export * from "./federation";
 export * from "./federation-keys";
+export * from "./federation/settlement";
 export * from "./api/routes";
 export * from "./api/admin-routes";
 export * from "./api/federation-routes";

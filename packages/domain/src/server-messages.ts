@@ -131,6 +131,19 @@ export const SM = {
   federationFingerprintTyped: "Type the fingerprint their owners read to you: 32 digits and letters from a to f.",
   federationFingerprintNotTheirs:
     "The server at this address holds a key whose fingerprint is not the one you typed: nothing was changed. Compare it again with their owners.",
+  // Settling a link (services/federation/settlements.ts).
+  federationSettlementNothing: "Neither association owes the other anything now that a settlement could bring down: there is nothing to settle.",
+  federationSettlementAmount: "Enter an amount greater than 0.",
+  federationSettlementPastDebt:
+    "A settlement can only bring what is owed between the two associations down to zero, not past it: this amount is more than what is owed now.",
+  federationSettlementOpen: "A settlement of this link waits for an answer: it must be accepted, declined or withdrawn before another is proposed.",
+  federationSettlementNote: "A note has at most 200 characters, on one line, without hidden characters.",
+  federationSettlementNotFound: "This settlement does not exist.",
+  federationSettlementAnswered: "This settlement was already answered or withdrawn: reload the page.",
+  federationSettlementNoLongerFits:
+    "This settlement no longer fits: what is owed between the two associations fell since it was proposed. Nothing was posted: decline it, and propose a new one if needed.",
+  federationSettlementRateChanged:
+    "The rate changed since this settlement was proposed. Nothing was posted: decline it, and propose a new one at the new rate.",
   // The marketplace (services/shops/offers.ts).
   offerNeedsAccount: "Choose one of your active accounts to be paid into.",
   offerExpiry: "Choose an expiry in the future, at most {max} days ahead.",

@@ -40,6 +40,20 @@ export type FederationKeyState = (typeof FEDERATION_KEY_STATES)[number];
 export const FEDERATION_PEER_KEY_STATES = ["rotated", "revoked"] as const;
 /** Who replaced a link's key for the other side: its server's announcement, or this side's owners. */
 export const FEDERATION_PEER_KEY_REPLACERS = ["peer", "owners"] as const;
+/**
+ * A settlement of what one side of a link owes the other (docs/federation.md "Settlement"), as one
+ * side records it: who proposed it (this side's owners, or the other's), which way it goes from
+ * this side (pay: this side owes, and its currency held there is redeemed; receive: the other way),
+ * the currency its amount was given in (the other amount is converted from it), and where it
+ * stands: proposed; withdrawing (its proposer's owners withdrew it, the other side not told yet);
+ * withdrawn; declined; accepted (posted on this side).
+ */
+export const FEDERATION_SETTLEMENT_ORIGINS = ["us", "them"] as const;
+export const FEDERATION_SETTLEMENT_DIRECTIONS = ["pay", "receive"] as const;
+export const FEDERATION_SETTLEMENT_CURRENCIES = ["ours", "theirs"] as const;
+export const FEDERATION_SETTLEMENT_STATES = ["proposed", "withdrawing", "withdrawn", "declined", "accepted"] as const;
+export type FederationSettlementDirection = (typeof FEDERATION_SETTLEMENT_DIRECTIONS)[number];
+export type FederationSettlementState = (typeof FEDERATION_SETTLEMENT_STATES)[number];
 
 /** A member's wallet, or one of the association's own: issuance (where money is created) and safe (where reconverted money goes). */
 /** A clearing wallet is the association's side of a link with another association (docs/federation.md). */
@@ -64,9 +78,11 @@ export type SubAccount = (typeof SUB_ACCOUNTS)[number];
 
 /**
  * What a movement of the ledger is; an opening is a balance brought from the old system by an
- * import; dues are a member's fee for a period, paid into the association's dues wallet.
+ * import; dues are a member's fee for a period, paid into the association's dues wallet; a
+ * settlement moves a link's clearing wallet toward zero against the issuance wallet, as the two
+ * boards settled it in euros (docs/federation.md "Settlement").
  */
-export const MOVEMENT_KINDS = ["payment", "topup", "reconversion", "retirement", "opening", "dues"] as const;
+export const MOVEMENT_KINDS = ["payment", "topup", "reconversion", "retirement", "opening", "dues", "settlement"] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 /** Where a reconversion stands at the association, in the order it goes through them. */
@@ -301,6 +317,14 @@ export const AUDIT_ACTIONS = [
   "federation.link_ended",
   "federation.peer_link_ended",
   "federation.peer_address_changed",
+  "federation.settlement_proposed",
+  "federation.settlement_withdrawn",
+  "federation.settlement_accepted",
+  "federation.settlement_declined",
+  "federation.peer_settlement_proposed",
+  "federation.peer_settlement_withdrawn",
+  "federation.peer_settlement_accepted",
+  "federation.peer_settlement_declined",
   "cashier_invited",
   "cashier_invitation_cancelled",
   "cashier_revoked",

@@ -21,11 +21,20 @@ const LABELS: BooksLabels = {
   memo: "Memo",
   balance: "Balance",
   openingBalance: "Opening balance",
-  kinds: { payment: "Payment", topup: "Top-up", reconversion: "Reconversion", retirement: "Reconversion paid out", opening: "Opening balance", dues: "Dues" },
+  kinds: {
+    payment: "Payment",
+    topup: "Top-up",
+    reconversion: "Reconversion",
+    retirement: "Reconversion paid out",
+    opening: "Opening balance",
+    dues: "Dues",
+    settlement: "Settlement",
+  },
   issuance: "Association (issuance)",
   safe: "Association (safe)",
   dues: "Association (dues)",
   clearing: (association) => `Clearing with ${association}`,
+  settlement: (association) => `Settlement with ${association}`,
   crossingAssociation: "Other association",
   crossingAmount: "Amount in the other currency",
   crossingCurrency: "Other currency",
@@ -219,6 +228,39 @@ describe("the books' CSV files", () => {
       ["Clearing with Association B", "Élodie Crémieux"],
       ["Élodie Crémieux", ""],
       ["Élodie Crémieux", "Bob Durand (Association B)"],
+    ]);
+  });
+
+  it("a settlement of a link: its kind names the association, and so does its clearing account on both files", () => {
+    const settled: Books = {
+      ...BOOKS,
+      movements: [
+        {
+          ...BOOKS.movements[1]!,
+          reference: "tx_4",
+          kind: "settlement",
+          amount: "10.00",
+          senderMemo: "",
+          recipientMemo: "",
+          payer: party("custodial:clearing", null, "0.00", "clearing"),
+          payee: party("custodial:issuance", null, "-1490.00", "issuance"),
+          crossing: { association: "Association B", amount: "12.50", currencySymbol: "BBB", rate: "0.8" },
+        },
+      ],
+    };
+    expect(rows(booksMovementsCsv(settled, LABELS, "."))[1]!.slice(2, 7)).toEqual([
+      "Settlement with Association B",
+      "Clearing with Association B",
+      "Association (issuance)",
+      "DL",
+      "10.00",
+    ]);
+    const statements = rows(booksStatementsCsv(settled, LABELS, "."));
+    expect(statements.slice(1).map((r) => [r[0], r[4], r[5], r[8], r[9]])).toEqual([
+      ["Association (issuance)", "Opening balance", "", "", "-1500.00"],
+      ["Association (issuance)", "Settlement with Association B", "Clearing with Association B", "10.00", "-1490.00"],
+      ["Clearing with Association B", "Opening balance", "", "", "10.00"],
+      ["Clearing with Association B", "Settlement with Association B", "Association (issuance)", "-10.00", "0.00"],
     ]);
   });
 

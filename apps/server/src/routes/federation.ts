@@ -21,6 +21,17 @@ import { peerMoved } from "../services/federation/address-change";
 import { peerNet } from "../services/federation/peer-net";
 import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
+import {
+  acceptSettlement,
+  declineSettlement,
+  proposeSettlement,
+  settlementAcceptedByPeer,
+  settlementDeclinedByPeer,
+  settlementProposedByPeer,
+  settlementsOf,
+  settlementWithdrawnByPeer,
+  withdrawSettlement,
+} from "../services/federation/settlements";
 
 /** Links with other associations' servers (docs/federation.md): the owners' console, and what the linked servers ask, signed. */
 export function federationRoutes(app: FastifyInstance, deps: Deps): void {
@@ -33,6 +44,7 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
     reach: await reachedThroughLinks(db),
     doubtDays: settings.federation.doubtDays,
     payments: await paymentsInDoubt(db, settings.federation.doubtDays),
+    settlements: await settlementsOf(db),
   }));
   operation(app, deps, "createFederationInvitation", async ({ memberId }) => createInvitation(db, settings, memberId));
   operation(app, deps, "previewFederationInvitation", async ({ body }) => previewInvitation(db, settings, net, body.code));
@@ -55,6 +67,17 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   });
   operation(app, deps, "endFederationPayment", async ({ memberId, params }) => endPaymentInDoubt(net, db, settings, memberId, params.linkId, params.paymentId));
   operation(app, deps, "peerPaymentEnded", async ({ peer, body }) => paymentEndedByPeer(db, peer!, body));
+  // Settling a link: the owners' steps, and the other side's told (services/federation/settlements.ts).
+  operation(app, deps, "proposeFederationSettlement", async ({ memberId, params, body }) => proposeSettlement(net, db, memberId, params.linkId, body));
+  operation(app, deps, "acceptFederationSettlement", async ({ memberId, params }) => acceptSettlement(net, db, memberId, params.linkId, params.settlementId));
+  operation(app, deps, "declineFederationSettlement", async ({ memberId, params }) => declineSettlement(net, db, memberId, params.linkId, params.settlementId));
+  operation(app, deps, "withdrawFederationSettlement", async ({ memberId, params }) =>
+    withdrawSettlement(net, db, memberId, params.linkId, params.settlementId),
+  );
+  operation(app, deps, "peerSettlementProposed", async ({ peer, body }) => settlementProposedByPeer(db, peer!, body));
+  operation(app, deps, "peerSettlementWithdrawn", async ({ peer, body }) => settlementWithdrawnByPeer(db, peer!, body));
+  operation(app, deps, "peerSettlementAccepted", async ({ peer, body }) => settlementAcceptedByPeer(db, peer!, body));
+  operation(app, deps, "peerSettlementDeclined", async ({ peer, body }) => settlementDeclinedByPeer(db, peer!, body));
   operation(app, deps, "quoteCrossPayment", async ({ body }) => quoteCrossPayment(net, db, body));
   operation(app, deps, "peerQuote", async ({ peer, body }) => quoteForPeer(db, peer!, body));
   operation(app, deps, "payAcross", async ({ memberId, body }) => payAcross(net, db, memberId, body));

@@ -104,6 +104,16 @@ export const adminRoutes = {
    * stays for the boards to settle, and the other side is told until it acknowledged.
    */
   endFederationLink: { method: "POST", path: "/api/admin/federation/links/:linkId/end", access: "owner" },
+  /**
+   * Settling a link (docs/federation.md "Settlement"): an owner of either side proposes to bring
+   * what one side owes the other toward zero, as the boards settle it in euros; an owner of the
+   * other side accepts it (posted on both sides) or declines it; its proposer may withdraw it
+   * before it is answered.
+   */
+  proposeFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements", access: "owner" },
+  acceptFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements/:settlementId/accept", access: "owner" },
+  declineFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements/:settlementId/decline", access: "owner" },
+  withdrawFederationSettlement: { method: "POST", path: "/api/admin/federation/links/:linkId/settlements/:settlementId/withdraw", access: "owner" },
   getStagingUserAccounts: { method: "GET", path: "/api/admin/pending-accounts", access: "accounts" },
   /** Spec "account.validateCreation". */
   validateCreation: { method: "POST", path: "/api/admin/pending-accounts/validate", access: "accounts" },

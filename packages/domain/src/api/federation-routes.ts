@@ -68,4 +68,13 @@ export const federationRoutes = {
    * address proved to hold the key that signed the message.
    */
   peerAddressChanged: { method: "POST", path: "/api/federation/address", access: "peer" },
+  /**
+   * Settling the link (docs/federation.md "Settlement"): the proposer's side tells a proposal, and
+   * its withdrawal; the other side tells its owners' acceptance (posted there: the proposer posts
+   * its side) or refusal. Each is recorded once, and answered with where the settlement stands.
+   */
+  peerSettlementProposed: { method: "POST", path: "/api/federation/settlements", access: "peer" },
+  peerSettlementWithdrawn: { method: "POST", path: "/api/federation/settlements/withdrawn", access: "peer" },
+  peerSettlementAccepted: { method: "POST", path: "/api/federation/settlements/accepted", access: "peer" },
+  peerSettlementDeclined: { method: "POST", path: "/api/federation/settlements/declined", access: "peer" },
 } as const satisfies Record<string, RouteSpec>;

@@ -71,6 +71,7 @@ import {
 } from "../notifications/schemas";
 import { directorySchemas } from "../shops/directory";
 import { duesSchemas } from "../association/dues";
+import { federationSettlementSchemas } from "../federation/settlement-schemas";
 import { Cashier, CashierInvitation, CashierInvitationParams, GrantCashierBody, SalesPage, SalesQuery, Till } from "../shops/schemas";
 import {
   AdvanceReconversionBody,
@@ -165,6 +166,7 @@ export * from "../association/schemas";
 export * from "../association/dues";
 export * from "../import/schemas";
 export * from "../federation/schemas";
+export * from "../federation/settlement-schemas";
 export * from "../board/schemas";
 
 /**
@@ -346,5 +348,6 @@ export const schemas = {
   discardCreateRequest: { body: WalletBody, response: WalletStatusResult },
   ...directorySchemas,
   ...duesSchemas,
+  ...federationSettlementSchemas,
   ...standingOrderSchemas,
 } satisfies Record<RouteName, { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType; response: z.ZodType }>;

@@ -68,6 +68,7 @@ export type FederationRoute = BodyOf<"peerRoutes">["routes"][number];
 export type FederationKeys = ResponseOf<"getFederationKeys">;
 export type FederationLinkKeys = FederationKeys["links"][number];
 export type FederationLinkBalance = ResponseOf<"listFederationLinks">["balances"][number];
+export type FederationSettlement = ResponseOf<"proposeFederationSettlement">;
 export type OfferView = ResponseOf<"getOffer">;
 export type ReportedOffer = ResponseOf<"listReportedOffers">[number];
 export type Directory = ResponseOf<"getDirectory">;

@@ -3,6 +3,7 @@ import { M } from "../messages";
 import { FIGURE_INTERVALS, LEDGER_CHECK_TRIGGERS, MOVEMENT_KINDS, WALLET_ROLES } from "../vocabulary";
 import { AUDIT_KINDS } from "../audit";
 import { AmountString, SignedAmountString } from "../platform/schemas";
+import { FederationSettlement } from "../federation/settlement-schemas";
 
 /** The board's contract: the audit log, the figures, the books and the ledger's health. */
 
@@ -127,6 +128,11 @@ export const TradeBalance = z.object({
       outcome: z.enum(["waiting", "agreed", "conflict"]),
     }),
   ),
+  /**
+   * The settlements of the link (docs/federation.md "Settlement"), newest first: proposed by
+   * either side, with both amounts, which way, and where each stands (accepted: posted here).
+   */
+  settlements: z.array(FederationSettlement),
 });
 
 export const Figures = z.object({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FEDERATION_KEY_STATES, FEDERATION_LINK_ENDERS, FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES, FEDERATION_PEER_KEY_REPLACERS } from "../vocabulary";
 import { AmountString, SignedAmountString } from "../platform/schemas";
+import { FederationSettlement } from "./settlement-schemas";
 
 /** The federation's contract: links between associations' servers, quotes and payments across them (docs/federation.md). */
 
@@ -166,7 +167,9 @@ export const FederationOverview = z.object({
   doubtDays: z.number().int().min(1),
   /** The payments in doubt, and those ended by the owners, newest first. */
   payments: z.array(FederationDoubtfulPayment),
-  /** Each link's balance, once it is past the invitation. */
+  /** The settlements of the links, proposed and answered, newest first (docs/federation.md "Settlement"). */
+  settlements: z.array(FederationSettlement),
+  /** Each link's two figures now, once it is past the invitation: what a settlement would bring toward zero. */
   balances: z.array(FederationLinkBalance),
 });
 

@@ -86,7 +86,8 @@ async function readBooks(db: Db, q: Period, max: number, take: (page: BookMoveme
          mv.amount, mv.sender_memo, mv.recipient_memo, mv.external_reference, c.symbol, c.name AS currency_name,
          mv.payer_wallet_id, pw.role AS payer_role, coalesce(pm.name, ${crossPartyName("mv.id", "pw")}) AS payer_name, ${balanceAfter("mv.payer_wallet_id")} AS payer_after,
          mv.payee_wallet_id, ew.role AS payee_role, coalesce(em.name, ${crossPartyName("mv.id", "ew")}) AS payee_name, ${balanceAfter("mv.payee_wallet_id")} AS payee_after,
-         cx.association AS crossing_association, cx.amount AS crossing_amount, cx.symbol AS crossing_symbol, cx.ours AS crossing_ours, cx.theirs AS crossing_theirs
+         coalesce(cx.association, sx.association) AS crossing_association, coalesce(cx.amount, sx.amount) AS crossing_amount,
+         coalesce(cx.symbol, sx.symbol) AS crossing_symbol, coalesce(cx.ours, sx.ours) AS crossing_ours, coalesce(cx.theirs, sx.theirs) AS crossing_theirs
        FROM mv JOIN currencies c ON c.id = mv.currency_id
        JOIN wallets pw ON pw.id = mv.payer_wallet_id LEFT JOIN members pm ON pm.id = pw.member_id
        JOIN wallets ew ON ew.id = mv.payee_wallet_id LEFT JOIN members em ON em.id = ew.member_id
@@ -99,6 +100,12 @@ async function readBooks(db: Db, q: Period, max: number, take: (page: BookMoveme
          FROM federation_payments fp JOIN federation_links fl ON fl.id = fp.link_id
          WHERE (pw.role = 'clearing' OR ew.role = 'clearing')
            AND (fp.movement_id = mv.id OR fp.return_movement_id = mv.id) AND fp.peer_amount_cents IS NOT NULL LIMIT 1) cx ON true
+       -- A settlement of a link: its share of the amount in the other currency, at the values it was posted at.
+       LEFT JOIN LATERAL (
+         SELECT coalesce(fl.peer_name, '') AS association, sm.peer_amount_cents::text AS amount, coalesce(fl.peer_currency_symbol, '') AS symbol,
+           fs.our_value_e4::text AS ours, fs.their_value_e4::text AS theirs
+         FROM federation_settlement_movements sm JOIN federation_settlements fs ON fs.id = sm.settlement_id JOIN federation_links fl ON fl.id = fs.link_id
+         WHERE mv.kind = 'settlement' AND sm.movement_id = mv.id) sx ON true
        ORDER BY mv.created_at, mv.id`,
       [q.from, q.to, q.tz],
     );

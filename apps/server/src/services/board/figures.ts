@@ -2,6 +2,7 @@ import { formatCents, type CurrencyFigures, type FigureInterval, type Figures, t
 import type { Db, Tx } from "../../db/pool";
 import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
 import { hit, type Limit } from "../platform/rate-limit";
+import { settlementsOf } from "../federation/settlements";
 
 /** "Active" members paid or were paid within this many days before the figures' instant. */
 export const ACTIVE_DAYS = 30;
@@ -31,7 +32,10 @@ const emptyFlows = (): Flows => ({
  * postings before it, which is the account's balance itself for a period that ends today.
  * The reserve is what the ledger says came in and went out in national currency: top-ups
  * credited and opening balances brought from the old system (whose national currency the
- * association holds), less reconversions paid out (their retirement movements). Opening balances
+ * association holds), less reconversions paid out (their retirement movements); and the
+ * settlements of links with other associations: paid out by the side that owed (its clearing
+ * wallet into its issuance wallet), received by the other (its issuance wallet into its clearing
+ * wallet), in national currency between the two boards. Opening balances
  * are no flow of the day they were imported on: the flows leave them out. The flows count the
  * period's movements by kind, in week or month buckets of `tz`.
  */
@@ -85,8 +89,11 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
 
   const { rows: reserves } = await tx.query<{ currency_id: string; reserve: string }>(
     `WITH ${PERIOD_BOUNDS}
-     SELECT currency_id, (coalesce(sum(amount) FILTER (WHERE kind IN ('topup', 'opening')), 0) - coalesce(sum(amount) FILTER (WHERE kind = 'retirement'), 0))::text AS reserve
-     FROM movements WHERE kind IN ('topup', 'opening', 'retirement') AND created_at < (SELECT end_at FROM bounds) GROUP BY currency_id`,
+     SELECT m.currency_id,
+       (coalesce(sum(m.amount) FILTER (WHERE m.kind IN ('topup', 'opening') OR (m.kind = 'settlement' AND pw.role = 'issuance')), 0)
+        - coalesce(sum(m.amount) FILTER (WHERE m.kind = 'retirement' OR (m.kind = 'settlement' AND pw.role = 'clearing')), 0))::text AS reserve
+     FROM movements m JOIN wallets pw ON pw.id = m.payer_wallet_id
+     WHERE m.kind IN ('topup', 'opening', 'retirement', 'settlement') AND m.created_at < (SELECT end_at FROM bounds) GROUP BY m.currency_id`,
     args,
   );
 
@@ -224,6 +231,8 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
         days: e.ended_after_days,
         outcome: e.end_outcome ?? ("waiting" as const),
       }));
+  // The settlements of each link, proposed by either side, with where each stands.
+  const settlements = await settlementsOf(tx);
   return rows.map((r) => ({
     linkId: r.public_id,
     association: r.peer_name ?? "",
@@ -235,6 +244,7 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
     enabled: r.enabled,
     peerEnabled: r.peer_enabled ?? false,
     endings: endingsOf(r.public_id),
+    settlements: settlements.filter((s) => s.linkId === r.public_id),
   }));
 }
 

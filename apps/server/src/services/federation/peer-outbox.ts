@@ -21,7 +21,7 @@ import type { PeerNet } from "./peer-net";
  */
 
 /** The kinds of news, each with its teller. */
-export type OutboxKind = "terms" | "ending" | "routes" | "key" | "link_ended" | "address";
+export type OutboxKind = "terms" | "ending" | "routes" | "key" | "link_ended" | "address" | "settlement";
 
 /** A piece of news due to be told, as its teller gets it. */
 export interface OutboxItem {

@@ -144,6 +144,7 @@ describe("the trade balance with linked associations", () => {
     enabled: true,
     peerEnabled: true,
     endings: [],
+    settlements: [],
   };
 
   it("shows, per link and as of now, what is held of their currency against the limit, what is owed them, and whether payments are on", () => {
@@ -184,6 +185,50 @@ describe("the trade balance with linked associations", () => {
     ]);
     expect(within(items[0]!).getByRole("note")).toBeTruthy();
     expect(within(items[1]!).queryByRole("note")).toBeNull();
+  });
+
+  it("lists the link's settlements: both amounts, which way, and where each stands", () => {
+    const base = { linkId: link.linkId, given: "ours" as const, note: "", told: true, createdAt: "2026-07-01T10:00:00Z", answeredAt: null };
+    const settlements = [
+      {
+        ...base,
+        id: "fs_waiting_00000000001",
+        proposedBy: "them" as const,
+        direction: "receive" as const,
+        amount: "5.00",
+        peerAmount: "4.00",
+        state: "proposed" as const,
+      },
+      {
+        ...base,
+        id: "fs_settled_00000000001",
+        proposedBy: "us" as const,
+        direction: "pay" as const,
+        amount: "4.00",
+        peerAmount: "5.00",
+        state: "accepted" as const,
+        note: "Transfer 12",
+      },
+      {
+        ...base,
+        id: "fs_declined_0000000001",
+        proposedBy: "us" as const,
+        direction: "pay" as const,
+        amount: "1.00",
+        peerAmount: "1.25",
+        state: "declined" as const,
+      },
+    ];
+    render(wrap(<TradeView trade={[{ ...link, settlements }]} />));
+    const b = screen.getByRole("region", { name: "Association B" });
+    within(b).getByText("Settlements");
+    const items = within(b)
+      .getAllByRole("listitem")
+      .map((i) => i.textContent);
+    expect(items).toHaveLength(3);
+    expect(items[0]).toMatch(/^5\.00 DL \(4\.00 BBB\), paid to us .*Proposed by Association B, waiting for our answer\.$/);
+    expect(items[1]).toMatch(/^4\.00 DL \(5\.00 BBB\), paid by us .*Settled: posted on both sides\.Transfer 12$/);
+    expect(items[2]).toMatch(/Proposed by us, declined by Association B\.$/);
   });
 
   it("is left out without a link", () => {

@@ -250,6 +250,7 @@ export function TradeView({ trade }: { trade: TradeBalance[] }) {
               <dd>{payments(t)}</dd>
             </dl>
             <Endings trade={t} />
+            <TradeSettlements trade={t} />
           </section>
         );
       })}
@@ -298,6 +299,49 @@ function Endings({ trade: t }: { trade: TradeBalance }) {
             </p>
           </li>
         ))}
+      </ul>
+    </>
+  );
+}
+
+/**
+ * The settlements of the link (docs/federation.md "Settlement"), newest first: both amounts, which
+ * way, when proposed and by whom, and where each stands (settled: posted on both sides).
+ */
+function TradeSettlements({ trade: t }: { trade: TradeBalance }) {
+  const { i18n } = useLingui();
+  const fmt = useFormat();
+  if (t.settlements.length === 0) return null;
+  const name = t.association;
+  const where = (s: TradeBalance["settlements"][number]) => {
+    const ours = s.proposedBy === "us";
+    if (s.state === "accepted") return i18n._("Settled: posted on both sides.");
+    if (s.state === "declined") return ours ? i18n._("Proposed by us, declined by {name}.", { name }) : i18n._("Proposed by {name}, declined by us.", { name });
+    if (s.state === "proposed")
+      return ours
+        ? i18n._("Proposed by us, waiting for the answer of {name}'s owners.", { name })
+        : i18n._("Proposed by {name}, waiting for our answer.", { name });
+    return ours ? i18n._("Proposed by us, then withdrawn.") : i18n._("Proposed by {name}, then withdrawn.", { name });
+  };
+  return (
+    <>
+      <h4>{i18n._("Settlements")}</h4>
+      <ul className="figures-trade-endings">
+        {t.settlements.map((s) => {
+          const values = { amount: fmt.money(s.amount, t.ownCurrencySymbol), peerAmount: fmt.money(s.peerAmount, t.currencySymbol) };
+          return (
+            <li key={s.id}>
+              <p>
+                <strong>
+                  {s.direction === "pay" ? i18n._("{amount} ({peerAmount}), paid by us", values) : i18n._("{amount} ({peerAmount}), paid to us", values)}
+                </strong>{" "}
+                <span className="hint">{fmt.date(new Date(s.createdAt))}</span>
+              </p>
+              <p className={s.state === "accepted" ? undefined : "hint"}>{where(s)}</p>
+              {s.note && <p className="hint">{s.note}</p>}
+            </li>
+          );
+        })}
       </ul>
     </>
   );

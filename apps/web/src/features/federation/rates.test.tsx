@@ -36,6 +36,7 @@ const overview: FederationOverview = {
   doubtDays: 7,
   reach: [],
   payments: [],
+  settlements: [],
   balances: [],
   links: [
     {

@@ -95,3 +95,30 @@ describe("a link's end and a linked server's move", () => {
     expect(auditActor(i18nIn("fr-FR"), peerEnded)).toBe("par l'association liée Gonette de Lyon");
   });
 });
+
+describe("a settlement of a link in the audit log", () => {
+  const details = {
+    peer: "Gonette de Lyon",
+    settlement: "fs_0123456789abcdefghij",
+    amount: "1234.00",
+    currency: "DL",
+    peerAmount: "1542.50",
+    peerCurrency: "GON",
+  };
+
+  it("says what happened to it, with both amounts and which way, in the reader's language", () => {
+    expect(auditAction(i18nIn("en-US"), entry("federation.settlement_proposed", { ...details, direction: "pay" }))).toBe(
+      "Settlement with Gonette de Lyon proposed: 1,234.00 DL (1,542.50 GON), paid by us",
+    );
+    expect(auditAction(i18nIn("en-US"), entry("federation.peer_settlement_accepted", { ...details, direction: "receive" }))).toBe(
+      "Gonette de Lyon accepted our settlement, posted here too: 1,234.00 DL (1,542.50 GON), paid to us",
+    );
+    expect(auditAction(i18nIn("fr-FR"), entry("federation.settlement_accepted", { ...details, direction: "receive" }))).toBe(
+      "Règlement avec Gonette de Lyon accepté et comptabilisé : 1\u202f234,00 DL (1\u202f542,50 GON), qui nous sont payés",
+    );
+    // An entry without its amounts still says what happened.
+    expect(auditAction(i18nIn("en-US"), entry("federation.peer_settlement_withdrawn", { peer: "Gonette de Lyon" }))).toBe(
+      "Gonette de Lyon withdrew the settlement it proposed",
+    );
+  });
+});

@@ -12,6 +12,22 @@ const count = (v: unknown): number => (typeof v === "number" ? v : 0);
 const withDetail = (i18n: I18n, what: string, detail: string | null) => (detail ? i18n._("{action}: {detail}", { action: what, detail }) : what);
 
 /**
+ * A settlement of a link in the log: what happened to it, then its two amounts (ours first) and
+ * which way it goes, as the entry recorded them from this side.
+ */
+const settlement = (i18n: I18n, e: AuditEntry, what: string) => {
+  const d = e.details;
+  const money = (amount: unknown, symbol: unknown) => [text(amount), text(symbol)].filter(Boolean).join(" ");
+  if (!text(d.amount)) return what;
+  const values = localizeAmounts({ amount: money(d.amount, d.currency), peerAmount: money(d.peerAmount, d.peerCurrency) }, i18n.locale);
+  return withDetail(
+    i18n,
+    what,
+    d.direction === "pay" ? i18n._("{amount} ({peerAmount}), paid by us", values) : i18n._("{amount} ({peerAmount}), paid to us", values),
+  );
+};
+
+/**
  * An audit entry's action in words, with what it concerns: every code the server writes has its
  * words here (AUDIT_ACTIONS: a code without them does not compile); an older entry's unknown code
  * still reads as words.
@@ -118,6 +134,17 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   "federation.link_ended": (i18n, e) => withDetail(i18n, i18n._("Link with another association ended"), text(e.details.peer)),
   "federation.peer_link_ended": (i18n, e) => withDetail(i18n, i18n._("The other association ended the link"), text(e.details.peer)),
   "federation.peer_address_changed": (i18n, e) => withDetail(i18n, i18n._("The other association's server moved"), text(e.details.after)),
+  "federation.settlement_proposed": (i18n, e) => settlement(i18n, e, i18n._("Settlement with {name} proposed", { name: text(e.details.peer) ?? "" })),
+  "federation.settlement_withdrawn": (i18n, e) => settlement(i18n, e, i18n._("Settlement with {name} withdrawn", { name: text(e.details.peer) ?? "" })),
+  "federation.settlement_accepted": (i18n, e) =>
+    settlement(i18n, e, i18n._("Settlement with {name} accepted and posted", { name: text(e.details.peer) ?? "" })),
+  "federation.settlement_declined": (i18n, e) => settlement(i18n, e, i18n._("Settlement with {name} declined", { name: text(e.details.peer) ?? "" })),
+  "federation.peer_settlement_proposed": (i18n, e) => settlement(i18n, e, i18n._("{name} proposed a settlement", { name: text(e.details.peer) ?? "" })),
+  "federation.peer_settlement_withdrawn": (i18n, e) =>
+    settlement(i18n, e, i18n._("{name} withdrew the settlement it proposed", { name: text(e.details.peer) ?? "" })),
+  "federation.peer_settlement_accepted": (i18n, e) =>
+    settlement(i18n, e, i18n._("{name} accepted our settlement, posted here too", { name: text(e.details.peer) ?? "" })),
+  "federation.peer_settlement_declined": (i18n, e) => settlement(i18n, e, i18n._("{name} declined our settlement", { name: text(e.details.peer) ?? "" })),
 };
 
 export function auditAction(i18n: I18n, e: AuditEntry): string {

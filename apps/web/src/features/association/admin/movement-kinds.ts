@@ -16,5 +16,7 @@ export function movementKindLabel(i18n: I18n, kind: MovementKind): string {
       return i18n._("Opening balance");
     case "dues":
       return i18n._("Dues");
+    case "settlement":
+      return i18n._("Settlement with a linked association");
   }
 }

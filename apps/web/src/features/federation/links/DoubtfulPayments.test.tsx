@@ -80,6 +80,7 @@ const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview
   doubtDays: 7,
   reach: [],
   payments,
+  settlements: [],
   balances: [],
 });
 

@@ -89,7 +89,7 @@ const toConfirm: FederationLink = {
   moved: null,
   createdAt: "2025-03-02T10:00:00Z",
 };
-const overview: FederationOverview = { server, doubtDays: 7, reach: [], payments: [], balances: [], links: [active, toConfirm] };
+const overview: FederationOverview = { server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active, toConfirm] };
 
 type Op =
   | "listFederationLinks"
@@ -158,7 +158,9 @@ describe("the linked associations", () => {
 
   it("warns when both sides' rates differ", async () => {
     const differ = { ...active, peerTerms: { ...active.peerTerms!, theirValue: "1.5" }, ratesAgree: false };
-    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [differ] }) });
+    renderScreen({
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [differ] }),
+    });
     const linked = await screen.findByRole("article", { name: "Eusko" });
     within(linked).getByText("The two associations count different rates: no payment can cross until they agree.");
     within(linked).getByText("1 DL = 1.50 EUS");
@@ -166,7 +168,9 @@ describe("the linked associations", () => {
 
   it("shows a link replaced by a newer one with the same server as such, with nothing left to do on it", async () => {
     const replaced: FederationLink = { ...active, id: "l9", state: "replaced", waitingFor: null };
-    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [replaced] }) });
+    renderScreen({
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [replaced] }),
+    });
     const old = await screen.findByRole("article", { name: "Eusko" });
     within(old).getByText("Replaced by a newer link with this server");
     expect(within(old).queryByRole("button")).toBeNull();
@@ -186,8 +190,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [invited] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] })
+        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [invited] }),
       createFederationInvitation: vi.fn().mockResolvedValue({ link: invited, code: "MUTUA-LINK:abc.def.ghi" }),
     };
     const writeText = vi.fn().mockResolvedValue(undefined);
@@ -215,8 +219,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [accepted] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] })
+        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [accepted] }),
       previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi.fn().mockResolvedValue(accepted),
     };
@@ -265,7 +269,7 @@ describe("the linked associations", () => {
       msgid: SM.federationFingerprintMismatch,
     });
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
       previewFederationInvitation: vi.fn().mockRejectedValue(mismatch),
       acceptFederationInvitation: vi.fn(),
     };
@@ -294,7 +298,7 @@ describe("the linked associations", () => {
       listFederationLinks: vi
         .fn()
         .mockResolvedValueOnce(overview)
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [active, confirmed] }),
+        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active, confirmed] }),
       confirmFederationLink: vi.fn().mockResolvedValue(confirmed),
     };
     renderScreen(ops);
@@ -317,8 +321,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [active] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [pending] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] })
+        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [pending] }),
       setFederationLinkTerms: vi.fn().mockResolvedValue(pending),
     };
     renderScreen(ops);
@@ -338,7 +342,7 @@ describe("the linked associations", () => {
   it("switches an active link off with new terms", async () => {
     const off = { ...active, terms: { ...active.terms!, enabled: false } };
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [active] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] }),
       setFederationLinkTerms: vi.fn().mockResolvedValue(off),
     };
     renderScreen(ops);
@@ -366,8 +370,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [invited] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [invited] })
+        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
       withdrawFederationInvitation: vi.fn().mockResolvedValue({ ok: true }),
     };
     renderScreen(ops);
@@ -386,8 +390,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [active] })
-        .mockResolvedValue({ server, doubtDays: 7, reach, payments: [], balances: [], links: [forwarding] }),
+        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] })
+        .mockResolvedValue({ server, doubtDays: 7, reach, payments: [], settlements: [], balances: [], links: [forwarding] }),
       setFederationLinkForwarding: vi.fn().mockResolvedValue(forwarding),
     };
     renderScreen(ops);
@@ -403,7 +407,7 @@ describe("the linked associations", () => {
 
   it("a value that is not one is said under its field before anything is sent", async () => {
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [active] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] }),
       setFederationLinkTerms: vi.fn(),
     };
     renderScreen(ops);
@@ -418,7 +422,7 @@ describe("the linked associations", () => {
 
   it("shows the server's refusal, and keeps the dialog open", async () => {
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
       previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi
         .fn()
@@ -437,7 +441,7 @@ describe("the linked associations", () => {
   it("shows a refused code under its field", async () => {
     const refusal = new RefusedError(400, { code: ErrorCode.validation, message: "invalid", fields: { code: { msgid: SM.federationCodeInvalid } } });
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], balances: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
       previewFederationInvitation: vi.fn().mockRejectedValue(refusal),
     };
     renderScreen(ops);

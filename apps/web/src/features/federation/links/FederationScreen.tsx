@@ -12,6 +12,7 @@ import { Forwarding } from "./Forwarding";
 import { PeerKey } from "./PeerKey";
 import { ServerKeys } from "./ServerKeys";
 import { EndLink, EndedLink, PeerMoved } from "./LinkEnding";
+import { Settlements } from "./Settlements";
 import { useFederationOverview } from "./queries";
 import { groupFingerprint, linkStatus, parseValue, rateText, type LinkStatus } from "./terms";
 import { useFederationPage, type FederationPageState } from "./useFederationPage";
@@ -202,6 +203,14 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
       {link.state === "active" && <Forwarding link={link} name={name} reach={page.reach.filter((r) => r.linkId === link.id)} />}
       <EndedLink link={link} balance={page.balances.find((b) => b.linkId === link.id)} name={name} ours={ours} theirs={theirs} />
+      <Settlements
+        link={link}
+        name={name}
+        settlements={page.settlements.filter((s) => s.linkId === link.id)}
+        balance={page.balances.find((b) => b.linkId === link.id)}
+        ours={ours}
+        theirs={theirs}
+      />
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}

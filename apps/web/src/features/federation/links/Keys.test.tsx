@@ -60,7 +60,7 @@ const link: FederationLink = {
   moved: null,
   createdAt: "2025-03-01T10:00:00Z",
 };
-const overview: FederationOverview = { server: dalleServer, links: [link], doubtDays: 7, reach: [], payments: [], balances: [] };
+const overview: FederationOverview = { server: dalleServer, links: [link], doubtDays: 7, reach: [], payments: [], settlements: [], balances: [] };
 const NEW_KEY = "99998888777766665555444433332222";
 const keys = (over: Partial<FederationKeys> = {}): FederationKeys => ({
   keys: [{ fingerprint: dalleServer.fingerprint, state: "current", createdAt: "2025-03-01T10:00:00Z", retiredAt: null, revokedAt: null }],

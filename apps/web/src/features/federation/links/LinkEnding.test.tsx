@@ -66,6 +66,7 @@ const overviewWith = (link: FederationLink): FederationOverview => ({
   server: dalleServer,
   links: [link],
   doubtDays: 7,
+  settlements: [],
   reach: [],
   payments: [],
   balances: [balance],

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefusedError, admin } from "@mutua/client";
-import type { FederationLink, FederationOverview, FederationTerms } from "@mutua/domain";
+import type { FederationLink, FederationOverview, FederationSettlement, FederationTerms } from "@mutua/domain";
 import { useClient } from "../../../lib/context";
 import { adminKeys } from "../../association";
 
@@ -90,4 +90,35 @@ export function useFederationActions() {
     onSuccess: keep,
   });
   return { invite, preview, accept, confirm, setTerms, withdraw, endPayment, setForwarding, endLink };
+}
+
+/** The overview with one settlement as now stored: replaced where it was, else added first. */
+export const withSettlement = (o: FederationOverview, s: FederationSettlement): FederationOverview => ({
+  ...o,
+  settlements: o.settlements.some((x) => x.id === s.id) ? o.settlements.map((x) => (x.id === s.id ? s : x)) : [s, ...o.settlements],
+});
+
+/**
+ * Settling a link (docs/federation.md "Settlement"): propose, accept, decline, withdraw, each
+ * answered with the settlement as now stored, which the card shows at once; the list is then asked
+ * again (the figures moved, and the other side may have answered meanwhile).
+ */
+export function useSettlementActions() {
+  const client = useClient();
+  const qc = useQueryClient();
+  const key = federationKeys.overview();
+  const keep = async (s: FederationSettlement) => {
+    qc.setQueryData<FederationOverview>(key, (o) => (o ? withSettlement(o, s) : o));
+    await qc.invalidateQueries({ queryKey: key });
+  };
+  type Params = { linkId: string; settlementId: string };
+  const propose = useMutation({
+    mutationFn: ({ linkId, ...body }: { linkId: string; amount: string; currency: "ours" | "theirs"; note: string }) =>
+      admin.call(client, "proposeFederationSettlement", { params: { linkId }, body }),
+    onSuccess: keep,
+  });
+  const accept = useMutation({ mutationFn: (p: Params) => admin.call(client, "acceptFederationSettlement", { params: p }), onSuccess: keep });
+  const decline = useMutation({ mutationFn: (p: Params) => admin.call(client, "declineFederationSettlement", { params: p }), onSuccess: keep });
+  const withdraw = useMutation({ mutationFn: (p: Params) => admin.call(client, "withdrawFederationSettlement", { params: p }), onSuccess: keep });
+  return { propose, accept, decline, withdraw };
 }

@@ -165,7 +165,9 @@ export function useFederationPage(overview: FederationOverview) {
     payments: overview.payments,
     /** The associations each link's server said it forwards our payments to. */
     reach: overview.reach,
-    /** Each link's balance: an ended link's card shows what is left for the boards to settle. */
+    /** The settlements of the links: each link's card shows its own. */
+    settlements: overview.settlements,
+    /** Each link's two figures: what a settlement would bring toward zero, and what an ended link leaves for the boards to settle. */
     balances: overview.balances,
     /** A link waits for this side's confirmation: that is the view's primary action, not a new invitation. */
     toConfirm: overview.links.some((l) => l.state === "accepted" && l.waitingFor === "us"),
