@@ -69,6 +69,13 @@ export default defineConfig({
       // from a face brings neither the face's other modules nor their styles.
       treeshake: { moduleSideEffects: (id) => (/[\\/]src[\\/]features[\\/].*\.tsx?$/.test(id) ? false : undefined) },
       output: {
+        // Seven characters of content hash, not eight: every lazy screen's file and stylesheet is
+        // named in the preload lists the login page and the dashboard carry, where random
+        // characters do not compress; seven is the fewest the bundler accepts for this many files,
+        // and a name still changes with its content (cached for a year: web.ts).
+        entryFileNames: "assets/[name]-[hash:7].js",
+        chunkFileNames: "assets/[name]-[hash:7].js",
+        assetFileNames: "assets/[name]-[hash:7][extname]",
         // The small modules every page starts with (the app's context, query policies, stored
         // settings, polling, the domain's messages) travel as one file rather than one each: left to
         // itself, the bundler splits them off the entry whenever a lazy screen shares one, and each

@@ -131,7 +131,7 @@ export function NotificationsScreen() {
 function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e: MemberEvent) => void }) {
   const { i18n } = useLingui();
   const fmt = useFormat();
-  const m = e.offer ? offerPaid(e, e.offer.title) : e.kind === "dues_unpaid" ? duesUnpaid(e) : e.standingOrder ? standingOrderTold(e) : eventMessage(e);
+  const m = notificationMessage(e);
   if (!m) return null;
   const date = new Date(e.date);
   return (
@@ -154,6 +154,22 @@ function NotificationItem({ event: e, onOpen }: { event: MemberEvent; onOpen: (e
 }
 
 /** The member's dues for a period are unpaid (dues_unpaid): opens the Dues screen, where they pay them. */
+/** What the centre says of an event: the toast's words, or its own for what no toast tells. */
+export const notificationMessage = (e: MemberEvent) =>
+  e.offer
+    ? offerPaid(e, e.offer.title)
+    : e.kind === "dues_unpaid"
+      ? duesUnpaid(e)
+      : e.standingOrder
+        ? standingOrderTold(e)
+        : e.returned
+          ? returned(e)
+          : eventMessage(e);
+
+/** A payment across the other side did not make: the member's money given back, never said as money received. */
+const returned = (e: MemberEvent) =>
+  msg("Your payment to {name} was not made: {amount} returned", { amount: `${e.amount ?? ""} ${e.currency}`, name: e.counterparty ?? "" });
+
 const duesUnpaid = (e: MemberEvent) => msg("Your dues of {amount} are unpaid", { amount: `${e.amount ?? ""} ${e.currency}` });
 
 /** Why a standing order's payment was refused, and the day it is tried again (or that it is not). */

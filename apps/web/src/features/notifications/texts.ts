@@ -9,9 +9,9 @@ export function eventMessage(e: MemberEvent): Msg | null {
   const amount = e.amount === null ? "" : `${e.amount} ${e.currency}`;
   switch (e.kind) {
     case "payment_received":
-      return e.returned
-        ? msg("Your payment to {name} was not made: {amount} returned", { amount, name: e.counterparty ?? "" })
-        : msg("Received {amount} from {name}", { amount, name: e.counterparty ?? "" });
+      // The member's own money given back (a payment across not made) is no news for a toast: the
+      // payment's screen and history say it; the notification centre words it (app/NotificationsScreen.tsx).
+      return e.returned ? null : msg("Received {amount} from {name}", { amount, name: e.counterparty ?? "" });
     case "topup_credited":
       return msg("Top-up of {amount} credited", { amount });
     case "reconversion_stage":
