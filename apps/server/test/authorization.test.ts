@@ -414,6 +414,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   withdrawFederationInvitation: () => ({ params: { linkId: "fl_nothing_here_at_all" } }),
   endFederationPayment: () => ({ params: { linkId: "fl_nothing_here_at_all", paymentId: "fp_0123456789abcdefghij" } }),
   federationServer: () => ({}),
+  listLinkedAssociations: () => ({}),
   peerAcceptLink: () => ({
     body: {
       secret: "a-secret-nobody-made-ever",

@@ -13,6 +13,7 @@ import {
   type FederationServer,
   type AuditAction,
   type FederationTerms,
+  type LinkedAssociation,
 } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
@@ -148,6 +149,21 @@ export async function federationOverview(db: Db, settings: Settings) {
   const server = await describeServer(db, settings);
   const { rows } = await db.query<LinkRow>(`SELECT ${COLUMNS} FROM federation_links ORDER BY created_at DESC, id DESC`);
   return { server, links: rows.map(linkView) };
+}
+
+/**
+ * The associations a visitor of a payment link may be a member of, to pay from their own app
+ * (docs/federation.md, "the member's side"): the links active and switched on at both ends, where
+ * a payment could cross now. Their names and addresses only, which anybody may read: the page
+ * offers these addresses and no other, never one its own query names.
+ */
+export async function linkedAssociations(db: Queryable): Promise<LinkedAssociation[]> {
+  const { rows } = await db.query<LinkedAssociation>(
+    `SELECT peer_name AS name, peer_url AS url FROM federation_links
+      WHERE state = 'active' AND enabled AND peer_enabled AND peer_name IS NOT NULL AND peer_url IS NOT NULL
+      ORDER BY peer_name, id`,
+  );
+  return rows;
 }
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest();

@@ -16,6 +16,9 @@ import { useOnline } from "../../../lib/online";
 // Only a device where biometric login is turned on loads its part of the screen; without it (its
 // code could not be fetched) the password form is still there.
 const BiometricSignIn = optionalLazy(() => import("./BiometricSignIn"));
+// What a payment link's visitor is told, and a member of a linked association offered: only for
+// them, from the federation's chunk.
+const PayLinkSignIn = optionalLazy(() => import("../../federation/pay-from-home/PayLinkSignIn"));
 
 /** Why another screen sent the visitor to sign in, said above the form. */
 export interface LoginState {
@@ -59,9 +62,9 @@ export function LoginScreen() {
         {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt="" />}
         <h1>{config.appName}</h1>
         {signInFor === "payment" && (
-          <p className="notice info" role="status">
-            {i18n._("Sign in to open the payment request: it is shown as soon as you are signed in.")}
-          </p>
+          <Suspense fallback={null}>
+            <PayLinkSignIn />
+          </Suspense>
         )}
         <Field
           label={i18n._("Email")}

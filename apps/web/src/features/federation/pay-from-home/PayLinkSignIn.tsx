@@ -1,0 +1,53 @@
+import { useId } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useLingui } from "@lingui/react";
+import { useClient } from "../../../lib/context";
+import { PENDING_KEY } from "../../../lib/pay-link";
+
+/**
+ * What the sign-in page says to the visitor a payment link of this association sent there: to sign
+ * in, after which the payment opens; and, a member of a linked association being nobody here
+ * (docs/federation.md, "the member's side"), each association this one is linked with now, its
+ * button opening that association's app on the screen that pays this very payment across. The
+ * addresses come from this server's list alone: a query naming another one sends nobody there.
+ * Loaded only for such a visitor, with what it needs of the domain (the payment's checks, the
+ * federation's routes) fetched with the question (./homes): the sign-in page names this file only.
+ */
+export default function PayLinkSignIn() {
+  const { i18n } = useLingui();
+  const client = useClient();
+  const heading = useId();
+  const search = keptLink();
+  const homes = useQuery({
+    queryKey: ["pay-from-home", search],
+    enabled: search !== null,
+    retry: false,
+    queryFn: async () => (await import("./homes")).homesFor(client, search ?? "", window.location.origin),
+  }).data;
+  return (
+    <div className="notice info">
+      <p role="status">{i18n._("Sign in to open the payment request: it is shown as soon as you are signed in.")}</p>
+      {homes && homes.length > 0 && (
+        <section aria-labelledby={heading}>
+          <p id={heading}>{i18n._("Member of another association? Pay from its app:")}</p>
+          {homes.map((h) => (
+            <p key={h.href}>
+              <a className="button wide" href={h.href}>
+                {i18n._("Pay from {name}'s app", { name: h.name })}
+              </a>
+            </p>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** The payment link's query, kept while its visitor signs in (lib/pay-link.ts), left there for the sign-in. */
+function keptLink(): string | null {
+  try {
+    return sessionStorage.getItem(PENDING_KEY);
+  } catch {
+    return null;
+  }
+}
