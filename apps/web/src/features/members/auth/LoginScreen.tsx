@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { Link, useLocation } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../../lib/context";
@@ -16,17 +16,17 @@ import { useOnline } from "../../../lib/online";
 // Only a device where biometric login is turned on loads its part of the screen; without it (its
 // code could not be fetched) the password form is still there.
 const BiometricSignIn = optionalLazy(() => import("./BiometricSignIn"));
-// What a payment link's visitor is told, and a member of a linked association offered: only for
-// them, from the federation's chunk.
-const PayLinkSignIn = optionalLazy(() => import("../../federation/pay-from-home/PayLinkSignIn"));
 
 /** Why another screen sent the visitor to sign in, said above the form. */
 export interface LoginState {
   signInFor?: "payment";
 }
 
-/** docs/spec.md §2 "Login screen". */
-export function LoginScreen() {
+/**
+ * docs/spec.md §2 "Login screen". `forPayment`: what it says to the visitor a payment link sent
+ * here, given by the app (it comes from the federation's area, after this one).
+ */
+export function LoginScreen({ forPayment }: { forPayment?: ReactNode }) {
   const { i18n } = useLingui();
   const config = useConfig();
   const caps = useAuthCapabilities().data;
@@ -44,8 +44,9 @@ export function LoginScreen() {
       { email, password },
       {
         onError: (err) => {
-          toast.error(loginErrorMessage(err));
-          if (loginErrorMessage(err).id === M.loginUnexpected) console.error(err);
+          const message = loginErrorMessage(err);
+          toast.error(message);
+          if (message.id === M.loginUnexpected) console.error(err);
         },
       },
     );
@@ -61,11 +62,7 @@ export function LoginScreen() {
             decoration beside the name, which says it in words. The button says what the page is for. */}
         {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt="" />}
         <h1>{config.appName}</h1>
-        {signInFor === "payment" && (
-          <Suspense fallback={null}>
-            <PayLinkSignIn />
-          </Suspense>
-        )}
+        {signInFor === "payment" && <Suspense fallback={null}>{forPayment}</Suspense>}
         <Field
           label={i18n._("Email")}
           name="email"

@@ -2,7 +2,6 @@ import { useId } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useLingui } from "@lingui/react";
 import { useClient } from "../../../lib/context";
-import { PENDING_KEY } from "../../../lib/pay-link";
 
 /**
  * What the sign-in page says to the visitor a payment link of this association sent there: to sign
@@ -13,7 +12,7 @@ import { PENDING_KEY } from "../../../lib/pay-link";
  * Loaded only for such a visitor, with what it needs of the domain (the payment's checks, the
  * federation's routes) fetched with the question (./homes): the sign-in page names this file only.
  */
-export default function PayLinkSignIn() {
+export default function PayLinkVisitor() {
   const { i18n } = useLingui();
   const client = useClient();
   const heading = useId();
@@ -25,28 +24,36 @@ export default function PayLinkSignIn() {
     queryFn: async () => (await import("./homes")).homesFor(client, search ?? "", window.location.origin),
   }).data;
   return (
-    <div className="notice info">
-      <p role="status">{i18n._("Sign in to open the payment request: it is shown as soon as you are signed in.")}</p>
+    <>
+      <p className="notice info" role="status">
+        {i18n._("Sign in to open the payment request: it is shown as soon as you are signed in.")}
+      </p>
       {homes && homes.length > 0 && (
         <section aria-labelledby={heading}>
           <p id={heading}>{i18n._("Member of another association? Pay from its app:")}</p>
           {homes.map((h) => (
             <p key={h.href}>
-              <a className="button wide" href={h.href}>
+              {/* Centred when a long name wraps it, as a button's own text is (a link is not one); a
+                  stylesheet of its own would be one more file for the sign-in page to name. */}
+              <a className="button wide" href={h.href} style={{ textAlign: "center" }}>
                 {i18n._("Pay from {name}'s app", { name: h.name })}
               </a>
             </p>
           ))}
         </section>
       )}
-    </div>
+    </>
   );
 }
 
-/** The payment link's query, kept while its visitor signs in (lib/pay-link.ts), left there for the sign-in. */
+/**
+ * The payment link's query, kept while its visitor signs in, left there for the sign-in: read
+ * where lib/pay-link.ts keeps it (its key spelt again, so that the sign-in page's file, which holds
+ * that module, need export nothing more; PayLinkVisitor.test.tsx keeps it there through that module).
+ */
 function keptLink(): string | null {
   try {
-    return sessionStorage.getItem(PENDING_KEY);
+    return sessionStorage.getItem("mutua.pendingPayLink");
   } catch {
     return null;
   }

@@ -11,7 +11,7 @@ import { rememberPayLink } from "../../../lib/pay-link";
 import catalog from "../../../locales/en-US.json";
 import { payloadFromSearch } from "../pay-across/address";
 import { homesOf, visitedPayment } from "./homes";
-import PayLinkSignIn from "./PayLinkSignIn";
+import PayLinkVisitor from "./PayLinkVisitor";
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
@@ -40,7 +40,7 @@ function show(search: string | null, linked: LinkedAssociation[] = [A]) {
     <AppEnvContext.Provider value={{ config, client: { send } as unknown as MutuaClient }}>
       <QueryClientProvider client={qc}>
         <I18nProvider i18n={i18n}>
-          <PayLinkSignIn />
+          <PayLinkVisitor />
         </I18nProvider>
       </QueryClientProvider>
     </AppEnvContext.Provider>,
