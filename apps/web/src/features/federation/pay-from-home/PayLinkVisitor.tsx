@@ -6,7 +6,7 @@ import { useClient } from "../../../lib/context";
 /**
  * What the sign-in page says to the visitor a payment link of this association sent there: to sign
  * in, after which the payment opens; and, a member of a linked association being nobody here
- * (docs/federation.md, "the member's side"), each association this one is linked with now, its
+ * (docs/federation.md, "Payment links across"), each association this one is linked with now, its
  * button opening that association's app on the screen that pays this very payment across. The
  * addresses come from this server's list alone: a query naming another one sends nobody there.
  * Loaded only for such a visitor, with what it needs of the domain (the payment's checks, the
