@@ -5,7 +5,8 @@ import { answer, english, goTo, screenTitle, type Words } from "./app";
 /**
  * Linking two associations as a page model: an owner's linked associations (inviting another,
  * accepting an invitation with the terms, confirming, withdrawing), and a member paying across a
- * link on the screen a scanned code of the other association opens.
+ * link on the screen a scanned code of the other association opens, or its payment link's page
+ * sends them to.
  */
 
 /** Opens the linked associations by their address, once titled. */
@@ -152,3 +153,10 @@ export async function payAcross(page: Page, amount: string, password: string): P
       .tap();
   }
 }
+
+/**
+ * On the sign-in page of another association's payment link (not signed in there): the offer to pay
+ * from the app of `association`, one this page's association is linked with.
+ */
+export const payFromHome = (page: Page, association: string, t: Words = english): Locator =>
+  page.getByRole("link", { name: t("Pay from {name}'s app", { name: association }) });

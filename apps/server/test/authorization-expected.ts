@@ -171,6 +171,8 @@ export const EXPECTED: Record<RouteName, Expected> = {
   // Who this server is, for other servers: public. Their calls to it: refused to anybody without
   // a linked server's signature, a session of whatever rights being no signature (federation.test.ts signs them).
   federationServer: same(200),
+  // The associations this one is linked with, for a payment link's visitor: public, names and addresses only.
+  listLinkedAssociations: same(200),
   peerAcceptLink: same(401),
   peerConfirmLink: same(401),
   peerLinkTerms: same(401),

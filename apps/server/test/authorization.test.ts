@@ -425,6 +425,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   declineFederationSettlement: () => ({ params: { linkId: "fl_nothing_here_at_all", settlementId: "fs_0123456789abcdefghij" } }),
   withdrawFederationSettlement: () => ({ params: { linkId: "fl_nothing_here_at_all", settlementId: "fs_0123456789abcdefghij" } }),
   federationServer: () => ({}),
+  listLinkedAssociations: () => ({}),
   peerAcceptLink: () => ({
     body: {
       secret: "a-secret-nobody-made-ever",

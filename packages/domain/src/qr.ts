@@ -60,18 +60,33 @@ export function serverOrigin(value: unknown): string | null {
   }
 }
 
-/** The path of the payment link: a URL of the app carrying the same fields, for phones' own camera apps. */
-
-export function paymentLink(origin: string, p: QrPayload): string {
-  // No srv here: the link's own origin is the payee's server (linkFields reads it back).
-  const q = new URLSearchParams({ rp: String(p.rp), rpb: p.rpb });
+/** The fields of a payment link's query, after `first`. */
+function linkQuery(p: QrPayload, first: Record<string, string> = {}): URLSearchParams {
+  const q = new URLSearchParams({ ...first, rp: String(p.rp), rpb: p.rpb });
   if (isPaymentRequest(p)) {
     q.set("amount", p.amount);
     if (p.senderMemo) q.set("senderMemo", p.senderMemo);
     if (p.recipientMemo) q.set("recipientMemo", p.recipientMemo);
     if (p.requestId) q.set("rq", p.requestId);
   }
-  return `${origin.replace(/\/+$/, "")}${PAY_PATH}?${q}`;
+  return q;
+}
+
+/** The path of the payment link: a URL of the app carrying the same fields, for phones' own camera apps. */
+export function paymentLink(origin: string, p: QrPayload): string {
+  // No srv here: the link's own origin is the payee's server (linkFields reads it back).
+  return `${origin.replace(/\/+$/, "")}${PAY_PATH}?${linkQuery(p)}`;
+}
+
+/**
+ * The app at `origin` ("" for a path of this one) paying a member of another, linked association
+ * (docs/federation.md): the payment link's fields, with the payee's server as `across` (a name apart
+ * from the codes' `srv`, which a link never takes from its query). One format for every way there:
+ * a code of that association scanned here, and its payment link's page offering its visitor this
+ * app (linkFields reads it back).
+ */
+export function payAcrossLink(origin: string, p: QrPayload & { server: string }): string {
+  return `${origin.replace(/\/+$/, "")}${PAY_PATH}?${linkQuery(p, { across: p.server })}`;
 }
 
 export type QrResult = { ok: true; payload: QrPayload } | { ok: false; error: Msg };
@@ -141,8 +156,10 @@ export function linkFields(text: string): Record<string, string> | null {
   try {
     const url = new URL(text.trim());
     if (!/^https?:$/.test(url.protocol) || !url.pathname.endsWith(PAY_PATH) || !url.searchParams.has("rp")) return null;
-    // The link's own origin is the payee's server, whatever a srv parameter might claim.
-    return { ...Object.fromEntries(url.searchParams.entries()), srv: url.origin };
+    // The link's own origin is the payee's server, whatever a srv parameter might claim; but an
+    // app's address for paying across (`across`, its own parameter) pays a member of the
+    // association it names: read as its own origin, it would pay this server's member of that number.
+    return { ...Object.fromEntries(url.searchParams.entries()), srv: url.searchParams.get("across") ?? url.origin };
   } catch {
     return null;
   }

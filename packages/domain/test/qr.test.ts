@@ -119,6 +119,15 @@ describe("QR payloads", () => {
     expect(r.ok && r.payload.server).toBe("https://b.example");
   });
 
+  it("read an app's address for paying across as paying the association it names, not a member of the app's own", () => {
+    const across = "https://a.example/pay?across=https%3A%2F%2Fb.example&rp=3&rpb=custodial%3Abob&amount=12.50";
+    const r = decodeQrContent(across, ME, "https://a.example");
+    expect(r.ok && r.payload).toMatchObject({ rp: 3, rpb: "custodial:bob", amount: "12.50", server: "https://b.example" });
+    // Its own number on the other association's server is someone else there.
+    expect(decodeQrContent(`https://a.example/pay?across=https%3A%2F%2Fb.example&rp=${ME}&rpb=x`, ME, "https://a.example").ok).toBe(true);
+    expect(decodeQrContent("https://a.example/pay?across=javascript%3Aalert(1)&rp=3&rpb=x", ME).ok).toBe(false);
+  });
+
   it("refuse the member's own id only on their own server's codes", () => {
     const own = "https://a.example";
     const err = (c: string, origin?: string) => {

@@ -7,6 +7,7 @@ import {
   createInvitation,
   describeServer,
   federationOverview,
+  linkedAssociations,
   peerAccepted,
   peerConfirmed,
   previewInvitation,
@@ -38,6 +39,7 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   const { db, settings } = deps;
   const net = peerNet(settings, deps.peerSeam);
   operation(app, deps, "federationServer", async () => describeServer(db, settings));
+  operation(app, deps, "listLinkedAssociations", async () => linkedAssociations(db));
   // The links, and the payments across them the owners may need to act on.
   operation(app, deps, "listFederationLinks", async () => ({
     ...(await federationOverview(db, settings)),

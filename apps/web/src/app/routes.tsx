@@ -17,6 +17,9 @@ import { screen, Screens, type Screen } from "./screens";
 const LiveEvents = optionalLazy<object>(() => import("../features/notifications/live").then((m) => ({ default: m.LiveEvents })));
 // The offer of a fingerprint unlock after a password sign-in: likewise loaded once signed in.
 const BiometricOffer = optionalLazy<object>(() => import("../features/wallets/biometric/BiometricOffer").then((m) => ({ default: m.BiometricOffer })));
+// What the login page tells a payment link's visitor, and offers a member of a linked association:
+// loaded only for them (docs/federation.md, "Payment links across").
+const PayLinkVisitor = optionalLazy(() => import("../features/federation/pay-from-home/PayLinkVisitor"));
 
 /**
  * The signed-in member's screens, their guards and their titles: a table of their own, loaded
@@ -79,7 +82,7 @@ function LoginRoute() {
   const session = useSession();
   if (session.status === "loading") return <main className="page" aria-busy="true" />;
   if (session.status === "member") return <Navigate to="/dashboard" replace state={{ landing: true }} />;
-  return <LoginScreen />;
+  return <LoginScreen forPayment={<PayLinkVisitor />} />;
 }
 
 /** The visitor's pages; any other address is one of the member's screens (./member-routes), or none. */

@@ -1,5 +1,8 @@
-/** A payment link opened before signing in waits here (this tab only) until the login. */
-const PENDING_KEY = "mutua.pendingPayLink";
+/**
+ * A payment link opened before signing in waits here (this tab only) until the login; the sign-in
+ * page's part for its visitor reads it meanwhile (federation/pay-from-home, a chunk of its own).
+ */
+export const PENDING_KEY = "mutua.pendingPayLink";
 
 export function rememberPayLink(search: string): void {
   try {

@@ -10,6 +10,12 @@ import type { RouteSpec } from "./route-spec";
 export const federationRoutes = {
   /** Who this server is: its association, currency and public key (the invitation names the key's fingerprint). */
   federationServer: { method: "GET", path: "/.well-known/mutua-federation", access: "public" },
+  /**
+   * The associations this one is linked with, active and switched on at both ends: each one's name
+   * and address only. Public: a visitor of a payment link, not a member here, is offered to pay
+   * from the app of their own association among them (docs/federation.md, "the member's side").
+   */
+  listLinkedAssociations: { method: "GET", path: "/api/federation/associations", access: "public" },
   /** The invited server accepts an invitation: signed by the key it names, with the invitation's secret. */
   peerAcceptLink: { method: "POST", path: "/api/federation/links/accept", access: "peer" },
   /** The inviting server's owners confirmed the link: it is active on both sides once this is answered. */

@@ -60,6 +60,7 @@ export type Invitations = ResponseOf<"getInvitations">;
 export type FederationTerms = NonNullable<ResponseOf<"listFederationLinks">["links"][number]["terms"]>;
 export type FederationLink = ResponseOf<"createFederationInvitation">["link"];
 export type FederationServer = ResponseOf<"federationServer">;
+export type LinkedAssociation = ResponseOf<"listLinkedAssociations">[number];
 export type FederationOverview = ResponseOf<"listFederationLinks">;
 export type FederationInvitationPreview = ResponseOf<"previewFederationInvitation">;
 export type FederationDoubtfulPayment = ResponseOf<"endFederationPayment">;

@@ -40,6 +40,13 @@ export const FederationServer = z.object({
   fingerprint: z.string(),
 });
 
+/**
+ * An association this one is linked with, as anybody may read it (listLinkedAssociations): its name
+ * and its server's address, where its members' app is. What a visitor of a payment link who is a
+ * member there is offered: paying from that app. Nothing else of the link (terms, balances) is public.
+ */
+export const LinkedAssociation = z.object({ name: z.string(), url: z.string() });
+
 export const FederationLink = z.object({
   id: z.string(),
   peerUrl: z.string(),

@@ -14,6 +14,7 @@ import {
   type FederationServer,
   type AuditAction,
   type FederationTerms,
+  type LinkedAssociation,
 } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
@@ -183,6 +184,21 @@ export async function linkBalances(db: Queryable): Promise<FederationLinkBalance
      FROM federation_links l WHERE l.state <> 'invited'`,
   );
   return rows.map((r) => ({ linkId: r.public_id, held: formatCents(BigInt(r.held_cents)), owed: formatCents(BigInt(r.owed)) }));
+}
+
+/**
+ * The associations a visitor of a payment link may be a member of, to pay from their own app
+ * (docs/federation.md, "the member's side"): the links active and switched on at both ends, where
+ * a payment could cross now. Their names and addresses only, which anybody may read: the page
+ * offers these addresses and no other, never one its own query names.
+ */
+export async function linkedAssociations(db: Queryable): Promise<LinkedAssociation[]> {
+  const { rows } = await db.query<LinkedAssociation>(
+    `SELECT peer_name AS name, peer_url AS url FROM federation_links
+      WHERE state = 'active' AND enabled AND peer_enabled AND peer_name IS NOT NULL AND peer_url IS NOT NULL
+      ORDER BY peer_name, id`,
+  );
+  return rows;
 }
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest();

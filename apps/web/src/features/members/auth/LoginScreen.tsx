@@ -1,4 +1,4 @@
-import { Suspense, useState } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { Link, useLocation } from "../../../lib/router";
 import { useLingui } from "@lingui/react";
 import { useConfig } from "../../../lib/context";
@@ -22,8 +22,11 @@ export interface LoginState {
   signInFor?: "payment";
 }
 
-/** docs/spec.md §2 "Login screen". */
-export function LoginScreen() {
+/**
+ * docs/spec.md §2 "Login screen". `forPayment`: what it says to the visitor a payment link sent
+ * here, given by the app (it comes from the federation's area, after this one).
+ */
+export function LoginScreen({ forPayment }: { forPayment?: ReactNode }) {
   const { i18n } = useLingui();
   const config = useConfig();
   const caps = useAuthCapabilities().data;
@@ -41,8 +44,9 @@ export function LoginScreen() {
       { email, password },
       {
         onError: (err) => {
-          toast.error(loginErrorMessage(err));
-          if (loginErrorMessage(err).id === M.loginUnexpected) console.error(err);
+          const message = loginErrorMessage(err);
+          toast.error(message);
+          if (message.id === M.loginUnexpected) console.error(err);
         },
       },
     );
@@ -58,11 +62,7 @@ export function LoginScreen() {
             decoration beside the name, which says it in words. The button says what the page is for. */}
         {config.loginLogoUrl && <img className="login-logo" src={config.loginLogoUrl} alt="" />}
         <h1>{config.appName}</h1>
-        {signInFor === "payment" && (
-          <p className="notice info" role="status">
-            {i18n._("Sign in to open the payment request: it is shown as soon as you are signed in.")}
-          </p>
-        )}
+        {signInFor === "payment" && <Suspense fallback={null}>{forPayment}</Suspense>}
         <Field
           label={i18n._("Email")}
           name="email"

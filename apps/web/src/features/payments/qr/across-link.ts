@@ -1,4 +1,4 @@
-import { PAY_PATH, isPaymentRequest, type QrPayload } from "@mutua/domain";
+import { payAcrossLink, type QrPayload } from "@mutua/domain";
 
 /**
  * The screen that pays a member of a linked association (docs/federation.md) is the payment
@@ -19,15 +19,7 @@ export const isAcross = (p: QrPayload, ownOrigin: string): p is QrPayload & { se
 
 /**
  * The screen's address for a code: its fields in the query, so a reload or the back button finds
- * the same payment (nothing is kept in memory between the scan and the screen).
+ * the same payment (nothing is kept in memory between the scan and the screen). The domain's
+ * payAcrossLink, which another association's payment link page uses too: one format.
  */
-export function payAcrossPath(p: QrPayload & { server: string }): string {
-  const q = new URLSearchParams({ [ACROSS]: p.server, rp: String(p.rp), rpb: p.rpb });
-  if (isPaymentRequest(p)) {
-    q.set("amount", p.amount);
-    if (p.senderMemo) q.set("senderMemo", p.senderMemo);
-    if (p.recipientMemo) q.set("recipientMemo", p.recipientMemo);
-    if (p.requestId) q.set("rq", p.requestId);
-  }
-  return `${PAY_PATH}?${q}`;
-}
+export const payAcrossPath = (p: QrPayload & { server: string }): string => payAcrossLink("", p);

@@ -1,7 +1,9 @@
 import { useEffect, useId, useState } from "react";
 import { useLingui } from "@lingui/react";
-import { M, ownerName, type AccountEntry, type Recipient } from "@mutua/domain";
+import { M, ownerName, type AccountEntry, type QrPayload, type Recipient } from "@mutua/domain";
 import { toast } from "../../../lib/toast";
+import { tr } from "../../../lib/i18n";
+import { useMe } from "../../../data/session";
 import { Avatar } from "../../../ui/Avatar";
 import { dialogAutofocus } from "../../../ui/Dialog";
 import { Icon, ScanIcon, StarIcon } from "../../../ui/icons";
@@ -9,18 +11,34 @@ import { EmptyState } from "../../../ui/EmptyState";
 import { loadMoreNearBottom } from "../../../ui/scroll";
 import { NameHint, useRecipientSearch, useSetFavorite } from "../../members";
 import { useRecentRecipients } from "./recent-recipients";
+import { pastedLink } from "./pasted-link";
 import "../../../ui/parts.css";
 
 /**
  * docs/spec.md §2 "Send money" step 1 of 2: the search field has the focus. Before anything is typed
  * the favourites (the server's answer to an empty search) and the members lately paid are offered,
  * each under its heading; "No recipients found" is for a search that found nobody. Pages are loaded
- * within 50 px of the bottom.
+ * within 50 px of the bottom. Where a code can be scanned, a payment link can be pasted in the
+ * field instead (`onLink`): opened as its code would be, or what is wrong with it said under the field.
  */
-export function RecipientStep({ accounts, onChoose, onScan }: { accounts: AccountEntry[]; onChoose: (r: Recipient) => void; onScan?: () => void }) {
+export function RecipientStep({
+  accounts,
+  onChoose,
+  onScan,
+  onLink,
+}: {
+  accounts: AccountEntry[];
+  onChoose: (r: Recipient) => void;
+  onScan?: () => void;
+  onLink?: (payload: QrPayload) => void;
+}) {
   const { i18n } = useLingui();
+  const myId = useMe().data?.id;
   const [q, setQ] = useState("");
-  const search = useRecipientSearch(q);
+  const linkOf = (text: string) => (onLink && myId !== undefined ? pastedLink(text, myId, window.location.origin) : null);
+  // A web address is no name to search for: a link, opened, or a problem, said.
+  const link = linkOf(q);
+  const search = useRecipientSearch(link ? "" : q);
   const rows = search.data?.pages.flatMap((p) => p.rows) ?? [];
   const browsing = q.trim() === "";
   const recent = useRecentRecipients(accounts);
@@ -62,11 +80,27 @@ export function RecipientStep({ accounts, onChoose, onScan }: { accounts: Accoun
           autoComplete="off"
           placeholder={i18n._("Name, email address or phone number")}
           value={q}
-          onChange={(e) => setQ(e.target.value)}
+          aria-invalid={link && !link.ok ? true : undefined}
+          aria-describedby={onLink ? `${headings}-link` : undefined}
+          onChange={(e) => {
+            setQ(e.target.value);
+            const pasted = linkOf(e.target.value);
+            if (pasted?.ok) onLink?.(pasted.payload);
+          }}
         />
+        {onLink &&
+          (link && !link.ok ? (
+            <p className="field-error" id={`${headings}-link`} role="alert">
+              {tr(link.error)}
+            </p>
+          ) : (
+            <p className="hint" id={`${headings}-link`}>
+              {i18n._("Or paste a payment link you were sent.")}
+            </p>
+          ))}
       </div>
       <div className="recipient-results" aria-busy={search.isFetching} onScroll={loadMoreNearBottom(50, search)}>
-        {browsing ? (
+        {link ? null : browsing ? (
           <>
             {rows.length > 0 && (
               <>

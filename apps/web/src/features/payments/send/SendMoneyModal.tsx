@@ -153,7 +153,12 @@ export function SendMoneyModal({ me, accounts, initial, reconversion, scan = fal
           </div>
         )}
         {step.name === "recipient" && (
-          <RecipientStep accounts={accounts} onChoose={(recipient) => setStep({ name: "payment", recipient })} onScan={() => setScanning(true)} />
+          <RecipientStep
+            accounts={accounts}
+            onChoose={(recipient) => setStep({ name: "payment", recipient })}
+            onScan={() => setScanning(true)}
+            onLink={(payload) => void openFromCode(payload)}
+          />
         )}
         {step.name === "payment" &&
           (() => {
