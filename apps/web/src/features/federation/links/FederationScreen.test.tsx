@@ -1,17 +1,10 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "../../../lib/router";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { I18nProvider } from "@lingui/react";
-import type { Messages } from "@lingui/core";
-import { RefusedError, type MutuaClient } from "@mutua/client";
+import { beforeEach, describe, expect, it, vi, type Mock } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { RefusedError } from "@mutua/client";
 import { ErrorCode, SM, type FederationLink, type FederationOverview } from "@mutua/domain";
-import { AppEnvContext } from "../../../lib/context";
-import { i18n } from "../../../lib/i18n";
-import catalog from "../../../locales/en-US.json";
-import { FederationScreen } from "./FederationScreen";
+import { consoleTests, renderFederationScreen } from "./screen.testing";
 import { rateText } from "./terms";
-import { consoleConfig, dalleServer } from "../fixtures.testing";
+import { dalleServer } from "../fixtures.testing";
 
 const toasts = vi.hoisted(() => [] as unknown[]);
 vi.mock("../../../lib/toast", () => ({
@@ -21,23 +14,10 @@ vi.mock("../../../lib/toast", () => ({
   },
 }));
 
-beforeAll(() => {
-  i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
-  // jsdom has <dialog> without its methods (see ui/Dialog.test.tsx).
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute("open", "");
-    (this.querySelector<HTMLElement>("[autofocus]") ?? this).focus();
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute("open");
-  };
-});
+consoleTests();
 beforeEach(() => {
   toasts.length = 0;
 });
-afterEach(cleanup);
-
-const config = consoleConfig;
 
 const server = dalleServer;
 const eusko = {
@@ -100,27 +80,7 @@ type Op =
   | "setFederationLinkTerms"
   | "setFederationLinkForwarding";
 
-/** A client whose `send` (what @mutua/client's `admin.call` sends through) hands each operation's arguments to the test's mock. */
-function renderScreen(ops: Partial<Record<Op, Mock>>) {
-  const client = {
-    send: (name: Op, _route: unknown, a: { body?: unknown; params?: unknown } = {}) => {
-      const op = ops[name];
-      return op ? op(a.body, a.params) : Promise.reject(new Error(`unexpected call of ${name}`));
-    },
-  } as unknown as MutuaClient;
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppEnvContext.Provider value={{ config, client }}>
-      <QueryClientProvider client={qc}>
-        <I18nProvider i18n={i18n}>
-          <MemoryRouter>
-            <FederationScreen />
-          </MemoryRouter>
-        </I18nProvider>
-      </QueryClientProvider>
-    </AppEnvContext.Provider>,
-  );
-}
+const renderScreen = (ops: Partial<Record<Op, Mock>>) => renderFederationScreen(ops);
 
 const type = (within: HTMLElement, label: string, value: string) =>
   fireEvent.change(

@@ -1,16 +1,9 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "../../../lib/router";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { I18nProvider } from "@lingui/react";
-import type { Messages } from "@lingui/core";
-import { RefusedError, type MutuaClient } from "@mutua/client";
-import { ErrorCode, SM, type FederationKeys, type FederationLink, type FederationOverview } from "@mutua/domain";
-import { AppEnvContext } from "../../../lib/context";
-import { i18n } from "../../../lib/i18n";
-import catalog from "../../../locales/en-US.json";
-import { FederationScreen } from "./FederationScreen";
-import { consoleConfig, dalleServer } from "../fixtures.testing";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { RefusedError } from "@mutua/client";
+import { ErrorCode, SM, type FederationKeys, type FederationOverview } from "@mutua/domain";
+import { consoleTests, gonette, gonetteLink, overviewOf, renderFederationScreen } from "./screen.testing";
+import { dalleServer } from "../fixtures.testing";
 
 const toasts = vi.hoisted(() => [] as unknown[]);
 vi.mock("../../../lib/toast", () => ({
@@ -20,47 +13,13 @@ vi.mock("../../../lib/toast", () => ({
   },
 }));
 
-beforeAll(() => {
-  i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
-  // jsdom has <dialog> without its methods (see ui/Dialog.test.tsx).
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute("open", "");
-    (this.querySelector<HTMLElement>("[autofocus]") ?? this).focus();
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute("open");
-  };
-});
+consoleTests();
 beforeEach(() => {
   toasts.length = 0;
 });
-afterEach(cleanup);
 
-const gonette = {
-  name: "Gonette",
-  url: "https://gonette.example",
-  currencyName: "Gonette",
-  currencySymbol: "GON",
-  publicKey: "k-gon",
-  fingerprint: "fedcba9876543210fedcba9876543210",
-};
-const link: FederationLink = {
-  id: "l1",
-  peerUrl: gonette.url,
-  peer: gonette,
-  role: "inviter",
-  state: "active",
-  waitingFor: null,
-  terms: { ourValue: "1", theirValue: "0.8", trustLimit: "200.00", enabled: true },
-  peerTerms: { ourValue: "0.8", theirValue: "1", trustLimit: "150.00", enabled: true },
-  ratesAgree: true,
-  termsPending: false,
-  forward: false,
-  ended: null,
-  moved: null,
-  createdAt: "2025-03-01T10:00:00Z",
-};
-const overview: FederationOverview = { server: dalleServer, links: [link], doubtDays: 7, reach: [], payments: [], settlements: [], balances: [] };
+const link = gonetteLink;
+const overview: FederationOverview = overviewOf();
 const NEW_KEY = "99998888777766665555444433332222";
 const keys = (over: Partial<FederationKeys> = {}): FederationKeys => ({
   keys: [{ fingerprint: dalleServer.fingerprint, state: "current", createdAt: "2025-03-01T10:00:00Z", retiredAt: null, revokedAt: null }],
@@ -81,28 +40,7 @@ const rotated = (revoked: boolean): FederationKeys =>
     ],
   });
 
-type Op = "listFederationLinks" | "getFederationKeys" | "rotateFederationKey" | "replaceFederationPeerKey";
-
-function renderScreen(ops: Partial<Record<Op, Mock>>) {
-  const client = {
-    send: (name: Op, _route: unknown, a: { body?: unknown; params?: unknown } = {}) => {
-      const op = ops[name];
-      return op ? op(a.body, a.params) : Promise.reject(new Error(`unexpected call of ${name}`));
-    },
-  } as unknown as MutuaClient;
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppEnvContext.Provider value={{ config: consoleConfig, client }}>
-      <QueryClientProvider client={qc}>
-        <I18nProvider i18n={i18n}>
-          <MemoryRouter>
-            <FederationScreen />
-          </MemoryRouter>
-        </I18nProvider>
-      </QueryClientProvider>
-    </AppEnvContext.Provider>,
-  );
-}
+const renderScreen = renderFederationScreen;
 
 const serverCard = async () => screen.findByRole("region", { name: "This association's server" });
 

@@ -1,16 +1,8 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "../../../lib/router";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { I18nProvider } from "@lingui/react";
-import type { Messages } from "@lingui/core";
-import { RefusedError, type MutuaClient } from "@mutua/client";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { RefusedError } from "@mutua/client";
 import { ErrorCode, SM, type FederationLink, type FederationLinkBalance, type FederationOverview } from "@mutua/domain";
-import { AppEnvContext } from "../../../lib/context";
-import { i18n } from "../../../lib/i18n";
-import catalog from "../../../locales/en-US.json";
-import { FederationScreen } from "./FederationScreen";
-import { consoleConfig, dalleServer } from "../fixtures.testing";
+import { consoleTests, gonette, gonetteLink, overviewOf, renderFederationScreen } from "./screen.testing";
 
 const toasts = vi.hoisted(() => [] as unknown[]);
 vi.mock("../../../lib/toast", () => ({
@@ -20,80 +12,17 @@ vi.mock("../../../lib/toast", () => ({
   },
 }));
 
-beforeAll(() => {
-  i18n.loadAndActivate({ locale: "en-US", messages: (catalog as { messages: Messages }).messages });
-  // jsdom has <dialog> without its methods (see ui/Dialog.test.tsx).
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute("open", "");
-    (this.querySelector<HTMLElement>("[autofocus]") ?? this).focus();
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute("open");
-  };
-});
+consoleTests();
 beforeEach(() => {
   toasts.length = 0;
 });
-afterEach(cleanup);
 
-const gonette = {
-  name: "Gonette",
-  url: "https://gonette.example",
-  currencyName: "Gonette",
-  currencySymbol: "GON",
-  publicKey: "k-gon",
-  fingerprint: "fedcba9876543210fedcba9876543210",
-};
-const active: FederationLink = {
-  id: "l1",
-  peerUrl: gonette.url,
-  peer: gonette,
-  role: "inviter",
-  state: "active",
-  waitingFor: null,
-  terms: { ourValue: "1", theirValue: "0.8", trustLimit: "200.00", enabled: true },
-  peerTerms: { ourValue: "0.8", theirValue: "1", trustLimit: "150.00", enabled: true },
-  ratesAgree: true,
-  termsPending: false,
-  forward: false,
-  createdAt: "2025-03-01T10:00:00Z",
-  ended: null,
-  moved: null,
-};
+const active = gonetteLink;
 const endedBy = (by: "us" | "them", told: boolean): FederationLink => ({ ...active, state: "ended", ended: { at: "2025-04-02T10:00:00Z", by, told } });
 const balance: FederationLinkBalance = { linkId: "l1", held: "12.50", owed: "-4.00" };
-const overviewWith = (link: FederationLink): FederationOverview => ({
-  server: dalleServer,
-  links: [link],
-  doubtDays: 7,
-  settlements: [],
-  reach: [],
-  payments: [],
-  balances: [balance],
-});
+const overviewWith = (link: FederationLink): FederationOverview => overviewOf({ links: [link], balances: [balance] });
 
-type Op = "listFederationLinks" | "endFederationLink";
-
-function renderScreen(ops: Partial<Record<Op, Mock>>) {
-  const client = {
-    send: (name: Op, _route: unknown, a: { body?: unknown; params?: unknown } = {}) => {
-      const op = ops[name];
-      return op ? op(a.body, a.params) : Promise.reject(new Error(`unexpected call of ${name}`));
-    },
-  } as unknown as MutuaClient;
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AppEnvContext.Provider value={{ config: consoleConfig, client }}>
-      <QueryClientProvider client={qc}>
-        <I18nProvider i18n={i18n}>
-          <MemoryRouter>
-            <FederationScreen />
-          </MemoryRouter>
-        </I18nProvider>
-      </QueryClientProvider>
-    </AppEnvContext.Provider>,
-  );
-}
+const renderScreen = renderFederationScreen;
 
 const card = () => screen.findByRole("article", { name: "Gonette" });
 
