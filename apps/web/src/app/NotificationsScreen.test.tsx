@@ -35,8 +35,20 @@ describe("a standing order's refusal in the notification centre", () => {
 describe("a payment across not made, in the notification centre", () => {
   it("says the money came back because the payment was not made, never that it was received", () => {
     const back: MemberEvent = {
-      ...{ id: "1", kind: "payment_received", date: "2026-11-25T10:00:00.000Z", walletId: "w", currency: "DL", amount: "2.50", returned: true },
-      ...{ counterparty: "Bob Durand (Gonette)", transactionId: "tx", stage: null, requestId: null, offer: null, standingOrder: null, read: false },
+      id: "1",
+      kind: "payment_received",
+      date: "2026-11-25T10:00:00.000Z",
+      walletId: "w",
+      currency: "DL",
+      amount: "2.50",
+      returned: true,
+      counterparty: "Bob Durand (Gonette)",
+      transactionId: "tx",
+      stage: null,
+      requestId: null,
+      offer: null,
+      standingOrder: null,
+      read: false,
     };
     expect(notificationMessage(back)).toEqual({
       id: "Your payment to {name} was not made: {amount} returned",

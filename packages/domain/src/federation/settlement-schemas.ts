@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AmountString, SignedAmountString } from "../platform/schemas";
+import { AmountString } from "../platform/schemas";
 import { FEDERATION_SETTLEMENT_CURRENCIES, FEDERATION_SETTLEMENT_DIRECTIONS, FEDERATION_SETTLEMENT_ORIGINS, FEDERATION_SETTLEMENT_STATES } from "../vocabulary";
 import { SETTLEMENT_NOTE_MAX } from "./settlement";
 
