@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SM, buildPath } from "@mutua/domain";
-import { createPool, inTransaction, type Db } from "../src/db/pool";
+import { createPool, inTransaction, isDatabaseUnavailable, stopWaitingForDatabase, type Db } from "../src/db/pool";
 import { postMovement, postMovementTx, type MovementRequest } from "../src/services/ledger/ledger";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
 import { DbProxy } from "./db-proxy";
@@ -237,6 +237,26 @@ describe("a top-up order while a payment of the same member commits", () => {
 });
 
 describe("a server asked to stop while its database is gone", () => {
+  it("is not held by a connection to a host that never answers: the request waiting for it is refused as unavailable", async () => {
+    // No connection made yet: the request's is the first, to a host gone silent.
+    const db = proxiedPool(2, 60_000);
+    proxy.goSilent();
+    try {
+      const waiting = db.query("SELECT 1").then(
+        () => "answered",
+        (e: Error) => (isDatabaseUnavailable(e) ? "unavailable" : e.message),
+      );
+      // Its connection is on its way, to a host that will never answer it.
+      expect(await waitFor(() => proxy.unanswered > 0, 10_000, 20)).toBe(true);
+      stopWaitingForDatabase(db);
+      // Refused within the stop's moment (2 s), far inside the 8 s a stopping server allows itself.
+      const settled = await Promise.race([waiting, new Promise((r) => setTimeout(() => r("still waiting after 8 s"), 8_000))]);
+      expect(settled).toBe("unavailable");
+    } finally {
+      proxy.restart();
+    }
+  });
+
   it("stops at once: a request waiting for the database answers 503, an event stream ends; never killed for it", async () => {
     const { alice } = await twoMembers();
     const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-stop-"));

@@ -25,6 +25,9 @@ const endsWithReadyForQuery = (b: Buffer) =>
 export class DbProxy {
   private readonly pairs = new Set<Pair>();
   private down = false;
+  /** A host that no longer answers (goSilent): connections accepted and left unanswered, neither open nor failed. */
+  private readonly silent = new Set<net.Socket>();
+  private silentMode = false;
   private trap: { marker: Buffer; done: () => void } | undefined;
   /** Connections accepted and closed at once while the database was down. */
   refused = 0;
@@ -51,6 +54,10 @@ export class DbProxy {
 
   private accept(client: net.Socket, target: URL): void {
     client.on("error", () => undefined);
+    if (this.silentMode) {
+      this.silent.add(client);
+      return;
+    }
     if (this.down) {
       this.refused++;
       client.destroy();
@@ -130,9 +137,27 @@ export class DbProxy {
     this.pairs.clear();
   }
 
+  /** Connections waiting on a host that never answers (goSilent). */
+  get unanswered(): number {
+    return this.silent.size;
+  }
+
+  /**
+   * A database host gone without a word (its machine off, a network cut): every open connection
+   * closed, and a new one neither opened nor refused, left waiting as a connection to a host that
+   * never answers waits.
+   */
+  goSilent(): void {
+    this.stop();
+    this.silentMode = true;
+  }
+
   /** The database back. */
   restart(): void {
     this.down = false;
+    this.silentMode = false;
+    for (const c of this.silent) c.destroy();
+    this.silent.clear();
   }
 
   async close(): Promise<void> {

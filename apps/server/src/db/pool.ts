@@ -40,6 +40,9 @@ export function isTransientConflict(e: unknown): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long a stopping server still lets a connection be made for a request in flight (WaitingPool.stop). */
+const STOP_GRACE_MS = 2_000;
+
 /**
  * A pool that, when it cannot connect, tries again for a while before it gives up: during a
  * failover (docs/operations.md "High availability") there is no primary for some seconds, and a
@@ -53,6 +56,9 @@ class WaitingPool extends pg.Pool {
     private readonly waitMs: number,
   ) {
     super(config);
+    this.stopped = new Promise<never>((_, reject) => (this.refuse = reject));
+    // Refused with nobody waiting is no error of the process's.
+    this.stopped.catch(() => undefined);
   }
 
   /** A connection now or an error now: for the readiness probe, which must answer at once. */
@@ -75,15 +81,44 @@ class WaitingPool extends pg.Pool {
 
   /** Set when the server stops: a request waiting for the database answers at once (503) instead. */
   stopWaiting = false;
+  /** Refused once the server stops, so that a wait in progress ends then, not at its next try. */
+  private readonly stopped: Promise<never>;
+  private refuse: (e: Error) => void = () => undefined;
+  /** Why the database could not be reached, since it last could: what the requests still waiting are told when the server stops. */
+  private lastFailure: Error | null = null;
+
+  /**
+   * The server stops: a connection still waited for a moment later is refused (503 for its
+   * request). The moment lets a database that answers give the requests in flight their
+   * connections; one that is gone (a host that never answers, a try that hangs) does not hold the
+   * stop.
+   */
+  stop(): void {
+    this.stopWaiting = true;
+    const refuse = () => this.refuse(this.lastFailure ?? Object.assign(new Error("Connection terminated: the server is stopping"), { code: "57P01" }));
+    setTimeout(refuse, STOP_GRACE_MS).unref();
+  }
 
   private async connectWaiting(): Promise<pg.PoolClient> {
     const deadline = Date.now() + this.waitMs;
     for (let attempt = 0; ; attempt++) {
+      const connecting = super.connect();
       try {
-        return await super.connect();
+        // A try may hang (a host that never answers, a socket that neither opens nor fails): a
+        // stop does not wait for it past its moment.
+        const client = await (this.waitMs > 0 ? Promise.race([connecting, this.stopped]) : connecting);
+        this.lastFailure = null;
+        return client;
       } catch (e) {
+        // The stop came first: a connection the try still makes goes back to the pool.
+        if (this.stopWaiting)
+          connecting.then(
+            (c) => c.release(),
+            () => undefined,
+          );
+        if (e instanceof Error && isDatabaseUnavailable(e)) this.lastFailure = e;
         if (this.ending || this.stopWaiting || !isDatabaseUnavailable(e) || Date.now() >= deadline) throw e;
-        await sleep(Math.min(100 * 2 ** attempt, 1000));
+        await Promise.race([sleep(Math.min(100 * 2 ** attempt, 1000)), this.stopped]);
       }
     }
   }
@@ -110,7 +145,7 @@ export function createPool(url: string, max = 10, opts: { waitForPrimaryMs?: num
  * waiting for it now (503 "Try again in a moment") rather than after DATABASE_WAIT_SECONDS.
  */
 export function stopWaitingForDatabase(db: Db): void {
-  if (db instanceof WaitingPool) db.stopWaiting = true;
+  if (db instanceof WaitingPool) db.stop();
 }
 
 /** Whether `db`'s server is stopping (`stopWaitingForDatabase`): nothing should wait for the database then. */
