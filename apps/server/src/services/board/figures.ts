@@ -2,6 +2,7 @@ import { formatCents, type CurrencyFigures, type FigureInterval, type Figures, t
 import type { Db, Tx } from "../../db/pool";
 import { PERIOD_BOUNDS, readPeriod, type Period } from "./period";
 import { hit, type Limit } from "../platform/rate-limit";
+import { OWED_ON_LINK } from "../federation/links";
 import { settlementsOf } from "../federation/settlements";
 
 /** "Active" members paid or were paid within this many days before the figures' instant. */
@@ -197,7 +198,7 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
   }>(
     `SELECT l.public_id, l.peer_name, l.peer_currency_symbol, l.held_cents::text, coalesce(l.trust_limit_cents, 0)::text AS trust_limit_cents,
        coalesce(l.enabled, false) AS enabled, l.peer_enabled,
-       (SELECT coalesce(sum(a.balance), 0) FROM wallets w JOIN accounts a ON a.wallet_id = w.id WHERE w.role = 'clearing' AND w.federation_link_id = l.id)::text AS owed,
+       ${OWED_ON_LINK}::text AS owed,
        (SELECT c.symbol FROM association x JOIN currencies c ON c.id = x.currency_id) AS symbol
      FROM federation_links l
      WHERE l.state = 'active'

@@ -15,7 +15,7 @@ import {
 import { inTransaction, type Db, type Queryable } from "../../db/pool";
 import { audit } from "../platform/audit";
 import { Refusal } from "../platform/errors";
-import { COLUMNS, linkById, linkView, wrongState, type LinkRow } from "./links";
+import { COLUMNS, linkById, linkView, OWED_ON_LINK, wrongState, type LinkRow } from "./links";
 import { callPeer, peerBaseUrl } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, type Teller, type Which } from "./peer-outbox";
@@ -62,8 +62,7 @@ async function reachFor(db: Queryable, linkId: string): Promise<FederationRoute[
   const { rows } = await db.query<ReachRow>(
     `SELECT l.id, l.peer_url, l.peer_name, l.peer_currency_name, l.peer_currency_symbol, l.peer_key, l.our_value_e4, l.their_value_e4,
             l.peer_trust_limit_cents,
-            (SELECT coalesce(sum(a.balance), 0) FROM wallets w JOIN accounts a ON a.wallet_id = w.id
-              WHERE w.role = 'clearing' AND w.federation_link_id = l.id)::text AS owed
+            ${OWED_ON_LINK}::text AS owed
        FROM federation_links l, federation_links asking
       WHERE asking.id = $1 AND asking.state = 'active' AND asking.forward
         AND l.id <> asking.id AND l.state = 'active' AND l.peer_url <> asking.peer_url

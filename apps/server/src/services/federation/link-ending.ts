@@ -2,7 +2,7 @@ import { ErrorCode, formatCents, SM, type FederationLink } from "@mutua/domain";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { audit } from "../platform/audit";
 import { Refusal } from "../platform/errors";
-import { COLUMNS, LIVE_STATES, linkById, linkView, wrongState, type LinkRow } from "./links";
+import { COLUMNS, LIVE_STATES, linkById, linkView, OWED_ON_LINK, wrongState, type LinkRow } from "./links";
 import { callPeer } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, toTell, type Teller, type Which } from "./peer-outbox";
@@ -26,7 +26,7 @@ import type { Signer } from "./signed-messages";
 async function balanceOf(tx: Tx, linkId: string): Promise<{ held: string; owed: string }> {
   const { rows } = await tx.query<{ held_cents: string; owed: string }>(
     `SELECT l.held_cents::text,
-       (SELECT coalesce(sum(a.balance), 0) FROM wallets w JOIN accounts a ON a.wallet_id = w.id WHERE w.role = 'clearing' AND w.federation_link_id = l.id)::text AS owed
+       ${OWED_ON_LINK}::text AS owed
      FROM federation_links l WHERE l.id = $1`,
     [linkId],
   );

@@ -174,13 +174,19 @@ export async function federationOverview(db: Db, settings: Settings) {
 }
 
 /**
+ * What the clearing wallets of link `l` (one per backend, every account summed) owe the other side,
+ * in cents of this side's currency: SQL, for a query whose link is `l`.
+ */
+export const OWED_ON_LINK = `(SELECT coalesce(sum(a.balance), 0) FROM wallets w JOIN accounts a ON a.wallet_id = w.id WHERE w.role = 'clearing' AND w.federation_link_id = l.id)`;
+
+/**
  * Each link's balance past its invitation: what this side holds of the other's currency, and what
  * its clearing wallets (one per backend) owe the other. An ended link keeps them for the boards.
  */
 export async function linkBalances(db: Queryable): Promise<FederationLinkBalance[]> {
   const { rows } = await db.query<{ public_id: string; held_cents: string; owed: string }>(
     `SELECT l.public_id, l.held_cents::text,
-       (SELECT coalesce(sum(a.balance), 0) FROM wallets w JOIN accounts a ON a.wallet_id = w.id WHERE w.role = 'clearing' AND w.federation_link_id = l.id)::text AS owed
+       ${OWED_ON_LINK}::text AS owed
      FROM federation_links l WHERE l.state <> 'invited'`,
   );
   return rows.map((r) => ({ linkId: r.public_id, held: formatCents(BigInt(r.held_cents)), owed: formatCents(BigInt(r.owed)) }));

@@ -200,6 +200,12 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
           {i18n._("The two associations count different rates: no payment can cross until they agree.")}
         </p>
       )}
+      {/* Beside the terms it changes, before the link's other sections. */}
+      {link.state === "active" && (
+        <button type="button" className="button small" onClick={() => page.openTerms(link)}>
+          {i18n._("Change our terms")}
+        </button>
+      )}
       <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
       {link.state === "active" && <Forwarding link={link} name={name} reach={page.reach.filter((r) => r.linkId === link.id)} />}
       <EndedLink link={link} balance={page.balances.find((b) => b.linkId === link.id)} name={name} ours={ours} theirs={theirs} />
@@ -214,11 +220,6 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
       {status === "toConfirm" && (
         <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
           {i18n._("Confirm the link")}
-        </button>
-      )}
-      {link.state === "active" && (
-        <button type="button" className="button small" onClick={() => page.openTerms(link)}>
-          {i18n._("Change our terms")}
         </button>
       )}
       {link.state === "invited" && (
