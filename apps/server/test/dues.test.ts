@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { SM } from "@mutua/domain";
-import { inTransaction } from "../src/db/pool";
+import { inTransaction, isTransientConflict } from "../src/db/pool";
 import { duesSteps, type DuesDeps } from "../src/services/association/dues-collect";
 import { duesMemo } from "../src/services/association/dues-words";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
@@ -26,14 +26,26 @@ const deps = (): DuesDeps => ({ db: t.db, timeZone: () => "Europe/Paris", defaul
 /**
  * Runs every step until none finds anything, as one instance's pass does. The test server's own
  * due work, woken by the money events of a top-up, may meanwhile hold a row these steps skip
- * (SKIP LOCKED): once it lets go of every row, the steps look again.
+ * (SKIP LOCKED): once it lets go of every row, the steps look again. The wait locks one table at a
+ * time, each in a transaction of its own: holding the rows of both, it met a step holding one of
+ * each in a deadlock.
  */
 async function collect(): Promise<void> {
   const pass = async () => {
     for (const s of duesSteps(deps())) while (await s.step());
   };
   await pass();
-  await inTransaction(t.db, (tx) => tx.query("SELECT 1 FROM dues_members FOR UPDATE; SELECT 1 FROM dues_runs FOR UPDATE"));
+  for (const table of ["dues_members", "dues_runs"]) {
+    // Should the wait still be chosen to break a deadlock (it changes nothing), it waits again.
+    for (;;) {
+      try {
+        await inTransaction(t.db, (tx) => tx.query(`SELECT 1 FROM ${table} FOR UPDATE`));
+        break;
+      } catch (e) {
+        if (!isTransientConflict(e)) throw e;
+      }
+    }
+  }
   await pass();
 }
 
