@@ -20,8 +20,10 @@ import { peerTermsChanged, setLinkTerms } from "../services/federation/link-term
 import { endLink, peerEndedLink } from "../services/federation/link-ending";
 import { peerMoved } from "../services/federation/address-change";
 import { peerNet } from "../services/federation/peer-net";
-import { payAcross, paymentFromPeer, paymentStateForPeer } from "../services/federation/payments";
+import { payAcross } from "../services/federation/payments";
+import { paymentFromPeer, paymentStateForPeer } from "../services/federation/payments-in";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
+import { forwardPayment, quoteThrough } from "../services/federation/through";
 import {
   acceptSettlement,
   declineSettlement,
@@ -81,9 +83,13 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "peerSettlementAccepted", async ({ peer, body }) => settlementAcceptedByPeer(db, peer!, body));
   operation(app, deps, "peerSettlementDeclined", async ({ peer, body }) => settlementDeclinedByPeer(db, peer!, body));
   operation(app, deps, "quoteCrossPayment", async ({ body }) => quoteCrossPayment(net, db, body));
-  operation(app, deps, "peerQuote", async ({ peer, body }) => quoteForPeer(db, peer!, body));
+  operation(app, deps, "peerQuote", async ({ peer, body }) =>
+    body.to ? quoteThrough(net, db, peer!, { ...body, to: body.to }) : quoteForPeer(db, peer!, body),
+  );
   operation(app, deps, "payAcross", async ({ memberId, body }) => payAcross(net, db, memberId, body));
-  operation(app, deps, "peerPay", async ({ peer, body }) => paymentFromPeer(db, peer!, body));
+  operation(app, deps, "peerPay", async ({ peer, body }) =>
+    body.to ? forwardPayment(net, db, peer!, { ...body, to: body.to }) : paymentFromPeer(db, peer!, body),
+  );
   operation(app, deps, "peerPaymentState", async ({ peer, body }) => paymentStateForPeer(db, peer!, body));
   operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
     await peerTermsChanged(db, peer!, body.terms, body.version);

@@ -208,8 +208,25 @@ export const PeerAcceptBody = z.object({
 
 export const PeerAccepted = z.object({ server: FederationServer });
 
-/** The other side's quote for paying one of its members: `amount` in its currency, `peerAmount` in the payer's. */
-export const PeerQuoteBody = z.object({ walletId: z.string().min(3).max(120), amount: AmountString });
+export const PaymentIdAcross = z.string().regex(/^fp_[A-Za-z0-9_-]{16,40}$/);
+
+/** A payment's condition (SHA-256 of its fulfilment), or its fulfilment: 32 bytes, base64url. */
+export const ConditionBytes = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+/** Where a payment through the asked server ends: another association it is linked with (docs/federation.md "Through an association both trust"). */
+export const PeerTarget = z.object({ url: z.string().min(8).max(300) });
+
+/**
+ * The other side's quote for paying one of its members: `amount` in its currency, `peerAmount` in
+ * the payer's. With `to`, a member of an association the asked server forwards to; with
+ * `paymentId`, the payee's side's condition for that payment.
+ */
+export const PeerQuoteBody = z.object({
+  walletId: z.string().min(3).max(120),
+  amount: AmountString,
+  paymentId: PaymentIdAcross.optional(),
+  to: PeerTarget.optional(),
+});
 
 export const PeerQuote = z.object({
   payee: z.object({ walletId: z.string(), name: z.string() }),
@@ -218,6 +235,20 @@ export const PeerQuote = z.object({
   peerAmount: AmountString,
   /** One unit of the payee's currency in the payer's, as the payee's side counts it (at most 4 decimals). */
   rate: z.string(),
+  /** Asked with a payment's id: SHA-256 of the fulfilment the payee's side makes for it, base64url. */
+  condition: ConditionBytes.optional(),
+  /**
+   * Asked `to` another association: who it is (as the asked server's link with it names it), and
+   * the amount in the asked server's own currency, converted at its terms with it (`values`).
+   */
+  through: z
+    .object({
+      server: z.object({ url: z.string(), name: z.string(), currencySymbol: z.string(), publicKey: z.string() }),
+      amount: AmountString,
+      currencySymbol: z.string(),
+      values: z.object({ via: UnitValue, to: UnitValue }),
+    })
+    .optional(),
 });
 
 /** A member's question: paying `amount` (in the payee's currency) to a wallet of the linked association at `server`. */
@@ -233,6 +264,8 @@ export const CrossQuote = z.object({
   payerAmount: AmountString,
   payerCurrencySymbol: z.string(),
   rate: z.string(),
+  /** Paid through an association linked with both: its name, and the amount in its currency on the way. */
+  via: z.object({ association: z.string(), amount: AmountString, currencySymbol: z.string() }).optional(),
 });
 
 export const PeerTermsBody = z.object({ terms: FederationTerms });
@@ -256,8 +289,6 @@ export const PeerLinkEndedBody = z.object({ endedAt: z.string().datetime({ offse
  */
 export const PeerAddressChangedBody = z.object({ url: z.string().min(8).max(300) });
 
-export const PaymentIdAcross = z.string().regex(/^fp_[A-Za-z0-9_-]{16,40}$/);
-
 export const MemoAcross = z.string().max(50);
 
 /**
@@ -270,22 +301,37 @@ export const PeerPayBody = z.object({
   walletId: z.string().min(3).max(120),
   amount: AmountString,
   payerAmount: AmountString,
-  payer: z.object({ name: z.string().min(1).max(200) }),
+  /** The payer's name, and their association's when it is not the sender (a payment it forwards). */
+  payer: z.object({ name: z.string().min(1).max(200), association: z.string().min(1).max(200).optional() }),
   memo: MemoAcross,
   /** The payee's payment request it pays (a till's), if any. */
   requestId: z.string().min(3).max(120).optional(),
+  /** A payment through the receiving server: the condition the payee's side fulfils, and, to forward it, where it ends. */
+  condition: ConditionBytes.optional(),
+  to: PeerTarget.optional(),
 });
 
-/** The payee's side made it: its member is paid. */
-export const PeerPaid = z.object({ state: z.literal("committed"), amount: AmountString, payerAmount: AmountString });
+/**
+ * The payee's side made it: its member is paid, with the fulfilment of a conditioned payment. A
+ * server forwarding it answers pending while the next one has not said.
+ */
+export const PeerPaid = z.object({
+  state: z.enum(["committed", "pending"]),
+  amount: AmountString,
+  payerAmount: AmountString,
+  fulfillment: ConditionBytes.optional(),
+});
 
 /** What became of a payment: the payee's side answers, and from then on never makes one it had not made. */
 export const PeerPaymentStateBody = z.object({ paymentId: PaymentIdAcross });
 
 export const PeerPaymentState = z.object({
-  state: z.enum(["committed", "aborted"]),
+  /** pending: a server forwarding it still waits for the next one's word. */
+  state: z.enum(["committed", "aborted", "pending"]),
   /** Why it was refused, in the payee's side's words; null when it committed, or was asked about before it arrived. */
   reason: z.string().nullable(),
+  /** A conditioned payment committed: its fulfilment. */
+  fulfillment: ConditionBytes.optional(),
 });
 
 /**

@@ -6,7 +6,8 @@ import { Refusal } from "../platform/errors";
 import { callPeer } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { tellOne, toTell, type Teller, type Which } from "./peer-outbox";
-import { incoming, lockedLinkFor, retried, returnHold, type PaymentRow } from "./payments";
+import { retried, returnHold, type PaymentRow } from "./payments";
+import { incoming, lockedLinkFor } from "./payments-in";
 import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
@@ -74,7 +75,7 @@ const LISTED = 200;
 export async function paymentsInDoubt(db: Queryable, doubtDays: number): Promise<FederationDoubtfulPayment[]> {
   const { rows } = await db.query<ViewRow>(
     `SELECT ${VIEW_COLUMNS} FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id
-      WHERE (fp.direction = 'out' AND fp.state = 'prepared') OR fp.ended_at IS NOT NULL
+      WHERE (fp.direction = 'out' AND fp.state = 'prepared' AND fp.forward_of IS NULL) OR fp.ended_at IS NOT NULL
       ORDER BY fp.created_at DESC, fp.id DESC LIMIT $2`,
     [doubtDays, LISTED],
   );
@@ -111,7 +112,7 @@ export async function endPaymentInDoubt(
         `SELECT fp.*, l.peer_name, floor(extract(epoch FROM now() - fp.created_at) / 86400)::int AS age_days,
            fp.created_at + make_interval(days => $3::int) <= now() AS endable
          FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id
-         WHERE l.public_id = $1 AND fp.public_id = $2 AND fp.direction = 'out' FOR UPDATE OF fp`,
+         WHERE l.public_id = $1 AND fp.public_id = $2 AND fp.direction = 'out' AND fp.forward_of IS NULL FOR UPDATE OF fp`,
         [linkId, paymentId, doubtDays],
       );
       const row = rows[0];
@@ -160,6 +161,8 @@ export async function paymentEndedByPeer(db: Db, signer: Signer, body: { payment
       );
       seen = rows[0]!;
     }
+    // Held here and forwarded: this side waits for the next one's word, and answers once it has it.
+    if (seen.state === "held") return { state: "pending", reason: null } as const;
     const state = seen.state === "committed" ? "committed" : "aborted";
     if (seen.ended_at === null) {
       const outcome: Outcome = state === "committed" ? "conflict" : "agreed";
@@ -204,6 +207,8 @@ export const endingTeller: Teller = async (tx, net, item) => {
     paymentId: p.public_id,
     days: p.ended_after_days,
   });
+  // The other side forwarded it and does not know yet: told again later, until it does.
+  if (answer.state === "pending") throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnreachable });
   const outcome: Outcome = answer.state === "committed" ? "conflict" : "agreed";
   await tx.query("UPDATE federation_payments SET end_outcome = $2, updated_at = now() WHERE id = $1", [p.id, outcome]);
   await audit(tx, null, "federation.peer_ending_answered", p.link_public_id, { peer: p.peer_name, payment: p.public_id, days: p.ended_after_days, outcome });

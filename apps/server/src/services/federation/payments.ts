@@ -1,30 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { z } from "zod";
-import {
-  canonicalCrossPaymentMessage,
-  convertCents,
-  ErrorCode,
-  formatCents,
-  M,
-  memoProblem,
-  PEER_MEMBER_NAME_MAX,
-  peerName,
-  SM,
-  splitPayment,
-  type SubAccount,
-} from "@mutua/domain";
+import { canonicalCrossPaymentMessage, convertCents, ErrorCode, formatCents, M, memoProblem, SM, splitPayment, type SubAccount } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import { postMovementTx, type MovementRow } from "../ledger/ledger";
-import { lockRequestForPayment, markRequestPaid } from "../payments/payment-requests";
 import { isPayersOwn, payerRefusal, requireSigner, sentCents, signatureRefusal } from "../payments/payments";
 import { invalid, notFound, Refusal } from "../platform/errors";
 import { ensureClearingWallet, getBackend, getWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
 import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
 import type { PeerNet } from "./peer-net";
-import { activeLinkAt, checkedQuote, LINK_COLUMNS, payeeOf, usable, withinTrust, type ActiveLink } from "./quotes";
+import { b64, fulfils } from "./conditions";
+import { checkedQuote, LINK_COLUMNS, linkOrRouteTo, quoteThroughLink, usable, type ActiveLink, type RouteRow } from "./quotes";
 import { signingKeyFor } from "./server-key";
-import type { Signer } from "./signed-messages";
 
 /**
  * Payments across a link (docs/federation.md "Paying across"): two-phase commit with the payee's
@@ -33,22 +20,23 @@ import type { Signer } from "./signed-messages";
  * decides in one transaction of its own (clearing wallet -> member, or a refusal), so it is never
  * in doubt itself. The payer's side then commits (the hold stays, paid) or aborts (the hold comes
  * back). An answer lost leaves the payer's side prepared: it asks what became of the payment
- * (services/federation/recovery.ts), and the payee's side, asked about a payment it never saw,
- * answers aborted and from then on refuses it: never paid twice, never lost, never held.
+ * (services/federation/recovery.ts), and the payee's side (payments-in.ts), asked about a payment
+ * it never saw, answers aborted and from then on refuses it: never paid twice, never lost, never
+ * held. To an association reached through a linked one, the payment goes to that one as its
+ * payee's side (through.ts), under a condition only the association at the end can fulfil.
  */
 
 type CrossPayBody = z.output<typeof schemas.payAcross.body>;
 type CrossPayment = z.output<typeof schemas.payAcross.response>;
-type PeerPayBody = z.output<typeof schemas.peerPay.body>;
-type PeerPaid = z.output<typeof schemas.peerPay.response>;
 type PeerPaymentState = z.output<typeof schemas.peerPaymentState.response>;
+type PeerQuote = z.output<typeof schemas.peerQuote.response>;
 
 export interface PaymentRow {
   id: bigint;
   public_id: string;
   link_id: bigint;
   direction: "out" | "in";
-  state: "prepared" | "committed" | "aborted" | "ended";
+  state: "prepared" | "held" | "committed" | "aborted" | "ended";
   wallet_id: string | null;
   peer_wallet_id: string | null;
   peer_member_name: string | null;
@@ -65,15 +53,25 @@ export interface PaymentRow {
   ended_at: Date | null;
   ended_after_days: number | null;
   end_outcome: "agreed" | "conflict" | null;
+  condition: Buffer | null;
+  fulfillment: Buffer | null;
+  forward_of: string | null;
+  payer_association: string | null;
+  route_url: string | null;
+  route_name: string | null;
+  route_currency_symbol: string | null;
+  route_amount_cents: bigint | null;
+  route_via_value_e4: bigint | null;
+  route_to_value_e4: bigint | null;
 }
 
 /** How long after its hold a payment is first asked about, if its own request did not settle it: past the peer call's timeout. */
-const FIRST_CHECK_SECONDS = 30;
+export const FIRST_CHECK_SECONDS = 30;
 
-const rateChanged = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
+export const rateChanged = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
 
 /** The sub-account a payment in credits: the one top-ups credit. */
-const creditKind = (backend: BackendRow): SubAccount => (backend.kind === "custodial" ? "main" : "nant");
+export const creditKind = (backend: BackendRow): SubAccount => (backend.kind === "custodial" ? "main" : "nant");
 
 /** What makes two requests of a member's "the same payment across" for its idempotency key. */
 const requestHash = (b: CrossPayBody, url: string) =>
@@ -124,30 +122,26 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
     if (existing.request_hash !== hash) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
     return answer(db, await settle(net, db, existing, "pay"));
   }
-  const link = usable(await activeLinkAt(db, url));
+  const target = await linkOrRouteTo(db, url);
+  const link = usable(target.link);
   const amount = sentCents(body.amount);
-  const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
-  if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
   const problem = memoProblem(body.memo);
   if (problem) throw invalid({ memo: problem });
   const cannotSend = payerRefusal(payer);
   if (cannotSend) throw cannotSend;
   const signed = verifySignature(payer, body, url, now);
-
-  // The other side's word, now, before anything is held: its member, its rate, its limit. Its
-  // payment checks them all again, under its locks.
-  const key = await signingKeyFor(db, link.peer_key);
-  const quote = checkedQuote(
-    await callPeer(net, key, link.peer_url, link.peer_key.toString("base64url"), "peerQuote", { walletId: body.walletId, amount: body.amount }),
-    body.walletId,
-  );
-  if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
+  const paymentId = `fp_${randomBytes(16).toString("base64url")}`;
+  // The other side's word, now, before anything is held: its member, its rate, its limit (and,
+  // through an association both trust, the payee side's condition for this payment). Its payment
+  // checks them all again, under its locks.
+  const plan = target.route ? await planThrough(net, db, link, target.route, body, paymentId) : await planDirect(net, db, link, body, amount);
+  const payerAmount = plan.payerAmount;
+  const quote = plan.quote;
 
   const backend = (await getBackend(db, payer.backend_id))!;
   const clearing = await ensureClearingWallet(db, backend, link);
   const parts = await holdParts(db, payer, payerAmount);
   const { rows: names } = await db.query<{ name: string }>("SELECT name FROM members WHERE id = $1", [me]);
-  const paymentId = `fp_${randomBytes(16).toString("base64url")}`;
   let row: PaymentRow;
   try {
     row = await inTransaction(db, async (tx) => {
@@ -172,8 +166,10 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
       if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
       const { rows } = await tx.query<PaymentRow>(
         `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_wallet_id, peer_member_name, amount_cents,
-           peer_amount_cents, our_value_e4, their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, next_check_at)
-         VALUES ($1, $2, 'out', 'prepared', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() + make_interval(secs => $15)) RETURNING *`,
+           peer_amount_cents, our_value_e4, their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, next_check_at,
+           condition, route_url, route_name, route_currency_symbol, route_amount_cents, route_via_value_e4, route_to_value_e4)
+         VALUES ($1, $2, 'out', 'prepared', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() + make_interval(secs => $15),
+           $16, $17, $18, $19, $20, $21, $22) RETURNING *`,
         [
           paymentId,
           link.id,
@@ -181,7 +177,7 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
           body.walletId,
           quote.payee.name,
           payerAmount,
-          amount,
+          plan.peerAmount,
           link.our_value_e4,
           link.their_value_e4,
           body.memo,
@@ -190,6 +186,13 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
           hash,
           movement.id,
           FIRST_CHECK_SECONDS,
+          plan.condition,
+          plan.route?.url ?? null,
+          plan.route?.name ?? null,
+          plan.route?.currencySymbol ?? null,
+          plan.route ? amount : null,
+          plan.route?.via ?? null,
+          plan.route?.to ?? null,
         ],
       );
       return rows[0]!;
@@ -201,6 +204,46 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
     row = again;
   }
   return answer(db, await settle(net, db, row, "pay", names[0]?.name ?? ""));
+}
+
+interface Plan {
+  quote: PeerQuote;
+  /** In the payer's currency, and in the link's other one. */
+  payerAmount: bigint;
+  peerAmount: bigint;
+  condition: Buffer | null;
+  route: { url: string; name: string; currencySymbol: string; via: bigint; to: bigint } | null;
+}
+
+/** A payment to the linked association's member: this side's conversion, then the other side's quote must say the same. */
+async function planDirect(net: PeerNet, db: Db, link: ActiveLink, body: CrossPayBody, amount: bigint): Promise<Plan> {
+  const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
+  if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
+  const key = await signingKeyFor(db, link.peer_key);
+  const quote = checkedQuote(
+    await callPeer(net, key, link.peer_url, link.peer_key.toString("base64url"), "peerQuote", { walletId: body.walletId, amount: body.amount }),
+    body.walletId,
+  );
+  if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
+  return { quote, payerAmount, peerAmount: amount, condition: null, route: null };
+}
+
+/**
+ * A payment through the linked association that forwards to the payee's: its quote for this very
+ * payment (the payee side's condition, the amount at each hop), checked against the route it told
+ * and this side's own terms with it.
+ */
+async function planThrough(net: PeerNet, db: Db, link: ActiveLink, route: RouteRow, body: CrossPayBody, paymentId: string): Promise<Plan> {
+  const { quote, through, payerAmount } = await quoteThroughLink(net, db, link, route, { walletId: body.walletId, amount: body.amount, paymentId });
+  if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
+  if (!quote.condition) throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
+  return {
+    quote,
+    payerAmount,
+    peerAmount: through.amount,
+    condition: Buffer.from(quote.condition, "base64url"),
+    route: { url: route.url, name: route.name, currencySymbol: route.currency_symbol, via: through.via, to: through.to },
+  };
 }
 
 /** A ledger wallet's payment must carry its key's signature, recent, over the payment's canonical text: the server cannot make one up. */
@@ -237,10 +280,10 @@ async function answer(db: Queryable, row: PaymentRow): Promise<CrossPayment> {
   return {
     id: row.public_id,
     state: row.state === "committed" ? "committed" : "pending",
-    association: r.peer_name ?? "",
+    association: row.route_name ?? r.peer_name ?? "",
     payee: { walletId: row.peer_wallet_id!, name: row.peer_member_name ?? "" },
-    amount: formatCents(row.peer_amount_cents!),
-    currencySymbol: r.peer_currency_symbol ?? "",
+    amount: formatCents(row.route_amount_cents ?? row.peer_amount_cents!),
+    currencySymbol: row.route_currency_symbol ?? r.peer_currency_symbol ?? "",
     payerAmount: formatCents(row.amount_cents!),
     payerCurrencySymbol: r.symbol,
     transactionId: r.public_id,
@@ -248,7 +291,7 @@ async function answer(db: Queryable, row: PaymentRow): Promise<CrossPayment> {
 }
 
 /** The refusal the other side gave, in the member's words when it is one of the payment's rules. */
-function refusalOf(reason: string | null): Refusal {
+export function refusalOf(reason: string | null): Refusal {
   const code = reason === null ? undefined : PEER_REFUSALS.get(reason);
   return code ? new Refusal(code, { id: reason! }) : new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentRefused });
 }
@@ -269,16 +312,23 @@ export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" |
   if (how === "pay" && link.state === "active") {
     try {
       const name = payerName ?? (await payerNameOf(db, row.wallet_id!));
-      await callPeer(net, key, link.peer_url, keyId, "peerPay", {
+      const paid = await callPeer(net, key, link.peer_url, keyId, "peerPay", {
         paymentId: row.public_id,
         walletId: row.peer_wallet_id!,
-        amount: formatCents(row.peer_amount_cents!),
+        amount: formatCents(row.route_amount_cents ?? row.peer_amount_cents!),
         payerAmount: formatCents(row.amount_cents!),
         payer: { name },
         memo: row.memo,
         ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
+        // Through the linked association: the payee side's condition, and where the payment ends.
+        ...(row.condition ? { condition: b64(row.condition) } : {}),
+        ...(row.route_url ? { to: { url: row.route_url } } : {}),
       });
-      return await finish(db, row, "committed", null);
+      // Still held on the way (the association in the middle waits for the payee's side's word).
+      if (paid.state === "pending") return await postpone(db, row);
+      const f = row.condition ? fulfils(row.condition, paid.fulfillment) : null;
+      // A conditioned payment is made only with the fulfilment: anything else is asked about.
+      if (!row.condition || f) return await finish(db, row, "committed", null, f);
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       // Refused, unreachable or unverifiable: what the other side holds is the truth; ask it.
@@ -291,8 +341,11 @@ export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" |
     if (!(e instanceof Refusal)) throw e;
     return postpone(db, row);
   }
+  if (state.state === "aborted") return finish(db, row, "aborted", knownRefusal(state.reason), null);
+  const f = row.condition ? fulfils(row.condition, state.fulfillment) : null;
+  if (state.state === "pending" || (row.condition && !f)) return postpone(db, row);
   // Their reason is kept only when it is one of this server's own refusals: it is told to the member.
-  return finish(db, row, state.state, knownRefusal(state.reason));
+  return finish(db, row, "committed", null, f);
 }
 
 async function payerNameOf(db: Queryable, walletId: string): Promise<string> {
@@ -301,7 +354,7 @@ async function payerNameOf(db: Queryable, walletId: string): Promise<string> {
 }
 
 /** Asked again later, a little later each time (at most a minute apart). */
-async function postpone(db: Queryable, row: PaymentRow): Promise<PaymentRow> {
+export async function postpone(db: Queryable, row: PaymentRow): Promise<PaymentRow> {
   const { rows } = await db.query<PaymentRow>(
     `UPDATE federation_payments SET checks = checks + 1, next_check_at = now() + make_interval(secs => least(5 * power(2, least(checks, 4)), 30)), updated_at = now()
       WHERE id = $1 AND state = 'prepared' RETURNING *`,
@@ -310,7 +363,8 @@ async function postpone(db: Queryable, row: PaymentRow): Promise<PaymentRow> {
   return rows[0] ?? (await reread(db, row));
 }
 
-const reread = async (db: Queryable, row: PaymentRow) => (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1", [row.id])).rows[0]!;
+export const reread = async (db: Queryable, row: PaymentRow) =>
+  (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1", [row.id])).rows[0]!;
 
 /**
  * The payer's side ends a prepared payment as the other side ended it: committed (the hold is the
@@ -318,7 +372,7 @@ const reread = async (db: Queryable, row: PaymentRow) => (await db.query<Payment
  * aborted (the hold returned to the member, clearing -> member, the same parts). Once only,
  * whoever gets there first: the row is locked and must still be prepared.
  */
-async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", reason: string | null): Promise<PaymentRow> {
+async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", reason: string | null, f: Buffer | null): Promise<PaymentRow> {
   return retried(() =>
     inTransaction(db, async (tx) => {
       const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 AND state = 'prepared' FOR UPDATE", [row.id]);
@@ -327,9 +381,10 @@ async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", r
       if (state === "committed") {
         await tx.query("UPDATE federation_links SET held_cents = held_cents - $2 WHERE id = $1", [current.link_id, current.peer_amount_cents]);
         return (
-          await tx.query<PaymentRow>("UPDATE federation_payments SET state = 'committed', next_check_at = NULL, updated_at = now() WHERE id = $1 RETURNING *", [
-            current.id,
-          ])
+          await tx.query<PaymentRow>(
+            "UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now() WHERE id = $1 RETURNING *",
+            [current.id, f],
+          )
         ).rows[0]!;
       }
       const back = await returnHold(tx, current);
@@ -374,162 +429,4 @@ export async function returnHold(tx: Tx, row: PaymentRow, idempotencyKey = `retu
     initiatedBy: null,
   });
   return movement;
-}
-
-/**
- * The active link of the key a signed message comes from, locked (at most one: a key is unique
- * among live links).
- */
-export async function lockedLinkOf(tx: Tx, signer: Signer): Promise<ActiveLink> {
-  const { rows } = await tx.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active' FOR UPDATE`, [
-    signer.publicKey,
-  ]);
-  if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  return rows[0];
-}
-
-/**
- * The link a signed message about payment `paymentId` is for, locked: the payments in and the
- * questions about them take their turns on it. The same two servers may have linked again after a
- * link ended (or was replaced), so one key may have several links: the one that holds that payment,
- * else the key's active link (a new payment is made there, and one asked about before it arrived
- * is recorded there), else its newest ended or replaced link. An ended or replaced link is asked
- * about its payments still (the server that held them may be waiting to know), and pays none; a
- * payment across it is never sent again (`settle` only asks), so a payment of an old link is never
- * made on the new one.
- */
-export async function lockedLinkFor(tx: Tx, signer: Signer, paymentId: string): Promise<ActiveLink> {
-  const { rows } = await tx.query<ActiveLink>(
-    `SELECT ${LINK_COLUMNS} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended', 'replaced')
-      ORDER BY EXISTS (SELECT 1 FROM federation_payments fp WHERE fp.link_id = l.id AND fp.direction = 'in' AND fp.public_id = $2) DESC,
-               state = 'active' DESC, id DESC
-      LIMIT 1 FOR UPDATE`,
-    [signer.publicKey, paymentId],
-  );
-  if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  return rows[0];
-}
-
-export async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {
-  const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE link_id = $1 AND direction = 'in' AND public_id = $2", [
-    linkId,
-    paymentId,
-  ]);
-  return rows[0] ?? null;
-}
-
-/**
- * The payee's side makes a payment in, or refuses it, in one transaction: the link locked, every
- * rule checked (on at both ends, the rate, the trust limit, the payee, the request it pays), the
- * clearing wallet -> member movement posted and what this side holds of the payer's currency
- * raised. A refusal is recorded too, so that the same payment asked again, or asked about, is
- * answered the same.
- */
-export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody): Promise<PeerPaid> {
-  // The payer's name, shown to this side's member: by the rules of members' names here, or the payment is refused.
-  const payerName = peerName(body.payer.name, PEER_MEMBER_NAME_MAX);
-  const outcome = await retried(() =>
-    inTransaction(db, async (tx): Promise<PeerPaid | Refusal> => {
-      const link = await lockedLinkFor(tx, signer, body.paymentId);
-      const seen = await incoming(tx, link.id, body.paymentId);
-      if (seen) {
-        if (seen.state === "aborted") return refusalOf(seen.refusal);
-        const same =
-          seen.wallet_id === body.walletId && formatCents(seen.amount_cents!) === body.amount && formatCents(seen.peer_amount_cents!) === body.payerAmount;
-        if (!same) return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
-        return { state: "committed", amount: formatCents(seen.amount_cents!), payerAmount: formatCents(seen.peer_amount_cents!) };
-      }
-      // Nothing new crosses a link that ended, or that a newer link replaced.
-      if (link.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
-      if (link.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-      await tx.query("SAVEPOINT payment_in");
-      try {
-        if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
-        return await makePaymentIn(tx, link, body, payerName);
-      } catch (e) {
-        if (!(e instanceof Refusal)) throw e;
-        await tx.query("ROLLBACK TO SAVEPOINT payment_in");
-        await tx.query(
-          `INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal)
-         VALUES ($1, $2, 'in', 'aborted', $3, '', $4)`,
-          [body.paymentId, link.id, payerName, e.msg.id],
-        );
-        return e;
-      }
-    }),
-  );
-  if (outcome instanceof Refusal) throw outcome;
-  return outcome;
-}
-
-async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody, payerName: string): Promise<PeerPaid> {
-  usable(link);
-  const amount = sentCents(body.amount);
-  const payerAmount = convertCents(amount, BigInt(link.our_value_e4), BigInt(link.their_value_e4));
-  if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
-  if (memoProblem(body.memo)) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
-  withinTrust(link, payerAmount);
-  const payee = await payeeOf(tx, body.walletId);
-  const backend = (await getBackend(tx, payee.backend_id))!;
-  const clearing = await ensureClearingWallet(tx, backend, link);
-  let recipientMemo = body.memo;
-  if (body.requestId) {
-    const locked = await lockRequestForPayment(tx, body.requestId, {
-      payerWalletId: clearing,
-      payeeWalletId: body.walletId,
-      amount,
-      key: body.paymentId,
-      recipientMemo: body.memo,
-      signed: false,
-    });
-    recipientMemo = locked.recipientMemo;
-  }
-  const { movement } = await postMovementTx(tx, {
-    kind: "payment",
-    payerWalletId: clearing,
-    payeeWalletId: body.walletId,
-    parts: [{ account: creditKind(backend), amount }],
-    senderMemo: "",
-    recipientMemo,
-    idempotencyKey: body.paymentId,
-    initiatedBy: null,
-  });
-  if (body.requestId) await markRequestPaid(tx, body.requestId, movement);
-  await tx.query("UPDATE federation_links SET held_cents = held_cents + $2, updated_at = updated_at WHERE id = $1", [link.id, payerAmount]);
-  await tx.query(
-    `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_member_name, amount_cents, peer_amount_cents,
-       our_value_e4, their_value_e4, memo, request_public_id, movement_id)
-     VALUES ($1, $2, 'in', 'committed', $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      body.paymentId,
-      link.id,
-      body.walletId,
-      payerName,
-      amount,
-      payerAmount,
-      link.our_value_e4,
-      link.their_value_e4,
-      recipientMemo,
-      body.requestId ?? null,
-      movement.id,
-    ],
-  );
-  return { state: "committed", amount: formatCents(amount), payerAmount: formatCents(payerAmount) };
-}
-
-/**
- * What became of a payment in, for the payer's side that lost the answer. One this side never
- * saw is recorded aborted first: the payment, if it is still on its way, is refused when it comes.
- */
-export async function paymentStateForPeer(db: Db, signer: Signer, body: { paymentId: string }): Promise<PeerPaymentState> {
-  return inTransaction(db, async (tx) => {
-    const link = await lockedLinkFor(tx, signer, body.paymentId);
-    const seen = await incoming(tx, link.id, body.paymentId);
-    if (seen) return { state: seen.state === "committed" ? "committed" : "aborted", reason: seen.refusal };
-    await tx.query("INSERT INTO federation_payments (public_id, link_id, direction, state, memo) VALUES ($1, $2, 'in', 'aborted', '')", [
-      body.paymentId,
-      link.id,
-    ]);
-    return { state: "aborted", reason: null };
-  });
 }

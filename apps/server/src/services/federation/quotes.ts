@@ -1,9 +1,22 @@
 import type { z } from "zod";
-import { convertCents, ErrorCode, formatCents, M, parseApiAmount, PEER_MEMBER_NAME_MAX, peerName, SM, unitRate, valuesAgree } from "@mutua/domain";
+import {
+  convertCents,
+  ErrorCode,
+  formatCents,
+  M,
+  parseApiAmount,
+  parseUnitValue,
+  PEER_MEMBER_NAME_MAX,
+  peerName,
+  SM,
+  unitRate,
+  valuesAgree,
+} from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import type { Db, Queryable } from "../../db/pool";
 import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
+import { b64, conditionOf, fulfillmentFor } from "./conditions";
 import { callPeer, peerBaseUrl } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { signingKeyFor } from "./server-key";
@@ -76,6 +89,8 @@ export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof
     currencySymbol: payee.symbol,
     peerAmount: formatCents(peerAmount),
     rate: unitRate(ours, theirs),
+    // Asked for a payment through an association both trust: the condition only this side can fulfil.
+    ...(body.paymentId ? { condition: b64(conditionOf(await fulfillmentFor(db, body.paymentId))) } : {}),
   };
 }
 
@@ -122,13 +137,73 @@ export async function activeLinkAt(db: Queryable, url: string): Promise<ActiveLi
   return rows[0];
 }
 
+/** Where a linked server said it forwards this side's payments to (forwarding.ts): the association at `url`, through link `link_id`. */
+export interface RouteRow {
+  link_id: string;
+  url: string;
+  name: string;
+  currency_symbol: string;
+  public_key: Buffer;
+}
+
+/**
+ * Where a payment to the association at `url` goes: the active link with it, else the route
+ * through a linked server that forwards there (the most room first), else refused as before.
+ */
+export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link: ActiveLink; route: RouteRow | null }> {
+  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`, [url]);
+  if (rows[0]) return { link: rows[0], route: null };
+  const { rows: routes } = await db.query<RouteRow>(
+    `SELECT r.link_id, r.url, r.name, r.currency_symbol, r.public_key FROM federation_routes r JOIN federation_links l ON l.id = r.link_id
+      WHERE r.url = $1 AND l.state = 'active' AND l.enabled AND l.peer_enabled ORDER BY r.headroom_cents DESC, l.id LIMIT 1`,
+    [url],
+  );
+  const route = routes[0];
+  if (!route) throw await noActiveLink(db, "peer_url", url);
+  const { rows: via } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [route.link_id]);
+  return { link: via[0]!, route };
+}
+
+/**
+ * The quote of the linked server `link` for paying through it to the association of `route`: its
+ * answer must name the association the route named (its address and key), and its amount in its
+ * own currency must come to the payer's amount at this side's terms with it.
+ */
+export async function quoteThroughLink(
+  net: PeerNet,
+  db: Queryable,
+  link: ActiveLink,
+  route: RouteRow,
+  ask: { walletId: string; amount: string; paymentId?: string },
+): Promise<{ quote: PeerQuote; payerAmount: bigint; through: { amount: bigint; via: bigint; to: bigint } }> {
+  const asked = await callPeer(net, await signingKeyFor(db, link.peer_key), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
+    ...ask,
+    to: { url: route.url },
+  });
+  const quote = checkedQuote(asked, ask.walletId);
+  const t = quote.through;
+  const amount = t ? parseApiAmount(t.amount) : null;
+  const via = t ? parseUnitValue(t.values.via) : null;
+  const to = t ? parseUnitValue(t.values.to) : null;
+  if (!t || amount === null || via === null || to === null || t.server.url !== route.url || t.server.publicKey !== route.public_key.toString("base64url")) {
+    throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
+  }
+  const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
+  if (formatCents(payerAmount) !== quote.peerAmount) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
+  return { quote, payerAmount, through: { amount, via, to } };
+}
+
 /**
  * The payer's side: asks the payee's server (signed) and checks its answer against this side's
  * own terms. A different amount means the rate changed on one side since the other last heard.
+ * Through a linked server that forwards to the payee's association, that server answers for both
+ * hops.
  */
 export async function quoteCrossPayment(net: PeerNet, db: Db, body: z.output<typeof schemas.quoteCrossPayment.body>): Promise<CrossQuote> {
   const url = peerBaseUrl(body.server);
-  const link = usable(await activeLinkAt(db, url));
+  const target = await linkOrRouteTo(db, url);
+  const link = usable(target.link);
+  if (target.route) return quoteThroughFor(net, db, link, target.route, body);
   const asked = await callPeer(net, await signingKeyFor(db, link.peer_key), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
     walletId: body.walletId,
     amount: body.amount,
@@ -148,5 +223,29 @@ export async function quoteCrossPayment(net: PeerNet, db: Db, body: z.output<typ
     payerCurrencySymbol: association?.currency.symbol ?? "",
     // One unit of theirs in ours, as this side counts it: the same as theirs, since both agree.
     rate: unitRate(BigInt(link.their_value_e4), BigInt(link.our_value_e4)),
+  };
+}
+
+/** A member's quote through the linked server `link`: the payee's association named as the route names it, the amount on the way stated. */
+async function quoteThroughFor(
+  net: PeerNet,
+  db: Db,
+  link: ActiveLink,
+  route: RouteRow,
+  body: z.output<typeof schemas.quoteCrossPayment.body>,
+): Promise<CrossQuote> {
+  const { quote, payerAmount, through } = await quoteThroughLink(net, db, link, route, { walletId: body.walletId, amount: body.amount });
+  if (quote.amount !== body.amount) throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
+  const association = await readAssociation(db);
+  return {
+    association: route.name,
+    payee: quote.payee,
+    amount: quote.amount,
+    currencySymbol: route.currency_symbol,
+    payerAmount: formatCents(payerAmount),
+    payerCurrencySymbol: association?.currency.symbol ?? "",
+    // One unit of theirs in ours: the linked server's terms with them, then this side's with it.
+    rate: unitRate(through.to * BigInt(link.their_value_e4), through.via * BigInt(link.our_value_e4)),
+    via: { association: link.peer_name ?? "", amount: formatCents(through.amount), currencySymbol: link.peer_currency_symbol ?? "" },
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/pool";
 import type { PeerNet } from "./peer-net";
 import { settle, type PaymentRow } from "./payments";
+import { settleForward } from "./through";
 
 /**
  * The recovery of payments across left in doubt (docs/federation.md "Recovery"): a payment this
@@ -28,7 +29,8 @@ export async function recoverPayments(net: PeerNet, db: Db): Promise<number> {
       RETURNING *`,
     [LEASE_SECONDS, BATCH],
   );
-  for (const row of rows) await settle(net, db, row, "ask");
+  // A payment this side forwards (through.ts) is asked about as its own: C's word ends both its rows.
+  for (const row of rows) await (row.forward_of ? settleForward(net, db, row, "ask") : settle(net, db, row, "ask"));
   return rows.length;
 }
 

@@ -1,0 +1,195 @@
+import type { z } from "zod";
+import { convertCents, ErrorCode, formatCents, M, memoProblem, PEER_ASSOCIATION_NAME_MAX, PEER_MEMBER_NAME_MAX, peerName, SM } from "@mutua/domain";
+import type { schemas } from "@mutua/domain/api/schemas";
+import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
+import { postMovementTx } from "../ledger/ledger";
+import { lockRequestForPayment, markRequestPaid } from "../payments/payment-requests";
+import { sentCents } from "../payments/payments";
+import { Refusal } from "../platform/errors";
+import { ensureClearingWallet, getBackend } from "../wallets/wallets";
+import { b64, conditionOf, fulfillmentFor, fulfils } from "./conditions";
+import { creditKind, rateChanged, refusalOf, retried, type PaymentRow } from "./payments";
+import { LINK_COLUMNS, payeeOf, usable, withinTrust, type ActiveLink } from "./quotes";
+import type { Signer } from "./signed-messages";
+
+/**
+ * The payee's side of a payment across (docs/federation.md "The exchange"): it decides in one
+ * transaction of its own, under the link's lock, and answers the same whenever asked again, so it
+ * is never in doubt. Paid through an association both trust, it decides under the payment's
+ * condition and answers its fulfilment.
+ */
+
+type PeerPayBody = z.output<typeof schemas.peerPay.body>;
+type PeerPaid = z.output<typeof schemas.peerPay.response>;
+type PeerPaymentState = z.output<typeof schemas.peerPaymentState.response>;
+
+/**
+ * The link a signed message about payment `paymentId` is for, locked: the payments in and the
+ * questions about them take their turns on it. The same two servers may have linked again after a
+ * link ended (or was replaced), so one key may have several links: the one that holds that payment,
+ * else the key's active link (a new payment is made there, and one asked about before it arrived
+ * is recorded there), else its newest ended or replaced link. An ended or replaced link is asked
+ * about its payments still (the server that held them may be waiting to know), and pays none; a
+ * payment across it is never sent again (`settle` only asks), so a payment of an old link is never
+ * made on the new one.
+ */
+export async function lockedLinkFor(tx: Tx, signer: Signer, paymentId: string): Promise<ActiveLink> {
+  const { rows } = await tx.query<ActiveLink>(
+    `SELECT ${LINK_COLUMNS} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended', 'replaced')
+      ORDER BY EXISTS (SELECT 1 FROM federation_payments fp WHERE fp.link_id = l.id AND fp.direction = 'in' AND fp.public_id = $2) DESC,
+               state = 'active' DESC, id DESC
+      LIMIT 1 FOR UPDATE`,
+    [signer.publicKey, paymentId],
+  );
+  if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+  return rows[0];
+}
+
+export async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {
+  const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE link_id = $1 AND direction = 'in' AND public_id = $2", [
+    linkId,
+    paymentId,
+  ]);
+  return rows[0] ?? null;
+}
+
+/**
+ * The payee's side makes a payment in, or refuses it, in one transaction: the link locked, every
+ * rule checked (on at both ends, the rate, the trust limit, the payee, the request it pays), the
+ * clearing wallet -> member movement posted and what this side holds of the payer's currency
+ * raised. A refusal is recorded too, so that the same payment asked again, or asked about, is
+ * answered the same.
+ */
+export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody): Promise<PeerPaid> {
+  // The payer's name, shown to this side's member: by the rules of members' names here, or the payment is refused.
+  const payerName = peerName(body.payer.name, PEER_MEMBER_NAME_MAX);
+  const outcome = await retried(() =>
+    inTransaction(db, async (tx): Promise<PeerPaid | Refusal> => {
+      const link = await lockedLinkFor(tx, signer, body.paymentId);
+      const seen = await incoming(tx, link.id, body.paymentId);
+      if (seen) {
+        if (seen.state === "aborted") return refusalOf(seen.refusal);
+        const same =
+          seen.wallet_id === body.walletId && formatCents(seen.amount_cents!) === body.amount && formatCents(seen.peer_amount_cents!) === body.payerAmount;
+        if (!same) return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
+        return {
+          state: "committed",
+          amount: formatCents(seen.amount_cents!),
+          payerAmount: formatCents(seen.peer_amount_cents!),
+          ...(seen.fulfillment ? { fulfillment: b64(seen.fulfillment) } : {}),
+        };
+      }
+      // Nothing new crosses a link that ended, or that a newer link replaced.
+      if (link.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
+      if (link.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+      await tx.query("SAVEPOINT payment_in");
+      try {
+        if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
+        return await makePaymentIn(tx, link, body, payerName);
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+        await tx.query("ROLLBACK TO SAVEPOINT payment_in");
+        await tx.query(
+          `INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal)
+         VALUES ($1, $2, 'in', 'aborted', $3, '', $4)`,
+          [body.paymentId, link.id, payerName, e.msg.id],
+        );
+        return e;
+      }
+    }),
+  );
+  if (outcome instanceof Refusal) throw outcome;
+  return outcome;
+}
+
+async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody, payerName: string): Promise<PeerPaid> {
+  usable(link);
+  const amount = sentCents(body.amount);
+  const payerAmount = convertCents(amount, BigInt(link.our_value_e4), BigInt(link.their_value_e4));
+  if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
+  if (memoProblem(body.memo)) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
+  withinTrust(link, payerAmount);
+  // Paid through an association both trust: this side's own condition for this payment, or none.
+  const fulfillment = body.condition === undefined ? null : await fulfillmentFor(tx, body.paymentId);
+  if (fulfillment && !fulfils(Buffer.from(body.condition!, "base64url"), b64(fulfillment))) {
+    throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentRefused });
+  }
+  const association = body.payer.association === undefined ? null : peerName(body.payer.association, PEER_ASSOCIATION_NAME_MAX);
+  if (body.payer.association !== undefined && association === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
+  const payee = await payeeOf(tx, body.walletId);
+  const backend = (await getBackend(tx, payee.backend_id))!;
+  const clearing = await ensureClearingWallet(tx, backend, link);
+  let recipientMemo = body.memo;
+  if (body.requestId) {
+    const locked = await lockRequestForPayment(tx, body.requestId, {
+      payerWalletId: clearing,
+      payeeWalletId: body.walletId,
+      amount,
+      key: body.paymentId,
+      recipientMemo: body.memo,
+      signed: false,
+    });
+    recipientMemo = locked.recipientMemo;
+  }
+  const { movement } = await postMovementTx(tx, {
+    kind: "payment",
+    payerWalletId: clearing,
+    payeeWalletId: body.walletId,
+    parts: [{ account: creditKind(backend), amount }],
+    senderMemo: "",
+    recipientMemo,
+    idempotencyKey: body.paymentId,
+    initiatedBy: null,
+  });
+  if (body.requestId) await markRequestPaid(tx, body.requestId, movement);
+  await tx.query("UPDATE federation_links SET held_cents = held_cents + $2, updated_at = updated_at WHERE id = $1", [link.id, payerAmount]);
+  await tx.query(
+    `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_member_name, amount_cents, peer_amount_cents,
+       our_value_e4, their_value_e4, memo, request_public_id, movement_id, condition, fulfillment, payer_association)
+     VALUES ($1, $2, 'in', 'committed', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [
+      body.paymentId,
+      link.id,
+      body.walletId,
+      payerName,
+      amount,
+      payerAmount,
+      link.our_value_e4,
+      link.their_value_e4,
+      recipientMemo,
+      body.requestId ?? null,
+      movement.id,
+      fulfillment ? conditionOf(fulfillment) : null,
+      fulfillment,
+      association,
+    ],
+  );
+  return {
+    state: "committed",
+    amount: formatCents(amount),
+    payerAmount: formatCents(payerAmount),
+    ...(fulfillment ? { fulfillment: b64(fulfillment) } : {}),
+  };
+}
+
+/**
+ * What became of a payment in, for the payer's side that lost the answer. One this side never
+ * saw is recorded aborted first: the payment, if it is still on its way, is refused when it comes.
+ */
+export async function paymentStateForPeer(db: Db, signer: Signer, body: { paymentId: string }): Promise<PeerPaymentState> {
+  return inTransaction(db, async (tx) => {
+    const link = await lockedLinkFor(tx, signer, body.paymentId);
+    const seen = await incoming(tx, link.id, body.paymentId);
+    if (seen) {
+      // Held by this side, which forwards it and waits for the next one's word (through.ts).
+      if (seen.state === "held") return { state: "pending", reason: null };
+      if (seen.state !== "committed") return { state: "aborted", reason: seen.refusal };
+      return { state: "committed", reason: null, ...(seen.fulfillment ? { fulfillment: b64(seen.fulfillment) } : {}) };
+    }
+    await tx.query("INSERT INTO federation_payments (public_id, link_id, direction, state, memo) VALUES ($1, $2, 'in', 'aborted', '')", [
+      body.paymentId,
+      link.id,
+    ]);
+    return { state: "aborted", reason: null };
+  });
+}
