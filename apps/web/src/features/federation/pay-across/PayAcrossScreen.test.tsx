@@ -111,6 +111,14 @@ const till = payAcrossPath({
 });
 
 describe("paying a member of a linked association", () => {
+  it("through an association both are linked with: says which, with the amount on the way", async () => {
+    const through = async (a: string) => ({ ...quote(a), via: { association: "Réseau régional", amount: "11.00", currencySymbol: "REG" } });
+    renderAt(till, async () => paid("committed"), through);
+    await screen.findByRole("heading", { level: 1, name: "Bob Durand" });
+    screen.getByText("Through Réseau régional: 11.00 REG on the way");
+    screen.getByText("You pay 10.00 DL");
+  });
+
   it("names the payee and their association, shows both amounts and the rate, pays, and says Paid with the focus on it", async () => {
     const { send } = renderAt(till, async () => paid("committed"));
     await screen.findByRole("heading", { level: 1, name: "Bob Durand" });

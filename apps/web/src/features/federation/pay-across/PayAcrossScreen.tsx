@@ -37,6 +37,8 @@ function PayAcross({ code }: { code: NonNullable<ReturnType<typeof payloadFromSe
         <header className="page-header pay-across-header">
           <h1>{who.payee.name}</h1>
           <p className="pay-across-association">{who.association}</p>
+          {/* Paid through an association both are linked with: said, with the amount on the way. */}
+          {q.data?.via && <ViaLine via={q.data.via} />}
         </header>
       ) : (
         <header className="page-header">
@@ -86,6 +88,13 @@ function StepHeading({ children, className }: { children: ReactNode; className?:
       {children}
     </h2>
   );
+}
+
+/** "Through Gonette: 8.00 GON on the way": the association both are linked with, which forwards the payment. */
+function ViaLine({ via }: { via: NonNullable<CrossQuote["via"]> }) {
+  const { i18n } = useLingui();
+  const amount = useFormat().money(via.amount, via.currencySymbol);
+  return <p className="pay-across-via">{i18n._("Through {association}: {amount} on the way", { association: via.association, amount })}</p>;
 }
 
 /** "1 GON = 0.80 DL": one unit of the payee's currency in the member's, in the member's language. */
