@@ -176,6 +176,16 @@ describe("ending a link", () => {
     // Its balance stays, on both sides, for the boards to settle.
     expect(await balancesOf(a)).toEqual(balancesBefore.a);
     expect(await balancesOf(b)).toEqual(balancesBefore.b);
+    // The boards' figures list it, ended, with what is owed on it either way.
+    const trade = async (s: Side) => {
+      const board = new Api(s.url, await memberToken(s.db, (await seedMember(s.db, { firstName: "Board", canViewFigures: true })).id));
+      const today = new Date().toISOString().slice(0, 10);
+      const r = await board.call("getFigures", { query: { from: today, to: today, tz: "UTC", interval: "month" } });
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      return r.json.trade.map((t) => ({ association: t.association, held: t.held, owed: t.owed, ended: t.endedAt !== null }));
+    };
+    expect(await trade(a)).toEqual([{ association: "Association B", held: "-2.50", owed: "6.00", ended: true }]);
+    expect(await trade(b)).toEqual([{ association: "Association A", held: "4.00", owed: "-5.00", ended: true }]);
 
     // Told again (an answer lost): answered, nothing more recorded.
     const again = await signedCall(b, keyA, "peerLinkEnded", { endedAt: new Date().toISOString() });

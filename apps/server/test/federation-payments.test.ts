@@ -451,6 +451,7 @@ describe("the board's figures and books", () => {
       ownCurrencySymbol: "AAA",
       enabled: true,
       peerEnabled: true,
+      endedAt: null,
       endings: [],
       settlements: [],
     });
@@ -464,6 +465,7 @@ describe("the board's figures and books", () => {
       ownCurrencySymbol: "BBB",
       enabled: true,
       peerEnabled: true,
+      endedAt: null,
       endings: [],
       settlements: [],
     });

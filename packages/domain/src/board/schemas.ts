@@ -110,6 +110,12 @@ export const TradeBalance = z.object({
   enabled: z.boolean(),
   peerEnabled: z.boolean(),
   /**
+   * When the link was ended (by the owners of either side), null while it is active. An ended link
+   * is listed while something is still owed on it either way: its balance stays for the boards
+   * to settle, and no payment crosses it any more.
+   */
+  endedAt: z.string().nullable(),
+  /**
    * Payments in doubt the owners of the payer's side ended (docs/federation.md "Payments in
    * doubt"), newest first: the member refunded there; the payee's side told (`waiting` until it
    * answered), agreeing, or in conflict (it had paid its member: the two balances differ by the

@@ -179,7 +179,7 @@ async function read(tx: Tx, q: FiguresQuery): Promise<Figures> {
 }
 
 /**
- * The trade balance with each active link, now: the link keeps what this side holds of the other's
+ * The trade balance with each active link, and each ended one still owing or owed, now: the link keeps what this side holds of the other's
  * currency, and its clearing wallets' balances are what this side owes the other. Not at the end
  * of the period: the limit is checked against what stands now, and a link has no history of its
  * `held` to read it back from. From the same snapshot as the rest, so both agree with the ledger.
@@ -195,14 +195,15 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
     symbol: string;
     enabled: boolean;
     peer_enabled: boolean | null;
+    ended_at: Date | null;
   }>(
     `SELECT l.public_id, l.peer_name, l.peer_currency_symbol, l.held_cents::text, coalesce(l.trust_limit_cents, 0)::text AS trust_limit_cents,
-       coalesce(l.enabled, false) AS enabled, l.peer_enabled,
+       coalesce(l.enabled, false) AS enabled, l.peer_enabled, l.ended_at,
        ${OWED_ON_LINK}::text AS owed,
        (SELECT c.symbol FROM association x JOIN currencies c ON c.id = x.currency_id) AS symbol
      FROM federation_links l
-     WHERE l.state = 'active'
-     ORDER BY l.peer_name, l.id`,
+     WHERE l.state = 'active' OR (l.state = 'ended' AND (l.held_cents <> 0 OR ${OWED_ON_LINK} <> 0))
+     ORDER BY l.state = 'ended', l.peer_name, l.id`,
   );
   // The payments in doubt its owners ended, of either side, each with what the other side said.
   const { rows: endings } = await tx.query<{
@@ -217,7 +218,7 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
   }>(
     `SELECT l.public_id AS link, fp.public_id, fp.direction, fp.amount_cents::text, fp.peer_amount_cents::text, fp.ended_at, fp.ended_after_days, fp.end_outcome
        FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id
-      WHERE l.state = 'active' AND fp.ended_at IS NOT NULL
+      WHERE l.state IN ('active', 'ended') AND fp.ended_at IS NOT NULL
       ORDER BY fp.ended_at DESC, fp.id DESC LIMIT 200`,
   );
   const endingsOf = (link: string) =>
@@ -244,6 +245,7 @@ async function trade(tx: Tx): Promise<TradeBalance[]> {
     ownCurrencySymbol: r.symbol,
     enabled: r.enabled,
     peerEnabled: r.peer_enabled ?? false,
+    endedAt: r.ended_at?.toISOString() ?? null,
     endings: endingsOf(r.public_id),
     settlements: settlements.filter((s) => s.linkId === r.public_id),
   }));

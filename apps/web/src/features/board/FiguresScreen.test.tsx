@@ -143,6 +143,7 @@ describe("the trade balance with linked associations", () => {
     ownCurrencySymbol: "DL",
     enabled: true,
     peerEnabled: true,
+    endedAt: null,
     endings: [],
     settlements: [],
   };
@@ -162,6 +163,13 @@ describe("the trade balance with linked associations", () => {
     expect((within(c).getByRole("meter") as HTMLMeterElement).value).toBe(0);
     expect(c.textContent).toContain("-5.00 of 150.00 BBB");
     expect(within(c).getByText("Payments across", { selector: "dt" }).nextElementSibling?.textContent).toBe("Off at our end");
+  });
+
+  it("lists an ended link still owing or owed, saying no payment crosses it any more", () => {
+    render(wrap(<TradeView trade={[{ ...link, endedAt: "2026-03-10T10:00:00Z" }]} />));
+    const b = screen.getByRole("region", { name: "Association B" });
+    expect(within(b).getByText("Payments across", { selector: "dt" }).nextElementSibling?.textContent).toBe("None: the link ended on 3/10/2026");
+    expect(within(b).getByText("What we owe them", { selector: "dt" }).nextElementSibling?.textContent).toBe("36.00 DL");
   });
 
   it("lists the payments in doubt the owners ended, a conflict standing out for the boards to settle", () => {

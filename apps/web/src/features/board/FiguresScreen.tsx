@@ -217,13 +217,15 @@ export function TradeView({ trade }: { trade: TradeBalance[] }) {
   const id = useId();
   if (trade.length === 0) return null;
   const payments = (t: TradeBalance) =>
-    t.enabled && t.peerEnabled
-      ? i18n._("On at both ends")
-      : t.enabled
-        ? i18n._("Off at their end")
-        : t.peerEnabled
-          ? i18n._("Off at our end")
-          : i18n._("Off at both ends");
+    t.endedAt !== null
+      ? i18n._("None: the link ended on {date}", { date: fmt.date(new Date(t.endedAt)) })
+      : t.enabled && t.peerEnabled
+        ? i18n._("On at both ends")
+        : t.enabled
+          ? i18n._("Off at their end")
+          : t.peerEnabled
+            ? i18n._("Off at our end")
+            : i18n._("Off at both ends");
   return (
     <section className="card figures-trade" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{i18n._("Trade with linked associations")}</h2>
