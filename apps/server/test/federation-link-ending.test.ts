@@ -242,6 +242,25 @@ describe("ending a link", () => {
     await sidesAgree();
   });
 
+  it("the ended link's balance settled by the boards while a newer link is active: posted on the ended link on both sides, the newer one untouched", async () => {
+    const [oldA, newA] = await linksWith(a, "Association B");
+    const [oldB] = await linksWith(b, "Association A");
+    const newBefore = (await balancesOf(a)).find((x) => x.linkId === newA!.id);
+    // B is owed 5.00 BBB (4.00 AAA) on the ended link: its owner proposes that A pays it.
+    const proposed = await b.owner.call("proposeFederationSettlement", { params: { linkId: oldB!.id }, body: { amount: "5.00", currency: "ours", note: "" } });
+    expect(proposed.status, JSON.stringify(proposed.json)).toBe(200);
+    // A records it on its ended link, not on the newer one with the same server.
+    const [atA] = (await a.owner.call("listFederationLinks")).json.settlements;
+    expect(atA).toMatchObject({ linkId: oldA!.id, state: "proposed", amount: "4.00", peerAmount: "5.00" });
+    const accepted = await a.owner.call("acceptFederationSettlement", { params: { linkId: oldA!.id, settlementId: atA!.id } });
+    expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
+    expect(accepted.json).toMatchObject({ state: "accepted", told: true });
+    expect((await balancesOf(a)).find((x) => x.linkId === oldA!.id)).toEqual({ linkId: oldA!.id, held: "0.00", owed: "0.00" });
+    expect((await balancesOf(b)).find((x) => x.linkId === oldB!.id)).toEqual({ linkId: oldB!.id, held: "0.00", owed: "0.00" });
+    expect((await balancesOf(a)).find((x) => x.linkId === newA!.id)).toEqual(newBefore);
+    await sidesAgree();
+  });
+
   it("ended while B is down: A refuses at once, B's members are refused by A meanwhile, and B ends its side once told", async () => {
     const [, current] = await linksWith(a, "Association B");
     await stop(b);

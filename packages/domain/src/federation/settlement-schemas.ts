@@ -64,6 +64,8 @@ export const PeerSettlementBody = z.object({
   peerAmount: AmountString,
   given: z.enum(["amount", "peerAmount"]),
   note: Note,
+  /** Of a link that ended (its balance left for the boards): the receiver's ended link with the sender, even if they linked again since. */
+  ended: z.boolean().optional(),
 });
 
 /** The receiver of a proposal accepted it and posted its side: `amount` in its currency, `peerAmount` in the proposer's. */

@@ -87,18 +87,32 @@ async function settlementView(db: Queryable, id: bigint): Promise<FederationSett
   return view(rows[0]!);
 }
 
-/** The link an owner acts on, locked: it must be active, with both sides' terms counting the same rate. */
+/**
+ * The link an owner acts on, locked: active, or ended (its balance stays for the boards to settle:
+ * nothing else crosses it), with both sides' terms counting the same rate.
+ */
 async function ownersLink(tx: Tx, publicId: string): Promise<LinkRow & { our_value_e4: bigint; their_value_e4: bigint }> {
   const { rows } = await tx.query<LinkRow>(`SELECT ${LINK} FROM federation_links WHERE public_id = $1 FOR UPDATE`, [publicId]);
   const link = rows[0];
   if (!link) throw new Refusal(ErrorCode.notFound, { id: SM.federationLinkNotFound });
-  if (link.state !== "active") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkState });
+  if (link.state !== "active" && link.state !== "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkState });
   return agreeing(link);
 }
 
-/** The link a signed message comes from, locked, active. */
-async function peersLink(tx: Tx, signer: Signer): Promise<LinkRow> {
-  const { rows } = await tx.query<LinkRow>(`SELECT ${LINK} FROM federation_links WHERE peer_key = $1 AND state = 'active' FOR UPDATE`, [signer.publicKey]);
+/**
+ * The link a signed message about settlement `settlementId` comes from, locked. The same two
+ * servers may have linked again after a link ended, so one key may have an ended link and an
+ * active one: the link that holds that settlement, else the one the sender names (`ended`: its
+ * newest ended link with this key, else the active one).
+ */
+async function peersLink(tx: Tx, signer: Signer, settlementId: string, ended = false): Promise<LinkRow> {
+  const { rows } = await tx.query<LinkRow>(
+    `SELECT ${LINK} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended')
+      ORDER BY EXISTS (SELECT 1 FROM federation_settlements s WHERE s.link_id = l.id AND s.public_id = $2) DESC,
+               (state = 'ended') = $3 DESC, id DESC
+      LIMIT 1 FOR UPDATE`,
+    [signer.publicKey, settlementId, ended],
+  );
   if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
   return rows[0];
 }
@@ -300,7 +314,7 @@ async function recordFromPeer(db: Db, signer: Signer, body: PeerSettlementBody, 
   const p = proposalOf(body);
   return retried(() =>
     inTransaction(db, async (tx) => {
-      const link = await peersLink(tx, signer);
+      const link = await peersLink(tx, signer, body.settlementId, body.ended === true);
       const { rows } = await tx.query<SettlementRow>(`${SELECT} WHERE s.link_id = $1 AND s.public_id = $2 FOR UPDATE OF s`, [link.id, body.settlementId]);
       const seen = rows[0];
       if (seen && !sameProposal(seen, p)) throw conflict();
@@ -353,7 +367,7 @@ async function postAccepted(tx: Tx, link: LinkRow, row: SettlementRow): Promise<
 export async function settlementAcceptedByPeer(db: Db, signer: Signer, body: PeerAcceptedBody): Promise<PeerState> {
   return retried(() =>
     inTransaction(db, async (tx) => {
-      const link = await peersLink(tx, signer);
+      const link = await peersLink(tx, signer, body.settlementId);
       const row = await lockedSettlement(tx, link.id, body.settlementId, "us");
       if (!row) throw notFound();
       // Their amount is in their currency: this side's other amount.
@@ -369,7 +383,7 @@ export async function settlementAcceptedByPeer(db: Db, signer: Signer, body: Pee
 /** The other side's owners declined this side's proposal: nothing is posted on either side. */
 export async function settlementDeclinedByPeer(db: Db, signer: Signer, body: { settlementId: string }): Promise<PeerState> {
   return inTransaction(db, async (tx) => {
-    const link = await peersLink(tx, signer);
+    const link = await peersLink(tx, signer, body.settlementId);
     const row = await lockedSettlement(tx, link.id, body.settlementId, "us");
     if (!row) throw notFound();
     if (row.state === "accepted") throw answered();
@@ -381,8 +395,10 @@ export async function settlementDeclinedByPeer(db: Db, signer: Signer, body: { s
 }
 
 /** A proposal as its proposer's side tells it (and its withdrawal): its amounts from the receiver's point of view. */
-const told = (r: SettlementRow): PeerSettlementBody => ({
+const told = (r: SettlementRow & { link_state: string }): PeerSettlementBody => ({
   settlementId: r.public_id,
+  // Of the link that ended: the other side finds it even if the two linked again since.
+  ...(r.link_state === "ended" ? { ended: true } : {}),
   proposerPays: r.direction === "pay",
   amount: formatCents(r.amount_cents),
   peerAmount: formatCents(r.peer_amount_cents),
@@ -403,7 +419,7 @@ export const settlementTeller: Teller = async (tx, net, item) => {
     [item.subject],
   );
   const r = rows[0];
-  if (!r || r.told || r.link_state !== "active") return "moot";
+  if (!r || r.told || (r.link_state !== "active" && r.link_state !== "ended")) return "moot";
   const call = async <K extends "peerSettlementProposed" | "peerSettlementWithdrawn" | "peerSettlementAccepted" | "peerSettlementDeclined">(
     name: K,
     body: Parameters<typeof callPeer<K>>[5],

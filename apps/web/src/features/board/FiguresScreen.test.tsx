@@ -168,7 +168,7 @@ describe("the trade balance with linked associations", () => {
   it("lists an ended link still owing or owed, saying no payment crosses it any more", () => {
     render(wrap(<TradeView trade={[{ ...link, endedAt: "2026-03-10T10:00:00Z" }]} />));
     const b = screen.getByRole("region", { name: "Association B" });
-    expect(within(b).getByText("Payments across", { selector: "dt" }).nextElementSibling?.textContent).toBe("None: the link ended on 3/10/2026");
+    expect(within(b).getByText("Payments across", { selector: "dt" }).nextElementSibling?.textContent).toBe("None: the link ended on Mar 10, 2026");
     expect(within(b).getByText("What we owe them", { selector: "dt" }).nextElementSibling?.textContent).toBe("36.00 DL");
   });
 

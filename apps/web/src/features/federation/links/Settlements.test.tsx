@@ -202,4 +202,12 @@ describe("settling a link from its card", () => {
     await screen.findByRole("article", { name: "Gonette" });
     expect(screen.queryByRole("region", { name: "Settlement" })).toBeNull();
   });
+
+  it("an ended link still owing: its balance is settled from its card as an active link's", async () => {
+    const ended = { ...link, state: "ended" as const, ended: { at: "2026-07-01T10:00:00Z", by: "them" as const, told: true } };
+    renderScreen({ listFederationLinks: vi.fn().mockResolvedValue({ ...overviewWith([]), links: [ended] }) });
+    const card = await settlement();
+    within(card).getByText("We owe Gonette 10.00 DL (12.50 GON).");
+    within(card).getByRole("button", { name: "Settle" });
+  });
 });

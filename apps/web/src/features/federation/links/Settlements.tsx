@@ -38,7 +38,8 @@ export function Settlements({ link, name, settlements, balance, ours, theirs }: 
   const [settling, setSettling] = useState(false);
   const [accepting, setAccepting] = useState<FederationSettlement | null>(null);
   const [withdrawing, setWithdrawing] = useState<FederationSettlement | null>(null);
-  if (link.state !== "active") return null;
+  // An ended link's balance stays for the boards to settle: nothing else crosses it.
+  if (link.state !== "active" && link.state !== "ended") return null;
   const debt = balance ? debtOf(balanceCents(balance)) : null;
   const open = settlements.find((s) => s.state === "proposed" || s.state === "withdrawing");
   const past = settlements.filter((s) => s !== open);
