@@ -60,6 +60,35 @@ export async function incoming(tx: Queryable, linkId: string | bigint, paymentId
  * raised. A refusal is recorded too, so that the same payment asked again, or asked about, is
  * answered the same.
  */
+/**
+ * A payment new to this side, decided under its link's lock: made by `make` (given the payer's
+ * name, checked), or refused with the refusal recorded, nothing else of it kept. Nothing new
+ * crosses a link that ended, or that a newer link replaced.
+ */
+export async function decideIn<T>(
+  tx: Tx,
+  link: ActiveLink,
+  paymentId: string,
+  payerName: string | null,
+  make: (payerName: string) => Promise<T>,
+): Promise<T | Refusal> {
+  if (link.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
+  if (link.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+  await tx.query("SAVEPOINT payment_in");
+  try {
+    if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
+    return await make(payerName);
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    await tx.query("ROLLBACK TO SAVEPOINT payment_in");
+    await tx.query(
+      "INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal) VALUES ($1, $2, 'in', 'aborted', $3, '', $4)",
+      [paymentId, link.id, payerName, e.msg.id],
+    );
+    return e;
+  }
+}
+
 export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody): Promise<PeerPaid> {
   // The payer's name, shown to this side's member: by the rules of members' names here, or the payment is refused.
   const payerName = peerName(body.payer.name, PEER_MEMBER_NAME_MAX);
@@ -79,23 +108,7 @@ export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody)
           ...(seen.fulfillment ? { fulfillment: b64(seen.fulfillment) } : {}),
         };
       }
-      // Nothing new crosses a link that ended, or that a newer link replaced.
-      if (link.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
-      if (link.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-      await tx.query("SAVEPOINT payment_in");
-      try {
-        if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
-        return await makePaymentIn(tx, link, body, payerName);
-      } catch (e) {
-        if (!(e instanceof Refusal)) throw e;
-        await tx.query("ROLLBACK TO SAVEPOINT payment_in");
-        await tx.query(
-          `INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal)
-         VALUES ($1, $2, 'in', 'aborted', $3, '', $4)`,
-          [body.paymentId, link.id, payerName, e.msg.id],
-        );
-        return e;
-      }
+      return decideIn(tx, link, body.paymentId, payerName, (name) => makePaymentIn(tx, link, body, name));
     }),
   );
   if (outcome instanceof Refusal) throw outcome;

@@ -23,7 +23,7 @@ import { b64, fulfils } from "./conditions";
 import { callPeer, knownRefusal, peerBaseUrl } from "./peer-client";
 import type { PeerNet } from "./peer-net";
 import { creditKind, FIRST_CHECK_SECONDS, postpone, rateChanged, refusalOf, reread, retried, type PaymentRow } from "./payments";
-import { incoming, lockedLinkFor } from "./payments-in";
+import { decideIn, incoming, lockedLinkFor } from "./payments-in";
 import { activeLinkAt, checkedQuote, LINK_COLUMNS, usable, withinTrust, type ActiveLink } from "./quotes";
 import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
@@ -123,21 +123,7 @@ export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body:
           return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
         return seen;
       }
-      if (from.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
-      if (from.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-      await tx.query("SAVEPOINT forward_in");
-      try {
-        if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
-        return await hold(tx, from, body, payerName);
-      } catch (e) {
-        if (!(e instanceof Refusal)) throw e;
-        await tx.query("ROLLBACK TO SAVEPOINT forward_in");
-        await tx.query(
-          "INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal) VALUES ($1, $2, 'in', 'aborted', $3, '', $4)",
-          [body.paymentId, from.id, payerName, e.msg.id],
-        );
-        return e;
-      }
+      return decideIn(tx, from, body.paymentId, payerName, (name) => hold(tx, from, body, name));
     }),
   );
   if (outcome instanceof Refusal) throw outcome;
