@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createHash, randomBytes } from "node:crypto";
 import { formatCents, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger/ledger";
+import { tellEnding } from "../src/services/federation/doubt";
 import { recoverPayments } from "../src/services/federation/recovery";
 import { federationKey } from "../src/services/federation/server-key";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
@@ -289,5 +290,38 @@ describe("recovery at every hop", () => {
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ id: first.json.id, state: "committed" });
     await allAgree();
+  });
+});
+
+describe("a payment through B ended by A's owners while B still waits for C", () => {
+  it("B answers the ending pending and is told again until it knows: then C's word decides, and a conflict is recorded where C had paid", async () => {
+    loseCalls(c, "after", PAYMENTS, STATE);
+    const r = await pay("1.25", "0.80");
+    expect(r.json.state).toBe("pending");
+    wire.wrap = null;
+    // Held at A for eight days without an end: A's owners end it, Alice is refunded.
+    await a.db.query("UPDATE federation_payments SET created_at = now() - interval '8 days' WHERE public_id = $1", [r.json.id]);
+    const withB = (await links(a)).find((l) => l.peerUrl === b.url)!;
+    const before = await walletBalances(a.db, aliceWallet);
+    const ended = await a.owner.call("endFederationPayment", { params: { linkId: withB.id, paymentId: r.json.id } });
+    expect(ended.status, JSON.stringify(ended.json)).toBe(200);
+    expect(await walletBalances(a.db, aliceWallet)).toEqual({ main: formatCents(BigInt(before.main!.replace(".", "")) + 80n) });
+    // B still holds it (C's answers were lost): it answers pending, and A keeps telling it.
+    expect((await b.db.query("SELECT state FROM federation_payments WHERE public_id = $1 AND direction = 'in'", [r.json.id])).rows).toEqual([
+      { state: "held" },
+    ]);
+    const waiting = await a.db.query("SELECT attempts FROM federation_outbox WHERE kind = 'ending'");
+    expect(waiting.rows).toEqual([{ attempts: 1 }]);
+    // B's recovery learns from C that Carol was paid; told again, B answers committed: A records the conflict.
+    expect(await recoverNow(b)).toBe(1);
+    await a.db.query("UPDATE federation_outbox SET next_try_at = now()");
+    expect(await tellEnding(netOf(a), a.db, "due")).toBe(true);
+    expect((await a.db.query("SELECT end_outcome FROM federation_payments WHERE public_id = $1", [r.json.id])).rows).toEqual([{ end_outcome: "conflict" }]);
+    expect((await b.db.query("SELECT end_outcome FROM federation_payments WHERE public_id = $1 AND direction = 'in'", [r.json.id])).rows).toEqual([
+      { end_outcome: "conflict" },
+    ]);
+    // The conflict is the one case where A's clearing balance and B's record differ: by that payment, for the boards to settle.
+    expect((await heldOf(b, a)) - (await clearingWith(a, b))).toBe(80n);
+    for (const s of [a, b, c]) expect(await ledgerViolations(s.db)).toEqual([]);
   });
 });
