@@ -1,11 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { convertCents, formatCents, parseApiAmount } from "@mutua/domain";
-import { migrate } from "../../src/db/migrate";
-import { createPool, type Db } from "../../src/db/pool";
 import { ledgerViolations } from "../../src/services/ledger/ledger";
-import { openCustodialWallet } from "../../src/services/wallets/wallets";
-import { Api, createBackend, memberToken, seedMember, topUp, walletBalances } from "../helpers";
-import { CrashablePostgres, ServerProcess, waitFor } from "./processes";
+import { walletBalances } from "../helpers";
+import { clearingWith, heldOf, killAtRandom, linkSides, membersOf, payUntilKnown, startSide, withDb, type Cleanups, type Outcome } from "./federated-sides";
+import { waitFor } from "./processes";
 import { pause, seeded } from "./workload";
 
 /**
@@ -24,145 +22,50 @@ const seed = Number(process.env.LOAD_SEED ?? Math.floor(Math.random() * 2 ** 31)
 const KILLS = Number(process.env.FEDERATION_KILLS ?? 8);
 const PAYERS = 10;
 const PAYMENTS_EACH = 20;
-const cleanups: (() => Promise<unknown>)[] = [];
+const cleanups: Cleanups = [];
 
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
 });
 
-interface Side {
-  pg: CrashablePostgres;
-  server: ServerProcess;
-  /** A pool of the test's, for setting up and checking (not the server's). */
-  db: () => Db;
-}
-
-async function startSide(name: string, symbol: string): Promise<Side> {
-  const pg = await CrashablePostgres.start();
-  cleanups.push(() => pg.stop());
-  await migrate(pg.url);
-  const setup = createPool(pg.url, 3);
-  // Set up as `npm run setup` leaves it: the association and its currency.
-  await setup.query("INSERT INTO currencies (id, name, symbol) VALUES ('association', $1, $1)", [symbol]);
-  await setup.query("INSERT INTO association (name, currency_id) VALUES ($1, 'association')", [name]);
-  await setup.end();
-  // The two servers reach each other on the loopback, over plain HTTP: the operator's setting allows it.
-  const server = await ServerProcess.start(pg.url, (url) => ({ PUBLIC_URL: url, FEDERATION_ALLOW_LOOPBACK_HTTP: "true" }));
-  cleanups.push(() => server.stop());
-  // A fresh pool each time it is asked for: one made before a crash of the database holds dead connections.
-  return { pg, server, db: () => createPool(pg.url, 3) };
-}
-
-async function withDb<T>(side: Side, run: (db: Db) => Promise<T>): Promise<T> {
-  const db = side.db();
-  try {
-    return await run(db);
-  } finally {
-    await db.end();
-  }
-}
-
-/** What a payer's app saw of one payment in the end. */
-interface Outcome {
-  key: string;
-  amount: string;
-  payerAmount: string;
-  shop: string;
-  payer: string;
-  /**
-   * committed: acknowledged; refused: a 4xx; pending: the app was told the other side had not
-   * confirmed yet, and leaves it to the servers (the recovery must end it). The payment id when known.
-   */
-  end: "committed" | "refused" | "pending";
-  id?: string;
-  attempts: number;
-}
-
 describe(`payments across, kill -9 of either server or database (${KILLS} times, LOAD_SEED=${seed})`, () => {
   it.skipIf(process.env.TEST_PG_URL !== undefined)(
     "every acknowledged payment is on both sides once, every refused one on neither, none in doubt",
     async () => {
-      const [a, b] = await Promise.all([startSide("Association A", "AAA"), startSide("Association B", "BBB")]);
-
-      // The owners link the two associations; B holds up to 100,000 AAA of A's.
-      const owners = await Promise.all(
-        [a, b].map((s) =>
-          withDb(
-            s,
-            async (db) => new Api(s.server.baseUrl, await memberToken(db, (await seedMember(db, { firstName: "Owner", canManageAssociation: true })).id)),
-          ),
-        ),
+      const [a, b] = await Promise.all([startSide("A", "AAA", cleanups), startSide("B", "BBB", cleanups)]);
+      // The owners link the two associations: one BBB is 0.8 AAA; B holds up to 100,000 AAA of A's.
+      await linkSides(a, b);
+      const shops = (await membersOf(b, ["Shop0", "Shop1"])).map((s) => s.wallet);
+      const payers = await membersOf(
+        a,
+        Array.from({ length: PAYERS }, (_, i) => `Payer${i}`),
+        "500.00",
       );
-      const [ownerA, ownerB] = owners as [Api, Api];
-      const { code } = (await ownerA.call("createFederationInvitation")).json;
-      const termsB = { ourValue: "0.8", theirValue: "1", trustLimit: "100000.00", enabled: true };
-      expect((await ownerB.call("acceptFederationInvitation", { body: { code, terms: termsB } })).status).toBe(200);
-      const [link] = (await ownerA.call("listFederationLinks")).json.links;
-      const termsA = { ourValue: "1", theirValue: "0.8", trustLimit: "100000.00", enabled: true };
-      expect((await ownerA.call("confirmFederationLink", { params: { linkId: link!.id }, body: { terms: termsA } })).status).toBe(200);
-
-      const shops = await withDb(b, async (db) => {
-        const backend = await createBackend(db, { kind: "custodial", symbol: "BBB" });
-        return Promise.all([0, 1].map(async (i) => openCustodialWallet(db, backend, (await seedMember(db, { firstName: `Shop${i}` })).id)));
-      });
-      const payers = await withDb(a, async (db) => {
-        const backend = await createBackend(db, { kind: "custodial", symbol: "AAA" });
-        return Promise.all(
-          Array.from({ length: PAYERS }, async (_, i) => {
-            const m = await seedMember(db, { firstName: `Payer${i}` });
-            const wallet = await openCustodialWallet(db, backend, m.id);
-            await topUp(db, wallet, "500.00");
-            return { wallet, api: new Api(a.server.baseUrl, await memberToken(db, m.id)) };
-          }),
-        );
-      });
 
       const rng = seeded(seed);
       let keySeq = 0;
       const outcomes: Outcome[] = [];
       let running = true;
-
-      /** One payment, retried with its key until its end is known (a 200 committed, or a refusal). */
-      async function payOnce(payer: (typeof payers)[number], shop: string, amountCents: bigint): Promise<Outcome> {
-        const amount = formatCents(amountCents);
-        const payerAmount = formatCents(convertCents(amountCents, 8000n, 10000n));
-        const key = `fed-crash-${seed}-${++keySeq}`;
-        const body = { from: payer.wallet, server: b.server.baseUrl, walletId: shop, amount, payerAmount, key };
-        for (let attempts = 1; ; attempts++) {
-          const r = await payer.api.call("payAcross", { body }).catch(() => undefined);
-          const base = { key, amount, payerAmount, shop, payer: payer.wallet, attempts };
-          if (r && r.status === 200) return { ...base, end: r.json.state, id: r.json.id };
-          if (r && r.status >= 400 && r.status < 500 && r.status !== 429) return { ...base, end: "refused" };
-          // Cut, or 5xx: the app asks again a little later.
-          await pause(100 + Math.floor(rng() * 200));
-        }
-      }
-
       const load = Promise.all(
         payers.map(async (payer, i) => {
           const local = seeded(seed + i + 1);
           for (let n = 0; n < PAYMENTS_EACH; n++) {
             const shop = shops[Math.floor(local() * shops.length)]!;
-            outcomes.push(await payOnce(payer, shop, BigInt(100 + Math.floor(local() * 400))));
+            const amountCents = BigInt(100 + Math.floor(local() * 400));
+            const body = {
+              from: payer.wallet,
+              server: b.server.baseUrl,
+              walletId: shop,
+              amount: formatCents(amountCents),
+              payerAmount: formatCents(convertCents(amountCents, 8000n, 10000n)),
+              key: `fed-crash-${seed}-${++keySeq}`,
+            };
+            outcomes.push(await payUntilKnown(payer.api, body, rng));
             await pause(Math.floor(local() * 400));
           }
         }),
       ).finally(() => (running = false));
-
-      const victims = [
-        { what: "A's server", kill: () => a.server.kill9().then(() => a.server.restart()) },
-        { what: "B's server", kill: () => b.server.kill9().then(() => b.server.restart()) },
-        { what: "A's database", kill: () => a.pg.crashAndRestart() },
-        { what: "B's database", kill: () => b.pg.crashAndRestart() },
-      ];
-      const killed: string[] = [];
-      await pause(500); // the payments get going before the first kill
-      for (let k = 0; k < KILLS && running; k++) {
-        const victim = victims[Math.floor(rng() * victims.length)]!;
-        await victim.kill();
-        killed.push(victim.what);
-        await pause(300 + Math.floor(rng() * 1200)); // the next kill lands at a seeded random moment
-      }
+      const killed = await killAtRandom([a, b], KILLS, rng, () => running);
       await load;
       const upAt = Date.now();
 
@@ -190,15 +93,7 @@ describe(`payments across, kill -9 of either server or database (${KILLS} times,
           )
         ).rows;
         const balances = await Promise.all(payers.map(async (p) => (await walletBalances(db, p.wallet)).main));
-        const clearing = BigInt(
-          (
-            await db.query<{ t: string }>(
-              "SELECT coalesce(sum(a.balance), 0)::text AS t FROM accounts a JOIN wallets w ON w.id = a.wallet_id WHERE w.role = 'clearing'",
-            )
-          ).rows[0]!.t,
-        );
-        const held = (await db.query<{ held_cents: bigint }>("SELECT held_cents FROM federation_links")).rows[0]!.held_cents;
-        return { rows, balances, clearing, held };
+        return { rows, balances, clearing: await clearingWith(db, b.server.baseUrl), held: await heldOf(db, b.server.baseUrl) };
       });
       const inB = await withDb(b, async (db) => {
         expect(await ledgerViolations(db)).toEqual([]);
@@ -213,15 +108,7 @@ describe(`payments across, kill -9 of either server or database (${KILLS} times,
           )
         ).rows;
         const shopsHold = await Promise.all(shops.map(async (s) => (await walletBalances(db, s)).main));
-        const clearing = BigInt(
-          (
-            await db.query<{ t: string }>(
-              "SELECT coalesce(sum(a.balance), 0)::text AS t FROM accounts a JOIN wallets w ON w.id = a.wallet_id WHERE w.role = 'clearing'",
-            )
-          ).rows[0]!.t,
-        );
-        const held = (await db.query<{ held_cents: bigint }>("SELECT held_cents FROM federation_links")).rows[0]!.held_cents;
-        return { rows, credits, shopsHold, clearing, held };
+        return { rows, credits, shopsHold, clearing: await clearingWith(db, a.server.baseUrl), held: await heldOf(db, a.server.baseUrl) };
       });
 
       const byKey = new Map(outA.rows.map((r) => [r.idempotency_key, r]));
