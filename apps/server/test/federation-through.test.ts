@@ -255,7 +255,8 @@ describe("recovery at every hop", () => {
     });
     expect(await recoverNow(a)).toBe(1);
     expect((await a.db.query("SELECT state FROM federation_payments WHERE public_id = $1", [r.json.id])).rows[0]).toEqual({ state: "prepared" });
-    expect(await recoverNow(b)).toBe(1);
+    // Asked by A, B's recovery asks C at its next look, not at the payment's next turn.
+    expect(await recoverPayments(netOf(b), b.db)).toBe(1);
     expect(await recoverNow(a)).toBe(1);
     expect((await a.db.query("SELECT state FROM federation_payments WHERE public_id = $1", [r.json.id])).rows[0]).toEqual({ state: "committed" });
     await allAgree();

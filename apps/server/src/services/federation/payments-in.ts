@@ -195,7 +195,11 @@ export async function paymentStateForPeer(db: Db, signer: Signer, body: { paymen
     const seen = await incoming(tx, link.id, body.paymentId);
     if (seen) {
       // Held by this side, which forwards it and waits for the next one's word (through.ts).
-      if (seen.state === "held") return { state: "pending", reason: null };
+      if (seen.state === "held") {
+        // Asked about it: this side's recovery asks the next hop now rather than at its next turn.
+        await tx.query("UPDATE federation_payments SET next_check_at = LEAST(next_check_at, now()) WHERE forward_of = $1 AND state = 'prepared'", [seen.id]);
+        return { state: "pending", reason: null };
+      }
       if (seen.state !== "committed") return { state: "aborted", reason: seen.refusal };
       return { state: "committed", reason: null, ...(seen.fulfillment ? { fulfillment: b64(seen.fulfillment) } : {}) };
     }
