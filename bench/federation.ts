@@ -8,9 +8,11 @@
  * hops: A's member pays a member of C through B, which forwards for A) adds B's hold and its
  * exchanges with C; its ratio is to the one-hop payment of the same run.
  *
- *   npm run bench:federation -- [seconds per cell = 5]
+ *   npm run bench:federation -- [seconds per cell = 5] [cells, e.g. "across the link:10;two hops, through B:10"]
  *
  * Runs on an embedded PostgreSQL in a temp dir: three databases in it, three servers in this process.
+ * BENCH_PROFILE=1 also prints where the time goes (bench/federation-profile.ts); with only the
+ * cells named, the profile is theirs.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -20,6 +22,7 @@ import path from "node:path";
 import pg from "pg";
 import { buildPath, routes } from "@mutua/domain";
 import { buildApp } from "../apps/server/src/app";
+import { startProfile } from "./federation-profile";
 import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
 import { createPool, type Db } from "../apps/server/src/db/pool";
@@ -35,6 +38,7 @@ if (!(seconds > 0)) {
   process.exit(2);
 }
 const CLIENTS = [1, 10];
+const ONLY = process.argv[3]?.split(";") ?? null;
 const POOL = 10;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -46,9 +50,11 @@ interface Cell {
   p50: number;
   p99: number;
   errors: number;
+  count: number;
 }
 
 async function measure(mode: string, clients: number, op: (client: number) => Promise<void>): Promise<Cell> {
+  if (ONLY && !ONLY.includes(`${mode}:${clients}`)) return { mode, clients, perSecond: NaN, p50: NaN, p99: NaN, errors: 0, count: 0 };
   const latencies: number[] = [];
   let errors = 0;
   const t0 = performance.now();
@@ -68,7 +74,7 @@ async function measure(mode: string, clients: number, op: (client: number) => Pr
   );
   const elapsed = (performance.now() - t0) / 1000;
   const sorted = latencies.sort((a, b) => a - b);
-  return { mode, clients, perSecond: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
+  return { mode, clients, perSecond: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors, count: latencies.length };
 }
 
 interface Server {
@@ -180,7 +186,10 @@ async function clearingAndHeld(x: Server, y: Server): Promise<{ clearing: string
   return { clearing: rows[0]!.t ?? "0", held: held[0]!.h };
 }
 
-const ratioTo = (c: Cell, cells: Cell[], mode: string) => (c.perSecond / cells.find((x) => x.mode === mode && x.clients === c.clients)!.perSecond).toFixed(2);
+const ratioTo = (c: Cell, cells: Cell[], mode: string) => {
+  const to = cells.find((x) => x.mode === mode && x.clients === c.clients);
+  return to ? (c.perSecond / to.perSecond).toFixed(2) : "";
+};
 
 function print(cells: Cell[]) {
   console.log("| payment | clients | per second | p50 ms | p99 ms | errors | per second, across ÷ local (own payee) | per second, two hops ÷ one |");
@@ -241,6 +250,7 @@ async function main() {
     let seq = 0;
     const key = () => `bench-${process.pid}-${++seq}`;
     const cells: Cell[] = [];
+    const profile = process.env.BENCH_PROFILE ? await startProfile(pgs.adminUrl) : null;
     for (const n of CLIENTS) {
       cells.push(
         await measure(LOCAL, n, async (i) => {
@@ -284,7 +294,8 @@ async function main() {
       );
     }
     console.log(`\nPayments across a link and through B, three local servers on one embedded PostgreSQL (three databases), ${seconds} s per cell:\n`);
-    print(cells);
+    print(cells.filter((c) => !Number.isNaN(c.perSecond)));
+    await profile?.stop(cells.reduce((t, c) => t + (Number.isNaN(c.perSecond) ? 0 : c.count), 0));
     console.log("");
     for (const [x, y, names] of [
       [a, b, "A's clearing balance with B"],
