@@ -373,20 +373,26 @@ export const reread = async (db: Queryable, row: PaymentRow) =>
  * whoever gets there first: the row is locked and must still be prepared.
  */
 async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", reason: string | null, f: Buffer | null): Promise<PaymentRow> {
+  if (state === "committed") {
+    // One statement, so one round trip and the link's row locked only for it and its commit: the
+    // payment's row first, then the link's, as the transaction below takes them.
+    const { rows } = await retried(() =>
+      db.query<PaymentRow>(
+        `WITH made AS (
+           UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now()
+            WHERE id = $1 AND state = 'prepared' RETURNING *
+         ), lowered AS (UPDATE federation_links l SET held_cents = l.held_cents - made.peer_amount_cents FROM made WHERE l.id = made.link_id)
+         SELECT * FROM made`,
+        [row.id, f],
+      ),
+    );
+    return rows[0] ?? reread(db, row);
+  }
   return retried(() =>
     inTransaction(db, async (tx) => {
       const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 AND state = 'prepared' FOR UPDATE", [row.id]);
       const current = rows[0];
       if (!current) return reread(tx, row);
-      if (state === "committed") {
-        await tx.query("UPDATE federation_links SET held_cents = held_cents - $2 WHERE id = $1", [current.link_id, current.peer_amount_cents]);
-        return (
-          await tx.query<PaymentRow>(
-            "UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now() WHERE id = $1 RETURNING *",
-            [current.id, f],
-          )
-        ).rows[0]!;
-      }
       const back = await returnHold(tx, current);
       return (
         await tx.query<PaymentRow>(

@@ -47,10 +47,12 @@ export interface ActiveLink {
   trust_limit_cents: string;
   held_cents: string;
   state: "active" | "replaced" | "ended";
+  /** This side forwards the payments arriving over this link to its other links (forwarding.ts). */
+  forward: boolean;
 }
 
 export const LINK_COLUMNS = `id, public_id, peer_url, peer_name, peer_currency_symbol, peer_key, our_value_e4, their_value_e4, enabled,
-  peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents, state`;
+  peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents, state, forward`;
 
 /**
  * Why there is no active link to pay across where one was looked for (`column` = `value`): ended
@@ -99,20 +101,37 @@ export function withinTrust(link: ActiveLink, peerCents: bigint): void {
   if (BigInt(link.held_cents) + peerCents > BigInt(link.trust_limit_cents)) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationTrustLimit });
 }
 
-/** A member's wallet that may be paid: known, a member's, active and not frozen. */
-export async function payeeOf(db: Queryable, walletId: string): Promise<{ name: string; symbol: string; backend_id: string }> {
-  const { rows } = await db.query<{ role: string; status: string; frozen_reason: string | null; name: string | null; symbol: string; backend_id: string }>(
-    `SELECT w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
+/** What a payment in must know of the wallet it pays. */
+export interface PayeeRow {
+  id: string;
+  role: string;
+  status: string;
+  frozen_reason: string | null;
+  name: string | null;
+  symbol: string;
+  backend_id: string;
+}
+
+/** The wallets `walletIds`, as `payable` judges them, by id (an unknown one is absent). */
+export async function payeeRows(db: Queryable, walletIds: string[]): Promise<Map<string, PayeeRow>> {
+  const { rows } = await db.query<PayeeRow>(
+    `SELECT w.id, w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
        LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
-      WHERE w.id = $1`,
-    [walletId],
+      WHERE w.id = ANY($1)`,
+    [walletIds],
   );
-  const w = rows[0];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A member's wallet that may be paid: known, a member's, active and not frozen. */
+export function payable(w: PayeeRow | undefined): { name: string; symbol: string; backend_id: string } {
   if (!w || w.role !== "member" || w.status === "discarded" || w.name === null) throw new Refusal(ErrorCode.notFound, { id: SM.federationPayeeUnknown });
   if (w.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
   if (w.frozen_reason !== null) throw new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
   return { name: w.name, symbol: w.symbol, backend_id: w.backend_id };
 }
+
+export const payeeOf = async (db: Queryable, walletId: string) => payable((await payeeRows(db, [walletId])).get(walletId));
 
 /**
  * The other side's quote as this side's member reads it: the payee's name checked as members'
