@@ -51,12 +51,48 @@ interface Cell {
   p99: number;
   errors: number;
   count: number;
+  /** CPU time per payment, in ms: this process's (the three servers and the clients), and PostgreSQL's. */
+  nodeCpu: number;
+  pgCpu: number;
+}
+
+/**
+ * CPU seconds PostgreSQL has used: its postmaster's and its live backends', and those of the
+ * backends that ended (counted in the postmaster's children's time once reaped). From /proc, so
+ * on Linux only (NaN elsewhere). The machine's other work does not count in it, as it does in a
+ * rate: on shared cores, the cost of a payment is the steadier figure.
+ */
+let postmasterPid = 0;
+function pgCpuSeconds(): number {
+  const tick = 100; // USER_HZ on Linux
+  try {
+    let total = 0;
+    for (const pid of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // Fields from the state on (field 3): ppid is 4, utime 14, stime 15, cutime 16, cstime 17.
+      const [ppid, utime, stime, cutime, cstime] = [f[1], f[11], f[12], f[13], f[14]].map(Number) as [number, number, number, number, number];
+      if (Number(pid) === postmasterPid) total += utime + stime + cutime + cstime;
+      else if (ppid === postmasterPid) total += utime + stime;
+    }
+    return total / tick;
+  } catch {
+    return NaN;
+  }
 }
 
 async function measure(mode: string, clients: number, op: (client: number) => Promise<void>): Promise<Cell> {
-  if (ONLY && !ONLY.includes(`${mode}:${clients}`)) return { mode, clients, perSecond: NaN, p50: NaN, p99: NaN, errors: 0, count: 0 };
+  if (ONLY && !ONLY.includes(`${mode}:${clients}`)) return { mode, clients, perSecond: NaN, p50: NaN, p99: NaN, errors: 0, count: 0, nodeCpu: NaN, pgCpu: NaN };
   const latencies: number[] = [];
   let errors = 0;
+  const cpu0 = process.cpuUsage();
+  const pg0 = pgCpuSeconds();
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
   await Promise.all(
@@ -73,8 +109,21 @@ async function measure(mode: string, clients: number, op: (client: number) => Pr
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const pgCpu = pgCpuSeconds() - pg0;
   const sorted = latencies.sort((a, b) => a - b);
-  return { mode, clients, perSecond: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors, count: latencies.length };
+  const n = latencies.length;
+  return {
+    mode,
+    clients,
+    perSecond: n / elapsed,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors,
+    count: n,
+    nodeCpu: (cpu.user + cpu.system) / 1000 / n,
+    pgCpu: (pgCpu * 1000) / n,
+  };
 }
 
 interface Server {
@@ -192,12 +241,17 @@ const ratioTo = (c: Cell, cells: Cell[], mode: string) => {
 };
 
 function print(cells: Cell[]) {
-  console.log("| payment | clients | per second | p50 ms | p99 ms | errors | per second, across ÷ local (own payee) | per second, two hops ÷ one |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log(
+    "| payment | clients | per second | p50 ms | p99 ms | errors | per second, across ÷ local (own payee) | per second, two hops ÷ one | CPU ms per payment: node / PostgreSQL |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const c of cells) {
     const across = c.mode === ACROSS ? ratioTo(c, cells, LOCAL) : "";
     const twoHops = c.mode === THROUGH ? ratioTo(c, cells, ACROSS) : "";
-    console.log(`| ${c.mode} | ${c.clients} | ${c.perSecond.toFixed(0)} | ${c.p50.toFixed(1)} | ${c.p99.toFixed(1)} | ${c.errors} | ${across} | ${twoHops} |`);
+    const cpu = `${c.nodeCpu.toFixed(1)} / ${c.pgCpu.toFixed(1)}`;
+    console.log(
+      `| ${c.mode} | ${c.clients} | ${c.perSecond.toFixed(0)} | ${c.p50.toFixed(1)} | ${c.p99.toFixed(1)} | ${c.errors} | ${across} | ${twoHops} | ${cpu} |`,
+    );
   }
 }
 
@@ -208,6 +262,7 @@ const THROUGH = "two hops, through B";
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-bench-federation-"));
   const pgs = await startEmbeddedPostgres(dir, { log: () => {} });
+  postmasterPid = pgs.pid;
   const started: Server[] = [];
   try {
     const owned = async (name: string, symbol: string) => {

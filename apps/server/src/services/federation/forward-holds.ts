@@ -9,8 +9,8 @@ import { Refusal } from "../platform/errors";
 import { ensureClearingWallet, type BackendRow } from "../wallets/wallets";
 import { peerBaseUrl } from "./peer-client";
 import { creditKind, FIRST_CHECK_SECONDS, rateChanged, refusalOf, retried, type PaymentRow } from "./payments";
-import { incoming, lockedLinkFor } from "./payments-in";
-import { activeLinkAt, LINK_COLUMNS, usable, withinTrust, type ActiveLink } from "./quotes";
+import { incoming, lockedForBatch, lockedLinkFor } from "./payments-in";
+import { activeLinkAt, usable, withinTrust, type ActiveLink } from "./quotes";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -113,19 +113,16 @@ async function byLink(db: Db, items: Forward[]): Promise<Outcome[]> {
     const key = items[indexes[0]!]!.signer.publicKey;
     const bodies = indexes.map((i) => items[i]!.body);
     const answers = await inTransaction(db, async (tx): Promise<Outcome[]> => {
-      const { rows } = await tx.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active' FOR UPDATE`, [key]);
-      if (!rows[0]) return bodies.map(() => ALONE);
-      // Read once the lock is held, so that the rows of the batch before this one are seen.
-      const { rows: seen } = await tx.query<{ public_id: string }>(
-        `SELECT fp.public_id FROM federation_links l JOIN federation_payments fp ON fp.link_id = l.id
-          WHERE l.peer_key = $1 AND fp.direction = 'in' AND fp.public_id = ANY($2)`,
-        [key, bodies.map((b) => b.paymentId)],
+      const { link, known } = await lockedForBatch(
+        tx,
+        key,
+        bodies.map((b) => b.paymentId),
       );
-      const known = new Set(seen.map((r) => r.public_id));
+      if (!link) return bodies.map(() => ALONE);
       const fresh = bodies.map((b) => (known.has(b.paymentId) ? false : (known.add(b.paymentId), true)));
       const held = await holdOnLink(
         tx,
-        rows[0],
+        link,
         bodies.filter((_, i) => fresh[i]),
       );
       return fresh.map((f): Outcome => (f ? held.shift()! : ALONE));

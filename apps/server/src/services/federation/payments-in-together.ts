@@ -6,8 +6,8 @@ import { Refusal } from "../platform/errors";
 import { ensureClearingWallet, getBackend, type BackendRow } from "../wallets/wallets";
 import { b64, conditionOf, fulfiller } from "./conditions";
 import { creditKind } from "./payments";
-import { checkedPaymentIn, paymentInAlone, type CheckedPaymentIn, type PeerPaid, type PeerPayBody } from "./payments-in";
-import { LINK_COLUMNS, payeeRows, type ActiveLink } from "./quotes";
+import { checkedPaymentIn, lockedForBatch, paymentInAlone, type CheckedPaymentIn, type PeerPaid, type PeerPayBody } from "./payments-in";
+import { payeeRows, type ActiveLink } from "./quotes";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -79,16 +79,12 @@ type Step = { ok: CheckedPaymentIn } | { refused: Refusal; trust: boolean } | ty
 async function onLink(db: Db, items: PaymentIn[]): Promise<Outcome[]> {
   const key = items[0]!.signer.publicKey;
   return inTransaction(db, async (tx) => {
-    const { rows } = await tx.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active' FOR UPDATE`, [key]);
-    const link = rows[0];
-    if (!link) return items.map(() => ALONE);
-    // Read once the lock is held, so that the rows of the batch before this one are seen.
-    const { rows: seen } = await tx.query<{ public_id: string }>(
-      `SELECT fp.public_id FROM federation_links l JOIN federation_payments fp ON fp.link_id = l.id
-        WHERE l.peer_key = $1 AND fp.direction = 'in' AND fp.public_id = ANY($2)`,
-      [key, items.map((i) => i.body.paymentId)],
+    const { link, known } = await lockedForBatch(
+      tx,
+      key,
+      items.map((i) => i.body.paymentId),
     );
-    const known = new Set(seen.map((r) => r.public_id));
+    if (!link) return items.map(() => ALONE);
     const payees = await payeeRows(tx, [...new Set(items.map((i) => i.body.walletId))]);
     const fulfil = items.some((i) => i.body.condition !== undefined) ? await fulfiller(tx) : null;
     let held = BigInt(link.held_cents);
@@ -225,8 +221,9 @@ const refusedRow = (body: PeerPayBody, r: Refusal): Row => ({
 async function record(tx: Tx, link: ActiveLink, raised: bigint, rows: Row[]): Promise<void> {
   if (rows.length === 0) return;
   const col = <T>(f: (r: Row) => T) => rows.map(f);
-  await tx.query(
-    `WITH raised AS (UPDATE federation_links SET held_cents = held_cents + $2, updated_at = updated_at WHERE id = $1 AND $2 <> 0)
+  await tx.query({
+    name: "federation-payments-in",
+    text: `WITH raised AS (UPDATE federation_links SET held_cents = held_cents + $2, updated_at = updated_at WHERE id = $1 AND $2 <> 0)
      INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_member_name, amount_cents, peer_amount_cents,
        our_value_e4, their_value_e4, memo, movement_id, condition, fulfillment, payer_association, refusal)
      SELECT r.public_id, $1, 'in', r.state, r.wallet_id, r.name, r.amount, r.payer_amount,
@@ -235,7 +232,7 @@ async function record(tx: Tx, link: ActiveLink, raised: bigint, rows: Row[]): Pr
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[], $11::text[], $12::bigint[], $13::bytea[],
                    $14::bytea[], $15::text[], $16::text[])
             AS r(public_id, state, wallet_id, name, amount, payer_amount, memo, movement_id, condition, fulfillment, association, refusal)`,
-    [
+    values: [
       link.id,
       raised,
       link.our_value_e4,
@@ -253,5 +250,5 @@ async function record(tx: Tx, link: ActiveLink, raised: bigint, rows: Row[]): Pr
       col((r) => r.association),
       col((r) => r.refusal),
     ],
-  );
+  });
 }

@@ -34,15 +34,38 @@ type PeerPaymentState = z.output<typeof schemas.peerPaymentState.response>;
  * made on the new one.
  */
 export async function lockedLinkFor(tx: Tx, signer: Signer, paymentId: string): Promise<ActiveLink> {
-  const { rows } = await tx.query<ActiveLink>(
-    `SELECT ${LINK_COLUMNS} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended', 'replaced')
+  const { rows } = await tx.query<ActiveLink>({
+    name: "federation-link-locked-for",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended', 'replaced')
       ORDER BY EXISTS (SELECT 1 FROM federation_payments fp WHERE fp.link_id = l.id AND fp.direction = 'in' AND fp.public_id = $2) DESC,
                state = 'active' DESC, id DESC
       LIMIT 1 FOR UPDATE`,
-    [signer.publicKey, paymentId],
-  );
+    values: [signer.publicKey, paymentId],
+  });
   if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
   return rows[0];
+}
+
+/**
+ * For a batch of payments arriving over the link of `key` (payments-in-together.ts,
+ * forward-holds.ts): its active link, locked, or none; and which of `paymentIds` this side has a
+ * row for in from any link of that key, read once the lock is held, so that the rows of the batch
+ * before are seen.
+ */
+export async function lockedForBatch(tx: Tx, key: Buffer, paymentIds: string[]): Promise<{ link: ActiveLink | null; known: Set<string> }> {
+  const { rows } = await tx.query<ActiveLink>({
+    name: "federation-link-lock-of-key",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active' FOR UPDATE`,
+    values: [key],
+  });
+  if (!rows[0]) return { link: null, known: new Set() };
+  const { rows: seen } = await tx.query<{ public_id: string }>({
+    name: "federation-payments-seen",
+    text: `SELECT fp.public_id FROM federation_links l JOIN federation_payments fp ON fp.link_id = l.id
+            WHERE l.peer_key = $1 AND fp.direction = 'in' AND fp.public_id = ANY($2)`,
+    values: [key, paymentIds],
+  });
+  return { link: rows[0], known: new Set(seen.map((r) => r.public_id)) };
 }
 
 export async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {

@@ -134,12 +134,13 @@ export async function rememberNonce(db: Queryable, keyId: string, nonce: string)
  * nonce was seen before. One statement, so one round trip and one commit for every peer request.
  */
 export async function rememberLinkedNonce(db: Queryable, signer: Signer): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `WITH expired AS (DELETE FROM federation_nonces WHERE seen_at < now() - make_interval(secs => $1))
+  const { rowCount } = await db.query({
+    name: "federation-nonce",
+    text: `WITH expired AS (DELETE FROM federation_nonces WHERE seen_at < now() - make_interval(secs => $1))
      INSERT INTO federation_nonces (key_id, nonce) SELECT $2, $3 WHERE EXISTS (SELECT 1 FROM federation_links WHERE peer_key = $4)
      ON CONFLICT DO NOTHING`,
-    [2 * (SIGNATURE_MAX_AGE + CLOCK_TOLERANCE), signer.keyId, signer.nonce, signer.publicKey],
-  );
+    values: [2 * (SIGNATURE_MAX_AGE + CLOCK_TOLERANCE), signer.keyId, signer.nonce, signer.publicKey],
+  });
   return rowCount === 1;
 }
 

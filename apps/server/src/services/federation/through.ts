@@ -95,7 +95,11 @@ export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body:
  */
 export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: "pay" | "ask"): Promise<PaymentRow> {
   if (row.state !== "prepared") return row;
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [row.link_id]);
+  const { rows } = await db.query<ActiveLink>({
+    name: "federation-link-by-id",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`,
+    values: [row.link_id],
+  });
   const to = rows[0]!;
   const key = await signingKeyFor(db, to.peer_key);
   const keyId = to.peer_key.toString("base64url");
