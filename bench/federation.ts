@@ -1,14 +1,18 @@
 /**
- * Payments across a link between two local servers (each with its own database), per second and
+ * Payments across a link between local servers (each with its own database), per second and
  * their latency (p50, p99), beside local payments made in the same run on the payer's server, with
- * 1 and 10 clients. A payment across is three signed exchanges between the servers (a quote, the
+ * 1 and 10 clients. A payment across is two signed exchanges between the servers (a quote, the
  * payment, none other when all goes well) and a transaction on each side, each payment locking
  * its side's clearing wallet: the local "one shop" cell (every client paying the same wallet) is
- * the local payment that contends as much.
+ * the local payment that contends as much. A payment through an association both trust (two
+ * hops: A's member pays a member of C through B, which forwards for A) adds B's hold and its
+ * exchanges with C; its ratio is to the one-hop payment of the same run.
  *
- *   npm run bench:federation -- [seconds per cell = 5]
+ *   npm run bench:federation -- [seconds per cell = 5] [cells, e.g. "across the link:10;two hops, through B:10"]
  *
- * Runs on an embedded PostgreSQL in a temp dir: two databases in it, two servers in this process.
+ * Runs on an embedded PostgreSQL in a temp dir: three databases in it, three servers in this process.
+ * BENCH_PROFILE=1 also prints where the time goes (bench/federation-profile.ts); with only the
+ * cells named, the profile is theirs.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -18,6 +22,7 @@ import path from "node:path";
 import pg from "pg";
 import { buildPath, routes } from "@mutua/domain";
 import { buildApp } from "../apps/server/src/app";
+import { startProfile } from "./federation-profile";
 import { startEmbeddedPostgres } from "../apps/server/src/db/embedded";
 import { migrate } from "../apps/server/src/db/migrate";
 import { createPool, type Db } from "../apps/server/src/db/pool";
@@ -33,6 +38,7 @@ if (!(seconds > 0)) {
   process.exit(2);
 }
 const CLIENTS = [1, 10];
+const ONLY = process.argv[3]?.split(";") ?? null;
 const POOL = 10;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -44,11 +50,49 @@ interface Cell {
   p50: number;
   p99: number;
   errors: number;
+  count: number;
+  /** CPU time per payment, in ms: this process's (the three servers and the clients), and PostgreSQL's. */
+  nodeCpu: number;
+  pgCpu: number;
+}
+
+/**
+ * CPU seconds PostgreSQL has used: its postmaster's and its live backends', and those of the
+ * backends that ended (counted in the postmaster's children's time once reaped). From /proc, so
+ * on Linux only (NaN elsewhere). The machine's other work does not count in it, as it does in a
+ * rate: on shared cores, the cost of a payment is the steadier figure.
+ */
+let postmasterPid = 0;
+function pgCpuSeconds(): number {
+  const tick = 100; // USER_HZ on Linux
+  try {
+    let total = 0;
+    for (const pid of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // Fields from the state on (field 3): ppid is 4, utime 14, stime 15, cutime 16, cstime 17.
+      const [ppid, utime, stime, cutime, cstime] = [f[1], f[11], f[12], f[13], f[14]].map(Number) as [number, number, number, number, number];
+      if (Number(pid) === postmasterPid) total += utime + stime + cutime + cstime;
+      else if (ppid === postmasterPid) total += utime + stime;
+    }
+    return total / tick;
+  } catch {
+    return NaN;
+  }
 }
 
 async function measure(mode: string, clients: number, op: (client: number) => Promise<void>): Promise<Cell> {
+  if (ONLY && !ONLY.includes(`${mode}:${clients}`)) return { mode, clients, perSecond: NaN, p50: NaN, p99: NaN, errors: 0, count: 0, nodeCpu: NaN, pgCpu: NaN };
   const latencies: number[] = [];
   let errors = 0;
+  const cpu0 = process.cpuUsage();
+  const pg0 = pgCpuSeconds();
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
   await Promise.all(
@@ -65,8 +109,21 @@ async function measure(mode: string, clients: number, op: (client: number) => Pr
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const pgCpu = pgCpuSeconds() - pg0;
   const sorted = latencies.sort((a, b) => a - b);
-  return { mode, clients, perSecond: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
+  const n = latencies.length;
+  return {
+    mode,
+    clients,
+    perSecond: n / elapsed,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors,
+    count: n,
+    nodeCpu: (cpu.user + cpu.system) / 1000 / n,
+    pgCpu: (pgCpu * 1000) / n,
+  };
 }
 
 interface Server {
@@ -149,70 +206,126 @@ async function fund(db: Db, backend: BackendRow, wallet: string) {
   });
 }
 
+type Owned = Server & { owner: { token: string } };
+
+/** Links `x` and `y` (x invites, y accepts, x confirms): `y` holds up to `limit` of x's currency, `x` of y's; one of y's is worth `rate` of x's. */
+async function link(x: Owned, y: Owned, rate: string, limit: string) {
+  const { code } = await call(x.url, x.owner.token, "createFederationInvitation");
+  await call(y.url, y.owner.token, "acceptFederationInvitation", { code, terms: { ourValue: rate, theirValue: "1", trustLimit: limit, enabled: true } });
+  const atX = (await call(x.url, x.owner.token, "listFederationLinks")).links!.find((l) => (l as { state?: string }).state === "accepted")!;
+  await call(
+    x.url,
+    x.owner.token,
+    "confirmFederationLink",
+    { terms: { ourValue: "1", theirValue: rate, trustLimit: limit, enabled: true } },
+    { linkId: atX.id },
+  );
+}
+
+/** What `x`'s clearing wallets for its link with `y` hold (cents), and what `y` records it holds of x's currency. */
+async function clearingAndHeld(x: Server, y: Server): Promise<{ clearing: string; held: string }> {
+  const { rows } = await x.db.query<{ t: string | null }>(
+    `SELECT sum(a.balance)::text AS t FROM accounts a JOIN wallets w ON w.id = a.wallet_id JOIN federation_links l ON l.id = w.federation_link_id
+      WHERE w.role = 'clearing' AND l.peer_url = $1`,
+    [y.url],
+  );
+  const { rows: held } = await y.db.query<{ h: string }>("SELECT held_cents::text AS h FROM federation_links WHERE peer_url = $1 AND state = 'active'", [
+    x.url,
+  ]);
+  return { clearing: rows[0]!.t ?? "0", held: held[0]!.h };
+}
+
+const ratioTo = (c: Cell, cells: Cell[], mode: string) => {
+  const to = cells.find((x) => x.mode === mode && x.clients === c.clients);
+  return to ? (c.perSecond / to.perSecond).toFixed(2) : "";
+};
+
 function print(cells: Cell[]) {
-  console.log("| payment | clients | per second | p50 ms | p99 ms | errors | per second, across ÷ local (own payee) |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log(
+    "| payment | clients | per second | p50 ms | p99 ms | errors | per second, across ÷ local (own payee) | per second, two hops ÷ one | CPU ms per payment: node / PostgreSQL |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const c of cells) {
-    const local = cells.find((x) => x.mode === "local, own payee" && x.clients === c.clients)!;
-    const ratio = c.mode === "across the link" ? (c.perSecond / local.perSecond).toFixed(2) : "";
-    console.log(`| ${c.mode} | ${c.clients} | ${c.perSecond.toFixed(0)} | ${c.p50.toFixed(1)} | ${c.p99.toFixed(1)} | ${c.errors} | ${ratio} |`);
+    const across = c.mode === ACROSS ? ratioTo(c, cells, LOCAL) : "";
+    const twoHops = c.mode === THROUGH ? ratioTo(c, cells, ACROSS) : "";
+    const cpu = `${c.nodeCpu.toFixed(1)} / ${c.pgCpu.toFixed(1)}`;
+    console.log(
+      `| ${c.mode} | ${c.clients} | ${c.perSecond.toFixed(0)} | ${c.p50.toFixed(1)} | ${c.p99.toFixed(1)} | ${c.errors} | ${across} | ${twoHops} | ${cpu} |`,
+    );
   }
 }
+
+const LOCAL = "local, own payee";
+const ACROSS = "across the link";
+const THROUGH = "two hops, through B";
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-bench-federation-"));
   const pgs = await startEmbeddedPostgres(dir, { log: () => {} });
-  const a = await association(pgs.adminUrl, "fed_a", "AAA");
-  const b = await association(pgs.adminUrl, "fed_b", "BBB");
+  postmasterPid = pgs.pid;
+  const started: Server[] = [];
   try {
-    // The owners link A and B: B holds up to a billion of A's currency, so the limit is never what stops it.
-    const [ownerA, ownerB] = [await member(a.db, "OwnerA", true), await member(b.db, "OwnerB", true)];
+    const owned = async (name: string, symbol: string) => {
+      const s = await association(pgs.adminUrl, name, symbol);
+      started.push(s);
+      return { ...s, owner: await member(s.db, `Owner${symbol}`, true) };
+    };
+    const a = await owned("fed_a", "AAA");
+    const b = await owned("fed_b", "BBB");
+    const c = await owned("fed_c", "CCC");
+    // A and B linked, B and C linked (not A and C): each holds up to a billion of the other's
+    // currency, so the limit is never what stops it. One of B's is 0.8 of A's, one of C's 1.25 of B's.
     const limit = "1000000000.00";
-    const { code } = await call(a.url, ownerA.token, "createFederationInvitation");
-    await call(b.url, ownerB.token, "acceptFederationInvitation", { code, terms: { ourValue: "0.8", theirValue: "1", trustLimit: limit, enabled: true } });
-    const [link] = (await call(a.url, ownerA.token, "listFederationLinks")).links!;
-    await call(
-      a.url,
-      ownerA.token,
-      "confirmFederationLink",
-      { terms: { ourValue: "1", theirValue: "0.8", trustLimit: limit, enabled: true } },
-      { linkId: link!.id },
-    );
+    await link(a, b, "0.8", limit);
+    await link(b, c, "1.25", limit);
+    // B forwards A's payments; A hears of it (B tells A what it reaches) before the clock starts.
+    const withA = (await call(b.url, b.owner.token, "listFederationLinks")).links!.find((l) => (l as { peerUrl?: string }).peerUrl === a.url)!;
+    await call(b.url, b.owner.token, "setFederationLinkForwarding", { forward: true }, { linkId: withA.id });
+    for (let t = 0; ; t++) {
+      if ((await a.db.query("SELECT 1 FROM federation_routes WHERE url = $1", [c.url])).rowCount) break;
+      if (t > 100) throw new Error("A never heard that B reaches C");
+      await new Promise((r) => setTimeout(r, 100));
+    }
 
     const max = Math.max(...CLIENTS);
-    const clients: { token: string; wallet: string; localPayee: string; remotePayee: string }[] = [];
+    const clients: { token: string; wallet: string; localPayee: string; remotePayee: string; farPayee: string }[] = [];
     for (let i = 0; i < max; i++) {
       const payer = await member(a.db, `Payer${i}`);
       const wallet = await openCustodialWallet(a.db, a.backend, payer.id, "active");
       await fund(a.db, a.backend, wallet);
       const localPayee = await openCustodialWallet(a.db, a.backend, (await member(a.db, `Payee${i}`)).id, "active");
       const remotePayee = await openCustodialWallet(b.db, b.backend, (await member(b.db, `Shop${i}`)).id, "active");
-      clients.push({ token: payer.token, wallet, localPayee, remotePayee });
+      const farPayee = await openCustodialWallet(c.db, c.backend, (await member(c.db, `Far${i}`)).id, "active");
+      clients.push({ token: payer.token, wallet, localPayee, remotePayee, farPayee });
     }
     const shop = await openCustodialWallet(a.db, a.backend, (await member(a.db, "Shop")).id, "active");
+    // What 0.05 of C's currency costs A's member through B, as A's quote says (each hop rounded once).
+    const far = await call(a.url, clients[0]!.token, "quoteCrossPayment", { server: c.url, walletId: clients[0]!.farPayee, amount: "0.05" });
+    const farPayerAmount = String(far.payerAmount);
     let seq = 0;
     const key = () => `bench-${process.pid}-${++seq}`;
     const cells: Cell[] = [];
+    const profile = process.env.BENCH_PROFILE ? await startProfile(pgs.adminUrl) : null;
     for (const n of CLIENTS) {
       cells.push(
-        await measure("local, own payee", n, async (i) => {
-          const c = clients[i]!;
-          await call(a.url, c.token, "transfer", { from: c.wallet, to: c.localPayee, parts: [{ account: "main", amount: "0.01" }], key: key() });
+        await measure(LOCAL, n, async (i) => {
+          const x = clients[i]!;
+          await call(a.url, x.token, "transfer", { from: x.wallet, to: x.localPayee, parts: [{ account: "main", amount: "0.01" }], key: key() });
         }),
       );
       cells.push(
         await measure("local, one shop", n, async (i) => {
-          const c = clients[i]!;
-          await call(a.url, c.token, "transfer", { from: c.wallet, to: shop, parts: [{ account: "main", amount: "0.01" }], key: key() });
+          const x = clients[i]!;
+          await call(a.url, x.token, "transfer", { from: x.wallet, to: shop, parts: [{ account: "main", amount: "0.01" }], key: key() });
         }),
       );
       cells.push(
-        await measure("across the link", n, async (i) => {
-          const c = clients[i]!;
-          const paid = await call(a.url, c.token, "payAcross", {
-            from: c.wallet,
+        await measure(ACROSS, n, async (i) => {
+          const x = clients[i]!;
+          const paid = await call(a.url, x.token, "payAcross", {
+            from: x.wallet,
             server: b.url,
-            walletId: c.remotePayee,
+            walletId: x.remotePayee,
             amount: "0.05",
             payerAmount: "0.04",
             key: key(),
@@ -220,17 +333,36 @@ async function main() {
           if (paid.state !== "committed") throw new Error(`payment ${paid.state}`);
         }),
       );
+      cells.push(
+        await measure(THROUGH, n, async (i) => {
+          const x = clients[i]!;
+          const paid = await call(a.url, x.token, "payAcross", {
+            from: x.wallet,
+            server: c.url,
+            walletId: x.farPayee,
+            amount: "0.05",
+            payerAmount: farPayerAmount,
+            key: key(),
+          });
+          if (paid.state !== "committed") throw new Error(`payment ${paid.state}`);
+        }),
+      );
     }
-    console.log(`\nPayments across a link, two local servers on one embedded PostgreSQL (two databases), ${seconds} s per cell:\n`);
-    print(cells);
-    const held = (await b.db.query<{ held_cents: bigint }>("SELECT held_cents FROM federation_links")).rows[0]!.held_cents;
-    const clearing = (
-      await a.db.query<{ t: string }>("SELECT sum(a.balance)::text AS t FROM accounts a JOIN wallets w ON w.id = a.wallet_id WHERE w.role = 'clearing'")
-    ).rows[0]!.t;
-    console.log(`\nA's clearing balance ${clearing} cents, B's record of it ${held} cents: ${String(held) === clearing ? "equal" : "DIFFERENT"}`);
+    console.log(`\nPayments across a link and through B, three local servers on one embedded PostgreSQL (three databases), ${seconds} s per cell:\n`);
+    print(cells.filter((c) => !Number.isNaN(c.perSecond)));
+    await profile?.stop(cells.reduce((t, c) => t + (Number.isNaN(c.perSecond) ? 0 : c.count), 0));
+    console.log("");
+    for (const [x, y, names] of [
+      [a, b, "A's clearing balance with B"],
+      [b, a, "B's clearing balance with A"],
+      [b, c, "B's clearing balance with C"],
+      [c, b, "C's clearing balance with B"],
+    ] as const) {
+      const { clearing, held } = await clearingAndHeld(x, y);
+      console.log(`${names} ${clearing} cents, the other's record of it ${held} cents: ${held === clearing ? "equal" : "DIFFERENT"}`);
+    }
   } finally {
-    await a.close();
-    await b.close();
+    for (const s of started) await s.close();
     await pgs.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }

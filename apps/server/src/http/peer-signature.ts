@@ -3,9 +3,9 @@ import { ErrorCode, SM, type RouteName } from "@mutua/domain";
 import type { Db } from "../db/pool";
 import type { Settings } from "../settings";
 import { Refusal } from "../services/platform/errors";
-import { admitAcceptance, isLinkedKey } from "../services/federation/links";
+import { admitAcceptance } from "../services/federation/links";
 import { signingKeyFor } from "../services/federation/server-key";
-import { digestMatches, rememberNonce, requestSigner, signResponse, type Signer } from "../services/federation/signed-messages";
+import { digestMatches, rememberLinkedNonce, requestSigner, signResponse, type Signer } from "../services/federation/signed-messages";
 import { rawBodyOf } from "./json-body";
 
 const refused = () => new Refusal(ErrorCode.loginRequired, { id: SM.federationSignatureRefused });
@@ -31,8 +31,7 @@ export function peerSignature(deps: { db: Db; settings: Settings }, name: RouteN
         await admitAcceptance(deps.db, deps.settings, req.ip);
         return;
       }
-      if (!(await isLinkedKey(deps.db, signer.publicKey))) throw refused();
-      if (!(await rememberNonce(deps.db, signer.keyId, signer.nonce))) throw refused();
+      if (!(await rememberLinkedNonce(deps.db, signer))) throw refused();
       peers.set(req, signer);
     },
     preValidation: async (req: FastifyRequest) => {

@@ -21,7 +21,8 @@ import { endLink, peerEndedLink } from "../services/federation/link-ending";
 import { peerMoved } from "../services/federation/address-change";
 import { peerNet } from "../services/federation/peer-net";
 import { payAcross } from "../services/federation/payments";
-import { paymentFromPeer, paymentStateForPeer } from "../services/federation/payments-in";
+import { paymentStateForPeer } from "../services/federation/payments-in";
+import { paymentFromPeer } from "../services/federation/payments-in-together";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
 import { forwardPayment, quoteThrough } from "../services/federation/through";
 import {

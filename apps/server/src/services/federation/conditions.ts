@@ -18,9 +18,13 @@ async function conditionSecret(db: Queryable): Promise<Buffer> {
 
 /** The fulfilment this server makes for payment `paymentId` paid to one of its members. */
 export async function fulfillmentFor(db: Queryable, paymentId: string): Promise<Buffer> {
-  return createHmac("sha256", await conditionSecret(db))
-    .update(paymentId)
-    .digest();
+  return (await fulfiller(db))(paymentId);
+}
+
+/** What makes the fulfilments of several payments, the secret read once. */
+export async function fulfiller(db: Queryable): Promise<(paymentId: string) => Buffer> {
+  const secret = await conditionSecret(db);
+  return (paymentId) => createHmac("sha256", secret).update(paymentId).digest();
 }
 
 export const conditionOf = (fulfillment: Buffer): Buffer => createHash("sha256").update(fulfillment).digest();

@@ -507,13 +507,3 @@ export async function withdrawInvitation(db: Db, memberId: bigint, id: string): 
     await audit(tx, memberId, "federation.invitation_withdrawn", id);
   });
 }
-
-/**
- * Whether a key is that of a server this one has or had a link with (past the invitation): who may
- * call the peer routes besides an acceptance. An ended or replaced link's key too: its server may
- * still ask about its payments in doubt; each route then answers only what that link's state allows.
- */
-export async function isLinkedKey(db: Queryable, key: Buffer): Promise<boolean> {
-  const { rowCount } = await db.query("SELECT 1 FROM federation_links WHERE peer_key = $1 LIMIT 1", [key]);
-  return Boolean(rowCount);
-}

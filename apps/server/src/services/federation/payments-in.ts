@@ -7,9 +7,9 @@ import { lockRequestForPayment, markRequestPaid } from "../payments/payment-requ
 import { sentCents } from "../payments/payments";
 import { Refusal } from "../platform/errors";
 import { ensureClearingWallet, getBackend } from "../wallets/wallets";
-import { b64, conditionOf, fulfillmentFor, fulfils } from "./conditions";
+import { b64, conditionOf, fulfiller, fulfils } from "./conditions";
 import { creditKind, rateChanged, refusalOf, retried, type PaymentRow } from "./payments";
-import { LINK_COLUMNS, payeeOf, usable, withinTrust, type ActiveLink } from "./quotes";
+import { LINK_COLUMNS, payable, payeeRows, usable, withinTrust, type ActiveLink, type PayeeRow } from "./quotes";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -19,8 +19,8 @@ import type { Signer } from "./signed-messages";
  * condition and answers its fulfilment.
  */
 
-type PeerPayBody = z.output<typeof schemas.peerPay.body>;
-type PeerPaid = z.output<typeof schemas.peerPay.response>;
+export type PeerPayBody = z.output<typeof schemas.peerPay.body>;
+export type PeerPaid = z.output<typeof schemas.peerPay.response>;
 type PeerPaymentState = z.output<typeof schemas.peerPaymentState.response>;
 
 /**
@@ -34,15 +34,38 @@ type PeerPaymentState = z.output<typeof schemas.peerPaymentState.response>;
  * made on the new one.
  */
 export async function lockedLinkFor(tx: Tx, signer: Signer, paymentId: string): Promise<ActiveLink> {
-  const { rows } = await tx.query<ActiveLink>(
-    `SELECT ${LINK_COLUMNS} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended', 'replaced')
+  const { rows } = await tx.query<ActiveLink>({
+    name: "federation-link-locked-for",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links l WHERE peer_key = $1 AND state IN ('active', 'ended', 'replaced')
       ORDER BY EXISTS (SELECT 1 FROM federation_payments fp WHERE fp.link_id = l.id AND fp.direction = 'in' AND fp.public_id = $2) DESC,
                state = 'active' DESC, id DESC
       LIMIT 1 FOR UPDATE`,
-    [signer.publicKey, paymentId],
-  );
+    values: [signer.publicKey, paymentId],
+  });
   if (!rows[0]) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
   return rows[0];
+}
+
+/**
+ * For a batch of payments arriving over the link of `key` (payments-in-together.ts,
+ * forward-holds.ts): its active link, locked, or none; and which of `paymentIds` this side has a
+ * row for in from any link of that key, read once the lock is held, so that the rows of the batch
+ * before are seen.
+ */
+export async function lockedForBatch(tx: Tx, key: Buffer, paymentIds: string[]): Promise<{ link: ActiveLink | null; known: Set<string> }> {
+  const { rows } = await tx.query<ActiveLink>({
+    name: "federation-link-lock-of-key",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active' FOR UPDATE`,
+    values: [key],
+  });
+  if (!rows[0]) return { link: null, known: new Set() };
+  const { rows: seen } = await tx.query<{ public_id: string }>({
+    name: "federation-payments-seen",
+    text: `SELECT fp.public_id FROM federation_links l JOIN federation_payments fp ON fp.link_id = l.id
+            WHERE l.peer_key = $1 AND fp.direction = 'in' AND fp.public_id = ANY($2)`,
+    values: [key, paymentIds],
+  });
+  return { link: rows[0], known: new Set(seen.map((r) => r.public_id)) };
 }
 
 export async function incoming(tx: Queryable, linkId: string | bigint, paymentId: string): Promise<PaymentRow | null> {
@@ -58,78 +81,103 @@ export async function incoming(tx: Queryable, linkId: string | bigint, paymentId
  * rule checked (on at both ends, the rate, the trust limit, the payee, the request it pays), the
  * clearing wallet -> member movement posted and what this side holds of the payer's currency
  * raised. A refusal is recorded too, so that the same payment asked again, or asked about, is
- * answered the same.
+ * answered the same. Alone in its transaction: payments in that arrive together are made together
+ * (payments-in-together.ts), and this is how each is made when it comes alone, or when its batch
+ * could not decide it as it would be decided alone.
  */
-/**
- * A payment new to this side, decided under its link's lock: made by `make` (given the payer's
- * name, checked), or refused with the refusal recorded, nothing else of it kept. Nothing new
- * crosses a link that ended, or that a newer link replaced.
- */
-export async function decideIn<T>(
-  tx: Tx,
-  link: ActiveLink,
-  paymentId: string,
-  payerName: string | null,
-  make: (payerName: string) => Promise<T>,
-): Promise<T | Refusal> {
-  if (link.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
-  if (link.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  await tx.query("SAVEPOINT payment_in");
-  try {
-    if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
-    return await make(payerName);
-  } catch (e) {
-    if (!(e instanceof Refusal)) throw e;
-    await tx.query("ROLLBACK TO SAVEPOINT payment_in");
-    await tx.query(
-      "INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal) VALUES ($1, $2, 'in', 'aborted', $3, '', $4)",
-      [paymentId, link.id, payerName, e.msg.id],
-    );
-    return e;
-  }
-}
-
-export async function paymentFromPeer(db: Db, signer: Signer, body: PeerPayBody): Promise<PeerPaid> {
+export async function paymentInAlone(db: Db, signer: Signer, body: PeerPayBody): Promise<PeerPaid | Refusal> {
   // The payer's name, shown to this side's member: by the rules of members' names here, or the payment is refused.
   const payerName = peerName(body.payer.name, PEER_MEMBER_NAME_MAX);
-  const outcome = await retried(() =>
+  return retried(() =>
     inTransaction(db, async (tx): Promise<PeerPaid | Refusal> => {
       const link = await lockedLinkFor(tx, signer, body.paymentId);
       const seen = await incoming(tx, link.id, body.paymentId);
-      if (seen) {
-        if (seen.state === "aborted") return refusalOf(seen.refusal);
-        const same =
-          seen.wallet_id === body.walletId && formatCents(seen.amount_cents!) === body.amount && formatCents(seen.peer_amount_cents!) === body.payerAmount;
-        if (!same) return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
-        return {
-          state: "committed",
-          amount: formatCents(seen.amount_cents!),
-          payerAmount: formatCents(seen.peer_amount_cents!),
-          ...(seen.fulfillment ? { fulfillment: b64(seen.fulfillment) } : {}),
-        };
+      if (seen) return answerSeen(seen, body);
+      // Nothing new crosses a link that ended, or that a newer link replaced.
+      if (link.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
+      if (link.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+      await tx.query("SAVEPOINT payment_in");
+      try {
+        return await makePaymentIn(tx, link, body, payerName);
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+        await tx.query("ROLLBACK TO SAVEPOINT payment_in");
+        await tx.query(
+          `INSERT INTO federation_payments (public_id, link_id, direction, state, peer_member_name, memo, refusal)
+         VALUES ($1, $2, 'in', 'aborted', $3, '', $4)`,
+          [body.paymentId, link.id, payerName, e.msg.id],
+        );
+        return e;
       }
-      return decideIn(tx, link, body.paymentId, payerName, (name) => makePaymentIn(tx, link, body, name));
     }),
   );
-  if (outcome instanceof Refusal) throw outcome;
-  return outcome;
 }
 
-async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody, payerName: string): Promise<PeerPaid> {
+/** The same payment sent again: answered from its row, as it was the first time. */
+function answerSeen(seen: PaymentRow, body: PeerPayBody): PeerPaid | Refusal {
+  if (seen.state === "aborted") return refusalOf(seen.refusal);
+  const same = seen.wallet_id === body.walletId && formatCents(seen.amount_cents!) === body.amount && formatCents(seen.peer_amount_cents!) === body.payerAmount;
+  if (!same) return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
+  return {
+    state: "committed",
+    amount: formatCents(seen.amount_cents!),
+    payerAmount: formatCents(seen.peer_amount_cents!),
+    ...(seen.fulfillment ? { fulfillment: b64(seen.fulfillment) } : {}),
+  };
+}
+
+/** A payment in that passed every rule checked before its movement: its amounts, its payee, its fulfilment (through an association both trust). */
+export interface CheckedPaymentIn {
+  amount: bigint;
+  payerAmount: bigint;
+  payerName: string;
+  association: string | null;
+  payee: { name: string; backend_id: string };
+  fulfillment: Buffer | null;
+}
+
+/**
+ * Every rule of a payment in that needs no write, in the order a refusal is told: on at both ends,
+ * the amount, the rate, the memo, the trust limit (what this side holds of the payer's currency,
+ * `held`, with this payment), the condition, the names, the payee (its wallet's row, read under
+ * the link's lock). `fulfil` makes this side's fulfilments (read when the payment has a condition).
+ */
+export function checkedPaymentIn(
+  link: ActiveLink,
+  body: PeerPayBody,
+  payerName: string | null,
+  held: bigint,
+  payee: PayeeRow | undefined,
+  fulfil: ((paymentId: string) => Buffer) | null,
+): CheckedPaymentIn {
+  if (payerName === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
   usable(link);
   const amount = sentCents(body.amount);
   const payerAmount = convertCents(amount, BigInt(link.our_value_e4), BigInt(link.their_value_e4));
   if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
   if (memoProblem(body.memo)) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
-  withinTrust(link, payerAmount);
+  withinTrust({ ...link, held_cents: String(held) }, payerAmount);
   // Paid through an association both trust: this side's own condition for this payment, or none.
-  const fulfillment = body.condition === undefined ? null : await fulfillmentFor(tx, body.paymentId);
+  const fulfillment = body.condition === undefined ? null : fulfil!(body.paymentId);
   if (fulfillment && !fulfils(Buffer.from(body.condition!, "base64url"), b64(fulfillment))) {
     throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentRefused });
   }
   const association = body.payer.association === undefined ? null : peerName(body.payer.association, PEER_ASSOCIATION_NAME_MAX);
   if (body.payer.association !== undefined && association === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
-  const payee = await payeeOf(tx, body.walletId);
+  return { amount, payerAmount, payerName, association, payee: payable(payee), fulfillment };
+}
+
+async function makePaymentIn(tx: Tx, link: ActiveLink, body: PeerPayBody, payerName: string | null): Promise<PeerPaid> {
+  const payees = await payeeRows(tx, [body.walletId]);
+  const fulfil = body.condition === undefined ? null : await fulfiller(tx);
+  const { amount, payerAmount, association, payee, fulfillment } = checkedPaymentIn(
+    link,
+    body,
+    payerName,
+    BigInt(link.held_cents),
+    payees.get(body.walletId),
+    fulfil,
+  );
   const backend = (await getBackend(tx, payee.backend_id))!;
   const clearing = await ensureClearingWallet(tx, backend, link);
   let recipientMemo = body.memo;

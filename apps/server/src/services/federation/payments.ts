@@ -89,10 +89,11 @@ async function paymentByKey(db: Queryable, walletId: string, key: string): Promi
 
 /** How the member's money is held: a custodial account's one part, or a ledger wallet's split between mutual credit and pledged money. */
 async function holdParts(db: Queryable, payer: WalletRow, amount: bigint): Promise<{ account: SubAccount; amount: bigint }[]> {
-  const { rows } = await db.query<{ kind: SubAccount; balance: bigint; floor: bigint | null }>(
-    "SELECT kind, balance, floor FROM accounts WHERE wallet_id = $1",
-    [payer.id],
-  );
+  const { rows } = await db.query<{ kind: SubAccount; balance: bigint; floor: bigint | null }>({
+    name: "federation-hold-parts",
+    text: "SELECT kind, balance, floor FROM accounts WHERE wallet_id = $1",
+    values: [payer.id],
+  });
   const of = (k: SubAccount) => rows.find((r) => r.kind === k);
   // The ledger checks the floors again under its locks.
   if (of("main")) return [{ account: "main", amount }];
@@ -141,13 +142,17 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
   const backend = (await getBackend(db, payer.backend_id))!;
   const clearing = await ensureClearingWallet(db, backend, link);
   const parts = await holdParts(db, payer, payerAmount);
-  const { rows: names } = await db.query<{ name: string }>("SELECT name FROM members WHERE id = $1", [me]);
+  const { rows: names } = await db.query<{ name: string }>({ name: "federation-payer-name", text: "SELECT name FROM members WHERE id = $1", values: [me] });
   let row: PaymentRow;
   try {
     row = await inTransaction(db, async (tx) => {
       // Still active as the money is held: an owner ending the link meanwhile waits for this hold
       // (a payment prepared before the end, asked about as any other), or it is refused here.
-      const { rows: current } = await tx.query<{ state: string }>("SELECT state FROM federation_links WHERE id = $1 FOR KEY SHARE", [link.id]);
+      const { rows: current } = await tx.query<{ state: string }>({
+        name: "federation-link-held-on",
+        text: "SELECT state FROM federation_links WHERE id = $1 FOR KEY SHARE",
+        values: [link.id],
+      });
       if (current[0]?.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
       if (current[0]?.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
       const { movement, replayed } = await postMovementTx(tx, {
@@ -271,11 +276,12 @@ async function answer(db: Queryable, row: PaymentRow): Promise<CrossPayment> {
   if (row.state === "aborted") throw refusalOf(row.refusal);
   // Its owners ended it after the other side stayed silent past the stated time: the money came back.
   if (row.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentEndedByOwners });
-  const { rows } = await db.query<{ peer_name: string | null; peer_currency_symbol: string | null; symbol: string; public_id: string }>(
-    `SELECT l.peer_name, l.peer_currency_symbol, c.symbol, mv.public_id FROM federation_links l, movements mv JOIN currencies c ON c.id = mv.currency_id
+  const { rows } = await db.query<{ peer_name: string | null; peer_currency_symbol: string | null; symbol: string; public_id: string }>({
+    name: "federation-payment-answer",
+    text: `SELECT l.peer_name, l.peer_currency_symbol, c.symbol, mv.public_id FROM federation_links l, movements mv JOIN currencies c ON c.id = mv.currency_id
       WHERE l.id = $1 AND mv.id = $2`,
-    [row.link_id, row.movement_id],
-  );
+    values: [row.link_id, row.movement_id],
+  });
   const r = rows[0]!;
   return {
     id: row.public_id,
@@ -303,7 +309,11 @@ export function refusalOf(reason: string | null): Refusal {
  */
 export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" | "ask", payerName?: string): Promise<PaymentRow> {
   if (row.state !== "prepared") return row;
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [row.link_id]);
+  const { rows } = await db.query<ActiveLink>({
+    name: "federation-link-by-id",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`,
+    values: [row.link_id],
+  });
   const link = rows[0]!;
   const key = await signingKeyFor(db, link.peer_key);
   const keyId = link.peer_key.toString("base64url");
@@ -373,20 +383,26 @@ export const reread = async (db: Queryable, row: PaymentRow) =>
  * whoever gets there first: the row is locked and must still be prepared.
  */
 async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", reason: string | null, f: Buffer | null): Promise<PaymentRow> {
+  if (state === "committed") {
+    // One statement, so one round trip and the link's row locked only for it and its commit: the
+    // payment's row first, then the link's, as the transaction below takes them.
+    const { rows } = await retried(() =>
+      db.query<PaymentRow>(
+        `WITH made AS (
+           UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now()
+            WHERE id = $1 AND state = 'prepared' RETURNING *
+         ), lowered AS (UPDATE federation_links l SET held_cents = l.held_cents - made.peer_amount_cents FROM made WHERE l.id = made.link_id)
+         SELECT * FROM made`,
+        [row.id, f],
+      ),
+    );
+    return rows[0] ?? reread(db, row);
+  }
   return retried(() =>
     inTransaction(db, async (tx) => {
       const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 AND state = 'prepared' FOR UPDATE", [row.id]);
       const current = rows[0];
       if (!current) return reread(tx, row);
-      if (state === "committed") {
-        await tx.query("UPDATE federation_links SET held_cents = held_cents - $2 WHERE id = $1", [current.link_id, current.peer_amount_cents]);
-        return (
-          await tx.query<PaymentRow>(
-            "UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now() WHERE id = $1 RETURNING *",
-            [current.id, f],
-          )
-        ).rows[0]!;
-      }
       const back = await returnHold(tx, current);
       return (
         await tx.query<PaymentRow>(

@@ -47,10 +47,18 @@ export interface ActiveLink {
   trust_limit_cents: string;
   held_cents: string;
   state: "active" | "replaced" | "ended";
+  /** This side forwards the payments arriving over this link to its other links (forwarding.ts). */
+  forward: boolean;
 }
 
+/**
+ * A link's columns, listed. The statements of a payment across that read it are named (prepared
+ * once per connection: PostgreSQL plans them once, not at each payment); a named statement lists
+ * its columns, for a `SELECT *` prepared on a connection fails once a migration adds a column, as
+ * an instance not yet upgraded would meet it.
+ */
 export const LINK_COLUMNS = `id, public_id, peer_url, peer_name, peer_currency_symbol, peer_key, our_value_e4, their_value_e4, enabled,
-  peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents, state`;
+  peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents, state, forward`;
 
 /**
  * Why there is no active link to pay across where one was looked for (`column` = `value`): ended
@@ -73,7 +81,11 @@ export function usable(link: ActiveLink | undefined): ActiveLink {
 
 /** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
 export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`, [signer.publicKey]);
+  const { rows } = await db.query<ActiveLink>({
+    name: "federation-link-of-key",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`,
+    values: [signer.publicKey],
+  });
   if (!rows[0]) throw await noActiveLink(db, "peer_key", signer.publicKey);
   const link = usable(rows[0]);
   const payee = await payeeOf(db, body.walletId);
@@ -99,20 +111,38 @@ export function withinTrust(link: ActiveLink, peerCents: bigint): void {
   if (BigInt(link.held_cents) + peerCents > BigInt(link.trust_limit_cents)) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationTrustLimit });
 }
 
-/** A member's wallet that may be paid: known, a member's, active and not frozen. */
-export async function payeeOf(db: Queryable, walletId: string): Promise<{ name: string; symbol: string; backend_id: string }> {
-  const { rows } = await db.query<{ role: string; status: string; frozen_reason: string | null; name: string | null; symbol: string; backend_id: string }>(
-    `SELECT w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
+/** What a payment in must know of the wallet it pays. */
+export interface PayeeRow {
+  id: string;
+  role: string;
+  status: string;
+  frozen_reason: string | null;
+  name: string | null;
+  symbol: string;
+  backend_id: string;
+}
+
+/** The wallets `walletIds`, as `payable` judges them, by id (an unknown one is absent). */
+export async function payeeRows(db: Queryable, walletIds: string[]): Promise<Map<string, PayeeRow>> {
+  const { rows } = await db.query<PayeeRow>({
+    name: "federation-payees",
+    text: `SELECT w.id, w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
        LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
-      WHERE w.id = $1`,
-    [walletId],
-  );
-  const w = rows[0];
+      WHERE w.id = ANY($1)`,
+    values: [walletIds],
+  });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A member's wallet that may be paid: known, a member's, active and not frozen. */
+export function payable(w: PayeeRow | undefined): { name: string; symbol: string; backend_id: string } {
   if (!w || w.role !== "member" || w.status === "discarded" || w.name === null) throw new Refusal(ErrorCode.notFound, { id: SM.federationPayeeUnknown });
   if (w.status !== "active") throw new Refusal(ErrorCode.inactiveAccount, { id: M.targetInactive });
   if (w.frozen_reason !== null) throw new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
   return { name: w.name, symbol: w.symbol, backend_id: w.backend_id };
 }
+
+export const payeeOf = async (db: Queryable, walletId: string) => payable((await payeeRows(db, [walletId])).get(walletId));
 
 /**
  * The other side's quote as this side's member reads it: the payee's name checked as members'
@@ -132,7 +162,11 @@ export function checkedQuote(quote: PeerQuote, walletId: string): PeerQuote {
  * key answers there now. None: refused, as ended when the owners ended the link there.
  */
 export async function activeLinkAt(db: Queryable, url: string): Promise<ActiveLink> {
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`, [url]);
+  const { rows } = await db.query<ActiveLink>({
+    name: "federation-link-at-url",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`,
+    values: [url],
+  });
   if (!rows[0]) throw await noActiveLink(db, "peer_url", url);
   return rows[0];
 }
@@ -151,7 +185,11 @@ export interface RouteRow {
  * through a linked server that forwards there (the most room first), else refused as before.
  */
 export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link: ActiveLink; route: RouteRow | null }> {
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`, [url]);
+  const { rows } = await db.query<ActiveLink>({
+    name: "federation-link-at-url",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`,
+    values: [url],
+  });
   if (rows[0]) return { link: rows[0], route: null };
   const { rows: routes } = await db.query<RouteRow>(
     `SELECT r.link_id, r.url, r.name, r.currency_symbol, r.public_key FROM federation_routes r JOIN federation_links l ON l.id = r.link_id

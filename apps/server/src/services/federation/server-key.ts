@@ -45,13 +45,18 @@ export async function federationKey(db: Queryable): Promise<StoredKey> {
  */
 export async function signingKeyFor(db: Queryable, peerKey: Buffer | null): Promise<StoredKey> {
   if (peerKey) {
-    const { rows } = await db.query<{ id: string; public_key: Buffer; private_key: Buffer }>(
-      `SELECT k.id, k.public_key, k.private_key FROM federation_links l JOIN federation_keys k ON k.id = l.our_key_id
-        WHERE (l.peer_key = $1 OR l.id IN (SELECT p.link_id FROM federation_peer_keys p WHERE p.public_key = $1))
-          AND k.state = 'retired' AND k.private_key IS NOT NULL
-        ORDER BY l.peer_key = $1 DESC LIMIT 1`,
-      [peerKey],
-    );
+    // The retired key that link knows this server by, else the current key: one query, for every peer call and answer.
+    const { rows } = await db.query<{ id: string; public_key: Buffer; private_key: Buffer }>({
+      name: "federation-signing-key",
+      text: `(SELECT 0 AS rank, k.id, k.public_key, k.private_key FROM federation_links l JOIN federation_keys k ON k.id = l.our_key_id
+         WHERE (l.peer_key = $1 OR l.id IN (SELECT p.link_id FROM federation_peer_keys p WHERE p.public_key = $1))
+           AND k.state = 'retired' AND k.private_key IS NOT NULL
+         ORDER BY l.peer_key = $1 DESC LIMIT 1)
+       UNION ALL
+       (SELECT 1, id, public_key, private_key FROM federation_keys WHERE state = 'current')
+       ORDER BY rank LIMIT 1`,
+      values: [peerKey],
+    });
     if (rows[0]) return keyOf(rows[0]);
   }
   return federationKey(db);

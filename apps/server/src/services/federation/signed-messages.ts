@@ -126,5 +126,23 @@ export async function rememberNonce(db: Queryable, keyId: string, nonce: string)
   return rowCount === 1;
 }
 
+/**
+ * Remembers the nonce of a message signed by `signer` if its key is that of a server this one has
+ * or had a link with (past the invitation): who may call the peer routes besides an acceptance. An
+ * ended or replaced link's key too: its server may still ask about its payments in doubt; each
+ * route then answers only what that link's state allows. False when the key is not one, or the
+ * nonce was seen before. One statement, so one round trip and one commit for every peer request.
+ */
+export async function rememberLinkedNonce(db: Queryable, signer: Signer): Promise<boolean> {
+  const { rowCount } = await db.query({
+    name: "federation-nonce",
+    text: `WITH expired AS (DELETE FROM federation_nonces WHERE seen_at < now() - make_interval(secs => $1))
+     INSERT INTO federation_nonces (key_id, nonce) SELECT $2, $3 WHERE EXISTS (SELECT 1 FROM federation_links WHERE peer_key = $4)
+     ON CONFLICT DO NOTHING`,
+    values: [2 * (SIGNATURE_MAX_AGE + CLOCK_TOLERANCE), signer.keyId, signer.nonce, signer.publicKey],
+  });
+  return rowCount === 1;
+}
+
 const present = (headers: Headers): Record<string, string | string[]> =>
   Object.fromEntries(Object.entries(headers).filter((e): e is [string, string | string[]] => e[1] !== undefined));

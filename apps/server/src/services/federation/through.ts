@@ -1,30 +1,16 @@
 import type { z } from "zod";
-import {
-  convertCents,
-  ErrorCode,
-  formatCents,
-  formatUnitValue,
-  M,
-  memoProblem,
-  PEER_ASSOCIATION_NAME_MAX,
-  PEER_MEMBER_NAME_MAX,
-  peerName,
-  SM,
-  unitRate,
-  type SubAccount,
-} from "@mutua/domain";
+import { ErrorCode, formatCents, formatUnitValue, SM, unitRate, type SubAccount } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
-import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
+import { inTransaction, type Db } from "../../db/pool";
 import { postMovementTx } from "../ledger/ledger";
 import { sentCents } from "../payments/payments";
 import { Refusal } from "../platform/errors";
-import { ensureClearingWallet, type BackendRow } from "../wallets/wallets";
 import { b64, fulfils } from "./conditions";
-import { callPeer, knownRefusal, peerBaseUrl } from "./peer-client";
+import { callPeer, knownRefusal } from "./peer-client";
 import type { PeerNet } from "./peer-net";
-import { creditKind, FIRST_CHECK_SECONDS, postpone, rateChanged, refusalOf, reread, retried, type PaymentRow } from "./payments";
-import { decideIn, incoming, lockedLinkFor } from "./payments-in";
-import { activeLinkAt, checkedQuote, LINK_COLUMNS, usable, withinTrust, type ActiveLink } from "./quotes";
+import { postpone, rateChanged, refusalOf, reread, retried, type PaymentRow } from "./payments";
+import { hopAmounts, holdForward, onwardLink, onwardOf, type ForwardBody } from "./forward-holds";
+import { checkedQuote, LINK_COLUMNS, usable, withinTrust, type ActiveLink } from "./quotes";
 import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
@@ -42,23 +28,7 @@ import type { Signer } from "./signed-messages";
 
 type PeerQuoteBody = z.output<typeof schemas.peerQuote.body>;
 type PeerQuote = z.output<typeof schemas.peerQuote.response>;
-type PeerPayBody = z.output<typeof schemas.peerPay.body>;
 type PeerPaid = z.output<typeof schemas.peerPay.response>;
-
-/** The link payments arriving over `from` may be forwarded to at `url`: another active link, usable, the forwarding turned on for `from`. */
-async function onwardLink(db: Queryable, from: ActiveLink & { forward?: boolean }, url: string): Promise<ActiveLink> {
-  const { rows } = await db.query<{ forward: boolean }>("SELECT forward FROM federation_links WHERE id = $1", [from.id]);
-  if (!rows[0]?.forward) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  const to = usable(await activeLinkAt(db, peerBaseUrl(url)));
-  if (to.id === from.id) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  return to;
-}
-
-/** The amount in this side's currency (paid to C's side at this side's terms with C), then in A's (at this side's terms with A). */
-function hopAmounts(from: ActiveLink, to: ActiveLink, amount: bigint): { here: bigint; payer: bigint } {
-  const here = convertCents(amount, BigInt(to.their_value_e4), BigInt(to.our_value_e4));
-  return { here, payer: convertCents(here, BigInt(from.our_value_e4), BigInt(from.their_value_e4)) };
-}
 
 /**
  * A's question, through this side: C's quote (with its condition when A names the payment), the
@@ -98,34 +68,14 @@ export async function quoteThrough(net: PeerNet, db: Db, signer: Signer, body: P
   };
 }
 
-/** The 'out' row on to C of the payment in `held`. */
-async function onwardOf(db: Queryable, held: PaymentRow): Promise<PaymentRow> {
-  return (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE forward_of = $1", [held.id])).rows[0]!;
-}
-
 /**
- * A's payment through this side: held here in one transaction (or refused, the refusal recorded as
+ * A's payment through this side: held here (forward-holds.ts: or refused, the refusal recorded as
  * a one-hop payment's is), then sent on to C; answered committed with C's fulfilment, pending while
  * C has not said, or C's refusal (the hold here returned). The same payment sent again is answered
  * from its rows, C asked again while it is held.
  */
-export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body: PeerPayBody & { to: { url: string } }): Promise<PeerPaid> {
-  const payerName = peerName(body.payer.name, PEER_MEMBER_NAME_MAX);
-  const outcome = await retried(() =>
-    inTransaction(db, async (tx): Promise<PaymentRow | Refusal> => {
-      const from = await lockedLinkFor(tx, signer, body.paymentId);
-      const seen = await incoming(tx, from.id, body.paymentId);
-      if (seen) {
-        if (seen.state === "aborted") return refusalOf(seen.refusal);
-        const onward = await onwardOf(tx, seen);
-        const same = onward && onward.peer_wallet_id === body.walletId && formatCents(onward.peer_amount_cents!) === body.amount;
-        if (!same || formatCents(seen.peer_amount_cents!) !== body.payerAmount)
-          return new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
-        return seen;
-      }
-      return decideIn(tx, from, body.paymentId, payerName, (name) => hold(tx, from, body, name));
-    }),
-  );
+export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body: ForwardBody): Promise<PeerPaid> {
+  const outcome = await holdForward(db, signer, body);
   if (outcome instanceof Refusal) throw outcome;
   let held = outcome;
   if (held.state === "held") {
@@ -138,84 +88,6 @@ export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body:
   return { state: "pending", ...answer };
 }
 
-/** The hold of a payment forwarded, under A's link's lock: every rule of a payment in, then the posting toward C and both rows. */
-async function hold(tx: Tx, from: ActiveLink, body: PeerPayBody & { to: { url: string } }, payerName: string): Promise<PaymentRow> {
-  usable(from);
-  if (!body.condition) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
-  const to = await onwardLink(tx, from, body.to.url);
-  const amount = sentCents(body.amount);
-  const { here, payer } = hopAmounts(from, to, amount);
-  if (formatCents(payer) !== body.payerAmount) throw rateChanged();
-  if (memoProblem(body.memo)) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
-  withinTrust(from, payer);
-  const association = body.payer.association === undefined ? from.peer_name : peerName(body.payer.association, PEER_ASSOCIATION_NAME_MAX);
-  if (association === null) throw new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
-  // One backend carries what crosses this side (both clearing wallets in one ledger): the
-  // association's first in its own currency.
-  const { rows: backends } = await tx.query<BackendRow>(
-    "SELECT b.* FROM backends b ORDER BY b.currency_id = (SELECT currency_id FROM association) DESC, b.id LIMIT 1",
-  );
-  const backend = backends[0];
-  if (!backend) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  const fromClearing = await ensureClearingWallet(tx, backend, from);
-  const toClearing = await ensureClearingWallet(tx, backend, to);
-  const { movement } = await postMovementTx(tx, {
-    kind: "payment",
-    payerWalletId: fromClearing,
-    payeeWalletId: toClearing,
-    parts: [{ account: creditKind(backend), amount: here }],
-    senderMemo: "",
-    recipientMemo: "",
-    idempotencyKey: body.paymentId,
-    initiatedBy: null,
-  });
-  await tx.query("UPDATE federation_links SET held_cents = held_cents + $2, updated_at = updated_at WHERE id = $1", [from.id, payer]);
-  const condition = Buffer.from(body.condition, "base64url");
-  const { rows } = await tx.query<PaymentRow>(
-    `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_member_name, payer_association, amount_cents, peer_amount_cents,
-       our_value_e4, their_value_e4, memo, request_public_id, movement_id, condition)
-     VALUES ($1, $2, 'in', 'held', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-    [
-      body.paymentId,
-      from.id,
-      toClearing,
-      payerName,
-      association,
-      here,
-      payer,
-      from.our_value_e4,
-      from.their_value_e4,
-      body.memo,
-      body.requestId ?? null,
-      movement.id,
-      condition,
-    ],
-  );
-  const held = rows[0]!;
-  await tx.query(
-    `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_wallet_id, amount_cents, peer_amount_cents, our_value_e4,
-       their_value_e4, memo, request_public_id, idempotency_key, condition, forward_of, next_check_at)
-     VALUES ($1, $2, 'out', 'prepared', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now() + make_interval(secs => $14))`,
-    [
-      body.paymentId,
-      to.id,
-      fromClearing,
-      body.walletId,
-      here,
-      amount,
-      to.our_value_e4,
-      to.their_value_e4,
-      body.memo,
-      body.requestId ?? null,
-      `fwd:${body.paymentId}`,
-      condition,
-      held.id,
-      FIRST_CHECK_SECONDS,
-    ],
-  );
-  return held;
-}
-
 /**
  * Brings a payment forwarded to C to its end if C can say: "pay" sends it (A's payment, or A's
  * retry), "ask" only asks (the recovery). C's committed counts only with the fulfilment of the
@@ -223,7 +95,11 @@ async function hold(tx: Tx, from: ActiveLink, body: PeerPayBody & { to: { url: s
  */
 export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: "pay" | "ask"): Promise<PaymentRow> {
   if (row.state !== "prepared") return row;
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [row.link_id]);
+  const { rows } = await db.query<ActiveLink>({
+    name: "federation-link-by-id",
+    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`,
+    values: [row.link_id],
+  });
   const to = rows[0]!;
   const key = await signingKeyFor(db, to.peer_key);
   const keyId = to.peer_key.toString("base64url");
@@ -268,6 +144,24 @@ export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: 
  * (the posting returned, C's clearing -> A's, and what this side holds of A's currency down again).
  */
 async function finishForward(db: Db, row: PaymentRow, state: "committed" | "aborted", reason: string | null, f: Buffer | null): Promise<PaymentRow> {
+  if (state === "committed") {
+    // One statement, so one round trip: both rows, then C's link's, whose holding alone changes
+    // (what this side holds of A's currency stays: the payment is made). A's link's row is not
+    // taken: the payments A sends on meanwhile do not wait for this one's end.
+    const { rows } = await retried(() =>
+      db.query<PaymentRow>(
+        `WITH onward AS (
+           UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now()
+            WHERE id = $1 AND state = 'prepared' RETURNING *
+         ), held AS (
+           UPDATE federation_payments h SET state = 'committed', fulfillment = $2, updated_at = now() FROM onward WHERE h.id = onward.forward_of
+         ), lowered AS (UPDATE federation_links l SET held_cents = l.held_cents - onward.peer_amount_cents FROM onward WHERE l.id = onward.link_id)
+         SELECT * FROM onward`,
+        [row.id, f],
+      ),
+    );
+    return rows[0] ?? reread(db, row);
+  }
   return retried(() =>
     inTransaction(db, async (tx) => {
       const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 AND state = 'prepared' FOR UPDATE", [row.id]);
@@ -276,16 +170,6 @@ async function finishForward(db: Db, row: PaymentRow, state: "committed" | "abor
       const held = (await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 FOR UPDATE", [onward.forward_of])).rows[0]!;
       // Both links' rows in one order, as every transaction that takes two of them.
       await tx.query("SELECT 1 FROM federation_links WHERE id IN ($1, $2) ORDER BY id FOR UPDATE", [onward.link_id, held.link_id]);
-      if (state === "committed") {
-        await tx.query("UPDATE federation_links SET held_cents = held_cents - $2 WHERE id = $1", [onward.link_id, onward.peer_amount_cents]);
-        await tx.query("UPDATE federation_payments SET state = 'committed', fulfillment = $2, updated_at = now() WHERE id = $1", [held.id, f]);
-        return (
-          await tx.query<PaymentRow>(
-            "UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now() WHERE id = $1 RETURNING *",
-            [onward.id, f],
-          )
-        ).rows[0]!;
-      }
       const { rows: parts } = await tx.query<{ kind: SubAccount; amount: bigint }>(
         "SELECT a.kind, p.amount FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = $1 AND a.wallet_id = $2 ORDER BY a.kind",
         [held.movement_id, held.wallet_id],

@@ -113,6 +113,30 @@ export async function postMovementTx(tx: Tx, req: MovementRequest): Promise<{ mo
   return out;
 }
 
+/**
+ * Several movements posted inside the caller's transaction by one statement (`ledger_post_batch`),
+ * each with its own outcome: its movement, or the refusal it met, nothing of it written. Their
+ * accounts are locked together first, in id order, as a batch of the group commit locks them.
+ */
+export async function postMovementsTx(tx: Tx, reqs: MovementRequest[]): Promise<({ movement: MovementRow; replayed: boolean } | Refusal)[]> {
+  if (reqs.length === 0) return [];
+  const postings = reqs.map((r) => {
+    const n = normalise(r);
+    return { req: n.req, hash: n.hash, publicId: newPublicId() };
+  });
+  const outcomes = await postBatch(tx, postings);
+  return outcomes.map((o, i) => {
+    try {
+      const out = answer(o);
+      if (!out.replayed) ledgerObserver.getStore()?.posted(postings[i]!.req, false);
+      return out;
+    } catch (e) {
+      if (e instanceof Refusal) return e;
+      throw e;
+    }
+  });
+}
+
 const newPublicId = () => `tx_${randomBytes(12).toString("hex")}`;
 
 /** Why ledger_post refused, as the member is told. */
@@ -219,7 +243,7 @@ async function postAlone(db: Db, p: Posting): Promise<Outcome> {
 }
 
 /** Several movements in one statement and one transaction, each with its outcome (db/functions/ledger_post_batch.sql). */
-async function postBatch(db: Db, batch: Posting[]): Promise<Outcome[]> {
+async function postBatch(db: Queryable, batch: Posting[]): Promise<Outcome[]> {
   const items = batch.map(({ req, hash, publicId }) => ({
     kind: req.kind,
     payer: req.payerWalletId,

@@ -97,10 +97,11 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
  */
 export async function ensureClearingWallet(db: Queryable, backend: BackendRow, link: { id: bigint | string; public_id: string }): Promise<string> {
   const id = `${backend.kind}:${backend.name}.clearing.${link.public_id}`;
-  const { rowCount } = await db.query(
-    "INSERT INTO wallets (id, backend_id, role, status, federation_link_id) VALUES ($1, $2, 'clearing', 'active', $3) ON CONFLICT DO NOTHING",
-    [id, backend.id, link.id],
-  );
+  const { rowCount } = await db.query({
+    name: "clearing-wallet",
+    text: "INSERT INTO wallets (id, backend_id, role, status, federation_link_id) VALUES ($1, $2, 'clearing', 'active', $3) ON CONFLICT DO NOTHING",
+    values: [id, backend.id, link.id],
+  });
   if (rowCount) await openAccounts(db, id, backend, "clearing");
   return id;
 }
