@@ -25,7 +25,8 @@ export const FEDERATION_LINK_STATES = ["invited", "accepted", "active", "replace
 export const FEDERATION_LINK_ENDERS = ["us", "them"] as const;
 /** A payment across a link as one side knows it: paid by this side's member (out) or to one (in), and where it stands. */
 export const FEDERATION_PAYMENT_DIRECTIONS = ["out", "in"] as const;
-export const FEDERATION_PAYMENT_STATES = ["prepared", "committed", "aborted", "ended"] as const;
+/** held: a payment in that this side forwards (through it, to another association), until the next one decides. */
+export const FEDERATION_PAYMENT_STATES = ["prepared", "held", "committed", "aborted", "ended"] as const;
 /** What the other side answered when told that this side's owners ended a payment in doubt: it had not made it (agreed), or had (conflict). */
 export const FEDERATION_END_OUTCOMES = ["agreed", "conflict"] as const;
 export type FederationEndOutcome = (typeof FEDERATION_END_OUTCOMES)[number];

@@ -1,6 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { z } from "zod";
-import { canonicalCrossPaymentMessage, convertCents, ErrorCode, formatCents, M, memoProblem, SM, splitPayment, type SubAccount } from "@mutua/domain";
+import {
+  canonicalCrossPaymentMessage,
+  convertCents,
+  ErrorCode,
+  FEDERATION_PAYMENT_STATES,
+  formatCents,
+  M,
+  memoProblem,
+  SM,
+  splitPayment,
+  type SubAccount,
+} from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import { postMovementTx, type MovementRow } from "../ledger/ledger";
@@ -36,7 +47,7 @@ export interface PaymentRow {
   public_id: string;
   link_id: bigint;
   direction: "out" | "in";
-  state: "prepared" | "held" | "committed" | "aborted" | "ended";
+  state: (typeof FEDERATION_PAYMENT_STATES)[number];
   wallet_id: string | null;
   peer_wallet_id: string | null;
   peer_member_name: string | null;
