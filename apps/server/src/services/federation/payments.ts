@@ -439,7 +439,11 @@ export async function retried<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The hold, back from the clearing wallet to the member, part for part, under its own idempotency key. */
-export async function returnHold(tx: Tx, row: PaymentRow, idempotencyKey = `return:${row.public_id}`): Promise<MovementRow> {
+export async function returnHold(
+  tx: Tx,
+  row: Pick<PaymentRow, "movement_id" | "wallet_id" | "memo" | "public_id">,
+  idempotencyKey = `return:${row.public_id}`,
+): Promise<MovementRow> {
   const { rows: parts } = await tx.query<{ kind: SubAccount; amount: bigint; clearing: string }>(
     `SELECT a.kind, p.amount, mv.payee_wallet_id AS clearing FROM postings p JOIN accounts a ON a.id = p.account_id JOIN movements mv ON mv.id = p.movement_id
       WHERE p.movement_id = $1 AND a.wallet_id = mv.payee_wallet_id ORDER BY a.kind`,

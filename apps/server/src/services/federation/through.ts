@@ -1,14 +1,13 @@
 import type { z } from "zod";
-import { ErrorCode, formatCents, formatUnitValue, SM, unitRate, type SubAccount } from "@mutua/domain";
+import { ErrorCode, formatCents, formatUnitValue, SM, unitRate } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db } from "../../db/pool";
-import { postMovementTx } from "../ledger/ledger";
 import { sentCents } from "../payments/payments";
 import { Refusal } from "../platform/errors";
 import { b64, fulfils } from "./conditions";
 import { callPeer, knownRefusal } from "./peer-client";
 import type { PeerNet } from "./peer-net";
-import { postpone, rateChanged, refusalOf, reread, retried, type PaymentRow } from "./payments";
+import { postpone, rateChanged, refusalOf, reread, retried, returnHold, type PaymentRow } from "./payments";
 import { hopAmounts, holdForward, onwardLink, onwardOf, type ForwardBody } from "./forward-holds";
 import { checkedQuote, LINK_COLUMNS, usable, withinTrust, type ActiveLink } from "./quotes";
 import { signingKeyFor } from "./server-key";
@@ -170,20 +169,8 @@ async function finishForward(db: Db, row: PaymentRow, state: "committed" | "abor
       const held = (await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 FOR UPDATE", [onward.forward_of])).rows[0]!;
       // Both links' rows in one order, as every transaction that takes two of them.
       await tx.query("SELECT 1 FROM federation_links WHERE id IN ($1, $2) ORDER BY id FOR UPDATE", [onward.link_id, held.link_id]);
-      const { rows: parts } = await tx.query<{ kind: SubAccount; amount: bigint }>(
-        "SELECT a.kind, p.amount FROM postings p JOIN accounts a ON a.id = p.account_id WHERE p.movement_id = $1 AND a.wallet_id = $2 ORDER BY a.kind",
-        [held.movement_id, held.wallet_id],
-      );
-      const { movement: back } = await postMovementTx(tx, {
-        kind: "payment",
-        payerWalletId: held.wallet_id!,
-        payeeWalletId: onward.wallet_id!,
-        parts: parts.map((p) => ({ account: p.kind, amount: p.amount })),
-        senderMemo: "",
-        recipientMemo: "",
-        idempotencyKey: `return:${held.public_id}`,
-        initiatedBy: null,
-      });
+      // The posting toward C returned, part for part, to the clearing wallet for A.
+      const back = await returnHold(tx, { movement_id: held.movement_id, wallet_id: onward.wallet_id, memo: "", public_id: held.public_id });
       await tx.query("UPDATE federation_links SET held_cents = held_cents - $2 WHERE id = $1", [held.link_id, held.peer_amount_cents]);
       await tx.query("UPDATE federation_payments SET state = 'aborted', refusal = $2, updated_at = now() WHERE id = $1", [held.id, reason]);
       return (
