@@ -179,6 +179,8 @@ export const EXPECTED: Record<RouteName, Expected> = {
   peerRoutes: same(401),
   peerQuote: same(401),
   peerPay: same(401),
+  peerQuotes: same(401),
+  peerPayments: same(401),
   peerPaymentState: same(401),
   peerPaymentEnded: same(401),
   peerKeyRotated: same(401),

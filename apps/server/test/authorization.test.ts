@@ -461,6 +461,12 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   peerPay: () => ({
     body: { paymentId: "fp_0123456789abcdefghij", walletId: payeeWallet, amount: "1.00", payerAmount: "1.00", payer: { name: "X" }, memo: "" },
   }),
+  peerQuotes: () => ({ body: { quotes: [{ walletId: payeeWallet, amount: "1.00" }] } }),
+  peerPayments: () => ({
+    body: {
+      payments: [{ paymentId: "fp_0123456789abcdefghij", walletId: payeeWallet, amount: "1.00", payerAmount: "1.00", payer: { name: "X" }, memo: "" }],
+    },
+  }),
   peerPaymentState: () => ({ body: { paymentId: "fp_0123456789abcdefghij" } }),
   peerPaymentEnded: () => ({ body: { paymentId: "fp_0123456789abcdefghij", days: 7 } }),
   peerKeyRotated: () => ({ body: { publicKey: "A".repeat(43), proof: "A".repeat(86) } }),

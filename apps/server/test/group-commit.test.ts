@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, formatCents } from "@mutua/domain";
 import { Refusal } from "../src/services/platform/errors";
-import { Batcher } from "../src/services/ledger/batching";
+import { Batcher, together } from "../src/services/ledger/batching";
 import { postMovement, type MovementRequest } from "../src/services/ledger/ledger";
 import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { createBackend, newKey, seedMember, topUp, walletBalances } from "./helpers";
@@ -77,6 +77,19 @@ describe("Batcher, the queue", () => {
     await settle();
     expect(calls.slice(2)).toEqual([["c", "d"]]);
     await Promise.all(out);
+  });
+
+  it("gathers what is submitted within `together` into one batch, started once it returns", async () => {
+    const { g, calls, settle } = recorder({ concurrency: 2 });
+    const out = together(() => ["a", "b", "c"].map((x) => g.submit(x)));
+    expect(calls).toEqual([["a", "b", "c"]]);
+    await settle();
+    expect(await Promise.all(out)).toEqual(["a+", "b+", "c+"]);
+    // Outside it, a lone item goes at once, as before.
+    const d = g.submit("d");
+    expect(calls.slice(1)).toEqual([["d"]]);
+    await settle();
+    expect(await d).toBe("d!");
   });
 
   it("posts each item of a failed batch again alone, so one item's error is not its neighbours'", async () => {

@@ -60,6 +60,9 @@ export function convertCents(cents: bigint, fromValue: bigint, toValue: bigint):
 /** One unit of a currency of value `from` in a currency of value `to` (values in ten-thousandths), to at most 4 decimals, half up. */
 export const unitRate = (from: bigint, to: bigint): string => formatUnitValue((from * 10_000n * 2n + to) / (2n * to));
 
+/** The most quotes or payments one request to a linked server carries (sent together while the link is busy). */
+export const PEER_BATCH_MAX = 32;
+
 /** The longest name of an association, as setup and the settings allow it. */
 export const PEER_ASSOCIATION_NAME_MAX = NAME_MAX;
 /** The longest name of a currency, likewise. */

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../deps";
+import type { z } from "zod";
+import type { schemas } from "@mutua/domain/api/schemas";
 import { operation } from "../http/contract";
+import { eachAnswered } from "../http/peer-items";
 import {
   acceptInvitation,
   confirmLink,
@@ -24,6 +27,7 @@ import { payAcross } from "../services/federation/payments";
 import { paymentStateForPeer } from "../services/federation/payments-in";
 import { paymentFromPeer } from "../services/federation/payments-in-together";
 import { quoteCrossPayment, quoteForPeer } from "../services/federation/quotes";
+import type { Signer } from "../services/federation/signed-messages";
 import { forwardPayment, quoteThrough } from "../services/federation/through";
 import {
   acceptSettlement,
@@ -36,6 +40,9 @@ import {
   settlementWithdrawnByPeer,
   withdrawSettlement,
 } from "../services/federation/settlements";
+
+type PeerQuoteBody = z.output<typeof schemas.peerQuote.body>;
+type PeerPayBody = z.output<typeof schemas.peerPay.body>;
 
 /** Links with other associations' servers (docs/federation.md): the owners' console, and what the linked servers ask, signed. */
 export function federationRoutes(app: FastifyInstance, deps: Deps): void {
@@ -84,13 +91,14 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "peerSettlementAccepted", async ({ peer, body }) => settlementAcceptedByPeer(db, peer!, body));
   operation(app, deps, "peerSettlementDeclined", async ({ peer, body }) => settlementDeclinedByPeer(db, peer!, body));
   operation(app, deps, "quoteCrossPayment", async ({ body }) => quoteCrossPayment(net, db, body));
-  operation(app, deps, "peerQuote", async ({ peer, body }) =>
-    body.to ? quoteThrough(net, db, peer!, { ...body, to: body.to }) : quoteForPeer(db, peer!, body),
-  );
+  // A quote or a payment for one of this side's members, or (with `to`) one it forwards; several sent together are each answered so.
+  const quoteIn = (peer: Signer, body: PeerQuoteBody) => (body.to ? quoteThrough(net, db, peer, { ...body, to: body.to }) : quoteForPeer(db, peer, body));
+  const payIn = (peer: Signer, body: PeerPayBody) => (body.to ? forwardPayment(net, db, peer, { ...body, to: body.to }) : paymentFromPeer(db, peer, body));
+  operation(app, deps, "peerQuote", async ({ peer, body }) => quoteIn(peer!, body));
+  operation(app, deps, "peerQuotes", async ({ peer, body }) => ({ results: await eachAnswered(body.quotes, (q) => quoteIn(peer!, q)) }));
   operation(app, deps, "payAcross", async ({ memberId, body }) => payAcross(net, db, memberId, body));
-  operation(app, deps, "peerPay", async ({ peer, body }) =>
-    body.to ? forwardPayment(net, db, peer!, { ...body, to: body.to }) : paymentFromPeer(db, peer!, body),
-  );
+  operation(app, deps, "peerPay", async ({ peer, body }) => payIn(peer!, body));
+  operation(app, deps, "peerPayments", async ({ peer, body }) => ({ results: await eachAnswered(body.payments, (p) => payIn(peer!, p)) }));
   operation(app, deps, "peerPaymentState", async ({ peer, body }) => paymentStateForPeer(db, peer!, body));
   operation(app, deps, "peerLinkTerms", async ({ peer, body }) => {
     await peerTermsChanged(db, peer!, body.terms, body.version);

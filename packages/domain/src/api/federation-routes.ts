@@ -47,6 +47,10 @@ export const federationRoutes = {
    * (committed) or refused in one transaction here, and the same answer to the same payment again.
    */
   peerPay: { method: "POST", path: "/api/federation/payments", access: "peer" },
+  /** Quotes asked together over one link (at most 32): each answered as peerQuote answers it alone. */
+  peerQuotes: { method: "POST", path: "/api/federation/quotes/many", access: "peer" },
+  /** Payments sent together over one link (at most 32): each made or refused as peerPay makes it alone, with its own answer. */
+  peerPayments: { method: "POST", path: "/api/federation/payments/many", access: "peer" },
   /**
    * What became of a payment: committed, or aborted, in which case it never will be made here
    * (asked before it arrived, it is refused when it does). The payer's side asks when it lost the answer.

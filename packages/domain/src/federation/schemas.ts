@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FEDERATION_KEY_STATES, FEDERATION_LINK_ENDERS, FEDERATION_LINK_ROLES, FEDERATION_LINK_STATES, FEDERATION_PEER_KEY_REPLACERS } from "../vocabulary";
 import { AmountString, SignedAmountString } from "../platform/schemas";
+import { PEER_BATCH_MAX } from "../federation";
 import { FederationSettlement } from "./settlement-schemas";
 
 /** The federation's contract: links between associations' servers, quotes and payments across them (docs/federation.md). */
@@ -321,6 +322,19 @@ export const PeerPaid = z.object({
   payerAmount: AmountString,
   fulfillment: ConditionBytes.optional(),
 });
+
+/**
+ * Several quotes or payments sent together over one link, in one signed request, when more than
+ * one waits for the link at once (as the ledger's group commit gathers payments): each item is
+ * decided exactly as it would be alone, and its answer is its own, in order: what the route of one
+ * answers, or the status and msgid of the error a request of its own would have had.
+ */
+const peerItem = <T extends z.ZodType>(ok: T) =>
+  z.union([z.object({ ok }), z.object({ error: z.object({ status: z.number().int().min(400).max(599), msgid: z.string().max(200) }) })]);
+export const PeerQuotesBody = z.object({ quotes: z.array(PeerQuoteBody).min(1).max(PEER_BATCH_MAX) });
+export const PeerQuotes = z.object({ results: z.array(peerItem(PeerQuote)).max(PEER_BATCH_MAX) });
+export const PeerPaymentsBody = z.object({ payments: z.array(PeerPayBody).min(1).max(PEER_BATCH_MAX) });
+export const PeerPayments = z.object({ results: z.array(peerItem(PeerPaid)).max(PEER_BATCH_MAX) });
 
 /** What became of a payment: the payee's side answers, and from then on never makes one it had not made. */
 export const PeerPaymentStateBody = z.object({ paymentId: PaymentIdAcross });

@@ -19,6 +19,7 @@ import { isPayersOwn, payerRefusal, requireSigner, sentCents, signatureRefusal }
 import { invalid, notFound, Refusal } from "../platform/errors";
 import { ensureClearingWallet, getBackend, getWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
 import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
+import { payTo, peerAt, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { b64, fulfils } from "./conditions";
 import { checkedQuote, LINK_COLUMNS, linkOrRouteTo, quoteThroughLink, usable, type ActiveLink, type RouteRow } from "./quotes";
@@ -235,11 +236,7 @@ interface Plan {
 async function planDirect(net: PeerNet, db: Db, link: ActiveLink, body: CrossPayBody, amount: bigint): Promise<Plan> {
   const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
   if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
-  const key = await signingKeyFor(db, link.peer_key);
-  const quote = checkedQuote(
-    await callPeer(net, key, link.peer_url, link.peer_key.toString("base64url"), "peerQuote", { walletId: body.walletId, amount: body.amount }),
-    body.walletId,
-  );
+  const quote = checkedQuote(await quoteFrom(net, await peerAt(db, link), { walletId: body.walletId, amount: body.amount }), body.walletId);
   if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
   return { quote, payerAmount, peerAmount: amount, condition: null, route: null };
 }
@@ -333,18 +330,22 @@ export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" |
   if (how === "pay" && link.state === "active") {
     try {
       const name = payerName ?? (await payerNameOf(db, row.wallet_id!));
-      const paid = await callPeer(net, key, link.peer_url, keyId, "peerPay", {
-        paymentId: row.public_id,
-        walletId: row.peer_wallet_id!,
-        amount: formatCents(row.route_amount_cents ?? row.peer_amount_cents!),
-        payerAmount: formatCents(row.amount_cents!),
-        payer: { name },
-        memo: row.memo,
-        ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
-        // Through the linked association: the payee side's condition, and where the payment ends.
-        ...(row.condition ? { condition: b64(row.condition) } : {}),
-        ...(row.route_url ? { to: { url: row.route_url } } : {}),
-      });
+      const paid = await payTo(
+        net,
+        { key, url: link.peer_url, keyId },
+        {
+          paymentId: row.public_id,
+          walletId: row.peer_wallet_id!,
+          amount: formatCents(row.route_amount_cents ?? row.peer_amount_cents!),
+          payerAmount: formatCents(row.amount_cents!),
+          payer: { name },
+          memo: row.memo,
+          ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
+          // Through the linked association: the payee side's condition, and where the payment ends.
+          ...(row.condition ? { condition: b64(row.condition) } : {}),
+          ...(row.route_url ? { to: { url: row.route_url } } : {}),
+        },
+      );
       // Still held on the way (the association in the middle waits for the payee's side's word).
       if (paid.state === "pending") return await postpone(db, row);
       const f = row.condition ? fulfils(row.condition, paid.fulfillment) : null;

@@ -50,7 +50,13 @@ export const PEER_REFUSALS: ReadonlyMap<string, ErrorCode> = new Map([
 /** A refusal id another server gave, if it is one of this server's list; null for any other text. */
 export const knownRefusal = (reason: unknown): string | null => (typeof reason === "string" && PEER_REFUSALS.has(reason) ? reason : null);
 
-const unreachable = () => new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnreachable });
+/** The other side's refusal: one of this server's own, in its own words; any other, whatever it says, as "refused". */
+export function peerRefusal(msgid: unknown): Refusal {
+  const known = knownRefusal(msgid);
+  return known ? new Refusal(PEER_REFUSALS.get(known)!, { id: known }) : new Refusal(ErrorCode.stateConflict, { id: SM.federationPeerRefused });
+}
+
+export const unreachable = () => new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnreachable });
 const unverifiable = () => new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
 const badName = () => new Refusal(ErrorCode.validation, { id: SM.federationPeerName });
 // What an owner is told of an address no server of this protocol answered at, whatever the reason.
@@ -152,13 +158,7 @@ export async function callPeer<K extends FederationRouteName>(
   }
   // A server that could not answer now (its database down, an instance stopping) refused nothing.
   if (res.status >= 500) throw unreachable();
-  if (res.status < 200 || res.status >= 300) {
-    const error = (json as { error?: { msgid?: unknown } } | null)?.error;
-    // One of this server's own refusals, in its own words; any other, whatever it says, as "refused".
-    const known = knownRefusal(error?.msgid);
-    if (known) throw new Refusal(PEER_REFUSALS.get(known)!, { id: known });
-    throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPeerRefused });
-  }
+  if (res.status < 200 || res.status >= 300) throw peerRefusal((json as { error?: { msgid?: unknown } } | null)?.error?.msgid);
   const parsed = schemas[name].response.safeParse(json);
   if (!parsed.success) throw unverifiable();
   return parsed.data as z.output<(typeof schemas)[K]["response"]>;

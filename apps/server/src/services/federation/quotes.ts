@@ -17,9 +17,9 @@ import type { Db, Queryable } from "../../db/pool";
 import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
 import { b64, conditionOf, fulfillmentFor } from "./conditions";
-import { callPeer, peerBaseUrl } from "./peer-client";
+import { peerBaseUrl } from "./peer-client";
+import { peerAt, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
-import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -214,7 +214,7 @@ export async function quoteThroughLink(
   route: RouteRow,
   ask: { walletId: string; amount: string; paymentId?: string },
 ): Promise<{ quote: PeerQuote; payerAmount: bigint; through: { amount: bigint; via: bigint; to: bigint } }> {
-  const asked = await callPeer(net, await signingKeyFor(db, link.peer_key), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
+  const asked = await quoteFrom(net, await peerAt(db, link), {
     ...ask,
     to: { url: route.url },
   });
@@ -242,7 +242,7 @@ export async function quoteCrossPayment(net: PeerNet, db: Db, body: z.output<typ
   const target = await linkOrRouteTo(db, url);
   const link = usable(target.link);
   if (target.route) return quoteThroughFor(net, db, link, target.route, body);
-  const asked = await callPeer(net, await signingKeyFor(db, link.peer_key), link.peer_url, link.peer_key.toString("base64url"), "peerQuote", {
+  const asked = await quoteFrom(net, await peerAt(db, link), {
     walletId: body.walletId,
     amount: body.amount,
   });

@@ -6,6 +6,7 @@ import { sentCents } from "../payments/payments";
 import { Refusal } from "../platform/errors";
 import { b64, fulfils } from "./conditions";
 import { callPeer, knownRefusal } from "./peer-client";
+import { payTo, peerAt, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { postpone, rateChanged, refusalOf, reread, retried, returnHold, type PaymentRow } from "./payments";
 import { hopAmounts, holdForward, onwardLink, onwardOf, type ForwardBody } from "./forward-holds";
@@ -37,7 +38,7 @@ export async function quoteThrough(net: PeerNet, db: Db, signer: Signer, body: P
   const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`, [signer.publicKey]);
   const from = usable(rows[0]);
   const to = await onwardLink(db, from, body.to.url);
-  const asked = await callPeer(net, await signingKeyFor(db, to.peer_key), to.peer_url, to.peer_key.toString("base64url"), "peerQuote", {
+  const asked = await quoteFrom(net, await peerAt(db, to), {
     walletId: body.walletId,
     amount: body.amount,
     ...(body.paymentId ? { paymentId: body.paymentId } : {}),
@@ -107,16 +108,20 @@ export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: 
     const held = (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1", [row.forward_of])).rows[0]!;
     const { rows: payerLink } = await db.query<{ peer_name: string | null }>("SELECT peer_name FROM federation_links WHERE id = $1", [held.link_id]);
     try {
-      const paid = await callPeer(net, key, to.peer_url, keyId, "peerPay", {
-        paymentId: row.public_id,
-        walletId: row.peer_wallet_id!,
-        amount: formatCents(row.peer_amount_cents!),
-        payerAmount: formatCents(row.amount_cents!),
-        payer: { name: held.peer_member_name ?? "", association: held.payer_association ?? payerLink[0]?.peer_name ?? "" },
-        memo: row.memo,
-        condition: b64(condition),
-        ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
-      });
+      const paid = await payTo(
+        net,
+        { key, url: to.peer_url, keyId },
+        {
+          paymentId: row.public_id,
+          walletId: row.peer_wallet_id!,
+          amount: formatCents(row.peer_amount_cents!),
+          payerAmount: formatCents(row.amount_cents!),
+          payer: { name: held.peer_member_name ?? "", association: held.payer_association ?? payerLink[0]?.peer_name ?? "" },
+          memo: row.memo,
+          condition: b64(condition),
+          ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
+        },
+      );
       const f = fulfils(condition, paid.fulfillment);
       if (paid.state === "committed" && f) return await finishForward(db, row, "committed", null, f);
     } catch (e) {

@@ -40,8 +40,14 @@ export class Batcher<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.inFlight < this.opts.concurrency) void this.drain();
+      if (gathering) gathering.add(this as Batcher<unknown, unknown>);
+      else this.start();
     });
+  }
+
+  /** Starts batches while fewer than `concurrency` are in flight and items wait (called by `together` once its submissions are in). */
+  start(): void {
+    while (this.inFlight < this.opts.concurrency && this.queue.length > 0) void this.drain();
   }
 
   private async drain(): Promise<void> {
@@ -72,6 +78,25 @@ export class Batcher<I, O> {
     } finally {
       this.inFlight--;
     }
+  }
+}
+
+let gathering: Set<Batcher<unknown, unknown>> | null = null;
+
+/**
+ * Runs `start`, whose submissions to any batcher wait until it returned and then go together: the
+ * items of one request (a linked server's payments sent together) meet in one batch, instead of
+ * the first going alone and the rest after it. Nothing waits longer than `start` itself.
+ */
+export function together<T>(start: () => T): T {
+  const outer = gathering;
+  const mine = outer ?? new Set<Batcher<unknown, unknown>>();
+  gathering = mine;
+  try {
+    return start();
+  } finally {
+    gathering = outer;
+    if (!outer) for (const b of mine) b.start();
   }
 }
 
