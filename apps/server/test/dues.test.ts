@@ -50,18 +50,32 @@ async function collect(): Promise<void> {
 }
 
 let names = 0;
+/**
+ * A member with an active wallet holding `balance`, as if they came with it: the server's own due
+ * work (woken by any money event) waits meanwhile, so that it never places them in the schedule
+ * and collects their period between their wallet's opening and its top-up (a demurrage of an
+ * empty balance, nothing taken, the period done): on a loaded machine it did.
+ */
 async function person(balance: string | null, opts: { business?: boolean; ledger?: boolean } = {}) {
-  const member = await seedMember(t.db, { firstName: `Payer${++names}`, lastName: "Dupont" });
-  const signed = opts.ledger ? await openTestLedgerWallet(t.db, ledger, member.id) : null;
-  const wallet = signed ? signed.id : await openCustodialWallet(t.db, custodial, member.id, "active");
-  if (balance) await topUp(t.db, wallet, balance);
-  if (opts.business)
-    await t.db.query("INSERT INTO businesses (public_id, member_id, status, name, accepts) VALUES ($1, $2, 'approved', 'Shop', ARRAY[$3])", [
-      `bz_shop-of-payer-${names}`,
-      member.id,
-      custodial.id,
-    ]);
-  return { member, wallet, signed, api: new Api(t.server.baseUrl, await memberToken(t.db, member.id)) };
+  const locker = await t.db.connect();
+  try {
+    await locker.query("BEGIN");
+    await locker.query("LOCK TABLE dues_members IN EXCLUSIVE MODE");
+    const member = await seedMember(t.db, { firstName: `Payer${++names}`, lastName: "Dupont" });
+    const signed = opts.ledger ? await openTestLedgerWallet(t.db, ledger, member.id) : null;
+    const wallet = signed ? signed.id : await openCustodialWallet(t.db, custodial, member.id, "active");
+    if (balance) await topUp(t.db, wallet, balance);
+    if (opts.business)
+      await t.db.query("INSERT INTO businesses (public_id, member_id, status, name, accepts) VALUES ($1, $2, 'approved', 'Shop', ARRAY[$3])", [
+        `bz_shop-of-payer-${names}`,
+        member.id,
+        custodial.id,
+      ]);
+    return { member, wallet, signed, api: new Api(t.server.baseUrl, await memberToken(t.db, member.id)) };
+  } finally {
+    await locker.query("COMMIT");
+    locker.release();
+  }
 }
 
 const runsOf = async (memberId: bigint) =>
