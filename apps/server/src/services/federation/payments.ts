@@ -1,17 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { z } from "zod";
-import {
-  canonicalCrossPaymentMessage,
-  convertCents,
-  ErrorCode,
-  FEDERATION_PAYMENT_STATES,
-  formatCents,
-  M,
-  memoProblem,
-  SM,
-  splitPayment,
-  type SubAccount,
-} from "@mutua/domain";
+import { canonicalCrossPaymentMessage, convertCents, ErrorCode, formatCents, M, memoProblem, SM, splitPayment, type SubAccount } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import { postMovementTx, type MovementRow } from "../ledger/ledger";
@@ -22,6 +11,8 @@ import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-clien
 import { payTo, peerAt, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { b64, fulfils } from "./conditions";
+import { holdPayment } from "./payer-holds";
+import type { PaymentRow } from "./payment-rows";
 import { checkedQuote, LINK_COLUMNS, linkOrRouteTo, quoteThroughLink, usable, type ActiveLink, type RouteRow } from "./quotes";
 import { signingKeyFor } from "./server-key";
 
@@ -43,42 +34,7 @@ type CrossPayment = z.output<typeof schemas.payAcross.response>;
 type PeerPaymentState = z.output<typeof schemas.peerPaymentState.response>;
 type PeerQuote = z.output<typeof schemas.peerQuote.response>;
 
-export interface PaymentRow {
-  id: bigint;
-  public_id: string;
-  link_id: bigint;
-  direction: "out" | "in";
-  state: (typeof FEDERATION_PAYMENT_STATES)[number];
-  wallet_id: string | null;
-  peer_wallet_id: string | null;
-  peer_member_name: string | null;
-  amount_cents: bigint | null;
-  peer_amount_cents: bigint | null;
-  memo: string;
-  request_public_id: string | null;
-  idempotency_key: string | null;
-  request_hash: string | null;
-  movement_id: bigint | null;
-  refusal: string | null;
-  checks: number;
-  created_at: Date;
-  ended_at: Date | null;
-  ended_after_days: number | null;
-  end_outcome: "agreed" | "conflict" | null;
-  condition: Buffer | null;
-  fulfillment: Buffer | null;
-  forward_of: string | null;
-  payer_association: string | null;
-  route_url: string | null;
-  route_name: string | null;
-  route_currency_symbol: string | null;
-  route_amount_cents: bigint | null;
-  route_via_value_e4: bigint | null;
-  route_to_value_e4: bigint | null;
-}
-
-/** How long after its hold a payment is first asked about, if its own request did not settle it: past the peer call's timeout. */
-export const FIRST_CHECK_SECONDS = 30;
+export { FIRST_CHECK_SECONDS, type PaymentRow } from "./payment-rows";
 
 export const rateChanged = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
 
@@ -157,17 +113,8 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
   const { rows: names } = await db.query<{ name: string }>({ name: "federation-payer-name", text: "SELECT name FROM members WHERE id = $1", values: [me] });
   let row: PaymentRow;
   try {
-    row = await inTransaction(db, async (tx) => {
-      // Still active as the money is held: an owner ending the link meanwhile waits for this hold
-      // (a payment prepared before the end, asked about as any other), or it is refused here.
-      const { rows: current } = await tx.query<{ state: string }>({
-        name: "federation-link-held-on",
-        text: "SELECT state FROM federation_links WHERE id = $1 FOR KEY SHARE",
-        values: [link.id],
-      });
-      if (current[0]?.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
-      if (current[0]?.state !== "active") throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-      const { movement, replayed } = await postMovementTx(tx, {
+    row = await holdPayment(db, {
+      movement: {
         kind: "payment",
         payerWalletId: payer.id,
         payeeWalletId: clearing,
@@ -178,41 +125,29 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
         initiatedBy: me,
         signedMessage: signed?.message ?? null,
         signature: signed?.signature ?? null,
-      });
-      // The key made a payment of another kind: not this one.
-      if (replayed) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
-      const { rows } = await tx.query<PaymentRow>(
-        `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_wallet_id, peer_member_name, amount_cents,
-           peer_amount_cents, our_value_e4, their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, next_check_at,
-           condition, route_url, route_name, route_currency_symbol, route_amount_cents, route_via_value_e4, route_to_value_e4)
-         VALUES ($1, $2, 'out', 'prepared', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now() + make_interval(secs => $15),
-           $16, $17, $18, $19, $20, $21, $22) RETURNING *`,
-        [
-          paymentId,
-          link.id,
-          payer.id,
-          body.walletId,
-          quote.payee.name,
-          payerAmount,
-          plan.peerAmount,
-          link.our_value_e4,
-          link.their_value_e4,
-          body.memo,
-          body.requestId ?? null,
-          body.key,
-          hash,
-          movement.id,
-          FIRST_CHECK_SECONDS,
-          plan.condition,
-          plan.route?.url ?? null,
-          plan.route?.name ?? null,
-          plan.route?.currencySymbol ?? null,
-          plan.route ? amount : null,
-          plan.route?.via ?? null,
-          plan.route?.to ?? null,
-        ],
-      );
-      return rows[0]!;
+      },
+      row: {
+        public_id: paymentId,
+        link_id: link.id,
+        wallet_id: payer.id,
+        peer_wallet_id: body.walletId,
+        peer_member_name: quote.payee.name,
+        amount_cents: payerAmount,
+        peer_amount_cents: plan.peerAmount,
+        our_value_e4: link.our_value_e4,
+        their_value_e4: link.their_value_e4,
+        memo: body.memo,
+        request_public_id: body.requestId ?? null,
+        idempotency_key: body.key,
+        request_hash: hash,
+        condition: plan.condition,
+        route_url: plan.route?.url ?? null,
+        route_name: plan.route?.name ?? null,
+        route_currency_symbol: plan.route?.currencySymbol ?? null,
+        route_amount_cents: plan.route ? amount : null,
+        route_via_value_e4: plan.route?.via ?? null,
+        route_to_value_e4: plan.route?.to ?? null,
+      },
     });
   } catch (e) {
     // The same key sent twice at once: the other request held the money; answer as it does.

@@ -1,0 +1,141 @@
+import { ErrorCode, M, SM } from "@mutua/domain";
+import { inTransaction, type Db, type Tx } from "../../db/pool";
+import { Batcher, perPool } from "../ledger/batching";
+import { postMovementsTx, type MovementRequest } from "../ledger/ledger";
+import { Refusal } from "../platform/errors";
+import { FIRST_CHECK_SECONDS, type PaymentRow } from "./payment-rows";
+
+/**
+ * The payer's side holds its members' payments across together (group commit, as local payments
+ * and the other side's payments in): every hold moves money to the link's clearing wallet, so one
+ * after another each took that account's lock for a transaction of its own. Those that arrive while
+ * the previous ones are in the database go in one transaction: their links checked still active
+ * (locked against an ending meanwhile, as alone), their movements posted by one statement, each
+ * with its own outcome (a refused one writes nothing), and their rows written by one more. Each is
+ * answered only once its batch committed, as it would be alone; one whose idempotency key the
+ * ledger already knows, or that an earlier one of the batch has, is held alone after it.
+ */
+
+/** A payment's hold: its movement (member -> clearing wallet) and the row that records it, prepared. */
+export interface Hold {
+  movement: MovementRequest;
+  row: {
+    public_id: string;
+    link_id: string;
+    wallet_id: string;
+    peer_wallet_id: string;
+    peer_member_name: string;
+    amount_cents: bigint;
+    peer_amount_cents: bigint;
+    our_value_e4: string;
+    their_value_e4: string;
+    memo: string;
+    request_public_id: string | null;
+    idempotency_key: string;
+    request_hash: string;
+    condition: Buffer | null;
+    route_url: string | null;
+    route_name: string | null;
+    route_currency_symbol: string | null;
+    route_amount_cents: bigint | null;
+    route_via_value_e4: bigint | null;
+    route_to_value_e4: bigint | null;
+  };
+}
+
+const ALONE = Symbol("alone");
+type Outcome = PaymentRow | Refusal | typeof ALONE;
+
+/** The payment held (its row, prepared), or refused with nothing held. A same key sent twice at once fails as the database says (23505). */
+export async function holdPayment(db: Db, hold: Hold): Promise<PaymentRow> {
+  let outcome = await holds(db).submit(hold);
+  if (outcome === ALONE) outcome = await holdsTogether(db, [hold], true).then((o) => o[0]!);
+  if (outcome instanceof Refusal) throw outcome;
+  if (outcome === ALONE) throw new Error("holdPayment: a hold alone left alone");
+  return outcome;
+}
+
+const holds = perPool(
+  (db: Db) =>
+    new Batcher<Hold, Outcome>({
+      one: (h) => holdsTogether(db, [h], true).then((o) => o[0]!),
+      many: (items) => holdsTogether(db, items, false),
+      concurrency: 2,
+      maxBatch: 32,
+    }),
+);
+
+/** One transaction for `items`: alone, a key the ledger knows is the member's conflict; in a batch, it is left to be held alone. */
+function holdsTogether(db: Db, items: Hold[], alone: boolean): Promise<Outcome[]> {
+  return inTransaction(db, async (tx) => {
+    const states = await linkStates(tx, [...new Set(items.map((h) => String(h.row.link_id)))]);
+    const keys = new Set<string>();
+    const outcomes: (Outcome | null)[] = items.map((h) => {
+      // Still active as the money is held: an owner ending the link meanwhile waits for this hold
+      // (a payment prepared before the end, asked about as any other), or it is refused here.
+      const state = states.get(String(h.row.link_id));
+      if (state === "ended") return new Refusal(ErrorCode.stateConflict, { id: SM.federationLinkEnded });
+      if (state !== "active") return new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+      // A key the batch holds already: held alone after it, as the same key sent again is.
+      const key = `${h.row.wallet_id} ${h.row.idempotency_key}`;
+      if (keys.has(key)) return ALONE;
+      keys.add(key);
+      return null;
+    });
+    const posting = items.map((h, i) => ({ h, i })).filter(({ i }) => outcomes[i] === null);
+    const posted = await postMovementsTx(
+      tx,
+      posting.map((p) => p.h.movement),
+    );
+    const made: { i: number; h: Hold; movementId: bigint }[] = [];
+    posting.forEach(({ h, i }, j) => {
+      const result = posted[j]!;
+      if (result instanceof Refusal) outcomes[i] = result;
+      // The key made a movement already: a payment of another kind, or this one made meanwhile.
+      else if (result.replayed) outcomes[i] = alone ? new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict }) : ALONE;
+      else made.push({ i, h, movementId: result.movement.id });
+    });
+    const rows = await insertRows(
+      tx,
+      made.map((m) => ({ ...m.h.row, movement_id: m.movementId })),
+    );
+    made.forEach((m) => (outcomes[m.i] = rows.get(m.h.row.public_id)!));
+    return outcomes.map((o) => o!);
+  });
+}
+
+async function linkStates(tx: Tx, ids: string[]): Promise<Map<string, string>> {
+  const { rows } = await tx.query<{ id: string; state: string }>({
+    name: "federation-links-held-on",
+    text: "SELECT id, state FROM federation_links WHERE id = ANY($1::bigint[]) ORDER BY id FOR KEY SHARE",
+    values: [ids],
+  });
+  return new Map(rows.map((r) => [String(r.id), r.state]));
+}
+
+/** Every held payment's row, prepared, first asked about FIRST_CHECK_SECONDS later: one statement. */
+async function insertRows(tx: Tx, rows: (Hold["row"] & { movement_id: bigint })[]): Promise<Map<string, PaymentRow>> {
+  if (rows.length === 0) return new Map();
+  const json = rows.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [k, v === null ? null : Buffer.isBuffer(v) ? `\\x${v.toString("hex")}` : typeof v === "bigint" ? String(v) : v]),
+    ),
+  );
+  const { rows: written } = await tx.query<PaymentRow>({
+    name: "federation-holds-out",
+    text: `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_wallet_id, peer_member_name, amount_cents,
+         peer_amount_cents, our_value_e4, their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, next_check_at,
+         condition, route_url, route_name, route_currency_symbol, route_amount_cents, route_via_value_e4, route_to_value_e4)
+       SELECT r.public_id, r.link_id, 'out', 'prepared', r.wallet_id, r.peer_wallet_id, r.peer_member_name, r.amount_cents, r.peer_amount_cents,
+              r.our_value_e4, r.their_value_e4, r.memo, r.request_public_id, r.idempotency_key, r.request_hash, r.movement_id,
+              now() + make_interval(secs => $2), r.condition, r.route_url, r.route_name, r.route_currency_symbol, r.route_amount_cents,
+              r.route_via_value_e4, r.route_to_value_e4
+         FROM jsonb_to_recordset($1::jsonb) AS r(public_id text, link_id bigint, wallet_id text, peer_wallet_id text, peer_member_name text,
+              amount_cents bigint, peer_amount_cents bigint, our_value_e4 bigint, their_value_e4 bigint, memo text, request_public_id text,
+              idempotency_key text, request_hash text, movement_id bigint, condition bytea, route_url text, route_name text,
+              route_currency_symbol text, route_amount_cents bigint, route_via_value_e4 bigint, route_to_value_e4 bigint)
+       RETURNING *`,
+    values: [JSON.stringify(json), FIRST_CHECK_SECONDS],
+  });
+  return new Map(written.map((w) => [w.public_id, w]));
+}
