@@ -490,7 +490,9 @@ describe("withdrawn by the proposer", () => {
     expect(proposed.json).toMatchObject({ direction: "receive", amount: "0.50", peerAmount: "0.40" });
     expect(await settlementAt(a, proposed.json.id)).toMatchObject({ direction: "pay", amount: "0.40", peerAmount: "0.50", proposedBy: "them" });
     expect((await act(a, "decline", proposed.json.id)).json.state).toBe("declined");
-    expect(await rowAt(b, proposed.json.id)).toMatchObject({ state: "declined" });
+    // Told by the decline itself, or, when A's own due work took the news first (woken by the
+    // server's events), by that work a moment later.
+    await vi.waitFor(async () => expect(await rowAt(b, proposed.json.id)).toMatchObject({ state: "declined" }), { timeout: 15_000 });
     expect(await counts()).toEqual(before);
     // And B may not act on A's part: accepting its own proposal is no route of its.
     const own = await act(b, "accept", proposed.json.id);
