@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { M, SM } from "@mutua/domain";
 import { Refusal } from "../src/services/platform/errors";
 import { ledgerViolations } from "../src/services/ledger/ledger";
-import { holdPayment, type Hold } from "../src/services/federation/payer-holds";
+import { commitPayment, holdPayment, type Hold } from "../src/services/federation/payments-out-together";
 import type { PaymentRow } from "../src/services/federation/payment-rows";
 import { ensureClearingWallet, openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { linkSides, side, sidesOfThisFile, type Side } from "./federation-sides";
@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 /** Alice's hold of `cents` of A's currency for a payment to Bob of B, under `key` (its own, unless said). */
 function hold(cents: bigint, key = newKey("hold")): Hold {
-  const id = `fp_holds-${process.pid}-${String(++seq).padStart(4, "0")}`;
+  const id = `fp_holds-together-${process.pid}-${String(++seq).padStart(4, "0")}`;
   return {
     movement: {
       kind: "payment",
@@ -121,6 +121,36 @@ describe("holds of payments across made together", () => {
     // 100.00 less the two alone (0.20) and the three held (4.00).
     expect(await walletBalances(a.db, alice.wallet)).toEqual({ main: "95.80" });
     expect(await ledgerViolations(a.db)).toEqual([]);
+  });
+
+  it("commits that arrive together are one statement: each payment committed once, what the link holds lowered by their sum", async () => {
+    const held = await Promise.all([hold(100n), hold(200n), hold(300n), hold(400n), hold(500n)].map((h) => holdPayment(a.db, h)));
+    await a.db.query("UPDATE federation_links SET held_cents = 10000 WHERE id = $1", [link.id]);
+    const locker = await a.db.connect();
+    let answers: (PaymentRow | null)[];
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT 1 FROM federation_links WHERE id = $1 FOR UPDATE", [link.id]);
+      const first = held.slice(0, 2).map((r) => commitPayment(a.db, r.id, null));
+      for (let waiting = 0; waiting < 2;) {
+        const { rows } = await a.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        waiting = rows[0]!.n;
+      }
+      // The last one twice: committed once, the second answered none (the caller reads it again).
+      const queued = [held[2]!, held[3]!, held[4]!, held[4]!].map((r) => commitPayment(a.db, r.id, null));
+      await locker.query("COMMIT");
+      answers = [...(await Promise.all(first)), ...(await Promise.all(queued))];
+    } finally {
+      locker.release();
+    }
+    expect(answers.map((r) => r?.state ?? null)).toEqual(["committed", "committed", "committed", "committed", "committed", null]);
+    const { rows } = await a.db.query<{ x: string }>("SELECT xmin::text AS x FROM federation_payments WHERE id = ANY($1)", [held.slice(2).map((r) => r.id)]);
+    expect(new Set(rows.map((r) => r.x)).size).toBe(1);
+    // Each payment's amount in B's currency: 1.25, 2.50, 3.75, 5.00 and 6.25, 18.75 in all.
+    expect((await a.db.query("SELECT held_cents::text AS h FROM federation_links WHERE id = $1", [link.id])).rows[0].h).toBe(String(10000 - 1875));
+    expect(await commitPayment(a.db, held[0]!.id, null)).toBeNull();
   });
 
   it("a link ended while the holds wait refuses each of them, holding nothing", async () => {

@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 /** A's payment of `amount` of B's currency to `walletId` (in A's currency at the link's rate, 0.8, unless said). */
 const payment = (walletId: string, amount: string, payerAmount = formatCents((BigInt(amount.replace(".", "")) * 8n) / 10n)) => ({
-  paymentId: `fp_batches-${process.pid}-${String(++seq).padStart(4, "0")}`,
+  paymentId: `fp_batches-sent-${process.pid}-${String(++seq).padStart(4, "0")}`,
   walletId,
   amount,
   payerAmount,

@@ -1,14 +1,15 @@
 import { ErrorCode, M, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { Batcher, perPool } from "../ledger/batching";
-import { postMovementsTx, type MovementRequest } from "../ledger/ledger";
+import { postMovementsTx, retriedWhenAsked, type MovementRequest } from "../ledger/ledger";
 import { Refusal } from "../platform/errors";
 import { FIRST_CHECK_SECONDS, type PaymentRow } from "./payment-rows";
 
 /**
- * The payer's side holds its members' payments across together (group commit, as local payments
- * and the other side's payments in): every hold moves money to the link's clearing wallet, so one
- * after another each took that account's lock for a transaction of its own. Those that arrive while
+ * The payer's side holds its members' payments across together, and commits them together (group
+ * commit, as local payments and the other side's payments in). Every hold moves money to the
+ * link's clearing wallet, so one after another each took that account's lock for a transaction of
+ * its own; every commit lowers what the link holds, on the link's row, likewise. Those that arrive while
  * the previous ones are in the database go in one transaction: their links checked still active
  * (locked against an ending meanwhile, as alone), their movements posted by one statement, each
  * with its own outcome (a refused one writes nothing), and their rows written by one more. Each is
@@ -138,4 +139,58 @@ async function insertRows(tx: Tx, rows: (Hold["row"] & { movement_id: bigint })[
     values: [JSON.stringify(json), FIRST_CHECK_SECONDS],
   });
   return new Map(written.map((w) => [w.public_id, w]));
+}
+
+/**
+ * A prepared payment made, as the other side made it: its row committed (with the fulfilment of a
+ * conditioned one) and what this side holds of the other's currency lowered by its amount in it.
+ * Those that arrive together are committed by one statement. Null when the payment was no longer
+ * prepared (ended meanwhile by another request or the recovery).
+ */
+export async function commitPayment(db: Db, id: bigint, fulfillment: Buffer | null): Promise<PaymentRow | null> {
+  return commits(db).submit({ id, fulfillment });
+}
+
+interface Commit {
+  id: bigint;
+  fulfillment: Buffer | null;
+}
+
+const commits = perPool(
+  (db: Db) =>
+    new Batcher<Commit, PaymentRow | null>({
+      one: (c) => committed(db, [c]).then((rows) => rows[0]!),
+      many: (items) => committed(db, items),
+      concurrency: 2,
+      maxBatch: 32,
+    }),
+);
+
+/**
+ * One statement, so one round trip and the link's row locked only for it and its commit: the
+ * payments' rows first, then their links', as a payment's abort takes them. A payment twice in the
+ * batch is committed once; the other is answered null, and reread.
+ */
+async function committed(db: Db, items: Commit[]): Promise<(PaymentRow | null)[]> {
+  const { rows } = await retriedWhenAsked(() =>
+    db.query<PaymentRow>({
+      name: "federation-payments-committed",
+      text: `WITH made AS (
+           UPDATE federation_payments p SET state = 'committed', fulfillment = c.f, next_check_at = NULL, updated_at = now()
+             FROM unnest($1::bigint[], $2::bytea[]) AS c(id, f)
+            WHERE p.id = c.id AND p.state = 'prepared' RETURNING p.*
+         ), lowered AS (
+           UPDATE federation_links l SET held_cents = l.held_cents - s.total
+             FROM (SELECT link_id, sum(peer_amount_cents) AS total FROM made GROUP BY link_id) s WHERE l.id = s.link_id
+         )
+         SELECT * FROM made`,
+      values: [items.map((c) => c.id), items.map((c) => c.fulfillment)],
+    }),
+  );
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  return items.map((c) => {
+    const row = byId.get(String(c.id)) ?? null;
+    byId.delete(String(c.id));
+    return row;
+  });
 }

@@ -11,7 +11,7 @@ import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-clien
 import { payTo, peerAt, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { b64, fulfils } from "./conditions";
-import { holdPayment } from "./payer-holds";
+import { commitPayment, holdPayment } from "./payments-out-together";
 import type { PaymentRow } from "./payment-rows";
 import { checkedQuote, LINK_COLUMNS, linkOrRouteTo, quoteThroughLink, usable, type ActiveLink, type RouteRow } from "./quotes";
 import { signingKeyFor } from "./server-key";
@@ -330,21 +330,7 @@ export const reread = async (db: Queryable, row: PaymentRow) =>
  * whoever gets there first: the row is locked and must still be prepared.
  */
 async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", reason: string | null, f: Buffer | null): Promise<PaymentRow> {
-  if (state === "committed") {
-    // One statement, so one round trip and the link's row locked only for it and its commit: the
-    // payment's row first, then the link's, as the transaction below takes them.
-    const { rows } = await retried(() =>
-      db.query<PaymentRow>(
-        `WITH made AS (
-           UPDATE federation_payments SET state = 'committed', fulfillment = $2, next_check_at = NULL, updated_at = now()
-            WHERE id = $1 AND state = 'prepared' RETURNING *
-         ), lowered AS (UPDATE federation_links l SET held_cents = l.held_cents - made.peer_amount_cents FROM made WHERE l.id = made.link_id)
-         SELECT * FROM made`,
-        [row.id, f],
-      ),
-    );
-    return rows[0] ?? reread(db, row);
-  }
+  if (state === "committed") return (await commitPayment(db, row.id, f)) ?? reread(db, row);
   return retried(() =>
     inTransaction(db, async (tx) => {
       const { rows } = await tx.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1 AND state = 'prepared' FOR UPDATE", [row.id]);
