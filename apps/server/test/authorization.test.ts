@@ -22,6 +22,7 @@ import {
 import { EXPECTED, ROLES, type Role } from "./authorization-expected";
 import { ownerState } from "./authorization-owner-state";
 import { setupServerTest } from "./setup";
+import { LINK_TERMS, peerCalls } from "./authorization-peer-calls";
 
 /**
  * The authorisation matrix: every operation of the contract × every kind of caller, with the
@@ -206,9 +207,6 @@ const members = () => ({ payee: Number(payee.id) });
 
 /** The owner, for a caller without the right to members' pages; a member who does not exist for one with it. */
 const memberOrNobody = (role: Role) => (role === "accounts" || role === "both" || role === "steward" ? 999_999_999 : Number(people.owner.id));
-
-/** Terms of a link between associations, valid as such. */
-const LINK_TERMS = { ourValue: "1", theirValue: "1.25", trustLimit: "100.00", enabled: true };
 
 const custodialPayment = (key = newKey("authz")) => ({ from: own.custodial, to: payeeWallet, parts: [{ account: "main", amount: "1.00" }], key });
 
@@ -426,27 +424,8 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
   withdrawFederationSettlement: () => ({ params: { linkId: "fl_nothing_here_at_all", settlementId: "fs_0123456789abcdefghij" } }),
   federationServer: () => ({}),
   listLinkedAssociations: () => ({}),
-  peerAcceptLink: () => ({
-    body: {
-      secret: "a-secret-nobody-made-ever",
-      server: {
-        protocol: "mutua-federation/1",
-        name: "X",
-        url: "https://x.example",
-        currencyName: "X",
-        currencySymbol: "X",
-        publicKey: "A".repeat(43),
-        fingerprint: "0".repeat(32),
-      },
-      terms: LINK_TERMS,
-    },
-  }),
-  peerConfirmLink: () => ({ body: { terms: LINK_TERMS } }),
-  peerLinkTerms: () => ({ body: { terms: LINK_TERMS, version: 2 } }),
-  peerRoutes: () => ({ body: { version: 2, routes: [] } }),
   // A quote names a server this one has no link with: no member learns anything, nothing is asked of anybody.
   quoteCrossPayment: () => ({ body: { server: "https://nowhere.example", walletId: "custodial:nope", amount: "1.00" } }),
-  peerQuote: () => ({ body: { walletId: payeeWallet, amount: "1.00" } }),
   // A payment across from no wallet of anybody's, to a server this one has no link with: nothing is held or asked.
   payAcross: () => ({
     body: {
@@ -458,28 +437,7 @@ const ARGS: Record<RouteName, (role: Role) => Args> = {
       key: "cross-payment-1",
     },
   }),
-  peerPay: () => ({
-    body: { paymentId: "fp_0123456789abcdefghij", walletId: payeeWallet, amount: "1.00", payerAmount: "1.00", payer: { name: "X" }, memo: "" },
-  }),
-  peerQuotes: () => ({ body: { quotes: [{ walletId: payeeWallet, amount: "1.00" }] } }),
-  peerPayments: () => ({
-    body: {
-      payments: [{ paymentId: "fp_0123456789abcdefghij", walletId: payeeWallet, amount: "1.00", payerAmount: "1.00", payer: { name: "X" }, memo: "" }],
-    },
-  }),
-  peerPaymentState: () => ({ body: { paymentId: "fp_0123456789abcdefghij" } }),
-  peerPaymentEnded: () => ({ body: { paymentId: "fp_0123456789abcdefghij", days: 7 } }),
-  peerKeyRotated: () => ({ body: { publicKey: "A".repeat(43), proof: "A".repeat(86) } }),
-  peerLinkEnded: () => ({ body: { endedAt: "2026-01-01T00:00:00Z" } }),
-  peerAddressChanged: () => ({ body: { url: "https://moved.example" } }),
-  peerSettlementProposed: () => ({
-    body: { settlementId: "fs_0123456789abcdefghij", proposerPays: true, amount: "1.00", peerAmount: "1.25", given: "amount", note: "" },
-  }),
-  peerSettlementWithdrawn: () => ({
-    body: { settlementId: "fs_0123456789abcdefghij", proposerPays: true, amount: "1.00", peerAmount: "1.25", given: "amount", note: "" },
-  }),
-  peerSettlementAccepted: () => ({ body: { settlementId: "fs_0123456789abcdefghij", amount: "1.25", peerAmount: "1.00" } }),
-  peerSettlementDeclined: () => ({ body: { settlementId: "fs_0123456789abcdefghij" } }),
+  ...peerCalls(() => payeeWallet),
   // The directory: anybody reads the owner's listed business; each caller asks for, changes and
   // withdraws a profile of their own (the owner's stays as it was: ownerState); administrators
   // decide on a profile that does not exist; the steward saves the directory's settings.
