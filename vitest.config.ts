@@ -75,7 +75,7 @@ export default defineConfig({
         },
       },
       {
-        // Load and kill -9 runs: run by themselves (scripts/test.mjs), one file at a time.
+        // Load and kill -9 runs: run by themselves (scripts/test.mjs), two files at a time.
         test: {
           name: "reliability",
           include: ["apps/server/test/reliability/**/*.test.ts"],
@@ -83,7 +83,6 @@ export default defineConfig({
           globalSetup: ["apps/server/test/global-setup.ts"],
           testTimeout: 600_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
       {
