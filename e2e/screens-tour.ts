@@ -81,8 +81,10 @@ export function screensTour(ways: readonly TourWay[]): void {
     async function inspect(page: Page, name: string) {
       // Fonts in and nothing still loading: the screen as the member sees it.
       await page.evaluate(() => document.fonts.ready);
+      // Content still loading; a busy button is an action under way (the payment waiting for the
+      // Authentication dialog in front of it), which stays busy as long as the screen is looked at.
       await page
-        .locator("[aria-busy=true]")
+        .locator("[aria-busy=true]:not(button)")
         .first()
         .waitFor({ state: "detached", timeout: 5000 })
         .catch(() => undefined);
