@@ -20,8 +20,20 @@ import { FIRST_CHECK_SECONDS, type PaymentRow } from "./payment-rows";
 /** A payment's hold: its movement (member -> clearing wallet) and the row that records it, prepared. */
 export interface Hold {
   movement: MovementRequest;
-  row: {
-    public_id: string;
+  /** The row's columns as written (the link's id and both values as the link's row holds them). */
+  row: Pick<
+    PaymentRow,
+    | "public_id"
+    | "memo"
+    | "request_public_id"
+    | "condition"
+    | "route_url"
+    | "route_name"
+    | "route_currency_symbol"
+    | "route_amount_cents"
+    | "route_via_value_e4"
+    | "route_to_value_e4"
+  > & {
     link_id: string;
     wallet_id: string;
     peer_wallet_id: string;
@@ -30,17 +42,8 @@ export interface Hold {
     peer_amount_cents: bigint;
     our_value_e4: string;
     their_value_e4: string;
-    memo: string;
-    request_public_id: string | null;
     idempotency_key: string;
     request_hash: string;
-    condition: Buffer | null;
-    route_url: string | null;
-    route_name: string | null;
-    route_currency_symbol: string | null;
-    route_amount_cents: bigint | null;
-    route_via_value_e4: bigint | null;
-    route_to_value_e4: bigint | null;
   };
 }
 
