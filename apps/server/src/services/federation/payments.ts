@@ -14,7 +14,6 @@ import { b64, fulfils } from "./conditions";
 import { commitPayment, holdPayment } from "./payments-out-together";
 import type { PaymentRow } from "./payment-rows";
 import { checkedQuote, LINK_COLUMNS, linkOrRouteTo, quoteThroughLink, usable, type ActiveLink, type RouteRow } from "./quotes";
-import { signingKeyFor } from "./server-key";
 
 /**
  * Payments across a link (docs/federation.md "Paying across"): two-phase commit with the payee's
@@ -258,29 +257,24 @@ export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" |
     values: [row.link_id],
   });
   const link = rows[0]!;
-  const key = await signingKeyFor(db, link.peer_key);
-  const keyId = link.peer_key.toString("base64url");
+  const at = await peerAt(db, link);
   // Across a link no longer active (ended, or replaced), a payment is only asked about, never sent:
   // the same two servers may have linked again, and the other side would make it on the new link.
   if (how === "pay" && link.state === "active") {
     try {
       const name = payerName ?? (await payerNameOf(db, row.wallet_id!));
-      const paid = await payTo(
-        net,
-        { key, url: link.peer_url, keyId },
-        {
-          paymentId: row.public_id,
-          walletId: row.peer_wallet_id!,
-          amount: formatCents(row.route_amount_cents ?? row.peer_amount_cents!),
-          payerAmount: formatCents(row.amount_cents!),
-          payer: { name },
-          memo: row.memo,
-          ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
-          // Through the linked association: the payee side's condition, and where the payment ends.
-          ...(row.condition ? { condition: b64(row.condition) } : {}),
-          ...(row.route_url ? { to: { url: row.route_url } } : {}),
-        },
-      );
+      const paid = await payTo(net, at, {
+        paymentId: row.public_id,
+        walletId: row.peer_wallet_id!,
+        amount: formatCents(row.route_amount_cents ?? row.peer_amount_cents!),
+        payerAmount: formatCents(row.amount_cents!),
+        payer: { name },
+        memo: row.memo,
+        ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
+        // Through the linked association: the payee side's condition, and where the payment ends.
+        ...(row.condition ? { condition: b64(row.condition) } : {}),
+        ...(row.route_url ? { to: { url: row.route_url } } : {}),
+      });
       // Still held on the way (the association in the middle waits for the payee's side's word).
       if (paid.state === "pending") return await postpone(db, row);
       const f = row.condition ? fulfils(row.condition, paid.fulfillment) : null;
@@ -293,7 +287,7 @@ export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" |
   }
   let state: PeerPaymentState;
   try {
-    state = await callPeer(net, key, link.peer_url, keyId, "peerPaymentState", { paymentId: row.public_id });
+    state = await callPeer(net, at.key, at.url, at.keyId, "peerPaymentState", { paymentId: row.public_id });
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     return postpone(db, row);

@@ -11,7 +11,6 @@ import type { PeerNet } from "./peer-net";
 import { postpone, rateChanged, refusalOf, reread, retried, returnHold, type PaymentRow } from "./payments";
 import { hopAmounts, holdForward, onwardLink, onwardOf, type ForwardBody } from "./forward-holds";
 import { checkedQuote, LINK_COLUMNS, usable, withinTrust, type ActiveLink } from "./quotes";
-import { signingKeyFor } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -101,27 +100,22 @@ export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: 
     values: [row.link_id],
   });
   const to = rows[0]!;
-  const key = await signingKeyFor(db, to.peer_key);
-  const keyId = to.peer_key.toString("base64url");
+  const at = await peerAt(db, to);
   const condition = row.condition!;
   if (how === "pay" && to.state === "active") {
     const held = (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1", [row.forward_of])).rows[0]!;
     const { rows: payerLink } = await db.query<{ peer_name: string | null }>("SELECT peer_name FROM federation_links WHERE id = $1", [held.link_id]);
     try {
-      const paid = await payTo(
-        net,
-        { key, url: to.peer_url, keyId },
-        {
-          paymentId: row.public_id,
-          walletId: row.peer_wallet_id!,
-          amount: formatCents(row.peer_amount_cents!),
-          payerAmount: formatCents(row.amount_cents!),
-          payer: { name: held.peer_member_name ?? "", association: held.payer_association ?? payerLink[0]?.peer_name ?? "" },
-          memo: row.memo,
-          condition: b64(condition),
-          ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
-        },
-      );
+      const paid = await payTo(net, at, {
+        paymentId: row.public_id,
+        walletId: row.peer_wallet_id!,
+        amount: formatCents(row.peer_amount_cents!),
+        payerAmount: formatCents(row.amount_cents!),
+        payer: { name: held.peer_member_name ?? "", association: held.payer_association ?? payerLink[0]?.peer_name ?? "" },
+        memo: row.memo,
+        condition: b64(condition),
+        ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
+      });
       const f = fulfils(condition, paid.fulfillment);
       if (paid.state === "committed" && f) return await finishForward(db, row, "committed", null, f);
     } catch (e) {
@@ -130,7 +124,7 @@ export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: 
   }
   let state;
   try {
-    state = await callPeer(net, key, to.peer_url, keyId, "peerPaymentState", { paymentId: row.public_id });
+    state = await callPeer(net, at.key, at.url, at.keyId, "peerPaymentState", { paymentId: row.public_id });
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     return postpone(db, row);
