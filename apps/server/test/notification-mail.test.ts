@@ -2,7 +2,8 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOTIFICATION_KINDS, type NotificationKind } from "@mutua/domain";
-import { smtpMailer } from "../src/services/platform/mail";
+import { OUTBOX_CHANNEL, smtpMailer } from "../src/services/platform/mail";
+import { EventHub } from "../src/services/notifications/event-hub";
 import { currentPosition, eventsAfter } from "../src/services/notifications/member-events";
 import { claimEmail } from "../src/services/notifications/notification-deliveries";
 import { notificationMail, notificationPush } from "../src/services/notifications/notification-mail";
@@ -315,6 +316,36 @@ describe("e-mail notifications", () => {
     expect([...mailsTo(carol), ...mailsTo(dave)]).toEqual([]);
   });
 
+  it("wakes the workers when a payment queues a message, not for one that queues none", async () => {
+    // An instance's ear, as the workers' own: its wake-ups counted.
+    const hub = new EventHub(t.db, () => {});
+    let events = 0;
+    let outboxWakes = 0;
+    hub.subscribeAll(() => events++);
+    hub.subscribeOutbox(() => outboxWakes++);
+    try {
+      // Listening: the first wake-ups are the connection's own (each watcher looks once when it is made).
+      await expect.poll(() => events > 0 && outboxWakes > 0, { timeout: 10_000 }).toBe(true);
+      events = 0;
+      outboxWakes = 0;
+      const alice = await person("Alice", "Martin", "100.00");
+      const carol = await person("Carol", "Petit");
+      const bob = await person("Bob", "Durand");
+      await optIn(bob, { payment_received: true });
+      const before = { events, outboxWakes };
+      expect((await pay(alice, carol, "1.00")).status).toBe(200);
+      await expect.poll(() => events > before.events, { timeout: 10_000 }).toBe(true);
+      // Carol's event queued nothing; Bob's queues his mail. Notifications come in the order
+      // their transactions committed: once Bob's wake-up is here, one of Carol's would be too.
+      expect((await pay(alice, bob, "1.00")).status).toBe(200);
+      await expect.poll(() => outboxWakes > before.outboxWakes, { timeout: 10_000 }).toBe(true);
+      expect(outboxWakes - before.outboxWakes).toBe(1);
+      await settled(bob, 1);
+    } finally {
+      await hub.close();
+    }
+  });
+
   it("sends nothing for a payment refused for its balance", async () => {
     const poor = await person("Paul", "Pauvre", "1.00");
     const bob = await person("Bob", "Durand");
@@ -466,16 +497,18 @@ describe("e-mail notifications", () => {
     const claimed = async (sql: string) =>
       t.db.query(`UPDATE notification_deliveries d SET sent_at = NULL, ${sql} FROM member_events e WHERE e.id = d.event_id AND e.member_id = $1`, [bob.id]);
     await claimed("next_attempt_at = now() + interval '10 minutes'");
-    // Workers woken (by another member's event) leave it alone while the claim holds...
+    // Workers woken (by another member's message queued) leave it alone while the claim holds...
+    await optIn(carol, { payment_received: true });
     await pay(alice, carol, "1.00");
     await outbox.drained("email");
     // Not claimed again (a claim counts its attempt), and no send of it still on its way.
     expect(await deliveries(bob)).toEqual([{ kind: "payment_received", attempts: 1, sent: false, gave_up: false, last_error: null }]);
     await finished(bob, 1);
     expect(mailsTo(bob)).toHaveLength(1);
-    // ...and send it once it has run out.
+    // ...and send it once it has run out: the claim's end made now, the workers woken as their
+    // timer wakes them when the next row falls due.
     await claimed("next_attempt_at = now()");
-    await pay(alice, carol, "1.00");
+    await t.db.query("SELECT pg_notify($1, '')", [OUTBOX_CHANNEL]);
     await settled(bob, 1);
     expect(mailsTo(bob)).toHaveLength(2);
     expect((await deliveries(bob))[0]).toMatchObject({ attempts: 2, sent: true });

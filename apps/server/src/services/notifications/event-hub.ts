@@ -35,8 +35,14 @@ export interface MemberListener {
  */
 export class EventHub {
   private readonly streams = new Map<string, Set<MemberListener>>();
-  /** Woken by every member's events: the notification worker, which reads the outbox itself. */
+  /** Woken by every member's events: the due work (money arriving may pay dues in arrears). */
   private readonly everyEvent = new Set<Wake>();
+  /**
+   * Woken when notifications or invitations were queued (the outbox's channel, notified by the
+   * queueing transaction): the notification worker, which reads the outbox itself. Not by every
+   * event: most payments queue nothing, and each wake-up costs every instance its claims.
+   */
+  private readonly outboxWatchers = new Set<Wake>();
   /** Woken when the association's settings change: the instance's copy of them reads them again. */
   private readonly associationWatchers = new Set<Wake>();
   private client: pg.Client | null = null;
@@ -71,6 +77,15 @@ export class EventHub {
     };
   }
 
+  /** Wakes `wake` whenever notifications or invitations may have been queued; returns the unsubscribe. */
+  subscribeOutbox(wake: Wake): () => void {
+    this.outboxWatchers.add(wake);
+    void this.listen();
+    return () => {
+      this.outboxWatchers.delete(wake);
+    };
+  }
+
   /** Wakes `wake` whenever the association's row may have changed; returns the unsubscribe. */
   subscribeAssociation(wake: Wake): () => void {
     this.associationWatchers.add(wake);
@@ -91,6 +106,7 @@ export class EventHub {
   private wakeAll(): void {
     for (const wake of this.associationWatchers) wake();
     for (const wake of this.everyEvent) wake();
+    for (const wake of this.outboxWatchers) wake();
     for (const set of this.streams.values())
       for (const listener of set) {
         listener.recheck();
@@ -122,7 +138,7 @@ export class EventHub {
         return;
       }
       if (n.channel === OUTBOX_CHANNEL) {
-        for (const wake of this.everyEvent) wake();
+        for (const wake of this.outboxWatchers) wake();
         return;
       }
       if (!n.payload) return;
@@ -157,7 +173,8 @@ export class EventHub {
     if (this.retry || this.closed) return;
     this.retry = setTimeout(() => {
       this.retry = null;
-      if (this.streams.size > 0 || this.everyEvent.size > 0 || this.associationWatchers.size > 0) void this.listen();
+      const listened = this.streams.size + this.everyEvent.size + this.outboxWatchers.size + this.associationWatchers.size;
+      if (listened > 0) void this.listen();
     }, 1000);
     this.retry.unref();
   }

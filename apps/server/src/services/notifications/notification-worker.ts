@@ -52,8 +52,9 @@ import { vapidKeys, type VapidKeys } from "./vapid";
  * hour by default), and given up after the last attempt allowed (8 by default, about an hour in all),
  * its error kept in the row. A push service answering that a device's subscription is gone (404,
  * 410) is not retried: the subscription is deleted, and its messages not sent with it. The worker
- * wakes on the events' NOTIFY (the instance's EventHub, the one LISTEN connection it already has),
- * when the next retry falls due, and every minute besides.
+ * wakes on the outbox's NOTIFY, sent by the transaction that queued a message (the instance's
+ * EventHub, the one LISTEN connection it already has), when the next retry falls due, and every
+ * minute besides.
  */
 
 /** An e-mail's claim: the SMTP mailer gives up within a few minutes (services/platform/mail.ts). */
@@ -215,7 +216,7 @@ export class NotificationWorker {
   }
 
   start(): void {
-    this.unsubscribe = this.deps.hub.subscribeAll(() => this.wake());
+    this.unsubscribe = this.deps.hub.subscribeOutbox(() => this.wake());
     void this.tick();
   }
 

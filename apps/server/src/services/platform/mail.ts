@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
 
-/** The channel notified when mail is queued that no member event announces (members/invitations.ts): the workers look. */
+/** The channel notified when notifications or invitations are queued (the deliveries' trigger, members/invitations.ts): the workers look. */
 export const OUTBOX_CHANNEL = "mutua_outbox";
 
 export interface Mail {
