@@ -3,7 +3,6 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOTIFICATION_KINDS, type NotificationKind } from "@mutua/domain";
 import { OUTBOX_CHANNEL, smtpMailer } from "../src/services/platform/mail";
-import { EventHub } from "../src/services/notifications/event-hub";
 import { currentPosition, eventsAfter } from "../src/services/notifications/member-events";
 import { claimEmail } from "../src/services/notifications/notification-deliveries";
 import { notificationMail, notificationPush } from "../src/services/notifications/notification-mail";
@@ -314,36 +313,6 @@ describe("e-mail notifications", () => {
     expect(await deliveries(carol)).toEqual([]);
     expect(await deliveries(dave)).toEqual([]);
     expect([...mailsTo(carol), ...mailsTo(dave)]).toEqual([]);
-  });
-
-  it("wakes the workers when a payment queues a message, not for one that queues none", async () => {
-    // An instance's ear, as the workers' own: its wake-ups counted.
-    const hub = new EventHub(t.db, () => {});
-    let events = 0;
-    let outboxWakes = 0;
-    hub.subscribeAll(() => events++);
-    hub.subscribeOutbox(() => outboxWakes++);
-    try {
-      // Listening: the first wake-ups are the connection's own (each watcher looks once when it is made).
-      await expect.poll(() => events > 0 && outboxWakes > 0, { timeout: 10_000 }).toBe(true);
-      events = 0;
-      outboxWakes = 0;
-      const alice = await person("Alice", "Martin", "100.00");
-      const carol = await person("Carol", "Petit");
-      const bob = await person("Bob", "Durand");
-      await optIn(bob, { payment_received: true });
-      const before = { events, outboxWakes };
-      expect((await pay(alice, carol, "1.00")).status).toBe(200);
-      await expect.poll(() => events > before.events, { timeout: 10_000 }).toBe(true);
-      // Carol's event queued nothing; Bob's queues his mail. Notifications come in the order
-      // their transactions committed: once Bob's wake-up is here, one of Carol's would be too.
-      expect((await pay(alice, bob, "1.00")).status).toBe(200);
-      await expect.poll(() => outboxWakes > before.outboxWakes, { timeout: 10_000 }).toBe(true);
-      expect(outboxWakes - before.outboxWakes).toBe(1);
-      await settled(bob, 1);
-    } finally {
-      await hub.close();
-    }
   });
 
   it("sends nothing for a payment refused for its balance", async () => {
