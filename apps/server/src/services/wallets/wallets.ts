@@ -60,6 +60,13 @@ export async function getOwnWallet(db: Queryable, memberId: bigint, id: string):
   return w && w.member_id === memberId && w.status !== "discarded" ? w : null;
 }
 
+/**
+ * The accounts of a clearing or dues wallet, with no floor or ceiling: the link's trust limit
+ * bounds what crosses (services/federation/payments.ts); the dues wallet takes whatever members
+ * owe, from any of their sub-accounts.
+ */
+const boundlessKinds = (backend: BackendRow) => (backend.kind === "custodial" ? ["main"] : ["nant", "cm"]);
+
 /** The money accounts a wallet of this backend kind holds: one "main", or Nant (pledged) and CM (mutual credit). */
 async function openAccounts(db: Queryable, walletId: string, backend: BackendRow, role: WalletRow["role"]): Promise<void> {
   if (role === "issuance") {
@@ -69,9 +76,7 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
     return;
   }
   if (role === "clearing" || role === "dues") {
-    // No floor or ceiling: the link's trust limit bounds what crosses (services/federation/payments.ts);
-    // the dues wallet takes whatever members owe, from any of their sub-accounts.
-    for (const kind of backend.kind === "custodial" ? ["main"] : ["nant", "cm"]) {
+    for (const kind of boundlessKinds(backend)) {
       await db.query("INSERT INTO accounts (wallet_id, currency_id, kind) VALUES ($1, $2, $3)", [walletId, backend.currency_id, kind]);
     }
     return;
@@ -97,12 +102,17 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
  */
 export async function ensureClearingWallet(db: Queryable, backend: BackendRow, link: { id: bigint | string; public_id: string }): Promise<string> {
   const id = `${backend.kind}:${backend.name}.clearing.${link.public_id}`;
-  const { rowCount } = await db.query({
-    name: "clearing-wallet",
-    text: "INSERT INTO wallets (id, backend_id, role, status, federation_link_id) VALUES ($1, $2, 'clearing', 'active', $3) ON CONFLICT DO NOTHING",
-    values: [id, backend.id, link.id],
+  // The wallet and its accounts by one statement, so together or not at all: a payment that finds
+  // the wallet made by another at the same moment finds its accounts too (it waits for that
+  // statement's commit on the wallet's id).
+  await db.query({
+    name: "clearing-wallet-made",
+    text: `WITH made AS (
+        INSERT INTO wallets (id, backend_id, role, status, federation_link_id) VALUES ($1, $2, 'clearing', 'active', $3) ON CONFLICT DO NOTHING RETURNING id
+      )
+      INSERT INTO accounts (wallet_id, currency_id, kind) SELECT made.id, $4, k FROM made, unnest($5::text[]) AS k`,
+    values: [id, backend.id, link.id, backend.currency_id, boundlessKinds(backend)],
   });
-  if (rowCount) await openAccounts(db, id, backend, "clearing");
   return id;
 }
 
