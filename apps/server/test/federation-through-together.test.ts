@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { formatCents, M, SM } from "@mutua/domain";
 import { Refusal } from "../src/services/platform/errors";
 import { ledgerViolations } from "../src/services/ledger/ledger";
@@ -35,6 +35,9 @@ beforeAll(async () => {
   carolWallet = await openCustodialWallet(c.db, backendC, (await seedMember(c.db, { firstName: "Carol", lastName: "Dupont" })).id, "active");
   const withA = (await links(b)).find((l) => l.peerUrl === a.url)!;
   expect((await b.owner.call("setFederationLinkForwarding", { params: { linkId: withA.id }, body: { forward: true } })).status).toBe(200);
+  // A told what B reaches now (by the request, or by B's due work a moment later): nothing of B's
+  // own is left to wait on the link's row the tests lock, nor counted among the holds waiting there.
+  await vi.waitFor(async () => expect((await b.db.query("SELECT 1 FROM federation_outbox")).rowCount).toBe(0), { timeout: 15_000, interval: 50 });
   const key = await federationKey(a.db);
   fromA = { keyId: key.keyId, publicKey: key.publicKey, nonce: "unused-here" };
 });
