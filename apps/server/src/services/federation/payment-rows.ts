@@ -35,5 +35,8 @@ export interface PaymentRow {
   route_to_value_e4: bigint | null;
 }
 
+/** A payment just held: its row, and the public id of its hold's movement (the member's transaction). */
+export type HeldRow = PaymentRow & { transaction_id: string };
+
 /** How long after its hold a payment is first asked about, if its own request did not settle it: past the peer call's timeout. */
 export const FIRST_CHECK_SECONDS = 30;

@@ -1,9 +1,9 @@
 import { ErrorCode, M, SM } from "@mutua/domain";
 import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { Batcher, perPool } from "../ledger/batching";
-import { postMovementsTx, retriedWhenAsked, type MovementRequest } from "../ledger/ledger";
+import { postedWithin, postMovementsTx, retriedWhenAsked, type MovementRequest } from "../ledger/ledger";
 import { Refusal } from "../platform/errors";
-import { FIRST_CHECK_SECONDS, type PaymentRow } from "./payment-rows";
+import { FIRST_CHECK_SECONDS, type HeldRow, type PaymentRow } from "./payment-rows";
 
 /**
  * The payer's side holds its members' payments across together, and commits them together (group
@@ -48,10 +48,10 @@ export interface Hold {
 }
 
 const ALONE = Symbol("alone");
-type Outcome = PaymentRow | Refusal | typeof ALONE;
+type Outcome = HeldRow | Refusal | typeof ALONE;
 
 /** The payment held (its row, prepared), or refused with nothing held. A same key sent twice at once fails as the database says (23505). */
-export async function holdPayment(db: Db, hold: Hold): Promise<PaymentRow> {
+export async function holdPayment(db: Db, hold: Hold): Promise<HeldRow> {
   let outcome = await holds(db).submit(hold);
   if (outcome === ALONE) outcome = await holdsTogether(db, [hold], true).then((o) => o[0]!);
   if (outcome instanceof Refusal) throw outcome;
@@ -69,8 +69,60 @@ const holds = perPool(
     }),
 );
 
-/** One transaction for `items`: alone, a key the ledger knows is the member's conflict; in a batch, it is left to be held alone. */
-function holdsTogether(db: Db, items: Hold[], alone: boolean): Promise<Outcome[]> {
+/**
+ * `items` held: alone, a key the ledger knows is the member's conflict; in a batch, it is left to
+ * be held alone, as is a key an earlier item of the batch has. By one statement when every link
+ * is still active (the common case: one round trip and one commit), else by a transaction that
+ * tells each item its link's refusal.
+ */
+async function holdsTogether(db: Db, items: Hold[], alone: boolean): Promise<Outcome[]> {
+  const keys = new Set<string>();
+  const first = items.map((h) => {
+    const key = `${h.row.wallet_id} ${h.row.idempotency_key}`;
+    if (keys.has(key)) return false;
+    keys.add(key);
+    return true;
+  });
+  const held = await heldByOneStatement(
+    db,
+    items.filter((_, i) => first[i]),
+    alone,
+  );
+  if (!held) return holdsInTransaction(db, items, alone);
+  let next = 0;
+  return items.map((_, i) => (first[i] ? held[next++]! : ALONE));
+}
+
+/**
+ * One statement: the links locked against an ending (as in the transaction below), and only if
+ * all are active the movements posted and the rows written. Null when a link is not active.
+ */
+async function heldByOneStatement(db: Db, items: Hold[], alone: boolean): Promise<Outcome[] | null> {
+  const linkIds = [...new Set(items.map((h) => String(h.row.link_id)))];
+  const posting = postedWithin(items.map((h) => h.movement));
+  const { rows } = await retriedWhenAsked(() =>
+    db.query<PaymentRow & { item: number; outcome: string; m_id: bigint; m_public_id: string }>({
+      name: "federation-holds-in-one",
+      text: `WITH links AS (SELECT id, state FROM federation_links WHERE id = ANY($1::bigint[]) ORDER BY id FOR KEY SHARE),
+          go AS (SELECT count(*) = cardinality($1::bigint[]) AND coalesce(bool_and(state = 'active'), false) AS yes FROM links),
+          posted AS (SELECT b.* FROM go, LATERAL ledger_post_batch(CASE WHEN go.yes THEN $2::jsonb ELSE '[]'::jsonb END) b),
+          written AS (${insertRowsSql("$3", "$4")} JOIN posted p ON p.item = r.item AND p.outcome = 'posted' RETURNING *)
+        SELECT p.item, p.outcome, p.id AS m_id, p.public_id AS m_public_id, w.* FROM posted p LEFT JOIN written w ON w.movement_id = p.id ORDER BY p.item`,
+      values: [linkIds, posting.items, rowsJson(items.map((h, item) => ({ ...h.row, item }))), FIRST_CHECK_SECONDS],
+    }),
+  );
+  if (rows.length === 0) return null;
+  if (rows.length !== items.length) throw new Error("holds: an item has no outcome");
+  return rows.map(({ item, outcome, m_id, m_public_id, ...row }) => {
+    const result = posting.outcome(item, { outcome, id: m_id, public_id: m_public_id });
+    if (result instanceof Refusal) return result;
+    if (result === "replayed") return alone ? new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict }) : ALONE;
+    return { ...(row as PaymentRow), transaction_id: result.public_id };
+  });
+}
+
+/** One transaction for `items`, each link's state told to its items. */
+function holdsInTransaction(db: Db, items: Hold[], alone: boolean): Promise<Outcome[]> {
   return inTransaction(db, async (tx) => {
     const states = await linkStates(tx, [...new Set(items.map((h) => String(h.row.link_id)))]);
     const keys = new Set<string>();
@@ -91,19 +143,19 @@ function holdsTogether(db: Db, items: Hold[], alone: boolean): Promise<Outcome[]
       tx,
       posting.map((p) => p.h.movement),
     );
-    const made: { i: number; h: Hold; movementId: bigint }[] = [];
+    const made: { i: number; h: Hold; movementId: bigint; transactionId: string }[] = [];
     posting.forEach(({ h, i }, j) => {
       const result = posted[j]!;
       if (result instanceof Refusal) outcomes[i] = result;
       // The key made a movement already: a payment of another kind, or this one made meanwhile.
       else if (result.replayed) outcomes[i] = alone ? new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict }) : ALONE;
-      else made.push({ i, h, movementId: result.movement.id });
+      else made.push({ i, h, movementId: result.movement.id, transactionId: result.movement.public_id });
     });
     const rows = await insertRows(
       tx,
       made.map((m) => ({ ...m.h.row, movement_id: m.movementId })),
     );
-    made.forEach((m) => (outcomes[m.i] = rows.get(m.h.row.public_id)!));
+    made.forEach((m) => (outcomes[m.i] = { ...rows.get(m.h.row.public_id)!, transaction_id: m.transactionId }));
     return outcomes.map((o) => o!);
   });
 }
@@ -117,29 +169,43 @@ async function linkStates(tx: Tx, ids: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [String(r.id), r.state]));
 }
 
-/** Every held payment's row, prepared, first asked about FIRST_CHECK_SECONDS later: one statement. */
-async function insertRows(tx: Tx, rows: (Hold["row"] & { movement_id: bigint })[]): Promise<Map<string, PaymentRow>> {
-  if (rows.length === 0) return new Map();
-  const json = rows.map((r) =>
-    Object.fromEntries(
-      Object.entries(r).map(([k, v]) => [k, v === null ? null : Buffer.isBuffer(v) ? `\\x${v.toString("hex")}` : typeof v === "bigint" ? String(v) : v]),
+/**
+ * The insert of held payments' rows, prepared, first asked about FIRST_CHECK_SECONDS (parameter
+ * `secs`) later, from the JSON array of parameter `rows` (`rowsJson`); its movement's id is `p.id`
+ * of what the statement joins as `p` (the ledger's outcome of the item, or the movement given with the row).
+ */
+const insertRowsSql = (
+  rows: string,
+  secs: string,
+) => `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_wallet_id, peer_member_name, amount_cents,
+     peer_amount_cents, our_value_e4, their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, next_check_at,
+     condition, route_url, route_name, route_currency_symbol, route_amount_cents, route_via_value_e4, route_to_value_e4)
+   SELECT r.public_id, r.link_id, 'out', 'prepared', r.wallet_id, r.peer_wallet_id, r.peer_member_name, r.amount_cents, r.peer_amount_cents,
+          r.our_value_e4, r.their_value_e4, r.memo, r.request_public_id, r.idempotency_key, r.request_hash, p.id,
+          now() + make_interval(secs => ${secs}), r.condition, r.route_url, r.route_name, r.route_currency_symbol, r.route_amount_cents,
+          r.route_via_value_e4, r.route_to_value_e4
+     FROM jsonb_to_recordset(${rows}::jsonb) AS r(item int, public_id text, link_id bigint, wallet_id text, peer_wallet_id text, peer_member_name text,
+          amount_cents bigint, peer_amount_cents bigint, our_value_e4 bigint, their_value_e4 bigint, memo text, request_public_id text,
+          idempotency_key text, request_hash text, movement_id bigint, condition bytea, route_url text, route_name text,
+          route_currency_symbol text, route_amount_cents bigint, route_via_value_e4 bigint, route_to_value_e4 bigint)`;
+
+/** Rows as insertRowsSql reads them: JSON, with bytes as PostgreSQL's hex and big integers as strings. */
+const rowsJson = (rows: object[]) =>
+  JSON.stringify(
+    rows.map((r) =>
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [k, v === null ? null : Buffer.isBuffer(v) ? `\\x${v.toString("hex")}` : typeof v === "bigint" ? String(v) : v]),
+      ),
     ),
   );
+
+/** Every held payment's row, prepared: one statement. */
+async function insertRows(tx: Tx, rows: (Hold["row"] & { movement_id: bigint })[]): Promise<Map<string, PaymentRow>> {
+  if (rows.length === 0) return new Map();
   const { rows: written } = await tx.query<PaymentRow>({
     name: "federation-holds-out",
-    text: `INSERT INTO federation_payments (public_id, link_id, direction, state, wallet_id, peer_wallet_id, peer_member_name, amount_cents,
-         peer_amount_cents, our_value_e4, their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, next_check_at,
-         condition, route_url, route_name, route_currency_symbol, route_amount_cents, route_via_value_e4, route_to_value_e4)
-       SELECT r.public_id, r.link_id, 'out', 'prepared', r.wallet_id, r.peer_wallet_id, r.peer_member_name, r.amount_cents, r.peer_amount_cents,
-              r.our_value_e4, r.their_value_e4, r.memo, r.request_public_id, r.idempotency_key, r.request_hash, r.movement_id,
-              now() + make_interval(secs => $2), r.condition, r.route_url, r.route_name, r.route_currency_symbol, r.route_amount_cents,
-              r.route_via_value_e4, r.route_to_value_e4
-         FROM jsonb_to_recordset($1::jsonb) AS r(public_id text, link_id bigint, wallet_id text, peer_wallet_id text, peer_member_name text,
-              amount_cents bigint, peer_amount_cents bigint, our_value_e4 bigint, their_value_e4 bigint, memo text, request_public_id text,
-              idempotency_key text, request_hash text, movement_id bigint, condition bytea, route_url text, route_name text,
-              route_currency_symbol text, route_amount_cents bigint, route_via_value_e4 bigint, route_to_value_e4 bigint)
-       RETURNING *`,
-    values: [JSON.stringify(json), FIRST_CHECK_SECONDS],
+    text: `${insertRowsSql("$1", "$2")} JOIN LATERAL (SELECT r.movement_id AS id) p ON true RETURNING *`,
+    values: [rowsJson(rows), FIRST_CHECK_SECONDS],
   });
   return new Map(written.map((w) => [w.public_id, w]));
 }

@@ -6,14 +6,15 @@ import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
 import { postMovementTx, type MovementRow } from "../ledger/ledger";
 import { isPayersOwn, payerRefusal, requireSigner, sentCents, signatureRefusal } from "../payments/payments";
 import { invalid, notFound, Refusal } from "../platform/errors";
-import { ensureClearingWallet, getBackend, getWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
+import { ensureClearingWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
 import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
-import { payTo, peerAt, quoteFrom } from "./peer-batches";
+import { payTo, peerAt, quoteFrom, type PeerAt } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { b64, fulfils } from "./conditions";
+import { payerSide, type PayerSide } from "./payer-side";
 import { commitPayment, holdPayment } from "./payments-out-together";
-import type { PaymentRow } from "./payment-rows";
-import { checkedQuote, LINK_COLUMNS, linkOrRouteTo, quoteThroughLink, usable, type ActiveLink, type RouteRow } from "./quotes";
+import type { HeldRow, PaymentRow } from "./payment-rows";
+import { checkedQuote, linkAndPeer, linkOrRouteTo, quoteThroughLink, usable, type ActiveLink, type RouteRow } from "./quotes";
 
 /**
  * Payments across a link (docs/federation.md "Paying across"): two-phase commit with the payee's
@@ -55,13 +56,8 @@ async function paymentByKey(db: Queryable, walletId: string, key: string): Promi
 }
 
 /** How the member's money is held: a custodial account's one part, or a ledger wallet's split between mutual credit and pledged money. */
-async function holdParts(db: Queryable, payer: WalletRow, amount: bigint): Promise<{ account: SubAccount; amount: bigint }[]> {
-  const { rows } = await db.query<{ kind: SubAccount; balance: bigint; floor: bigint | null }>({
-    name: "federation-hold-parts",
-    text: "SELECT kind, balance, floor FROM accounts WHERE wallet_id = $1",
-    values: [payer.id],
-  });
-  const of = (k: SubAccount) => rows.find((r) => r.kind === k);
+function holdParts(accounts: PayerSide["accounts"], amount: bigint): { account: SubAccount; amount: bigint }[] {
+  const of = (k: SubAccount) => accounts.find((r) => r.kind === k);
   // The ledger checks the floors again under its locks.
   if (of("main")) return [{ account: "main", amount }];
   const cm = of("cm");
@@ -83,9 +79,10 @@ async function holdParts(db: Queryable, payer: WalletRow, amount: bigint): Promi
 export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPayBody, now = new Date()): Promise<CrossPayment> {
   const url = peerBaseUrl(body.server);
   const hash = requestHash(body, url);
-  const payer = await getWallet(db, body.from);
-  if (!isPayersOwn(me, payer)) throw notFound();
-  const existing = await paymentByKey(db, payer.id, body.key);
+  const side = await payerSide(db, me, body.from, body.key);
+  const payer = side?.payer ?? null;
+  if (!side || !isPayersOwn(me, payer)) throw notFound();
+  const existing = side.seen ? await paymentByKey(db, payer.id, body.key) : null;
   if (existing) {
     if (existing.request_hash !== hash) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
     return answer(db, await settle(net, db, existing, "pay"));
@@ -102,15 +99,14 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
   // The other side's word, now, before anything is held: its member, its rate, its limit (and,
   // through an association both trust, the payee side's condition for this payment). Its payment
   // checks them all again, under its locks.
-  const plan = target.route ? await planThrough(net, db, link, target.route, body, paymentId) : await planDirect(net, db, link, body, amount);
+  const at = await peerAt(db, link);
+  const plan = target.route ? await planThrough(net, db, link, at, target.route, body, paymentId) : await planDirect(net, at, link, body, amount);
   const payerAmount = plan.payerAmount;
   const quote = plan.quote;
 
-  const backend = (await getBackend(db, payer.backend_id))!;
-  const clearing = await ensureClearingWallet(db, backend, link);
-  const parts = await holdParts(db, payer, payerAmount);
-  const { rows: names } = await db.query<{ name: string }>({ name: "federation-payer-name", text: "SELECT name FROM members WHERE id = $1", values: [me] });
-  let row: PaymentRow;
+  const clearing = await ensureClearingWallet(db, side.backend, link);
+  const parts = holdParts(side.accounts, payerAmount);
+  let row: PaymentRow | HeldRow;
   try {
     row = await holdPayment(db, {
       movement: {
@@ -154,7 +150,11 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
     if (!again) throw e;
     row = again;
   }
-  return answer(db, await settle(net, db, row, "pay", names[0]?.name ?? ""));
+  // Held a moment ago across the link read above, active under the hold's lock: sent by it, and
+  // answered from what was read already. (Another request's row, of the same key, is read again.)
+  if (!("transaction_id" in row) || String(row.link_id) !== String(link.id)) return answer(db, await settle(net, db, row, "pay"));
+  const settled = await settle(net, db, row, "pay", { payerName: side.payerName, link, at });
+  return answer(db, settled, { link, currencySymbol: side.currencySymbol, transactionId: row.transaction_id });
 }
 
 interface Plan {
@@ -167,10 +167,10 @@ interface Plan {
 }
 
 /** A payment to the linked association's member: this side's conversion, then the other side's quote must say the same. */
-async function planDirect(net: PeerNet, db: Db, link: ActiveLink, body: CrossPayBody, amount: bigint): Promise<Plan> {
+async function planDirect(net: PeerNet, at: PeerAt, link: ActiveLink, body: CrossPayBody, amount: bigint): Promise<Plan> {
   const payerAmount = convertCents(amount, BigInt(link.their_value_e4), BigInt(link.our_value_e4));
   if (formatCents(payerAmount) !== body.payerAmount) throw rateChanged();
-  const quote = checkedQuote(await quoteFrom(net, await peerAt(db, link), { walletId: body.walletId, amount: body.amount }), body.walletId);
+  const quote = checkedQuote(await quoteFrom(net, at, { walletId: body.walletId, amount: body.amount }), body.walletId);
   if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
   return { quote, payerAmount, peerAmount: amount, condition: null, route: null };
 }
@@ -180,8 +180,8 @@ async function planDirect(net: PeerNet, db: Db, link: ActiveLink, body: CrossPay
  * payment (the payee side's condition, the amount at each hop), checked against the route it told
  * and this side's own terms with it.
  */
-async function planThrough(net: PeerNet, db: Db, link: ActiveLink, route: RouteRow, body: CrossPayBody, paymentId: string): Promise<Plan> {
-  const { quote, through, payerAmount } = await quoteThroughLink(net, db, link, route, { walletId: body.walletId, amount: body.amount, paymentId });
+async function planThrough(net: PeerNet, db: Db, link: ActiveLink, at: PeerAt, route: RouteRow, body: CrossPayBody, paymentId: string): Promise<Plan> {
+  const { quote, through, payerAmount } = await quoteThroughLink(net, db, link, route, { walletId: body.walletId, amount: body.amount, paymentId }, at);
   if (quote.peerAmount !== body.payerAmount || quote.amount !== body.amount) throw rateChanged();
   if (!quote.condition) throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
   return {
@@ -213,18 +213,28 @@ function verifySignature(payer: WalletRow, body: CrossPayBody, url: string, now:
   return { message, signature: body.signature! };
 }
 
-/** The member's answer for their payment: made, or still being asked about; a refused one is told as its refusal. */
-async function answer(db: Queryable, row: PaymentRow): Promise<CrossPayment> {
+/**
+ * The member's answer for their payment: made, or still being asked about; a refused one is told as
+ * its refusal. What it names of the link, the currency and the transaction is read, unless `known`.
+ */
+async function answer(
+  db: Queryable,
+  row: PaymentRow,
+  known?: { link: Pick<ActiveLink, "peer_name" | "peer_currency_symbol">; currencySymbol: string; transactionId: string },
+): Promise<CrossPayment> {
   if (row.state === "aborted") throw refusalOf(row.refusal);
   // Its owners ended it after the other side stayed silent past the stated time: the money came back.
   if (row.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentEndedByOwners });
-  const { rows } = await db.query<{ peer_name: string | null; peer_currency_symbol: string | null; symbol: string; public_id: string }>({
-    name: "federation-payment-answer",
-    text: `SELECT l.peer_name, l.peer_currency_symbol, c.symbol, mv.public_id FROM federation_links l, movements mv JOIN currencies c ON c.id = mv.currency_id
-      WHERE l.id = $1 AND mv.id = $2`,
-    values: [row.link_id, row.movement_id],
-  });
-  const r = rows[0]!;
+  const r = known
+    ? { peer_name: known.link.peer_name, peer_currency_symbol: known.link.peer_currency_symbol, symbol: known.currencySymbol, public_id: known.transactionId }
+    : (
+        await db.query<{ peer_name: string | null; peer_currency_symbol: string | null; symbol: string; public_id: string }>({
+          name: "federation-payment-answer",
+          text: `SELECT l.peer_name, l.peer_currency_symbol, c.symbol, mv.public_id FROM federation_links l, movements mv JOIN currencies c ON c.id = mv.currency_id
+            WHERE l.id = $1 AND mv.id = $2`,
+          values: [row.link_id, row.movement_id],
+        })
+      ).rows[0]!;
   return {
     id: row.public_id,
     state: row.state === "committed" ? "committed" : "pending",
@@ -249,20 +259,20 @@ export function refusalOf(reason: string | null): Refusal {
  * payment (the member's request, or its retry), "ask" only asks what became of it (the recovery,
  * which never makes a payment the member's request did not). Answers the row as it is then.
  */
-export async function settle(net: PeerNet, db: Db, row: PaymentRow, how: "pay" | "ask", payerName?: string): Promise<PaymentRow> {
+export async function settle(
+  net: PeerNet,
+  db: Db,
+  row: PaymentRow,
+  how: "pay" | "ask",
+  known?: { payerName: string; link: ActiveLink; at: PeerAt },
+): Promise<PaymentRow> {
   if (row.state !== "prepared") return row;
-  const { rows } = await db.query<ActiveLink>({
-    name: "federation-link-by-id",
-    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`,
-    values: [row.link_id],
-  });
-  const link = rows[0]!;
-  const at = await peerAt(db, link);
+  const { link, at } = known ?? (await linkAndPeer(db, row.link_id));
   // Across a link no longer active (ended, or replaced), a payment is only asked about, never sent:
   // the same two servers may have linked again, and the other side would make it on the new link.
   if (how === "pay" && link.state === "active") {
     try {
-      const name = payerName ?? (await payerNameOf(db, row.wallet_id!));
+      const name = known?.payerName ?? (await payerNameOf(db, row.wallet_id!));
       const paid = await payTo(net, at, {
         paymentId: row.public_id,
         walletId: row.peer_wallet_id!,

@@ -18,8 +18,9 @@ import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
 import { b64, conditionOf, fulfillmentFor } from "./conditions";
 import { peerBaseUrl } from "./peer-client";
-import { peerAt, quoteFrom } from "./peer-batches";
+import { peerAt, quoteFrom, type PeerAt } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
+import { keyOf, signingKeySql } from "./server-key";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -59,6 +60,26 @@ export interface ActiveLink {
  */
 export const LINK_COLUMNS = `id, public_id, peer_url, peer_name, peer_currency_symbol, peer_key, our_value_e4, their_value_e4, enabled,
   peer_our_value_e4, peer_their_value_e4, peer_enabled, trust_limit_cents, held_cents, state, forward`;
+
+/**
+ * Link `id`, whatever its state, and how this side calls its server (peer-batches.ts `peerAt`),
+ * read by one statement: the link's row and the key this side signs with for it.
+ */
+export async function linkAndPeer(db: Queryable, id: bigint | string): Promise<{ link: ActiveLink; at: PeerAt }> {
+  const { rows } = await db.query<ActiveLink & { k_id: string | null; k_public: Buffer | null; k_private: Buffer | null }>({
+    name: "federation-link-and-key",
+    text: `SELECT fl.*, sk.id AS k_id, sk.public_key AS k_public, sk.private_key AS k_private
+      FROM (SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1) fl LEFT JOIN LATERAL (${signingKeySql("fl.peer_key")}) sk ON true`,
+    values: [id],
+  });
+  const { k_id, k_public, k_private, ...link } = rows[0]!;
+  // No key of this server's yet: made by the usual way.
+  if (k_id === null) return { link, at: await peerAt(db, link) };
+  return {
+    link,
+    at: { key: keyOf({ id: k_id, public_key: k_public!, private_key: k_private! }), url: link.peer_url, keyId: link.peer_key.toString("base64url") },
+  };
+}
 
 /**
  * Why there is no active link to pay across where one was looked for (`column` = `value`): ended
@@ -213,8 +234,9 @@ export async function quoteThroughLink(
   link: ActiveLink,
   route: RouteRow,
   ask: { walletId: string; amount: string; paymentId?: string },
+  at?: PeerAt,
 ): Promise<{ quote: PeerQuote; payerAmount: bigint; through: { amount: bigint; via: bigint; to: bigint } }> {
-  const asked = await quoteFrom(net, await peerAt(db, link), {
+  const asked = await quoteFrom(net, at ?? (await peerAt(db, link)), {
     ...ask,
     to: { url: route.url },
   });

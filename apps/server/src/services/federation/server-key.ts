@@ -48,13 +48,7 @@ export async function signingKeyFor(db: Queryable, peerKey: Buffer | null): Prom
     // The retired key that link knows this server by, else the current key: one query, for every peer call and answer.
     const { rows } = await db.query<{ id: string; public_key: Buffer; private_key: Buffer }>({
       name: "federation-signing-key",
-      text: `(SELECT 0 AS rank, k.id, k.public_key, k.private_key FROM federation_links l JOIN federation_keys k ON k.id = l.our_key_id
-         WHERE (l.peer_key = $1 OR l.id IN (SELECT p.link_id FROM federation_peer_keys p WHERE p.public_key = $1))
-           AND k.state = 'retired' AND k.private_key IS NOT NULL
-         ORDER BY l.peer_key = $1 DESC LIMIT 1)
-       UNION ALL
-       (SELECT 1, id, public_key, private_key FROM federation_keys WHERE state = 'current')
-       ORDER BY rank LIMIT 1`,
+      text: signingKeySql("$1"),
       values: [peerKey],
     });
     if (rows[0]) return keyOf(rows[0]);
@@ -62,16 +56,45 @@ export async function signingKeyFor(db: Queryable, peerKey: Buffer | null): Prom
   return federationKey(db);
 }
 
+/**
+ * The statement that finds the key `signingKeyFor` signs with, for the peer key in parameter
+ * `param`: its id, public and private key, or no row when this server has no key yet.
+ */
+export const signingKeySql = (
+  param: string,
+) => `(SELECT 0 AS rank, k.id, k.public_key, k.private_key FROM federation_links l JOIN federation_keys k ON k.id = l.our_key_id
+     WHERE (l.peer_key = ${param} OR l.id IN (SELECT p.link_id FROM federation_peer_keys p WHERE p.public_key = ${param}))
+       AND k.state = 'retired' AND k.private_key IS NOT NULL
+     ORDER BY l.peer_key = ${param} DESC LIMIT 1)
+   UNION ALL
+   (SELECT 1, id, public_key, private_key FROM federation_keys WHERE state = 'current')
+   ORDER BY rank LIMIT 1`;
+
 /** A new Ed25519 key pair: its raw public half, and its private half as PKCS#8 DER, as stored. */
 export function newKeyPair(): { publicKey: Buffer; privateKey: Buffer } {
   const pair = generateKeyPairSync("ed25519");
   return { publicKey: rawPublicKey(pair.publicKey), privateKey: pair.privateKey.export({ format: "der", type: "pkcs8" }) };
 }
 
+/**
+ * Key objects made from the stored bytes, by those bytes: a pure function of them, kept so that a
+ * message signed or checked does not parse its key again each time (the keys themselves are read
+ * from the database at each use, as above; a server has a handful, its own and its peers').
+ */
+const parsed = new Map<string, KeyObject>();
+function parsedOnce(bytes: string, parse: () => KeyObject): KeyObject {
+  let key = parsed.get(bytes);
+  if (!key) {
+    if (parsed.size >= 256) parsed.clear();
+    parsed.set(bytes, (key = parse()));
+  }
+  return key;
+}
+
 export function keyOf(row: { id: string; public_key: Buffer; private_key: Buffer }): StoredKey {
   return {
     id: String(row.id),
-    privateKey: createPrivateKey({ key: row.private_key, format: "der", type: "pkcs8" }),
+    privateKey: parsedOnce(`private ${row.private_key.toString("base64")}`, () => createPrivateKey({ key: row.private_key, format: "der", type: "pkcs8" })),
     publicKey: row.public_key,
     keyId: row.public_key.toString("base64url"),
     fingerprint: fingerprintOf(row.public_key),
@@ -87,7 +110,7 @@ export function publicKeyFromId(keyId: string): { key: KeyObject; raw: Buffer } 
   const raw = Buffer.from(keyId, "base64url");
   if (raw.length !== 32) return null;
   try {
-    return { key: createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: keyId }, format: "jwk" }), raw };
+    return { key: parsedOnce(`public ${keyId}`, () => createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: keyId }, format: "jwk" })), raw };
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@ import { createHash, randomBytes, sign, verify } from "node:crypto";
 import { httpbis, type VerifyingKey } from "http-message-signatures";
 import { parseDictionary } from "structured-headers";
 import type { Queryable } from "../../db/pool";
-import { publicKeyFromId, type ServerKey } from "./server-key";
+import { keyOf, publicKeyFromId, signingKeySql, type ServerKey, type StoredKey } from "./server-key";
 
 /**
  * The servers' messages to each other, signed as RFC 9421 (HTTP Message Signatures) says, with
@@ -131,17 +131,24 @@ export async function rememberNonce(db: Queryable, keyId: string, nonce: string)
  * or had a link with (past the invitation): who may call the peer routes besides an acceptance. An
  * ended or replaced link's key too: its server may still ask about its payments in doubt; each
  * route then answers only what that link's state allows. False when the key is not one, or the
- * nonce was seen before. One statement, so one round trip and one commit for every peer request.
+ * nonce was seen before; else the key this server signs its answer to that server with
+ * (`signingKeyFor`), read by the same statement (null when there is none yet). One statement, so
+ * one round trip and one commit for every peer request.
  */
-export async function rememberLinkedNonce(db: Queryable, signer: Signer): Promise<boolean> {
-  const { rowCount } = await db.query({
+export async function rememberLinkedNonce(db: Queryable, signer: Signer): Promise<{ signingKey: StoredKey | null } | null> {
+  const { rows } = await db.query<{ id: string | null; public_key: Buffer | null; private_key: Buffer | null }>({
     name: "federation-nonce",
-    text: `WITH expired AS (DELETE FROM federation_nonces WHERE seen_at < now() - make_interval(secs => $1))
-     INSERT INTO federation_nonces (key_id, nonce) SELECT $2, $3 WHERE EXISTS (SELECT 1 FROM federation_links WHERE peer_key = $4)
-     ON CONFLICT DO NOTHING`,
+    text: `WITH expired AS (DELETE FROM federation_nonces WHERE seen_at < now() - make_interval(secs => $1)),
+       fresh AS (
+         INSERT INTO federation_nonces (key_id, nonce) SELECT $2, $3 WHERE EXISTS (SELECT 1 FROM federation_links WHERE peer_key = $4)
+         ON CONFLICT DO NOTHING RETURNING 1
+       )
+     SELECT k.id, k.public_key, k.private_key FROM fresh LEFT JOIN LATERAL (${signingKeySql("$4")}) k ON true`,
     values: [2 * (SIGNATURE_MAX_AGE + CLOCK_TOLERANCE), signer.keyId, signer.nonce, signer.publicKey],
   });
-  return rowCount === 1;
+  const r = rows[0];
+  if (!r) return null;
+  return { signingKey: r.id === null ? null : keyOf({ id: r.id, public_key: r.public_key!, private_key: r.private_key! }) };
 }
 
 const present = (headers: Headers): Record<string, string | string[]> =>

@@ -9,8 +9,8 @@ import { callPeer, knownRefusal } from "./peer-client";
 import { payTo, peerAt, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { postpone, rateChanged, refusalOf, reread, retried, returnHold, type PaymentRow } from "./payments";
-import { hopAmounts, holdForward, onwardLink, onwardOf, type ForwardBody } from "./forward-holds";
-import { checkedQuote, LINK_COLUMNS, usable, withinTrust, type ActiveLink } from "./quotes";
+import { hopAmounts, holdForward, onwardLink, type ForwardBody } from "./forward-holds";
+import { checkedQuote, LINK_COLUMNS, linkAndPeer, usable, withinTrust, type ActiveLink } from "./quotes";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -34,7 +34,13 @@ type PeerPaid = z.output<typeof schemas.peerPay.response>;
  * amount at each hop, each rounded once, from the payee back. Nothing is held.
  */
 export async function quoteThrough(net: PeerNet, db: Db, signer: Signer, body: PeerQuoteBody & { to: { url: string } }): Promise<PeerQuote> {
-  const { rows } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`, [signer.publicKey]);
+  // The link A calls by, and this side's own currency's symbol, by one statement.
+  const { rows } = await db.query<ActiveLink & { own_symbol: string | null }>({
+    name: "federation-through-from",
+    text: `SELECT ${LINK_COLUMNS}, (SELECT c.symbol FROM association x JOIN currencies c ON c.id = x.currency_id) AS own_symbol
+      FROM federation_links WHERE peer_key = $1 AND state = 'active'`,
+    values: [signer.publicKey],
+  });
   const from = usable(rows[0]);
   const to = await onwardLink(db, from, body.to.url);
   const asked = await quoteFrom(net, await peerAt(db, to), {
@@ -49,7 +55,6 @@ export async function quoteThrough(net: PeerNet, db: Db, signer: Signer, body: P
   const { here, payer } = hopAmounts(from, to, sentCents(body.amount));
   if (formatCents(here) !== quote.peerAmount) throw rateChanged();
   withinTrust(from, payer);
-  const { rows: own } = await db.query<{ symbol: string }>("SELECT c.symbol FROM association x JOIN currencies c ON c.id = x.currency_id");
   return {
     payee: quote.payee,
     amount: quote.amount,
@@ -61,7 +66,7 @@ export async function quoteThrough(net: PeerNet, db: Db, signer: Signer, body: P
     through: {
       server: { url: to.peer_url, name: to.peer_name ?? "", currencySymbol: to.peer_currency_symbol ?? "", publicKey: b64(to.peer_key) },
       amount: formatCents(here),
-      currencySymbol: own[0]?.symbol ?? "",
+      currencySymbol: rows[0]!.own_symbol ?? "",
       values: { via: formatUnitValue(BigInt(to.our_value_e4)), to: formatUnitValue(BigInt(to.their_value_e4)) },
     },
   };
@@ -76,15 +81,23 @@ export async function quoteThrough(net: PeerNet, db: Db, signer: Signer, body: P
 export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body: ForwardBody): Promise<PeerPaid> {
   const outcome = await holdForward(db, signer, body);
   if (outcome instanceof Refusal) throw outcome;
-  let held = outcome;
-  if (held.state === "held") {
-    await settleForward(net, db, await onwardOf(db, held), "pay");
-    held = await reread(db, held);
-  }
-  if (held.state === "aborted") throw refusalOf(held.refusal);
+  // Its two rows end together, in one transaction: the one on to C says where both stand.
+  const ended = outcome.state === "held" ? await settleForward(net, db, ...(await onwardWithPayer(db, outcome))) : outcome;
+  if (ended.state === "aborted") throw refusalOf(ended.refusal);
   const answer = { amount: body.amount, payerAmount: body.payerAmount };
-  if (held.state === "committed") return { state: "committed", ...answer, fulfillment: b64(held.fulfillment!) };
+  if (ended.state === "committed") return { state: "committed", ...answer, fulfillment: b64(ended.fulfillment!) };
   return { state: "pending", ...answer };
+}
+
+/** The row on to C of the payment in `held`, to be sent, with `held` and the name of the association it came from, by one statement. */
+async function onwardWithPayer(db: Db, held: PaymentRow): Promise<[PaymentRow, "pay", { held: PaymentRow; payerAssociation: string }]> {
+  const { rows } = await db.query<PaymentRow & { payer_link_name: string | null }>({
+    name: "federation-onward-with-payer",
+    text: `SELECT p.*, l.peer_name AS payer_link_name FROM federation_payments p, federation_links l WHERE p.forward_of = $1 AND l.id = $2`,
+    values: [held.id, held.link_id],
+  });
+  const { payer_link_name, ...onward } = rows[0]!;
+  return [onward, "pay", { held, payerAssociation: held.payer_association ?? payer_link_name ?? "" }];
 }
 
 /**
@@ -92,26 +105,25 @@ export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body:
  * retry), "ask" only asks (the recovery). C's committed counts only with the fulfilment of the
  * payment's condition.
  */
-export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: "pay" | "ask"): Promise<PaymentRow> {
+export async function settleForward(
+  net: PeerNet,
+  db: Db,
+  row: PaymentRow,
+  how: "pay" | "ask",
+  known?: { held: PaymentRow; payerAssociation: string },
+): Promise<PaymentRow> {
   if (row.state !== "prepared") return row;
-  const { rows } = await db.query<ActiveLink>({
-    name: "federation-link-by-id",
-    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`,
-    values: [row.link_id],
-  });
-  const to = rows[0]!;
-  const at = await peerAt(db, to);
+  const { link: to, at } = await linkAndPeer(db, row.link_id);
   const condition = row.condition!;
   if (how === "pay" && to.state === "active") {
-    const held = (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1", [row.forward_of])).rows[0]!;
-    const { rows: payerLink } = await db.query<{ peer_name: string | null }>("SELECT peer_name FROM federation_links WHERE id = $1", [held.link_id]);
+    const { held, payerAssociation } = known ?? (await heldWithPayer(db, row));
     try {
       const paid = await payTo(net, at, {
         paymentId: row.public_id,
         walletId: row.peer_wallet_id!,
         amount: formatCents(row.peer_amount_cents!),
         payerAmount: formatCents(row.amount_cents!),
-        payer: { name: held.peer_member_name ?? "", association: held.payer_association ?? payerLink[0]?.peer_name ?? "" },
+        payer: { name: held.peer_member_name ?? "", association: payerAssociation },
         memo: row.memo,
         condition: b64(condition),
         ...(row.request_public_id ? { requestId: row.request_public_id } : {}),
@@ -134,6 +146,16 @@ export async function settleForward(net: PeerNet, db: Db, row: PaymentRow, how: 
   // Committed without the fulfilment is not C's proof that its member was paid: asked again later.
   if (state.state === "committed" && f) return finishForward(db, row, "committed", null, f);
   return postpone(db, row);
+}
+
+/** The 'in' row of the payment forwarded in `onward`, and the name of the association it came from. */
+async function heldWithPayer(db: Db, onward: PaymentRow): Promise<{ held: PaymentRow; payerAssociation: string }> {
+  const { rows } = await db.query<PaymentRow & { payer_link_name: string | null }>(
+    "SELECT p.*, l.peer_name AS payer_link_name FROM federation_payments p JOIN federation_links l ON l.id = p.link_id WHERE p.id = $1",
+    [onward.forward_of],
+  );
+  const { payer_link_name, ...held } = rows[0]!;
+  return { held, payerAssociation: held.payer_association ?? payer_link_name ?? "" };
 }
 
 /**

@@ -161,9 +161,13 @@ type Outcome = MovementRow & { outcome: string };
 
 function answer({ outcome, ...movement }: Outcome): { movement: MovementRow; replayed: boolean } {
   if (outcome === "posted" || outcome === "replayed") return { movement, replayed: outcome === "replayed" };
+  throw refusalOf(outcome);
+}
+
+function refusalOf(outcome: string): Refusal {
   const refusal = REFUSALS[outcome];
   if (!refusal) throw new Error(`ledger_post: unknown outcome ${outcome}`);
-  throw refusal();
+  return refusal();
 }
 
 /**
@@ -244,6 +248,19 @@ async function postAlone(db: Db, p: Posting): Promise<Outcome> {
 
 /** Several movements in one statement and one transaction, each with its outcome (db/functions/ledger_post_batch.sql). */
 async function postBatch(db: Queryable, batch: Posting[]): Promise<Outcome[]> {
+  const { rows } = await db.query<Outcome & { item: number }>({
+    name: "ledger-post-batch",
+    text: "SELECT * FROM ledger_post_batch($1::jsonb)",
+    values: [batchItems(batch)],
+  });
+  const out: Outcome[] = [];
+  for (const { item, ...row } of rows) out[item] = row;
+  if (out.length !== batch.length || out.includes(undefined as never)) throw new Error("ledger_post_batch: an item has no outcome");
+  return out;
+}
+
+/** The argument of ledger_post_batch for `batch`: a JSON array, one object per posting. */
+function batchItems(batch: Posting[]): string {
   const items = batch.map(({ req, hash, publicId }) => ({
     kind: req.kind,
     payer: req.payerWalletId,
@@ -260,15 +277,33 @@ async function postBatch(db: Queryable, batch: Posting[]): Promise<Outcome[]> {
     at: req.at?.toISOString() ?? null,
     publicId,
   }));
-  const { rows } = await db.query<Outcome & { item: number }>({
-    name: "ledger-post-batch",
-    text: "SELECT * FROM ledger_post_batch($1::jsonb)",
-    values: [JSON.stringify(items)],
+  return JSON.stringify(items);
+}
+
+/**
+ * Movements posted by a statement of the caller's own that calls `ledger_post_batch` on `items`
+ * among its other writes (one statement, so one transaction and one round trip for all of it):
+ * `items` its argument, and `outcome`, for each item's row of its answer, the movement posted (its
+ * id and public id), "replayed" when its key had one already, or the refusal it met, nothing of it
+ * written. The statement commits as it ends, so a movement posted is told committed.
+ */
+export function postedWithin(reqs: MovementRequest[]): {
+  items: string;
+  outcome(item: number, row: { outcome: string; id: bigint; public_id: string }): { id: bigint; public_id: string } | "replayed" | Refusal;
+} {
+  const postings = reqs.map((r) => {
+    const n = normalise(r);
+    return { req: n.req, hash: n.hash, publicId: newPublicId() };
   });
-  const out: Outcome[] = [];
-  for (const { item, ...row } of rows) out[item] = row;
-  if (out.length !== batch.length || out.includes(undefined as never)) throw new Error("ledger_post_batch: an item has no outcome");
-  return out;
+  return {
+    items: batchItems(postings),
+    outcome(item, row) {
+      if (row.outcome === "replayed") return "replayed";
+      if (row.outcome !== "posted") return refusalOf(row.outcome);
+      ledgerObserver.getStore()?.posted(postings[item]!.req, true);
+      return { id: row.id, public_id: row.public_id };
+    },
+  };
 }
 
 /**
