@@ -8,7 +8,7 @@ import { isPayersOwn, payerRefusal, requireSigner, sentCents, signatureRefusal }
 import { invalid, notFound, Refusal } from "../platform/errors";
 import { ensureClearingWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
 import { callPeer, knownRefusal, PEER_REFUSALS, peerBaseUrl } from "./peer-client";
-import { payTo, peerAt, quoteFrom, type PeerAt } from "./peer-batches";
+import { payTo, quoteFrom, type PeerAt } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { b64, fulfils } from "./conditions";
 import { payerSide, type PayerSide } from "./payer-side";
@@ -99,7 +99,7 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
   // The other side's word, now, before anything is held: its member, its rate, its limit (and,
   // through an association both trust, the payee side's condition for this payment). Its payment
   // checks them all again, under its locks.
-  const at = await peerAt(db, link);
+  const at = target.at;
   const plan = target.route ? await planThrough(net, db, link, at, target.route, body, paymentId) : await planDirect(net, at, link, body, amount);
   const payerAmount = plan.payerAmount;
   const quote = plan.quote;

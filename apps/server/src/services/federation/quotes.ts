@@ -66,13 +66,19 @@ export const LINK_COLUMNS = `id, public_id, peer_url, peer_name, peer_currency_s
  * read by one statement: the link's row and the key this side signs with for it.
  */
 export async function linkAndPeer(db: Queryable, id: bigint | string): Promise<{ link: ActiveLink; at: PeerAt }> {
+  return (await linkWithPeer(db, "federation-link-and-key", "id = $1", id))!;
+}
+
+/** The link `where` picks (by parameter $1 = `value`) and how this side calls its server, by one statement; null when there is none. */
+async function linkWithPeer(db: Queryable, name: string, where: string, value: unknown): Promise<{ link: ActiveLink; at: PeerAt } | null> {
   const { rows } = await db.query<ActiveLink & { k_id: string | null; k_public: Buffer | null; k_private: Buffer | null }>({
-    name: "federation-link-and-key",
+    name,
     text: `SELECT fl.*, sk.id AS k_id, sk.public_key AS k_public, sk.private_key AS k_private
-      FROM (SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1) fl LEFT JOIN LATERAL (${signingKeySql("fl.peer_key")}) sk ON true`,
-    values: [id],
+      FROM (SELECT ${LINK_COLUMNS} FROM federation_links WHERE ${where}) fl LEFT JOIN LATERAL (${signingKeySql("fl.peer_key")}) sk ON true`,
+    values: [value],
   });
-  const { k_id, k_public, k_private, ...link } = rows[0]!;
+  if (!rows[0]) return null;
+  const { k_id, k_public, k_private, ...link } = rows[0];
   // No key of this server's yet: made by the usual way.
   if (k_id === null) return { link, at: await peerAt(db, link) };
   return {
@@ -102,14 +108,17 @@ export function usable(link: ActiveLink | undefined): ActiveLink {
 
 /** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
 export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
-  const { rows } = await db.query<ActiveLink>({
-    name: "federation-link-of-key",
-    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active'`,
-    values: [signer.publicKey],
+  // The link the question came over and the wallet it asks about, by one statement.
+  const { rows } = await db.query<ActiveLink & { payee: PayeeRow | null }>({
+    name: "federation-quote-link-and-payee",
+    text: `SELECT fl.*, (SELECT to_jsonb(p) FROM (${PAYEES} WHERE w.id = $2) p) AS payee
+      FROM (SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active') fl`,
+    values: [signer.publicKey, body.walletId],
   });
   if (!rows[0]) throw await noActiveLink(db, "peer_key", signer.publicKey);
-  const link = usable(rows[0]);
-  const payee = await payeeOf(db, body.walletId);
+  const { payee: asked, ...row } = rows[0];
+  const link = usable(row);
+  const payee = payable(asked ?? undefined);
   const cents = parseApiAmount(body.amount);
   if (cents === null || cents <= 0n) throw new Refusal(ErrorCode.validation, { id: M.invalidRequest });
   const ours = BigInt(link.our_value_e4);
@@ -143,13 +152,15 @@ export interface PayeeRow {
   backend_id: string;
 }
 
+/** A payee's columns (PayeeRow), of the wallets `w` a WHERE clause after it picks (no big integer among them: read as JSON too). */
+const PAYEES = `SELECT w.id, w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
+   LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id`;
+
 /** The wallets `walletIds`, as `payable` judges them, by id (an unknown one is absent). */
 export async function payeeRows(db: Queryable, walletIds: string[]): Promise<Map<string, PayeeRow>> {
   const { rows } = await db.query<PayeeRow>({
     name: "federation-payees",
-    text: `SELECT w.id, w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
-       LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
-      WHERE w.id = ANY($1)`,
+    text: `${PAYEES} WHERE w.id = ANY($1)`,
     values: [walletIds],
   });
   return new Map(rows.map((r) => [r.id, r]));
@@ -162,8 +173,6 @@ export function payable(w: PayeeRow | undefined): { name: string; symbol: string
   if (w.frozen_reason !== null) throw new Refusal(ErrorCode.accountFrozen, { id: SM.accountFrozen });
   return { name: w.name, symbol: w.symbol, backend_id: w.backend_id };
 }
-
-export const payeeOf = async (db: Queryable, walletId: string) => payable((await payeeRows(db, [walletId])).get(walletId));
 
 /**
  * The other side's quote as this side's member reads it: the payee's name checked as members'
@@ -205,13 +214,9 @@ export interface RouteRow {
  * Where a payment to the association at `url` goes: the active link with it, else the route
  * through a linked server that forwards there (the most room first), else refused as before.
  */
-export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link: ActiveLink; route: RouteRow | null }> {
-  const { rows } = await db.query<ActiveLink>({
-    name: "federation-link-at-url",
-    text: `SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_url = $1 AND state = 'active'`,
-    values: [url],
-  });
-  if (rows[0]) return { link: rows[0], route: null };
+export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link: ActiveLink; at: PeerAt; route: RouteRow | null }> {
+  const direct = await linkWithPeer(db, "federation-link-at-url-and-key", "peer_url = $1 AND state = 'active'", url);
+  if (direct) return { ...direct, route: null };
   const { rows: routes } = await db.query<RouteRow>(
     `SELECT r.link_id, r.url, r.name, r.currency_symbol, r.public_key FROM federation_routes r JOIN federation_links l ON l.id = r.link_id
       WHERE r.url = $1 AND l.state = 'active' AND l.enabled AND l.peer_enabled ORDER BY r.headroom_cents DESC, l.id LIMIT 1`,
@@ -219,8 +224,7 @@ export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link:
   );
   const route = routes[0];
   if (!route) throw await noActiveLink(db, "peer_url", url);
-  const { rows: via } = await db.query<ActiveLink>(`SELECT ${LINK_COLUMNS} FROM federation_links WHERE id = $1`, [route.link_id]);
-  return { link: via[0]!, route };
+  return { ...(await linkAndPeer(db, route.link_id)), route };
 }
 
 /**
@@ -263,8 +267,8 @@ export async function quoteCrossPayment(net: PeerNet, db: Db, body: z.output<typ
   const url = peerBaseUrl(body.server);
   const target = await linkOrRouteTo(db, url);
   const link = usable(target.link);
-  if (target.route) return quoteThroughFor(net, db, link, target.route, body);
-  const asked = await quoteFrom(net, await peerAt(db, link), {
+  if (target.route) return quoteThroughFor(net, db, link, target.at, target.route, body);
+  const asked = await quoteFrom(net, target.at, {
     walletId: body.walletId,
     amount: body.amount,
   });
@@ -291,10 +295,11 @@ async function quoteThroughFor(
   net: PeerNet,
   db: Db,
   link: ActiveLink,
+  at: PeerAt,
   route: RouteRow,
   body: z.output<typeof schemas.quoteCrossPayment.body>,
 ): Promise<CrossQuote> {
-  const { quote, payerAmount, through } = await quoteThroughLink(net, db, link, route, { walletId: body.walletId, amount: body.amount });
+  const { quote, payerAmount, through } = await quoteThroughLink(net, db, link, route, { walletId: body.walletId, amount: body.amount }, at);
   if (quote.amount !== body.amount) throw new Refusal(ErrorCode.unavailable, { id: SM.federationPeerUnverifiable });
   const association = await readAssociation(db);
   return {
