@@ -10,10 +10,10 @@ import type { Queryable } from "../../db/pool";
 
 /** This server's secret for fulfilments: made once, in PostgreSQL, the same for every instance. */
 async function conditionSecret(db: Queryable): Promise<Buffer> {
-  const { rows } = await db.query<{ secret: Buffer }>("SELECT secret FROM federation_condition_secret");
-  if (rows[0]) return rows[0].secret;
+  const { rows } = await db.query<{ secret: Buffer }>(`SELECT ${CONDITION_SECRET_SQL} AS secret`);
+  if (rows[0]?.secret) return rows[0].secret;
   await db.query("INSERT INTO federation_condition_secret (secret) VALUES ($1) ON CONFLICT DO NOTHING", [randomBytes(32)]);
-  return (await db.query<{ secret: Buffer }>("SELECT secret FROM federation_condition_secret")).rows[0]!.secret;
+  return (await db.query<{ secret: Buffer }>(`SELECT ${CONDITION_SECRET_SQL} AS secret`)).rows[0]!.secret;
 }
 
 /** The fulfilment this server makes for payment `paymentId` paid to one of its members. */
@@ -24,8 +24,14 @@ export async function fulfillmentFor(db: Queryable, paymentId: string): Promise<
 /** What makes the fulfilments of several payments, the secret read once. */
 export async function fulfiller(db: Queryable): Promise<(paymentId: string) => Buffer> {
   const secret = await conditionSecret(db);
-  return (paymentId) => createHmac("sha256", secret).update(paymentId).digest();
+  return (paymentId) => fulfillmentWith(secret, paymentId);
 }
+
+/** The fulfilment of `paymentId` made with `secret`, this server's (read by a statement of the caller's). */
+export const fulfillmentWith = (secret: Buffer, paymentId: string): Buffer => createHmac("sha256", secret).update(paymentId).digest();
+
+/** The SQL of this server's secret, as a column of a caller's statement: null while none was made. */
+export const CONDITION_SECRET_SQL = "(SELECT secret FROM federation_condition_secret)";
 
 export const conditionOf = (fulfillment: Buffer): Buffer => createHash("sha256").update(fulfillment).digest();
 

@@ -10,7 +10,8 @@ import { ensureClearingWallet, type BackendRow } from "../wallets/wallets";
 import { peerBaseUrl } from "./peer-client";
 import { creditKind, FIRST_CHECK_SECONDS, rateChanged, refusalOf, retried, type PaymentRow } from "./payments";
 import { incoming, lockedForBatch, lockedLinkFor } from "./payments-in";
-import { activeLinkAt, usable, withinTrust, type ActiveLink } from "./quotes";
+import { activeLinkAndPeerAt, activeLinkAt, usable, withinTrust, type ActiveLink } from "./quotes";
+import type { PeerAt } from "./peer-batches";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -35,7 +36,18 @@ export type ForwardBody = PeerPayBody & { to: { url: string } };
 /** The link payments arriving over `from` may be forwarded to at `url`: another active link, usable, the forwarding turned on for `from`. */
 export async function onwardLink(db: Queryable, from: ActiveLink, url: string): Promise<ActiveLink> {
   if (!from.forward) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
-  const to = usable(await activeLinkAt(db, peerBaseUrl(url)));
+  return onwardFrom(from, await activeLinkAt(db, peerBaseUrl(url)));
+}
+
+/** `onwardLink`, with how this side calls the onward link's server: read with it by one statement. */
+export async function onwardLinkAndPeer(db: Queryable, from: ActiveLink, url: string): Promise<{ to: ActiveLink; at: PeerAt }> {
+  if (!from.forward) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
+  const { link, at } = await activeLinkAndPeerAt(db, peerBaseUrl(url));
+  return { to: onwardFrom(from, link), at };
+}
+
+function onwardFrom(from: ActiveLink, link: ActiveLink): ActiveLink {
+  const to = usable(link);
   if (to.id === from.id) throw new Refusal(ErrorCode.notFound, { id: SM.federationNotLinked });
   return to;
 }

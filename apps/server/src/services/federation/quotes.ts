@@ -16,7 +16,7 @@ import type { schemas } from "@mutua/domain/api/schemas";
 import type { Db, Queryable } from "../../db/pool";
 import { readAssociation } from "../association/association";
 import { Refusal } from "../platform/errors";
-import { b64, conditionOf, fulfillmentFor } from "./conditions";
+import { b64, CONDITION_SECRET_SQL, conditionOf, fulfillmentFor, fulfillmentWith } from "./conditions";
 import { peerBaseUrl } from "./peer-client";
 import { peerAt, quoteFrom, type PeerAt } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
@@ -109,14 +109,16 @@ export function usable(link: ActiveLink | undefined): ActiveLink {
 /** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
 export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
   // The link the question came over and the wallet it asks about, by one statement.
-  const { rows } = await db.query<ActiveLink & { payee: PayeeRow | null }>({
+  // The link the question came over, the wallet it asks about and this side's secret for
+  // conditions (asked for a payment's), by one statement.
+  const { rows } = await db.query<ActiveLink & { payee: PayeeRow | null; secret: Buffer | null }>({
     name: "federation-quote-link-and-payee",
-    text: `SELECT fl.*, (SELECT to_jsonb(p) FROM (${PAYEES} WHERE w.id = $2) p) AS payee
+    text: `SELECT fl.*, (SELECT to_jsonb(p) FROM (${PAYEES} WHERE w.id = $2) p) AS payee, ${CONDITION_SECRET_SQL} AS secret
       FROM (SELECT ${LINK_COLUMNS} FROM federation_links WHERE peer_key = $1 AND state = 'active') fl`,
     values: [signer.publicKey, body.walletId],
   });
   if (!rows[0]) throw await noActiveLink(db, "peer_key", signer.publicKey);
-  const { payee: asked, ...row } = rows[0];
+  const { payee: asked, secret, ...row } = rows[0];
   const link = usable(row);
   const payee = payable(asked ?? undefined);
   const cents = parseApiAmount(body.amount);
@@ -132,7 +134,7 @@ export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof
     peerAmount: formatCents(peerAmount),
     rate: unitRate(ours, theirs),
     // Asked for a payment through an association both trust: the condition only this side can fulfil.
-    ...(body.paymentId ? { condition: b64(conditionOf(await fulfillmentFor(db, body.paymentId))) } : {}),
+    ...(body.paymentId ? { condition: b64(conditionOf(secret ? fulfillmentWith(secret, body.paymentId) : await fulfillmentFor(db, body.paymentId))) } : {}),
   };
 }
 
@@ -199,6 +201,13 @@ export async function activeLinkAt(db: Queryable, url: string): Promise<ActiveLi
   });
   if (!rows[0]) throw await noActiveLink(db, "peer_url", url);
   return rows[0];
+}
+
+/** The active link with the server at `url`, as `activeLinkAt`, and how this side calls that server, by one statement. */
+export async function activeLinkAndPeerAt(db: Queryable, url: string): Promise<{ link: ActiveLink; at: PeerAt }> {
+  const found = await linkWithPeer(db, "federation-link-at-url-and-key", "peer_url = $1 AND state = 'active'", url);
+  if (!found) throw await noActiveLink(db, "peer_url", url);
+  return found;
 }
 
 /** Where a linked server said it forwards this side's payments to (forwarding.ts): the association at `url`, through link `link_id`. */

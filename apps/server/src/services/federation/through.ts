@@ -6,10 +6,10 @@ import { sentCents } from "../payments/payments";
 import { Refusal } from "../platform/errors";
 import { b64, fulfils } from "./conditions";
 import { callPeer, knownRefusal } from "./peer-client";
-import { payTo, peerAt, quoteFrom } from "./peer-batches";
+import { payTo, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { postpone, rateChanged, refusalOf, reread, retried, returnHold, type PaymentRow } from "./payments";
-import { hopAmounts, holdForward, onwardLink, type ForwardBody } from "./forward-holds";
+import { hopAmounts, holdForward, onwardLinkAndPeer, type ForwardBody } from "./forward-holds";
 import { checkedQuote, LINK_COLUMNS, linkAndPeer, usable, withinTrust, type ActiveLink } from "./quotes";
 import type { Signer } from "./signed-messages";
 
@@ -42,8 +42,8 @@ export async function quoteThrough(net: PeerNet, db: Db, signer: Signer, body: P
     values: [signer.publicKey],
   });
   const from = usable(rows[0]);
-  const to = await onwardLink(db, from, body.to.url);
-  const asked = await quoteFrom(net, await peerAt(db, to), {
+  const { to, at } = await onwardLinkAndPeer(db, from, body.to.url);
+  const asked = await quoteFrom(net, at, {
     walletId: body.walletId,
     amount: body.amount,
     ...(body.paymentId ? { paymentId: body.paymentId } : {}),
