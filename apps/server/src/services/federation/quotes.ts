@@ -71,14 +71,19 @@ export async function linkAndPeer(db: Queryable, id: bigint | string): Promise<{
 
 /** The link `where` picks (by parameter $1 = `value`) and how this side calls its server, by one statement; null when there is none. */
 async function linkWithPeer(db: Queryable, name: string, where: string, value: unknown): Promise<{ link: ActiveLink; at: PeerAt } | null> {
-  const { rows } = await db.query<ActiveLink & { k_id: string | null; k_public: Buffer | null; k_private: Buffer | null }>({
-    name,
-    text: `SELECT fl.*, sk.id AS k_id, sk.public_key AS k_public, sk.private_key AS k_private
-      FROM (SELECT ${LINK_COLUMNS} FROM federation_links WHERE ${where}) fl LEFT JOIN LATERAL (${signingKeySql("fl.peer_key")}) sk ON true`,
-    values: [value],
-  });
-  if (!rows[0]) return null;
-  const { k_id, k_public, k_private, ...link } = rows[0];
+  const { rows } = await db.query<ActiveLink & KeyColumns>({ name, text: `SELECT fl.*, ${KEY_COLUMNS} FROM ${linkAndKeyFrom(where)}`, values: [value] });
+  return rows[0] ? withPeer(db, rows[0]) : null;
+}
+
+/** The FROM of a statement that reads the link `where` picks as `fl`, and the key this side signs with for it as `sk` (KEY_COLUMNS). */
+const linkAndKeyFrom = (where: string) =>
+  `(SELECT ${LINK_COLUMNS} FROM federation_links WHERE ${where}) fl LEFT JOIN LATERAL (${signingKeySql("fl.peer_key")}) sk ON true`;
+const KEY_COLUMNS = "sk.id AS k_id, sk.public_key AS k_public, sk.private_key AS k_private";
+type KeyColumns = { k_id: string | null; k_public: Buffer | null; k_private: Buffer | null };
+
+/** A row of the link's columns and KEY_COLUMNS, as the link and how this side calls its server. */
+async function withPeer(db: Queryable, row: ActiveLink & KeyColumns): Promise<{ link: ActiveLink; at: PeerAt }> {
+  const { k_id, k_public, k_private, ...link } = row;
   // No key of this server's yet: made by the usual way.
   if (k_id === null) return { link, at: await peerAt(db, link) };
   return {
@@ -224,16 +229,24 @@ export interface RouteRow {
  * through a linked server that forwards there (the most room first), else refused as before.
  */
 export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link: ActiveLink; at: PeerAt; route: RouteRow | null }> {
-  const direct = await linkWithPeer(db, "federation-link-at-url-and-key", "peer_url = $1 AND state = 'active'", url);
-  if (direct) return { ...direct, route: null };
-  const { rows: routes } = await db.query<RouteRow>(
-    `SELECT r.link_id, r.url, r.name, r.currency_symbol, r.public_key FROM federation_routes r JOIN federation_links l ON l.id = r.link_id
-      WHERE r.url = $1 AND l.state = 'active' AND l.enabled AND l.peer_enabled ORDER BY r.headroom_cents DESC, l.id LIMIT 1`,
-    [url],
-  );
-  const route = routes[0];
-  if (!route) throw await noActiveLink(db, "peer_url", url);
-  return { ...(await linkAndPeer(db, route.link_id)), route };
+  // One statement: the link with `url`, or the route's link there, with the key to sign with.
+  const { rows } = await db.query<ActiveLink & KeyColumns & { r_link_id: string | null; r_url: string; r_name: string; r_symbol: string; r_key: Buffer }>({
+    name: "federation-link-or-route",
+    text: `WITH direct AS (SELECT id FROM federation_links WHERE peer_url = $1 AND state = 'active'),
+        route AS (
+          SELECT r.link_id, r.url, r.name, r.currency_symbol, r.public_key FROM federation_routes r JOIN federation_links l ON l.id = r.link_id
+           WHERE NOT EXISTS (SELECT 1 FROM direct) AND r.url = $1 AND l.state = 'active' AND l.enabled AND l.peer_enabled
+           ORDER BY r.headroom_cents DESC, l.id LIMIT 1
+        )
+      SELECT fl.*, ${KEY_COLUMNS}, route.link_id AS r_link_id, route.url AS r_url, route.name AS r_name, route.currency_symbol AS r_symbol,
+             route.public_key AS r_key
+        FROM ${linkAndKeyFrom("id = coalesce((SELECT id FROM direct), (SELECT link_id FROM route))")} LEFT JOIN route ON true`,
+    values: [url],
+  });
+  if (!rows[0]) throw await noActiveLink(db, "peer_url", url);
+  const { r_link_id, r_url, r_name, r_symbol, r_key, ...row } = rows[0];
+  const route = r_link_id === null ? null : { link_id: r_link_id, url: r_url, name: r_name, currency_symbol: r_symbol, public_key: r_key };
+  return { ...(await withPeer(db, row)), route };
 }
 
 /**
