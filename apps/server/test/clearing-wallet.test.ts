@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ensureClearingWallet } from "../src/services/wallets/wallets";
+import { clearingWalletIdSql, ensureClearingWallet } from "../src/services/wallets/wallets";
 import { createBackend } from "./helpers";
 import { setupServerTest } from "./setup";
 
@@ -49,6 +49,12 @@ describe("a link's clearing wallet", () => {
       const ids = await Promise.all([first, second]);
       expect(ids[0]).toBe(ids[1]);
       expect(accountsWhenTold).toBe(1);
+      // The statements that look for it by its id (a batch of payments in) find it by the same one.
+      const { rows } = await t.db.query<{ id: string }>(`SELECT ${clearingWalletIdSql("b", "$2")} AS id FROM backends b WHERE b.id = $1`, [
+        backend.id,
+        link.public_id,
+      ]);
+      expect(rows[0]!.id).toBe(ids[0]);
     } finally {
       locker.release();
     }

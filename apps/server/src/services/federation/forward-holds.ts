@@ -6,7 +6,7 @@ import { Batcher, perPool } from "../ledger/batching";
 import { postMovementsTx, type MovementRequest } from "../ledger/ledger";
 import { sentCents } from "../payments/payments";
 import { Refusal } from "../platform/errors";
-import { ensureClearingWallet, type BackendRow } from "../wallets/wallets";
+import { clearingWalletId, clearingWalletIdSql, ensureClearingWallet, type BackendRow } from "../wallets/wallets";
 import { peerBaseUrl } from "./peer-client";
 import { creditKind, FIRST_CHECK_SECONDS, rateChanged, refusalOf, retried, type PaymentRow } from "./payments";
 import { incoming, lockedForBatch, lockedLinkFor } from "./payments-in";
@@ -168,15 +168,24 @@ async function holdOnLink(tx: Tx, from: ActiveLink, bodies: ForwardBody[]): Prom
       return { refused: e, trust: e.msg.id === SM.federationTrustLimit };
     }
   });
-  // One backend carries what crosses this side (both clearing wallets in one ledger): the association's first in its own currency.
+  // One backend carries what crosses this side (both clearing wallets in one ledger): the
+  // association's first in its own currency, read with the links' clearing wallets there already.
+  const links = [from, ...[...onward.values()].filter((o): o is ActiveLink => !(o instanceof Refusal))];
   const { rows: backends } = steps.some((s) => "ok" in s)
-    ? await tx.query<BackendRow>("SELECT b.* FROM backends b ORDER BY b.currency_id = (SELECT currency_id FROM association) DESC, b.id LIMIT 1")
+    ? await tx.query<Pick<BackendRow, "id" | "kind" | "name" | "currency_id"> & { clearing: string[] }>({
+        name: "federation-forward-backend",
+        text: `SELECT b.id, b.kind, b.name, b.currency_id,
+            ARRAY(SELECT cw.id FROM wallets cw WHERE cw.id IN (SELECT ${clearingWalletIdSql("b", "l")} FROM unnest($1::text[]) AS l)) AS clearing
+          FROM backends b ORDER BY b.currency_id = (SELECT currency_id FROM association) DESC, b.id LIMIT 1`,
+        values: [links.map((l) => l.public_id)],
+      })
     : { rows: [] };
   const backend = backends[0];
-  const clearing = new Map<string, string>();
+  const made = new Set(backend?.clearing);
   const clearingOf = async (link: ActiveLink): Promise<string> => {
-    if (!clearing.has(link.id)) clearing.set(link.id, await ensureClearingWallet(tx, backend!, link));
-    return clearing.get(link.id)!;
+    const id = clearingWalletId(backend!, link);
+    if (!made.has(id)) made.add(await ensureClearingWallet(tx, backend!, link));
+    return id;
   };
   const posting: { index: number; req: MovementRequest; toClearing: string }[] = [];
   for (const [index, s] of steps.entries()) {

@@ -3,11 +3,11 @@ import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { Batcher, perPool } from "../ledger/batching";
 import { postMovementsTx, type MovementRequest } from "../ledger/ledger";
 import { Refusal } from "../platform/errors";
-import { ensureClearingWallet, getBackend, type BackendRow } from "../wallets/wallets";
-import { b64, conditionOf, fulfiller } from "./conditions";
+import { clearingWalletIdSql, ensureClearingWallet, type BackendRow } from "../wallets/wallets";
+import { b64, CONDITION_SECRET_SQL, conditionOf, fulfiller, fulfillmentWith } from "./conditions";
 import { creditKind } from "./payments";
 import { checkedPaymentIn, lockedForBatch, paymentInAlone, type CheckedPaymentIn, type PeerPaid, type PeerPayBody } from "./payments-in";
-import { payeeRows, type ActiveLink } from "./quotes";
+import { PAYEES, type ActiveLink, type PayeeRow } from "./quotes";
 import type { Signer } from "./signed-messages";
 
 /**
@@ -87,8 +87,7 @@ async function onLink(db: Db, items: PaymentIn[]): Promise<Outcome[]> {
       items.map((i) => i.body.paymentId),
     );
     if (!link) return items.map(() => ALONE);
-    const payees = await payeeRows(tx, [...new Set(items.map((i) => i.body.walletId))]);
-    const fulfil = items.some((i) => i.body.condition !== undefined) ? await fulfiller(tx) : null;
+    const { payees, fulfil, backends } = await payeesAround(tx, link, [...new Set(items.map((i) => i.body.walletId))]);
     let held = BigInt(link.held_cents);
     const steps: Step[] = items.map(({ body }) => {
       const again = known.has(body.paymentId);
@@ -103,7 +102,7 @@ async function onLink(db: Db, items: PaymentIn[]): Promise<Outcome[]> {
         return { refused: e, trust: e.msg.id === SM.federationTrustLimit };
       }
     });
-    const posting = await movements(tx, link, items, steps);
+    const posting = await movements(tx, link, items, steps, backends);
     const posted = await postMovementsTx(
       tx,
       posting.map((p) => p.req),
@@ -159,19 +158,50 @@ async function onLink(db: Db, items: PaymentIn[]): Promise<Outcome[]> {
   });
 }
 
+type Backend = Pick<BackendRow, "id" | "kind" | "name" | "currency_id">;
+
+/**
+ * What a batch's payments in are checked and posted with, read under the link's lock by one
+ * statement: the payees' wallets (as `payable` judges them), this side's secret for conditions,
+ * and each payee's backend with the link's clearing wallet in it when it is there already.
+ */
+async function payeesAround(
+  tx: Tx,
+  link: ActiveLink,
+  walletIds: string[],
+): Promise<{ payees: Map<string, PayeeRow>; fulfil: (paymentId: string) => Buffer; backends: Map<string, { backend: Backend; clearing: string | null }> }> {
+  const { rows } = await tx.query<{ payees: PayeeRow[]; backends: (Backend & { clearing: string | null })[]; secret: Buffer | null }>({
+    name: "federation-payees-around",
+    text: `WITH p AS (${PAYEES} WHERE w.id = ANY($1))
+      SELECT (SELECT coalesce(jsonb_agg(to_jsonb(p)), '[]') FROM p) AS payees,
+             (SELECT coalesce(jsonb_agg(jsonb_build_object('id', b.id, 'kind', b.kind, 'name', b.name, 'currency_id', b.currency_id, 'clearing', cw.id)), '[]')
+                FROM backends b LEFT JOIN wallets cw ON cw.id = ${clearingWalletIdSql("b", "$2")} WHERE b.id IN (SELECT backend_id FROM p)) AS backends,
+             ${CONDITION_SECRET_SQL} AS secret`,
+    values: [walletIds, link.public_id],
+  });
+  const { payees, backends, secret } = rows[0]!;
+  const made = secret ? (paymentId: string) => fulfillmentWith(secret, paymentId) : await fulfiller(tx);
+  return {
+    payees: new Map(payees.map((r) => [r.id, r])),
+    fulfil: made,
+    backends: new Map(backends.map(({ clearing, ...backend }) => [backend.id, { backend, clearing }])),
+  };
+}
+
 /** The movements of the payments checked, clearing wallet -> member, each under its payment's id as its key. */
-async function movements(tx: Tx, link: ActiveLink, items: PaymentIn[], steps: Step[]): Promise<{ index: number; req: MovementRequest }[]> {
-  const backends = new Map<string, { backend: BackendRow; clearing: string }>();
+async function movements(
+  tx: Tx,
+  link: ActiveLink,
+  items: PaymentIn[],
+  steps: Step[],
+  backends: Map<string, { backend: Backend; clearing: string | null }>,
+): Promise<{ index: number; req: MovementRequest }[]> {
   const out: { index: number; req: MovementRequest }[] = [];
   for (const [index, s] of steps.entries()) {
     if (s === ALONE || !("ok" in s)) continue;
-    const id = s.ok.payee.backend_id;
-    let b = backends.get(id);
-    if (!b) {
-      const backend = (await getBackend(tx, id))!;
-      b = { backend, clearing: await ensureClearingWallet(tx, backend, link) };
-      backends.set(id, b);
-    }
+    const b = backends.get(s.ok.payee.backend_id)!;
+    // The link's first payment to a member of this backend: its clearing wallet made.
+    b.clearing ??= await ensureClearingWallet(tx, b.backend, link);
     const body = items[index]!.body;
     out.push({
       index,

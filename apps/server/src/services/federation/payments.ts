@@ -39,7 +39,7 @@ export { FIRST_CHECK_SECONDS, type PaymentRow } from "./payment-rows";
 export const rateChanged = () => new Refusal(ErrorCode.stateConflict, { id: SM.federationRateChanged });
 
 /** The sub-account a payment in credits: the one top-ups credit. */
-export const creditKind = (backend: BackendRow): SubAccount => (backend.kind === "custodial" ? "main" : "nant");
+export const creditKind = (backend: Pick<BackendRow, "kind">): SubAccount => (backend.kind === "custodial" ? "main" : "nant");
 
 /** What makes two requests of a member's "the same payment across" for its idempotency key. */
 const requestHash = (b: CrossPayBody, url: string) =>

@@ -160,7 +160,7 @@ export interface PayeeRow {
 }
 
 /** A payee's columns (PayeeRow), of the wallets `w` a WHERE clause after it picks (no big integer among them: read as JSON too). */
-const PAYEES = `SELECT w.id, w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
+export const PAYEES = `SELECT w.id, w.role, w.status, w.frozen_reason, w.backend_id, m.name, c.symbol FROM wallets w
    LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id`;
 
 /** The wallets `walletIds`, as `payable` judges them, by id (an unknown one is absent). */

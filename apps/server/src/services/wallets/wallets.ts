@@ -65,7 +65,7 @@ export async function getOwnWallet(db: Queryable, memberId: bigint, id: string):
  * bounds what crosses (services/federation/payments.ts); the dues wallet takes whatever members
  * owe, from any of their sub-accounts.
  */
-const boundlessKinds = (backend: BackendRow) => (backend.kind === "custodial" ? ["main"] : ["nant", "cm"]);
+const boundlessKinds = (backend: Pick<BackendRow, "kind">) => (backend.kind === "custodial" ? ["main"] : ["nant", "cm"]);
 
 /** The money accounts a wallet of this backend kind holds: one "main", or Nant (pledged) and CM (mutual credit). */
 async function openAccounts(db: Queryable, walletId: string, backend: BackendRow, role: WalletRow["role"]): Promise<void> {
@@ -100,8 +100,12 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
  * The clearing wallet of a link in a backend (idempotent): what this association's members pay
  * to members of the linked one goes into it, what theirs pay ours comes out of it.
  */
-export async function ensureClearingWallet(db: Queryable, backend: BackendRow, link: { id: bigint | string; public_id: string }): Promise<string> {
-  const id = `${backend.kind}:${backend.name}.clearing.${link.public_id}`;
+export async function ensureClearingWallet(
+  db: Queryable,
+  backend: Pick<BackendRow, "id" | "kind" | "name" | "currency_id">,
+  link: { id: bigint | string; public_id: string },
+): Promise<string> {
+  const id = clearingWalletId(backend, link);
   // The wallet and its accounts by one statement, so together or not at all: a payment that finds
   // the wallet made by another at the same moment finds its accounts too (it waits for that
   // statement's commit on the wallet's id).
@@ -115,6 +119,17 @@ export async function ensureClearingWallet(db: Queryable, backend: BackendRow, l
   });
   return id;
 }
+
+/** The id of a link's clearing wallet in a backend. */
+export const clearingWalletId = (backend: Pick<BackendRow, "kind" | "name">, link: { public_id: string }) =>
+  `${backend.kind}:${backend.name}.clearing.${link.public_id}`;
+
+/**
+ * The id `ensureClearingWallet` gives a link's clearing wallet, as SQL: `backend` a backends row's
+ * alias, `linkPublicId` an expression of the link's public id. For a statement that reads whether
+ * it is there with other things.
+ */
+export const clearingWalletIdSql = (backend: string, linkPublicId: string) => `${backend}.kind || ':' || ${backend}.name || '.clearing.' || ${linkPublicId}`;
 
 /**
  * The association's dues wallet of a backend (idempotent), made when dues are first collected in
