@@ -363,6 +363,16 @@ describe("recovery of payments in doubt", () => {
       { amount: "-2.00", pending: true, state: "pending" },
       { amount: "-2.00", pending: true, state: "pending" },
     ]);
+    // Asked about again and again while B cannot answer: never more than 15 s apart, however many
+    // times (through B, A's questions and B's to C chain: at 30 s, a minute could pass once all are up).
+    await a.db.query("UPDATE federation_payments SET next_check_at = now(), checks = 10 WHERE public_id = $1", [r.json.id]);
+    expect(await recoverPayments(netOf(a), a.db)).toBe(1);
+    const { rows: next } = await a.db.query<{ s: number }>(
+      "SELECT extract(epoch FROM next_check_at - now())::float AS s FROM federation_payments WHERE public_id = $1 AND state = 'prepared'",
+      [r.json.id],
+    );
+    expect(next[0]!.s).toBeGreaterThan(10);
+    expect(next[0]!.s).toBeLessThanOrEqual(15);
     wire.wrap = null;
     await a.db.query("UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
     expect(await recoverPayments(netOf(a), a.db)).toBe(1);
