@@ -137,6 +137,15 @@ describe("paying across the link", () => {
     expect(other.status).toBe(409);
     await bothAgree();
   });
+  it("answers the same payment sent twice at once as one payment, made once on each side", async () => {
+    const key = newKey();
+    const movements = [await countMovements(a.db), await countMovements(b.db)];
+    const [one, two] = await Promise.all([pay("1.25", "1.00", { key }), pay("1.25", "1.00", { key })]);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(two.json.id).toBe(one.json.id);
+    expect([await countMovements(a.db), await countMovements(b.db)]).toEqual([movements[0]! + 1, movements[1]! + 1]);
+    await bothAgree();
+  });
 });
 
 describe("refused on both sides, with nothing moved", () => {

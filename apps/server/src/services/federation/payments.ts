@@ -145,14 +145,18 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
       },
     });
   } catch (e) {
-    // The same key sent twice at once: the other request held the money; answer as it does.
-    const again = (e as { code?: string }).code === "23505" ? await paymentByKey(db, payer.id, body.key) : null;
+    // The same key sent twice at once: the other request held the money (the database refused this
+    // row, or the ledger found the key's movement made); answered as that request is, if it is the
+    // same payment.
+    const sameKey = (e as { code?: string }).code === "23505" || (e instanceof Refusal && e.msg.id === M.idempotencyConflict);
+    const again = sameKey ? await paymentByKey(db, payer.id, body.key) : null;
     if (!again) throw e;
+    if (again.request_hash !== hash) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
     row = again;
   }
   // Held a moment ago across the link read above, active under the hold's lock: sent by it, and
-  // answered from what was read already. (Another request's row, of the same key, is read again.)
-  if (!("transaction_id" in row) || String(row.link_id) !== String(link.id)) return answer(db, await settle(net, db, row, "pay"));
+  // answered from what was read already. (The other request's row, of the same key, is read again.)
+  if (!("transaction_id" in row)) return answer(db, await settle(net, db, row, "pay"));
   const settled = await settle(net, db, row, "pay", { payerName: side.payerName, link, at });
   return answer(db, settled, { link, currencySymbol: side.currencySymbol, transactionId: row.transaction_id });
 }

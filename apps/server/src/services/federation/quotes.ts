@@ -113,7 +113,6 @@ export function usable(link: ActiveLink | undefined): ActiveLink {
 
 /** The payee's side: its member's name and the amount in both currencies, for the linked server that signed the question. */
 export async function quoteForPeer(db: Db, signer: Signer, body: z.output<typeof schemas.peerQuote.body>): Promise<PeerQuote> {
-  // The link the question came over and the wallet it asks about, by one statement.
   // The link the question came over, the wallet it asks about and this side's secret for
   // conditions (asked for a payment's), by one statement.
   const { rows } = await db.query<ActiveLink & { payee: PayeeRow | null; secret: Buffer | null }>({

@@ -9,7 +9,7 @@ import { callPeer, knownRefusal } from "./peer-client";
 import { payTo, quoteFrom } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { postpone, rateChanged, refusalOf, reread, retried, returnHold, type PaymentRow } from "./payments";
-import { hopAmounts, holdForward, onwardLinkAndPeer, type ForwardBody } from "./forward-holds";
+import { hopAmounts, holdForward, onwardLinkAndPeer, onwardOf, type ForwardBody } from "./forward-holds";
 import { checkedQuote, LINK_COLUMNS, linkAndPeer, usable, withinTrust, type ActiveLink } from "./quotes";
 import type { Signer } from "./signed-messages";
 
@@ -82,22 +82,11 @@ export async function forwardPayment(net: PeerNet, db: Db, signer: Signer, body:
   const outcome = await holdForward(db, signer, body);
   if (outcome instanceof Refusal) throw outcome;
   // Its two rows end together, in one transaction: the one on to C says where both stand.
-  const ended = outcome.state === "held" ? await settleForward(net, db, ...(await onwardWithPayer(db, outcome))) : outcome;
+  const ended = outcome.state === "held" ? await settleForward(net, db, await onwardOf(db, outcome), "pay", await payerOf(db, outcome)) : outcome;
   if (ended.state === "aborted") throw refusalOf(ended.refusal);
   const answer = { amount: body.amount, payerAmount: body.payerAmount };
   if (ended.state === "committed") return { state: "committed", ...answer, fulfillment: b64(ended.fulfillment!) };
   return { state: "pending", ...answer };
-}
-
-/** The row on to C of the payment in `held`, to be sent, with `held` and the name of the association it came from, by one statement. */
-async function onwardWithPayer(db: Db, held: PaymentRow): Promise<[PaymentRow, "pay", { held: PaymentRow; payerAssociation: string }]> {
-  const { rows } = await db.query<PaymentRow & { payer_link_name: string | null }>({
-    name: "federation-onward-with-payer",
-    text: `SELECT p.*, l.peer_name AS payer_link_name FROM federation_payments p, federation_links l WHERE p.forward_of = $1 AND l.id = $2`,
-    values: [held.id, held.link_id],
-  });
-  const { payer_link_name, ...onward } = rows[0]!;
-  return [onward, "pay", { held, payerAssociation: held.payer_association ?? payer_link_name ?? "" }];
 }
 
 /**
@@ -116,7 +105,8 @@ export async function settleForward(
   const { link: to, at } = await linkAndPeer(db, row.link_id);
   const condition = row.condition!;
   if (how === "pay" && to.state === "active") {
-    const { held, payerAssociation } = known ?? (await heldWithPayer(db, row));
+    const held = known?.held ?? (await db.query<PaymentRow>("SELECT * FROM federation_payments WHERE id = $1", [row.forward_of])).rows[0]!;
+    const { payerAssociation } = known ?? (await payerOf(db, held));
     try {
       const paid = await payTo(net, at, {
         paymentId: row.public_id,
@@ -148,14 +138,11 @@ export async function settleForward(
   return postpone(db, row);
 }
 
-/** The 'in' row of the payment forwarded in `onward`, and the name of the association it came from. */
-async function heldWithPayer(db: Db, onward: PaymentRow): Promise<{ held: PaymentRow; payerAssociation: string }> {
-  const { rows } = await db.query<PaymentRow & { payer_link_name: string | null }>(
-    "SELECT p.*, l.peer_name AS payer_link_name FROM federation_payments p JOIN federation_links l ON l.id = p.link_id WHERE p.id = $1",
-    [onward.forward_of],
-  );
-  const { payer_link_name, ...held } = rows[0]!;
-  return { held, payerAssociation: held.payer_association ?? payer_link_name ?? "" };
+/** The payment in `held` with the name of the association it came from: its own record, else the link's. */
+async function payerOf(db: Db, held: PaymentRow): Promise<{ held: PaymentRow; payerAssociation: string }> {
+  if (held.payer_association !== null) return { held, payerAssociation: held.payer_association };
+  const { rows } = await db.query<{ peer_name: string | null }>("SELECT peer_name FROM federation_links WHERE id = $1", [held.link_id]);
+  return { held, payerAssociation: rows[0]?.peer_name ?? "" };
 }
 
 /**

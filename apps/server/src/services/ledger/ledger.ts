@@ -120,10 +120,7 @@ export async function postMovementTx(tx: Tx, req: MovementRequest): Promise<{ mo
  */
 export async function postMovementsTx(tx: Tx, reqs: MovementRequest[]): Promise<({ movement: MovementRow; replayed: boolean } | Refusal)[]> {
   if (reqs.length === 0) return [];
-  const postings = reqs.map((r) => {
-    const n = normalise(r);
-    return { req: n.req, hash: n.hash, publicId: newPublicId() };
-  });
+  const postings = reqs.map(postingOf);
   const outcomes = await postBatch(tx, postings);
   return outcomes.map((o, i) => {
     try {
@@ -138,6 +135,12 @@ export async function postMovementsTx(tx: Tx, reqs: MovementRequest[]): Promise<
 }
 
 const newPublicId = () => `tx_${randomBytes(12).toString("hex")}`;
+
+/** A request as a batch posts it: normalised, its hash, and the public id its movement will have. */
+function postingOf(r: MovementRequest): Posting {
+  const n = normalise(r);
+  return { req: n.req, hash: n.hash, publicId: newPublicId() };
+}
 
 /** Why ledger_post refused, as the member is told. */
 const REFUSALS: Record<string, () => Refusal> = {
@@ -291,10 +294,7 @@ export function postedWithin(reqs: MovementRequest[]): {
   items: string;
   outcome(item: number, row: { outcome: string; id: bigint; public_id: string }): { id: bigint; public_id: string } | "replayed" | Refusal;
 } {
-  const postings = reqs.map((r) => {
-    const n = normalise(r);
-    return { req: n.req, hash: n.hash, publicId: newPublicId() };
-  });
+  const postings = reqs.map(postingOf);
   return {
     items: batchItems(postings),
     outcome(item, row) {
