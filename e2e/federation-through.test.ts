@@ -6,9 +6,9 @@ import { newPage } from "./support/browser";
 import { axeViolations, layoutProblems } from "./support/screen-checks";
 import { sql, startServer, type RunningServer } from "./support/server";
 import { useSuite } from "./support/suite";
-import { LOOPBACK, startGonette } from "./support/federation";
+import { LOOPBACK, lossyProxy, startGonette, type LossyProxy } from "./support/federation";
 import { english, french, signInWords, type Words } from "./pages/app";
-import { linkFromConsoles, openLinkedAssociations, payAcross } from "./pages/federation";
+import { linkFromConsoles, openLinkedAssociations, payAcross, payFromHome } from "./pages/federation";
 import { DEMO_PASSWORD, signIn, signInToDashboard } from "./pages/members";
 import { searchRecipients } from "./pages/payments";
 import { paymentLink } from "./pages/qr";
@@ -21,17 +21,27 @@ import { openTill, paidSale, typeOnKeypad } from "./pages/till";
  * link with A; A's console then says A reaches the Gonette through B. Bob's till at C asks 12.50
  * GON; Alice of A pastes its payment link in A's Send money, reads that the payment goes through
  * the network, and pays 10.00 DL. The till, which nobody touches, says Paid within 2 s; every
- * ledger is whole and each clearing balance is its peer's record of it.
+ * ledger is whole and each clearing balance is its peer's record of it. C is reached through a
+ * proxy standing for the network, which the last test breaks: B's owner then ends a payment C
+ * never answered.
  */
 const suite = useSuite(() => LOOPBACK);
 let b: RunningServer;
 let c: RunningServer;
+let proxy: LossyProxy;
 let ownName: string;
 const SHOTS = path.resolve(import.meta.dirname, "../test-results/screens");
 const NETWORK = "Réseau Rhône-Alpes";
+const PAYMENTS = "/api/federation/payments";
 
 beforeAll(async () => {
-  [b, c] = await Promise.all([startServer(LOOPBACK), startGonette()]);
+  proxy = await lossyProxy();
+  // C gives the proxy's address as its own: A and B, and the browsers, reach C through it. B's due
+  // work (what it tells its linked servers again) looks every 2 s rather than every minute.
+  const [bee, gonette] = await Promise.all([startServer({ ...LOOPBACK, DUE_POLL_SECONDS: "2" }), startGonette({ ...LOOPBACK, PUBLIC_URL: proxy.url })]);
+  proxy.to(Number(new URL(gonette.url).port));
+  b = bee;
+  c = { ...gonette, url: proxy.url };
   await sql(b, `UPDATE association SET name = '${NETWORK}'`);
   await sql(b, "UPDATE currencies SET name = 'Rhône-Alpes', symbol = 'RRA'");
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -42,6 +52,7 @@ afterAll(async () => {
     await s?.stop();
     s?.cleanup();
   }
+  await proxy?.close();
 });
 
 async function checked(page: Page, name: string) {
@@ -87,6 +98,16 @@ async function heldOf(s: RunningServer, peer: RunningServer): Promise<string> {
   return row!.t;
 }
 
+/** Bob's till at C, signed in on `page`: `amount` ("12.50") typed on its keypad and asked; its payment link, once it waits for the payment. */
+async function tillAsks(page: Page, keys: string, amount: string): Promise<string> {
+  await signInToDashboard(page, c.url, "bob@example.com");
+  await openTill(page);
+  await typeOnKeypad(page, keys);
+  await page.getByRole("button", { name: `Ask ${amount} GON` }).tap();
+  await page.getByRole("status").filter({ hasText: "Waiting for the payment…" }).waitFor();
+  return paymentLink(page);
+}
+
 describe("paying through an association both trust", () => {
   it("Alice of A pays Bob's till at C through B: told the way, paid 10.00 DL; the till says Paid within 2 s; three ledgers whole", async () => {
     // The links, from the owners' consoles: A with B at 1 RRA = 1 DL; C with B at 1 GON = 0.8 RRA.
@@ -111,6 +132,11 @@ describe("paying through an association both trust", () => {
       await a.page.reload();
       await a.page.getByText(`Through ${NETWORK}, our members can also pay: Gonette de Lyon (GON)`).waitFor();
       await checked(a.page, "reach-phone");
+      // C's owner reads, on B's card, whose members can now pay C through B: C's payment links offer their app.
+      await expect.poll(async () => sql(c, "SELECT url FROM federation_reached_by"), { timeout: 20_000 }).toEqual([{ url: new URL(suite.server.url).origin }]);
+      await cee.page.reload();
+      await cee.page.getByText(`Through ${NETWORK}, members of these associations can also pay us: ${ownName}`).waitFor();
+      await checked(cee.page, "reached-by-phone");
     } finally {
       for (const s of [a, bee, cee]) await s.context.close();
     }
@@ -119,12 +145,7 @@ describe("paying through an association both trust", () => {
     const bob = await newPage(suite.browser, { phone: true });
     const alice = await newPage(suite.browser, { phone: true });
     try {
-      await signInToDashboard(bob.page, c.url, "bob@example.com");
-      await openTill(bob.page);
-      await typeOnKeypad(bob.page, "1250");
-      await bob.page.getByRole("button", { name: "Ask 12.50 GON" }).tap();
-      await bob.page.getByRole("status").filter({ hasText: "Waiting for the payment…" }).waitFor();
-      const link = await paymentLink(bob.page);
+      const link = await tillAsks(bob.page, "1250", "12.50");
 
       // A: Alice pastes it in Send money; Pay across names Bob, his association, and the way through B.
       await signInToDashboard(alice.page, suite.server.url, "alice@example.com");
@@ -161,6 +182,23 @@ describe("paying through an association both trust", () => {
       await bob.context.close();
     }
 
+    // C's card of B in French and dark.
+    const cFr = await owner(c, { phone: true, locale: "fr-FR", colorScheme: "dark" }, french);
+    try {
+      await cFr.page.getByText(`Par ${NETWORK}, les membres de ces associations peuvent aussi nous payer : ${ownName}`).waitFor();
+      await checked(cFr.page, "reached-by-phone-fr-dark");
+    } finally {
+      await cFr.context.close();
+    }
+    // And on a wide screen.
+    const cWide = await owner(c, { viewport: { width: 1280, height: 800 } });
+    try {
+      await cWide.page.getByText(`Through ${NETWORK}, members of these associations can also pay us: ${ownName}`).scrollIntoViewIfNeeded();
+      await checked(cWide.page, "reached-by-wide");
+    } finally {
+      await cWide.context.close();
+    }
+
     // The same screen in French and dark, before paying: nothing cut, the way through B said.
     const seen = await newPage(suite.browser, { phone: true, locale: "fr-FR", colorScheme: "dark" });
     try {
@@ -175,6 +213,136 @@ describe("paying through an association both trust", () => {
       await checked(seen.page, "pay-phone-fr-dark");
     } finally {
       await seen.context.close();
+    }
+  });
+
+  it("C's payment link, opened by Alice of A: C's page offers A's app (A reaches C through B) beside B's; A's app pays it through B", async () => {
+    const bob = await newPage(suite.browser, { phone: true });
+    const alice = await newPage(suite.browser, { phone: true });
+    try {
+      const link = await tillAsks(bob.page, "500", "5.00");
+
+      // Signed in to A; the link in another tab: C's app, where she is nobody, offers the apps of
+      // the associations that can pay C: B, linked with it, and A, whose payments B forwards to C.
+      await signInToDashboard(alice.page, suite.server.url, "alice@example.com");
+      const visit = await alice.context.newPage();
+      await visit.goto(link);
+      await visit.waitForURL((u) => u.origin === new URL(c.url).origin && u.pathname === "/");
+      const offer = payFromHome(visit, ownName);
+      await offer.waitFor();
+      await payFromHome(visit, NETWORK).waitFor();
+      expect(await visit.getByRole("link", { name: /^Pay from / }).count()).toBe(2);
+      expect(new URL((await offer.getAttribute("href"))!).origin).toBe(new URL(suite.server.url).origin);
+      await checked(visit, "pay-from-home-phone");
+
+      // A's app: Pay across to Bob at C, the way through B said; paid, and the till says so.
+      await offer.tap();
+      await visit.waitForURL(
+        (u) => u.origin === new URL(suite.server.url).origin && u.pathname === "/pay" && u.searchParams.get("across") === new URL(c.url).origin,
+      );
+      await visit.getByRole("heading", { level: 1, name: "Bob Durand" }).waitFor();
+      await visit.getByText(`Through ${NETWORK}: 4.00 RRA on the way`).waitFor();
+      await visit.getByText("You pay 4.00 DL").waitFor();
+      await payAcross(visit, "4.00 DL", DEMO_PASSWORD);
+      await visit.getByRole("heading", { name: "Paid" }).waitFor();
+      const sale = await paidSale(bob.page, 10_000);
+      expect(await sale.locator(".till-payer").innerText()).toContain(`Alice Martin (${ownName})`);
+      for (const s of [suite.server, b, c]) expect(await whole(s)).toEqual({ unbalanced: 0, stale: 0 });
+      expect(alice.errors).toEqual([]);
+    } finally {
+      await alice.context.close();
+      await bob.context.close();
+    }
+  });
+
+  it("C never answers a payment through B: B's owner ends it after the stated days, A refunds Alice, and C, back, agrees it never paid", async () => {
+    const bob = await newPage(suite.browser, { phone: true });
+    const alice = await newPage(suite.browser, { phone: true });
+    let id: string;
+    try {
+      const link = await tillAsks(bob.page, "250", "2.50");
+      await signInToDashboard(alice.page, suite.server.url, "alice@example.com");
+      await alice.page.getByRole("heading", { name: "Recent activity" }).waitFor();
+      await searchRecipients(alice.page, link);
+      await alice.page.getByText("You pay 2.00 DL").waitFor();
+      // The network between B and C breaks once Alice has her quote: no payment, question or ending reaches C.
+      proxy.loseCalls(PAYMENTS, `${PAYMENTS}/many`, `${PAYMENTS}/state`, `${PAYMENTS}/ended`);
+      await payAcross(alice.page, "2.00 DL", DEMO_PASSWORD, "Not confirmed yet");
+      await alice.page.getByRole("heading", { name: "Not confirmed yet" }).waitFor();
+      const [row] = (await sql(b, "SELECT public_id FROM federation_payments WHERE direction = 'out' AND state = 'prepared'")) as { public_id: string }[];
+      id = row!.public_id;
+      expect(await sql(b, `SELECT state FROM federation_payments WHERE public_id = '${id}' AND direction = 'in'`)).toEqual([{ state: "held" }]);
+    } finally {
+      await bob.context.close();
+    }
+
+    // Eight days without a word from C (the hold at B aged as the calendar would): B's owner, on C's card, ends it.
+    await sql(b, `UPDATE federation_payments SET created_at = now() - interval '8 days 1 minute' WHERE public_id = '${id}'`);
+    const bee = await owner(b);
+    try {
+      const card = bee.page.locator(".federation-link").filter({ hasText: "Gonette (GON)" });
+      const doubt = card.getByRole("region", { name: "Payments in doubt" });
+      await doubt.getByText(`A member of ${ownName}, paying through us`).waitFor();
+      await doubt.getByText("Money held for 8 days, without an answer from Gonette de Lyon").waitFor();
+      expect(await doubt.locator("strong").innerText()).toBe("Alice Martin");
+      await doubt.getByRole("button", { name: "End this payment" }).scrollIntoViewIfNeeded();
+      await checked(bee.page, "doubt-phone");
+      await doubt.getByRole("button", { name: "End this payment" }).tap();
+      const dialog = bee.page.getByRole("dialog", { name: "End this payment?" });
+      await dialog
+        .getByText(
+          `2.00 RRA goes back to ${ownName}, which returns it to Alice Martin when its server next asks, and Gonette de Lyon is told when its server answers.`,
+        )
+        .waitFor();
+      await dialog.getByRole("button", { name: "End this payment" }).tap();
+      await bee.page.getByText(`The payment is ended: ${ownName} returns the money to Alice Martin when its server next asks.`).waitFor();
+      await doubt.getByText("Ended by the owners after 8 days without an answer from Gonette de Lyon").waitFor();
+      await doubt.getByText("Not yet told to Gonette de Lyon: it is told when its server answers.").waitFor();
+      expect(await doubt.getByRole("button", { name: "End this payment" }).count()).toBe(0);
+    } finally {
+      await bee.context.close();
+    }
+
+    // A asks B at its next look (brought forward, as the calendar would): refused, Alice's money back,
+    // and her screen, which nobody touched, says why.
+    await sql(suite.server, "UPDATE federation_payments SET next_check_at = now() WHERE state = 'prepared'");
+    try {
+      await alice.page.getByRole("heading", { name: "Not paid" }).waitFor({ timeout: 30_000 });
+      await alice.page
+        .getByText("The association this payment went through ended it, as the association it was going to never answered: the money is back in your account.")
+        .waitFor();
+      await checked(alice.page, "ended-on-the-way-phone");
+      expect(alice.errors).toEqual([]);
+    } finally {
+      await alice.context.close();
+    }
+
+    // The network mends: C is told and agrees it never made the payment; B's card says so, on a wide screen.
+    proxy.pass();
+    await sql(b, "UPDATE federation_outbox SET next_try_at = now()");
+    await expect
+      .poll(async () => sql(b, `SELECT end_outcome FROM federation_payments WHERE public_id = '${id}' AND direction = 'out'`), { timeout: 30_000 })
+      .toEqual([{ end_outcome: "agreed" }]);
+    const wide = await owner(b, { viewport: { width: 1280, height: 800 } });
+    try {
+      const card = wide.page.locator(".federation-link").filter({ hasText: "Gonette (GON)" });
+      await card.getByText("Gonette de Lyon agrees: it had not made this payment, and never will.").scrollIntoViewIfNeeded();
+      await checked(wide.page, "doubt-ended-wide");
+    } finally {
+      await wide.context.close();
+    }
+    expect(await sql(c, `SELECT state, end_outcome FROM federation_payments WHERE public_id = '${id}'`)).toEqual([{ state: "aborted", end_outcome: "agreed" }]);
+    for (const s of [suite.server, b, c]) expect(await whole(s)).toEqual({ unbalanced: 0, stale: 0 });
+    for (const [x, y] of [
+      [suite.server, b],
+      [b, suite.server],
+      [b, c],
+      [c, b],
+    ] as const) {
+      expect(await clearingWith(x, y)).toBe(await heldOf(y, x));
+    }
+    for (const s of [suite.server, b, c]) {
+      expect(await sql(s, "SELECT count(*)::int AS n FROM federation_payments WHERE state IN ('prepared', 'held')")).toEqual([{ n: 0 }]);
     }
   });
 });

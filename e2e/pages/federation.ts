@@ -133,16 +133,25 @@ export async function withdrawInvitation(page: Page): Promise<void> {
 /**
  * Pay `amount` ("10.00 DL"), tapped on the screen that pays across a link; a ledger wallet's
  * password (`password`) typed when it is asked before signing, as a custodial wallet pays at once.
+ * `outcome`: the heading the screen turns to when nothing is asked ("Paid", or "Not confirmed yet"
+ * for a payment the other side does not answer).
  */
-export async function payAcross(page: Page, amount: string, password: string): Promise<void> {
+export async function payAcross(page: Page, amount: string, password: string, outcome = "Paid"): Promise<void> {
   await page.getByRole("button", { name: `Pay ${amount}` }).tap();
   const unlock = page.getByRole("dialog").getByLabel("Password", { exact: true });
+  // The one that does not come is let go of (its wait fails when the page closes).
   const first = await Promise.race([
     page
-      .getByRole("heading", { name: "Paid" })
+      .getByRole("heading", { name: outcome })
       .waitFor()
-      .then(() => "paid" as const),
-    unlock.waitFor().then(() => "unlock" as const),
+      .then(
+        () => "done" as const,
+        () => "gone" as const,
+      ),
+    unlock.waitFor().then(
+      () => "unlock" as const,
+      () => "gone" as const,
+    ),
   ]);
   if (first === "unlock") {
     await unlock.fill(password);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Locator, Page } from "playwright-core";
 import { toastText } from "../support/browser";
-import { tapShortcut } from "./dashboard";
+import { openMenu } from "./app";
 
 /**
  * The shop's till as a page model, on the shopkeeper's phone (by touch): the keypad and the amount
@@ -11,7 +11,7 @@ import { tapShortcut } from "./dashboard";
 
 /** Menu, Receive payments: the till, once it is there. */
 export async function openTill(page: Page): Promise<void> {
-  await tapShortcut(page, "Menu");
+  await openMenu(page, "", { phone: true });
   await page.getByRole("menuitem", { name: "Receive payments" }).tap();
   await tillShown(page);
 }

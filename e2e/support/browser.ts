@@ -73,6 +73,7 @@ export async function newPage(
   // The map's default tiles are OpenStreetMap's: no test asks the Internet for them (a blank tile
   // instead; e2e/directory.test.ts serves tiles of its own on loopback).
   await context.route("https://tile.openstreetmap.org/**", (route) => route.fulfill({ contentType: "image/png", body: BLANK_TILE }));
+  await context.addInitScript(recordInput);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -98,4 +99,32 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
 /** The document title, once the app has set it for the current route. */
 export async function expectTitle(page: Page, title: string): Promise<void> {
   await page.waitForFunction((t) => document.title === t, title, { timeout: 10_000 });
+}
+
+/**
+ * Run in every page before its own scripts: the last taps, clicks and popover toggles the page was
+ * told of, with their time and target, kept in `window.__inputLog` for a step that failed to say
+ * what happened (pages/app.ts).
+ */
+function recordInput() {
+  const log: string[] = [];
+  const start = performance.now();
+  Object.assign(window, { __inputLog: log });
+  const target = (e: Event) => {
+    const el = e.target instanceof Element ? e.target : null;
+    if (!el) return String(e.target);
+    const label = el.getAttribute("aria-label");
+    return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${label ? `[${label}]` : ""} "${(el.textContent ?? "").trim().slice(0, 30)}"`;
+  };
+  for (const type of ["pointerdown", "pointerup", "click", "contextmenu", "beforetoggle", "toggle"]) {
+    document.addEventListener(
+      type,
+      (e) => {
+        const state = "newState" in e ? ` ${(e as ToggleEvent).newState}` : "";
+        log.push(`${Math.round(performance.now() - start)} ms ${type}${state} ${target(e)}`);
+        if (log.length > 40) log.shift();
+      },
+      true,
+    );
+  }
 }

@@ -33,6 +33,8 @@ export class DbProxy {
   refused = 0;
   /** Client connections reset: found dead, or cut once their answer was swallowed. */
   resets = 0;
+  /** Connections clients opened through the proxy, whatever became of them. */
+  accepted = 0;
 
   private constructor(
     private readonly listener: net.Server,
@@ -53,6 +55,7 @@ export class DbProxy {
   }
 
   private accept(client: net.Socket, target: URL): void {
+    this.accepted++;
     client.on("error", () => undefined);
     if (this.silentMode) {
       this.silent.add(client);

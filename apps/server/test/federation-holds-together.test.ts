@@ -4,6 +4,8 @@ import { Refusal } from "../src/services/platform/errors";
 import { ledgerViolations } from "../src/services/ledger/ledger";
 import { commitPayment, holdPayment, type Hold } from "../src/services/federation/payments-out-together";
 import type { PaymentRow } from "../src/services/federation/payment-rows";
+import { createPool } from "../src/db/pool";
+import { prepareTransfer } from "../src/services/payments/payments";
 import { ensureClearingWallet, openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
 import { linkSides, side, sidesOfThisFile, type Side } from "./federation-sides";
 import { createBackend, newKey, seedMember, topUp, walletBalances } from "./helpers";
@@ -151,6 +153,26 @@ describe("holds of payments across made together", () => {
     // Each payment's amount in B's currency: 1.25, 2.50, 3.75, 5.00 and 6.25, 18.75 in all.
     expect((await a.db.query("SELECT held_cents::text AS h FROM federation_links WHERE id = $1", [link.id])).rows[0].h).toBe(String(10000 - 1875));
     expect(await commitPayment(a.db, held[0]!.id, null)).toBeNull();
+  });
+
+  it("an instance not yet upgraded holds, commits and reads a payment's wallets after a migration adds a column to those tables", async () => {
+    // One connection: the statements the first round prepares on it are the ones the second runs.
+    const one = createPool(a.tdb.url, 1);
+    const bob = await openCustodialWallet(a.db, backendA, (await seedMember(a.db, { firstName: "Bob", lastName: "Baker" })).id, "active");
+    const round = async () => {
+      const held = await holdPayment(one, hold(10n));
+      expect((await commitPayment(one, held.id, null))?.state).toBe("committed");
+      expect((await prepareTransfer(one, alice.member, alice.wallet, bob, "0.01")).parts).toEqual([{ account: "main", amount: "0.01" }]);
+    };
+    try {
+      await round();
+      // What another instance's upgrade does meanwhile.
+      await a.db.query("ALTER TABLE federation_payments ADD COLUMN added_later int; ALTER TABLE wallets ADD COLUMN added_later int");
+      await round();
+    } finally {
+      await a.db.query("ALTER TABLE federation_payments DROP COLUMN IF EXISTS added_later; ALTER TABLE wallets DROP COLUMN IF EXISTS added_later");
+      await one.end();
+    }
   });
 
   it("a link ended while the holds wait refuses each of them, holding nothing", async () => {

@@ -1,14 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatCents, M, SM } from "@mutua/domain";
+import { M, SM } from "@mutua/domain";
 import { Refusal } from "../src/services/platform/errors";
 import { ledgerViolations } from "../src/services/ledger/ledger";
 import { paymentStateForPeer } from "../src/services/federation/payments-in";
 import { paymentFromPeer } from "../src/services/federation/payments-in-together";
-import { federationKey } from "../src/services/federation/server-key";
 import type { Signer } from "../src/services/federation/signed-messages";
-import { openCustodialWallet } from "../src/services/wallets/wallets";
-import { linkSides, side, sidesOfThisFile, type Side } from "./federation-sides";
-import { createBackend, seedMember, walletBalances } from "./helpers";
+import { openCustodialWallet, type BackendRow } from "../src/services/wallets/wallets";
+import { paymentsFromA, paymentsInSides, sidesOfThisFile, type Side } from "./federation-sides";
+import { seedMember, walletBalances } from "./helpers";
 
 /**
  * Payments in that arrive together over one link are made together (group commit): one
@@ -18,39 +17,23 @@ import { createBackend, seedMember, walletBalances } from "./helpers";
  * decided alone after it.
  */
 const sides = sidesOfThisFile();
-let a: Side;
+const payment = paymentsFromA("together");
+type Payment = ReturnType<typeof payment>;
 let b: Side;
 let fromA: Signer;
 let bobWallet: string;
 let fridaWallet: string;
 let gretaWallet: string;
-let seq = 0;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([side("Association A", "AAA"), side("Association B", "BBB")]);
-  sides.push(a, b);
-  // B holds up to 150.00 of A's currency; one of B's is 0.8 of A's.
-  await linkSides(a, b);
-  const key = await federationKey(a.db);
-  fromA = { keyId: key.keyId, publicKey: key.publicKey, nonce: "unused-here" };
-  const backendB = await createBackend(b.db, { kind: "custodial", symbol: "BBB" });
+  let backendB: BackendRow;
+  ({ b, fromA, backendB } = await paymentsInSides(sides));
   const wallet = async (firstName: string) => openCustodialWallet(b.db, backendB, (await seedMember(b.db, { firstName, lastName: "Test" })).id, "active");
   [bobWallet, fridaWallet, gretaWallet] = [await wallet("Bob"), await wallet("Frida"), await wallet("Greta")];
   await b.db.query("UPDATE wallets SET frozen_at = now(), frozen_reason = 'Checked by the board' WHERE id = $1", [fridaWallet]);
   // Greta's account takes 1.00 at most: the ledger refuses more (its own rule, under its locks).
   await b.db.query("UPDATE accounts SET ceiling = 100 WHERE wallet_id = $1", [gretaWallet]);
 });
-
-/** A's payment of `amount` of B's currency to `walletId` (its amount in A's currency at the link's rate, unless said). */
-const payment = (walletId: string, amount: string, payerAmount = formatCents((BigInt(amount.replace(".", "")) * 8n) / 10n)) => ({
-  paymentId: `fp_together-${process.pid}-${String(++seq).padStart(4, "0")}`,
-  walletId,
-  amount,
-  payerAmount,
-  payer: { name: "Alice Martin" },
-  memo: "",
-});
-type Payment = ReturnType<typeof payment>;
 
 const told = (o: unknown) => (o instanceof Refusal ? o.msg.id : (o as { state: string }).state);
 

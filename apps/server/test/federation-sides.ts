@@ -1,11 +1,12 @@
 import { afterAll, afterEach } from "vitest";
 import { generateKeyPairSync } from "node:crypto";
-import { routes, type FederationTerms } from "@mutua/domain";
+import { formatCents, routes, type FederationTerms } from "@mutua/domain";
 import type { Db } from "../src/db/pool";
 import { peerNet, type PeerAnswer, type PeerNet, type PeerRequest, type PeerSeam, type PeerSend, type Resolve } from "../src/services/federation/peer-net";
-import { fingerprintOf, type ServerKey } from "../src/services/federation/server-key";
-import { signRequest, signResponse } from "../src/services/federation/signed-messages";
-import { Api, createTestDatabase, freePort, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
+import { federationKey, fingerprintOf, type ServerKey } from "../src/services/federation/server-key";
+import { signRequest, signResponse, type Signer } from "../src/services/federation/signed-messages";
+import type { BackendRow } from "../src/services/wallets/wallets";
+import { Api, createBackend, createTestDatabase, freePort, memberToken, seedMember, startServer, type TestDatabase, type TestServer } from "./helpers";
 
 /** Two associations' servers for the federation's tests: each with its own database, owner and address. */
 export interface Side {
@@ -158,4 +159,35 @@ export function sidesOfThisFile(): Side[] {
     }
   });
   return sides;
+}
+
+/**
+ * The payee's side of payments in, for tests that call its services directly: A and B linked
+ * (B holds up to 150.00 of A's currency; one of B's is 0.8 of A's), B with a custodial backend for
+ * its members' wallets, and A's key as B's routes know the signer of A's messages.
+ */
+export async function paymentsInSides(sides: Side[]): Promise<{ a: Side; b: Side; fromA: Signer; backendB: BackendRow }> {
+  const [a, b] = await Promise.all([side("Association A", "AAA"), side("Association B", "BBB")]);
+  sides.push(a, b);
+  await linkSides(a, b);
+  const key = await federationKey(a.db);
+  return {
+    a,
+    b,
+    fromA: { keyId: key.keyId, publicKey: key.publicKey, nonce: "unused-here" },
+    backendB: await createBackend(b.db, { kind: "custodial", symbol: "BBB" }),
+  };
+}
+
+/** A's payments of `amount` of B's currency to `walletId`, with ids of their own (`name` and a number); in A's currency at the link's rate, 0.8, unless said. */
+export function paymentsFromA(name: string) {
+  let seq = 0;
+  return (walletId: string, amount: string, payerAmount = formatCents((BigInt(amount.replace(".", "")) * 8n) / 10n)) => ({
+    paymentId: `fp_${name}-${process.pid}-${String(++seq).padStart(4, "0")}`,
+    walletId,
+    amount,
+    payerAmount,
+    payer: { name: "Alice Martin" },
+    memo: "",
+  });
 }

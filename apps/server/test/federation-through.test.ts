@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createHash, randomBytes } from "node:crypto";
 import { formatCents, SM } from "@mutua/domain";
 import { ledgerViolations } from "../src/services/ledger/ledger";
@@ -323,6 +323,128 @@ describe("a payment through B ended by A's owners while B still waits for C", ()
     ]);
     // The conflict is the one case where A's clearing balance and B's record differ: by that payment, for the boards to settle.
     expect((await heldOf(b, a)) - (await clearingWith(a, b))).toBe(80n);
+    for (const s of [a, b, c]) expect(await ledgerViolations(s.db)).toEqual([]);
+  });
+});
+
+describe("a payment through B ended by B's owners, C silent past the stated days", () => {
+  const ENDED = "/api/federation/payments/ended";
+  const withC = async () => (await links(b)).find((l) => l.peerUrl === c.url)!;
+  const endAtB = async (id: string) => b.owner.call("endFederationPayment", { params: { linkId: (await withC()).id, paymentId: id } });
+  const ageAtB = (id: string, days: number) =>
+    b.db.query(
+      "UPDATE federation_payments SET created_at = now() - make_interval(days => $2) - interval '1 minute' WHERE public_id = $1 AND direction = 'out'",
+      [id, days],
+    );
+  const audited = async (s: Side, action: string) =>
+    (await s.db.query<{ details: Record<string, unknown> }>("SELECT details FROM audit_log WHERE action = $1 ORDER BY id", [action])).rows.map(
+      (r) => r.details,
+    );
+
+  /** Each clearing balance less the peer's record of it (an earlier test's conflict stays there, for the boards). */
+  const gaps = async () => {
+    const out: bigint[] = [];
+    for (const [x, y] of [
+      [a, b],
+      [b, c],
+    ] as const) {
+      out.push((await clearingWith(x, y)) - (await heldOf(y, x)), (await clearingWith(y, x)) - (await heldOf(x, y)));
+    }
+    return out;
+  };
+
+  it("returns the hold to A's clearing wallet, A refunds Alice when it asks, and C, back, agrees it never paid", async () => {
+    const gapsBefore = await gaps();
+    const before = await walletBalances(a.db, aliceWallet);
+    const heldBefore = await heldOf(b, a);
+    const atC = await countMovements(c.db);
+    // C's server is gone: no payment, question or ending reaches it.
+    loseCalls(c, "before", PAYMENTS, STATE, ENDED);
+    const key = newKey();
+    const r = await pay("1.25", "0.80", { key });
+    expect(r.json.state).toBe("pending");
+
+    // B's console lists it on its link with C, as Alice's (a member of A), not endable yet.
+    const listed = (await b.owner.call("listFederationLinks")).json.payments.filter((p) => p.id === r.json.id);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        linkId: (await withC()).id,
+        direction: "out",
+        member: "Alice Martin",
+        forwardedFrom: "Association A",
+        amount: "1.00",
+        peerAmount: "1.25",
+        endable: false,
+        ended: null,
+      }),
+    ]);
+    await ageAtB(r.json.id, 6);
+    const early = await endAtB(r.json.id);
+    expect([early.status, early.json.error?.msgid]).toEqual([409, SM.federationPaymentTooRecent]);
+
+    // Eight days: ended at B, the posting toward C back to A's clearing wallet, what B holds of A's currency as before.
+    await ageAtB(r.json.id, 8);
+    const ended = await endAtB(r.json.id);
+    expect(ended.status, JSON.stringify(ended.json)).toBe(200);
+    expect(ended.json).toMatchObject({ id: r.json.id, forwardedFrom: "Association A", member: "Alice Martin", ended: { days: 8, outcome: "waiting" } });
+    expect(await heldOf(b, a)).toBe(heldBefore);
+    expect((await b.db.query("SELECT direction, state, refusal FROM federation_payments WHERE public_id = $1 ORDER BY direction", [r.json.id])).rows).toEqual([
+      { direction: "in", state: "aborted", refusal: SM.federationPaymentEndedOnTheWay },
+      { direction: "out", state: "ended", refusal: null },
+    ]);
+    expect(await audited(b, "federation.payment_ended")).toContainEqual(
+      expect.objectContaining({ peer: "Association C", payment: r.json.id, days: 8, amount: "1.00", peerAmount: "1.25", forwardedFrom: "Association A" }),
+    );
+    const again = await endAtB(r.json.id);
+    expect([again.status, again.json.error?.msgid]).toEqual([409, SM.federationPaymentAlreadyEnded]);
+
+    // A asks B, as its recovery does: refused, the money back to Alice, told why; her retry is told the same.
+    expect(await recoverNow(a)).toBe(1);
+    expect(await walletBalances(a.db, aliceWallet)).toEqual(before);
+    const retry = await pay("1.25", "0.80", { key });
+    expect([retry.status, retry.json.error?.msgid]).toEqual([409, SM.federationPaymentEndedOnTheWay]);
+
+    // C back: told, it never saw the payment and never will; B records its agreement, nothing moved at C.
+    wire.wrap = null;
+    await b.db.query("UPDATE federation_outbox SET next_try_at = now()");
+    await tellEnding(netOf(b), b.db, "due");
+    await vi.waitFor(async () =>
+      expect((await b.db.query("SELECT end_outcome FROM federation_payments WHERE public_id = $1 AND direction = 'out'", [r.json.id])).rows).toEqual([
+        { end_outcome: "agreed" },
+      ]),
+    );
+    expect(await countMovements(c.db)).toBe(atC);
+    // Every ledger whole, nothing held or in doubt anywhere, every clearing balance as far from its peer's record as before.
+    for (const s of [a, b, c]) expect(await ledgerViolations(s.db)).toEqual([]);
+    for (const s of [a, b, c]) expect((await s.db.query("SELECT 1 FROM federation_payments WHERE state IN ('prepared', 'held')")).rowCount).toBe(0);
+    expect(await gaps()).toEqual(gapsBefore);
+  });
+
+  it("C had paid Carol after all: nothing is paid twice, and B and C record the conflict for their boards", async () => {
+    const carolBefore = await walletBalances(c.db, carolWallet);
+    // C paid Carol, and its answers to B were lost.
+    loseCalls(c, "after", PAYMENTS, STATE);
+    const r = await pay("1.25", "0.80");
+    expect(r.json.state).toBe("pending");
+    loseCalls(c, "before", STATE, ENDED);
+    await ageAtB(r.json.id, 8);
+    expect((await endAtB(r.json.id)).status).toBe(200);
+    expect(await recoverNow(a)).toBe(1);
+
+    wire.wrap = null;
+    await b.db.query("UPDATE federation_outbox SET next_try_at = now()");
+    await tellEnding(netOf(b), b.db, "due");
+    await vi.waitFor(async () =>
+      expect((await b.db.query("SELECT end_outcome FROM federation_payments WHERE public_id = $1 AND direction = 'out'", [r.json.id])).rows).toEqual([
+        { end_outcome: "conflict" },
+      ]),
+    );
+    expect((await c.db.query("SELECT state, end_outcome FROM federation_payments WHERE public_id = $1", [r.json.id])).rows).toEqual([
+      { state: "committed", end_outcome: "conflict" },
+    ]);
+    // Carol keeps what she was paid, once; B's clearing balance with C and C's record of it differ by that payment, for the boards.
+    expect(await walletBalances(c.db, carolWallet)).toEqual({ main: formatCents(BigInt(carolBefore.main!.replace(".", "")) + 125n) });
+    expect((await heldOf(c, b)) - (await clearingWith(b, c))).toBe(100n);
     for (const s of [a, b, c]) expect(await ledgerViolations(s.db)).toEqual([]);
   });
 });

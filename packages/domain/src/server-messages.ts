@@ -125,6 +125,8 @@ export const SM = {
   federationLinkAlreadyEnded: "This link was already ended.",
   federationAddressKeyMismatch: "The server at the new address does not hold this link's key: the address was not changed.",
   federationPaymentEndedByOwners: "The association's owners ended this payment, which the other association never answered: the money is back in your account.",
+  federationPaymentEndedOnTheWay:
+    "The association this payment went through ended it, as the association it was going to never answered: the money is back in your account.",
   // A server's new key, and a leaked one replaced by the owners (services/federation/key-rotation.ts).
   federationKeyProof: "The new key's proof does not check out: nothing was changed.",
   federationKeyRevoked: "This key was revoked: it is never accepted again.",

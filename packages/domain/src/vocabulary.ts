@@ -311,6 +311,7 @@ export const AUDIT_ACTIONS = [
   "federation.peer_ending_answered",
   "federation.forwarding_changed",
   "federation.peer_routes_changed",
+  "federation.peer_reached_by_changed",
   "federation.key_rotated",
   "federation.key_revoked",
   "federation.peer_key_rotated",

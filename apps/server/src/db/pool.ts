@@ -12,19 +12,31 @@ export type Queryable = pg.Pool | pg.PoolClient;
  * request: a connection refused or cut (a restart, a failover, HAProxy with no primary behind it),
  * PostgreSQL shutting down, starting up or recovering (class 08, 57P01 to 57P03), or a standby
  * answering (25006, read-only). The member is told to try again in a moment, not that the server
- * failed; what happened to a write in flight is not known from it (see `postMovement`).
+ * failed; what happened to a write in flight is not known from it (see `postMovement`). So is a
+ * database that has no connection left to give (`isDatabaseFull`).
  */
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   const code = (e as { code?: unknown }).code;
   if (typeof code === "string") {
-    if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "25006") return true;
+    if (isDatabaseFull(e) || code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "25006") return true;
     if (["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"].includes(code)) return true;
   }
   // node-postgres words a socket closed under it, or a client it will not use again, without a code.
   return /^Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection terminated unexpectedly/.test(
     e.message,
   );
+}
+
+/**
+ * Whether `e` is PostgreSQL refusing a connection because it has as many as it takes
+ * (max_connections, or a database's or role's CONNECTION LIMIT: 53300). Nothing was done, and a
+ * slot frees as soon as any client of the server lets one go: several instances (and tools) on one
+ * database meet it under a burst, and a request should wait for a slot as it waits for one of its
+ * own pool's connections, not fail.
+ */
+export function isDatabaseFull(e: unknown): boolean {
+  return e instanceof Error && (e as { code?: unknown }).code === "53300";
 }
 
 /**
@@ -43,17 +55,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long a stopping server still lets a connection be made for a request in flight (WaitingPool.stop). */
 const STOP_GRACE_MS = 2_000;
 
+/** How long a connection is tried again while the database is full (`isDatabaseFull`), at least: whatever the wait for a primary, tools and tests included. */
+const FULL_WAIT_MS = 10_000;
+
 /**
  * A pool that, when it cannot connect, tries again for a while before it gives up: during a
  * failover (docs/operations.md "High availability") there is no primary for some seconds, and a
  * request that has not reached the database yet has done nothing, so it may as well wait for the
- * new one rather than fail. Only the connection is tried again, never a statement: what a
- * statement cut in flight did is for its caller to find out.
+ * new one rather than fail; a database with no connection left (`isDatabaseFull`) is waited for
+ * `fullWaitMs` at least. Only the connection is tried again, never a statement: what a statement
+ * cut in flight did is for its caller to find out.
  */
 class WaitingPool extends pg.Pool {
   constructor(
     config: pg.PoolConfig,
     private readonly waitMs: number,
+    private readonly fullWaitMs: number,
   ) {
     super(config);
     this.stopped = new Promise<never>((_, reject) => (this.refuse = reject));
@@ -100,7 +117,7 @@ class WaitingPool extends pg.Pool {
   }
 
   private async connectWaiting(): Promise<pg.PoolClient> {
-    const deadline = Date.now() + this.waitMs;
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const connecting = super.connect();
       try {
@@ -117,6 +134,7 @@ class WaitingPool extends pg.Pool {
             () => undefined,
           );
         if (e instanceof Error && isDatabaseUnavailable(e)) this.lastFailure = e;
+        const deadline = started + (isDatabaseFull(e) ? Math.max(this.waitMs, this.fullWaitMs) : this.waitMs);
         if (this.ending || this.stopWaiting || !isDatabaseUnavailable(e) || Date.now() >= deadline) throw e;
         await Promise.race([sleep(Math.min(100 * 2 ** attempt, 1000)), this.stopped]);
       }
@@ -127,9 +145,10 @@ class WaitingPool extends pg.Pool {
 /**
  * The request pool. `waitForPrimaryMs`: how long a connection is tried again while the database is
  * unavailable (the server's DATABASE_WAIT_SECONDS); none by default, for tools and tests.
+ * `waitWhenFullMs`: how long at least while it is full (FULL_WAIT_MS by default).
  */
-export function createPool(url: string, max = 10, opts: { waitForPrimaryMs?: number } = {}): Db {
-  const pool = new WaitingPool({ connectionString: url, max, idleTimeoutMillis: 30_000 }, opts.waitForPrimaryMs ?? 0);
+export function createPool(url: string, max = 10, opts: { waitForPrimaryMs?: number; waitWhenFullMs?: number } = {}): Db {
+  const pool = new WaitingPool({ connectionString: url, max, idleTimeoutMillis: 30_000 }, opts.waitForPrimaryMs ?? 0, opts.waitWhenFullMs ?? FULL_WAIT_MS);
   // A connection lost (database restart) must not crash the process: the pool reports idle
   // clients' errors; a client checked out reports its own, and would throw without a listener.
   // The query in flight fails on its own, and the request answers 503 (http/errors.ts).

@@ -16,7 +16,7 @@ import {
   previewInvitation,
   withdrawInvitation,
 } from "../services/federation/links";
-import { peerRoutesTold, reachedThroughLinks, setForwarding } from "../services/federation/forwarding";
+import { peerRoutesTold, reachedThroughLinks, reachingThroughLinks, setForwarding } from "../services/federation/forwarding";
 import { endPaymentInDoubt, paymentEndedByPeer, paymentsInDoubt } from "../services/federation/doubt";
 import { keysView, peerRotatedKey, replacePeerKey, rotateKey } from "../services/federation/key-rotation";
 import { peerTermsChanged, setLinkTerms } from "../services/federation/link-terms";
@@ -54,6 +54,7 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "listFederationLinks", async () => ({
     ...(await federationOverview(db, settings)),
     reach: await reachedThroughLinks(db),
+    reachedBy: await reachingThroughLinks(db),
     doubtDays: settings.federation.doubtDays,
     payments: await paymentsInDoubt(db, settings.federation.doubtDays),
     settlements: await settlementsOf(db),
@@ -65,7 +66,7 @@ export function federationRoutes(app: FastifyInstance, deps: Deps): void {
   operation(app, deps, "setFederationLinkTerms", async ({ memberId, params, body }) => setLinkTerms(net, db, memberId, params.linkId, body.terms));
   operation(app, deps, "setFederationLinkForwarding", async ({ memberId, params, body }) => setForwarding(net, db, memberId, params.linkId, body.forward));
   operation(app, deps, "peerRoutes", async ({ peer, body }) => {
-    await peerRoutesTold(db, peer!, body);
+    await peerRoutesTold(db, net, peer!, body);
     return { ok: true as const };
   });
   operation(app, deps, "peerAcceptLink", async ({ peer, body }) => peerAccepted(db, settings, net, peer!, body));

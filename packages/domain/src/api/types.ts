@@ -66,6 +66,7 @@ export type FederationInvitationPreview = ResponseOf<"previewFederationInvitatio
 export type FederationDoubtfulPayment = ResponseOf<"endFederationPayment">;
 export type FederationReach = ResponseOf<"listFederationLinks">["reach"][number];
 export type FederationRoute = BodyOf<"peerRoutes">["routes"][number];
+export type FederationReachedBy = NonNullable<BodyOf<"peerRoutes">["reachedBy"]>[number];
 export type FederationKeys = ResponseOf<"getFederationKeys">;
 export type FederationLinkKeys = FederationKeys["links"][number];
 export type FederationLinkBalance = ResponseOf<"listFederationLinks">["balances"][number];

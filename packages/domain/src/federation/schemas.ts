@@ -104,15 +104,15 @@ export const FederationEnding = z.object({
 
 /**
  * A payment across this side's owners may need to act on (docs/federation.md "Payments in doubt"):
- * one this side's member made whose end is not known (`ended` null: the money still held), or one
- * ended by the owners of the payer's side, with what became of it.
+ * one this side's member made, or this side forwarded, whose end is not known (`ended` null: the
+ * money still held), or one ended by the owners of the payer's side, with what became of it.
  */
 export const FederationDoubtfulPayment = z.object({
   id: z.string(),
   linkId: z.string(),
   /** out: this side's member paid (the payer's side); in: the other side's member paid this side's. */
   direction: z.enum(["out", "in"]),
-  /** This side's member's name. */
+  /** This side's member's name (of a payment forwarded, its payer's, a member of `forwardedFrom`). */
   member: z.string(),
   /** In this side's currency, and in the other's. */
   amount: AmountString,
@@ -124,6 +124,11 @@ export const FederationDoubtfulPayment = z.object({
   endableAt: z.string(),
   /** An owner of this side may end it now: in doubt, out, past the stated time. */
   endable: z.boolean(),
+  /**
+   * A payment this side forwarded (an association both trust, in the middle): the association its
+   * payer belongs to, `member` being that payer; null for this side's own members' payments.
+   */
+  forwardedFrom: z.string().nullable(),
   ended: FederationEnding.nullable(),
 });
 
@@ -145,13 +150,22 @@ export const FederationRoute = z.object({
 });
 
 /**
+ * An association whose members' payments a linked server forwards to this side (the other way
+ * round from a route): its name and its server's address, what a visitor of this side's payment
+ * links may be offered, as a directly linked association's.
+ */
+export const FederationReachedBy = z.object({ url: z.string().min(8).max(300), name: z.string().min(1).max(200) });
+
+/**
  * The associations a linked server forwards this side's payments to, told by it, numbered as its
  * terms are: a list replaces the last one recorded only when its number is newer. An empty list:
- * it forwards nothing for this side (any more).
+ * it forwards nothing for this side (any more). `reachedBy`: the associations whose payments it
+ * forwards to this side (absent from a server that does not tell it: none).
  */
 export const PeerRoutesBody = z.object({
   version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   routes: z.array(FederationRoute).max(500),
+  reachedBy: z.array(FederationReachedBy).max(500).optional(),
 });
 
 /** What the owners' console shows of an association reached through a link. */
@@ -171,6 +185,8 @@ export const FederationOverview = z.object({
   links: z.array(FederationLink),
   /** The associations the linked servers said they forward this side's payments to, by link. */
   reach: z.array(FederationReach),
+  /** The associations whose payments the linked servers said they forward to this side, by link: this side's payment links offer their apps. */
+  reachedBy: z.array(z.object({ linkId: z.string(), name: z.string(), url: z.string() })),
   /** The days a payment must stay in doubt before the owners may end it (FEDERATION_DOUBT_DAYS). */
   doubtDays: z.number().int().min(1),
   /** The payments in doubt, and those ended by the owners, newest first. */

@@ -1,5 +1,6 @@
 import { ErrorCode, formatCents, SM, type FederationDoubtfulPayment, type FederationEndOutcome } from "@mutua/domain";
-import { inTransaction, type Db, type Queryable } from "../../db/pool";
+import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
+import type { MovementRow } from "../ledger/ledger";
 import type { Settings } from "../../settings";
 import { audit } from "../platform/audit";
 import { Refusal } from "../platform/errors";
@@ -21,6 +22,12 @@ import type { Signer } from "./signed-messages";
  * again and again until it answers, like a change of terms. Its answer is recorded: it agrees (it
  * never made the payment, and from then on never will) or, had it made it, the conflict is stated
  * on both sides for the boards to settle, rather than anything paid twice or taken back.
+ *
+ * The association in the middle of a payment through it (through.ts) is in doubt the same way when
+ * the next one stays silent: its owners end the payment it forwarded, the posting toward the next
+ * association comes back to the clearing wallet of the one it came from, the payment from there is
+ * recorded refused (its server, asking as it does, returns its member's money), and the next one
+ * is told as above.
  */
 
 type Outcome = FederationEndOutcome;
@@ -40,11 +47,15 @@ interface ViewRow {
   ended_at: Date | null;
   ended_after_days: number | null;
   end_outcome: Outcome | null;
+  forwarded_from: string | null;
 }
 
 /** The columns of a view row, from `fp` (a payment) and `l` (its link); `$1` is the stated days. */
 const VIEW_COLUMNS = `fp.public_id, l.public_id AS link_public_id, fp.direction, fp.state,
-  (SELECT m.name FROM wallets w JOIN members m ON m.id = w.member_id WHERE w.id = fp.wallet_id) AS member,
+  coalesce((SELECT m.name FROM wallets w JOIN members m ON m.id = w.member_id WHERE w.id = fp.wallet_id),
+           (SELECT h.peer_member_name FROM federation_payments h WHERE h.id = fp.forward_of)) AS member,
+  (SELECT coalesce(h.payer_association, hl.peer_name, '') FROM federation_payments h JOIN federation_links hl ON hl.id = h.link_id
+    WHERE h.id = fp.forward_of) AS forwarded_from,
   fp.amount_cents, fp.peer_amount_cents, fp.created_at, floor(extract(epoch FROM now() - fp.created_at) / 86400)::int AS days,
   fp.created_at + make_interval(days => $1::int) AS endable_at,
   (fp.direction = 'out' AND fp.state = 'prepared' AND fp.created_at + make_interval(days => $1::int) <= now()) AS endable,
@@ -61,6 +72,7 @@ const view = (r: ViewRow): FederationDoubtfulPayment => ({
   days: r.days,
   endableAt: r.endable_at.toISOString(),
   endable: r.endable,
+  forwardedFrom: r.forwarded_from,
   ended: r.ended_at === null ? null : { at: r.ended_at.toISOString(), days: r.ended_after_days ?? 0, outcome: r.end_outcome ?? "waiting" },
 });
 
@@ -69,13 +81,13 @@ const LISTED = 200;
 
 /**
  * The payments the owners may need to act on, newest first: this side's members' payments still
- * in doubt (their money held), and the payments ended by the owners of either side, with what
- * became of them. A payment only in a known state is not listed.
+ * in doubt (their money held) and those it forwarded still in doubt, and the payments ended by
+ * the owners of either side, with what became of them. A payment only in a known state is not listed.
  */
 export async function paymentsInDoubt(db: Queryable, doubtDays: number): Promise<FederationDoubtfulPayment[]> {
   const { rows } = await db.query<ViewRow>(
     `SELECT ${VIEW_COLUMNS} FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id
-      WHERE (fp.direction = 'out' AND fp.state = 'prepared' AND fp.forward_of IS NULL) OR fp.ended_at IS NOT NULL
+      WHERE (fp.direction = 'out' AND fp.state = 'prepared') OR fp.ended_at IS NOT NULL
       ORDER BY fp.created_at DESC, fp.id DESC LIMIT $2`,
     [doubtDays, LISTED],
   );
@@ -91,11 +103,12 @@ async function paymentView(db: Queryable, id: bigint, doubtDays: number): Promis
 }
 
 /**
- * An owner ends a payment of this side's member still in doubt past the stated days: the hold is
- * returned to the member (clearing -> member, the same parts, its own idempotency key) in the
- * transaction that marks it ended, with its audit entry and the row that tells the other side.
- * Refused before the stated time, for a payment whose end is known, and a second time: the
- * payment's row is locked and must still be prepared.
+ * An owner ends a payment still in doubt past the stated days: the hold is returned (to this
+ * side's member, clearing -> member, the same parts, its own idempotency key; for a payment
+ * forwarded, to the clearing wallet of the association it came from) in the transaction that marks
+ * it ended, with its audit entry and the row that tells the other side. Refused before the stated
+ * time, for a payment whose end is known, and a second time: the payment's row is locked and must
+ * still be prepared.
  */
 export async function endPaymentInDoubt(
   net: PeerNet,
@@ -112,7 +125,7 @@ export async function endPaymentInDoubt(
         `SELECT fp.*, l.peer_name, floor(extract(epoch FROM now() - fp.created_at) / 86400)::int AS age_days,
            fp.created_at + make_interval(days => $3::int) <= now() AS endable
          FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id
-         WHERE l.public_id = $1 AND fp.public_id = $2 AND fp.direction = 'out' AND fp.forward_of IS NULL FOR UPDATE OF fp`,
+         WHERE l.public_id = $1 AND fp.public_id = $2 AND fp.direction = 'out' FOR UPDATE OF fp`,
         [linkId, paymentId, doubtDays],
       );
       const row = rows[0];
@@ -120,7 +133,8 @@ export async function endPaymentInDoubt(
       if (row.state === "ended") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentAlreadyEnded });
       if (row.state !== "prepared") throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentKnown });
       if (!row.endable) throw new Refusal(ErrorCode.stateConflict, { id: SM.federationPaymentTooRecent, values: { days: doubtDays } });
-      const back = await returnHold(tx, row, `end:${row.public_id}`);
+      const { back, forwardedFrom } =
+        row.forward_of === null ? { back: await returnHold(tx, row, `end:${row.public_id}`), forwardedFrom: null } : await returnForwarded(tx, row);
       await tx.query(
         `UPDATE federation_payments SET state = 'ended', return_movement_id = $2, next_check_at = NULL, ended_at = now(), ended_by = $3,
            ended_after_days = $4, updated_at = now()
@@ -135,12 +149,41 @@ export async function endPaymentInDoubt(
         amount: formatCents(row.amount_cents!),
         peerAmount: formatCents(row.peer_amount_cents!),
         transaction: back.public_id,
+        ...(forwardedFrom === null ? {} : { forwardedFrom }),
       });
       return { id: row.id, linkId: row.link_id };
     }),
   );
   await tellEnding(net, db, { linkId: id.linkId, kind: "ending", subject: String(id.id) });
   return paymentView(db, id.id, doubtDays);
+}
+
+/**
+ * The hold of a payment forwarded (`onward`, its row on to the next association, locked) returned
+ * as the next one's refusal would return it (through.ts): the posting back to the clearing wallet
+ * of the association it came from, what this side holds of that one's currency lowered, and the
+ * payment from there recorded refused, which its server learns when it asks next. Rows and links
+ * locked in the order of every transaction that takes them.
+ */
+async function returnForwarded(tx: Tx, onward: PaymentRow): Promise<{ back: MovementRow; forwardedFrom: string }> {
+  const { rows } = await tx.query<PaymentRow & { from_name: string | null }>(
+    `SELECT fp.*, coalesce(fp.payer_association, l.peer_name) AS from_name
+       FROM federation_payments fp JOIN federation_links l ON l.id = fp.link_id WHERE fp.id = $1 FOR UPDATE OF fp`,
+    [onward.forward_of],
+  );
+  const held = rows[0]!;
+  await tx.query("SELECT 1 FROM federation_links WHERE id IN ($1, $2) ORDER BY id FOR UPDATE", [onward.link_id, held.link_id]);
+  const back = await returnHold(
+    tx,
+    { movement_id: held.movement_id, wallet_id: onward.wallet_id, memo: "", public_id: held.public_id },
+    `end:${onward.public_id}`,
+  );
+  await tx.query("UPDATE federation_links SET held_cents = held_cents - $2 WHERE id = $1", [held.link_id, held.peer_amount_cents]);
+  await tx.query("UPDATE federation_payments SET state = 'aborted', refusal = $2, updated_at = now() WHERE id = $1", [
+    held.id,
+    SM.federationPaymentEndedOnTheWay,
+  ]);
+  return { back, forwardedFrom: held.from_name ?? "" };
 }
 
 /**

@@ -195,14 +195,24 @@ export async function linkBalances(db: Queryable): Promise<FederationLinkBalance
 /**
  * The associations a visitor of a payment link may be a member of, to pay from their own app
  * (docs/federation.md, "the member's side"): the links active and switched on at both ends, where
- * a payment could cross now. Their names and addresses only, which anybody may read: the page
- * offers these addresses and no other, never one its own query names.
+ * a payment could cross now, and the associations a linked server said reach this side through it
+ * (forwarding.ts), over such a link, unless linked directly too. Their names and addresses only,
+ * which anybody may read: the page offers these addresses and no other, never one its own query
+ * names.
  */
 export async function linkedAssociations(db: Queryable): Promise<LinkedAssociation[]> {
   const { rows } = await db.query<LinkedAssociation>(
-    `SELECT peer_name AS name, peer_url AS url FROM federation_links
-      WHERE state = 'active' AND enabled AND peer_enabled AND peer_name IS NOT NULL AND peer_url IS NOT NULL
-      ORDER BY peer_name, id`,
+    `WITH usable AS (
+       SELECT id, peer_name, peer_url FROM federation_links
+        WHERE state = 'active' AND enabled AND peer_enabled AND peer_name IS NOT NULL AND peer_url IS NOT NULL
+     )
+     SELECT name, url FROM (
+       SELECT peer_name AS name, peer_url AS url, id FROM usable
+       UNION ALL
+       (SELECT DISTINCT ON (r.url) r.name, r.url, u.id FROM federation_reached_by r JOIN usable u ON u.id = r.link_id
+         WHERE r.url NOT IN (SELECT peer_url FROM federation_links WHERE state = 'active' AND peer_url IS NOT NULL)
+         ORDER BY r.url, u.id)
+     ) x ORDER BY name, url`,
   );
   return rows;
 }

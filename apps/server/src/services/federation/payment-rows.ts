@@ -35,6 +35,20 @@ export interface PaymentRow {
   route_to_value_e4: bigint | null;
 }
 
+/**
+ * Every column of federation_payments, listed (`alias` a table alias, or none), for the named
+ * statements that answer whole rows: see LINK_COLUMNS (quotes.ts) for why a named statement lists
+ * its columns rather than `*`.
+ */
+export const paymentColumns = (alias?: string) =>
+  `id, public_id, link_id, direction, state, wallet_id, peer_wallet_id, peer_member_name, amount_cents, peer_amount_cents, our_value_e4,
+   their_value_e4, memo, request_public_id, idempotency_key, request_hash, movement_id, return_movement_id, refusal, next_check_at, checks,
+   created_at, updated_at, ended_at, ended_by, ended_after_days, end_outcome, condition, fulfillment, forward_of, payer_association,
+   route_url, route_name, route_currency_symbol, route_amount_cents, route_via_value_e4, route_to_value_e4`
+    .split(",")
+    .map((c) => (alias ? `${alias}.${c.trim()}` : c.trim()))
+    .join(", ");
+
 /** A payment just held: its row, and the public id of its hold's movement (the member's transaction). */
 export type HeldRow = PaymentRow & { transaction_id: string };
 

@@ -3,7 +3,7 @@ import { inTransaction, type Db, type Tx } from "../../db/pool";
 import { Batcher, perPool } from "../ledger/batching";
 import { postedWithin, postMovementsTx, retriedWhenAsked, type MovementRequest } from "../ledger/ledger";
 import { Refusal } from "../platform/errors";
-import { FIRST_CHECK_SECONDS, type HeldRow, type PaymentRow } from "./payment-rows";
+import { FIRST_CHECK_SECONDS, paymentColumns, type HeldRow, type PaymentRow } from "./payment-rows";
 
 /**
  * The payer's side holds its members' payments across together, and commits them together (group
@@ -106,8 +106,8 @@ async function heldByOneStatement(db: Db, items: Hold[], alone: boolean): Promis
       text: `WITH links AS (SELECT id, state FROM federation_links WHERE id = ANY($1::bigint[]) ORDER BY id FOR KEY SHARE),
           go AS (SELECT count(*) = cardinality($1::bigint[]) AND coalesce(bool_and(state = 'active'), false) AS yes FROM links),
           posted AS (SELECT b.* FROM go, LATERAL ledger_post_batch(CASE WHEN go.yes THEN $2::jsonb ELSE '[]'::jsonb END) b),
-          written AS (${insertRowsSql("$3", "$4")} JOIN posted p ON p.item = r.item AND p.outcome = 'posted' RETURNING *)
-        SELECT p.item, p.outcome, p.id AS m_id, p.public_id AS m_public_id, w.* FROM posted p LEFT JOIN written w ON w.movement_id = p.id ORDER BY p.item`,
+          written AS (${insertRowsSql("$3", "$4")} JOIN posted p ON p.item = r.item AND p.outcome = 'posted' RETURNING ${paymentColumns()})
+        SELECT p.item, p.outcome, p.id AS m_id, p.public_id AS m_public_id, ${paymentColumns("w")} FROM posted p LEFT JOIN written w ON w.movement_id = p.id ORDER BY p.item`,
       values: [linkIds, posting.items, rowsJson(items.map((h, item) => ({ ...h.row, item }))), FIRST_CHECK_SECONDS],
     }),
   );
@@ -204,7 +204,7 @@ async function insertRows(tx: Tx, rows: (Hold["row"] & { movement_id: bigint })[
   if (rows.length === 0) return new Map();
   const { rows: written } = await tx.query<PaymentRow>({
     name: "federation-holds-out",
-    text: `${insertRowsSql("$1", "$2")} JOIN LATERAL (SELECT r.movement_id AS id) p ON true RETURNING *`,
+    text: `${insertRowsSql("$1", "$2")} JOIN LATERAL (SELECT r.movement_id AS id) p ON true RETURNING ${paymentColumns()}`,
     values: [rowsJson(rows), FIRST_CHECK_SECONDS],
   });
   return new Map(written.map((w) => [w.public_id, w]));
@@ -247,12 +247,12 @@ async function committed(db: Db, items: Commit[]): Promise<(PaymentRow | null)[]
       text: `WITH made AS (
            UPDATE federation_payments p SET state = 'committed', fulfillment = c.f, next_check_at = NULL, updated_at = now()
              FROM unnest($1::bigint[], $2::bytea[]) AS c(id, f)
-            WHERE p.id = c.id AND p.state = 'prepared' RETURNING p.*
+            WHERE p.id = c.id AND p.state = 'prepared' RETURNING ${paymentColumns("p")}
          ), lowered AS (
            UPDATE federation_links l SET held_cents = l.held_cents - s.total
              FROM (SELECT link_id, sum(peer_amount_cents) AS total FROM made GROUP BY link_id) s WHERE l.id = s.link_id
          )
-         SELECT * FROM made`,
+         SELECT ${paymentColumns()} FROM made`,
       values: [items.map((c) => c.id), items.map((c) => c.fulfillment)],
     }),
   );

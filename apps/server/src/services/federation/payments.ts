@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { canonicalCrossPaymentMessage, convertCents, ErrorCode, formatCents, M, memoProblem, SM, splitPayment, type SubAccount } from "@mutua/domain";
 import type { schemas } from "@mutua/domain/api/schemas";
 import { inTransaction, type Db, type Queryable, type Tx } from "../../db/pool";
-import { postMovementTx, type MovementRow } from "../ledger/ledger";
+import { postMovementTx, retriedWhenAsked, type MovementRow } from "../ledger/ledger";
 import { isPayersOwn, payerRefusal, requireSigner, sentCents, signatureRefusal } from "../payments/payments";
 import { invalid, notFound, Refusal } from "../platform/errors";
 import { ensureClearingWallet, type BackendRow, type WalletRow } from "../wallets/wallets";
@@ -87,7 +87,7 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
     if (existing.request_hash !== hash) throw new Refusal(ErrorCode.idempotencyConflict, { id: M.idempotencyConflict });
     return answer(db, await settle(net, db, existing, "pay"));
   }
-  const target = await linkOrRouteTo(db, url);
+  const target = await linkOrRouteTo(db, url, side.backend);
   const link = usable(target.link);
   const amount = sentCents(body.amount);
   const problem = memoProblem(body.memo);
@@ -104,7 +104,8 @@ export async function payAcross(net: PeerNet, db: Db, me: bigint, body: CrossPay
   const payerAmount = plan.payerAmount;
   const quote = plan.quote;
 
-  const clearing = await ensureClearingWallet(db, side.backend, link);
+  // The link's first payment from this backend makes its clearing wallet.
+  const clearing = target.clearing ?? (await ensureClearingWallet(db, side.backend, link));
   const parts = holdParts(side.accounts, payerAmount);
   let row: PaymentRow | HeldRow;
   try {
@@ -363,17 +364,7 @@ async function finish(db: Db, row: PaymentRow, state: "committed" | "aborted", r
 }
 
 /** A transaction tried again when PostgreSQL asks to (a deadlock, a serialisation failure): nothing of it was written. */
-export async function retried<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await run();
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if ((code === "40P01" || code === "40001") && attempt < 5) continue;
-      throw e;
-    }
-  }
-}
+export const retried = <T>(run: () => Promise<T>): Promise<T> => retriedWhenAsked(run, { keyRace: false });
 
 /** The hold, back from the clearing wallet to the member, part for part, under its own idempotency key. */
 export async function returnHold(

@@ -115,7 +115,10 @@ function laneOf<B, R>(
         // older version): each item goes alone; one the other side made is answered from its row.
         return Promise.all(items.map((item) => outcomeOf(one(item))));
       },
-      concurrency: 2,
+      // One request in flight per lane: what arrives meanwhile goes in the next one. With two in
+      // flight, as the database's batches, the requests carried little more than one item each and
+      // every item paid for its own signed exchange (docs/performance.md "fifth round").
+      concurrency: 1,
       maxBatch: PEER_BATCH_MAX,
     });
     ofNet.set(name, lane as unknown as Batcher<never, unknown>);

@@ -37,6 +37,8 @@ export const PEER_REFUSALS: ReadonlyMap<string, ErrorCode> = new Map([
   [SM.paymentRequestExpired, ErrorCode.stateConflict],
   [SM.paymentRequestCancelled, ErrorCode.stateConflict],
   [SM.federationPaymentRefused, ErrorCode.stateConflict],
+  // Ended by the owners of the association in the middle, whose next hop never answered.
+  [SM.federationPaymentEndedOnTheWay, ErrorCode.stateConflict],
   // The link ended by the other side's owners (told to this side's members as such), and a move it refused.
   [SM.federationLinkEnded, ErrorCode.stateConflict],
   [SM.federationAddressKeyMismatch, ErrorCode.validation],

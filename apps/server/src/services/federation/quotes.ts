@@ -22,6 +22,7 @@ import { peerAt, quoteFrom, type PeerAt } from "./peer-batches";
 import type { PeerNet } from "./peer-net";
 import { keyOf, signingKeySql } from "./server-key";
 import type { Signer } from "./signed-messages";
+import { clearingWalletIdSql, type BackendRow } from "../wallets/wallets";
 
 /**
  * Quotes for paying across a link (docs/federation.md): the payee's side names its member and
@@ -227,9 +228,16 @@ export interface RouteRow {
  * Where a payment to the association at `url` goes: the active link with it, else the route
  * through a linked server that forwards there (the most room first), else refused as before.
  */
-export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link: ActiveLink; at: PeerAt; route: RouteRow | null }> {
-  // One statement: the link with `url`, or the route's link there, with the key to sign with.
-  const { rows } = await db.query<ActiveLink & KeyColumns & { r_link_id: string | null; r_url: string; r_name: string; r_symbol: string; r_key: Buffer }>({
+export async function linkOrRouteTo(
+  db: Queryable,
+  url: string,
+  clearingOf: Pick<BackendRow, "kind" | "name"> | null = null,
+): Promise<{ link: ActiveLink; at: PeerAt; route: RouteRow | null; clearing: string | null }> {
+  // One statement: the link with `url`, or the route's link there, with the key to sign with (and
+  // the link's clearing wallet in the payer's backend, once made).
+  const { rows } = await db.query<
+    ActiveLink & KeyColumns & { r_link_id: string | null; r_url: string; r_name: string; r_symbol: string; r_key: Buffer; clearing: string | null }
+  >({
     name: "federation-link-or-route",
     text: `WITH direct AS (SELECT id FROM federation_links WHERE peer_url = $1 AND state = 'active'),
         route AS (
@@ -238,14 +246,14 @@ export async function linkOrRouteTo(db: Queryable, url: string): Promise<{ link:
            ORDER BY r.headroom_cents DESC, l.id LIMIT 1
         )
       SELECT fl.*, ${KEY_COLUMNS}, route.link_id AS r_link_id, route.url AS r_url, route.name AS r_name, route.currency_symbol AS r_symbol,
-             route.public_key AS r_key
+             route.public_key AS r_key, (SELECT cw.id FROM wallets cw, (SELECT $2::text AS kind, $3::text AS name) b WHERE cw.id = ${clearingWalletIdSql("b", "fl.public_id")}) AS clearing
         FROM ${linkAndKeyFrom("id = coalesce((SELECT id FROM direct), (SELECT link_id FROM route))")} LEFT JOIN route ON true`,
-    values: [url],
+    values: [url, clearingOf?.kind ?? null, clearingOf?.name ?? null],
   });
   if (!rows[0]) throw await noActiveLink(db, "peer_url", url);
-  const { r_link_id, r_url, r_name, r_symbol, r_key, ...row } = rows[0];
+  const { r_link_id, r_url, r_name, r_symbol, r_key, clearing, ...row } = rows[0];
   const route = r_link_id === null ? null : { link_id: r_link_id, url: r_url, name: r_name, currency_symbol: r_symbol, public_key: r_key };
-  return { ...(await withPeer(db, row)), route };
+  return { ...(await withPeer(db, row)), route, clearing };
 }
 
 /**

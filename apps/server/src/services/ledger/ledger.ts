@@ -205,17 +205,18 @@ async function post(db: Queryable, p: Posting): Promise<Outcome> {
 }
 
 /**
- * A movement's transaction (`work`), run again when PostgreSQL asks to, five more times at most: a
- * deadlock or serialisation failure is PostgreSQL asking to try again, and so is the payer's key
- * committed meanwhile by a request that locked other sub-accounts (the retry finds it).
+ * A transaction (`work`), run again when PostgreSQL asks to, five more times at most: a deadlock
+ * or serialisation failure is PostgreSQL asking to try again, nothing of it written. For a
+ * movement's transaction (`keyRace`, the default), so is the payer's key committed meanwhile by a
+ * request that locked other sub-accounts (the retry finds it).
  */
-export async function retriedWhenAsked<T>(work: () => Promise<T>): Promise<T> {
+export async function retriedWhenAsked<T>(work: () => Promise<T>, opts: { keyRace: boolean } = { keyRace: true }): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await work();
     } catch (e) {
       const { code, constraint } = e as { code?: string; constraint?: string };
-      const sameKey = code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
+      const sameKey = opts.keyRace && code === "23505" && constraint === "movements_payer_wallet_id_idempotency_key_key";
       if ((code === "40P01" || code === "40001" || sameKey) && attempt < 5) continue;
       throw e;
     }

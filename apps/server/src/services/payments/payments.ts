@@ -22,7 +22,7 @@ import { postMovement, postMovementTx, retriedWhenAsked, type MovementRequest, t
 import { lockRequestForPayment, markRequestPaid } from "./payment-requests";
 import { lockOfferForPayment, recordOfferPayment } from "../shops/offers";
 import { sentView, transactionByMovement } from "../ledger/transactions";
-import type { WalletRow } from "../wallets/wallets";
+import { walletColumns, type WalletRow } from "../wallets/wallets";
 
 const tooLarge = () => new Refusal(ErrorCode.validation, { id: M.amountTooLarge, values: { maxValue: MAX_AMOUNT_TEXT } });
 
@@ -126,7 +126,7 @@ const readPaymentWallets = async (db: Db, ids: string[]) =>
   (
     await db.query<PaymentWallet>({
       name: "payment-wallets",
-      text: `SELECT w.*, m.name AS owner_name, c.symbol FROM wallets w
+      text: `SELECT ${walletColumns("w")}, m.name AS owner_name, c.symbol FROM wallets w
                LEFT JOIN members m ON m.id = w.member_id JOIN backends b ON b.id = w.backend_id JOIN currencies c ON c.id = b.currency_id
               WHERE w.id = ANY($1::text[])`,
       values: [ids],

@@ -97,6 +97,30 @@ async function openAccounts(db: Queryable, walletId: string, backend: BackendRow
 }
 
 /**
+ * Every column of wallets, listed (`alias` a table alias), for the named statements that answer
+ * whole rows: a named statement is prepared once per connection, and one that answers `*` fails
+ * once a migration adds a column, as an instance not yet upgraded would meet it.
+ */
+export const walletColumns = (alias: string) =>
+  [
+    "id",
+    "backend_id",
+    "member_id",
+    "role",
+    "status",
+    "address",
+    "keystore",
+    "topup_allowed",
+    "created_at",
+    "frozen_at",
+    "frozen_reason",
+    "frozen_by",
+    "federation_link_id",
+  ]
+    .map((c) => `${alias}.${c}`)
+    .join(", ");
+
+/**
  * The clearing wallet of a link in a backend (idempotent): what this association's members pay
  * to members of the linked one goes into it, what theirs pay ours comes out of it.
  */

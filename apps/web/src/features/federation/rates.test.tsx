@@ -12,7 +12,8 @@ import english from "../../locales/en-US.json";
 import french from "../../locales/fr-FR.json";
 import { FederationScreen } from "./links/FederationScreen";
 import { RateLine } from "./pay-across/PayAcrossScreen";
-import { consoleConfig, dalleServer } from "./fixtures.testing";
+import { consoleConfig } from "./fixtures.testing";
+import { overviewOf } from "./links/screen.testing";
 
 /**
  * A rate is written one way wherever it is shown: the owners' console of linked associations and
@@ -29,15 +30,8 @@ afterEach(cleanup);
 afterAll(() => speak("en-US"));
 
 const config = consoleConfig;
-const server = dalleServer;
 /** One DL is worth 1.5 of the common unit, one GON 1: 1 DL = 1.5 GON, both sides agreeing. */
-const overview: FederationOverview = {
-  server,
-  doubtDays: 7,
-  reach: [],
-  payments: [],
-  settlements: [],
-  balances: [],
+const overview: FederationOverview = overviewOf({
   links: [
     {
       id: "l1",
@@ -63,7 +57,7 @@ const overview: FederationOverview = {
       createdAt: "2025-03-01T10:00:00Z",
     },
   ],
-};
+});
 
 function renderBoth(payRate: string) {
   const client = { send: (name: string) => (name === "listFederationLinks" ? Promise.resolve(overview) : Promise.reject(new Error(name))) };

@@ -92,10 +92,16 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
   "federation.peer_confirmed": (i18n, e) => withDetail(i18n, i18n._("The other association confirmed the link"), text(e.details.peer)),
   "federation.peer_terms_changed": (i18n, e) => withDetail(i18n, i18n._("The other association changed its terms"), text(e.details.peer)),
   "federation.payment_ended": (i18n, e) =>
-    i18n._("Payment ended by the owners after {days} without an answer from {name}: the money is returned to the member", {
-      days: dayCount(i18n, count(e.details.days)),
-      name: text(e.details.peer) ?? "",
-    }),
+    text(e.details.forwardedFrom)
+      ? i18n._("Payment from {association} ended by the owners after {days} without an answer from {name}: the money is returned to {association}", {
+          association: text(e.details.forwardedFrom) ?? "",
+          days: dayCount(i18n, count(e.details.days)),
+          name: text(e.details.peer) ?? "",
+        })
+      : i18n._("Payment ended by the owners after {days} without an answer from {name}: the money is returned to the member", {
+          days: dayCount(i18n, count(e.details.days)),
+          name: text(e.details.peer) ?? "",
+        }),
   "federation.peer_payment_ended": (i18n, e) =>
     e.details.outcome === "conflict"
       ? i18n._("{name} ended a payment its member made after {days} without an answer, but our member had been paid: a conflict for the two boards to settle", {
@@ -118,6 +124,8 @@ const AUDIT_WORDS: Record<AuditAction, (i18n: I18n, e: AuditEntry) => string> = 
       : withDetail(i18n, i18n._("Payments of a linked association no longer forwarded"), text(e.details.peer)),
   "federation.peer_routes_changed": (i18n, e) =>
     withDetail(i18n, i18n._("The other association changed whom it forwards our payments to"), text(e.details.peer)),
+  "federation.peer_reached_by_changed": (i18n, e) =>
+    withDetail(i18n, i18n._("The other association changed whose payments it forwards to us"), text(e.details.peer)),
   "federation.key_rotated": (i18n, e) => withDetail(i18n, i18n._("This server's key replaced by a new one"), text(e.details.after)),
   "federation.key_revoked": (i18n, e) => withDetail(i18n, i18n._("This server's key revoked as leaked, and replaced by a new one"), text(e.details.after)),
   "federation.peer_key_rotated": (i18n, e) =>

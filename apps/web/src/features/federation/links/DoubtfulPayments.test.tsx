@@ -29,13 +29,14 @@ const held = (id: string, days: number, endable: boolean): FederationDoubtfulPay
   days,
   endableAt: "2025-03-08T10:00:00Z",
   endable,
+  forwardedFrom: null,
   ended: null,
 });
 const overviewWith = (payments: FederationDoubtfulPayment[]): FederationOverview => overviewOf({ payments });
 
 const renderScreen = renderFederationScreen;
 
-const doubt = async () => screen.findByRole("region", { name: "Payments in doubt" });
+const doubt = async () => screen.findByRole("region", { name: /^Payments in doubt / });
 
 describe("a link's payments in doubt", () => {
   it("lists each with its age; only one past the stated days can be ended, after a confirmation, and then shows the record", async () => {
@@ -109,9 +110,29 @@ describe("a link's payments in doubt", () => {
     expect(note.textContent).toBe("Gonette had made this payment: its member was paid there and ours refunded here. A conflict for the two boards to settle.");
   });
 
+  it("a payment forwarded for a member of another association: named as theirs, ended back to their association", async () => {
+    const forwarded: FederationDoubtfulPayment = { ...held("fp_forwarded_payment_1", 9, true), member: "Zoé Roux", forwardedFrom: "Réseau Rhône-Alpes" };
+    const ops = {
+      listFederationLinks: vi.fn().mockResolvedValue(overviewWith([forwarded])),
+      endFederationPayment: vi.fn().mockResolvedValue({ ...forwarded, endable: false, ended: { at: "2025-03-10T10:00:00Z", days: 9, outcome: "waiting" } }),
+    };
+    renderScreen(ops);
+    const list = await doubt();
+    within(list).getByText("A member of Réseau Rhône-Alpes, paying through us");
+    fireEvent.click(within(list).getByRole("button", { name: "End this payment" }));
+    const dialog = await screen.findByRole("dialog", { name: "End this payment?" });
+    within(dialog).getByText(
+      "2.00 DL goes back to Réseau Rhône-Alpes, which returns it to Zoé Roux when its server next asks, and Gonette is told when its server answers.",
+    );
+    fireEvent.click(within(dialog).getByRole("button", { name: "End this payment" }));
+    await waitFor(() =>
+      expect(toasts).toEqual([["success", "The payment is ended: Réseau Rhône-Alpes returns the money to Zoé Roux when its server next asks."]]),
+    );
+  });
+
   it("lists nothing for a link without payments in doubt", async () => {
     renderScreen({ listFederationLinks: vi.fn().mockResolvedValue(overviewWith([])) });
     await screen.findByRole("article", { name: "Gonette" });
-    expect(screen.queryByRole("region", { name: "Payments in doubt" })).toBeNull();
+    expect(screen.queryByRole("region", { name: /^Payments in doubt / })).toBeNull();
   });
 });

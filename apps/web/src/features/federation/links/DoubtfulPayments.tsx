@@ -8,6 +8,7 @@ import { toast } from "../../../lib/toast";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { useFederationActions } from "./queries";
 import { dayCount } from "../../../lib/day-count";
+import { useSectionName } from "./card-sections";
 
 interface Props {
   linkId: string;
@@ -21,13 +22,15 @@ interface Props {
 
 /**
  * A link's payments the owners may need to act on (docs/federation.md "Payments in doubt"): this
- * side's members' payments the other server never answered about, with how long the money has
- * been held; past the stated days, "End this payment" (asked first) returns it to the member.
+ * side's members' payments the other server never answered about, and those this side forwarded
+ * for a member of another association, with how long the money has been held; past the stated
+ * days, "End this payment" (asked first) returns it to the member, or to the association it came from.
  * Then the record: ended after so many days, and what the other side said once told.
  */
 export function DoubtfulPayments({ linkId, name, payments, ours, theirs }: Props) {
   const { i18n } = useLingui();
   const titleId = useId();
+  const sectionName = useSectionName(titleId);
   const [ending, setEnding] = useState<FederationDoubtfulPayment | null>(null);
   const { endPayment } = useFederationActions();
   if (payments.length === 0) return null;
@@ -38,7 +41,14 @@ export function DoubtfulPayments({ linkId, name, payments, ours, theirs }: Props
       {
         onSuccess: (p) => {
           setEnding(null);
-          toast.success(i18n._("The payment is ended: the money is back in {member}'s account.", { member: p.member }));
+          toast.success(
+            p.forwardedFrom === null
+              ? i18n._("The payment is ended: the money is back in {member}'s account.", { member: p.member })
+              : i18n._("The payment is ended: {association} returns the money to {member} when its server next asks.", {
+                  association: p.forwardedFrom,
+                  member: p.member,
+                }),
+          );
         },
         onError: (e) => {
           setEnding(null);
@@ -48,7 +58,7 @@ export function DoubtfulPayments({ linkId, name, payments, ours, theirs }: Props
     );
   };
   return (
-    <section className="federation-doubt" aria-labelledby={titleId}>
+    <section className="federation-doubt" aria-labelledby={sectionName}>
       <h4 id={titleId}>{i18n._("Payments in doubt")}</h4>
       <ul>
         {payments.map((p) => (
@@ -79,11 +89,18 @@ function EndingWarning({ payment, name, ours }: { payment: FederationDoubtfulPay
   return (
     <>
       <p>
-        {i18n._("{amount} goes back to {member}'s account, and {name} is told when its server answers.", {
-          amount: fmt.money(payment.amount, ours),
-          member: payment.member,
-          name,
-        })}
+        {payment.forwardedFrom === null
+          ? i18n._("{amount} goes back to {member}'s account, and {name} is told when its server answers.", {
+              amount: fmt.money(payment.amount, ours),
+              member: payment.member,
+              name,
+            })
+          : i18n._("{amount} goes back to {association}, which returns it to {member} when its server next asks, and {name} is told when its server answers.", {
+              amount: fmt.money(payment.amount, ours),
+              association: payment.forwardedFrom,
+              member: payment.member,
+              name,
+            })}
       </p>
       <p>{i18n._("If {name} had made the payment after all, nothing is paid twice: the conflict is recorded for the two boards to settle.", { name })}</p>
     </>
@@ -111,6 +128,7 @@ function Payment({
       <p>
         <strong>{p.member}</strong> <span>{amounts}</span>
       </p>
+      {p.forwardedFrom !== null && <p className="hint">{i18n._("A member of {association}, paying through us", { association: p.forwardedFrom })}</p>}
       {p.ended ? (
         <Ending payment={p} name={name} />
       ) : (

@@ -2,9 +2,8 @@ import { beforeEach, describe, expect, it, vi, type Mock } from "vitest";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { RefusedError } from "@mutua/client";
 import { ErrorCode, SM, type FederationLink, type FederationOverview } from "@mutua/domain";
-import { consoleTests, renderFederationScreen } from "./screen.testing";
+import { consoleTests, overviewOf, renderFederationScreen } from "./screen.testing";
 import { rateText } from "./terms";
-import { dalleServer } from "../fixtures.testing";
 
 const toasts = vi.hoisted(() => [] as unknown[]);
 vi.mock("../../../lib/toast", () => ({
@@ -19,7 +18,6 @@ beforeEach(() => {
   toasts.length = 0;
 });
 
-const server = dalleServer;
 const eusko = {
   name: "Eusko",
   url: "https://eusko.example",
@@ -69,7 +67,7 @@ const toConfirm: FederationLink = {
   moved: null,
   createdAt: "2025-03-02T10:00:00Z",
 };
-const overview: FederationOverview = { server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active, toConfirm] };
+const overview: FederationOverview = overviewOf({ links: [active, toConfirm] });
 
 type Op =
   | "listFederationLinks"
@@ -119,7 +117,7 @@ describe("the linked associations", () => {
   it("warns when both sides' rates differ", async () => {
     const differ = { ...active, peerTerms: { ...active.peerTerms!, theirValue: "1.5" }, ratesAgree: false };
     renderScreen({
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [differ] }),
+      listFederationLinks: vi.fn().mockResolvedValue(overviewOf({ links: [differ] })),
     });
     const linked = await screen.findByRole("article", { name: "Eusko" });
     within(linked).getByText("The two associations count different rates: no payment can cross until they agree.");
@@ -129,7 +127,7 @@ describe("the linked associations", () => {
   it("shows a link replaced by a newer one with the same server as such, with nothing left to do on it", async () => {
     const replaced: FederationLink = { ...active, id: "l9", state: "replaced", waitingFor: null };
     renderScreen({
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [replaced] }),
+      listFederationLinks: vi.fn().mockResolvedValue(overviewOf({ links: [replaced] })),
     });
     const old = await screen.findByRole("article", { name: "Eusko" });
     within(old).getByText("Replaced by a newer link with this server");
@@ -150,8 +148,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [invited] }),
+        .mockResolvedValueOnce(overviewOf({ links: [] }))
+        .mockResolvedValue(overviewOf({ links: [invited] })),
       createFederationInvitation: vi.fn().mockResolvedValue({ link: invited, code: "MUTUA-LINK:abc.def.ghi" }),
     };
     const writeText = vi.fn().mockResolvedValue(undefined);
@@ -179,8 +177,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [accepted] }),
+        .mockResolvedValueOnce(overviewOf({ links: [] }))
+        .mockResolvedValue(overviewOf({ links: [accepted] })),
       previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi.fn().mockResolvedValue(accepted),
     };
@@ -229,7 +227,7 @@ describe("the linked associations", () => {
       msgid: SM.federationFingerprintMismatch,
     });
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue(overviewOf({ links: [] })),
       previewFederationInvitation: vi.fn().mockRejectedValue(mismatch),
       acceptFederationInvitation: vi.fn(),
     };
@@ -258,7 +256,7 @@ describe("the linked associations", () => {
       listFederationLinks: vi
         .fn()
         .mockResolvedValueOnce(overview)
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active, confirmed] }),
+        .mockResolvedValue(overviewOf({ links: [active, confirmed] })),
       confirmFederationLink: vi.fn().mockResolvedValue(confirmed),
     };
     renderScreen(ops);
@@ -281,8 +279,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [pending] }),
+        .mockResolvedValueOnce(overviewOf({ links: [active] }))
+        .mockResolvedValue(overviewOf({ links: [pending] })),
       setFederationLinkTerms: vi.fn().mockResolvedValue(pending),
     };
     renderScreen(ops);
@@ -302,7 +300,7 @@ describe("the linked associations", () => {
   it("switches an active link off with new terms", async () => {
     const off = { ...active, terms: { ...active.terms!, enabled: false } };
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] }),
+      listFederationLinks: vi.fn().mockResolvedValue(overviewOf({ links: [active] })),
       setFederationLinkTerms: vi.fn().mockResolvedValue(off),
     };
     renderScreen(ops);
@@ -330,8 +328,8 @@ describe("the linked associations", () => {
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [invited] })
-        .mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
+        .mockResolvedValueOnce(overviewOf({ links: [invited] }))
+        .mockResolvedValue(overviewOf({ links: [] })),
       withdrawFederationInvitation: vi.fn().mockResolvedValue({ ok: true }),
     };
     renderScreen(ops);
@@ -344,14 +342,15 @@ describe("the linked associations", () => {
     await screen.findByText("No link yet: invite an association, or accept the invitation of one.");
   });
 
-  it("an owner turns forwarding on for a link, told it is saved, and sees whom a linked server forwards our payments to", async () => {
+  it("an owner turns forwarding on for a link, told it is saved, and sees whom a linked server forwards our payments to, and whose it forwards to us", async () => {
     const forwarding = { ...active, forward: true };
     const reach = [{ linkId: active.id, name: "Association C", url: "https://c.example", currencySymbol: "CCC" }];
+    const reachedBy = [{ linkId: active.id, name: "Association D", url: "https://d.example" }];
     const ops = {
       listFederationLinks: vi
         .fn()
-        .mockResolvedValueOnce({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] })
-        .mockResolvedValue({ server, doubtDays: 7, reach, payments: [], settlements: [], balances: [], links: [forwarding] }),
+        .mockResolvedValueOnce(overviewOf({ links: [active] }))
+        .mockResolvedValue(overviewOf({ reach, reachedBy, links: [forwarding] })),
       setFederationLinkForwarding: vi.fn().mockResolvedValue(forwarding),
     };
     renderScreen(ops);
@@ -362,12 +361,14 @@ describe("the linked associations", () => {
     await waitFor(() => expect(toasts).toEqual([["success", `Members of ${name} can now pay our other linked associations through us.`]]));
     expect(ops.setFederationLinkForwarding).toHaveBeenCalledWith({ forward: true }, { linkId: active.id });
     await screen.findByText(`Through ${name}, our members can also pay: Association C (CCC)`);
+    // And whose payments it forwards to us: their apps are offered on our payment links.
+    screen.getByText(`Through ${name}, members of these associations can also pay us: Association D`);
     expect((screen.getByRole("switch", { name: `Forward payments from ${name} to our other linked associations` }) as HTMLInputElement).checked).toBe(true);
   });
 
   it("a value that is not one is said under its field before anything is sent", async () => {
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [active] }),
+      listFederationLinks: vi.fn().mockResolvedValue(overviewOf({ links: [active] })),
       setFederationLinkTerms: vi.fn(),
     };
     renderScreen(ops);
@@ -382,7 +383,7 @@ describe("the linked associations", () => {
 
   it("shows the server's refusal, and keeps the dialog open", async () => {
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue(overviewOf({ links: [] })),
       previewFederationInvitation: vi.fn().mockResolvedValue(eusko),
       acceptFederationInvitation: vi
         .fn()
@@ -401,7 +402,7 @@ describe("the linked associations", () => {
   it("shows a refused code under its field", async () => {
     const refusal = new RefusedError(400, { code: ErrorCode.validation, message: "invalid", fields: { code: { msgid: SM.federationCodeInvalid } } });
     const ops = {
-      listFederationLinks: vi.fn().mockResolvedValue({ server, doubtDays: 7, reach: [], payments: [], settlements: [], balances: [], links: [] }),
+      listFederationLinks: vi.fn().mockResolvedValue(overviewOf({ links: [] })),
       previewFederationInvitation: vi.fn().mockRejectedValue(refusal),
     };
     renderScreen(ops);

@@ -20,6 +20,7 @@ import { FormField } from "../../../ui/FormField";
 import "./federation.css";
 import "../../../ui/parts.css";
 import "../../../ui/switch.css";
+import { LinkCardTitle } from "./card-sections";
 
 /**
  * The links with other associations' servers, for the owners (docs/federation.md): this server's
@@ -165,70 +166,79 @@ function LinkCard({ link, page }: { link: FederationLink; page: FederationPageSt
   );
   return (
     <article className={`card federation-link federation-link-${status}`} aria-labelledby={titleId}>
-      <header className="federation-link-header">
-        <h3 id={titleId}>{name}</h3>
-        <span className={`federation-status federation-status-${status}`}>{statusText(i18n, status)}</span>
-      </header>
-      <dl className="details federation-link-details">
-        {link.peer && (
-          <>
-            <dt>{i18n._("Currency")}</dt>
-            <dd>{currencyText(link.peer)}</dd>
-            <dt>{i18n._("Fingerprint")}</dt>
-            <dd>
-              <Fingerprint value={link.peer.fingerprint} />
-            </dd>
-          </>
+      <LinkCardTitle.Provider value={titleId}>
+        <header className="federation-link-header">
+          <h3 id={titleId}>{name}</h3>
+          <span className={`federation-status federation-status-${status}`}>{statusText(i18n, status)}</span>
+        </header>
+        <dl className="details federation-link-details">
+          {link.peer && (
+            <>
+              <dt>{i18n._("Currency")}</dt>
+              <dd>{currencyText(link.peer)}</dd>
+              <dt>{i18n._("Fingerprint")}</dt>
+              <dd>
+                <Fingerprint value={link.peer.fingerprint} />
+              </dd>
+            </>
+          )}
+          {link.peer?.name && link.peerUrl && (
+            <>
+              <dt>{i18n._("Server")}</dt>
+              <dd>{link.peerUrl}</dd>
+              <PeerMoved link={link} />
+            </>
+          )}
+          <dt>{i18n._("Our terms")}</dt>
+          <dd className="federation-terms">
+            {link.terms ? ourTerms(link.terms) : <span className="empty">{i18n._("Not set yet")}</span>}
+            {link.state === "active" && <TermsReceipt link={link} name={name} />}
+          </dd>
+          <dt>{i18n._("Their terms")}</dt>
+          <dd className="federation-terms">{link.peerTerms ? theirTerms(link.peerTerms) : <span className="empty">{i18n._("Not told yet")}</span>}</dd>
+        </dl>
+        {link.terms && link.peerTerms && !link.ratesAgree && (
+          <p className="notice federation-warning" role="note">
+            {i18n._("The two associations count different rates: no payment can cross until they agree.")}
+          </p>
         )}
-        {link.peer?.name && link.peerUrl && (
-          <>
-            <dt>{i18n._("Server")}</dt>
-            <dd>{link.peerUrl}</dd>
-            <PeerMoved link={link} />
-          </>
+        {/* Beside the terms it changes, before the link's other sections. */}
+        {link.state === "active" && (
+          <button type="button" className="button small" onClick={() => page.openTerms(link)}>
+            {i18n._("Change our terms")}
+          </button>
         )}
-        <dt>{i18n._("Our terms")}</dt>
-        <dd className="federation-terms">
-          {link.terms ? ourTerms(link.terms) : <span className="empty">{i18n._("Not set yet")}</span>}
-          {link.state === "active" && <TermsReceipt link={link} name={name} />}
-        </dd>
-        <dt>{i18n._("Their terms")}</dt>
-        <dd className="federation-terms">{link.peerTerms ? theirTerms(link.peerTerms) : <span className="empty">{i18n._("Not told yet")}</span>}</dd>
-      </dl>
-      {link.terms && link.peerTerms && !link.ratesAgree && (
-        <p className="notice federation-warning" role="note">
-          {i18n._("The two associations count different rates: no payment can cross until they agree.")}
-        </p>
-      )}
-      {/* Beside the terms it changes, before the link's other sections. */}
-      {link.state === "active" && (
-        <button type="button" className="button small" onClick={() => page.openTerms(link)}>
-          {i18n._("Change our terms")}
-        </button>
-      )}
-      <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
-      {link.state === "active" && <Forwarding link={link} name={name} reach={page.reach.filter((r) => r.linkId === link.id)} />}
-      <EndedLink link={link} balance={page.balances.find((b) => b.linkId === link.id)} name={name} ours={ours} theirs={theirs} />
-      <Settlements
-        link={link}
-        name={name}
-        settlements={page.settlements.filter((s) => s.linkId === link.id)}
-        balance={page.balances.find((b) => b.linkId === link.id)}
-        ours={ours}
-        theirs={theirs}
-      />
-      {status === "toConfirm" && (
-        <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
-          {i18n._("Confirm the link")}
-        </button>
-      )}
-      {link.state === "invited" && (
-        <button type="button" className="button small" onClick={() => page.openWithdraw(link)}>
-          {i18n._("Withdraw the invitation")}
-        </button>
-      )}
-      {link.peer && (link.state === "accepted" || link.state === "active") && <PeerKey link={link} name={name} />}
-      {(link.state === "active" || link.state === "accepted") && <EndLink link={link} name={name} />}
+        <DoubtfulPayments linkId={link.id} name={name} payments={page.payments.filter((p) => p.linkId === link.id)} ours={ours} theirs={theirs} />
+        {link.state === "active" && (
+          <Forwarding
+            link={link}
+            name={name}
+            reach={page.reach.filter((r) => r.linkId === link.id)}
+            reachedBy={page.reachedBy.filter((r) => r.linkId === link.id)}
+          />
+        )}
+        <EndedLink link={link} balance={page.balances.find((b) => b.linkId === link.id)} name={name} ours={ours} theirs={theirs} />
+        <Settlements
+          link={link}
+          name={name}
+          settlements={page.settlements.filter((s) => s.linkId === link.id)}
+          balance={page.balances.find((b) => b.linkId === link.id)}
+          ours={ours}
+          theirs={theirs}
+        />
+        {status === "toConfirm" && (
+          <button type="button" className="button primary" onClick={() => page.openConfirm(link)}>
+            {i18n._("Confirm the link")}
+          </button>
+        )}
+        {link.state === "invited" && (
+          <button type="button" className="button small" onClick={() => page.openWithdraw(link)}>
+            {i18n._("Withdraw the invitation")}
+          </button>
+        )}
+        {link.peer && (link.state === "accepted" || link.state === "active") && <PeerKey link={link} name={name} />}
+        {(link.state === "active" || link.state === "accepted") && <EndLink link={link} name={name} />}
+      </LinkCardTitle.Provider>
     </article>
   );
 }

@@ -1,9 +1,10 @@
 import { useId } from "react";
 import { useLingui } from "@lingui/react";
-import type { FederationLink, FederationReach } from "@mutua/domain";
+import type { FederationLink, FederationOverview, FederationReach } from "@mutua/domain";
 import { RefusedError } from "@mutua/client";
 import { toast } from "../../../lib/toast";
 import { useFederationActions } from "./queries";
+import { useSectionName } from "./card-sections";
 
 interface Props {
   link: FederationLink;
@@ -11,17 +12,20 @@ interface Props {
   name: string;
   /** The associations its server said it forwards our payments to. */
   reach: FederationReach[];
+  /** The associations whose payments its server said it forwards to us: our payment links offer their apps. */
+  reachedBy: FederationOverview["reachedBy"];
 }
 
 /**
  * Payments through an association both trust (docs/federation.md): whether this side forwards
  * the payments arriving over a link to its other links (the board's choice, off until turned on:
- * its server is then told what this side reaches), and whom the other side said it forwards ours
- * to.
+ * its server is then told what this side reaches), whom the other side said it forwards ours
+ * to, and whose payments it said it forwards to us.
  */
-export function Forwarding({ link, name, reach }: Props) {
+export function Forwarding({ link, name, reach, reachedBy }: Props) {
   const { i18n } = useLingui();
   const titleId = useId();
+  const sectionName = useSectionName(titleId);
   const { setForwarding } = useFederationActions();
   const change = (forward: boolean) => {
     if (setForwarding.isPending) return;
@@ -39,7 +43,7 @@ export function Forwarding({ link, name, reach }: Props) {
     );
   };
   return (
-    <section className="federation-forwarding" aria-labelledby={titleId}>
+    <section className="federation-forwarding" aria-labelledby={sectionName}>
       <h4 id={titleId}>{i18n._("Payments through us")}</h4>
       <label className="switch">
         <input type="checkbox" role="switch" checked={link.forward} disabled={setForwarding.isPending} onChange={(e) => change(e.target.checked)} />
@@ -50,6 +54,14 @@ export function Forwarding({ link, name, reach }: Props) {
           {i18n._("Through {name}, our members can also pay: {associations}", {
             name,
             associations: reach.map((r) => `${r.name} (${r.currencySymbol})`).join(", "),
+          })}
+        </p>
+      )}
+      {reachedBy.length > 0 && (
+        <p className="federation-reach">
+          {i18n._("Through {name}, members of these associations can also pay us: {associations}", {
+            name,
+            associations: reachedBy.map((r) => r.name).join(", "),
           })}
         </p>
       )}

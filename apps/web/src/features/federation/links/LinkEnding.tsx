@@ -6,6 +6,7 @@ import { useFormat } from "../../../lib/format";
 import { toast } from "../../../lib/toast";
 import { ConfirmDialog } from "../../../ui/ConfirmDialog";
 import { useFederationActions } from "./queries";
+import { useSectionName } from "./card-sections";
 
 /**
  * A link's end, on its card (docs/federation.md "Ending a link"): "End this link", asked first
@@ -76,11 +77,12 @@ export function EndedLink({ link, balance, name, ours, theirs }: { link: Federat
   const { i18n } = useLingui();
   const fmt = useFormat();
   const titleId = useId();
+  const sectionName = useSectionName(titleId);
   const ended = link.ended;
   if (!ended) return null;
   const date = fmt.date(new Date(ended.at));
   return (
-    <section className="federation-ended" aria-labelledby={titleId}>
+    <section className="federation-ended" aria-labelledby={sectionName}>
       <h4 id={titleId}>{ended.by === "us" ? i18n._("Ended by us on {date}", { date }) : i18n._("Ended by {name} on {date}", { name, date })}</h4>
       {ended.by === "us" && (
         <p className={ended.told ? "hint" : "federation-receipt-pending"}>

@@ -11,6 +11,7 @@ import { useFederationKeys, useKeyActions } from "./key-queries";
 import { KeyFingerprint } from "./ServerKeys";
 import { groupFingerprint } from "./terms";
 import "./keys.css";
+import { useSectionName } from "./card-sections";
 
 /** Said under the fingerprint typed when it is not one (the server says the same). */
 export const FINGERPRINT_TYPED = msg("Type the fingerprint their owners read to you: 32 digits and letters from a to f.");
@@ -33,12 +34,13 @@ export function PeerKey({ link, name }: Props) {
   const { i18n } = useLingui();
   const fmt = useFormat();
   const titleId = useId();
+  const sectionName = useSectionName(titleId);
   const keys = useFederationKeys();
   const [replacing, setReplacing] = useState(false);
   const info = keys.data?.links.find((l) => l.linkId === link.id);
   const change = info?.peerKeyChange;
   return (
-    <section className="federation-peer-key" aria-labelledby={titleId}>
+    <section className="federation-peer-key" aria-labelledby={sectionName}>
       <h4 id={titleId}>{change ? i18n._("Their key changed") : i18n._("Their key")}</h4>
       {change && link.peer && (
         <div className="notice federation-warning" role="note">

@@ -11,6 +11,7 @@ import { Dialog, dialogAutofocus } from "../../../ui/Dialog";
 import { FormField } from "../../../ui/FormField";
 import { useSettlementActions } from "./queries";
 import { afterProposal, balanceCents, debtOf, EMPTY_SETTLE_FORM, settlePreview, type Debt, type SettleForm } from "./settle";
+import { useSectionName } from "./card-sections";
 
 interface Props {
   link: FederationLink;
@@ -34,6 +35,7 @@ export function Settlements({ link, name, settlements, balance, ours, theirs }: 
   const { i18n } = useLingui();
   const fmt = useFormat();
   const titleId = useId();
+  const sectionName = useSectionName(titleId);
   const actions = useSettlementActions();
   const [settling, setSettling] = useState(false);
   const [accepting, setAccepting] = useState<FederationSettlement | null>(null);
@@ -87,7 +89,7 @@ export function Settlements({ link, name, settlements, balance, ours, theirs }: 
   };
 
   return (
-    <section className="federation-settle" aria-labelledby={titleId}>
+    <section className="federation-settle" aria-labelledby={sectionName}>
       <h4 id={titleId}>{i18n._("Settlement")}</h4>
       <p className="federation-debt">{debtText(i18n, fmt, debt, name, ours, theirs)}</p>
       {open ? (

@@ -89,6 +89,7 @@ export const overviewOf = (part: Partial<FederationOverview> = {}): FederationOv
   links: [gonetteLink],
   doubtDays: 7,
   reach: [],
+  reachedBy: [],
   payments: [],
   settlements: [],
   balances: [],

@@ -165,6 +165,8 @@ export function useFederationPage(overview: FederationOverview) {
     payments: overview.payments,
     /** The associations each link's server said it forwards our payments to. */
     reach: overview.reach,
+    /** The associations whose payments each link's server said it forwards to us. */
+    reachedBy: overview.reachedBy,
     /** The settlements of the links: each link's card shows its own. */
     settlements: overview.settlements,
     /** Each link's two figures: what a settlement would bring toward zero, and what an ended link leaves for the boards to settle. */
