@@ -105,6 +105,32 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
+  // Before the server waits for its requests to finish, and before any route's own preClose (so
+  // registered first: Fastify runs them in turn, and one of them, the event streams' removal of
+  // their rows, waits for the database): event streams never do, and a request
+  // waiting for a database that is gone would for DATABASE_WAIT_SECONDS; an instance asked to stop
+  // ends the first (their EventSources reconnect elsewhere) and answers the second 503 at once.
+  // A request answered once the server is closing closes its connection too: kept alive, it would
+  // keep the server waiting for the client to close it.
+  let closing = false;
+  app.addHook("onSend", async (_req, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
+    // A connection busy when the server starts closing becomes idle once its answer is out; kept
+    // alive (Fastify's 72 s), it would keep the server from closing until its client let go. From
+    // now on a connection is closed as soon as it is idle.
+    app.server.keepAliveTimeout = 1;
+    // A connection opened that never sent a request is not idle to Node.js, and would keep the
+    // server open until its client spoke or the headers' timeout: it has nothing to lose.
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    stopWaitingForDatabase(deps.db);
+    endEventStreams(app.server);
+    // The routes' own preClose hooks come next (the event streams' rows removed), then the wait
+    // for the requests in flight: a stop stuck in either says so.
+    closingStep = "ending the event streams (their rows removed), then answering the requests in flight";
+  });
   app.addHook("onRequest", async (req) => {
     inFlight.set(req.id, { route: `${req.method} ${req.routeOptions.url ?? "?"}`, since: Date.now() });
   });
@@ -296,27 +322,6 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     // database is not there yet: an instance starts, alive, without it (GET /api/health).
     vapidKeys(deps.db).catch((err: unknown) => app.log.warn({ err }, "VAPID key not made yet: made when first used"));
     worker.start();
-  });
-  // Before the server waits for its requests to finish: event streams never do, and a request
-  // waiting for a database that is gone would for DATABASE_WAIT_SECONDS; an instance asked to stop
-  // ends the first (their EventSources reconnect elsewhere) and answers the second 503 at once.
-  // A request answered once the server is closing closes its connection too: kept alive, it would
-  // keep the server waiting for the client to close it.
-  let closing = false;
-  app.addHook("onSend", async (_req, reply) => {
-    if (closing) reply.header("connection", "close");
-  });
-  app.addHook("preClose", async () => {
-    closing = true;
-    // A connection busy when the server starts closing becomes idle once its answer is out; kept
-    // alive (Fastify's 72 s), it would keep the server from closing until its client let go. From
-    // now on a connection is closed as soon as it is idle.
-    app.server.keepAliveTimeout = 1;
-    // A connection opened that never sent a request is not idle to Node.js, and would keep the
-    // server open until its client spoke or the headers' timeout: it has nothing to lose.
-    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
-    stopWaitingForDatabase(deps.db);
-    endEventStreams(app.server);
   });
   app.addHook("onClose", async () => {
     stopSweeps?.();

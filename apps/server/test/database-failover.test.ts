@@ -9,7 +9,7 @@ import { createPool, inTransaction, isDatabaseUnavailable, stopWaitingForDatabas
 import { postMovement, postMovementTx, type MovementRequest } from "../src/services/ledger/ledger";
 import { openCustodialWallet } from "../src/services/wallets/wallets";
 import { DbProxy } from "./db-proxy";
-import { Api, createBackend, memberToken, newKey, seedMember, startServer, topUp, type TestServer } from "./helpers";
+import { Api, createBackend, freePort, memberToken, newKey, seedMember, startServer, topUp, type TestServer } from "./helpers";
 import { ServerProcess, waitFor } from "./reliability/processes";
 import { setupServerTest } from "./setup";
 
@@ -286,6 +286,43 @@ describe("a server asked to stop while its database is gone", () => {
       expect(log.split("\n").filter((l) => /exited|still|waited|waiting|stop/i.test(l))).toContainEqual(expect.stringMatching(/exited \(0\)/));
       expect(await waiting).toBe(503);
       await streamEnded;
+    } finally {
+      proxy.restart();
+      await server.stop();
+      fs.rmSync(logDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a server asked to stop after an event stream closed while its database was gone", () => {
+  it("is not held by that stream's row, which it could not remove: it stops and exits 0", async () => {
+    const { alice } = await twoMembers();
+    const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "mutua-stop-"));
+    const logFile = path.join(logDir, "server.log");
+    const metricsPort = await freePort();
+    const server = await ServerProcess.start(proxy.url, { DATABASE_WAIT_SECONDS: "60", METRICS_PORT: String(metricsPort) }, { logFile });
+    // The streams open on the server, as its metrics count them: a stream's response closes in the
+    // same moment as the server forgets the stream and begins removing its row.
+    const metric = async (line: RegExp) => Number(line.exec(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text())?.[1]);
+    const streamsOpen = () => metric(/^mutua_event_streams_open (\d+)$/m);
+    try {
+      const token = await memberToken(t.db, alice.id);
+      const controller = new AbortController();
+      const stream = await fetch(server.baseUrl + buildPath("events"), { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+      expect(stream.status).toBe(200);
+      expect(await waitFor(async () => (await streamsOpen()) === 1, 10_000, 20)).toBe(true);
+      proxy.stop();
+      // Once the server's pool has seen its connections go (a removal on one it still thought alive
+      // would fail at once rather than wait)...
+      expect(await waitFor(async () => (await metric(/^mutua_db_pool_connections\{state="total"\} (\d+)$/m)) === 0, 10_000, 20)).toBe(true);
+      // ...the member's tab closes its stream: the server removes the stream's row, waiting for the
+      // database as a request does (DATABASE_WAIT_SECONDS, far above the 8 s a stop allows itself).
+      controller.abort();
+      expect(await waitFor(async () => (await streamsOpen()) === 0, 10_000, 20)).toBe(true);
+      await server.stop(); // SIGTERM; the server exits 1 by itself if its stop hangs 8 s
+      expect(await waitFor(() => /exited \(/.test(fs.readFileSync(logFile, "utf8")), 10_000, 20)).toBe(true);
+      const log = fs.readFileSync(logFile, "utf8");
+      expect(log.split("\n").filter((l) => /exited|still/.test(l))).toEqual([expect.stringMatching(/exited \(0\)/)]);
     } finally {
       proxy.restart();
       await server.stop();
