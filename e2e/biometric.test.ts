@@ -10,7 +10,7 @@ import {
   biometricOffer,
   biometricOfferDecided,
   biometricSignInButton,
-  biometricSwitch,
+  shownBiometricSwitch,
   confirmAccountPassword,
   devicesList,
   removeDevice,
@@ -131,7 +131,7 @@ describe("biometric login (passkeys)", () => {
     expect(await passkeyLoginStatus(page, credentialId)).toBe(200);
 
     await page.goto(`${url}/preferences`);
-    const toggle = biometricSwitch(page);
+    const toggle = await shownBiometricSwitch(page);
     expect(await toggle.isChecked()).toBe(true);
     await toggle.click();
     await toastText(page, "Biometric login successfully disabled");
@@ -206,7 +206,7 @@ describe("biometric login (passkeys)", () => {
     await devices.getByText("This device").waitFor();
 
     // Turning biometrics on asks for the account password first; a wrong one says so.
-    await biometricSwitch(page).click();
+    await (await shownBiometricSwitch(page)).click();
     const confirm = await confirmAccountPassword(page, "Not-the-password-1");
     await confirm.getByText("Wrong password. Please try again.").waitFor();
     expect(await confirm.getByLabel("Account password").evaluate((el) => el === document.activeElement)).toBe(true);

@@ -1,7 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Locator, Page } from "playwright-core";
-import { expect } from "vitest";
+import { noticed } from "../support/noticed";
 import { english, type Words } from "./words";
 
 export { english, french, signInWords, type Words } from "./words";
@@ -88,17 +86,6 @@ async function pressUntilOpen(page: Page, button: Locator, phone: boolean): Prom
   await press(button, phone);
   if (await menuIsOpen(page, 10_000)) return;
   throw new Error(`the user menu did not open after its button was pressed twice: ${JSON.stringify({ first, second: await pageState(page) })}`);
-}
-
-/** Written down for the end of the run (scripts/test-report.mjs): something a test got past, but that should not happen. */
-function noticed(what: string, details: unknown): void {
-  const dir = path.resolve(import.meta.dirname, "../../test-results/noticed");
-  fs.mkdirSync(dir, { recursive: true });
-  const test = expect.getState().currentTestName ?? "";
-  fs.writeFileSync(
-    path.join(dir, `${Date.now()}-${process.pid}.txt`),
-    `${expect.getState().testPath ?? ""}\n${test}\n${what}\n${JSON.stringify(details, null, 1)}\n`,
-  );
 }
 
 /** The screen's title, its one level-1 heading, named `title` in the page's language. */

@@ -80,9 +80,18 @@ export async function newPage(
   // Whatever the Content-Security-Policy blocks is a bug of the app (or an attack): it fails the test.
   page.on("console", (m) => {
     if (m.type() === "error" && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+    if (m.type() === "error" || m.type() === "warning") {
+      const said = consoleLog.get(page) ?? [];
+      consoleLog.set(page, [...said, `${m.type()}: ${m.text().slice(0, 300)}`].slice(-20));
+    }
   });
   return { context, page, errors };
 }
+
+const consoleLog = new WeakMap<Page, string[]>();
+
+/** The last errors and warnings the page wrote to its console (for what a test writes down when a step takes too long). */
+export const consoleSaid = (page: Page): string[] => consoleLog.get(page) ?? [];
 
 /** The text of the toast that appears (sonner renders toasts in an aria-live region). */
 export async function toastText(page: Page, text: string | RegExp): Promise<void> {
