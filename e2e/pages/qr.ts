@@ -1,6 +1,6 @@
 import type { Download, Locator, Page } from "playwright-core";
 import { consoleSaid, toastText } from "../support/browser";
-import { noticed } from "../support/noticed";
+import { waitNoting } from "../support/noticed";
 import { qrFromScreen } from "../support/camera";
 import { accountAction } from "./dashboard";
 
@@ -94,20 +94,13 @@ export async function requestedPayment(page: Page, opts: { timeout?: number } = 
  */
 export async function scannedPayment(page: Page): Promise<Locator> {
   const step2 = page.getByRole("dialog", { name: "Send money - 2/2" });
-  const amount = step2.getByLabel("Amount");
-  const shown = async (timeout: number) => {
-    try {
-      await amount.waitFor({ timeout });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (await shown(20_000)) return step2;
-  const first = await scannerState(page);
-  noticed("the camera had not read the QR code 20 s after the scanner opened; waited longer", first);
-  if (await shown(40_000)) return step2;
-  throw new Error(`the camera had not read the QR code after 60 s: ${JSON.stringify({ first, later: await scannerState(page) })}`);
+  await waitNoting(step2.getByLabel("Amount"), {
+    firstMs: 20_000,
+    moreMs: 40_000,
+    what: "the camera had not read the QR code",
+    state: () => scannerState(page),
+  });
+  return step2;
 }
 
 /** What the scanner shows and films: its hint, the video's state, and what the page said in its console. */

@@ -1,6 +1,6 @@
 import type { Download, Locator, Page } from "playwright-core";
 import { consoleSaid, toastText } from "../support/browser";
-import { noticed } from "../support/noticed";
+import { waitNoting } from "../support/noticed";
 import { chooseFromMenu, menuEntry, openMenu } from "./app";
 import type { Way } from "./members";
 import { startPayment } from "./payments";
@@ -248,19 +248,8 @@ const biometricSwitch = (page: Page): Locator => page.getByRole("switch", { name
  */
 export async function shownBiometricSwitch(page: Page): Promise<Locator> {
   const toggle = biometricSwitch(page);
-  const shown = async (timeout: number) => {
-    try {
-      await toggle.waitFor({ timeout });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (await shown(15_000)) return toggle;
-  const first = await preferencesState(page);
-  noticed("Preferences had not shown the biometric switch 15 s after opening; waited longer", first);
-  if (await shown(30_000)) return toggle;
-  throw new Error(`Preferences had not shown the biometric switch after 45 s: ${JSON.stringify({ first, later: await preferencesState(page) })}`);
+  await waitNoting(toggle, { firstMs: 15_000, moreMs: 30_000, what: "Preferences had not shown the biometric switch", state: () => preferencesState(page) });
+  return toggle;
 }
 
 /** Preferences' sections, and whether the browser says this device has an authenticator that verifies its user. */
