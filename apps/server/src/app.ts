@@ -105,11 +105,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
-  // Before the server waits for its requests to finish, and before any route's own preClose (so
-  // registered first: Fastify runs them in turn, and one of them, the event streams' removal of
-  // their rows, waits for the database): event streams never do, and a request
+  // Before the server waits for its requests to finish: event streams never do, and a request
   // waiting for a database that is gone would for DATABASE_WAIT_SECONDS; an instance asked to stop
   // ends the first (their EventSources reconnect elsewhere) and answers the second 503 at once.
+  // Registered before any route's own preClose, as Fastify runs them in turn and one of those (the
+  // removal of closed streams' rows) waits for the database until this one says not to.
   // A request answered once the server is closing closes its connection too: kept alive, it would
   // keep the server waiting for the client to close it.
   let closing = false;
