@@ -37,7 +37,10 @@ beforeAll(async () => {
   expect((await b.owner.call("setFederationLinkForwarding", { params: { linkId: withA.id }, body: { forward: true } })).status).toBe(200);
   // A told what B reaches now (by the request, or by B's due work a moment later): nothing of B's
   // own is left to wait on the link's row the tests lock, nor counted among the holds waiting there.
-  await vi.waitFor(async () => expect((await b.db.query("SELECT 1 FROM federation_outbox")).rowCount).toBe(0), { timeout: 15_000, interval: 50 });
+  // And every side's news told (its terms, its trust limit: by the linking's request, or by its due
+  // work if that took the news first), so that B holds the limits the tests count on.
+  for (const s of [a, b, c])
+    await vi.waitFor(async () => expect((await s.db.query("SELECT 1 FROM federation_outbox")).rowCount).toBe(0), { timeout: 15_000, interval: 50 });
   const key = await federationKey(a.db);
   fromA = { keyId: key.keyId, publicKey: key.publicKey, nonce: "unused-here" };
 });
