@@ -338,6 +338,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     closingStep = "closed";
   });
   await webRoutes(app, settings, deps.db, config);
+  // The last preClose, just before the server stops listening: a connection opened while the
+  // routes' hooks ran (a load balancer's, a client's retry) that has sent nothing yet would keep the
+  // closing server waiting as the ones the first hook found did.
+  app.addHook("preClose", async () => {
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  });
   return app;
 }
 
