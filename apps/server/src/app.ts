@@ -105,6 +105,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
+  // A connection opened that never sent a request is not idle to Node.js, and would keep a closing
+  // server open until its client spoke or the headers' timeout: it has nothing to lose.
+  const closeSilentConnections = () => {
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  };
   // Before the server waits for its requests to finish: event streams never do, and a request
   // waiting for a database that is gone would for DATABASE_WAIT_SECONDS; an instance asked to stop
   // ends the first (their EventSources reconnect elsewhere) and answers the second 503 at once.
@@ -122,9 +127,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
     // alive (Fastify's 72 s), it would keep the server from closing until its client let go. From
     // now on a connection is closed as soon as it is idle.
     app.server.keepAliveTimeout = 1;
-    // A connection opened that never sent a request is not idle to Node.js, and would keep the
-    // server open until its client spoke or the headers' timeout: it has nothing to lose.
-    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    closeSilentConnections();
     stopWaitingForDatabase(deps.db);
     endEventStreams(app.server);
     // The routes' own preClose hooks come next (the event streams' rows removed), then the wait
@@ -341,9 +344,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; logStream?:
   // The last preClose, just before the server stops listening: a connection opened while the
   // routes' hooks ran (a load balancer's, a client's retry) that has sent nothing yet would keep the
   // closing server waiting as the ones the first hook found did.
-  app.addHook("preClose", async () => {
-    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
-  });
+  app.addHook("preClose", async () => closeSilentConnections());
   return app;
 }
 
